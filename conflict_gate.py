@@ -1,0 +1,490 @@
+"""Decide, before any model is asked, whether an answer about a versioned API may be prepared.
+
+Flow, one direction only::
+
+    manifest --load_documents--> Corpus (verified sources, directive lines)
+             --source_claims--> claims per eligible source (parsed once, cached)
+             --gate-----------> decision (status, reason, claims)
+             --answer_request-> chat messages, only when ready (never sent)
+
+The gate compares *declared values* of exact directives; it does not read
+prose and does not detect contradictions written in words. Everything it
+accepts is defined once, as data, in this module: :data:`GRAMMAR` (what a
+directive may say) and :data:`DECISIONS` (every status and its reasons).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import defaultdict
+from types import MappingProxyType
+from typing import Any, Final, Iterable, Mapping, Sequence
+
+from load_documents import (
+    Corpus,
+    DirectiveLine,
+    IngestionError,
+    Source,
+    load_documents,
+)
+
+__all__ = [
+    "AUDIT_STATUSES",
+    "DECISIONS",
+    "DIRECTIVE_REASONS",
+    "DirectiveError",
+    "GATE_REASONS",
+    "GRAMMAR",
+    "GateError",
+    "NAMESPACE",
+    "answer_request",
+    "audit",
+    "gate",
+    "grammar_summary",
+    "parse_directive",
+    "refused_result",
+    "source_claims",
+]
+
+# --------------------------------------------------------------------------
+# The grammar, defined once.
+
+#: The directive namespace: a directive line starts with ``"@" + NAMESPACE + " "``.
+NAMESPACE: Final = "quill"
+#: operation -> claim key -> allowed values. The parser, request validation,
+#: the saved result's ``grammar`` field and the README all derive from this.
+GRAMMAR: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = MappingProxyType({
+    "create_copy": MappingProxyType({
+        "existing_path": ("refuse", "overwrite"),
+        "close_required": ("yes", "no"),
+    }),
+})
+#: Operations, keys and values are ASCII tokens of this shape.
+TOKEN: Final = "[a-z][a-z0-9_]*"
+#: The longest prefix of a line that still fits the directive shape; its end
+#: is where a malformed directive goes wrong.
+_SHAPE_PREFIX: Final = re.compile(
+    rf"(?:@(?:{NAMESPACE}(?: (?:{TOKEN}(?: (?:{TOKEN}(?:=(?:{TOKEN})?)?)?)?)?)?)?)?")
+_SHAPE: Final = re.compile(rf"@{NAMESPACE} ({TOKEN}) ({TOKEN})=({TOKEN})")
+#: Versions are MAJOR.MINOR in ASCII digits without leading zeros; compared as exact strings.
+VERSION: Final = re.compile(r"(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)")
+DEFAULT_OPERATION: Final = next(iter(GRAMMAR))
+
+# --------------------------------------------------------------------------
+# Statuses and reasons, defined once.
+
+#: Reasons a :class:`DirectiveError` can carry (each makes the gate refuse).
+DIRECTIVE_REASONS: Final[Mapping[str, str]] = MappingProxyType({
+    "malformed_directive": "a directive line is not exactly '@quill <operation> <key>=<value>'",
+    "unsupported_operation": "the operation is not in the grammar",
+    "unsupported_claim_key": "the key is not in the grammar for that operation",
+    "unknown_directive_value": "the value is not allowed for that key",
+    "duplicate_directive": "one source declares the same operation and key twice",
+})
+#: Reasons a :class:`GateError` (a bad request) can carry.
+GATE_REASONS: Final[Mapping[str, str]] = MappingProxyType({
+    "invalid_candidate_ids": "candidate ids are not a list of non-empty strings",
+    "duplicate_candidate": "a candidate id is listed twice",
+    "invalid_requested_version": "the requested version is not MAJOR.MINOR (ASCII digits)",
+    "unsupported_requested_claim": "the requested operation/claim key is not in the grammar",
+    "unknown_candidate": "a candidate id is not in the manifest",
+    "invalid_source_version": "a candidate's manifest version is not MAJOR.MINOR",
+})
+#: status -> reason -> meaning. Every gate result carries one of these pairs;
+#: only ``ready`` carries an answer request.
+DECISIONS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType({
+    "ready": MappingProxyType({
+        "eligible_directives_agree": "every eligible source declares the claim with the same value",
+    }),
+    "conflict": MappingProxyType({
+        "same_version_directives_disagree": "eligible sources declare different values; all claims are kept",
+    }),
+    "not_in_docs": MappingProxyType({
+        "no_eligible_version": "no candidate has the requested version (or no candidates were given)",
+        "requested_claim_missing": "an eligible source does not declare the claim; silence is not agreement",
+    }),
+    "refused": DIRECTIVE_REASONS,
+})
+#: Per version, operation and key, what an audit finds.
+AUDIT_STATUSES: Final[Mapping[str, str]] = MappingProxyType({
+    "agree": "every source of the version declares the key, all with one value",
+    "conflict": "sources of the version declare different values",
+    "partial": "the declared values agree but some sources of the version are silent",
+})
+
+
+class DirectiveError(ValueError):
+    """A directive line in a source is not an exact, known directive.
+
+    Attributes: ``reason`` (a key of :data:`DIRECTIVE_REASONS`), ``detail``,
+    ``source_id``, ``path``, ``line`` (1-based editor line), ``column``
+    (1-based, in code points), ``quote`` (the offending line). ``str(error)``
+    reads ``source 'id' (path:line:column): detail``.
+    """
+
+    def __init__(self, reason: str, detail: str, *, column: int, quote: str,
+                 source_id: str | None = None, path: str | None = None,
+                 line: int | None = None) -> None:
+        if reason not in DIRECTIVE_REASONS:
+            raise AssertionError(f"unregistered directive reason {reason!r}")
+        self.reason = reason
+        self.detail = detail
+        self.source_id = source_id
+        self.path = path
+        self.line = line
+        self.column = column
+        self.quote = quote
+        where = f"{path or '<text>'}:{line if line is not None else '?'}:{column}"
+        super().__init__(f"source {source_id!r} ({where}): {detail}" if source_id is not None
+                         else f"{where}: {detail}")
+
+
+class GateError(ValueError):
+    """The request itself is invalid; no decision is made.
+
+    Attributes: ``reason`` (a key of :data:`GATE_REASONS`) and ``source_id``
+    when one candidate is at fault.
+    """
+
+    def __init__(self, reason: str, detail: str, *, source_id: str | None = None) -> None:
+        if reason not in GATE_REASONS:
+            raise AssertionError(f"unregistered gate reason {reason!r}")
+        self.reason = reason
+        self.detail = detail
+        self.source_id = source_id
+        super().__init__(f"source {source_id!r}: {detail}" if source_id is not None else detail)
+
+
+def grammar_summary() -> dict[str, Any]:
+    """The grammar as plain JSON data: ``{"directive", "operations": {op: {key: [values]}}}``."""
+    return {
+        "directive": f"@{NAMESPACE} <operation> <key>=<value>",
+        "operations": {op: {key: list(values) for key, values in keys.items()}
+                       for op, keys in GRAMMAR.items()},
+    }
+
+
+# --------------------------------------------------------------------------
+# Directive parsing
+
+
+def parse_directive(text: str, *, source_id: str | None = None, path: str | None = None,
+                    line: int | None = None) -> tuple[str, str, str]:
+    """Parse one directive line's text (no line ending) into ``(operation, key, value)``.
+
+    Accepts exactly ``@quill <operation> <key>=<value>`` with single spaces and
+    names from :data:`GRAMMAR`. Refuses (:class:`DirectiveError`, whose
+    ``column`` is 1-based in code points and points where the line goes wrong):
+    leading or trailing blanks, tabs, repeated spaces, a trailing ``\\r``,
+    another namespace (``malformed_directive``); unknown operations, keys or
+    values. ``source_id``, ``path`` and ``line`` only label the error.
+    """
+    def refuse(reason: str, column: int, detail: str) -> DirectiveError:
+        return DirectiveError(reason, detail, column=column, quote=text, source_id=source_id,
+                              path=path, line=line)
+
+    shape = _SHAPE.fullmatch(text)
+    if shape is None:
+        column = _SHAPE_PREFIX.match(text).end() + 1  # type: ignore[union-attr]  # always matches
+        raise refuse("malformed_directive", column,
+                     f"expected exactly '@{NAMESPACE} <operation> <key>=<value>', got {_clip(text)}")
+    operation, key, value = shape.groups()
+    keys = GRAMMAR.get(operation)
+    if keys is None:
+        raise refuse("unsupported_operation", shape.start(1) + 1,
+                     f"unsupported operation {operation!r} (known: {', '.join(GRAMMAR)})")
+    allowed = keys.get(key)
+    if allowed is None:
+        raise refuse("unsupported_claim_key", shape.start(2) + 1,
+                     f"unsupported key {key!r} for {operation!r} (known: {', '.join(keys)})")
+    if value not in allowed:
+        raise refuse("unknown_directive_value", shape.start(3) + 1,
+                     f"value {value!r} is not allowed for {key!r} (allowed: {', '.join(allowed)})")
+    return operation, key, value
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    """``repr`` of ``text``, cut to ``limit`` code points so messages stay one short line."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} code points)"
+
+
+def source_claims(corpus: Corpus, source_id: str) -> Mapping[tuple[str, str], dict[str, Any]]:
+    """Parse one source's directive lines once; return ``{(operation, key): claim}``.
+
+    The outcome (claims or the error) is cached on ``corpus.parse_cache``.
+    Each claim is a dict with :data:`CLAIM_FIELDS`; ``start``/``end`` are
+    code-point offsets into the decoded text, ``byte_start``/``byte_end`` into
+    the pinned raw bytes. Raises :class:`DirectiveError` for the first bad
+    directive line (or repeated key) in line order.
+    """
+    cached = corpus.parse_cache.get(source_id)
+    if cached is None:
+        cached = _parse_source(corpus.sources[source_id])
+        corpus.parse_cache[source_id] = cached
+    if isinstance(cached, DirectiveError):
+        raise cached
+    return cached
+
+
+CLAIM_FIELDS: Final = ("source_id", "version", "path", "url", "source_sha256",
+                       "document_revision", "operation", "claim_key", "value", "start_line",
+                       "end_line", "start", "end", "byte_start", "byte_end", "quote")
+
+
+def _parse_source(source: Source) -> Mapping[tuple[str, str], dict[str, Any]] | DirectiveError:
+    claims: dict[tuple[str, str], dict[str, Any]] = {}
+    for directive in source.directive_lines:
+        try:
+            operation, key, value = parse_directive(directive.text, source_id=source.source_id,
+                                                    path=source.path, line=directive.line)
+        except DirectiveError as error:
+            return error
+        first = claims.get((operation, key))
+        if first is not None:
+            return DirectiveError("duplicate_directive",
+                                  f"{operation} {key} is already declared on line {first['start_line']}",
+                                  column=1, quote=directive.text, source_id=source.source_id,
+                                  path=source.path, line=directive.line)
+        claims[(operation, key)] = {
+            "source_id": source.source_id, "version": source.version, "path": source.path,
+            "url": source.url, "source_sha256": source.sha256,
+            "document_revision": source.document_revision, "operation": operation,
+            "claim_key": key, "value": value, "start_line": directive.line,
+            "end_line": directive.line, "start": directive.start, "end": directive.end,
+            "byte_start": directive.byte_start, "byte_end": directive.byte_end,
+            "quote": directive.text,
+        }
+    return MappingProxyType(claims)
+
+
+# --------------------------------------------------------------------------
+# The gate
+
+
+def _check_request(candidate_ids: Any, requested_version: Any, operation: Any,
+                   claim_key: Any) -> None:
+    """Validate the request's shape before any file is read; raise :class:`GateError`."""
+    if not isinstance(candidate_ids, (list, tuple)) or not all(
+            isinstance(sid, str) and sid for sid in candidate_ids):
+        raise GateError("invalid_candidate_ids",
+                        f"candidate ids must be a list of non-empty strings, got {candidate_ids!r}")
+    seen: set[str] = set()
+    for sid in candidate_ids:
+        if sid in seen:
+            raise GateError("duplicate_candidate", "candidate is listed twice", source_id=sid)
+        seen.add(sid)
+    if not isinstance(requested_version, str) or not VERSION.fullmatch(requested_version):
+        raise GateError("invalid_requested_version",
+                        f"requested version must be MAJOR.MINOR (e.g. 1.0), got {requested_version!r}")
+    if operation not in GRAMMAR or claim_key not in GRAMMAR[operation]:
+        known = ", ".join(f"{op} {key}" for op, keys in GRAMMAR.items() for key in keys)
+        raise GateError("unsupported_requested_claim",
+                        f"unsupported claim {operation!r} {claim_key!r} (known: {known})")
+
+
+def gate(manifest: Corpus | str | os.PathLike[str], candidate_ids: Sequence[str],
+         requested_version: str, claim_key: str = "existing_path", *,
+         operation: str = DEFAULT_OPERATION) -> dict[str, Any]:
+    """Decide whether an answer about ``operation``/``claim_key`` at a version may be prepared.
+
+    ``manifest`` is a loaded :class:`Corpus` or a manifest path (loaded and
+    verified first: every source, candidate or not). Eligible sources are the
+    candidates whose manifest version equals ``requested_version`` exactly; a
+    newer version is never a fallback. Only eligible sources are parsed.
+
+    Returns a dict with the keys ``requested_version, claim_key, operation,
+    candidate_ids, eligible_source_ids, excluded_wrong_version_ids, status,
+    reason``, then per status ``agreed_value`` (ready),
+    ``missing_claim_source_ids`` (requested_claim_missing),
+    ``candidate_versions`` (no_eligible_version) or the error fields (refused),
+    then ``claims`` and ``answer_request`` (``None`` unless ready). The
+    decision does not depend on candidate order; lists are sorted by source id.
+    Precedence: refused > conflict > not_in_docs > ready.
+
+    Raises :class:`GateError` for an invalid request and
+    :class:`IngestionError` when a manifest path cannot be loaded and verified.
+    Never sends the answer request anywhere.
+    """
+    _check_request(candidate_ids, requested_version, operation, claim_key)
+    corpus = manifest if isinstance(manifest, Corpus) else load_documents(manifest)
+    candidates = []
+    for sid in candidate_ids:
+        source = corpus.sources.get(sid)
+        if source is None:
+            raise GateError("unknown_candidate", "not in the manifest", source_id=sid)
+        if not VERSION.fullmatch(source.version):
+            raise GateError("invalid_source_version",
+                            f"manifest version {source.version!r} is not MAJOR.MINOR", source_id=sid)
+        candidates.append(source)
+    candidates.sort(key=lambda s: s.source_id)
+    eligible = [s for s in candidates if s.version == requested_version]
+    request = {
+        "requested_version": requested_version,
+        "claim_key": claim_key,
+        "operation": operation,
+        "candidate_ids": list(candidate_ids),
+        "eligible_source_ids": [s.source_id for s in eligible],
+        "excluded_wrong_version_ids": [s.source_id for s in candidates
+                                       if s.version != requested_version],
+    }
+    if not eligible:
+        versions = sorted({s.version for s in candidates}, key=_version_key)
+        return _decision(request, "no_eligible_version", [], candidate_versions=versions)
+    try:
+        parsed = [(s, source_claims(corpus, s.source_id)) for s in eligible]
+    except DirectiveError as error:
+        return refused_result(request, error)
+    claims = [found[(operation, claim_key)] for _, found in parsed if (operation, claim_key) in found]
+    missing = [s.source_id for s, found in parsed if (operation, claim_key) not in found]
+    values = {claim["value"] for claim in claims}
+    if len(values) > 1:
+        return _decision(request, "same_version_directives_disagree", claims)
+    if missing:
+        return _decision(request, "requested_claim_missing", claims, missing_claim_source_ids=missing)
+    return _decision(request, "eligible_directives_agree", claims, agreed_value=values.pop())
+
+
+_STATUS_OF: Final = MappingProxyType({reason: status for status, reasons in DECISIONS.items()
+                                      for reason in reasons})
+
+
+def _decision(request: Mapping[str, Any], reason: str, claims: list[dict[str, Any]],
+              **extra: Any) -> dict[str, Any]:
+    status = _STATUS_OF[reason]
+    result = {**request, "status": status, "reason": reason, **extra, "claims": claims}
+    result["answer_request"] = answer_request(request, claims) if status == "ready" else None
+    return result
+
+
+def refused_result(request: Mapping[str, Any], error: DirectiveError | IngestionError) -> dict[str, Any]:
+    """A ``refused`` result for ``request`` caused by ``error``; the answer request is withheld.
+
+    Adds ``error`` (class name), ``reason``, ``message``, ``source_id``,
+    ``path``, ``line`` and ``column`` (``None`` where unknown), ``claims: []``
+    and ``answer_request: None``.
+    """
+    return {**request, "status": "refused", "error": type(error).__name__,
+            "reason": error.reason, "message": str(error), "source_id": error.source_id,
+            "path": error.path, "line": error.line, "column": error.column,
+            "claims": [], "answer_request": None}
+
+
+def _version_key(version: str) -> tuple[int, ...] | tuple[float, str]:
+    if VERSION.fullmatch(version):
+        major, minor = version.split(".")
+        return (int(major), int(minor))
+    return (float("inf"), version)
+
+
+# --------------------------------------------------------------------------
+# The answer request (prepared, never sent)
+
+
+def _canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def answer_request(request: Mapping[str, Any], claims: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Chat messages asking a model to describe the agreed contract, citing every source.
+
+    Returns ``{"messages": [{"role": "system", ...}, {"role": "user", ...}]}``;
+    the user message is canonical JSON (sorted keys, no spaces, UTF-8) of the
+    question and the claims. This function prepares data only; nothing in
+    this project sends it.
+    """
+    source_ids = sorted({claim["source_id"] for claim in claims})
+    system = (
+        f"Answer a question about Quill {request['requested_version']} using only the contract in "
+        f"the user message: the '{request['operation']}' operation's '{request['claim_key']}' claim. "
+        "Describe only that contract; do not add behaviour, defaults or other versions. "
+        f"Cite every source id: {', '.join(source_ids)}."
+    )
+    payload = {
+        "question": {key: request[key] for key in ("requested_version", "operation", "claim_key")},
+        "claims": list(claims),
+    }
+    return {"messages": [{"role": "system", "content": system},
+                         {"role": "user", "content": _canonical_json(payload)}]}
+
+
+# --------------------------------------------------------------------------
+# Audit (every source, every version)
+
+
+def audit(corpus: Corpus) -> dict[str, Any]:
+    """Parse every source and report agreement, conflicts, gaps, refusals and near-misses.
+
+    Returns ``{"source_count", "versions", "claims": [...], "refused_sources":
+    [...], "near_misses": [...], "summary": {...}, "clean"}``. Each ``claims``
+    entry covers one version x operation x key that at least one source of that
+    version declares: ``status`` (a key of :data:`AUDIT_STATUSES`), ``values``,
+    ``source_ids``, ``missing_source_ids`` and the claims (source, line, value,
+    quote). A refused source (bad directive or invalid version) is listed with
+    its reason and location and left out of coverage. A near-miss is directive
+    text (``@quill `` ...) inside a fence or after other text on a prose line:
+    it counts for nothing, which may surprise an author. ``clean`` is true when
+    there is no conflict and no refused source. Output order is deterministic.
+    """
+    refused: list[dict[str, Any]] = []
+    declared: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    parsed_by_version: dict[str, list[str]] = defaultdict(list)
+    ordered = sorted(corpus.sources.values(), key=lambda s: s.source_id)
+    for source in ordered:
+        if not VERSION.fullmatch(source.version):
+            refused.append({"source_id": source.source_id, "version": source.version,
+                            "path": source.path, "error": "GateError",
+                            "reason": "invalid_source_version", "line": None, "column": None,
+                            "message": f"manifest version {source.version!r} is not MAJOR.MINOR"})
+            continue
+        try:
+            found = source_claims(corpus, source.source_id)
+        except DirectiveError as error:
+            refused.append({"source_id": source.source_id, "version": source.version,
+                            "path": source.path, "error": "DirectiveError", "reason": error.reason,
+                            "line": error.line, "column": error.column, "message": str(error)})
+            continue
+        parsed_by_version[source.version].append(source.source_id)
+        for (operation, key), claim in found.items():
+            declared[(source.version, operation, key)].append(claim)
+
+    entries = []
+    for version, operation, key in sorted(declared, key=lambda k: (_version_key(k[0]), k[1], k[2])):
+        claims = declared[(version, operation, key)]
+        values = sorted({c["value"] for c in claims})
+        have = {c["source_id"] for c in claims}
+        missing = [sid for sid in parsed_by_version[version] if sid not in have]
+        status = "conflict" if len(values) > 1 else "partial" if missing else "agree"
+        entries.append({
+            "version": version, "operation": operation, "claim_key": key, "status": status,
+            "values": values, "source_ids": [c["source_id"] for c in claims],
+            "missing_source_ids": missing,
+            "claims": [{"source_id": c["source_id"], "path": c["path"], "line": c["start_line"],
+                        "value": c["value"], "quote": c["quote"]} for c in claims],
+        })
+    prefix = f"@{NAMESPACE} "
+    near_misses = [
+        {"source_id": s.source_id, "path": s.path, "line": m.line, "column": m.column,
+         "where": "fence" if m.in_fence else "prose", "quote": m.quote}
+        for s in ordered for m in s.mentions
+        if m.word == NAMESPACE and m.quote.startswith(prefix, m.column - 1)
+    ]
+    summary = {status: sum(e["status"] == status for e in entries) for status in AUDIT_STATUSES}
+    summary.update(refused=len(refused), near_misses=len(near_misses))
+    return {
+        "source_count": len(corpus.sources),
+        "versions": sorted({s.version for s in ordered}, key=_version_key),
+        "claims": entries,
+        "refused_sources": refused,
+        "near_misses": near_misses,
+        "summary": summary,
+        "clean": summary["conflict"] == 0 and not refused,
+    }
+
+
+def _iter_reasons() -> Iterable[tuple[str, str, str]]:
+    """(status, reason, meaning) for every decision, in table order (used by docs tests)."""
+    for status, reasons in DECISIONS.items():
+        for reason, meaning in reasons.items():
+            yield status, reason, meaning

@@ -1,0 +1,614 @@
+"""Load a manifest of pinned sources into a verified, immutable corpus.
+
+Flow: manifest JSON -> validated entries -> each source read once, its raw bytes
+hashed (SHA-256) and compared with the pin, then decoded as strict UTF-8 and
+scanned for directive lines -> :class:`Corpus`.
+
+What this module refuses to do (it fails closed with :class:`IngestionError`):
+
+* open any file that is not named by the manifest, or that lies outside the
+  manifest's folder (absolute paths, ``..``, backslashes, symlinks leading out);
+* accept a source whose raw bytes do not match the pinned digest; bytes are
+  never normalised (line endings, BOM) before hashing;
+* decode anything but strict UTF-8;
+* keep the whole text of a source: a :class:`Source` keeps its metadata, its
+  digest and the lines that matter to decisions (directive lines, mentions).
+
+Line rules (shared with the directive parser in ``conflict_gate``):
+
+* A line ends at ``\\n``; a ``\\r`` just before it is not part of the line.
+  Nothing else ends a line (unlike ``str.splitlines``). Lines are numbered
+  from 1, columns count code points from 1.
+* A leading UTF-8 BOM is not part of the text; the digest still covers it.
+* Fenced code blocks follow CommonMark 0.31 section 4.5: an opening fence is
+  0-3 spaces of indentation then at least three backticks or tildes (a backtick
+  fence's info string may not contain a backtick); the closing fence uses the
+  same character, at least as many of them, 0-3 spaces of indentation and only
+  spaces or tabs after. An unclosed fence runs to the end of the document.
+  Nothing inside a fence is a directive line.
+* Outside fences, a line whose first non-blank character is ``@`` is a
+  *directive line* (blank: whitespace or an invisible format character).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import posixpath
+import re
+import stat
+import unicodedata
+from bisect import bisect_right
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Final, Iterator, Mapping
+
+__all__ = [
+    "Corpus",
+    "DirectiveLine",
+    "INGESTION_REASONS",
+    "IngestionError",
+    "MAX_SOURCE_BYTES",
+    "MANIFEST_FIELDS",
+    "Mention",
+    "Source",
+    "load_documents",
+    "line_ending_hint",
+    "read_manifest",
+    "read_source",
+    "resolve_source_path",
+    "source_digest",
+]
+
+#: Largest source file accepted, in bytes. Larger files are refused unread.
+MAX_SOURCE_BYTES: Final = 16 * 1024 * 1024
+#: Largest manifest file accepted, in bytes.
+MAX_MANIFEST_BYTES: Final = 64 * 1024 * 1024
+
+#: The fields of one manifest entry, in the order ``pin`` writes them.
+MANIFEST_FIELDS: Final = ("source_id", "version", "path", "url", "sha256")
+_TOP_LEVEL_KEYS: Final = frozenset({"documents"})
+_SHA256_HEX: Final = re.compile(r"[0-9a-f]{64}")
+_UTF8_BOM: Final = b"\xef\xbb\xbf"
+
+#: Every reason an :class:`IngestionError` can carry, with what it means.
+INGESTION_REASONS: Final[Mapping[str, str]] = MappingProxyType({
+    "manifest_unreadable": "the manifest file is missing, not a regular file, unreadable or too large",
+    "manifest_not_utf8": "the manifest is not valid UTF-8",
+    "manifest_not_json": "the manifest is not valid JSON",
+    "invalid_manifest": "the manifest does not have the documented shape",
+    "invalid_sha256": "a pin is not 64 lowercase hexadecimal characters",
+    "duplicate_source_id": "two manifest entries share a source_id",
+    "duplicate_path": "two manifest entries name the same file",
+    "invalid_path": "a path is empty, absolute, not normalised, or uses '..' or backslashes",
+    "path_outside_root": "a path leads outside the manifest's folder (through a symlink)",
+    "source_missing": "a source file does not exist",
+    "source_not_regular_file": "a source path names a directory, device or other non-regular file",
+    "source_unreadable": "a source file could not be read",
+    "source_too_large": f"a source file is larger than {MAX_SOURCE_BYTES} bytes",
+    "hash_mismatch": "a source's raw bytes do not match its pinned sha256",
+    "source_not_utf8": "a source is not valid UTF-8",
+})
+
+
+class IngestionError(ValueError):
+    """A manifest or source could not be loaded and verified.
+
+    Attributes: ``reason`` (a key of :data:`INGESTION_REASONS`), ``source_id``
+    and ``path`` (manifest-relative, as written) when known, and ``line`` /
+    ``column`` (1-based; for JSON errors in the manifest) when known.
+    ``str(error)`` names the source, path and position.
+    """
+
+    def __init__(self, reason: str, detail: str, *, source_id: str | None = None,
+                 path: str | None = None, line: int | None = None,
+                 column: int | None = None) -> None:
+        if reason not in INGESTION_REASONS:
+            raise AssertionError(f"unregistered ingestion reason {reason!r}")
+        self.reason = reason
+        self.detail = detail
+        self.source_id = source_id
+        self.path = path
+        self.line = line
+        self.column = column
+        super().__init__(_locate(detail, source_id, path, line, column))
+
+
+def _locate(detail: str, source_id: str | None, path: str | None,
+            line: int | None, column: int | None) -> str:
+    """Render ``"source S (path:line:col): detail"`` from whatever is known."""
+    where = path or ""
+    if line is not None:
+        where += f":{line}" + (f":{column}" if column is not None else "")
+    parts = []
+    if source_id is not None:
+        parts.append(f"source {source_id!r}")
+    if where:
+        parts.append(f"({where})" if parts else where)
+    return f"{' '.join(parts)}: {detail}" if parts else detail
+
+
+@dataclass(frozen=True, slots=True)
+class DirectiveLine:
+    """A line outside fences whose first non-blank character is ``@``.
+
+    ``line`` is the 1-based editor line. ``start``/``end`` are code-point
+    offsets into the decoded text (BOM excluded, end exclusive);
+    ``byte_start``/``byte_end`` are offsets into the pinned raw bytes (BOM
+    included). ``text`` is the line without its line ending:
+    ``text == decoded[start:end] == raw[byte_start:byte_end].decode()``.
+    """
+
+    line: int
+    start: int
+    end: int
+    byte_start: int
+    byte_end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """An ``@word`` that is not a directive line: inside a fence or mid-prose.
+
+    Kept so an audit can point at text that looks like a directive but does
+    not count. ``word`` is the identifier after ``@``; ``line``/``column`` are
+    1-based (column in code points); ``in_fence`` tells which kind;
+    ``quote`` is the line, cut after :data:`MENTION_QUOTE_LIMIT` code points
+    (it always keeps at least half that limit after the ``@``).
+    """
+
+    word: str
+    line: int
+    column: int
+    in_fence: bool
+    quote: str
+
+
+MENTION_QUOTE_LIMIT: Final = 160
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One verified manifest source, without its full text.
+
+    ``path`` is the manifest-relative path as written; ``sha256`` the verified
+    digest of the raw bytes; ``document_revision`` the SHA-256 of the entry's
+    canonical JSON (so an edited manifest entry is a different input
+    revision); ``size`` the raw size in bytes.
+    """
+
+    source_id: str
+    version: str
+    path: str
+    url: str
+    sha256: str
+    document_revision: str
+    size: int
+    directive_lines: tuple[DirectiveLine, ...]
+    mentions: tuple[Mention, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    """A verified, immutable snapshot of every source in a manifest.
+
+    ``sources`` maps source id to :class:`Source` in manifest order (read-only).
+    ``parse_cache`` is owned by ``conflict_gate``: each source's directives are
+    parsed at most once, on first use, and the outcome is kept there. It is the
+    only mutable part and never changes what a source says.
+    """
+
+    manifest_path: str
+    sources: Mapping[str, Source]
+    parse_cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+
+# --------------------------------------------------------------------------
+# manifest
+
+
+def read_manifest(manifest_path: str | os.PathLike[str], *,
+                  require_pins: bool = True) -> list[dict[str, str]]:
+    """Read and validate a manifest's shape; open no source.
+
+    Returns the entries as dicts with exactly :data:`MANIFEST_FIELDS`, in
+    manifest order. With ``require_pins=False`` (used by ``pin``), an empty
+    ``sha256`` is accepted as "not pinned yet".
+
+    Refuses (:class:`IngestionError`): unreadable or non-UTF-8 files, invalid
+    JSON (with line:column), unknown top-level or entry keys, missing or
+    non-string fields, empty ``source_id``/``version``, malformed pins,
+    unsafe paths (see :func:`check_relative_path`), duplicate source ids and
+    duplicate paths. Paths are only checked as text here.
+    """
+    shown = os.fspath(manifest_path)
+    raw = _read_capped(shown, MAX_MANIFEST_BYTES, lambda reason, detail: IngestionError(
+        "manifest_unreadable", detail, path=shown))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise IngestionError("manifest_not_utf8", f"invalid UTF-8 at byte {error.start}",
+                             path=shown) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as error:
+        raise IngestionError("manifest_not_json", error.msg, path=shown,
+                             line=error.lineno, column=error.colno) from None
+    except _DuplicateKey as error:
+        raise IngestionError("invalid_manifest", f"duplicate key {error.args[0]!r}",
+                             path=shown) from None
+
+    def invalid(detail: str, reason: str = "invalid_manifest", index: int | None = None,
+                source_id: str | None = None) -> IngestionError:
+        prefix = f"documents[{index}]: " if index is not None else ""
+        return IngestionError(reason, prefix + detail, path=shown, source_id=source_id)
+
+    if not isinstance(data, dict):
+        raise invalid("top level must be an object with a 'documents' list")
+    unknown = sorted(set(data) - _TOP_LEVEL_KEYS)
+    if unknown:
+        raise invalid(f"unknown top-level key {unknown[0]!r}")
+    documents = data.get("documents")
+    if not isinstance(documents, list):
+        raise invalid("'documents' must be a list")
+
+    entries: list[dict[str, str]] = []
+    seen_ids: set[str] = set()
+    seen_paths: dict[str, str] = {}
+    for index, entry in enumerate(documents):
+        if not isinstance(entry, dict):
+            raise invalid("entry must be an object", index=index)
+        source_id = entry.get("source_id") if isinstance(entry.get("source_id"), str) else None
+        for key in entry:
+            if key not in MANIFEST_FIELDS:
+                raise invalid(f"unknown key {key!r}", index=index, source_id=source_id)
+        for key in MANIFEST_FIELDS:
+            if key not in entry:
+                raise invalid(f"missing field {key!r}", index=index, source_id=source_id)
+            if not isinstance(entry[key], str):
+                raise invalid(f"field {key!r} must be a string", index=index, source_id=source_id)
+        for key in ("source_id", "version"):
+            if not entry[key]:
+                raise invalid(f"field {key!r} must not be empty", index=index, source_id=source_id)
+        digest = entry["sha256"]
+        if not (_SHA256_HEX.fullmatch(digest) or (digest == "" and not require_pins)):
+            raise invalid(f"sha256 must be 64 lowercase hex characters, got {digest!r}",
+                          "invalid_sha256", index, source_id)
+        check_relative_path(entry["path"], source_id=source_id, manifest=shown)
+        if source_id in seen_ids:
+            raise invalid("source_id is used twice", "duplicate_source_id", index, source_id)
+        seen_ids.add(source_id)
+        if entry["path"] in seen_paths:
+            raise invalid(f"path {entry['path']!r} is also used by {seen_paths[entry['path']]!r}",
+                          "duplicate_path", index, source_id)
+        seen_paths[entry["path"]] = source_id
+        entries.append({key: entry[key] for key in MANIFEST_FIELDS})
+    return entries
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """JSON object hook: a repeated key is ambiguous, so it is refused."""
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _DuplicateKey(key)
+        result[key] = value
+    return result
+
+
+def check_relative_path(path: str, *, source_id: str | None, manifest: str) -> None:
+    """Refuse a manifest path that is not a plain relative POSIX path.
+
+    Accepted: non-empty, relative, normalised (``posixpath.normpath(p) == p``),
+    no ``..`` segment, no backslash, no NUL or other control character.
+    Raises :class:`IngestionError` ``invalid_path``; never touches the disk.
+    """
+    problem = None
+    if not path:
+        problem = "path is empty"
+    elif "\\" in path:
+        problem = "path contains a backslash"
+    elif any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in path):
+        problem = "path contains a control character"
+    elif path.startswith("/"):
+        problem = "path is absolute"
+    elif ".." in path.split("/"):
+        problem = "path contains '..'"
+    elif posixpath.normpath(path) != path:
+        problem = f"path is not normalised (expected {posixpath.normpath(path)!r})"
+    if problem:
+        raise IngestionError("invalid_path", problem, source_id=source_id, path=path or manifest)
+
+
+def resolve_source_path(root: str, path: str, *, source_id: str | None = None) -> str:
+    """Return the real path of ``root/path``, refusing anything outside ``root``.
+
+    ``root`` must already be a real path (``os.path.realpath``). Symlinks are
+    followed; if the result leaves ``root`` the source is refused with
+    ``path_outside_root`` before it is opened, so nothing outside the root is
+    read or hashed.
+    """
+    real = os.path.realpath(os.path.join(root, path))
+    if os.path.commonpath([root, real]) != root:
+        raise IngestionError("path_outside_root", "path leads outside the manifest's folder",
+                             source_id=source_id, path=path)
+    return real
+
+
+def _read_capped(real_path: str, limit: int, error: Any) -> bytes:
+    """Read a regular file once, refusing non-regular files and files over ``limit`` bytes.
+
+    ``error(reason, detail)`` builds the exception to raise; reasons used are
+    ``source_missing``, ``source_not_regular_file``, ``source_too_large`` and
+    ``source_unreadable``.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) \
+        | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(real_path, flags)
+    except FileNotFoundError:
+        raise error("source_missing", "file does not exist") from None
+    except OSError as exc:
+        if os.path.isdir(real_path):
+            raise error("source_not_regular_file", "not a regular file") from None
+        raise error("source_unreadable", f"cannot open: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise error("source_not_regular_file", "not a regular file")
+        if info.st_size > limit:
+            raise error("source_too_large", f"{info.st_size} bytes is over the {limit}-byte limit")
+        chunks = []
+        remaining = limit + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, max(info.st_size, 1 << 16)))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise error("source_unreadable", f"cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise error("source_too_large", f"file grew over the {limit}-byte limit while read")
+    return data
+
+
+def source_digest(raw: bytes) -> str:
+    """Lowercase hex SHA-256 of the raw bytes, exactly as pinned."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+def _document_revision(entry: Mapping[str, str]) -> str:
+    canonical = json.dumps({key: entry[key] for key in MANIFEST_FIELDS}, sort_keys=True,
+                           separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+# --------------------------------------------------------------------------
+# loading
+
+
+def load_documents(manifest_path: str | os.PathLike[str], *, workers: int = 2) -> Corpus:
+    """Load, verify and scan every source of a manifest; return a :class:`Corpus`.
+
+    Every source is read exactly once: the same bytes are hashed, compared with
+    the pin, decoded and scanned. ``workers`` threads verify in parallel
+    (hashing releases the GIL); the result does not depend on it.
+
+    Raises :class:`IngestionError` for the first problem in manifest order:
+    everything :func:`read_manifest` refuses, then per source ``path_outside_root``,
+    ``source_missing``, ``source_not_regular_file``, ``source_unreadable``,
+    ``source_too_large``, ``hash_mismatch`` (with a hint when only line endings
+    differ) and ``source_not_utf8`` (with the byte offset of the first bad byte).
+    Refuses to parse directives: that happens lazily in ``conflict_gate``.
+    """
+    shown = os.fspath(manifest_path)
+    entries = read_manifest(shown)
+    root = os.path.realpath(os.path.dirname(os.path.abspath(shown)))
+    # Confinement is checked for every entry before any source is opened.
+    real_paths = [resolve_source_path(root, e["path"], source_id=e["source_id"]) for e in entries]
+    _refuse_shared_files(entries, real_paths)
+    jobs = list(zip(entries, real_paths))
+    if workers > 1 and len(jobs) > 1:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            sources = list(pool.map(_load_source, jobs))
+    else:
+        sources = [_load_source(job) for job in jobs]
+    return Corpus(manifest_path=shown,
+                  sources=MappingProxyType({s.source_id: s for s in sources}))
+
+
+def _refuse_shared_files(entries: list[dict[str, str]], real_paths: list[str]) -> None:
+    """Two entries reaching one file (e.g. via a symlink) would count its claims twice."""
+    seen: dict[str, str] = {}
+    for entry, real in zip(entries, real_paths):
+        if real in seen:
+            raise IngestionError("duplicate_path", f"names the same file as {seen[real]!r}",
+                                 source_id=entry["source_id"], path=entry["path"])
+        seen[real] = entry["source_id"]
+
+
+def read_source(real_path: str, entry: Mapping[str, str]) -> bytes:
+    """Read one manifest entry's raw bytes, once, from ``real_path``.
+
+    ``real_path`` comes from :func:`resolve_source_path`, which confines it to
+    the manifest's folder. Raises :class:`IngestionError` ``source_missing``,
+    ``source_not_regular_file``, ``source_too_large`` (checked before reading)
+    or ``source_unreadable``, labelled with the entry's id and path. Does not
+    verify the pin.
+    """
+    return _read_capped(real_path, MAX_SOURCE_BYTES, lambda reason, detail: IngestionError(
+        reason, detail, source_id=entry["source_id"], path=entry["path"]))
+
+
+def line_ending_hint(raw: bytes, pinned: str) -> str:
+    """Explain a digest mismatch that only line endings cause, else return ``""``.
+
+    Used after a mismatch: tries the file with CRLF turned into LF (and, for an
+    LF file, LF into CRLF) and compares with the pin. It never changes what is
+    verified: the pinned digest always covers the raw bytes.
+    """
+    if b"\r\n" in raw and source_digest(raw.replace(b"\r\n", b"\n")) == pinned:
+        return "only line endings differ: the file has CRLF where the pinned bytes have LF"
+    if b"\r\n" not in raw and source_digest(raw.replace(b"\n", b"\r\n")) == pinned:
+        return "only line endings differ: the file has LF where the pinned bytes have CRLF"
+    return ""
+
+
+def _load_source(job: tuple[dict[str, str], str]) -> Source:
+    entry, real_path = job
+    source_id, path = entry["source_id"], entry["path"]
+    raw = read_source(real_path, entry)
+    digest = source_digest(raw)
+    if digest != entry["sha256"]:
+        hint = line_ending_hint(raw, entry["sha256"])
+        raise IngestionError("hash_mismatch",
+                             f"sha256 is {digest}, pinned {entry['sha256']}" + (f" ({hint})" if hint else ""),
+                             source_id=source_id, path=path)
+    bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
+    try:
+        text = raw[bom:].decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise IngestionError("source_not_utf8",
+                             f"invalid UTF-8 at byte {error.start + bom}",
+                             source_id=source_id, path=path) from None
+    directive_lines, mentions = scan_text(text, bom_bytes=bom)
+    return Source(source_id=source_id, version=entry["version"], path=path, url=entry["url"],
+                  sha256=digest, document_revision=_document_revision(entry), size=len(raw),
+                  directive_lines=directive_lines, mentions=mentions)
+
+
+# --------------------------------------------------------------------------
+# scanning: fences, directive lines, mentions
+
+
+def _line_bounds(text: str, pos: int) -> tuple[int, int]:
+    """Code-point (start, end) of the line holding ``pos``; end excludes ``\\r\\n`` / ``\\n``."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    if end == -1:
+        end = len(text)
+    elif end > start and text[end - 1] == "\r":
+        end -= 1
+    return start, end
+
+
+def _is_blank(segment: str) -> bool:
+    """True if ``segment`` holds only whitespace or invisible format characters (Cf)."""
+    return all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in segment)
+
+
+def fence_ranges(text: str) -> list[tuple[int, int]]:
+    """Code-point ranges ``[start, end)`` covered by fenced code blocks (CommonMark 4.5).
+
+    Each range runs from the start of the opening fence line to the end of the
+    closing fence line (or of the text, for an unclosed fence). Only lines that
+    begin with 0-3 spaces and a run of three or more backticks or tildes are
+    examined, found with ``str.find``.
+    """
+    candidates: list[tuple[int, int, str]] = []  # (line start, marker pos, marker char)
+    for marker in ("```", "~~~"):
+        pos = text.find(marker)
+        while pos != -1:
+            start, end = _line_bounds(text, pos)
+            indent = text[start:pos]
+            if len(indent) <= 3 and indent.count(" ") == len(indent):
+                candidates.append((start, pos, marker[0]))
+            pos = text.find(marker, end)
+    if not candidates:
+        return []
+    candidates.sort()
+    ranges = []
+    open_at = None  # (range start, char, run length)
+    for start, pos, char in candidates:
+        run = _run_length(text, pos, char)
+        _, end = _line_bounds(text, pos)
+        rest = text[pos + run:end]
+        if open_at is None:
+            if char == "`" and "`" in rest:
+                continue  # CommonMark: a backtick fence's info string has no backtick
+            open_at = (start, char, run)
+        elif char == open_at[1] and run >= open_at[2] and rest.strip(" \t") == "":
+            ranges.append((open_at[0], end))
+            open_at = None
+    if open_at is not None:
+        ranges.append((open_at[0], len(text)))
+    return ranges
+
+
+def _run_length(text: str, pos: int, char: str) -> int:
+    end = pos
+    limit = len(text)
+    while end < limit and text[end] == char:
+        end += 1
+    return end - pos
+
+
+def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ...], tuple[Mention, ...]]:
+    """Find the directive lines and ``@word`` mentions of a decoded source.
+
+    ``bom_bytes`` is the length of the stripped BOM, added to byte offsets so
+    they index the pinned raw bytes. A directive line is a line outside fences
+    whose first non-blank character is ``@``. A mention is an ``@`` followed by
+    a letter, not preceded by a word character, inside a fence or after other
+    text on a prose line. Cost grows with the number of ``@`` and fence
+    markers, not with the number of lines.
+    """
+    fences = fence_ranges(text)
+    fence_starts = [r[0] for r in fences]
+    ascii_text = text.isascii()
+    directive_lines: list[DirectiveLine] = []
+    mentions: list[Mention] = []
+    line_no, counted_to = 1, 0
+    byte_pos, bytes_to = bom_bytes, 0
+    pos = text.find("@")
+    while pos != -1:
+        start, end = _line_bounds(text, pos)
+        line_no += text.count("\n", counted_to, start)
+        counted_to = start
+        index = bisect_right(fence_starts, pos) - 1
+        in_fence = index >= 0 and pos < fences[index][1]
+        if not in_fence and _is_blank(text[start:pos]):
+            if ascii_text:
+                byte_start, byte_end = start + bom_bytes, end + bom_bytes
+            else:
+                byte_pos += len(text[bytes_to:start].encode("utf-8"))
+                bytes_to = start
+                byte_start = byte_pos
+                byte_end = byte_start + len(text[start:end].encode("utf-8"))
+            directive_lines.append(DirectiveLine(line_no, start, end, byte_start, byte_end,
+                                                 text[start:end]))
+        else:
+            mentions.extend(_mentions_in_line(text, pos, start, end, line_no, in_fence))
+        pos = text.find("@", end)
+    return tuple(directive_lines), tuple(mentions)
+
+
+def _mentions_in_line(text: str, pos: int, start: int, end: int, line_no: int,
+                      in_fence: bool) -> Iterator[Mention]:
+    while pos != -1:
+        before = text[pos - 1] if pos > start else " "
+        after = text[pos + 1] if pos + 1 < end else ""
+        if after.isalpha() and not (before.isalnum() or before == "_"):
+            word_end = pos + 1
+            while word_end < end and (text[word_end].isalnum() or text[word_end] == "_"):
+                word_end += 1
+            quote_end = min(end, max(start + MENTION_QUOTE_LIMIT, pos + MENTION_QUOTE_LIMIT // 2))
+            yield Mention(text[pos + 1:word_end], line_no, pos - start + 1, in_fence,
+                          text[start:quote_end])
+        pos = text.find("@", pos + 1, end)
