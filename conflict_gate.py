@@ -77,7 +77,7 @@ DEFAULT_OPERATION: Final = next(iter(GRAMMAR))
 
 #: Reasons a :class:`DirectiveError` can carry (each makes the gate refuse).
 DIRECTIVE_REASONS: Final[Mapping[str, str]] = MappingProxyType({
-    "malformed_directive": "a directive line is not exactly '@quill <operation> <key>=<value>'",
+    "malformed_directive": f"a directive line is not exactly `@{NAMESPACE} <operation> <key>=<value>`",
     "unsupported_operation": "the operation is not in the grammar",
     "unsupported_claim_key": "the key is not in the grammar for that operation",
     "unknown_directive_value": "the value is not allowed for that key",
