@@ -463,12 +463,10 @@ def audit(corpus: Corpus) -> dict[str, Any]:
             "claims": [{"source_id": c["source_id"], "path": c["path"], "line": c["start_line"],
                         "value": c["value"], "quote": c["quote"]} for c in claims],
         })
-    prefix = f"@{NAMESPACE} "
     near_misses = [
         {"source_id": s.source_id, "path": s.path, "line": m.line, "column": m.column,
          "where": "fence" if m.in_fence else "prose", "quote": m.quote}
-        for s in ordered for m in s.mentions
-        if m.word == NAMESPACE and m.quote.startswith(prefix, m.column - 1)
+        for s in ordered for m in s.mentions if m.word == NAMESPACE
     ]
     summary = {status: sum(e["status"] == status for e in entries) for status in AUDIT_STATUSES}
     summary.update(refused=len(refused), near_misses=len(near_misses))

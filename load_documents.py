@@ -151,7 +151,7 @@ class DirectiveLine:
 
 @dataclass(frozen=True, slots=True)
 class Mention:
-    """An ``@word`` that is not a directive line: inside a fence or mid-prose.
+    """Directive-shaped ``@word `` text that is not a directive line: in a fence or mid-prose.
 
     Kept so an audit can point at text that looks like a directive but does
     not count. ``word`` is the identifier after ``@``; ``line``/``column`` are
@@ -168,6 +168,8 @@ class Mention:
 
 
 MENTION_QUOTE_LIMIT: Final = 160
+#: At most this many mentions are kept per source, so hostile input cannot grow memory.
+MAX_MENTIONS: Final = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -564,10 +566,12 @@ def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ..
 
     ``bom_bytes`` is the length of the stripped BOM, added to byte offsets so
     they index the pinned raw bytes. A directive line is a line outside fences
-    whose first non-blank character is ``@``. A mention is an ``@`` followed by
-    a letter, not preceded by a word character, inside a fence or after other
-    text on a prose line. Cost grows with the number of ``@`` and fence
-    markers, not with the number of lines.
+    whose first non-blank character is ``@``. A mention is directive-shaped
+    text, ``@word`` then a space or tab (not preceded by a word character, so
+    not an e-mail address or a decorator call), inside a fence or after other
+    text on a prose line; at most one per line and :data:`MAX_MENTIONS` per
+    source. Cost grows with the number of ``@`` and fence markers, not with
+    the number of lines.
     """
     fences = fence_ranges(text)
     fence_starts = [r[0] for r in fences]
@@ -594,21 +598,24 @@ def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ..
             directive_lines.append(DirectiveLine(line_no, start, end, byte_start, byte_end,
                                                  text[start:end]))
         else:
-            mentions.extend(_mentions_in_line(text, pos, start, end, line_no, in_fence))
+            if len(mentions) < MAX_MENTIONS:
+                mentions.extend(_mentions_in_line(text, pos, start, end, line_no, in_fence))
         pos = text.find("@", end)
     return tuple(directive_lines), tuple(mentions)
 
 
 def _mentions_in_line(text: str, pos: int, start: int, end: int, line_no: int,
                       in_fence: bool) -> Iterator[Mention]:
+    """Yield the line's first directive-shaped ``@word`` (then blank): one per line at most."""
     while pos != -1:
         before = text[pos - 1] if pos > start else " "
-        after = text[pos + 1] if pos + 1 < end else ""
-        if after.isalpha() and not (before.isalnum() or before == "_"):
-            word_end = pos + 1
-            while word_end < end and (text[word_end].isalnum() or text[word_end] == "_"):
-                word_end += 1
+        word_end = pos + 1
+        while word_end < end and (text[word_end].isalnum() or text[word_end] == "_"):
+            word_end += 1
+        if (word_end > pos + 1 and text[pos + 1].isalpha() and word_end < end
+                and text[word_end] in " \t" and not (before.isalnum() or before == "_")):
             quote_end = min(end, max(start + MENTION_QUOTE_LIMIT, pos + MENTION_QUOTE_LIMIT // 2))
             yield Mention(text[pos + 1:word_end], line_no, pos - start + 1, in_fence,
                           text[start:quote_end])
+            return
         pos = text.find("@", pos + 1, end)
