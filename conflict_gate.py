@@ -53,6 +53,8 @@ __all__ = [
 
 #: The directive namespace: a directive line starts with ``"@" + NAMESPACE + " "``.
 NAMESPACE: Final = "quill"
+#: The product the directives describe, as named in the answer request.
+PRODUCT: Final = "Quill"
 #: operation -> claim key -> allowed values. The parser, request validation,
 #: the saved result's ``grammar`` field and the README all derive from this.
 GRAMMAR: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = MappingProxyType({
@@ -396,7 +398,7 @@ def answer_request(request: Mapping[str, Any], claims: Sequence[Mapping[str, Any
     """
     source_ids = sorted({claim["source_id"] for claim in claims})
     system = (
-        f"Answer a question about Quill {request['requested_version']} using only the contract in "
+        f"Answer a question about {PRODUCT} {request['requested_version']} using only the contract in "
         f"the user message: the '{request['operation']}' operation's '{request['claim_key']}' claim. "
         "Describe only that contract; do not add behaviour, defaults or other versions. "
         f"Cite every source id: {', '.join(source_ids)}."

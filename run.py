@@ -16,6 +16,7 @@ import argparse
 import difflib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -28,6 +29,7 @@ from conflict_gate import (
     DEFAULT_OPERATION,
     GRAMMAR,
     GateError,
+    NAMESPACE,
     audit,
     gate,
     grammar_summary,
@@ -243,7 +245,8 @@ def _gate(args: argparse.Namespace) -> int:
         print(f"not_in_docs: no candidate has version {args.version}; candidates have: {have}",
               file=sys.stderr)
     elif status == "not_in_docs":
-        print(f"not_in_docs: {', '.join(result['missing_claim_source_ids'])} do not declare "
+        missing = result["missing_claim_source_ids"]
+        print(f"not_in_docs: {', '.join(missing)} {'does' if len(missing) == 1 else 'do'} not declare "
               f"{args.operation} {args.claim}", file=sys.stderr)
     elif status == "conflict":
         values = ", ".join(f"{c['source_id']}={c['value']}" for c in result["claims"])
@@ -284,7 +287,7 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
     verdict = "clean" if report["clean"] else "NOT CLEAN"
     counts = ", ".join(f"{summary[key]} {key}" for key in (*AUDIT_STATUSES, "refused", "near_misses"))
     lines = [f"# conflict-gate audit: {manifest}", "",
-             f"{report['source_count']} sources, versions {', '.join(report['versions']) or 'none'}: "
+             f"{report['source_count']} source{'' if report['source_count'] == 1 else 's'}, versions {', '.join(report['versions']) or 'none'}: "
              f"**{verdict}** ({counts}).", ""]
     lines += ["## Claims", ""]
     lines += _table(("version", "claim", "status", "values", "sources", "missing"),
@@ -302,7 +305,7 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
     if report["refused_sources"]:
         lines += ["", "## Refused sources", ""]
         lines += _table(("source", "location", "reason", "message"),
-                        [(r["source_id"], _location(r), r["reason"], r["message"])
+                        [(r["source_id"], _location(r), r["reason"], _code(r["message"]))
                          for r in report["refused_sources"]])
     if report["near_misses"]:
         lines += ["", "## Near-misses (directive text that counts for nothing)", ""]
@@ -339,6 +342,7 @@ def _location(item: Mapping[str, Any]) -> str:
 def _pin(args: argparse.Namespace) -> int:
     manifest = Path(args.manifest)
     entries = read_manifest(manifest, require_pins=False)
+    old_pins = [entry["sha256"] for entry in entries]
     root = os.path.realpath(manifest.resolve().parent)
     drift = []
     for entry in entries:
@@ -365,10 +369,27 @@ def _pin(args: argparse.Namespace) -> int:
             print(f"all {len(entries)} pins are current")
         return EXIT_CODES["findings" if drift else "ok"][0]
     if drift:
-        write_atomically(manifest, render_json({"documents": entries}))
+        write_atomically(manifest, _rewrite_pins(manifest.read_bytes().decode("utf-8"), old_pins, entries))
     else:
         print(f"all {len(entries)} pins are current; {manifest} unchanged")
     return EXIT_CODES["ok"][0]
+
+
+_PIN_VALUE: Final = re.compile(r'"sha256"\s*:\s*"([0-9a-f]{64}|)"')
+
+
+def _rewrite_pins(text: str, old_pins: Sequence[str], entries: Sequence[Mapping[str, str]]) -> str:
+    """``text`` with each entry's ``sha256`` value replaced in place; layout, key order, BOM and
+    line endings untouched. Falls back to the canonical layout when the pins cannot be matched
+    one-to-one, in order (e.g. a key written with JSON escapes)."""
+    found = list(_PIN_VALUE.finditer(text))
+    if [m.group(1) for m in found] != list(old_pins):
+        return render_json({"documents": list(entries)})
+    parts, last = [], 0
+    for match, entry in zip(found, entries):
+        parts += [text[last:match.start(1)], entry["sha256"]]
+        last = match.end(1)
+    return "".join(parts) + text[last:]
 
 
 # --------------------------------------------------------------------------
@@ -376,14 +397,24 @@ def _pin(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    codes = "\n".join(f"  {code}  {meaning}" for code, meaning in EXIT_CODES.values())
+    """The one argument parser: the lab options, and the gate/audit/pin commands."""
+    def codes(*names: str) -> str:
+        return "exit codes:\n" + "\n".join(f"  {EXIT_CODES[n][0]}  {EXIT_CODES[n][1]}" for n in names)
+
+    manifest_help = ('manifest shape (paths relative to its folder; "sha256": "" until pin fills it in):\n'
+                     '  {"documents": [{"source_id": "guide", "version": "1.0", "path": "guide.md",\n'
+                     '                  "url": "https://...", "sha256": ""}]}')
+    directive_help = (f"directives: whole lines '{grammar_summary()['directive']}' outside fenced code:\n"
+                      + "\n".join(f"  @{NAMESPACE} {op} {key}={'|'.join(values)}"
+                                   for op, keys in GRAMMAR.items() for key, values in keys.items()))
+    raw = argparse.RawDescriptionHelpFormatter
     parser = _Parser(
-        prog="run.py",
-        description="conflict-gate: decide, before any model is asked, whether an answer about a "
-                    "versioned API may be prepared. Without a command, runs the lab cases over the "
-                    "Quill fixture corpus.",
-        epilog=f"exit codes:\n{codes}",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        prog="run.py", formatter_class=raw,
+        usage="%(prog)s [-h] [--output FILE | --check]\n       %(prog)s {gate,audit,pin} ...",
+        description="conflict-gate: decide, before any model is asked, whether an answer about a\n"
+                    "versioned API may be prepared. Without a command, run the lab cases over the\n"
+                    "Quill fixture corpus (docs/, manifest.json) and print or save the result.",
+        epilog=codes(*EXIT_CODES))
     lab = parser.add_mutually_exclusive_group()
     lab.add_argument("--output", metavar="FILE",
                      help="write the lab result here (atomically); default: print it")
@@ -391,23 +422,33 @@ def build_parser() -> argparse.ArgumentParser:
                      help="compare a fresh lab run with expected-result.json; exit 1 on drift")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    keys = sorted({key for keys in GRAMMAR.values() for key in keys})
-    p_gate = commands.add_parser("gate", help="decide one request over your manifest; print JSON",
-                                 description="Decide one request; print the result as JSON. "
-                                             "Exit 0 ready, 3 conflict, 4 not_in_docs, 5 refused.")
+    p_gate = commands.add_parser(
+        "gate", formatter_class=raw, help="decide one request over your manifest; print JSON",
+        description="Decide one request; print the result as JSON on stdout.",
+        epilog="\n\n".join((codes("ok", "conflict", "not_in_docs", "refused", "usage", "input"),
+                             manifest_help, directive_help)))
     p_gate.add_argument("--manifest", required=True, help="path to manifest.json")
     p_gate.add_argument("--version", required=True, help="requested version, MAJOR.MINOR")
-    p_gate.add_argument("--claim", required=True, choices=keys, help="claim key")
+    p_gate.add_argument("--claim", required=True,
+                        choices=sorted({key for keys in GRAMMAR.values() for key in keys}),
+                        help="claim key")
     p_gate.add_argument("--operation", default=DEFAULT_OPERATION, choices=list(GRAMMAR),
                         help=f"operation (default: {DEFAULT_OPERATION})")
     p_gate.add_argument("source_ids", nargs="+", metavar="SOURCE_ID", help="candidate source ids")
-    p_audit = commands.add_parser("audit", help="report agreement, conflicts, gaps and refusals",
-                                  description="Parse every source; exit 1 on any conflict or refused source.")
+
+    p_audit = commands.add_parser(
+        "audit", formatter_class=raw, help="report agreement, conflicts, gaps and refusals",
+        description="Parse every source and report, per version, operation and key.",
+        epilog="\n\n".join((codes("ok", "findings", "usage", "input"), manifest_help,
+                             directive_help)))
     p_audit.add_argument("--manifest", required=True, help="path to manifest.json")
     p_audit.add_argument("--format", choices=("markdown", "json"), default="markdown")
-    p_pin = commands.add_parser("pin", help="recompute pins; rewrite the manifest (or --check)",
-                                description="Recompute every source's sha256. Without --check, "
-                                            "rewrite changed pins; with --check, exit 1 on drift.")
+
+    p_pin = commands.add_parser(
+        "pin", formatter_class=raw, help="recompute pins; rewrite the manifest (or --check)",
+        description="Recompute every source's sha256. Without --check, rewrite the changed pins "
+                    "in place; with --check, change nothing.",
+        epilog="\n\n".join((codes("ok", "findings", "usage", "input", "output"), manifest_help)))
     p_pin.add_argument("--manifest", required=True, help="path to manifest.json")
     p_pin.add_argument("--check", action="store_true", dest="pin_check",
                        help="change nothing; exit 1 on a stale pin or a missing file")
@@ -417,6 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point for ``python run.py`` and the ``conflict-gate`` console script."""
     commands = {None: _lab, "gate": _gate, "audit": _audit, "pin": _pin}
+    args = None
     try:
         args = build_parser().parse_args(argv)
         if args.command is not None and (args.output is not None or args.check):
@@ -427,7 +469,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GateError as error:
         return _fail("usage", f"{error} [{error.reason}]")
     except IngestionError as error:
-        return _fail("input", f"{error} [{error.reason}]")
+        hint = ""
+        if args is not None and args.command in ("gate", "audit"):
+            pin = f"run.py pin --manifest {args.manifest}"
+            if error.reason == "hash_mismatch":
+                hint = f"; if the edit is intended, re-pin: {pin}"
+            elif error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
+                hint = f"; an empty sha256 means not pinned yet: {pin}"
+        return _fail("input", f"{error} [{error.reason}]{hint}")
 
 
 def _fail(kind: str, message: str) -> int:
