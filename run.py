@@ -423,7 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p_gate = commands.add_parser(
-        "gate", formatter_class=raw, help="decide one request over your manifest; print JSON",
+        "gate", prog="run.py gate", formatter_class=raw, help="decide one request over your manifest; print JSON",
         description="Decide one request; print the result as JSON on stdout.",
         epilog="\n\n".join((codes("ok", "conflict", "not_in_docs", "refused", "usage", "input"),
                              manifest_help, directive_help)))
@@ -437,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_gate.add_argument("source_ids", nargs="+", metavar="SOURCE_ID", help="candidate source ids")
 
     p_audit = commands.add_parser(
-        "audit", formatter_class=raw, help="report agreement, conflicts, gaps and refusals",
+        "audit", prog="run.py audit", formatter_class=raw, help="report agreement, conflicts, gaps and refusals",
         description="Parse every source and report, per version, operation and key.",
         epilog="\n\n".join((codes("ok", "findings", "usage", "input"), manifest_help,
                              directive_help)))
@@ -445,7 +445,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_audit.add_argument("--format", choices=("markdown", "json"), default="markdown")
 
     p_pin = commands.add_parser(
-        "pin", formatter_class=raw, help="recompute pins; rewrite the manifest (or --check)",
+        "pin", prog="run.py pin", formatter_class=raw, help="recompute pins; rewrite the manifest (or --check)",
         description="Recompute every source's sha256. Without --check, rewrite the changed pins "
                     "in place; with --check, change nothing.",
         epilog="\n\n".join((codes("ok", "findings", "usage", "input", "output"), manifest_help)))
