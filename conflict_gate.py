@@ -280,7 +280,8 @@ def _check_request(candidate_ids: Any, requested_version: Any, operation: Any,
     if not isinstance(requested_version, str) or not VERSION.fullmatch(requested_version):
         raise GateError("invalid_requested_version",
                         f"requested version must be MAJOR.MINOR (e.g. 1.0), got {requested_version!r}")
-    if operation not in GRAMMAR or claim_key not in GRAMMAR[operation]:
+    if not (isinstance(operation, str) and isinstance(claim_key, str)
+            and claim_key in GRAMMAR.get(operation, ())):
         known = ", ".join(f"{op} {key}" for op, keys in GRAMMAR.items() for key in keys)
         raise GateError("unsupported_requested_claim",
                         f"unsupported claim {operation!r} {claim_key!r} (known: {known})")
@@ -312,7 +313,7 @@ def gate(manifest: Corpus | str | os.PathLike[str], candidate_ids: Sequence[str]
     _check_request(candidate_ids, requested_version, operation, claim_key)
     corpus = manifest if isinstance(manifest, Corpus) else load_documents(manifest)
     candidates = []
-    for sid in candidate_ids:
+    for sid in sorted(candidate_ids):  # sorted: the error named never depends on order
         source = corpus.sources.get(sid)
         if source is None:
             raise GateError("unknown_candidate", "not in the manifest", source_id=sid)
@@ -338,7 +339,9 @@ def gate(manifest: Corpus | str | os.PathLike[str], candidate_ids: Sequence[str]
         parsed = [(s, source_claims(corpus, s.source_id)) for s in eligible]
     except DirectiveError as error:
         return refused_result(request, error)
-    claims = [found[(operation, claim_key)] for _, found in parsed if (operation, claim_key) in found]
+    # Copies: a caller editing its result must not change what the cached source says.
+    claims = [dict(found[(operation, claim_key)]) for _, found in parsed
+              if (operation, claim_key) in found]
     missing = [s.source_id for s, found in parsed if (operation, claim_key) not in found]
     values = {claim["value"] for claim in claims}
     if len(values) > 1:
@@ -363,12 +366,12 @@ def _decision(request: Mapping[str, Any], reason: str, claims: list[dict[str, An
 def refused_result(request: Mapping[str, Any], error: DirectiveError | IngestionError) -> dict[str, Any]:
     """A ``refused`` result for ``request`` caused by ``error``; the answer request is withheld.
 
-    Adds ``error`` (class name), ``reason``, ``message``, ``source_id``,
+    Adds ``status``, ``reason``, ``error`` (class name), ``message``, ``source_id``,
     ``path``, ``line`` and ``column`` (``None`` where unknown), ``claims: []``
     and ``answer_request: None``.
     """
-    return {**request, "status": "refused", "error": type(error).__name__,
-            "reason": error.reason, "message": str(error), "source_id": error.source_id,
+    return {**request, "status": "refused", "reason": error.reason,
+            "error": type(error).__name__, "message": str(error), "source_id": error.source_id,
             "path": error.path, "line": error.line, "column": error.column,
             "claims": [], "answer_request": None}
 

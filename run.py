@@ -214,10 +214,11 @@ def _umask() -> int:
 def _lab(args: argparse.Namespace) -> int:
     text = render_json(run_lab())
     if args.check:
-        expected = EXPECTED_RESULT.read_text(encoding="utf-8") if EXPECTED_RESULT.is_file() else ""
-        if text == expected:
+        expected_bytes = EXPECTED_RESULT.read_bytes() if EXPECTED_RESULT.is_file() else b""
+        if text.encode("utf-8") == expected_bytes:
             print(f"{EXPECTED_RESULT.name} is up to date")
             return EXIT_CODES["ok"][0]
+        expected = expected_bytes.decode("utf-8", errors="replace")
         diff = difflib.unified_diff(expected.splitlines(keepends=True), text.splitlines(keepends=True),
                                     EXPECTED_RESULT.name, "fresh run")
         sys.stdout.writelines(list(diff)[:200])
