@@ -56,6 +56,7 @@ __all__ = [
     "Source",
     "load_documents",
     "line_ending_hint",
+    "printable_path",
     "read_manifest",
     "read_source",
     "resolve_source_path",
@@ -116,10 +117,24 @@ class IngestionError(ValueError):
         super().__init__(_locate(detail, source_id, path, line, column))
 
 
+def printable_path(path: str) -> str:
+    """``path`` with non-printable characters (newline, U+2028, lone surrogates) escaped.
+
+    Used in every error message, so a message stays one printable line; the
+    error's ``path`` attribute keeps the path as written.
+    """
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                   for ch in path)
+
+
 def _locate(detail: str, source_id: str | None, path: str | None,
             line: int | None, column: int | None) -> str:
-    """Render ``"source S (path:line:col): detail"`` from whatever is known."""
-    where = path or ""
+    """Render ``"source S (path:line:col): detail"`` from whatever is known.
+
+    Non-printable characters in the path (a newline, U+2028, a lone surrogate)
+    are shown as escapes, so the message stays one printable line.
+    """
+    where = printable_path(path or "")
     if line is not None:
         where += f":{line}" + (f":{column}" if column is not None else "")
     parts = []
@@ -224,14 +239,17 @@ def read_manifest(manifest_path: str | os.PathLike[str], *,
     ``sha256`` is accepted as "not pinned yet".
 
     Refuses (:class:`IngestionError`): unreadable or non-UTF-8 files, invalid
-    JSON (with line:column), unknown top-level or entry keys, missing or
-    non-string fields, empty ``source_id``/``version``, malformed pins,
+    JSON (with line:column), JSON that Python cannot hold (nesting too deep,
+    integers too long), unknown top-level or entry keys, missing or
+    non-string fields, strings with lone surrogates (``\\ud800`` escapes),
+    empty ``source_id``/``version``, malformed pins,
     unsafe paths (see :func:`check_relative_path`), duplicate source ids and
     duplicate paths. Paths are only checked as text here.
     """
     shown = os.fspath(manifest_path)
-    raw = _read_capped(shown, MAX_MANIFEST_BYTES, lambda reason, detail: IngestionError(
-        "manifest_unreadable", detail, path=shown))
+    # The manifest itself may be a symlink; only the sources are confined.
+    raw = _read_capped(os.path.realpath(shown), MAX_MANIFEST_BYTES,
+                       lambda reason, detail: IngestionError("manifest_unreadable", detail, path=shown))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -246,6 +264,13 @@ def read_manifest(manifest_path: str | os.PathLike[str], *,
                              line=error.lineno, column=error.colno) from None
     except _DuplicateKey as error:
         raise IngestionError("invalid_manifest", f"duplicate key {error.args[0]!r}",
+                             path=shown) from None
+    except RecursionError:
+        raise IngestionError("invalid_manifest", "JSON nesting is too deep for a manifest",
+                             path=shown) from None
+    except ValueError as error:  # valid JSON Python refuses, e.g. an integer over 4300 digits
+        raise IngestionError("invalid_manifest",
+                             f"unsupported JSON value ({str(error).partition(':')[0]})",
                              path=shown) from None
 
     def invalid(detail: str, reason: str = "invalid_manifest", index: int | None = None,
@@ -277,6 +302,9 @@ def read_manifest(manifest_path: str | os.PathLike[str], *,
                 raise invalid(f"missing field {key!r}", index=index, source_id=source_id)
             if not isinstance(entry[key], str):
                 raise invalid(f"field {key!r} must be a string", index=index, source_id=source_id)
+            if not _is_unicode(entry[key]):
+                raise invalid(f"field {key!r} contains a lone surrogate", index=index,
+                              source_id=None if key == "source_id" else source_id)
         for key in ("source_id", "version"):
             if not entry[key]:
                 raise invalid(f"field {key!r} must not be empty", index=index, source_id=source_id)
@@ -298,6 +326,15 @@ def read_manifest(manifest_path: str | os.PathLike[str], *,
 
 class _DuplicateKey(Exception):
     pass
+
+
+def _is_unicode(text: str) -> bool:
+    """False if ``text`` holds a lone surrogate, which UTF-8 (and a file name) cannot carry."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -322,7 +359,7 @@ def check_relative_path(path: str, *, source_id: str | None, manifest: str) -> N
         problem = "path is empty"
     elif "\\" in path:
         problem = "path contains a backslash"
-    elif any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in path):
+    elif any(unicodedata.category(ch) == "Cc" for ch in path):  # C0, DEL and C1
         problem = "path contains a control character"
     elif path.startswith("/"):
         problem = "path is absolute"
@@ -360,7 +397,7 @@ def _read_capped(real_path: str, limit: int, error: Any) -> bytes:
         | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(real_path, flags)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         raise error("source_missing", "file does not exist") from None
     except OSError as exc:
         if os.path.isdir(real_path):
@@ -413,10 +450,12 @@ def load_documents(manifest_path: str | os.PathLike[str], *, workers: int = 2) -
     (hashing releases the GIL); the result does not depend on it.
 
     Raises :class:`IngestionError` for the first problem in manifest order:
-    everything :func:`read_manifest` refuses, then per source ``path_outside_root``,
-    ``source_missing``, ``source_not_regular_file``, ``source_unreadable``,
-    ``source_too_large``, ``hash_mismatch`` (with a hint when only line endings
-    differ) and ``source_not_utf8`` (with the byte offset of the first bad byte).
+    everything :func:`read_manifest` refuses, then ``path_outside_root`` and
+    ``duplicate_path`` (two entries reaching one file through a symlink or a
+    hard link) before any source is opened, then per source ``source_missing``,
+    ``source_not_regular_file``, ``source_unreadable``, ``source_too_large``,
+    ``hash_mismatch`` (with a hint when only line endings differ) and
+    ``source_not_utf8`` (with the byte offset of the first bad byte).
     Refuses to parse directives: that happens lazily in ``conflict_gate``.
     """
     shown = os.fspath(manifest_path)
@@ -436,13 +475,26 @@ def load_documents(manifest_path: str | os.PathLike[str], *, workers: int = 2) -
 
 
 def _refuse_shared_files(entries: list[dict[str, str]], real_paths: list[str]) -> None:
-    """Two entries reaching one file (e.g. via a symlink) would count its claims twice."""
-    seen: dict[str, str] = {}
+    """Two entries reaching one file (via a symlink or a hard link) would count its claims twice.
+
+    Uses ``os.stat`` (which opens nothing) to compare file identities; a path
+    that cannot be stat'ed is left for :func:`read_source` to report.
+    """
+    seen: dict[object, str] = {}
     for entry, real in zip(entries, real_paths):
-        if real in seen:
-            raise IngestionError("duplicate_path", f"names the same file as {seen[real]!r}",
-                                 source_id=entry["source_id"], path=entry["path"])
-        seen[real] = entry["source_id"]
+        keys: list[object] = [real]
+        try:
+            info = os.stat(real)
+        except OSError:
+            info = None
+        if info is not None and stat.S_ISREG(info.st_mode):
+            keys.append((info.st_dev, info.st_ino))
+        for key in keys:
+            if key in seen:
+                raise IngestionError("duplicate_path", f"names the same file as {seen[key]!r}",
+                                     source_id=entry["source_id"], path=entry["path"])
+        for key in keys:
+            seen[key] = entry["source_id"]
 
 
 def read_source(real_path: str, entry: Mapping[str, str]) -> bytes:
@@ -510,9 +562,21 @@ def _line_bounds(text: str, pos: int) -> tuple[int, int]:
     return start, end
 
 
+#: Letters that render as nothing (Hangul fillers, the braille blank).
+_BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 def _is_blank(segment: str) -> bool:
-    """True if ``segment`` holds only whitespace or invisible format characters (Cf)."""
-    return all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in segment)
+    """True if ``segment`` would look empty to a reader.
+
+    Blank: whitespace, anything not printable (controls, format characters
+    such as U+200B and U+FEFF, unassigned and private-use code points),
+    combining marks (Mn, Me, e.g. U+034F) and the letters that render as
+    nothing. Failing closed: a directive disguised behind any of these is a
+    directive line, so the source is refused instead of silently ignored.
+    """
+    return all(ch.isspace() or not ch.isprintable() or ch in _BLANK_LETTERS
+               or unicodedata.category(ch) in ("Mn", "Me") for ch in segment)
 
 
 def fence_ranges(text: str) -> list[tuple[int, int]]:
