@@ -28,6 +28,7 @@ from load_documents import (
     IngestionError,
     Source,
     load_documents,
+    printable_path,
 )
 
 __all__ = [
@@ -138,7 +139,7 @@ class DirectiveError(ValueError):
         self.line = line
         self.column = column
         self.quote = quote
-        where = f"{path or '<text>'}:{line if line is not None else '?'}:{column}"
+        where = f"{printable_path(path or '<text>')}:{line if line is not None else '?'}:{column}"
         super().__init__(f"source {source_id!r} ({where}): {detail}" if source_id is not None
                          else f"{where}: {detail}")
 

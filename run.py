@@ -13,6 +13,7 @@ never a traceback. Nothing here sends anything to a model.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import os
@@ -149,8 +150,11 @@ def _changed_source_case(manifest_path: Path) -> dict[str, Any]:
     candidates = list(case["candidate_ids"])
     with tempfile.TemporaryDirectory(prefix="conflict-gate-") as tmp:
         copy = Path(tmp) / "corpus"
-        shutil.copytree(manifest_path.parent / "docs", copy / "docs")
-        shutil.copy2(manifest_path, copy / "manifest.json")
+        try:
+            shutil.copytree(manifest_path.parent / "docs", copy / "docs")
+            shutil.copy2(manifest_path, copy / "manifest.json")
+        except (OSError, shutil.Error) as error:
+            raise CliError("output", f"cannot copy the fixtures to a temporary folder: {error}") from None
         entry = next(e for e in read_manifest(manifest_path) if e["source_id"] == case["source_id"])
         edited = copy / entry["path"]
         raw = edited.read_bytes()
@@ -200,9 +204,12 @@ def write_atomically(path: Path, text: str) -> None:
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except OSError as error:
-        os.unlink(tmp)
-        raise CliError("output", f"cannot write {path}: {error.strerror}") from None
+    except BaseException as error:  # any failure, Ctrl-C included: never leave the temp file
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(error, OSError):
+            raise CliError("output", f"cannot write {path}: {error.strerror}") from None
+        raise
 
 
 def _umask() -> int:
@@ -287,7 +294,8 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
     summary = report["summary"]
     verdict = "clean" if report["clean"] else "NOT CLEAN"
     counts = ", ".join(f"{summary[key]} {key}" for key in (*AUDIT_STATUSES, "refused", "near_misses"))
-    lines = [f"# conflict-gate audit: {manifest}", "",
+    shown = os.fsencode(manifest).decode("utf-8", "backslashreplace")  # a file name need not be UTF-8
+    lines = [f"# conflict-gate audit: {shown}", "",
              f"{report['source_count']} source{'' if report['source_count'] == 1 else 's'}, versions {', '.join(report['versions']) or 'none'}: "
              f"**{verdict}** ({counts}).", ""]
     lines += ["## Claims", ""]

@@ -179,6 +179,15 @@ class OffsetTest(LineTestCase):
         """U+FEFF elsewhere is an invisible format character: a blank before '@', so refused."""
         self.assertRefused(BOM + b"# T\n" + BOM + REFUSE.encode() + b"\n", "malformed_directive", 2, 1)
 
+    def test_invisible_characters_before_at_sign_refuse(self):
+        """Guards against a directive disguised behind a character that renders as nothing
+        (a Hangul filler, a combining grapheme joiner, a braille blank, a NUL): a reader sees a
+        directive, so the gate must refuse the source rather than count it as silent."""
+        for prefix in ("\u3164", "\u034f", "\u2800", "\x00", "\u200b\u3164"):
+            with self.subTest(prefix=ascii(prefix)):
+                self.assertRefused(("# T\n" + prefix + REFUSE + "\n").encode(),
+                                   "malformed_directive", 2, 1)
+
     def test_non_ascii_before_directive(self):
         head = "# Überblick — naïve → ok 😀\n\n"
         middle = "\n€ after — 😀\n"
