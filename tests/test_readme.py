@@ -8,6 +8,8 @@ that data, print the tables with ``python -m tests.test_readme`` and paste them.
 
 from __future__ import annotations
 
+import importlib
+import re
 import unittest
 from pathlib import Path
 
@@ -82,6 +84,17 @@ class ReadmeTablesTest(unittest.TestCase):
         for name, render in TABLES.items():
             with self.subTest(table=name):
                 self.assertIn(render(), text)
+
+    def test_every_test_the_readme_names_exists(self) -> None:
+        """Guards against the bad-input table pointing at a renamed or deleted test."""
+        text = README.read_text(encoding="utf-8")
+        names = re.findall(r"`(test_\w+\.\w+\.test_\w+)`", text)
+        self.assertGreater(len(names), 20)
+        for name in names:
+            with self.subTest(test=name):
+                module, cls, method = name.split(".")
+                test_class = getattr(importlib.import_module(f"tests.{module}"), cls, None)
+                self.assertTrue(callable(getattr(test_class, method, None)), name)
 
     def test_readme_starts_with_the_two_commands(self) -> None:
         """Guards against the first commands a learner sees drifting from what CI runs."""
