@@ -74,6 +74,9 @@ _SHAPE: Final = re.compile(rf"@{NAMESPACE} ({TOKEN}) ({TOKEN})=({TOKEN})")
 #: Versions are MAJOR.MINOR in ASCII digits without leading zeros; compared as exact strings.
 VERSION: Final = re.compile(r"(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)")
 DEFAULT_OPERATION: Final = next(iter(GRAMMAR))
+#: Each grammar token mapped to itself: parsed claims share these strings.
+_GRAMMAR_TOKENS: Final = {token: token for op, keys in GRAMMAR.items()
+                          for token in (op, *keys, *(v for values in keys.values() for v in values))}
 
 # --------------------------------------------------------------------------
 # Statuses and reasons, defined once.
@@ -205,7 +208,7 @@ def parse_directive(text: str, *, source_id: str | None = None, path: str | None
     if value not in allowed:
         raise refuse("unknown_directive_value", shape.start(3) + 1,
                      f"value {value!r} is not allowed for {key!r} (allowed: {', '.join(allowed)})")
-    return operation, key, value
+    return _GRAMMAR_TOKENS[operation], _GRAMMAR_TOKENS[key], _GRAMMAR_TOKENS[value]
 
 
 def _clip(text: str, limit: int = 80) -> str:
@@ -216,12 +219,27 @@ def _clip(text: str, limit: int = 80) -> str:
 def source_claims(corpus: Corpus, source_id: str) -> Mapping[tuple[str, str], dict[str, Any]]:
     """Parse one source's directive lines once; return ``{(operation, key): claim}``.
 
-    The outcome (claims or the error) is cached on ``corpus.parse_cache``.
-    Each claim is a dict with :data:`CLAIM_FIELDS`; ``start``/``end`` are
+    The outcome (the parse or the error) is cached on ``corpus.parse_cache``
+    in a compact form; every call returns new claim dicts, so editing them
+    changes nothing cached. Each claim has :data:`CLAIM_FIELDS`; ``start``/``end`` are
     code-point offsets into the decoded text, ``byte_start``/``byte_end`` into
     the pinned raw bytes. Raises :class:`DirectiveError` for the first bad
     directive line (or repeated key) in line order.
     """
+    source = corpus.sources[source_id]
+    return MappingProxyType({(operation, key): _claim(source, operation, key, value, directive)
+                             for (operation, key), (value, directive)
+                             in _parsed(corpus, source_id).items()})
+
+
+#: What ``corpus.parse_cache`` keeps per source: ``{(operation, key): (value,
+#: directive line)}``, or the source's :class:`DirectiveError`. Claim dicts are
+#: built from it on demand, so a loaded corpus does not hold a 16-key dict per claim.
+_Parsed = Mapping[tuple[str, str], tuple[str, DirectiveLine]]
+
+
+def _parsed(corpus: Corpus, source_id: str) -> _Parsed:
+    """The cached parse of one source (parsed on first use); raises its :class:`DirectiveError`."""
     cached = corpus.parse_cache.get(source_id)
     if cached is None:
         cached = _parse_source(corpus.sources[source_id])
@@ -236,8 +254,8 @@ CLAIM_FIELDS: Final = ("source_id", "version", "path", "url", "source_sha256",
                        "end_line", "start", "end", "byte_start", "byte_end", "quote")
 
 
-def _parse_source(source: Source) -> Mapping[tuple[str, str], dict[str, Any]] | DirectiveError:
-    claims: dict[tuple[str, str], dict[str, Any]] = {}
+def _parse_source(source: Source) -> _Parsed | DirectiveError:
+    claims: dict[tuple[str, str], tuple[str, DirectiveLine]] = {}
     for directive in source.directive_lines:
         try:
             operation, key, value = parse_directive(directive.text, source_id=source.source_id,
@@ -247,19 +265,25 @@ def _parse_source(source: Source) -> Mapping[tuple[str, str], dict[str, Any]] | 
         first = claims.get((operation, key))
         if first is not None:
             return DirectiveError("duplicate_directive",
-                                  f"{operation} {key} is already declared on line {first['start_line']}",
+                                  f"{operation} {key} is already declared on line {first[1].line}",
                                   column=1, quote=directive.text, source_id=source.source_id,
                                   path=source.path, line=directive.line)
-        claims[(operation, key)] = {
-            "source_id": source.source_id, "version": source.version, "path": source.path,
-            "url": source.url, "source_sha256": source.sha256,
-            "document_revision": source.document_revision, "operation": operation,
-            "claim_key": key, "value": value, "start_line": directive.line,
-            "end_line": directive.line, "start": directive.start, "end": directive.end,
-            "byte_start": directive.byte_start, "byte_end": directive.byte_end,
-            "quote": directive.text,
-        }
+        claims[(operation, key)] = (value, directive)
     return MappingProxyType(claims)
+
+
+def _claim(source: Source, operation: str, key: str, value: str,
+           directive: DirectiveLine) -> dict[str, Any]:
+    """One claim as a new dict with :data:`CLAIM_FIELDS`."""
+    return {
+        "source_id": source.source_id, "version": source.version, "path": source.path,
+        "url": source.url, "source_sha256": source.sha256,
+        "document_revision": source.document_revision, "operation": operation,
+        "claim_key": key, "value": value, "start_line": directive.line,
+        "end_line": directive.line, "start": directive.start, "end": directive.end,
+        "byte_start": directive.byte_start, "byte_end": directive.byte_end,
+        "quote": directive.text,
+    }
 
 
 # --------------------------------------------------------------------------
@@ -337,12 +361,12 @@ def gate(manifest: Corpus | str | os.PathLike[str], candidate_ids: Sequence[str]
         versions = sorted({s.version for s in candidates}, key=_version_key)
         return _decision(request, "no_eligible_version", [], candidate_versions=versions)
     try:
-        parsed = [(s, source_claims(corpus, s.source_id)) for s in eligible]
+        parsed = [(s, _parsed(corpus, s.source_id)) for s in eligible]
     except DirectiveError as error:
         return refused_result(request, error)
-    # Copies: a caller editing its result must not change what the cached source says.
-    claims = [dict(found[(operation, claim_key)]) for _, found in parsed
-              if (operation, claim_key) in found]
+    # New dicts: a caller editing its result cannot change what the cached source says.
+    claims = [_claim(s, operation, claim_key, *found[(operation, claim_key)])
+              for s, found in parsed if (operation, claim_key) in found]
     missing = [s.source_id for s, found in parsed if (operation, claim_key) not in found]
     values = {claim["value"] for claim in claims}
     if len(values) > 1:
@@ -434,7 +458,7 @@ def audit(corpus: Corpus) -> dict[str, Any]:
     there is no conflict and no refused source. Output order is deterministic.
     """
     refused: list[dict[str, Any]] = []
-    declared: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    declared: dict[tuple[str, str, str], list[tuple[Source, str, DirectiveLine]]] = defaultdict(list)
     parsed_by_version: dict[str, list[str]] = defaultdict(list)
     ordered = sorted(corpus.sources.values(), key=lambda s: s.source_id)
     for source in ordered:
@@ -445,29 +469,30 @@ def audit(corpus: Corpus) -> dict[str, Any]:
                             "message": f"manifest version {source.version!r} is not MAJOR.MINOR"})
             continue
         try:
-            found = source_claims(corpus, source.source_id)
+            found = _parsed(corpus, source.source_id)
         except DirectiveError as error:
             refused.append({"source_id": source.source_id, "version": source.version,
                             "path": source.path, "error": "DirectiveError", "reason": error.reason,
                             "line": error.line, "column": error.column, "message": str(error)})
             continue
         parsed_by_version[source.version].append(source.source_id)
-        for (operation, key), claim in found.items():
-            declared[(source.version, operation, key)].append(claim)
+        for (operation, key), (value, directive) in found.items():
+            declared[(source.version, operation, key)].append((source, value, directive))
 
     entries = []
     for version, operation, key in sorted(declared, key=lambda k: (_version_key(k[0]), k[1], k[2])):
         claims = declared[(version, operation, key)]
-        values = sorted({c["value"] for c in claims})
-        have = {c["source_id"] for c in claims}
+        values = sorted({value for _, value, _ in claims})
+        have = {source.source_id for source, _, _ in claims}
         missing = [sid for sid in parsed_by_version[version] if sid not in have]
         status = "conflict" if len(values) > 1 else "partial" if missing else "agree"
         entries.append({
             "version": version, "operation": operation, "claim_key": key, "status": status,
-            "values": values, "source_ids": [c["source_id"] for c in claims],
+            "values": values, "source_ids": [source.source_id for source, _, _ in claims],
             "missing_source_ids": missing,
-            "claims": [{"source_id": c["source_id"], "path": c["path"], "line": c["start_line"],
-                        "value": c["value"], "quote": c["quote"]} for c in claims],
+            "claims": [{"source_id": source.source_id, "path": source.path, "line": directive.line,
+                        "value": value, "quote": directive.text}
+                       for source, value, directive in claims],
         })
     near_misses = [
         {"source_id": s.source_id, "path": s.path, "line": m.line, "column": m.column,

@@ -39,11 +39,10 @@ import posixpath
 import re
 import stat
 import unicodedata
-from bisect import bisect_right
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, Iterator, Mapping
+from typing import Any, Final, Mapping
 
 __all__ = [
     "Corpus",
@@ -72,6 +71,8 @@ MAX_MANIFEST_BYTES: Final = 64 * 1024 * 1024
 MANIFEST_FIELDS: Final = ("source_id", "version", "path", "url", "sha256")
 _TOP_LEVEL_KEYS: Final = frozenset({"documents"})
 _SHA256_HEX: Final = re.compile(r"[0-9a-f]{64}")
+#: Unicode category Cc, which is exactly C0, DEL and C1.
+_CONTROL_CHARACTER: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 
 #: Every reason an :class:`IngestionError` can carry, with what it means.
@@ -359,7 +360,7 @@ def check_relative_path(path: str, *, source_id: str | None, manifest: str) -> N
         problem = "path is empty"
     elif "\\" in path:
         problem = "path contains a backslash"
-    elif any(unicodedata.category(ch) == "Cc" for ch in path):  # C0, DEL and C1
+    elif _CONTROL_CHARACTER.search(path):
         problem = "path contains a control character"
     elif path.startswith("/"):
         problem = "path is absolute"
@@ -409,15 +410,20 @@ def _read_capped(real_path: str, limit: int, error: Any) -> bytes:
             raise error("source_not_regular_file", "not a regular file")
         if info.st_size > limit:
             raise error("source_too_large", f"{info.st_size} bytes is over the {limit}-byte limit")
-        chunks = []
-        remaining = limit + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, max(info.st_size, 1 << 16)))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        data = b"".join(chunks)
+        # One call reads the expected size plus one byte. No more than the
+        # expected size means end of file (bytes cut short could only fail the
+        # pin); one byte more means the file grew, so read on to the limit.
+        data = os.read(fd, min(limit, info.st_size) + 1)
+        if len(data) > info.st_size:
+            chunks = [data]
+            remaining = limit + 1 - len(data)
+            while remaining > 0:
+                chunk = os.read(fd, min(remaining, 1 << 16))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                remaining -= len(chunk)
+            data = b"".join(chunks)
     except OSError as exc:
         raise error("source_unreadable", f"cannot read: {exc.strerror}") from None
     finally:
@@ -432,9 +438,12 @@ def source_digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
+_CANONICAL_JSON: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"),
+                                          ensure_ascii=False).encode
+
+
 def _document_revision(entry: Mapping[str, str]) -> str:
-    canonical = json.dumps({key: entry[key] for key in MANIFEST_FIELDS}, sort_keys=True,
-                           separators=(",", ":"), ensure_ascii=False)
+    canonical = _CANONICAL_JSON({key: entry[key] for key in MANIFEST_FIELDS})
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -442,12 +451,15 @@ def _document_revision(entry: Mapping[str, str]) -> str:
 # loading
 
 
-def load_documents(manifest_path: str | os.PathLike[str], *, workers: int = 2) -> Corpus:
+def load_documents(manifest_path: str | os.PathLike[str], *, workers: int = 1) -> Corpus:
     """Load, verify and scan every source of a manifest; return a :class:`Corpus`.
 
     Every source is read exactly once: the same bytes are hashed, compared with
-    the pin, decoded and scanned. ``workers`` threads verify in parallel
-    (hashing releases the GIL); the result does not depend on it.
+    the pin, decoded and scanned. With ``workers`` > 1, that many threads read
+    and hash each batch of sources in parallel (both release the GIL) while
+    decoding and scanning stay in the calling thread; the result does not
+    depend on it. Threads only pay when sources are large: for small files
+    their hand-offs cost more than the hashing they overlap.
 
     Raises :class:`IngestionError` for the first problem in manifest order:
     everything :func:`read_manifest` refuses, then ``path_outside_root`` and
@@ -462,31 +474,70 @@ def load_documents(manifest_path: str | os.PathLike[str], *, workers: int = 2) -
     entries = read_manifest(shown)
     root = os.path.realpath(os.path.dirname(os.path.abspath(shown)))
     # Confinement is checked for every entry before any source is opened.
-    real_paths = [resolve_source_path(root, e["path"], source_id=e["source_id"]) for e in entries]
-    _refuse_shared_files(entries, real_paths)
-    jobs = list(zip(entries, real_paths))
+    resolved = _resolve_source_paths(root, entries)
+    _refuse_shared_files(entries, resolved)
+    jobs = [(entry, real) for entry, (real, _) in zip(entries, resolved)]
     if workers > 1 and len(jobs) > 1:
+        # The threads read and hash a batch (both release the GIL) while this
+        # thread waits; then this thread decodes and scans the batch alone, so
+        # scanning never competes with the readers for the GIL.
+        sources = []
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            sources = list(pool.map(_load_source, jobs))
+            for first in range(0, len(jobs), _BATCH):
+                batch = jobs[first:first + _BATCH]
+                sources += map(_scan_source, batch, pool.map(_read_verified, batch))
     else:
-        sources = [_load_source(job) for job in jobs]
+        sources = [_scan_source(job, _read_verified(job)) for job in jobs]
     return Corpus(manifest_path=shown,
                   sources=MappingProxyType({s.source_id: s for s in sources}))
 
 
-def _refuse_shared_files(entries: list[dict[str, str]], real_paths: list[str]) -> None:
+def _resolve_source_paths(root: str, entries: list[dict[str, str]]
+                          ) -> list[tuple[str, os.stat_result | None]]:
+    """:func:`resolve_source_path` for every entry, with the ``os.stat`` of each file.
+
+    Same result and errors, in manifest order, but each folder is resolved
+    once: per source only the last component is examined (one ``os.lstat``,
+    which opens nothing), and a symlink there is resolved in full. The stat is
+    ``None`` when the file cannot be stat'ed (:func:`read_source` reports it).
+    """
+    folders: dict[str, tuple[str, bool]] = {}  # folder -> (real path, inside root)
+    resolved: list[tuple[str, os.stat_result | None]] = []
+    for entry in entries:
+        folder, name = posixpath.split(entry["path"])
+        if folder not in folders:
+            real_folder = os.path.realpath(os.path.join(root, folder))
+            folders[folder] = (real_folder, os.path.commonpath([root, real_folder]) == root)
+        real_folder, inside = folders[folder]
+        real = os.path.join(real_folder, name)
+        try:
+            info: os.stat_result | None = os.lstat(real)
+        except OSError:
+            info = None
+        if name in ("", ".", "..") or (info is not None and stat.S_ISLNK(info.st_mode)):
+            real = resolve_source_path(root, entry["path"], source_id=entry["source_id"])
+            try:
+                info = os.stat(real)
+            except OSError:
+                info = None
+        elif not inside:
+            raise IngestionError("path_outside_root", "path leads outside the manifest's folder",
+                                 source_id=entry["source_id"], path=entry["path"])
+        resolved.append((real, info))
+    return resolved
+
+
+def _refuse_shared_files(entries: list[dict[str, str]],
+                         resolved: list[tuple[str, os.stat_result | None]]) -> None:
     """Two entries reaching one file (via a symlink or a hard link) would count its claims twice.
 
-    Uses ``os.stat`` (which opens nothing) to compare file identities; a path
+    Compares real paths and, for regular files, ``(st_dev, st_ino)`` from the
+    stat taken by :func:`_resolve_source_paths` (which opens nothing); a path
     that cannot be stat'ed is left for :func:`read_source` to report.
     """
     seen: dict[object, str] = {}
-    for entry, real in zip(entries, real_paths):
+    for entry, (real, info) in zip(entries, resolved):
         keys: list[object] = [real]
-        try:
-            info = os.stat(real)
-        except OSError:
-            info = None
         if info is not None and stat.S_ISREG(info.st_mode):
             keys.append((info.st_dev, info.st_ino))
         for key in keys:
@@ -524,16 +575,27 @@ def line_ending_hint(raw: bytes, pinned: str) -> str:
     return ""
 
 
-def _load_source(job: tuple[dict[str, str], str]) -> Source:
+#: Sources verified together by the worker threads before they are scanned.
+_BATCH: Final = 64
+
+
+def _read_verified(job: tuple[dict[str, str], str]) -> bytes:
+    """Read one source and check its bytes against the pin; return the raw bytes."""
     entry, real_path = job
-    source_id, path = entry["source_id"], entry["path"]
     raw = read_source(real_path, entry)
     digest = source_digest(raw)
     if digest != entry["sha256"]:
         hint = line_ending_hint(raw, entry["sha256"])
         raise IngestionError("hash_mismatch",
                              f"sha256 is {digest}, pinned {entry['sha256']}" + (f" ({hint})" if hint else ""),
-                             source_id=source_id, path=path)
+                             source_id=entry["source_id"], path=entry["path"])
+    return raw
+
+
+def _scan_source(job: tuple[dict[str, str], str], raw: bytes) -> Source:
+    """Decode verified bytes as strict UTF-8 and scan them into a :class:`Source`."""
+    entry = job[0]
+    source_id, path, digest = entry["source_id"], entry["path"], entry["sha256"]
     bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
     try:
         text = raw[bom:].decode("utf-8")
@@ -551,17 +613,6 @@ def _load_source(job: tuple[dict[str, str], str]) -> Source:
 # scanning: fences, directive lines, mentions
 
 
-def _line_bounds(text: str, pos: int) -> tuple[int, int]:
-    """Code-point (start, end) of the line holding ``pos``; end excludes ``\\r\\n`` / ``\\n``."""
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    if end == -1:
-        end = len(text)
-    elif end > start and text[end - 1] == "\r":
-        end -= 1
-    return start, end
-
-
 #: Letters that render as nothing (Hangul fillers, the braille blank).
 _BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
@@ -575,8 +626,17 @@ def _is_blank(segment: str) -> bool:
     nothing. Failing closed: a directive disguised behind any of these is a
     directive line, so the source is refused instead of silently ignored.
     """
+    if not segment or segment.isspace():  # the common cases: nothing, indentation
+        return True
     return all(ch.isspace() or not ch.isprintable() or ch in _BLANK_LETTERS
                or unicodedata.category(ch) in ("Mn", "Me") for ch in segment)
+
+
+#: A fence line: 0-3 spaces, a run of three or more backticks or tildes, the
+#: rest of the line. The first form is matched at the start of the text, the
+#: second finds every other line start (one C-level pass, no Python loop per line).
+_FENCE_AT_START: Final = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
+_FENCE_AFTER_NEWLINE: Final = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 
 
 def fence_ranges(text: str) -> list[tuple[int, int]]:
@@ -585,44 +645,27 @@ def fence_ranges(text: str) -> list[tuple[int, int]]:
     Each range runs from the start of the opening fence line to the end of the
     closing fence line (or of the text, for an unclosed fence). Only lines that
     begin with 0-3 spaces and a run of three or more backticks or tildes are
-    examined, found with ``str.find``.
+    examined; a regular expression finds them all in one pass.
     """
-    candidates: list[tuple[int, int, str]] = []  # (line start, marker pos, marker char)
-    for marker in ("```", "~~~"):
-        pos = text.find(marker)
-        while pos != -1:
-            start, end = _line_bounds(text, pos)
-            indent = text[start:pos]
-            if len(indent) <= 3 and indent.count(" ") == len(indent):
-                candidates.append((start, pos, marker[0]))
-            pos = text.find(marker, end)
-    if not candidates:
-        return []
-    candidates.sort()
+    first = _FENCE_AT_START.match(text)
+    matches = ([first] if first else []) + list(_FENCE_AFTER_NEWLINE.finditer(text))
     ranges = []
     open_at = None  # (range start, char, run length)
-    for start, pos, char in candidates:
-        run = _run_length(text, pos, char)
-        _, end = _line_bounds(text, pos)
-        rest = text[pos + run:end]
+    for match in matches:
+        run, rest = match.group(1), match.group(2)
+        end = match.end()
+        if rest.endswith("\r") and end < len(text):  # "\r\n" ends the line
+            rest, end = rest[:-1], end - 1
         if open_at is None:
-            if char == "`" and "`" in rest:
+            if run[0] == "`" and "`" in rest:
                 continue  # CommonMark: a backtick fence's info string has no backtick
-            open_at = (start, char, run)
-        elif char == open_at[1] and run >= open_at[2] and rest.strip(" \t") == "":
+            open_at = (match.start() if match is first else match.start() + 1, run[0], len(run))
+        elif run[0] == open_at[1] and len(run) >= open_at[2] and rest.strip(" \t") == "":
             ranges.append((open_at[0], end))
             open_at = None
     if open_at is not None:
         ranges.append((open_at[0], len(text)))
     return ranges
-
-
-def _run_length(text: str, pos: int, char: str) -> int:
-    end = pos
-    limit = len(text)
-    while end < limit and text[end] == char:
-        end += 1
-    return end - pos
 
 
 def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ...], tuple[Mention, ...]]:
@@ -634,23 +677,40 @@ def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ..
     text, ``@word`` then a space or tab (not preceded by a word character, so
     not an e-mail address or a decorator call), inside a fence or after other
     text on a prose line; at most one per line and :data:`MAX_MENTIONS` per
-    source. Cost grows with the number of ``@`` and fence markers, not with
-    the number of lines.
+    source. Inside a fence only a mention can matter, so the rest of the block
+    is searched for one in a single call; outside fences the cost grows with
+    the number of lines holding an ``@``, not with the number of lines.
     """
+    pos = text.find("@")
+    if pos == -1:
+        return (), ()
     fences = fence_ranges(text)
-    fence_starts = [r[0] for r in fences]
+    fence = 0  # index of the first fence that does not end before ``pos``
     ascii_text = text.isascii()
     directive_lines: list[DirectiveLine] = []
     mentions: list[Mention] = []
     line_no, counted_to = 1, 0
     byte_pos, bytes_to = bom_bytes, 0
-    pos = text.find("@")
     while pos != -1:
-        start, end = _line_bounds(text, pos)
+        while fence < len(fences) and fences[fence][1] <= pos:
+            fence += 1
+        in_fence = fence < len(fences) and fences[fence][0] <= pos
+        found = None
+        if in_fence:
+            if len(mentions) < MAX_MENTIONS:
+                found = _next_mention(text, pos, fences[fence][1])
+            if found is None:
+                pos = text.find("@", fences[fence][1])
+                continue
+            pos = found.start()
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        if end == -1:
+            end = len(text)
+        elif text[end - 1] == "\r":
+            end -= 1
         line_no += text.count("\n", counted_to, start)
         counted_to = start
-        index = bisect_right(fence_starts, pos) - 1
-        in_fence = index >= 0 and pos < fences[index][1]
         if not in_fence and _is_blank(text[start:pos]):
             if ascii_text:
                 byte_start, byte_end = start + bom_bytes, end + bom_bytes
@@ -662,24 +722,28 @@ def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ..
             directive_lines.append(DirectiveLine(line_no, start, end, byte_start, byte_end,
                                                  text[start:end]))
         else:
-            if len(mentions) < MAX_MENTIONS:
-                mentions.extend(_mentions_in_line(text, pos, start, end, line_no, in_fence))
+            if found is None and len(mentions) < MAX_MENTIONS:
+                found = _next_mention(text, pos, end)
+            if found is not None:
+                at = found.start()
+                quote_end = min(end, max(start + MENTION_QUOTE_LIMIT, at + MENTION_QUOTE_LIMIT // 2))
+                mentions.append(Mention(found.group(1), line_no, at - start + 1, in_fence,
+                                        text[start:quote_end]))
         pos = text.find("@", end)
     return tuple(directive_lines), tuple(mentions)
 
 
-def _mentions_in_line(text: str, pos: int, start: int, end: int, line_no: int,
-                      in_fence: bool) -> Iterator[Mention]:
-    """Yield the line's first directive-shaped ``@word`` (then blank): one per line at most."""
-    while pos != -1:
-        before = text[pos - 1] if pos > start else " "
-        word_end = pos + 1
-        while word_end < end and (text[word_end].isalnum() or text[word_end] == "_"):
-            word_end += 1
-        if (word_end > pos + 1 and text[pos + 1].isalpha() and word_end < end
-                and text[word_end] in " \t" and not (before.isalnum() or before == "_")):
-            quote_end = min(end, max(start + MENTION_QUOTE_LIMIT, pos + MENTION_QUOTE_LIMIT // 2))
-            yield Mention(text[pos + 1:word_end], line_no, pos - start + 1, in_fence,
-                          text[start:quote_end])
-            return
-        pos = text.find("@", pos + 1, end)
+#: Directive-shaped text: ``@``, a word, a space or tab, not after a word character.
+#: ``\w`` is exactly ``str.isalnum()`` or ``_``; that the word starts with a
+#: letter is checked by :func:`_next_mention`. The pattern starts with the
+#: literal ``@`` (the look-behind comes after it) so that ``re`` can skip to
+#: each ``@`` instead of trying every position.
+_MENTION: Final = re.compile(r"@(?<!\w@)(\w+)[ \t]")
+
+
+def _next_mention(text: str, pos: int, end: int) -> re.Match[str] | None:
+    """The first directive-shaped ``@word`` in ``text[pos:end]`` whose word starts with a letter."""
+    found = _MENTION.search(text, pos, end)
+    while found is not None and not found.group(1)[0].isalpha():
+        found = _MENTION.search(text, found.start() + 1, end)
+    return found
