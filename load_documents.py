@@ -71,6 +71,8 @@ MAX_MANIFEST_BYTES: Final = 64 * 1024 * 1024
 MANIFEST_FIELDS: Final = ("source_id", "version", "path", "url", "sha256")
 _TOP_LEVEL_KEYS: Final = frozenset({"documents"})
 _SHA256_HEX: Final = re.compile(r"[0-9a-f]{64}")
+_CANONICAL_JSON: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"),
+                                          ensure_ascii=False).encode
 #: Unicode category Cc, which is exactly C0, DEL and C1.
 _CONTROL_CHARACTER: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
@@ -193,9 +195,7 @@ class Source:
     """One verified manifest source, without its full text.
 
     ``path`` is the manifest-relative path as written; ``sha256`` the verified
-    digest of the raw bytes; ``document_revision`` the SHA-256 of the entry's
-    canonical JSON (so an edited manifest entry is a different input
-    revision); ``size`` the raw size in bytes.
+    digest of the raw bytes; ``size`` the raw size in bytes.
     """
 
     source_id: str
@@ -203,10 +203,20 @@ class Source:
     path: str
     url: str
     sha256: str
-    document_revision: str
     size: int
     directive_lines: tuple[DirectiveLine, ...]
     mentions: tuple[Mention, ...]
+
+    @property
+    def document_revision(self) -> str:
+        """SHA-256 (hex) of the source's manifest entry as canonical JSON.
+
+        An edited manifest entry (version, URL, path or pin) is a different
+        input revision even when the bytes are equal. Computed on use: only
+        claims carry it, so loading does not pay for it.
+        """
+        entry = {key: getattr(self, key) for key in MANIFEST_FIELDS}
+        return hashlib.sha256(_CANONICAL_JSON(entry).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,13 +448,6 @@ def source_digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-_CANONICAL_JSON: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"),
-                                          ensure_ascii=False).encode
-
-
-def _document_revision(entry: Mapping[str, str]) -> str:
-    canonical = _CANONICAL_JSON({key: entry[key] for key in MANIFEST_FIELDS})
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 # --------------------------------------------------------------------------
@@ -605,7 +608,7 @@ def _scan_source(job: tuple[dict[str, str], str], raw: bytes) -> Source:
                              source_id=source_id, path=path) from None
     directive_lines, mentions = scan_text(text, bom_bytes=bom)
     return Source(source_id=source_id, version=entry["version"], path=path, url=entry["url"],
-                  sha256=digest, document_revision=_document_revision(entry), size=len(raw),
+                  sha256=digest, size=len(raw),
                   directive_lines=directive_lines, mentions=mentions)
 
 
