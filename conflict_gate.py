@@ -15,6 +15,7 @@ directive may say) and :data:`DECISIONS` (every status and its reasons).
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -40,6 +41,7 @@ __all__ = [
     "GRAMMAR",
     "GateError",
     "NAMESPACE",
+    "PRODUCT",
     "answer_request",
     "audit",
     "gate",
@@ -74,6 +76,21 @@ _SHAPE: Final = re.compile(rf"@{NAMESPACE} ({TOKEN}) ({TOKEN})=({TOKEN})")
 #: Versions are MAJOR.MINOR in ASCII digits without leading zeros; compared as exact strings.
 VERSION: Final = re.compile(r"(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)")
 DEFAULT_OPERATION: Final = next(iter(GRAMMAR))
+
+
+def _check_grammar() -> None:
+    """Refuse, at import, a grammar edit that no directive line could ever match."""
+    names = [NAMESPACE, *GRAMMAR]
+    for keys in GRAMMAR.values():
+        names += [*keys, *(value for values in keys.values() for value in values)]
+        if not keys or not all(keys.values()):
+            raise ValueError("GRAMMAR: every operation needs keys and every key needs values")
+    bad = [name for name in names if not re.fullmatch(TOKEN, name)]
+    if bad:
+        raise ValueError(f"GRAMMAR/NAMESPACE: {bad[0]!r} is not a token matching {TOKEN}")
+
+
+_check_grammar()
 #: Each grammar token mapped to itself: parsed claims share these strings.
 _GRAMMAR_TOKENS: Final = {token: token for op, keys in GRAMMAR.items()
                           for token in (op, *keys, *(v for values in keys.values() for v in values))}
@@ -195,7 +212,8 @@ def parse_directive(text: str, *, source_id: str | None = None, path: str | None
     if shape is None:
         column = _SHAPE_PREFIX.match(text).end() + 1  # type: ignore[union-attr]  # always matches
         raise refuse("malformed_directive", column,
-                     f"expected exactly '@{NAMESPACE} <operation> <key>=<value>', got {_clip(text)}")
+                     f"expected exactly '@{NAMESPACE} <operation> <key>=<value>', got {_clip(text)}; "
+                     + _malformed_hint(text))
     operation, key, value = shape.groups()
     keys = GRAMMAR.get(operation)
     if keys is None:
@@ -209,6 +227,16 @@ def parse_directive(text: str, *, source_id: str | None = None, path: str | None
         raise refuse("unknown_directive_value", shape.start(3) + 1,
                      f"value {value!r} is not allowed for {key!r} (allowed: {', '.join(allowed)})")
     return _GRAMMAR_TOKENS[operation], _GRAMMAR_TOKENS[key], _GRAMMAR_TOKENS[value]
+
+
+def _malformed_hint(text: str) -> str:
+    """What to do about a malformed directive line, in a few words."""
+    if not text.startswith("@"):
+        return "directive lines may not be indented or preceded by invisible characters"
+    if not text.startswith(f"@{NAMESPACE} "):
+        return ("outside a code fence every line starting with '@' is read as a directive; "
+                "put other '@' text in backticks or a fence")
+    return "use single spaces, lowercase names and nothing after the value"
 
 
 def _clip(text: str, limit: int = 80) -> str:
@@ -341,12 +369,13 @@ def gate(manifest: Corpus | str | os.PathLike[str], candidate_ids: Sequence[str]
     for sid in sorted(candidate_ids):  # sorted: the error named never depends on order
         source = corpus.sources.get(sid)
         if source is None:
-            raise GateError("unknown_candidate", "not in the manifest", source_id=sid)
+            near = difflib.get_close_matches(sid, corpus.sources, n=3)
+            hint = f" (did you mean {', '.join(map(repr, near))}?)" if near else ""
+            raise GateError("unknown_candidate", f"not in the manifest{hint}", source_id=sid)
         if not VERSION.fullmatch(source.version):
             raise GateError("invalid_source_version",
                             f"manifest version {source.version!r} is not MAJOR.MINOR", source_id=sid)
         candidates.append(source)
-    candidates.sort(key=lambda s: s.source_id)
     eligible = [s for s in candidates if s.version == requested_version]
     request = {
         "requested_version": requested_version,

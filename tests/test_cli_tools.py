@@ -50,7 +50,8 @@ VERSIONS = {"next": "2.0"}
 
 #: "@quill create_copy existing_path" is 32 code points; the line goes wrong at the space after it.
 BROKEN_MESSAGE = ("source 'broken' (docs/broken.md:3:33): expected exactly "
-                  "'@quill <operation> <key>=<value>', got '@quill create_copy existing_path = refuse'")
+                  "'@quill <operation> <key>=<value>', got '@quill create_copy existing_path = refuse'; "
+                  "use single spaces, lowercase names and nothing after the value")
 
 
 def code(name: str) -> int:

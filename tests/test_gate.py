@@ -368,6 +368,41 @@ class DirectiveErrorThroughGateTest(CorpusTestCase):
             assert_span_invariants(files["docs/b.md"], claim)
 
 
+class MalformedHintTest(unittest.TestCase):
+    """A malformed directive says what to do, by the kind of mistake."""
+
+    def test_hints(self):
+        cases = {
+            "  @quill create_copy existing_path=refuse": "may not be indented",
+            "@alice reviewed this page": "put other '@' text in backticks or a fence",
+            "@quill create_copy existing_path=Refuse": "lowercase names",
+        }
+        for line, hint in cases.items():
+            with self.subTest(line=line), self.assertRaises(DirectiveError) as caught:
+                parse_directive(line)
+            self.assertEqual(caught.exception.reason, "malformed_directive")
+            self.assertIn(hint, str(caught.exception))
+
+
+class GrammarCheckTest(unittest.TestCase):
+    """An edited grammar that no directive line could match is refused at import."""
+
+    def test_bad_grammar_edits(self):
+        cases = {
+            "a key with a hyphen": ("quill", {"create_copy": {"keep-metadata": ("yes",)}}),
+            "an upper-case namespace": ("Acme", {"create_copy": {"existing_path": ("refuse",)}}),
+            "a key without values": ("quill", {"create_copy": {"existing_path": ()}}),
+        }
+        for name, (namespace, grammar) in cases.items():
+            with self.subTest(name), mock.patch.object(conflict_gate, "NAMESPACE", namespace), \
+                    mock.patch.object(conflict_gate, "GRAMMAR", grammar):
+                with self.assertRaises(ValueError):
+                    conflict_gate._check_grammar()
+
+    def test_shipped_grammar_passes(self):
+        self.assertIsNone(conflict_gate._check_grammar())
+
+
 class GateErrorTest(CorpusTestCase):
     """Invalid requests raise GateError with the exact reason, before any decision."""
 
@@ -420,6 +455,12 @@ class GateErrorTest(CorpusTestCase):
     def test_unknown_candidate(self):
         self.assertGateError("unknown_candidate", "quill-nope",
                              candidate_ids=["quill-guide", "quill-nope"])
+
+    def test_unknown_candidate_suggests_close_ids(self):
+        """Guards against a typo'd id leaving the user to search a large manifest by hand."""
+        error = self.assertGateError("unknown_candidate", "quill-giude", candidate_ids=["quill-giude"])
+        self.assertEqual(str(error), "source 'quill-giude': not in the manifest "
+                                     "(did you mean 'quill-guide'?)")
 
     def test_invalid_source_version(self):
         for bad in ("1", "latest", "1.0.0", "01.0", "v2.0"):
