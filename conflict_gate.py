@@ -134,7 +134,7 @@ DECISIONS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType({
 AUDIT_STATUSES: Final[Mapping[str, str]] = MappingProxyType({
     "agree": "every source of the version declares the key, all with one value",
     "conflict": "sources of the version declare different values",
-    "partial": "the declared values agree but some sources of the version are silent",
+    "partial": "the declared values agree but some sources of the version are silent or refused",
 })
 
 
@@ -479,9 +479,11 @@ def audit(corpus: Corpus) -> dict[str, Any]:
     [...], "near_misses": [...], "summary": {...}, "clean"}``. Each ``claims``
     entry covers one version x operation x key that at least one source of that
     version declares: ``status`` (a key of :data:`AUDIT_STATUSES`), ``values``,
-    ``source_ids``, ``missing_source_ids`` and the claims (source, line, value,
-    quote). A refused source (bad directive or invalid version) is listed with
-    its reason and location and left out of coverage. A near-miss is directive
+    ``source_ids``, ``missing_source_ids`` (silent sources of that version),
+    ``refused_source_ids`` (refused sources of that version, which the gate
+    would refuse too) and the claims (source, line, value, quote). A refused
+    source (bad directive or invalid version) is listed with its reason and
+    location in ``refused_sources``. A near-miss is directive
     text (``@quill `` ...) inside a fence or after other text on a prose line:
     it counts for nothing, which may surprise an author. ``clean`` is true when
     there is no conflict and no refused source. Output order is deterministic.
@@ -489,20 +491,21 @@ def audit(corpus: Corpus) -> dict[str, Any]:
     refused: list[dict[str, Any]] = []
     declared: dict[tuple[str, str, str], list[tuple[Source, str, DirectiveLine]]] = defaultdict(list)
     parsed_by_version: dict[str, list[str]] = defaultdict(list)
+    refused_by_version: dict[str, list[str]] = defaultdict(list)
     ordered = sorted(corpus.sources.values(), key=lambda s: s.source_id)
     for source in ordered:
-        if not VERSION.fullmatch(source.version):
-            refused.append({"source_id": source.source_id, "version": source.version,
-                            "path": source.path, "error": "GateError",
-                            "reason": "invalid_source_version", "line": None, "column": None,
-                            "message": f"manifest version {source.version!r} is not MAJOR.MINOR"})
-            continue
         try:
+            if not VERSION.fullmatch(source.version):  # what gate() raises for such a candidate
+                raise GateError("invalid_source_version",
+                                f"manifest version {source.version!r} is not MAJOR.MINOR",
+                                source_id=source.source_id)
             found = _parsed(corpus, source.source_id)
-        except DirectiveError as error:
+        except (GateError, DirectiveError) as error:
+            refused_by_version[source.version].append(source.source_id)
             refused.append({"source_id": source.source_id, "version": source.version,
-                            "path": source.path, "error": "DirectiveError", "reason": error.reason,
-                            "line": error.line, "column": error.column, "message": str(error)})
+                            "path": source.path, "error": type(error).__name__,
+                            "reason": error.reason, "line": getattr(error, "line", None),
+                            "column": getattr(error, "column", None), "message": str(error)})
             continue
         parsed_by_version[source.version].append(source.source_id)
         for (operation, key), (value, directive) in found.items():
@@ -514,11 +517,13 @@ def audit(corpus: Corpus) -> dict[str, Any]:
         values = sorted({value for _, value, _ in claims})
         have = {source.source_id for source, _, _ in claims}
         missing = [sid for sid in parsed_by_version[version] if sid not in have]
-        status = "conflict" if len(values) > 1 else "partial" if missing else "agree"
+        refused_here = refused_by_version[version]
+        status = ("conflict" if len(values) > 1 else "partial" if missing or refused_here
+                  else "agree")
         entries.append({
             "version": version, "operation": operation, "claim_key": key, "status": status,
             "values": values, "source_ids": [source.source_id for source, _, _ in claims],
-            "missing_source_ids": missing,
+            "missing_source_ids": missing, "refused_source_ids": refused_here,
             "claims": [{"source_id": source.source_id, "path": source.path, "line": directive.line,
                         "value": value, "quote": directive.text}
                        for source, value, directive in claims],
@@ -539,10 +544,3 @@ def audit(corpus: Corpus) -> dict[str, Any]:
         "summary": summary,
         "clean": summary["conflict"] == 0 and not refused,
     }
-
-
-def _iter_reasons() -> Iterable[tuple[str, str, str]]:
-    """(status, reason, meaning) for every decision, in table order (used by docs tests)."""
-    for status, reasons in DECISIONS.items():
-        for reason, meaning in reasons.items():
-            yield status, reason, meaning

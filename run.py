@@ -12,6 +12,11 @@ never a traceback. Nothing here sends anything to a model.
 
 from __future__ import annotations
 
+import sys
+
+if sys.version_info < (3, 10):  # before the imports that need 3.10, so the message is readable
+    raise SystemExit("conflict-gate needs Python 3.10 or newer")
+
 import argparse
 import contextlib
 import difflib
@@ -19,7 +24,6 @@ import json
 import os
 import re
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 from types import MappingProxyType
@@ -219,6 +223,9 @@ def _umask() -> int:
 
 
 def _lab(args: argparse.Namespace) -> int:
+    if not FIXTURE_MANIFEST.is_file():
+        raise CliError("input", f"the lab runs from a checkout of conflict-gate: {FIXTURE_MANIFEST} "
+                                "is not there; on your own docs use the gate, audit and pin commands")
     text = render_json(run_lab())
     if args.check:
         expected_bytes = EXPECTED_RESULT.read_bytes() if EXPECTED_RESULT.is_file() else b""
@@ -277,10 +284,15 @@ def _audit(args: argparse.Namespace) -> int:
     return EXIT_CODES["ok" if report["clean"] else "findings"][0]
 
 
+_LINE_BREAKS: Final = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
 def _cell(value: Any) -> str:
-    """One Markdown table cell: pipes escaped, line breaks removed, code in backticks kept readable."""
-    text = str(value).replace("\\", "\\\\").replace("|", "\\|")
-    return " ".join(text.split()) if text.strip() else text
+    """One GitHub-flavoured Markdown table cell: pipes escaped, line breaks made spaces.
+
+    Runs of spaces are kept, so an indented directive still shows its indentation.
+    """
+    return _LINE_BREAKS.sub(" ", str(value)).replace("|", "\\|")
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
@@ -299,11 +311,12 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
              f"{report['source_count']} source{'' if report['source_count'] == 1 else 's'}, versions {', '.join(report['versions']) or 'none'}: "
              f"**{verdict}** ({counts}).", ""]
     lines += ["## Claims", ""]
-    lines += _table(("version", "claim", "status", "values", "sources", "missing"),
+    lines += _table(("version", "claim", "status", "values", "sources", "silent", "refused"),
                     [(e["version"], f"{e['operation']} {e['claim_key']}", e["status"],
                       ", ".join(e["values"]), ", ".join(e["source_ids"]),
-                      ", ".join(e["missing_source_ids"]) or "-") for e in report["claims"]] or
-                    [("-",) * 6])
+                      ", ".join(e["missing_source_ids"]) or "-",
+                      ", ".join(e["refused_source_ids"]) or "-") for e in report["claims"]] or
+                    [("-",) * 7])
     conflicts = [e for e in report["claims"] if e["status"] == "conflict"]
     if conflicts:
         lines += ["", "## Conflicts", ""]
@@ -405,10 +418,16 @@ def _rewrite_pins(text: str, old_pins: Sequence[str], entries: Sequence[Mapping[
 # main
 
 
+def _prog() -> str:
+    """The command's name in messages: ``conflict-gate`` when installed, else ``run.py``."""
+    return "conflict-gate" if Path(sys.argv[0]).name == "conflict-gate" else "run.py"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The one argument parser: the lab options, and the gate/audit/pin commands."""
     def codes(*names: str) -> str:
-        return "exit codes:\n" + "\n".join(f"  {EXIT_CODES[n][0]}  {EXIT_CODES[n][1]}" for n in names)
+        rows = sorted(EXIT_CODES[name] for name in names)
+        return "exit codes:\n" + "\n".join(f"  {code}  {meaning}" for code, meaning in rows)
 
     manifest_help = ('manifest shape (paths relative to its folder; "sha256": "" until pin fills it in):\n'
                      '  {"documents": [{"source_id": "guide", "version": "1.0", "path": "guide.md",\n'
@@ -418,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    for op, keys in GRAMMAR.items() for key, values in keys.items()))
     raw = argparse.RawDescriptionHelpFormatter
     parser = _Parser(
-        prog="run.py", formatter_class=raw,
+        prog=_prog(), formatter_class=raw,
         usage="%(prog)s [-h] [--output FILE | --check]\n       %(prog)s {gate,audit,pin} ...",
         description="conflict-gate: decide, before any model is asked, whether an answer about a\n"
                     "versioned API may be prepared. Without a command, run the lab cases over the\n"
@@ -432,7 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p_gate = commands.add_parser(
-        "gate", prog="run.py gate", formatter_class=raw, help="decide one request over your manifest; print JSON",
+        "gate", prog=f"{_prog()} gate", formatter_class=raw, help="decide one request over your manifest; print JSON",
         description="Decide one request; print the result as JSON on stdout.",
         epilog="\n\n".join((codes("ok", "conflict", "not_in_docs", "refused", "usage", "input"),
                              manifest_help, directive_help)))
@@ -446,7 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_gate.add_argument("source_ids", nargs="+", metavar="SOURCE_ID", help="candidate source ids")
 
     p_audit = commands.add_parser(
-        "audit", prog="run.py audit", formatter_class=raw, help="report agreement, conflicts, gaps and refusals",
+        "audit", prog=f"{_prog()} audit", formatter_class=raw, help="report agreement, conflicts, gaps and refusals",
         description="Parse every source and report, per version, operation and key.",
         epilog="\n\n".join((codes("ok", "findings", "usage", "input"), manifest_help,
                              directive_help)))
@@ -454,7 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_audit.add_argument("--format", choices=("markdown", "json"), default="markdown")
 
     p_pin = commands.add_parser(
-        "pin", prog="run.py pin", formatter_class=raw, help="recompute pins; rewrite the manifest (or --check)",
+        "pin", prog=f"{_prog()} pin", formatter_class=raw, help="recompute pins; rewrite the manifest (or --check)",
         description="Recompute every source's sha256. Without --check, rewrite the changed pins "
                     "in place; with --check, change nothing.",
         epilog="\n\n".join((codes("ok", "findings", "usage", "input", "output"), manifest_help)))
@@ -480,7 +499,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except IngestionError as error:
         hint = ""
         if args is not None and args.command in ("gate", "audit"):
-            pin = f"run.py pin --manifest {args.manifest}"
+            pin = f"{_prog()} pin --manifest {args.manifest}"
             if error.reason == "hash_mismatch":
                 hint = f"; if the edit is intended, re-pin: {pin}"
             elif error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
@@ -489,7 +508,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(kind: str, message: str) -> int:
-    print(f"run.py: error: {message}", file=sys.stderr)
+    print(f"{_prog()}: error: {message}", file=sys.stderr)
     return EXIT_CODES[kind][0]
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import os
 import subprocess
@@ -23,6 +24,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 import run
 from tests.support import REPO, write_corpus
@@ -213,11 +215,11 @@ class CliToolsTest(unittest.TestCase):
 
 ## Claims
 
-| version | claim | status | values | sources | missing |
-|---|---|---|---|---|---|
-| 1.0 | create_copy close_required | partial | yes | guide | reference, rival |
-| 1.0 | create_copy existing_path | conflict | overwrite, refuse | guide, reference, rival | - |
-| 2.0 | create_copy existing_path | agree | overwrite | next | - |
+| version | claim | status | values | sources | silent | refused |
+|---|---|---|---|---|---|---|
+| 1.0 | create_copy close_required | partial | yes | guide | reference, rival | broken |
+| 1.0 | create_copy existing_path | conflict | overwrite, refuse | guide, reference, rival | - | broken |
+| 2.0 | create_copy existing_path | agree | overwrite | next | - | - |
 
 ## Conflicts
 
@@ -242,7 +244,7 @@ class CliToolsTest(unittest.TestCase):
 """
 
     def test_audit_markdown_exact(self) -> None:
-        """Sources sorted by id; the refused source is out of coverage, so 'broken' is never 'missing'."""
+        """Sources sorted by id; the refused source shows in its version's rows as refused, never as silent."""
         self.assertCli(["audit", "--manifest", "manifest.json"], "findings", self.AUDIT_MARKDOWN, "")
 
     def test_audit_json_has_the_documented_shape(self) -> None:
@@ -256,11 +258,12 @@ class CliToolsTest(unittest.TestCase):
         self.assertEqual(report["summary"],
                          {"agree": 1, "conflict": 1, "partial": 1, "refused": 1, "near_misses": 2})
         self.assertEqual([(e["version"], e["claim_key"], e["status"], e["values"], e["source_ids"],
-                           e["missing_source_ids"]) for e in report["claims"]],
-                         [("1.0", "close_required", "partial", ["yes"], ["guide"], ["reference", "rival"]),
+                           e["missing_source_ids"], e["refused_source_ids"]) for e in report["claims"]],
+                         [("1.0", "close_required", "partial", ["yes"], ["guide"], ["reference", "rival"],
+                           ["broken"]),
                           ("1.0", "existing_path", "conflict", ["overwrite", "refuse"],
-                           ["guide", "reference", "rival"], []),
-                          ("2.0", "existing_path", "agree", ["overwrite"], ["next"], [])])
+                           ["guide", "reference", "rival"], [], ["broken"]),
+                          ("2.0", "existing_path", "agree", ["overwrite"], ["next"], [], [])])
         conflict = report["claims"][1]
         self.assertEqual(conflict["claims"][2], {"source_id": "rival", "path": "docs/rival.md", "line": 3,
                                                  "value": "overwrite",
@@ -280,7 +283,7 @@ class CliToolsTest(unittest.TestCase):
             (["guide", "rival"], "findings",
              "2 sources, versions 1.0: **NOT CLEAN** (0 agree, 1 conflict, 1 partial, 0 refused, 2 near_misses)."),
             (["guide", "broken"], "findings",
-             "2 sources, versions 1.0: **NOT CLEAN** (2 agree, 0 conflict, 0 partial, 1 refused, 2 near_misses)."),
+             "2 sources, versions 1.0: **NOT CLEAN** (0 agree, 0 conflict, 2 partial, 1 refused, 2 near_misses)."),
         ]
         for ids, exit_name, verdict in cases:
             with self.subTest(ids=ids):
@@ -426,6 +429,25 @@ class CliToolsTest(unittest.TestCase):
         self.assertEqual(project["project"]["scripts"], {"conflict-gate": "run:main"})
         self.assertIn("run", project["tool"]["setuptools"]["py-modules"])
         self.assertTrue(callable(run.main))
+
+
+class CliDetailsTest(unittest.TestCase):
+    """Small behaviours a newcomer tripped over."""
+
+    def test_table_cells_keep_spaces_and_escape_pipes(self) -> None:
+        """Guards against the audit table collapsing '  @quill' (an indented directive) to one space."""
+        self.assertEqual(run._cell("got '  @quill a|b'\nnext\u2028line"), "got '  @quill a\\|b' next line")
+
+    def test_lab_outside_a_checkout_is_one_clear_line(self) -> None:
+        """Guards against the installed console script failing on a missing site-packages manifest."""
+        missing = Path(tempfile.mkdtemp()) / "manifest.json"
+        with mock.patch.object(run, "FIXTURE_MANIFEST", missing), \
+                mock.patch("sys.stderr", new_callable=io.StringIO) as stderr:
+            self.assertEqual(run.main(["--check"]), code("input"))
+        self.assertEqual(stderr.getvalue(),
+                         f"run.py: error: the lab runs from a checkout of conflict-gate: {missing} is not "
+                         "there; on your own docs use the gate, audit and pin commands\n")
+        missing.parent.rmdir()
 
 
 if __name__ == "__main__":
