@@ -29,7 +29,7 @@ from load_documents import (
     IngestionError,
     Source,
     load_documents,
-    printable_path,
+    located_message,
 )
 
 __all__ = [
@@ -159,9 +159,7 @@ class DirectiveError(ValueError):
         self.line = line
         self.column = column
         self.quote = quote
-        where = f"{printable_path(path or '<text>')}:{line if line is not None else '?'}:{column}"
-        super().__init__(f"source {source_id!r} ({where}): {detail}" if source_id is not None
-                         else f"{where}: {detail}")
+        super().__init__(located_message(detail, source_id, path, line, column))
 
 
 class GateError(ValueError):

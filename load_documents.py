@@ -27,7 +27,8 @@ Line rules (shared with the directive parser in ``conflict_gate``):
   spaces or tabs after. An unclosed fence runs to the end of the document.
   Nothing inside a fence is a directive line.
 * Outside fences, a line whose first non-blank character is ``@`` is a
-  *directive line* (blank: whitespace or an invisible format character).
+  *directive line*. Blank is anything that looks empty to a reader (see
+  :func:`_is_blank`), so a disguised directive is refused, not skipped.
 """
 
 from __future__ import annotations
@@ -54,11 +55,15 @@ __all__ = [
     "Mention",
     "Source",
     "load_documents",
+    "check_relative_path",
+    "fence_ranges",
     "line_ending_hint",
+    "located_message",
     "printable_path",
     "read_manifest",
     "read_source",
     "resolve_source_path",
+    "scan_text",
     "source_digest",
 ]
 
@@ -117,7 +122,7 @@ class IngestionError(ValueError):
         self.path = path
         self.line = line
         self.column = column
-        super().__init__(_locate(detail, source_id, path, line, column))
+        super().__init__(located_message(detail, source_id, path, line, column))
 
 
 def printable_path(path: str) -> str:
@@ -130,7 +135,7 @@ def printable_path(path: str) -> str:
                    for ch in path)
 
 
-def _locate(detail: str, source_id: str | None, path: str | None,
+def located_message(detail: str, source_id: str | None, path: str | None,
             line: int | None, column: int | None) -> str:
     """Render ``"source S (path:line:col): detail"`` from whatever is known.
 
@@ -560,8 +565,12 @@ def read_source(real_path: str, entry: Mapping[str, str]) -> bytes:
     or ``source_unreadable``, labelled with the entry's id and path. Does not
     verify the pin.
     """
-    return _read_capped(real_path, MAX_SOURCE_BYTES, lambda reason, detail: IngestionError(
-        reason, detail, source_id=entry["source_id"], path=entry["path"]))
+    def error(reason: str, detail: str) -> IngestionError:
+        if reason == "source_missing":
+            detail += " (paths are relative to the manifest's folder)"
+        return IngestionError(reason, detail, source_id=entry["source_id"], path=entry["path"])
+
+    return _read_capped(real_path, MAX_SOURCE_BYTES, error)
 
 
 def line_ending_hint(raw: bytes, pinned: str) -> str:

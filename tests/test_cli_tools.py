@@ -406,7 +406,7 @@ class CliToolsTest(unittest.TestCase):
         (self.root / "docs/next.md").unlink()
         (self.root / "docs/reference.md").write_bytes(REFERENCE + b"\nA new paragraph.\n")
         self.assertCli(["pin", "--manifest", "manifest.json"], "input", "",
-                       "run.py: error: source 'next' (docs/next.md): file does not exist [source_missing]\n")
+                       "run.py: error: source 'next' (docs/next.md): file does not exist (paths are relative to the manifest's folder) [source_missing]\n")
         self.assertEqual(self.manifest.read_bytes(), before)
 
     # ------------------------------------------------------------------ the lab and packaging

@@ -376,8 +376,10 @@ class ManifestShapeTest(IngestionCase):
         cases = {
             "docs/a\n.md": ("invalid_path", "source 'a' (docs/a\\n.md): path contains a control character"),
             "docs\\a\r.md": ("invalid_path", "source 'a' (docs\\a\\r.md): path contains a backslash"),
-            "docs/a\u2028b.md": ("source_missing", "source 'a' (docs/a\\u2028b.md): file does not exist"),
-            "docs/caf\u00e9 b.md": ("source_missing", "source 'a' (docs/caf\u00e9 b.md): file does not exist"),
+            "docs/a\u2028b.md": ("source_missing", "source 'a' (docs/a\\u2028b.md): file does not exist"
+                                 " (paths are relative to the manifest's folder)"),
+            "docs/caf\u00e9 b.md": ("source_missing", "source 'a' (docs/caf\u00e9 b.md): file does not exist"
+                                 " (paths are relative to the manifest's folder)"),
         }
         for path, (reason, message) in cases.items():
             with self.subTest(path=path):
@@ -486,7 +488,8 @@ class SourceFileTest(IngestionCase):
         """Guards against an untyped FileNotFoundError for a source named but not present."""
         self.write_manifest([self.entry("a", "docs/a.md")])
         error = self.refused("source_missing")
-        self.assertEqual(str(error), "source 'a' (docs/a.md): file does not exist")
+        self.assertEqual(str(error), "source 'a' (docs/a.md): file does not exist"
+                                     " (paths are relative to the manifest's folder)")
 
     def test_directory_and_fifo_are_not_regular_files(self) -> None:
         """Guards against reading a directory or blocking forever on a FIFO named as a source."""
