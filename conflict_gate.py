@@ -27,6 +27,7 @@ from load_documents import (
     Corpus,
     DirectiveLine,
     IngestionError,
+    LocatedError,
     Source,
     load_documents,
     located_message,
@@ -138,44 +139,30 @@ AUDIT_STATUSES: Final[Mapping[str, str]] = MappingProxyType({
 })
 
 
-class DirectiveError(ValueError):
+class DirectiveError(LocatedError):
     """A directive line in a source is not an exact, known directive.
 
-    Attributes: ``reason`` (a key of :data:`DIRECTIVE_REASONS`), ``detail``,
-    ``source_id``, ``path``, ``line`` (1-based editor line), ``column``
-    (1-based, in code points), ``quote`` (the offending line). ``str(error)``
-    reads ``source 'id' (path:line:column): detail``.
+    Reasons: :data:`DIRECTIVE_REASONS`. ``line`` is the 1-based editor line,
+    ``column`` (1-based, code points) points where the line goes wrong, and
+    ``quote`` is the offending line.
     """
+
+    reasons = DIRECTIVE_REASONS
 
     def __init__(self, reason: str, detail: str, *, column: int, quote: str,
                  source_id: str | None = None, path: str | None = None,
                  line: int | None = None) -> None:
-        if reason not in DIRECTIVE_REASONS:
-            raise AssertionError(f"unregistered directive reason {reason!r}")
-        self.reason = reason
-        self.detail = detail
-        self.source_id = source_id
-        self.path = path
-        self.line = line
-        self.column = column
+        super().__init__(reason, detail, source_id=source_id, path=path, line=line, column=column)
         self.quote = quote
-        super().__init__(located_message(detail, source_id, path, line, column))
 
 
-class GateError(ValueError):
+class GateError(LocatedError):
     """The request itself is invalid; no decision is made.
 
-    Attributes: ``reason`` (a key of :data:`GATE_REASONS`) and ``source_id``
-    when one candidate is at fault.
+    Reasons: :data:`GATE_REASONS`. ``source_id`` names the candidate at fault, if one is.
     """
 
-    def __init__(self, reason: str, detail: str, *, source_id: str | None = None) -> None:
-        if reason not in GATE_REASONS:
-            raise AssertionError(f"unregistered gate reason {reason!r}")
-        self.reason = reason
-        self.detail = detail
-        self.source_id = source_id
-        super().__init__(f"source {source_id!r}: {detail}" if source_id is not None else detail)
+    reasons = GATE_REASONS
 
 
 def grammar_summary() -> dict[str, Any]:
@@ -415,7 +402,7 @@ def _decision(request: Mapping[str, Any], reason: str, claims: list[dict[str, An
     return result
 
 
-def refused_result(request: Mapping[str, Any], error: DirectiveError | IngestionError) -> dict[str, Any]:
+def refused_result(request: Mapping[str, Any], error: LocatedError) -> dict[str, Any]:
     """A ``refused`` result for ``request`` caused by ``error``; the answer request is withheld.
 
     Adds ``status``, ``reason``, ``error`` (class name), ``message``, ``source_id``,
@@ -502,8 +489,8 @@ def audit(corpus: Corpus) -> dict[str, Any]:
             refused_by_version[source.version].append(source.source_id)
             refused.append({"source_id": source.source_id, "version": source.version,
                             "path": source.path, "error": type(error).__name__,
-                            "reason": error.reason, "line": getattr(error, "line", None),
-                            "column": getattr(error, "column", None), "message": str(error)})
+                            "reason": error.reason, "line": error.line, "column": error.column,
+                            "message": str(error)})
             continue
         parsed_by_version[source.version].append(source.source_id)
         for (operation, key), (value, directive) in found.items():

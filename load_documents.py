@@ -43,13 +43,14 @@ import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, Mapping
+from typing import Any, ClassVar, Final, Mapping
 
 __all__ = [
     "Corpus",
     "DirectiveLine",
     "INGESTION_REASONS",
     "IngestionError",
+    "LocatedError",
     "MAX_SOURCE_BYTES",
     "MANIFEST_FIELDS",
     "Mention",
@@ -102,20 +103,23 @@ INGESTION_REASONS: Final[Mapping[str, str]] = MappingProxyType({
 })
 
 
-class IngestionError(ValueError):
-    """A manifest or source could not be loaded and verified.
+class LocatedError(ValueError):
+    """Base of the project's typed errors: a fixed ``reason`` and where it happened.
 
-    Attributes: ``reason`` (a key of :data:`INGESTION_REASONS`), ``source_id``
-    and ``path`` (manifest-relative, as written) when known, and ``line`` /
-    ``column`` (1-based; for JSON errors in the manifest) when known.
-    ``str(error)`` names the source, path and position.
+    Attributes: ``reason`` (a key of the subclass's ``reasons`` registry),
+    ``detail`` (the message without its location), ``source_id``, ``path``
+    (manifest-relative, as written), ``line`` and ``column`` (1-based; column
+    in code points), each ``None`` when unknown. ``str(error)`` reads
+    ``source 'id' (path:line:column): detail`` with whatever is known.
     """
+
+    reasons: ClassVar[Mapping[str, str]] = MappingProxyType({})
 
     def __init__(self, reason: str, detail: str, *, source_id: str | None = None,
                  path: str | None = None, line: int | None = None,
                  column: int | None = None) -> None:
-        if reason not in INGESTION_REASONS:
-            raise AssertionError(f"unregistered ingestion reason {reason!r}")
+        if reason not in self.reasons:
+            raise AssertionError(f"unregistered {type(self).__name__} reason {reason!r}")
         self.reason = reason
         self.detail = detail
         self.source_id = source_id
@@ -123,6 +127,15 @@ class IngestionError(ValueError):
         self.line = line
         self.column = column
         super().__init__(located_message(detail, source_id, path, line, column))
+
+
+class IngestionError(LocatedError):
+    """A manifest or source could not be loaded and verified (reasons: :data:`INGESTION_REASONS`).
+
+    ``line``/``column`` are set for JSON errors in the manifest.
+    """
+
+    reasons = INGESTION_REASONS
 
 
 def printable_path(path: str) -> str:
