@@ -21,16 +21,14 @@ import os
 import re
 from collections import defaultdict
 from types import MappingProxyType
-from typing import Any, Final, Iterable, Mapping, Sequence
+from typing import Any, Final, Mapping, Sequence
 
 from load_documents import (
     Corpus,
     DirectiveLine,
-    IngestionError,
     LocatedError,
     Source,
     load_documents,
-    located_message,
 )
 
 __all__ = [
