@@ -94,6 +94,9 @@ CHANGED_SOURCE: Final = {
     "requested_version": "1.0",
     "claim_key": "existing_path",
 }
+#: The edit: this directive line (it occurs once in the source) is replaced by the other.
+CHANGED_LINE: Final = (b"\n@quill create_copy existing_path=refuse\n",
+                       b"\n@quill create_copy existing_path=overwrite\n")
 POLICY: Final = (
     "Every manifest source is verified against its pinned sha256 (raw bytes) before any decision.",
     "Only candidates whose version string equals the requested version are eligible; a newer version is never a fallback.",
@@ -150,33 +153,35 @@ def run_lab(manifest_path: Path = FIXTURE_MANIFEST) -> dict[str, Any]:
 
 
 def _changed_source_case(manifest_path: Path) -> dict[str, Any]:
-    case = CHANGED_SOURCE
-    candidates = list(case["candidate_ids"])
+    """Edit one fixture in a temporary copy without re-pinning it, then ask the gate.
+
+    The loader must refuse the copy (``IngestionError`` / ``hash_mismatch``);
+    that refusal is recorded in the shape of a refused gate result. The
+    fixtures themselves are only read.
+    """
+    case = {**CHANGED_SOURCE, "candidate_ids": list(CHANGED_SOURCE["candidate_ids"])}
     with tempfile.TemporaryDirectory(prefix="conflict-gate-") as tmp:
-        copy = Path(tmp) / "corpus"
+        copy = Path(tmp) / manifest_path.name
         try:
-            shutil.copytree(manifest_path.parent / "docs", copy / "docs")
-            shutil.copy2(manifest_path, copy / "manifest.json")
+            shutil.copytree(manifest_path.parent / "docs", Path(tmp) / "docs")
+            shutil.copy2(manifest_path, copy)
         except (OSError, shutil.Error) as error:
             raise CliError("output", f"cannot copy the fixtures to a temporary folder: {error}") from None
-        entry = next(e for e in read_manifest(manifest_path) if e["source_id"] == case["source_id"])
-        edited = copy / entry["path"]
+        entry = next(e for e in read_manifest(copy) if e["source_id"] == case["source_id"])
+        edited = Path(tmp) / entry["path"]
+        before, after = CHANGED_LINE
         raw = edited.read_bytes()
-        changed = raw.replace(b"\n@quill create_copy existing_path=refuse\n",
-                              b"\n@quill create_copy existing_path=overwrite\n", 1)
-        if changed == raw:
-            raise AssertionError("the changed-source edit did not apply to the fixture")
-        edited.write_bytes(changed)
+        if raw.count(before) != 1:
+            raise AssertionError(f"the changed-source edit expects one {before!r} in {entry['path']}")
+        edited.write_bytes(raw.replace(before, after))
         try:
-            result = gate(str(copy / "manifest.json"), candidates, case["requested_version"],
-                          case["claim_key"])
+            result = gate(copy, case["candidate_ids"], case["requested_version"], case["claim_key"])
         except IngestionError as error:
             request = {"requested_version": case["requested_version"], "claim_key": case["claim_key"],
-                       "operation": DEFAULT_OPERATION, "candidate_ids": candidates,
+                       "operation": DEFAULT_OPERATION, "candidate_ids": case["candidate_ids"],
                        "eligible_source_ids": None, "excluded_wrong_version_ids": None}
             result = refused_result(request, error)
-    return {key: (list(value) if isinstance(value, tuple) else value) for key, value in case.items()} \
-        | {"result": result}
+    return {**case, "result": result}
 
 
 def render_json(data: Any) -> str:
