@@ -268,6 +268,14 @@ CLAIM_FIELDS: Final = ("source_id", "version", "path", "url", "source_sha256",
 def _parse_source(source: Source) -> _Parsed | DirectiveError:
     claims: dict[tuple[str, str], tuple[str, DirectiveLine]] = {}
     for directive in source.directive_lines:
+        if directive.fenced:
+            return DirectiveError(
+                "malformed_directive",
+                "an '@' line inside a code fence that is unclosed, or in a document where a list "
+                "or an HTML block may end the fence early: a reader may see it as a directive; "
+                "close the fence, or move it out of the list, unindented, away from HTML",
+                column=1, quote=directive.text, source_id=source.source_id, path=source.path,
+                line=directive.line)
         try:
             operation, key, value = parse_directive(directive.text, source_id=source.source_id,
                                                     path=source.path, line=directive.line)

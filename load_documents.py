@@ -29,6 +29,12 @@ Line rules (shared with the directive parser in ``conflict_gate``):
 * Outside fences, a line whose first non-blank character is ``@`` is a
   *directive line*. Blank is anything that looks empty to a reader (see
   :func:`_is_blank`), so a disguised directive is refused, not skipped.
+* Fail closed where this model and a CommonMark reader could disagree: a lone
+  ``\r`` (a line ending to CommonMark) starts a line for fences and for
+  "first non-blank"; look-alike at signs and bidi overrides make directive
+  lines; and an ``@`` line inside a fence that is unclosed, or in a document
+  whose fences are in doubt (lists, HTML blocks: :func:`_fences_in_doubt`),
+  refuses its source instead of being hidden.
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Final, Mapping
+from typing import Any, ClassVar, Final, Mapping, NamedTuple
 
 __all__ = [
     "Corpus",
@@ -168,7 +174,7 @@ def located_message(detail: str, source_id: str | None, path: str | None,
 
 @dataclass(frozen=True, slots=True)
 class DirectiveLine:
-    """A line outside fences whose first non-blank character is ``@``.
+    """A line whose first non-blank character is ``@``, outside fences (or in a fence in doubt).
 
     ``line`` is the 1-based editor line. ``start``/``end`` are code-point
     offsets into the decoded text (BOM excluded, end exclusive);
@@ -183,6 +189,9 @@ class DirectiveLine:
     byte_start: int
     byte_end: int
     text: str
+    #: True for an ``@`` line inside a fence that is unclosed or in doubt (see
+    #: :func:`scan_text`): the parser refuses it whatever it says.
+    fenced: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -660,8 +669,8 @@ def _is_blank(segment: str) -> bool:
 #: A fence line: 0-3 spaces, a run of three or more backticks or tildes, the
 #: rest of the line. The first form is matched at the start of the text, the
 #: second finds every other line start (one C-level pass, no Python loop per line).
-_FENCE_AT_START: Final = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
-_FENCE_AFTER_NEWLINE: Final = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
+_FENCE_AT_START: Final = re.compile(r"( {0,3})(`{3,}|~{3,})([^\n]*)")
+_FENCE_AFTER_NEWLINE: Final = re.compile(r"\n( {0,3})(`{3,}|~{3,})([^\n]*)")
 
 
 def fence_ranges(text: str) -> list[tuple[int, int]]:
@@ -670,14 +679,28 @@ def fence_ranges(text: str) -> list[tuple[int, int]]:
     Each range runs from the start of the opening fence line to the end of the
     closing fence line (or of the text, for an unclosed fence). Only lines that
     begin with 0-3 spaces and a run of three or more backticks or tildes are
-    examined; a regular expression finds them all in one pass.
+    examined; a regular expression finds them all in one pass. Container
+    blocks (lists, block quotes) and HTML blocks are not modelled: see
+    :func:`_fences_in_doubt`, which says when that could matter.
     """
+    return _fence_scan(text).ranges
+
+
+class _FenceScan(NamedTuple):
+    ranges: list[tuple[int, int]]
+    unclosed: bool  # the last range runs to the end of the text
+    indented: bool  # some fence line is indented 1-3 spaces
+
+
+def _fence_scan(text: str) -> _FenceScan:
     first = _FENCE_AT_START.match(text)
     matches = ([first] if first else []) + list(_FENCE_AFTER_NEWLINE.finditer(text))
     ranges = []
     open_at = None  # (range start, char, run length)
+    indented = False
     for match in matches:
-        run, rest = match.group(1), match.group(2)
+        indent, run, rest = match.groups()
+        indented = indented or bool(indent)
         end = match.end()
         if rest.endswith("\r") and end < len(text):  # "\r\n" ends the line
             rest, end = rest[:-1], end - 1
@@ -690,7 +713,50 @@ def fence_ranges(text: str) -> list[tuple[int, int]]:
             open_at = None
     if open_at is not None:
         ranges.append((open_at[0], len(text)))
-    return ranges
+    return _FenceScan(ranges, open_at is not None, indented)
+
+
+#: A list item's first line; searched in ``"\n" + text`` so that the pattern
+#: starts with a literal newline (``re`` then skips from line to line).
+_LIST_ITEM: Final = re.compile(r"\n {0,3}(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|\r?\n|\r?$)")
+
+
+def _fences_in_doubt(view: str, scan: _FenceScan) -> bool:
+    """True when the fences found may not be the fences a CommonMark reader sees.
+
+    The gate models top-level fences only. Two things can shift where a
+    reader's code blocks begin and end: list items (a fence in a list item is
+    indented 1-3 spaces, or opens after the list marker where the gate does
+    not see it, and its closing line then opens a fence for the gate; an
+    unindented line ends the item and its fence early) and HTML blocks (which
+    hide a fence line or show it as raw text). So: a fence indented 1-3
+    spaces in a document with a list item, or any line that starts an HTML
+    block. A fence in a block quote needs no rule: its lines start with
+    ``>``, so the gate never takes them for fences or directive lines. Then
+    an ``@`` line the gate finds inside a fence may be visible prose to a
+    reader, so :func:`scan_text` keeps it as a directive line marked
+    ``fenced`` and the parser refuses the source.
+    """
+    if scan.indented and _LIST_ITEM.search("\n" + view):
+        return True
+    pos = view.find("<")
+    while pos != -1:  # an HTML block starts with '<' after 0-3 spaces
+        start = view.rfind("\n", 0, pos) + 1
+        after = view[pos + 1:pos + 2]
+        if pos - start <= 3 and not view[start:pos].strip(" ") and after \
+                and (after in "!/?" or (after.isascii() and after.isalpha())):
+            return True
+        pos = view.find("<", pos + 1)
+    return False
+
+
+#: A carriage return not followed by a line feed: a CommonMark line ending.
+_LONE_CR: Final = re.compile(r"\r(?!\n)")
+#: Marks that reorder what a reader sees (bidi embeddings, overrides, isolates):
+#: a line holding one and an at sign may render as a directive whatever its first character.
+_BIDI_CONTROL: Final = re.compile("[\u202a-\u202e\u2066-\u2069]")
+#: Characters a reader takes for the at sign of a directive.
+_AT_SIGNS: Final = re.compile("[@\uff20\ufe6b]")
 
 
 def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ...], tuple[Mention, ...]]:
@@ -698,34 +764,56 @@ def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ..
 
     ``bom_bytes`` is the length of the stripped BOM, added to byte offsets so
     they index the pinned raw bytes. A directive line is a line outside fences
-    whose first non-blank character is ``@``. A mention is directive-shaped
-    text, ``@word`` then a space or tab (not preceded by a word character, so
-    not an e-mail address or a decorator call), inside a fence or after other
-    text on a prose line; at most one per line and :data:`MAX_MENTIONS` per
-    source. Inside a fence only a mention can matter, so the rest of the block
-    is searched for one in a single call; outside fences the cost grows with
-    the number of lines holding an ``@``, not with the number of lines.
+    whose first non-blank character is ``@`` (or a look-alike, U+FF20 or U+FE6B),
+    or any line outside fences holding an at sign and a bidi control. A lone
+    ``\r`` ends a line for fences and for "first non-blank" (as in CommonMark),
+    but a directive line's text is still the whole ``\n`` line, so text before
+    such a ``\r`` makes it malformed. When the fences are in doubt
+    (:func:`_fences_in_doubt`), or inside an unclosed fence, a line-start ``@``
+    in a fence is kept with ``fenced=True`` so the parser refuses the source.
+    A mention is directive-shaped text, ``@word`` then a space or tab (not
+    preceded by a word character, so not an e-mail address or a decorator
+    call), inside a fence or after other text on a prose line; at most one per
+    line and :data:`MAX_MENTIONS` per source. Cost grows with the number of
+    ``@`` and fence lines, not with the number of lines.
     """
-    pos = text.find("@")
+    odd_at = "\uff20" in text or "\ufe6b" in text
+
+    def next_at(start: int) -> int:
+        if not odd_at:
+            return text.find("@", start)
+        found_at = _AT_SIGNS.search(text, start)
+        return -1 if found_at is None else found_at.start()
+
+    pos = next_at(0)
     if pos == -1:
         return (), ()
-    fences = fence_ranges(text)
+    # For fences and "first non-blank", a lone \r ends a line, as in CommonMark;
+    # the view has the same length, so every offset is valid in both.
+    view = _LONE_CR.sub("\n", text) if "\r" in text else text
+    fence_scan = _fence_scan(view)
+    fences = fence_scan.ranges
+    all_in_doubt = bool(fences) and _fences_in_doubt(view, fence_scan)
+    # An unclosed fence is an authoring slip or a fence the gate misread: never trust it to hide.
+    doubtful_from = fences[-1][0] if fence_scan.unclosed else len(text) + 1
     fence = 0  # index of the first fence that does not end before ``pos``
     ascii_text = text.isascii()
     directive_lines: list[DirectiveLine] = []
     mentions: list[Mention] = []
     line_no, counted_to = 1, 0
     byte_pos, bytes_to = bom_bytes, 0
+    mention_line = 0
     while pos != -1:
         while fence < len(fences) and fences[fence][1] <= pos:
             fence += 1
         in_fence = fence < len(fences) and fences[fence][0] <= pos
+        in_doubt = in_fence and (all_in_doubt or pos >= doubtful_from)
         found = None
-        if in_fence:
+        if in_fence and not in_doubt:
             if len(mentions) < MAX_MENTIONS:
                 found = _next_mention(text, pos, fences[fence][1])
             if found is None:
-                pos = text.find("@", fences[fence][1])
+                pos = next_at(fences[fence][1])
                 continue
             pos = found.start()
         start = text.rfind("\n", 0, pos) + 1
@@ -736,7 +824,9 @@ def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ..
             end -= 1
         line_no += text.count("\n", counted_to, start)
         counted_to = start
-        if not in_fence and _is_blank(text[start:pos]):
+        view_start = view.rfind("\n", 0, pos) + 1  # a lone \r starts a line too
+        if (not in_fence or in_doubt) and _is_blank(text[view_start:pos]) or (
+                not in_fence and _BIDI_CONTROL.search(text, start, end)):
             if ascii_text:
                 byte_start, byte_end = start + bom_bytes, end + bom_bytes
             else:
@@ -745,16 +835,21 @@ def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ..
                 byte_start = byte_pos
                 byte_end = byte_start + len(text[start:end].encode("utf-8"))
             directive_lines.append(DirectiveLine(line_no, start, end, byte_start, byte_end,
-                                                 text[start:end]))
+                                                 text[start:end], in_fence))
         else:
-            if found is None and len(mentions) < MAX_MENTIONS:
+            if found is None and len(mentions) < MAX_MENTIONS and mention_line != line_no:
                 found = _next_mention(text, pos, end)
             if found is not None:
                 at = found.start()
                 quote_end = min(end, max(start + MENTION_QUOTE_LIMIT, at + MENTION_QUOTE_LIMIT // 2))
                 mentions.append(Mention(found.group(1), line_no, at - start + 1, in_fence,
                                         text[start:quote_end]))
-        pos = text.find("@", end)
+                mention_line = line_no
+            cr = view.find("\n", pos, end)  # a lone \r later on this line starts another line
+            if cr != -1:
+                pos = next_at(cr)
+                continue
+        pos = next_at(end)
     return tuple(directive_lines), tuple(mentions)
 
 

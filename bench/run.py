@@ -137,7 +137,7 @@ PYTHON_FENCES = (
     '        return self.dst  # questions: docs@quill.example\n',
 )
 #: (opening, closing) fence lines for directive examples; all CommonMark fences.
-EXAMPLE_FENCES = (("```text", "```"), ("~~~markdown", "~~~"), ("````", "````"), ("  ```", "```"))
+EXAMPLE_FENCES = (("```text", "```"), ("~~~markdown", "~~~"), ("````", "````"), ("```markdown", "```"))
 
 
 def canonical_values(version: str) -> dict[tuple[str, str], str]:

@@ -98,18 +98,15 @@ class LineEndingTest(LineTestCase):
         self.assertRefused(b"# T\n" + REFUSE.encode() + b"\r\r\n", "malformed_directive", 2,
                            len(REFUSE) + 1)
 
-    def test_lone_cr_does_not_start_a_line(self):
-        """'intro\\r@quill ...' is one prose line (old Mac line ending is not a line break)."""
+    def test_lone_cr_starts_a_line_for_the_reader(self):
+        """'intro\\r@quill ...': a lone CR is a CommonMark line ending, so the directive is refused."""
         raw = b"intro\r" + REFUSE.encode() + b"\n"
         found, mentions = self.scan(raw)
-        self.assertEqual(found, ())
-        self.assertEqual([(m.word, m.line, m.column, m.in_fence) for m in mentions],
-                         [("quill", 1, len("intro\r") + 1, False)])
-        result = self.gate_one(raw)
-        self.assertEqual((result["status"], result["reason"]), ("not_in_docs", "requested_claim_missing"))
+        self.assertEqual([(d.line, d.text) for d in found], [(1, "intro\r" + REFUSE)])
+        self.assertRefused(raw, "malformed_directive", 1, 1)
+        self.assertRefused(b"x@y\r\r" + REFUSE.encode() + b"\n", "malformed_directive", 1, 1)
         # ... and a line that starts with a lone \r is a blank-prefixed directive line: refused
         self.assertRefused(b"# T\n\r" + REFUSE.encode() + b"\n", "malformed_directive", 2, 1)
-
 
 class NotLineBreakTest(LineTestCase):
     """Regression: only \\n ends a line. str.splitlines() would also split on these characters."""
@@ -244,8 +241,8 @@ class FenceTest(LineTestCase):
             ["``` info `x`", REFUSE], [(2, "refuse")]),
         "tilde info string may hold a backtick": (
             ["~~~ a`b", OVERWRITE, "~~~", REFUSE], [(4, "refuse")]),
-        "unclosed fence runs to the end": (
-            [REFUSE, "```", OVERWRITE, "@quill create_copy existing_path=merge"], [(1, "refuse")]),
+        "an unclosed fence hides prose lines": (
+            [REFUSE, "```", "text @quill create_copy existing_path=overwrite"], [(1, "refuse")]),
         "fence marker mid-line is not a fence": (
             ["text ```", REFUSE], [(2, "refuse")]),
         "only directive in fence": (
@@ -267,6 +264,58 @@ class FenceTest(LineTestCase):
                     result = self.gate_one(raw)
                     self.assertEqual((result["status"], result["reason"]),
                                      ("not_in_docs", "requested_claim_missing"))
+
+    def test_unclosed_fence_does_not_hide_directive_lines(self):
+        """Fail-open guard: a fence the gate misreads (e.g. one CommonMark closes at the end of a
+        list item) is usually left unclosed for the gate, and would hide a directive a reader
+        sees. An '@' line inside an unclosed fence therefore refuses the source."""
+        raw = lines(REFUSE, "```", OVERWRITE).encode()
+        self.assertEqual(fence_ranges(raw.decode())[-1][1], len(raw))
+        found, _ = self.scan(raw)
+        self.assertEqual([(d.line, d.fenced) for d in found], [(1, False), (3, True)])
+        self.assertRefused(raw, "malformed_directive", 3, 1)
+
+    def test_fences_in_doubt_refuse_fenced_at_lines(self):
+        """Fail-open guards: where a list item or an HTML block can move a reader's fences, an '@'
+        line inside a gate fence may be visible prose, so it refuses the source."""
+        cases = {
+            "list item fence whose closer the gate takes for an opener": lines(
+                "- ```sh", "  pip install quill", "  ```", "", REFUSE, "", "```", OVERWRITE, "```"),
+            "list item ended by an unindented line": lines(REFUSE, "", "- example:", "  ```", OVERWRITE),
+            "fence line inside an HTML comment": lines(REFUSE, "", "<!--", "```", "-->", "", OVERWRITE),
+            "fence line inside an HTML block": lines(REFUSE, "", "<div>", "```", "</div>", "", OVERWRITE),
+            "decorator in an indented fence of a list": lines(
+                REFUSE, "", "1. Step:", "", "   ```python", "   @quill.task", "   ```"),
+        }
+        for name, text in cases.items():
+            with self.subTest(name):
+                result = self.gate_one(text.encode())
+                self.assertEqual((result["status"], result["reason"]), ("refused", "malformed_directive"))
+
+    def test_top_level_fences_stay_context_beside_lists_and_quotes(self):
+        """The doubt rules do not fire for ordinary documents: unindented fences next to a list,
+        and a fence inside a block quote."""
+        text = lines("- item", "- item", "", "```python", "@quill.task", OVERWRITE, "```", "",
+                     "> ```", "> @quill.task", "> ```", "", REFUSE)
+        self.assertReady(text.encode(), 13)
+
+    def test_lone_cr_ends_a_fence_line(self):
+        """Fail-open guard: '~~~<CR>x<CR>~~~' is a whole fenced block to a CommonMark reader, and a
+        closing fence ending in '<CR><CR><LF>' closes; neither may leave a gate fence open."""
+        for fence in (b"~~~\rexample\r~~~\n", b"```\nx\n```\r\r\n"):
+            with self.subTest(fence=fence):
+                raw = REFUSE.encode() + b"\n\n" + fence + b"\n" + OVERWRITE.encode() + b"\n"
+                result = self.gate_one(raw)
+                self.assertNotEqual(result["status"], "ready")
+
+    def test_look_alike_at_signs_and_bidi_overrides_refuse(self):
+        """Fail-open guards: a fullwidth or small at sign, or a right-to-left override that renders
+        reversed text as a directive, must refuse rather than be skipped as prose."""
+        for line in ("\uff20quill create_copy existing_path=overwrite",
+                     "\ufe6bquill create_copy existing_path=overwrite",
+                     "\u202e" + OVERWRITE[::-1]):
+            with self.subTest(line=ascii(line)):
+                self.assertRefused(lines(REFUSE, line).encode(), "malformed_directive", 2, 1)
 
     def test_crlf_fences(self):
         raw = b"```\r\n" + OVERWRITE.encode() + b"\r\n```\r\n" + REFUSE.encode() + b"\r\n"
