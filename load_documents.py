@@ -31,10 +31,12 @@ Line rules (shared with the directive parser in ``conflict_gate``):
   :func:`_is_blank`), so a disguised directive is refused, not skipped.
 * Fail closed where this model and a CommonMark reader could disagree: a lone
   ``\r`` (a line ending to CommonMark) starts a line for fences and for
-  "first non-blank"; look-alike at signs and bidi overrides make directive
-  lines; and an ``@`` line inside a fence that is unclosed, or in a document
-  whose fences are in doubt (lists, HTML blocks: :func:`_fences_in_doubt`),
-  refuses its source instead of being hidden.
+  "first non-blank"; look-alike at signs, at signs written as entities, bidi
+  overrides and markup that renders as nothing before a directive-shaped
+  ``@`` make directive lines; and an ``@`` line inside a fence that is
+  unclosed, or in a document whose fences are in doubt (lists, HTML blocks,
+  front matter: :func:`_fences_in_doubt`), or inside an HTML code element,
+  refuses its source instead of being hidden or counted.
 """
 
 from __future__ import annotations
@@ -721,6 +723,10 @@ def _fence_scan(text: str) -> _FenceScan:
 _LIST_ITEM: Final = re.compile(r"\n {0,3}(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|\r?\n|\r?$)")
 
 
+#: The line that ends YAML front matter opened by a first line ``---``.
+_FRONT_MATTER_END: Final = re.compile(r"\n(?:---|\.\.\.)[ \t]*\r?(?:\n|$)")
+
+
 def _fences_in_doubt(view: str, scan: _FenceScan) -> bool:
     """True when the fences found may not be the fences a CommonMark reader sees.
 
@@ -739,6 +745,10 @@ def _fences_in_doubt(view: str, scan: _FenceScan) -> bool:
     """
     if scan.indented and _LIST_ITEM.search("\n" + view):
         return True
+    if view.startswith("---"):  # YAML front matter: GitHub shows it as a table, never as fences
+        end = _FRONT_MATTER_END.search(view, 3)
+        if end is not None and scan.ranges[0][0] < end.start():
+            return True
     pos = view.find("<")
     while pos != -1:  # an HTML block starts with '<' after 0-3 spaces
         start = view.rfind("\n", 0, pos) + 1
@@ -757,6 +767,38 @@ _LONE_CR: Final = re.compile(r"\r(?!\n)")
 _BIDI_CONTROL: Final = re.compile("[\u202a-\u202e\u2066-\u2069]")
 #: Characters a reader takes for the at sign of a directive.
 _AT_SIGNS: Final = re.compile("[@\uff20\ufe6b]")
+#: The at sign written as a character reference, which a reader sees as ``@``.
+_AT_ENTITY: Final = re.compile(r"&(?:#0*64|#[xX]0*40|commat);")
+_AT_SIGNS_OR_ENTITY: Final = re.compile("[@\uff20\ufe6b]|" + _AT_ENTITY.pattern)
+#: Markup that renders as no text before a line's first visible character: block
+#: markers (quote, list, heading, table pipe), emphasis, link brackets, backslash
+#: escapes, inline HTML tags and comments.
+_MARKUP: Final = re.compile(r"[>*+\-#|\\_~\[]|[0-9]{1,9}[.)]|<[^<>\n]*>")
+#: ``@word word key=`` (``&`` for an escaped ``=``): directive-shaped to a reader.
+_DIRECTIVE_SHAPE: Final = re.compile(r"\S*[ \t]+\S+[ \t]+[^ \t]*?[=&]")
+#: HTML elements a reader sees as code (or raw text), opened or closed.
+_HTML_CODE_TAG: Final = re.compile(
+    r"<(/?)(pre|code|samp|kbd|tt|xmp|listing|plaintext|textarea)(?=[\s/>]|$)", re.IGNORECASE)
+
+
+def _html_code_ranges(view: str, fences: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Ranges from an HTML code element's opening tag to its closing tag (or the end), outside fences."""
+    ranges, open_at, fence = [], None, 0
+    for match in _HTML_CODE_TAG.finditer(view):
+        while fence < len(fences) and fences[fence][1] <= match.start():
+            fence += 1
+        if fence < len(fences) and fences[fence][0] <= match.start() \
+                or view[match.start() - 1:match.start()] == "`":  # in a fence or in `<code>` text
+            continue
+        name = match.group(2).lower()
+        if open_at is None and not match.group(1):
+            open_at = (match.start(), name)
+        elif open_at is not None and match.group(1) and name == open_at[1]:
+            ranges.append((open_at[0], match.end()))
+            open_at = None
+    if open_at is not None:
+        ranges.append((open_at[0], len(view)))
+    return ranges
 
 
 def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ...], tuple[Mention, ...]]:
@@ -778,11 +820,13 @@ def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ..
     ``@`` and fence lines, not with the number of lines.
     """
     odd_at = "\uff20" in text or "\ufe6b" in text
+    entity_at = "&" in text and _AT_ENTITY.search(text) is not None
+    at_signs = _AT_SIGNS_OR_ENTITY if entity_at else _AT_SIGNS
 
     def next_at(start: int) -> int:
-        if not odd_at:
+        if not (odd_at or entity_at):
             return text.find("@", start)
-        found_at = _AT_SIGNS.search(text, start)
+        found_at = at_signs.search(text, start)
         return -1 if found_at is None else found_at.start()
 
     pos = next_at(0)
@@ -796,6 +840,8 @@ def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ..
     all_in_doubt = bool(fences) and _fences_in_doubt(view, fence_scan)
     # An unclosed fence is an authoring slip or a fence the gate misread: never trust it to hide.
     doubtful_from = fences[-1][0] if fence_scan.unclosed else len(text) + 1
+    # A directive line inside <pre>, <code>, ... is a code example to a reader: never count it.
+    html_code = _html_code_ranges(view, fences) if "<" in view else []
     fence = 0  # index of the first fence that does not end before ``pos``
     ascii_text = text.isascii()
     directive_lines: list[DirectiveLine] = []
@@ -825,8 +871,11 @@ def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ..
         line_no += text.count("\n", counted_to, start)
         counted_to = start
         view_start = view.rfind("\n", 0, pos) + 1  # a lone \r starts a line too
-        if (not in_fence or in_doubt) and _is_blank(text[view_start:pos]) or (
+        if (not in_fence or in_doubt) and (_is_blank(text[view_start:pos]) or (
+                _DIRECTIVE_SHAPE.match(text, pos, end) and _marked_up(view, view_start, pos))) or (
                 not in_fence and _BIDI_CONTROL.search(text, start, end)):
+            if not in_fence and html_code:
+                in_fence = any(a <= start < b for a, b in html_code)
             if ascii_text:
                 byte_start, byte_end = start + bom_bytes, end + bom_bytes
             else:
@@ -851,6 +900,11 @@ def scan_text(text: str, *, bom_bytes: int = 0) -> tuple[tuple[DirectiveLine, ..
                 continue
         pos = next_at(end)
     return tuple(directive_lines), tuple(mentions)
+
+
+def _marked_up(view: str, start: int, pos: int) -> bool:
+    """True if ``view[start:pos]`` is only markup and blanks, so the line reads as starting at ``pos``."""
+    return _is_blank(_MARKUP.sub("", view[start:pos]))
 
 
 #: Directive-shaped text: ``@``, a word, a space or tab, not after a word character.

@@ -453,7 +453,12 @@ def reference_scan(text: str) -> tuple[list[tuple[int, int, int, str]], list[tup
             open_fence = None
         first = next((j for j, ch in enumerate(content) if not _blank(ch)), None)
         doubtful = in_doubt or (unclosed_from is not None and i >= unclosed_from)
-        if (not in_fence or doubtful) and first is not None and content[first] == "@":
+        at = content.find("@")
+        # ... or only markup (quote, list, heading, emphasis, escape, tag) before a directive-shaped '@'
+        shaped = re.match(r"(\S*)[ \t]+\S+[ \t]+([^ \t]*)", content[at:]) if at != -1 else None
+        marked_up = shaped is not None and ("=" in shaped[2] or "&" in shaped[2]) and all(
+            _blank(ch) for ch in re.sub(r"[>*+\-#|\\_~\[]|[0-9]{1,9}[.)]|<[^<>\n]*>", "", content[:at]))
+        if (not in_fence or doubtful) and first is not None and (content[first] == "@" or marked_up):
             directives.append((i + 1, start, end, content))
             continue
         for k, ch in enumerate(content):

@@ -317,6 +317,59 @@ class FenceTest(LineTestCase):
             with self.subTest(line=ascii(line)):
                 self.assertRefused(lines(REFUSE, line).encode(), "malformed_directive", 2, 1)
 
+    def test_markup_before_a_directive_refuses(self):
+        """Fail-open guards: markup that renders as nothing (a quote or list marker, a heading, a table
+        pipe, emphasis, an HTML comment or tag, a backslash escape) or an at sign written as an entity
+        still shows a reader a directive, so the line must refuse rather than be skipped as prose."""
+        cases = {
+            "block quote": "> " + OVERWRITE,
+            "list item": "- " + OVERWRITE,
+            "numbered list item": "1. " + OVERWRITE,
+            "heading": "# " + OVERWRITE,
+            "table cell": "| " + OVERWRITE + " |",
+            "emphasis": "*" + OVERWRITE + "*",
+            "html comment": "<!-- -->" + OVERWRITE,
+            "empty anchor": '<a name="x"></a>' + OVERWRITE,
+            "backslash escape": "\\" + OVERWRITE,
+            "decimal entity": "&#64;" + OVERWRITE[1:],
+            "hex entity": "&#x40;" + OVERWRITE[1:],
+            "named entity": "&commat;" + OVERWRITE[1:],
+        }
+        for name, line in cases.items():
+            with self.subTest(name):
+                self.assertRefused(lines(REFUSE, "", line).encode(), "malformed_directive", 3, 1)
+
+    def test_directive_in_an_html_code_element_refuses(self):
+        """Fail-open guard: a directive inside <pre> (or <pre><code>) is a code example to a reader;
+        counting it would make a claim the page does not make."""
+        for opening, closing in (("<pre>", "</pre>"), ("<pre><code>", "</code></pre>")):
+            with self.subTest(opening=opening):
+                raw = lines("Example:", "", opening, OVERWRITE, closing).encode()
+                result = self.gate_one(raw)
+                self.assertEqual((result["status"], result["reason"]), ("refused", "malformed_directive"))
+
+    def test_fence_line_in_front_matter_puts_fences_in_doubt(self):
+        """Fail-open guard: GitHub shows YAML front matter as a table, so a fence line inside it opens
+        no code block for a reader, while the gate would open one and hide the next directive."""
+        raw = lines("---", "example: |", "  ```", "---", "", OVERWRITE, "", "```", "", REFUSE).encode()
+        self.assertNotEqual(self.gate_one(raw)["status"], "ready")
+
+    def test_ordinary_markup_stays_context(self):
+        """The markup rules fire only on directive-shaped text: mentions of people in lists, tables
+        and quotes, front matter, inline HTML code and a closed <pre> do not refuse a source."""
+        cases = {
+            "front matter": lines("---", "title: Quill", "tags: [a, b]", "---", "", REFUSE),
+            "list mentions": lines(REFUSE, "", "- @alice reviewed this", "1. @dave wrote the docs"),
+            "table mentions": lines(REFUSE, "", "| user | role |", "|---|---|", "| @alice | maintainer |"),
+            "quote mention": lines(REFUSE, "", "> @bob wrote:", "> hello"),
+            "inline html code": lines(REFUSE, "", "Use <code>copy()</code> and <kbd>Ctrl</kbd>."),
+            "closed pre before": lines("<pre>", "out", "</pre>", "", REFUSE),
+        }
+        for name, text in cases.items():
+            with self.subTest(name):
+                result = self.gate_one(text.encode())
+                self.assertEqual((result["status"], result.get("agreed_value")), ("ready", "refuse"))
+
     def test_crlf_fences(self):
         raw = b"```\r\n" + OVERWRITE.encode() + b"\r\n```\r\n" + REFUSE.encode() + b"\r\n"
         self.assertEqual(fence_ranges(raw.decode()), [(0, raw.index(b"```\r\n" + REFUSE.encode()) + 3)])
