@@ -3,7 +3,8 @@
 Flow, one direction only::
 
     manifest --load_documents--> Corpus (verified sources, directive lines)
-             --source_claims--> claims per eligible source (parsed once, cached)
+             --parse----------> claims per eligible source (parsed once, cached on the
+                                corpus; source_claims() returns them as dicts)
              --gate-----------> decision (status, reason, claims)
              --answer_request-> chat messages, only when ready (never sent)
 
