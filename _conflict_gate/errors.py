@@ -1,0 +1,139 @@
+"""The typed errors: one base class, each subclass with a fixed reason registry.
+
+Every error carries a machine-readable ``reason`` (a key of its class's
+registry in :mod:`_conflict_gate.registry`) and says where it happened. The
+message is built from those parts, so it is always one printable line::
+
+    source 'quill-malformed' (docs/quill-malformed.md:15:33): expected exactly ...
+    manifest.json at /documents/3/version: '1.0.0' does not fit the version scheme ...
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import ClassVar, Mapping
+
+from .registry import (
+    DECISION_FILE_REASONS,
+    DIRECTIVE_REASONS,
+    GATE_REASONS,
+    GRAMMAR_REASONS,
+    INGESTION_REASONS,
+)
+
+__all__ = [
+    "DecisionError",
+    "DirectiveError",
+    "GateError",
+    "GrammarError",
+    "IngestionError",
+    "LocatedError",
+    "located_message",
+    "printable",
+]
+
+
+def printable(text: str) -> str:
+    """``text`` with every non-printable character (newline, escape, U+2028, lone surrogate) escaped.
+
+    Used for every path, id and quote placed in a message, so that a message
+    is one printable line and no input can forge a line on a terminal.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
+def located_message(detail: str, *, source_id: str | None = None, path: str | None = None,
+                    line: int | None = None, column: int | None = None,
+                    pointer: str | None = None) -> str:
+    """Render ``source 'id' (path:line:column at /pointer): detail`` from whatever is known."""
+    where = printable(path or "")
+    if line is not None:
+        where += f":{line}" + (f":{column}" if column is not None else "")
+    if pointer is not None:
+        where += f" at {printable(pointer) or '/'}" if where else f"at {printable(pointer) or '/'}"
+    if source_id is not None:
+        head = f"source {printable(repr(source_id))}" + (f" ({where})" if where else "")
+    else:
+        head = where
+    return f"{head}: {detail}" if head else detail
+
+
+class LocatedError(ValueError):
+    """Base of the project's typed errors: a fixed ``reason`` and where it happened.
+
+    Attributes: ``reason`` (a key of the subclass's :attr:`reasons`),
+    ``detail`` (the message without its location), ``source_id``, ``path``
+    (manifest-relative for sources, as given for the manifest), ``line`` and
+    ``column`` (1-based; the column counts code points), ``pointer`` (a JSON
+    pointer into the manifest, RFC 6901), each ``None`` when unknown.
+    Refuses to be built with an unregistered reason (``AssertionError``): a
+    reason is a contract, not free text.
+    """
+
+    reasons: ClassVar[Mapping[str, str]] = MappingProxyType({})
+
+    def __init__(self, reason: str, detail: str, *, source_id: str | None = None,
+                 path: str | None = None, line: int | None = None, column: int | None = None,
+                 pointer: str | None = None) -> None:
+        if reason not in self.reasons:
+            raise AssertionError(f"unregistered {type(self).__name__} reason {reason!r}")
+        self.reason = reason
+        self.detail = detail
+        self.source_id = source_id
+        self.path = path
+        self.line = line
+        self.column = column
+        self.pointer = pointer
+        super().__init__(located_message(detail, source_id=source_id, path=path, line=line,
+                                         column=column, pointer=pointer))
+
+
+class IngestionError(LocatedError):
+    """The manifest or a source could not be loaded and verified (:data:`~_conflict_gate.registry.INGESTION_REASONS`)."""
+
+    reasons = INGESTION_REASONS
+
+
+class GrammarError(LocatedError):
+    """The manifest's grammar is not usable (:data:`~_conflict_gate.registry.GRAMMAR_REASONS`).
+
+    ``pointer`` is the grammar's location in the manifest, e.g.
+    ``/grammar/operations/create_copy/existing_path``.
+    """
+
+    reasons = GRAMMAR_REASONS
+
+
+class GateError(LocatedError):
+    """The request itself is invalid; no decision is made (:data:`~_conflict_gate.registry.GATE_REASONS`)."""
+
+    reasons = GATE_REASONS
+
+
+class DirectiveError(LocatedError):
+    """A source says something the gate cannot use, so it refuses the source.
+
+    Reasons: :data:`~_conflict_gate.registry.DIRECTIVE_REASONS`. ``line`` is the
+    1-based editor line, ``column`` (1-based, code points) points where the
+    problem is, ``quote`` is that whole source line (without its line ending),
+    cut to 200 code points.
+    """
+
+    reasons = DIRECTIVE_REASONS
+
+    def __init__(self, reason: str, detail: str, *, quote: str, **where: object) -> None:
+        super().__init__(reason, detail, **where)  # type: ignore[arg-type]
+        self.quote = quote
+
+
+class DecisionError(LocatedError):
+    """A decision file given to the answer check is not a result of this tool for this corpus.
+
+    Reasons: :data:`~_conflict_gate.registry.DECISION_FILE_REASONS`; ``pointer``
+    names the field at fault.
+    """
+
+    reasons = DECISION_FILE_REASONS

@@ -1,0 +1,352 @@
+"""The directive grammar a manifest declares, as one frozen value.
+
+A manifest's ``"grammar"`` object says what its directives may claim::
+
+    {"namespace": "quill", "product": "Quill",
+     "operations": {"create_copy": {
+         "existing_path": {"type": "enum", "values": ["refuse", "overwrite"]},
+         "max-retries": {"type": "integer", "min": 0, "max": 10}}}}
+
+:func:`grammar_from_json` checks it (every problem is a :class:`GrammarError`
+whose ``pointer`` is the JSON pointer of the bad part) and returns a
+:class:`Grammar`. The grammar owns everything that depends on it: the exact
+directive shape (:meth:`Grammar.parse`), the directive-shaped text a reader
+may take for a directive (:attr:`Grammar.shape`), and the hints in messages.
+The reader, the gate, the audit, the answer check and the command line all
+receive it from the corpus; nothing reads a grammar from a global.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Final, Mapping, Union
+
+from .errors import DirectiveError, GrammarError, printable
+
+__all__ = [
+    "EnumRule",
+    "Grammar",
+    "IntegerRule",
+    "NAME",
+    "VALUE_TOKEN",
+    "grammar_from_json",
+    "json_pointer",
+]
+
+#: Namespace, operation and key names: lowercase ASCII letters, digits, ``_``, ``-``, ``.``; a letter first.
+NAME: Final = re.compile(r"[a-z][a-z0-9_.\-]{0,63}")
+#: Enumerated values: ASCII letters, digits, ``_``, ``-``, ``.``; a letter or digit first; case-sensitive.
+VALUE_TOKEN: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
+#: Canonical ASCII decimal: no ``+``, no leading zeros, no ``-0``, at most 18 digits.
+_CANONICAL_INTEGER: Final = re.compile(r"0|-?[1-9][0-9]{0,17}")
+_INTEGER_LIMIT: Final = 10**18
+#: A directive after its ``@namespace `` head: three tokens without whitespace or ``=``.
+_BODY: Final = re.compile(r"([^\s=]+) ([^\s=]+)=([^\s=]+)")
+#: The longest start of a body that still fits the shape (where a malformed line goes wrong).
+_BODY_PREFIX: Final = re.compile(r"[^\s=]*(?: (?:[^\s=]*(?:=[^\s=]*)?)?)?")
+_PRODUCT: Final = re.compile(r"[^\x00-\x1f\x7f-\x9f]{1,100}")
+
+
+@dataclass(frozen=True)
+class EnumRule:
+    """A value is one of ``values`` (exact, case-sensitive tokens)."""
+
+    values: tuple[str, ...]
+
+    def check(self, value: str) -> tuple[str, str] | None:
+        """``None`` when ``value`` is allowed, else ``(reason, detail)``."""
+        if value in self.values:
+            return None
+        return ("unknown_directive_value",
+                f"value {printable(repr(value))} is not allowed (allowed: {_clip_list(self.values)})")
+
+    def describe(self) -> str:
+        """``refuse | overwrite``."""
+        return " | ".join(self.values)
+
+    def summary(self) -> dict[str, Any]:
+        """The rule as JSON data, in the manifest's own form."""
+        return {"type": "enum", "values": list(self.values)}
+
+
+@dataclass(frozen=True)
+class IntegerRule:
+    """A value is an integer in canonical ASCII decimal, within ``minimum``/``maximum`` when given.
+
+    Canonical: no ``+``, no leading zeros, no ``-0``, at most 18 digits, ASCII
+    digits only (``int("３０")`` would accept fullwidth digits; this does not).
+    A ``-`` is well-formed only when the rule allows negatives (no minimum, or
+    a negative one). The agreed value stays the token, so equal tokens mean
+    equal integers.
+    """
+
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: str) -> tuple[str, str] | None:
+        """``None`` when ``value`` is allowed, else ``(reason, detail)``."""
+        negatives = self.minimum is None or self.minimum < 0
+        if not _CANONICAL_INTEGER.fullmatch(value) or (value.startswith("-") and not negatives):
+            sign = "" if negatives else "non-negative "
+            return ("invalid_integer",
+                    f"value {printable(repr(value))} is not a canonical {sign}integer "
+                    "(ASCII digits, no '+', no leading zeros, at most 18 digits)")
+        number = int(value)
+        if (self.minimum is not None and number < self.minimum) or \
+                (self.maximum is not None and number > self.maximum):
+            return ("integer_out_of_range", f"value {value} is outside {self.describe()}")
+        return None
+
+    def describe(self) -> str:
+        """``integer 0..10``, ``integer >= 1``, ``integer <= 5`` or ``integer``."""
+        if self.minimum is not None and self.maximum is not None:
+            return f"integer {self.minimum}..{self.maximum}"
+        if self.minimum is not None:
+            return f"integer >= {self.minimum}"
+        if self.maximum is not None:
+            return f"integer <= {self.maximum}"
+        return "integer"
+
+    def summary(self) -> dict[str, Any]:
+        """The rule as JSON data, in the manifest's own form."""
+        data: dict[str, Any] = {"type": "integer"}
+        if self.minimum is not None:
+            data["min"] = self.minimum
+        if self.maximum is not None:
+            data["max"] = self.maximum
+        return data
+
+
+ValueRule = Union[EnumRule, IntegerRule]
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """What a corpus's directives may say: ``@<namespace> <operation> <key>=<value>``.
+
+    ``operations`` maps operation -> key -> :class:`EnumRule` or
+    :class:`IntegerRule` (read-only, in declaration order). ``product`` names
+    the documented product in the answer request. Build it with
+    :func:`grammar_from_json`, which checks every name and rule.
+    """
+
+    namespace: str
+    product: str
+    operations: Mapping[str, Mapping[str, ValueRule]]
+    #: Directive-shaped text: an at sign, the namespace (``_ * ~`` between its
+    #: letters ignored, ASCII case-insensitive) and then no name character.
+    #: Matched against what a reader sees after NFKC normalisation, so the
+    #: look-alike at signs U+FF20 and U+FE6B and fullwidth letters match too.
+    shape: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    #: At signs in raw text that may start directive-shaped text (a sound, cheap filter):
+    #: every at sign except one followed by a plain word that is not the namespace.
+    #: ``candidates`` finds ``@`` (a literal first character makes the scan fast);
+    #: ``odd_candidates`` finds the look-alikes and ``&#64;``, ``&#x40;``, ``&commat;``.
+    candidates: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    odd_candidates: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        letters = [re.escape(ch) for ch in self.namespace if ch != "_"]
+        # After the letters, markers are skipped greedily (a lookahead cannot give them back).
+        loose = "[_*~]*" + "[_*~]*".join(letters) + r"(?=[_*~]*(?![_*~A-Za-z0-9.\-]))"
+        set_ = object.__setattr__
+        set_(self, "shape", re.compile("@" + loose, re.IGNORECASE | re.ASCII))
+        # Relevant unless a plain word follows that is not the namespace: the namespace
+        # (underscores ignored), or a word followed by a character that may hide or add text.
+        after = rf"(?={loose}|[A-Za-z0-9_.\-]*(?:[^\x00-\x7f]|[\\`*~\[\]<>&!]))"
+        set_(self, "candidates", re.compile("@" + after, re.IGNORECASE))
+        set_(self, "odd_candidates", re.compile(
+            r"(?:[\uff20\ufe6b]|&(?:#0*64|#[xX]0*40|commat);)" + after, re.IGNORECASE))
+
+    @property
+    def head(self) -> str:
+        """What every directive line starts with: ``"@" + namespace + " "``."""
+        return f"@{self.namespace} "
+
+    @property
+    def form(self) -> str:
+        """``@quill <operation> <key>=<value>``."""
+        return f"@{self.namespace} <operation> <key>=<value>"
+
+    def directive(self, operation: str, key: str, value: str) -> str:
+        """The exact directive line for a claim."""
+        return f"@{self.namespace} {operation} {key}={value}"
+
+    def rule(self, operation: str, key: str) -> ValueRule | None:
+        """The value rule of ``operation``/``key``, or ``None`` when the grammar has no such claim."""
+        keys = self.operations.get(operation) if isinstance(operation, str) else None
+        return keys.get(key) if keys is not None and isinstance(key, str) else None
+
+    def claims(self) -> list[tuple[str, str, ValueRule]]:
+        """Every ``(operation, key, rule)`` in declaration order."""
+        return [(op, key, rule) for op, keys in self.operations.items() for key, rule in keys.items()]
+
+    def parse(self, text: str, **where: Any) -> tuple[str, str, str]:
+        """Parse one directive line (no line ending) into ``(operation, key, value)``.
+
+        Accepts exactly ``@<namespace> <operation> <key>=<value>``: single
+        spaces, nothing before or after, an operation and key of this grammar
+        and a value its rule allows. Raises :class:`DirectiveError` otherwise
+        (``malformed_directive``, ``unsupported_operation``,
+        ``unsupported_claim_key``, ``unknown_directive_value``,
+        ``invalid_integer``, ``integer_out_of_range``); its ``column`` (1-based,
+        code points) points where the line goes wrong. ``where`` (``source_id``,
+        ``path``, ``line``) only labels the error.
+        """
+        def refuse(reason: str, column: int, detail: str) -> DirectiveError:
+            return DirectiveError(reason, detail, quote=text[:200], column=column, **where)
+
+        head = self.head
+        body = _BODY.fullmatch(text, len(head)) if text.startswith(head) else None
+        if body is None:
+            if text.startswith(head):
+                column = _BODY_PREFIX.match(text, len(head)).end() + 1  # type: ignore[union-attr]
+                hint = "use single spaces, names from the grammar and nothing after the value"
+            else:
+                column = next((i for i, (a, b) in enumerate(zip(text, head)) if a != b),
+                              min(len(text), len(head))) + 1
+                hint = f"a directive starts with {head!r}: lowercase, one space"
+            raise refuse("malformed_directive", column,
+                         f"expected exactly {self.form!r}, got {_clip(text)}; {hint}")
+        operation, key, value = body.groups()
+        keys = self.operations.get(operation)
+        if keys is None:
+            raise refuse("unsupported_operation", body.start(1) + 1,
+                          f"unsupported operation {_clip(operation)} (known: {_clip_list(self.operations)})")
+        rule = keys.get(key)
+        if rule is None:
+            raise refuse("unsupported_claim_key", body.start(2) + 1,
+                          f"unsupported key {_clip(key)} for {operation!r} (known: {_clip_list(keys)})")
+        problem = rule.check(value)
+        if problem is not None:
+            raise refuse(problem[0], body.start(3) + 1, f"{operation} {key}: {problem[1]}")
+        return operation, key, value
+
+    def summary(self) -> dict[str, Any]:
+        """The grammar as JSON data: namespace, product, directive form, operations -> key -> rule."""
+        return {
+            "namespace": self.namespace,
+            "product": self.product,
+            "directive": self.form,
+            "operations": {op: {key: rule.summary() for key, rule in keys.items()}
+                           for op, keys in self.operations.items()},
+        }
+
+
+def json_pointer(*parts: str | int) -> str:
+    """An RFC 6901 JSON pointer: ``json_pointer("grammar", "a/b") == "/grammar/a~1b"``."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+_GRAMMAR_KEYS: Final = ("namespace", "product", "operations")
+
+
+def grammar_from_json(data: Any, *, path: str | None = None) -> Grammar:
+    """Check a manifest's ``"grammar"`` value and return it as a :class:`Grammar`.
+
+    ``data`` is the parsed JSON (``None`` when the manifest has no grammar);
+    ``path`` (the manifest's path) only labels errors. Raises
+    :class:`GrammarError` with the JSON pointer of the first problem:
+    ``missing_grammar``; ``invalid_grammar`` (not an object, unknown or missing
+    keys, a product that is empty, longer than 100 code points or holds
+    control characters, no operations, an operation without keys);
+    ``invalid_name`` (a namespace, operation or key outside :data:`NAME`);
+    ``invalid_value_rule`` (a rule that is not ``{"type": "enum", "values":
+    [...]}`` with distinct :data:`VALUE_TOKEN` values, or ``{"type":
+    "integer"}`` with optional integer ``min``/``max`` below 10**18 in
+    magnitude and ``min <= max``). Refuses to guess: nothing has a default.
+    """
+    def fail(reason: str, detail: str, *parts: str | int) -> GrammarError:
+        return GrammarError(reason, detail, path=path, pointer=json_pointer("grammar", *parts))
+
+    if data is None:
+        raise fail("missing_grammar", "the manifest declares no grammar: add a \"grammar\" object "
+                   "with namespace, product and operations (conflict-gate init writes a starter)")
+    if not isinstance(data, dict):
+        raise fail("invalid_grammar", "the grammar must be an object")
+    for key in data:
+        if key not in _GRAMMAR_KEYS:
+            raise fail("invalid_grammar", f"unknown key {printable(repr(key))} "
+                       f"(a grammar has {', '.join(_GRAMMAR_KEYS)})", key)
+    for key in _GRAMMAR_KEYS:
+        if key not in data:
+            raise fail("invalid_grammar", f"missing {key!r}", key)
+    namespace, product, operations = (data[key] for key in _GRAMMAR_KEYS)
+    _check_name(namespace, "namespace", fail, "namespace")
+    if not isinstance(product, str) or not _PRODUCT.fullmatch(product):
+        raise fail("invalid_grammar", "product must be 1-100 characters without control characters",
+                   "product")
+    if not isinstance(operations, dict) or not operations:
+        raise fail("invalid_grammar", "operations must be a non-empty object", "operations")
+    checked: dict[str, Mapping[str, ValueRule]] = {}
+    for operation, keys in operations.items():
+        _check_name(operation, "operation", fail, "operations", operation)
+        if not isinstance(keys, dict) or not keys:
+            raise fail("invalid_grammar", "an operation must be a non-empty object of keys",
+                       "operations", operation)
+        rules: dict[str, ValueRule] = {}
+        for key, rule in keys.items():
+            _check_name(key, "key", fail, "operations", operation, key)
+            rules[key] = _value_rule(rule, fail, ("operations", operation, key))
+        checked[operation] = MappingProxyType(rules)
+    return Grammar(namespace=namespace, product=product, operations=MappingProxyType(checked))
+
+
+def _check_name(name: Any, what: str, fail: Any, *parts: str | int) -> None:
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        shown = printable(repr(name)) if isinstance(name, str) else f"a {type(name).__name__}"
+        raise fail("invalid_name", f"{what} {shown} is not a name: lowercase ASCII letters, digits, "
+                   "'_', '-', '.', starting with a letter, at most 64 characters", *parts)
+
+
+def _value_rule(rule: Any, fail: Any, parts: tuple[str | int, ...]) -> ValueRule:
+    if not isinstance(rule, dict) or rule.get("type") not in ("enum", "integer"):
+        raise fail("invalid_value_rule", 'a value rule is {"type": "enum", "values": [...]} or '
+                   '{"type": "integer", "min": N, "max": N}', *parts)
+    allowed = ("type", "values") if rule["type"] == "enum" else ("type", "min", "max")
+    for key in rule:
+        if key not in allowed:
+            raise fail("invalid_value_rule", f"unknown key {printable(repr(key))} in a "
+                       f"{rule['type']} rule (allowed: {', '.join(allowed)})", *parts, key)
+    if rule["type"] == "enum":
+        values = rule.get("values")
+        if not isinstance(values, list) or not values:
+            raise fail("invalid_value_rule", "an enum rule needs a non-empty list of values",
+                       *parts, "values")
+        for index, value in enumerate(values):
+            if not isinstance(value, str) or not VALUE_TOKEN.fullmatch(value):
+                shown = printable(repr(value)) if isinstance(value, str) else f"a {type(value).__name__}"
+                raise fail("invalid_value_rule", f"value {shown} is not a token: ASCII letters, "
+                           "digits, '_', '-', '.', starting with a letter or digit, at most 64 "
+                           "characters (use an integer rule for numbers)", *parts, "values", index)
+            if value in values[:index]:
+                raise fail("invalid_value_rule", f"value {value!r} is listed twice",
+                           *parts, "values", index)
+        return EnumRule(tuple(values))
+    bounds = {}
+    for key in ("min", "max"):
+        if key in rule:
+            number = rule[key]
+            if type(number) is not int or not -_INTEGER_LIMIT < number < _INTEGER_LIMIT:
+                raise fail("invalid_value_rule", f"{key} must be an integer of at most 18 digits",
+                           *parts, key)
+            bounds[key] = number
+    if "min" in bounds and "max" in bounds and bounds["min"] > bounds["max"]:
+        raise fail("invalid_value_rule", f"min {bounds['min']} is greater than max {bounds['max']}",
+                   *parts)
+    return IntegerRule(bounds.get("min"), bounds.get("max"))
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    """``repr`` of ``text``, printable, cut to ``limit`` code points so messages stay short."""
+    if len(text) <= limit:
+        return printable(repr(text))
+    return printable(repr(text[:limit])) + f"... ({len(text)} code points)"
+
+
+def _clip_list(names: Any, limit: int = 12) -> str:
+    names = list(names)
+    shown = ", ".join(names[:limit])
+    return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")

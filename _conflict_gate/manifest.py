@@ -1,0 +1,396 @@
+"""Manifest JSON -> a validated :class:`Manifest`: grammar, version scheme and entries.
+
+A manifest is one JSON object::
+
+    {"grammar": {...},                       # see grammar.grammar_from_json
+     "version_scheme": "semver",             # one of VERSION_SCHEMES
+     "documents": [{"source_id": "guide", "version": "1.2.0", "path": "guide.md",
+                    "url": "https://...", "status": "approved", "sha256": "<64 hex>"}]}
+
+``url`` and ``status`` may be omitted (no URL; ``approved``). Paths are
+relative to the folder that holds the manifest file (its real location when
+the manifest is reached through a symlink), so ``gate``, ``audit`` and ``pin``
+all read the same files. This module reads the manifest only: it opens no
+source (see :mod:`_conflict_gate.corpus`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import posixpath
+import re
+import stat
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Callable, Final, Mapping, NamedTuple
+
+from .errors import IngestionError, printable
+from .grammar import Grammar, grammar_from_json, json_pointer
+from .registry import MAX_MANIFEST_BYTES, PAGE_STATUSES
+
+__all__ = [
+    "ENTRY_FIELDS",
+    "Entry",
+    "Manifest",
+    "SOURCE_ID",
+    "VERSION_SCHEMES",
+    "VersionScheme",
+    "check_relative_path",
+    "read_capped",
+    "read_fd",
+    "read_manifest",
+]
+
+#: The fields of one manifest entry, in the order ``init`` writes them; ``url`` and ``status`` are optional.
+ENTRY_FIELDS: Final = ("source_id", "version", "path", "url", "status", "sha256")
+_REQUIRED: Final = ("source_id", "version", "path", "sha256")
+_TOP_LEVEL: Final = ("grammar", "version_scheme", "documents")
+#: Source ids: ASCII letters, digits, ``.``, ``_``, ``-``, ``/``; a letter or digit first; at most 200.
+#: No ``:``, space or bracket, so a citation ``[source: id:line]`` is never ambiguous.
+SOURCE_ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/\-]{0,199}")
+_SHA256_HEX: Final = re.compile(r"[0-9a-f]{64}")
+#: A URL: 1-2048 printable characters, no whitespace.
+_URL: Final = re.compile(r"[^\s\x00-\x1f\x7f-\x9f]{1,2048}")
+_CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CANONICAL_JSON: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"),
+                                          ensure_ascii=False).encode
+
+
+# --------------------------------------------------------------------------
+# version schemes
+
+
+_NUMBER: Final = r"(?:0|[1-9][0-9]{0,17})"
+_PRERELEASE_ID: Final = r"(?:0|[1-9][0-9]{0,17}|[0-9]*[A-Za-z\-][0-9A-Za-z\-]*)"
+
+
+def _semver_key(version: str) -> tuple[Any, ...]:
+    """SemVer 2.0 precedence (section 11): a pre-release sorts before its release."""
+    core, _, pre = version.partition("-")
+    numbers = tuple(int(part) for part in core.split("."))
+    if not pre:
+        return (*numbers, 1, ())
+    return (*numbers, 0, tuple((0, int(i), "") if i.isdigit() else (1, 0, i) for i in pre.split(".")))
+
+
+def _is_date(version: str) -> bool:
+    try:
+        datetime.date(int(version[:4]), int(version[5:7]), int(version[8:10]))
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class VersionScheme:
+    """How a manifest writes versions. Matching is always exact string equality.
+
+    ``fits(version)`` says whether a version is well written; ``sort_key``
+    orders versions for display only (never to pick one: there is no "latest"
+    and no fallback).
+    """
+
+    name: str
+    description: str
+    examples: tuple[str, ...]
+    pattern: re.Pattern[str]
+    sort_key: Callable[[str], Any]
+    extra_check: Callable[[str], bool] | None = None
+
+    def fits(self, version: Any) -> bool:
+        """True when ``version`` is a string written in this scheme."""
+        return isinstance(version, str) and self.pattern.fullmatch(version) is not None and (
+            self.extra_check is None or self.extra_check(version))
+
+    def sorted(self, versions: Any) -> list[str]:
+        """Distinct versions in this scheme's order (for messages and reports)."""
+        return sorted(set(versions), key=self.sort_key)
+
+
+#: name -> scheme. The README's version-scheme table is rendered from this.
+VERSION_SCHEMES: Final[Mapping[str, VersionScheme]] = MappingProxyType({scheme.name: scheme for scheme in (
+    VersionScheme("major.minor", "MAJOR.MINOR, ASCII digits, no leading zeros", ("1.0", "2.13"),
+                  re.compile(rf"{_NUMBER}\.{_NUMBER}"),
+                  lambda v: tuple(int(part) for part in v.split("."))),
+    VersionScheme("semver", "SemVer 2.0 MAJOR.MINOR.PATCH with an optional -prerelease "
+                  "(no +build: two builds of one version would not be equal strings)",
+                  ("1.0.0", "2.1.0-beta.2"),
+                  re.compile(rf"{_NUMBER}\.{_NUMBER}\.{_NUMBER}(?:-{_PRERELEASE_ID}(?:\.{_PRERELEASE_ID})*)?"),
+                  _semver_key),
+    VersionScheme("calver", "a real calendar date YYYY-MM-DD", ("2024-06-01",),
+                  re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"), str, _is_date),
+    VersionScheme("label", "ASCII letters, digits, '.', '-', '_' (a letter or digit first); equality only",
+                  ("v2", "stable", "2.1-beta"),
+                  re.compile(r"[A-Za-z0-9][A-Za-z0-9._\-]{0,63}"), str),
+)})
+
+
+# --------------------------------------------------------------------------
+# the manifest
+
+
+class Entry(NamedTuple):
+    """One manifest entry, checked. ``url`` is ``None`` when omitted; ``status`` defaults to ``approved``.
+
+    ``written`` is the entry object exactly as the manifest holds it (read-only):
+    :attr:`document_revision` hashes it, so an edited entry is a new revision.
+    """
+
+    source_id: str
+    version: str
+    path: str
+    url: str | None
+    status: str
+    sha256: str
+    written: Mapping[str, str]
+
+    @property
+    def document_revision(self) -> str:
+        """SHA-256 (hex) of the entry as written, in canonical JSON (sorted keys, no spaces, UTF-8)."""
+        return hashlib.sha256(_CANONICAL_JSON(dict(self.written)).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """A checked manifest: where it is, its grammar, its version scheme and its entries.
+
+    ``path`` is the manifest path as given; ``real_path`` the file it names
+    (symlinks followed; ``pin`` writes there); ``root`` the real folder that
+    holds it, to which every entry path is relative.
+    """
+
+    path: str
+    real_path: str
+    root: str
+    grammar: Grammar
+    version_scheme: VersionScheme
+    entries: tuple[Entry, ...]
+
+
+def read_capped(real_path: str, limit: int, error: Callable[[str, str], Exception]) -> bytes:
+    """Read a regular file once, refusing non-regular files and files over ``limit`` bytes.
+
+    Opens with ``O_NOFOLLOW`` (a symlink as the last component fails; callers
+    resolve symlinks themselves) and ``O_NONBLOCK`` (a FIFO cannot hang).
+    ``error(reason, detail)`` builds the exception; the reasons used are
+    ``source_missing``, ``source_not_regular_file``, ``source_too_large`` and
+    ``source_unreadable``.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) \
+        | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(real_path, flags)
+    except (FileNotFoundError, NotADirectoryError):
+        raise error("source_missing", "file does not exist") from None
+    except OSError as exc:
+        if os.path.isdir(real_path):
+            raise error("source_not_regular_file", "not a regular file") from None
+        raise error("source_unreadable", f"cannot open: {exc.strerror}") from None
+    try:
+        return read_fd(fd, limit, error)[0]
+    finally:
+        os.close(fd)
+
+
+def read_fd(fd: int, limit: int, error: Callable[[str, str], Exception]) -> tuple[bytes, os.stat_result]:
+    """Read an open regular file whole, once: ``(bytes, its fstat)``; refusals as :func:`read_capped`."""
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise error("source_not_regular_file", "not a regular file")
+        if info.st_size > limit:
+            raise error("source_too_large", f"{info.st_size} bytes is over the {limit}-byte limit")
+        # One read of the expected size plus one byte: one byte more means the
+        # file grew while read, so read on to the limit and judge the size.
+        data = os.read(fd, min(limit, info.st_size) + 1)
+        if len(data) > info.st_size:
+            chunks = [data]
+            remaining = limit + 1 - len(data)
+            while remaining > 0:
+                chunk = os.read(fd, min(remaining, 1 << 16))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                remaining -= len(chunk)
+            data = b"".join(chunks)
+    except OSError as exc:
+        raise error("source_unreadable", f"cannot read: {exc.strerror}") from None
+    if len(data) > limit:
+        raise error("source_too_large", f"file grew over the {limit}-byte limit while read")
+    return data, info
+
+
+def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool = True) -> Manifest:
+    """Read and check a manifest; open no source.
+
+    With ``require_pins=False`` (``pin`` uses it) an empty ``sha256`` means
+    "not pinned yet". Raises :class:`GrammarError` for the grammar (see
+    :func:`~_conflict_gate.grammar.grammar_from_json`) and :class:`IngestionError`
+    for the rest, each naming the JSON pointer of the problem:
+    ``manifest_unreadable``, ``manifest_not_utf8`` (with the byte offset),
+    ``manifest_not_json`` (with line:column), ``invalid_manifest`` (JSON that
+    Python cannot hold, repeated keys, unknown or missing keys, fields of the
+    wrong type, lone surrogates), ``invalid_version_scheme``,
+    ``invalid_source_id``, ``invalid_version``, ``invalid_status``,
+    ``invalid_url``, ``invalid_sha256``, ``invalid_path`` (see
+    :func:`check_relative_path`), ``duplicate_source_id`` and
+    ``duplicate_path``. Checks come in that order for the whole manifest, then
+    entry by entry.
+    """
+    shown = os.fspath(manifest_path)
+    real_path = os.path.realpath(shown)
+    raw = read_capped(real_path, MAX_MANIFEST_BYTES,
+                      lambda reason, detail: IngestionError("manifest_unreadable", detail, path=shown))
+    data = _parse_json(raw, shown)
+
+    def invalid(detail: str, *parts: str | int, reason: str = "invalid_manifest",
+                source_id: str | None = None) -> IngestionError:
+        return IngestionError(reason, detail, path=shown, pointer=json_pointer(*parts),
+                              source_id=source_id)
+
+    if not isinstance(data, dict):
+        raise invalid("the manifest must be an object with grammar, version_scheme and documents")
+    for key in data:
+        if key not in _TOP_LEVEL:
+            raise invalid(f"unknown top-level key {printable(repr(key))} "
+                          f"(a manifest has {', '.join(_TOP_LEVEL)})", key)
+    grammar = grammar_from_json(data.get("grammar"), path=shown)
+    scheme = VERSION_SCHEMES.get(data.get("version_scheme"))  # type: ignore[arg-type]
+    if scheme is None:
+        got = data.get("version_scheme")
+        raise invalid(f"version_scheme must be one of {', '.join(VERSION_SCHEMES)}, got "
+                      f"{printable(repr(got))}", "version_scheme", reason="invalid_version_scheme")
+    documents = data.get("documents")
+    if not isinstance(documents, list):
+        raise invalid("'documents' must be a list", "documents")
+    entries = tuple(_check_entries(documents, scheme, require_pins, invalid))
+    return Manifest(path=shown, real_path=real_path, root=os.path.dirname(real_path),
+                    grammar=grammar, version_scheme=scheme, entries=entries)
+
+
+def _parse_json(raw: bytes, shown: str) -> Any:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise IngestionError("manifest_not_utf8", f"invalid UTF-8 at byte {error.start}",
+                             path=shown) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as error:
+        raise IngestionError("manifest_not_json", error.msg, path=shown,
+                             line=error.lineno, column=error.colno) from None
+    except _DuplicateKey as error:
+        raise IngestionError("invalid_manifest", f"duplicate key {printable(repr(error.args[0]))}",
+                             path=shown) from None
+    except RecursionError:
+        raise IngestionError("invalid_manifest", "JSON nesting is too deep for a manifest",
+                             path=shown) from None
+    except ValueError as error:  # valid JSON Python refuses, e.g. an integer over 4300 digits
+        raise IngestionError("invalid_manifest",
+                             f"unsupported JSON value ({str(error).partition(':')[0]})",
+                             path=shown) from None
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """JSON object hook: a repeated key is ambiguous, so it is refused."""
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return result
+
+
+def _check_entries(documents: list[Any], scheme: VersionScheme, require_pins: bool,
+                   invalid: Callable[..., IngestionError]) -> list[Entry]:
+    entries = []
+    seen_ids: set[str] = set()
+    seen_paths: dict[str, str] = {}
+    for index, entry in enumerate(documents):
+        where = ("documents", index)
+        if not isinstance(entry, dict):
+            raise invalid("an entry must be an object", *where)
+        source_id = entry.get("source_id")
+        named = source_id if isinstance(source_id, str) and SOURCE_ID.fullmatch(source_id) else None
+        for key, value in entry.items():
+            if key not in ENTRY_FIELDS:
+                raise invalid(f"unknown key {printable(repr(key))} (an entry has "
+                              f"{', '.join(ENTRY_FIELDS)})", *where, key, source_id=named)
+            if not isinstance(value, str):
+                raise invalid(f"{key} must be a string", *where, key, source_id=named)
+            if not value.isascii():
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise invalid(f"{key} holds a lone surrogate", *where, key,
+                                  source_id=named) from None
+        for key in _REQUIRED:
+            if key not in entry:
+                raise invalid(f"missing {key!r}", *where, key, source_id=named)
+        if named is None:
+            raise invalid(f"source_id {printable(repr(source_id))} is not ASCII letters, digits, "
+                          "'.', '_', '-', '/' starting with a letter or digit (at most 200)",
+                          *where, "source_id", reason="invalid_source_id")
+        version = entry["version"]
+        if not scheme.fits(version):
+            raise invalid(f"version {printable(repr(version))} does not fit the version scheme "
+                          f"{scheme.name!r} ({scheme.description}; e.g. {', '.join(scheme.examples)})",
+                          *where, "version", reason="invalid_version", source_id=named)
+        status = entry.get("status", "approved")
+        if status not in PAGE_STATUSES:
+            raise invalid(f"status {printable(repr(status))} is not one of {', '.join(PAGE_STATUSES)}",
+                          *where, "status", reason="invalid_status", source_id=named)
+        url = entry.get("url")
+        if url is not None and not (_URL.fullmatch(url) and url.isprintable()):
+            raise invalid("url must be 1-2048 printable characters without whitespace (omit it "
+                          "for none)", *where, "url", reason="invalid_url", source_id=named)
+        digest = entry["sha256"]
+        if not (_SHA256_HEX.fullmatch(digest) or (digest == "" and not require_pins)):
+            raise invalid(f"sha256 must be 64 lowercase hex characters, got {printable(repr(digest))}",
+                          *where, "sha256", reason="invalid_sha256", source_id=named)
+        path = entry["path"]
+        problem = check_relative_path(path)
+        if problem:
+            raise invalid(problem, *where, "path", reason="invalid_path", source_id=named)
+        if named in seen_ids:
+            raise invalid("source_id is used twice", *where, "source_id",
+                          reason="duplicate_source_id", source_id=named)
+        seen_ids.add(named)
+        if path in seen_paths:
+            raise invalid(f"path {printable(repr(path))} is also used by {seen_paths[path]!r}",
+                          *where, "path", reason="duplicate_path", source_id=named)
+        seen_paths[path] = named
+        entries.append(Entry(named, version, path, url, status, digest, MappingProxyType(entry)))
+    return entries
+
+
+def check_relative_path(path: str) -> str:
+    """Why ``path`` is not a plain relative POSIX path, or ``""`` when it is one.
+
+    Accepted: non-empty, relative, normalised (``posixpath.normpath(p) == p``),
+    no ``..`` segment, no backslash, no control character. Never touches the disk.
+    """
+    if not path:
+        return "path is empty"
+    if "\\" in path:
+        return "path contains a backslash"
+    if _CONTROL.search(path):
+        return "path contains a control character"
+    if path.startswith("/"):
+        return "path is absolute"
+    if ".." in path.split("/"):
+        return "path contains '..'"
+    if posixpath.normpath(path) != path:
+        return f"path is not normalised (expected {printable(repr(posixpath.normpath(path)))})"
+    return ""

@@ -1,0 +1,200 @@
+"""Every fixed vocabulary of conflict-gate, defined once, as read-only data.
+
+The errors, the decisions, the audit, the answer check, the command line and
+the reference pages all read these tables; nothing else spells a reason, a
+status, a verdict or an exit code. Adding an entry is a change of contract.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Final, Mapping
+
+__all__ = [
+    "AUDIT_STATUSES",
+    "COMMAND_EXIT_CODES",
+    "DECISION_FILE_REASONS",
+    "DECISIONS",
+    "DIRECTIVE_REASONS",
+    "EXIT_CODES",
+    "FINDINGS",
+    "GATE_REASONS",
+    "GRAMMAR_REASONS",
+    "INGESTION_REASONS",
+    "MAX_SOURCE_BYTES",
+    "MAX_MANIFEST_BYTES",
+    "MAX_ANSWER_BYTES",
+    "PAGE_STATUSES",
+    "VERDICTS",
+    "VERDICT_PRECEDENCE",
+    "status_of",
+]
+
+_ro = MappingProxyType
+
+#: Largest source file accepted, in bytes; larger files are refused unread.
+MAX_SOURCE_BYTES: Final = 16 * 1024 * 1024
+#: Largest manifest file accepted, in bytes.
+MAX_MANIFEST_BYTES: Final = 64 * 1024 * 1024
+#: Largest answer ``check_answer`` reads, in bytes of UTF-8.
+MAX_ANSWER_BYTES: Final = 64 * 1024
+
+#: Reasons of an ``IngestionError``: the manifest or a source could not be loaded and verified.
+INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
+    "manifest_unreadable": "the manifest file is missing, not a regular file, unreadable or too large",
+    "manifest_not_utf8": "the manifest is not valid UTF-8",
+    "manifest_not_json": "the manifest is not valid JSON",
+    "invalid_manifest": "the manifest does not have the documented shape",
+    "invalid_version_scheme": "the manifest's version_scheme is missing or not a known scheme",
+    "invalid_source_id": "a source_id is not ASCII letters, digits, '.', '_', '-', '/' (starting with a letter or digit)",
+    "invalid_version": "a source's version does not fit the manifest's version scheme",
+    "invalid_status": "a source's status is not one of the page statuses",
+    "invalid_url": "a url is empty, too long, or holds whitespace or control characters",
+    "invalid_sha256": "a pin is not 64 lowercase hexadecimal characters",
+    "duplicate_source_id": "two manifest entries share a source_id",
+    "duplicate_path": "two manifest entries name the same file (as text, or through a link)",
+    "invalid_path": "a path is empty, absolute, not normalised, or uses '..', backslashes or control characters",
+    "path_outside_root": "a path leads outside the manifest's folder (through a symlink)",
+    "source_missing": "a source file does not exist",
+    "source_not_regular_file": "a source path names a directory, device or other non-regular file",
+    "source_unreadable": "a source file could not be read",
+    "source_too_large": f"a source file is larger than {MAX_SOURCE_BYTES} bytes",
+    "hash_mismatch": "a source's raw bytes do not match its pinned sha256",
+    "source_not_utf8": "a source is not valid UTF-8",
+})
+
+#: Reasons of a ``GrammarError``: the grammar the manifest declares is not usable.
+GRAMMAR_REASONS: Final[Mapping[str, str]] = _ro({
+    "missing_grammar": "the manifest declares no grammar",
+    "invalid_grammar": "the grammar is not an object of the documented shape",
+    "invalid_name": "a namespace, operation or key is not lowercase ASCII letters, digits, '_', '-', '.' starting with a letter",
+    "invalid_value_rule": "a value rule is not an enumeration of distinct tokens or an integer with valid bounds",
+})
+
+#: Reasons of a ``GateError``: the request itself is invalid; no decision is made.
+GATE_REASONS: Final[Mapping[str, str]] = _ro({
+    "invalid_candidate_ids": "candidate ids are not a list of non-empty strings",
+    "duplicate_candidate": "a candidate id is listed twice",
+    "invalid_requested_version": "the requested version does not fit the manifest's version scheme",
+    "unsupported_requested_claim": "the requested operation/claim key is not in the grammar",
+    "unknown_candidate": "a candidate id is not in the manifest",
+})
+
+#: Reasons of a ``DirectiveError``: a source says something the gate cannot use; it refuses the source.
+DIRECTIVE_REASONS: Final[Mapping[str, str]] = _ro({
+    "malformed_directive": "a line a reader sees as a directive is not exactly `@<namespace> <operation> <key>=<value>` on an unindented line",
+    "misplaced_directive": "directive-shaped text a reader sees outside a directive line (list item, quote, heading, table, HTML, front matter, mid-line)",
+    "ambiguous_markup": "the gate cannot be sure how a reader sees a block that holds directive-shaped text",
+    "unsupported_operation": "the operation is not in the grammar",
+    "unsupported_claim_key": "the key is not in the grammar for that operation",
+    "unknown_directive_value": "the value is not one the grammar allows for that key",
+    "invalid_integer": "an integer value is not canonical ASCII decimal (no '+', no leading zeros, at most 18 digits)",
+    "integer_out_of_range": "an integer value is outside the key's min/max",
+    "duplicate_directive": "one source declares the same operation and key twice",
+})
+
+#: Page statuses a manifest entry may carry (``status``); only ``approved`` sources are eligible.
+PAGE_STATUSES: Final[Mapping[str, str]] = _ro({
+    "approved": "published; eligible (the default when status is absent)",
+    "draft": "not published yet; set aside, never decides, never a fallback",
+    "deprecated": "kept for reference; set aside, never decides, never a fallback",
+})
+
+#: status -> reason -> meaning. Every gate result carries one such pair; only
+#: ``ready`` carries an answer request. When several apply the order here is the
+#: precedence: refused > conflict > not_in_docs > ready.
+DECISIONS: Final[Mapping[str, Mapping[str, str]]] = _ro({
+    "refused": DIRECTIVE_REASONS,
+    "conflict": _ro({
+        "same_version_directives_disagree": "eligible sources declare different values; every claim is kept",
+    }),
+    "not_in_docs": _ro({
+        "no_eligible_version": "no candidate has the requested version (or no candidates were given)",
+        "no_approved_source": "candidates of the requested version exist, but none is approved",
+        "requested_claim_missing": "an eligible source does not declare the claim; silence is not agreement",
+    }),
+    "ready": _ro({
+        "eligible_directives_agree": "every eligible source declares the claim with the same value",
+    }),
+})
+
+#: Per version, operation and key, what an audit finds among approved sources.
+AUDIT_STATUSES: Final[Mapping[str, str]] = _ro({
+    "agree": "every approved source of the version declares the key, all with one value",
+    "conflict": "approved sources of the version declare different values",
+    "partial": "the declared values agree but some approved sources of the version are silent or refused",
+})
+
+#: Verdicts of the answer check, in precedence order: the first that applies is
+#: the verdict. Each has a class, which picks the exit code.
+VERDICTS: Final[Mapping[str, tuple[str, str]]] = _ro({
+    "no_answer_allowed": ("withheld", "the decision is not ready, so no answer is supported"),
+    "malformed_answer": ("malformed", "the answer is empty, too large, not UTF-8, or breaks the answer form"),
+    "contradicts_decision": ("unsupported", "the answer states another value or version in the answer form"),
+    "quote_not_found": ("unsupported", "a quoted directive is in no pinned source"),
+    "misattributed": ("unsupported", "a quoted directive is in a pinned source, but is not the claim at the cited source and line"),
+    "unknown_citation": ("unsupported", "a citation names a source or line that is not a claim of the decision"),
+    "missing_citation": ("unsupported", "a source of the decision is not cited at the line of its claim, or a required statement is missing"),
+    "supported": ("supported", "every claim is cited, every quote and statement matches the decision, nothing else is stated"),
+})
+VERDICT_PRECEDENCE: Final = tuple(VERDICTS)
+
+#: Kinds of finding the answer check reports (each leads to the verdict of the same name).
+FINDINGS: Final[Mapping[str, str]] = _ro({
+    "not_utf8": "the answer is not valid UTF-8",
+    "too_large": f"the answer is larger than {MAX_ANSWER_BYTES} bytes",
+    "empty": "the answer is empty (or only whitespace)",
+    "non_ascii_in_form": "a citation, quoted directive or statement holds a non-ASCII or control character",
+    "broken_form": "text that starts a citation, quote or statement does not complete it",
+    "quote_without_citation": "a quoted directive has no citation after it on the same line",
+    "other_value": "a statement gives a value other than the agreed one",
+    "other_version": "a statement gives a version other than the requested one",
+    "quote_not_found": "a quoted directive is in no pinned source",
+    "misattributed": "a quoted directive is not the claim at the citation it is attributed to",
+    "unknown_citation": "a citation is not the line of a claim of the decision",
+    "missing_citation": "a claim of the decision is not cited",
+    "missing_value": "the agreed value is not stated",
+    "missing_version": "the requested version is not stated",
+})
+
+#: Reasons of a ``DecisionError``: a decision file given to the answer check is not one this tool made.
+DECISION_FILE_REASONS: Final[Mapping[str, str]] = _ro({
+    "decision_unreadable": "the decision file is missing, unreadable, too large, not UTF-8 or not JSON",
+    "invalid_decision": "the decision does not have the shape of a gate result",
+    "decision_mismatch": "the decision is not what the gate builds from this corpus (claims or answer request differ)",
+})
+
+#: name -> (exit code, meaning). The one table of exit codes; each command's list is derived from it.
+EXIT_CODES: Final[Mapping[str, tuple[int, str]]] = _ro({
+    "ok": (0, "success: gate ready, audit clean, pins current, answer supported, result up to date"),
+    "findings": (1, "drift (run.py --check), an audit conflict or refused source, a stale or missing pin (pin --check)"),
+    "usage": (2, "bad arguments, or a bad request (GateError)"),
+    "conflict": (3, "gate: conflict"),
+    "not_in_docs": (4, "gate: not_in_docs"),
+    "refused": (5, "gate: refused"),
+    "input": (6, "the manifest or a source could not be loaded and verified (IngestionError)"),
+    "output": (7, "an output file could not be written, or init would overwrite a file"),
+    "grammar": (8, "the manifest's grammar is invalid (GrammarError)"),
+    "unsupported": (9, "check-answer: the answer is not supported by the decision"),
+    "withheld": (10, "check-answer: the decision withheld the answer (no_answer_allowed)"),
+    "malformed": (11, "check-answer: malformed_answer"),
+    "decision": (12, "check-answer: the decision file is not a result of this tool for this corpus (DecisionError)"),
+})
+
+#: command -> the exit-code names it can end with (the README's per-command table).
+COMMAND_EXIT_CODES: Final[Mapping[str, tuple[str, ...]]] = _ro({
+    "run.py (the lab)": ("ok", "findings", "usage", "input", "grammar", "output"),
+    "gate": ("ok", "conflict", "not_in_docs", "refused", "usage", "input", "grammar"),
+    "audit": ("ok", "findings", "usage", "input", "grammar"),
+    "pin": ("ok", "findings", "usage", "input", "grammar", "output"),
+    "init": ("ok", "usage", "input", "output"),
+    "grammar": ("ok", "usage", "input", "grammar"),
+    "check-answer": ("ok", "unsupported", "withheld", "malformed", "decision", "usage", "input", "grammar"),
+})
+
+_STATUS_OF: Final = _ro({reason: status for status, reasons in DECISIONS.items() for reason in reasons})
+
+
+def status_of(reason: str) -> str:
+    """The decision status a reason belongs to (``KeyError`` for an unregistered reason)."""
+    return _STATUS_OF[reason]
