@@ -1,0 +1,361 @@
+"""After the model: check a generated answer against the decision, deterministically.
+
+:func:`check_answer` reads only the answer form of
+:data:`~_conflict_gate.request.ANSWER_FORM` (citations, quoted directives in
+backticks, value and version statements in backticks); free prose around
+them is not evidence either way. It returns one verdict from
+:data:`~_conflict_gate.registry.VERDICTS`, the first in this precedence that
+any finding calls for, and every finding so a person sees why:
+
+1. ``no_answer_allowed``: the decision is not ``ready``; nothing an answer
+   says can be supported.
+2. ``malformed_answer``: the answer cannot be read reliably (not UTF-8, too
+   large, empty, a form begun and not completed, a non-ASCII character
+   inside a form). Reading around a broken form could miss what it says.
+3. ``contradicts_decision``: another value or version stated in the form;
+   the most harmful error, a false statement.
+4. ``quote_not_found``: a quoted directive that no pinned source contains;
+   fabricated evidence.
+5. ``misattributed``: a quoted directive that is in a pinned source but is not
+   the claim at the cited source and line; real text, wrong evidence.
+6. ``unknown_citation``: a citation of a source or line that is not a claim of
+   the decision; evidence the decision does not hold.
+7. ``missing_statement``: the agreed value or the requested version is not stated.
+8. ``missing_citation``: a claim of the decision is not cited, or a quote has
+   no citation after it.
+9. ``supported``: none of the above.
+
+The decision is checked, not trusted: it must be exactly the result the gate
+gives for its own request on this corpus (claims, answer request and all),
+or :class:`DecisionError` is raised.
+
+Normalisation is minimal on purpose: ``\\r\\n`` and ``\\r`` end lines like
+``\\n``, and whitespace at the two ends of the answer is ignored. Nothing
+else: Unicode normalisation would turn look-alikes (a Cyrillic ``о``) into
+ASCII and let them pass, case folding would accept another key's spelling,
+and collapsing spaces inside a form would accept text the form does not
+allow. Offsets in findings are code points into the answer as given.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+import unicodedata
+from typing import Any, Final, Mapping
+
+from .corpus import Corpus, SourceFiles, source_digest
+from .decision import gate
+from .errors import DecisionError, GateError, IngestionError, printable
+from .registry import FINDINGS, MAX_ANSWER_BYTES, VERDICTS
+from .request import ANSWER_FORM
+
+__all__ = ["check_answer", "verdict_of"]
+
+_CITATION: Final = ANSWER_FORM.citation_pattern()
+_CITATION_START: Final = ANSWER_FORM.citation_start()
+#: A statement inside backticks: a key (or ``version``), ``=``, a value; no spaces.
+_STATEMENT: Final = re.compile(r"([^\s=`]+)=([^\s=`]+)")
+_LINE_END: Final = re.compile(r"\r\n|\r|\n")
+
+
+def verdict_of(findings: list[dict[str, Any]], ready: bool) -> str:
+    """The verdict for a list of findings: the first verdict in precedence order that one calls for."""
+    if not ready:
+        return "no_answer_allowed"
+    called = {_VERDICT_OF_FINDING[finding["kind"]] for finding in findings}
+    return next((verdict for verdict in VERDICTS if verdict in called), "supported")
+
+
+_VERDICT_OF_FINDING: Final = {
+    "not_utf8": "malformed_answer", "too_large": "malformed_answer", "empty": "malformed_answer",
+    "non_ascii_in_form": "malformed_answer", "broken_form": "malformed_answer",
+    "other_value": "contradicts_decision", "other_version": "contradicts_decision",
+    "quote_not_found": "quote_not_found", "misattributed": "misattributed",
+    "unknown_citation": "unknown_citation", "missing_value": "missing_statement",
+    "missing_version": "missing_statement", "missing_citation": "missing_citation",
+    "quote_without_citation": "missing_citation",
+}
+assert set(_VERDICT_OF_FINDING) == set(FINDINGS)
+
+
+def _check_decision(corpus: Corpus, decision: Any) -> dict[str, Any]:
+    """The gate's result for the decision's own request; raise :class:`DecisionError` unless equal."""
+    if not isinstance(decision, dict):
+        raise DecisionError("invalid_decision", "a decision is a JSON object (a gate result)")
+    for key in ("candidate_ids", "requested_version", "operation", "claim_key"):
+        if key not in decision:
+            raise DecisionError("invalid_decision", f"missing {key!r}: not a gate result", pointer=f"/{key}")
+    try:
+        expected = gate(corpus, decision["candidate_ids"], decision["requested_version"],
+                        decision["operation"], decision["claim_key"])
+    except GateError as error:
+        raise DecisionError("invalid_decision", f"its request is not valid here: {error.detail} "
+                            f"[{error.reason}]") from None
+    where = _first_difference(expected, decision, "")
+    if where is not None:
+        raise DecisionError("decision_mismatch", "the decision is not what the gate gives for its own "
+                            "request on this corpus (edited, or made from other sources or pins)",
+                            pointer=where or "/")
+    return expected
+
+
+def _first_difference(expected: Any, given: Any, pointer: str) -> str | None:
+    """JSON pointer of the first place ``given`` differs from ``expected`` (types, keys, order, values)."""
+    if type(expected) is not type(given):
+        return pointer
+    if isinstance(expected, dict):
+        if list(expected) != list(given):
+            return pointer
+        for key in expected:
+            found = _first_difference(expected[key], given[key], f"{pointer}/{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(expected, list):
+        if len(expected) != len(given):
+            return pointer
+        for index, (a, b) in enumerate(zip(expected, given)):
+            found = _first_difference(a, b, f"{pointer}/{index}")
+            if found is not None:
+                return found
+        return None
+    return None if expected == given else pointer
+
+
+def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> dict[str, Any]:
+    """Check ``answer`` (text, or bytes that must be UTF-8) against ``decision`` over ``corpus``.
+
+    Returns ``{"verdict", "verdict_class", "findings", "decision"}``:
+    ``findings`` is a list of ``{"kind", "detail", "start", "end"}`` (code
+    points into the answer as given) plus ``source_id``, ``line`` or
+    ``quote`` where they apply; ``decision`` echoes the request and status.
+    Raises :class:`DecisionError` when the decision is not this tool's result
+    for this corpus. Refuses to read anything but the answer form; never
+    calls a model; never raises on any answer (a broken one is
+    ``malformed_answer``).
+    """
+    checked = _check_decision(corpus, decision)
+    ready = checked["status"] == "ready"
+    findings = _findings(corpus, checked, answer) if ready else []
+    verdict = verdict_of(findings, ready)
+    return {
+        "verdict": verdict,
+        "verdict_class": VERDICTS[verdict][0],
+        "findings": findings,
+        "decision": {key: checked[key] for key in
+                     ("requested_version", "operation", "claim_key", "status", "reason")},
+    }
+
+
+def _finding(kind: str, detail: str, start: int, end: int, **extra: Any) -> dict[str, Any]:
+    return {"kind": kind, "detail": detail, "start": start, "end": end, **extra}
+
+
+def _findings(corpus: Corpus, decision: Mapping[str, Any], answer: str | bytes) -> list[dict[str, Any]]:
+    if isinstance(answer, (bytes, bytearray)):
+        if len(answer) > MAX_ANSWER_BYTES:
+            return [_finding("too_large", f"{len(answer)} bytes is over the {MAX_ANSWER_BYTES}-byte limit", 0, 0)]
+        try:
+            answer = bytes(answer).decode("utf-8")
+        except UnicodeDecodeError as error:
+            return [_finding("not_utf8", f"invalid UTF-8 at byte {error.start}", 0, 0)]
+    if not isinstance(answer, str):
+        return [_finding("not_utf8", "the answer is not text", 0, 0)]
+    if len(answer.encode("utf-8", "surrogatepass")) > MAX_ANSWER_BYTES:
+        return [_finding("too_large", f"over the {MAX_ANSWER_BYTES}-byte limit", 0, 0)]
+    if not answer.strip():
+        return [_finding("empty", "the answer is empty", 0, len(answer))]
+    reader = _AnswerReader(corpus, decision, answer)
+    return reader.read()
+
+
+class _AnswerReader:
+    """Reads the forms of one answer and compares them with one ready decision."""
+
+    def __init__(self, corpus: Corpus, decision: Mapping[str, Any], answer: str) -> None:
+        self.corpus = corpus
+        self.answer = answer
+        self.claims = {(c["source_id"], c["start_line"]): c for c in decision["claims"]}
+        self.quotes = {c["quote"] for c in decision["claims"]}
+        self.key = decision["claim_key"]
+        self.value = decision["agreed_value"]
+        self.version = decision["requested_version"]
+        self.line_ends = [m.start() for m in _LINE_END.finditer(answer)]
+        self.findings: list[dict[str, Any]] = []
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.line_ends, offset)
+
+    def read(self) -> list[dict[str, Any]]:
+        citations = self._citations()
+        spans = self._backtick_spans()
+        stated_value = stated_version = False
+        cited = set()
+        for start, end, line, source_id, claim_line in citations:
+            if (source_id, claim_line) in self.claims:
+                cited.add((source_id, claim_line))
+            else:
+                self.add("unknown_citation", "this citation is not the line of a claim of the decision",
+                         start, end, source_id=source_id, line=claim_line)
+        for start, end in spans:
+            content = self.answer[start + 1:end - 1]
+            kind = _form_of(content)
+            if kind is None:
+                continue
+            if not content.isascii() or not content.isprintable():
+                self.add("non_ascii_in_form", f"the {kind} holds a non-ASCII or control character",
+                         start, end, quote=content)
+                continue
+            if kind == "quote":
+                self._quote(content, start, end, citations)
+                continue
+            statement = _STATEMENT.fullmatch(content)
+            if statement is None:
+                self.add("broken_form", "a statement is `key=value` with no spaces", start, end, quote=content)
+                continue
+            key, value = statement.groups()
+            if key == "version":
+                stated_version = True
+                if value != self.version:
+                    self.add("other_version", f"states version {value}, not {self.version}", start, end,
+                             quote=content)
+            elif key == self.key and value == self.value:
+                stated_value = True
+            else:
+                self.add("other_value", f"states {key}={value}; the decision is {self.key}={self.value}",
+                         start, end, quote=content)
+        for (source_id, claim_line) in sorted(self.claims):
+            if (source_id, claim_line) not in cited:
+                self.add("missing_citation", "a claim of the decision is not cited at its line",
+                         0, 0, source_id=source_id, line=claim_line)
+        if not stated_value:
+            self.add("missing_value", f"the answer does not state `{self.key}={self.value}`", 0, 0)
+        if not stated_version:
+            self.add("missing_version", f"the answer does not state `version={self.version}`", 0, 0)
+        return self.findings
+
+    def add(self, kind: str, detail: str, start: int, end: int, **extra: Any) -> None:
+        self.findings.append(_finding(kind, detail, start, end, **extra))
+
+    def _citations(self) -> list[tuple[int, int, int, str, int]]:
+        """Every citation: (start, end, answer line, source id, claim line); a begun, broken one is a finding."""
+        found = []
+        answer = self.answer
+        pos = answer.find(_CITATION_START)
+        while pos != -1:
+            match = _CITATION.match(answer, pos)
+            if match is None or not match.group().isascii():
+                end = answer.find("]", pos)
+                self.add("broken_form", "a citation is begun but is not "
+                         f"{ANSWER_FORM.citation.format(source_id='ID', line='LINE')} in ASCII",
+                         pos, end + 1 if end != -1 else len(answer))
+            else:
+                digits = match.group(2)
+                line = int(digits) if digits == str(int(digits)) else -1
+                found.append((match.start(), match.end(), self.line_of(pos), match.group(1), line))
+            pos = answer.find(_CITATION_START, pos + 1)
+        for match in re.finditer(r"\[\s*s\W?o\W?u\W?r\W?c\W?e\s*\W", answer, re.IGNORECASE):
+            if not answer.startswith(_CITATION_START, match.start()):
+                self.add("broken_form", "text that looks like a citation is not the citation form",
+                         match.start(), match.end(), quote=match.group())
+        for match in re.finditer(r"\[[^\]\n]*\]", answer):
+            text = unicodedata.normalize("NFKC", match.group()).casefold()
+            if "source" in text and not _CITATION.fullmatch(match.group()) \
+                    and not answer.startswith(_CITATION_START, match.start()):
+                self.add("broken_form", "text that looks like a citation is not the citation form",
+                         match.start(), match.end(), quote=match.group())
+        return found
+
+    def _backtick_spans(self) -> list[tuple[int, int]]:
+        """Backtick-delimited spans on one line each; an unpaired backtick is a broken form."""
+        spans = []
+        answer = self.answer
+        open_at = -1
+        for i, ch in enumerate(answer):
+            if ch == "`":
+                if open_at < 0:
+                    open_at = i
+                else:
+                    spans.append((open_at, i + 1))
+                    open_at = -1
+            elif ch in "\r\n" and open_at >= 0:
+                self.add("broken_form", "a backtick is not closed on its line", open_at, i)
+                open_at = -1
+        if open_at >= 0:
+            self.add("broken_form", "a backtick is not closed", open_at, len(answer))
+        return spans
+
+    def _quote(self, content: str, start: int, end: int,
+               citations: list[tuple[int, int, int, str, int]]) -> None:
+        line = self.line_of(start)
+        after = [c for c in citations if c[0] >= end and c[2] == line]
+        if not after:
+            self.add("quote_without_citation", "a quoted directive has no citation after it on its line",
+                     start, end, quote=content)
+            return
+        _, _, _, source_id, claim_line = after[0]
+        claim = self.claims.get((source_id, claim_line))
+        if claim is not None and claim["quote"] == content:
+            return
+        if _in_pinned_sources(self.corpus, content):
+            self.add("misattributed", "this text is in a pinned source, but it is not the claim at "
+                     f"{ANSWER_FORM.citation.format(source_id=source_id, line=claim_line)}",
+                     start, end, quote=content, source_id=source_id, line=claim_line)
+        else:
+            self.add("quote_not_found", "no pinned source contains this directive", start, end,
+                     quote=content, source_id=source_id, line=claim_line)
+
+
+def _form_of(content: str) -> str | None:
+    """What a backtick span is in the answer form: ``"quote"``, ``"statement"``, or ``None`` (prose)."""
+    normalized = unicodedata.normalize("NFKC", content).strip()
+    if normalized.startswith("@"):
+        return "quote"
+    if "=" in normalized:
+        return "statement"
+    return None
+
+
+def _in_pinned_sources(corpus: Corpus, text: str) -> bool:
+    """Is ``text`` anywhere in the pinned bytes of a source of the corpus?
+
+    Claims and near-misses answer most quotes at once; otherwise every source
+    is read again and verified against its pin (a corpus does not keep text).
+    Raises :class:`IngestionError` when a file no longer matches its pin.
+    """
+    for source in corpus.sources.values():
+        if any(c.quote == text for c in source.claims) or any(text in n.quote for n in source.near_misses):
+            return True
+    files = SourceFiles(corpus.manifest.root)
+    for source in corpus.sources.values():
+        raw = files.read(source.entry)
+        if source_digest(raw) != source.sha256:
+            raise IngestionError("hash_mismatch", "the file changed since the corpus was loaded; load "
+                                 "it again", source_id=source.source_id, path=source.path)
+        if text.encode("utf-8") in raw:
+            return True
+    return False
+
+
+def load_decision(path: str) -> Any:
+    """Read a decision JSON file (``-`` for stdin is not accepted: the answer may use stdin).
+
+    Raises :class:`DecisionError` ``decision_unreadable`` for a missing,
+    unreadable, too large, non-UTF-8 or non-JSON file.
+    """
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(16 * 1024 * 1024 + 1)
+    except OSError as error:
+        raise DecisionError("decision_unreadable", f"cannot read: {error.strerror}", path=path) from None
+    if len(raw) > 16 * 1024 * 1024:
+        raise DecisionError("decision_unreadable", "larger than 16 MiB", path=path)
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise DecisionError("decision_unreadable", f"invalid UTF-8 at byte {error.start}", path=path) from None
+    except (ValueError, RecursionError) as error:
+        raise DecisionError("decision_unreadable", f"not JSON ({printable(str(error))[:120]})",
+                            path=path) from None

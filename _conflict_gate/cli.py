@@ -1,0 +1,604 @@
+"""The ``conflict-gate`` command line: gate, audit, pin, init, grammar and check-answer.
+
+    conflict-gate gate --manifest M --version V --claim KEY [--operation OP] ID [ID ...]
+    conflict-gate audit --manifest M [--format markdown|json]
+    conflict-gate pin --manifest M [--check]
+    conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S]
+    conflict-gate grammar --manifest M [--format table|json]
+    conflict-gate check-answer --manifest M --decision D.json --answer A.txt
+
+A user error is one line on stderr and an exit code from
+:data:`~_conflict_gate.registry.EXIT_CODES`, never a traceback. ``run.py``
+in a checkout adds the lab (``--output``/``--check``) to the same parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable, Final, Mapping, NoReturn, Sequence
+
+from .answer import check_answer, load_decision
+from .corpus import SourceFiles, line_ending_hint, load_documents, source_digest
+from .decision import audit, gate
+from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
+from .grammar import NAME, VALUE_TOKEN, Grammar
+from .manifest import ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
+from .registry import AUDIT_STATUSES, COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, VERDICTS
+
+__all__ = ["CliError", "build_parser", "main", "render_json", "write_atomically"]
+
+
+class CliError(Exception):
+    """A user error: one line on stderr and the exit code named by ``kind`` (a key of EXIT_CODES)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def exit_code(name: str) -> int:
+    return EXIT_CODES[name][0]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (exit 2), not usage + message."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError("usage", f"{message} (see '{self.prog} --help')")
+
+
+def render_json(data: Any) -> str:
+    """Deterministic JSON text: insertion key order, 2-space indent, UTF-8, final newline."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_atomically(path: Path, text: str, *, create_only: bool = False) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder and ``os.replace``.
+
+    An existing file is replaced only once the new content is fully written
+    (its mode is kept), so a failed run never destroys earlier output. With
+    ``create_only`` an existing file is never replaced. Raises
+    :class:`CliError` (``output``) when the folder is missing or not
+    writable, or the file exists and ``create_only`` is set.
+    """
+    folder = path.parent
+    if not folder.is_dir():
+        raise CliError("output", f"cannot write {path}: folder {folder} does not exist")
+    if path.is_dir():
+        raise CliError("output", f"cannot write {path}: it is a directory")
+    if create_only and os.path.lexists(path):
+        raise CliError("output", f"{path} exists; init never overwrites a file")
+    try:
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise CliError("output", f"cannot write {path}: {error.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        if create_only:
+            os.link(tmp, path)  # fails if the file appeared meanwhile
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
+    except BaseException as error:  # any failure, Ctrl-C included: never leave the temp file
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(error, FileExistsError):
+            raise CliError("output", f"{path} exists; init never overwrites a file") from None
+        if isinstance(error, OSError):
+            raise CliError("output", f"cannot write {path}: {error.strerror}") from None
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _prog() -> str:
+    """The command's name in messages: ``conflict-gate`` when installed, else ``run.py``."""
+    return "run.py" if Path(sys.argv[0]).name == "run.py" else "conflict-gate"
+
+
+# --------------------------------------------------------------------------
+# gate
+
+
+def _claim_operation(grammar: Grammar, key: str, operation: str | None) -> str:
+    """The operation of a request: given, or the only one in the grammar that has ``key``."""
+    if operation is not None:
+        return operation
+    owners = [op for op, keys in grammar.operations.items() if key in keys]
+    if len(owners) == 1:
+        return owners[0]
+    known = ", ".join(f"{op} {k}" for op, k, _ in grammar.claims())
+    if not owners:
+        raise CliError("usage", f"the grammar has no key {printable(repr(key))} (known: {known}; "
+                                f"see '{_prog()} grammar --manifest ...')")
+    raise CliError("usage", f"key {key!r} belongs to several operations ({', '.join(owners)}): "
+                            "name one with --operation")
+
+
+def _gate(args: argparse.Namespace) -> int:
+    corpus = load_documents(args.manifest)
+    operation = _claim_operation(corpus.grammar, args.claim, args.operation)
+    result = gate(corpus, args.source_ids, args.version, operation, args.claim)
+    sys.stdout.write(render_json(result))
+    status, reason = result["status"], result["reason"]
+    if reason == "no_eligible_version":
+        have = ", ".join(result["candidate_versions"]) or "none (no candidates)"
+        print(f"not_in_docs: no candidate has version {args.version}; candidates have: {have}",
+              file=sys.stderr)
+    elif reason == "no_approved_source":
+        print(f"not_in_docs: no approved candidate has version {args.version} (set aside: "
+              f"{', '.join(result['excluded_unapproved_ids'])})", file=sys.stderr)
+    elif status == "not_in_docs":
+        missing = result["missing_claim_source_ids"]
+        print(f"not_in_docs: {', '.join(missing)} {'does' if len(missing) == 1 else 'do'} not declare "
+              f"{operation} {args.claim}", file=sys.stderr)
+    elif status == "conflict":
+        values = ", ".join(f"{c['source_id']}={c['value']}" for c in result["claims"])
+        print(f"conflict: {values}", file=sys.stderr)
+    elif status == "refused":
+        print(f"refused: {result['message']} [{reason}]", file=sys.stderr)
+    return exit_code("ok" if status == "ready" else status)
+
+
+# --------------------------------------------------------------------------
+# audit
+
+
+def _audit(args: argparse.Namespace) -> int:
+    report = audit(load_documents(args.manifest))
+    if args.format == "json":
+        sys.stdout.write(render_json(report))
+    else:
+        sys.stdout.write(render_audit_markdown(report, args.manifest))
+    return exit_code("ok" if report["clean"] else "findings")
+
+
+_LINE_BREAKS: Final = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def _cell(value: Any) -> str:
+    """One GitHub-flavoured Markdown table cell: pipes escaped, line breaks made spaces."""
+    return _LINE_BREAKS.sub(" ", printable(str(value))).replace("|", "\\|")
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    """A GFM table as lines."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
+    return lines
+
+
+def _code(text: str) -> str:
+    """A CommonMark code span for ``text``: a backtick run longer than any inside it."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _location(item: Mapping[str, Any]) -> str:
+    where = item["path"]
+    if item.get("line") is not None:
+        where += f":{item['line']}"
+        if item.get("column") is not None:
+            where += f":{item['column']}"
+    return where
+
+
+def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
+    """The audit as Markdown for a CI log or a pull request; deterministic."""
+    summary = report["summary"]
+    verdict = "clean" if report["clean"] else "NOT CLEAN"
+    counts = ", ".join(f"{summary[key]} {key}" for key in
+                       (*AUDIT_STATUSES, "refused", "unapproved_conflicts", "near_misses"))
+    shown = os.fsencode(manifest).decode("utf-8", "backslashreplace")
+    count = report["source_count"]
+    lines = [f"# conflict-gate audit: {printable(shown)}", "",
+             f"{count} source{'' if count == 1 else 's'}, versions {', '.join(report['versions']) or 'none'}: "
+             f"**{verdict}** ({counts}).", "", "## Claims (approved sources)", ""]
+    lines += markdown_table(("version", "claim", "status", "values", "sources", "silent", "refused"),
+                            [(e["version"], f"{e['operation']} {e['claim_key']}", e["status"],
+                              ", ".join(e["values"]), ", ".join(e["source_ids"]),
+                              ", ".join(e["missing_source_ids"]) or "-",
+                              ", ".join(e["refused_source_ids"]) or "-") for e in report["claims"]]
+                            or [("-",) * 7])
+    conflicts = [e for e in report["claims"] if e["status"] == "conflict"]
+    if conflicts:
+        lines += ["", "## Conflicts", ""]
+        lines += markdown_table(("version", "claim", "source", "location", "value", "quote"),
+                                [(e["version"], f"{e['operation']} {e['claim_key']}", c["source_id"],
+                                  f"{c['path']}:{c['line']}", c["value"], _code(c["quote"]))
+                                 for e in conflicts for c in e["claims"]])
+    if report["refused_sources"]:
+        lines += ["", "## Refused sources", ""]
+        lines += markdown_table(("source", "status", "location", "reason", "message"),
+                                [(r["source_id"], r["status"], _location(r), r["reason"], _code(r["message"]))
+                                 for r in report["refused_sources"]])
+    if report["unapproved_conflicts"]:
+        lines += ["", "## Drafts and deprecated pages that would conflict once approved", ""]
+        lines += markdown_table(("source", "status", "location", "claim", "value", "approved values"),
+                                [(u["source_id"], u["status"], f"{u['path']}:{u['line']}",
+                                  f"{u['operation']} {u['claim_key']}", u["value"],
+                                  ", ".join(u["approved_values"])) for u in report["unapproved_conflicts"]])
+    if report["near_misses"]:
+        lines += ["", "## Near-misses (directive text in code or hidden HTML: counts for nothing)", ""]
+        lines += markdown_table(("source", "location", "where", "quote"),
+                                [(n["source_id"], _location(n), n["where"], _code(n["quote"]))
+                                 for n in report["near_misses"]])
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------
+# pin
+
+
+_PIN_VALUE: Final = re.compile(r'"sha256"\s*:\s*"([0-9a-f]{64}|)"')
+
+
+def _pin(args: argparse.Namespace) -> int:
+    manifest = read_manifest(args.manifest, require_pins=False)
+    files = SourceFiles(manifest.root)
+    pins = []
+    drift = []
+    for entry in manifest.entries:
+        try:
+            raw = files.read(entry)
+        except IngestionError as error:
+            if not (args.pin_check and error.reason == "source_missing"):
+                raise
+            drift.append(f"missing {entry.source_id} ({entry.path}): file does not exist")
+            pins.append(entry.sha256)
+            continue
+        digest = source_digest(raw)
+        pins.append(digest)
+        if digest != entry.sha256:
+            old = entry.sha256 or "(unpinned)"
+            hint = line_ending_hint(raw, entry.sha256) if entry.sha256 else ""
+            drift.append(f"{'stale' if args.pin_check else 'pinned'} {entry.source_id} ({entry.path}): "
+                         f"{old} -> {digest} ({len(raw)} bytes)" + (f"; {hint}" if hint else ""))
+    for line in drift:
+        print(printable(line))
+    if args.pin_check:
+        if not drift:
+            print(f"all {len(manifest.entries)} pins are current")
+        return exit_code("findings" if drift else "ok")
+    target = Path(manifest.real_path)
+    if not drift:
+        print(f"all {len(manifest.entries)} pins are current; {target} unchanged")
+        return exit_code("ok")
+    text = target.read_bytes().decode("utf-8")
+    write_atomically(target, _rewrite_pins(text, [e.sha256 for e in manifest.entries], pins))
+    shown = args.manifest if os.path.realpath(args.manifest) == str(target) else f"{args.manifest} -> {target}"
+    print(f"wrote {shown}: {len(drift)} pin{'s' if len(drift) != 1 else ''} updated")
+    return exit_code("ok")
+
+
+def _rewrite_pins(text: str, old_pins: Sequence[str], new_pins: Sequence[str]) -> str:
+    """``text`` with each entry's ``sha256`` value replaced in place (layout, key order, BOM and line
+    endings untouched); falls back to re-rendering the JSON when the pins cannot be matched one to
+    one, in order (a key written with escapes, say)."""
+    found = list(_PIN_VALUE.finditer(text))
+    if [m.group(1) for m in found] != list(old_pins):
+        data = json.loads(text.lstrip("\ufeff"))
+        for document, pin in zip(data["documents"], new_pins):
+            document["sha256"] = pin
+        return render_json(data)
+    parts, last = [], 0
+    for match, pin in zip(found, new_pins):
+        parts += [text[last:match.start(1)], pin]
+        last = match.end(1)
+    return "".join(parts) + text[last:]
+
+
+# --------------------------------------------------------------------------
+# init
+
+
+_MARKDOWN_SUFFIXES: Final = (".md", ".markdown")
+_DIRECTIVE_LINE: Final = re.compile(
+    r"^@([a-z][a-z0-9_.\-]*) ([a-z][a-z0-9_.\-]*) ([a-z][a-z0-9_.\-]*)=(\S+)\r?$", re.MULTILINE)
+_INTEGER: Final = re.compile(r"0|-?[1-9][0-9]{0,17}")
+
+
+def _version_pattern(pattern: str) -> re.Pattern[str]:
+    """``'{version}/**'`` -> a regular expression over a relative path (``*`` within a folder, ``**`` across)."""
+    if pattern.count("{version}") != 1:
+        raise CliError("usage", f"--version-from must hold '{{version}}' once, got {pattern!r}")
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("{version}", i):
+            out.append(r"(?P<version>[^/]+)")
+            i += len("{version}")
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))
+
+
+def _starter_grammar(texts: Sequence[str]) -> tuple[dict[str, Any], str]:
+    """A grammar proposed from the directive lines found, or a placeholder; and a note on stderr."""
+    found = [m.groups() for text in texts for m in _DIRECTIVE_LINE.finditer(text)]
+    if not found:
+        return ({"namespace": "example", "product": "Example", "operations": {"example_operation": {
+            "example_key": {"type": "enum", "values": ["yes", "no"]}}}},
+                "no directive lines found: the grammar is a placeholder to edit")
+    namespace = Counter(ns for ns, _, _, _ in found).most_common(1)[0][0]
+    operations: dict[str, dict[str, list[str]]] = {}
+    for ns, operation, key, value in found:
+        if ns == namespace and NAME.fullmatch(operation) and NAME.fullmatch(key):
+            values = operations.setdefault(operation, {}).setdefault(key, [])
+            if value not in values:
+                values.append(value)
+    grammar_ops: dict[str, dict[str, Any]] = {}
+    for operation in sorted(operations):
+        rules = {}
+        for key in sorted(operations[operation]):
+            values = operations[operation][key]
+            if all(_INTEGER.fullmatch(v) for v in values):
+                rules[key] = {"type": "integer"}
+            else:
+                rules[key] = {"type": "enum", "values": sorted(v for v in values if VALUE_TOKEN.fullmatch(v))
+                              or ["yes", "no"]}
+        grammar_ops[operation] = rules
+    count = sum(len(keys) for keys in grammar_ops.values())
+    return ({"namespace": namespace, "product": namespace.replace("-", " ").title(),
+             "operations": grammar_ops},
+            f"grammar proposed from {len(found)} directive lines (namespace {namespace!r}, {count} "
+            "keys): review the values and integer bounds")
+
+
+def _init(args: argparse.Namespace) -> int:
+    docs = Path(args.docs_dir)
+    if not docs.is_dir():
+        raise CliError("input", f"{docs} is not a folder")
+    manifest_path = Path(args.manifest) if args.manifest else docs / "manifest.json"
+    root = manifest_path.resolve().parent
+    pattern = _version_pattern(args.version_from)
+    matched: list[tuple[str, str, str]] = []  # (relative to docs, relative to the manifest folder, version)
+    left_out = []
+    for path in sorted(p for p in docs.rglob("*") if p.suffix.lower() in _MARKDOWN_SUFFIXES and p.is_file()):
+        in_docs = path.relative_to(docs).as_posix()
+        try:
+            relative = path.resolve().relative_to(root).as_posix()
+        except ValueError:
+            left_out.append(f"{in_docs}: outside the manifest's folder {root}")
+            continue
+        match = pattern.fullmatch(in_docs)
+        source_id = in_docs.rsplit(".", 1)[0]
+        if match is None:
+            left_out.append(f"{in_docs}: does not match {args.version_from!r}")
+        elif not SOURCE_ID.fullmatch(source_id):
+            left_out.append(f"{in_docs}: {source_id!r} is not a valid source id "
+                            "(ASCII letters, digits, '.', '_', '-', '/')")
+        else:
+            matched.append((in_docs, relative, match.group("version")))
+    versions = [version for _, _, version in matched]
+    scheme = args.scheme
+    if scheme == "auto":
+        scheme = next((name for name in ("major.minor", "semver", "calver", "label")
+                       if all(VERSION_SCHEMES[name].fits(v) for v in versions)), "label")
+    fits = VERSION_SCHEMES[scheme]
+    documents = []
+    texts = []
+    for in_docs, relative, version in matched:
+        if not fits.fits(version):
+            left_out.append(f"{in_docs}: version {version!r} does not fit the scheme {scheme!r}")
+            continue
+        entry: dict[str, str] = {"source_id": in_docs.rsplit(".", 1)[0], "version": version,
+                                 "path": relative}
+        if args.base_url:
+            entry["url"] = args.base_url.rstrip("/") + "/" + entry["source_id"]
+        entry["sha256"] = ""
+        documents.append({key: entry[key] for key in ENTRY_FIELDS if key in entry})
+        texts.append((docs / in_docs).read_text(encoding="utf-8", errors="replace"))
+    grammar, note = _starter_grammar(texts)
+    manifest = {"grammar": grammar, "version_scheme": scheme, "documents": documents}
+    write_atomically(manifest_path, render_json(manifest), create_only=True)
+    for line in left_out:
+        print(f"left out: {printable(line)}", file=sys.stderr)
+    print(f"wrote {manifest_path}: {len(documents)} sources, version scheme {scheme!r}, unpinned; {note}",
+          file=sys.stderr)
+    print(f"next: edit the grammar (and any \"status\": \"draft\"), then run: "
+          f"{_prog()} pin --manifest {manifest_path}", file=sys.stderr)
+    return exit_code("ok")
+
+
+# --------------------------------------------------------------------------
+# grammar
+
+
+def grammar_table(grammar: Grammar) -> list[str]:
+    """The grammar as a Markdown table (operation, key, allowed values)."""
+    return markdown_table(("operation", "key", "allowed values"),
+                          [(f"`{op}`", f"`{key}`", rule.describe()) for op, key, rule in grammar.claims()])
+
+
+def _grammar(args: argparse.Namespace) -> int:
+    grammar = read_manifest(args.manifest, require_pins=False).grammar
+    if args.format == "json":
+        sys.stdout.write(render_json(grammar.summary()))
+    else:
+        print(f"{grammar.product}: directives are whole lines {grammar.form!r}\n")
+        print("\n".join(grammar_table(grammar)))
+    return exit_code("ok")
+
+
+# --------------------------------------------------------------------------
+# check-answer
+
+
+def _check_answer(args: argparse.Namespace) -> int:
+    corpus = load_documents(args.manifest)
+    decision = load_decision(args.decision)
+    if args.answer == "-":
+        answer = sys.stdin.buffer.read(MAX_ANSWER_BYTES + 1)
+    else:
+        try:
+            with open(args.answer, "rb") as handle:
+                answer = handle.read(MAX_ANSWER_BYTES + 1)
+        except OSError as error:
+            raise CliError("input", f"cannot read {args.answer}: {error.strerror}") from None
+    report = check_answer(corpus, decision, answer)
+    sys.stdout.write(render_json(report))
+    kinds = ", ".join(sorted({f["kind"] for f in report["findings"]})) or "no findings"
+    print(f"{report['verdict']}: {kinds}", file=sys.stderr)
+    return exit_code("ok" if report["verdict_class"] == "supported" else report["verdict_class"])
+
+
+# --------------------------------------------------------------------------
+# the parser
+
+
+_MANIFEST_HELP: Final = (
+    'manifest (paths relative to the folder that holds it; "sha256": "" until pin fills it in):\n'
+    '  {"grammar": {"namespace": "acme", "product": "Acme", "operations": {"connect":\n'
+    '      {"max-retries": {"type": "integer", "min": 0}}}},\n'
+    '   "version_scheme": "semver",\n'
+    '   "documents": [{"source_id": "guide", "version": "1.0.0", "path": "guide.md",\n'
+    '                  "url": "https://...", "status": "approved", "sha256": ""}]}')
+
+
+def _codes(command: str) -> str:
+    rows = sorted(EXIT_CODES[name] for name in COMMAND_EXIT_CODES[command])
+    return "exit codes:\n" + "\n".join(f"  {code:>2}  {meaning}" for code, meaning in rows)
+
+
+def build_parser(*, lab: bool = False) -> argparse.ArgumentParser:
+    """The one argument parser. With ``lab`` (``run.py`` in a checkout), the lab options too."""
+    raw = argparse.RawDescriptionHelpFormatter
+    prog = _prog()
+    parser = _Parser(
+        prog=prog, formatter_class=raw,
+        description="conflict-gate: decide, before any model is asked, whether an answer about a\n"
+                    "versioned API may be prepared, and check the answer afterwards."
+                    + ("\nWithout a command, run the lab cases over the Quill fixtures and print or save "
+                       "the result." if lab else ""),
+        epilog=_codes("run.py (the lab)") if lab else None)
+    if lab:
+        group = parser.add_mutually_exclusive_group()
+        group.add_argument("--output", metavar="FILE", help="write the lab result here (atomically)")
+        group.add_argument("--check", action="store_true",
+                           help="compare a fresh lab run with expected-result.json; exit 1 on drift")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=not lab)
+
+    def command(name: str, summary: str, description: str, epilog: str = "") -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, prog=f"{prog} {name}", formatter_class=raw, help=summary,
+                                  description=description,
+                                  epilog="\n\n".join(part for part in (_codes(name), epilog) if part))
+        return sub
+
+    p = command("gate", "decide one request; print the result as JSON",
+                "Decide one request over a manifest's sources; print the result as JSON on stdout.",
+                f"which claims exist: {prog} grammar --manifest M\n\n" + _MANIFEST_HELP)
+    p.add_argument("--manifest", required=True, help="path to the manifest")
+    p.add_argument("--version", required=True, help="requested version, in the manifest's version scheme")
+    p.add_argument("--claim", required=True, metavar="KEY", help="claim key")
+    p.add_argument("--operation", help="operation (needed only when several operations have KEY)")
+    p.add_argument("source_ids", nargs="+", metavar="SOURCE_ID", help="candidate source ids")
+
+    p = command("audit", "report agreement, conflicts, gaps and refusals",
+                "Read every source and report, per version, operation and key.", _MANIFEST_HELP)
+    p.add_argument("--manifest", required=True, help="path to the manifest")
+    p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+
+    p = command("pin", "recompute pins; rewrite the manifest (or --check)",
+                "Recompute every source's sha256. Without --check, rewrite the changed pins in the "
+                "manifest file (through a symlink, the file it names); with --check, change nothing.",
+                _MANIFEST_HELP)
+    p.add_argument("--manifest", required=True, help="path to the manifest")
+    p.add_argument("--check", action="store_true", dest="pin_check",
+                   help="change nothing; exit 1 on a stale pin or a missing file")
+
+    p = command("init", "write a starter manifest for a folder of Markdown pages",
+                "Write a starter manifest (unpinned) listing every .md/.markdown file under DOCS_DIR "
+                "whose path matches --version-from, with a grammar proposed from the directive lines "
+                "found. Never overwrites a file.",
+                "example: conflict-gate init docs --version-from '{version}/**' "
+                "--base-url https://docs.example.com")
+    p.add_argument("docs_dir", metavar="DOCS_DIR")
+    p.add_argument("--version-from", required=True, metavar="PATTERN",
+                   help="path pattern relative to DOCS_DIR with one {version}, e.g. '{version}/**'")
+    p.add_argument("--base-url", help="URL prefix; a page's URL is prefix + its id")
+    p.add_argument("--scheme", choices=("auto", *VERSION_SCHEMES), default="auto",
+                   help="version scheme (default: the first of major.minor, semver, calver, label that fits)")
+    p.add_argument("--manifest", help="where to write it (default: DOCS_DIR/manifest.json)")
+
+    p = command("grammar", "print the manifest's grammar",
+                "Print the directive grammar the manifest declares: every operation, key and allowed value.")
+    p.add_argument("--manifest", required=True, help="path to the manifest")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+
+    p = command("check-answer", "check a model's answer against a decision",
+                "Check an answer a model wrote from a ready decision's answer request: every claim "
+                "cited at its line, quotes exact and attributed, the agreed value and the requested "
+                "version stated, nothing else stated. Prints the verdict and every finding as JSON.",
+                "verdicts, in precedence order: " + ", ".join(VERDICTS))
+    p.add_argument("--manifest", required=True, help="path to the manifest the decision was made on")
+    p.add_argument("--decision", required=True, help="the gate's result, as JSON (gate's stdout)")
+    p.add_argument("--answer", required=True, help="the answer text, UTF-8 ('-' for stdin)")
+    return parser
+
+
+_COMMANDS: Final[Mapping[str, Callable[[argparse.Namespace], int]]] = {
+    "gate": _gate, "audit": _audit, "pin": _pin, "init": _init, "grammar": _grammar,
+    "check-answer": _check_answer,
+}
+
+
+def main(argv: Sequence[str] | None = None,
+         lab: Callable[[argparse.Namespace], int] | None = None) -> int:
+    """Entry point of the ``conflict-gate`` console script (and, with ``lab``, of ``run.py``)."""
+    try:
+        args = build_parser(lab=lab is not None).parse_args(argv)
+        if args.command is None:
+            return lab(args)  # type: ignore[misc]
+        if lab is not None and (args.output is not None or args.check):
+            raise CliError("usage", f"--output and --check come without a command, not with {args.command!r}")
+        return _COMMANDS[args.command](args)
+    except CliError as error:
+        return _fail(error.kind, str(error))
+    except GateError as error:
+        return _fail("usage", f"{error} [{error.reason}]")
+    except GrammarError as error:
+        return _fail("grammar", f"{error} [{error.reason}]")
+    except DecisionError as error:
+        return _fail("decision", f"{error} [{error.reason}]")
+    except IngestionError as error:
+        hint = ""
+        if error.reason == "hash_mismatch":
+            hint = f"; if the edit is intended, re-pin: {_prog()} pin --manifest ..."
+        elif error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
+            hint = f"; an empty sha256 means not pinned yet: {_prog()} pin --manifest ..."
+        return _fail("input", f"{error} [{error.reason}]{hint}")
+
+
+def _fail(kind: str, message: str) -> int:
+    print(f"{_prog()}: error: {printable(message)}", file=sys.stderr)
+    return exit_code(kind)

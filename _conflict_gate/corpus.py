@@ -1,0 +1,243 @@
+"""Load a manifest into a verified, immutable :class:`Corpus`.
+
+Flow: manifest JSON (checked by :mod:`~_conflict_gate.manifest`) -> each
+source read once from the manifest's folder, its raw bytes hashed (SHA-256)
+and compared with the pin, decoded as strict UTF-8 and read for directives
+(:mod:`~_conflict_gate.reader`) -> :class:`Corpus`.
+
+What it refuses to do (it fails closed with :class:`IngestionError`):
+
+* open a file not named by the manifest, or outside the folder that holds
+  the manifest (absolute paths, ``..``, backslashes, symlinks leading out);
+* accept bytes that differ from the pin; bytes are never normalised (line
+  endings, BOM) before hashing;
+* count one file twice (two entries reaching it through a link);
+* decode anything but strict UTF-8;
+* keep a source's text: a :class:`Source` keeps its metadata, digest, claims,
+  refusal and near-misses, so memory does not grow with the corpus's bytes.
+
+``pin`` reads sources through the same :class:`SourceFiles`, so both agree
+on the folder, symlinks and shared files.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import posixpath
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final, Mapping, NamedTuple
+
+from .errors import DirectiveError, IngestionError
+from .grammar import Grammar
+from .manifest import Entry, Manifest, VersionScheme, read_fd, read_manifest
+from .reader import Claim, NearMiss, read_directives
+from .registry import MAX_SOURCE_BYTES
+
+__all__ = ["Corpus", "Source", "SourceFiles", "line_ending_hint", "load_documents", "source_digest"]
+
+_UTF8_BOM: Final = b"\xef\xbb\xbf"
+_OPEN_FLAGS: Final = (os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+                      | getattr(os, "O_NONBLOCK", 0))
+_HAS_NOFOLLOW: Final = hasattr(os, "O_NOFOLLOW")
+
+
+class Source(NamedTuple):
+    """One verified manifest source, without its text.
+
+    ``path`` is manifest-relative as written; ``url`` ``None`` when omitted;
+    ``status`` a page status; ``sha256`` the verified digest of the raw
+    bytes and ``size`` their number. ``claims`` (in line order) or
+    ``refusal`` (a :class:`DirectiveError`; then no claims) and the first
+    near-misses come from :func:`~_conflict_gate.reader.read_directives`.
+    """
+
+    source_id: str
+    version: str
+    status: str
+    path: str
+    url: str | None
+    sha256: str
+    size: int
+    claims: tuple[Claim, ...]
+    refusal: DirectiveError | None
+    near_misses: tuple[NearMiss, ...]
+    entry: Entry
+
+    @property
+    def document_revision(self) -> str:
+        """SHA-256 of the source's manifest entry as written, in canonical JSON (see :class:`Entry`)."""
+        return self.entry.document_revision
+
+    def claim(self, operation: str, key: str) -> Claim | None:
+        """The claim this source declares for ``operation``/``key``, or ``None``."""
+        for claim in self.claims:
+            if claim.operation == operation and claim.claim_key == key:
+                return claim
+        return None
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A verified, immutable snapshot of every source of a manifest.
+
+    ``sources`` maps source id to :class:`Source` in manifest order
+    (read-only). The grammar and version scheme come from the manifest. A
+    corpus does not notice files edited after loading: load again.
+    """
+
+    manifest: Manifest
+    sources: Mapping[str, Source]
+
+    @property
+    def grammar(self) -> Grammar:
+        return self.manifest.grammar
+
+    @property
+    def version_scheme(self) -> VersionScheme:
+        return self.manifest.version_scheme
+
+    @property
+    def manifest_path(self) -> str:
+        return self.manifest.path
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+
+def source_digest(raw: bytes) -> str:
+    """Lowercase hex SHA-256 of the raw bytes, exactly as pinned."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+def line_ending_hint(raw: bytes, pinned: str) -> str:
+    """Explain a digest mismatch that only line endings cause, else ``""``.
+
+    Tries the bytes with CRLF made LF (and, for an LF file, LF made CRLF)
+    against the pin. It never changes what is verified.
+    """
+    if b"\r\n" in raw and source_digest(raw.replace(b"\r\n", b"\n")) == pinned:
+        return "only line endings differ: the file has CRLF where the pinned bytes have LF"
+    if b"\r\n" not in raw and source_digest(raw.replace(b"\n", b"\r\n")) == pinned:
+        return "only line endings differ: the file has LF where the pinned bytes have CRLF"
+    return ""
+
+
+class SourceFiles:
+    """Reads manifest sources confined to the folder that holds the manifest.
+
+    Each folder is resolved once (``realpath``) and must lie inside the root;
+    each file is opened with ``O_NOFOLLOW``, so a symlink as the last
+    component is resolved and confined before anything is opened through it.
+    Two entries reaching one file (symlink or hard link) are refused by
+    ``(st_dev, st_ino)`` from the read's own ``fstat``. Nothing outside the
+    root is ever opened or read.
+    """
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self._folders: dict[str, str | None] = {}  # relative folder -> real folder, None if outside
+        self._seen: dict[tuple[int, int], str] = {}
+
+    def read(self, entry: Entry) -> bytes:
+        """Read one entry's raw bytes once. Raises :class:`IngestionError`:
+        ``path_outside_root``, ``source_missing``, ``source_not_regular_file``,
+        ``source_too_large``, ``source_unreadable``, ``duplicate_path``."""
+        def error(reason: str, detail: str) -> IngestionError:
+            if reason == "source_missing":
+                detail += " (paths are relative to the folder that holds the manifest)"
+            return IngestionError(reason, detail, source_id=entry.source_id, path=entry.path)
+
+        folder, name = posixpath.split(entry.path)
+        real_folder = self._folder(folder)
+        if real_folder is None:
+            raise error("path_outside_root", "path leads outside the manifest's folder")
+        path = os.path.join(real_folder, name)
+        if not _HAS_NOFOLLOW and os.path.islink(path):
+            path = self._confine(path, error)
+        try:
+            fd = os.open(path, _OPEN_FLAGS)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:  # the last component is a symlink: resolve and confine it
+                path = self._confine(path, error)
+                try:
+                    fd = os.open(path, _OPEN_FLAGS)
+                except OSError as again:
+                    raise _open_error(again, path, error) from None
+            else:
+                raise _open_error(exc, path, error) from None
+        try:
+            raw, info = read_fd(fd, MAX_SOURCE_BYTES, error)
+        finally:
+            os.close(fd)
+        key = (info.st_dev, info.st_ino)
+        first = self._seen.setdefault(key, entry.source_id)
+        if first != entry.source_id:
+            raise error("duplicate_path", f"names the same file as {first!r}")
+        return raw
+
+    def _folder(self, folder: str) -> str | None:
+        if folder not in self._folders:
+            real = os.path.realpath(os.path.join(self.root, folder))
+            self._folders[folder] = real if _inside(self.root, real) else None
+        return self._folders[folder]
+
+    def _confine(self, path: str, error: object) -> str:
+        real = os.path.realpath(path)
+        if not _inside(self.root, real):
+            raise error("path_outside_root", "path leads outside the manifest's folder")  # type: ignore[operator]
+        return real
+
+
+def _inside(root: str, path: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _open_error(exc: OSError, path: str, error: object) -> IngestionError:
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+        return error("source_missing", "file does not exist")  # type: ignore[operator,no-any-return]
+    if os.path.isdir(path):
+        return error("source_not_regular_file", "not a regular file")  # type: ignore[operator,no-any-return]
+    return error("source_unreadable", f"cannot open: {exc.strerror}")  # type: ignore[operator,no-any-return]
+
+
+def load_documents(manifest_path: str | os.PathLike[str]) -> Corpus:
+    """Load, verify and read every source of a manifest; return a :class:`Corpus`.
+
+    Every source is read exactly once: the same bytes are hashed, compared
+    with the pin, decoded and read for directives. Raises
+    :class:`GrammarError` for the manifest's grammar and
+    :class:`IngestionError` for the first other problem, in manifest order:
+    everything :func:`~_conflict_gate.manifest.read_manifest` refuses, then
+    per source what :meth:`SourceFiles.read` refuses, ``hash_mismatch`` (with
+    a hint when only line endings differ) and ``source_not_utf8`` (with the
+    offset of the first bad byte in the raw file). A source that says
+    something the gate cannot use is not an error here: its ``refusal``
+    is kept, and the gate refuses when it is asked about it.
+    """
+    manifest = read_manifest(manifest_path)
+    files = SourceFiles(manifest.root)
+    grammar = manifest.grammar
+    sources = {}
+    for entry in manifest.entries:
+        raw = files.read(entry)
+        digest = source_digest(raw)
+        if digest != entry.sha256:
+            hint = line_ending_hint(raw, entry.sha256)
+            raise IngestionError("hash_mismatch", f"sha256 is {digest}, pinned {entry.sha256}"
+                                 + (f" ({hint})" if hint else ""), source_id=entry.source_id,
+                                 path=entry.path)
+        bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
+        try:
+            text = raw[bom:].decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise IngestionError("source_not_utf8", f"invalid UTF-8 at byte {error.start + bom}",
+                                 source_id=entry.source_id, path=entry.path) from None
+        reading = read_directives(text, grammar, bom_bytes=bom, source_id=entry.source_id,
+                                  path=entry.path)
+        sources[entry.source_id] = Source(entry.source_id, entry.version, entry.status, entry.path,
+                                          entry.url, digest, len(raw), reading.claims, reading.refusal,
+                                          reading.near_misses, entry)
+    return Corpus(manifest, MappingProxyType(sources))
