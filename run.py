@@ -1,6 +1,6 @@
 """The conflict-gate lab: the controlled cases over the Quill fixtures, and the tool's commands.
 
-    python run.py --output result.json      run the lab cases, save the result
+    python run.py --output result.json      run the lab cases and check the canned answers, save the result
     python run.py --check                   compare a fresh run with expected-result.json
     python run.py gate|audit|pin|init|grammar|check-answer ...   the conflict-gate commands
 
@@ -24,6 +24,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Final
 
+from _conflict_gate.answer import check_answer
 from _conflict_gate.cli import CliError, exit_code, main, render_json, write_atomically
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import gate, refused_result
@@ -58,6 +59,19 @@ LAB_CASES: Final = (
     ("draft-alone", ("quill-draft",), "1.0", "create_copy", "existing_path",
      "the only candidate of the version is a draft: not_in_docs, never a fallback"),
 )
+#: Canned answers (no model is called): (answer id, the case whose decision it answers, what it shows).
+#: Each is ``docs/answers/<answer id>.txt``; the saved result records the answer check's verdict.
+LAB_ANSWERS: Final = (
+    ("supported", "compatible-agreement",
+     "every claim cited at its line, the quotes exact, the agreed value and the version stated"),
+    ("other-value", "compatible-agreement", "states the other value in the answer form"),
+    ("missing-citation", "compatible-agreement", "cites the guide but not the reference"),
+    ("unknown-citation", "compatible-agreement", "also cites a source id the decision does not hold"),
+    ("misattributed", "compatible-agreement",
+     "quotes the 2.0 page's directive (also in the guide's code example) as the guide's claim at line 37"),
+    ("invented-quote", "compatible-agreement", "quotes a directive that no pinned source contains"),
+    ("withheld", "same-version-conflict", "answers a decision whose answer request was withheld"),
+)
 #: The changed-source case: a temporary copy whose file is edited without re-pinning.
 CHANGED_SOURCE: Final = {
     "case_id": "changed-source",
@@ -84,18 +98,25 @@ LIMIT: Final = ("The gate compares declared directive values. It does not read p
                 "written only in words is not detected; and it cannot tell whether a declared value is true.")
 
 
-def run_lab(manifest_path: Path = FIXTURE_MANIFEST) -> dict[str, Any]:
-    """Run every lab case over the fixture corpus; return the saved-result dict.
+def run_lab(manifest_path: Path | None = None) -> dict[str, Any]:
+    """Run every lab case over the fixture corpus and check the canned answers; return the saved result.
 
     The corpus is loaded and verified once; the changed-source case works on
-    a temporary copy, so the fixtures are only read.
+    a temporary copy, so the fixtures are only read. No model is called.
     """
+    manifest_path = FIXTURE_MANIFEST if manifest_path is None else manifest_path
     corpus = load_documents(manifest_path)
     cases = []
     for case_id, candidates, version, operation, claim_key, shows in LAB_CASES:
         cases.append({"case_id": case_id, "shows": shows, "candidate_ids": list(candidates),
                       "requested_version": version, "claim_key": claim_key,
                       "result": gate(corpus, list(candidates), version, operation, claim_key)})
+    decisions = {case["case_id"]: case["result"] for case in cases}
+    answers = []
+    for answer_id, case_id, shows in LAB_ANSWERS:
+        path = f"docs/answers/{answer_id}.txt"
+        report = check_answer(corpus, decisions[case_id], (manifest_path.parent / path).read_bytes())
+        answers.append({"answer_id": answer_id, "case_id": case_id, "path": path, "shows": shows, **report})
     return {
         "execution_mode": "offline and deterministic: pinned local fixtures, no network, answer requests built but never sent",
         "model_called": False,
@@ -104,6 +125,7 @@ def run_lab(manifest_path: Path = FIXTURE_MANIFEST) -> dict[str, Any]:
         "version_scheme": corpus.version_scheme.name,
         "cases": cases,
         "changed_source": _changed_source_case(manifest_path),
+        "answers": answers,
         "policy": list(POLICY),
         "limit": LIMIT,
     }
@@ -147,7 +169,7 @@ def lab(args: argparse.Namespace) -> int:
     if not FIXTURE_MANIFEST.is_file():
         raise CliError("input", f"the lab runs from a checkout of conflict-gate: {FIXTURE_MANIFEST} is not "
                                 "there; on your own docs use the gate, audit and pin commands")
-    text = render_json(run_lab())
+    text = render_json(run_lab(FIXTURE_MANIFEST))
     if args.check:
         expected_bytes = EXPECTED_RESULT.read_bytes() if EXPECTED_RESULT.is_file() else b""
         if text.encode("utf-8") == expected_bytes:
@@ -163,7 +185,8 @@ def lab(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     else:
         write_atomically(Path(args.output), text)
-        print(f"wrote {args.output}: {len(LAB_CASES)} cases and the changed-source case")
+        print(f"wrote {args.output}: {len(LAB_CASES)} cases, the changed-source case and "
+              f"{len(LAB_ANSWERS)} checked answers")
     return exit_code("ok")
 
 

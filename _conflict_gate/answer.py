@@ -58,6 +58,10 @@ _CITATION_START: Final = ANSWER_FORM.citation_start()
 #: A statement inside backticks: a key (or ``version``), ``=``, a value; no spaces.
 _STATEMENT: Final = re.compile(r"([^\s=`]+)=([^\s=`]+)")
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
+#: Bracketed text on one line, ASCII or fullwidth brackets (look-alike citations are looked for there).
+_BRACKETED: Final = re.compile(r"[\[\uff3b][^\[\]\uff3b\uff3d\r\n]*[\]\uff3d]")
+#: After NFKC and case folding, a bracket that ends like a citation (``...:<digits>]``) or names a source.
+_CITATION_LIKE: Final = re.compile(r"^\[\s*s\W*o\W*u\W*r\W*c\W*e|:\s*[0-9]+\s*\]$")
 
 
 def verdict_of(findings: list[dict[str, Any]], ready: bool) -> str:
@@ -93,35 +97,54 @@ def _check_decision(corpus: Corpus, decision: Any) -> dict[str, Any]:
     except GateError as error:
         raise DecisionError("invalid_decision", f"its request is not valid here: {error.detail} "
                             f"[{error.reason}]") from None
-    where = _first_difference(expected, decision, "")
-    if where is not None:
-        raise DecisionError("decision_mismatch", "the decision is not what the gate gives for its own "
-                            "request on this corpus (edited, or made from other sources or pins)",
-                            pointer=where or "/")
+    difference = _first_difference(expected, decision, "")
+    if difference is not None:
+        reason, where = difference
+        detail = ("the decision does not have the shape of a gate result" if reason == "invalid_decision"
+                  else "the decision is not what the gate gives for its own request on this corpus "
+                       "(edited, or made from other sources or pins)")
+        raise DecisionError(reason, detail, pointer=where)
     return expected
 
 
-def _first_difference(expected: Any, given: Any, pointer: str) -> str | None:
-    """JSON pointer of the first place ``given`` differs from ``expected`` (types, keys, order, values)."""
+def _first_difference(expected: Any, given: Any, pointer: str) -> tuple[str, str] | None:
+    """``(reason, JSON pointer)`` of the first place ``given`` differs from ``expected``.
+
+    A missing, extra or reordered key, or an object or list where the gate
+    gives something else (or the reverse), is a shape problem
+    (``invalid_decision``); another value, of any type, is ``decision_mismatch``.
+    """
     if type(expected) is not type(given):
-        return pointer
+        containers = (dict, list)
+        shape = isinstance(expected, containers) or isinstance(given, containers)
+        return ("invalid_decision" if shape else "decision_mismatch", pointer)
     if isinstance(expected, dict):
-        if list(expected) != list(given):
-            return pointer
         for key in expected:
-            found = _first_difference(expected[key], given[key], f"{pointer}/{key}")
+            if key not in given:
+                return ("invalid_decision", f"{pointer}/{_escape(key)}")
+        for key in given:
+            if key not in expected:
+                return ("invalid_decision", f"{pointer}/{_escape(key)}")
+        if list(expected) != list(given):
+            return ("invalid_decision", pointer)
+        for key in expected:
+            found = _first_difference(expected[key], given[key], f"{pointer}/{_escape(key)}")
             if found is not None:
                 return found
         return None
     if isinstance(expected, list):
         if len(expected) != len(given):
-            return pointer
+            return ("decision_mismatch", pointer)
         for index, (a, b) in enumerate(zip(expected, given)):
             found = _first_difference(a, b, f"{pointer}/{index}")
             if found is not None:
                 return found
         return None
-    return None if expected == given else pointer
+    return None if expected == given else ("decision_mismatch", pointer)
+
+
+def _escape(key: Any) -> str:
+    return printable(str(key)).replace("~", "~0").replace("/", "~1")
 
 
 def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> dict[str, Any]:
@@ -199,8 +222,10 @@ class _AnswerReader:
             else:
                 self.add("unknown_citation", "this citation is not the line of a claim of the decision",
                          start, end, source_id=source_id, line=claim_line)
-        for start, end in spans:
-            content = self.answer[start + 1:end - 1]
+        for start, end, run in spans:
+            content = self.answer[start + run:end - run]
+            if run > 1 and content.startswith(" ") and content.endswith(" ") and content.strip():
+                content = content[1:-1]  # CommonMark 6.1: one space at each end is not content
             kind = _form_of(content)
             if kind is None:
                 continue
@@ -253,39 +278,44 @@ class _AnswerReader:
                          pos, end + 1 if end != -1 else len(answer))
             else:
                 digits = match.group(2)
-                line = int(digits) if digits == str(int(digits)) else -1
+                line = int(digits) if len(digits) <= 9 and digits == str(int(digits)) else -1
                 found.append((match.start(), match.end(), self.line_of(pos), match.group(1), line))
             pos = answer.find(_CITATION_START, pos + 1)
-        for match in re.finditer(r"\[\s*s\W?o\W?u\W?r\W?c\W?e\s*\W", answer, re.IGNORECASE):
-            if not answer.startswith(_CITATION_START, match.start()):
-                self.add("broken_form", "text that looks like a citation is not the citation form",
-                         match.start(), match.end(), quote=match.group())
-        for match in re.finditer(r"\[[^\]\n]*\]", answer):
-            text = unicodedata.normalize("NFKC", match.group()).casefold()
-            if "source" in text and not _CITATION.fullmatch(match.group()) \
-                    and not answer.startswith(_CITATION_START, match.start()):
-                self.add("broken_form", "text that looks like a citation is not the citation form",
-                         match.start(), match.end(), quote=match.group())
+        for match in _BRACKETED.finditer(answer):  # look-alikes: fullwidth brackets, Cyrillic letters
+            segment = match.group()
+            if answer.startswith(_CITATION_START, match.start()):
+                continue  # judged above
+            normalized = unicodedata.normalize("NFKC", segment).casefold()
+            if _CITATION_LIKE.search(normalized) or (not segment.isascii() and "source" in normalized):
+                self.add("broken_form", "text that looks like a citation is not the citation form "
+                         "(ASCII only)", match.start(), match.end(), quote=segment)
         return found
 
-    def _backtick_spans(self) -> list[tuple[int, int]]:
-        """Backtick-delimited spans on one line each; an unpaired backtick is a broken form."""
+    def _backtick_spans(self) -> list[tuple[int, int, int]]:
+        """Code spans as a Markdown reader pairs them: a run of backticks up to the next run of the
+        same length on the same line; ``(start, end, run length)``. An unpaired run is a broken form."""
         spans = []
-        answer = self.answer
-        open_at = -1
-        for i, ch in enumerate(answer):
-            if ch == "`":
-                if open_at < 0:
-                    open_at = i
-                else:
-                    spans.append((open_at, i + 1))
-                    open_at = -1
-            elif ch in "\r\n" and open_at >= 0:
-                self.add("broken_form", "a backtick is not closed on its line", open_at, i)
-                open_at = -1
-        if open_at >= 0:
-            self.add("broken_form", "a backtick is not closed", open_at, len(answer))
+        for start, text in self._lines():
+            runs = [(m.start() + start, len(m.group())) for m in re.finditer(r"`+", text)]
+            i = 0
+            while i < len(runs):
+                at, length = runs[i]
+                close = next((j for j in range(i + 1, len(runs)) if runs[j][1] == length), None)
+                if close is None:
+                    self.add("broken_form", "a backtick is not closed on its line", at, at + length)
+                    i += 1
+                    continue
+                spans.append((at, runs[close][0] + length, length))
+                i = close + 1
         return spans
+
+    def _lines(self) -> list[tuple[int, str]]:
+        """``(start offset, text)`` of each line of the answer (``\n``, ``\r\n`` or ``\r`` ends one)."""
+        lines, start = [], 0
+        for end in [*self.line_ends, len(self.answer)]:
+            lines.append((start, self.answer[start:end]))
+            start = end + (2 if self.answer.startswith("\r\n", end) else 1)
+        return lines
 
     def _quote(self, content: str, start: int, end: int,
                citations: list[tuple[int, int, int, str, int]]) -> None:

@@ -32,10 +32,14 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Final, NamedTuple, Sequence
 
-__all__ = ["BLOCK_STARTS", "Leaf", "MAX_DEPTH", "line_view", "parse_blocks", "table_cells"]
+from .inlines import html_tag_end
+
+__all__ = ["BLOCK_STARTS", "Leaf", "MAX_DEPTH", "MAX_LEAF_LINES", "line_view", "parse_blocks", "table_cells"]
 
 #: Containers (block quotes, list items) nested deeper than this are not opened.
 MAX_DEPTH: Final = 64
+#: Lines kept per leaf block; the gate gives up on a longer block that holds a watched offset.
+MAX_LEAF_LINES: Final = 20_000
 
 
 class Leaf(NamedTuple):
@@ -51,7 +55,9 @@ class Leaf(NamedTuple):
     fence's info string included). ``containers`` lists the enclosing block
     quotes and list items, outermost first, as ``(kind, first line)``; empty
     means top level. ``doubt`` is ``(line, why)`` when the gate cannot be
-    sure how a reader sees this block.
+    sure how a reader sees this block. ``end`` is the offset where the block
+    ends; ``gave_up`` the line after which ``lines`` stops, for a block longer
+    than :data:`MAX_LEAF_LINES` lines (``None`` otherwise).
     """
 
     kind: str
@@ -59,6 +65,8 @@ class Leaf(NamedTuple):
     containers: tuple[tuple[str, int], ...]
     detail: int | None = None
     doubt: tuple[int, str] | None = None
+    end: int = 0
+    gave_up: int | None = None
 
 
 def line_view(text: str) -> str:
@@ -77,8 +85,16 @@ _LONE_CR: Final = re.compile(r"\r(?!\n)")
 # --------------------------------------------------------------------------
 # Line patterns, matched at a line's first non-space character unless said otherwise.
 
-#: 4.1: three or more ``*``, ``-`` or ``_``, only spaces or tabs among and after them.
-_THEMATIC_BREAK: Final = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\Z")
+#: 4.1: a character other than the marker, spaces and tabs (its absence makes a thematic break).
+_NOT_BREAK: Final = {marker: re.compile(rf"[^ \t{re.escape(marker)}]") for marker in "*-_"}
+
+
+def _is_thematic_break(line: str, at: int) -> bool:
+    """4.1: from ``at``, three or more of one of ``*``, ``-``, ``_``, and only spaces or tabs besides."""
+    marker = line[at:at + 1]
+    if marker not in _NOT_BREAK or _NOT_BREAK[marker].search(line, at):
+        return False
+    return line.count(marker, at) >= 3
 #: 4.2: one to six ``#``, then a space, a tab or the end of the line.
 _ATX_OPEN: Final = re.compile(r"#{1,6}(?:[ \t]|\Z)")
 #: 4.3: a run of ``=`` or of ``-``, then only spaces or tabs.
@@ -99,10 +115,8 @@ _BLOCK_TAG_NAMES: Final = (
     "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h1|h2|h3|h4|h5|h6|"
     "head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|"
     "p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul")
-#: 6.6: an attribute (on one line, as a kind 7 start condition needs).
-_ATTRIBUTE: Final = (r"(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:\-]*"
-                     r"(?:[ \t]*=[ \t]*(?:[^ \t\n\"'=<>`]+|'[^'\n]*'|\"[^\"\n]*\"))?)")
-#: 4.6: start conditions of HTML block kinds 1-7.
+#: 4.6: start conditions of HTML block kinds 1-6 (kind 7, a whole tag alone on its line, is
+#: checked with the inline tag scanner, which is linear on any line).
 _HTML_STARTS: Final = (
     re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|\Z)", re.IGNORECASE),
     re.compile(r"<!--"),
@@ -110,7 +124,6 @@ _HTML_STARTS: Final = (
     re.compile(r"<![A-Za-z]"),
     re.compile(r"<!\[CDATA\["),
     re.compile(rf"</?(?:{_BLOCK_TAG_NAMES})(?:[ \t]|/?>|\Z)", re.IGNORECASE),
-    re.compile(rf"(?:<[A-Za-z][A-Za-z0-9\-]*{_ATTRIBUTE}*[ \t]*/?>|</[A-Za-z][A-Za-z0-9\-]*[ \t]*>)[ \t]*\Z"),
 )
 #: 4.6: end conditions of kinds 1-5 (a line containing them); kinds 6 and 7 end before a blank line.
 _HTML_ENDS: Final = (
@@ -144,6 +157,10 @@ _BLANK_LINE: Final = re.compile(r"(?m)^[ \t]*\r?$")
 #: A top-level indented code block's lines: four columns of indentation, or blank.
 _INDENTED_RUN: Final = re.compile(r"(?:(?: {4}| {0,3}\t)[^\n]*\n|[ \t]*\r?\n)*")
 _FENCE_CLOSERS: dict[tuple[str, int], re.Pattern[str]] = {}
+#: A run pattern is matched over at most this many characters at a time: Python's ``re`` keeps
+#: state per repetition of a group, so an unbounded run over a huge block would hold memory
+#: in proportion to its lines.
+_RUN_CHUNK: Final = 1 << 15
 
 
 def _fence_closer(char: str, length: int) -> re.Pattern[str]:
@@ -171,7 +188,7 @@ class _Block:
     took (split into lines only if the block is watched).
     """
 
-    __slots__ = ("kind", "line", "lines", "containers", "data", "empty", "doubt")
+    __slots__ = ("kind", "line", "lines", "containers", "data", "empty", "doubt", "count", "last")
 
     def __init__(self, kind: str, line: int, containers: tuple[tuple[str, int], ...],
                  data: object = None, doubt: tuple[int, str] | None = None) -> None:
@@ -182,6 +199,15 @@ class _Block:
         self.data = data
         self.empty = True  # a list item with no child block yet (5.2: at most one blank line first)
         self.doubt = doubt
+        self.count = 0  # lines taken, kept or not
+        self.last: tuple[int, int, int] | None = None  # the last line taken, always kept
+
+    def add(self, entry: tuple[int, int, int], lines: int = 1) -> None:
+        """Take ``lines`` lines (one, or a run); keep them while the block is under :data:`MAX_LEAF_LINES`."""
+        if self.count < MAX_LEAF_LINES:
+            self.lines.append(entry)
+        self.count += lines
+        self.last = entry
 
 
 @dataclass(frozen=True)
@@ -333,7 +359,7 @@ class _State:
 
     def add_line(self) -> None:
         """Add the rest of the line, from ``offset``, to the tip."""
-        self.stack[-1].lines.append((self.line_no, self.pos + self.offset, self.line_end))
+        self.stack[-1].add((self.line_no, self.pos + self.offset, self.line_end))
 
     def note_variant(self, name: str, line: int) -> None:
         """Remember that a reader reading as ``name`` may see this page differently from ``line`` on."""
@@ -345,10 +371,14 @@ class _State:
         return i < len(self.watch) and self.watch[i] <= end
 
     def emit(self, kind: str, block: _Block, lines: Sequence[tuple[int, int, int]],
-             detail: int | None = None) -> None:
-        """Report a finished leaf if it holds a watched offset."""
-        if lines and self.watched(lines[0][1], lines[-1][2]):
-            self.leaves.append(Leaf(kind, tuple(lines), block.containers, detail, block.doubt))
+             detail: int | None = None, end: int | None = None) -> None:
+        """Report a finished leaf if it holds a watched offset (``end``: where it ends, if past ``lines``)."""
+        if not lines:
+            return
+        end = lines[-1][2] if end is None else end
+        if self.watched(lines[0][1], end):
+            gave_up = lines[-1][0] if end > lines[-1][2] else None
+            self.leaves.append(Leaf(kind, tuple(lines), block.containers, detail, block.doubt, end, gave_up))
 
 
 def _can_contain(parent: str, child: str) -> bool:
@@ -358,18 +388,19 @@ def _can_contain(parent: str, child: str) -> bool:
 
 
 def _lines_of(s: _State, block: _Block) -> list[tuple[int, int, int]]:
-    """``block.lines`` with the shortcut runs split into lines (paragraph lines without indentation)."""
+    """``block.lines`` with the shortcut runs split into lines (paragraph lines without indentation),
+    at most :data:`MAX_LEAF_LINES` of them."""
     if all(entry[0] >= 0 for entry in block.lines):
         return block.lines
     view = s.view
     strip = block.kind == "paragraph"
-    lines = []
+    lines: list[tuple[int, int, int]] = []
     for first, start, end in block.lines:
         if first >= 0:
             lines.append((first, start, end))
             continue
         line_no = -1 - first
-        while start < end:
+        while start < end and len(lines) < MAX_LEAF_LINES:
             eol = view.find("\n", start)
             content_end = eol - 1 if eol > start and view[eol - 1] == "\r" else eol
             content_start = start
@@ -386,11 +417,15 @@ def _finalize(s: _State, block: _Block) -> None:
     """A leaf is closed: report it if it holds a watched offset (paragraphs: definitions first, 4.7)."""
     if not block.lines:
         return
-    first, last = block.lines[0], block.lines[-1]
+    first, last = block.lines[0], block.last
     opens_with_definition = block.kind == "paragraph" and s.view[first[1]:first[1] + 1] == "["
-    if not (opens_with_definition or s.watched(first[1], last[2])):
+    if not (opens_with_definition or s.watched(first[1], last[2])):  # type: ignore[index]
         return
     lines = _lines_of(s, block)
+    end = last[2]  # type: ignore[index]
+    if block.count > MAX_LEAF_LINES or len(lines) >= MAX_LEAF_LINES:
+        s.emit(block.kind, block, lines, block.data if block.kind == "html_block" else None, end=end)
+        return
     if block.kind == "paragraph":
         definitions, rest = _split_definitions(s.view, lines) if opens_with_definition else ([], lines)
         if opens_with_definition and len(lines) > 1:
@@ -457,7 +492,7 @@ def _thematic_break(s: _State, container: _Block) -> int:
     Tried after setext headings (a ``---`` under a paragraph is an underline)
     and before list items (``* * *`` is a break, not a list).
     """
-    if s.indented or not _THEMATIC_BREAK.match(s.line, s.next_nonspace):
+    if s.indented or not _is_thematic_break(s.line, s.next_nonspace):
         return 0
     s.close_unmatched()
     s.add_child("thematic_break")
@@ -531,16 +566,22 @@ def _html_block(s: _State, container: _Block) -> int:
     """4.6 HTML blocks: seven start conditions (:data:`_HTML_STARTS`); kind 7 cannot interrupt a paragraph."""
     if s.indented or s.char_at(s.next_nonspace) != "<":
         return 0
-    for kind, start in enumerate(_HTML_STARTS, 1):
-        if not start.match(s.line, s.next_nonspace):
-            continue
-        if kind == 7 and (container.kind == "paragraph" or _KIND_1_OPEN_TAG.match(s.line, s.next_nonspace)
-                          or (not s.all_closed and not s.blank and s.stack[-1].kind == "paragraph")):
-            return 0
-        s.close_unmatched()
-        s.add_child("html_block", kind)  # the indentation is part of the block
-        return 2
-    return 0
+    kind = next((k for k, start in enumerate(_HTML_STARTS, 1) if start.match(s.line, s.next_nonspace)), 7)
+    if kind == 7 and (container.kind == "paragraph" or _KIND_1_OPEN_TAG.match(s.line, s.next_nonspace)
+                      or (not s.all_closed and not s.blank and s.stack[-1].kind == "paragraph")
+                      or not _whole_tag_line(s.line, s.next_nonspace)):
+        return 0
+    s.close_unmatched()
+    s.add_child("html_block", kind)  # the indentation is part of the block
+    return 2
+
+
+def _whole_tag_line(line: str, at: int) -> bool:
+    """4.6 kind 7: an open or closing tag (6.6) on this line, then only spaces or tabs."""
+    if line.startswith("<!", at) or line.startswith("<?", at) or "\n" in line:
+        return False
+    end = html_tag_end(line, at)
+    return end > 0 and not line[end:].strip(" \t")
 
 
 def _html_block_ends(block: _Block, text: str) -> bool:
@@ -705,7 +746,8 @@ def _table(s: _State, container: _Block) -> int:
     many cells, not indented 4 or more. The lines before the header stay a
     paragraph. Rows then continue the table (see :func:`_continue`).
     """
-    if s.indented or container.kind != "paragraph" or not container.lines or not s.reader.tables:
+    if s.indented or container.kind != "paragraph" or not container.lines or not s.reader.tables \
+            or container.count > MAX_LEAF_LINES:
         return 0
     rest = s.line[s.next_nonspace:]
     if len(rest) < 2 or not _DELIMITER_ROW.match(rest) or (rest[0] == "-" and rest[1] in " \t"):
@@ -732,11 +774,12 @@ def _table(s: _State, container: _Block) -> int:
     s.stack.pop()
     if len(lines) > 1:
         paragraph = _Block("paragraph", container.line, container.containers, None, container.doubt)
-        paragraph.lines = lines[:-1]
+        for line in lines[:-1]:
+            paragraph.add(line)
         _finalize(s, paragraph)
     table = s.add_child("table", count)
     table.line = header_no
-    table.lines.append(lines[-1])
+    table.add(lines[-1])
     s.advance_next_nonspace()
     return 2
 
@@ -802,13 +845,13 @@ def _ends_table(s: _State) -> bool:
         return True
     at = s.next_nonspace
     line = s.line
-    if _FENCE_OPEN.match(line, at) or line[at] == ">" or _THEMATIC_BREAK.match(line, at) \
+    if _FENCE_OPEN.match(line, at) or line[at] == ">" or _is_thematic_break(line, at) \
             or _ATX_OPEN.match(line, at):
         return True
     marker = _BULLET.match(line, at) or _ORDERED.match(line, at)
     if marker and (marker.end() == len(line) or line[marker.end()] in " \t"):
         return True
-    return line[at] == "<" and any(start.match(line, at) for start in _HTML_STARTS[:6])
+    return line[at] == "<" and any(start.match(line, at) for start in _HTML_STARTS)
 
 
 # --------------------------------------------------------------------------
@@ -889,15 +932,16 @@ def _too_deep(s: _State) -> int:
     return 0
 
 
-#: The rules that may start a block on a line, in the order tried (commonmark.js's
-#: order: a setext underline wins over a thematic break, a thematic break over a list item).
+#: The rules that may start a block on a line, in the order tried: commonmark.js's order (a
+#: setext underline wins over a thematic break, a thematic break over a list item), with GFM's
+#: table before the setext heading, as markdown-it tries it (``|x|`` over ``---`` is a table).
 BLOCK_STARTS: Final[tuple[Callable[[_State, _Block], int], ...]] = (
     _block_quote,
     _atx_heading,
     _fenced_code,
     _html_block,
-    _setext_heading,
     _table,
+    _setext_heading,
     _thematic_break,
     _list_item,
     _indented_code,
@@ -977,7 +1021,7 @@ def _continue(s: _State, block: _Block) -> int:
         if s.indent <= 3 and s.char_at(s.next_nonspace) == char:
             closer = _FENCE_CLOSE.match(s.line, s.next_nonspace)
             if closer and closer.group()[0] == char and len(closer.group()) >= length:
-                block.lines.append((s.line_no, s.pos + s.next_nonspace, s.line_end))
+                block.add((s.line_no, s.pos + s.next_nonspace, s.line_end))
                 s.close()
                 return 2
         remaining = fence_indent
@@ -1007,8 +1051,7 @@ def _incorporate_line(s: _State) -> None:
         if reading == "close":
             s.close()
         elif reading == "absorb":
-            s.stack[-1].lines.append((s.line_no, s.pos + len(s.line) - len(s.line.lstrip(" \t>")),
-                                      s.line_end))
+            s.stack[-1].add((s.line_no, s.pos + len(s.line) - len(s.line.lstrip(" \t>")), s.line_end))
             return
     s.offset = s.column = 0
     s.partial_tab = False
@@ -1081,7 +1124,7 @@ def _shortcut(s: _State, stop: int) -> bool:
     if tip.kind == "paragraph":
         if s.reader.markdown_it and view[tip.lines[0][1]:tip.lines[0][1] + 1] == "[":
             return False  # markdown-it may end it after a link definition: line by line
-        run = _CONTINUATION_RUN.match(view, s.pos)
+        run = _CONTINUATION_RUN.match(view, s.pos, s.pos + _RUN_CHUNK)
         if run.end() > s.pos:
             _take(s, tip, run.end())
             return True
@@ -1098,12 +1141,12 @@ def _shortcut(s: _State, stop: int) -> bool:
             close_end = view.find("\n", closing.start())
             content_end = close_end - 1 if view[close_end - 1] == "\r" else close_end
             s.line_no += 1
-            tip.lines.append((s.line_no, closing.start(), content_end))
+            tip.add((s.line_no, closing.start(), content_end))
             s.close()
             s.pos = close_end + 1
         return True
     if tip.kind == "indented_code":
-        run = _INDENTED_RUN.match(view, s.pos)
+        run = _INDENTED_RUN.match(view, s.pos, s.pos + _RUN_CHUNK)
         if run.end() == s.pos:
             return False
         _take(s, tip, run.end())
@@ -1129,6 +1172,7 @@ def _top_run(s: _State, tip: _Block, stop: int) -> bool:
     continuation lines; the last paragraph of the run stays open.
     """
     view = s.view
+    stop = min(stop, s.pos + _RUN_CHUNK)
     if tip.kind == "paragraph":
         run = _TOP_RUN_AFTER_PARAGRAPH.match(view, s.pos, stop)
         if run.end() == s.pos:
@@ -1156,8 +1200,9 @@ def _top_run(s: _State, tip: _Block, stop: int) -> bool:
 
 def _take(s: _State, block: _Block, end: int) -> None:
     """Give the whole lines from ``s.pos`` to ``end`` to ``block`` and move past them."""
-    block.lines.append((-1 - (s.line_no + 1), s.pos, end))
-    s.line_no += s.view.count("\n", s.pos, end)
+    count = s.view.count("\n", s.pos, end)
+    block.add((-1 - (s.line_no + 1), s.pos, end), count)
+    s.line_no += count
     s.pos = end
 
 

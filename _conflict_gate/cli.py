@@ -108,6 +108,15 @@ def _umask() -> int:
     return mask
 
 
+def _shown(path: str | os.PathLike[str]) -> str:
+    """A path as one printable line (a file name need not be UTF-8 and may hold a newline)."""
+    return printable(os.fsencode(path).decode("utf-8", "backslashreplace"))
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 def _prog() -> str:
     """The command's name in messages: ``conflict-gate`` when installed, else ``run.py``."""
     return "run.py" if Path(sys.argv[0]).name == "run.py" else "conflict-gate"
@@ -208,9 +217,8 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
     verdict = "clean" if report["clean"] else "NOT CLEAN"
     counts = ", ".join(f"{summary[key]} {key}" for key in
                        (*AUDIT_STATUSES, "refused", "unapproved_conflicts", "near_misses"))
-    shown = os.fsencode(manifest).decode("utf-8", "backslashreplace")
     count = report["source_count"]
-    lines = [f"# conflict-gate audit: {printable(shown)}", "",
+    lines = [f"# conflict-gate audit: {_shown(manifest)}", "",
              f"{count} source{'' if count == 1 else 's'}, versions {', '.join(report['versions']) or 'none'}: "
              f"**{verdict}** ({counts}).", "", "## Claims (approved sources)", ""]
     lines += markdown_table(("version", "claim", "status", "values", "sources", "silent", "refused"),
@@ -280,13 +288,15 @@ def _pin(args: argparse.Namespace) -> int:
             print(f"all {len(manifest.entries)} pins are current")
         return exit_code("findings" if drift else "ok")
     target = Path(manifest.real_path)
+    shown = _shown(args.manifest)
+    if os.path.abspath(args.manifest) != str(target):
+        shown += f" -> {_shown(target)}"
     if not drift:
-        print(f"all {len(manifest.entries)} pins are current; {target} unchanged")
+        print(f"all {len(manifest.entries)} pins are current; {shown} unchanged")
         return exit_code("ok")
     text = target.read_bytes().decode("utf-8")
     write_atomically(target, _rewrite_pins(text, [e.sha256 for e in manifest.entries], pins))
-    shown = args.manifest if os.path.realpath(args.manifest) == str(target) else f"{args.manifest} -> {target}"
-    print(f"wrote {shown}: {len(drift)} pin{'s' if len(drift) != 1 else ''} updated")
+    print(f"wrote {shown}: {_plural(len(drift), 'pin')} updated")
     return exit_code("ok")
 
 
@@ -327,6 +337,9 @@ def _version_pattern(pattern: str) -> re.Pattern[str]:
         if pattern.startswith("{version}", i):
             out.append(r"(?P<version>[^/]+)")
             i += len("{version}")
+        elif pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
         elif pattern.startswith("**", i):
             out.append(".*")
             i += 2
@@ -370,8 +383,8 @@ def _starter_grammar(texts: Sequence[str]) -> tuple[dict[str, Any], str]:
     count = sum(len(keys) for keys in grammar_ops.values())
     return ({"namespace": namespace, "product": namespace.replace("-", " ").title(),
              "operations": grammar_ops},
-            f"grammar proposed from {len(found)} directive lines (namespace {namespace!r}, {count} "
-            "keys): review the values and integer bounds")
+            f"grammar proposed from {_plural(len(found), 'directive line')} (namespace {namespace!r}, "
+            f"{_plural(count, 'key')}): review the values and integer bounds")
 
 
 def _init(args: argparse.Namespace) -> int:
@@ -383,8 +396,14 @@ def _init(args: argparse.Namespace) -> int:
     pattern = _version_pattern(args.version_from)
     matched: list[tuple[str, str, str]] = []  # (relative to docs, relative to the manifest folder, version)
     left_out = []
-    for path in sorted(p for p in docs.rglob("*") if p.suffix.lower() in _MARKDOWN_SUFFIXES and p.is_file()):
+    files = sorted(p for p in docs.rglob("*") if p.suffix.lower() in _MARKDOWN_SUFFIXES and p.is_file())
+    real_files = {p.resolve() for p in files if not p.is_symlink()}
+    for path in files:
         in_docs = path.relative_to(docs).as_posix()
+        if path.is_symlink() and path.resolve() in real_files:
+            left_out.append(f"{in_docs}: a link to {path.resolve().relative_to(docs.resolve()).as_posix()}, "
+                            "which is listed (one file must not count twice)")
+            continue
         try:
             relative = path.resolve().relative_to(root).as_posix()
         except ValueError:
@@ -423,10 +442,10 @@ def _init(args: argparse.Namespace) -> int:
     write_atomically(manifest_path, render_json(manifest), create_only=True)
     for line in left_out:
         print(f"left out: {printable(line)}", file=sys.stderr)
-    print(f"wrote {manifest_path}: {len(documents)} sources, version scheme {scheme!r}, unpinned; {note}",
-          file=sys.stderr)
+    print(f"wrote {_shown(manifest_path)}: {_plural(len(documents), 'source')}, version scheme "
+          f"{scheme!r}, unpinned; {note}", file=sys.stderr)
     print(f"next: edit the grammar (and any \"status\": \"draft\"), then run: "
-          f"{_prog()} pin --manifest {manifest_path}", file=sys.stderr)
+          f"{_prog()} pin --manifest {_shown(manifest_path)}", file=sys.stderr)
     return exit_code("ok")
 
 

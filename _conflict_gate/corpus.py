@@ -148,7 +148,9 @@ class SourceFiles:
         def error(reason: str, detail: str) -> IngestionError:
             if reason == "source_missing":
                 detail += " (paths are relative to the folder that holds the manifest)"
-            return IngestionError(reason, detail, source_id=entry.source_id, path=entry.path)
+            pointer = f"/documents/{entry.index}/path" if reason == "duplicate_path" else None
+            return IngestionError(reason, detail, source_id=entry.source_id, path=entry.path,
+                                  pointer=pointer)
 
         folder, name = posixpath.split(entry.path)
         real_folder = self._folder(folder)

@@ -22,6 +22,7 @@ from typing import Any, Final, Mapping, Sequence
 
 from .corpus import Corpus, Source
 from .errors import GateError, LocatedError, printable
+from .grammar import IntegerRule
 from .reader import Claim
 from .registry import AUDIT_STATUSES, status_of
 from .request import answer_request
@@ -66,13 +67,12 @@ def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, o
     """Validate the request before deciding; return the candidate sources sorted by id."""
     if not isinstance(candidate_ids, (list, tuple)) or not all(
             isinstance(sid, str) and sid for sid in candidate_ids):
-        raise GateError("invalid_candidate_ids", "candidate ids must be a list of non-empty strings, "
-                        f"got {printable(repr(candidate_ids))[:200]}")
-    seen: set[str] = set()
-    for sid in candidate_ids:
-        if sid in seen:
+        raise GateError("invalid_candidate_ids", "candidate ids must be a list (or tuple) of non-empty "
+                        f"strings, got {printable(repr(candidate_ids))[:200]}")
+    ordered = sorted(candidate_ids)  # sorted: the id an error names never depends on order
+    for previous, sid in zip(ordered, ordered[1:]):
+        if sid == previous:
             raise GateError("duplicate_candidate", "candidate is listed twice", source_id=sid)
-        seen.add(sid)
     scheme = corpus.version_scheme
     if not scheme.fits(requested_version):
         have = ", ".join(scheme.sorted(s.version for s in corpus.sources.values())) or "none"
@@ -85,7 +85,7 @@ def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, o
                         f"the grammar has no claim {printable(repr(operation))} "
                         f"{printable(repr(claim_key))} (known: {known})")
     candidates = []
-    for sid in sorted(candidate_ids):  # sorted: the error named never depends on order
+    for sid in ordered:
         source = corpus.sources.get(sid)
         if source is None:
             near = difflib.get_close_matches(sid, list(corpus.sources), n=3)
@@ -220,7 +220,8 @@ def audit(corpus: Corpus) -> dict[str, Any]:
     entries = []
     for version, operation, key in sorted(declared, key=lambda k: (scheme.sort_key(k[0]), k[1], k[2])):
         found = declared[(version, operation, key)]
-        values = sorted({claim.value for _, claim in found})
+        numeric = isinstance(corpus.grammar.rule(operation, key), IntegerRule)
+        values = sorted({claim.value for _, claim in found}, key=int if numeric else None)
         have = {source.source_id for source, _ in found}
         missing = [sid for sid in parsed[version] if sid not in have]
         refused_here = refused_by_version[version]

@@ -45,7 +45,7 @@ _INTEGER_LIMIT: Final = 10**18
 #: A directive after its ``@namespace `` head: three tokens without whitespace or ``=``.
 _BODY: Final = re.compile(r"([^\s=]+) ([^\s=]+)=([^\s=]+)")
 #: The longest start of a body that still fits the shape (where a malformed line goes wrong).
-_BODY_PREFIX: Final = re.compile(r"[^\s=]*(?: (?:[^\s=]*(?:=[^\s=]*)?)?)?")
+_BODY_PREFIX: Final = re.compile(r"(?:[^\s=]+(?: (?:[^\s=]+(?:=[^\s=]*)?)?)?)?")
 _PRODUCT: Final = re.compile(r"[^\x00-\x1f\x7f-\x9f]{1,100}")
 
 
@@ -60,7 +60,7 @@ class EnumRule:
         if value in self.values:
             return None
         return ("unknown_directive_value",
-                f"value {printable(repr(value))} is not allowed (allowed: {_clip_list(self.values)})")
+                f"value {_clip(value)} is not allowed (allowed: {_clip_list(self.values)})")
 
     def describe(self) -> str:
         """``refuse | overwrite``."""
@@ -91,7 +91,7 @@ class IntegerRule:
         if not _CANONICAL_INTEGER.fullmatch(value) or (value.startswith("-") and not negatives):
             sign = "" if negatives else "non-negative "
             return ("invalid_integer",
-                    f"value {printable(repr(value))} is not a canonical {sign}integer "
+                    f"value {_clip(value)} is not a canonical {sign}integer "
                     "(ASCII digits, no '+', no leading zeros, at most 18 digits)")
         number = int(value)
         if (self.minimum is not None and number < self.minimum) or \
@@ -169,6 +169,9 @@ class Grammar:
     def form(self) -> str:
         """``@quill <operation> <key>=<value>``."""
         return f"@{self.namespace} <operation> <key>=<value>"
+
+    def __hash__(self) -> int:
+        return hash((self.namespace, self.product, tuple(self.claims())))
 
     def directive(self, operation: str, key: str, value: str) -> str:
         """The exact directive line for a claim."""
@@ -275,9 +278,9 @@ def grammar_from_json(data: Any, *, path: str | None = None) -> Grammar:
             raise fail("invalid_grammar", f"missing {key!r}", key)
     namespace, product, operations = (data[key] for key in _GRAMMAR_KEYS)
     _check_name(namespace, "namespace", fail, "namespace")
-    if not isinstance(product, str) or not _PRODUCT.fullmatch(product):
-        raise fail("invalid_grammar", "product must be 1-100 characters without control characters",
-                   "product")
+    if not isinstance(product, str) or not _PRODUCT.fullmatch(product) or not product.isprintable():
+        raise fail("invalid_grammar", "product must be 1-100 printable characters (no control, "
+                   "format or line-separator characters)", "product")
     if not isinstance(operations, dict) or not operations:
         raise fail("invalid_grammar", "operations must be a non-empty object", "operations")
     checked: dict[str, Mapping[str, ValueRule]] = {}
@@ -296,7 +299,7 @@ def grammar_from_json(data: Any, *, path: str | None = None) -> Grammar:
 
 def _check_name(name: Any, what: str, fail: Any, *parts: str | int) -> None:
     if not isinstance(name, str) or not NAME.fullmatch(name):
-        shown = printable(repr(name)) if isinstance(name, str) else f"a {type(name).__name__}"
+        shown = _clip(name) if isinstance(name, str) else _a(type(name).__name__)
         raise fail("invalid_name", f"{what} {shown} is not a name: lowercase ASCII letters, digits, "
                    "'_', '-', '.', starting with a letter, at most 64 characters", *parts)
 
@@ -308,22 +311,24 @@ def _value_rule(rule: Any, fail: Any, parts: tuple[str | int, ...]) -> ValueRule
     allowed = ("type", "values") if rule["type"] == "enum" else ("type", "min", "max")
     for key in rule:
         if key not in allowed:
-            raise fail("invalid_value_rule", f"unknown key {printable(repr(key))} in a "
-                       f"{rule['type']} rule (allowed: {', '.join(allowed)})", *parts, key)
+            raise fail("invalid_value_rule", f"unknown key {_clip(key)} in {_a(rule['type'])} rule "
+                       f"(allowed: {', '.join(allowed)})", *parts, key)
     if rule["type"] == "enum":
         values = rule.get("values")
         if not isinstance(values, list) or not values:
             raise fail("invalid_value_rule", "an enum rule needs a non-empty list of values",
                        *parts, "values")
+        seen: set[str] = set()
         for index, value in enumerate(values):
             if not isinstance(value, str) or not VALUE_TOKEN.fullmatch(value):
-                shown = printable(repr(value)) if isinstance(value, str) else f"a {type(value).__name__}"
+                shown = _clip(value) if isinstance(value, str) else _a(type(value).__name__)
                 raise fail("invalid_value_rule", f"value {shown} is not a token: ASCII letters, "
                            "digits, '_', '-', '.', starting with a letter or digit, at most 64 "
                            "characters (use an integer rule for numbers)", *parts, "values", index)
-            if value in values[:index]:
+            if value in seen:
                 raise fail("invalid_value_rule", f"value {value!r} is listed twice",
                            *parts, "values", index)
+            seen.add(value)
         return EnumRule(tuple(values))
     bounds = {}
     for key in ("min", "max"):
@@ -337,6 +342,11 @@ def _value_rule(rule: Any, fail: Any, parts: tuple[str | int, ...]) -> ValueRule
         raise fail("invalid_value_rule", f"min {bounds['min']} is greater than max {bounds['max']}",
                    *parts)
     return IntegerRule(bounds.get("min"), bounds.get("max"))
+
+
+def _a(word: str) -> str:
+    """``"a int"`` is wrong: the article for ``word``."""
+    return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
 def _clip(text: str, limit: int = 80) -> str:

@@ -22,8 +22,11 @@ everything else is text. GFM's disallowed-raw-HTML extension shows the
 content of ``<script>``, ``<style>``, ``<textarea>`` and the like as text, so
 it counts as text.
 
-Every scan is linear in the content: closers are found through indexes
-built once per block, never by rescanning.
+Views are built from slices of the content with a short table of offset
+segments, never one Python object per character, and every closer is found
+through an index built once per block: time and memory are linear in the
+content. Brackets or parentheses nested deeper than :data:`MAX_NESTING` are
+not followed (``gave_up``).
 """
 
 from __future__ import annotations
@@ -34,13 +37,16 @@ import re
 import unicodedata
 from typing import Final, NamedTuple, Sequence
 
-__all__ = ["InlineView", "View", "html_view", "inline_view", "invisible", "normalize_view"]
+__all__ = ["InlineView", "MAX_NESTING", "View", "html_tag_end", "html_view", "inline_view", "invisible", "visible_word"]
+
+#: Unmatched brackets or parentheses nested deeper than this are not followed.
+MAX_NESTING: Final = 1000
 
 _ASCII_PUNCTUATION: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _NAMED_REFERENCES: Final = html.entities.html5
 #: 2.5: an entity or numeric character reference.
 _REFERENCE: Final = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-#: 6.5: a URI autolink and an email autolink, without their angle brackets.
+#: 6.5: a URI autolink and an email autolink.
 _URI_AUTOLINK: Final = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\x00-\x20<>]*)>")
 _EMAIL_AUTOLINK: Final = re.compile(
     r"<([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@[a-zA-Z0-9](?:[a-zA-Z0-9\-]{0,61}[a-zA-Z0-9])?"
@@ -50,31 +56,96 @@ _TAG_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
 _ATTRIBUTE_NAME: Final = re.compile(r"[A-Za-z_:][A-Za-z0-9_.:\-]*")
 _UNQUOTED_VALUE: Final = re.compile(r"[^ \t\n\"'=<>`]+")
 _SPACE: Final = re.compile(r"[ \t]*\n?[ \t]*")
+_BACKTICKS: Final = re.compile(r"`+")
+#: Where inline scanning has something to decide; everything between is copied as is.
+_SPECIAL: Final = re.compile(r"[\\`<&\[\]!]")
+_HTML_SPECIAL: Final = re.compile(r"[<&]")
 #: Characters a reader does not see: format controls, combining marks, and letters that render as nothing.
 _BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def invisible(ch: str) -> bool:
-    """True for a character that renders as nothing (Cf, Mn, Me, Hangul fillers, the braille blank)."""
+    """True for a character that renders as nothing (Cf, Mn, Me, Cc, Co, Cn, Hangul fillers, the braille blank)."""
     return ch in _BLANK_LETTERS or unicodedata.category(ch) in ("Cf", "Mn", "Me", "Cc", "Co", "Cn")
 
 
 class View(NamedTuple):
-    """Visible text with, for each of its characters, the offset in the block content it comes from."""
+    """Visible text, and where each of its characters comes from in the block content.
+
+    Segment ``k`` starts at view index ``starts[k]`` and comes from content
+    offset ``origins[k]``: copied text (``strides[k] == 1``, one character
+    per character) or one construct shown as these characters (``0``: an
+    escape, a reference).
+    """
 
     text: str
-    origin: tuple[int, ...]
+    starts: tuple[int, ...]
+    origins: tuple[int, ...]
+    strides: tuple[int, ...]
+
+    def origin(self, index: int) -> int:
+        """The content offset view character ``index`` comes from."""
+        k = bisect.bisect_right(self.starts, index) - 1
+        return self.origins[k] + self.strides[k] * (index - self.starts[k])
+
+    def index(self, origin: int) -> int:
+        """The view index of the character that comes from content offset ``origin``, or -1 if none does."""
+        k = bisect.bisect_right(self.origins, origin) - 1
+        if k < 0:
+            return -1
+        end = self.starts[k + 1] if k + 1 < len(self.starts) else len(self.text)
+        if self.strides[k] == 0:
+            return self.starts[k] if origin == self.origins[k] and end > self.starts[k] else -1
+        index = self.starts[k] + origin - self.origins[k]
+        return index if index < end else -1
+
+
+class _Builder:
+    """Builds a :class:`View` from slices; ``hidden_until`` hides content offsets below it."""
+
+    def __init__(self, content: str) -> None:
+        self.content = content
+        self.parts: list[str] = []
+        self.length = 0
+        self.starts: list[int] = []
+        self.origins: list[int] = []
+        self.strides: list[int] = []
+        self.hidden_until = -1
+
+    def copy(self, start: int, end: int) -> None:
+        start = max(start, self.hidden_until)
+        if start >= end:
+            return
+        if not (self.strides and self.strides[-1] == 1
+                and self.origins[-1] + self.length - self.starts[-1] == start):
+            self.starts.append(self.length)
+            self.origins.append(start)
+            self.strides.append(1)
+        self.parts.append(self.content[start:end])
+        self.length += end - start
+
+    def show(self, chars: str, origin: int) -> None:
+        if origin < self.hidden_until or not chars:
+            return
+        self.starts.append(self.length)
+        self.origins.append(origin)
+        self.strides.append(0)
+        self.parts.append(chars)
+        self.length += len(chars)
+
+    def view(self) -> View:
+        return View("".join(self.parts), tuple(self.starts), tuple(self.origins), tuple(self.strides))
 
 
 class InlineView(NamedTuple):
     """One block's inline content as a reader sees it.
 
     ``content`` is the block's lines joined with ``\\n``; ``line_starts`` the
-    offset in ``content`` of each line. ``literal`` and ``linked`` are the
-    two readings (see the module docstring). ``code`` and ``hidden`` are
+    offset in ``content`` of each line. ``literal`` and ``linked`` are the two
+    readings (module docstring). ``code`` and ``hidden`` are sorted
     ``[start, end)`` spans of ``content`` inside code spans and raw HTML;
-    ``brackets`` are spans from a ``[`` to its ``]`` and link destinations,
-    which may make text on one line part of a link that spans lines.
+    ``brackets`` spans from a ``[`` to its ``]`` and of link destinations.
+    ``gave_up`` when brackets or parentheses nest deeper than :data:`MAX_NESTING`.
     """
 
     content: str
@@ -84,6 +155,7 @@ class InlineView(NamedTuple):
     code: tuple[tuple[int, int], ...]
     hidden: tuple[tuple[int, int], ...]
     brackets: tuple[tuple[int, int], ...]
+    gave_up: bool
 
 
 class _Index:
@@ -92,12 +164,7 @@ class _Index:
     __slots__ = ("positions",)
 
     def __init__(self, text: str, needle: str) -> None:
-        positions = []
-        i = text.find(needle)
-        while i != -1:
-            positions.append(i)
-            i = text.find(needle, i + 1)
-        self.positions = positions
+        self.positions = [m.start() for m in re.finditer(re.escape(needle), text)]
 
     def next(self, pos: int) -> int:
         i = bisect.bisect_left(self.positions, pos)
@@ -105,7 +172,7 @@ class _Index:
 
 
 class _Indexes:
-    """Lazily built :class:`_Index` per needle for one content string."""
+    """An :class:`_Index` per needle, built on first use, for one content string."""
 
     def __init__(self, content: str) -> None:
         self.content = content
@@ -118,29 +185,27 @@ class _Indexes:
         return index.next(pos)
 
 
-def _backtick_runs(content: str) -> dict[int, list[int]]:
-    """Start offsets of every maximal run of backticks, by run length (6.1 closers)."""
-    runs: dict[int, list[int]] = {}
-    for match in re.finditer(r"`+", content):
-        runs.setdefault(len(match.group()), []).append(match.start())
-    return runs
+def html_tag_end(text: str, i: int) -> int:
+    """6.6: the end of an HTML tag starting at ``text[i] == "<"``, or -1 (linear in the tag's length)."""
+    return _raw_html(text, i, _Indexes(text))
 
 
 def _raw_html(content: str, i: int, indexes: _Indexes) -> int:
     """6.6: the end of an HTML tag (open, closing, comment, processing instruction,
     declaration, CDATA) starting at ``content[i] == "<"``, or -1."""
-    n = len(content)
     nxt = content[i + 1:i + 2]
     if nxt == "!":
         if content.startswith("<!--", i):
-            if content.startswith(">", i + 4) or content.startswith("->", i + 4):
-                return i + (5 if content[i + 4] == ">" else 6)
+            if content.startswith(">", i + 4):
+                return i + 5
+            if content.startswith("->", i + 4):
+                return i + 6
             end = indexes.next("-->", i + 4)
             return -1 if end < 0 else end + 3
         if content.startswith("<![CDATA[", i):
             end = indexes.next("]]>", i + 9)
             return -1 if end < 0 else end + 3
-        if i + 2 < n and content[i + 2].isascii() and content[i + 2].isalpha():
+        if content[i + 2:i + 3].isascii() and content[i + 2:i + 3].isalpha():
             end = indexes.next(">", i + 2)
             return -1 if end < 0 else end + 1
         return -1
@@ -186,7 +251,7 @@ def _raw_html(content: str, i: int, indexes: _Indexes) -> int:
 
 
 def _reference(match: re.Match[str]) -> str:
-    """2.5: the character(s) an entity or numeric reference stands for, or ``""`` for an unknown name."""
+    """2.5: the character(s) a reference stands for, or ``""`` for an unknown name."""
     body = match.group()[1:-1]
     if body.startswith("#"):
         number = int(body[2:], 16) if body[1:2] in ("x", "X") else int(body[1:])
@@ -196,23 +261,19 @@ def _reference(match: re.Match[str]) -> str:
     return _NAMED_REFERENCES.get(body + ";", "")
 
 
-def _matching_parentheses(content: str) -> dict[int, int]:
-    """``(`` offset -> its ``)`` (backslash escapes skipped), for link destinations; one pass."""
+def _matching_parentheses(content: str) -> tuple[dict[int, int], bool]:
+    """``(`` offset -> its ``)`` (escapes skipped), for link destinations; and whether it gave up."""
     matches: dict[int, int] = {}
     stack: list[int] = []
-    i = 0
-    n = len(content)
-    while i < n:
-        ch = content[i]
-        if ch == "\\" and i + 1 < n:
-            i += 2
-            continue
+    for match in re.finditer(r"\\.|[()]", content, re.DOTALL):
+        ch = match.group()
         if ch == "(":
-            stack.append(i)
+            if len(stack) >= MAX_NESTING:
+                return matches, True
+            stack.append(match.start())
         elif ch == ")" and stack:
-            matches[stack.pop()] = i
-        i += 1
-    return matches
+            matches[stack.pop()] = match.start()
+    return matches, False
 
 
 def inline_view(text: str, lines: Sequence[tuple[int, int, int]]) -> InlineView:
@@ -228,105 +289,97 @@ def inline_view(text: str, lines: Sequence[tuple[int, int, int]]) -> InlineView:
         offset += end - start + 1
     n = len(content)
     indexes = _Indexes(content)
-    runs = _backtick_runs(content) if "`" in content else {}
-    parentheses = _matching_parentheses(content) if "](" in content else {}
-    literal: list[str] = []
-    literal_origin: list[int] = []
-    linked: list[str] = []
-    linked_origin: list[int] = []
+    runs: dict[int, list[int]] = {}
+    if "`" in content:
+        for run in _BACKTICKS.finditer(content):
+            runs.setdefault(len(run.group()), []).append(run.start())
+    parentheses, gave_up = _matching_parentheses(content) if "](" in content else ({}, False)
+    literal, linked = _Builder(content), _Builder(content)
     code: list[tuple[int, int]] = []
     hidden: list[tuple[int, int]] = []
     brackets: list[tuple[int, int]] = []
     open_brackets: list[int] = []
-    linked_hidden_until = -1  # the linked reading hides a destination or label up to here
 
     def show(chars: str, origin: int) -> None:
-        for ch in chars:
-            literal.append(ch)
-            literal_origin.append(origin)
-            if origin >= linked_hidden_until:
-                linked.append(ch)
-                linked_origin.append(origin)
+        literal.show(chars, origin)
+        linked.show(chars, origin)
 
+    copied = 0  # content before this is in both views (or deliberately left out)
     i = 0
-    while i < n:
-        ch = content[i]
+    while True:
+        special = _SPECIAL.search(content, i)
+        at = n if special is None else special.start()
+        literal.copy(copied, at)
+        linked.copy(copied, at)
+        if special is None:
+            break
+        ch = content[at]
+        copied = i = at + 1
         if ch == "\\":
-            if i + 1 < n and content[i + 1] in _ASCII_PUNCTUATION:
-                show(content[i + 1], i + 1)
-                i += 2
-                continue
-            if i + 1 < n and content[i + 1] == "\n":  # 6.7: a hard line break
-                i += 1
-                continue
-            show(ch, i)
+            if at + 1 < n and content[at + 1] in _ASCII_PUNCTUATION:
+                show(content[at + 1], at + 1)
+                copied = i = at + 2
+            elif at + 1 < n and content[at + 1] == "\n":  # 6.7: a hard line break
+                pass
+            else:
+                show(ch, at)
         elif ch == "`":
-            length = _run_length(content, i)
+            length = _BACKTICKS.match(content, at).end() - at  # type: ignore[union-attr]
             closers = runs.get(length, ())
-            k = bisect.bisect_left(closers, i + length)
+            k = bisect.bisect_left(closers, at + length)
             if k < len(closers):
-                end = closers[k] + length
-                code.append((i, end))
-                i = end
-                continue
-            show(content[i:i + length], i)
-            i += length
-            continue
+                code.append((at, closers[k] + length))
+                copied = i = closers[k] + length
+            else:
+                show(content[at:at + length], at)
+                copied = i = at + length
         elif ch == "<":
-            autolink = _URI_AUTOLINK.match(content, i) or _EMAIL_AUTOLINK.match(content, i)
+            autolink = _URI_AUTOLINK.match(content, at) or _EMAIL_AUTOLINK.match(content, at, at + 1024)
             if autolink:
-                for j, shown in enumerate(autolink.group(1)):
-                    show(shown, i + 1 + j)
-                i = autolink.end()
+                literal.copy(at + 1, autolink.end() - 1)
+                linked.copy(at + 1, autolink.end() - 1)
+                copied = i = autolink.end()
                 continue
-            end = _raw_html(content, i, indexes)
+            end = _raw_html(content, at, indexes)
             if end > 0:
-                hidden.append((i, end))
-                i = end
-                continue
-            show(ch, i)
+                hidden.append((at, end))
+                copied = i = end
+            else:
+                show(ch, at)
         elif ch == "&":
-            reference = _REFERENCE.match(content, i)
+            reference = _REFERENCE.match(content, at)
             decoded = _reference(reference) if reference else ""
             if decoded:
-                show(decoded, i)
-                i = reference.end()  # type: ignore[union-attr]
-                continue
-            show(ch, i)
+                show(decoded, at)
+                copied = i = reference.end()  # type: ignore[union-attr]
+            else:
+                show(ch, at)
         elif ch == "[":
-            open_brackets.append(i)
-            literal.append(ch)
-            literal_origin.append(i)
+            if len(open_brackets) >= MAX_NESTING:
+                gave_up = True
+                open_brackets.clear()
+            open_brackets.append(at)
+            literal.show(ch, at)
         elif ch == "]":
-            literal.append(ch)
-            literal_origin.append(i)
+            literal.show(ch, at)
             if open_brackets:
-                brackets.append((open_brackets.pop(), i + 1))
-            after = content[i + 1:i + 2]
-            if after == "(" and i + 1 in parentheses:
-                close = parentheses[i + 1]
-                brackets.append((i + 1, close + 1))
-                linked_hidden_until = max(linked_hidden_until, close + 1)
+                brackets.append((open_brackets.pop(), at + 1))
+            after = content[at + 1:at + 2]
+            if after == "(" and at + 1 in parentheses:
+                close = parentheses[at + 1]
+                brackets.append((at + 1, close + 1))
+                linked.hidden_until = max(linked.hidden_until, close + 1)
             elif after == "[":
-                close = content.find("]", i + 2)
-                if close > 0 and "[" not in content[i + 2:close]:
-                    linked_hidden_until = max(linked_hidden_until, close + 1)
-        elif ch == "!" and content[i + 1:i + 2] == "[":
-            literal.append(ch)
-            literal_origin.append(i)
-        else:
-            show(ch, i)
-        i += 1
-    return InlineView(content, tuple(line_starts), View("".join(literal), tuple(literal_origin)),
-                      View("".join(linked), tuple(linked_origin)), tuple(code), tuple(hidden),
-                      tuple(brackets))
-
-
-def _run_length(content: str, i: int) -> int:
-    j = i
-    while j < len(content) and content[j] == "`":
-        j += 1
-    return j - i
+                close = indexes.next("]", at + 2)
+                if close > 0 and indexes.next("[", at + 2) not in range(at + 2, close):
+                    linked.hidden_until = max(linked.hidden_until, close + 1)
+        else:  # "!": before "[" it marks an image and renders as nothing when linked
+            if content[at + 1:at + 2] == "[":
+                literal.show(ch, at)
+            else:
+                show(ch, at)
+    return InlineView(content, tuple(line_starts), literal.view(), linked.view(), tuple(code),
+                      tuple(hidden), tuple(sorted(brackets)), gave_up)
 
 
 # --------------------------------------------------------------------------
@@ -341,78 +394,87 @@ _HIDDEN_ELEMENTS: Final = frozenset({"template"})
 def html_view(content: str) -> tuple[View, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
     """Read an HTML block's ``content`` as a browser shows it: ``(visible text, code spans, hidden spans)``.
 
-    Spans are ``[start, end)`` offsets into ``content``. Tags, comments,
-    processing instructions, declarations, CDATA and ``<template>`` content
-    are hidden; the content of ``<pre>``, ``<code>``, ``<kbd>``, ``<samp>``,
-    ``<tt>``, ``<listing>`` is code; references are decoded; the rest,
-    ``<script>`` and ``<style>`` content included (GFM shows it as text), is
-    visible. An unclosed comment or tag hides the rest of the block.
+    Spans are sorted ``[start, end)`` offsets into ``content``. Tags,
+    comments, processing instructions, declarations, CDATA and ``<template>``
+    content are hidden; the content of ``<pre>``, ``<code>``, ``<kbd>``,
+    ``<samp>``, ``<tt>``, ``<listing>`` is code; references are decoded; the
+    rest, ``<script>`` and ``<style>`` content included (GFM shows it as
+    text), is visible. An unclosed comment or tag hides the rest of the block.
     """
     indexes = _Indexes(content)
-    visible: list[str] = []
-    origin: list[int] = []
+    visible = _Builder(content)
     code: list[tuple[int, int]] = []
     hidden: list[tuple[int, int]] = []
     stack: list[tuple[str, int]] = []  # open code or hidden elements: (name, content start)
-    i, n = 0, len(content)
-    while i < n:
-        ch = content[i]
-        if ch == "<":
-            end = _raw_html(content, i, indexes)
-            if end < 0 and (content.startswith("<!", i) or content.startswith("<?", i)
-                            or _TAG_NAME.match(content, i + 1 + (content[i + 1:i + 2] == "/"))):
-                end = n  # an unclosed comment or tag: the browser shows none of the rest
-            if end > 0:
-                hidden.append((i, end))
-                closing = content.startswith("</", i)
-                name_match = _TAG_NAME.match(content, i + 2 if closing else i + 1)
-                name = name_match.group().lower() if name_match else ""
-                if name in _CODE_ELEMENTS or name in _HIDDEN_ELEMENTS:
-                    if not closing:
-                        stack.append((name, end))
-                    elif stack and stack[-1][0] == name:
-                        opened = stack.pop()[1]
-                        (hidden if name in _HIDDEN_ELEMENTS else code).append((opened, i))
-                i = end
-                continue
-        if stack:
-            i += 1
-            continue
-        if ch == "&":
-            reference = _REFERENCE.match(content, i)
+    n = len(content)
+    copied = i = 0
+    while True:
+        special = _HTML_SPECIAL.search(content, i)
+        at = n if special is None else special.start()
+        if not stack:
+            visible.copy(copied, at)
+        if special is None:
+            break
+        copied = i = at + 1
+        if content[at] == "&":
+            reference = _REFERENCE.match(content, at)
             decoded = _reference(reference) if reference else ""
-            if decoded:
-                visible.extend(decoded)
-                origin.extend([i] * len(decoded))
-                i = reference.end()  # type: ignore[union-attr]
-                continue
-        visible.append(ch)
-        origin.append(i)
-        i += 1
+            if decoded and not stack:
+                visible.show(decoded, at)
+                copied = i = reference.end()  # type: ignore[union-attr]
+            elif not stack:
+                visible.show("&", at)
+            continue
+        end = _raw_html(content, at, indexes)
+        if end < 0 and (content.startswith("<!", at) or content.startswith("<?", at)
+                        or _TAG_NAME.match(content, at + 1 + (content[at + 1:at + 2] == "/"))):
+            end = n  # an unclosed comment or tag: a browser shows none of the rest
+        if end < 0:
+            if not stack:
+                visible.show("<", at)
+            continue
+        hidden.append((at, end))
+        closing = content.startswith("</", at)
+        name_match = _TAG_NAME.match(content, at + 2 if closing else at + 1)
+        name = name_match.group().lower() if name_match else ""
+        if name in _CODE_ELEMENTS or name in _HIDDEN_ELEMENTS:
+            if not closing and len(stack) < MAX_NESTING:
+                stack.append((name, end))
+            elif closing and stack and stack[-1][0] == name:
+                opened = stack.pop()[1]
+                (hidden if name in _HIDDEN_ELEMENTS else code).append((opened, at))
+        copied = i = end
     for name, opened in stack:  # unclosed code or hidden elements run to the end
         (hidden if name in _HIDDEN_ELEMENTS else code).append((opened, n))
-    return View("".join(visible), tuple(origin)), tuple(sorted(code)), tuple(sorted(hidden))
+    return visible.view(), tuple(sorted(code)), tuple(sorted(hidden))
 
 
-def normalize_view(view: View) -> View:
-    """The view as the directive shape is matched: NFKC per character, invisible characters dropped.
+#: How far after an at sign a directive's namespace is looked for (characters without a space).
+_WORD_LIMIT: Final = 4096
 
-    NFKC makes the look-alike at signs U+FF20 and U+FE6B and fullwidth letters
-    their ASCII forms; ``origin`` follows each resulting character.
+
+def visible_word(view: View, index: int) -> str | None:
+    """The view from ``index`` to the first whitespace, as the directive shape is matched.
+
+    NFKC per character (the look-alike at signs U+FF20 and U+FE6B and
+    fullwidth letters become ASCII) and invisible characters dropped, plus
+    the character that ends the word. ``None`` when no whitespace comes
+    within :data:`_WORD_LIMIT` characters (the gate does not guess).
     """
-    if view.text.isascii() and view.text.isprintable():
-        return view
-    text: list[str] = []
-    origin: list[int] = []
-    for ch, at in zip(view.text, view.origin):
-        if ch == "\n" or ch == "\t":
-            text.append(ch)
-            origin.append(at)
-            continue
-        if not ch.isascii() or not ch.isprintable():
-            if invisible(ch):
-                continue
-            ch = unicodedata.normalize("NFKC", ch)
-        text.extend(ch)
-        origin.extend([at] * len(ch))
-    return View("".join(text), tuple(origin))
+    text = view.text
+    end = index
+    limit = min(len(text), index + _WORD_LIMIT)
+    while end < limit and not text[end].isspace():
+        end += 1
+    if end == limit and limit < len(text):
+        return None
+    word = text[index:end + 1]
+    if word.isascii():
+        return word
+    out = []
+    for ch in word:
+        if ch.isascii():
+            out.append(ch)
+        elif not invisible(ch):
+            out.append(unicodedata.normalize("NFKC", ch))
+    return "".join(out)

@@ -146,6 +146,7 @@ class Entry(NamedTuple):
     status: str
     sha256: str
     written: Mapping[str, str]
+    index: int = 0  # position in "documents", for error locations
 
     @property
     def document_revision(self) -> str:
@@ -237,8 +238,10 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
     ``invalid_source_id``, ``invalid_version``, ``invalid_status``,
     ``invalid_url``, ``invalid_sha256``, ``invalid_path`` (see
     :func:`check_relative_path`), ``duplicate_source_id`` and
-    ``duplicate_path``. Checks come in that order for the whole manifest, then
-    entry by entry.
+    ``duplicate_path``, each with the JSON pointer of the entry's field
+    (a repeated JSON key and JSON syntax errors give line:column or no
+    location: Python's parser does not report more). Checks come in that order
+    for the whole manifest, then entry by entry.
     """
     shown = os.fspath(manifest_path)
     real_path = os.path.realpath(shown)
@@ -258,7 +261,8 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
             raise invalid(f"unknown top-level key {printable(repr(key))} "
                           f"(a manifest has {', '.join(_TOP_LEVEL)})", key)
     grammar = grammar_from_json(data.get("grammar"), path=shown)
-    scheme = VERSION_SCHEMES.get(data.get("version_scheme"))  # type: ignore[arg-type]
+    name = data.get("version_scheme")
+    scheme = VERSION_SCHEMES.get(name) if isinstance(name, str) else None
     if scheme is None:
         got = data.get("version_scheme")
         raise invalid(f"version_scheme must be one of {', '.join(VERSION_SCHEMES)}, got "
@@ -280,7 +284,7 @@ def _parse_json(raw: bytes, shown: str) -> Any:
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise IngestionError("manifest_not_json", error.msg, path=shown,
                              line=error.lineno, column=error.colno) from None
@@ -290,14 +294,21 @@ def _parse_json(raw: bytes, shown: str) -> Any:
     except RecursionError:
         raise IngestionError("invalid_manifest", "JSON nesting is too deep for a manifest",
                              path=shown) from None
-    except ValueError as error:  # valid JSON Python refuses, e.g. an integer over 4300 digits
-        raise IngestionError("invalid_manifest",
-                             f"unsupported JSON value ({str(error).partition(':')[0]})",
+    except ValueError as error:  # NaN, Infinity; or valid JSON Python refuses (an integer over 4300 digits)
+        message = str(error)
+        if message.endswith("is not JSON"):
+            raise IngestionError("manifest_not_json", message, path=shown) from None
+        raise IngestionError("invalid_manifest", f"unsupported JSON value ({message.partition(':')[0]})",
                              path=shown) from None
 
 
 class _DuplicateKey(Exception):
     pass
+
+
+def _no_constant(name: str) -> Any:
+    """``NaN`` and ``Infinity`` are not JSON (RFC 8259), though Python's parser accepts them."""
+    raise ValueError(f"{name} is not JSON")
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -371,7 +382,7 @@ def _check_entries(documents: list[Any], scheme: VersionScheme, require_pins: bo
             raise invalid(f"path {printable(repr(path))} is also used by {seen_paths[path]!r}",
                           *where, "path", reason="duplicate_path", source_id=named)
         seen_paths[path] = named
-        entries.append(Entry(named, version, path, url, status, digest, MappingProxyType(entry)))
+        entries.append(Entry(named, version, path, url, status, digest, MappingProxyType(entry), index))
     return entries
 
 

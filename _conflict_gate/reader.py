@@ -33,15 +33,17 @@ from __future__ import annotations
 import bisect
 from typing import Final, NamedTuple, Sequence
 
-from .blocks import Leaf, line_view, parse_blocks
+from .blocks import MAX_LEAF_LINES, Leaf, line_view, parse_blocks
 from .errors import DirectiveError
 from .grammar import Grammar
-from .inlines import InlineView, View, html_view, inline_view, normalize_view
+from .inlines import _WORD_LIMIT, InlineView, View, html_view, inline_view, invisible, visible_word
 
-__all__ = ["Claim", "MAX_NEAR_MISSES", "NearMiss", "Reading", "read_directives"]
+__all__ = ["Claim", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "NearMiss", "Reading", "read_directives"]
 
 #: At most this many near-misses are kept per source, so no input can grow memory.
 MAX_NEAR_MISSES: Final = 100
+#: A source with more candidate at signs than this is refused (``too_complex``) unread.
+MAX_CANDIDATES: Final = 10_000
 #: Quotes of near-misses and refusals are cut to this many code points.
 QUOTE_LIMIT: Final = 200
 
@@ -98,46 +100,68 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     ``source_id`` and ``path`` label errors. Returns a :class:`Reading`;
     problems are not raised but returned as ``refusal`` (the first in line
     order), a :class:`DirectiveError` with reason ``malformed_directive``,
-    ``misplaced_directive``, ``ambiguous_markup``, ``duplicate_directive`` or
-    one of the grammar's (``unsupported_operation``, ...). Refuses to guess:
-    any doubt about what a reader sees near a candidate refuses the source.
-    Never raises on any text; time and memory grow linearly with the text.
+    ``misplaced_directive``, ``ambiguous_markup``, ``too_complex``,
+    ``duplicate_directive`` or one of the grammar's (``unsupported_operation``,
+    ...). Refuses to guess: any doubt about what a reader sees near a
+    candidate refuses the source, and so does a source past the limits
+    (:data:`MAX_CANDIDATES` candidate at signs, a block longer than
+    :data:`~_conflict_gate.blocks.MAX_LEAF_LINES` lines, brackets nested
+    deeper than :data:`~_conflict_gate.inlines.MAX_NESTING`). Never raises on
+    any text; time and memory grow linearly with the text.
     """
-    candidates = [m.start() for m in grammar.candidates.finditer(text)] if "@" in text else []
-    if not text.isascii() or "&" in text:
-        odd = [m.start() for m in grammar.odd_candidates.finditer(text)]
-        if odd:
-            candidates = sorted(candidates + odd)
+    findings = _Findings(text, grammar, source_id, path)
+    candidates = _candidates(text, grammar)
+    if len(candidates) > MAX_CANDIDATES:
+        findings.refuse("too_complex", candidates[MAX_CANDIDATES],
+                        f"more than {MAX_CANDIDATES} at signs that may start a directive; the gate "
+                        "does not read such a source")
+        return findings.reading(bom_bytes)
     if not candidates:
         return _EMPTY
-    view = line_view(text)
     leaves = sorted(parse_blocks(text, candidates, fast=fast), key=lambda leaf: leaf.lines[0][1])
-    findings = _Findings(text, view, grammar, source_id, path)
     for leaf in leaves:
-        start, end = leaf.lines[0][1], leaf.lines[-1][2]
+        start, end = leaf.lines[0][1], leaf.end
         inside = candidates[bisect.bisect_left(candidates, start):bisect.bisect_right(candidates, end)]
         if inside:
             _read_leaf(findings, leaf, inside)
+            if findings.problems:  # later blocks cannot hold an earlier problem
+                break
     return findings.reading(bom_bytes)
+
+
+def _candidates(text: str, grammar: Grammar) -> list[int]:
+    """Offsets of the at signs that may start directive-shaped text, in order (at most one past the cap)."""
+    found = []
+    if "@" in text:
+        for match in grammar.candidates.finditer(text):
+            found.append(match.start())
+            if len(found) > MAX_CANDIDATES:
+                break
+    if not text.isascii() or "&" in text:
+        odd = []
+        for match in grammar.odd_candidates.finditer(text):
+            odd.append(match.start())
+            if len(odd) > MAX_CANDIDATES:
+                break
+        if odd:
+            found = sorted(found + odd)
+    return found
 
 
 # --------------------------------------------------------------------------
 
 
 class _Findings:
-    """Everything found in one source, in any order; :meth:`reading` puts it in line order."""
+    """What was found in one source; :meth:`reading` puts it in line order."""
 
-    def __init__(self, text: str, view: str, grammar: Grammar, source_id: str | None,
-                 path: str | None) -> None:
+    def __init__(self, text: str, grammar: Grammar, source_id: str | None, path: str | None) -> None:
         self.text = text
-        self.view = view
+        self.view = line_view(text)
         self.grammar = grammar
         self.where = {"source_id": source_id, "path": path}
         self.directives: list[tuple[int, int, tuple[str, str, str]]] = []  # (line start, line end, parsed)
-        self.problems: list[tuple[int, int, DirectiveError]] = []  # (offset, order, error)
+        self.problems: list[tuple[int, DirectiveError]] = []  # (offset, error)
         self.near_misses: list[tuple[int, str]] = []  # (offset, where)
-
-    # ---- positions
 
     def line_of(self, offset: int) -> tuple[int, int, int]:
         """``(1-based line, line start, line end)`` of an offset (line end before its line ending)."""
@@ -149,12 +173,12 @@ class _Findings:
 
     def refuse(self, reason: str, offset: int, detail: str) -> None:
         line, start, end = self.line_of(offset)
-        error = DirectiveError(reason, detail, quote=self.text[start:end][:QUOTE_LIMIT], line=line,
-                               column=offset - start + 1, **self.where)
-        self.problems.append((offset, len(self.problems), error))
+        self.problems.append((offset, DirectiveError(
+            reason, detail, quote=self.text[start:end][:QUOTE_LIMIT], line=line,
+            column=offset - start + 1, **self.where)))
 
     def near_miss(self, offset: int, where: str) -> None:
-        if len(self.near_misses) < 4 * MAX_NEAR_MISSES:
+        if len(self.near_misses) < MAX_NEAR_MISSES:
             self.near_misses.append((offset, where))
 
     def directive(self, start: int, end: int) -> None:
@@ -163,34 +187,32 @@ class _Findings:
         try:
             parsed = self.grammar.parse(self.text[start:end], line=line, **self.where)
         except DirectiveError as error:
-            self.problems.append((start, len(self.problems), error))
+            self.problems.append((start, error))
             return
         self.directives.append((start, end, parsed))
-
-    # ---- the result
 
     def reading(self, bom_bytes: int) -> Reading:
         claims: list[Claim] = []
         declared: dict[tuple[str, str], int] = {}
         problems = list(self.problems)
         byte_at = _ByteOffsets(self.text, bom_bytes)
-        for start, end, (operation, key, value) in sorted(self.directives):
+        for start, end, (operation, key, value) in self.directives:
             line, _, _ = self.line_of(start)
             first = declared.get((operation, key))
             if first is not None:
-                problems.append((start, len(problems), DirectiveError(
+                problems.append((start, DirectiveError(
                     "duplicate_directive", f"{operation} {key} is already declared on line {first}",
                     quote=self.text[start:end][:QUOTE_LIMIT], line=line, column=1, **self.where)))
-                continue
+                break
             declared[(operation, key)] = line
             claims.append(Claim(operation, key, value, line, start, end, byte_at(start), byte_at(end),
                                 self.text[start:end]))
         near = []
-        for offset, where in sorted(set(self.near_misses))[:MAX_NEAR_MISSES]:
+        for offset, where in self.near_misses:
             line, start, end = self.line_of(offset)
             near.append(NearMiss(line, offset - start + 1, where, self.text[start:end][:QUOTE_LIMIT]))
         if problems:
-            return Reading((), min(problems, key=lambda p: (p[0], p[1]))[2], tuple(near))
+            return Reading((), min(problems, key=lambda p: p[0])[1], tuple(near))
         return Reading(tuple(claims), None, tuple(near))
 
 
@@ -207,8 +229,6 @@ class _ByteOffsets:
     def __call__(self, offset: int) -> int:
         if self.ascii:
             return offset + self.bom
-        if offset < self.at:
-            self.at, self.bytes = 0, self.bom
         self.bytes += len(self.text[self.at:offset].encode("utf-8"))
         self.at = offset
         return self.bytes
@@ -229,118 +249,146 @@ _SHOULD: Final = ("a directive counts only as a line of its own in a top-level p
 
 
 def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
-    """Classify the candidate at signs ``inside`` one leaf block."""
+    """Classify the candidate at signs ``inside`` one leaf block, in order, up to the first problem."""
+    kind = leaf.kind
+    if kind in ("fenced_code", "indented_code", "link_definition"):
+        where = "hidden" if kind == "link_definition" else "code"
+        for at in inside:
+            if len(f.near_misses) >= MAX_NEAR_MISSES:
+                break
+            if _shaped_raw(f, at):
+                f.near_miss(at, where)
+        return
     if leaf.doubt is not None:
         line, why = leaf.doubt
         f.refuse("ambiguous_markup", inside[0],
                  f"the gate cannot be sure how a reader sees this line: {why} (line {line + 1})")
         return
-    kind = leaf.kind
-    if kind in ("fenced_code", "indented_code", "link_definition"):
-        where = "hidden" if kind == "link_definition" else "code"
-        for at in inside:
-            if _shaped_raw(f, at):
-                f.near_miss(at, where)
+    if leaf.gave_up is not None:
+        f.refuse("too_complex", inside[0], f"this block runs past line {leaf.gave_up + 1}, longer "
+                 f"than the {MAX_LEAF_LINES} lines the gate reads")
         return
     if kind == "front_matter":
         for at in inside:
             if _shaped_raw(f, at):
                 f.refuse("misplaced_directive", at, f"directive-shaped text in front matter; {_SHOULD}")
+                return
         return
     if kind == "html_block":
         content = "\n".join(f.text[a:b] for _, a, b in leaf.lines)
         visible, code, hidden = html_view(content)
-        _classify(f, leaf, inside, [(visible, visible)], content, [start for _, start, _ in leaf.lines],
-                  [0] + _line_starts(content), code, hidden, (), place=_PLACES[kind])
+        _classify(f, inside, _Block(content, [start for _, start, _ in leaf.lines],
+                                    _offsets(content), visible, visible, code, hidden, (), None),
+                  _PLACES[kind])
         return
     if kind == "table":
         for line_no, start, end in leaf.lines:
             for cell_start, cell_end in _cell_spans(f.text, start, end):
-                cell_inside = [at for at in inside if cell_start <= at < cell_end]
-                if cell_inside:
-                    _read_inline(f, leaf, cell_inside, [(line_no, cell_start, cell_end)], _PLACES["table"])
+                cell = [at for at in inside if cell_start <= at < cell_end]
+                if cell and _read_inline(f, cell, [(line_no, cell_start, cell_end)], _PLACES["table"]):
+                    return
         return
     place = _PLACES.get(kind)
     if place is None and leaf.containers:
         container, line = leaf.containers[-1]
         place = f"in a {'list item' if container == 'list_item' else 'block quote'} (starting line {line + 1})"
-    _read_inline(f, leaf, inside, leaf.lines, place)
+    _read_inline(f, inside, leaf.lines, place)
 
 
-def _line_starts(content: str) -> list[int]:
-    return [i + 1 for i, ch in enumerate(content) if ch == "\n"]
+def _offsets(content: str) -> list[int]:
+    """Offsets in ``content`` where each of its lines starts."""
+    return [0] + [i + 1 for i, ch in enumerate(content) if ch == "\n"]
 
 
-def _read_inline(f: _Findings, leaf: Leaf, inside: Sequence[int],
-                 lines: Sequence[tuple[int, int, int]], place: str | None) -> None:
+class _Block(NamedTuple):
+    """One block's content and the two readings of it, ready to classify candidates."""
+
+    content: str
+    raw_starts: Sequence[int]
+    content_starts: Sequence[int]
+    literal: View
+    linked: View
+    code: Sequence[tuple[int, int]]
+    hidden: Sequence[tuple[int, int]]
+    brackets: Sequence[tuple[int, int]]
+    inline: InlineView | None
+
+    def content_at(self, raw_offset: int) -> int:
+        k = bisect.bisect_right(self.raw_starts, raw_offset) - 1
+        return self.content_starts[k] + raw_offset - self.raw_starts[k]
+
+
+def _read_inline(f: _Findings, inside: Sequence[int], lines: Sequence[tuple[int, int, int]],
+                 place: str | None) -> bool:
+    """Classify candidates in one inline content; True when a problem was found."""
     view = inline_view(f.text, lines)
-    _classify(f, leaf, inside, [(view.literal, view.linked)], view.content, [a for _, a, _ in lines],
-              list(view.line_starts), view.code, view.hidden, view.brackets, place=place, inline=view,
-              lines=lines)
+    if view.gave_up:
+        f.refuse("too_complex", inside[0], "brackets or parentheses here nest deeper than the gate reads")
+        return True
+    block = _Block(view.content, [start for _, start, _ in lines], view.line_starts, view.literal,
+                   view.linked, view.code, view.hidden, view.brackets, view)
+    return _classify(f, inside, block, place)
 
 
-def _classify(f: _Findings, leaf: Leaf, inside: Sequence[int], readings: list[tuple[View, View]],
-              content: str, raw_starts: Sequence[int], content_starts: Sequence[int],
-              code: Sequence[tuple[int, int]], hidden: Sequence[tuple[int, int]],
-              brackets: Sequence[tuple[int, int]], *, place: str | None,
-              inline: InlineView | None = None,
-              lines: Sequence[tuple[int, int, int]] = ()) -> None:
-    """Decide each candidate: near-miss (code, hidden), directive, malformed, misplaced or ambiguous."""
-    def raw(offset: int) -> int:
-        k = bisect.bisect_right(content_starts, offset) - 1
-        return raw_starts[k] + offset - content_starts[k]
+def _classify(f: _Findings, inside: Sequence[int], block: _Block, place: str | None) -> bool:
+    """Decide each candidate: near-miss (code, hidden), directive, malformed, misplaced or ambiguous.
 
-    def content_at(raw_offset: int) -> int:
-        k = bisect.bisect_right(raw_starts, raw_offset) - 1
-        return content_starts[k] + raw_offset - raw_starts[k]
-
-    literal, linked = readings[0]
-    shaped_literal = _shaped_origins(f, literal)
-    shaped_linked = _shaped_origins(f, linked) if linked is not literal else shaped_literal
+    Stops at the first problem and returns True then.
+    """
     for at in inside:
-        c = content_at(at)
-        if _within(c, code):
+        c = block.content_at(at)
+        if _within(c, block.code) or _within(c, block.hidden):
             if _shaped_raw(f, at):
-                f.near_miss(at, "code")
+                f.near_miss(at, "code" if _within(c, block.code) else "hidden")
             continue
-        if _within(c, hidden):
-            if _shaped_raw(f, at):
-                f.near_miss(at, "hidden")
+        literal_index = block.literal.index(c)
+        shaped_literal = _shaped(f, block.literal, literal_index)
+        shaped_linked = _shaped(f, block.linked, block.linked.index(c)) \
+            if block.linked is not block.literal else shaped_literal
+        if shaped_literal is None or shaped_linked is None:
+            f.refuse("too_complex", at, f"more than {_WORD_LIMIT} characters follow this at sign "
+                     "without a space; the gate does not read them")
+            return True
+        if not (shaped_literal or shaped_linked):
             continue
-        in_literal, in_linked = c in shaped_literal, c in shaped_linked
-        if not (in_literal or in_linked):
-            continue
-        if in_literal != in_linked:
+        if shaped_literal != shaped_linked:
             f.refuse("ambiguous_markup", at, "the gate cannot be sure how a reader sees this text: "
                      "a link's brackets, destination or title may hide or show part of it")
-            continue
+            return True
         if place is not None:
             f.refuse("misplaced_directive", at, f"directive-shaped text {place}; {_SHOULD}")
-            continue
-        _top_level_line(f, at, c, shaped_literal[c], brackets, inline)
+            return True
+        if _top_level_line(f, at, c, literal_index, block):
+            return True
+    return False
 
 
-def _top_level_line(f: _Findings, at: int, c: int, view_index: int,
-                    brackets: Sequence[tuple[int, int]], inline: InlineView | None) -> None:
-    """A shaped at sign in a top-level paragraph: a directive line, a malformed one, or mid-line text."""
-    assert inline is not None
-    literal = normalize_view(inline.literal)
-    before = literal.text[literal.text.rfind("\n", 0, view_index) + 1:view_index]
-    if before.strip():
+def _top_level_line(f: _Findings, at: int, c: int, index: int, block: _Block) -> bool:
+    """A shaped at sign in a top-level paragraph: a directive line, a malformed one, or mid-line text.
+
+    Returns True when it refused.
+    """
+    assert block.inline is not None
+    text = block.literal.text
+    i = index - 1
+    while i >= 0 and text[i] != "\n" and (text[i].isspace() or invisible(text[i])):
+        i -= 1
+    if i >= 0 and text[i] != "\n":
         f.refuse("misplaced_directive", at, f"directive-shaped text after other text on its line; {_SHOULD}")
-        return
+        return True
     _, line_start, line_end = f.line_of(at)
-    k = bisect.bisect_right(inline.line_starts, c) - 1
-    line_content = (inline.line_starts[k], inline.line_starts[k] + line_end - line_start)
-    crossing = any(a < line_content[1] and b > line_content[0] for a, b in brackets)
-    if crossing:
+    k = bisect.bisect_right(block.inline.line_starts, c) - 1
+    line_content = (block.inline.line_starts[k], block.inline.line_starts[k] + line_end - line_start)
+    k = bisect.bisect_left(block.brackets, (line_content[1],))
+    if any(a < line_content[1] and b > line_content[0] for a, b in block.brackets[:k]):
         f.refuse("misplaced_directive", at, "directive-shaped text inside a link or brackets that "
                  f"span lines; {_SHOULD}")
-        return
+        return True
     if at == line_start and f.text[at] == "@":
         f.directive(line_start, line_end)
-        return
+        return bool(f.problems)
     f.refuse("malformed_directive", at, _malformed_hint(f.text[line_start:at], f.text[at]))
+    return True
 
 
 def _malformed_hint(prefix: str, at_sign: str) -> str:
@@ -360,21 +408,19 @@ def _malformed_hint(prefix: str, at_sign: str) -> str:
     return f"a reader sees a directive here, but {why}"
 
 
-def _shaped_origins(f: _Findings, view: View) -> dict[int, int]:
-    """Content offset of each at sign starting directive-shaped text in ``view`` -> its index in the normalized view."""
-    normalized = normalize_view(view)
-    found: dict[int, int] = {}
-    for match in f.grammar.shape.finditer(normalized.text):
-        found.setdefault(normalized.origin[match.start()], match.start())
-    return found
+def _shaped(f: _Findings, view: View, index: int) -> bool | None:
+    """Does directive-shaped text start at view ``index``? ``None`` when the gate will not read that far."""
+    if index < 0:
+        return False
+    word = visible_word(view, index)
+    if word is None:
+        return None
+    return f.grammar.shape.match(word) is not None
 
 
 def _shaped_raw(f: _Findings, at: int) -> bool:
     """Is the raw text at ``at`` (code, hidden HTML: no markup applies) directive-shaped?"""
-    end = f.view.find("\n", at)
-    segment = f.text[at:min(end if end >= 0 else len(f.text), at + len(f.grammar.namespace) * 4 + 16)]
-    normalized = normalize_view(View(segment, tuple(range(len(segment))))).text
-    return f.grammar.shape.match(normalized) is not None
+    return bool(_shaped(f, View(f.text, (0,), (0,), (1,)), at))
 
 
 def _within(offset: int, spans: Sequence[tuple[int, int]]) -> bool:

@@ -73,7 +73,7 @@ GRAMMAR_REASONS: Final[Mapping[str, str]] = _ro({
 
 #: Reasons of a ``GateError``: the request itself is invalid; no decision is made.
 GATE_REASONS: Final[Mapping[str, str]] = _ro({
-    "invalid_candidate_ids": "candidate ids are not a list of non-empty strings",
+    "invalid_candidate_ids": "candidate ids are not a list (or tuple) of non-empty strings",
     "duplicate_candidate": "a candidate id is listed twice",
     "invalid_requested_version": "the requested version does not fit the manifest's version scheme",
     "unsupported_requested_claim": "the requested operation/claim key is not in the grammar",
@@ -85,6 +85,7 @@ DIRECTIVE_REASONS: Final[Mapping[str, str]] = _ro({
     "malformed_directive": "a line a reader sees as a directive is not exactly `@<namespace> <operation> <key>=<value>` on an unindented line",
     "misplaced_directive": "directive-shaped text a reader sees outside a directive line (list item, quote, heading, table, HTML, front matter, mid-line)",
     "ambiguous_markup": "the gate cannot be sure how a reader sees a block that holds directive-shaped text",
+    "too_complex": "the gate gives up on the source rather than guess: too many candidate at signs, or a block too long or too deeply nested to read",
     "unsupported_operation": "the operation is not in the grammar",
     "unsupported_claim_key": "the key is not in the grammar for that operation",
     "unknown_directive_value": "the value is not one the grammar allows for that key",
@@ -134,7 +135,8 @@ VERDICTS: Final[Mapping[str, tuple[str, str]]] = _ro({
     "quote_not_found": ("unsupported", "a quoted directive is in no pinned source"),
     "misattributed": ("unsupported", "a quoted directive is in a pinned source, but is not the claim at the cited source and line"),
     "unknown_citation": ("unsupported", "a citation names a source or line that is not a claim of the decision"),
-    "missing_citation": ("unsupported", "a source of the decision is not cited at the line of its claim, or a required statement is missing"),
+    "missing_statement": ("unsupported", "the agreed value or the requested version is not stated in the answer form"),
+    "missing_citation": ("unsupported", "a claim of the decision is not cited at its line, or a quote has no citation after it"),
     "supported": ("supported", "every claim is cited, every quote and statement matches the decision, nothing else is stated"),
 })
 VERDICT_PRECEDENCE: Final = tuple(VERDICTS)
