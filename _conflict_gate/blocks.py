@@ -141,8 +141,9 @@ _DELIMITER_CELL: Final = re.compile(r":?-+:?\Z")
 
 # Shortcuts over the view (every line ends with "\n"; a CRLF line keeps its "\r").
 #: A first character that can neither start a block other than a paragraph nor
-#: continue a container: not blank, no marker, no digits ending in "." or ")".
-_PLAIN: Final = r"(?:[^\s>#+*\-_=`~<|:0-9]|[0-9]{1,9}(?![0-9.)])|[0-9]{10})"
+#: continue a container: not blank, no marker, no digits ending in "." or ")", not "["
+#: (a link reference definition, which markdown-it reads as a block of its own).
+_PLAIN: Final = r"(?:[^\s>#+*\-_=`~<|:\[0-9]|[0-9]{1,9}(?![0-9.)])|[0-9]{10})"
 _CONTINUATION_LINE: Final = rf"[ \t]*(?:{_PLAIN}|\[)[^\n]*\n"
 #: Plain lines continue an open paragraph, whatever containers are open (matched or lazily).
 _CONTINUATION_RUN: Final = re.compile(rf"(?:{_CONTINUATION_LINE})*")
@@ -153,23 +154,44 @@ _TOP_BLOCKS: Final = (rf"(?:[ \t]*\r?\n|[ ]{{0,3}}#{{1,6}}(?=[ \t\r\n])[^\n]*\n"
 _TOP_RUN: Final = re.compile(_TOP_BLOCKS)
 #: The same after an open top-level paragraph, whose continuation lines come first.
 _TOP_RUN_AFTER_PARAGRAPH: Final = re.compile(rf"(?P<open>(?:{_CONTINUATION_LINE})*)" + _TOP_BLOCKS)
-_BLANK_LINE: Final = re.compile(r"(?m)^[ \t]*\r?$")
 #: A top-level indented code block's lines: four columns of indentation, or blank.
 _INDENTED_RUN: Final = re.compile(r"(?:(?: {4}| {0,3}\t)[^\n]*\n|[ \t]*\r?\n)*")
-_FENCE_CLOSERS: dict[tuple[str, int], re.Pattern[str]] = {}
 #: A run pattern is matched over at most this many characters at a time: Python's ``re`` keeps
 #: state per repetition of a group, so an unbounded run over a huge block would hold memory
 #: in proportion to its lines.
 _RUN_CHUNK: Final = 1 << 15
+_BLANK_AFTER_NEWLINE: Final = re.compile(r"\n[ \t]*\r?(?=\n)")
 
 
-def _fence_closer(char: str, length: int) -> re.Pattern[str]:
-    """A pattern for a top-level closing fence of at least ``length`` ``char`` (compiled once)."""
-    pattern = _FENCE_CLOSERS.get((char, length))
-    if pattern is None:
-        pattern = re.compile(rf"(?m)^ {{0,3}}{re.escape(char)}{{{length},}}[ \t]*\r?$")
-        _FENCE_CLOSERS[(char, length)] = pattern
-    return pattern
+def _next_blank_line(view: str, pos: int) -> int:
+    """Start of the first blank line at or after line start ``pos``, or ``len(view)``."""
+    if pos < len(view) and view[pos] in " \t\r\n" and not view[pos:view.find("\n", pos)].strip(" \t\r"):
+        return pos
+    found = _BLANK_AFTER_NEWLINE.search(view, max(pos - 1, 0))
+    return len(view) if found is None else found.start() + 1
+
+
+def _closing_fence(view: str, pos: int, char: str, length: int) -> int:
+    """Start of the first line at or after ``pos`` that closes a top-level fence (4.5), or -1.
+
+    A closing fence: 0-3 spaces, ``length`` or more ``char``, then only spaces
+    or tabs. Found with ``str.find`` on the run, then checked: fast on any text.
+    """
+    run = char * 3
+    i = view.find(run, pos)
+    while i != -1:
+        line_start = view.rfind("\n", 0, i) + 1
+        if line_start >= pos and i - line_start <= 3 and not view[line_start:i].strip(" "):
+            j = i
+            while j < len(view) and view[j] == char:
+                j += 1
+            line_end = view.find("\n", j)
+            if j - i >= length and not view[j:line_end].strip(" \t\r"):
+                return line_start
+            i = view.find(run, j)
+        else:
+            i = view.find(run, i + 3)
+    return -1
 
 
 # --------------------------------------------------------------------------
@@ -253,8 +275,12 @@ class _State:
         self.view = line_view(text)
         self.watch = watch
         self.reader = reader
+        self.openers: list[int] | None = None  # found on first use (see _openers)
         #: variant name -> first line where that reading may differ (seen while reading as GitHub)
-        self.variants: dict[str, int] = {}
+        self.variants: dict[str, list[int]] = {}
+        #: ``(line, end)``: from ``line`` up to view offset ``end``, markdown-it may read the lines
+        #: as a link definition's (see _setext_heading)
+        self.unsure: list[tuple[int, int]] = []
         self.leaves: list[Leaf] = []
         self.stack: list[_Block] = [_Block("document", 0, ())]
         self.depth = 0  # open block quotes and list items
@@ -363,7 +389,9 @@ class _State:
 
     def note_variant(self, name: str, line: int) -> None:
         """Remember that a reader reading as ``name`` may see this page differently from ``line`` on."""
-        self.variants.setdefault(name, line)
+        lines = self.variants.setdefault(name, [])
+        if not lines or lines[-1] != line:
+            lines.append(line)
 
     def watched(self, start: int, end: int) -> bool:
         """True when a watched offset lies in ``start..end``."""
@@ -392,8 +420,8 @@ def _lines_of(s: _State, block: _Block) -> list[tuple[int, int, int]]:
     at most :data:`MAX_LEAF_LINES` of them."""
     if all(entry[0] >= 0 for entry in block.lines):
         return block.lines
-    view = s.view
-    strip = block.kind == "paragraph"
+    view, kind = s.view, block.kind
+    fence_indent = block.data[2] if kind == "fenced_code" else 0  # type: ignore[index]
     lines: list[tuple[int, int, int]] = []
     for first, start, end in block.lines:
         if first >= 0:
@@ -404,25 +432,53 @@ def _lines_of(s: _State, block: _Block) -> list[tuple[int, int, int]]:
             eol = view.find("\n", start)
             content_end = eol - 1 if eol > start and view[eol - 1] == "\r" else eol
             content_start = start
-            if strip:
+            if kind == "paragraph":  # leading whitespace is stripped (4.8)
                 while content_start < content_end and view[content_start] in " \t":
                     content_start += 1
+            elif kind in ("indented_code", "fenced_code"):
+                content_start = _code_line_start(view, start, content_end, kind, fence_indent)
             lines.append((line_no, content_start, content_end))
             line_no += 1
             start = eol + 1
     return lines
 
 
+def _code_line_start(view: str, start: int, end: int, kind: str, fence_indent: int) -> int:
+    """Where a top-level code line's content starts, as :func:`_continue` consumes it: four
+    columns of an indented code line (4.4; a blank one to its end), up to ``fence_indent``
+    columns of a fenced code line (4.5; a tab consumed in part stays)."""
+    if kind == "indented_code":
+        column, i = 0, start
+        while column < 4 and i < end and view[i] in " \t":
+            column += 1 if view[i] == " " else 4 - column % 4
+            i += 1
+        return i if column >= 4 else end  # fewer than four columns: a blank line
+    column, i = 0, start
+    while column < fence_indent and i < end and view[i] in " \t":
+        if view[i] == " ":
+            i += 1
+            column += 1
+        else:
+            to_tab = 4 - column % 4
+            column += 1
+            if to_tab == 1:
+                i += 1
+    return i
+
+
 def _finalize(s: _State, block: _Block) -> None:
     """A leaf is closed: report it if it holds a watched offset (paragraphs: definitions first, 4.7)."""
     if not block.lines:
         return
-    first, last = block.lines[0], block.last
-    opens_with_definition = block.kind == "paragraph" and s.view[first[1]:first[1] + 1] == "["
-    if not (opens_with_definition or s.watched(first[1], last[2])):  # type: ignore[index]
+    view, first, last = s.view, block.lines[0], block.last
+    end = last[2]  # type: ignore[index]
+    if last[0] < 0:  # type: ignore[index]  # a run: its last line's text ends before its line ending
+        end -= view[end - 1:end] == "\n"
+        end -= view[end - 1:end] == "\r"
+    opens_with_definition = block.kind == "paragraph" and view[first[1]:first[1] + 1] == "["
+    if not (opens_with_definition or s.watched(first[1], end)):
         return
     lines = _lines_of(s, block)
-    end = last[2]  # type: ignore[index]
     if block.count > MAX_LEAF_LINES or len(lines) >= MAX_LEAF_LINES:
         s.emit(block.kind, block, lines, block.data if block.kind == "html_block" else None, end=end)
         return
@@ -526,6 +582,10 @@ def _setext_heading(s: _State, container: _Block) -> int:
     definitions, text = _split_definitions(s.view, lines)
     if s.view[lines[0][1]:lines[0][1] + 1] == "[":
         s.note_variant("markdown_it", lines[1][0] if len(lines) > 1 else s.line_no)
+        # markdown-it reads a definition over the underline, up to a blank line: a title
+        # may run on over the lines after it, which the spec shows.
+        if not s.unsure or s.unsure[-1][1] <= s.pos:
+            s.unsure.append((s.line_no, _next_blank_line(s.view, s.pos)))
     if not text:
         return 0
     s.stack.pop()
@@ -766,8 +826,8 @@ def _table(s: _State, container: _Block) -> int:
     lines = _lines_of(s, container)
     header_no, header_start, header_end = lines[-1]
     header = s.view[header_start:header_end].rstrip(" \t")
-    if header_no != s.line_no - 1 or "|" not in header or _header_indent(s) >= 4 \
-            or len(table_cells(header)) != count:
+    if header_no != s.line_no - 1 or "|" not in header or len(table_cells(header)) != count \
+            or (len(lines) > 1 and _header_indent(s) >= 4):  # a first line is never indented code
         return 0
     s.note_variant("tables", header_no)
     s.close_unmatched()
@@ -1133,15 +1193,18 @@ def _shortcut(s: _State, stop: int) -> bool:
         return False
     if tip.kind == "fenced_code":
         char, length, _ = tip.data  # type: ignore[misc]
-        closing = _fence_closer(char, length).search(view, s.pos)
-        end = len(view) if closing is None else closing.start()
+        closing = _closing_fence(view, s.pos, char, length)
+        end = len(view) if closing < 0 else closing
         if end > s.pos:
             _take(s, tip, end)
-        if closing is not None:
-            close_end = view.find("\n", closing.start())
+        if closing >= 0:
+            close_end = view.find("\n", closing)
             content_end = close_end - 1 if view[close_end - 1] == "\r" else close_end
             s.line_no += 1
-            tip.add((s.line_no, closing.start(), content_end))
+            fence_start = closing
+            while view[fence_start] == " ":
+                fence_start += 1
+            tip.add((s.line_no, fence_start, content_end))
             s.close()
             s.pos = close_end + 1
         return True
@@ -1153,8 +1216,7 @@ def _shortcut(s: _State, stop: int) -> bool:
         return True
     if tip.kind == "html_block":
         if tip.data in (6, 7):
-            blank = _BLANK_LINE.search(view, s.pos)
-            end = len(view) if blank is None else blank.start()
+            end = _next_blank_line(view, s.pos)
         else:
             found = _HTML_ENDS[tip.data - 1].search(view, s.pos)  # type: ignore[operator]
             end = len(view) if found is None else view.find("\n", found.start()) + 1
@@ -1198,6 +1260,100 @@ def _top_run(s: _State, tip: _Block, stop: int) -> bool:
     return True
 
 
+_PLAIN_AT: Final = re.compile(_PLAIN)
+
+
+def _openers(view: str) -> list[int]:
+    """Line starts of the lines whose first non-blank text is a fence run or ``<``, in order.
+
+    Found with ``str.find`` (fast on any text), once per page: only these lines can open or
+    close a top-level fenced code or HTML block.
+    """
+    found = set()
+    for needle in ("```", "~~~", "<"):
+        i = view.find(needle)
+        while i != -1:
+            line_start = view.rfind("\n", 0, i) + 1
+            if not view[line_start:i].strip(" \t"):
+                found.add(line_start)
+            i = view.find(needle, i + len(needle))
+    return sorted(found)
+
+
+def _restart_point(s: _State, limit: int) -> int:
+    """The last restart point in ``(s.pos, limit]``, or ``s.pos``: where the parser may jump.
+
+    A restart point is an unindented line that can only start a paragraph
+    (not ``[``, which may open a link definition), after a blank line. Called
+    with nothing open (the stack is just the document): between here and a
+    restart point every container ends (at the blank line, or at the
+    unindented line), indented code ends, HTML blocks of kinds 6 and 7 end at
+    the blank line; only a top-level fenced code or HTML block of kinds 1-5
+    can still be open, and those open only at unindented lines starting with
+    a fence or ``<``, which this follows exactly. An indented such line (it
+    may sit in a list item) or a ``<`` line whose kind depends on a
+    paragraph before it stops the jump there. The same holds for every
+    reading the gate compares (``_VARIANTS``).
+    """
+    view, start = s.view, s.pos
+    if s.openers is None:
+        s.openers = _openers(view)
+    openers = s.openers
+    open_until = start  # nothing is open from here on
+    k = bisect.bisect_left(openers, start)
+    while k < len(openers) and openers[k] < limit:
+        line_start = openers[k]
+        k += 1
+        if line_start < open_until:
+            continue
+        line_end = view.find("\n", line_start)
+        if view[line_start] in " \t":  # indented: it may be in a list item
+            return _last_restart(view, start, open_until, line_start)
+        if view[line_start] == "<":
+            kind = next((n for n, rule in enumerate(_HTML_STARTS, 1)
+                         if rule.match(view, line_start, line_end)), 7)
+            if kind == 7:
+                if not _whole_tag_line(view[line_start:line_end].rstrip("\r"), 0):
+                    continue
+                if line_start > 0 and view[line_start - 2:line_start] != "\n\n":
+                    return _last_restart(view, start, open_until, line_start)  # after a paragraph?
+            if kind <= 5:
+                found = _HTML_ENDS[kind - 1].search(view, line_start)
+                end = len(view) if found is None else view.find("\n", found.start()) + 1
+            else:
+                end = _next_blank_line(view, line_end + 1)
+        else:
+            run = _FENCE_OPEN.match(view, line_start, line_end)
+            if run is None:  # backticks in the info string: not a fence
+                continue
+            closing = _closing_fence(view, line_end + 1, run.group()[0], len(run.group()))
+            end = len(view) if closing < 0 else view.find("\n", closing) + 1
+        if end > limit:  # still open at the limit: jump no further than before it
+            return _last_restart(view, start, open_until, line_start)
+        open_until = end
+    return _last_restart(view, start, open_until, limit)
+
+
+def _last_restart(view: str, start: int, after: int, limit: int) -> int:
+    """The last restart point in ``[after, limit]`` after an empty line, or ``start`` if none.
+
+    Searches backwards for an empty line (``\n\n`` or ``\r\n\r\n``); a blank line
+    holding spaces is passed over, which only means jumping less far.
+    """
+    end = limit
+    low = max(after - 1, start)
+    while end > low:
+        lf = view.rfind("\n\n", low, end)
+        crlf = view.rfind("\n\r\n", low, end)
+        candidate = max(lf + 2 if lf >= 0 else -1, crlf + 3 if crlf >= 0 else -1)
+        if candidate <= start:
+            return start
+        if candidate <= limit and _PLAIN_AT.match(view, candidate):
+            return candidate
+        end = candidate - 1
+    return start
+
+
 def _take(s: _State, block: _Block, end: int) -> None:
     """Give the whole lines from ``s.pos`` to ``end`` to ``block`` and move past them."""
     count = s.view.count("\n", s.pos, end)
@@ -1225,13 +1381,32 @@ def parse_blocks(text: str, watch: Sequence[int], *, fast: bool = True) -> tuple
     """
     if not watch:
         return ()
-    leaves, variants = _parse(text, watch, fast, _GITHUB)
-    for name, line in variants.items():
+    leaves, variants, unsure = _parse(text, watch, fast, _GITHUB)
+    for name, noted in variants.items():
+        lines = sorted(set(noted))
         other = {_key(leaf) for leaf in _parse(text, watch, fast, _VARIANTS[name])[0]}
-        doubt = (line, _VARIANT_DOUBT[name])
         leaves = tuple(leaf if leaf.doubt or leaf.kind == "front_matter" or _key(leaf) in other
-                       else leaf._replace(doubt=doubt) for leaf in leaves)
+                       else leaf._replace(doubt=(_cause(lines, leaf), _VARIANT_DOUBT[name]))
+                       for leaf in leaves)
+    for line, end in unsure:
+        doubt = (line, _VARIANT_DOUBT["markdown_it"])
+        leaves = tuple(leaf._replace(doubt=doubt) if leaf.doubt is None and leaf.lines[-1][0] >= line
+                       and leaf.lines[0][1] < end else leaf for leaf in leaves)
     return leaves
+
+
+def _cause(lines: list[int], leaf: Leaf) -> int:
+    """Of the lines where a reading may part (in order), the one that puts ``leaf`` in doubt:
+    the first inside the leaf, else the nearest to it (a table's header ends the paragraph above)."""
+    first, last = leaf.lines[0][0], leaf.lines[-1][0]
+    i = bisect.bisect_left(lines, first)
+    if i < len(lines) and lines[i] <= last:
+        return lines[i]
+    before = lines[i - 1] if i > 0 else None
+    after = lines[i] if i < len(lines) else None
+    if before is None or (after is not None and after - last <= first - before):
+        return after  # type: ignore[return-value]
+    return before
 
 
 def _key(leaf: Leaf) -> tuple[object, ...]:
@@ -1240,7 +1415,7 @@ def _key(leaf: Leaf) -> tuple[object, ...]:
 
 
 def _parse(text: str, watch: Sequence[int], fast: bool, reader: _Reader
-           ) -> tuple[tuple[Leaf, ...], dict[str, int]]:
+           ) -> tuple[tuple[Leaf, ...], dict[str, list[int]], list[tuple[int, int]]]:
     s = _State(text, watch, reader)
     view = s.view
     last_watched = watch[-1]
@@ -1253,6 +1428,12 @@ def _parse(text: str, watch: Sequence[int], fast: bool, reader: _Reader
         if fast:
             i = bisect.bisect_left(watch, s.pos)
             stop = view.rfind("\n", 0, watch[i]) + 1 if i < len(watch) else len(view)
+            if len(s.stack) == 1 and stop > s.pos:
+                restart = _restart_point(s, stop)
+                if restart > s.pos:
+                    s.line_no += view.count("\n", s.pos, restart)
+                    s.pos = restart
+                    continue
             if _shortcut(s, stop):
                 continue
         eol = view.find("\n", s.pos)
@@ -1263,4 +1444,6 @@ def _parse(text: str, watch: Sequence[int], fast: bool, reader: _Reader
         s.pos = eol + 1
     while len(s.stack) > 1:
         s.close()
-    return tuple(s.leaves), s.variants if reader == _GITHUB else {}
+    if reader != _GITHUB:
+        return tuple(s.leaves), {}, []
+    return tuple(s.leaves), s.variants, s.unsure

@@ -231,14 +231,14 @@ def load_documents(manifest_path: str | os.PathLike[str]) -> Corpus:
             raise IngestionError("hash_mismatch", f"sha256 is {digest}, pinned {entry.sha256}"
                                  + (f" ({hint})" if hint else ""), source_id=entry.source_id,
                                  path=entry.path)
-        bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
+        body = raw[3:] if raw.startswith(_UTF8_BOM) else raw
         try:
-            text = raw[bom:].decode("utf-8")
+            text = body.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise IngestionError("source_not_utf8", f"invalid UTF-8 at byte {error.start + bom}",
+            raise IngestionError("source_not_utf8", f"invalid UTF-8 at byte {error.start + len(raw) - len(body)}",
                                  source_id=entry.source_id, path=entry.path) from None
-        reading = read_directives(text, grammar, bom_bytes=bom, source_id=entry.source_id,
-                                  path=entry.path)
+        reading = read_directives(text, grammar, bom_bytes=len(raw) - len(body), source_id=entry.source_id,
+                                  path=entry.path, encoded=body)
         sources[entry.source_id] = Source(entry.source_id, entry.version, entry.status, entry.path,
                                           entry.url, digest, len(raw), reading.claims, reading.refusal,
                                           reading.near_misses, entry)

@@ -140,12 +140,11 @@ class Grammar:
     #: Matched against what a reader sees after NFKC normalisation, so the
     #: look-alike at signs U+FF20 and U+FE6B and fullwidth letters match too.
     shape: re.Pattern[str] = field(init=False, repr=False, compare=False)
-    #: At signs in raw text that may start directive-shaped text (a sound, cheap filter):
-    #: every at sign except one followed by a plain word that is not the namespace.
-    #: ``candidates`` finds ``@`` (a literal first character makes the scan fast);
-    #: ``odd_candidates`` finds the look-alikes and ``&#64;``, ``&#x40;``, ``&commat;``.
-    candidates: re.Pattern[str] = field(init=False, repr=False, compare=False)
-    odd_candidates: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    #: At signs that may start directive-shaped text (a sound, cheap filter): every at sign
+    #: except one followed by a plain word that is not the namespace. ``(literal, pattern)``
+    #: pairs matched against the page's UTF-8 bytes, each only when its literal occurs:
+    #: ``@``, the look-alikes U+FF20 and U+FE6B, and ``&#64;``, ``&#x40;``, ``&commat;``.
+    candidates: tuple[tuple[bytes, re.Pattern[bytes]], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         letters = [re.escape(ch) for ch in self.namespace if ch != "_"]
@@ -154,11 +153,22 @@ class Grammar:
         set_ = object.__setattr__
         set_(self, "shape", re.compile("@" + loose, re.IGNORECASE | re.ASCII))
         # Relevant unless a plain word follows that is not the namespace: the namespace
-        # (underscores ignored), or a word followed by a character that may hide or add text.
-        after = rf"(?={loose}|[A-Za-z0-9_.\-]*(?:[^\x00-\x7f]|[\\`*~\[\]<>&!]))"
-        set_(self, "candidates", re.compile("@" + after, re.IGNORECASE))
-        set_(self, "odd_candidates", re.compile(
-            r"(?:[\uff20\ufe6b]|&(?:#0*64|#[xX]0*40|commat);)" + after, re.IGNORECASE))
+        # (underscores ignored; case-insensitive by explicit classes, as re.IGNORECASE would
+        # slow the literal-prefix scan), or a word followed by a character that may hide or
+        # add text.
+        either_case = [f"[{ch}{ch.upper()}]" if ch.isalpha() else re.escape(ch)
+                       for ch in self.namespace if ch != "_"]
+        loose_ci = "[_*~]*" + "[_*~]*".join(either_case) + r"(?=[_*~]*(?![_*~A-Za-z0-9.\-]))"
+        after = rf"(?={loose_ci}|[A-Za-z0-9_.\-]*(?:[^\x00-\x7f]|[\\`*~\[\]<>&!]))"
+        at_signs = ((b"@", "@"), ("\uff20".encode(), r"\xef\xbc\xa0"), ("\ufe6b".encode(), r"\xef\xb9\xab"),
+                    (b"&", r"&(?:#0*64|#[xX]0*40|[cC][oO][mM][mM][aA][tT]);"))
+        set_(self, "candidates", tuple((literal, re.compile((at + after).encode("latin-1")))
+                                       for literal, at in at_signs))
+
+    @property
+    def namespace_letters(self) -> str:
+        """The namespace's letters and digits, case-folded: what any rendering of it keeps."""
+        return "".join(ch for ch in self.namespace if ch.isalnum()).casefold()
 
     @property
     def head(self) -> str:

@@ -35,7 +35,7 @@ import bisect
 import html.entities
 import re
 import unicodedata
-from typing import Final, NamedTuple, Sequence
+from typing import Final, NamedTuple
 
 __all__ = ["InlineView", "MAX_NESTING", "View", "html_tag_end", "html_view", "inline_view", "invisible", "visible_word"]
 
@@ -276,17 +276,12 @@ def _matching_parentheses(content: str) -> tuple[dict[int, int], bool]:
     return matches, False
 
 
-def inline_view(text: str, lines: Sequence[tuple[int, int, int]]) -> InlineView:
-    """Read the inline content made of ``lines`` (``(line, start, end)`` offsets into ``text``).
+def inline_view(content: str) -> InlineView:
+    """Read one block's inline ``content`` (its lines, without indentation, joined with ``\n``).
 
     Returns an :class:`InlineView`. Never raises; linear in the content.
     """
-    content = "\n".join(text[start:end] for _, start, end in lines)
-    line_starts = []
-    offset = 0
-    for _, start, end in lines:
-        line_starts.append(offset)
-        offset += end - start + 1
+    line_starts = [0] + [i + 1 for i, ch in enumerate(content) if ch == "\n"] if "\n" in content else [0]
     n = len(content)
     indexes = _Indexes(content)
     runs: dict[int, list[int]] = {}

@@ -31,9 +31,12 @@ the pinned raw source (BOM included).
 from __future__ import annotations
 
 import bisect
+import html
+import re
+import unicodedata
 from typing import Final, NamedTuple, Sequence
 
-from .blocks import MAX_LEAF_LINES, Leaf, line_view, parse_blocks
+from .blocks import MAX_LEAF_LINES, Leaf, parse_blocks
 from .errors import DirectiveError
 from .grammar import Grammar
 from .inlines import _WORD_LIMIT, InlineView, View, html_view, inline_view, invisible, visible_word
@@ -94,10 +97,11 @@ _EMPTY: Final = Reading((), None, ())
 
 
 def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_id: str | None = None,
-                    path: str | None = None, fast: bool = True) -> Reading:
+                    path: str | None = None, fast: bool = True, encoded: bytes | None = None) -> Reading:
     """Read the directives of one decoded source (BOM removed; ``bom_bytes`` is its length in bytes).
 
-    ``source_id`` and ``path`` label errors. Returns a :class:`Reading`;
+    ``source_id`` and ``path`` label errors; ``encoded`` may give ``text``
+    encoded as UTF-8, if the caller has it. Returns a :class:`Reading`;
     problems are not raised but returned as ``refusal`` (the first in line
     order), a :class:`DirectiveError` with reason ``malformed_directive``,
     ``misplaced_directive``, ``ambiguous_markup``, ``too_complex``,
@@ -108,20 +112,26 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     :data:`~_conflict_gate.blocks.MAX_LEAF_LINES` lines, brackets nested
     deeper than :data:`~_conflict_gate.inlines.MAX_NESTING`). Never raises on
     any text; time and memory grow linearly with the text.
+
+    Block structure depends on ASCII characters only, so candidates and
+    blocks are found in the UTF-8 bytes (read as Latin-1: one character per
+    byte, fast to scan), and only the lines the gate analyses or reports are
+    decoded.
     """
-    findings = _Findings(text, grammar, source_id, path)
-    candidates = _candidates(text, grammar)
-    if len(candidates) > MAX_CANDIDATES:
-        findings.refuse("too_complex", candidates[MAX_CANDIDATES],
-                        f"more than {MAX_CANDIDATES} at signs that may start a directive; the gate "
-                        "does not read such a source")
-        return findings.reading(bom_bytes)
+    encoded = text.encode("utf-8", "surrogatepass") if encoded is None else encoded
+    candidates = _candidates(encoded, grammar)
     if not candidates:
         return _EMPTY
-    leaves = sorted(parse_blocks(text, candidates, fast=fast), key=lambda leaf: leaf.lines[0][1])
+    view = text if text.isascii() else encoded.decode("latin-1")
+    findings = _Findings(view, encoded, grammar, source_id, path)
+    if len(candidates) > MAX_CANDIDATES:
+        findings.refuse("too_complex", candidates[MAX_CANDIDATES], f"more than {MAX_CANDIDATES} at "
+                        "signs that may start a directive; the gate does not read such a source")
+        return findings.reading(bom_bytes)
+    leaves = sorted(parse_blocks(view, candidates, fast=fast), key=lambda leaf: leaf.lines[0][1])
     for leaf in leaves:
-        start, end = leaf.lines[0][1], leaf.end
-        inside = candidates[bisect.bisect_left(candidates, start):bisect.bisect_right(candidates, end)]
+        inside = candidates[bisect.bisect_left(candidates, leaf.lines[0][1]):
+                            bisect.bisect_right(candidates, leaf.end)]
         if inside:
             _read_leaf(findings, leaf, inside)
             if findings.problems:  # later blocks cannot hold an earlier problem
@@ -129,22 +139,18 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     return findings.reading(bom_bytes)
 
 
-def _candidates(text: str, grammar: Grammar) -> list[int]:
-    """Offsets of the at signs that may start directive-shaped text, in order (at most one past the cap)."""
-    found = []
-    if "@" in text:
-        for match in grammar.candidates.finditer(text):
-            found.append(match.start())
-            if len(found) > MAX_CANDIDATES:
-                break
-    if not text.isascii() or "&" in text:
-        odd = []
-        for match in grammar.odd_candidates.finditer(text):
-            odd.append(match.start())
-            if len(odd) > MAX_CANDIDATES:
-                break
-        if odd:
-            found = sorted(found + odd)
+def _candidates(encoded: bytes, grammar: Grammar) -> list[int]:
+    """Byte offsets of the at signs that may start directive-shaped text, in order (at most one past the cap)."""
+    found: list[int] = []
+    lead_ef = b"\xef" in encoded  # U+FF20 and U+FE6B are both encoded from 0xEF
+    for literal, pattern in grammar.candidates:
+        if (lead_ef or literal[0] != 0xEF) and literal in encoded:
+            more = []
+            for match in pattern.finditer(encoded):
+                more.append(match.start())
+                if len(more) > MAX_CANDIDATES:
+                    break
+            found = sorted(found + more) if found else more
     return found
 
 
@@ -152,40 +158,65 @@ def _candidates(text: str, grammar: Grammar) -> list[int]:
 
 
 class _Findings:
-    """What was found in one source; :meth:`reading` puts it in line order."""
+    """What was found in one source, in byte offsets into its UTF-8 (``view`` is those bytes as
+    Latin-1); :meth:`reading` turns them into lines, columns and code points, in line order."""
 
-    def __init__(self, text: str, grammar: Grammar, source_id: str | None, path: str | None) -> None:
-        self.text = text
-        self.view = line_view(text)
+    def __init__(self, view: str, encoded: bytes, grammar: Grammar, source_id: str | None,
+                 path: str | None) -> None:
+        self.view = view
+        self.encoded = encoded
         self.grammar = grammar
         self.where = {"source_id": source_id, "path": path}
         self.directives: list[tuple[int, int, tuple[str, str, str]]] = []  # (line start, line end, parsed)
         self.problems: list[tuple[int, DirectiveError]] = []  # (offset, error)
         self.near_misses: list[tuple[int, str]] = []  # (offset, where)
+        self._counted = (0, 1)  # (offset, line number there): line numbers count on from here
+        self.carriage_returns = "\r" in view
+
+    def decode(self, start: int, end: int) -> str:
+        return self.encoded[start:end].decode("utf-8", "surrogatepass")
 
     def line_of(self, offset: int) -> tuple[int, int, int]:
-        """``(1-based line, line start, line end)`` of an offset (line end before its line ending)."""
-        start = self.view.rfind("\n", 0, offset) + 1
-        end = self.view.find("\n", offset)
-        if end > start and self.view[end - 1] == "\r":
-            end -= 1
-        return self.view.count("\n", 0, start) + 1, start, min(end, len(self.text))
+        """``(1-based line, line start, line end)`` of a byte offset (the end before the line ending).
+
+        Lines end at ``\n``, ``\r\n`` or a lone ``\r`` (CommonMark 2.1).
+        """
+        view = self.view
+        start = view.rfind("\n", 0, offset) + 1
+        end = view.find("\n", offset)
+        end = len(view) if end == -1 else end
+        if self.carriage_returns:
+            start = max(start, view.rfind("\r", start, offset) + 1)
+            cr = view.find("\r", offset, end)
+            end = end if cr == -1 else cr
+        counted_at, counted_line = self._counted
+        if start < counted_at:
+            counted_at, counted_line = 0, 1
+        line = counted_line + view.count("\n", counted_at, start)
+        if self.carriage_returns:
+            line += view.count("\r", counted_at, start) - view.count("\r\n", counted_at, start)
+        self._counted = (start, line)
+        return line, start, end
+
+    def column(self, offset: int, line_start: int) -> int:
+        """1-based column of a byte offset, in code points."""
+        return len(self.decode(line_start, offset)) + 1
 
     def refuse(self, reason: str, offset: int, detail: str) -> None:
         line, start, end = self.line_of(offset)
         self.problems.append((offset, DirectiveError(
-            reason, detail, quote=self.text[start:end][:QUOTE_LIMIT], line=line,
-            column=offset - start + 1, **self.where)))
+            reason, detail, quote=self.decode(start, end)[:QUOTE_LIMIT], line=line,
+            column=self.column(offset, start), **self.where)))
 
     def near_miss(self, offset: int, where: str) -> None:
         if len(self.near_misses) < MAX_NEAR_MISSES:
             self.near_misses.append((offset, where))
 
     def directive(self, start: int, end: int) -> None:
-        """A counted directive line ``text[start:end]``: parse it now (a grammar error refuses)."""
+        """A counted directive line ``[start, end)``: parse it now (a grammar error refuses)."""
         line, _, _ = self.line_of(start)
         try:
-            parsed = self.grammar.parse(self.text[start:end], line=line, **self.where)
+            parsed = self.grammar.parse(self.decode(start, end), line=line, **self.where)
         except DirectiveError as error:
             self.problems.append((start, error))
             return
@@ -195,43 +226,43 @@ class _Findings:
         claims: list[Claim] = []
         declared: dict[tuple[str, str], int] = {}
         problems = list(self.problems)
-        byte_at = _ByteOffsets(self.text, bom_bytes)
+        points = _CodePoints(self.encoded)
         for start, end, (operation, key, value) in self.directives:
             line, _, _ = self.line_of(start)
+            quote = self.decode(start, end)
             first = declared.get((operation, key))
             if first is not None:
                 problems.append((start, DirectiveError(
                     "duplicate_directive", f"{operation} {key} is already declared on line {first}",
-                    quote=self.text[start:end][:QUOTE_LIMIT], line=line, column=1, **self.where)))
+                    quote=quote[:QUOTE_LIMIT], line=line, column=1, **self.where)))
                 break
             declared[(operation, key)] = line
-            claims.append(Claim(operation, key, value, line, start, end, byte_at(start), byte_at(end),
-                                self.text[start:end]))
+            start_point = points(start)
+            claims.append(Claim(operation, key, value, line, start_point, start_point + len(quote),
+                                start + bom_bytes, end + bom_bytes, quote))
         near = []
         for offset, where in self.near_misses:
             line, start, end = self.line_of(offset)
-            near.append(NearMiss(line, offset - start + 1, where, self.text[start:end][:QUOTE_LIMIT]))
+            near.append(NearMiss(line, self.column(offset, start), where, self.decode(start, end)[:QUOTE_LIMIT]))
         if problems:
             return Reading((), min(problems, key=lambda p: p[0])[1], tuple(near))
         return Reading(tuple(claims), None, tuple(near))
 
 
-class _ByteOffsets:
-    """Code-point offset -> byte offset in the raw source, for increasing offsets (linear overall)."""
+class _CodePoints:
+    """Byte offset -> code-point offset in the decoded text, for increasing offsets (linear overall)."""
 
-    def __init__(self, text: str, bom_bytes: int) -> None:
-        self.text = text
-        self.ascii = text.isascii()
-        self.bom = bom_bytes
-        self.at = 0
-        self.bytes = bom_bytes
+    def __init__(self, encoded: bytes) -> None:
+        self.encoded = encoded
+        self.at = self.points = 0
 
     def __call__(self, offset: int) -> int:
-        if self.ascii:
-            return offset + self.bom
-        self.bytes += len(self.text[self.at:offset].encode("utf-8"))
+        if offset < self.at:
+            self.at = self.points = 0
+        piece = self.encoded[self.at:offset]
+        self.points += len(piece) if piece.isascii() else len(piece.decode("utf-8", "surrogatepass"))
         self.at = offset
-        return self.bytes
+        return self.points
 
 
 # --------------------------------------------------------------------------
@@ -251,6 +282,17 @@ _SHOULD: Final = ("a directive counts only as a line of its own in a top-level p
 def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
     """Classify the candidate at signs ``inside`` one leaf block, in order, up to the first problem."""
     kind = leaf.kind
+    # Readers differ on this block: where any reading may show directive-shaped text, refuse.
+    # A link definition's doubt is how markdown-it splits definitions; every reader hides them.
+    if leaf.doubt is not None and kind != "link_definition":
+        doubtful = next((at for at in inside if _loosely_shaped(f, at)), None)
+        if doubtful is not None:
+            line, why = leaf.doubt
+            f.refuse("ambiguous_markup", doubtful,
+                     f"the gate cannot be sure how a reader sees this line: {why} (line {line + 1})")
+            return
+        if kind not in ("fenced_code", "indented_code"):
+            return  # no reading shows directive-shaped text here
     if kind in ("fenced_code", "indented_code", "link_definition"):
         where = "hidden" if kind == "link_definition" else "code"
         for at in inside:
@@ -258,11 +300,6 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
                 break
             if _shaped_raw(f, at):
                 f.near_miss(at, where)
-        return
-    if leaf.doubt is not None:
-        line, why = leaf.doubt
-        f.refuse("ambiguous_markup", inside[0],
-                 f"the gate cannot be sure how a reader sees this line: {why} (line {line + 1})")
         return
     if leaf.gave_up is not None:
         f.refuse("too_complex", inside[0], f"this block runs past line {leaf.gave_up + 1}, longer "
@@ -274,69 +311,72 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
                 f.refuse("misplaced_directive", at, f"directive-shaped text in front matter; {_SHOULD}")
                 return
         return
-    if kind == "html_block":
-        content = "\n".join(f.text[a:b] for _, a, b in leaf.lines)
-        visible, code, hidden = html_view(content)
-        _classify(f, inside, _Block(content, [start for _, start, _ in leaf.lines],
-                                    _offsets(content), visible, visible, code, hidden, (), None),
-                  _PLACES[kind])
-        return
     if kind == "table":
         for line_no, start, end in leaf.lines:
-            for cell_start, cell_end in _cell_spans(f.text, start, end):
+            for cell_start, cell_end in _cell_spans(f.view, start, end):
                 cell = [at for at in inside if cell_start <= at < cell_end]
-                if cell and _read_inline(f, cell, [(line_no, cell_start, cell_end)], _PLACES["table"]):
+                if cell and _classify(f, cell, _Content(f, [(line_no, cell_start, cell_end)]),
+                                      _PLACES["table"]):
                     return
         return
     place = _PLACES.get(kind)
     if place is None and leaf.containers:
         container, line = leaf.containers[-1]
         place = f"in a {'list item' if container == 'list_item' else 'block quote'} (starting line {line + 1})"
-    _read_inline(f, inside, leaf.lines, place)
+    _classify(f, inside, _Content(f, leaf.lines, html=kind == "html_block"), place)
 
 
-def _offsets(content: str) -> list[int]:
-    """Offsets in ``content`` where each of its lines starts."""
-    return [0] + [i + 1 for i, ch in enumerate(content) if ch == "\n"]
+class _Content:
+    """One block's content, decoded, and what a reader sees of it (inline, or as HTML).
+
+    ``text`` is the block's lines (byte spans) decoded and joined with
+    ``\n``; offsets into it convert to byte offsets and back line by line.
+    """
+
+    def __init__(self, f: _Findings, lines: Sequence[tuple[int, int, int]], html: bool = False) -> None:
+        self.lines = lines
+        self.byte_starts = [start for _, start, _ in lines]
+        decoded = [f.decode(start, end) for _, start, end in lines]
+        self.text = "\n".join(decoded)
+        self.starts: list[int] = []
+        offset = 0
+        for line in decoded:
+            self.starts.append(offset)
+            offset += len(line) + 1
+        self.decoded = decoded
+        self.inline: InlineView | None = None
+        if html:
+            visible, code, hidden = html_view(self.text)
+            self.literal = self.linked = visible
+            self.code, self.hidden, self.brackets, self.gave_up = code, hidden, (), False
+        else:
+            self.inline = inline_view(self.text)
+            self.literal, self.linked = self.inline.literal, self.inline.linked
+            self.code, self.hidden = self.inline.code, self.inline.hidden
+            self.brackets, self.gave_up = self.inline.brackets, self.inline.gave_up
+        self.f = f
+
+    def at(self, offset: int) -> int:
+        """The content offset of a byte offset."""
+        k = bisect.bisect_right(self.byte_starts, offset) - 1
+        return self.starts[k] + len(self.f.decode(self.byte_starts[k], offset))
+
+    def line_span(self, content_offset: int) -> tuple[int, int]:
+        """The content span of the line holding ``content_offset``."""
+        k = bisect.bisect_right(self.starts, content_offset) - 1
+        return self.starts[k], self.starts[k] + len(self.decoded[k])
 
 
-class _Block(NamedTuple):
-    """One block's content and the two readings of it, ready to classify candidates."""
-
-    content: str
-    raw_starts: Sequence[int]
-    content_starts: Sequence[int]
-    literal: View
-    linked: View
-    code: Sequence[tuple[int, int]]
-    hidden: Sequence[tuple[int, int]]
-    brackets: Sequence[tuple[int, int]]
-    inline: InlineView | None
-
-    def content_at(self, raw_offset: int) -> int:
-        k = bisect.bisect_right(self.raw_starts, raw_offset) - 1
-        return self.content_starts[k] + raw_offset - self.raw_starts[k]
-
-
-def _read_inline(f: _Findings, inside: Sequence[int], lines: Sequence[tuple[int, int, int]],
-                 place: str | None) -> bool:
-    """Classify candidates in one inline content; True when a problem was found."""
-    view = inline_view(f.text, lines)
-    if view.gave_up:
-        f.refuse("too_complex", inside[0], "brackets or parentheses here nest deeper than the gate reads")
-        return True
-    block = _Block(view.content, [start for _, start, _ in lines], view.line_starts, view.literal,
-                   view.linked, view.code, view.hidden, view.brackets, view)
-    return _classify(f, inside, block, place)
-
-
-def _classify(f: _Findings, inside: Sequence[int], block: _Block, place: str | None) -> bool:
+def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str | None) -> bool:
     """Decide each candidate: near-miss (code, hidden), directive, malformed, misplaced or ambiguous.
 
     Stops at the first problem and returns True then.
     """
+    if block.gave_up:
+        f.refuse("too_complex", inside[0], "brackets or parentheses here nest deeper than the gate reads")
+        return True
     for at in inside:
-        c = block.content_at(at)
+        c = block.at(at)
         if _within(c, block.code) or _within(c, block.hidden):
             if _shaped_raw(f, at):
                 f.near_miss(at, "code" if _within(c, block.code) else "hidden")
@@ -363,12 +403,11 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Block, place: str | N
     return False
 
 
-def _top_level_line(f: _Findings, at: int, c: int, index: int, block: _Block) -> bool:
+def _top_level_line(f: _Findings, at: int, c: int, index: int, block: _Content) -> bool:
     """A shaped at sign in a top-level paragraph: a directive line, a malformed one, or mid-line text.
 
     Returns True when it refused.
     """
-    assert block.inline is not None
     text = block.literal.text
     i = index - 1
     while i >= 0 and text[i] != "\n" and (text[i].isspace() or invisible(text[i])):
@@ -376,18 +415,19 @@ def _top_level_line(f: _Findings, at: int, c: int, index: int, block: _Block) ->
     if i >= 0 and text[i] != "\n":
         f.refuse("misplaced_directive", at, f"directive-shaped text after other text on its line; {_SHOULD}")
         return True
-    _, line_start, line_end = f.line_of(at)
-    k = bisect.bisect_right(block.inline.line_starts, c) - 1
-    line_content = (block.inline.line_starts[k], block.inline.line_starts[k] + line_end - line_start)
-    k = bisect.bisect_left(block.brackets, (line_content[1],))
-    if any(a < line_content[1] and b > line_content[0] for a, b in block.brackets[:k]):
+    line_start, line_end = block.line_span(c)
+    k = bisect.bisect_left(block.brackets, (line_end,))
+    if any(a < line_end and b > line_start for a, b in block.brackets[:k]):
         f.refuse("misplaced_directive", at, "directive-shaped text inside a link or brackets that "
                  f"span lines; {_SHOULD}")
         return True
-    if at == line_start and f.text[at] == "@":
-        f.directive(line_start, line_end)
+    _, raw_start, raw_end = f.line_of(at)
+    if at == raw_start and f.view[at] == "@":
+        f.directive(raw_start, raw_end)
         return bool(f.problems)
-    f.refuse("malformed_directive", at, _malformed_hint(f.text[line_start:at], f.text[at]))
+    prefix = f.decode(raw_start, at)
+    at_sign = f.decode(at, min(at + 4, raw_end))[:1]
+    f.refuse("malformed_directive", at, _malformed_hint(prefix, at_sign))
     return True
 
 
@@ -419,8 +459,39 @@ def _shaped(f: _Findings, view: View, index: int) -> bool | None:
 
 
 def _shaped_raw(f: _Findings, at: int) -> bool:
-    """Is the raw text at ``at`` (code, hidden HTML: no markup applies) directive-shaped?"""
-    return bool(_shaped(f, View(f.text, (0,), (0,), (1,)), at))
+    """Is the raw text at byte ``at`` (code, hidden HTML: no markup applies) directive-shaped?"""
+    end = min(len(f.encoded), at + 4 * (len(f.grammar.namespace) + 8))
+    for ending in (b"\n", b"\r"):
+        found = f.encoded.find(ending, at, end)
+        if found != -1:
+            end = found
+    segment = f.encoded[at:end].decode("utf-8", "ignore")
+    return bool(_shaped(f, View(segment, (0,), (0,), (1,)), 0))
+
+
+_TAG: Final = re.compile(r"<[^>]*>?")
+_LOOSE_LIMIT: Final = 1024  # bytes after an at sign read by _loosely_shaped
+
+
+def _loosely_shaped(f: _Findings, at: int) -> bool:
+    """Could any reading show directive-shaped text at byte ``at``? Used where readers differ.
+
+    Sound and coarse: the rest of the line with tags removed, character
+    references resolved and NFKC applied, keeping letters and digits only,
+    starts with the namespace's letters and digits (case-insensitive). A line
+    longer than :data:`_LOOSE_LIMIT` bytes that stays undecided counts as shaped.
+    """
+    end = min(len(f.encoded), at + _LOOSE_LIMIT)
+    cut = end < len(f.encoded)
+    for ending in (b"\n", b"\r"):
+        found = f.encoded.find(ending, at, end)
+        if found != -1:
+            end, cut = found, False
+    segment = f.encoded[at:end].decode("utf-8", "ignore")
+    segment = unicodedata.normalize("NFKC", html.unescape(_TAG.sub("", segment)))
+    letters = "".join(ch for ch in segment[1:] if ch.isalnum()).casefold()
+    wanted = f.grammar.namespace_letters
+    return letters.startswith(wanted) or (cut and wanted.startswith(letters))
 
 
 def _within(offset: int, spans: Sequence[tuple[int, int]]) -> bool:
@@ -428,20 +499,20 @@ def _within(offset: int, spans: Sequence[tuple[int, int]]) -> bool:
     return k >= 0 and spans[k][0] <= offset < spans[k][1]
 
 
-def _cell_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+def _cell_spans(view: str, start: int, end: int) -> list[tuple[int, int]]:
     """A table row's cells as offsets (markdown-it's split at unescaped ``|``; outer empty cells dropped)."""
     spans = []
     last = start
     escaped = False
     for i in range(start, end):
-        ch = text[i]
+        ch = view[i]
         if ch == "|" and not escaped:
             spans.append((last, i))
             last = i + 1
         escaped = ch == "\\"
     spans.append((last, end))
-    if spans and not text[spans[0][0]:spans[0][1]].strip(" \t"):
+    if spans and not view[spans[0][0]:spans[0][1]].strip(" \t"):
         spans.pop(0)
-    if spans and not text[spans[-1][0]:spans[-1][1]].strip(" \t"):
+    if spans and not view[spans[-1][0]:spans[-1][1]].strip(" \t"):
         spans.pop()
     return spans

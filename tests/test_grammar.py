@@ -9,7 +9,7 @@ Three parts, each tested on its own, with no file I/O:
   canonical ASCII decimal, bounds give their own reason;
 * :meth:`Grammar.parse` (the exact directive, with the 1-based code-point
   column where a line goes wrong) and :attr:`Grammar.shape` (directive-shaped
-  text, matched after NFKC), with :attr:`Grammar.candidates` as its cheap,
+  text, matched after NFKC), with :attr:`Grammar.candidates` (bytes patterns) as its cheap,
   sound pre-filter.
 """
 
@@ -728,16 +728,17 @@ class ShapeTest(unittest.TestCase):
         for text in self.SHAPED + ["&#64;quill x", "&#x40;quill x", "&commat;quill x", "@qu&#105;ll x",
                                    "@qu\\ill x", "@q\u200buill x", "@quill\u00ad x", "@<b>quill</b> x"]:
             with self.subTest(text=text):
-                found = QUILL.candidates.match(text) or QUILL.odd_candidates.match(text)
-                self.assertIsNotNone(found)
+                encoded = text.encode("utf-8")
+                found = [p.match(encoded) for literal, p in QUILL.candidates if encoded.startswith(literal)]
+                self.assertTrue(any(found))
 
     def test_candidates_skip_plain_other_words(self) -> None:
         """The filter's purpose: an at sign before a plain word that is not the namespace is skipped."""
         for text in ("@alice reviewed", "@quilljs", "@quill_team", "@pytest.fixture", "@retry(times=3)",
                      "user@example.com"):
             with self.subTest(text=text):
-                self.assertEqual(list(QUILL.candidates.finditer(text)), [])
-                self.assertEqual(list(QUILL.odd_candidates.finditer(text)), [])
+                for _, pattern in QUILL.candidates:
+                    self.assertEqual(list(pattern.finditer(text.encode("utf-8"))), [])
 
 
 if __name__ == "__main__":
