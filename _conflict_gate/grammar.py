@@ -143,7 +143,8 @@ class Grammar:
     #: At signs that may start directive-shaped text (a sound, cheap filter): every at sign
     #: except one followed by a plain word that is not the namespace. ``(literal, pattern)``
     #: pairs matched against the page's UTF-8 bytes, each only when its literal occurs:
-    #: ``@``, the look-alikes U+FF20 and U+FE6B, and ``&#64;``, ``&#x40;``, ``&commat;``.
+    #: ``@``, the look-alikes U+FF20 and U+FE6B, and ``&#64;``, ``&#x40;``, ``&commat;`` (the
+    #: numeric ones also without the semicolon, which a browser reads in raw HTML).
     candidates: tuple[tuple[bytes, re.Pattern[bytes]], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -161,7 +162,7 @@ class Grammar:
         loose_ci = "[_*~]*" + "[_*~]*".join(either_case) + r"(?=[_*~]*(?![_*~A-Za-z0-9.\-]))"
         after = rf"(?={loose_ci}|[A-Za-z0-9_.\-]*(?:[^\x00-\x7f]|[\\`*~\[\]<>&!]))"
         at_signs = ((b"@", "@"), ("\uff20".encode(), r"\xef\xbc\xa0"), ("\ufe6b".encode(), r"\xef\xb9\xab"),
-                    (b"&", r"&(?:#0*64|#[xX]0*40|[cC][oO][mM][mM][aA][tT]);"))
+                    (b"&", r"&(?:#0*64(?![0-9]);?|#[xX]0*40(?![0-9a-fA-F]);?|[cC][oO][mM][mM][aA][tT];)"))
         set_(self, "candidates", tuple((literal, re.compile((at + after).encode("latin-1")))
                                        for literal, at in at_signs))
 

@@ -32,6 +32,7 @@ not followed (``gave_up``).
 from __future__ import annotations
 
 import bisect
+import html
 import html.entities
 import re
 import unicodedata
@@ -146,6 +147,8 @@ class InlineView(NamedTuple):
     ``[start, end)`` spans of ``content`` inside code spans and raw HTML;
     ``brackets`` spans from a ``[`` to its ``]`` and of link destinations.
     ``gave_up`` when brackets or parentheses nest deeper than :data:`MAX_NESTING`.
+    ``unsure``: spans of raw HTML (6.6) that a browser's tokenizer ends
+    differently (``<?php a > b ?>`` ends at the first ``>`` in a browser).
     """
 
     content: str
@@ -156,6 +159,7 @@ class InlineView(NamedTuple):
     hidden: tuple[tuple[int, int], ...]
     brackets: tuple[tuple[int, int], ...]
     gave_up: bool
+    unsure: tuple[tuple[int, int], ...] = ()
 
 
 class _Index:
@@ -250,6 +254,71 @@ def _raw_html(content: str, i: int, indexes: _Indexes) -> int:
                 j = value.end()
 
 
+_TAG_NAME_END: Final = re.compile(r"[^\t\n\f />]*")
+_ATTRIBUTE_SKIP: Final = re.compile(r"[\t\n\f /]*")
+_BROWSER_ATTRIBUTE_NAME: Final = re.compile(r".[^\t\n\f />=]*", re.DOTALL)
+_BROWSER_SPACE: Final = re.compile(r"[\t\n\f ]*")
+_BROWSER_UNQUOTED: Final = re.compile(r"[^\t\n\f >]*")
+
+
+def _browser_markup_end(content: str, i: int, indexes: _Indexes) -> int:
+    """Where a browser's HTML tokenizer ends the markup starting at ``content[i] == "<"``.
+
+    HTML Living Standard, 13.2.5 (tokenization, from the data state):
+    a comment ends at ``-->`` or ``--!>`` (``<!-->`` and ``<!--->`` are
+    empty); ``<!`` otherwise (a doctype, CDATA outside SVG and MathML, a
+    bogus comment), ``<?`` and ``</`` not followed by a letter end at the
+    first ``>``; a tag ends at the first ``>`` outside a quoted attribute
+    value, attributes run together or not. Returns ``len(content)`` when the
+    markup runs to the end (a browser shows none of it), ``-1`` when the
+    ``<`` is text. Linear over any number of calls on one ``content``.
+    """
+    n = len(content)
+    nxt = content[i + 1:i + 2]
+    if nxt == "!" and content.startswith("<!--", i):
+        if content.startswith(">", i + 4):
+            return i + 5
+        if content.startswith("->", i + 4):
+            return i + 6
+        ends = [end + length for end, length in ((indexes.next("-->", i + 4), 3),
+                                                 (indexes.next("--!>", i + 4), 4)) if end >= 0]
+        return min(ends) if ends else n
+    letter = content[i + 2:i + 3]
+    if nxt in ("!", "?") or (nxt == "/" and not (letter.isascii() and letter.isalpha())):
+        if content.startswith("</>", i):
+            return i + 3
+        if nxt == "/" and i + 2 >= n:
+            return -1  # "</" at the end is text
+        end = indexes.next(">", i + 2)
+        return n if end < 0 else end + 1
+    start = i + 2 if nxt == "/" else i + 1
+    if not (content[start:start + 1].isascii() and content[start:start + 1].isalpha()):
+        return -1
+    j = _TAG_NAME_END.match(content, start).end()  # type: ignore[union-attr]
+    while True:
+        j = _ATTRIBUTE_SKIP.match(content, j).end()  # type: ignore[union-attr]
+        if j >= n:
+            return n
+        if content[j] == ">":
+            return j + 1
+        j = _BROWSER_ATTRIBUTE_NAME.match(content, j).end()  # type: ignore[union-attr]
+        j = _BROWSER_SPACE.match(content, j).end()  # type: ignore[union-attr]
+        if content.startswith("=", j):
+            j = _BROWSER_SPACE.match(content, j + 1).end()  # type: ignore[union-attr]
+            quote = content[j:j + 1]
+            if quote in ("'", '"'):
+                close = indexes.next(quote, j + 1)
+                if close < 0:
+                    return n
+                j = close + 1
+            else:
+                j = _BROWSER_UNQUOTED.match(content, j).end()  # type: ignore[union-attr]
+
+
+#: A character reference as a browser reads it (HTML 13.2.5.72): numeric ones need no semicolon.
+_BROWSER_REFERENCE: Final = re.compile(r"&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);?")
+
+
 def _reference(match: re.Match[str]) -> str:
     """2.5: the character(s) a reference stands for, or ``""`` for an unknown name."""
     body = match.group()[1:-1]
@@ -292,6 +361,7 @@ def inline_view(content: str) -> InlineView:
     literal, linked = _Builder(content), _Builder(content)
     code: list[tuple[int, int]] = []
     hidden: list[tuple[int, int]] = []
+    unsure: list[tuple[int, int]] = []
     brackets: list[tuple[int, int]] = []
     open_brackets: list[int] = []
 
@@ -337,7 +407,16 @@ def inline_view(content: str) -> InlineView:
                 continue
             end = _raw_html(content, at, indexes)
             if end > 0:
-                hidden.append((at, end))
+                # The browser reads the raw HTML again: where it ends the markup elsewhere,
+                # the text in between is neither surely hidden nor surely shown.
+                shown_from = _browser_markup_end(content, at, indexes)
+                if 0 < shown_from < end:
+                    hidden.append((at, shown_from))
+                    unsure.append((shown_from, end))
+                else:
+                    hidden.append((at, end))
+                    if shown_from > end:
+                        unsure.append((end, shown_from))
                 copied = i = end
             else:
                 show(ch, at)
@@ -374,7 +453,7 @@ def inline_view(content: str) -> InlineView:
             else:
                 show(ch, at)
     return InlineView(content, tuple(line_starts), literal.view(), linked.view(), tuple(code),
-                      tuple(hidden), tuple(sorted(brackets)), gave_up)
+                      tuple(hidden), tuple(sorted(brackets)), gave_up, tuple(unsure))
 
 
 # --------------------------------------------------------------------------
@@ -389,12 +468,14 @@ _HIDDEN_ELEMENTS: Final = frozenset({"template"})
 def html_view(content: str) -> tuple[View, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
     """Read an HTML block's ``content`` as a browser shows it: ``(visible text, code spans, hidden spans)``.
 
-    Spans are sorted ``[start, end)`` offsets into ``content``. Tags,
-    comments, processing instructions, declarations, CDATA and ``<template>``
-    content are hidden; the content of ``<pre>``, ``<code>``, ``<kbd>``,
-    ``<samp>``, ``<tt>``, ``<listing>`` is code; references are decoded; the
-    rest, ``<script>`` and ``<style>`` content included (GFM shows it as
-    text), is visible. An unclosed comment or tag hides the rest of the block.
+    Spans are sorted ``[start, end)`` offsets into ``content``. Markup as a
+    browser's tokenizer ends it (:func:`_browser_markup_end`: tags, comments,
+    doctypes, bogus comments) and ``<template>`` content are hidden; the
+    content of ``<pre>``, ``<code>``, ``<kbd>``, ``<samp>``, ``<tt>``,
+    ``<listing>`` is code; references are decoded as a browser decodes them
+    (numeric ones without a semicolon too); the rest, ``<script>`` and
+    ``<style>`` content included (GFM's tag filter shows it as text), is
+    visible. Markup that runs to the end hides the rest of the block.
     """
     indexes = _Indexes(content)
     visible = _Builder(content)
@@ -412,18 +493,15 @@ def html_view(content: str) -> tuple[View, tuple[tuple[int, int], ...], tuple[tu
             break
         copied = i = at + 1
         if content[at] == "&":
-            reference = _REFERENCE.match(content, at)
-            decoded = _reference(reference) if reference else ""
-            if decoded and not stack:
+            reference = _BROWSER_REFERENCE.match(content, at)
+            decoded = html.unescape(reference.group()) if reference else ""
+            if reference and decoded != reference.group() and not stack:
                 visible.show(decoded, at)
-                copied = i = reference.end()  # type: ignore[union-attr]
+                copied = i = reference.end()
             elif not stack:
                 visible.show("&", at)
             continue
-        end = _raw_html(content, at, indexes)
-        if end < 0 and (content.startswith("<!", at) or content.startswith("<?", at)
-                        or _TAG_NAME.match(content, at + 1 + (content[at + 1:at + 2] == "/"))):
-            end = n  # an unclosed comment or tag: a browser shows none of the rest
+        end = _browser_markup_end(content, at, indexes)
         if end < 0:
             if not stack:
                 visible.show("<", at)

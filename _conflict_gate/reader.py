@@ -349,11 +349,13 @@ class _Content:
             visible, code, hidden = html_view(self.text)
             self.literal = self.linked = visible
             self.code, self.hidden, self.brackets, self.gave_up = code, hidden, (), False
+            self.unsure: tuple[tuple[int, int], ...] = ()
         else:
             self.inline = inline_view(self.text)
             self.literal, self.linked = self.inline.literal, self.inline.linked
             self.code, self.hidden = self.inline.code, self.inline.hidden
             self.brackets, self.gave_up = self.inline.brackets, self.inline.gave_up
+            self.unsure = self.inline.unsure
         self.f = f
 
     def at(self, offset: int) -> int:
@@ -377,6 +379,12 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
         return True
     for at in inside:
         c = block.at(at)
+        if block.unsure and _within(c, block.unsure):
+            if _loosely_shaped(f, at):
+                f.refuse("ambiguous_markup", at, "the gate cannot be sure how a reader sees this text: "
+                         "a browser ends this raw HTML elsewhere than CommonMark does")
+                return True
+            continue
         if _within(c, block.code) or _within(c, block.hidden):
             if _shaped_raw(f, at):
                 f.near_miss(at, "code" if _within(c, block.code) else "hidden")
