@@ -149,6 +149,9 @@ _CONTINUATION_LINE: Final = rf"[ \t]*(?:{_PLAIN}|\[)[^\n]*\n"
 _CONTINUATION_RUN: Final = re.compile(rf"(?:{_CONTINUATION_LINE})*")
 _TOP_BLOCKS: Final = (rf"(?:[ \t]*\r?\n|[ ]{{0,3}}#{{1,6}}(?=[ \t\r\n])[^\n]*\n"
                       rf"|(?P<para>[ ]{{0,3}}{_PLAIN}[^\n]*\n(?:{_CONTINUATION_LINE})*))*")
+#: A paragraph's first line at top level (plain) and its continuation lines.
+_PARAGRAPH_RUN: Final = re.compile(rf"[ ]{{0,3}}{_PLAIN}[^\n]*\n(?:{_CONTINUATION_LINE})*")
+_BLANK_LINE: Final = re.compile(r"[ \t]*\r?\n")
 #: At top level with nothing open: blank lines, ATX headings, and paragraphs that start
 #: plain (not with "[", which may open a link reference definition).
 _TOP_RUN: Final = re.compile(_TOP_BLOCKS)
@@ -276,6 +279,7 @@ class _State:
         self.watch = watch
         self.reader = reader
         self.openers: list[int] | None = None  # found on first use (see _openers)
+        self.opener_ends: dict[int, int] = {}  # opener line start -> see _opener_end
         #: variant name -> first line where that reading may differ (seen while reading as GitHub)
         self.variants: dict[str, list[int]] = {}
         #: ``(line, end)``: from ``line`` up to view offset ``end``, markdown-it may read the lines
@@ -1181,6 +1185,14 @@ def _shortcut(s: _State, stop: int) -> bool:
     if at_top and stop > s.pos and not (s.reader.markdown_it and tip.kind == "paragraph"
                                         and view[tip.lines[0][1]:tip.lines[0][1] + 1] == "["):
         return _top_run(s, tip, stop)
+    if len(s.stack) == 1:  # a watched line at top level: a plain one starts a paragraph of plain lines
+        run = _PARAGRAPH_RUN.match(view, s.pos, s.pos + _RUN_CHUNK)
+        if run is None:
+            return False
+        paragraph = s.add_child("paragraph")
+        paragraph.line = s.line_no + 1
+        _take(s, paragraph, run.end())
+        return True
     if tip.kind == "paragraph":
         if s.reader.markdown_it and view[tip.lines[0][1]:tip.lines[0][1] + 1] == "[":
             return False  # markdown-it may end it after a link definition: line by line
@@ -1188,6 +1200,13 @@ def _shortcut(s: _State, stop: int) -> bool:
         if run.end() > s.pos:
             _take(s, tip, run.end())
             return True
+        if len(s.stack) == 2:  # a top-level paragraph ends at a blank line (4.8)
+            blank = _BLANK_LINE.match(view, s.pos)
+            if blank is not None:
+                s.close()
+                s.line_no += 1
+                s.pos = blank.end()
+                return True
         return False
     if len(s.stack) != 2:
         return False
@@ -1260,45 +1279,52 @@ def _top_run(s: _State, tip: _Block, stop: int) -> bool:
     return True
 
 
-_PLAIN_AT: Final = re.compile(_PLAIN)
+#: Where a restart point may be: an unindented line, not blank, not ``[`` (see _restart_point).
+_RESTART_AT: Final = re.compile(r"[^ \t\r\n\[]")
 
 
-def _openers(view: str) -> list[int]:
-    """Line starts of the lines whose first non-blank text is a fence run or ``<``, in order.
+def _openers(view: str, end: int) -> list[int]:
+    """Line starts before ``end`` of the lines whose first non-blank text is a fence run or ``<``, in order.
 
-    Found with ``str.find`` (fast on any text), once per page: only these lines can open or
-    close a top-level fenced code or HTML block.
+    Found with ``str.find`` (fast on any text), once per page, up to the last
+    watched line (no jump goes further): only these lines can open or close a
+    top-level fenced code or HTML block.
     """
     found = set()
     for needle in ("```", "~~~", "<"):
-        i = view.find(needle)
+        if view.find(needle[0], 0, end) == -1:  # one character: a fast scan rules most needles out
+            continue
+        i = view.find(needle, 0, end)
         while i != -1:
             line_start = view.rfind("\n", 0, i) + 1
             if not view[line_start:i].strip(" \t"):
                 found.add(line_start)
-            i = view.find(needle, i + len(needle))
+            i = view.find(needle, i + len(needle), end)
     return sorted(found)
 
 
 def _restart_point(s: _State, limit: int) -> int:
     """The last restart point in ``(s.pos, limit]``, or ``s.pos``: where the parser may jump.
 
-    A restart point is an unindented line that can only start a paragraph
-    (not ``[``, which may open a link definition), after a blank line. Called
+    A restart point is an unindented line after an empty line (not ``[``,
+    which markdown-it may read into a link definition before it). Called
     with nothing open (the stack is just the document): between here and a
-    restart point every container ends (at the blank line, or at the
-    unindented line), indented code ends, HTML blocks of kinds 6 and 7 end at
-    the blank line; only a top-level fenced code or HTML block of kinds 1-5
-    can still be open, and those open only at unindented lines starting with
-    a fence or ``<``, which this follows exactly. An indented such line (it
-    may sit in a list item) or a ``<`` line whose kind depends on a
-    paragraph before it stops the jump there. The same holds for every
-    reading the gate compares (``_VARIANTS``).
+    restart point a paragraph, a table and HTML blocks of kinds 6 and 7 end
+    at the empty line; a block quote ends there too (5.1: an empty line has
+    no ``>``); a list item ends at the unindented line (5.2), and a list
+    that goes on there goes on with a new item, which holds the same leaves
+    as a list started there; indented code ends at the unindented line. Only
+    a top-level fenced code or HTML block of kinds 1-5 can still be open,
+    and those open only at lines starting (after 0-3 spaces) with a fence or
+    ``<``, which this follows exactly. An indented such line (it may sit in
+    a list item) or a ``<`` line whose kind depends on a paragraph before it
+    stops the jump there. The same holds for every reading the gate compares
+    (``_VARIANTS``).
     """
     view, start = s.view, s.pos
     if s.openers is None:
-        s.openers = _openers(view)
-    openers = s.openers
+        s.openers = _openers(view, view.rfind("\n", 0, s.watch[-1]) + 1)
+    openers, ends = s.openers, s.opener_ends
     open_until = start  # nothing is open from here on
     k = bisect.bisect_left(openers, start)
     while k < len(openers) and openers[k] < limit:
@@ -1306,32 +1332,46 @@ def _restart_point(s: _State, limit: int) -> int:
         k += 1
         if line_start < open_until:
             continue
-        line_end = view.find("\n", line_start)
-        if view[line_start] in " \t":  # indented: it may be in a list item
-            return _last_restart(view, start, open_until, line_start)
-        if view[line_start] == "<":
-            kind = next((n for n, rule in enumerate(_HTML_STARTS, 1)
-                         if rule.match(view, line_start, line_end)), 7)
-            if kind == 7:
-                if not _whole_tag_line(view[line_start:line_end].rstrip("\r"), 0):
-                    continue
-                if line_start > 0 and view[line_start - 2:line_start] != "\n\n":
-                    return _last_restart(view, start, open_until, line_start)  # after a paragraph?
-            if kind <= 5:
-                found = _HTML_ENDS[kind - 1].search(view, line_start)
-                end = len(view) if found is None else view.find("\n", found.start()) + 1
-            else:
-                end = _next_blank_line(view, line_end + 1)
-        else:
-            run = _FENCE_OPEN.match(view, line_start, line_end)
-            if run is None:  # backticks in the info string: not a fence
-                continue
-            closing = _closing_fence(view, line_end + 1, run.group()[0], len(run.group()))
-            end = len(view) if closing < 0 else view.find("\n", closing) + 1
-        if end > limit:  # still open at the limit: jump no further than before it
+        end = ends.get(line_start)
+        if end is None:
+            end = ends[line_start] = _opener_end(view, line_start)
+        if end == _NOT_AN_OPENER:
+            continue
+        if end == _STOP or end > limit:  # may be open at the limit: jump no further than before it
             return _last_restart(view, start, open_until, line_start)
         open_until = end
     return _last_restart(view, start, open_until, limit)
+
+
+_NOT_AN_OPENER: Final = -1
+_STOP: Final = -2
+
+
+def _opener_end(view: str, line_start: int) -> int:
+    """Where the top-level block an opener line (see :func:`_openers`) opens ends, for
+    :func:`_restart_point`: the start of the line after it, :data:`_NOT_AN_OPENER`, or
+    :data:`_STOP` when that depends on what comes before (an indented line may sit in a list
+    item; an HTML block of kind 7 cannot interrupt a paragraph)."""
+    line_end = view.find("\n", line_start)
+    if view[line_start] in " \t":
+        return _STOP
+    if view[line_start] == "<":
+        kind = next((n for n, rule in enumerate(_HTML_STARTS, 1)
+                     if rule.match(view, line_start, line_end)), 7)
+        if kind == 7:
+            if not _whole_tag_line(view[line_start:line_end].rstrip("\r"), 0):
+                return _NOT_AN_OPENER
+            if line_start > 0 and view[line_start - 2:line_start] != "\n\n":
+                return _STOP  # after a paragraph?
+        if kind <= 5:
+            found = _HTML_ENDS[kind - 1].search(view, line_start)
+            return len(view) if found is None else view.find("\n", found.start()) + 1
+        return _next_blank_line(view, line_end + 1)
+    run = _FENCE_OPEN.match(view, line_start, line_end)
+    if run is None:  # backticks in the info string: not a fence
+        return _NOT_AN_OPENER
+    closing = _closing_fence(view, line_end + 1, run.group()[0], len(run.group()))
+    return len(view) if closing < 0 else view.find("\n", closing) + 1
 
 
 def _last_restart(view: str, start: int, after: int, limit: int) -> int:
@@ -1342,13 +1382,14 @@ def _last_restart(view: str, start: int, after: int, limit: int) -> int:
     """
     end = limit
     low = max(after - 1, start)
+    carriage_returns = view.find("\r", low, limit) != -1
     while end > low:
         lf = view.rfind("\n\n", low, end)
-        crlf = view.rfind("\n\r\n", low, end)
+        crlf = view.rfind("\n\r\n", low, end) if carriage_returns else -1
         candidate = max(lf + 2 if lf >= 0 else -1, crlf + 3 if crlf >= 0 else -1)
         if candidate <= start:
             return start
-        if candidate <= limit and _PLAIN_AT.match(view, candidate):
+        if candidate <= limit and _RESTART_AT.match(view, candidate):
             return candidate
         end = candidate - 1
     return start
@@ -1427,7 +1468,9 @@ def _parse(text: str, watch: Sequence[int], fast: bool, reader: _Reader
             break
         if fast:
             i = bisect.bisect_left(watch, s.pos)
-            stop = view.rfind("\n", 0, watch[i]) + 1 if i < len(watch) else len(view)
+            # Past the last watched offset only an open paragraph holding one is read on,
+            # to its end: its continuation lines, never a run of the blocks after it.
+            stop = view.rfind("\n", 0, watch[i]) + 1 if i < len(watch) else s.pos
             if len(s.stack) == 1 and stop > s.pos:
                 restart = _restart_point(s, stop)
                 if restart > s.pos:

@@ -19,6 +19,7 @@ receive it from the corpus; nothing reads a grammar from a global.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final, Mapping, Union
@@ -146,6 +147,11 @@ class Grammar:
     #: ``@``, the look-alikes U+FF20 and U+FE6B, and ``&#64;``, ``&#x40;``, ``&commat;`` (the
     #: numeric ones also without the semicolon, which a browser reads in raw HTML).
     candidates: tuple[tuple[bytes, re.Pattern[bytes]], ...] = field(init=False, repr=False, compare=False)
+    #: A directive-shaped line in which no inline construct can start (6.1-6.11): letters,
+    #: digits, ``.``, ``-``, ``=`` and underscores between letters or digits (intraword, so
+    #: never emphasis, 6.2). A reader sees such a line exactly as written. ``None`` when the
+    #: namespace itself is not that plain.
+    plain_line: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         letters = [re.escape(ch) for ch in self.namespace if ch != "_"]
@@ -160,11 +166,17 @@ class Grammar:
         either_case = [f"[{ch}{ch.upper()}]" if ch.isalpha() else re.escape(ch)
                        for ch in self.namespace if ch != "_"]
         loose_ci = "[_*~]*" + "[_*~]*".join(either_case) + r"(?=[_*~]*(?![_*~A-Za-z0-9.\-]))"
-        after = rf"(?={loose_ci}|[A-Za-z0-9_.\-]*(?:[^\x00-\x7f]|[\\`*~\[\]<>&!]))"
+        # (possessive where the re module has it, 3.11+: the same matches, less backtracking)
+        word = r"[A-Za-z0-9_.\-]*+" if sys.version_info >= (3, 11) else r"[A-Za-z0-9_.\-]*"
+        after = rf"(?={loose_ci}|{word}(?:[^\x00-\x7f]|[\\`*~\[\]<>&!]))"
         at_signs = ((b"@", "@"), ("\uff20".encode(), r"\xef\xbc\xa0"), ("\ufe6b".encode(), r"\xef\xb9\xab"),
                     (b"&", r"&(?:#0*64(?![0-9]);?|#[xX]0*40(?![0-9a-fA-F]);?|[cC][oO][mM][mM][aA][tT];)"))
         set_(self, "candidates", tuple((literal, re.compile((at + after).encode("latin-1")))
                                        for literal, at in at_signs))
+        token = r"[A-Za-z0-9](?:[A-Za-z0-9.\-]|_(?=[A-Za-z0-9]))*"
+        plain = re.fullmatch(token, self.namespace) is not None
+        set_(self, "plain_line", re.compile(rf"@{re.escape(self.namespace)} {token} {token}=-?{token}")
+             if plain else None)
 
     @property
     def namespace_letters(self) -> str:

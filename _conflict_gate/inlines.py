@@ -350,7 +350,11 @@ def inline_view(content: str) -> InlineView:
 
     Returns an :class:`InlineView`. Never raises; linear in the content.
     """
-    line_starts = [0] + [i + 1 for i, ch in enumerate(content) if ch == "\n"] if "\n" in content else [0]
+    line_starts = [0]
+    i = content.find("\n")
+    while i != -1:
+        line_starts.append(i + 1)
+        i = content.find("\n", i + 1)
     n = len(content)
     indexes = _Indexes(content)
     runs: dict[int, list[int]] = {}

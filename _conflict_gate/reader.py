@@ -133,6 +133,7 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
         inside = candidates[bisect.bisect_left(candidates, leaf.lines[0][1]):
                             bisect.bisect_right(candidates, leaf.end)]
         if inside:
+            findings.anchor(leaf)
             _read_leaf(findings, leaf, inside)
             if findings.problems:  # later blocks cannot hold an earlier problem
                 break
@@ -167,7 +168,8 @@ class _Findings:
         self.encoded = encoded
         self.grammar = grammar
         self.where = {"source_id": source_id, "path": path}
-        self.directives: list[tuple[int, int, tuple[str, str, str]]] = []  # (line start, line end, parsed)
+        #: (line start, line end, line number, parsed)
+        self.directives: list[tuple[int, int, int, tuple[str, str, str]]] = []
         self.problems: list[tuple[int, DirectiveError]] = []  # (offset, error)
         self.near_misses: list[tuple[int, str]] = []  # (offset, where)
         self._counted = (0, 1)  # (offset, line number there): line numbers count on from here
@@ -198,6 +200,16 @@ class _Findings:
         self._counted = (start, line)
         return line, start, end
 
+    def anchor(self, leaf: Leaf) -> None:
+        """Take a leaf's first line number, so that :meth:`line_of` counts on from there."""
+        line_no, start, _ = leaf.lines[0]
+        if start > self._counted[0]:
+            view = self.view
+            line_start = view.rfind("\n", 0, start) + 1
+            if self.carriage_returns:
+                line_start = max(line_start, view.rfind("\r", line_start, start) + 1)
+            self._counted = (line_start, line_no + 1)
+
     def column(self, offset: int, line_start: int) -> int:
         """1-based column of a byte offset, in code points."""
         return len(self.decode(line_start, offset)) + 1
@@ -220,15 +232,14 @@ class _Findings:
         except DirectiveError as error:
             self.problems.append((start, error))
             return
-        self.directives.append((start, end, parsed))
+        self.directives.append((start, end, line, parsed))
 
     def reading(self, bom_bytes: int) -> Reading:
         claims: list[Claim] = []
         declared: dict[tuple[str, str], int] = {}
         problems = list(self.problems)
         points = _CodePoints(self.encoded)
-        for start, end, (operation, key, value) in self.directives:
-            line, _, _ = self.line_of(start)
+        for start, end, line, (operation, key, value) in self.directives:
             quote = self.decode(start, end)
             first = declared.get((operation, key))
             if first is not None:
@@ -305,6 +316,8 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
         f.refuse("too_complex", inside[0], f"this block runs past line {leaf.gave_up + 1}, longer "
                  f"than the {MAX_LEAF_LINES} lines the gate reads")
         return
+    if kind == "paragraph" and not leaf.containers and _plain_directive_lines(f, leaf):
+        return
     if kind == "front_matter":
         for at in inside:
             if _shaped_raw(f, at):
@@ -324,6 +337,22 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
         container, line = leaf.containers[-1]
         place = f"in a {'list item' if container == 'list_item' else 'block quote'} (starting line {line + 1})"
     _classify(f, inside, _Content(f, leaf.lines, html=kind == "html_block"), place)
+
+
+def _plain_directive_lines(f: _Findings, leaf: Leaf) -> bool:
+    """A top-level paragraph made only of unindented :attr:`Grammar.plain_line` lines: each is a
+    directive line as written, read without the inline rules. False (nothing done) otherwise."""
+    pattern, view = f.grammar.plain_line, f.view
+    if pattern is None:
+        return False
+    for _, start, end in leaf.lines:
+        if (start and view[start - 1] not in "\n\r") or not pattern.fullmatch(view, start, end):
+            return False
+    for _, start, end in leaf.lines:
+        f.directive(start, end)
+        if f.problems:
+            break
+    return True
 
 
 class _Content:
