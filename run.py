@@ -150,7 +150,9 @@ def _changed_source_case(manifest_path: Path) -> dict[str, Any]:
         before, after = CHANGED_LINE
         raw = edited.read_bytes()
         if raw.count(before) != 1:
-            raise AssertionError(f"the changed-source edit expects one {before!r} in {entry.path}")
+            raise CliError("input", f"the lab's changed-source case edits the line "
+                                    f"{before.strip().decode()!r}, which {entry.path} no longer holds "
+                                    "exactly once; restore the fixtures (git checkout docs/ manifest.json)")
         edited.write_bytes(raw.replace(before, after))
         try:
             result = gate(load_documents(copy), case["candidate_ids"], case["requested_version"],

@@ -621,3 +621,7 @@ def main(argv: Sequence[str] | None = None,
 def _fail(kind: str, message: str) -> int:
     print(f"{_prog()}: error: {printable(message)}", file=sys.stderr)
     return exit_code(kind)
+
+
+if __name__ == "__main__":  # python -m _conflict_gate.cli
+    sys.exit(main())

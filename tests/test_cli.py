@@ -1362,6 +1362,19 @@ class LabTest(CliCase):
             self.assertEqual(drift.code, code("findings"))
             self.assertIn('"source_sha256"', drift.out)
 
+    def test_edited_directive_the_changed_source_case_needs_is_one_clear_line(self) -> None:
+        """The changed-source case edits one directive line; a learner who edited and re-pinned it
+        gets one line naming the file and how to restore it, never a traceback."""
+        copy = copy_lab_fixtures(self.tmp / "lab")
+        path = self.tmp / "lab" / "docs" / "quill-guide.md"
+        path.write_bytes(path.read_bytes().replace(b"existing_path=refuse\n", b"existing_path=overwrite\n", 1))
+        self.assertEqual(self.cli("pin", "--manifest", str(copy)).code, code("ok"))
+        with lab_on(copy, self.tmp / "lab" / "expected-result.json"):
+            run_ = self.cli("--output", str(self.tmp / "result.json"), lab=True)
+        self.assertUserError(run_, "input", "docs/quill-guide.md no longer holds", prog="run.py")
+        self.assertIn("git checkout docs/ manifest.json", run_.err)
+        self.assertFalse((self.tmp / "result.json").exists())
+
     def test_outside_a_checkout_is_one_clear_line(self) -> None:
         missing = self.tmp / "absent" / "manifest.json"
         with lab_on(missing, self.tmp / "expected-result.json"):
