@@ -152,8 +152,10 @@ def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> dict[str
 
     Returns ``{"verdict", "verdict_class", "findings", "decision"}``:
     ``findings`` is a list of ``{"kind", "detail", "start", "end"}`` (code
-    points into the answer as given) plus ``source_id``, ``line`` or
-    ``quote`` where they apply; ``decision`` echoes the request and status.
+    points into the answer as given, the form's backticks or brackets
+    included; both ``None`` for a finding about something the answer lacks
+    or about the whole answer) plus ``source_id``, ``line`` or ``quote``
+    (the form's content, without its backticks) where they apply; ``decision`` echoes the request and status.
     Raises :class:`DecisionError` when the decision is not this tool's result
     for this corpus. Refuses to read anything but the answer form; never
     calls a model; never raises on any answer (a broken one is
@@ -172,24 +174,24 @@ def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> dict[str
     }
 
 
-def _finding(kind: str, detail: str, start: int, end: int, **extra: Any) -> dict[str, Any]:
+def _finding(kind: str, detail: str, start: int | None, end: int | None, **extra: Any) -> dict[str, Any]:
     return {"kind": kind, "detail": detail, "start": start, "end": end, **extra}
 
 
 def _findings(corpus: Corpus, decision: Mapping[str, Any], answer: str | bytes) -> list[dict[str, Any]]:
     if isinstance(answer, (bytes, bytearray)):
         if len(answer) > MAX_ANSWER_BYTES:
-            return [_finding("too_large", f"{len(answer)} bytes is over the {MAX_ANSWER_BYTES}-byte limit", 0, 0)]
+            return [_finding("too_large", f"{len(answer)} bytes is over the {MAX_ANSWER_BYTES}-byte limit", None, None)]
         try:
             answer = bytes(answer).decode("utf-8")
         except UnicodeDecodeError as error:
-            return [_finding("not_utf8", f"invalid UTF-8 at byte {error.start}", 0, 0)]
+            return [_finding("not_utf8", f"invalid UTF-8 at byte {error.start}", None, None)]
     if not isinstance(answer, str):
-        return [_finding("not_utf8", "the answer is not text", 0, 0)]
+        return [_finding("not_utf8", "the answer is not text", None, None)]
     if len(answer.encode("utf-8", "surrogatepass")) > MAX_ANSWER_BYTES:
-        return [_finding("too_large", f"over the {MAX_ANSWER_BYTES}-byte limit", 0, 0)]
+        return [_finding("too_large", f"over the {MAX_ANSWER_BYTES}-byte limit", None, None)]
     if not answer.strip():
-        return [_finding("empty", "the answer is empty", 0, len(answer))]
+        return [_finding("empty", "the answer is empty", None, None)]
     reader = _AnswerReader(corpus, decision, answer)
     return reader.read()
 
@@ -254,14 +256,14 @@ class _AnswerReader:
         for (source_id, claim_line) in sorted(self.claims):
             if (source_id, claim_line) not in cited:
                 self.add("missing_citation", "a claim of the decision is not cited at its line",
-                         0, 0, source_id=source_id, line=claim_line)
+                         None, None, source_id=source_id, line=claim_line)
         if not stated_value:
-            self.add("missing_value", f"the answer does not state `{self.key}={self.value}`", 0, 0)
+            self.add("missing_value", f"the answer does not state `{self.key}={self.value}`", None, None)
         if not stated_version:
-            self.add("missing_version", f"the answer does not state `version={self.version}`", 0, 0)
+            self.add("missing_version", f"the answer does not state `version={self.version}`", None, None)
         return self.findings
 
-    def add(self, kind: str, detail: str, start: int, end: int, **extra: Any) -> None:
+    def add(self, kind: str, detail: str, start: int | None, end: int | None, **extra: Any) -> None:
         self.findings.append(_finding(kind, detail, start, end, **extra))
 
     def _citations(self) -> list[tuple[int, int, int, str, int]]:

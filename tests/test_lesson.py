@@ -439,7 +439,8 @@ class LessonTest(unittest.TestCase):
                 self.assertEqual((row.group(2), row.group(3), row.group(4)),
                                  (answer["case_id"], answer["verdict"], answer["verdict_class"]))
                 cell = row.group(5).strip()
-                quoted = [(kind, int(a), int(b)) for kind, a, b in re.findall(rf"`(\w+)` ([0-9]+){_DASH}([0-9]+)", cell)]
+                quoted = [(kind, int(a) if a else None, int(b) if b else None) for kind, a, b
+                          in re.findall(rf"`(\w+)` (?:([0-9]+){_DASH}([0-9]+)|\(no span\))", cell)]
                 self.assertEqual(quoted, [(f["kind"], f["start"], f["end"]) for f in answer["findings"]])
                 if not quoted:
                     self.assertEqual(cell, "none")
