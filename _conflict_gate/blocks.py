@@ -1458,11 +1458,11 @@ def _key(leaf: Leaf) -> tuple[object, ...]:
 def _parse(text: str, watch: Sequence[int], fast: bool, reader: _Reader
            ) -> tuple[tuple[Leaf, ...], dict[str, list[int]], list[tuple[int, int]]]:
     s = _State(text, watch, reader)
-    view = s.view
-    last_watched = watch[-1]
+    view, stack = s.view, s.stack
+    size, last_watched, watched = len(view), watch[-1], len(watch)
     _front_matter(s)
-    while s.pos < len(view):
-        tip = s.stack[-1]
+    while s.pos < size:
+        tip = stack[-1]
         if s.pos > last_watched and not (tip.kind == "paragraph" and tip.lines
                                          and s.watched(tip.lines[0][1], s.pos)):
             break
@@ -1470,8 +1470,8 @@ def _parse(text: str, watch: Sequence[int], fast: bool, reader: _Reader
             i = bisect.bisect_left(watch, s.pos)
             # Past the last watched offset only an open paragraph holding one is read on,
             # to its end: its continuation lines, never a run of the blocks after it.
-            stop = view.rfind("\n", 0, watch[i]) + 1 if i < len(watch) else s.pos
-            if len(s.stack) == 1 and stop > s.pos:
+            stop = view.rfind("\n", 0, watch[i]) + 1 if i < watched else s.pos
+            if len(stack) == 1 and stop > s.pos:
                 restart = _restart_point(s, stop)
                 if restart > s.pos:
                     s.line_no += view.count("\n", s.pos, restart)
@@ -1485,8 +1485,8 @@ def _parse(text: str, watch: Sequence[int], fast: bool, reader: _Reader
         s.line = view[s.pos:s.line_end]
         _incorporate_line(s)
         s.pos = eol + 1
-    while len(s.stack) > 1:
+    while len(stack) > 1:
         s.close()
-    if reader != _GITHUB:
+    if reader is not _GITHUB:
         return tuple(s.leaves), {}, []
     return tuple(s.leaves), s.variants, s.unsure
