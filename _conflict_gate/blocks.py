@@ -1294,11 +1294,16 @@ def _openers(view: str, end: int) -> list[int]:
     for needle in ("```", "~~~", "<"):
         if view.find(needle[0], 0, end) == -1:  # one character: a fast scan rules most needles out
             continue
-        i = view.find(needle, 0, end)
+        i, previous = view.find(needle, 0, end), -1
         while i != -1:
-            line_start = view.rfind("\n", 0, i) + 1
-            if not view[line_start:i].strip(" \t"):
-                found.add(line_start)
+            # Only the first hit on a line can be its first non-blank text; looking back no
+            # further than the previous hit keeps a long line linear.
+            newline = view.rfind("\n", previous + 1, i)
+            if newline != -1 or previous == -1:
+                line_start = newline + 1
+                if not view[line_start:i].strip(" \t"):
+                    found.add(line_start)
+            previous = i
             i = view.find(needle, i + len(needle), end)
     return sorted(found)
 

@@ -448,6 +448,11 @@ ADVERSARIAL: dict[str, tuple[str, Callable[[int], str]]] = {
     "link_openers": ("'[a](' repeated", lambda n: _fill("[a](", n)),
     "tag_openers": ("'<a b=\"' repeated", lambda n: _fill('<a b="', n)),
     "one_long_line": ("one line of words", lambda n: _fill("word ", n)),
+    # Under MAX_CANDIDATES at 16 MB (one candidate per 1.7 KB), so every one is read:
+    "fenced_near_misses": ("a directive in a fence every 1.7 KB", lambda n: _fill(
+        "```\n@quill create_copy existing_path=overwrite\n```\n\n" + "word " * 330 + "\n\n", n)),
+    "quoted_code_spans": ("a code span in a list in quotes every 1.7 KB", lambda n: _fill(
+        "> > - `@quill create_copy existing_path=overwrite` here\n> > " + "word " * 330 + "\n\n", n)),
 }
 ADVERSARIAL_SIZES = (1 * MB, 4 * MB, 16 * MB)
 
