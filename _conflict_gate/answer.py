@@ -48,7 +48,7 @@ from typing import Any, Final, Mapping
 from .corpus import Corpus, SourceFiles, source_digest
 from .decision import gate
 from .errors import DecisionError, GateError, IngestionError, printable
-from .registry import FINDINGS, MAX_ANSWER_BYTES, VERDICTS
+from .registry import FINDINGS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, VERDICTS
 from .request import ANSWER_FORM
 
 __all__ = ["check_answer", "verdict_of"]
@@ -155,10 +155,13 @@ def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> dict[str
     points into the answer as given, the form's backticks or brackets
     included; both ``None`` for a finding about something the answer lacks
     or about the whole answer) plus ``source_id``, ``line`` or ``quote``
-    (the form's content, without its backticks) where they apply; ``decision`` echoes the request and status.
-    Raises :class:`DecisionError` when the decision is not this tool's result
-    for this corpus. Refuses to read anything but the answer form; never
-    calls a model; never raises on any answer (a broken one is
+    (the form's content, without its backticks) where they apply;
+    ``decision`` echoes the request and status. Raises
+    :class:`DecisionError` when the decision is not this tool's result for
+    this corpus, and :class:`IngestionError` (``hash_mismatch``) when a quote
+    must be looked up in the sources' bytes and a file changed since the
+    corpus was loaded. Refuses to read anything but the answer form; never
+    calls a model; no answer makes it raise (a broken one is
     ``malformed_answer``).
     """
     checked = _check_decision(corpus, decision)
@@ -379,11 +382,11 @@ def load_decision(path: str) -> Any:
     """
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(16 * 1024 * 1024 + 1)
+            raw = handle.read(MAX_DECISION_BYTES + 1)
     except OSError as error:
         raise DecisionError("decision_unreadable", f"cannot read: {error.strerror}", path=path) from None
-    if len(raw) > 16 * 1024 * 1024:
-        raise DecisionError("decision_unreadable", "larger than 16 MiB", path=path)
+    if len(raw) > MAX_DECISION_BYTES:
+        raise DecisionError("decision_unreadable", f"larger than {MAX_DECISION_BYTES} bytes", path=path)
     try:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as error:

@@ -24,6 +24,7 @@ __all__ = [
     "MAX_SOURCE_BYTES",
     "MAX_MANIFEST_BYTES",
     "MAX_ANSWER_BYTES",
+    "MAX_DECISION_BYTES",
     "PAGE_STATUSES",
     "VERDICTS",
     "VERDICT_PRECEDENCE",
@@ -38,6 +39,8 @@ MAX_SOURCE_BYTES: Final = 16 * 1024 * 1024
 MAX_MANIFEST_BYTES: Final = 64 * 1024 * 1024
 #: Largest answer ``check_answer`` reads, in bytes of UTF-8.
 MAX_ANSWER_BYTES: Final = 64 * 1024
+#: Largest decision file ``check-answer`` reads, in bytes.
+MAX_DECISION_BYTES: Final = 16 * 1024 * 1024
 
 #: Reasons of an ``IngestionError``: the manifest or a source could not be loaded and verified.
 INGESTION_REASONS: Final[Mapping[str, str]] = _ro({

@@ -1,0 +1,577 @@
+"""The tables of the reference pages, rendered from the data that defines them (no I/O at import).
+
+Every vocabulary in the reference pages (reasons per error class, decisions,
+verdicts, findings, exit codes, version schemes, page statuses, size caps,
+result fields) is rendered here from :mod:`~_conflict_gate.registry` and the
+modules that own the data; nothing is typed twice. A page holds a rendered
+table between two markers::
+
+    <!-- generated: exit-codes -->
+
+    | code | name | meaning |
+    ...
+
+    <!-- end generated -->
+
+Commands, from the root of a checkout::
+
+    python -m _conflict_gate.reference            print every table
+    python -m _conflict_gate.reference --check    exit 1 when a page differs from the data
+    python -m _conflict_gate.reference --write    rewrite the marked regions in place
+
+The pages read are ``README.md`` and ``reference/*.md`` under ``--root``
+(default: the folder that holds this package). Where a table needs words the
+data does not hold (what a manifest key or a result field means), the words
+are kept here keyed by the data's own names, and rendering fails
+(:class:`DriftError`) when the two sets differ, so a new field cannot go
+undocumented. A few names are private to their modules (``_TOP_LEVEL``,
+``_REQUIRED``, ``_WORD_LIMIT``); they are read, not copied, for the same reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Final, Mapping, Sequence
+
+from .answer import verdict_of
+from .blocks import MAX_DEPTH, MAX_LEAF_LINES
+from .cli import CliError, grammar_table, markdown_table, write_atomically
+from .decision import CLAIM_FIELDS, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS
+from .errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError
+from .grammar import NAME, VALUE_TOKEN
+from .inlines import _WORD_LIMIT, MAX_NESTING
+from .manifest import _REQUIRED, _TOP_LEVEL, ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
+from .reader import MAX_CANDIDATES, MAX_NEAR_MISSES, QUOTE_LIMIT
+from .registry import (
+    AUDIT_STATUSES,
+    COMMAND_EXIT_CODES,
+    DECISIONS,
+    EXIT_CODES,
+    FINDINGS,
+    MAX_ANSWER_BYTES,
+    MAX_MANIFEST_BYTES,
+    MAX_SOURCE_BYTES,
+    PAGE_STATUSES,
+    VERDICTS,
+)
+from .request import ANSWER_FORM
+
+__all__ = ["PAGES", "TABLES", "DriftError", "Region", "check", "main", "pages", "regions", "render", "rewrite"]
+
+#: The pages that may hold generated regions, relative to the root (globs).
+PAGES: Final = ("README.md", "reference/*.md")
+START: Final = re.compile(r"^<!-- generated: ([a-z0-9-]+) -->[ \t]*$", re.MULTILINE)
+END: Final = "<!-- end generated -->"
+
+
+class DriftError(ValueError):
+    """The words kept here no longer match the data they describe (a field or limit added or removed)."""
+
+
+def code(text: str) -> str:
+    """``text`` as a CommonMark code span (a backtick run longer than any inside it)."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _exit(name: str) -> int:
+    return EXIT_CODES[name][0]
+
+
+def _same_keys(what: str, words: Mapping[str, str], names: Sequence[str]) -> None:
+    """Fail when the described names and the data's names differ."""
+    if set(words) != set(names):
+        missing = sorted(set(names) - set(words))
+        extra = sorted(set(words) - set(names))
+        raise DriftError(f"{what}: the data has {missing or 'nothing'} undescribed; "
+                         f"described but not in the data: {extra or 'nothing'}")
+
+
+def _size(limit: int) -> str:
+    for unit, factor in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if limit % factor == 0 and limit >= factor:
+            return f"{limit} bytes ({limit // factor} {unit})"
+    return f"{limit} bytes"
+
+
+# --------------------------------------------------------------------------
+# Reasons, statuses, decisions, verdicts, exit codes
+
+
+def _reasons(reasons: Mapping[str, str]) -> list[str]:
+    return markdown_table(("reason", "meaning"), [(code(r), meaning) for r, meaning in reasons.items()])
+
+
+def ingestion_reasons() -> list[str]:
+    """``IngestionError`` reasons."""
+    return _reasons(IngestionError.reasons)
+
+
+def grammar_reasons() -> list[str]:
+    """``GrammarError`` reasons."""
+    return _reasons(GrammarError.reasons)
+
+
+def gate_reasons() -> list[str]:
+    """``GateError`` reasons."""
+    return _reasons(GateError.reasons)
+
+
+def directive_reasons() -> list[str]:
+    """``DirectiveError`` reasons (a source the gate refuses)."""
+    return _reasons(DirectiveError.reasons)
+
+
+def decision_file_reasons() -> list[str]:
+    """``DecisionError`` reasons (a decision file the answer check does not accept)."""
+    return _reasons(DecisionError.reasons)
+
+
+def decisions() -> list[str]:
+    """Every status and reason of a gate result, in precedence order, with the ``gate`` exit code."""
+    rows = []
+    for status, reasons in DECISIONS.items():
+        exit_code = _exit("ok" if status == "ready" else status)
+        request = "prepared" if status == "ready" else "withheld (`null`)"
+        for reason, meaning in reasons.items():
+            rows.append((code(status), code(reason), request, exit_code, meaning))
+    return markdown_table(("status", "reason", "answer_request", "gate exit code", "meaning"), rows)
+
+
+def page_statuses() -> list[str]:
+    """The page statuses a manifest entry may carry."""
+    return markdown_table(("status", "meaning"), [(code(s), meaning) for s, meaning in PAGE_STATUSES.items()])
+
+
+def audit_statuses() -> list[str]:
+    """What the audit finds per version, operation and key."""
+    return markdown_table(("status", "meaning"), [(code(s), meaning) for s, meaning in AUDIT_STATUSES.items()])
+
+
+def verdicts() -> list[str]:
+    """The verdicts of the answer check in precedence order, with class and exit code."""
+    rows = []
+    for rank, (verdict, (verdict_class, meaning)) in enumerate(VERDICTS.items(), 1):
+        exit_code = _exit("ok" if verdict_class == "supported" else verdict_class)
+        rows.append((rank, code(verdict), code(verdict_class), exit_code, meaning))
+    return markdown_table(("precedence", "verdict", "class", "check-answer exit code", "meaning"), rows)
+
+
+def findings() -> list[str]:
+    """The kinds of finding and the verdict each calls for."""
+    return markdown_table(("finding", "calls for", "meaning"),
+                          [(code(kind), code(verdict_of([{"kind": kind}], True)), meaning)
+                           for kind, meaning in FINDINGS.items()])
+
+
+def answer_form() -> list[str]:
+    """The four forms an answer is read in, with the lab's compatible-agreement case as example."""
+    rows = [
+        ("citation", code(ANSWER_FORM.citation),
+         code(ANSWER_FORM.citation.format(source_id="quill-guide", line=37))),
+        ("quoted directive", code(ANSWER_FORM.quote),
+         code(ANSWER_FORM.quote.format(directive="@quill create_copy existing_path=refuse"))),
+        ("value statement", code(ANSWER_FORM.value),
+         code(ANSWER_FORM.value.format(claim_key="existing_path", value="refuse"))),
+        ("version statement", code(ANSWER_FORM.version), code(ANSWER_FORM.version.format(version="1.0"))),
+    ]
+    return markdown_table(("form", "template", "example"), rows)
+
+
+def exit_codes() -> list[str]:
+    """The one table of exit codes."""
+    return markdown_table(("code", "name", "meaning"),
+                          [(number, code(name), meaning) for name, (number, meaning) in EXIT_CODES.items()])
+
+
+def command_exit_codes() -> list[str]:
+    """The exit codes each command can end with, derived from the one table."""
+    rows = []
+    for command, names in COMMAND_EXIT_CODES.items():
+        name, _, note = command.partition(" (")
+        shown = code(("python " if name.endswith(".py") else "conflict-gate ") + name)
+        listed = sorted((_exit(code_name), code_name) for code_name in names)
+        rows.append((shown + (f" ({note}" if note else ""),
+                     ", ".join(f"{number} `{code_name}`" for number, code_name in listed)))
+    return markdown_table(("command", "exit codes"), rows)
+
+
+# --------------------------------------------------------------------------
+# The manifest
+
+
+_TOP_LEVEL_WORDS: Final = {
+    "grammar": "the directive grammar of the corpus: `namespace`, `product`, `operations` (see below)",
+    "version_scheme": "how versions are written: one of the version schemes below",
+    "documents": "the list of sources, one object each (see the entry fields below)",
+}
+
+_ENTRY_WORDS: Final = {
+    "source_id": "the id candidates and citations use",
+    "version": "the version this page documents, written in the manifest's version scheme",
+    "path": "the file, relative to the folder that holds the manifest (its real folder, if the manifest "
+            "is a symlink)",
+    "url": "where readers find the page; copied into claims, never used to decide (omitted: none)",
+    "status": "a page status (omitted: `approved`)",
+    "sha256": "the pin: lowercase hex SHA-256 of the file's raw bytes; `\"\"` means not pinned yet "
+              "(accepted by `pin` only)",
+}
+
+
+def manifest_keys() -> list[str]:
+    """The manifest's top-level keys."""
+    _same_keys("manifest top-level keys", _TOP_LEVEL_WORDS, _TOP_LEVEL)
+    return markdown_table(("key", "required", "meaning"),
+                          [(code(key), "yes", _TOP_LEVEL_WORDS[key]) for key in _TOP_LEVEL])
+
+
+def entry_fields() -> list[str]:
+    """The fields of a manifest entry, in the order ``init`` writes them."""
+    _same_keys("manifest entry fields", _ENTRY_WORDS, ENTRY_FIELDS)
+    return markdown_table(("field", "required", "meaning"),
+                          [(code(key), "yes" if key in _REQUIRED else "no", _ENTRY_WORDS[key])
+                           for key in ENTRY_FIELDS])
+
+
+def name_patterns() -> list[str]:
+    """The patterns every name must match whole (Python regular expressions)."""
+    rows = [
+        ("source id", code(SOURCE_ID.pattern)),
+        ("namespace, operation, key", code(NAME.pattern)),
+        ("enumerated value", code(VALUE_TOKEN.pattern)),
+    ]
+    return markdown_table(("name", "pattern (matched whole)"), rows)
+
+
+def version_schemes() -> list[str]:
+    """The version schemes a manifest may declare."""
+    return markdown_table(("scheme", "versions are written as", "examples", "pattern (matched whole)"),
+                          [(code(name), scheme.description, ", ".join(code(e) for e in scheme.examples),
+                            code(scheme.pattern.pattern)) for name, scheme in VERSION_SCHEMES.items()])
+
+
+_SIZE_CAPS: Final = {
+    "MAX_SOURCE_BYTES": (MAX_SOURCE_BYTES, "a source file", "`source_too_large`, refused unread"),
+    "MAX_MANIFEST_BYTES": (MAX_MANIFEST_BYTES, "the manifest file", "`manifest_unreadable`"),
+    "MAX_ANSWER_BYTES": (MAX_ANSWER_BYTES, "an answer given to the answer check (UTF-8)",
+                         "finding `too_large`, verdict `malformed_answer`"),
+}
+
+
+def size_caps() -> list[str]:
+    """The size caps of the registry."""
+    return markdown_table(("cap", "limit", "applies to", "beyond it"),
+                          [(code(name), _size(limit), what, beyond)
+                           for name, (limit, what, beyond) in _SIZE_CAPS.items()])
+
+
+_READER_LIMITS: Final = {
+    "MAX_CANDIDATES": (MAX_CANDIDATES, "at signs in one source that may start directive-shaped text",
+                       "the source is refused unread: `too_complex`"),
+    "MAX_LEAF_LINES": (MAX_LEAF_LINES, "lines of one block (other than code) that holds such an at sign",
+                       "the source is refused: `too_complex`"),
+    "MAX_NESTING": (MAX_NESTING, "unmatched brackets or parentheses nested in one block",
+                    "the source is refused: `too_complex`"),
+    "_WORD_LIMIT": (_WORD_LIMIT, "characters after an at sign before the first whitespace",
+                    "the source is refused: `too_complex`"),
+    "MAX_DEPTH": (MAX_DEPTH, "block quotes and list items nested in each other",
+                  "deeper containers are not opened; the block is in doubt (`ambiguous_markup` "
+                  "if it holds directive-shaped text)"),
+    "MAX_NEAR_MISSES": (MAX_NEAR_MISSES, "near-misses kept per source", "later ones are not reported"),
+    "QUOTE_LIMIT": (QUOTE_LIMIT, "code points of a refusal's or near-miss's quote", "the quote is cut"),
+}
+
+
+def reader_limits() -> list[str]:
+    """The limits of the reader: past them it refuses rather than guess."""
+    return markdown_table(("limit", "value", "counts", "beyond it"),
+                          [(code(name), value, what, beyond)
+                           for name, (value, what, beyond) in _READER_LIMITS.items()])
+
+
+# --------------------------------------------------------------------------
+# The result
+
+
+_RESULT_WORDS: Final = {
+    "requested_version": "the version asked for, as given",
+    "claim_key": "the key asked for",
+    "operation": "the operation asked for",
+    "candidate_ids": "the candidate ids as given, in the order given",
+    "eligible_source_ids": "approved candidates whose version equals `requested_version` exactly",
+    "excluded_wrong_version_ids": "candidates of another version, set aside",
+    "excluded_unapproved_ids": "candidates of the requested version that are `draft` or `deprecated`, set aside",
+    "candidates": "every candidate as `{source_id, version, status}`",
+    "status": "`ready`, `conflict`, `not_in_docs` or `refused`",
+    "reason": "why; one of the status's reasons",
+}
+_REASON_WORDS: Final = {
+    "agreed_value": "the value every eligible source declares: the directive's token, a string",
+    "missing_claim_source_ids": "the eligible sources that do not declare the claim",
+    "candidate_versions": "the distinct versions the candidates have, in the scheme's order",
+}
+_REFUSED_WORDS: Final = {
+    "error": "the class of the error: `DirectiveError`",
+    "message": "the first refused source's message: source, path, line:column, what is wrong",
+    "source_id": "the first refused source",
+    "path": "its path, relative to the manifest's folder",
+    "line": "1-based line of the problem",
+    "column": "1-based column of the problem, in code points",
+    "refused_sources": "every refused eligible source: `{source_id, reason, line, column, message}`",
+    "parsed_source_ids": "the eligible sources that read cleanly",
+}
+_TAIL_WORDS: Final = {
+    "claims": "the claims found, one object each (fields below); `[]` when refused",
+    "answer_request": "`{messages: [system, user]}` when `ready`, else `null`",
+}
+#: The fields every result ends with, after its status's own fields.
+TAIL_FIELDS: Final = ("claims", "answer_request")
+
+_CLAIM_WORDS: Final = {
+    "source_id": "the source that declares it",
+    "version": "the source's version",
+    "path": "the file, relative to the manifest's folder",
+    "url": "the source's URL, or `null`",
+    "source_sha256": "the verified SHA-256 of the file's raw bytes (the pin)",
+    "document_revision": "SHA-256 of the source's manifest entry as written, in canonical JSON "
+                         "(sorted keys, no spaces, UTF-8): editing the entry makes a new revision",
+    "operation": "the directive's operation",
+    "claim_key": "the directive's key",
+    "value": "the directive's value token, a string (also for integer rules)",
+    "start_line": "1-based line of the directive",
+    "end_line": "the same line: a directive is one line",
+    "start": "offset of the line's first character, in code points into the decoded text (BOM excluded)",
+    "end": "offset after its last character (code points, end exclusive, line ending excluded)",
+    "byte_start": "offset of the line in bytes into the pinned raw file (BOM included)",
+    "byte_end": "offset after the line in bytes (end exclusive, line ending excluded)",
+    "quote": "the whole source line, exactly: `text[start:end]` and `raw[byte_start:byte_end]`",
+}
+
+
+def result_fields() -> list[str]:
+    """Every field of a gate result, in order, and when it is present."""
+    for what, words, names in (("result fields", _RESULT_WORDS, RESULT_FIELDS),
+                               ("reason fields", _REASON_WORDS,
+                                sorted({f for fields in REASON_FIELDS.values() for f in fields})),
+                               ("refused fields", _REFUSED_WORDS, REFUSED_FIELDS)):
+        _same_keys(what, words, names)
+    rows = [(code(field), "always", _RESULT_WORDS[field]) for field in RESULT_FIELDS]
+    for field in dict.fromkeys(f for fields in REASON_FIELDS.values() for f in fields):
+        reasons = [reason for reason, fields in REASON_FIELDS.items() if field in fields]
+        rows.append((code(field), "reason " + " or ".join(code(r) for r in reasons), _REASON_WORDS[field]))
+    rows += [(code(field), "status `refused`", _REFUSED_WORDS[field]) for field in REFUSED_FIELDS]
+    rows += [(code(field), "always", _TAIL_WORDS[field]) for field in TAIL_FIELDS]
+    return markdown_table(("field", "present", "meaning"), rows)
+
+
+def claim_fields() -> list[str]:
+    """Every field of a claim, in order."""
+    _same_keys("claim fields", _CLAIM_WORDS, CLAIM_FIELDS)
+    return markdown_table(("field", "meaning"), [(code(field), _CLAIM_WORDS[field]) for field in CLAIM_FIELDS])
+
+
+# --------------------------------------------------------------------------
+# The lab
+
+
+def lab_grammar(root: Path) -> list[str]:
+    """The grammar the lab's ``manifest.json`` declares, as ``conflict-gate grammar`` prints it."""
+    return grammar_table(read_manifest(root / "manifest.json", require_pins=False).grammar)
+
+
+def _lab_result(root: Path) -> dict[str, Any]:
+    """The lab's saved result (``expected-result.json``, which ``python run.py --check`` keeps current)."""
+    data: dict[str, Any] = json.loads((root / "expected-result.json").read_text(encoding="utf-8"))
+    return data
+
+
+def lab_cases(root: Path) -> list[str]:
+    """Every lab case with its status and reason, from the saved result."""
+    data = _lab_result(root)
+    rows = []
+    for case in [*data["cases"], data["changed_source"]]:
+        result = case["result"]
+        rows.append((code(case["case_id"]), ", ".join(case["candidate_ids"]), case["requested_version"],
+                     code(case["claim_key"]), f"{code(result['status'])} / {code(result['reason'])}",
+                     case.get("shows") or case.get("edit")))
+    return markdown_table(("case", "candidates", "version", "key", "status / reason", "what it shows"), rows)
+
+
+def lab_answers(root: Path) -> list[str]:
+    """Every canned answer of the lab with its verdict, from the saved result."""
+    data = _lab_result(root)
+    rows = [(code(answer["answer_id"]), code(answer["case_id"]), code(answer["verdict"]),
+             ", ".join(code(kind) for kind in dict.fromkeys(f["kind"] for f in answer["findings"])) or "none",
+             answer["shows"]) for answer in data["answers"]]
+    return markdown_table(("answer", "answers the case", "verdict", "findings", "what it shows"), rows)
+
+
+# --------------------------------------------------------------------------
+# Regions
+
+
+def _static(function: Callable[[], list[str]]) -> Callable[[Path], list[str]]:
+    return lambda root: function()
+
+
+#: Region name -> how to render it (from the checkout's root). Every name must appear in some page.
+TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
+    "decisions": _static(decisions),
+    "result-fields": _static(result_fields),
+    "claim-fields": _static(claim_fields),
+    "audit-statuses": _static(audit_statuses),
+    "answer-form": _static(answer_form),
+    "verdicts": _static(verdicts),
+    "findings": _static(findings),
+    "manifest-keys": _static(manifest_keys),
+    "entry-fields": _static(entry_fields),
+    "name-patterns": _static(name_patterns),
+    "version-schemes": _static(version_schemes),
+    "page-statuses": _static(page_statuses),
+    "size-caps": _static(size_caps),
+    "reader-limits": _static(reader_limits),
+    "lab-grammar": lab_grammar,
+    "lab-cases": lab_cases,
+    "lab-answers": lab_answers,
+    "ingestion-reasons": _static(ingestion_reasons),
+    "grammar-reasons": _static(grammar_reasons),
+    "gate-reasons": _static(gate_reasons),
+    "directive-reasons": _static(directive_reasons),
+    "decision-file-reasons": _static(decision_file_reasons),
+    "exit-codes": _static(exit_codes),
+    "command-exit-codes": _static(command_exit_codes),
+}
+
+
+def render(name: str, root: Path) -> str:
+    """The text between a region's markers: a blank line, the table, a blank line."""
+    return "\n" + "\n".join(TABLES[name](root)) + "\n\n"
+
+
+@dataclass(frozen=True)
+class Region:
+    """One generated region: its name and the span of its body (between the two marker lines)."""
+
+    name: str
+    start: int
+    end: int
+    line: int
+
+
+def regions(text: str, where: str = "page") -> list[Region]:
+    """The generated regions of a page, in order. ``ValueError`` for an unclosed or unknown region."""
+    found = []
+    for match in START.finditer(text):
+        body = match.end() + 1
+        end = text.find("\n" + END, match.end())
+        line = text.count("\n", 0, match.start()) + 1
+        if end < 0:
+            raise ValueError(f"{where}:{line}: region {match.group(1)!r} has no {END!r} line")
+        nested = START.search(text, body, end)
+        if nested is not None:
+            raise ValueError(f"{where}:{line}: region {match.group(1)!r} is not closed before the next one")
+        if match.group(1) not in TABLES:
+            raise ValueError(f"{where}:{line}: unknown region {match.group(1)!r} "
+                             f"(known: {', '.join(TABLES)})")
+        found.append(Region(match.group(1), body, end + 1, line))
+    return found
+
+
+def rewrite(text: str, root: Path, where: str = "page") -> str:
+    """``text`` with every generated region rendered afresh."""
+    out = []
+    last = 0
+    for region in regions(text, where):
+        out += [text[last:region.start], render(region.name, root)]
+        last = region.end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def pages(root: Path) -> list[Path]:
+    """The pages under ``root`` that may hold regions, in a fixed order."""
+    found: list[Path] = []
+    for pattern in PAGES:
+        found += sorted(root.glob(pattern))
+    return found
+
+
+def check(root: Path) -> list[str]:
+    """Every difference between the pages and the data, as one line each (empty: in sync)."""
+    problems = []
+    used: set[str] = set()
+    for page in pages(root):
+        shown = page.relative_to(root).as_posix()
+        text = page.read_text(encoding="utf-8")
+        try:
+            found = regions(text, shown)
+            for region in found:
+                used.add(region.name)
+                if text[region.start:region.end] != render(region.name, root):
+                    problems.append(f"{shown}:{region.line}: region {region.name!r} differs from the data")
+        except (ValueError, OSError) as error:
+            problems.append(str(error))
+    for name in TABLES:
+        if name not in used:
+            problems.append(f"table {name!r} appears in no page ({', '.join(PAGES)})")
+    return problems
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m _conflict_gate.reference [--check | --write] [--root DIR]``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m _conflict_gate.reference",
+        description="Render the reference pages' tables from the data that defines them.")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--check", action="store_true", help="exit 1 when a page differs from the data")
+    group.add_argument("--write", action="store_true", help="rewrite the generated regions in place")
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
+                        help="the checkout's root (default: the folder that holds this package)")
+    args = parser.parse_args(argv)
+    root: Path = args.root
+    if not (root / "README.md").is_file():
+        print(f"reference: {root} has no README.md: run this from a checkout", file=sys.stderr)
+        return _exit("input")
+    try:
+        if args.check:
+            problems = check(root)
+            for problem in problems:
+                print(problem, file=sys.stderr)
+            if problems:
+                print("reference: run 'python -m _conflict_gate.reference --write'", file=sys.stderr)
+                return _exit("findings")
+            print(f"reference: every generated region is in sync ({len(TABLES)} tables)")
+            return _exit("ok")
+        if args.write:
+            changed = []
+            for page in pages(root):
+                text = page.read_text(encoding="utf-8")
+                new = rewrite(text, root, page.relative_to(root).as_posix())
+                if new != text:
+                    write_atomically(page, new)
+                    changed.append(page.relative_to(root).as_posix())
+            print(f"reference: rewrote {', '.join(changed)}" if changed else "reference: nothing to rewrite")
+            unused = [p for p in check(root) if p.startswith("table ")]
+            for problem in unused:
+                print(problem, file=sys.stderr)
+            return _exit("findings" if unused else "ok")
+        for name in TABLES:
+            sys.stdout.write(f"<!-- generated: {name} -->\n{render(name, root)}{END}\n\n")
+        return _exit("ok")
+    except CliError as error:
+        print(f"reference: {error}", file=sys.stderr)
+        return _exit(error.kind)
+    except (ValueError, OSError) as error:
+        print(f"reference: {error}", file=sys.stderr)
+        return _exit("input")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,216 @@
+"""Seeded fuzzing of the reader and of whole corpora: typed errors only, and the same reading both ways.
+
+Reader: random pages (the block tests' fragments, with look-alike at signs,
+references, BOM-free CRLF and lone-CR variants) must read the same with and
+without the block shortcuts (``fast=False`` walks every line through the
+rules), never raise, and give claims whose spans hold (:func:`assert_span_invariants`).
+
+Corpus: a valid three-source corpus, mutated at random (the manifest's JSON,
+its entries, the grammar, the sources' bytes), must load and decide or raise
+a :class:`LocatedError` subclass with a registered reason; nothing else.
+
+``CONFLICT_GATE_FUZZ_CASES`` (default :data:`DEFAULT_CASES`) sets the cases per
+test and ``CONFLICT_GATE_FUZZ_SEED`` the seed; a failure prints both. The
+default run takes about a second; a long run is opt-in, e.g.
+``CONFLICT_GATE_FUZZ_CASES=100000 python -m unittest tests.test_fuzz``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Any, Callable
+
+from _conflict_gate.corpus import load_documents, source_digest
+from _conflict_gate.decision import audit, gate
+from _conflict_gate.errors import LocatedError
+from _conflict_gate.grammar import grammar_from_json
+from _conflict_gate.reader import read_directives
+from tests.support import QUILL_GRAMMAR, assert_span_invariants, write_corpus
+from tests.test_blocks import FRAGMENTS, random_page
+
+DEFAULT_CASES = 300
+CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", DEFAULT_CASES))
+SEED = int(os.environ.get("CONFLICT_GATE_FUZZ_SEED", "20261130"))
+GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
+
+#: Extra fragments: at-sign look-alikes, references, invisible characters, near-directives.
+EXTRA = ("\uff20quill create_copy existing_path=refuse", "&#64;quill create_copy existing_path=refuse",
+         "&#64quill create_copy existing_path=overwrite", "\u200b@quill create_copy existing_path=refuse",
+         "@quill create_copy existing_path=refuse  ", "@quill create_copy existing_path=Refuse",
+         "@quill create_copy close_required=yes", "@QUILL create_copy existing_path=refuse",
+         "@qu*ill* create_copy existing_path=refuse", "<!-- @quill create_copy existing_path=refuse -->",
+         "<?php @quill create_copy existing_path=overwrite ?>", "`@quill create_copy`",
+         "@quill create_copy existing_path=refuse\\", "caf\u00e9 \u03a9 @quill", "@quill")
+
+
+def rerun(seed: int) -> str:
+    return f"(rerun: CONFLICT_GATE_FUZZ_SEED={seed} CONFLICT_GATE_FUZZ_CASES={CASES})"
+
+
+def fuzz_page(rng: random.Random) -> str:
+    text = random_page(rng)
+    lines = text.split("\n")
+    for _ in range(rng.randint(0, 4)):
+        lines.insert(rng.randint(0, len(lines)), rng.choice(EXTRA + FRAGMENTS))
+    return "\n".join(lines)
+
+
+def outcome(text: str, fast: bool) -> tuple[Any, ...]:
+    reading = read_directives(text, GRAMMAR, fast=fast)
+    refusal = reading.refusal
+    return (reading.claims, None if refusal is None else (refusal.reason, refusal.line, refusal.column),
+            reading.near_misses)
+
+
+class ReaderFuzzTest(unittest.TestCase):
+    def test_random_pages_read_the_same_with_and_without_shortcuts(self) -> None:
+        rng = random.Random(SEED)
+        claims = refusals = 0
+        for index in range(CASES):
+            text = fuzz_page(rng)
+            with self.subTest(case=index):
+                try:
+                    fast, slow = outcome(text, True), outcome(text, False)
+                except Exception as error:  # noqa: BLE001 - any exception is the bug being looked for
+                    self.fail(f"read_directives raised {error!r} on {text!r} {rerun(SEED)}")
+                self.assertEqual(fast, slow, f"shortcuts change the reading of {text!r} {rerun(SEED)}")
+                raw = text.encode("utf-8", "surrogatepass")
+                for claim in fast[0]:
+                    assert_span_invariants(raw, claim)
+                claims += len(fast[0])
+                refusals += fast[1] is not None
+        # The generator must reach both outcomes, or the comparison proves little.
+        self.assertGreater(claims, 0)
+        self.assertGreater(refusals, 0)
+
+
+# --------------------------------------------------------------------------
+# Corpus fuzz
+
+
+def _mutate_json(rng: random.Random, data: Any) -> Any:
+    """One random change somewhere in a JSON value: drop, retype, replace or add a member."""
+    weird = [None, True, 0, -1, 1.5, "", "x" * 300, "../etc", "a\nb", "\u202e", [], {}, "1.0", "quill",
+             "approved", "draft", "sha256", "0" * 64, "é"]
+    if isinstance(data, dict) and data and rng.random() < 0.7:
+        key = rng.choice(sorted(data))
+        roll = rng.random()
+        if roll < 0.25:
+            del data[key]
+        elif roll < 0.6:
+            data[key] = _mutate_json(rng, data[key])
+        else:
+            data[key] = rng.choice(weird)
+        if rng.random() < 0.1:
+            data[rng.choice(["extra", "status", "url", "grammar", "min", "max", "type"])] = rng.choice(weird)
+        return data
+    if isinstance(data, list) and data and rng.random() < 0.7:
+        index = rng.randrange(len(data))
+        roll = rng.random()
+        if roll < 0.2:
+            del data[index]
+        elif roll < 0.4:
+            data.append(copy.deepcopy(data[index]))
+        else:
+            data[index] = _mutate_json(rng, data[index])
+        return data
+    return rng.choice(weird)
+
+
+SOURCES = {
+    "docs/1.0/guide.md": b"# Guide\n\n@quill create_copy existing_path=refuse\n\n```\n@quill x\n```\n",
+    "docs/1.0/reference.md": b"\xef\xbb\xbfRef\r\n\r\n@quill create_copy existing_path=refuse\r\n"
+                             b"@quill create_copy close_required=yes\r\n",
+    "docs/2.0/notes.md": "Caf\u00e9 \u2014 notes\n\n@quill create_copy existing_path=overwrite\n".encode(),
+}
+SOURCE_MUTATIONS: tuple[Callable[[random.Random, bytes], bytes], ...] = (
+    lambda rng, raw: raw[:rng.randrange(len(raw) + 1)],
+    lambda rng, raw: raw + bytes([rng.randrange(256)]),
+    lambda rng, raw: raw.replace(b"refuse", rng.choice([b"overwrite", b"Refuse", b"refuse\xff", b""])),
+    lambda rng, raw: raw.replace(b"\n", b"\r", rng.randint(1, 3)),
+    lambda rng, raw: raw + rng.choice(FRAGMENTS + EXTRA).encode("utf-8") + b"\n",
+    lambda rng, raw: b"\xef\xbb\xbf" + raw,
+)
+
+
+class CorpusFuzzTest(unittest.TestCase):
+    def test_mutated_corpora_load_and_decide_or_raise_typed_errors(self) -> None:
+        rng = random.Random(SEED + 1)
+        outcomes = {"loaded": 0, "typed error": 0}
+        with tempfile.TemporaryDirectory(prefix="conflict-gate-fuzz-") as tmp:
+            for index in range(CASES):
+                root = Path(tmp) / str(index)
+                manifest = write_corpus(root, SOURCES, versions={"notes": "2.0"}, statuses={"notes": "draft"})
+                described = self._mutate(rng, root, manifest)
+                with self.subTest(case=index):
+                    try:
+                        corpus = load_documents(manifest)
+                        outcomes["loaded"] += 1
+                        self._decide(rng, corpus)
+                    except LocatedError as error:
+                        outcomes["typed error"] += 1
+                        self.assertIn(error.reason, type(error).reasons, described)
+                        self.assertNotIn("\n", str(error), described)
+                    except Exception as error:  # noqa: BLE001 - any other exception is the bug
+                        self.fail(f"{error!r} after {described} {rerun(SEED + 1)}")
+        self.assertGreater(outcomes["loaded"], 0, outcomes)
+        self.assertGreater(outcomes["typed error"], 0, outcomes)
+
+    def _mutate(self, rng: random.Random, root: Path, manifest: Path) -> str:
+        """Apply one or two random mutations; return what was done (for the failure message)."""
+        done = []
+        for _ in range(rng.randint(1, 2)):
+            roll = rng.random()
+            if roll < 0.4:
+                try:
+                    data = _mutate_json(rng, json.loads(manifest.read_bytes()))
+                except ValueError:
+                    continue
+                manifest.write_text(json.dumps(data), encoding="utf-8")
+                done.append(f"manifest now {json.dumps(data)[:300]}")
+            elif roll < 0.5:
+                raw = manifest.read_bytes()
+                cut = rng.randrange(len(raw))
+                manifest.write_bytes(raw[:cut] + rng.choice([b"", b"\xff", b"{", b"NaN", b'"a":1,']) + raw[cut:])
+                done.append(f"manifest bytes changed at {cut}")
+            else:
+                rel = rng.choice(sorted(SOURCES))
+                path = root / rel
+                mutation = rng.choice(SOURCE_MUTATIONS)
+                path.write_bytes(mutation(rng, path.read_bytes()))
+                try:
+                    data = json.loads(manifest.read_bytes()) if rng.random() < 0.7 else None
+                except ValueError:  # the manifest was broken by an earlier mutation
+                    data = None
+                if data is not None:  # re-pin, so the reader sees the new bytes
+                    for entry in data.get("documents", []) if isinstance(data, dict) else []:
+                        if isinstance(entry, dict) and entry.get("path") == rel:
+                            entry["sha256"] = source_digest(path.read_bytes())
+                    manifest.write_text(json.dumps(data), encoding="utf-8")
+                done.append(f"{rel} now {path.read_bytes()[:200]!r}")
+        return "; ".join(done)
+
+    def _decide(self, rng: random.Random, corpus: Any) -> None:
+        for _ in range(3):
+            ids = rng.sample(sorted(corpus.sources) + ["missing"], rng.randint(1, len(corpus.sources) + 1))
+            version = rng.choice(["1.0", "2.0", "3.0", "1", ""])
+            operation = rng.choice(["create_copy", "delete"])
+            key = rng.choice(["existing_path", "close_required", "nope"])
+            try:
+                result = gate(corpus, ids, version, operation, key)
+            except LocatedError as error:
+                self.assertIn(error.reason, type(error).reasons)
+                continue
+            self.assertIn(result["status"], ("ready", "conflict", "not_in_docs", "refused"))
+            self.assertEqual(result["answer_request"] is None, result["status"] != "ready")
+        self.assertIn(audit(corpus)["clean"], (True, False))
+
+
+if __name__ == "__main__":
+    unittest.main()
