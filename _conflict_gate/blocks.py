@@ -252,12 +252,19 @@ _VARIANTS: Final = {
     "tables": _Reader(tables=False),
     "markdown_it": _Reader(markdown_it=True),
 }
+#: Why a block is in doubt when GitHub may read it as part of a footnote.
+FOOTNOTE_DOUBT: Final = "GitHub reads a footnote definition here and shows it at the end of the page"
 _VARIANT_DOUBT: Final = {
     "front_matter": "a reader without front matter support reads the lines after it differently",
     "tables": "a reader without GFM tables reads this differently",
     "markdown_it": "readers differ here (markdown-it takes link definitions and less-indented "
                    "lazy lines as new blocks)",
+    "footnotes": FOOTNOTE_DOUBT,
 }
+#: 4.7 as GitHub extends it: a footnote definition's first line; and, after blank lines, the next
+#: line that is not blank (group 1: four or more columns of indentation).
+_FOOTNOTE: Final = re.compile(r"\[\^[^\]\s]+\]:")
+_NEXT_NONBLANK: Final = re.compile(r"(?:[ \t]*\r?\n)*((?: {4}| {0,3}\t)?)(?=[^\n])")
 
 _TAKES_LINES: Final = frozenset({"paragraph", "fenced_code", "indented_code", "html_block", "table"})
 _NESTING: Final = frozenset({"block_quote", "list_item"})
@@ -282,9 +289,10 @@ class _State:
         self.opener_ends: dict[int, int] = {}  # opener line start -> see _opener_end
         #: variant name -> first line where that reading may differ (seen while reading as GitHub)
         self.variants: dict[str, list[int]] = {}
-        #: ``(line, end)``: from ``line`` up to view offset ``end``, markdown-it may read the lines
-        #: as a link definition's (see _setext_heading)
-        self.unsure: list[tuple[int, int]] = []
+        #: ``(line, end, variant)``: from ``line`` up to view offset ``end`` a reader may read the
+        #: lines otherwise: markdown-it as a link definition's (see _setext_heading), GitHub as a
+        #: footnote (see _footnote)
+        self.unsure: list[tuple[int, int, str]] = []
         self.leaves: list[Leaf] = []
         self.stack: list[_Block] = [_Block("document", 0, ())]
         self.depth = 0  # open block quotes and list items
@@ -589,7 +597,7 @@ def _setext_heading(s: _State, container: _Block) -> int:
         # markdown-it reads a definition over the underline, up to a blank line: a title
         # may run on over the lines after it, which the spec shows.
         if not s.unsure or s.unsure[-1][1] <= s.pos:
-            s.unsure.append((s.line_no, _next_blank_line(s.view, s.pos)))
+            s.unsure.append((s.line_no, _next_blank_line(s.view, s.pos), "markdown_it"))
     if not text:
         return 0
     s.stack.pop()
@@ -1167,7 +1175,25 @@ def _incorporate_line(s: _State) -> None:
     elif s.offset < len(s.line) and not s.blank:
         s.add_child("paragraph")
         s.advance_next_nonspace()
+        if s.line.startswith("[^", s.offset) and _FOOTNOTE.match(s.line, s.offset):
+            _footnote(s)
         s.add_line()
+
+
+def _footnote(s: _State) -> None:
+    """A paragraph opening with ``[^label]:``: GitHub reads a footnote definition (not CommonMark,
+    not modelled) and shows it, with its lazy lines and the indented blocks after it, at the end
+    of the page. Every block from here to its end is in doubt (``s.unsure``)."""
+    view = s.view
+    if s.unsure and s.unsure[-1][1] > s.pos:
+        return  # already inside one
+    end = _next_blank_line(view, s.pos)
+    while True:  # after blank lines, a line indented four columns or more goes on with it
+        following = _NEXT_NONBLANK.match(view, end)
+        if following is None or not following.group(1):
+            break
+        end = _next_blank_line(view, following.end())
+    s.unsure.append((s.line_no, end, "footnotes"))
 
 
 # --------------------------------------------------------------------------
@@ -1434,8 +1460,8 @@ def parse_blocks(text: str, watch: Sequence[int], *, fast: bool = True) -> tuple
         leaves = tuple(leaf if leaf.doubt or leaf.kind == "front_matter" or _key(leaf) in other
                        else leaf._replace(doubt=(_cause(lines, leaf), _VARIANT_DOUBT[name]))
                        for leaf in leaves)
-    for line, end in unsure:
-        doubt = (line, _VARIANT_DOUBT["markdown_it"])
+    for line, end, name in unsure:
+        doubt = (line, _VARIANT_DOUBT[name])
         leaves = tuple(leaf._replace(doubt=doubt) if leaf.doubt is None and leaf.lines[-1][0] >= line
                        and leaf.lines[0][1] < end else leaf for leaf in leaves)
     return leaves
@@ -1461,7 +1487,7 @@ def _key(leaf: Leaf) -> tuple[object, ...]:
 
 
 def _parse(text: str, watch: Sequence[int], fast: bool, reader: _Reader
-           ) -> tuple[tuple[Leaf, ...], dict[str, list[int]], list[tuple[int, int]]]:
+           ) -> tuple[tuple[Leaf, ...], dict[str, list[int]], list[tuple[int, int, str]]]:
     s = _State(text, watch, reader)
     view, stack = s.view, s.stack
     size, last_watched, watched = len(view), watch[-1], len(watch)

@@ -36,7 +36,7 @@ import re
 import unicodedata
 from typing import Final, NamedTuple, Sequence
 
-from .blocks import MAX_LEAF_LINES, Leaf, parse_blocks
+from .blocks import FOOTNOTE_DOUBT, MAX_LEAF_LINES, Leaf, parse_blocks
 from .errors import DirectiveError
 from .grammar import Grammar
 from .inlines import _WORD_LIMIT, InlineView, View, html_view, inline_view, invisible, visible_word
@@ -294,8 +294,9 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
     """Classify the candidate at signs ``inside`` one leaf block, in order, up to the first problem."""
     kind = leaf.kind
     # Readers differ on this block: where any reading may show directive-shaped text, refuse.
-    # A link definition's doubt is how markdown-it splits definitions; every reader hides them.
-    if leaf.doubt is not None and kind != "link_definition":
+    # A link definition's doubt is how markdown-it splits definitions, and every reader hides
+    # them; unless GitHub reads it as a footnote, which it shows.
+    if leaf.doubt is not None and (kind != "link_definition" or leaf.doubt[1] == FOOTNOTE_DOUBT):
         doubtful = next((at for at in inside if _loosely_shaped(f, at)), None)
         if doubtful is not None:
             line, why = leaf.doubt

@@ -408,6 +408,19 @@ class AmbiguousTest(ReaderTestCase):
     def test_nesting_deeper_than_max_depth(self) -> None:
         self.assertRefused(">" * 70 + f" {D}\n", "ambiguous_markup", 1, 72)
 
+    def test_footnote_definitions_as_github_reads_them(self) -> None:
+        """Regression: GitHub reads ``[^1]:`` as a footnote definition and shows it, with its lazy
+        lines and the indented blocks after it, at the end of the page; the gate counted a directive
+        line below one (CommonMark: a link definition, then a paragraph) and called an indented one
+        code. Both are refused, naming the footnote's line; an unindented line after a blank line is
+        past the footnote and counts."""
+        O = "@quill create_copy existing_path=overwrite"
+        refusal = self.assertRefused(f"Text[^1].\n\n[^1]: A note.\n{O}\n", "ambiguous_markup", 4, 1)
+        self.assertIn("footnote", refusal.detail)
+        self.assertIn("(line 3)", refusal.detail)
+        self.assertRefused(f"[^1]: A note.\n\n    {O}\n\nafter\n", "ambiguous_markup", 3, 5)
+        self.assertClaims(f"[^1]: A note.\n\n{D}\n", [(3, D)])
+
     def test_doubt_names_the_line_that_causes_it(self) -> None:
         """Regression: the doubt named the first line anywhere on the page where markdown-it may read
         differently (here line 2, after an unrelated link definition), not the lazy line 5 of this quote."""
