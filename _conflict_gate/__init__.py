@@ -18,3 +18,6 @@ The root modules ``conflict_gate.py`` (the public API) and ``run.py`` (the lab)
 sit beside this package; ``pip install`` installs ``conflict_gate`` and this
 package, nothing with a generic name.
 """
+
+#: The release, read by pyproject.toml (``[tool.setuptools.dynamic]``) and ``conflict-gate --version``.
+__version__ = "0.2.0"

@@ -16,20 +16,25 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import re
+import shlex
+import stat
 import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Final, Mapping, NoReturn, Sequence
 
+from . import __version__
 from .answer import check_answer, load_decision
 from .corpus import SourceFiles, line_ending_hint, load_documents, source_digest
 from .decision import audit, gate
 from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
-from .grammar import NAME, VALUE_TOKEN, Grammar
+from .grammar import NAME, VALUE_TOKEN, Grammar, grammar_from_json
+from .reader import read_directives
 from .manifest import ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
 from .registry import AUDIT_STATUSES, COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, VERDICTS
 
@@ -60,6 +65,20 @@ def render_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def check_output(path: Path, *, create_only: bool = False) -> None:
+    """Raise :class:`CliError` (``output``) unless :func:`write_atomically` may write ``path``: its
+    folder exists, and it is absent or a regular file (absent with ``create_only``)."""
+    if not path.parent.is_dir():
+        raise CliError("output", f"cannot write {path}: folder {path.parent} does not exist")
+    if path.is_dir():
+        raise CliError("output", f"cannot write {path}: it is a directory")
+    if create_only and os.path.lexists(path):
+        raise CliError("output", f"{path} exists; init never overwrites a file")
+    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
+        raise CliError("output", f"cannot write {path}: it is not a regular file (a symlink, pipe or "
+                                 "device would be replaced); name a regular file")
+
+
 def write_atomically(path: Path, text: str, *, create_only: bool = False) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder and ``os.replace``.
 
@@ -69,13 +88,8 @@ def write_atomically(path: Path, text: str, *, create_only: bool = False) -> Non
     :class:`CliError` (``output``) when the folder is missing or not
     writable, or the file exists and ``create_only`` is set.
     """
+    check_output(path, create_only=create_only)
     folder = path.parent
-    if not folder.is_dir():
-        raise CliError("output", f"cannot write {path}: folder {folder} does not exist")
-    if path.is_dir():
-        raise CliError("output", f"cannot write {path}: it is a directory")
-    if create_only and os.path.lexists(path):
-        raise CliError("output", f"{path} exists; init never overwrites a file")
     try:
         mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
@@ -126,7 +140,7 @@ def _prog() -> str:
 # gate
 
 
-def _claim_operation(grammar: Grammar, key: str, operation: str | None) -> str:
+def _claim_operation(grammar: Grammar, key: str, operation: str | None, manifest: str) -> str:
     """The operation of a request: given, or the only one in the grammar that has ``key``."""
     if operation is not None:
         return operation
@@ -136,14 +150,14 @@ def _claim_operation(grammar: Grammar, key: str, operation: str | None) -> str:
     known = ", ".join(f"{op} {k}" for op, k, _ in grammar.claims())
     if not owners:
         raise CliError("usage", f"the grammar has no key {printable(repr(key))} (known: {known}; "
-                                f"see '{_prog()} grammar --manifest ...')")
+                                f"see '{_prog()} grammar --manifest {shlex.quote(_shown(manifest))}')")
     raise CliError("usage", f"key {key!r} belongs to several operations ({', '.join(owners)}): "
                             "name one with --operation")
 
 
 def _gate(args: argparse.Namespace) -> int:
     corpus = load_documents(args.manifest)
-    operation = _claim_operation(corpus.grammar, args.claim, args.operation)
+    operation = _claim_operation(corpus.grammar, args.claim, args.operation, args.manifest)
     result = gate(corpus, args.source_ids, args.version, operation, args.claim)
     sys.stdout.write(render_json(result))
     status, reason = result["status"], result["reason"]
@@ -356,16 +370,36 @@ def _version_pattern(pattern: str) -> re.Pattern[str]:
 
 
 def _starter_grammar(texts: Sequence[str]) -> tuple[dict[str, Any], str]:
-    """A grammar proposed from the directive lines found, or a placeholder; and a note on stderr."""
+    """A grammar proposed from the directive lines found, or a placeholder; and a note on stderr.
+
+    Proposed from every ``@<namespace> <operation> <key>=<value>`` line first,
+    then again from only the lines that count as directives under that
+    grammar (examples in code, and directive-shaped text elsewhere, left out).
+    """
     found = [m.groups() for text in texts for m in _DIRECTIVE_LINE.finditer(text)]
     if not found:
         return ({"namespace": "example", "product": "Example", "operations": {"example_operation": {
             "example_key": {"type": "enum", "values": ["yes", "no"]}}}},
                 "no directive lines found: the grammar is a placeholder to edit")
     namespace = Counter(ns for ns, _, _, _ in found).most_common(1)[0][0]
+    grammar = _grammar_of(namespace, [(op, key, value) for ns, op, key, value in found if ns == namespace])
+    try:
+        counted = [(c.operation, c.claim_key, c.value) for text in texts
+                   for c in read_directives(text, grammar_from_json(grammar)).claims]
+    except GrammarError:
+        counted = []
+    if counted:
+        grammar = _grammar_of(namespace, counted)
+    count = sum(len(keys) for keys in grammar["operations"].values())
+    return (grammar, f"grammar proposed from {_plural(len(counted) or len(found), 'directive line')} "
+                     f"(namespace {namespace!r}, {_plural(count, 'key')}): review the values and integer bounds")
+
+
+def _grammar_of(namespace: str, claims: Sequence[tuple[str, str, str]]) -> dict[str, Any]:
+    """Grammar JSON allowing exactly ``(operation, key, value)`` claims: integers, else enumerations."""
     operations: dict[str, dict[str, list[str]]] = {}
-    for ns, operation, key, value in found:
-        if ns == namespace and NAME.fullmatch(operation) and NAME.fullmatch(key):
+    for operation, key, value in claims:
+        if NAME.fullmatch(operation) and NAME.fullmatch(key):
             values = operations.setdefault(operation, {}).setdefault(key, [])
             if value not in values:
                 values.append(value)
@@ -380,11 +414,7 @@ def _starter_grammar(texts: Sequence[str]) -> tuple[dict[str, Any], str]:
                 rules[key] = {"type": "enum", "values": sorted(v for v in values if VALUE_TOKEN.fullmatch(v))
                               or ["yes", "no"]}
         grammar_ops[operation] = rules
-    count = sum(len(keys) for keys in grammar_ops.values())
-    return ({"namespace": namespace, "product": namespace.replace("-", " ").title(),
-             "operations": grammar_ops},
-            f"grammar proposed from {_plural(len(found), 'directive line')} (namespace {namespace!r}, "
-            f"{_plural(count, 'key')}): review the values and integer bounds")
+    return {"namespace": namespace, "product": namespace.replace("-", " ").title(), "operations": grammar_ops}
 
 
 def _init(args: argparse.Namespace) -> int:
@@ -437,6 +467,12 @@ def _init(args: argparse.Namespace) -> int:
         entry["sha256"] = ""
         documents.append({key: entry[key] for key in ENTRY_FIELDS if key in entry})
         texts.append((docs / in_docs).read_text(encoding="utf-8", errors="replace"))
+    check_output(manifest_path, create_only=True)
+    if not documents:
+        first = f" (first: {left_out[0]})" if left_out else ""
+        raise CliError("input", f"no page under {_shown(docs)} fits {args.version_from!r}, the scheme "
+                                f"{scheme!r} and the manifest's folder; {_plural(len(left_out), 'page')} "
+                                f"left out{first}; nothing written")
     grammar, note = _starter_grammar(texts)
     manifest = {"grammar": grammar, "version_scheme": scheme, "documents": documents}
     write_atomically(manifest_path, render_json(manifest), create_only=True)
@@ -484,7 +520,13 @@ def _check_answer(args: argparse.Namespace) -> int:
                 answer = handle.read(MAX_ANSWER_BYTES + 1)
         except OSError as error:
             raise CliError("input", f"cannot read {args.answer}: {error.strerror}") from None
-    report = check_answer(corpus, decision, answer)
+    try:
+        report = check_answer(corpus, decision, answer)
+    except DecisionError as error:
+        if error.path is not None:
+            raise
+        raise DecisionError(error.reason, error.detail, path=_shown(args.decision),
+                            pointer=error.pointer) from None  # name the decision file
     sys.stdout.write(render_json(report))
     kinds = ", ".join(sorted({f["kind"] for f in report["findings"]})) or "no findings"
     print(f"{report['verdict']}: {kinds}", file=sys.stderr)
@@ -525,6 +567,7 @@ def build_parser(*, lab: bool = False) -> argparse.ArgumentParser:
         group.add_argument("--output", metavar="FILE", help="write the lab result here (atomically)")
         group.add_argument("--check", action="store_true",
                            help="compare a fresh lab run with expected-result.json; exit 1 on drift")
+    parser.add_argument("--version", action="version", version=f"conflict-gate {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=not lab)
 
     def command(name: str, summary: str, description: str, epilog: str = "") -> argparse.ArgumentParser:
@@ -594,13 +637,24 @@ _COMMANDS: Final[Mapping[str, Callable[[argparse.Namespace], int]]] = {
 def main(argv: Sequence[str] | None = None,
          lab: Callable[[argparse.Namespace], int] | None = None) -> int:
     """Entry point of the ``conflict-gate`` console script (and, with ``lab``, of ``run.py``)."""
+    manifest = "manifest.json" if lab is not None else "..."  # the lab's, beside run.py
     try:
         args = build_parser(lab=lab is not None).parse_args(argv)
+        manifest = shlex.quote(_shown(args.manifest)) if getattr(args, "manifest", None) else manifest
         if args.command is None:
-            return lab(args)  # type: ignore[misc]
-        if lab is not None and (args.output is not None or args.check):
+            code = lab(args)  # type: ignore[misc]
+        elif lab is not None and (args.output is not None or args.check):
             raise CliError("usage", f"--output and --check come without a command, not with {args.command!r}")
-        return _COMMANDS[args.command](args)
+        else:
+            code = _COMMANDS[args.command](args)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
+        return code
+    except BrokenPipeError:
+        _silence_stdout()
+        return _fail("output", "standard output was closed before everything was written")
+    except OSError as error:  # every file is read and written through typed errors: this is stdout
+        _silence_stdout()
+        return _fail("output", f"cannot write to standard output: {error.strerror or error}")
     except CliError as error:
         return _fail(error.kind, str(error))
     except GateError as error:
@@ -612,10 +666,18 @@ def main(argv: Sequence[str] | None = None,
     except IngestionError as error:
         hint = ""
         if error.reason == "hash_mismatch":
-            hint = f"; if the edit is intended, re-pin: {_prog()} pin --manifest ..."
+            hint = f"; if the edit is intended, re-pin: {_prog()} pin --manifest {manifest}"
         elif error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
-            hint = f"; an empty sha256 means not pinned yet: {_prog()} pin --manifest ..."
+            hint = f"; an empty sha256 means not pinned yet: {_prog()} pin --manifest {manifest}"
         return _fail("input", f"{error} [{error.reason}]{hint}")
+
+
+def _silence_stdout() -> None:
+    """After stdout failed, point it at the null device, so that the interpreter's last flush
+    at exit cannot fail again with a traceback (Python's documented way for SIGPIPE)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
 
 
 def _fail(kind: str, message: str) -> int:

@@ -301,7 +301,8 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
         if doubtful is not None:
             line, why = leaf.doubt
             f.refuse("ambiguous_markup", doubtful,
-                     f"the gate cannot be sure how a reader sees this line: {why} (line {line + 1})")
+                     f"the gate cannot be sure how a reader sees this line: {why} (line {line + 1}); "
+                     f"{_SHOULD}")
             return
         if kind not in ("fenced_code", "indented_code"):
             return  # no reading shows directive-shaped text here

@@ -20,6 +20,7 @@ import hashlib
 import io
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -499,10 +500,12 @@ class GateTest(CliCase):
         self.assertEqual(self.gate(*ready), Run(
             code("input"), "",
             f"conflict-gate: error: source 'reference' (docs/reference.md): sha256 is {sha(edited)}, pinned "
-            f"{sha(REFERENCE)} [hash_mismatch]; if the edit is intended, re-pin: conflict-gate pin --manifest ...\n"))
+            f"{sha(REFERENCE)} [hash_mismatch]; if the edit is intended, re-pin: conflict-gate pin "
+            f"--manifest {shlex.quote(self.m)}\n"))
         unpinned = self.sub_manifest("unpinned.json", ("guide",), guide={"sha256": ""})
         self.assertUserError(self.gate(*ready, manifest=unpinned), "input", "[invalid_sha256]",
-                             "an empty sha256 means not pinned yet: conflict-gate pin --manifest")
+                             "an empty sha256 means not pinned yet: conflict-gate pin --manifest "
+                             + shlex.quote(unpinned))
 
     def test_control_characters_in_ids_paths_and_values_stay_escaped(self) -> None:
         """Regression: a newline or an escape in a path, id or version could forge a line on a terminal."""
@@ -871,6 +874,19 @@ class InitTest(CliCase):
             (docs / rel).write_bytes(raw)
         return docs
 
+    def test_the_proposed_grammar_leaves_out_examples_in_code(self) -> None:
+        """Regression: init proposed values and operations from directive lines in fenced examples."""
+        docs = self.tmp / "site"
+        (docs / "1.0").mkdir(parents=True)
+        (docs / "1.0" / "a.md").write_bytes(b"@acme net.connect tls=required\n\n```\n@acme net.connect "
+                                            b"tls=disabled\n@acme debug.log verbose=yes\n```\n")
+        result = self.cli("init", str(docs), "--version-from", "{version}/**")
+        self.assertEqual(result.code, code("ok"), result.err)
+        self.assertIn("grammar proposed from 1 directive line", result.err)
+        data = json.loads((docs / "manifest.json").read_text(encoding="utf-8"))
+        self.assertEqual(data["grammar"]["operations"],
+                         {"net.connect": {"tls": {"type": "enum", "values": ["required"]}}})
+
     def test_starter_manifest_then_pin_grammar_audit_gate(self) -> None:
         docs = self.site()
         manifest = docs / "manifest.json"
@@ -1050,11 +1066,9 @@ class InitTest(CliCase):
         target_dir.mkdir()
         result = self.cli("init", str(docs), "--version-from", "{version}/**",
                           "--manifest", str(target_dir / "manifest.json"))
-        self.assertEqual(result.code, code("ok"), result.err)
-        self.assertPrintableLines(result.err, INIT_LINES)
-        self.assertIn("out\\nput", result.err)
-        data = json.loads((target_dir / "manifest.json").read_text(encoding="utf-8"))
-        self.assertEqual(data["documents"], [])  # the docs are outside the manifest's folder
+        # The docs are outside the manifest's folder: no page fits, nothing is written.
+        self.assertUserError(result, "input", "no page under", "out\\nput", "nothing written")
+        self.assertFalse((target_dir / "manifest.json").exists())
         result = self.cli("init", str(docs), "--version-from", "{version}/**")
         self.assertEqual(result.code, code("ok"), result.err)
         self.assertPrintableLines(result.err, INIT_LINES)
@@ -1239,6 +1253,42 @@ class OutputErrorTest(CliCase):
         """``run.py --output target`` with the lab result computed beforehand (so a patch hits the write only)."""
         with mock.patch.object(run, "run_lab", return_value=self.lab_result):
             return self.cli("--output", str(target), lab=True)
+
+    def test_onto_a_pipe_or_a_symlink_is_refused(self) -> None:
+        """Regression: ``--output`` replaced a FIFO or a symlink with a regular file and reported success."""
+        link = self.tmp / "link.json"
+        link.symlink_to(self.tmp / "elsewhere.json")
+        targets = [link]
+        if hasattr(os, "mkfifo"):
+            os.mkfifo(self.tmp / "fifo")
+            targets.append(self.tmp / "fifo")
+        for target in targets:
+            with self.subTest(target=target.name):
+                self.assertUserError(self.lab_output(target), "output", "it is not a regular file",
+                                     prog="run.py")
+        self.assertTrue(link.is_symlink())
+        self.assertFalse((self.tmp / "elsewhere.json").exists())
+
+    def test_stdout_that_fails_is_one_line_and_the_output_code(self) -> None:
+        """Regression: a closed pipe (``| head``) or a full disk on stdout ended in a traceback, exit 1."""
+        class Failing(io.StringIO):
+            def __init__(self, error: OSError) -> None:
+                super().__init__()
+                self.error = error
+
+            def write(self, text: str) -> int:
+                raise self.error
+
+        from _conflict_gate.cli import main
+        for error, words in ((BrokenPipeError(32, "Broken pipe"), "standard output was closed"),
+                             (OSError(28, "No space left on device"), "No space left on device")):
+            err = io.StringIO()
+            with self.subTest(error=error), mock.patch.object(sys, "argv", ["conflict-gate"]), \
+                    contextlib.redirect_stdout(Failing(error)), contextlib.redirect_stderr(err):
+                exit_code_ = main(["audit", "--manifest", str(REPO / "manifest.json")])
+            self.assertEqual(exit_code_, code("output"))
+            self.assertEqual(err.getvalue().count("\n"), 1, err.getvalue())
+            self.assertIn(words, err.getvalue())
 
     def test_into_a_missing_folder(self) -> None:
         target = self.tmp / "no-such-folder" / "result.json"
