@@ -140,6 +140,9 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     return findings.reading(bom_bytes)
 
 
+_JUMPS: Final = 64
+
+
 def _candidates(encoded: bytes, grammar: Grammar) -> list[int]:
     """Byte offsets of the at signs that may start directive-shaped text, in order (at most one past the cap)."""
     found: list[int] = []
@@ -147,10 +150,18 @@ def _candidates(encoded: bytes, grammar: Grammar) -> list[int]:
     for literal, pattern in grammar.candidates:
         if (lead_ef or literal[0] != 0xEF) and literal in encoded:
             more = []
-            for match in pattern.finditer(encoded):
-                more.append(match.start())
-                if len(more) > MAX_CANDIDATES:
-                    break
+            # Few at signs: jump from one to the next (memchr) and match there; many: let the
+            # pattern scan, which costs less per at sign than a jump.
+            at, jumps = encoded.find(literal), 0
+            while at != -1 and jumps < _JUMPS:
+                if pattern.match(encoded, at):
+                    more.append(at)
+                at, jumps = encoded.find(literal, at + 1), jumps + 1
+            if at != -1:
+                for match in pattern.finditer(encoded, at):
+                    more.append(match.start())
+                    if len(more) > MAX_CANDIDATES:
+                        break
             found = sorted(found + more) if found else more
     return found
 
@@ -238,7 +249,7 @@ class _Findings:
         claims: list[Claim] = []
         declared: dict[tuple[str, str], int] = {}
         problems = list(self.problems)
-        points = _CodePoints(self.encoded)
+        points = _CodePoints(self.encoded, ascii=self.view.isascii())  # the view is the bytes as Latin-1
         for start, end, line, (operation, key, value) in self.directives:
             quote = self.decode(start, end)
             first = declared.get((operation, key))
@@ -263,11 +274,14 @@ class _Findings:
 class _CodePoints:
     """Byte offset -> code-point offset in the decoded text, for increasing offsets (linear overall)."""
 
-    def __init__(self, encoded: bytes) -> None:
+    def __init__(self, encoded: bytes, *, ascii: bool = False) -> None:
         self.encoded = encoded
+        self.ascii = ascii  # then a byte is a code point: nothing to count
         self.at = self.points = 0
 
     def __call__(self, offset: int) -> int:
+        if self.ascii:
+            return offset
         if offset < self.at:
             self.at = self.points = 0
         piece = self.encoded[self.at:offset]

@@ -40,8 +40,9 @@ growth
 adversarial
     One source of 1, 4 and 16 MB per input kind (lone-``\\r`` lines full of
     ``@``, ``@`` lines by the million, deep quotes and lists, long runs of
-    backticks and brackets, ...): seconds of ``read_directives`` (k between
-    1 and 16 MB), and the peak RSS above the import baseline of a fresh
+    backticks and brackets, ...): seconds of ``read_directives`` (minimum of
+    three runs; k fitted over the three sizes), and the peak RSS above the
+    import baseline of a fresh
     interpreter that reads, decodes and reads the directives of the 16 MB one.
 """
 
@@ -475,7 +476,7 @@ def measure_adversarial(root: Path, sizes: Sequence[int], repeat: int) -> dict[s
         path.unlink()
         entry["peak_rss_above_baseline"] = None if peak is None or baseline is None else peak - baseline
         small, large = sizes[0], sizes[-1]
-        entry["k"] = growth_exponent(small, entry["seconds"][str(small)], large, entry["seconds"][str(large)])
+        entry["k"] = fitted_exponent([(size, entry["seconds"][str(size)]) for size in sizes])
         results[name] = entry
     return results
 
@@ -490,6 +491,18 @@ def growth_exponent(small_n: float, small_cost: float | None, large_n: float,
     if not small_cost or not large_cost or small_n == large_n or small_cost <= 0 or large_cost <= 0:
         return None
     return math.log(large_cost / small_cost) / math.log(large_n / small_n)
+
+
+def fitted_exponent(points: Sequence[tuple[float, float]]) -> float | None:
+    """k in ``cost ~ n**k`` fitted over every ``(n, cost)`` (least squares on the logarithms),
+    so no single size, warm in a cache or not, decides it."""
+    if len(points) < 2 or any(cost <= 0 for _, cost in points):
+        return None
+    xs = [math.log(n) for n, _ in points]
+    ys = [math.log(cost) for _, cost in points]
+    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
+    spread = sum((x - mean_x) ** 2 for x in xs)
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread if spread else None
 
 
 def git_commit() -> str:
@@ -647,7 +660,7 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
                                       "fence-heavy": peak_rss("corpus", str(manifests["large"]))}
     if args.only in (None, "adversarial"):
         progress("adversarial inputs ...")
-        report["adversarial"] = measure_adversarial(root, args.sizes, 1 if args.quick else 2)
+        report["adversarial"] = measure_adversarial(root, args.sizes, 1 if args.quick else 3)
     report["targets"] = evaluate_targets(report)
     return report
 
