@@ -163,16 +163,25 @@ class InlineView(NamedTuple):
 
 
 class _Index:
-    """Positions of one substring in a text, for "next occurrence at or after p" in O(log n)."""
+    """"Next occurrence of one substring at or after p", remembering the last answer.
 
-    __slots__ = ("positions",)
+    For positions asked in increasing order (every scan here moves forward)
+    the text is searched once overall: an answer stays valid for every
+    position between where its search started and what it found. Holds two
+    integers, not a list of occurrences, so memory stays flat on any text.
+    """
+
+    __slots__ = ("text", "needle", "searched_from", "found")
 
     def __init__(self, text: str, needle: str) -> None:
-        self.positions = [m.start() for m in re.finditer(re.escape(needle), text)]
+        self.text, self.needle = text, needle
+        self.searched_from, self.found = 0, -2  # -2: nothing searched yet
 
     def next(self, pos: int) -> int:
-        i = bisect.bisect_left(self.positions, pos)
-        return self.positions[i] if i < len(self.positions) else -1
+        if self.found != -2 and self.searched_from <= pos and (self.found == -1 or pos <= self.found):
+            return self.found
+        self.searched_from, self.found = pos, self.text.find(self.needle, pos)
+        return self.found
 
 
 class _Indexes:
