@@ -137,15 +137,17 @@ class Grammar:
     product: str
     operations: Mapping[str, Mapping[str, ValueRule]]
     #: Directive-shaped text: an at sign, the namespace (``_ * ~`` between its
-    #: letters ignored, ASCII case-insensitive) and then no name character.
+    #: letters ignored, ASCII case-insensitive) and then no name character (nor a slash:
+    #: ``@quill/core`` names a package, not a directive).
     #: Matched against what a reader sees after NFKC normalisation, so the
     #: look-alike at signs U+FF20 and U+FE6B and fullwidth letters match too.
     shape: re.Pattern[str] = field(init=False, repr=False, compare=False)
     #: At signs that may start directive-shaped text (a sound, cheap filter): every at sign
     #: except one followed by a plain word that is not the namespace. ``(literal, pattern)``
     #: pairs matched against the page's UTF-8 bytes, each only when its literal occurs:
-    #: ``@``, the look-alikes U+FF20 and U+FE6B, and ``&#64;``, ``&#x40;``, ``&commat;`` (the
-    #: numeric ones also without the semicolon, which a browser reads in raw HTML).
+    #: ``@``, the look-alikes U+FF20 and U+FE6B, and references to any of them (``&#64;``,
+    #: ``&#x40;``, ``&commat;``, ``&#65312;``, ...; the numeric ones also without the semicolon,
+    #: which a browser reads in raw HTML).
     candidates: tuple[tuple[bytes, re.Pattern[bytes]], ...] = field(init=False, repr=False, compare=False)
     #: A directive-shaped line in which no inline construct can start (6.1-6.11): letters,
     #: digits, ``.``, ``-``, ``=`` and underscores between letters or digits (intraword, so
@@ -156,7 +158,7 @@ class Grammar:
     def __post_init__(self) -> None:
         letters = [re.escape(ch) for ch in self.namespace if ch != "_"]
         # After the letters, markers are skipped greedily (a lookahead cannot give them back).
-        loose = "[_*~]*" + "[_*~]*".join(letters) + r"(?=[_*~]*(?![_*~A-Za-z0-9.\-]))"
+        loose = "[_*~]*" + "[_*~]*".join(letters) + r"(?=[_*~]*(?![_*~A-Za-z0-9.\-/]))"
         set_ = object.__setattr__
         set_(self, "shape", re.compile("@" + loose, re.IGNORECASE | re.ASCII))
         # Relevant unless a plain word follows that is not the namespace: the namespace
@@ -165,12 +167,13 @@ class Grammar:
         # add text.
         either_case = [f"[{ch}{ch.upper()}]" if ch.isalpha() else re.escape(ch)
                        for ch in self.namespace if ch != "_"]
-        loose_ci = "[_*~]*" + "[_*~]*".join(either_case) + r"(?=[_*~]*(?![_*~A-Za-z0-9.\-]))"
+        loose_ci = "[_*~]*" + "[_*~]*".join(either_case) + r"(?=[_*~]*(?![_*~A-Za-z0-9.\-/]))"
         # (possessive where the re module has it, 3.11+: the same matches, less backtracking)
         word = r"[A-Za-z0-9_.\-]*+" if sys.version_info >= (3, 11) else r"[A-Za-z0-9_.\-]*"
         after = rf"(?={loose_ci}|{word}(?:[^\x00-\x7f]|[\\`*~\[\]<>&!]))"
         at_signs = ((b"@", "@"), ("\uff20".encode(), r"\xef\xbc\xa0"), ("\ufe6b".encode(), r"\xef\xb9\xab"),
-                    (b"&", r"&(?:#0*64(?![0-9]);?|#[xX]0*40(?![0-9a-fA-F]);?|[cC][oO][mM][mM][aA][tT];)"))
+                    (b"&", r"&(?:#0*(?:64|65312|65131)(?![0-9]);?|#[xX]0*(?:40|[fF][fF]20|[fF][eE]6[bB])(?![0-9a-fA-F]);?"
+                            r"|[cC][oO][mM][mM][aA][tT];)"))
         set_(self, "candidates", tuple((literal, re.compile((at + after).encode("latin-1")))
                                        for literal, at in at_signs))
         token = r"[A-Za-z0-9](?:[A-Za-z0-9.\-]|_(?=[A-Za-z0-9]))*"

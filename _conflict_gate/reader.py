@@ -479,7 +479,7 @@ def _top_level_line(f: _Findings, at: int, c: int, index: int, block: _Content) 
         f.directive(raw_start, raw_end)
         return bool(f.problems)
     prefix = f.decode(raw_start, at)
-    at_sign = f.decode(at, min(at + 4, raw_end))[:1]
+    at_sign = f.encoded[at:min(at + 4, raw_end)].decode("utf-8", "ignore")[:1] or "@"
     f.refuse("malformed_directive", at, _malformed_hint(prefix, at_sign))
     return True
 

@@ -677,7 +677,6 @@ class ShapeTest(unittest.TestCase):
         "@quill",
         "@quill:",
         "@quill=x",
-        "@quill/x",
         "@quill\tx",
         "@quill\u00e9",  # a non-ASCII letter is no name character
     ]
@@ -685,6 +684,7 @@ class ShapeTest(unittest.TestCase):
         "@quill_team",
         "@quilljs",
         "@quill.task(",
+        "@quill/core",  # an npm scoped package: a slash goes on a path, never a directive
         "@quill-x",
         "@quill2 x",
         "@quil x",

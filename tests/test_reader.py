@@ -231,12 +231,13 @@ class HiddenTextTest(ReaderTestCase):
         self.check_hidden(f"<pre>\n{D}\n</pre>", 2, 1, "code")
 
     def test_hidden_link_definitions_in_a_run(self) -> None:
-        """Reader sees: nothing of definitions; npm scoped package URLs hold ``@quill/``. Gate: near-misses."""
+        """Reader sees: nothing of definitions. Gate: near-misses; an npm scoped package URL (``@quill/``)
+        is not directive-shaped at all."""
         text = (f"{D}\n\n[npm]: https://www.npmjs.com/package/@quill/cli\n[docs]: https://quill.example\n"
                 f"[title]: /t \"{D}\"\n")
         reading = self.assertClaims(text, [(1, D)])
-        self.assertEqual([(n.line, n.column, n.where) for n in reading.near_misses],
-                         [(3, 38, "hidden"), (5, 14, "hidden")])
+        self.assertEqual([(n.line, n.column, n.where) for n in reading.near_misses], [(5, 14, "hidden")])
+        self.assertClaims(f"{D}\n\nInstall it with `npm install @quill/cli`, or npm install @quill/cli.\n", [(1, D)])
 
 
 class HtmlAsBrowsersReadItTest(ReaderTestCase):
@@ -407,6 +408,22 @@ class AmbiguousTest(ReaderTestCase):
 
     def test_nesting_deeper_than_max_depth(self) -> None:
         self.assertRefused(">" * 70 + f" {D}\n", "ambiguous_markup", 1, 72)
+
+    def test_references_to_look_alike_at_signs(self) -> None:
+        """Regression: ``&#65312;`` (U+FF20) and ``&#xFE6B;`` were no candidates, so a reader saw a
+        directive-shaped line the gate never looked at."""
+        O = "quill create_copy existing_path=overwrite"
+        for reference in ("&#65312;", "&#xFF20;", "&#65131;", "&#xfe6b;"):
+            with self.subTest(reference=reference):
+                self.assertRefused(f"{reference}{O}\n\n{D}\n", REFUSED_AS_SEEN, 1)
+                self.assertRefused(f"<div>\n{reference}{O}\n</div>\n\n{D}\n", REFUSED_AS_SEEN, 2)
+
+    def test_non_ascii_after_a_malformed_at_sign_is_no_traceback(self) -> None:
+        """Regression: the hint decoded four bytes after the at sign and cut a fullwidth letter in
+        two (``UnicodeDecodeError``)."""
+        for text in ("\uff20\uff51uill\n", " @qu\u200bill\n", "\\@qu\u200bill\n", "&nbsp;@qu\u200bill\n"):
+            with self.subTest(text=text):
+                self.assertRefused(text, REFUSED_AS_SEEN, 1)
 
     def test_footnote_definitions_as_github_reads_them(self) -> None:
         """Regression: GitHub reads ``[^1]:`` as a footnote definition and shows it, with its lazy
