@@ -213,7 +213,7 @@ class _Block:
     took (split into lines only if the block is watched).
     """
 
-    __slots__ = ("kind", "line", "lines", "containers", "data", "empty", "doubt", "count", "last")
+    __slots__ = ("kind", "line", "lines", "containers", "data", "empty", "doubt", "count", "last", "runs")
 
     def __init__(self, kind: str, line: int, containers: tuple[tuple[str, int], ...],
                  data: object = None, doubt: tuple[int, str] | None = None) -> None:
@@ -226,6 +226,7 @@ class _Block:
         self.doubt = doubt
         self.count = 0  # lines taken, kept or not
         self.last: tuple[int, int, int] | None = None  # the last line taken, always kept
+        self.runs = -1  # index of the first run a shortcut took, if any (see _lines_of)
 
     def add(self, entry: tuple[int, int, int], lines: int = 1) -> None:
         """Take ``lines`` lines (one, or a run); keep them while the block is under :data:`MAX_LEAF_LINES`."""
@@ -287,6 +288,8 @@ class _State:
         self.reader = reader
         self.openers: list[int] | None = None  # found on first use (see _openers)
         self.opener_ends: dict[int, int] = {}  # opener line start -> see _opener_end
+        #: limit -> the lowest offset from which _last_restart found no restart point up to it
+        self.no_restart: dict[int, int] = {}
         #: variant name -> first line where that reading may differ (seen while reading as GitHub)
         self.variants: dict[str, list[int]] = {}
         #: ``(line, end, variant)``: from ``line`` up to view offset ``end`` a reader may read the
@@ -429,13 +432,16 @@ def _can_contain(parent: str, child: str) -> bool:
 
 def _lines_of(s: _State, block: _Block) -> list[tuple[int, int, int]]:
     """``block.lines`` with the shortcut runs split into lines (paragraph lines without indentation),
-    at most :data:`MAX_LEAF_LINES` of them."""
-    if all(entry[0] >= 0 for entry in block.lines):
+    at most :data:`MAX_LEAF_LINES` of them. The block keeps the split lines, and only entries
+    added since the last split are split again, so a block asked line by line stays linear."""
+    if block.runs < 0:
         return block.lines
     view, kind = s.view, block.kind
     fence_indent = block.data[2] if kind == "fenced_code" else 0  # type: ignore[index]
-    lines: list[tuple[int, int, int]] = []
-    for first, start, end in block.lines:
+    lines = block.lines  # split in place from the first run on
+    entries = lines[block.runs:]
+    del lines[block.runs:]
+    for first, start, end in entries:
         if first >= 0:
             lines.append((first, start, end))
             continue
@@ -452,6 +458,7 @@ def _lines_of(s: _State, block: _Block) -> list[tuple[int, int, int]]:
             lines.append((line_no, content_start, content_end))
             line_no += 1
             start = eol + 1
+    block.runs = -1
     return lines
 
 
@@ -498,10 +505,17 @@ def _finalize(s: _State, block: _Block) -> None:
         definitions, rest = _split_definitions(s.view, lines) if opens_with_definition else ([], lines)
         if opens_with_definition and len(lines) > 1:
             s.note_variant("markdown_it", lines[1][0])  # markdown-it reads definitions line by line
+        if opens_with_definition and len(lines) > _DEFINITION_LINES:  # read no further as markdown-it
+            s.unsure.append((lines[_DEFINITION_LINES][0], end + 1, "markdown_it"))
         s.emit("link_definition", block, definitions)
         s.emit("paragraph", block, rest)
     else:
         s.emit(block.kind, block, lines, block.data if block.kind == "html_block" else None)
+
+
+#: markdown-it's reading of link definitions is followed over at most this many lines of a
+#: paragraph; the lines after are in doubt (each line re-reads the paragraph so far).
+_DEFINITION_LINES: Final = 64
 
 
 def _markdown_it_definitions(s: _State) -> str:
@@ -516,8 +530,8 @@ def _markdown_it_definitions(s: _State) -> str:
     """
     lines = _lines_of(s, s.stack[-1])
     view = s.view
-    if view[lines[0][1]:lines[0][1] + 1] != "[":
-        return ""
+    if view[lines[0][1]:lines[0][1] + 1] != "[" or len(lines) > _DEFINITION_LINES:
+        return ""  # past the bound the GitHub reading puts the paragraph in doubt (_finalize)
     content = "\n".join(view[a:b] for _, a, b in lines)
     starts = _definition_starts(content)
     new = s.line.lstrip(" \t>")
@@ -1369,9 +1383,22 @@ def _restart_point(s: _State, limit: int) -> int:
         if end == _NOT_AN_OPENER:
             continue
         if end == _STOP or end > limit:  # may be open at the limit: jump no further than before it
-            return _last_restart(view, start, open_until, line_start)
+            return _remembered_restart(s, open_until, line_start)
         open_until = end
-    return _last_restart(view, start, open_until, limit)
+    return _remembered_restart(s, open_until, limit)
+
+
+def _remembered_restart(s: _State, after: int, limit: int) -> int:
+    """:func:`_last_restart` from ``s.pos``, remembering a search that found nothing: when nothing
+    closes between restart points (a run of thematic breaks), each line would search the same
+    stretch again."""
+    searched = s.no_restart.get(limit)
+    if searched is not None and max(after - 1, s.pos) >= searched:
+        return s.pos
+    found = _last_restart(s.view, s.pos, after, limit)
+    if found == s.pos:
+        s.no_restart[limit] = max(after - 1, s.pos)
+    return found
 
 
 _NOT_AN_OPENER: Final = -1
@@ -1429,6 +1456,8 @@ def _last_restart(view: str, start: int, after: int, limit: int) -> int:
 def _take(s: _State, block: _Block, end: int) -> None:
     """Give the whole lines from ``s.pos`` to ``end`` to ``block`` and move past them."""
     count = s.view.count("\n", s.pos, end)
+    if block.runs < 0:
+        block.runs = len(block.lines)
     block.add((-1 - (s.line_no + 1), s.pos, end), count)
     s.line_no += count
     s.pos = end

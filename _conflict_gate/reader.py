@@ -381,6 +381,7 @@ class _Content:
     def __init__(self, f: _Findings, lines: Sequence[tuple[int, int, int]], html: bool = False) -> None:
         self.lines = lines
         self.byte_starts = [start for _, start, _ in lines]
+        self._last = (-1, 0, 0)  # (line index, byte offset, content offset) last asked
         decoded = [f.decode(start, end) for _, start, end in lines]
         self.text = "\n".join(decoded)
         self.starts: list[int] = []
@@ -404,9 +405,16 @@ class _Content:
         self.f = f
 
     def at(self, offset: int) -> int:
-        """The content offset of a byte offset."""
+        """The content offset of a byte offset (decoding on from the last one asked on its line,
+        so many at signs on one long line cost one pass)."""
         k = bisect.bisect_right(self.byte_starts, offset) - 1
-        return self.starts[k] + len(self.f.decode(self.byte_starts[k], offset))
+        last_k, last_offset, last_at = self._last
+        if last_k == k and last_offset <= offset:
+            result = last_at + len(self.f.decode(last_offset, offset))
+        else:
+            result = self.starts[k] + len(self.f.decode(self.byte_starts[k], offset))
+        self._last = (k, offset, result)
+        return result
 
     def line_span(self, content_offset: int) -> tuple[int, int]:
         """The content span of the line holding ``content_offset``."""
