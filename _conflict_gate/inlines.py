@@ -38,7 +38,8 @@ import re
 import unicodedata
 from typing import Final, NamedTuple
 
-__all__ = ["InlineView", "MAX_NESTING", "View", "html_tag_end", "html_view", "inline_view", "invisible", "visible_word"]
+__all__ = ["Indexes", "InlineView", "MAX_NESTING", "View", "browser_markup_end", "html_tag_end", "html_view",
+           "inline_view", "invisible", "visible_word"]
 
 #: Unmatched brackets or parentheses nested deeper than this are not followed.
 MAX_NESTING: Final = 1000
@@ -184,7 +185,7 @@ class _Index:
         return self.found
 
 
-class _Indexes:
+class Indexes:
     """An :class:`_Index` per needle, built on first use, for one content string."""
 
     def __init__(self, content: str) -> None:
@@ -200,10 +201,10 @@ class _Indexes:
 
 def html_tag_end(text: str, i: int) -> int:
     """6.6: the end of an HTML tag starting at ``text[i] == "<"``, or -1 (linear in the tag's length)."""
-    return _raw_html(text, i, _Indexes(text))
+    return _raw_html(text, i, Indexes(text))
 
 
-def _raw_html(content: str, i: int, indexes: _Indexes) -> int:
+def _raw_html(content: str, i: int, indexes: Indexes) -> int:
     """6.6: the end of an HTML tag (open, closing, comment, processing instruction,
     declaration, CDATA) starting at ``content[i] == "<"``, or -1."""
     nxt = content[i + 1:i + 2]
@@ -270,7 +271,7 @@ _BROWSER_SPACE: Final = re.compile(r"[\t\n\f ]*")
 _BROWSER_UNQUOTED: Final = re.compile(r"[^\t\n\f >]*")
 
 
-def _browser_markup_end(content: str, i: int, indexes: _Indexes) -> int:
+def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
     """Where a browser's HTML tokenizer ends the markup starting at ``content[i] == "<"``.
 
     HTML Living Standard, 13.2.5 (tokenization, from the data state):
@@ -365,7 +366,7 @@ def inline_view(content: str) -> InlineView:
         line_starts.append(i + 1)
         i = content.find("\n", i + 1)
     n = len(content)
-    indexes = _Indexes(content)
+    indexes = Indexes(content)
     runs: dict[int, list[int]] = {}
     if "`" in content:
         for run in _BACKTICKS.finditer(content):
@@ -422,7 +423,7 @@ def inline_view(content: str) -> InlineView:
             if end > 0:
                 # The browser reads the raw HTML again: where it ends the markup elsewhere,
                 # the text in between is neither surely hidden nor surely shown.
-                shown_from = _browser_markup_end(content, at, indexes)
+                shown_from = browser_markup_end(content, at, indexes)
                 if 0 < shown_from < end:
                     hidden.append((at, shown_from))
                     unsure.append((shown_from, end))
@@ -482,7 +483,7 @@ def html_view(content: str) -> tuple[View, tuple[tuple[int, int], ...], tuple[tu
     """Read an HTML block's ``content`` as a browser shows it: ``(visible text, code spans, hidden spans)``.
 
     Spans are sorted ``[start, end)`` offsets into ``content``. Markup as a
-    browser's tokenizer ends it (:func:`_browser_markup_end`: tags, comments,
+    browser's tokenizer ends it (:func:`browser_markup_end`: tags, comments,
     doctypes, bogus comments) and ``<template>`` content are hidden; the
     content of ``<pre>``, ``<code>``, ``<kbd>``, ``<samp>``, ``<tt>``,
     ``<listing>`` is code; references are decoded as a browser decodes them
@@ -490,7 +491,7 @@ def html_view(content: str) -> tuple[View, tuple[tuple[int, int], ...], tuple[tu
     ``<style>`` content included (GFM's tag filter shows it as text), is
     visible. Markup that runs to the end hides the rest of the block.
     """
-    indexes = _Indexes(content)
+    indexes = Indexes(content)
     visible = _Builder(content)
     code: list[tuple[int, int]] = []
     hidden: list[tuple[int, int]] = []
@@ -514,7 +515,7 @@ def html_view(content: str) -> tuple[View, tuple[tuple[int, int], ...], tuple[tu
             elif not stack:
                 visible.show("&", at)
             continue
-        end = _browser_markup_end(content, at, indexes)
+        end = browser_markup_end(content, at, indexes)
         if end < 0:
             if not stack:
                 visible.show("<", at)

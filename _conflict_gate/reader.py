@@ -39,7 +39,17 @@ from typing import Final, NamedTuple, Sequence
 from .blocks import FOOTNOTE_DOUBT, MAX_LEAF_LINES, Leaf, parse_blocks
 from .errors import DirectiveError
 from .grammar import Grammar
-from .inlines import _WORD_LIMIT, InlineView, View, html_view, inline_view, invisible, visible_word
+from .inlines import (
+    _WORD_LIMIT,
+    Indexes,
+    InlineView,
+    View,
+    browser_markup_end,
+    html_view,
+    inline_view,
+    invisible,
+    visible_word,
+)
 
 __all__ = ["Claim", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "NearMiss", "Reading", "read_directives"]
 
@@ -129,11 +139,15 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
                         "signs that may start a directive; the gate does not read such a source")
         return findings.reading(bom_bytes)
     leaves = sorted(parse_blocks(view, candidates, fast=fast), key=lambda leaf: leaf.lines[0][1])
+    html = _OpenHtml(view) if "<" in view else None
     for leaf in leaves:
         inside = candidates[bisect.bisect_left(candidates, leaf.lines[0][1]):
                             bisect.bisect_right(candidates, leaf.end)]
         if inside:
             findings.anchor(leaf)
+            opened = html.before(view.rfind("\n", 0, leaf.lines[0][1]) + 1) if html else None
+            if opened is not None:
+                leaf = leaf._replace(doubt=opened)
             _read_leaf(findings, leaf, inside)
             if findings.problems:  # later blocks cannot hold an earlier problem
                 break
@@ -269,6 +283,66 @@ class _Findings:
         if problems:
             return Reading((), min(problems, key=lambda p: p[0])[1], tuple(near))
         return Reading(tuple(claims), None, tuple(near))
+
+
+#: Elements whose content a browser hides, or shows struck through, for which raw HTML opened in
+#: an earlier block may still be open around a later one (HTML 13.2.6: the parser keeps its stack
+#: of open elements across everything CommonMark passes through).
+_HIDING_ELEMENTS: Final = frozenset({"template", "textarea", "title", "xmp", "plaintext", "noscript",
+                                     "dialog", "del", "s", "strike"})
+_MARKUP: Final = re.compile(r"<(?:!--|\?|![A-Za-z\[]|(/?)([A-Za-z][A-Za-z0-9-]*))")
+_HIDDEN_ATTRIBUTE: Final = re.compile(r"[\s\"']hidden(?:[\s=/>]|\Z)", re.IGNORECASE)
+
+
+class _OpenHtml:
+    """What raw HTML before a block may leave open around it, read from the raw text as a browser
+    tokenizes it (:func:`~_conflict_gate.inlines.browser_markup_end`) as if all of it were raw HTML
+    (code spans and blocks are not told apart, so text there can only add doubt): markup not closed
+    yet (a comment, a declaration, a tag whose quoted value runs on), or an element of
+    :data:`_HIDING_ELEMENTS` (or any with a ``hidden`` attribute) opened more often than closed.
+    Asked for increasing offsets; linear in the text read."""
+
+    def __init__(self, view: str) -> None:
+        self.view = view
+        self.indexes = Indexes(view)
+        self.pos = 0
+        self.open: dict[str, list[int]] = {}  # element name -> offsets of its unclosed start tags
+        self.lines: dict[int, int] = {}  # offset -> 0-based line, for messages
+
+    def before(self, offset: int) -> tuple[int, str] | None:
+        """``(0-based line, why)`` when the block starting at ``offset`` may sit inside raw HTML."""
+        view = self.view
+        while self.pos < offset:
+            match = _MARKUP.search(view, self.pos, offset)
+            if match is None:
+                self.pos = offset
+                break
+            at = match.start()
+            end = browser_markup_end(view, at, self.indexes)
+            if end < 0:  # text
+                self.pos = match.end()
+                continue
+            if end > offset:
+                self.pos = at  # ask again from here: it may close before a later block
+                return self._doubt(at, "HTML markup opened here is still open; a browser hides what "
+                                       "follows until it closes")
+            name = (match.group(2) or "").lower()
+            if match.group(1):
+                if self.open.get(name):
+                    self.open[name].pop()
+            elif name and (name in _HIDING_ELEMENTS or _HIDDEN_ATTRIBUTE.search(view, match.end(), end)):
+                self.open.setdefault(name, []).append(at)
+            self.pos = end
+        still = [at for starts in self.open.values() for at in starts]
+        if still:
+            return self._doubt(min(still), "an HTML element that hides or strikes out its content opened "
+                                           "here may still be open; a browser shows what follows inside it")
+        return None
+
+    def _doubt(self, at: int, why: str) -> tuple[int, str]:
+        if at not in self.lines:
+            self.lines[at] = self.view.count("\n", 0, at)
+        return self.lines[at], why
 
 
 class _CodePoints:

@@ -253,6 +253,20 @@ class HtmlAsBrowsersReadItTest(ReaderTestCase):
         """``text`` after a directive paragraph shows directive-shaped text on its ``line``: refused there."""
         self.assertRefused(f"{D}\n\n{text}\n", REFUSED_AS_SEEN | {"ambiguous_markup"}, line + 2)
 
+    def test_markup_left_open_in_an_earlier_block(self) -> None:
+        """Regression: a browser keeps a comment, a quoted attribute value or a hiding element open
+        across the blocks CommonMark passes through; the gate read each block's HTML on its own and
+        counted a directive a browser hides (or strikes out). Refused, naming the opening line."""
+        for text, line in ((f"<!-- TODO --> <!-- off until 2.0:\n\n{self.SHOWN}\n\n-->\n", 3),
+                           (f"- <!--\n{self.SHOWN}\n", 2), (f'<div title="\n\n{self.SHOWN}\n', 3),
+                           (f"<template>\n\n{self.SHOWN}\n", 3), (f"x <template>\n\n{self.SHOWN}\n", 3),
+                           (f"<div hidden>\n\n{self.SHOWN}\n", 3), (f"<del>\n\n{self.SHOWN}\n\n</del>\n", 3)):
+            with self.subTest(text=text):
+                refusal = self.assertRefused(f"{D}\n\n{text}", "ambiguous_markup", line + 2)
+                self.assertIn("(line 3)", refusal.detail)
+        # Closed before the directive: no doubt.
+        self.assertClaims(f"<!-- note -->\n<kbd>Ctrl</kbd>\n<template>x</template>\n\n{D}\n", [(5, D)])
+
     def test_processing_instruction_ends_at_the_first_greater_than_sign(self) -> None:
         """Regression: a browser ends ``<?`` (a bogus comment) at the first ``>``, so the lines after
         ``$a > $b`` are text; the gate hid everything up to ``?>``."""
