@@ -147,12 +147,13 @@ _PLAIN: Final = r"(?:[^\s>#+*\-_=`~<|:\[0-9]|[0-9]{1,9}(?![0-9.)])|[0-9]{10})"
 _CONTINUATION_LINE: Final = rf"[ \t]*(?:{_PLAIN}|\[)[^\n]*\n"
 #: Plain lines continue an open paragraph, whatever containers are open (matched or lazily).
 _CONTINUATION_RUN: Final = re.compile(rf"(?:{_CONTINUATION_LINE})*")
-_TOP_BLOCKS: Final = (rf"(?:[ \t]*\r?\n|[ ]{{0,3}}#{{1,6}}(?=[ \t\r\n])[^\n]*\n"
+_TOP_BLOCKS: Final = (rf"(?:[ \t]*\r?\n|[ ]{{0,3}}#{{1,6}}(?=[ \t\r\n])[^\n|]*\n"
                       rf"|(?P<para>[ ]{{0,3}}{_PLAIN}[^\n]*\n(?:{_CONTINUATION_LINE})*))*")
 #: A paragraph's first line at top level (plain) and its continuation lines.
 _PARAGRAPH_RUN: Final = re.compile(rf"[ ]{{0,3}}{_PLAIN}[^\n]*\n(?:{_CONTINUATION_LINE})*")
 _BLANK_LINE: Final = re.compile(r"[ \t]*\r?\n")
-#: At top level with nothing open: blank lines, ATX headings, and paragraphs that start
+#: At top level with nothing open: blank lines, ATX headings (without a ``|``: see _table_first),
+#: and paragraphs that start
 #: plain (not with "[", which may open a link reference definition).
 _TOP_RUN: Final = re.compile(_TOP_BLOCKS)
 #: The same after an open top-level paragraph, whose continuation lines come first.
@@ -268,6 +269,8 @@ _FOOTNOTE: Final = re.compile(r"\[\^[^\]\s]+\]:")
 _NEXT_NONBLANK: Final = re.compile(r"(?:[ \t]*\r?\n)*((?: {4}| {0,3}\t)?)(?=[^\n])")
 
 _TAKES_LINES: Final = frozenset({"paragraph", "fenced_code", "indented_code", "html_block", "table"})
+#: Leaves whose lines are taken as they are, whatever they look like.
+_RAW_LEAVES: Final = frozenset({"fenced_code", "indented_code", "html_block"})
 _NESTING: Final = frozenset({"block_quote", "list_item"})
 
 
@@ -294,7 +297,7 @@ class _State:
         self.variants: dict[str, list[int]] = {}
         #: ``(line, end, variant)``: from ``line`` up to view offset ``end`` a reader may read the
         #: lines otherwise: markdown-it as a link definition's (see _setext_heading), GitHub as a
-        #: footnote (see _footnote)
+        #: footnote (see _footnotes)
         self.unsure: list[tuple[int, int, str]] = []
         self.leaves: list[Leaf] = []
         self.stack: list[_Block] = [_Block("document", 0, ())]
@@ -852,6 +855,10 @@ def _table(s: _State, container: _Block) -> int:
     lines = _lines_of(s, container)
     header_no, header_start, header_end = lines[-1]
     header = s.view[header_start:header_end].rstrip(" \t")
+    if "|" not in header and count == 1 and header_no == s.line_no - 1 and s.reader is _GITHUB \
+            and ("|" in rest or ":" in rest):  # a plain "---" is a setext underline there too
+        # GitHub (cmark-gfm) makes a one-column table of a header row without a pipe
+        s.unsure.append((header_no, _next_blank_line(s.view, s.pos), "tables"))
     if header_no != s.line_no - 1 or "|" not in header or len(table_cells(header)) != count \
             or (len(lines) > 1 and _header_indent(s) >= 4):  # a first line is never indented code
         return 0
@@ -868,6 +875,23 @@ def _table(s: _State, container: _Block) -> int:
     table.add(lines[-1])
     s.advance_next_nonspace()
     return 2
+
+
+#: A line that starts a block quote, a list item or an ATX heading, and a delimiter-row-shaped line.
+_MARKER_FIRST: Final = re.compile(r" {0,3}(?:>|[*+\-][ \t]|[0-9]{1,9}[.)][ \t]|#{1,6}[ \t])")
+_DELIMITER_LIKE: Final = re.compile(r"[ \t]*[|:\-][|:\- \t]*-[|:\- \t]*\r?\n")
+
+
+def _table_first(s: _State) -> None:
+    """markdown-it tries its table rule before block quotes, lists and headings: a line that opens
+    one of them and holds a ``|``, above a delimiter row, is a table's header row to markdown-it
+    (GitHub and CommonMark read the container). The lines from here to a blank line are in doubt."""
+    if not _MARKER_FIRST.match(s.line):
+        return
+    next_start = s.view.find("\n", s.pos) + 1
+    if next_start and _DELIMITER_LIKE.match(s.view, next_start):
+        if not s.unsure or s.unsure[-1][1] <= s.pos:
+            s.unsure.append((s.line_no, _next_blank_line(s.view, next_start), "markdown_it"))
 
 
 def _header_indent(s: _State) -> int:
@@ -1132,6 +1156,8 @@ def _continue(s: _State, block: _Block) -> int:
 
 def _incorporate_line(s: _State) -> None:
     """Phase 1 for one line: match the open blocks, try new block starts, add the text."""
+    if "|" in s.line and s.reader is _GITHUB and s.stack[-1].kind not in _RAW_LEAVES:
+        _table_first(s)
     if s.reader.markdown_it and s.stack[-1].kind == "paragraph":
         reading = _markdown_it_definitions(s)
         if reading == "close":
@@ -1189,25 +1215,30 @@ def _incorporate_line(s: _State) -> None:
     elif s.offset < len(s.line) and not s.blank:
         s.add_child("paragraph")
         s.advance_next_nonspace()
-        if s.line.startswith("[^", s.offset) and _FOOTNOTE.match(s.line, s.offset):
-            _footnote(s)
         s.add_line()
 
 
-def _footnote(s: _State) -> None:
-    """A paragraph opening with ``[^label]:``: GitHub reads a footnote definition (not CommonMark,
-    not modelled) and shows it, with its lazy lines and the indented blocks after it, at the end
-    of the page. Every block from here to its end is in doubt (``s.unsure``)."""
+def _footnotes(s: _State, limit: int) -> None:
+    """Footnote definitions (``[^label]:`` at a line start, GitHub; not CommonMark, not modelled):
+    GitHub shows one at the end of the page with its lazy lines and, after blank lines, the
+    indented lines after it, and one may interrupt a paragraph. Every block in such a stretch
+    before ``limit`` is in doubt (``s.unsure``)."""
     view = s.view
-    if s.unsure and s.unsure[-1][1] > s.pos:
-        return  # already inside one
-    end = _next_blank_line(view, s.pos)
-    while True:  # after blank lines, a line indented four columns or more goes on with it
-        following = _NEXT_NONBLANK.match(view, end)
-        if following is None or not following.group(1):
-            break
-        end = _next_blank_line(view, following.end())
-    s.unsure.append((s.line_no, end, "footnotes"))
+    i = view.find("[^", 0, limit)
+    while i != -1:
+        line_start = view.rfind("\n", 0, i) + 1
+        if i - line_start <= 3 and not view[line_start:i].strip(" ") and _FOOTNOTE.match(view, i) \
+                and not (s.unsure and s.unsure[-1][1] > line_start):
+            end = view.find("\n", i) + 1
+            while True:
+                end = _CONTINUATION_RUN.match(view, end).end()  # lazy lines
+                following = _NEXT_NONBLANK.match(view, end)
+                if following is None or following.start(1) == end or not following.group(1):
+                    break  # a line that interrupts it, or an unindented one after a blank line
+                end = _next_blank_line(view, following.end())
+            s.unsure.append((view.count("\n", 0, line_start), end, "footnotes"))
+            i = end
+        i = view.find("[^", i + 2, limit)
 
 
 # --------------------------------------------------------------------------
@@ -1520,6 +1551,8 @@ def _parse(text: str, watch: Sequence[int], fast: bool, reader: _Reader
     s = _State(text, watch, reader)
     view, stack = s.view, s.stack
     size, last_watched, watched = len(view), watch[-1], len(watch)
+    if reader is _GITHUB:
+        _footnotes(s, last_watched)
     _front_matter(s)
     while s.pos < size:
         tip = stack[-1]

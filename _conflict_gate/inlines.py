@@ -329,6 +329,17 @@ def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
 _BROWSER_REFERENCE: Final = re.compile(r"&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);?")
 
 
+def _readers_differ(content: str, at: int, end: int) -> bool:
+    """Raw HTML that CommonMark 0.31.2 accepts and GitHub (cmark-gfm) and markdown-it show as
+    text: a comment by the older rule (its text starts with ``>`` or ``->``, ends with ``-`` or
+    holds ``--``: ``<!-->``, ``<!--- x --->``), or a declaration whose name is not uppercase."""
+    if content.startswith("<!--", at):
+        body = content[at + 4:end - 3] if end - at >= 7 else None
+        return body is None or body.startswith((">", "->")) or body.endswith("-") or "--" in body
+    return content.startswith("<!", at) and not content[at + 2:at + 3].isupper() \
+        and not content.startswith("<![CDATA[", at)
+
+
 def _reference(match: re.Match[str]) -> str:
     """2.5: the character(s) a reference stands for, or ``""`` for an unknown name."""
     body = match.group()[1:-1]
@@ -420,6 +431,10 @@ def inline_view(content: str) -> InlineView:
                 copied = i = autolink.end()
                 continue
             end = _raw_html(content, at, indexes)
+            if end > 0 and _readers_differ(content, at, end):
+                unsure.append((at, end))  # raw HTML to CommonMark 0.31.2, text to others
+                copied = i = end
+                continue
             if end > 0:
                 # The browser reads the raw HTML again: where it ends the markup elsewhere,
                 # the text in between is neither surely hidden nor surely shown.

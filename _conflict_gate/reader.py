@@ -308,10 +308,17 @@ class _OpenHtml:
         self.pos = 0
         self.open: dict[str, list[int]] = {}  # element name -> offsets of its unclosed start tags
         self.lines: dict[int, int] = {}  # offset -> 0-based line, for messages
+        self.held: tuple[int, int] | None = None  # markup hiding the text from its start up to its end
 
     def before(self, offset: int) -> tuple[int, str] | None:
         """``(0-based line, why)`` when the block starting at ``offset`` may sit inside raw HTML."""
         view = self.view
+        if self.held is not None:
+            at, end = self.held
+            if end > offset:
+                return self._doubt(at, "HTML markup opened here is still open; a browser hides what "
+                                       "follows until it closes")
+            self.held, self.pos = None, end
         while self.pos < offset:
             match = _MARKUP.search(view, self.pos, offset)
             if match is None:
@@ -323,9 +330,16 @@ class _OpenHtml:
                 self.pos = match.end()
                 continue
             if end > offset:
-                self.pos = at  # ask again from here: it may close before a later block
-                return self._doubt(at, "HTML markup opened here is still open; a browser hides what "
-                                       "follows until it closes")
+                # A comment, or a quoted value, runs on over this block; other markup ends at the
+                # first ">" of the tags the renderer writes around the block, before its text.
+                rendered = view[at:offset] + "> "  # a quoted value would run on past the ">"
+                if view.startswith("<!--", at) or \
+                        browser_markup_end(rendered, 0, Indexes(rendered)) > offset - at + 1:
+                    self.held = (at, end)
+                    return self._doubt(at, "HTML markup opened here is still open; a browser hides what "
+                                           "follows until it closes")
+                self.pos = offset
+                break
             name = (match.group(2) or "").lower()
             if match.group(1):
                 if self.open.get(name):

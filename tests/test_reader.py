@@ -267,6 +267,20 @@ class HtmlAsBrowsersReadItTest(ReaderTestCase):
         # Closed before the directive: no doubt.
         self.assertClaims(f"<!-- note -->\n<kbd>Ctrl</kbd>\n<template>x</template>\n\n{D}\n", [(5, D)])
 
+    def test_raw_html_that_other_readers_show_as_text(self) -> None:
+        """Regression: ``<!--- x --->`` (a comment to CommonMark 0.31.2, text by the older rule
+        GitHub and markdown-it follow) and ``<!x ...>`` (a declaration only to CommonMark) hid a
+        directive those readers show."""
+        self.check_shown(f"Set the mode below. <!--- old: {self.SHOWN} --->", 1)
+        self.check_shown(f"x <!x\n{self.SHOWN}\nx>", 2)
+        reading = self.assertClaims(f"Note <!-- fine {D} --> here.\n\n{D}\n", [(3, D)])
+        self.assertEqual([(n.line, n.column, n.where) for n in reading.near_misses], [(1, 16, "hidden")])
+
+    def test_an_unquoted_tag_left_open_is_closed_by_the_next_block(self) -> None:
+        """A tag without its ">" ends at the first ">" of the tags the renderer writes around the next
+        block, so that block's text shows (spec example 156); a quoted value would run on."""
+        self.assertClaims(f'<div id="foo"\n*hi*\n\n{D}\n', [(4, D)])
+
     def test_processing_instruction_ends_at_the_first_greater_than_sign(self) -> None:
         """Regression: a browser ends ``<?`` (a bogus comment) at the first ``>``, so the lines after
         ``$a > $b`` are text; the gate hid everything up to ``?>``."""
@@ -451,6 +465,24 @@ class AmbiguousTest(ReaderTestCase):
         self.assertIn("(line 3)", refusal.detail)
         self.assertRefused(f"[^1]: A note.\n\n    {O}\n\nafter\n", "ambiguous_markup", 3, 5)
         self.assertClaims(f"[^1]: A note.\n\n{D}\n", [(3, D)])
+
+    def test_tables_as_markdown_it_and_github_read_them(self) -> None:
+        """Regression: markdown-it tries tables before quotes, lists and headings (``> a |`` above a
+        delimiter row is a table's header to it), and GitHub makes a one-column table of a header
+        row without a pipe above ``:-``; the gate counted the directive after them."""
+        O = "@quill create_copy existing_path=overwrite"
+        for header, delimiter in (("> a |", "---"), ("- a |", "---"), ("# a |", "|---|"), ("1. a |", "---")):
+            with self.subTest(header=header):
+                self.assertRefused(f"{header}\n{delimiter}\n{O}\n", "ambiguous_markup", 3)
+        self.assertRefused(f"{D}\n:-\n", "ambiguous_markup", 1)
+        self.assertClaims(f"Foo\n---\n{D}\n", [(3, D)])  # a setext heading for every reader
+
+    def test_footnotes_interrupt_paragraphs_and_end_where_a_block_starts(self) -> None:
+        """Regression: a footnote definition may interrupt a paragraph (GitHub); and a fence after
+        one ends it, so a directive after that fence was refused for nothing."""
+        O = "@quill create_copy existing_path=overwrite"
+        self.assertRefused(f"Copies are atomic[^1].\n[^1]: On POSIX.\n{O}\n", "ambiguous_markup", 3)
+        self.assertClaims(f"[^1]: x\n```\n{O}\n```\n\n{D}\n", [(6, D)])
 
     def test_doubt_names_the_line_that_causes_it(self) -> None:
         """Regression: the doubt named the first line anywhere on the page where markdown-it may read
