@@ -37,6 +37,9 @@ peak RSS
     fence-heavy corpus, and of one that only imports (the baseline).
 growth
     Each corpus figure again over its first N/10 documents: k in cost ~ N**k.
+stages
+    Where a cold source's time goes, per stage, in microseconds and as a
+    multiple of the floor (over the first 1,000 sources of each corpus).
 adversarial
     One source of 1, 4 and 16 MB per input kind (lone-``\\r`` lines full of
     ``@``, ``@`` lines by the million, deep quotes and lists, long runs of
@@ -63,6 +66,7 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Callable, Sequence
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -346,6 +350,57 @@ def measure_cold(manifests: dict[str, Path], repeat: int) -> dict[str, dict[str,
     return {label: {name: min(times) for name, times in runs.items()} for label, runs in samples.items()}
 
 
+#: The stages of a cold source, in order, for the profile printed under each corpus.
+STAGES = ("floor: open, read, SHA-256", "manifest entry (JSON, checks)", "UTF-8 validation",
+          "candidate at signs", "block structure", "what a reader sees, claims", "Source, audit")
+
+
+def measure_stages(manifest_path: Path, sample: int) -> dict[str, float]:
+    """Microseconds per source of each of :data:`STAGES`, over the first ``sample`` sources: where a
+    cold load's time goes, to set against the floor when a cold target is not met."""
+    from _conflict_gate.blocks import parse_blocks
+    from _conflict_gate.corpus import Corpus, Source, SourceFiles, source_digest
+    from _conflict_gate.manifest import read_manifest
+    from _conflict_gate.reader import _candidates
+
+    clock = time.perf_counter
+    spent = dict.fromkeys(STAGES, 0.0)
+    start = clock()
+    manifest = read_manifest(manifest_path)
+    spent[STAGES[1]] = (clock() - start) * len(manifest.entries[:sample]) / len(manifest.entries)
+    files, grammar, sources = SourceFiles(manifest.root), manifest.grammar, {}
+    for entry in manifest.entries[:sample]:
+        t0 = clock()
+        raw = files.read(entry)
+        digest = source_digest(raw)
+        t1 = clock()
+        body = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
+        text = body.decode("utf-8")
+        t2 = clock()
+        candidates = _candidates(body, grammar)
+        t3 = clock()
+        view = text if text.isascii() else body.decode("latin-1")
+        if candidates:
+            parse_blocks(view, candidates)
+        t4 = clock()
+        reading = read_directives(text, grammar, bom_bytes=len(raw) - len(body), encoded=body)
+        t5 = clock()
+        sources[entry.source_id] = Source(entry.source_id, entry.version, entry.status, entry.path, entry.url,
+                                          digest, len(raw), reading.claims, reading.refusal,
+                                          reading.near_misses, entry)
+        t6 = clock()
+        # read_directives repeats the candidates and the blocks: only the rest is counted for it
+        for stage, seconds in zip(STAGES[:1] + STAGES[2:6], (t1 - t0, t2 - t1, t3 - t2, t4 - t3,
+                                                              (t5 - t4) - (t4 - t2))):
+            spent[stage] += seconds
+        spent[STAGES[6]] += t6 - t5
+    t0 = clock()
+    audit(Corpus(manifest, MappingProxyType(sources)))
+    spent[STAGES[6]] += clock() - t0
+    count = min(sample, len(manifest.entries))
+    return {stage: max(seconds, 0.0) / count * 1e6 for stage, seconds in spent.items()}
+
+
 Request = tuple[list[str], str, str, str]  # (candidate ids, version, operation, key)
 
 
@@ -578,6 +633,11 @@ def render(report: dict[str, Any]) -> str:
                          f"{corpus['k'][name]:.2f}{ratio}")
         per_doc = [corpus[size]["cold"] / corpus[size]["documents"] for size in ("small", "large")]
         lines.append(f"  {'cold per document':<30}{_seconds(per_doc[0]):>20}{_seconds(per_doc[1]):>20}")
+        stages = corpus.get("stages_us", {})
+        if stages:
+            floor = stages[STAGES[0]]
+            lines.append("  where a cold source's time goes (us per source, x floor):")
+            lines += [f"    {stage:<34}{value:9.1f}  {value / floor:5.2f}x" for stage, value in stages.items()]
     if "warm" in report:
         warm = report["warm"]
         lines += ["", f"warm gate(): median {warm['small']['median_us']:.1f} us at 10 docs, "
@@ -647,6 +707,7 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
             figures["k"] = {name: growth_exponent(docs // 10, figures["small"][name], docs, figures["large"][name])
                             for name in ("floor", "cold")}
             figures["audit_summary"] = cold(manifests["large"])["summary"]
+            figures["stages_us"] = measure_stages(manifests["large"], min(docs, 1000))
             report["corpora"][label] = figures
             if label == "fence-heavy":
                 progress("warm decisions and peak RSS ...")
