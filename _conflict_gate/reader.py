@@ -51,12 +51,17 @@ from .inlines import (
     visible_word,
 )
 
-__all__ = ["Claim", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "NearMiss", "Reading", "read_directives"]
+__all__ = ["Claim", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "NearMiss", "Reading",
+           "read_directives"]
 
 #: At most this many near-misses are kept per source, so no input can grow memory.
 MAX_NEAR_MISSES: Final = 100
 #: A source with more candidate at signs than this is refused (``too_complex``) unread.
 MAX_CANDIDATES: Final = 10_000
+#: A block holding a candidate whose inline markup would be read (paragraph, heading, table, HTML)
+#: and that is larger than this many bytes is refused unread: reading inline markup keeps a few
+#: dozen bytes per construct, so this bounds memory on any source.
+MAX_BLOCK_BYTES: Final = 1 << 20
 #: Quotes of near-misses and refusals are cut to this many code points.
 QUOTE_LIMIT: Final = 200
 
@@ -119,7 +124,8 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     ...). Refuses to guess: any doubt about what a reader sees near a
     candidate refuses the source, and so does a source past the limits
     (:data:`MAX_CANDIDATES` candidate at signs, a block longer than
-    :data:`~_conflict_gate.blocks.MAX_LEAF_LINES` lines, brackets nested
+    :data:`~_conflict_gate.blocks.MAX_LEAF_LINES` lines or, where inline
+    markup is read, :data:`MAX_BLOCK_BYTES` bytes, brackets nested
     deeper than :data:`~_conflict_gate.inlines.MAX_NESTING`). Never raises on
     any text; time and memory grow linearly with the text.
 
@@ -419,6 +425,11 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
     if leaf.gave_up is not None:
         f.refuse("too_complex", inside[0], f"this block runs past line {leaf.gave_up + 1}, longer "
                  f"than the {MAX_LEAF_LINES} lines the gate reads")
+        return
+    if kind not in ("fenced_code", "indented_code", "link_definition") \
+            and leaf.lines[-1][2] - leaf.lines[0][1] > MAX_BLOCK_BYTES:
+        f.refuse("too_complex", inside[0], f"this block is larger than the {MAX_BLOCK_BYTES} bytes "
+                 "whose inline markup the gate reads")
         return
     if kind == "paragraph" and not leaf.containers and _plain_directive_lines(f, leaf):
         return

@@ -46,7 +46,7 @@ from .errors import DecisionError, DirectiveError, GateError, GrammarError, Inge
 from .grammar import NAME, VALUE_TOKEN
 from .inlines import _WORD_LIMIT, MAX_NESTING
 from .manifest import _REQUIRED, _TOP_LEVEL, ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
-from .reader import MAX_CANDIDATES, MAX_NEAR_MISSES, QUOTE_LIMIT
+from .reader import MAX_BLOCK_BYTES, MAX_CANDIDATES, MAX_NEAR_MISSES, QUOTE_LIMIT
 from .registry import (
     AUDIT_STATUSES,
     COMMAND_EXIT_CODES,
@@ -277,6 +277,8 @@ _READER_LIMITS: Final = {
                        "the source is refused unread: `too_complex`"),
     "MAX_LEAF_LINES": (MAX_LEAF_LINES, "lines of one block (other than code) that holds such an at sign",
                        "the source is refused: `too_complex`"),
+    "MAX_BLOCK_BYTES": (MAX_BLOCK_BYTES, "bytes of one such block whose inline markup is read (not code)",
+                        "the source is refused: `too_complex`"),
     "MAX_NESTING": (MAX_NESTING, "unmatched brackets or parentheses nested in one block",
                     "the source is refused: `too_complex`"),
     "_WORD_LIMIT": (_WORD_LIMIT, "characters after an at sign before the first whitespace",

@@ -671,6 +671,15 @@ class AdversarialInputTest(unittest.TestCase):
         "unclosed tags": "<a " * (SIZE // 3) + D,
     }
 
+    def test_a_block_too_large_to_read_inline_is_refused(self) -> None:
+        """Regression: a 16 MB paragraph of code spans holding a candidate kept about 100 bytes per
+        construct (1.8 GB); a block over MAX_BLOCK_BYTES whose inline markup would be read is refused."""
+        from _conflict_gate.reader import MAX_BLOCK_BYTES
+        text = "`a` " * (MAX_BLOCK_BYTES // 4 + 1) + "\n@quill create_copy existing_path=refuse\n"
+        reading = read_directives(text, GRAMMAR)
+        self.assertEqual(reading.refusal.reason if reading.refusal else None, "too_complex")
+        self.assertIn(str(MAX_BLOCK_BYTES), reading.refusal.detail if reading.refusal else "")
+
     def test_adversarial_inputs_give_a_typed_outcome(self) -> None:
         for name, text in self.INPUTS.items():
             with self.subTest(name):
