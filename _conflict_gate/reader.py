@@ -17,10 +17,11 @@ asks :mod:`~_conflict_gate.blocks` for the blocks that hold them and
 * Directive-shaped text in code (fences, indented code, code spans) or hidden
   HTML (comments, tags, processing instructions, ``<template>``) or a link
   definition is context: a **near-miss**, reported, never counted or refused.
-* Where the gate cannot be sure how a reader sees a block (readers differ, or
-  a link may hide the text), a block holding a candidate at sign refuses the
-  source (``ambiguous_markup``), naming the line that causes the doubt.
-  Nothing outside that block is affected.
+* Where the gate cannot be sure how a reader sees a block (GitHub, markdown-it
+  and CommonMark read it differently, a link may hide the text, or raw HTML
+  opened in an earlier block may still be open around it), a block that may
+  show directive-shaped text refuses the source (``ambiguous_markup``), naming
+  the line that causes the doubt. Nothing outside that block is affected.
 
 Lines are CommonMark lines (``\\n``, ``\\r\\n`` or a lone ``\\r`` ends one),
 numbered from 1; columns and ``start``/``end`` count code points into the
@@ -620,12 +621,7 @@ def _shaped(f: _Findings, view: View, index: int) -> bool | None:
 
 def _shaped_raw(f: _Findings, at: int) -> bool:
     """Is the raw text at byte ``at`` (code, hidden HTML: no markup applies) directive-shaped?"""
-    end = min(len(f.encoded), at + 4 * (len(f.grammar.namespace) + 8))
-    for ending in (b"\n", b"\r"):
-        found = f.encoded.find(ending, at, end)
-        if found != -1:
-            end = found
-    segment = f.encoded[at:end].decode("utf-8", "ignore")
+    segment, _ = _rest_of_line(f, at, 4 * (len(f.grammar.namespace) + 8))
     return bool(_shaped(f, View(segment, (0,), (0,), (1,)), 0))
 
 
@@ -641,17 +637,23 @@ def _loosely_shaped(f: _Findings, at: int) -> bool:
     starts with the namespace's letters and digits (case-insensitive). A line
     longer than :data:`_LOOSE_LIMIT` bytes that stays undecided counts as shaped.
     """
-    end = min(len(f.encoded), at + _LOOSE_LIMIT)
+    segment, cut = _rest_of_line(f, at, _LOOSE_LIMIT)
+    segment = unicodedata.normalize("NFKC", html.unescape(_TAG.sub("", segment)))
+    letters = "".join(ch for ch in segment[1:] if ch.isalnum()).casefold()
+    wanted = f.grammar.namespace_letters
+    return letters.startswith(wanted) or (cut and wanted.startswith(letters))
+
+
+def _rest_of_line(f: _Findings, at: int, limit: int) -> tuple[str, bool]:
+    """The source from byte ``at`` to its line's end, at most ``limit`` bytes, decoded (a character
+    cut at the limit is dropped); and whether the limit cut the line."""
+    end = min(len(f.encoded), at + limit)
     cut = end < len(f.encoded)
     for ending in (b"\n", b"\r"):
         found = f.encoded.find(ending, at, end)
         if found != -1:
             end, cut = found, False
-    segment = f.encoded[at:end].decode("utf-8", "ignore")
-    segment = unicodedata.normalize("NFKC", html.unescape(_TAG.sub("", segment)))
-    letters = "".join(ch for ch in segment[1:] if ch.isalnum()).casefold()
-    wanted = f.grammar.namespace_letters
-    return letters.startswith(wanted) or (cut and wanted.startswith(letters))
+    return f.encoded[at:end].decode("utf-8", "ignore"), cut
 
 
 def _within(offset: int, spans: Sequence[tuple[int, int]]) -> bool:

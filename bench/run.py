@@ -530,7 +530,6 @@ def measure_adversarial(root: Path, sizes: Sequence[int], repeat: int) -> dict[s
         peak = peak_rss("source", str(path), json.dumps(GRAMMAR_JSON))
         path.unlink()
         entry["peak_rss_above_baseline"] = None if peak is None or baseline is None else peak - baseline
-        small, large = sizes[0], sizes[-1]
         entry["k"] = fitted_exponent([(size, entry["seconds"][str(size)]) for size in sizes])
         results[name] = entry
     return results

@@ -5,6 +5,8 @@
 * :func:`write_corpus`: write ``{relative path: raw bytes}`` and a pinned manifest into a folder.
 * :class:`CorpusTestCase`: a TestCase whose :meth:`~CorpusTestCase.corpus` builds and loads a
   throw-away corpus (removed after the test).
+* :class:`CorpusFolderCase`: a TestCase with a temporary ``corpus/`` folder (``self.root``, with
+  ``docs/``), its ``self.manifest`` path and :meth:`~CorpusFolderCase.put` to write a file there.
 * :func:`directive`: the exact directive line for a claim, as bytes.
 * :func:`assert_span_invariants`: the span rule every claim must satisfy.
 * :func:`run_cli`: ``main(argv)`` in process, returning ``(exit code, stdout, stderr)``.
@@ -15,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
 import sys
 import tempfile
@@ -72,6 +75,32 @@ def write_corpus(root: str | Path, files: Mapping[str, bytes], *,
     manifest.write_text(json.dumps({"grammar": grammar, "version_scheme": scheme,
                                     "documents": documents}, indent=2) + "\n", encoding="utf-8")
     return manifest
+
+
+#: A source with one directive, the default content of :meth:`CorpusFolderCase.put`.
+PAGE = b"# Page\n\n@quill create_copy existing_path=refuse\n"
+
+
+class CorpusFolderCase(unittest.TestCase):
+    """A temporary folder ``self.base`` holding ``corpus/`` (``self.root``, the manifest's folder,
+    with ``docs/``); ``self.manifest`` is ``corpus/manifest.json`` (not written)."""
+
+    prefix = "conflict-gate-test-"
+
+    def setUp(self) -> None:
+        tmp = tempfile.TemporaryDirectory(prefix=self.prefix)
+        self.addCleanup(tmp.cleanup)
+        self.base = Path(os.path.realpath(tmp.name))
+        self.root = self.base / "corpus"
+        (self.root / "docs").mkdir(parents=True)
+        self.manifest = self.root / "manifest.json"
+
+    def put(self, rel: str, raw: bytes = PAGE) -> Path:
+        """Write ``raw`` at ``rel`` under the corpus folder (parents made); return its path."""
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(raw)
+        return path
 
 
 def directive(value: str, key: str = "existing_path", operation: str = "create_copy") -> bytes:

@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 import threading
 import unittest
 from collections import Counter
@@ -29,10 +28,10 @@ from unittest import mock
 import _conflict_gate.corpus as corpus_module
 from _conflict_gate.corpus import SourceFiles, line_ending_hint
 from conflict_gate import INGESTION_REASONS, IngestionError, load_documents, read_manifest, source_digest
-from tests.support import QUILL_GRAMMAR, run_cli
+from tests.support import PAGE, QUILL_GRAMMAR, CorpusFolderCase, run_cli
 
 BOM = b"\xef\xbb\xbf"
-TEXT = b"# Page\n\n@quill create_copy existing_path=refuse\n"
+TEXT = PAGE
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
 
@@ -125,25 +124,16 @@ def with_watchdog(test: unittest.TestCase, action: Callable[[], Any], seconds: f
     return outcome.get("value")
 
 
-class CorpusCase(unittest.TestCase):
+class CorpusCase(CorpusFolderCase):
     """A temporary ``corpus/`` folder (the manifest's root) next to an ``outside/`` folder."""
 
-    def setUp(self) -> None:
-        tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-corpus-")
-        self.addCleanup(tmp.cleanup)
-        self.base = Path(os.path.realpath(tmp.name))
-        self.root = self.base / "corpus"
-        self.outside = self.base / "outside"
-        (self.root / "docs").mkdir(parents=True)
-        self.outside.mkdir()
-        self.manifest = self.root / "manifest.json"
-        self._count = 0
+    prefix = "conflict-gate-corpus-"
 
-    def put(self, rel: str, raw: bytes = TEXT) -> Path:
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(raw)
-        return path
+    def setUp(self) -> None:
+        super().setUp()
+        self.outside = self.base / "outside"
+        self.outside.mkdir()
+        self._count = 0
 
     def fresh(self, raw: bytes = TEXT, suffix: str = ".md") -> str:
         """Write ``raw`` to a new file under ``docs/`` and return its manifest path.

@@ -17,10 +17,8 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import threading
 import unittest
-from pathlib import Path
 from typing import Any, Callable
 from unittest import mock
 
@@ -31,10 +29,10 @@ from conflict_gate import (
     IngestionError,
     read_manifest,
 )
-from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR
+from tests.support import FIXTURE_MANIFEST, PAGE, QUILL_GRAMMAR, CorpusFolderCase
 
 BOM = b"\xef\xbb\xbf"
-TEXT = b"# Page\n\n@quill create_copy existing_path=refuse\n"
+TEXT = PAGE
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 _UNSET: Any = object()
 
@@ -77,24 +75,15 @@ class OpenSpy:
             patcher.stop()
 
 
-class ManifestCase(unittest.TestCase):
+class ManifestCase(CorpusFolderCase):
     """A temporary ``corpus/`` folder holding ``manifest.json`` and ``docs/a.md``."""
 
+    prefix = "conflict-gate-manifest-"
+
     def setUp(self) -> None:
-        tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-manifest-")
-        self.addCleanup(tmp.cleanup)
-        self.base = Path(os.path.realpath(tmp.name))
-        self.root = self.base / "corpus"
-        (self.root / "docs").mkdir(parents=True)
-        self.manifest = self.root / "manifest.json"
+        super().setUp()
         self.put("docs/a.md")
         self.good = self.entry("a", "docs/a.md")
-
-    def put(self, rel: str, raw: bytes = TEXT) -> Path:
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(raw)
-        return path
 
     def entry(self, sid: str, rel: str, raw: bytes = TEXT, **fields: str) -> dict[str, str]:
         """A manifest entry pinned to ``raw`` (the file is written separately)."""
