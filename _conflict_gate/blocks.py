@@ -1505,7 +1505,11 @@ def parse_blocks(text: str, watch: Sequence[int], *, fast: bool = True) -> tuple
     link definition followed by more lines, a less-indented lazy line), it
     reads the page again as that reader would, and a watched block whose
     reading changes gets ``doubt`` naming the line where the readings part.
-    Reads no further than needed: past the last watched offset it stops,
+    Where a reading is not modelled but known to differ (a footnote
+    definition, markdown-it's table rule before containers, GitHub's
+    one-column table, markdown-it's link definitions over a setext underline
+    or past 64 lines), the blocks from that line to where the difference
+    can reach are in doubt too. Reads no further than needed: past the last watched offset it stops,
     unless an open paragraph holds one (a following line may still make it a
     heading or a table). ``fast=False`` walks every line through the rules
     (the tests compare both). Never raises; the cost grows linearly with the
