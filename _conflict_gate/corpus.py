@@ -31,17 +31,15 @@ from types import MappingProxyType
 from typing import Final, Mapping, NamedTuple
 
 from .errors import DirectiveError, IngestionError
+from .files import HAS_NOFOLLOW, OPEN_FLAGS, ErrorFactory, open_error, read_fd
 from .grammar import Grammar
-from .manifest import Entry, Manifest, VersionScheme, read_fd, read_manifest
+from .manifest import Entry, Manifest, VersionScheme, read_manifest
 from .reader import Claim, NearMiss, read_directives
 from .registry import MAX_SOURCE_BYTES
 
 __all__ = ["Corpus", "Source", "SourceFiles", "line_ending_hint", "load_documents", "source_digest"]
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
-_OPEN_FLAGS: Final = (os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
-                      | getattr(os, "O_NONBLOCK", 0))
-_HAS_NOFOLLOW: Final = hasattr(os, "O_NOFOLLOW")
 
 
 class Source(NamedTuple):
@@ -136,8 +134,9 @@ class SourceFiles:
     root is ever opened or read.
     """
 
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, limit: int = MAX_SOURCE_BYTES) -> None:
         self.root = root
+        self.limit = limit
         self._folders: dict[str, str | None] = {}  # relative folder -> real folder, None if outside
         self._seen: dict[tuple[int, int], str] = {}
 
@@ -148,7 +147,7 @@ class SourceFiles:
         def error(reason: str, detail: str) -> IngestionError:
             if reason == "source_missing":
                 detail += " (paths are relative to the folder that holds the manifest)"
-            pointer = f"/documents/{entry.index}/path" if reason == "duplicate_path" else None
+            pointer = f"/documents/{entry.position}/path" if reason == "duplicate_path" else None
             return IngestionError(reason, detail, source_id=entry.source_id, path=entry.path,
                                   pointer=pointer)
 
@@ -157,21 +156,20 @@ class SourceFiles:
         if real_folder is None:
             raise error("path_outside_root", "path leads outside the manifest's folder")
         path = os.path.join(real_folder, name)
-        if not _HAS_NOFOLLOW and os.path.islink(path):
+        if not HAS_NOFOLLOW and os.path.islink(path):
             path = self._confine(path, error)
         try:
-            fd = os.open(path, _OPEN_FLAGS)
+            fd = os.open(path, OPEN_FLAGS)
         except OSError as exc:
-            if exc.errno == errno.ELOOP:  # the last component is a symlink: resolve and confine it
-                path = self._confine(path, error)
-                try:
-                    fd = os.open(path, _OPEN_FLAGS)
-                except OSError as again:
-                    raise _open_error(again, path, error) from None
-            else:
-                raise _open_error(exc, path, error) from None
+            if exc.errno != errno.ELOOP:
+                raise open_error(exc, path, error) from None
+            path = self._confine(path, error)  # the last component is a symlink: resolve, confine
+            try:
+                fd = os.open(path, OPEN_FLAGS)
+            except OSError as again:
+                raise open_error(again, path, error) from None
         try:
-            raw, info = read_fd(fd, MAX_SOURCE_BYTES, error)
+            raw, info = read_fd(fd, self.limit, error)
         finally:
             os.close(fd)
         key = (info.st_dev, info.st_ino)
@@ -186,23 +184,15 @@ class SourceFiles:
             self._folders[folder] = real if _inside(self.root, real) else None
         return self._folders[folder]
 
-    def _confine(self, path: str, error: object) -> str:
+    def _confine(self, path: str, error: ErrorFactory) -> str:
         real = os.path.realpath(path)
         if not _inside(self.root, real):
-            raise error("path_outside_root", "path leads outside the manifest's folder")  # type: ignore[operator]
+            raise error("path_outside_root", "path leads outside the manifest's folder")
         return real
 
 
 def _inside(root: str, path: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
-def _open_error(exc: OSError, path: str, error: object) -> IngestionError:
-    if isinstance(exc, (FileNotFoundError, NotADirectoryError)):
-        return error("source_missing", "file does not exist")  # type: ignore[operator,no-any-return]
-    if os.path.isdir(path):
-        return error("source_not_regular_file", "not a regular file")  # type: ignore[operator,no-any-return]
-    return error("source_unreadable", f"cannot open: {exc.strerror}")  # type: ignore[operator,no-any-return]
 
 
 def load_documents(manifest_path: str | os.PathLike[str]) -> Corpus:

@@ -124,8 +124,9 @@ class DirectiveError(LocatedError):
 
     reasons = DIRECTIVE_REASONS
 
-    def __init__(self, reason: str, detail: str, *, quote: str, **where: object) -> None:
-        super().__init__(reason, detail, **where)  # type: ignore[arg-type]
+    def __init__(self, reason: str, detail: str, *, quote: str, source_id: str | None = None,
+                 path: str | None = None, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(reason, detail, source_id=source_id, path=path, line=line, column=column)
         self.quote = quote
 
 

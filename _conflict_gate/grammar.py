@@ -25,15 +25,16 @@ from types import MappingProxyType
 from typing import Any, Final, Mapping, Union
 
 from .errors import DirectiveError, GrammarError, printable
+from .jsondata import json_pointer
 
 __all__ = [
+    "CANONICAL_INTEGER",
     "EnumRule",
     "Grammar",
     "IntegerRule",
     "NAME",
     "VALUE_TOKEN",
     "grammar_from_json",
-    "json_pointer",
 ]
 
 #: Namespace, operation and key names: lowercase ASCII letters, digits, ``_``, ``-``, ``.``; a letter first.
@@ -41,7 +42,7 @@ NAME: Final = re.compile(r"[a-z][a-z0-9_.\-]{0,63}")
 #: Enumerated values: ASCII letters, digits, ``_``, ``-``, ``.``; a letter or digit first; case-sensitive.
 VALUE_TOKEN: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
 #: Canonical ASCII decimal: no ``+``, no leading zeros, no ``-0``, at most 18 digits.
-_CANONICAL_INTEGER: Final = re.compile(r"0|-?[1-9][0-9]{0,17}")
+CANONICAL_INTEGER: Final = re.compile(r"0|-?[1-9][0-9]{0,17}")
 _INTEGER_LIMIT: Final = 10**18
 #: A directive after its ``@namespace `` head: three tokens without whitespace or ``=``.
 _BODY: Final = re.compile(r"([^\s=]+) ([^\s=]+)=([^\s=]+)")
@@ -89,7 +90,7 @@ class IntegerRule:
     def check(self, value: str) -> tuple[str, str] | None:
         """``None`` when ``value`` is allowed, else ``(reason, detail)``."""
         negatives = self.minimum is None or self.minimum < 0
-        if not _CANONICAL_INTEGER.fullmatch(value) or (value.startswith("-") and not negatives):
+        if not CANONICAL_INTEGER.fullmatch(value) or (value.startswith("-") and not negatives):
             sign = "" if negatives else "non-negative "
             return ("invalid_integer",
                     f"value {_clip(value)} is not a canonical {sign}integer "
@@ -231,7 +232,8 @@ class Grammar:
         body = _BODY.fullmatch(text, len(head)) if text.startswith(head) else None
         if body is None:
             if text.startswith(head):
-                column = _BODY_PREFIX.match(text, len(head)).end() + 1  # type: ignore[union-attr]
+                prefix = _BODY_PREFIX.match(text, len(head))  # matches the empty string at worst
+                column = (prefix.end() if prefix else len(head)) + 1
                 hint = "use single spaces, names from the grammar and nothing after the value"
             else:
                 column = next((i for i, (a, b) in enumerate(zip(text, head)) if a != b),
@@ -262,11 +264,6 @@ class Grammar:
             "operations": {op: {key: rule.summary() for key, rule in keys.items()}
                            for op, keys in self.operations.items()},
         }
-
-
-def json_pointer(*parts: str | int) -> str:
-    """An RFC 6901 JSON pointer: ``json_pointer("grammar", "a/b") == "/grammar/a~1b"``."""
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
 
 
 _GRAMMAR_KEYS: Final = ("namespace", "product", "operations")

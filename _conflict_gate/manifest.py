@@ -18,17 +18,17 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import json
 import os
 import posixpath
 import re
-import stat
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Final, Mapping, NamedTuple
 
 from .errors import IngestionError, printable
-from .grammar import Grammar, grammar_from_json, json_pointer
+from .files import read_capped
+from .grammar import Grammar, grammar_from_json
+from .jsondata import JsonProblem, canonical_json, json_pointer, parse_strict
 from .registry import MAX_MANIFEST_BYTES, PAGE_STATUSES
 
 __all__ = [
@@ -39,8 +39,6 @@ __all__ = [
     "VERSION_SCHEMES",
     "VersionScheme",
     "check_relative_path",
-    "read_capped",
-    "read_fd",
     "read_manifest",
 ]
 
@@ -56,8 +54,6 @@ _SHA256_HEX: Final = re.compile(r"[0-9a-f]{64}")
 #: A URL: 1-2048 printable characters, no whitespace.
 _URL: Final = re.compile(r"[^\s\x00-\x1f\x7f-\x9f]{1,2048}")
 _CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_CANONICAL_JSON: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"),
-                                          ensure_ascii=False).encode
 
 
 # --------------------------------------------------------------------------
@@ -147,12 +143,12 @@ class Entry(NamedTuple):
     status: str
     sha256: str
     written: Mapping[str, str]
-    index: int = 0  # position in "documents", for error locations
+    position: int = 0  # index in "documents", for error locations
 
     @property
     def document_revision(self) -> str:
         """SHA-256 (hex) of the entry as written, in canonical JSON (sorted keys, no spaces, UTF-8)."""
-        return hashlib.sha256(_CANONICAL_JSON(dict(self.written)).encode("utf-8")).hexdigest()
+        return hashlib.sha256(canonical_json(dict(self.written)).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -170,59 +166,6 @@ class Manifest:
     grammar: Grammar
     version_scheme: VersionScheme
     entries: tuple[Entry, ...]
-
-
-def read_capped(real_path: str, limit: int, error: Callable[[str, str], Exception]) -> bytes:
-    """Read a regular file once, refusing non-regular files and files over ``limit`` bytes.
-
-    Opens with ``O_NOFOLLOW`` (a symlink as the last component fails; callers
-    resolve symlinks themselves) and ``O_NONBLOCK`` (a FIFO cannot hang).
-    ``error(reason, detail)`` builds the exception; the reasons used are
-    ``source_missing``, ``source_not_regular_file``, ``source_too_large`` and
-    ``source_unreadable``.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) \
-        | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(real_path, flags)
-    except (FileNotFoundError, NotADirectoryError):
-        raise error("source_missing", "file does not exist") from None
-    except OSError as exc:
-        if os.path.isdir(real_path):
-            raise error("source_not_regular_file", "not a regular file") from None
-        raise error("source_unreadable", f"cannot open: {exc.strerror}") from None
-    try:
-        return read_fd(fd, limit, error)[0]
-    finally:
-        os.close(fd)
-
-
-def read_fd(fd: int, limit: int, error: Callable[[str, str], Exception]) -> tuple[bytes, os.stat_result]:
-    """Read an open regular file whole, once: ``(bytes, its fstat)``; refusals as :func:`read_capped`."""
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise error("source_not_regular_file", "not a regular file")
-        if info.st_size > limit:
-            raise error("source_too_large", f"{info.st_size} bytes is over the {limit}-byte limit")
-        # One read of the expected size plus one byte: one byte more means the
-        # file grew while read, so read on to the limit and judge the size.
-        data = os.read(fd, min(limit, info.st_size) + 1)
-        if len(data) > info.st_size:
-            chunks = [data]
-            remaining = limit + 1 - len(data)
-            while remaining > 0:
-                chunk = os.read(fd, min(remaining, 1 << 16))
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                remaining -= len(chunk)
-            data = b"".join(chunks)
-    except OSError as exc:
-        raise error("source_unreadable", f"cannot read: {exc.strerror}") from None
-    if len(data) > limit:
-        raise error("source_too_large", f"file grew over the {limit}-byte limit while read")
-    return data, info
 
 
 def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool = True) -> Manifest:
@@ -282,46 +225,15 @@ def _parse_json(raw: bytes, shown: str) -> Any:
     except UnicodeDecodeError as error:
         raise IngestionError("manifest_not_utf8", f"invalid UTF-8 at byte {error.start}",
                              path=shown) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
-    except json.JSONDecodeError as error:
-        raise IngestionError("manifest_not_json", error.msg, path=shown,
-                             line=error.lineno, column=error.colno) from None
-    except _DuplicateKey as error:
-        raise IngestionError("invalid_manifest", f"duplicate key {printable(repr(error.args[0]))}",
-                             path=shown) from None
-    except RecursionError:
-        raise IngestionError("invalid_manifest", "JSON nesting is too deep for a manifest",
-                             path=shown) from None
-    except ValueError as error:  # NaN, Infinity; or valid JSON Python refuses (an integer over 4300 digits)
-        message = str(error)
-        if message.endswith("is not JSON"):
-            raise IngestionError("manifest_not_json", message, path=shown) from None
-        raise IngestionError("invalid_manifest", f"unsupported JSON value ({message.partition(':')[0]})",
-                             path=shown) from None
-
-
-class _DuplicateKey(Exception):
-    pass
-
-
-def _no_constant(name: str) -> Any:
-    """``NaN`` and ``Infinity`` are not JSON (RFC 8259), though Python's parser accepts them."""
-    raise ValueError(f"{name} is not JSON")
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """JSON object hook: a repeated key is ambiguous, so it is refused."""
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return result
+        return parse_strict(text)
+    except JsonProblem as problem:
+        if problem.kind in ("syntax", "constant"):
+            raise IngestionError("manifest_not_json", problem.message, path=shown, line=problem.line,
+                                 column=problem.column) from None
+        message = {"duplicate_key": f"duplicate key {printable(repr(problem.key))}",
+                   "too_deep": "JSON nesting is too deep for a manifest"}.get(problem.kind, problem.message)
+        raise IngestionError("invalid_manifest", message, path=shown) from None
 
 
 #: A path :func:`check_relative_path` accepts, in one match: printable ASCII segments (no backslash),

@@ -25,9 +25,8 @@ from pathlib import Path
 from typing import Any, Callable
 from unittest import mock
 
-import _conflict_gate.corpus as corpus_module
 from _conflict_gate.corpus import SourceFiles, line_ending_hint
-from conflict_gate import INGESTION_REASONS, IngestionError, load_documents, read_manifest, source_digest
+from conflict_gate import INGESTION_REASONS, MAX_SOURCE_BYTES, IngestionError, load_documents, read_manifest, source_digest
 from tests.support import PAGE, QUILL_GRAMMAR, CorpusFolderCase, run_cli
 
 BOM = b"\xef\xbb\xbf"
@@ -144,6 +143,14 @@ class CorpusCase(CorpusFolderCase):
         rel = f"docs/f{self._count}{suffix}"
         self.put(rel, raw)
         return rel
+
+    def sparse(self, relative: str, size: int) -> Path:
+        """A file of ``size`` zero bytes that takes no disk space (the cap is tested at its real value)."""
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.truncate(size)
+        return path
 
     def entry(self, sid: str, rel: str, raw: bytes = TEXT, **fields: str) -> dict[str, str]:
         """A manifest entry pinned to ``raw`` (the file itself is written separately)."""
@@ -500,36 +507,36 @@ class SourceFileTest(CorpusCase):
 
     def test_source_over_the_size_limit_is_refused_unread(self) -> None:
         """Guards against reading (into memory) a source larger than MAX_SOURCE_BYTES."""
-        small, big = b"x" * 16, b"x" * 17
-        self.put("docs/small.md", small)
-        big_path = self.put("docs/big.md", big)
-        with mock.patch.object(corpus_module, "MAX_SOURCE_BYTES", 16):
-            self.write_manifest([self.entry("small", "docs/small.md", small)])
-            self.assertEqual(load_documents(self.manifest).sources["small"].size, 16)  # the limit is fine
-            self.write_manifest([self.entry("big", "docs/big.md", big)])
-            with OpenSpy() as spy:
-                error = self.refused("source_too_large", source_id="big")
-        self.assertEqual(str(error), "source 'big' (docs/big.md): 17 bytes is over the 16-byte limit")
+        at_limit = self.sparse("docs/limit.md", MAX_SOURCE_BYTES)
+        big_path = self.sparse("docs/big.md", MAX_SOURCE_BYTES + 1)
+        self.write_manifest([self.entry("limit", "docs/limit.md", at_limit.read_bytes())])
+        self.assertEqual(load_documents(self.manifest).sources["limit"].size, MAX_SOURCE_BYTES)  # the limit is fine
+        self.write_manifest([self.entry("big", "docs/big.md", b"")])
+        with OpenSpy() as spy:
+            error = self.refused("source_too_large", source_id="big")
+        self.assertEqual(str(error), f"source 'big' (docs/big.md): {MAX_SOURCE_BYTES + 1} bytes is over "
+                                     f"the {MAX_SOURCE_BYTES}-byte limit")
         self.assertEqual(spy.bytes_read[identity(big_path)], 0)
 
     def test_source_that_grows_past_the_limit_while_read(self) -> None:
         """Guards against trusting fstat's size: a file growing after the check is still capped."""
-        big = b"x" * 40
-        self.put("docs/a.md", big)
-        self.write_manifest([self.entry("a", "docs/a.md", big)])
+        size = MAX_SOURCE_BYTES + 40
+        self.sparse("docs/a.md", size)
+        self.write_manifest([self.entry("a", "docs/a.md", b"")])
         real_fstat = os.fstat
 
         def shrunk(fd: int) -> os.stat_result:
             info = real_fstat(fd)
-            if not stat.S_ISREG(info.st_mode) or info.st_size != len(big):
+            if not stat.S_ISREG(info.st_mode) or info.st_size != size:
                 return info
             fields = list(info[:10])
             fields[6] = 8  # st_size: what the file measured before it grew
             return os.stat_result(fields)
 
-        with mock.patch.object(corpus_module, "MAX_SOURCE_BYTES", 16), mock.patch.object(os, "fstat", shrunk):
+        with mock.patch.object(os, "fstat", shrunk):
             error = self.refused("source_too_large")
-        self.assertEqual(str(error), "source 'a' (docs/a.md): file grew over the 16-byte limit while read")
+        self.assertEqual(str(error), f"source 'a' (docs/a.md): file grew over the {MAX_SOURCE_BYTES}-byte "
+                                     "limit while read")
 
     def test_a_file_that_grows_under_the_limit_is_hashed_as_read(self) -> None:
         """Guards against hashing one size and parsing another: the bytes read are the bytes verified."""
@@ -647,7 +654,7 @@ class ReasonCoverageTest(CorpusCase):
         self.put("docs/a.md")
         self.put("docs/other.md")
         self.put("docs/bad.md", b"\xff")
-        self.put("docs/big.md", b"x" * 17)
+        self.sparse("docs/big.md", MAX_SOURCE_BYTES + 1)
         (self.root / "docs" / "dir.md").mkdir()
         (self.outside / "x.md").write_bytes(TEXT)
         os.symlink(self.outside, self.root / "out")
@@ -686,8 +693,7 @@ class ReasonCoverageTest(CorpusCase):
             "source_missing": (manifest([dict(good, path="docs/none.md")]), None),
             "source_not_regular_file": (manifest([dict(good, path="docs/dir.md")]), None),
             "source_unreadable": (manifest([good]), mock.patch.object(os, "open", denied_open)),
-            "source_too_large": (manifest([dict(good, path="docs/big.md")]),
-                                 mock.patch.object(corpus_module, "MAX_SOURCE_BYTES", 16)),
+            "source_too_large": (manifest([dict(good, path="docs/big.md")]), None),
             "hash_mismatch": (manifest([dict(good, sha256="0" * 64)]), None),
             "source_not_utf8": (manifest([dict(good, path="docs/bad.md", sha256=sha(b"\xff"))]), None),
         }

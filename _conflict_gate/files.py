@@ -1,0 +1,98 @@
+"""Reading a file the way every step of the flow must: once, capped, regular files only (no I/O at import).
+
+:func:`read_capped` reads the manifest; :class:`~_conflict_gate.corpus.SourceFiles`
+reads its sources through :func:`read_fd`. Both open with :data:`OPEN_FLAGS`
+and map the same failures to the same reasons (:func:`open_error`), so
+``load_documents``, ``pin`` and the answer check agree on what a file is.
+
+What they refuse to do: follow a symlink as the last component unseen
+(``O_NOFOLLOW``: callers resolve and confine it first), hang on a FIFO
+(``O_NONBLOCK``), read anything but a regular file, or read more than the
+cap plus one byte.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from typing import Callable, Final
+
+__all__ = ["ErrorFactory", "HAS_NOFOLLOW", "OPEN_FLAGS", "open_error", "read_capped", "read_fd"]
+
+#: ``error(reason, detail)`` builds the exception to raise; the reasons are ``source_missing``,
+#: ``source_not_regular_file``, ``source_too_large``, ``source_unreadable`` and, from
+#: :class:`~_conflict_gate.corpus.SourceFiles`, ``path_outside_root`` and ``duplicate_path``.
+ErrorFactory = Callable[[str, str], Exception]
+
+#: Read-only, close-on-exec, never through a final symlink, never blocking on a FIFO.
+OPEN_FLAGS: Final = (os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0))
+#: Whether the platform has ``O_NOFOLLOW`` (without it, symlinks are checked before opening).
+HAS_NOFOLLOW: Final = hasattr(os, "O_NOFOLLOW")
+
+
+def open_error(exc: OSError, path: str, error: ErrorFactory) -> Exception:
+    """The typed error for a failed ``os.open(path)``: missing, not a regular file, or unreadable.
+
+    A path that exists but is not a regular file (a folder, a socket, a
+    device) is ``source_not_regular_file`` whatever ``open`` said about it.
+    """
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+        return error("source_missing", "file does not exist")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        return error("source_not_regular_file", "not a regular file")
+    return error("source_unreadable", f"cannot open: {exc.strerror}")
+
+
+def read_capped(real_path: str, limit: int, error: ErrorFactory) -> bytes:
+    """Read a regular file once, refusing non-regular files and files over ``limit`` bytes.
+
+    Opens with :data:`OPEN_FLAGS`; callers resolve symlinks themselves.
+    Raises what ``error`` builds, for the reasons of :func:`open_error` and
+    :func:`read_fd`.
+    """
+    try:
+        fd = os.open(real_path, OPEN_FLAGS)
+    except OSError as exc:
+        raise open_error(exc, real_path, error) from None
+    try:
+        return read_fd(fd, limit, error)[0]
+    finally:
+        os.close(fd)
+
+
+def read_fd(fd: int, limit: int, error: ErrorFactory) -> tuple[bytes, os.stat_result]:
+    """Read an open regular file whole, once: ``(bytes, its fstat)``.
+
+    Refuses a non-regular file (``source_not_regular_file``), a file over
+    ``limit`` bytes (``source_too_large``, also when it grows past the limit
+    while read) and a failed read (``source_unreadable``).
+    """
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise error("source_not_regular_file", "not a regular file")
+        if info.st_size > limit:
+            raise error("source_too_large", f"{info.st_size} bytes is over the {limit}-byte limit")
+        # One read of the expected size plus one byte: one byte more means the
+        # file grew while read, so read on to the limit and judge the size.
+        data = os.read(fd, min(limit, info.st_size) + 1)
+        if len(data) > info.st_size:
+            chunks = [data]
+            remaining = limit + 1 - len(data)
+            while remaining > 0:
+                chunk = os.read(fd, min(remaining, 1 << 16))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                remaining -= len(chunk)
+            data = b"".join(chunks)
+    except OSError as exc:
+        raise error("source_unreadable", f"cannot read: {exc.strerror}") from None
+    if len(data) > limit:
+        raise error("source_too_large", f"file grew over the {limit}-byte limit while read")
+    return data, info
