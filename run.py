@@ -22,14 +22,28 @@ import difflib
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Callable, Final
 
 from _conflict_gate.answer import check_answer
-from _conflict_gate.cli import CliError, exit_code, main, render_json, write_atomically
+from _conflict_gate.cli import CliError, exit_code, main, write_atomically
 from _conflict_gate.corpus import load_documents
-from _conflict_gate.decision import gate, refused_result
+from _conflict_gate.decision import gate, refusal_fields
 from _conflict_gate.errors import IngestionError
+from _conflict_gate.jsondata import render_json
 from _conflict_gate.manifest import read_manifest
+from _conflict_gate.results import (
+    CHANGED_SOURCE_FIELDS,
+    INGESTION_REFUSAL_FIELDS,
+    LAB_ANSWER_FIELDS,
+    LAB_CASE_FIELDS,
+    LAB_RESULT_FIELDS,
+    ChangedSourceCase,
+    IngestionRefusal,
+    LabAnswer,
+    LabCase,
+    LabResult,
+    build,
+)
 
 HERE: Final = Path(__file__).resolve().parent
 FIXTURE_MANIFEST: Final = HERE / "manifest.json"
@@ -98,26 +112,27 @@ LIMIT: Final = ("The gate compares declared directive values. It does not read p
                 "written only in words is not detected; and it cannot tell whether a declared value is true.")
 
 
-def run_lab(manifest_path: Path | None = None) -> dict[str, Any]:
+def run_lab(manifest_path: Path = FIXTURE_MANIFEST) -> LabResult:
     """Run every lab case over the fixture corpus and check the canned answers; return the saved result.
 
     The corpus is loaded and verified once; the changed-source case works on
     a temporary copy, so the fixtures are only read. No model is called.
     """
-    manifest_path = FIXTURE_MANIFEST if manifest_path is None else manifest_path
     corpus = load_documents(manifest_path)
     cases = []
     for case_id, candidates, version, operation, claim_key, shows in LAB_CASES:
-        cases.append({"case_id": case_id, "shows": shows, "candidate_ids": list(candidates),
-                      "requested_version": version, "claim_key": claim_key,
-                      "result": gate(corpus, list(candidates), version, operation, claim_key)})
+        cases.append(build(LabCase, LAB_CASE_FIELDS, {
+            "case_id": case_id, "shows": shows, "candidate_ids": list(candidates),
+            "requested_version": version, "claim_key": claim_key,
+            "result": gate(corpus, list(candidates), version, operation, claim_key)}))
     decisions = {case["case_id"]: case["result"] for case in cases}
     answers = []
     for answer_id, case_id, shows in LAB_ANSWERS:
         path = f"docs/answers/{answer_id}.txt"
         report = check_answer(corpus, decisions[case_id], (manifest_path.parent / path).read_bytes())
-        answers.append({"answer_id": answer_id, "case_id": case_id, "path": path, "shows": shows, **report})
-    return {
+        answers.append(build(LabAnswer, LAB_ANSWER_FIELDS, {
+            "answer_id": answer_id, "case_id": case_id, "path": path, "shows": shows, **report}))
+    return build(LabResult, LAB_RESULT_FIELDS, {
         "execution_mode": "offline and deterministic: pinned local fixtures, no network, answer requests built but never sent",
         "model_called": False,
         "fixture_kind": "fictional Quill SDK documentation (docs/), pinned by manifest.json",
@@ -128,16 +143,20 @@ def run_lab(manifest_path: Path | None = None) -> dict[str, Any]:
         "answers": answers,
         "policy": list(POLICY),
         "limit": LIMIT,
-    }
+    })
 
 
-def _changed_source_case(manifest_path: Path) -> dict[str, Any]:
+def _changed_source_case(manifest_path: Path) -> ChangedSourceCase:
     """Edit one fixture in a temporary copy without re-pinning it, then ask the gate.
 
     Loading the copy fails (``IngestionError``, ``hash_mismatch``); the failure
-    is recorded in the shape of a refused result.
+    is recorded with a refused decision's fields, the eligibility fields
+    ``None`` since nothing could be decided.
     """
-    case = {**CHANGED_SOURCE, "candidate_ids": list(CHANGED_SOURCE["candidate_ids"])}  # type: ignore[call-overload]
+    source_id = str(CHANGED_SOURCE["source_id"])
+    candidate_ids = list(CHANGED_SOURCE["candidate_ids"])
+    version, operation, claim_key = (str(CHANGED_SOURCE[key]) for key in
+                                     ("requested_version", "operation", "claim_key"))
     with tempfile.TemporaryDirectory(prefix="conflict-gate-") as tmp:
         copy = Path(tmp) / manifest_path.name
         try:
@@ -145,7 +164,7 @@ def _changed_source_case(manifest_path: Path) -> dict[str, Any]:
             shutil.copy2(manifest_path, copy)
         except (OSError, shutil.Error) as error:
             raise CliError("output", f"cannot copy the fixtures to a temporary folder: {error}") from None
-        entry = next(e for e in read_manifest(copy).entries if e.source_id == case["source_id"])
+        entry = next(e for e in read_manifest(copy).entries if e.source_id == source_id)
         edited = Path(tmp) / entry.path
         before, after = CHANGED_LINE
         raw = edited.read_bytes()
@@ -155,42 +174,62 @@ def _changed_source_case(manifest_path: Path) -> dict[str, Any]:
                                     "exactly once; restore the fixtures (git checkout docs/ manifest.json)")
         edited.write_bytes(raw.replace(before, after))
         try:
-            result = gate(load_documents(copy), case["candidate_ids"], case["requested_version"],
-                          case["operation"], case["claim_key"])
+            decided = gate(load_documents(copy), candidate_ids, version, operation, claim_key)
         except IngestionError as error:
-            request = {"requested_version": case["requested_version"], "claim_key": case["claim_key"],
-                       "operation": case["operation"], "candidate_ids": case["candidate_ids"],
-                       "eligible_source_ids": None, "excluded_wrong_version_ids": None,
-                       "excluded_unapproved_ids": None, "candidates": None}
-            result = refused_result(request, error)
-    return {**case, "result": result}
+            result = build(IngestionRefusal, INGESTION_REFUSAL_FIELDS, {
+                "requested_version": version, "claim_key": claim_key, "operation": operation,
+                "candidate_ids": candidate_ids, "eligible_source_ids": None,
+                "excluded_wrong_version_ids": None, "excluded_unapproved_ids": None, "candidates": None,
+                "status": "refused", "reason": error.reason, **refusal_fields(error), "claims": [],
+                "answer_request": None})
+        else:
+            raise CliError("input", "the lab's changed-source case expects the edited copy to fail "
+                                    f"verification, but the gate decided {decided['status']!r}; restore "
+                                    "the fixtures (git checkout docs/ manifest.json)")
+    return build(ChangedSourceCase, CHANGED_SOURCE_FIELDS, {**CHANGED_SOURCE, "candidate_ids": candidate_ids,
+                                                            "result": result})
 
 
-def lab(args: argparse.Namespace) -> int:
-    """``python run.py [--output FILE | --check]``: run the lab, print, save or compare the result."""
-    if not FIXTURE_MANIFEST.is_file():
-        raise CliError("input", f"the lab runs from a checkout of conflict-gate: {FIXTURE_MANIFEST} is not "
-                                "there; on your own docs use the gate, audit and pin commands")
-    text = render_json(run_lab(FIXTURE_MANIFEST))
-    if args.check:
-        expected_bytes = EXPECTED_RESULT.read_bytes() if EXPECTED_RESULT.is_file() else b""
-        if text.encode("utf-8") == expected_bytes:
-            print(f"{EXPECTED_RESULT.name} is up to date")
-            return exit_code("ok")
-        expected = expected_bytes.decode("utf-8", errors="replace")
-        diff = difflib.unified_diff(expected.splitlines(keepends=True), text.splitlines(keepends=True),
-                                    EXPECTED_RESULT.name, "fresh run")
-        sys.stdout.writelines(list(diff)[:200])
-        print(f"drift: a fresh run differs from {EXPECTED_RESULT.name}", file=sys.stderr)
-        return exit_code("findings")
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        write_atomically(Path(args.output), text)
-        print(f"wrote {args.output}: {len(LAB_CASES)} cases, the changed-source case and "
-              f"{len(LAB_ANSWERS)} checked answers")
-    return exit_code("ok")
+def lab_command(manifest_path: Path = FIXTURE_MANIFEST,
+                expected_path: Path = EXPECTED_RESULT) -> Callable[[argparse.Namespace], int]:
+    """The lab as a command for :func:`~_conflict_gate.cli.main`, over ``manifest_path`` and
+    compared with ``expected_path``: ``python run.py [--output FILE | --check]`` runs the lab and
+    prints, saves or compares the result."""
+    def lab(args: argparse.Namespace) -> int:
+        if not manifest_path.is_file():
+            raise CliError("input", f"the lab runs from a checkout of conflict-gate: {manifest_path} is not "
+                                    "there; on your own docs use the gate, audit and pin commands")
+        text = render_json(run_lab(manifest_path))
+        if args.check:
+            return _compare(text, expected_path)
+        if args.output is None:
+            sys.stdout.write(text)
+        else:
+            write_atomically(Path(args.output), text)
+            print(f"wrote {args.output}: {len(LAB_CASES)} cases, the changed-source case and "
+                  f"{len(LAB_ANSWERS)} checked answers")
+        return exit_code("ok")
+
+    return lab
+
+
+def _compare(text: str, expected_path: Path) -> int:
+    """``--check``: exit 0 when ``text`` is byte for byte the saved result, else print the drift, exit 1."""
+    expected_bytes = expected_path.read_bytes() if expected_path.is_file() else b""
+    if text.encode("utf-8") == expected_bytes:
+        print(f"{expected_path.name} is up to date")
+        return exit_code("ok")
+    expected = expected_bytes.decode("utf-8", errors="replace")
+    diff = difflib.unified_diff(expected.splitlines(keepends=True), text.splitlines(keepends=True),
+                                expected_path.name, "fresh run")
+    sys.stdout.writelines(list(diff)[:200])
+    print(f"drift: a fresh run differs from {expected_path.name}", file=sys.stderr)
+    return exit_code("findings")
+
+
+#: The lab over this checkout's fixtures and saved result.
+lab: Final = lab_command()
 
 
 if __name__ == "__main__":
-    sys.exit(main(lab=lab))
+    sys.exit(main(sys.argv[1:], prog="python run.py", lab=lab))

@@ -40,16 +40,28 @@ allow. Offsets in findings are code points into the answer as given.
 from __future__ import annotations
 
 import bisect
-import json
+import os
 import re
 import unicodedata
-from typing import Any, Final, Mapping
+from typing import Any, Final, Mapping, Sequence
 
 from .corpus import Corpus, SourceFiles, source_digest
+from .files import read_capped
 from .decision import gate
 from .errors import DecisionError, GateError, IngestionError, printable
-from .registry import FINDINGS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, VERDICTS
+from .jsondata import json_pointer, parse_strict, JsonProblem
+from .registry import FINDINGS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, VERDICT_PRECEDENCE, VERDICTS
 from .request import ANSWER_FORM
+from .results import (
+    ANSWER_CHECK_FIELDS,
+    DECISION_ECHO_FIELDS,
+    FINDING_FIELDS,
+    AnswerCheck,
+    Decision,
+    DecisionEcho,
+    Finding,
+    build,
+)
 
 __all__ = ["check_answer", "verdict_of"]
 
@@ -64,27 +76,17 @@ _BRACKETED: Final = re.compile(r"[\[\uff3b][^\[\]\uff3b\uff3d\r\n]*[\]\uff3d]")
 _CITATION_LIKE: Final = re.compile(r"^\[\s*s\W*o\W*u\W*r\W*c\W*e|:\s*[0-9]+\s*\]$")
 
 
-def verdict_of(findings: list[dict[str, Any]], ready: bool) -> str:
-    """The verdict for a list of findings: the first verdict in precedence order that one calls for."""
+def verdict_of(findings: Sequence[Mapping[str, Any]], ready: bool) -> str:
+    """The verdict for a list of findings: ``no_answer_allowed`` unless ``ready``, else the first
+    verdict in :data:`~_conflict_gate.registry.VERDICT_PRECEDENCE` that a finding calls for
+    (:data:`~_conflict_gate.registry.FINDINGS`), else ``supported``."""
     if not ready:
         return "no_answer_allowed"
-    called = {_VERDICT_OF_FINDING[finding["kind"]] for finding in findings}
-    return next((verdict for verdict in VERDICTS if verdict in called), "supported")
+    called = {FINDINGS[finding["kind"]][0] for finding in findings}
+    return next((verdict for verdict in VERDICT_PRECEDENCE if verdict in called), "supported")
 
 
-_VERDICT_OF_FINDING: Final = {
-    "not_utf8": "malformed_answer", "too_large": "malformed_answer", "empty": "malformed_answer",
-    "non_ascii_in_form": "malformed_answer", "broken_form": "malformed_answer",
-    "other_value": "contradicts_decision", "other_version": "contradicts_decision",
-    "quote_not_found": "quote_not_found", "misattributed": "misattributed",
-    "unknown_citation": "unknown_citation", "missing_value": "missing_statement",
-    "missing_version": "missing_statement", "missing_citation": "missing_citation",
-    "quote_without_citation": "missing_citation",
-}
-assert set(_VERDICT_OF_FINDING) == set(FINDINGS)
-
-
-def _check_decision(corpus: Corpus, decision: Any) -> dict[str, Any]:
+def _check_decision(corpus: Corpus, decision: Any) -> Decision:
     """The gate's result for the decision's own request; raise :class:`DecisionError` unless equal."""
     if not isinstance(decision, dict):
         raise DecisionError("invalid_decision", "a decision is a JSON object (a gate result)")
@@ -121,14 +123,14 @@ def _first_difference(expected: Any, given: Any, pointer: str) -> tuple[str, str
     if isinstance(expected, dict):
         for key in expected:
             if key not in given:
-                return ("invalid_decision", f"{pointer}/{_escape(key)}")
+                return ("invalid_decision", pointer + json_pointer(key))
         for key in given:
             if key not in expected:
-                return ("invalid_decision", f"{pointer}/{_escape(key)}")
+                return ("invalid_decision", pointer + json_pointer(key))
         if list(expected) != list(given):
             return ("invalid_decision", pointer)
         for key in expected:
-            found = _first_difference(expected[key], given[key], f"{pointer}/{_escape(key)}")
+            found = _first_difference(expected[key], given[key], pointer + json_pointer(key))
             if found is not None:
                 return found
         return None
@@ -143,20 +145,17 @@ def _first_difference(expected: Any, given: Any, pointer: str) -> tuple[str, str
     return None if expected == given else ("decision_mismatch", pointer)
 
 
-def _escape(key: Any) -> str:
-    return printable(str(key)).replace("~", "~0").replace("/", "~1")
-
-
-def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> dict[str, Any]:
+def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> AnswerCheck:
     """Check ``answer`` (text, or bytes that must be UTF-8) against ``decision`` over ``corpus``.
 
-    Returns ``{"verdict", "verdict_class", "findings", "decision"}``:
-    ``findings`` is a list of ``{"kind", "detail", "start", "end"}`` (code
-    points into the answer as given, the form's backticks or brackets
-    included; both ``None`` for a finding about something the answer lacks
-    or about the whole answer) plus ``source_id``, ``line`` or ``quote``
-    (the form's content, without its backticks) where they apply;
-    ``decision`` echoes the request and status. Raises
+    Returns an :class:`~_conflict_gate.results.AnswerCheck`: ``verdict``,
+    ``verdict_class``, ``findings`` and ``decision``. Each finding
+    (:data:`~_conflict_gate.results.FINDING_FIELDS`) is ``{"kind", "detail",
+    "start", "end"}`` (code points into the answer as given, the form's
+    backticks or brackets included; both ``None`` for a finding about
+    something the answer lacks or about the whole answer) plus ``quote`` (the
+    form's content, without its backticks), ``source_id`` and ``line`` where
+    they apply; ``decision`` echoes the request and status. Raises
     :class:`DecisionError` when the decision is not this tool's result for
     this corpus, and :class:`IngestionError` (``hash_mismatch``) when a quote
     must be looked up in the sources' bytes and a file changed since the
@@ -168,20 +167,19 @@ def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> dict[str
     ready = checked["status"] == "ready"
     findings = _findings(corpus, checked, answer) if ready else []
     verdict = verdict_of(findings, ready)
-    return {
+    return build(AnswerCheck, ANSWER_CHECK_FIELDS, {
         "verdict": verdict,
         "verdict_class": VERDICTS[verdict][0],
         "findings": findings,
-        "decision": {key: checked[key] for key in
-                     ("requested_version", "operation", "claim_key", "status", "reason")},
-    }
+        "decision": build(DecisionEcho, DECISION_ECHO_FIELDS, {key: dict(checked)[key] for key in DECISION_ECHO_FIELDS}),
+    })
 
 
-def _finding(kind: str, detail: str, start: int | None, end: int | None, **extra: Any) -> dict[str, Any]:
-    return {"kind": kind, "detail": detail, "start": start, "end": end, **extra}
+def _finding(kind: str, detail: str, start: int | None, end: int | None, **extra: Any) -> Finding:
+    return build(Finding, FINDING_FIELDS, {"kind": kind, "detail": detail, "start": start, "end": end, **extra})
 
 
-def _findings(corpus: Corpus, decision: Mapping[str, Any], answer: str | bytes) -> list[dict[str, Any]]:
+def _findings(corpus: Corpus, decision: Decision, answer: str | bytes) -> list[Finding]:
     if isinstance(answer, (bytes, bytearray)):
         if len(answer) > MAX_ANSWER_BYTES:
             return [_finding("too_large", f"{len(answer)} bytes is over the {MAX_ANSWER_BYTES}-byte limit", None, None)]
@@ -202,7 +200,7 @@ def _findings(corpus: Corpus, decision: Mapping[str, Any], answer: str | bytes) 
 class _AnswerReader:
     """Reads the forms of one answer and compares them with one ready decision."""
 
-    def __init__(self, corpus: Corpus, decision: Mapping[str, Any], answer: str) -> None:
+    def __init__(self, corpus: Corpus, decision: Decision, answer: str) -> None:
         self.corpus = corpus
         self.answer = answer
         self.claims = {(c["source_id"], c["start_line"]): c for c in decision["claims"]}
@@ -211,12 +209,12 @@ class _AnswerReader:
         self.value = decision["agreed_value"]
         self.version = decision["requested_version"]
         self.line_ends = [m.start() for m in _LINE_END.finditer(answer)]
-        self.findings: list[dict[str, Any]] = []
+        self.findings: list[Finding] = []
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.line_ends, offset)
 
-    def read(self) -> list[dict[str, Any]]:
+    def read(self) -> list[Finding]:
         citations = self._citations()
         spans = self._backtick_spans()
         stated_value = stated_version = False
@@ -377,20 +375,28 @@ def _in_pinned_sources(corpus: Corpus, text: str) -> bool:
 def load_decision(path: str) -> Any:
     """Read a decision JSON file (``-`` for stdin is not accepted: the answer may use stdin).
 
-    Raises :class:`DecisionError` ``decision_unreadable`` for a missing,
-    unreadable, too large, non-UTF-8 or non-JSON file.
+    Read once, as :func:`~_conflict_gate.files.read_capped` reads (a regular
+    file of at most :data:`~_conflict_gate.registry.MAX_DECISION_BYTES`; a
+    symlink is followed, a FIFO never blocks) and parsed as strict JSON. Raises
+    :class:`DecisionError`: ``decision_unreadable`` for a missing, unreadable,
+    non-regular, too large, non-UTF-8 or non-JSON file (``NaN`` included);
+    ``invalid_decision`` for an object that repeats a key, which readers
+    disagree on (the last or the first wins), as the manifest refuses it.
     """
+    def unreadable(reason: str, detail: str) -> DecisionError:
+        return DecisionError("decision_unreadable", detail, path=path)
+
+    raw = read_capped(os.path.realpath(path), MAX_DECISION_BYTES, unreadable)
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_DECISION_BYTES + 1)
-    except OSError as error:
-        raise DecisionError("decision_unreadable", f"cannot read: {error.strerror}", path=path) from None
-    if len(raw) > MAX_DECISION_BYTES:
-        raise DecisionError("decision_unreadable", f"larger than {MAX_DECISION_BYTES} bytes", path=path)
-    try:
-        return json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise DecisionError("decision_unreadable", f"invalid UTF-8 at byte {error.start}", path=path) from None
-    except (ValueError, RecursionError) as error:
-        raise DecisionError("decision_unreadable", f"not JSON ({printable(str(error))[:120]})",
+    try:
+        return parse_strict(text)
+    except JsonProblem as problem:
+        if problem.kind == "duplicate_key":
+            raise DecisionError("invalid_decision", f"{printable(problem.message)}: a decision never "
+                                "repeats a key", path=path) from None
+        where = f" at line {problem.line}, column {problem.column}" if problem.line is not None else ""
+        raise DecisionError("decision_unreadable", f"not JSON ({printable(problem.message)[:120]}{where})",
                             path=path) from None

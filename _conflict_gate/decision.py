@@ -18,48 +18,55 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from typing import Any, Final, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .corpus import Corpus, Source
-from .errors import GateError, LocatedError, printable
+from .errors import DirectiveError, GateError, LocatedError, printable
 from .grammar import IntegerRule
 from .reader import Claim
-from .registry import AUDIT_STATUSES, status_of
+from .registry import AUDIT_STATUSES, ELIGIBLE_STATUS, status_of
 from .request import answer_request
+from .results import (
+    AUDIT_CLAIM_FIELDS,
+    AUDIT_ENTRY_FIELDS,
+    AUDIT_FIELDS,
+    AUDIT_REFUSAL_FIELDS,
+    AUDIT_SUMMARY_FIELDS,
+    CANDIDATE_FIELDS,
+    CLAIM_FIELDS,
+    NEAR_MISS_FIELDS,
+    REFUSED_FIELDS,
+    REFUSED_SOURCE_FIELDS,
+    UNAPPROVED_CONFLICT_FIELDS,
+    AuditClaim,
+    AuditEntry,
+    AuditRefusal,
+    AuditReport,
+    AuditSummary,
+    CandidateRecord,
+    ClaimRecord,
+    Decision,
+    NearMissRecord,
+    RefusedSourceRecord,
+    UnapprovedConflict,
+    build,
+    decision_fields,
+)
 
-__all__ = ["CLAIM_FIELDS", "RESULT_FIELDS", "audit", "claim_record", "gate", "refused_result"]
-
-#: The fields of every claim in a result, in order.
-CLAIM_FIELDS: Final = ("source_id", "version", "path", "url", "source_sha256", "document_revision",
-                       "operation", "claim_key", "value", "start_line", "end_line", "start", "end",
-                       "byte_start", "byte_end", "quote")
-#: The fields every result starts with, in order; then the status's own fields; then ``claims``
-#: and ``answer_request``.
-RESULT_FIELDS: Final = ("requested_version", "claim_key", "operation", "candidate_ids",
-                        "eligible_source_ids", "excluded_wrong_version_ids", "excluded_unapproved_ids",
-                        "candidates", "status", "reason")
-#: Fields a result adds for its reason (``refused`` adds :data:`REFUSED_FIELDS` for every reason).
-REASON_FIELDS: Final = {
-    "eligible_directives_agree": ("agreed_value",),
-    "requested_claim_missing": ("missing_claim_source_ids",),
-    "no_eligible_version": ("candidate_versions",),
-    "no_approved_source": (),
-    "same_version_directives_disagree": (),
-}
-REFUSED_FIELDS: Final = ("error", "message", "source_id", "path", "line", "column", "refused_sources",
-                         "parsed_source_ids")
+__all__ = ["audit", "claim_record", "gate", "refusal_fields"]
 
 
-def claim_record(source: Source, claim: Claim) -> dict[str, Any]:
-    """One claim as a new dict with :data:`CLAIM_FIELDS` (code points in ``start``/``end``, bytes in ``byte_*``)."""
-    return {
+def claim_record(source: Source, claim: Claim) -> ClaimRecord:
+    """One claim as a new dict with :data:`~_conflict_gate.results.CLAIM_FIELDS` (code points in
+    ``start``/``end``, bytes in ``byte_*``)."""
+    return build(ClaimRecord, CLAIM_FIELDS, {
         "source_id": source.source_id, "version": source.version, "path": source.path,
         "url": source.url, "source_sha256": source.sha256,
         "document_revision": source.document_revision, "operation": claim.operation,
         "claim_key": claim.claim_key, "value": claim.value, "start_line": claim.line,
         "end_line": claim.line, "start": claim.start, "end": claim.end,
         "byte_start": claim.byte_start, "byte_end": claim.byte_end, "quote": claim.quote,
-    }
+    })
 
 
 def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, operation: Any,
@@ -96,15 +103,17 @@ def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, o
 
 
 def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, operation: str,
-         claim_key: str) -> dict[str, Any]:
+         claim_key: str) -> Decision:
     """Decide whether an answer about ``operation``/``claim_key`` at ``requested_version`` may be prepared.
 
     ``corpus`` is a loaded, verified :class:`Corpus` (load it once, decide
     many times). Eligible: candidates whose status is ``approved`` and whose
     version equals ``requested_version`` exactly; a newer version, a draft or
-    a deprecated page is never a fallback. Returns a dict: :data:`RESULT_FIELDS`,
-    then the reason's fields (:data:`REASON_FIELDS`, or :data:`REFUSED_FIELDS`),
-    then ``claims`` (:data:`CLAIM_FIELDS` each) and ``answer_request`` (``None``
+    a deprecated page is never a fallback. Returns a
+    :class:`~_conflict_gate.results.Decision`, a plain dict whose fields and
+    their order are :func:`~_conflict_gate.results.decision_fields` of its
+    reason: the request and who is eligible, ``status`` and ``reason``, the
+    reason's own fields, then ``claims`` and ``answer_request`` (``None``
     unless ready). Lists are sorted by source id, so candidate order never
     matters; ``candidate_ids`` echoes the request.
 
@@ -115,7 +124,7 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
     """
     candidates = _check_request(corpus, candidate_ids, requested_version, operation, claim_key)
     same_version = [s for s in candidates if s.version == requested_version]
-    eligible = [s for s in same_version if s.status == "approved"]
+    eligible = [s for s in same_version if s.status == ELIGIBLE_STATUS]
     request = {
         "requested_version": requested_version,
         "claim_key": claim_key,
@@ -123,19 +132,20 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
         "candidate_ids": list(candidate_ids),
         "eligible_source_ids": [s.source_id for s in eligible],
         "excluded_wrong_version_ids": [s.source_id for s in candidates if s.version != requested_version],
-        "excluded_unapproved_ids": [s.source_id for s in same_version if s.status != "approved"],
-        "candidates": [{"source_id": s.source_id, "version": s.version, "status": s.status}
-                       for s in candidates],
+        "excluded_unapproved_ids": [s.source_id for s in same_version if s.status != ELIGIBLE_STATUS],
+        "candidates": [build(CandidateRecord, CANDIDATE_FIELDS, {
+            "source_id": s.source_id, "version": s.version, "status": s.status}) for s in candidates],
     }
     if not same_version:
         versions = corpus.version_scheme.sorted(s.version for s in candidates)
         return _decision(corpus, request, "no_eligible_version", [], candidate_versions=versions)
     if not eligible:
         return _decision(corpus, request, "no_approved_source", [])
-    refused = [s for s in eligible if s.refusal is not None]
+    refused = [(s, s.refusal) for s in eligible if s.refusal is not None]
     if refused:
-        return refused_result(request, refused[0].refusal, refused,  # type: ignore[arg-type]
-                              [s.source_id for s in eligible if s.refusal is None])
+        first = refused[0][1]
+        fields = refusal_fields(first, refused, [s.source_id for s in eligible if s.refusal is None])
+        return _decision(corpus, request, first.reason, [], **fields)
     found = [(s, s.claim(operation, claim_key)) for s in eligible]
     claims = [claim_record(s, claim) for s, claim in found if claim is not None]
     values = {claim["value"] for claim in claims}
@@ -148,76 +158,75 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
     return _decision(corpus, request, "eligible_directives_agree", claims, agreed_value=values.pop())
 
 
-def _decision(corpus: Corpus, request: Mapping[str, Any], reason: str, claims: list[dict[str, Any]],
-              **fields: Any) -> dict[str, Any]:
+def _decision(corpus: Corpus, request: Mapping[str, Any], reason: str, claims: list[ClaimRecord],
+              **fields: Any) -> Decision:
     status = status_of(reason)
-    result = {**request, "status": status, "reason": reason, **fields, "claims": claims}
-    result["answer_request"] = answer_request(corpus.grammar, request, claims) if status == "ready" else None
-    return result
+    answer = answer_request(corpus.grammar, request, claims) if status == "ready" else None
+    return build(Decision, decision_fields(reason), {**request, "status": status, "reason": reason,
+                                                     **fields, "claims": claims, "answer_request": answer})
 
 
-def refused_result(request: Mapping[str, Any], error: LocatedError, refused: Sequence[Source] = (),
+def refusal_fields(error: LocatedError, refused: Sequence[tuple[Source, DirectiveError]] = (),
                    parsed_source_ids: Sequence[str] | None = None) -> dict[str, Any]:
-    """A ``refused`` result for ``request`` caused by ``error``; the answer request is withheld.
+    """The :data:`~_conflict_gate.results.REFUSED_FIELDS` of a refusal caused by ``error``.
 
-    Adds ``status``, ``reason``, :data:`REFUSED_FIELDS` (the first refused
-    source's error, then every refused eligible source and the eligible
-    sources that read cleanly; ``None`` where nothing was read), ``claims: []``
-    and ``answer_request: None``.
+    ``refused`` lists every refused eligible source with its refusal (the
+    first is ``error``'s); ``parsed_source_ids`` the eligible sources that read
+    cleanly, ``None`` where nothing was read.
     """
-    return {**request, "status": "refused", "reason": error.reason, "error": type(error).__name__,
-            "message": str(error), "source_id": error.source_id, "path": error.path,
-            "line": error.line, "column": error.column,
-            "refused_sources": [{"source_id": s.source_id, "reason": s.refusal.reason,  # type: ignore[union-attr]
-                                 "line": s.refusal.line, "column": s.refusal.column,  # type: ignore[union-attr]
-                                 "message": str(s.refusal)} for s in refused],
-            "parsed_source_ids": None if parsed_source_ids is None else list(parsed_source_ids),
-            "claims": [], "answer_request": None}
+    return dict(build(dict, REFUSED_FIELDS, {
+        "error": type(error).__name__, "message": str(error), "source_id": error.source_id,
+        "path": error.path, "line": error.line, "column": error.column,
+        "refused_sources": [build(RefusedSourceRecord, REFUSED_SOURCE_FIELDS, {
+            "source_id": source.source_id, "reason": refusal.reason, "line": refusal.line,
+            "column": refusal.column, "message": str(refusal)}) for source, refusal in refused],
+        "parsed_source_ids": None if parsed_source_ids is None else list(parsed_source_ids),
+    }))
 
 
 # --------------------------------------------------------------------------
 # Audit (every source, every version)
 
 
-def audit(corpus: Corpus) -> dict[str, Any]:
+def audit(corpus: Corpus) -> AuditReport:
     """Read every source and report agreement, conflicts, gaps, refusals, drafts and near-misses.
 
-    Returns ``{"source_count", "versions", "claims", "refused_sources",
-    "unapproved_conflicts", "near_misses", "summary", "clean"}``. Each
-    ``claims`` entry covers one version x operation x key that an approved
-    source of that version declares: ``status`` (:data:`AUDIT_STATUSES`),
-    ``values``, ``source_ids``, ``missing_source_ids`` (silent approved
-    sources), ``refused_source_ids`` (refused approved sources, which the
-    gate would refuse too) and the claims. ``refused_sources`` lists every
-    refused source (any status) with its reason and location;
-    ``unapproved_conflicts`` the claims of drafts and deprecated pages whose
-    value differs from the approved ones of their version (they would
-    conflict once approved). ``clean``: no conflict and no refused approved
-    source. Output order is deterministic.
+    Returns an :class:`~_conflict_gate.results.AuditReport` (its fields:
+    :data:`~_conflict_gate.results.AUDIT_FIELDS`). Each ``claims`` entry
+    covers one version x operation x key that an approved source of that
+    version declares: ``status`` (:data:`AUDIT_STATUSES`), ``values``,
+    ``source_ids``, ``missing_source_ids`` (silent approved sources),
+    ``refused_source_ids`` (refused approved sources, which the gate would
+    refuse too) and the claims. ``refused_sources`` lists every refused source
+    (any status) with its reason and location; ``unapproved_conflicts`` the
+    claims of drafts and deprecated pages whose value differs from the
+    approved ones of their version (they would conflict once approved).
+    ``clean``: no conflict and no refused approved source. Output order is
+    deterministic.
     """
     scheme = corpus.version_scheme
     ordered = sorted(corpus.sources.values(), key=lambda s: s.source_id)
     declared: dict[tuple[str, str, str], list[tuple[Source, Claim]]] = defaultdict(list)
     parsed: dict[str, list[str]] = defaultdict(list)
     refused_by_version: dict[str, list[str]] = defaultdict(list)
-    refused = []
+    refused: list[AuditRefusal] = []
     for source in ordered:
         if source.refusal is not None:
             error = source.refusal
-            refused.append({"source_id": source.source_id, "version": source.version,
-                            "status": source.status, "path": source.path, "error": type(error).__name__,
-                            "reason": error.reason, "line": error.line, "column": error.column,
-                            "message": str(error)})
-            if source.status == "approved":
+            refused.append(build(AuditRefusal, AUDIT_REFUSAL_FIELDS, {
+                "source_id": source.source_id, "version": source.version, "status": source.status,
+                "path": source.path, "error": type(error).__name__, "reason": error.reason,
+                "line": error.line, "column": error.column, "message": str(error)}))
+            if source.status == ELIGIBLE_STATUS:
                 refused_by_version[source.version].append(source.source_id)
             continue
-        if source.status != "approved":
+        if source.status != ELIGIBLE_STATUS:
             continue
         parsed[source.version].append(source.source_id)
         for claim in source.claims:
             declared[(source.version, claim.operation, claim.claim_key)].append((source, claim))
 
-    entries = []
+    entries: list[AuditEntry] = []
     for version, operation, key in sorted(declared, key=lambda k: (scheme.sort_key(k[0]), k[1], k[2])):
         found = declared[(version, operation, key)]
         numeric = isinstance(corpus.grammar.rule(operation, key), IntegerRule)
@@ -226,29 +235,32 @@ def audit(corpus: Corpus) -> dict[str, Any]:
         missing = [sid for sid in parsed[version] if sid not in have]
         refused_here = refused_by_version[version]
         status = "conflict" if len(values) > 1 else "partial" if missing or refused_here else "agree"
-        entries.append({
+        entries.append(build(AuditEntry, AUDIT_ENTRY_FIELDS, {
             "version": version, "operation": operation, "claim_key": key, "status": status,
             "values": values, "source_ids": [source.source_id for source, _ in found],
             "missing_source_ids": missing, "refused_source_ids": refused_here,
-            "claims": [{"source_id": source.source_id, "path": source.path, "line": claim.line,
-                        "value": claim.value, "quote": claim.quote} for source, claim in found],
-        })
+            "claims": [build(AuditClaim, AUDIT_CLAIM_FIELDS, {
+                "source_id": source.source_id, "path": source.path, "line": claim.line,
+                "value": claim.value, "quote": claim.quote}) for source, claim in found],
+        }))
     approved_values = {(e["version"], e["operation"], e["claim_key"]): e["values"] for e in entries}
     unapproved = [
-        {"source_id": s.source_id, "status": s.status, "version": s.version, "path": s.path,
-         "line": claim.line, "operation": claim.operation, "claim_key": claim.claim_key,
-         "value": claim.value, "approved_values": approved_values[(s.version, claim.operation, claim.claim_key)]}
-        for s in ordered if s.status != "approved" and s.refusal is None for claim in s.claims
+        build(UnapprovedConflict, UNAPPROVED_CONFLICT_FIELDS, {
+            "source_id": s.source_id, "status": s.status, "version": s.version, "path": s.path,
+            "line": claim.line, "operation": claim.operation, "claim_key": claim.claim_key,
+            "value": claim.value, "approved_values": approved_values[(s.version, claim.operation, claim.claim_key)]})
+        for s in ordered if s.status != ELIGIBLE_STATUS and s.refusal is None for claim in s.claims
         if (s.version, claim.operation, claim.claim_key) in approved_values
         and approved_values[(s.version, claim.operation, claim.claim_key)] != [claim.value]
     ]
-    near_misses = [{"source_id": s.source_id, "path": s.path, "line": m.line, "column": m.column,
-                    "where": m.where, "quote": m.quote} for s in ordered for m in s.near_misses]
-    summary: dict[str, int] = {status: sum(e["status"] == status for e in entries)
-                               for status in AUDIT_STATUSES}
-    summary.update(refused=sum(r["status"] == "approved" for r in refused),
-                   unapproved_conflicts=len(unapproved), near_misses=len(near_misses))
-    return {
+    near_misses = [build(NearMissRecord, NEAR_MISS_FIELDS, {
+        "source_id": s.source_id, "path": s.path, "line": m.line, "column": m.column,
+        "where": m.where, "quote": m.quote}) for s in ordered for m in s.near_misses]
+    counts = {status: sum(e["status"] == status for e in entries) for status in AUDIT_STATUSES}
+    summary = build(AuditSummary, AUDIT_SUMMARY_FIELDS, {
+        **counts, "refused": sum(r["status"] == ELIGIBLE_STATUS for r in refused),
+        "unapproved_conflicts": len(unapproved), "near_misses": len(near_misses)})
+    return build(AuditReport, AUDIT_FIELDS, {
         "source_count": len(corpus.sources),
         "versions": scheme.sorted(s.version for s in ordered),
         "claims": entries,
@@ -257,4 +269,4 @@ def audit(corpus: Corpus) -> dict[str, Any]:
         "near_misses": near_misses,
         "summary": summary,
         "clean": summary["conflict"] == 0 and summary["refused"] == 0,
-    }
+    })

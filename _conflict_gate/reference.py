@@ -38,10 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Final, Mapping, Sequence
 
-from .answer import verdict_of
 from .blocks import MAX_DEPTH, MAX_LEAF_LINES
 from .cli import CliError, grammar_table, markdown_table, write_atomically
-from .decision import CLAIM_FIELDS, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS
 from .errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError
 from .grammar import NAME, VALUE_TOKEN
 from .inlines import _WORD_LIMIT, MAX_NESTING
@@ -60,6 +58,14 @@ from .registry import (
     VERDICTS,
 )
 from .request import ANSWER_FORM
+from .results import (
+    CLAIM_FIELDS,
+    REASON_FIELD_MEANINGS,
+    REASON_FIELDS,
+    REFUSED_FIELDS,
+    RESULT_FIELDS,
+    TAIL_FIELDS,
+)
 
 __all__ = ["PAGES", "TABLES", "DriftError", "Region", "check", "main", "pages", "regions", "render", "rewrite"]
 
@@ -167,8 +173,8 @@ def verdicts() -> list[str]:
 def findings() -> list[str]:
     """The kinds of finding and the verdict each calls for."""
     return markdown_table(("finding", "calls for", "meaning"),
-                          [(code(kind), code(verdict_of([{"kind": kind}], True)), meaning)
-                           for kind, meaning in FINDINGS.items()])
+                          [(code(kind), code(verdict), meaning)
+                           for kind, (verdict, meaning) in FINDINGS.items()])
 
 
 def answer_form() -> list[str]:
@@ -302,81 +308,20 @@ def reader_limits() -> list[str]:
 # The result
 
 
-_RESULT_WORDS: Final = {
-    "requested_version": "the version asked for, as given",
-    "claim_key": "the key asked for",
-    "operation": "the operation asked for",
-    "candidate_ids": "the candidate ids as given, in the order given",
-    "eligible_source_ids": "approved candidates whose version equals `requested_version` exactly",
-    "excluded_wrong_version_ids": "candidates of another version, set aside",
-    "excluded_unapproved_ids": "candidates of the requested version that are `draft` or `deprecated`, set aside",
-    "candidates": "every candidate as `{source_id, version, status}`",
-    "status": "`ready`, `conflict`, `not_in_docs` or `refused`",
-    "reason": "why; one of the status's reasons",
-}
-_REASON_WORDS: Final = {
-    "agreed_value": "the value every eligible source declares: the directive's token, a string",
-    "missing_claim_source_ids": "the eligible sources that do not declare the claim",
-    "candidate_versions": "the distinct versions the candidates have, in the scheme's order",
-}
-_REFUSED_WORDS: Final = {
-    "error": "the class of the error: `DirectiveError`",
-    "message": "the first refused source's message: source, path, line:column, what is wrong",
-    "source_id": "the first refused source",
-    "path": "its path, relative to the manifest's folder",
-    "line": "1-based line of the problem",
-    "column": "1-based column of the problem, in code points",
-    "refused_sources": "every refused eligible source: `{source_id, reason, line, column, message}`",
-    "parsed_source_ids": "the eligible sources that read cleanly",
-}
-_TAIL_WORDS: Final = {
-    "claims": "the claims found, one object each (fields below); `[]` when refused",
-    "answer_request": "`{messages: [system, user]}` when `ready`, else `null`",
-}
-#: The fields every result ends with, after its status's own fields.
-TAIL_FIELDS: Final = ("claims", "answer_request")
-
-_CLAIM_WORDS: Final = {
-    "source_id": "the source that declares it",
-    "version": "the source's version",
-    "path": "the file, relative to the manifest's folder",
-    "url": "the source's URL, or `null`",
-    "source_sha256": "the verified SHA-256 of the file's raw bytes (the pin)",
-    "document_revision": "SHA-256 of the source's manifest entry as written, in canonical JSON "
-                         "(sorted keys, no spaces, UTF-8): editing the entry makes a new revision",
-    "operation": "the directive's operation",
-    "claim_key": "the directive's key",
-    "value": "the directive's value token, a string (also for integer rules)",
-    "start_line": "1-based line of the directive",
-    "end_line": "the same line: a directive is one line",
-    "start": "offset of the line's first character, in code points into the decoded text (BOM excluded)",
-    "end": "offset after its last character (code points, end exclusive, line ending excluded)",
-    "byte_start": "offset of the line in bytes into the pinned raw file (BOM included)",
-    "byte_end": "offset after the line in bytes (end exclusive, line ending excluded)",
-    "quote": "the whole source line, exactly: `text[start:end]` and `raw[byte_start:byte_end]`",
-}
-
-
 def result_fields() -> list[str]:
     """Every field of a gate result, in order, and when it is present."""
-    for what, words, names in (("result fields", _RESULT_WORDS, RESULT_FIELDS),
-                               ("reason fields", _REASON_WORDS,
-                                sorted({f for fields in REASON_FIELDS.values() for f in fields})),
-                               ("refused fields", _REFUSED_WORDS, REFUSED_FIELDS)):
-        _same_keys(what, words, names)
-    rows = [(code(field), "always", _RESULT_WORDS[field]) for field in RESULT_FIELDS]
-    for field in dict.fromkeys(f for fields in REASON_FIELDS.values() for f in fields):
+    rows = [(code(field), "always", meaning) for field, meaning in RESULT_FIELDS.items()]
+    for field, meaning in REASON_FIELD_MEANINGS.items():
         reasons = [reason for reason, fields in REASON_FIELDS.items() if field in fields]
-        rows.append((code(field), "reason " + " or ".join(code(r) for r in reasons), _REASON_WORDS[field]))
-    rows += [(code(field), "status `refused`", _REFUSED_WORDS[field]) for field in REFUSED_FIELDS]
-    rows += [(code(field), "always", _TAIL_WORDS[field]) for field in TAIL_FIELDS]
+        rows.append((code(field), "reason " + " or ".join(code(r) for r in reasons), meaning))
+    rows += [(code(field), "status `refused`", meaning) for field, meaning in REFUSED_FIELDS.items()]
+    rows += [(code(field), "always", meaning) for field, meaning in TAIL_FIELDS.items()]
     return markdown_table(("field", "present", "meaning"), rows)
 
 
 def claim_fields() -> list[str]:
     """Every field of a claim, in order."""
-    _same_keys("claim fields", _CLAIM_WORDS, CLAIM_FIELDS)
-    return markdown_table(("field", "meaning"), [(code(field), _CLAIM_WORDS[field]) for field in CLAIM_FIELDS])
+    return markdown_table(("field", "meaning"), [(code(field), meaning) for field, meaning in CLAIM_FIELDS.items()])
 
 
 # --------------------------------------------------------------------------

@@ -25,9 +25,13 @@ __all__ = [
     "MAX_MANIFEST_BYTES",
     "MAX_ANSWER_BYTES",
     "MAX_DECISION_BYTES",
+    "NEAR_MISS_PLACES",
     "PAGE_STATUSES",
     "VERDICTS",
+    "VERDICT_CLASSES",
     "VERDICT_PRECEDENCE",
+    "ELIGIBLE_STATUS",
+    "DEFAULT_STATUS",
     "status_of",
 ]
 
@@ -104,6 +108,10 @@ PAGE_STATUSES: Final[Mapping[str, str]] = _ro({
     "deprecated": "kept for reference; set aside, never decides, never a fallback",
 })
 
+#: The one page status whose sources are eligible, and the status of an entry that gives none.
+ELIGIBLE_STATUS: Final = "approved"
+DEFAULT_STATUS: Final = ELIGIBLE_STATUS
+
 #: status -> reason -> meaning. Every gate result carries one such pair; only
 #: ``ready`` carries an answer request. When several apply the order here is the
 #: precedence: refused > conflict > not_in_docs > ready.
@@ -143,23 +151,32 @@ VERDICTS: Final[Mapping[str, tuple[str, str]]] = _ro({
     "supported": ("supported", "every claim is cited, every quote and statement matches the decision, nothing else is stated"),
 })
 VERDICT_PRECEDENCE: Final = tuple(VERDICTS)
+#: The verdict classes, in precedence order: ``supported`` and one per way of failing.
+VERDICT_CLASSES: Final = tuple(dict.fromkeys(verdict_class for verdict_class, _ in VERDICTS.values()))
 
-#: Kinds of finding the answer check reports (each leads to the verdict of the same name).
-FINDINGS: Final[Mapping[str, str]] = _ro({
-    "not_utf8": "the answer is not valid UTF-8",
-    "too_large": f"the answer is larger than {MAX_ANSWER_BYTES} bytes",
-    "empty": "the answer is empty (or only whitespace)",
-    "non_ascii_in_form": "a citation, quoted directive or statement holds a non-ASCII or control character",
-    "broken_form": "text that starts a citation, quote or statement does not complete it",
-    "quote_without_citation": "a quoted directive has no citation after it on the same line",
-    "other_value": "a statement gives a value other than the agreed one",
-    "other_version": "a statement gives a version other than the requested one",
-    "quote_not_found": "a quoted directive is in no pinned source",
-    "misattributed": "a quoted directive is not the claim at the citation it is attributed to",
-    "unknown_citation": "a citation is not the line of a claim of the decision",
-    "missing_citation": "a claim of the decision is not cited",
-    "missing_value": "the agreed value is not stated",
-    "missing_version": "the requested version is not stated",
+#: Where a near-miss sits: directive-shaped text that counts for nothing (the audit reports it).
+NEAR_MISS_PLACES: Final[Mapping[str, str]] = _ro({
+    "code": "in a code block or code span: an example",
+    "hidden": "in HTML a reader does not see (a comment, a tag, a template) or a link definition",
+})
+
+#: kind -> (the verdict it calls for, meaning): the findings the answer check reports. The
+#: verdict of an answer is the first of :data:`VERDICT_PRECEDENCE` that one of its findings calls for.
+FINDINGS: Final[Mapping[str, tuple[str, str]]] = _ro({
+    "not_utf8": ("malformed_answer", "the answer is not valid UTF-8"),
+    "too_large": ("malformed_answer", f"the answer is larger than {MAX_ANSWER_BYTES} bytes"),
+    "empty": ("malformed_answer", "the answer is empty (or only whitespace)"),
+    "non_ascii_in_form": ("malformed_answer", "a citation, quoted directive or statement holds a non-ASCII or control character"),
+    "broken_form": ("malformed_answer", "text that starts a citation, quote or statement does not complete it"),
+    "quote_without_citation": ("missing_citation", "a quoted directive has no citation after it on the same line"),
+    "other_value": ("contradicts_decision", "a statement gives a value other than the agreed one"),
+    "other_version": ("contradicts_decision", "a statement gives a version other than the requested one"),
+    "quote_not_found": ("quote_not_found", "a quoted directive is in no pinned source"),
+    "misattributed": ("misattributed", "a quoted directive is not the claim at the citation it is attributed to"),
+    "unknown_citation": ("unknown_citation", "a citation is not the line of a claim of the decision"),
+    "missing_citation": ("missing_citation", "a claim of the decision is not cited"),
+    "missing_value": ("missing_statement", "the agreed value is not stated"),
+    "missing_version": ("missing_statement", "the requested version is not stated"),
 })
 
 #: Reasons of a ``DecisionError``: a decision file given to the answer check is not one this tool made.
@@ -195,6 +212,7 @@ COMMAND_EXIT_CODES: Final[Mapping[str, tuple[str, ...]]] = _ro({
     "init": ("ok", "usage", "input", "output"),
     "grammar": ("ok", "usage", "input", "grammar"),
     "check-answer": ("ok", "unsupported", "withheld", "malformed", "decision", "usage", "input", "grammar"),
+    "schema": ("ok", "usage"),
 })
 
 _STATUS_OF: Final = _ro({reason: status for status, reasons in DECISIONS.items() for reason in reasons})

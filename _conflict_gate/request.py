@@ -17,14 +17,15 @@ no id can break the citation form. Nothing in this project sends a request.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any, Final, Mapping, Sequence
 
 from .grammar import Grammar
+from .jsondata import canonical_json
+from .results import AnswerRequest, ClaimRecord
 
-__all__ = ["ANSWER_FORM", "AnswerForm", "answer_request", "canonical_json"]
+__all__ = ["ANSWER_FORM", "AnswerForm", "answer_request"]
 
 
 @dataclass(frozen=True)
@@ -67,17 +68,12 @@ class AnswerForm:
 ANSWER_FORM: Final = AnswerForm()
 
 
-def canonical_json(value: Any) -> str:
-    """Sorted keys, no spaces, UTF-8 (not ASCII-escaped)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def answer_request(grammar: Grammar, request: Mapping[str, Any],
-                   claims: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+                   claims: Sequence[ClaimRecord]) -> AnswerRequest:
     """Chat messages asking a model to describe the agreed contract, citing every claim.
 
     ``request`` holds ``requested_version``, ``operation`` and ``claim_key``;
-    ``claims`` are the decision's claim dicts. Returns ``{"messages":
+    ``claims`` are the decision's claim records. Returns ``{"messages":
     [{"role": "system", ...}, {"role": "user", ...}]}``; the user message is
     canonical JSON of the question and the claims. Pure: the same inputs give
     the same bytes, which is how the answer check recognises a request this

@@ -15,14 +15,7 @@ import unittest
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from _conflict_gate.corpus import Corpus, load_documents
-from _conflict_gate.decision import (
-    CLAIM_FIELDS,
-    REASON_FIELDS,
-    REFUSED_FIELDS,
-    RESULT_FIELDS,
-    audit,
-    gate,
-)
+from _conflict_gate.decision import audit, gate
 from _conflict_gate.errors import GateError
 from _conflict_gate.manifest import VERSION_SCHEMES
 from _conflict_gate.registry import (
@@ -34,6 +27,7 @@ from _conflict_gate.registry import (
     status_of,
 )
 from _conflict_gate.request import ANSWER_FORM, answer_request
+from _conflict_gate.results import CLAIM_FIELDS, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS, TAIL_FIELDS
 from tests.support import (
     FIXTURE_MANIFEST,
     QUILL_GRAMMAR,
@@ -43,7 +37,6 @@ from tests.support import (
 )
 
 ALL_REASONS = frozenset(reason for reasons in DECISIONS.values() for reason in reasons)
-TAIL_FIELDS = ("claims", "answer_request")
 UNAPPROVED = tuple(status for status in PAGE_STATUSES if status != "approved")
 
 ACME_GRAMMAR: dict[str, Any] = {
@@ -62,6 +55,7 @@ def expected_keys(reason: str) -> list[str]:
     """The documented key order of a result with ``reason``."""
     middle = REFUSED_FIELDS if status_of(reason) == "refused" else REASON_FIELDS[reason]
     return [*RESULT_FIELDS, *middle, *TAIL_FIELDS]
+
 
 
 def without_echo(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -210,7 +204,7 @@ class ReasonTableTest(DialectCase):
                         self.assertEqual(result[key], value, key)
                     self.assertEqual(result["candidate_ids"], case.candidates)
                     for claim in result["claims"]:
-                        self.assertEqual(tuple(claim), CLAIM_FIELDS)
+                        self.assertEqual(tuple(claim), tuple(CLAIM_FIELDS))
                         self.assertEqual((claim["operation"], claim["claim_key"]), (d.operation, d.key))
                     if result["status"] == "ready":
                         self.assertEqual(result["answer_request"],

@@ -1,0 +1,695 @@
+"""The shape of every result, defined once (no I/O).
+
+Each result is a plain ``dict`` (JSON as it is printed and saved), typed for a
+type checker by a :class:`~typing.TypedDict` here, and built by :func:`build`
+from a *field table*: an ordered ``name -> meaning`` mapping that fixes the
+keys and their order. Three things derive from these two:
+
+* the builders in :mod:`~_conflict_gate.decision` and :mod:`~_conflict_gate.answer`
+  (and the lab in ``run.py``) fill the tables, in their order;
+* :mod:`~_conflict_gate.schema` renders a JSON Schema (draft 2020-12) from
+  the TypedDicts' annotations, the tables' meanings and the registry's
+  vocabularies (``Annotated[str, OneOf(...)]``);
+* :mod:`~_conflict_gate.reference` renders the reference pages' field tables.
+
+A TypedDict and its table name the same keys; ``tests/test_results.py``
+checks every pair, so neither can gain a field the other lacks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Annotated, Any, Final, Literal, Mapping, Sequence, TypedDict, TypeVar, Union, cast
+
+from .registry import (
+    AUDIT_STATUSES,
+    DECISIONS,
+    DIRECTIVE_REASONS,
+    FINDINGS,
+    INGESTION_REASONS,
+    NEAR_MISS_PLACES,
+    PAGE_STATUSES,
+    VERDICT_CLASSES,
+    VERDICTS,
+)
+
+__all__ = [
+    "AnswerCheck", "AnswerRequest", "AuditClaim", "AuditEntry", "AuditRefusal", "AuditReport",
+    "AuditSummary", "CandidateRecord", "ChangedSourceCase", "ChatMessage", "ClaimRecord", "Decision",
+    "DecisionEcho", "EnumRuleSummary", "Finding", "GrammarSummary", "IngestionRefusal", "IntegerRuleSummary", "LabAnswer",
+    "LabCase", "LabResult", "NearMissRecord", "OneOf", "Pattern", "RefusedSourceRecord",
+    "UnapprovedConflict", "ValueRuleSummary",
+    "ANSWER_CHECK_FIELDS", "AUDIT_CLAIM_FIELDS", "AUDIT_ENTRY_FIELDS", "AUDIT_FIELDS",
+    "AUDIT_REFUSAL_FIELDS", "AUDIT_SUMMARY_FIELDS", "CANDIDATE_FIELDS", "CHANGED_SOURCE_FIELDS",
+    "CLAIM_FIELDS", "DECISION_ECHO_FIELDS", "FINDING_FIELDS", "INGESTION_REFUSAL_FIELDS", "LAB_ANSWER_FIELDS", "LAB_CASE_FIELDS",
+    "LAB_RESULT_FIELDS", "NEAR_MISS_FIELDS", "REASON_FIELDS", "REASON_FIELD_MEANINGS",
+    "REFUSED_FIELDS", "REFUSED_SOURCE_FIELDS", "RESULT_FIELDS", "SHAPES", "TAIL_FIELDS",
+    "UNAPPROVED_CONFLICT_FIELDS", "build", "decision_fields",
+]
+
+_ro = MappingProxyType
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """``Annotated`` metadata: the string is one of ``values`` (a registry table's keys)."""
+
+    values: tuple[str, ...]
+
+    @classmethod
+    def of(cls, table: Mapping[str, Any]) -> "OneOf":
+        return cls(tuple(table))
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """``Annotated`` metadata: the string matches ``regex`` (JSON Schema ``pattern``, anchored)."""
+
+    regex: str
+
+
+_DECISION_REASONS: Final = tuple(reason for reasons in DECISIONS.values() for reason in reasons)
+Sha256 = Annotated[str, Pattern("^[0-9a-f]{64}$")]
+DecisionStatus = Annotated[str, OneOf.of(DECISIONS)]
+DecisionReason = Annotated[str, OneOf(_DECISION_REASONS)]
+PageStatus = Annotated[str, OneOf.of(PAGE_STATUSES)]
+DirectiveReason = Annotated[str, OneOf.of(DIRECTIVE_REASONS)]
+
+# --------------------------------------------------------------------------
+# A decision (``gate``)
+
+
+class CandidateRecord(TypedDict):
+    """One candidate as the decision saw it."""
+
+    source_id: str
+    version: str
+    status: PageStatus
+
+
+CANDIDATE_FIELDS: Final[Mapping[str, str]] = _ro({
+    "source_id": "the candidate's source id",
+    "version": "its version",
+    "status": "its page status",
+})
+
+
+class ClaimRecord(TypedDict):
+    """One counted directive: who declares what, and exactly where."""
+
+    source_id: str
+    version: str
+    path: str
+    url: str | None
+    source_sha256: Sha256
+    document_revision: Sha256
+    operation: str
+    claim_key: str
+    value: str
+    start_line: int
+    end_line: int
+    start: int
+    end: int
+    byte_start: int
+    byte_end: int
+    quote: str
+
+
+CLAIM_FIELDS: Final[Mapping[str, str]] = _ro({
+    "source_id": "the source that declares it",
+    "version": "the source's version",
+    "path": "the file, relative to the manifest's folder",
+    "url": "the source's URL, or `null`",
+    "source_sha256": "the verified SHA-256 of the file's raw bytes (the pin)",
+    "document_revision": "SHA-256 of the source's manifest entry as written, in canonical JSON "
+                         "(sorted keys, no spaces, UTF-8): editing the entry makes a new revision",
+    "operation": "the directive's operation",
+    "claim_key": "the directive's key",
+    "value": "the directive's value token, a string (also for integer rules)",
+    "start_line": "1-based line of the directive",
+    "end_line": "the same line: a directive is one line",
+    "start": "offset of the line's first character, in code points into the decoded text (BOM excluded)",
+    "end": "offset after its last character (code points, end exclusive, line ending excluded)",
+    "byte_start": "offset of the line in bytes into the pinned raw file (BOM included)",
+    "byte_end": "offset after the line in bytes (end exclusive, line ending excluded)",
+    "quote": "the whole source line, exactly: `text[start:end]` and `raw[byte_start:byte_end]`",
+})
+
+
+class RefusedSourceRecord(TypedDict):
+    """One refused eligible source of a ``refused`` decision."""
+
+    source_id: str
+    reason: DirectiveReason
+    line: int | None
+    column: int | None
+    message: str
+
+
+REFUSED_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro({
+    "source_id": "the refused source",
+    "reason": "why it is refused",
+    "line": "1-based line of the problem, or `null`",
+    "column": "1-based column of the problem in code points, or `null`",
+    "message": "the refusal as one line: source, path, line:column, what is wrong",
+})
+
+
+class ChatMessage(TypedDict):
+    """One chat message of an answer request."""
+
+    role: Literal["system", "user"]
+    content: str
+
+
+class AnswerRequest(TypedDict):
+    """Chat messages for a model (prepared, never sent): a system message, then a user message."""
+
+    messages: list[ChatMessage]
+
+
+class _DecisionAlways(TypedDict):
+    requested_version: str
+    claim_key: str
+    operation: str
+    candidate_ids: list[str]
+    eligible_source_ids: list[str]
+    excluded_wrong_version_ids: list[str]
+    excluded_unapproved_ids: list[str]
+    candidates: list[CandidateRecord]
+    status: DecisionStatus
+    reason: DecisionReason
+    claims: list[ClaimRecord]
+    answer_request: AnswerRequest | None
+
+
+class Decision(_DecisionAlways, total=False):
+    """What ``gate`` returns: the request echoed, who is eligible, the status and reason, the
+    reason's own fields, the claims and (only when ``ready``) the answer request."""
+
+    agreed_value: str
+    missing_claim_source_ids: list[str]
+    candidate_versions: list[str]
+    error: Literal["DirectiveError"]
+    message: str
+    source_id: str | None
+    path: str | None
+    line: int | None
+    column: int | None
+    refused_sources: list[RefusedSourceRecord]
+    parsed_source_ids: list[str] | None
+
+
+#: The fields every decision starts with, in order.
+RESULT_FIELDS: Final[Mapping[str, str]] = _ro({
+    "requested_version": "the version asked for, as given",
+    "claim_key": "the key asked for",
+    "operation": "the operation asked for",
+    "candidate_ids": "the candidate ids as given, in the order given",
+    "eligible_source_ids": "approved candidates whose version equals `requested_version` exactly",
+    "excluded_wrong_version_ids": "candidates of another version, set aside",
+    "excluded_unapproved_ids": "candidates of the requested version that are `draft` or `deprecated`, set aside",
+    "candidates": "every candidate as `{source_id, version, status}`",
+    "status": "`ready`, `conflict`, `not_in_docs` or `refused`",
+    "reason": "why; one of the status's reasons",
+})
+#: The fields a decision adds for its reason (not ``refused``), after :data:`RESULT_FIELDS`.
+REASON_FIELDS: Final[Mapping[str, tuple[str, ...]]] = _ro({
+    "eligible_directives_agree": ("agreed_value",),
+    "requested_claim_missing": ("missing_claim_source_ids",),
+    "no_eligible_version": ("candidate_versions",),
+    "no_approved_source": (),
+    "same_version_directives_disagree": (),
+})
+REASON_FIELD_MEANINGS: Final[Mapping[str, str]] = _ro({
+    "agreed_value": "the value every eligible source declares: the directive's token, a string",
+    "missing_claim_source_ids": "the eligible sources that do not declare the claim",
+    "candidate_versions": "the distinct versions the candidates have, in the scheme's order",
+})
+#: The fields a ``refused`` decision adds, for every reason of that status.
+REFUSED_FIELDS: Final[Mapping[str, str]] = _ro({
+    "error": "the class of the error: `DirectiveError`",
+    "message": "the first refused source's message: source, path, line:column, what is wrong",
+    "source_id": "the first refused source",
+    "path": "its path, relative to the manifest's folder",
+    "line": "1-based line of the problem",
+    "column": "1-based column of the problem, in code points",
+    "refused_sources": "every refused eligible source: `{source_id, reason, line, column, message}`",
+    "parsed_source_ids": "the eligible sources that read cleanly",
+})
+#: The fields every decision ends with.
+TAIL_FIELDS: Final[Mapping[str, str]] = _ro({
+    "claims": "the claims found, one object each (fields below); `[]` when refused",
+    "answer_request": "`{messages: [system, user]}` when `ready`, else `null`",
+})
+
+
+def decision_fields(reason: str) -> tuple[str, ...]:
+    """Every field of a decision with ``reason`` (a decision reason), in order."""
+    own = tuple(REFUSED_FIELDS) if reason in DECISIONS["refused"] else REASON_FIELDS[reason]
+    return (*RESULT_FIELDS, *own, *TAIL_FIELDS)
+
+
+# --------------------------------------------------------------------------
+# The answer check (``check_answer``)
+
+
+class _FindingAlways(TypedDict):
+    kind: Annotated[str, OneOf.of(FINDINGS)]
+    detail: str
+    start: int | None
+    end: int | None
+
+
+class Finding(_FindingAlways, total=False):
+    """One thing the answer check found, located in the answer where it has a place."""
+
+    quote: str
+    source_id: str
+    line: int
+
+
+FINDING_FIELDS: Final[Mapping[str, str]] = _ro({
+    "kind": "what was found (each kind calls for one verdict)",
+    "detail": "what is wrong, in words",
+    "start": "offset in code points into the answer as given, the form's backticks or brackets "
+             "included; `null` for something the answer lacks or the whole answer",
+    "end": "offset after it (code points, end exclusive), or `null`",
+    "quote": "the form's content, without its backticks (where the finding is about a form)",
+    "source_id": "the cited or missing source (where the finding is about a citation)",
+    "line": "the cited or missing claim line (where the finding is about a citation)",
+})
+
+
+class DecisionEcho(TypedDict):
+    """The decision an answer was checked against, in brief."""
+
+    requested_version: str
+    operation: str
+    claim_key: str
+    status: DecisionStatus
+    reason: DecisionReason
+
+
+DECISION_ECHO_FIELDS: Final[Mapping[str, str]] = _ro({
+    "requested_version": "the decision's requested version",
+    "operation": "its operation",
+    "claim_key": "its claim key",
+    "status": "its status",
+    "reason": "its reason",
+})
+
+
+class AnswerCheck(TypedDict):
+    """What ``check_answer`` returns."""
+
+    verdict: Annotated[str, OneOf.of(VERDICTS)]
+    verdict_class: Annotated[str, OneOf(VERDICT_CLASSES)]
+    findings: list[Finding]
+    decision: DecisionEcho
+
+
+ANSWER_CHECK_FIELDS: Final[Mapping[str, str]] = _ro({
+    "verdict": "the first verdict, in precedence order, that a finding calls for",
+    "verdict_class": "the verdict's class, which picks the exit code",
+    "findings": "every finding, in the order found",
+    "decision": "the decision checked against: request, status and reason",
+})
+
+# --------------------------------------------------------------------------
+# The audit (``audit``)
+
+
+class AuditClaim(TypedDict):
+    """One claim in an audit entry."""
+
+    source_id: str
+    path: str
+    line: int
+    value: str
+    quote: str
+
+
+AUDIT_CLAIM_FIELDS: Final[Mapping[str, str]] = _ro({
+    "source_id": "the source that declares it",
+    "path": "its path, relative to the manifest's folder",
+    "line": "1-based line of the directive",
+    "value": "the declared value",
+    "quote": "the directive line",
+})
+
+
+class AuditEntry(TypedDict):
+    """One version x operation x key that an approved source declares."""
+
+    version: str
+    operation: str
+    claim_key: str
+    status: Annotated[str, OneOf.of(AUDIT_STATUSES)]
+    values: list[str]
+    source_ids: list[str]
+    missing_source_ids: list[str]
+    refused_source_ids: list[str]
+    claims: list[AuditClaim]
+
+
+AUDIT_ENTRY_FIELDS: Final[Mapping[str, str]] = _ro({
+    "version": "the version",
+    "operation": "the operation",
+    "claim_key": "the key",
+    "status": "whether the approved sources of the version agree",
+    "values": "the distinct declared values (integers in numeric order)",
+    "source_ids": "the approved sources that declare the key",
+    "missing_source_ids": "approved sources of the version that are silent on it",
+    "refused_source_ids": "approved sources of the version that are refused",
+    "claims": "every claim of the key, with path, line and quote",
+})
+
+
+class AuditRefusal(TypedDict):
+    """One refused source (of any status)."""
+
+    source_id: str
+    version: str
+    status: PageStatus
+    path: str
+    error: Literal["DirectiveError"]
+    reason: DirectiveReason
+    line: int | None
+    column: int | None
+    message: str
+
+
+AUDIT_REFUSAL_FIELDS: Final[Mapping[str, str]] = _ro({
+    "source_id": "the refused source",
+    "version": "its version",
+    "status": "its page status",
+    "path": "its path, relative to the manifest's folder",
+    "error": "the class of the error: `DirectiveError`",
+    "reason": "why it is refused",
+    "line": "1-based line of the problem, or `null`",
+    "column": "1-based column in code points, or `null`",
+    "message": "the refusal as one line",
+})
+
+
+class UnapprovedConflict(TypedDict):
+    """A claim of a draft or deprecated page that differs from the approved ones of its version."""
+
+    source_id: str
+    status: PageStatus
+    version: str
+    path: str
+    line: int
+    operation: str
+    claim_key: str
+    value: str
+    approved_values: list[str]
+
+
+UNAPPROVED_CONFLICT_FIELDS: Final[Mapping[str, str]] = _ro({
+    "source_id": "the draft or deprecated source",
+    "status": "its page status",
+    "version": "its version",
+    "path": "its path, relative to the manifest's folder",
+    "line": "1-based line of the directive",
+    "operation": "the operation",
+    "claim_key": "the key",
+    "value": "the value it declares",
+    "approved_values": "what the approved sources of its version declare",
+})
+
+
+class NearMissRecord(TypedDict):
+    """Directive-shaped text in code or hidden HTML: reported, never counted."""
+
+    source_id: str
+    path: str
+    line: int
+    column: int
+    where: Annotated[str, OneOf.of(NEAR_MISS_PLACES)]
+    quote: str
+
+
+NEAR_MISS_FIELDS: Final[Mapping[str, str]] = _ro({
+    "source_id": "the source",
+    "path": "its path, relative to the manifest's folder",
+    "line": "1-based line",
+    "column": "1-based column of the at sign, in code points",
+    "where": "where a reader meets it",
+    "quote": "the source line, cut to 200 code points",
+})
+
+
+class AuditSummary(TypedDict):
+    """The audit's counts; ``agree``, ``conflict`` and ``partial`` are the audit statuses."""
+
+    agree: int
+    conflict: int
+    partial: int
+    refused: int
+    unapproved_conflicts: int
+    near_misses: int
+
+
+AUDIT_SUMMARY_FIELDS: Final[Mapping[str, str]] = _ro({
+    **{status: f"entries whose status is `{status}`" for status in AUDIT_STATUSES},
+    "refused": "refused approved sources",
+    "unapproved_conflicts": "draft or deprecated claims that would conflict once approved",
+    "near_misses": "near-misses reported",
+})
+
+
+class AuditReport(TypedDict):
+    """What ``audit`` returns."""
+
+    source_count: int
+    versions: list[str]
+    claims: list[AuditEntry]
+    refused_sources: list[AuditRefusal]
+    unapproved_conflicts: list[UnapprovedConflict]
+    near_misses: list[NearMissRecord]
+    summary: AuditSummary
+    clean: bool
+
+
+AUDIT_FIELDS: Final[Mapping[str, str]] = _ro({
+    "source_count": "sources in the manifest",
+    "versions": "their distinct versions, in the scheme's order",
+    "claims": "per version, operation and key an approved source declares: whether they agree",
+    "refused_sources": "every refused source, of any status",
+    "unapproved_conflicts": "claims of drafts and deprecated pages that would conflict once approved",
+    "near_misses": "directive-shaped text in code or hidden HTML",
+    "summary": "the counts",
+    "clean": "no approved sources conflict and no approved source is refused",
+})
+
+# --------------------------------------------------------------------------
+# The grammar summary and the lab's saved result (``run.py``)
+
+
+class EnumRuleSummary(TypedDict):
+    """An enumerated value rule, as the manifest writes it."""
+
+    type: Literal["enum"]
+    values: list[str]
+
+
+class _IntegerRuleType(TypedDict):
+    type: Literal["integer"]
+
+
+class IntegerRuleSummary(_IntegerRuleType, total=False):
+    """An integer value rule, as the manifest writes it (bounds only where given)."""
+
+    min: int
+    max: int
+
+
+ValueRuleSummary = Union[EnumRuleSummary, IntegerRuleSummary]
+
+
+class GrammarSummary(TypedDict):
+    """The grammar as ``conflict-gate grammar --format json`` prints it."""
+
+    namespace: str
+    product: str
+    directive: str
+    operations: dict[str, dict[str, ValueRuleSummary]]
+
+
+class LabCase(TypedDict):
+    """One lab case and the gate's decision."""
+
+    case_id: str
+    shows: str
+    candidate_ids: list[str]
+    requested_version: str
+    claim_key: str
+    result: Decision
+
+
+LAB_CASE_FIELDS: Final[Mapping[str, str]] = _ro({
+    "case_id": "the case",
+    "shows": "what it shows",
+    "candidate_ids": "the candidates asked about",
+    "requested_version": "the version asked about",
+    "claim_key": "the key asked about",
+    "result": "the gate's decision",
+})
+
+
+class IngestionRefusal(TypedDict):
+    """A refusal before anything was decided: loading the corpus failed (the lab's changed-source case).
+
+    It has a ``refused`` decision's fields (:func:`decision_fields` of any
+    refused reason), but the eligibility fields are ``None`` (no corpus was
+    loaded to say who is eligible), ``error`` is ``IngestionError`` and
+    ``reason`` an ingestion reason.
+    """
+
+    requested_version: str
+    claim_key: str
+    operation: str
+    candidate_ids: list[str]
+    eligible_source_ids: None
+    excluded_wrong_version_ids: None
+    excluded_unapproved_ids: None
+    candidates: None
+    status: Literal["refused"]
+    reason: Annotated[str, OneOf.of(INGESTION_REASONS)]
+    error: Literal["IngestionError"]
+    message: str
+    source_id: str | None
+    path: str | None
+    line: int | None
+    column: int | None
+    refused_sources: list[RefusedSourceRecord]
+    parsed_source_ids: None
+    claims: list[ClaimRecord]
+    answer_request: None
+
+
+#: The fields of an :class:`IngestionRefusal`, in order: a refused decision's.
+INGESTION_REFUSAL_FIELDS: Final[Mapping[str, str]] = _ro({**RESULT_FIELDS, **REFUSED_FIELDS, **TAIL_FIELDS})
+
+
+class ChangedSourceCase(TypedDict):
+    """The lab's changed-source case: a fixture edited without re-pinning, and the refusal that follows."""
+
+    case_id: str
+    source_id: str
+    edit: str
+    candidate_ids: list[str]
+    requested_version: str
+    operation: str
+    claim_key: str
+    result: IngestionRefusal
+
+
+CHANGED_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro({
+    "case_id": "`changed-source`",
+    "source_id": "the fixture edited in a temporary copy",
+    "edit": "what was edited",
+    "candidate_ids": "the candidates asked about",
+    "requested_version": "the version asked about",
+    "operation": "the operation asked about",
+    "claim_key": "the key asked about",
+    "result": "the refusal: a decision's fields, loading failed (`IngestionError`, `hash_mismatch`)",
+})
+
+
+class _LabAnswerHead(TypedDict):
+    answer_id: str
+    case_id: str
+    path: str
+    shows: str
+
+
+class LabAnswer(_LabAnswerHead, AnswerCheck):
+    """One canned answer and the answer check's report on it."""
+
+
+LAB_ANSWER_FIELDS: Final[Mapping[str, str]] = _ro({
+    "answer_id": "the canned answer",
+    "case_id": "the case whose decision it answers",
+    "path": "the answer file",
+    "shows": "what it shows",
+    **ANSWER_CHECK_FIELDS,
+})
+
+
+class LabResult(TypedDict):
+    """The lab's saved result: ``python run.py --output result.json``."""
+
+    execution_mode: str
+    model_called: Literal[False]
+    fixture_kind: str
+    grammar: GrammarSummary
+    version_scheme: str
+    cases: list[LabCase]
+    changed_source: ChangedSourceCase
+    answers: list[LabAnswer]
+    policy: list[str]
+    limit: str
+
+
+LAB_RESULT_FIELDS: Final[Mapping[str, str]] = _ro({
+    "execution_mode": "how it ran: offline, pinned local fixtures, requests built but never sent",
+    "model_called": "always `false`",
+    "fixture_kind": "what the fixtures are",
+    "grammar": "the lab's grammar as `conflict-gate grammar --format json` prints it",
+    "version_scheme": "the manifest's version scheme",
+    "cases": "one object per case: `case_id`, `shows`, `candidate_ids`, `requested_version`, "
+             "`claim_key`, and the gate's `result`",
+    "changed_source": "a temporary copy of a fixture edited without re-pinning: `case_id`, `source_id`, "
+                      "`edit`, `candidate_ids`, `requested_version`, `operation`, `claim_key` and `result`",
+    "answers": "one object per canned answer: `answer_id`, `case_id`, `path`, `shows`, and the answer "
+               "check's `verdict`, `verdict_class`, `findings` and `decision`",
+    "policy": "the rules the gate applies, in words",
+    "limit": "what the gate does not do",
+})
+
+# --------------------------------------------------------------------------
+
+#: TypedDict -> its field table (meanings and order). The decision's table is the union of
+#: :data:`RESULT_FIELDS`, the reason fields, :data:`REFUSED_FIELDS` and :data:`TAIL_FIELDS`.
+SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro({
+    CandidateRecord: CANDIDATE_FIELDS,
+    ClaimRecord: CLAIM_FIELDS,
+    RefusedSourceRecord: REFUSED_SOURCE_FIELDS,
+    Decision: _ro({**RESULT_FIELDS, **REASON_FIELD_MEANINGS, **REFUSED_FIELDS, **TAIL_FIELDS}),
+    Finding: FINDING_FIELDS,
+    DecisionEcho: DECISION_ECHO_FIELDS,
+    AnswerCheck: ANSWER_CHECK_FIELDS,
+    AuditClaim: AUDIT_CLAIM_FIELDS,
+    AuditEntry: AUDIT_ENTRY_FIELDS,
+    AuditRefusal: AUDIT_REFUSAL_FIELDS,
+    UnapprovedConflict: UNAPPROVED_CONFLICT_FIELDS,
+    NearMissRecord: NEAR_MISS_FIELDS,
+    AuditSummary: AUDIT_SUMMARY_FIELDS,
+    AuditReport: AUDIT_FIELDS,
+    LabCase: LAB_CASE_FIELDS,
+    IngestionRefusal: INGESTION_REFUSAL_FIELDS,
+    ChangedSourceCase: CHANGED_SOURCE_FIELDS,
+    LabAnswer: LAB_ANSWER_FIELDS,
+    LabResult: LAB_RESULT_FIELDS,
+})
+
+_Shape = TypeVar("_Shape")
+
+
+def build(shape: type[_Shape], fields: Sequence[str] | Mapping[str, str], values: Mapping[str, Any]) -> _Shape:
+    """A result of ``shape``: the keys of ``fields``, in that order, each taken from ``values``.
+
+    Keys of ``fields`` missing from ``values`` are left out (optional fields
+    are given only where they apply); a key of ``values`` outside ``fields``
+    raises ``KeyError``, so a builder cannot add an undocumented field.
+    Types are checked by mypy at the TypedDict and by the JSON Schema at run
+    time, not here.
+    """
+    extra = values.keys() - set(fields)
+    if extra:
+        raise KeyError(f"not fields of {getattr(shape, '__name__', shape)}: {sorted(extra)}")
+    return cast(_Shape, {name: values[name] for name in fields if name in values})
