@@ -1,4 +1,4 @@
-"""The ``conflict-gate`` command line: gate, audit, pin, init, grammar and check-answer.
+"""The ``conflict-gate`` command line: gate, audit, pin, init, grammar, check-answer and schema.
 
     conflict-gate gate --manifest M --version V --claim KEY [--operation OP] ID [ID ...]
     conflict-gate audit --manifest M [--format markdown|json]
@@ -6,6 +6,7 @@
     conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S]
     conflict-gate grammar --manifest M [--format table|json]
     conflict-gate check-answer --manifest M --decision D.json --answer A.txt
+    conflict-gate schema decision|audit|answer-check|lab-result
 
 A user error is one line on stderr and an exit code from
 :data:`~_conflict_gate.registry.EXIT_CODES`, never a traceback. ``run.py``
@@ -16,14 +17,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import io
 import json
 import os
 import re
+import secrets
 import shlex
 import stat
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Final, Mapping, NoReturn, Sequence
@@ -33,9 +35,11 @@ from .answer import check_answer, load_decision
 from .corpus import SourceFiles, line_ending_hint, load_documents, source_digest
 from .decision import audit, gate
 from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
-from .grammar import NAME, VALUE_TOKEN, Grammar, grammar_from_json
-from .reader import read_directives
+from .grammar import CANONICAL_INTEGER, NAME, VALUE_TOKEN, Grammar, grammar_from_json
+from .jsondata import render_json
 from .manifest import ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
+from .reader import read_directives
+from .schema import SCHEMAS, result_schema
 from .registry import AUDIT_STATUSES, COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, VERDICTS
 
 __all__ = ["CliError", "build_parser", "main", "render_json", "write_atomically"]
@@ -60,11 +64,6 @@ class _Parser(argparse.ArgumentParser):
         raise CliError("usage", f"{message} (see '{self.prog} --help')")
 
 
-def render_json(data: Any) -> str:
-    """Deterministic JSON text: insertion key order, 2-space indent, UTF-8, final newline."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-
 def check_output(path: Path, *, create_only: bool = False) -> None:
     """Raise :class:`CliError` (``output``) unless :func:`write_atomically` may write ``path``: its
     folder exists, and it is absent or a regular file (absent with ``create_only``)."""
@@ -83,16 +82,17 @@ def write_atomically(path: Path, text: str, *, create_only: bool = False) -> Non
     """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder and ``os.replace``.
 
     An existing file is replaced only once the new content is fully written
-    (its mode is kept), so a failed run never destroys earlier output. With
+    and synced (its mode is kept), so a failed run never destroys earlier
+    output; a new file gets ``0o666`` less the process umask, as ``open``
+    gives it (the umask is never changed, so threads are safe). With
     ``create_only`` an existing file is never replaced. Raises
     :class:`CliError` (``output``) when the folder is missing or not
     writable, or the file exists and ``create_only`` is set.
     """
     check_output(path, create_only=create_only)
-    folder = path.parent
     try:
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        mode = path.stat().st_mode & 0o7777 if path.exists() else None
+        fd, tmp = _temporary_file(path)
     except OSError as error:
         raise CliError("output", f"cannot write {path}: {error.strerror}") from None
     try:
@@ -100,7 +100,8 @@ def write_atomically(path: Path, text: str, *, create_only: bool = False) -> Non
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
+        if mode is not None:
+            os.chmod(tmp, mode)
         if create_only:
             os.link(tmp, path)  # fails if the file appeared meanwhile
             os.unlink(tmp)
@@ -116,10 +117,16 @@ def write_atomically(path: Path, text: str, *, create_only: bool = False) -> Non
         raise
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def _temporary_file(path: Path) -> tuple[int, str]:
+    """A new file beside ``path``, created exclusively with mode ``0o666`` (the umask applies)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(100):
+        tmp = os.path.join(path.parent, f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path.parent))
 
 
 def _shown(path: str | os.PathLike[str]) -> str:
@@ -131,16 +138,11 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def _prog() -> str:
-    """The command's name in messages: ``conflict-gate`` when installed, else ``run.py``."""
-    return "run.py" if Path(sys.argv[0]).name == "run.py" else "conflict-gate"
-
-
 # --------------------------------------------------------------------------
 # gate
 
 
-def _claim_operation(grammar: Grammar, key: str, operation: str | None, manifest: str) -> str:
+def _claim_operation(grammar: Grammar, key: str, operation: str | None, manifest: str, prog: str) -> str:
     """The operation of a request: given, or the only one in the grammar that has ``key``."""
     if operation is not None:
         return operation
@@ -150,14 +152,14 @@ def _claim_operation(grammar: Grammar, key: str, operation: str | None, manifest
     known = ", ".join(f"{op} {k}" for op, k, _ in grammar.claims())
     if not owners:
         raise CliError("usage", f"the grammar has no key {printable(repr(key))} (known: {known}; "
-                                f"see '{_prog()} grammar --manifest {shlex.quote(_shown(manifest))}')")
+                                f"see '{prog} grammar --manifest {shlex.quote(_shown(manifest))}')")
     raise CliError("usage", f"key {key!r} belongs to several operations ({', '.join(owners)}): "
                             "name one with --operation")
 
 
 def _gate(args: argparse.Namespace) -> int:
     corpus = load_documents(args.manifest)
-    operation = _claim_operation(corpus.grammar, args.claim, args.operation, args.manifest)
+    operation = _claim_operation(corpus.grammar, args.claim, args.operation, args.manifest, args.prog)
     result = gate(corpus, args.source_ids, args.version, operation, args.claim)
     sys.stdout.write(render_json(result))
     status, reason = result["status"], result["reason"]
@@ -217,7 +219,7 @@ def _code(text: str) -> str:
 
 
 def _location(item: Mapping[str, Any]) -> str:
-    where = item["path"]
+    where = str(item["path"])
     if item.get("line") is not None:
         where += f":{item['line']}"
         if item.get("column") is not None:
@@ -336,9 +338,9 @@ def _rewrite_pins(text: str, old_pins: Sequence[str], new_pins: Sequence[str]) -
 
 
 _MARKDOWN_SUFFIXES: Final = (".md", ".markdown")
+#: Any line of the directive form, whatever the grammar (``init`` proposes a grammar from these).
 _DIRECTIVE_LINE: Final = re.compile(
-    r"^@([a-z][a-z0-9_.\-]*) ([a-z][a-z0-9_.\-]*) ([a-z][a-z0-9_.\-]*)=(\S+)\r?$", re.MULTILINE)
-_INTEGER: Final = re.compile(r"0|-?[1-9][0-9]{0,17}")
+    rf"^@({NAME.pattern}) ({NAME.pattern}) ({NAME.pattern})=(\S+)\r?$", re.MULTILINE)
 
 
 def _version_pattern(pattern: str) -> re.Pattern[str]:
@@ -405,10 +407,10 @@ def _grammar_of(namespace: str, claims: Sequence[tuple[str, str, str]]) -> dict[
                 values.append(value)
     grammar_ops: dict[str, dict[str, Any]] = {}
     for operation in sorted(operations):
-        rules = {}
+        rules: dict[str, dict[str, Any]] = {}
         for key in sorted(operations[operation]):
             values = operations[operation][key]
-            if all(_INTEGER.fullmatch(v) for v in values):
+            if all(CANONICAL_INTEGER.fullmatch(v) for v in values):
                 rules[key] = {"type": "integer"}
             else:
                 rules[key] = {"type": "enum", "values": sorted(v for v in values if VALUE_TOKEN.fullmatch(v))
@@ -481,7 +483,7 @@ def _init(args: argparse.Namespace) -> int:
     print(f"wrote {_shown(manifest_path)}: {_plural(len(documents), 'source')}, version scheme "
           f"{scheme!r}, unpinned; {note}", file=sys.stderr)
     print(f"next: edit the grammar (and any \"status\": \"draft\"), then run: "
-          f"{_prog()} pin --manifest {_shown(manifest_path)}", file=sys.stderr)
+          f"{args.prog} pin --manifest {shlex.quote(_shown(manifest_path))}", file=sys.stderr)
     return exit_code("ok")
 
 
@@ -534,6 +536,15 @@ def _check_answer(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------
+# schema
+
+
+def _schema(args: argparse.Namespace) -> int:
+    sys.stdout.write(render_json(result_schema(args.name)))
+    return exit_code("ok")
+
+
+# --------------------------------------------------------------------------
 # the parser
 
 
@@ -551,10 +562,10 @@ def _codes(command: str) -> str:
     return "exit codes:\n" + "\n".join(f"  {code:>2}  {meaning}" for code, meaning in rows)
 
 
-def build_parser(*, lab: bool = False) -> argparse.ArgumentParser:
-    """The one argument parser. With ``lab`` (``run.py`` in a checkout), the lab options too."""
+def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.ArgumentParser:
+    """The one argument parser, named ``prog`` in usage lines and hints. With ``lab`` (``run.py``
+    in a checkout), the lab options too."""
     raw = argparse.RawDescriptionHelpFormatter
-    prog = _prog()
     parser = _Parser(
         prog=prog, formatter_class=raw,
         description="conflict-gate: decide, before any model is asked, whether an answer about a\n"
@@ -625,24 +636,40 @@ def build_parser(*, lab: bool = False) -> argparse.ArgumentParser:
     p.add_argument("--manifest", required=True, help="path to the manifest the decision was made on")
     p.add_argument("--decision", required=True, help="the gate's result, as JSON (gate's stdout)")
     p.add_argument("--answer", required=True, help="the answer text, UTF-8 ('-' for stdin)")
+
+    p = command("schema", "print the JSON Schema of a result",
+                "Print the JSON Schema (draft 2020-12) of a result, to validate saved results or to "
+                "type an integration: " + "; ".join(f"{name}: {what}" for name, (_, what) in SCHEMAS.items()) + ".")
+    p.add_argument("name", choices=tuple(SCHEMAS), metavar="NAME", help="one of: " + ", ".join(SCHEMAS))
     return parser
 
 
 _COMMANDS: Final[Mapping[str, Callable[[argparse.Namespace], int]]] = {
     "gate": _gate, "audit": _audit, "pin": _pin, "init": _init, "grammar": _grammar,
-    "check-answer": _check_answer,
+    "check-answer": _check_answer, "schema": _schema,
 }
 
 
-def main(argv: Sequence[str] | None = None,
+def main(argv: Sequence[str] | None = None, *, prog: str = "conflict-gate",
          lab: Callable[[argparse.Namespace], int] | None = None) -> int:
-    """Entry point of the ``conflict-gate`` console script (and, with ``lab``, of ``run.py``)."""
+    """Run one command line; return its exit code (:data:`~_conflict_gate.registry.EXIT_CODES`).
+
+    ``argv`` defaults to ``sys.argv[1:]``; ``prog`` is how the command is
+    typed, used in usage lines and in every hint that tells what to run next
+    (``conflict-gate``, ``python -m conflict_gate``, ``python run.py``). With
+    ``lab`` (``run.py`` in a checkout), the lab's ``--output``/``--check`` run
+    it when no command is given. A user error is one line on stderr, never a
+    traceback.
+    """
     manifest = "manifest.json" if lab is not None else "..."  # the lab's, beside run.py
     try:
-        args = build_parser(lab=lab is not None).parse_args(argv)
+        args = build_parser(prog=prog, lab=lab is not None).parse_args(argv)
+        args.prog = prog
         manifest = shlex.quote(_shown(args.manifest)) if getattr(args, "manifest", None) else manifest
         if args.command is None:
-            code = lab(args)  # type: ignore[misc]
+            if lab is None:  # argparse requires a command unless the lab is there
+                raise CliError("usage", f"a command is required (see '{prog} --help')")
+            code = lab(args)
         elif lab is not None and (args.output is not None or args.check):
             raise CliError("usage", f"--output and --check come without a command, not with {args.command!r}")
         else:
@@ -651,25 +678,25 @@ def main(argv: Sequence[str] | None = None,
         return code
     except BrokenPipeError:
         _silence_stdout()
-        return _fail("output", "standard output was closed before everything was written")
+        return _fail(prog, "output", "standard output was closed before everything was written")
     except OSError as error:  # every file is read and written through typed errors: this is stdout
         _silence_stdout()
-        return _fail("output", f"cannot write to standard output: {error.strerror or error}")
+        return _fail(prog, "output", f"cannot write to standard output: {error.strerror or error}")
     except CliError as error:
-        return _fail(error.kind, str(error))
+        return _fail(prog, error.kind, str(error))
     except GateError as error:
-        return _fail("usage", f"{error} [{error.reason}]")
+        return _fail(prog, "usage", f"{error} [{error.reason}]")
     except GrammarError as error:
-        return _fail("grammar", f"{error} [{error.reason}]")
+        return _fail(prog, "grammar", f"{error} [{error.reason}]")
     except DecisionError as error:
-        return _fail("decision", f"{error} [{error.reason}]")
+        return _fail(prog, "decision", f"{error} [{error.reason}]")
     except IngestionError as error:
         hint = ""
         if error.reason == "hash_mismatch":
-            hint = f"; if the edit is intended, re-pin: {_prog()} pin --manifest {manifest}"
+            hint = f"; if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
         elif error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
-            hint = f"; an empty sha256 means not pinned yet: {_prog()} pin --manifest {manifest}"
-        return _fail("input", f"{error} [{error.reason}]{hint}")
+            hint = f"; an empty sha256 means not pinned yet: {prog} pin --manifest {manifest}"
+        return _fail(prog, "input", f"{error} [{error.reason}]{hint}")
 
 
 def _silence_stdout() -> None:
@@ -680,10 +707,10 @@ def _silence_stdout() -> None:
         os.dup2(null, sys.stdout.fileno())
 
 
-def _fail(kind: str, message: str) -> int:
-    print(f"{_prog()}: error: {printable(message)}", file=sys.stderr)
+def _fail(prog: str, kind: str, message: str) -> int:
+    print(f"{prog}: error: {printable(message)}", file=sys.stderr)
     return exit_code(kind)
 
 
 if __name__ == "__main__":  # python -m _conflict_gate.cli
-    sys.exit(main())
+    sys.exit(main(prog="python -m _conflict_gate.cli"))

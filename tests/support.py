@@ -172,7 +172,7 @@ def run_cli(argv: Sequence[str], *, stdin: bytes = b"",
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(list(argv), lab=lab)
+            code = main(list(argv), prog="python run.py" if lab is not None else "conflict-gate", lab=lab)
     finally:
         sys.stdin = old_stdin
     return code, out.getvalue(), err.getvalue()

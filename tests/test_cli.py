@@ -8,8 +8,9 @@ each command. A user error must be exactly one line on stderr, starting with the
 program name, with no raw control character in it. Three subprocess tests run
 the real entry point, ``python run.py``.
 
-The program name in messages depends on ``sys.argv[0]`` (``run.py`` in a
-checkout, ``conflict-gate`` when installed), so :meth:`CliCase.cli` sets it.
+The program name in messages is how the command is typed, passed to ``main``
+(``python run.py`` in a checkout, ``conflict-gate`` when installed); the lab
+is passed in too (:func:`run.lab_command`), so no test patches where it reads.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from typing import Any, Callable, Iterator, NamedTuple
 from unittest import mock
 
 import run
-from _conflict_gate.cli import main, render_json
+from _conflict_gate.cli import main
+from _conflict_gate.jsondata import render_json
+from _conflict_gate.schema import SCHEMAS, result_schema
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import gate as library_gate
 from _conflict_gate.registry import COMMAND_EXIT_CODES, EXIT_CODES, VERDICTS
@@ -165,23 +168,33 @@ class CliCase(unittest.TestCase):
         self.addCleanup(tmp.cleanup)
         return Path(os.path.realpath(tmp.name))
 
+    #: The lab ``cli(..., lab=True)`` runs (see :meth:`lab_on`).
+    lab_program: Callable[..., int] = staticmethod(run.lab)
+
     def cli(self, *argv: str, stdin: bytes = b"", lab: bool = False) -> Run:
-        """``main(argv)`` in process as ``conflict-gate`` (or, with ``lab``, as ``run.py``)."""
-        prog = "run.py" if lab else "conflict-gate"
-        with mock.patch.object(sys, "argv", [prog]):
-            if "--help" in argv:
-                return self._help(argv, lab)
-            result = Run(*run_cli(argv, stdin=stdin, lab=run.lab if lab else None))
+        """``main(argv)`` in process as ``conflict-gate`` (or, with ``lab``, as ``python run.py``)."""
+        if "--help" in argv:
+            return self._help(argv, self.lab_program if lab else None)
+        result = Run(*run_cli(argv, stdin=stdin, lab=self.lab_program if lab else None))
         self.assertNotIn("Traceback", result.err)
         return result
 
+    @contextlib.contextmanager
+    def lab_on(self, manifest: Path, expected: Path) -> Iterator[None]:
+        """Run the lab over another fixture manifest and golden file inside the block."""
+        self.lab_program = run.lab_command(manifest, expected)
+        try:
+            yield
+        finally:
+            del self.lab_program
+
     @staticmethod
-    def _help(argv: tuple[str, ...], lab: bool) -> Run:
+    def _help(argv: tuple[str, ...], lab: Callable[..., int] | None) -> Run:
         """``--help``: argparse prints and raises ``SystemExit``; its code is returned like any other."""
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
-                status = main(list(argv), lab=run.lab if lab else None)
+                status = main(list(argv), prog="python run.py" if lab else "conflict-gate", lab=lab)
             except SystemExit as exit_:
                 status = exit_.code if isinstance(exit_.code, int) else 0
         return Run(status, out.getvalue(), err.getvalue())
@@ -251,19 +264,6 @@ SUPPORTED_ANSWER = (b"In Quill 1.0 (`version=1.0`) create_copy refuses: `existin
                     b"`@quill create_copy existing_path=refuse` [source: reference:3]\n")
 
 
-@contextlib.contextmanager
-def lab_on(manifest: Path, expected: Path) -> Iterator[None]:
-    """Point the lab at another fixture manifest and golden file.
-
-    ``run.run_lab``'s default manifest is bound when ``run`` is imported, so it
-    is patched along with ``run.FIXTURE_MANIFEST`` (which ``lab`` checks).
-    """
-    with mock.patch.object(run, "FIXTURE_MANIFEST", manifest), \
-            mock.patch.object(run, "EXPECTED_RESULT", expected), \
-            mock.patch.object(run.run_lab, "__defaults__", (manifest,)):
-        yield
-
-
 def copy_lab_fixtures(target: Path) -> Path:
     """Copy the lab's manifest and docs/ to ``target``; return the copied manifest."""
     shutil.copytree(REPO / "docs", target / "docs")
@@ -304,7 +304,7 @@ class ExitCodeTableTest(CliCase):
 
         def lab(*argv: str, manifest: Path = lab_manifest, golden: bytes | None = None) -> Callable[[], Run]:
             def call() -> Run:
-                with lab_on(manifest, expected):
+                with self.lab_on(manifest, expected):
                     if golden is not None:
                         expected.write_bytes(golden)
                     return self.cli(*argv, lab=True)
@@ -367,6 +367,10 @@ class ExitCodeTableTest(CliCase):
                 "grammar": lambda: self.check_answer(ready_decision, SUPPORTED_ANSWER,
                                                      manifest=self.bad_grammar_manifest()),
             },
+            "schema": {
+                "ok": lambda: self.cli("schema", "decision"),
+                "usage": lambda: self.cli("schema", "verdict"),
+            },
             LAB: {
                 "ok": lab("--check", golden=fresh),
                 "findings": lab("--check", golden=fresh.replace(b'"model_called": false', b'"model_called": true')),
@@ -389,7 +393,7 @@ class ExitCodeTableTest(CliCase):
                     result = scenario()
                     self.assertEqual(result.code, code(name), result)
                     if name in ERROR_KINDS:
-                        self.assertUserError(result, name, prog="run.py" if command == LAB else "conflict-gate",
+                        self.assertUserError(result, name, prog="python run.py" if command == LAB else "conflict-gate",
                                              stdout=None)
                     else:
                         self.assertNotIn("error:", result.err)
@@ -1082,6 +1086,22 @@ class InitTest(CliCase):
 # grammar
 
 
+class SchemaCommandTest(CliCase):
+    def test_prints_each_schema_as_result_schema_gives_it(self) -> None:
+        for name in SCHEMAS:
+            with self.subTest(name):
+                result = self.cli("schema", name)
+                self.assertEqual(result, Run(code("ok"), render_json(result_schema(name)), ""))
+                self.assertEqual(json.loads(result.out)["$schema"], "https://json-schema.org/draft/2020-12/schema")
+
+    def test_an_unknown_or_missing_name_is_a_usage_error(self) -> None:
+        """Guards against a typo printing some schema (or none) with exit 0."""
+        for argv in (("schema", "decisions"), ("schema",), ("schema", "decision", "audit")):
+            with self.subTest(argv=argv):
+                result = self.cli(*argv)
+                self.assertUserError(result, "usage", "(see 'conflict-gate")
+
+
 class GrammarCommandTest(CliCase):
     def test_table(self) -> None:
         self.assertEqual(self.cli("grammar", "--manifest", self.m), Run(code("ok"), (
@@ -1265,7 +1285,7 @@ class OutputErrorTest(CliCase):
         for target in targets:
             with self.subTest(target=target.name):
                 self.assertUserError(self.lab_output(target), "output", "it is not a regular file",
-                                     prog="run.py")
+                                     prog="python run.py")
         self.assertTrue(link.is_symlink())
         self.assertFalse((self.tmp / "elsewhere.json").exists())
 
@@ -1293,7 +1313,7 @@ class OutputErrorTest(CliCase):
     def test_into_a_missing_folder(self) -> None:
         target = self.tmp / "no-such-folder" / "result.json"
         self.assertUserError(self.lab_output(target), "output",
-                             f"cannot write {target}: folder {target.parent} does not exist", prog="run.py")
+                             f"cannot write {target}: folder {target.parent} does not exist", prog="python run.py")
         self.assertFalse(target.parent.exists())
 
     def test_onto_a_directory_or_under_a_file(self) -> None:
@@ -1301,11 +1321,11 @@ class OutputErrorTest(CliCase):
         folder.mkdir()
         (folder / "keep.json").write_bytes(SENTINEL)
         self.assertUserError(self.lab_output(folder), "output", f"cannot write {folder}: it is a directory",
-                             prog="run.py")
+                             prog="python run.py")
         self.assertEqual(os.listdir(folder), ["keep.json"])
         plain = self.tmp / "plain.json"
         plain.write_bytes(SENTINEL)
-        self.assertUserError(self.lab_output(plain / "result.json"), "output", "does not exist", prog="run.py")
+        self.assertUserError(self.lab_output(plain / "result.json"), "output", "does not exist", prog="python run.py")
         self.assertEqual(plain.read_bytes(), SENTINEL)
 
     @unittest.skipIf(IS_ROOT, "running as root: a read-only folder does not stop root from writing")
@@ -1317,7 +1337,7 @@ class OutputErrorTest(CliCase):
         folder.chmod(0o555)
         self.addCleanup(folder.chmod, 0o755)
         self.assertUserError(self.lab_output(target), "output", f"cannot write {target}: Permission denied",
-                             prog="run.py")
+                             prog="python run.py")
         self.assertEqual(target.read_bytes(), SENTINEL)
         self.assertEqual(os.listdir(folder), ["result.json"])
 
@@ -1333,7 +1353,7 @@ class OutputErrorTest(CliCase):
                 with mock.patch.object(os, step, side_effect=failure) as patched:
                     result = self.lab_output(target)
                 self.assertTrue(patched.called, f"os.{step} is no longer part of the write")
-                self.assertEqual(result, Run(code("output"), "", f"run.py: error: cannot write {target}: "
+                self.assertEqual(result, Run(code("output"), "", f"python run.py: error: cannot write {target}: "
                                                                  f"{os.strerror(errno.ENOSPC)}\n"))
                 self.assertEqual(target.read_bytes(), SENTINEL)
                 self.assertEqual(os.listdir(folder), ["result.json"])
@@ -1382,7 +1402,7 @@ class LabTest(CliCase):
     def test_check_up_to_date_and_drift(self) -> None:
         golden = self.tmp / "expected-result.json"
         fresh = self.cli(lab=True).out.encode("utf-8")
-        with lab_on(run.FIXTURE_MANIFEST, golden):
+        with self.lab_on(run.FIXTURE_MANIFEST, golden):
             golden.write_bytes(fresh)
             self.assertEqual(self.cli("--check", lab=True), Run(code("ok"), f"{golden.name} is up to date\n", ""))
             golden.write_bytes(fresh.replace(b'"model_called": false', b'"model_called": true'))
@@ -1401,12 +1421,12 @@ class LabTest(CliCase):
         copy = copy_lab_fixtures(self.tmp / "lab")
         golden = self.tmp / "lab" / "expected-result.json"
         golden.write_text(render_json(run.run_lab(copy)), encoding="utf-8")
-        with lab_on(copy, golden):
+        with self.lab_on(copy, golden):
             self.assertEqual(self.cli("--check", lab=True).code, code("ok"))
             path = self.tmp / "lab" / "docs" / "quill-reference.md"
             path.write_bytes(path.read_bytes() + b"\nOne more paragraph.\n")
             unpinned = self.cli("--check", lab=True)
-            self.assertUserError(unpinned, "input", "[hash_mismatch]", prog="run.py")
+            self.assertUserError(unpinned, "input", "[hash_mismatch]", prog="python run.py")
             self.assertEqual(self.cli("pin", "--manifest", str(copy)).code, code("ok"))
             drift = self.cli("--check", lab=True)
             self.assertEqual(drift.code, code("findings"))
@@ -1419,17 +1439,17 @@ class LabTest(CliCase):
         path = self.tmp / "lab" / "docs" / "quill-guide.md"
         path.write_bytes(path.read_bytes().replace(b"existing_path=refuse\n", b"existing_path=overwrite\n", 1))
         self.assertEqual(self.cli("pin", "--manifest", str(copy)).code, code("ok"))
-        with lab_on(copy, self.tmp / "lab" / "expected-result.json"):
+        with self.lab_on(copy, self.tmp / "lab" / "expected-result.json"):
             run_ = self.cli("--output", str(self.tmp / "result.json"), lab=True)
-        self.assertUserError(run_, "input", "docs/quill-guide.md no longer holds", prog="run.py")
+        self.assertUserError(run_, "input", "docs/quill-guide.md no longer holds", prog="python run.py")
         self.assertIn("git checkout docs/ manifest.json", run_.err)
         self.assertFalse((self.tmp / "result.json").exists())
 
     def test_outside_a_checkout_is_one_clear_line(self) -> None:
         missing = self.tmp / "absent" / "manifest.json"
-        with lab_on(missing, self.tmp / "expected-result.json"):
+        with self.lab_on(missing, self.tmp / "expected-result.json"):
             self.assertEqual(self.cli("--check", lab=True), Run(
-                code("input"), "", f"run.py: error: the lab runs from a checkout of conflict-gate: {missing} is not "
+                code("input"), "", f"python run.py: error: the lab runs from a checkout of conflict-gate: {missing} is not "
                                    "there; on your own docs use the gate, audit and pin commands\n"))
 
     def test_lab_options_with_a_command_are_a_usage_error(self) -> None:
@@ -1439,11 +1459,11 @@ class LabTest(CliCase):
                             ("audit", "--manifest", self.m), ("grammar", "--manifest", self.m)):
                 with self.subTest(option=option[0], command=command[0]):
                     self.assertEqual(self.cli(*option, *command, lab=True), Run(
-                        code("usage"), "", "run.py: error: --output and --check come without a command, "
+                        code("usage"), "", "python run.py: error: --output and --check come without a command, "
                                            f"not with {command[0]!r}\n"))
         self.assertFalse(target.exists())
         self.assertUserError(self.cli("--check", "--output", str(target), lab=True), "usage", "--check",
-                             prog="run.py")
+                             prog="python run.py")
         self.assertUserError(self.cli("--output", str(target)), "usage", "invalid choice")  # no lab: no such option
 
     def test_commands_never_modify_the_fixtures(self) -> None:
@@ -1517,7 +1537,7 @@ class EntryPointTest(CliCase):
     def test_help(self) -> None:
         proc = self.run_py("--help", cwd=self.tmp)
         self.assertEqual((proc.returncode, proc.stderr), (code("ok"), ""))
-        self.assertTrue(proc.stdout.startswith("usage: run.py "), proc.stdout[:80])
+        self.assertTrue(proc.stdout.startswith("usage: python run.py "), proc.stdout[:80])
         for command in COMMANDS:
             self.assertIn(command, proc.stdout)
 
@@ -1534,7 +1554,7 @@ class EntryPointTest(CliCase):
     def test_usage_error_is_one_stderr_line(self) -> None:
         proc = self.run_py("gate", "--manifest", "corpus/manifest.json", "--claim", "x\x1b[2J", cwd=self.tmp)
         self.assertEqual((proc.returncode, proc.stdout), (code("usage"), ""))
-        self.assertTrue(proc.stderr.startswith("run.py: error: "), proc.stderr)
+        self.assertTrue(proc.stderr.startswith("python run.py: error: "), proc.stderr)
         self.assertOneLine(proc.stderr)
 
 

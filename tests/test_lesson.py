@@ -166,10 +166,8 @@ class Transcript:
             target, tokens = tokens[-1], tokens[:-2]
         out, err = "", ""
         if tokens[:2] == ["python", "run.py"]:
-            with mock.patch.object(sys, "argv", ["run.py"]), \
-                    mock.patch.object(run, "FIXTURE_MANIFEST", self.root / "manifest.json"), \
-                    mock.patch.object(run, "EXPECTED_RESULT", self.root / "expected-result.json"):
-                self.status, out, err = run_cli(tokens[2:], lab=run.lab)
+            lab = run.lab_command(self.root / "manifest.json", self.root / "expected-result.json")
+            self.status, out, err = run_cli(tokens[2:], lab=lab)
         elif tokens[:2] == ["python", "-c"] and len(tokens) == 3:
             out = self._python(tokens[2])
         elif tokens == ["python", "-"] and heredoc is not None:

@@ -1,0 +1,124 @@
+"""The public API, defined once: every name ``conflict_gate`` exports (and its type stub re-exports).
+
+``conflict_gate.py`` at the root and the installed type stub
+(``conflict_gate-stubs``, see ``reference/architecture.md``) both take
+:data:`__all__` from here, so the documented surface, the runtime module and
+what a type checker sees cannot drift apart. ``reference/api.md`` lists each
+name with its summary (rendered from this list). Everything else in
+``_conflict_gate`` is internal and may change without notice.
+"""
+
+from __future__ import annotations
+
+from .answer import check_answer
+from .corpus import Corpus, Source, load_documents, source_digest
+from .decision import audit, gate
+from .errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError, LocatedError
+from .grammar import EnumRule, Grammar, IntegerRule, grammar_from_json
+from .manifest import VERSION_SCHEMES, Entry, Manifest, VersionScheme, read_manifest
+from .reader import Claim, NearMiss
+from .registry import (
+    AUDIT_STATUSES,
+    DECISION_FILE_REASONS,
+    DECISIONS,
+    DIRECTIVE_REASONS,
+    EXIT_CODES,
+    FINDINGS,
+    GATE_REASONS,
+    GRAMMAR_REASONS,
+    INGESTION_REASONS,
+    MAX_ANSWER_BYTES,
+    MAX_DECISION_BYTES,
+    MAX_MANIFEST_BYTES,
+    MAX_SOURCE_BYTES,
+    PAGE_STATUSES,
+    VERDICTS,
+)
+from .request import ANSWER_FORM, AnswerForm, answer_request
+from .results import (
+    AnswerCheck,
+    AnswerRequest,
+    AuditClaim,
+    AuditEntry,
+    AuditRefusal,
+    AuditReport,
+    AuditSummary,
+    CandidateRecord,
+    ChatMessage,
+    ClaimRecord,
+    Decision,
+    DecisionEcho,
+    Finding,
+    NearMissRecord,
+    RefusedSourceRecord,
+    UnapprovedConflict,
+)
+from .schema import SCHEMAS, result_schema
+
+__all__ = [
+    # the flow
+    "load_documents",
+    "gate",
+    "check_answer",
+    "audit",
+    "answer_request",
+    "read_manifest",
+    "grammar_from_json",
+    "source_digest",
+    "result_schema",
+    # what the flow passes along
+    "Corpus",
+    "Source",
+    "Claim",
+    "NearMiss",
+    "Manifest",
+    "Entry",
+    "VersionScheme",
+    "Grammar",
+    "EnumRule",
+    "IntegerRule",
+    "AnswerForm",
+    "ANSWER_FORM",
+    # results (plain dicts, typed)
+    "Decision",
+    "CandidateRecord",
+    "ClaimRecord",
+    "RefusedSourceRecord",
+    "AnswerRequest",
+    "ChatMessage",
+    "AnswerCheck",
+    "Finding",
+    "DecisionEcho",
+    "AuditReport",
+    "AuditEntry",
+    "AuditClaim",
+    "AuditRefusal",
+    "AuditSummary",
+    "UnapprovedConflict",
+    "NearMissRecord",
+    # errors
+    "LocatedError",
+    "IngestionError",
+    "GrammarError",
+    "GateError",
+    "DirectiveError",
+    "DecisionError",
+    # vocabularies and limits
+    "DECISIONS",
+    "VERDICTS",
+    "FINDINGS",
+    "AUDIT_STATUSES",
+    "PAGE_STATUSES",
+    "VERSION_SCHEMES",
+    "EXIT_CODES",
+    "INGESTION_REASONS",
+    "GRAMMAR_REASONS",
+    "GATE_REASONS",
+    "DIRECTIVE_REASONS",
+    "DECISION_FILE_REASONS",
+    "SCHEMAS",
+    "MAX_SOURCE_BYTES",
+    "MAX_MANIFEST_BYTES",
+    "MAX_ANSWER_BYTES",
+    "MAX_DECISION_BYTES",
+]
