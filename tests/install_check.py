@@ -6,12 +6,19 @@ needs the package index and takes tens of seconds). CI runs it as::
     python -m unittest tests.install_check -v
 
 It proves what a user gets from ``pip install``: site-packages holds
-``conflict_gate.py`` and ``_conflict_gate/`` and nothing else of the checkout
-(no ``run``, ``load_documents``, ``tests``...), and the ``conflict-gate`` console
-script alone, run from an unrelated folder, takes an invented Acme Widgets docs
-tree from ``init`` through ``pin``, ``grammar``, ``audit``, ``gate`` and
-``check-answer``. The only files it edits are the ones it wrote; the manifest
-is edited the way a user would (load the JSON, change two things, save).
+``conflict_gate.py``, ``_conflict_gate/`` (with ``py.typed``) and the module's
+type stub ``conflict_gate-stubs/`` and nothing else of the checkout (no ``run``,
+``load_documents``, ``tests``...); the ``conflict-gate`` console script alone,
+run from an unrelated folder, takes an invented Acme Widgets docs tree from
+``init`` through ``pin``, ``grammar``, ``audit``, ``gate`` and ``check-answer``,
+and ``python -m conflict_gate`` is the same command line. The only files it
+edits are the ones it wrote; the manifest is edited the way a user would (load
+the JSON, change two things, save).
+
+With ``CONFLICT_GATE_MYPY`` naming a mypy executable (``.ci/run`` sets it), a
+user's script that calls the API is type-checked against the installed
+package with ``--strict --disallow-any-expr``: the results' types reach the
+user, and no ``Any`` leaks in. Without it that part skips, saying so.
 
 The wheel is built from a copy of the checkout's sources (without ``.git``,
 ``build/``, ``*.egg-info`` and caches), so a stale ``build/`` folder cannot leak
@@ -74,6 +81,32 @@ PAGES = {
 }
 DRAFT = "1.0.0/client/retries-proposal"
 APPROVED_1_0_0 = ("1.0.0/client/connect", "1.0.0/client/reference")
+
+
+#: A user's script, type-checked against the installed package (see the module docstring).
+TYPED_USER_SCRIPT = """\
+import conflict_gate
+
+corpus = conflict_gate.load_documents("acme-docs/manifest.json")
+decision = conflict_gate.gate(corpus, ["1.0.0/client/connect"], "1.0.0", "client.connect", "max-retries")
+status: str = decision["status"]
+request = decision["answer_request"]
+if request is not None:
+    for message in request["messages"]:
+        print(message["role"], message["content"][:40])
+for claim in decision["claims"]:
+    line: int = claim["start_line"]
+    print(claim["source_id"], line, claim["byte_start"], claim["quote"])
+report = conflict_gate.check_answer(corpus, decision, "no answer")
+print(report["verdict"], [finding["kind"] for finding in report["findings"]])
+audit = conflict_gate.audit(corpus)
+clean: bool = audit["clean"]
+print(clean, audit["summary"]["conflict"], conflict_gate.EXIT_CODES["ok"][0])
+try:
+    conflict_gate.load_documents("absent.json")
+except conflict_gate.IngestionError as error:
+    print(error.reason, error.path, error.line)
+"""
 
 
 def code(name: str) -> int:
@@ -168,7 +201,10 @@ class InstallCheck(unittest.TestCase):
             with self.subTest(not_installed=name):
                 self.assertFalse((site / f"{name}.py").exists() or (site / name).exists(),
                                  f"{name} is installed at the top of site-packages")
-        self.assertEqual(self.top_level_of_record(site), {"conflict_gate.py", "_conflict_gate"})
+        self.assertTrue((site / "_conflict_gate" / "py.typed").is_file())
+        self.assertTrue((site / "conflict_gate-stubs" / "__init__.pyi").is_file())
+        self.assertFalse((site / "_conflict_gate" / "stubs").exists())
+        self.assertEqual(self.top_level_of_record(site), {"conflict_gate.py", "_conflict_gate", "conflict_gate-stubs"})
 
         # 4. from an unrelated folder, only the console script
         work = self.tmp / "acme-widgets-project"
@@ -182,6 +218,40 @@ class InstallCheck(unittest.TestCase):
         self.assertEqual(Path(module_file).parent, site)
         self.assertEqual(run_spec, "None", "the checkout's run.py must not be importable here")
         self.use_on_an_invented_tree(cli, work)
+        self.python_m_is_the_same_command_line(python, work)
+        self.type_check_a_user_script(python, work)
+
+    def python_m_is_the_same_command_line(self, python: Path, work: Path) -> None:
+        """``python -m conflict_gate`` runs the command line with its exit codes (the audit fails: exit 1)."""
+        m = "acme-docs/manifest.json"
+        via_module = self.run_cmd([str(python), "-m", "conflict_gate", "audit", "--manifest", m], cwd=work)
+        self.assertEqual(via_module.returncode, code("ok"), via_module.stderr)
+        self.assertIn("**clean**", via_module.stdout)
+        usage = self.run_cmd([str(python), "-m", "conflict_gate", "gate", "--manifest", m], cwd=work)
+        self.assertEqual(usage.returncode, code("usage"))
+        self.assertTrue(usage.stderr.startswith("python -m conflict_gate: error: "), usage.stderr)
+
+    def type_check_a_user_script(self, python: Path, work: Path) -> None:
+        mypy = os.environ.get("CONFLICT_GATE_MYPY", "")
+        if not mypy:
+            print("\ninstall check: the typed user script SKIPPED: CONFLICT_GATE_MYPY names no mypy "
+                  "(.ci/run sets it)", file=sys.stderr)
+            return
+        script = work / "typed_user.py"
+        script.write_text(TYPED_USER_SCRIPT, encoding="utf-8")
+        checked = self.run_cmd([mypy, "--python-executable", str(python), "--strict", "--disallow-any-expr",
+                                "--no-incremental", "--cache-dir", os.devnull, script.name], cwd=work)
+        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+        self.assertIn("Success: no issues found in 1 source file", checked.stdout)
+        broken = work / "typed_user_broken.py"
+        broken.write_text(TYPED_USER_SCRIPT + "line_text: str = decision['claims'][0]['start_line']\n",
+                          encoding="utf-8")
+        caught = self.run_cmd([mypy, "--python-executable", str(python), "--strict", "--no-incremental",
+                               "--cache-dir", os.devnull, broken.name], cwd=work)
+        self.assertEqual(caught.returncode, 1, caught.stdout)  # the types are real: a wrong use fails
+        self.assertIn('Incompatible types in assignment (expression has type "int"', caught.stdout)
+        script.unlink()
+        broken.unlink()
 
     @staticmethod
     def top_level_of_record(site: Path) -> set[str]:

@@ -384,9 +384,9 @@ class TestingPageTest(unittest.TestCase):
         found = set()
         for path in sorted((REPO / "tests").glob("*.py")):
             for name, default in read_here.findall(read(path)):
-                if default and not default.strip('"').isdigit():  # a module constant
+                if default and not default.startswith('"') and not default.isdigit():  # a module constant
                     default = str(getattr(importlib.import_module(f"tests.{path.stem}"), default))
-                found.add((name, f"tests/{path.name}", default.strip('"') if default else "unset"))
+                found.add((name, f"tests/{path.name}", default.strip('"') or "unset"))
         self.assertGreaterEqual(len(found), 5)
         self.assertEqual(rows, found)
 

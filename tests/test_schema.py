@@ -1,0 +1,187 @@
+"""The JSON Schemas of the results: well-formed and strict (standard library), and every result valid (jsonschema).
+
+:class:`SchemaStructureTest` needs nothing installed: every schema declares
+draft 2020-12, every ``$ref`` resolves, every object is closed, and the
+enumerations are the registry's. :class:`SchemaValidationTest` needs
+``jsonschema`` (pinned in ``.ci/run``, which runs it in a throwaway virtual
+environment; without it the class skips, saying so): the lab's saved result,
+every case's decision, the lab's ``audit --format json`` and answer checks, and
+the decisions, audits and answer checks of seeded random corpora validate; a
+result with a field removed, added, of the wrong type or of another reason
+does not.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Any, Iterator
+
+from _conflict_gate.answer import check_answer
+from _conflict_gate.corpus import load_documents
+from _conflict_gate.decision import audit, gate
+from _conflict_gate.errors import LocatedError
+from _conflict_gate.registry import AUDIT_STATUSES, DECISIONS, FINDINGS, INGESTION_REASONS, VERDICTS
+from _conflict_gate.schema import DIALECT, SCHEMAS, result_schema
+from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, REPO, run_cli, write_corpus
+
+try:
+    import jsonschema
+except ImportError:  # the default suite runs with nothing installed
+    jsonschema = None
+
+SAVED = REPO / "expected-result.json"
+FUZZ_CORPORA = 40
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """Every dict and list inside ``node``, ``node`` included."""
+    yield node
+    children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+    for child in children:
+        yield from walk(child)
+
+
+class SchemaStructureTest(unittest.TestCase):
+    def test_each_schema_is_closed_and_every_reference_resolves(self) -> None:
+        for name in SCHEMAS:
+            with self.subTest(name):
+                schema = result_schema(name)
+                self.assertEqual(schema["$schema"], DIALECT)
+                self.assertEqual(json.loads(json.dumps(schema)), schema)  # JSON, as printed
+                self.assertEqual(result_schema(name), schema)  # the same every time
+                defs = schema["$defs"]
+                for node in walk(schema):
+                    if isinstance(node, dict) and "$ref" in node:
+                        self.assertTrue(node["$ref"].startswith("#/$defs/"), node)
+                        self.assertIn(node["$ref"][len("#/$defs/"):], defs)
+                    if isinstance(node, dict) and node.get("type") == "object" and "properties" in node:
+                        self.assertIs(node["additionalProperties"], False, node.get("description"))
+                        self.assertLessEqual(set(node["required"]), set(node["properties"]))
+
+    def test_enumerations_come_from_the_registry(self) -> None:
+        defs = result_schema("lab-result")["$defs"]
+        decision = defs["Decision"]["properties"]
+        self.assertEqual(decision["status"]["enum"], list(DECISIONS))
+        self.assertEqual(decision["reason"]["enum"], [r for reasons in DECISIONS.values() for r in reasons])
+        self.assertEqual(defs["LabAnswer"]["properties"]["verdict"]["enum"], list(VERDICTS))
+        self.assertEqual(result_schema("answer-check")["$defs"]["AnswerCheck"]["properties"]["verdict"]["enum"],
+                         list(VERDICTS))
+        self.assertEqual(defs["Finding"]["properties"]["kind"]["enum"], list(FINDINGS))
+        self.assertEqual(defs["IngestionRefusal"]["properties"]["reason"]["enum"], list(INGESTION_REASONS))
+        audit_defs = result_schema("audit")["$defs"]
+        self.assertEqual(audit_defs["AuditEntry"]["properties"]["status"]["enum"], list(AUDIT_STATUSES))
+
+    def test_each_decision_reason_has_an_if_then_rule(self) -> None:
+        rules = result_schema("decision")["$defs"]["Decision"]["allOf"]
+        reasons = [rule["if"]["properties"]["reason"]["const"] for rule in rules]
+        self.assertEqual(reasons, [r for reasons in DECISIONS.values() for r in reasons])
+        ready = rules[reasons.index("eligible_directives_agree")]["then"]
+        self.assertEqual(ready["required"], ["agreed_value"])
+        self.assertIs(ready["properties"]["missing_claim_source_ids"], False)
+        self.assertEqual(ready["properties"]["status"], {"const": "ready"})
+
+    def test_an_unknown_name_is_a_key_error(self) -> None:
+        with self.assertRaises(KeyError):
+            result_schema("verdict")
+
+
+@unittest.skipIf(jsonschema is None, "SKIPPED: jsonschema is not installed; .ci/run installs it (pinned) into a "
+                                     "throwaway venv and runs this class there")
+class SchemaValidationTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        assert jsonschema is not None
+        cls.validators = {}
+        for name in SCHEMAS:
+            schema = result_schema(name)
+            jsonschema.Draft202012Validator.check_schema(schema)
+            cls.validators[name] = jsonschema.Draft202012Validator(schema)
+        cls.saved = json.loads(SAVED.read_text(encoding="utf-8"))
+
+    def assertValid(self, name: str, instance: Any) -> None:
+        errors = sorted(self.validators[name].iter_errors(json.loads(json.dumps(instance))), key=str)
+        self.assertEqual([], [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}" for e in errors[:3]])
+
+    def assertInvalid(self, name: str, instance: Any, why: str) -> None:
+        self.assertFalse(self.validators[name].is_valid(instance), f"{why} still validates")
+
+    def test_the_saved_result_and_each_of_its_parts(self) -> None:
+        self.assertValid("lab-result", self.saved)
+        for case in self.saved["cases"]:
+            with self.subTest(case["case_id"]):
+                self.assertValid("decision", case["result"])
+        for answer in self.saved["answers"]:
+            with self.subTest(answer["answer_id"]):
+                self.assertValid("answer-check", {k: answer[k] for k in ("verdict", "verdict_class", "findings",
+                                                                         "decision")})
+
+    def test_the_lab_audit_as_the_command_prints_it(self) -> None:
+        code, out, err = run_cli(["audit", "--manifest", str(FIXTURE_MANIFEST), "--format", "json"])
+        self.assertEqual(code, 1, err)  # the lab is not clean by design
+        self.assertValid("audit", json.loads(out))
+
+    def test_a_result_with_a_field_removed_added_or_of_the_wrong_type_fails(self) -> None:
+        ready = next(c["result"] for c in self.saved["cases"] if c["result"]["status"] == "ready")
+        conflict = next(c["result"] for c in self.saved["cases"] if c["result"]["status"] == "conflict")
+        refused = next(c["result"] for c in self.saved["cases"] if c["result"]["status"] == "refused")
+        mutants = {
+            "a required field removed": (ready, lambda d: d.pop("eligible_source_ids")),
+            "the reason's own field removed": (ready, lambda d: d.pop("agreed_value")),
+            "an unknown field added": (ready, lambda d: d.update(extra=1)),
+            "a field added inside a claim": (ready, lambda d: d["claims"][0].update(extra=1)),
+            "a line as a string": (ready, lambda d: d["claims"][0].update(start_line="37")),
+            "a digest that is not hex": (ready, lambda d: d["claims"][0].update(source_sha256="x" * 64)),
+            "another reason's field": (conflict, lambda d: d.update(agreed_value="refuse")),
+            "a status that does not fit the reason": (conflict, lambda d: d.update(status="ready")),
+            "an unregistered reason": (conflict, lambda d: d.update(reason="values_differ")),
+            "an answer request when not ready": (conflict, lambda d: d.update(answer_request=ready["answer_request"])),
+            "no answer request when ready": (ready, lambda d: d.update(answer_request=None)),
+            "claims on a refusal": (refused, lambda d: d.update(claims=ready["claims"])),
+        }
+        for why, (base, mutate) in mutants.items():
+            with self.subTest(why):
+                mutant = copy.deepcopy(base)
+                mutate(mutant)
+                self.assertInvalid("decision", mutant, why)
+        lab = copy.deepcopy(self.saved)
+        lab["answers"][0]["verdict"] = "fine"
+        self.assertInvalid("lab-result", lab, "an unregistered verdict")
+        lab = copy.deepcopy(self.saved)
+        lab["changed_source"]["result"]["eligible_source_ids"] = []
+        self.assertInvalid("lab-result", lab, "eligibility on a refusal before deciding")
+
+    def test_results_of_random_corpora_validate(self) -> None:
+        """The decisions, audits and answer checks of seeded random pages (the fuzz tests' generator)."""
+        from tests.test_fuzz import fuzz_page
+
+        rng = random.Random(20261201)
+        checked = 0
+        with tempfile.TemporaryDirectory(prefix="conflict-gate-schema-") as tmp:
+            for index in range(FUZZ_CORPORA):
+                root = Path(tmp) / str(index)
+                root.mkdir()
+                pages = {f"{sid}.md": fuzz_page(rng).encode("utf-8", "surrogatepass") for sid in ("a", "b", "c")}
+                manifest = write_corpus(root, pages, grammar=QUILL_GRAMMAR,
+                                        statuses={"c": rng.choice(("approved", "draft"))})
+                try:
+                    corpus = load_documents(manifest)
+                except LocatedError:
+                    continue
+                self.assertValid("audit", audit(corpus))
+                for key in ("existing_path", "close_required"):
+                    decision = gate(corpus, rng.sample(["a", "b", "c"], rng.randint(1, 3)), "1.0", "create_copy", key)
+                    self.assertValid("decision", decision)
+                    answer = rng.choice(self.saved["answers"])
+                    report = check_answer(corpus, decision, (REPO / answer["path"]).read_bytes())
+                    self.assertValid("answer-check", report)
+                    checked += 1
+        self.assertGreater(checked, FUZZ_CORPORA)
+
+
+if __name__ == "__main__":
+    unittest.main()
