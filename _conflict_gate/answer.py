@@ -189,6 +189,10 @@ def _findings(corpus: Corpus, decision: Decision, answer: str | bytes) -> list[F
             return [_finding("not_utf8", f"invalid UTF-8 at byte {error.start}", None, None)]
     if not isinstance(answer, str):
         return [_finding("not_utf8", "the answer is not text", None, None)]
+    try:
+        answer.encode("utf-8")
+    except UnicodeEncodeError as error:  # a lone surrogate: text no reader can be shown
+        return [_finding("not_utf8", f"a lone surrogate at code point {error.start}", error.start, error.end)]
     if len(answer.encode("utf-8", "surrogatepass")) > MAX_ANSWER_BYTES:
         return [_finding("too_large", f"over the {MAX_ANSWER_BYTES}-byte limit", None, None)]
     if not answer.strip():

@@ -163,7 +163,7 @@ NEAR_MISS_PLACES: Final[Mapping[str, str]] = _ro({
 #: kind -> (the verdict it calls for, meaning): the findings the answer check reports. The
 #: verdict of an answer is the first of :data:`VERDICT_PRECEDENCE` that one of its findings calls for.
 FINDINGS: Final[Mapping[str, tuple[str, str]]] = _ro({
-    "not_utf8": ("malformed_answer", "the answer is not valid UTF-8"),
+    "not_utf8": ("malformed_answer", "the answer is not valid UTF-8 (given as text: it holds a lone surrogate)"),
     "too_large": ("malformed_answer", f"the answer is larger than {MAX_ANSWER_BYTES} bytes"),
     "empty": ("malformed_answer", "the answer is empty (or only whitespace)"),
     "non_ascii_in_form": ("malformed_answer", "a citation, quoted directive or statement holds a non-ASCII or control character"),

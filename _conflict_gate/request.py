@@ -68,8 +68,8 @@ class AnswerForm:
 ANSWER_FORM: Final = AnswerForm()
 
 
-def answer_request(grammar: Grammar, request: Mapping[str, Any],
-                   claims: Sequence[ClaimRecord]) -> AnswerRequest:
+def answer_request(grammar: Grammar, request: Mapping[str, Any], claims: Sequence[ClaimRecord], *,
+                   form: AnswerForm = ANSWER_FORM) -> AnswerRequest:
     """Chat messages asking a model to describe the agreed contract, citing every claim.
 
     ``request`` holds ``requested_version``, ``operation`` and ``claim_key``;
@@ -77,16 +77,18 @@ def answer_request(grammar: Grammar, request: Mapping[str, Any],
     [{"role": "system", ...}, {"role": "user", ...}]}``; the user message is
     canonical JSON of the question and the claims. Pure: the same inputs give
     the same bytes, which is how the answer check recognises a request this
-    tool built. Prepares data only; sends nothing.
+    tool built. ``form`` is the answer form the system message asks for (the
+    one :func:`~_conflict_gate.answer.check_answer` reads, unless a caller
+    builds requests for another checker). Prepares data only; sends nothing.
     """
     version, operation, key = request["requested_version"], request["operation"], request["claim_key"]
-    citations = [ANSWER_FORM.citation.format(source_id=c["source_id"], line=c["start_line"])
+    citations = [form.citation.format(source_id=c["source_id"], line=c["start_line"])
                  for c in sorted(claims, key=lambda c: c["source_id"])]
     system = (
         f"Answer a question about {grammar.product} {version} using only the contract in the user "
         f"message: the '{operation}' operation's '{key}' claim. Describe only that contract; do "
         "not add behaviour, defaults or other versions. "
-        + ANSWER_FORM.instructions(grammar, key, version, citations)
+        + form.instructions(grammar, key, version, citations)
     )
     payload = {"question": {"requested_version": version, "operation": operation, "claim_key": key},
                "claims": list(claims)}

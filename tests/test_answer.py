@@ -163,8 +163,8 @@ class AnswerRequestTest(FixtureCase):
         other = AnswerForm(citation="<<cite {source_id} at line {line}>>", quote="~~{directive}~~",
                            value="{claim_key} := {value}", version="release {version}")
         request = {k: self.ready[k] for k in ("requested_version", "operation", "claim_key")}
-        with mock.patch.object(request_module, "ANSWER_FORM", other):
-            system = answer_request(self.corpus.grammar, request, self.ready["claims"])["messages"][0]["content"]
+        system = answer_request(self.corpus.grammar, request, self.ready["claims"],
+                                form=other)["messages"][0]["content"]
         for text in ("<<cite quill-guide at line 37>>", "<<cite quill-reference at line 22>>",
                      "existing_path := <value>", "release 1.0", "~~@quill <operation> <key>=<value>~~"):
             self.assertIn(text, system)
@@ -450,11 +450,21 @@ class FailClosedTest(FixtureCase):
                 result = self.check(answer)
                 self.assertEqual(result["verdict"], "malformed_answer", result["findings"])
 
-    def test_hostile_text_outside_forms_never_raises(self) -> None:
-        for answer in (GOOD + "\ud800", "\x00" * 10, "[" * 1000, "`" * 999, "[source: " * 500,
-                       "\u2028".join([GOOD, GOOD]), "\ufeff" + GOOD, GOOD + "[source: \u00e9]"):
+    def test_hostile_text_outside_forms_gives_the_verdict_a_reader_would(self) -> None:
+        """Guards against a crash, and against hostile text around a good answer passing or failing by accident."""
+        for answer, verdict, kinds in (
+                (GOOD + "\ud800", "malformed_answer", {"not_utf8"}),  # no reader can be shown a lone surrogate
+                ("\x00" * 10, "missing_statement", {"missing_citation", "missing_value", "missing_version"}),
+                ("[" * 1000, "missing_statement", {"missing_citation", "missing_value", "missing_version"}),
+                ("`" * 999, "malformed_answer", {"broken_form", "missing_citation", "missing_value", "missing_version"}),
+                ("[source: " * 500, "malformed_answer",
+                 {"broken_form", "missing_citation", "missing_value", "missing_version"}),
+                ("\u2028".join([GOOD, GOOD]), "supported", set()),  # prose line separator: the forms hold
+                ("\ufeff" + GOOD, "supported", set()),  # a BOM is invisible
+                (GOOD + "[source: \u00e9]", "malformed_answer", {"broken_form"})):
             with self.subTest(answer=answer[:40]):
-                self.check(answer)
+                result = self.check(answer)
+                self.assertEqual((result["verdict"], {f["kind"] for f in result["findings"]}), (verdict, kinds))
 
     def test_a_citation_line_beyond_int_digit_limit_is_a_verdict(self) -> None:
         """Guards against a citation whose line has more than 4300 digits raising ValueError
