@@ -58,6 +58,7 @@ from .registry import (
     VERDICTS,
 )
 from .request import ANSWER_FORM
+from .schema import SCHEMAS
 from .results import (
     CLAIM_FIELDS,
     REASON_FIELD_MEANINGS,
@@ -325,6 +326,74 @@ def claim_fields() -> list[str]:
 
 
 # --------------------------------------------------------------------------
+# The public API and the schemas
+
+
+#: What each exported value that has no docstring of its own is.
+_CONSTANT_WORDS: Final = {
+    "ANSWER_FORM": "the answer form: how an answer cites, quotes and states (an `AnswerForm`)",
+    "DECISIONS": "status -> reason -> meaning, in precedence order",
+    "VERDICTS": "verdict -> (class, meaning), in precedence order",
+    "FINDINGS": "finding kind -> (the verdict it calls for, meaning)",
+    "AUDIT_STATUSES": "audit status -> meaning",
+    "PAGE_STATUSES": "page status -> meaning (`approved` is eligible)",
+    "VERSION_SCHEMES": "version scheme name -> `VersionScheme`",
+    "EXIT_CODES": "exit-code name -> (code, meaning)",
+    "INGESTION_REASONS": "`IngestionError` reason -> meaning",
+    "GRAMMAR_REASONS": "`GrammarError` reason -> meaning",
+    "GATE_REASONS": "`GateError` reason -> meaning",
+    "DIRECTIVE_REASONS": "`DirectiveError` reason (a refused decision's) -> meaning",
+    "DECISION_FILE_REASONS": "`DecisionError` reason -> meaning",
+    "SCHEMAS": "result name -> (its TypedDict, what it describes), for `result_schema`",
+    "MAX_SOURCE_BYTES": "the largest source read, in bytes",
+    "MAX_MANIFEST_BYTES": "the largest manifest read, in bytes",
+    "MAX_ANSWER_BYTES": "the largest answer read, in bytes of UTF-8",
+    "MAX_DECISION_BYTES": "the largest decision file read, in bytes",
+}
+
+
+_ROLE: Final = re.compile(r":[a-z]+:`~?(?:[\w.]+\.)?([^`]+)`")
+
+
+def _summary(value: Any) -> str:
+    """The first paragraph of a docstring, its reST markup as Markdown (``x`` and :role:`~a.b.x` -> `x`)."""
+    first = " ".join((value.__doc__ or "").strip().split("\n\n")[0].split())
+    return _ROLE.sub(r"`\1`", first).replace("``", "`")
+
+
+def api() -> list[str]:
+    """Every name of ``conflict_gate.__all__``, what kind of thing it is, and its summary."""
+    from . import api as public
+
+    constants = [name for name in public.__all__
+                 if not (callable(getattr(public, name)) or isinstance(getattr(public, name), type))]
+    _same_keys("public constants", _CONSTANT_WORDS, constants)
+    rows = []
+    for name in public.__all__:
+        value = getattr(public, name)
+        if name in _CONSTANT_WORDS:
+            kind, summary = "constant", _CONSTANT_WORDS[name]
+        elif isinstance(value, type) and issubclass(value, BaseException):
+            kind, summary = "error", _summary(value)
+        elif isinstance(value, type) and hasattr(value, "__required_keys__"):
+            kind, summary = "result (TypedDict)", _summary(value)
+        elif isinstance(value, type):
+            kind, summary = "class", _summary(value)
+        else:
+            kind, summary = "function", _summary(value)
+        if not summary:
+            raise DriftError(f"public name {name!r} has no docstring to summarise")
+        rows.append((code(name), kind, summary))
+    return markdown_table(("name", "kind", "summary"), rows)
+
+
+def schemas() -> list[str]:
+    """Every result schema ``conflict-gate schema NAME`` prints."""
+    return markdown_table(("name", "root", "describes"),
+                          [(code(name), code(shape.__name__), what) for name, (shape, what) in SCHEMAS.items()])
+
+
+# --------------------------------------------------------------------------
 # The lab
 
 
@@ -394,6 +463,8 @@ TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "decision-file-reasons": _static(decision_file_reasons),
     "exit-codes": _static(exit_codes),
     "command-exit-codes": _static(command_exit_codes),
+    "api": _static(api),
+    "schemas": _static(schemas),
 }
 
 
