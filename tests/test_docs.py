@@ -370,6 +370,23 @@ class ExampleTest(unittest.TestCase):
         self.assertEqual(manifest.version_scheme.name, "semver")
 
 
+    def test_the_canned_answers_table_lists_every_answer(self) -> None:
+        """Every file in docs/answers/ has a row with its case, verdict, class, findings and what it shows."""
+        rows = table_rows(section(read(REFERENCE / "answer-check.md"), "The lab's canned answers"))
+        saved = json.loads(read(REPO / "expected-result.json"))["answers"]
+        files = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "docs" / "answers").glob("*.txt"))
+        self.assertEqual(sorted(answer["path"] for answer in saved), files, "every canned answer file is checked")
+        self.assertEqual(len(rows), len(saved))
+        for row, answer in zip(rows, saved):
+            with self.subTest(answer=answer["answer_id"]):
+                self.assertEqual(row[0], f"[`{answer['answer_id']}`](../{answer['path']})")
+                self.assertEqual([cell.strip("`") for cell in row[1:4]],
+                                 [answer["case_id"], answer["verdict"], answer["verdict_class"]])
+                kinds = re.findall(r"`(\w+)` (?:([0-9]+)–([0-9]+)|\(no span\))", row[4])
+                self.assertEqual([(k, int(a) if a else None, int(b) if b else None) for k, a, b in kinds],
+                                 [(f["kind"], f["start"], f["end"]) for f in answer["findings"]])
+                self.assertEqual(row[5], answer["shows"])
+
     def test_the_supported_answer_shown_is_the_lab_answer(self) -> None:
         shown = [content for info, content in fences(read(REFERENCE / "answer-check.md")) if info == "text"]
         self.assertIn(read(REPO / "docs" / "answers" / "supported.txt"), shown)
