@@ -2,8 +2,8 @@
 
 * every generated region equals what :mod:`_conflict_gate.reference` renders from the data, and the
   ``--check``/``--write`` commands find and repair drift;
-* the README is a front page: at most 12,000 bytes, the two commands first, and its Python example
-  runs and prints what the README says it prints, writing nothing;
+* the README is a front page: at most 12,000 bytes, the two commands first, then "Use it on your own
+  docs", and its Python example runs and prints what the README says it prints, writing nothing;
 * the README's "Use it on your own docs" command lines run, in a temporary folder, with exit 0;
 * every relative link and ``#anchor`` in the README and ``reference/*.md`` leads somewhere;
 * every test named in the bad-input table exists, and every error reason has a row;
@@ -189,6 +189,12 @@ class ReadmeTest(unittest.TestCase):
         self.assertLess(first_fence.start(), first_heading, "the two commands come before any section")
         commands = [line.split("#")[0].strip() for line in first_fence.group(3).splitlines() if line.strip()]
         self.assertEqual(tuple(commands), TWO_COMMANDS)
+
+    def test_using_it_on_your_own_docs_comes_first(self) -> None:
+        """After the two commands, the first section is how to use the tool; the lesson is linked there."""
+        titles = re.findall(r"^## (.+)$", self.text, re.MULTILINE)
+        self.assertEqual(titles[0], "Use it on your own docs")
+        self.assertIn("](LESSON.md)", self.text[:self.text.find("\n## ")], "the guided tour is named up front")
 
     def test_python_example_runs_and_prints_what_the_readme_shows(self) -> None:
         """Exec'd in process from the repository root; it must print the shown output and write nothing."""
