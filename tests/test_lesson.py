@@ -23,7 +23,9 @@ the code:
   exercises share one copy, in order, like a learner's clone, and each exercise gets a fresh one.
   Output and exit codes must be what the block shows; a command the runner does not know is a
   failure. An exercise's prose may state only statuses, reasons, citations, numbers and exit codes
-  that its own transcript shows, and the last exercise gates a two-page tree of the learner's own.
+  that its own transcript shows, and the last exercise gates a two-page tree of the learner's own;
+* every file or folder the commands write at the root of a clone is in ``.gitignore``, so a learner's
+  ``git status`` stays clean.
 
 :meth:`LessonTest.test_a_wrong_explanation_fails` proves the checks can fail: it edits a figure or an
 explanation of the real lesson and expects a problem. ``CONFLICT_GATE_LESSON_SHELL=1`` also runs every
@@ -71,6 +73,9 @@ LESSON = REPO / "LESSON.md"
 SAVED = REPO / "expected-result.json"
 MANIFEST = REPO / "manifest.json"
 LESSON_LIMIT = 16_000  # bytes
+#: What a fresh clone holds for the lab: each transcript runs in a copy of these.
+LAB_FILES = ("docs", "_conflict_gate", "manifest.json", "expected-result.json", "run.py", "conflict_gate.py",
+             "load_documents.py")
 
 _DASH = "[–-]"  # a span is written a–b, with an en dash (a hyphen is accepted)
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{12,64}(?![0-9A-Za-z])")
@@ -283,11 +288,11 @@ class Transcript:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.status = 0
-        shutil.copytree(REPO / "docs", root / "docs")
-        shutil.copytree(REPO / "_conflict_gate", root / "_conflict_gate",
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        for name in ("manifest.json", "expected-result.json", "run.py", "conflict_gate.py", "load_documents.py"):
-            shutil.copy2(REPO / name, root / name)
+        for name in LAB_FILES:
+            if (REPO / name).is_dir():
+                shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy2(REPO / name, root / name)
 
     @contextlib.contextmanager
     def inside(self) -> Iterator[None]:
@@ -437,8 +442,8 @@ def check_own_tree(lesson: Lesson, saved: Saved) -> list[str]:
              and w[2].endswith(".md")]
     if len(pages) != 2:
         problems.append(f"{last.title}: {len(pages)} pages written into {folder}/ before init, not 2")
-    if (REPO / folder).exists():
-        problems.append(f"{folder} is a folder of the lab, not the learner's own")
+    if Path(folder).parts[0] in LAB_FILES:
+        problems.append(f"{folder} is in the lab's files, not the learner's own")
     manifest = f"{folder}/manifest.json"
     pin = next((i for i, w in enumerate(words) if w[2:5] == ["pin", "--manifest", manifest]), None)
     gate = next((i for i, w in enumerate(words) if w[2:5] == ["gate", "--manifest", manifest]), None)
@@ -448,6 +453,22 @@ def check_own_tree(lesson: Lesson, saved: Saved) -> list[str]:
     if status != [str(EXIT_CODES["ok"][0])]:
         problems.append(f"{last.title}: the first gate of the learner's pages does not exit 0 (ready)")
     return problems
+
+
+def check_outputs_are_ignored(lesson: Lesson, saved: Saved) -> list[str]:
+    """Every file or folder the lesson's commands write at the root of a clone is in .gitignore."""
+    ignored = set((REPO / ".gitignore").read_text(encoding="utf-8").splitlines())
+    written = set()
+    for block in lesson.consoles:
+        for command, _, _ in transcript_steps(block):
+            words = shlex.split(command)
+            for flag in (">", "--output", "-p"):
+                if flag in words[:-1]:
+                    written.add(Path(words[words.index(flag) + 1]).parts[0])
+    missing = [name for name in sorted(written)
+               if f"/{name}" not in ignored and f"/{name}/" not in ignored]
+    return [f"{name}, written by the lesson, is not in .gitignore" for name in missing] if written \
+        else ["the lesson writes nothing"]
 
 
 def check_case_table(lesson: Lesson, saved: Saved) -> list[str]:
@@ -758,7 +779,7 @@ def check_transcripts(lesson: Lesson, new_runner: Callable[[], Transcript],
 
 
 CHECKS: tuple[Callable[[Lesson, Saved], list[str]], ...] = (
-    check_size, check_promises, check_own_tree, check_case_table, check_case_sections,
+    check_size, check_promises, check_own_tree, check_outputs_are_ignored, check_case_table, check_case_sections,
     check_what_is_said_of_a_case, check_span_table, check_claim_references, check_file_locations,
     check_numbers, check_digests, check_names, check_json_excerpts, check_verdict_sections,
     check_exercise_prose,
