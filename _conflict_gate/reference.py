@@ -420,13 +420,21 @@ def lab_cases(root: Path) -> list[str]:
     return markdown_table(("case", "candidates", "version", "key", "status / reason", "what it shows"), rows)
 
 
+def _finding(finding: Mapping[str, Any]) -> str:
+    """A finding as ``kind a–b`` (code points into the answer) or ``kind (no span)``."""
+    if finding["start"] is None:
+        return f"{code(finding['kind'])} (no span)"
+    return f"{code(finding['kind'])} {finding['start']}–{finding['end']}"
+
+
 def lab_answers(root: Path) -> list[str]:
-    """Every canned answer of the lab with its verdict, from the saved result."""
+    """Every canned answer of the lab with its verdict, class and findings, from the saved result."""
     data = _lab_result(root)
-    rows = [(code(answer["answer_id"]), code(answer["case_id"]), code(answer["verdict"]),
-             ", ".join(code(kind) for kind in dict.fromkeys(f["kind"] for f in answer["findings"])) or "none",
+    rows = [(f"[{code(answer['answer_id'])}](../{answer['path']})", code(answer["case_id"]), code(answer["verdict"]),
+             code(answer["verdict_class"]), ", ".join(_finding(f) for f in answer["findings"]) or "none",
              answer["shows"]) for answer in data["answers"]]
-    return markdown_table(("answer", "answers the case", "verdict", "findings", "what it shows"), rows)
+    return markdown_table(("answer", "answers the case", "verdict", "class", "findings (code points)",
+                           "what it shows"), rows)
 
 
 # --------------------------------------------------------------------------

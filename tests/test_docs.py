@@ -2,8 +2,8 @@
 
 * every generated region equals what :mod:`_conflict_gate.reference` renders from the data, and the
   ``--check``/``--write`` commands find and repair drift;
-* the README is a front page: at most 12,000 bytes, the two commands first, and its Python example
-  runs and prints what the README says it prints, writing nothing;
+* the README is a front page: at most 12,000 bytes, the two commands first, then "Use it on your own
+  docs", and its Python example runs and prints what the README says it prints, writing nothing;
 * the README's "Use it on your own docs" command lines run, in a temporary folder, with exit 0;
 * every relative link and ``#anchor`` in the README and ``reference/*.md`` leads somewhere;
 * every test named in the bad-input table exists, and every error reason has a row;
@@ -190,6 +190,12 @@ class ReadmeTest(unittest.TestCase):
         commands = [line.split("#")[0].strip() for line in first_fence.group(3).splitlines() if line.strip()]
         self.assertEqual(tuple(commands), TWO_COMMANDS)
 
+    def test_using_it_on_your_own_docs_comes_first(self) -> None:
+        """After the two commands, the first section is how to use the tool; the lesson is linked there."""
+        titles = re.findall(r"^## (.+)$", self.text, re.MULTILINE)
+        self.assertEqual(titles[0], "Use it on your own docs")
+        self.assertIn("](LESSON.md)", self.text[:self.text.find("\n## ")], "the guided tour is named up front")
+
     def test_python_example_runs_and_prints_what_the_readme_shows(self) -> None:
         """Exec'd in process from the repository root; it must print the shown output and write nothing."""
         blocks = fences(section(self.text, "From Python"))
@@ -369,6 +375,23 @@ class ExampleTest(unittest.TestCase):
         self.assertEqual([entry.status for entry in manifest.entries], ["approved", "draft"])
         self.assertEqual(manifest.version_scheme.name, "semver")
 
+
+    def test_the_canned_answers_table_lists_every_answer(self) -> None:
+        """Every file in docs/answers/ has a row with its case, verdict, class, findings and what it shows."""
+        rows = table_rows(section(read(REFERENCE / "answer-check.md"), "The lab's canned answers"))
+        saved = json.loads(read(REPO / "expected-result.json"))["answers"]
+        files = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "docs" / "answers").glob("*.txt"))
+        self.assertEqual(sorted(answer["path"] for answer in saved), files, "every canned answer file is checked")
+        self.assertEqual(len(rows), len(saved))
+        for row, answer in zip(rows, saved):
+            with self.subTest(answer=answer["answer_id"]):
+                self.assertEqual(row[0], f"[`{answer['answer_id']}`](../{answer['path']})")
+                self.assertEqual([cell.strip("`") for cell in row[1:4]],
+                                 [answer["case_id"], answer["verdict"], answer["verdict_class"]])
+                kinds = re.findall(r"`(\w+)` (?:([0-9]+)–([0-9]+)|\(no span\))", row[4])
+                self.assertEqual([(k, int(a) if a else None, int(b) if b else None) for k, a, b in kinds],
+                                 [(f["kind"], f["start"], f["end"]) for f in answer["findings"]])
+                self.assertEqual(row[5], answer["shows"])
 
     def test_the_supported_answer_shown_is_the_lab_answer(self) -> None:
         shown = [content for info, content in fences(read(REFERENCE / "answer-check.md")) if info == "text"]
