@@ -21,6 +21,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -1235,9 +1236,18 @@ class CheckAnswerTest(CliCase):
         not_json = self.tmp / "not-json.json"
         not_json.write_text("{\n", encoding="utf-8")
         not_object = self.write_json(self.tmp / "list.json", [])
+        text = Path(self.ready).read_text(encoding="utf-8")
+        repeated = self.tmp / "repeated.json"  # the last key wins in json.loads: a reader may take the first
+        repeated.write_text(text.replace('"agreed_value": "refuse"',
+                                         '"agreed_value": "overwrite", "agreed_value": "refuse"'), encoding="utf-8")
+        nan = self.tmp / "nan.json"
+        nan.write_text(re.sub(r'"start_line": [0-9]+', '"start_line": NaN', text, count=1), encoding="utf-8")
         cases = {
             "missing": (str(self.tmp / "no\ndecision.json"), "no\\ndecision.json", "[decision_unreadable]"),
             "not JSON": (str(not_json), str(not_json), "[decision_unreadable]"),
+            "NaN": (str(nan), "NaN is not JSON", "[decision_unreadable]"),
+            "a repeated key": (str(repeated), "duplicate key 'agreed_value'", "[invalid_decision]"),
+            "a folder": (str(self.tmp), "not a regular file", "[decision_unreadable]"),
             "not an object": (not_object, "a decision is a JSON object", "[invalid_decision]"),
             "edited": (mismatch, "at /agreed_value", "[decision_mismatch]"),
         }

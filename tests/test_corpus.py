@@ -17,6 +17,7 @@ import errno
 import hashlib
 import json
 import os
+import socket
 import stat
 import threading
 import unittest
@@ -453,12 +454,19 @@ class SourceFileTest(CorpusCase):
                 self.assertEqual(error.path, path)  # the attribute keeps the path as written
                 self.assertEqual(str(error), f"source 'a' ({shown}): file does not exist{self.MISSING}")
 
-    def test_directory_and_fifo_are_not_regular_files(self) -> None:
-        """Guards against reading a directory or blocking forever on a FIFO named as a source."""
+    def test_directory_fifo_and_socket_are_not_regular_files(self) -> None:
+        """Guards against reading a directory or blocking forever on a FIFO named as a source, and
+        against a socket being reported as unreadable (``open`` fails on it with ENXIO)."""
         (self.root / "docs" / "dir.md").mkdir()
         os.mkfifo(self.root / "docs" / "pipe.md")
         os.symlink("pipe.md", self.root / "docs" / "pipe-link.md")
-        for path in ("docs/dir.md", "docs/pipe.md", "docs/pipe-link.md", "docs"):
+        paths = ["docs/dir.md", "docs/pipe.md", "docs/pipe-link.md", "docs"]
+        if hasattr(socket, "AF_UNIX"):
+            server = socket.socket(socket.AF_UNIX)
+            self.addCleanup(server.close)
+            server.bind(str(self.root / "docs" / "socket.md"))
+            paths.append("docs/socket.md")
+        for path in paths:
             with self.subTest(path):
                 self.write_manifest([self.entry("a", path)])
                 error = self.refused("source_not_regular_file", path=path)

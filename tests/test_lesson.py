@@ -53,7 +53,7 @@ from unittest import mock
 import run
 from _conflict_gate.answer import verdict_of
 from _conflict_gate.cli import render_json
-from _conflict_gate.decision import CLAIM_FIELDS, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS
+from _conflict_gate.results import CLAIM_FIELDS, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS
 from _conflict_gate.registry import (
     DECISION_FILE_REASONS,
     DECISIONS,
