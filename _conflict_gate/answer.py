@@ -51,7 +51,7 @@ from .decision import gate
 from .errors import DecisionError, GateError, IngestionError, printable
 from .jsondata import json_pointer, parse_strict, JsonProblem
 from .registry import FINDINGS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, VERDICT_PRECEDENCE, VERDICTS
-from .request import ANSWER_FORM
+from .form import ANSWER_FORM
 from .results import (
     ANSWER_CHECK_FIELDS,
     DECISION_ECHO_FIELDS,

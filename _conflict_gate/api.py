@@ -34,7 +34,8 @@ from .registry import (
     PAGE_STATUSES,
     VERDICTS,
 )
-from .request import ANSWER_FORM, AnswerForm, answer_request
+from .form import ANSWER_FORM, AnswerForm
+from .request import answer_request
 from .results import (
     AnswerCheck,
     AnswerRequest,

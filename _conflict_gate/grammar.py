@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any, Final, Mapping, Union
 
 from .errors import DirectiveError, GrammarError, printable
+from .form import RESERVED_KEYS
 from .jsondata import json_pointer
 
 __all__ = [
@@ -279,6 +280,8 @@ def grammar_from_json(data: Any, *, path: str | None = None) -> Grammar:
     keys, a product that is empty, longer than 100 code points or holds
     control characters, no operations, an operation without keys);
     ``invalid_name`` (a namespace, operation or key outside :data:`NAME`);
+    ``reserved_name`` (a key the answer form uses as a statement of its own,
+    :data:`~_conflict_gate.form.RESERVED_KEYS`: ``version``);
     ``invalid_value_rule`` (a rule that is not ``{"type": "enum", "values":
     [...]}`` with distinct :data:`VALUE_TOKEN` values, or ``{"type":
     "integer"}`` with optional integer ``min``/``max`` below 10**18 in
@@ -315,6 +318,10 @@ def grammar_from_json(data: Any, *, path: str | None = None) -> Grammar:
         rules: dict[str, ValueRule] = {}
         for key, rule in keys.items():
             _check_name(key, "key", fail, "operations", operation, key)
+            if key in RESERVED_KEYS:
+                raise fail("reserved_name", f"key {key!r} is a name the answer form states on its own "
+                           f"(`{key}=...`), so an answer could not tell the two apart; rename the key",
+                           "operations", operation, key)
             rules[key] = _value_rule(rule, fail, ("operations", operation, key))
         checked[operation] = MappingProxyType(rules)
     return Grammar(namespace=namespace, product=product, operations=MappingProxyType(checked))

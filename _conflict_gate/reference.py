@@ -57,7 +57,7 @@ from .registry import (
     PAGE_STATUSES,
     VERDICTS,
 )
-from .request import ANSWER_FORM
+from .form import ANSWER_FORM
 from .schema import SCHEMAS
 from .results import (
     CLAIM_FIELDS,

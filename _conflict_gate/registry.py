@@ -75,6 +75,7 @@ GRAMMAR_REASONS: Final[Mapping[str, str]] = _ro({
     "missing_grammar": "the manifest declares no grammar",
     "invalid_grammar": "the grammar is not an object of the documented shape",
     "invalid_name": "a namespace, operation or key is not lowercase ASCII letters, digits, '_', '-', '.' starting with a letter",
+    "reserved_name": "a key is a name the answer form states on its own (`version`): no answer could tell them apart",
     "invalid_value_rule": "a value rule is not an enumeration of distinct tokens or an integer with valid bounds",
 })
 

@@ -37,7 +37,9 @@ from _conflict_gate.registry import (
     VERDICT_PRECEDENCE,
     VERDICTS,
 )
-from _conflict_gate.request import ANSWER_FORM, AnswerForm, answer_request, canonical_json
+from _conflict_gate.form import ANSWER_FORM, AnswerForm
+from _conflict_gate.jsondata import canonical_json
+from _conflict_gate.request import answer_request
 from tests.support import FIXTURE_MANIFEST, CorpusTestCase, fixture_bytes, write_corpus
 
 DEFAULT_FUZZ_CASES = 300

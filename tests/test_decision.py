@@ -26,7 +26,8 @@ from _conflict_gate.registry import (
     PAGE_STATUSES,
     status_of,
 )
-from _conflict_gate.request import ANSWER_FORM, answer_request
+from _conflict_gate.form import ANSWER_FORM
+from _conflict_gate.request import answer_request
 from _conflict_gate.results import CLAIM_FIELDS, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS, TAIL_FIELDS
 from tests.support import (
     FIXTURE_MANIFEST,

@@ -174,6 +174,9 @@ class GrammarFromJsonTest(unittest.TestCase):
             "key with a space": (with_rule(enum, "bad key"), "invalid_name", f"{ops}/create_copy/bad key",
                                  "key 'bad key' is not a name"),
             "key with '='": (with_rule(enum, "a=b"), "invalid_name", f"{ops}/create_copy/a=b", "'a=b'"),
+            "key named as the answer form's version statement": (
+                with_rule(enum, "version"), "reserved_name", f"{ops}/create_copy/version",
+                "key 'version' is a name the answer form states on its own"),
             "rule a list": (with_rule(["refuse"]), "invalid_value_rule", rule,
                             'a value rule is {"type": "enum", "values": [...]} or '
                             '{"type": "integer", "min": N, "max": N}'),
