@@ -152,7 +152,7 @@ class CiFormatsCheck(unittest.TestCase):
 
 class ReposAuditCheck(unittest.TestCase):
     def test_a_clean_subfolder_repository_in_every_format(self) -> None:
-        """With the refused page fixed, the repository's audit runs in all three formats."""
+        """A second repository, its manifest two folders down (a/b): a conflict in all three formats."""
         with tempfile.TemporaryDirectory(prefix="conflict-gate-ci-") as tmp:
             repo = Path(os.path.realpath(tmp))
             git_repository(repo)
