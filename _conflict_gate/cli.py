@@ -1,8 +1,8 @@
 """The ``conflict-gate`` command line: gate, audit, pin, init, grammar, check-answer and schema.
 
     conflict-gate gate --manifest M --version V --claim KEY [--operation OP] ID [ID ...]
-    conflict-gate audit --manifest M [--format markdown|json]
-    conflict-gate pin --manifest M [--check]
+    conflict-gate audit --manifest M [--format markdown|json|github|sarif|junit] [--root DIR]
+    conflict-gate pin --manifest M [--check [--format text|github|sarif|junit] [--root DIR]]
     conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S]
     conflict-gate grammar --manifest M [--format table|json]
     conflict-gate check-answer --manifest M --decision D.json --answer A.txt
@@ -32,6 +32,8 @@ from typing import Any, Callable, Final, Mapping, NoReturn, Sequence
 
 from . import __version__
 from .answer import check_answer, load_decision
+from .ci import FORMATS, SUMMARY_LIMIT, Locations, PinDrift, Report, audit_checks, github_summary, pin_checks
+from .ci import render_github, render_junit, render_sarif, repository_root
 from .corpus import SourceFiles, line_ending_hint, load_documents, source_digest
 from .decision import audit, gate
 from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
@@ -187,12 +189,93 @@ def _gate(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    report = audit(load_documents(args.manifest))
+    _check_ci_options(args)
+    corpus = load_documents(args.manifest)
+    report = audit(corpus)
     if args.format == "json":
         sys.stdout.write(render_json(report))
-    else:
+    elif args.format == "markdown":
         sys.stdout.write(render_audit_markdown(report, args.manifest))
+    else:
+        where = _locations(args, corpus.manifest.root)
+        _write_report(args, Report("audit", tuple(audit_checks(report, where))), where)
     return exit_code("ok" if report["clean"] else "findings")
+
+
+# --------------------------------------------------------------------------
+# the CI formats (github, sarif, junit) of audit and pin --check
+
+
+def _check_ci_options(args: argparse.Namespace) -> None:
+    """Usage errors of ``--format`` and ``--root``, found before anything is read."""
+    if args.format not in FORMATS:
+        if args.root is not None:
+            raise CliError("usage", f"--root applies to --format {', '.join(FORMATS)} only (the {args.format} "
+                                    "output keeps paths relative to the manifest's folder)")
+        return
+    if args.command == "pin" and not args.pin_check:
+        raise CliError("usage", f"--format {args.format} reports what pin --check finds: add --check")
+    if args.root is not None and not os.path.isdir(args.root):
+        raise CliError("usage", f"--root {_shown(args.root)}: not a folder")
+
+
+def _locations(args: argparse.Namespace, manifest_folder: str) -> Locations:
+    """Where the manifest's folder sits: under ``--root``, else under the nearest folder above it that
+    holds ``.git``, else the manifest's folder itself."""
+    root = args.root if args.root is not None else repository_root(manifest_folder) or manifest_folder
+    where = Locations.within(root, manifest_folder)
+    if where is None:
+        raise CliError("usage", f"--root {_shown(args.root)}: the manifest's folder {_shown(manifest_folder)} "
+                                "is not inside it")
+    return where
+
+
+def _write_report(args: argparse.Namespace, report: Report, where: Locations) -> None:
+    """Print ``report`` in ``args.format``; with ``github``, append the step summary to the file
+    ``$GITHUB_STEP_SUMMARY`` of ``args.environ`` names, when set (a failure there: exit 7, after the
+    annotations are printed)."""
+    if args.format == "sarif":
+        sys.stdout.write(render_sarif(report, where))
+        return
+    if args.format == "junit":
+        sys.stdout.write(render_junit(report))
+        return
+    target = args.environ.get("GITHUB_STEP_SUMMARY") or None
+    failure = None
+    summarised = False
+    if target is not None:
+        try:
+            summarised = _append_summary(Path(target), report)
+        except CliError as error:
+            failure = error
+    sys.stdout.write(render_github(report, summarised=summarised))
+    if failure is not None:
+        raise failure
+
+
+def _append_summary(path: Path, report: Report) -> bool:
+    """Append the step summary to ``path`` within GitHub's 1 MiB cap for the whole file; whether it was."""
+    try:
+        before = os.stat(path)
+    except FileNotFoundError:
+        size = 0
+    except OSError as error:
+        raise CliError("output", f"cannot write the step summary {_shown(path)}: {error.strerror}") from None
+    else:
+        if not stat.S_ISREG(before.st_mode):
+            raise CliError("output", f"cannot write the step summary {_shown(path)}: it is not a regular file")
+        size = before.st_size
+    text = github_summary(report, SUMMARY_LIMIT - size)
+    if not text:
+        print(f"summary: not appended: {_shown(path)} already holds {size} bytes of GitHub's 1 MiB",
+              file=sys.stderr)
+        return False
+    try:
+        with open(path, "a", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise CliError("output", f"cannot write the step summary {_shown(path)}: {error.strerror}") from None
+    return True
 
 
 _LINE_BREAKS: Final = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
@@ -277,6 +360,7 @@ _PIN_VALUE: Final = re.compile(r'"sha256"\s*:\s*"([0-9a-f]{64}|)"')
 
 
 def _pin(args: argparse.Namespace) -> int:
+    _check_ci_options(args)
     manifest = read_manifest(args.manifest, require_pins=False)
     files = SourceFiles(manifest.root)
     pins = []
@@ -287,18 +371,23 @@ def _pin(args: argparse.Namespace) -> int:
         except IngestionError as error:
             if not (args.pin_check and error.reason == "source_missing"):
                 raise
-            drift.append(f"missing {entry.source_id} ({entry.path}): file does not exist")
+            drift.append(PinDrift(entry, "source_missing", None, None, ""))
             pins.append(entry.sha256)
             continue
         digest = source_digest(raw)
         pins.append(digest)
         if digest != entry.sha256:
-            old = entry.sha256 or "(unpinned)"
             hint = line_ending_hint(raw, entry.sha256) if entry.sha256 else ""
-            drift.append(f"{'stale' if args.pin_check else 'pinned'} {entry.source_id} ({entry.path}): "
-                         f"{old} -> {digest} ({len(raw)} bytes)" + (f"; {hint}" if hint else ""))
-    for line in drift:
-        print(printable(line))
+            drift.append(PinDrift(entry, "hash_mismatch" if entry.sha256 else "invalid_sha256", digest,
+                                  len(raw), hint))
+    if args.pin_check and args.format in FORMATS:
+        where = _locations(args, manifest.root)
+        fix = f"{args.prog} pin --manifest {shlex.quote(_shown(args.manifest))}"
+        _write_report(args, Report("pin --check", tuple(pin_checks(
+            manifest.entries, drift, where, manifest_file=os.path.basename(manifest.real_path), fix=fix))), where)
+        return exit_code("findings" if drift else "ok")
+    for item in drift:
+        print(printable(_drift_line(item, args.pin_check)))
     if args.pin_check:
         if not drift:
             print(f"all {len(manifest.entries)} pins are current")
@@ -314,6 +403,15 @@ def _pin(args: argparse.Namespace) -> int:
     write_atomically(target, _rewrite_pins(text, [e.sha256 for e in manifest.entries], pins))
     print(f"wrote {shown}: {_plural(len(drift), 'pin')} updated")
     return exit_code("ok")
+
+
+def _drift_line(drift: PinDrift, check: bool) -> str:
+    """One line of ``pin``'s text output for an entry whose pin changes (or, with ``check``, is stale)."""
+    entry = drift.entry
+    if drift.reason == "source_missing":
+        return f"missing {entry.source_id} ({entry.path}): file does not exist"
+    return (f"{'stale' if check else 'pinned'} {entry.source_id} ({entry.path}): {entry.sha256 or '(unpinned)'} "
+            f"-> {drift.digest} ({drift.size} bytes)" + (f"; {drift.hint}" if drift.hint else ""))
 
 
 def _rewrite_pins(text: str, old_pins: Sequence[str], new_pins: Sequence[str]) -> str:
@@ -557,6 +655,14 @@ _MANIFEST_HELP: Final = (
     '                  "url": "https://...", "status": "approved", "sha256": ""}]}')
 
 
+_CI_HELP: Final = (
+    "CI formats: paths relative to the repository root (--root, else the nearest folder above the\n"
+    "manifest's that holds .git, else the manifest's folder); github appends a summary to the file\n"
+    "$GITHUB_STEP_SUMMARY names, when set. Details: reference/ci.md")
+_ROOT_HELP: Final = ("with --format github|sarif|junit: the repository root paths are relative to "
+                     "(default: the nearest folder above the manifest's that holds .git)")
+
+
 def _codes(command: str) -> str:
     rows = sorted(EXIT_CODES[name] for name in COMMAND_EXIT_CODES[command])
     return "exit codes:\n" + "\n".join(f"  {code:>2}  {meaning}" for code, meaning in rows)
@@ -597,17 +703,24 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("source_ids", nargs="+", metavar="SOURCE_ID", help="candidate source ids")
 
     p = command("audit", "report agreement, conflicts, gaps and refusals",
-                "Read every source and report, per version, operation and key.", _MANIFEST_HELP)
+                "Read every source and report, per version, operation and key.",
+                _CI_HELP + "\n\n" + _MANIFEST_HELP)
     p.add_argument("--manifest", required=True, help="path to the manifest")
-    p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    p.add_argument("--format", choices=("markdown", "json", *FORMATS), default="markdown",
+                   help="markdown (default) or json, with paths relative to the manifest's folder; or a CI "
+                        "format: github (workflow commands), sarif (SARIF 2.1.0), junit (JUnit XML)")
+    p.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
 
     p = command("pin", "recompute pins; rewrite the manifest (or --check)",
                 "Recompute every source's sha256. Without --check, rewrite the changed pins in the "
                 "manifest file (through a symlink, the file it names); with --check, change nothing.",
-                _MANIFEST_HELP)
+                _CI_HELP + "\n\n" + _MANIFEST_HELP)
     p.add_argument("--manifest", required=True, help="path to the manifest")
     p.add_argument("--check", action="store_true", dest="pin_check",
                    help="change nothing; exit 1 on a stale pin or a missing file")
+    p.add_argument("--format", choices=("text", *FORMATS), default="text",
+                   help="with --check: text (default), or a CI format: github, sarif, junit")
+    p.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
 
     p = command("init", "write a starter manifest for a folder of Markdown pages",
                 "Write a starter manifest (unpinned) listing every .md/.markdown file under DOCS_DIR "
@@ -651,20 +764,24 @@ _COMMANDS: Final[Mapping[str, Callable[[argparse.Namespace], int]]] = {
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str = "conflict-gate",
-         lab: Callable[[argparse.Namespace], int] | None = None) -> int:
+         lab: Callable[[argparse.Namespace], int] | None = None,
+         environ: Mapping[str, str] | None = None) -> int:
     """Run one command line; return its exit code (:data:`~_conflict_gate.registry.EXIT_CODES`).
 
     ``argv`` defaults to ``sys.argv[1:]``; ``prog`` is how the command is
     typed, used in usage lines and in every hint that tells what to run next
     (``conflict-gate``, ``python -m conflict_gate``, ``python run.py``). With
     ``lab`` (``run.py`` in a checkout), the lab's ``--output``/``--check`` run
-    it when no command is given. A user error is one line on stderr, never a
-    traceback.
+    it when no command is given. ``environ`` is the environment a command
+    reads (only ``GITHUB_STEP_SUMMARY``, by ``--format github``); it defaults
+    to ``os.environ``, read here and nowhere else. A user error is one line on
+    stderr, never a traceback.
     """
     manifest = "manifest.json" if lab is not None else "..."  # the lab's, beside run.py
     try:
         args = build_parser(prog=prog, lab=lab is not None).parse_args(argv)
         args.prog = prog
+        args.environ = os.environ if environ is None else environ
         manifest = shlex.quote(_shown(args.manifest)) if getattr(args, "manifest", None) else manifest
         if args.command is None:
             if lab is None:  # argparse requires a command unless the lab is there

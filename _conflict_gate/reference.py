@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Callable, Final, Mapping, Sequence
 
 from .blocks import MAX_DEPTH, MAX_LEAF_LINES
+from .ci import SARIF_LEVELS
 from .cli import CliError, grammar_table, markdown_table, write_atomically
 from .errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError
 from .grammar import NAME, VALUE_TOKEN
@@ -55,7 +56,10 @@ from .registry import (
     MAX_MANIFEST_BYTES,
     MAX_SOURCE_BYTES,
     PAGE_STATUSES,
+    REPORT_SEVERITIES,
+    SEVERITIES,
     VERDICTS,
+    reason_meaning,
 )
 from .form import ANSWER_FORM
 from .schema import SCHEMAS
@@ -208,6 +212,27 @@ def command_exit_codes() -> list[str]:
         rows.append((shown + (f" ({note}" if note else ""),
                      ", ".join(f"{number} `{code_name}`" for number, code_name in listed)))
     return markdown_table(("command", "exit codes"), rows)
+
+
+# --------------------------------------------------------------------------
+# The CI formats
+
+
+def ci_severities() -> list[str]:
+    """The severities of the CI formats and how each format shows them."""
+    return markdown_table(("severity", "GitHub", "SARIF `level`", "JUnit", "meaning"),
+                          [(code(name), code(f"::{name}"), code(SARIF_LEVELS[name]),
+                            "`<failure>`" if name == "error" else "`<system-out>`", meaning)
+                           for name, meaning in SEVERITIES.items()])
+
+
+def ci_reasons() -> list[str]:
+    """Every reason the CI formats report, its command and its severity by page status."""
+    return markdown_table(("reason", "reported by", "on an approved page", "on a draft or deprecated page",
+                           "meaning"),
+                          [(code(reason), code(command), code(approved) if approved else "-",
+                            code(unapproved) if unapproved else "-", reason_meaning(reason))
+                           for reason, (command, approved, unapproved) in REPORT_SEVERITIES.items()])
 
 
 # --------------------------------------------------------------------------
@@ -471,6 +496,8 @@ TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "decision-file-reasons": _static(decision_file_reasons),
     "exit-codes": _static(exit_codes),
     "command-exit-codes": _static(command_exit_codes),
+    "ci-severities": _static(ci_severities),
+    "ci-reasons": _static(ci_reasons),
     "api": _static(api),
     "schemas": _static(schemas),
 }

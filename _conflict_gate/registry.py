@@ -27,11 +27,15 @@ __all__ = [
     "MAX_DECISION_BYTES",
     "NEAR_MISS_PLACES",
     "PAGE_STATUSES",
+    "REPORT_REASONS",
+    "REPORT_SEVERITIES",
+    "SEVERITIES",
     "VERDICTS",
     "VERDICT_CLASSES",
     "VERDICT_PRECEDENCE",
     "ELIGIBLE_STATUS",
     "DEFAULT_STATUS",
+    "reason_meaning",
     "status_of",
 ]
 
@@ -187,6 +191,33 @@ DECISION_FILE_REASONS: Final[Mapping[str, str]] = _ro({
     "decision_mismatch": "the decision is not what the gate builds from this corpus (claims or answer request differ)",
 })
 
+#: The severities of a finding in the CI formats (``audit`` and ``pin --check`` with ``--format
+#: github|sarif|junit``), most severe first. An ``error`` is exactly what makes the command exit 1.
+SEVERITIES: Final[Mapping[str, str]] = _ro({
+    "error": "fails the command (exit 1)",
+    "warning": "fails nothing now; it would once the page is approved",
+    "notice": "for information: fails nothing",
+})
+
+#: Reasons that only the CI formats' findings use; every other reason they report is one of the tables above.
+REPORT_REASONS: Final[Mapping[str, str]] = _ro({
+    "unapproved_conflict": "a draft or deprecated page declares a value that the approved pages of its version do not: it would conflict once approved",
+    "near_miss": "directive-shaped text in code or in HTML a reader does not see: it counts for nothing",
+})
+
+#: reason -> (the command that reports it, its severity on an approved page, on a draft or deprecated page;
+#: ``None`` where the reason cannot concern such a page). Every reason the CI formats report is here.
+REPORT_SEVERITIES: Final[Mapping[str, tuple[str, str | None, str | None]]] = _ro({
+    "same_version_directives_disagree": ("audit", "error", None),
+    **{reason: ("audit", "error", "warning") for reason in DIRECTIVE_REASONS},
+    "requested_claim_missing": ("audit", "notice", None),
+    "unapproved_conflict": ("audit", None, "warning"),
+    "near_miss": ("audit", "notice", "notice"),
+    "hash_mismatch": ("pin --check", "error", "error"),
+    "invalid_sha256": ("pin --check", "error", "error"),
+    "source_missing": ("pin --check", "error", "error"),
+})
+
 #: name -> (exit code, meaning). The one table of exit codes; each command's list is derived from it.
 EXIT_CODES: Final[Mapping[str, tuple[int, str]]] = _ro({
     "ok": (0, "success: gate ready, audit clean, pins current, answer supported, result up to date"),
@@ -208,7 +239,7 @@ EXIT_CODES: Final[Mapping[str, tuple[int, str]]] = _ro({
 COMMAND_EXIT_CODES: Final[Mapping[str, tuple[str, ...]]] = _ro({
     "run.py (the lab)": ("ok", "findings", "usage", "input", "grammar", "output"),
     "gate": ("ok", "conflict", "not_in_docs", "refused", "usage", "input", "grammar"),
-    "audit": ("ok", "findings", "usage", "input", "grammar"),
+    "audit": ("ok", "findings", "usage", "input", "grammar", "output"),
     "pin": ("ok", "findings", "usage", "input", "grammar", "output"),
     "init": ("ok", "usage", "input", "output"),
     "grammar": ("ok", "usage", "input", "grammar"),
@@ -222,3 +253,11 @@ _STATUS_OF: Final = _ro({reason: status for status, reasons in DECISIONS.items()
 def status_of(reason: str) -> str:
     """The decision status a reason belongs to (``KeyError`` for an unregistered reason)."""
     return _STATUS_OF[reason]
+
+
+def reason_meaning(reason: str) -> str:
+    """The meaning of any reason of a decision, an error or a CI finding (``KeyError`` if unregistered)."""
+    for table in (*DECISIONS.values(), INGESTION_REASONS, REPORT_REASONS):
+        if reason in table:
+            return table[reason]
+    raise KeyError(reason)

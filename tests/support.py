@@ -9,7 +9,8 @@
   ``docs/``), its ``self.manifest`` path and :meth:`~CorpusFolderCase.put` to write a file there.
 * :func:`directive`: the exact directive line for a claim, as bytes.
 * :func:`assert_span_invariants`: the span rule every claim must satisfy.
-* :func:`run_cli`: ``main(argv)`` in process, returning ``(exit code, stdout, stderr)``.
+* :func:`run_cli`: ``main(argv)`` in process (with an environment passed in), returning
+  ``(exit code, stdout, stderr)``.
 """
 
 from __future__ import annotations
@@ -162,9 +163,12 @@ def fixture_bytes(source_id: str) -> bytes:
     return (REPO / next(d["path"] for d in documents if d["source_id"] == source_id)).read_bytes()
 
 
-def run_cli(argv: Sequence[str], *, stdin: bytes = b"",
-            lab: Callable[..., int] | None = None) -> tuple[int, str, str]:
-    """Run ``conflict-gate`` (or, with ``lab``, ``run.py``) in process: ``(exit code, stdout, stderr)``."""
+def run_cli(argv: Sequence[str], *, stdin: bytes = b"", lab: Callable[..., int] | None = None,
+            environ: Mapping[str, str] | None = None) -> tuple[int, str, str]:
+    """Run ``conflict-gate`` (or, with ``lab``, ``run.py``) in process: ``(exit code, stdout, stderr)``.
+
+    ``environ`` is the environment the command sees (default: empty, so a test run inside GitHub
+    Actions never writes to the real ``$GITHUB_STEP_SUMMARY``)."""
     from _conflict_gate.cli import main
 
     out, err = io.StringIO(), io.StringIO()
@@ -172,7 +176,67 @@ def run_cli(argv: Sequence[str], *, stdin: bytes = b"",
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(list(argv), prog="python run.py" if lab is not None else "conflict-gate", lab=lab)
+            code = main(list(argv), prog="python run.py" if lab is not None else "conflict-gate", lab=lab,
+                        environ={} if environ is None else environ)
     finally:
         sys.stdin = old_stdin
     return code, out.getvalue(), err.getvalue()
+
+
+def simple_yaml(text: str) -> Any:
+    """The value of ``text`` in the small YAML subset this repository's YAML uses (block mappings and
+    sequences by indentation, ``[a, b]`` flow sequences, plain and quoted scalars, ``#`` comments after
+    a space): enough to read ``.pre-commit-hooks.yaml`` and the README's snippets without PyYAML.
+    ``tests/precommit_check.py`` compares it with PyYAML on those files."""
+    lines: list[list[Any]] = []
+    for raw in text.splitlines():
+        content = re.sub(r"(^|\s)#.*$", "", raw).rstrip()
+        if content.strip():
+            lines.append([len(content) - len(content.lstrip(" ")), content.strip()])
+    value, end = _yaml_block(lines, 0, lines[0][0]) if lines else (None, 0)
+    if end != len(lines):
+        raise ValueError(f"unread YAML from line {lines[end][1]!r}")
+    return value
+
+
+def _yaml_block(lines: list[list[Any]], i: int, indent: int) -> tuple[Any, int]:
+    if lines[i][1] == "-" or lines[i][1].startswith("- "):
+        items = []
+        while i < len(lines) and lines[i][0] == indent and (lines[i][1] == "-" or lines[i][1].startswith("- ")):
+            rest = lines[i][1][1:].lstrip()
+            if not rest:
+                value, i = _yaml_block(lines, i + 1, lines[i + 1][0])
+            else:
+                lines[i] = [indent + len(lines[i][1]) - len(rest), rest]
+                value, i = _yaml_block(lines, i, lines[i][0])
+            items.append(value)
+        return items, i
+    match = re.match(r"([^:]+):(?:\s+(.*))?$", lines[i][1])
+    if match is None:
+        return _yaml_scalar(lines[i][1]), i + 1
+    mapping = {}
+    while i < len(lines) and lines[i][0] == indent:
+        match = re.match(r"([^:]+):(?:\s+(.*))?$", lines[i][1])
+        if match is None:
+            raise ValueError(f"not a mapping entry: {lines[i][1]!r}")
+        key, rest = match.group(1).strip(), match.group(2)
+        i += 1
+        if rest:
+            mapping[key] = _yaml_scalar(rest)
+        elif i < len(lines) and (lines[i][0] > indent or (lines[i][0] == indent and lines[i][1].startswith("- "))):
+            mapping[key], i = _yaml_block(lines, i, lines[i][0])
+        else:
+            mapping[key] = None
+    return mapping, i
+
+
+def _yaml_scalar(text: str) -> Any:
+    if text.startswith("[") and text.endswith("]"):
+        return [_yaml_scalar(part.strip()) for part in text[1:-1].split(",") if part.strip()]
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    if text in ("true", "false"):
+        return text == "true"
+    if re.fullmatch(r"[0-9]+", text):
+        return int(text)
+    return text

@@ -172,11 +172,12 @@ class CliCase(unittest.TestCase):
     #: The lab ``cli(..., lab=True)`` runs (see :meth:`lab_on`).
     lab_program: Callable[..., int] = staticmethod(run.lab)
 
-    def cli(self, *argv: str, stdin: bytes = b"", lab: bool = False) -> Run:
-        """``main(argv)`` in process as ``conflict-gate`` (or, with ``lab``, as ``python run.py``)."""
+    def cli(self, *argv: str, stdin: bytes = b"", lab: bool = False, environ: dict[str, str] | None = None) -> Run:
+        """``main(argv)`` in process as ``conflict-gate`` (or, with ``lab``, as ``python run.py``), in
+        ``environ`` (default: an empty environment)."""
         if "--help" in argv:
             return self._help(argv, self.lab_program if lab else None)
-        result = Run(*run_cli(argv, stdin=stdin, lab=self.lab_program if lab else None))
+        result = Run(*run_cli(argv, stdin=stdin, lab=self.lab_program if lab else None, environ=environ))
         self.assertNotIn("Traceback", result.err)
         return result
 
@@ -333,6 +334,8 @@ class ExitCodeTableTest(CliCase):
                 "usage": lambda: self.cli("audit", "--manifest", self.m, "--format", "html"),
                 "input": lambda: self.cli("audit", "--manifest", drifted),
                 "grammar": lambda: self.cli("audit", "--manifest", self.bad_grammar_manifest()),
+                "output": lambda: self.cli("audit", "--manifest", clean, "--format", "github", environ={
+                    "GITHUB_STEP_SUMMARY": str(self.tmp / "no-such-folder" / "summary.md")}),
             },
             "pin": {
                 "ok": lambda: self.cli("pin", "--manifest", current),

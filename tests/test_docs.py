@@ -4,7 +4,9 @@
   ``--check``/``--write`` commands find and repair drift;
 * the README is a front page: at most 12,000 bytes, the two commands first, then "Use it on your own
   docs", and its Python example runs and prints what the README says it prints, writing nothing;
-* the README's "Use it on your own docs" command lines run, in a temporary folder, with exit 0;
+* the README's "Use it on your own docs" command lines run, in a temporary folder, with exit 0; its
+  GitHub Actions steps and pre-commit configuration run as written (each hook's command in process):
+  they pass, fail on a changed page and pass again after ``pin``;
 * every relative link and ``#anchor`` in the README and ``reference/*.md`` leads somewhere;
 * every test named in the bad-input table exists, and every error reason has a row;
 * every reason, status, verdict, finding and exit code of the registry appears in the reference pages;
@@ -43,9 +45,11 @@ from _conflict_gate.registry import (
     GRAMMAR_REASONS,
     INGESTION_REASONS,
     PAGE_STATUSES,
+    REPORT_REASONS,
+    SEVERITIES,
     VERDICTS,
 )
-from tests.support import REPO, run_cli
+from tests.support import REPO, run_cli, simple_yaml
 
 README = REPO / "README.md"
 REFERENCE = REPO / "reference"
@@ -273,6 +277,86 @@ class ReadmeTest(unittest.TestCase):
                 os.chdir(cwd)
 
 
+class ReadmeCiTest(unittest.TestCase):
+    """The README's GitHub Actions steps and pre-commit configuration, run as written (in process) on a
+    docs tree in a Git repository: they pass, fail on a changed page, and pass again after ``pin``."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        part = section(read(README), "Use it on your own docs")
+        blocks = [simple_yaml(content) for info, content in fences(part) if info == "yaml"]
+        cls.steps = next(block for block in blocks if isinstance(block, list))
+        cls.config = next(block for block in blocks if isinstance(block, dict) and "repos" in block)
+        cls.hooks = {hook["id"]: hook for hook in simple_yaml(read(REPO / ".pre-commit-hooks.yaml"))}
+
+    def setUp(self) -> None:
+        tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-readme-ci-")
+        self.addCleanup(tmp.cleanup)
+        self.tree = Path(os.path.realpath(tmp.name))
+        (self.tree / ".git").mkdir()  # a repository: paths are relative to this folder
+        docs = self.tree / "docs"
+        for path, value in {"1.0.0/connect.md": 3, "2.0.0/connect.md": 5}.items():
+            (docs / path).parent.mkdir(parents=True)
+            (docs / path).write_text(f"# Connecting\n\n@acme-widgets client.connect max-retries={value}\n",
+                                     encoding="utf-8")
+        cwd = os.getcwd()
+        os.chdir(self.tree)
+        self.addCleanup(os.chdir, cwd)
+        for argv in (["init", "docs", "--version-from", "{version}/**"], ["pin", "--manifest", "docs/manifest.json"]):
+            code, _, err = run_cli(argv)
+            self.assertEqual(code, 0, err)
+
+    def run_line(self, command: str, summary: Path | None = None) -> tuple[int, str, str]:
+        words = shlex.split(command)
+        self.assertEqual(words[0], "conflict-gate", command)
+        return run_cli(words[1:], environ={"GITHUB_STEP_SUMMARY": str(summary)} if summary else {})
+
+    def change_a_page(self) -> None:
+        with open(self.tree / "docs" / "1.0.0" / "connect.md", "a", encoding="utf-8") as page:
+            page.write("An edit nobody reviewed.\n")
+
+    def test_the_github_actions_steps_run_as_written(self) -> None:
+        commands = [step["run"] for step in self.steps]
+        self.assertEqual(len(commands), 2, self.steps)
+        self.assertEqual(self.steps[1].get("if"), "${{ !cancelled() }}", "the audit runs after a failed pin step")
+        summary = self.tree / "summary.md"
+        for command in commands:
+            with self.subTest(command=command):
+                self.assertEqual(self.run_line(command, summary)[0], 0)
+        self.assertIn("### conflict-gate pin --check: 0 errors, 0 warnings, 0 notices", read(summary))
+        self.assertIn("### conflict-gate audit: 0 errors, 0 warnings, 0 notices", read(summary))
+        self.change_a_page()
+        code, out, _ = self.run_line(commands[0], summary)
+        self.assertEqual(code, EXIT_CODES["findings"][0])
+        self.assertTrue(out.startswith("::error file=docs/1.0.0/connect.md,title=stale pin%3A 1.0.0/connect::"), out)
+        self.assertIn("| error | hash_mismatch | docs/1.0.0/connect.md |", read(summary))
+        self.assertEqual(self.run_line(commands[1])[0], EXIT_CODES["input"][0])
+        self.assertEqual(run_cli(["pin", "--manifest", "docs/manifest.json"])[0], 0)
+        for command in commands:
+            self.assertEqual(self.run_line(command)[0], 0, command)
+
+    def test_the_pre_commit_configuration_runs_as_written(self) -> None:
+        (repo,) = self.config["repos"]
+        self.assertEqual((repo["repo"], repo["rev"]), ("/path/to/conflict-gate", "main"))
+        listed = repo["hooks"]
+        self.assertEqual([hook["id"] for hook in listed], list(self.hooks))
+        commands = []
+        for hook in listed:
+            shipped = self.hooks[hook["id"]]
+            self.assertEqual((shipped["language"], shipped["pass_filenames"]), ("python", False))
+            self.assertEqual(set(shipped["types_or"]), {"markdown", "json"})
+            self.assertEqual(hook["args"], shipped["args"], "the README shows the default args")
+            commands.append(shlex.join([*shlex.split(shipped["entry"]), *hook["args"]]))
+        for command in commands:
+            self.assertEqual(self.run_line(command)[0], 0, command)
+        self.change_a_page()
+        self.assertEqual([self.run_line(command)[0] for command in commands],
+                         [EXIT_CODES["findings"][0], EXIT_CODES["input"][0]])
+        self.assertEqual(run_cli(["pin", "--manifest", "docs/manifest.json"])[0], 0)
+        for command in commands:
+            self.assertEqual(self.run_line(command)[0], 0, command)
+
+
 class LinkTest(unittest.TestCase):
     def test_relative_links_and_anchors_resolve(self) -> None:
         checked = 0
@@ -316,7 +400,7 @@ class BadInputTableTest(unittest.TestCase):
     def test_every_error_reason_has_a_row(self) -> None:
         outcomes = set().union(*(backticked(row[1]) for row in self.rows))
         for registry in (INGESTION_REASONS, GRAMMAR_REASONS, GATE_REASONS, DIRECTIVE_REASONS,
-                         DECISION_FILE_REASONS):
+                         DECISION_FILE_REASONS, REPORT_REASONS):
             for reason in registry:
                 self.assertIn(reason, outcomes)
 
@@ -334,6 +418,7 @@ class VocabularyTest(unittest.TestCase):
             "page statuses": PAGE_STATUSES, "audit statuses": AUDIT_STATUSES, "verdicts": VERDICTS,
             "verdict classes": {verdict_class for verdict_class, _ in VERDICTS.values()},
             "findings": FINDINGS, "exit codes": EXIT_CODES, "version schemes": VERSION_SCHEMES,
+            "report reasons": REPORT_REASONS, "severities": SEVERITIES,
         }
         for vocabulary, values in vocabularies.items():
             for name in values:
