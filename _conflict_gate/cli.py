@@ -596,12 +596,13 @@ def _codes(command: str) -> str:
     return "exit codes:\n" + "\n".join(f"  {code:>2}  {meaning}" for code, meaning in rows)
 
 
-def _strict_option(parser: argparse.ArgumentParser, default: bool) -> None:
+def _strict_option(parser: argparse.ArgumentParser, default: bool,
+                   kept: str = "it is kept, refused, and refuses only the requests it is eligible for, "
+                               "with a count on stderr") -> None:
     parser.add_argument("--strict", action=argparse.BooleanOptionalAction, default=default,
                         help="--strict: a source that fails verification (changed, missing, unreadable, "
-                             "not UTF-8, too large) stops the command (exit 6); --no-strict: it is kept, "
-                             "refused, and refuses only the requests it is eligible for, with a count on "
-                             f"stderr (default: {'--strict' if default else '--no-strict'})")
+                             f"not UTF-8, too large) stops the command (exit 6); --no-strict: {kept} "
+                             f"(default: {'--strict' if default else '--no-strict'})")
 
 
 def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.ArgumentParser:
@@ -651,7 +652,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
                 _MANIFEST_HELP)
     p.add_argument("--manifest", required=True, help="path to the manifest")
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
-    _strict_option(p, False)
+    _strict_option(p, False, "every such source is reported with the rest, then the audit exits 6")
 
     p = command("pin", "recompute pins; rewrite the manifest (or --check)",
                 "Recompute every source's sha256. Without --check, rewrite the changed pins in the "
