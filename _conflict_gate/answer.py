@@ -27,7 +27,9 @@ any finding calls for, and every finding so a person sees why:
 
 The decision is checked, not trusted: it must be exactly the result the gate
 gives for its own request on this corpus (claims, answer request and all),
-or :class:`DecisionError` is raised.
+or :class:`DecisionError` is raised. A decision that ends with
+``set_aside_unrelated_ids`` was made with ``unrelated="set_aside"`` and is
+rebuilt so.
 
 Normalisation is minimal on purpose: ``\\r\\n`` and ``\\r`` end lines like
 ``\\n``, and whitespace at the two ends of the answer is ignored. Nothing
@@ -93,9 +95,11 @@ def _check_decision(corpus: Corpus, decision: Any) -> Decision:
     for key in ("candidate_ids", "requested_version", "operation", "claim_key"):
         if key not in decision:
             raise DecisionError("invalid_decision", f"missing {key!r}: not a gate result", pointer=f"/{key}")
+    # a decision made with unrelated="set_aside" says so: it ends with set_aside_unrelated_ids
+    unrelated = "set_aside" if "set_aside_unrelated_ids" in decision else "withhold"
     try:
         expected = gate(corpus, decision["candidate_ids"], decision["requested_version"],
-                        decision["operation"], decision["claim_key"])
+                        decision["operation"], decision["claim_key"], unrelated=unrelated)
     except GateError as error:
         raise DecisionError("invalid_decision", f"its request is not valid here: {error.detail} "
                             f"[{error.reason}]") from None
@@ -359,7 +363,8 @@ def _in_pinned_sources(corpus: Corpus, text: str) -> bool:
     """Is ``text`` anywhere in the pinned bytes of a source of the corpus?
 
     Claims and near-misses answer most quotes at once; otherwise every source
-    is read again and verified against its pin (a corpus does not keep text).
+    is read again and verified against its pin (a corpus does not keep text);
+    a source that failed verification (non-strict load) has no pinned bytes.
     Raises :class:`IngestionError` when a file no longer matches its pin.
     """
     for source in corpus.sources.values():
@@ -367,6 +372,8 @@ def _in_pinned_sources(corpus: Corpus, text: str) -> bool:
             return True
     files = SourceFiles(corpus.manifest.root)
     for source in corpus.sources.values():
+        if source.failed:  # its bytes were never verified: nothing in them is pinned
+            continue
         raw = files.read(source.entry)
         if source_digest(raw) != source.sha256:
             raise IngestionError("hash_mismatch", "the file changed since the corpus was loaded; load "

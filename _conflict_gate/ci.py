@@ -177,40 +177,45 @@ def _detail(message: str, source_id: str | None, path: str | None, line: int | N
 
 
 def audit_checks(report: AuditReport, where: Locations) -> list[Check]:
-    """The checks of an audit: one per claims entry (``VERSION/OPERATION``, ``KEY``), then one per source
-    (``sources``, its id) that is refused, would conflict once approved, or holds a near-miss.
+    """The checks of an audit: one per key of each operation (``VERSION/OPERATION``, ``KEY``), then one
+    per source (``sources``, its id) that is refused or failed verification, would conflict once
+    approved, or holds a near-miss.
 
-    An entry in ``conflict`` holds one error per claim (each at its line); a ``partial`` entry with
-    silent pages one notice (at its first claim). A refused source is an error when approved, else a
-    warning; a draft's conflicting claim a warning; a near-miss a notice.
+    A key in ``conflict`` holds one error per claim (each at its line); a key with silent pages one
+    notice per silent page (at its first directive of the operation, where the key would go). A
+    refused source is an error when approved, else a warning; a source that failed verification an
+    error whatever its status (the audit exits 6); a draft's conflicting claim a warning; a near-miss
+    a notice.
     """
     checks = []
-    for entry in report["claims"]:
-        version, operation, key = entry["version"], entry["operation"], entry["claim_key"]
-        what = f"{version} {operation} {key}"
-        findings = []
-        if entry["status"] == "conflict":
-            by_value: dict[str, list[str]] = {}
-            for claim in entry["claims"]:
-                by_value.setdefault(claim["value"], []).append(claim["source_id"])
-            declared = "; ".join(f"{value} ({_some(ids)})" for value, ids in list(by_value.items())[:_LISTED])
-            if len(by_value) > _LISTED:
-                declared += f"; and {len(by_value) - _LISTED} more values"
-            for claim in entry["claims"]:
+    for group in report["operations"]:
+        version, operation = group["version"], group["operation"]
+        for entry in group["keys"]:
+            key = entry["claim_key"]
+            what = f"{version} {operation} {key}"
+            findings = []
+            if entry["status"] == "conflict":
+                by_value: dict[str, list[str]] = {}
+                for claim in entry["claims"]:
+                    by_value.setdefault(claim["value"], []).append(claim["source_id"])
+                declared = "; ".join(f"{value} ({_some(ids)})" for value, ids in list(by_value.items())[:_LISTED])
+                if len(by_value) > _LISTED:
+                    declared += f"; and {len(by_value) - _LISTED} more values"
+                for claim in entry["claims"]:
+                    findings.append(Finding(
+                        "same_version_directives_disagree", severity("same_version_directives_disagree"),
+                        claim["source_id"], where.of(claim["path"]), claim["line"], None, f"conflict: {what}",
+                        f"{what}: this page declares {claim['value']}, but the approved pages of {version} "
+                        f"disagree: {declared}; a request about it is a conflict"))
+            values = _some(entry["values"])
+            for silent in entry["silent"]:
                 findings.append(Finding(
-                    "same_version_directives_disagree", severity("same_version_directives_disagree"),
-                    claim["source_id"], where.of(claim["path"]), claim["line"], None, f"conflict: {what}",
-                    f"{what}: this page declares {claim['value']}, but the approved pages of {version} "
-                    f"disagree: {declared}; a request about it is a conflict"))
-        elif entry["missing_source_ids"]:
-            first = entry["claims"][0]
-            findings.append(Finding(
-                "requested_claim_missing", severity("requested_claim_missing"), first["source_id"],
-                where.of(first["path"]), first["line"], None, f"silent pages: {what}",
-                f"{what}: declared here ({first['value']}), but approved pages of {version} are silent on it: "
-                f"{_some(entry['missing_source_ids'])}; a request with one of them among its candidates is "
-                "not_in_docs"))
-        checks.append(Check(f"{version}/{operation}", key, tuple(findings)))
+                    "requested_claim_missing", severity("requested_claim_missing"), silent["source_id"],
+                    where.of(silent["path"]), silent["line"], None, f"silent page: {what}",
+                    f"{what}: this page is about {operation} but does not declare {key}, which other "
+                    f"approved pages of {version} declare ({values}); a request with it among its candidates "
+                    "is not_in_docs"))
+            checks.append(Check(f"{version}/{operation}", key, tuple(findings)))
 
     per_source: dict[str, list[Finding]] = {}
     for refusal in report["refused_sources"]:
@@ -406,7 +411,7 @@ def render_sarif(report: Report, where: Locations) -> str:
     the registry, its default level the severity on an approved page), a result per finding located by a
     percent-encoded repository-relative ``uri`` with ``uriBaseId`` ``%SRCROOT%``. A finding about a whole
     file is placed at line 1, as code scanning requires a line."""
-    rules = [reason for reason, (command, _, _) in REPORT_SEVERITIES.items() if command == report.command]
+    rules = [reason for reason, (commands, _, _) in REPORT_SEVERITIES.items() if report.command in commands]
     index = {reason: i for i, reason in enumerate(rules)}
     results = []
     for finding in report.findings:

@@ -1,11 +1,12 @@
 """The ``conflict-gate`` command line: gate, audit, pin, init, grammar, check-answer and schema.
 
-    conflict-gate gate --manifest M --version V --claim KEY [--operation OP] ID [ID ...]
-    conflict-gate audit --manifest M [--format markdown|json|github|sarif|junit] [--root DIR]
+    conflict-gate gate --manifest M --version V --claim KEY [--operation OP] [--no-strict]
+                       [--set-aside-unrelated] ID [ID ...]
+    conflict-gate audit --manifest M [--format markdown|json|github|sarif|junit] [--root DIR] [--strict]
     conflict-gate pin --manifest M [--check [--format text|github|sarif|junit] [--root DIR]]
     conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S]
     conflict-gate grammar --manifest M [--format table|json]
-    conflict-gate check-answer --manifest M --decision D.json --answer A.txt
+    conflict-gate check-answer --manifest M --decision D.json --answer A.txt [--no-strict]
     conflict-gate schema decision|audit|answer-check|lab-result
 
 A user error is one line on stderr and an exit code from
@@ -34,7 +35,7 @@ from . import __version__
 from .answer import check_answer, load_decision
 from .ci import FORMATS, SUMMARY_LIMIT, Locations, PinDrift, Report, audit_checks, github_summary, pin_checks
 from .ci import render_github, render_junit, render_sarif, repository_root
-from .corpus import SourceFiles, line_ending_hint, load_documents, source_digest
+from .corpus import Corpus, SourceFiles, line_ending_hint, load_documents, source_digest
 from .decision import audit, gate
 from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
 from .grammar import CANONICAL_INTEGER, NAME, VALUE_TOKEN, Grammar, grammar_from_json
@@ -140,6 +141,28 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
+def _load(args: argparse.Namespace, *, warn: bool = True) -> Corpus:
+    """The corpus of ``args.manifest``, loaded as ``args.strict`` says. A non-strict load that kept
+    failed sources says so in one line on stderr, with ``warn`` (``audit`` ends with an error instead)."""
+    corpus = load_documents(args.manifest, strict=args.strict)
+    if corpus.failed and warn:
+        print(f"{args.prog}: warning: {_failed_line(corpus, args)}; each refuses the requests it is "
+              "eligible for", file=sys.stderr)
+    return corpus
+
+
+def _failed_line(corpus: Corpus, args: argparse.Namespace) -> str:
+    """``N of M sources failed verification (first: MESSAGE [REASON])``, printable, with the fix
+    when a pin is stale."""
+    failed = corpus.failed
+    first = failed[0].refusal
+    assert first is not None
+    line = f"{len(failed)} of {_plural(len(corpus), 'source')} failed verification (first: {first} [{first.reason}])"
+    if any(source.refusal is not None and source.refusal.reason == "hash_mismatch" for source in failed):
+        line += f"; if the edits are intended, re-pin: {args.prog} pin --manifest {shlex.quote(_shown(args.manifest))}"
+    return printable(line)
+
+
 # --------------------------------------------------------------------------
 # gate
 
@@ -160,9 +183,10 @@ def _claim_operation(grammar: Grammar, key: str, operation: str | None, manifest
 
 
 def _gate(args: argparse.Namespace) -> int:
-    corpus = load_documents(args.manifest)
+    corpus = _load(args)
     operation = _claim_operation(corpus.grammar, args.claim, args.operation, args.manifest, args.prog)
-    result = gate(corpus, args.source_ids, args.version, operation, args.claim)
+    result = gate(corpus, args.source_ids, args.version, operation, args.claim,
+                  unrelated="set_aside" if args.set_aside_unrelated else "withhold")
     sys.stdout.write(render_json(result))
     status, reason = result["status"], result["reason"]
     if reason == "no_eligible_version":
@@ -172,6 +196,9 @@ def _gate(args: argparse.Namespace) -> int:
     elif reason == "no_approved_source":
         print(f"not_in_docs: no approved candidate has version {args.version} (set aside: "
               f"{', '.join(result['excluded_unapproved_ids'])})", file=sys.stderr)
+    elif reason == "no_related_source":
+        print(f"not_in_docs: every eligible candidate is about other operations than {operation} (set aside: "
+              f"{', '.join(result['set_aside_unrelated_ids'])})", file=sys.stderr)
     elif status == "not_in_docs":
         missing = result["missing_claim_source_ids"]
         print(f"not_in_docs: {', '.join(missing)} {'does' if len(missing) == 1 else 'do'} not declare "
@@ -190,7 +217,7 @@ def _gate(args: argparse.Namespace) -> int:
 
 def _audit(args: argparse.Namespace) -> int:
     _check_ci_options(args)
-    corpus = load_documents(args.manifest)
+    corpus = _load(args, warn=False)
     report = audit(corpus)
     if args.format == "json":
         sys.stdout.write(render_json(report))
@@ -199,6 +226,9 @@ def _audit(args: argparse.Namespace) -> int:
     else:
         where = _locations(args, corpus.manifest.root)
         _write_report(args, Report("audit", tuple(audit_checks(report, where))), where)
+    if corpus.failed:  # after the report, which lists every one
+        sys.stdout.flush()
+        raise CliError("input", f"{_failed_line(corpus, args)}; the report lists each under refused sources")
     return exit_code("ok" if report["clean"] else "findings")
 
 
@@ -311,33 +341,36 @@ def _location(item: Mapping[str, Any]) -> str:
 
 
 def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
-    """The audit as Markdown for a CI log or a pull request; deterministic."""
+    """The audit as Markdown for a CI log or a pull request; deterministic. The counts in its
+    summary line are the report's ``summary``; every table row is one item of the report."""
     summary = report["summary"]
     verdict = "clean" if report["clean"] else "NOT CLEAN"
-    counts = ", ".join(f"{summary[key]} {key}" for key in
-                       (*AUDIT_STATUSES, "refused", "unapproved_conflicts", "near_misses"))
+    counts = ", ".join(f"{value} {key}" for key, value in summary.items())
     count = report["source_count"]
     lines = [f"# conflict-gate audit: {_shown(manifest)}", "",
              f"{count} source{'' if count == 1 else 's'}, versions {', '.join(report['versions']) or 'none'}: "
-             f"**{verdict}** ({counts}).", "", "## Claims (approved sources)", ""]
-    lines += markdown_table(("version", "claim", "status", "values", "sources", "silent", "refused"),
-                            [(e["version"], f"{e['operation']} {e['claim_key']}", e["status"],
-                              ", ".join(e["values"]), ", ".join(e["source_ids"]),
-                              ", ".join(e["missing_source_ids"]) or "-",
-                              ", ".join(e["refused_source_ids"]) or "-") for e in report["claims"]]
-                            or [("-",) * 7])
-    conflicts = [e for e in report["claims"] if e["status"] == "conflict"]
+             f"**{verdict}** ({counts}).", "",
+             "## Claims (approved sources, per operation they are about)", ""]
+    lines += markdown_table(("version", "claim", "status", "values", "sources", "silent"),
+                            [(group["version"], f"{group['operation']} {entry['claim_key']}", entry["status"],
+                              ", ".join(entry["values"]), ", ".join(c["source_id"] for c in entry["claims"]),
+                              ", ".join(s["source_id"] for s in entry["silent"]) or "-")
+                             for group in report["operations"] for entry in group["keys"]]
+                            or [("-",) * 6])
+    conflicts = [(group, entry) for group in report["operations"] for entry in group["keys"]
+                 if entry["status"] == "conflict"]
     if conflicts:
         lines += ["", "## Conflicts", ""]
         lines += markdown_table(("version", "claim", "source", "location", "value", "quote"),
-                                [(e["version"], f"{e['operation']} {e['claim_key']}", c["source_id"],
+                                [(group["version"], f"{group['operation']} {entry['claim_key']}", c["source_id"],
                                   f"{c['path']}:{c['line']}", c["value"], _code(c["quote"]))
-                                 for e in conflicts for c in e["claims"]])
-    if report["refused_sources"]:
-        lines += ["", "## Refused sources", ""]
-        lines += markdown_table(("source", "status", "location", "reason", "message"),
-                                [(r["source_id"], r["status"], _location(r), r["reason"], _code(r["message"]))
-                                 for r in report["refused_sources"]])
+                                 for group, entry in conflicts for c in entry["claims"]])
+    for title, error in (("Sources that failed verification", "IngestionError"), ("Refused sources", "DirectiveError")):
+        rows = [(r["source_id"], r["status"], _location(r), r["reason"], _code(r["message"]))
+                for r in report["refused_sources"] if r["error"] == error]
+        if rows:
+            lines += ["", f"## {title}", ""]
+            lines += markdown_table(("source", "status", "location", "reason", "message"), rows)
     if report["unapproved_conflicts"]:
         lines += ["", "## Drafts and deprecated pages that would conflict once approved", ""]
         lines += markdown_table(("source", "status", "location", "claim", "value", "approved values"),
@@ -610,7 +643,7 @@ def _grammar(args: argparse.Namespace) -> int:
 
 
 def _check_answer(args: argparse.Namespace) -> int:
-    corpus = load_documents(args.manifest)
+    corpus = _load(args)
     decision = load_decision(args.decision)
     if args.answer == "-":
         answer = sys.stdin.buffer.read(MAX_ANSWER_BYTES + 1)
@@ -668,6 +701,15 @@ def _codes(command: str) -> str:
     return "exit codes:\n" + "\n".join(f"  {code:>2}  {meaning}" for code, meaning in rows)
 
 
+def _strict_option(parser: argparse.ArgumentParser, default: bool,
+                   kept: str = "it is kept, refused, and refuses only the requests it is eligible for, "
+                               "with a count on stderr") -> None:
+    parser.add_argument("--strict", action=argparse.BooleanOptionalAction, default=default,
+                        help="--strict: a source that fails verification (changed, missing, unreadable, "
+                             f"not UTF-8, too large) stops the command (exit 6); --no-strict: {kept} "
+                             f"(default: {'--strict' if default else '--no-strict'})")
+
+
 def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.ArgumentParser:
     """The one argument parser, named ``prog`` in usage lines and hints. With ``lab`` (``run.py``
     in a checkout), the lab options too."""
@@ -700,16 +742,25 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--version", required=True, help="requested version, in the manifest's version scheme")
     p.add_argument("--claim", required=True, metavar="KEY", help="claim key")
     p.add_argument("--operation", help="operation (needed only when several operations have KEY)")
+    _strict_option(p, True)
+    p.add_argument("--set-aside-unrelated", action="store_true",
+                   help="set aside eligible candidates about other operations (they declare no key of "
+                        "this one): listed in set_aside_unrelated_ids, they take no part in the decision; "
+                        "a candidate about the operation but silent on KEY still withholds "
+                        "(default: every eligible candidate must declare KEY)")
     p.add_argument("source_ids", nargs="+", metavar="SOURCE_ID", help="candidate source ids")
 
     p = command("audit", "report agreement, conflicts, gaps and refusals",
-                "Read every source and report, per version, operation and key.",
+                "Read every source and report, per version and operation, the approved pages about it "
+                "(that declare a key of it) and per key whether they agree; refused pages, pages that "
+                "fail verification (every one: exit 6), drafts that would conflict, near-misses.",
                 _CI_HELP + "\n\n" + _MANIFEST_HELP)
     p.add_argument("--manifest", required=True, help="path to the manifest")
     p.add_argument("--format", choices=("markdown", "json", *FORMATS), default="markdown",
                    help="markdown (default) or json, with paths relative to the manifest's folder; or a CI "
                         "format: github (workflow commands), sarif (SARIF 2.1.0), junit (JUnit XML)")
     p.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
+    _strict_option(p, False, "every such source is reported with the rest, then the audit exits 6")
 
     p = command("pin", "recompute pins; rewrite the manifest (or --check)",
                 "Recompute every source's sha256. Without --check, rewrite the changed pins in the "
@@ -749,6 +800,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--manifest", required=True, help="path to the manifest the decision was made on")
     p.add_argument("--decision", required=True, help="the gate's result, as JSON (gate's stdout)")
     p.add_argument("--answer", required=True, help="the answer text, UTF-8 ('-' for stdin)")
+    _strict_option(p, True)
 
     p = command("schema", "print the JSON Schema of a result",
                 "Print the JSON Schema (draft 2020-12) of a result, to validate saved results or to "

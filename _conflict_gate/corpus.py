@@ -5,7 +5,9 @@ source read once from the manifest's folder, its raw bytes hashed (SHA-256)
 and compared with the pin, decoded as strict UTF-8 and read for directives
 (:mod:`~_conflict_gate.reader`) -> :class:`Corpus`.
 
-What it refuses to do (it fails closed with :class:`IngestionError`):
+What it refuses to do (it fails closed with :class:`IngestionError`; with
+``strict=False`` a source that fails alone is kept as a refused :class:`Source`
+instead, and refuses every request it is eligible for):
 
 * open a file not named by the manifest, or outside the folder that holds
   the manifest (absolute paths, ``..``, backslashes, symlinks leading out);
@@ -26,7 +28,7 @@ import errno
 import hashlib
 import os
 import posixpath
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final, Mapping, NamedTuple
 
@@ -35,7 +37,8 @@ from .files import HAS_NOFOLLOW, OPEN_FLAGS, ErrorFactory, open_error, read_fd
 from .grammar import Grammar
 from .manifest import Entry, Manifest, VersionScheme, read_manifest
 from .reader import Claim, NearMiss, read_directives
-from .registry import MAX_SOURCE_BYTES
+from .registry import MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
+from .suggest import IdIndex
 
 __all__ = ["Corpus", "Source", "SourceFiles", "line_ending_hint", "load_documents", "source_digest"]
 
@@ -43,13 +46,19 @@ _UTF8_BOM: Final = b"\xef\xbb\xbf"
 
 
 class Source(NamedTuple):
-    """One verified manifest source, without its text.
+    """One manifest source, without its text: verified, or (in a non-strict load) failed.
 
     ``path`` is manifest-relative as written; ``url`` ``None`` when omitted;
     ``status`` a page status; ``sha256`` the verified digest of the raw
     bytes and ``size`` their number. ``claims`` (in line order) or
     ``refusal`` (a :class:`DirectiveError`; then no claims) and the first
     near-misses come from :func:`~_conflict_gate.reader.read_directives`.
+
+    A source that failed verification in ``load_documents(..., strict=False)``
+    (:attr:`failed`) has an :class:`IngestionError` as ``refusal`` (its reason
+    one of :data:`~_conflict_gate.registry.SOURCE_INGESTION_REASONS`, with source
+    and path), no claims and no near-misses; ``sha256`` is ``""`` and ``size``
+    ``0``, since no bytes were verified.
     """
 
     source_id: str
@@ -60,7 +69,7 @@ class Source(NamedTuple):
     sha256: str
     size: int
     claims: tuple[Claim, ...]
-    refusal: DirectiveError | None
+    refusal: DirectiveError | IngestionError | None
     near_misses: tuple[NearMiss, ...]
     entry: Entry
 
@@ -69,12 +78,22 @@ class Source(NamedTuple):
         """SHA-256 of the source's manifest entry as written, in canonical JSON (see :class:`Entry`)."""
         return self.entry.document_revision
 
+    @property
+    def failed(self) -> bool:
+        """Did this source fail verification (kept only by a non-strict load)?"""
+        return isinstance(self.refusal, IngestionError)
+
     def claim(self, operation: str, key: str) -> Claim | None:
         """The claim this source declares for ``operation``/``key``, or ``None``."""
         for claim in self.claims:
             if claim.operation == operation and claim.claim_key == key:
                 return claim
         return None
+
+    def about(self, operation: str) -> bool:
+        """Is this source *about* ``operation``: does it declare some key of it? (Structure only: no
+        prose is read; a refused source is about nothing, since what it says is not known.)"""
+        return any(claim.operation == operation for claim in self.claims)
 
 
 @dataclass(frozen=True)
@@ -84,10 +103,22 @@ class Corpus:
     ``sources`` maps source id to :class:`Source` in manifest order
     (read-only). The grammar and version scheme come from the manifest. A
     corpus does not notice files edited after loading: load again.
+    :attr:`failed` lists the sources that failed verification (only a
+    non-strict load keeps any). ``id_index`` is the did-you-mean index of the
+    source ids (:class:`~_conflict_gate.suggest.IdIndex`), built with the corpus.
     """
 
     manifest: Manifest
     sources: Mapping[str, Source]
+    id_index: IdIndex = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id_index", IdIndex(self.sources))
+
+    @property
+    def failed(self) -> tuple[Source, ...]:
+        """The sources that failed verification, in manifest order (empty after a strict load)."""
+        return tuple(source for source in self.sources.values() if source.failed)
 
     @property
     def grammar(self) -> Grammar:
@@ -195,7 +226,7 @@ def _inside(root: str, path: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def load_documents(manifest_path: str | os.PathLike[str]) -> Corpus:
+def load_documents(manifest_path: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
     """Load, verify and read every source of a manifest; return a :class:`Corpus`.
 
     Every source is read exactly once: the same bytes are hashed, compared
@@ -208,28 +239,44 @@ def load_documents(manifest_path: str | os.PathLike[str]) -> Corpus:
     offset of the first bad byte in the raw file). A source that says
     something the gate cannot use is not an error here: its ``refusal``
     is kept, and the gate refuses when it is asked about it.
+
+    With ``strict=False`` a source that fails alone (a reason of
+    :data:`~_conflict_gate.registry.SOURCE_INGESTION_REASONS`) is kept the
+    same way, as a failed :class:`Source` whose ``refusal`` is that
+    :class:`IngestionError`, and the others load; :attr:`Corpus.failed` lists
+    every such source. The manifest's own problems still raise.
     """
     manifest = read_manifest(manifest_path)
     files = SourceFiles(manifest.root)
     grammar = manifest.grammar
     sources = {}
     for entry in manifest.entries:
-        raw = files.read(entry)
-        digest = source_digest(raw)
-        if digest != entry.sha256:
-            hint = line_ending_hint(raw, entry.sha256)
-            raise IngestionError("hash_mismatch", f"sha256 is {digest}, pinned {entry.sha256}"
-                                 + (f" ({hint})" if hint else ""), source_id=entry.source_id,
-                                 path=entry.path)
-        body = raw[3:] if raw.startswith(_UTF8_BOM) else raw
         try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise IngestionError("source_not_utf8", f"invalid UTF-8 at byte {error.start + len(raw) - len(body)}",
-                                 source_id=entry.source_id, path=entry.path) from None
-        reading = read_directives(text, grammar, bom_bytes=len(raw) - len(body), source_id=entry.source_id,
-                                  path=entry.path, encoded=body)
-        sources[entry.source_id] = Source(entry.source_id, entry.version, entry.status, entry.path,
-                                          entry.url, digest, len(raw), reading.claims, reading.refusal,
-                                          reading.near_misses, entry)
+            sources[entry.source_id] = _load_source(files, grammar, entry)
+        except IngestionError as error:
+            if strict or error.reason not in SOURCE_INGESTION_REASONS:
+                raise
+            sources[entry.source_id] = Source(entry.source_id, entry.version, entry.status, entry.path,
+                                              entry.url, "", 0, (), error, (), entry)
     return Corpus(manifest, MappingProxyType(sources))
+
+
+def _load_source(files: SourceFiles, grammar: Grammar, entry: Entry) -> Source:
+    """Read, verify, decode and read one entry's source; raise :class:`IngestionError` on failure."""
+    raw = files.read(entry)
+    digest = source_digest(raw)
+    if digest != entry.sha256:
+        hint = line_ending_hint(raw, entry.sha256)
+        raise IngestionError("hash_mismatch", f"sha256 is {digest}, pinned {entry.sha256}"
+                             + (f" ({hint})" if hint else ""), source_id=entry.source_id,
+                             path=entry.path)
+    body = raw[3:] if raw.startswith(_UTF8_BOM) else raw
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise IngestionError("source_not_utf8", f"invalid UTF-8 at byte {error.start + len(raw) - len(body)}",
+                             source_id=entry.source_id, path=entry.path) from None
+    reading = read_directives(text, grammar, bom_bytes=len(raw) - len(body), source_id=entry.source_id,
+                              path=entry.path, encoded=body)
+    return Source(entry.source_id, entry.version, entry.status, entry.path, entry.url, digest, len(raw),
+                  reading.claims, reading.refusal, reading.near_misses, entry)

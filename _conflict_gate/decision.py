@@ -9,28 +9,30 @@ values agree; otherwise ``refused``, ``conflict`` or ``not_in_docs`` (that
 precedence when several apply), with the request withheld. Statuses and
 reasons come from :data:`~_conflict_gate.registry.DECISIONS`.
 
-:func:`audit` reads every source and reports, per version, operation and key,
-whether the approved sources agree; it names refused sources, drafts that
-would conflict once approved, and near-misses.
+:func:`audit` reads every source and reports, per version and operation, the
+approved sources about it (that declare some key of it) and per key whether
+they agree; it names refused and failed sources, drafts that would conflict
+once approved, and near-misses.
 """
 
 from __future__ import annotations
 
-import difflib
 from collections import defaultdict
 from typing import Any, Mapping, Sequence
 
 from .corpus import Corpus, Source
-from .errors import DirectiveError, GateError, LocatedError, printable
+from .errors import GateError, LocatedError, printable
 from .grammar import IntegerRule
 from .reader import Claim
-from .registry import AUDIT_STATUSES, ELIGIBLE_STATUS, status_of
+from .registry import AUDIT_STATUSES, DEFAULT_UNRELATED, ELIGIBLE_STATUS, UNRELATED_OPTIONS, status_of
 from .request import answer_request
 from .results import (
     AUDIT_CLAIM_FIELDS,
     AUDIT_ENTRY_FIELDS,
     AUDIT_FIELDS,
+    AUDIT_OPERATION_FIELDS,
     AUDIT_REFUSAL_FIELDS,
+    AUDIT_SILENCE_FIELDS,
     AUDIT_SUMMARY_FIELDS,
     CANDIDATE_FIELDS,
     CLAIM_FIELDS,
@@ -40,8 +42,10 @@ from .results import (
     UNAPPROVED_CONFLICT_FIELDS,
     AuditClaim,
     AuditEntry,
+    AuditOperation,
     AuditRefusal,
     AuditReport,
+    AuditSilence,
     AuditSummary,
     CandidateRecord,
     ClaimRecord,
@@ -70,8 +74,11 @@ def claim_record(source: Source, claim: Claim) -> ClaimRecord:
 
 
 def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, operation: Any,
-                   claim_key: Any) -> list[Source]:
+                   claim_key: Any, unrelated: Any = DEFAULT_UNRELATED) -> list[Source]:
     """Validate the request before deciding; return the candidate sources sorted by id."""
+    if not isinstance(unrelated, str) or unrelated not in UNRELATED_OPTIONS:
+        raise GateError("invalid_unrelated_option", f"unrelated={printable(repr(unrelated))[:200]} is not one "
+                        f"of: {', '.join(map(repr, UNRELATED_OPTIONS))}")
     if not isinstance(candidate_ids, (list, tuple)) or not all(
             isinstance(sid, str) and sid for sid in candidate_ids):
         raise GateError("invalid_candidate_ids", "candidate ids must be a list (or tuple) of non-empty "
@@ -95,7 +102,7 @@ def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, o
     for sid in ordered:
         source = corpus.sources.get(sid)
         if source is None:
-            near = difflib.get_close_matches(sid, list(corpus.sources), n=3)
+            near = corpus.id_index.close(sid)
             hint = f" (did you mean {', '.join(map(repr, near))}?)" if near else ""
             raise GateError("unknown_candidate", f"not in the manifest{hint}", source_id=sid)
         candidates.append(source)
@@ -103,7 +110,7 @@ def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, o
 
 
 def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, operation: str,
-         claim_key: str) -> Decision:
+         claim_key: str, *, unrelated: str = DEFAULT_UNRELATED) -> Decision:
     """Decide whether an answer about ``operation``/``claim_key`` at ``requested_version`` may be prepared.
 
     ``corpus`` is a loaded, verified :class:`Corpus` (load it once, decide
@@ -117,12 +124,21 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
     unless ready). Lists are sorted by source id, so candidate order never
     matters; ``candidate_ids`` echoes the request.
 
+    ``unrelated`` (:data:`~_conflict_gate.registry.UNRELATED_OPTIONS`) says what
+    becomes of an eligible source that reads cleanly but is not *about* the
+    operation (declares no key of it): ``"withhold"`` (the default) counts it
+    as silent, so the answer is withheld; ``"set_aside"`` lists it in
+    ``set_aside_unrelated_ids`` (a field every decision made so ends with) and
+    leaves it out of the decision, never counted as agreement; with no source
+    left, ``not_in_docs``/``no_related_source``. A source about the operation
+    that is silent on the key still withholds, and a refused one still refuses.
+
     Raises :class:`GateError` for an invalid request (``invalid_candidate_ids``,
     ``duplicate_candidate``, ``invalid_requested_version``,
-    ``unsupported_requested_claim``, ``unknown_candidate``). Never sends the
-    answer request anywhere.
+    ``unsupported_requested_claim``, ``unknown_candidate``,
+    ``invalid_unrelated_option``). Never sends the answer request anywhere.
     """
-    candidates = _check_request(corpus, candidate_ids, requested_version, operation, claim_key)
+    candidates = _check_request(corpus, candidate_ids, requested_version, operation, claim_key, unrelated)
     same_version = [s for s in candidates if s.version == requested_version]
     eligible = [s for s in same_version if s.status == ELIGIBLE_STATUS]
     request = {
@@ -136,37 +152,45 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
         "candidates": [build(CandidateRecord, CANDIDATE_FIELDS, {
             "source_id": s.source_id, "version": s.version, "status": s.status}) for s in candidates],
     }
+    counted = eligible
+    if unrelated == "set_aside":  # clean eligible sources about other operations take no part
+        aside = {s.source_id for s in eligible if s.refusal is None and not s.about(operation)}
+        counted = [s for s in eligible if s.source_id not in aside]
+        request["set_aside_unrelated_ids"] = [s.source_id for s in eligible if s.source_id in aside]
     if not same_version:
         versions = corpus.version_scheme.sorted(s.version for s in candidates)
-        return _decision(corpus, request, "no_eligible_version", [], candidate_versions=versions)
+        return _decision(corpus, request, unrelated, "no_eligible_version", [], candidate_versions=versions)
     if not eligible:
-        return _decision(corpus, request, "no_approved_source", [])
+        return _decision(corpus, request, unrelated, "no_approved_source", [])
     refused = [(s, s.refusal) for s in eligible if s.refusal is not None]
     if refused:
         first = refused[0][1]
         fields = refusal_fields(first, refused, [s.source_id for s in eligible if s.refusal is None])
-        return _decision(corpus, request, first.reason, [], **fields)
-    found = [(s, s.claim(operation, claim_key)) for s in eligible]
+        return _decision(corpus, request, unrelated, first.reason, [], **fields)
+    if not counted:
+        return _decision(corpus, request, unrelated, "no_related_source", [])
+    found = [(s, s.claim(operation, claim_key)) for s in counted]
     claims = [claim_record(s, claim) for s, claim in found if claim is not None]
     values = {claim["value"] for claim in claims}
     if len(values) > 1:
-        return _decision(corpus, request, "same_version_directives_disagree", claims)
+        return _decision(corpus, request, unrelated, "same_version_directives_disagree", claims)
     missing = [s.source_id for s, claim in found if claim is None]
     if missing:
-        return _decision(corpus, request, "requested_claim_missing", claims,
+        return _decision(corpus, request, unrelated, "requested_claim_missing", claims,
                          missing_claim_source_ids=missing)
-    return _decision(corpus, request, "eligible_directives_agree", claims, agreed_value=values.pop())
+    return _decision(corpus, request, unrelated, "eligible_directives_agree", claims, agreed_value=values.pop())
 
 
-def _decision(corpus: Corpus, request: Mapping[str, Any], reason: str, claims: list[ClaimRecord],
-              **fields: Any) -> Decision:
+def _decision(corpus: Corpus, request: Mapping[str, Any], unrelated: str, reason: str,
+              claims: list[ClaimRecord], **fields: Any) -> Decision:
     status = status_of(reason)
     answer = answer_request(corpus.grammar, request, claims) if status == "ready" else None
-    return build(Decision, decision_fields(reason), {**request, "status": status, "reason": reason,
-                                                     **fields, "claims": claims, "answer_request": answer})
+    return build(Decision, decision_fields(reason, unrelated=unrelated),
+                 {**request, "status": status, "reason": reason, **fields, "claims": claims,
+                  "answer_request": answer})
 
 
-def refusal_fields(error: LocatedError, refused: Sequence[tuple[Source, DirectiveError]] = (),
+def refusal_fields(error: LocatedError, refused: Sequence[tuple[Source, LocatedError]] = (),
                    parsed_source_ids: Sequence[str] | None = None) -> dict[str, Any]:
     """The :data:`~_conflict_gate.results.REFUSED_FIELDS` of a refusal caused by ``error``.
 
@@ -192,23 +216,27 @@ def audit(corpus: Corpus) -> AuditReport:
     """Read every source and report agreement, conflicts, gaps, refusals, drafts and near-misses.
 
     Returns an :class:`~_conflict_gate.results.AuditReport` (its fields:
-    :data:`~_conflict_gate.results.AUDIT_FIELDS`). Each ``claims`` entry
-    covers one version x operation x key that an approved source of that
-    version declares: ``status`` (:data:`AUDIT_STATUSES`), ``values``,
-    ``source_ids``, ``missing_source_ids`` (silent approved sources),
-    ``refused_source_ids`` (refused approved sources, which the gate would
-    refuse too) and the claims. ``refused_sources`` lists every refused source
-    (any status) with its reason and location; ``unapproved_conflicts`` the
-    claims of drafts and deprecated pages whose value differs from the
-    approved ones of their version (they would conflict once approved).
-    ``clean``: no conflict and no refused approved source. Output order is
-    deterministic.
+    :data:`~_conflict_gate.results.AUDIT_FIELDS`), grouped by operation. An
+    approved source that reads cleanly is *about* an operation when it declares
+    some key of it (structure only: no prose is read). ``operations`` has one
+    entry per version x operation that approved sources of the version are
+    about, with those sources and, per key one of them declares, ``status``
+    (:data:`AUDIT_STATUSES`), ``values``, the claims and the ``silent`` sources
+    (about the operation, not declaring the key: ``partial``). A source not
+    about an operation is not listed under it, so the report grows with
+    sources and claims, not with sources x keys. ``refused_sources`` lists
+    every refused source (any status) with its reason and location, those
+    that failed verification in a non-strict load (``IngestionError``)
+    included; ``unapproved_conflicts`` the claims of drafts and deprecated
+    pages whose value differs from the approved ones of their version (they
+    would conflict once approved). ``clean``: no conflict, no refused approved
+    source, no failed source. Output order is deterministic.
     """
     scheme = corpus.version_scheme
     ordered = sorted(corpus.sources.values(), key=lambda s: s.source_id)
     declared: dict[tuple[str, str, str], list[tuple[Source, Claim]]] = defaultdict(list)
-    parsed: dict[str, list[str]] = defaultdict(list)
-    refused_by_version: dict[str, list[str]] = defaultdict(list)
+    #: (version, operation) -> source id -> (source, line of its first directive of the operation)
+    about: dict[tuple[str, str], dict[str, tuple[Source, int]]] = defaultdict(dict)
     refused: list[AuditRefusal] = []
     for source in ordered:
         if source.refusal is not None:
@@ -217,33 +245,44 @@ def audit(corpus: Corpus) -> AuditReport:
                 "source_id": source.source_id, "version": source.version, "status": source.status,
                 "path": source.path, "error": type(error).__name__, "reason": error.reason,
                 "line": error.line, "column": error.column, "message": str(error)}))
-            if source.status == ELIGIBLE_STATUS:
-                refused_by_version[source.version].append(source.source_id)
             continue
         if source.status != ELIGIBLE_STATUS:
             continue
-        parsed[source.version].append(source.source_id)
         for claim in source.claims:
             declared[(source.version, claim.operation, claim.claim_key)].append((source, claim))
+            about[(source.version, claim.operation)].setdefault(source.source_id, (source, claim.line))
+    keys_of: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for version, operation, key in sorted(declared):
+        keys_of[(version, operation)].append(key)
 
-    entries: list[AuditEntry] = []
-    for version, operation, key in sorted(declared, key=lambda k: (scheme.sort_key(k[0]), k[1], k[2])):
-        found = declared[(version, operation, key)]
-        numeric = isinstance(corpus.grammar.rule(operation, key), IntegerRule)
-        values = sorted({claim.value for _, claim in found}, key=int if numeric else None)
-        have = {source.source_id for source, _ in found}
-        missing = [sid for sid in parsed[version] if sid not in have]
-        refused_here = refused_by_version[version]
-        status = "conflict" if len(values) > 1 else "partial" if missing or refused_here else "agree"
-        entries.append(build(AuditEntry, AUDIT_ENTRY_FIELDS, {
-            "version": version, "operation": operation, "claim_key": key, "status": status,
-            "values": values, "source_ids": [source.source_id for source, _ in found],
-            "missing_source_ids": missing, "refused_source_ids": refused_here,
-            "claims": [build(AuditClaim, AUDIT_CLAIM_FIELDS, {
-                "source_id": source.source_id, "path": source.path, "line": claim.line,
-                "value": claim.value, "quote": claim.quote}) for source, claim in found],
-        }))
-    approved_values = {(e["version"], e["operation"], e["claim_key"]): e["values"] for e in entries}
+    operations: list[AuditOperation] = []
+    approved_values: dict[tuple[str, str, str], list[str]] = {}
+    counts = dict.fromkeys(AUDIT_STATUSES, 0)
+    for version, operation in sorted(about, key=lambda k: (scheme.sort_key(k[0]), k[1])):
+        members = about[(version, operation)]
+        entries: list[AuditEntry] = []
+        for key in keys_of[(version, operation)]:
+            found = declared[(version, operation, key)]
+            values = list({claim.value for _, claim in found})
+            if len(values) > 1:
+                numeric = isinstance(corpus.grammar.rule(operation, key), IntegerRule)
+                values.sort(key=int if numeric else None)
+            have = {source.source_id for source, _ in found}
+            silent = [build(AuditSilence, AUDIT_SILENCE_FIELDS, {
+                "source_id": sid, "path": source.path, "line": line})
+                for sid, (source, line) in members.items() if sid not in have]
+            status = "conflict" if len(values) > 1 else "partial" if silent else "agree"
+            counts[status] += 1
+            approved_values[(version, operation, key)] = values
+            entries.append(build(AuditEntry, AUDIT_ENTRY_FIELDS, {
+                "claim_key": key, "status": status, "values": values,
+                "claims": [build(AuditClaim, AUDIT_CLAIM_FIELDS, {
+                    "source_id": source.source_id, "path": source.path, "line": claim.line,
+                    "value": claim.value, "quote": claim.quote}) for source, claim in found],
+                "silent": silent,
+            }))
+        operations.append(build(AuditOperation, AUDIT_OPERATION_FIELDS, {
+            "version": version, "operation": operation, "source_ids": list(members), "keys": entries}))
     unapproved = [
         build(UnapprovedConflict, UNAPPROVED_CONFLICT_FIELDS, {
             "source_id": s.source_id, "status": s.status, "version": s.version, "path": s.path,
@@ -256,17 +295,17 @@ def audit(corpus: Corpus) -> AuditReport:
     near_misses = [build(NearMissRecord, NEAR_MISS_FIELDS, {
         "source_id": s.source_id, "path": s.path, "line": m.line, "column": m.column,
         "where": m.where, "quote": m.quote}) for s in ordered for m in s.near_misses]
-    counts = {status: sum(e["status"] == status for e in entries) for status in AUDIT_STATUSES}
     summary = build(AuditSummary, AUDIT_SUMMARY_FIELDS, {
         **counts, "refused": sum(r["status"] == ELIGIBLE_STATUS for r in refused),
-        "unapproved_conflicts": len(unapproved), "near_misses": len(near_misses)})
+        "unapproved_conflicts": len(unapproved), "near_misses": len(near_misses),
+        "failed": sum(r["error"] == "IngestionError" for r in refused)})
     return build(AuditReport, AUDIT_FIELDS, {
         "source_count": len(corpus.sources),
         "versions": scheme.sorted(s.version for s in ordered),
-        "claims": entries,
+        "operations": operations,
         "refused_sources": refused,
         "unapproved_conflicts": unapproved,
         "near_misses": near_misses,
         "summary": summary,
-        "clean": summary["conflict"] == 0 and summary["refused"] == 0,
+        "clean": summary["conflict"] == 0 and summary["refused"] == 0 and summary["failed"] == 0,
     })

@@ -11,7 +11,7 @@ message is built from those parts, so it is always one printable line::
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import ClassVar, Mapping
+from typing import ClassVar, Final, Mapping
 
 from .registry import (
     DECISION_FILE_REASONS,
@@ -30,6 +30,7 @@ __all__ = [
     "LocatedError",
     "located_message",
     "printable",
+    "shown_id",
 ]
 
 
@@ -45,6 +46,22 @@ def printable(text: str) -> str:
                    for ch in text)
 
 
+#: Code points of a source id a message quotes; a longer id (only a request can hold one: a manifest's
+#: ids have at most 200) is cut there and its length given, so a message stays short whatever is asked.
+SHOWN_ID_LIMIT: Final = 200
+
+
+def shown_id(source_id: str) -> str:
+    """``source_id`` as a message quotes it: ``repr``, escaped, cut to :data:`SHOWN_ID_LIMIT` code points.
+
+    Never copies more of the id than the limit, so an id of megabytes costs no more memory here
+    than one of a few characters.
+    """
+    if len(source_id) <= SHOWN_ID_LIMIT:
+        return printable(repr(source_id))
+    return f"{printable(repr(source_id[:SHOWN_ID_LIMIT]))}... ({len(source_id)} code points)"
+
+
 def located_message(detail: str, *, source_id: str | None = None, path: str | None = None,
                     line: int | None = None, column: int | None = None,
                     pointer: str | None = None) -> str:
@@ -55,7 +72,7 @@ def located_message(detail: str, *, source_id: str | None = None, path: str | No
     if pointer is not None:
         where += f" at {printable(pointer) or '/'}" if where else f"at {printable(pointer) or '/'}"
     if source_id is not None:
-        head = f"source {printable(repr(source_id))}" + (f" ({where})" if where else "")
+        head = f"source {shown_id(source_id)}" + (f" ({where})" if where else "")
     else:
         head = where
     return f"{head}: {detail}" if head else detail

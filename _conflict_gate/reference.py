@@ -58,18 +58,30 @@ from .registry import (
     PAGE_STATUSES,
     REPORT_SEVERITIES,
     SEVERITIES,
+    SOURCE_INGESTION_REASONS,
+    UNRELATED_OPTIONS,
     VERDICTS,
     reason_meaning,
 )
 from .form import ANSWER_FORM
 from .schema import SCHEMAS
 from .results import (
+    AUDIT_CLAIM_FIELDS,
+    AUDIT_ENTRY_FIELDS,
+    AUDIT_FIELDS,
+    AUDIT_OPERATION_FIELDS,
+    AUDIT_REFUSAL_FIELDS,
+    AUDIT_SILENCE_FIELDS,
+    AUDIT_SUMMARY_FIELDS,
     CLAIM_FIELDS,
+    NEAR_MISS_FIELDS,
     REASON_FIELD_MEANINGS,
     REASON_FIELDS,
     REFUSED_FIELDS,
     RESULT_FIELDS,
+    SET_ASIDE_FIELDS,
     TAIL_FIELDS,
+    UNAPPROVED_CONFLICT_FIELDS,
 )
 
 __all__ = ["PAGES", "TABLES", "DriftError", "Region", "check", "main", "pages", "regions", "render", "rewrite"]
@@ -123,6 +135,11 @@ def _reasons(reasons: Mapping[str, str]) -> list[str]:
 def ingestion_reasons() -> list[str]:
     """``IngestionError`` reasons."""
     return _reasons(IngestionError.reasons)
+
+
+def source_ingestion_reasons() -> list[str]:
+    """The ``IngestionError`` reasons of one source: kept, refused, by a non-strict load."""
+    return _reasons(SOURCE_INGESTION_REASONS)
 
 
 def grammar_reasons() -> list[str]:
@@ -230,9 +247,9 @@ def ci_reasons() -> list[str]:
     """Every reason the CI formats report, its command and its severity by page status."""
     return markdown_table(("reason", "reported by", "on an approved page", "on a draft or deprecated page",
                            "meaning"),
-                          [(code(reason), code(command), code(approved) if approved else "-",
+                          [(code(reason), ", ".join(map(code, commands)), code(approved) if approved else "-",
                             code(unapproved) if unapproved else "-", reason_meaning(reason))
-                           for reason, (command, approved, unapproved) in REPORT_SEVERITIES.items()])
+                           for reason, (commands, approved, unapproved) in REPORT_SEVERITIES.items()])
 
 
 # --------------------------------------------------------------------------
@@ -342,7 +359,37 @@ def result_fields() -> list[str]:
         rows.append((code(field), "reason " + " or ".join(code(r) for r in reasons), meaning))
     rows += [(code(field), "status `refused`", meaning) for field, meaning in REFUSED_FIELDS.items()]
     rows += [(code(field), "always", meaning) for field, meaning in TAIL_FIELDS.items()]
+    rows += [(code(field), 'with `unrelated="set_aside"` (`--set-aside-unrelated`), whatever the reason', meaning)
+             for field, meaning in SET_ASIDE_FIELDS.items()]
     return markdown_table(("field", "present", "meaning"), rows)
+
+
+def unrelated_options() -> list[str]:
+    """The values of ``gate(..., unrelated=...)``: what becomes of eligible pages about other operations."""
+    return markdown_table(("unrelated", "command line", "what it does"),
+                          [(code(name), code("--set-aside-unrelated") if name == "set_aside" else "(default)",
+                            meaning) for name, meaning in UNRELATED_OPTIONS.items()])
+
+
+#: The audit's objects, in the order a reader meets them: (name in the report, its field table).
+_AUDIT_OBJECTS: Final = (
+    ("the report", AUDIT_FIELDS),
+    ("`operations[]`", AUDIT_OPERATION_FIELDS),
+    ("`operations[].keys[]`", AUDIT_ENTRY_FIELDS),
+    ("`operations[].keys[].claims[]`", AUDIT_CLAIM_FIELDS),
+    ("`operations[].keys[].silent[]`", AUDIT_SILENCE_FIELDS),
+    ("`refused_sources[]`", AUDIT_REFUSAL_FIELDS),
+    ("`unapproved_conflicts[]`", UNAPPROVED_CONFLICT_FIELDS),
+    ("`near_misses[]`", NEAR_MISS_FIELDS),
+    ("`summary`", AUDIT_SUMMARY_FIELDS),
+)
+
+
+def audit_fields() -> list[str]:
+    """Every field of an audit report, object by object, in order."""
+    return markdown_table(("object", "field", "meaning"),
+                          [(where, code(field), meaning) for where, table in _AUDIT_OBJECTS
+                           for field, meaning in table.items()])
 
 
 def claim_fields() -> list[str]:
@@ -368,6 +415,10 @@ _CONSTANT_WORDS: Final = {
     "GRAMMAR_REASONS": "`GrammarError` reason -> meaning",
     "GATE_REASONS": "`GateError` reason -> meaning",
     "DIRECTIVE_REASONS": "`DirectiveError` reason (a refused decision's) -> meaning",
+    "SOURCE_INGESTION_REASONS": "the `IngestionError` reasons of one source, which a non-strict load keeps "
+                                "(a refused decision's) -> meaning",
+    "UNRELATED_OPTIONS": "`gate(..., unrelated=...)` option value -> what it does with eligible pages about "
+                         "other operations",
     "DECISION_FILE_REASONS": "`DecisionError` reason -> meaning",
     "SCHEMAS": "result name -> (its TypedDict, what it describes), for `result_schema`",
     "MAX_SOURCE_BYTES": "the largest source read, in bytes",
@@ -476,6 +527,8 @@ TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "result-fields": _static(result_fields),
     "claim-fields": _static(claim_fields),
     "audit-statuses": _static(audit_statuses),
+    "audit-fields": _static(audit_fields),
+    "unrelated-options": _static(unrelated_options),
     "answer-form": _static(answer_form),
     "verdicts": _static(verdicts),
     "findings": _static(findings),
@@ -490,6 +543,7 @@ TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "lab-cases": lab_cases,
     "lab-answers": lab_answers,
     "ingestion-reasons": _static(ingestion_reasons),
+    "source-ingestion-reasons": _static(source_ingestion_reasons),
     "grammar-reasons": _static(grammar_reasons),
     "gate-reasons": _static(gate_reasons),
     "directive-reasons": _static(directive_reasons),

@@ -30,6 +30,9 @@ __all__ = [
     "REPORT_REASONS",
     "REPORT_SEVERITIES",
     "SEVERITIES",
+    "SOURCE_INGESTION_REASONS",
+    "UNRELATED_OPTIONS",
+    "DEFAULT_UNRELATED",
     "VERDICTS",
     "VERDICT_CLASSES",
     "VERDICT_PRECEDENCE",
@@ -74,6 +77,16 @@ INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
     "source_not_utf8": "a source is not valid UTF-8",
 })
 
+#: The ingestion reasons of one source (not of the manifest): with ``load_documents(..., strict=False)``
+#: a source that fails so is kept, refused, and refuses every request it is eligible for. A path
+#: two entries share as text is a manifest problem and still raises; through a link, the second
+#: entry read fails alone.
+SOURCE_INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
+    reason: INGESTION_REASONS[reason] for reason in (
+        "duplicate_path", "path_outside_root", "source_missing", "source_not_regular_file",
+        "source_unreadable", "source_too_large", "hash_mismatch", "source_not_utf8")
+})
+
 #: Reasons of a ``GrammarError``: the grammar the manifest declares is not usable.
 GRAMMAR_REASONS: Final[Mapping[str, str]] = _ro({
     "missing_grammar": "the manifest declares no grammar",
@@ -83,6 +96,15 @@ GRAMMAR_REASONS: Final[Mapping[str, str]] = _ro({
     "invalid_value_rule": "a value rule is not an enumeration of distinct tokens or an integer with valid bounds",
 })
 
+#: What ``gate(..., unrelated=...)`` does with an eligible page that is not about the requested
+#: operation (it declares no key of it), and ``--set-aside-unrelated`` on the command line.
+UNRELATED_OPTIONS: Final[Mapping[str, str]] = _ro({
+    "withhold": "the default: such a page is silent on the key, so the answer is withheld (`requested_claim_missing`)",
+    "set_aside": "such a page is listed in `set_aside_unrelated_ids` and takes no part in the decision; "
+                 "a page about the operation that is silent on the key still withholds",
+})
+DEFAULT_UNRELATED: Final = "withhold"
+
 #: Reasons of a ``GateError``: the request itself is invalid; no decision is made.
 GATE_REASONS: Final[Mapping[str, str]] = _ro({
     "invalid_candidate_ids": "candidate ids are not a list (or tuple) of non-empty strings",
@@ -90,6 +112,8 @@ GATE_REASONS: Final[Mapping[str, str]] = _ro({
     "invalid_requested_version": "the requested version does not fit the manifest's version scheme",
     "unsupported_requested_claim": "the requested operation/claim key is not in the grammar",
     "unknown_candidate": "a candidate id is not in the manifest",
+    "invalid_unrelated_option": "`unrelated` is not one of the option values ("
+                                + ", ".join(f"`{name}`" for name in UNRELATED_OPTIONS) + ")",
 })
 
 #: Reasons of a ``DirectiveError``: a source says something the gate cannot use; it refuses the source.
@@ -119,9 +143,11 @@ DEFAULT_STATUS: Final = ELIGIBLE_STATUS
 
 #: status -> reason -> meaning. Every gate result carries one such pair; only
 #: ``ready`` carries an answer request. When several apply the order here is the
-#: precedence: refused > conflict > not_in_docs > ready.
+#: precedence: refused > conflict > not_in_docs > ready. A ``refused`` decision's
+#: reason is a :data:`DIRECTIVE_REASONS` one (``error`` is ``DirectiveError``) or, in a
+#: non-strict load, a :data:`SOURCE_INGESTION_REASONS` one (``error`` is ``IngestionError``).
 DECISIONS: Final[Mapping[str, Mapping[str, str]]] = _ro({
-    "refused": DIRECTIVE_REASONS,
+    "refused": _ro({**DIRECTIVE_REASONS, **SOURCE_INGESTION_REASONS}),
     "conflict": _ro({
         "same_version_directives_disagree": "eligible sources declare different values; every claim is kept",
     }),
@@ -129,17 +155,21 @@ DECISIONS: Final[Mapping[str, Mapping[str, str]]] = _ro({
         "no_eligible_version": "no candidate has the requested version (or no candidates were given)",
         "no_approved_source": "candidates of the requested version exist, but none is approved",
         "requested_claim_missing": "an eligible source does not declare the claim; silence is not agreement",
+        "no_related_source": "with `unrelated=\"set_aside\"`: every eligible source is about other operations "
+                             "(set aside), so none declares the claim",
     }),
     "ready": _ro({
         "eligible_directives_agree": "every eligible source declares the claim with the same value",
     }),
 })
 
-#: Per version, operation and key, what an audit finds among approved sources.
+#: Per version, operation and key, what an audit finds among the approved sources of the version
+#: that are *about* the operation (they declare some key of it).
 AUDIT_STATUSES: Final[Mapping[str, str]] = _ro({
-    "agree": "every approved source of the version declares the key, all with one value",
+    "agree": "every approved source of the version that is about the operation declares the key, all with one value",
     "conflict": "approved sources of the version declare different values",
-    "partial": "the declared values agree but some approved sources of the version are silent or refused",
+    "partial": "the declared values agree but an approved source of the version that is about the operation "
+               "(it declares another key of it) is silent on this key",
 })
 
 #: Verdicts of the answer check, in precedence order: the first that applies is
@@ -205,17 +235,19 @@ REPORT_REASONS: Final[Mapping[str, str]] = _ro({
     "near_miss": "directive-shaped text in code or in HTML a reader does not see: it counts for nothing",
 })
 
-#: reason -> (the command that reports it, its severity on an approved page, on a draft or deprecated page;
-#: ``None`` where the reason cannot concern such a page). Every reason the CI formats report is here.
-REPORT_SEVERITIES: Final[Mapping[str, tuple[str, str | None, str | None]]] = _ro({
-    "same_version_directives_disagree": ("audit", "error", None),
-    **{reason: ("audit", "error", "warning") for reason in DIRECTIVE_REASONS},
-    "requested_claim_missing": ("audit", "notice", None),
-    "unapproved_conflict": ("audit", None, "warning"),
-    "near_miss": ("audit", "notice", "notice"),
-    "hash_mismatch": ("pin --check", "error", "error"),
-    "invalid_sha256": ("pin --check", "error", "error"),
-    "source_missing": ("pin --check", "error", "error"),
+#: reason -> (the commands that report it, its severity on an approved page, on a draft or deprecated
+#: page; ``None`` where the reason cannot concern such a page). Every reason the CI formats report is here.
+REPORT_SEVERITIES: Final[Mapping[str, tuple[tuple[str, ...], str | None, str | None]]] = _ro({
+    "same_version_directives_disagree": (("audit",), "error", None),
+    **{reason: (("audit",), "error", "warning") for reason in DIRECTIVE_REASONS},
+    "requested_claim_missing": (("audit",), "notice", None),
+    "unapproved_conflict": (("audit",), None, "warning"),
+    "near_miss": (("audit",), "notice", "notice"),
+    # a source that fails verification: the audit reports every one (exit 6); pin --check the two
+    # it can tell from a pin (exit 1) and stops at the others (exit 6)
+    **{reason: (("audit", "pin --check") if reason in ("hash_mismatch", "source_missing") else ("audit",),
+                "error", "error") for reason in SOURCE_INGESTION_REASONS},
+    "invalid_sha256": (("pin --check",), "error", "error"),
 })
 
 #: name -> (exit code, meaning). The one table of exit codes; each command's list is derived from it.
@@ -226,7 +258,7 @@ EXIT_CODES: Final[Mapping[str, tuple[int, str]]] = _ro({
     "conflict": (3, "gate: conflict"),
     "not_in_docs": (4, "gate: not_in_docs"),
     "refused": (5, "gate: refused"),
-    "input": (6, "the manifest or a source could not be loaded and verified (IngestionError)"),
+    "input": (6, "the manifest or a source could not be loaded and verified (IngestionError); audit: a source failed verification"),
     "output": (7, "an output file could not be written, or init would overwrite a file"),
     "grammar": (8, "the manifest's grammar is invalid (GrammarError)"),
     "unsupported": (9, "check-answer: the answer is not supported by the decision"),

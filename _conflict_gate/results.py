@@ -25,6 +25,7 @@ from typing import Annotated, Any, Final, Literal, Mapping, Sequence, TypedDict,
 from .registry import (
     AUDIT_STATUSES,
     DECISIONS,
+    DEFAULT_UNRELATED,
     DIRECTIVE_REASONS,
     FINDINGS,
     INGESTION_REASONS,
@@ -35,16 +36,16 @@ from .registry import (
 )
 
 __all__ = [
-    "AnswerCheck", "AnswerRequest", "AuditClaim", "AuditEntry", "AuditRefusal", "AuditReport",
-    "AuditSummary", "CandidateRecord", "ChangedSourceCase", "ChatMessage", "ClaimRecord", "Decision",
+    "AnswerCheck", "AnswerRequest", "AuditClaim", "AuditEntry", "AuditOperation", "AuditRefusal", "AuditReport",
+    "AuditSilence", "AuditSummary", "CandidateRecord", "ChangedSourceCase", "ChatMessage", "ClaimRecord", "Decision",
     "DecisionEcho", "EnumRuleSummary", "Finding", "GrammarSummary", "IngestionRefusal", "IntegerRuleSummary", "LabAnswer",
     "LabCase", "LabResult", "NearMissRecord", "OneOf", "Pattern", "RefusedSourceRecord",
     "UnapprovedConflict", "ValueRuleSummary",
-    "ANSWER_CHECK_FIELDS", "AUDIT_CLAIM_FIELDS", "AUDIT_ENTRY_FIELDS", "AUDIT_FIELDS",
-    "AUDIT_REFUSAL_FIELDS", "AUDIT_SUMMARY_FIELDS", "CANDIDATE_FIELDS", "CHANGED_SOURCE_FIELDS",
+    "ANSWER_CHECK_FIELDS", "AUDIT_CLAIM_FIELDS", "AUDIT_ENTRY_FIELDS", "AUDIT_FIELDS", "AUDIT_OPERATION_FIELDS",
+    "AUDIT_REFUSAL_FIELDS", "AUDIT_SILENCE_FIELDS", "AUDIT_SUMMARY_FIELDS", "CANDIDATE_FIELDS", "CHANGED_SOURCE_FIELDS",
     "CLAIM_FIELDS", "DECISION_ECHO_FIELDS", "FINDING_FIELDS", "INGESTION_REFUSAL_FIELDS", "LAB_ANSWER_FIELDS", "LAB_CASE_FIELDS",
     "LAB_RESULT_FIELDS", "NEAR_MISS_FIELDS", "REASON_FIELDS", "REASON_FIELD_MEANINGS",
-    "REFUSED_FIELDS", "REFUSED_SOURCE_FIELDS", "RESULT_FIELDS", "SHAPES", "TAIL_FIELDS",
+    "REFUSED_FIELDS", "REFUSED_SOURCE_FIELDS", "RESULT_FIELDS", "SET_ASIDE_FIELDS", "SHAPES", "TAIL_FIELDS",
     "UNAPPROVED_CONFLICT_FIELDS", "build", "decision_fields",
 ]
 
@@ -75,6 +76,10 @@ DecisionStatus = Annotated[str, OneOf.of(DECISIONS)]
 DecisionReason = Annotated[str, OneOf(_DECISION_REASONS)]
 PageStatus = Annotated[str, OneOf.of(PAGE_STATUSES)]
 DirectiveReason = Annotated[str, OneOf.of(DIRECTIVE_REASONS)]
+#: A refused decision's reason: a directive reason, or the ingestion reason of a failed source.
+RefusedReason = Annotated[str, OneOf.of(DECISIONS["refused"])]
+#: The class of a refusal: a directive the gate cannot use, or a source that failed verification.
+RefusalError = Literal["DirectiveError", "IngestionError"]
 
 # --------------------------------------------------------------------------
 # A decision (``gate``)
@@ -141,7 +146,7 @@ class RefusedSourceRecord(TypedDict):
     """One refused eligible source of a ``refused`` decision."""
 
     source_id: str
-    reason: DirectiveReason
+    reason: RefusedReason
     line: int | None
     column: int | None
     message: str
@@ -191,7 +196,7 @@ class Decision(_DecisionAlways, total=False):
     agreed_value: str
     missing_claim_source_ids: list[str]
     candidate_versions: list[str]
-    error: Literal["DirectiveError"]
+    error: RefusalError
     message: str
     source_id: str | None
     path: str | None
@@ -199,6 +204,7 @@ class Decision(_DecisionAlways, total=False):
     column: int | None
     refused_sources: list[RefusedSourceRecord]
     parsed_source_ids: list[str] | None
+    set_aside_unrelated_ids: list[str]
 
 
 #: The fields every decision starts with, in order.
@@ -221,6 +227,7 @@ REASON_FIELDS: Final[Mapping[str, tuple[str, ...]]] = _ro({
     "no_eligible_version": ("candidate_versions",),
     "no_approved_source": (),
     "same_version_directives_disagree": (),
+    "no_related_source": (),
 })
 REASON_FIELD_MEANINGS: Final[Mapping[str, str]] = _ro({
     "agreed_value": "the value every eligible source declares: the directive's token, a string",
@@ -229,12 +236,13 @@ REASON_FIELD_MEANINGS: Final[Mapping[str, str]] = _ro({
 })
 #: The fields a ``refused`` decision adds, for every reason of that status.
 REFUSED_FIELDS: Final[Mapping[str, str]] = _ro({
-    "error": "the class of the error: `DirectiveError`",
+    "error": "the class of the first refused source's error: `DirectiveError` (it says something the gate "
+             "cannot use) or `IngestionError` (it failed verification, in a non-strict load)",
     "message": "the first refused source's message: source, path, line:column, what is wrong",
     "source_id": "the first refused source",
     "path": "its path, relative to the manifest's folder",
-    "line": "1-based line of the problem",
-    "column": "1-based column of the problem, in code points",
+    "line": "1-based line of the problem (`null` for a failed verification)",
+    "column": "1-based column of the problem, in code points (`null` for a failed verification)",
     "refused_sources": "every refused eligible source: `{source_id, reason, line, column, message}`",
     "parsed_source_ids": "the eligible sources that read cleanly",
 })
@@ -243,12 +251,21 @@ TAIL_FIELDS: Final[Mapping[str, str]] = _ro({
     "claims": "the claims found, one object each (fields below); `[]` when refused",
     "answer_request": "`{messages: [system, user]}` when `ready`, else `null`",
 })
+#: The fields a decision made with ``unrelated="set_aside"`` adds after :data:`TAIL_FIELDS`, whatever
+#: its reason (a decision made with the default has none: it is what it was before the option).
+SET_ASIDE_FIELDS: Final[Mapping[str, str]] = _ro({
+    "set_aside_unrelated_ids": "eligible sources that read cleanly and are about other operations (they "
+                               "declare no key of the requested one), set aside: they take no part in "
+                               "the decision",
+})
 
 
-def decision_fields(reason: str) -> tuple[str, ...]:
-    """Every field of a decision with ``reason`` (a decision reason), in order."""
+def decision_fields(reason: str, *, unrelated: str = DEFAULT_UNRELATED) -> tuple[str, ...]:
+    """Every field of a decision with ``reason`` (a decision reason), in order; ``unrelated`` is the
+    option the decision was made with (a key of :data:`~_conflict_gate.registry.UNRELATED_OPTIONS`)."""
     own = tuple(REFUSED_FIELDS) if reason in DECISIONS["refused"] else REASON_FIELDS[reason]
-    return (*RESULT_FIELDS, *own, *TAIL_FIELDS)
+    tail = (*TAIL_FIELDS, *SET_ASIDE_FIELDS) if unrelated != DEFAULT_UNRELATED else tuple(TAIL_FIELDS)
+    return (*RESULT_FIELDS, *own, *tail)
 
 
 # --------------------------------------------------------------------------
@@ -340,30 +357,55 @@ AUDIT_CLAIM_FIELDS: Final[Mapping[str, str]] = _ro({
 })
 
 
-class AuditEntry(TypedDict):
-    """One version x operation x key that an approved source declares."""
+class AuditSilence(TypedDict):
+    """An approved source about the operation (it declares another key of it) that is silent on this key."""
 
-    version: str
-    operation: str
+    source_id: str
+    path: str
+    line: int
+
+
+AUDIT_SILENCE_FIELDS: Final[Mapping[str, str]] = _ro({
+    "source_id": "the silent source",
+    "path": "its path, relative to the manifest's folder",
+    "line": "1-based line of its first directive of the operation: what makes it about the operation, "
+            "and where the missing key would go",
+})
+
+
+class AuditEntry(TypedDict):
+    """One key of an operation that an approved source of the version declares."""
+
     claim_key: str
     status: Annotated[str, OneOf.of(AUDIT_STATUSES)]
     values: list[str]
-    source_ids: list[str]
-    missing_source_ids: list[str]
-    refused_source_ids: list[str]
     claims: list[AuditClaim]
+    silent: list[AuditSilence]
 
 
 AUDIT_ENTRY_FIELDS: Final[Mapping[str, str]] = _ro({
+    "claim_key": "the key",
+    "status": "whether the approved sources of the version that are about the operation agree on it",
+    "values": "the distinct declared values (integers in numeric order)",
+    "claims": "every claim of the key, with path, line and quote, by source id",
+    "silent": "the sources about the operation that do not declare the key, by source id",
+})
+
+
+class AuditOperation(TypedDict):
+    """One version x operation that approved sources of the version are about (declare a key of)."""
+
+    version: str
+    operation: str
+    source_ids: list[str]
+    keys: list[AuditEntry]
+
+
+AUDIT_OPERATION_FIELDS: Final[Mapping[str, str]] = _ro({
     "version": "the version",
     "operation": "the operation",
-    "claim_key": "the key",
-    "status": "whether the approved sources of the version agree",
-    "values": "the distinct declared values (integers in numeric order)",
-    "source_ids": "the approved sources that declare the key",
-    "missing_source_ids": "approved sources of the version that are silent on it",
-    "refused_source_ids": "approved sources of the version that are refused",
-    "claims": "every claim of the key, with path, line and quote",
+    "source_ids": "the approved sources of the version about the operation (each declares a key of it)",
+    "keys": "per key one of them declares, by key: whether they agree",
 })
 
 
@@ -374,8 +416,8 @@ class AuditRefusal(TypedDict):
     version: str
     status: PageStatus
     path: str
-    error: Literal["DirectiveError"]
-    reason: DirectiveReason
+    error: RefusalError
+    reason: RefusedReason
     line: int | None
     column: int | None
     message: str
@@ -386,7 +428,8 @@ AUDIT_REFUSAL_FIELDS: Final[Mapping[str, str]] = _ro({
     "version": "its version",
     "status": "its page status",
     "path": "its path, relative to the manifest's folder",
-    "error": "the class of the error: `DirectiveError`",
+    "error": "the class of the error: `DirectiveError` (a directive the gate cannot use) or `IngestionError` "
+             "(the source failed verification: the audit exits 6)",
     "reason": "why it is refused",
     "line": "1-based line of the problem, or `null`",
     "column": "1-based column in code points, or `null`",
@@ -451,13 +494,16 @@ class AuditSummary(TypedDict):
     refused: int
     unapproved_conflicts: int
     near_misses: int
+    failed: int
 
 
 AUDIT_SUMMARY_FIELDS: Final[Mapping[str, str]] = _ro({
-    **{status: f"entries whose status is `{status}`" for status in AUDIT_STATUSES},
-    "refused": "refused approved sources",
+    **{status: f"keys (in `operations`, version x operation x key) whose status is `{status}`"
+       for status in AUDIT_STATUSES},
+    "refused": "refused approved sources (failed ones included)",
     "unapproved_conflicts": "draft or deprecated claims that would conflict once approved",
     "near_misses": "near-misses reported",
+    "failed": "sources of any status that failed verification (`error` `IngestionError` in `refused_sources`)",
 })
 
 
@@ -466,7 +512,7 @@ class AuditReport(TypedDict):
 
     source_count: int
     versions: list[str]
-    claims: list[AuditEntry]
+    operations: list[AuditOperation]
     refused_sources: list[AuditRefusal]
     unapproved_conflicts: list[UnapprovedConflict]
     near_misses: list[NearMissRecord]
@@ -477,12 +523,13 @@ class AuditReport(TypedDict):
 AUDIT_FIELDS: Final[Mapping[str, str]] = _ro({
     "source_count": "sources in the manifest",
     "versions": "their distinct versions, in the scheme's order",
-    "claims": "per version, operation and key an approved source declares: whether they agree",
-    "refused_sources": "every refused source, of any status",
+    "operations": "per version and operation that approved sources of the version are about: those "
+                  "sources and, per key, whether they agree",
+    "refused_sources": "every refused source, of any status, by source id",
     "unapproved_conflicts": "claims of drafts and deprecated pages that would conflict once approved",
     "near_misses": "directive-shaped text in code or hidden HTML",
     "summary": "the counts",
-    "clean": "no approved sources conflict and no approved source is refused",
+    "clean": "no approved sources conflict, no approved source is refused and no source failed verification",
 })
 
 # --------------------------------------------------------------------------
@@ -654,17 +701,20 @@ LAB_RESULT_FIELDS: Final[Mapping[str, str]] = _ro({
 # --------------------------------------------------------------------------
 
 #: TypedDict -> its field table (meanings and order). The decision's table is the union of
-#: :data:`RESULT_FIELDS`, the reason fields, :data:`REFUSED_FIELDS` and :data:`TAIL_FIELDS`.
+#: :data:`RESULT_FIELDS`, the reason fields, :data:`REFUSED_FIELDS`, :data:`TAIL_FIELDS` and
+#: :data:`SET_ASIDE_FIELDS`.
 SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro({
     CandidateRecord: CANDIDATE_FIELDS,
     ClaimRecord: CLAIM_FIELDS,
     RefusedSourceRecord: REFUSED_SOURCE_FIELDS,
-    Decision: _ro({**RESULT_FIELDS, **REASON_FIELD_MEANINGS, **REFUSED_FIELDS, **TAIL_FIELDS}),
+    Decision: _ro({**RESULT_FIELDS, **REASON_FIELD_MEANINGS, **REFUSED_FIELDS, **TAIL_FIELDS, **SET_ASIDE_FIELDS}),
     Finding: FINDING_FIELDS,
     DecisionEcho: DECISION_ECHO_FIELDS,
     AnswerCheck: ANSWER_CHECK_FIELDS,
     AuditClaim: AUDIT_CLAIM_FIELDS,
+    AuditSilence: AUDIT_SILENCE_FIELDS,
     AuditEntry: AUDIT_ENTRY_FIELDS,
+    AuditOperation: AUDIT_OPERATION_FIELDS,
     AuditRefusal: AUDIT_REFUSAL_FIELDS,
     UnapprovedConflict: UNAPPROVED_CONFLICT_FIELDS,
     NearMissRecord: NEAR_MISS_FIELDS,
@@ -689,7 +739,8 @@ def build(shape: type[_Shape], fields: Sequence[str] | Mapping[str, str], values
     Types are checked by mypy at the TypedDict and by the JSON Schema at run
     time, not here.
     """
-    extra = values.keys() - set(fields)
-    if extra:
+    names = fields.keys() if isinstance(fields, (dict, MappingProxyType)) else set(fields)
+    if not values.keys() <= names:  # a view comparison, in C: builders run once per item of a result
+        extra = values.keys() - set(fields)
         raise KeyError(f"not fields of {getattr(shape, '__name__', shape)}: {sorted(extra)}")
     return cast(_Shape, {name: values[name] for name in fields if name in values})

@@ -13,8 +13,8 @@ and renders each type once, under ``$defs``:
 
 A decision also carries, per reason, an ``if``/``then``: the status that
 reason belongs to, the fields it adds (required) and the fields of other
-reasons (forbidden), ``claims`` empty when refused, ``answer_request`` an
-object exactly when ready. The schemas are strict on purpose: a result with
+reasons (forbidden), ``claims`` empty and ``error`` the reason's class when
+refused, ``answer_request`` an object exactly when ready. The schemas are strict on purpose: a result with
 a field removed, added or of the wrong type does not validate.
 """
 
@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any, Final, Literal, Mapping, Union, get_args, get_origin, get_type_hints
 
 from . import __version__
-from .registry import DECISIONS, status_of
+from .registry import DECISIONS, DIRECTIVE_REASONS, status_of
 from .results import (
     REASON_FIELD_MEANINGS,
     REASON_FIELDS,
@@ -142,6 +142,7 @@ def _per_reason(defs: dict[str, Any]) -> list[dict[str, Any]]:
                                     "answer_request": request if status == "ready" else {"type": "null"}}
             if status == "refused":
                 then["claims"] = {"maxItems": 0}
+                then["error"] = {"const": "DirectiveError" if reason in DIRECTIVE_REASONS else "IngestionError"}
             then.update({field: False for field in optional if field not in own})
             rules.append({"if": {"properties": {"reason": {"const": reason}}, "required": ["reason"]},
                           "then": {"properties": then, "required": own}})

@@ -2,7 +2,7 @@
 
     python bench/run.py              # every figure below; a few minutes on 2 cores
     python bench/run.py --quick      # a smoke run in a few seconds (figures too small to judge)
-    python bench/run.py --only corpora|adversarial
+    python bench/run.py --only corpora|adversarial|operations|rag|suggest
     python bench/run.py --json PATH  # where to save the figures (default: bench/results/)
 
 Standard library only; runs from anywhere (it puts the repository root on
@@ -40,6 +40,20 @@ growth
 stages
     Where a cold source's time goes, per stage, in microseconds and as a
     multiple of the floor (over the first 1,000 sources of each corpus).
+operations
+    An API reference of N pages of one version, each declaring the two keys of its own operation
+    (one page in 20 also one key of the next page's): seconds of ``load_documents``, of
+    ``audit`` + ``render_json`` (minimum of ``--repeat``), the report's JSON and Markdown bytes, and
+    the peak RSS of a fresh interpreter that loads, audits and renders both.
+rag
+    240 seeded pages over four versions, each about one of twelve operations (a quarter also
+    mention a second, one in twenty none), and 5,000 seeded RAG-style requests: one key of one
+    operation at one version, with one to three retrieved pages about it and up to two on other
+    topics (one time in ten also a page of another version). The share of ``not_in_docs`` under
+    ``unrelated="withhold"`` (the default) and ``unrelated="set_aside"``.
+suggest
+    Median microseconds of the did-you-mean of an unknown id (a typo of a real one) at 10,000 and
+    1,000,000 ids, and of the full ``difflib`` search it replaced, at 10,000.
 adversarial
     One source of 1, 4 and 16 MB per input kind (lone-``\\r`` lines full of
     ``@``, ``@`` lines by the million, deep quotes and lists, long runs of
@@ -449,6 +463,12 @@ from _conflict_gate.reader import read_directives
 task = sys.argv[2]
 if task == "corpus":
     audit(load_documents(sys.argv[3]))
+elif task == "audit":
+    from _conflict_gate.cli import render_audit_markdown
+    from _conflict_gate.jsondata import render_json
+    report = audit(load_documents(sys.argv[3]))
+    render_json(report)
+    render_audit_markdown(report, sys.argv[3])
 elif task == "source":
     import json
     grammar = grammar_from_json(json.loads(sys.argv[4]))
@@ -536,6 +556,193 @@ def measure_adversarial(root: Path, sizes: Sequence[int], repeat: int) -> dict[s
 
 
 # --------------------------------------------------------------------------
+# In front of an assistant: an API reference of one operation per page, RAG-style requests, the
+# did-you-mean of an unknown id
+
+OPERATION_RULES = {"timeout": {"type": "integer", "min": 0, "max": 3600},
+                   "mode": {"type": "enum", "values": ["sync", "async"]}}
+CROSS_REFERENCE_EVERY = 20  # one page in 20 also declares one key of the next page's operation
+
+
+def generate_operations_corpus(root: Path, docs: int, seed: int) -> tuple[Path, int]:
+    """``docs`` API reference pages of one version, page ``i`` declaring both keys of its own
+    operation ``api.op<i>`` (one page in :data:`CROSS_REFERENCE_EVERY` also declares ``mode`` of the
+    next one, which is then partly silent); the manifest's path and the bytes written."""
+    sentences = sentence_pool(seed)
+    rng = random.Random(f"quill-bench-operations:{seed}")
+    operations = {f"api.op{i:05d}": OPERATION_RULES for i in range(docs)}
+    entries, total = [], 0
+    for i in range(docs):
+        writer = Writer(random.Random(f"quill-bench-operations:{seed}:{i}"), sentences)
+        lines = [f"@acme api.op{i:05d} timeout={rng.randint(1, 3600)}", f"@acme api.op{i:05d} mode=sync"]
+        if i % CROSS_REFERENCE_EVERY == 0 and i + 1 < docs:
+            lines.append(f"@acme api.op{i + 1:05d} mode=sync")
+        text = "\n\n".join([f"# api.op{i:05d}", writer.prose(), "## Contract", "\n".join(lines),
+                            writer.prose(), writer.bullets()]) + "\n"
+        raw = text.encode("utf-8")
+        path = f"docs/op{i:05d}.md"
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(raw)
+        entries.append({"source_id": f"api/op{i:05d}", "version": "1.0", "path": path,
+                        "sha256": hashlib.sha256(raw).hexdigest()})
+        total += len(raw)
+    manifest = root / "manifest.json"
+    manifest.write_text(json.dumps({"grammar": {"namespace": "acme", "product": "Acme", "operations": operations},
+                                    "version_scheme": "major.minor", "documents": entries}) + "\n",
+                        encoding="utf-8")
+    return manifest, total
+
+
+def measure_operations(root: Path, docs: int, seed: int, repeat: int) -> dict[str, Any]:
+    """Load, then ``audit`` + ``render_json`` (minimum of ``repeat``), the report's size, and the peak
+    RSS of a fresh interpreter that loads, audits and renders JSON and Markdown."""
+    from _conflict_gate.cli import render_audit_markdown
+    from _conflict_gate.jsondata import render_json
+
+    manifest, total = generate_operations_corpus(root / "operations", docs, seed)
+    corpus = load_documents(manifest)
+    load = min(timed(lambda: load_documents(manifest)) for _ in range(repeat))
+    seconds = min(timed(lambda: render_json(audit(corpus))) for _ in range(repeat))
+    report = audit(corpus)
+    return {"documents": docs, "bytes": total, "load_seconds": load, "audit_seconds": seconds,
+            "json_bytes": len(render_json(report).encode("utf-8")),
+            "markdown_bytes": len(render_audit_markdown(report, str(manifest)).encode("utf-8")),
+            "summary": report["summary"], "peak_rss": peak_rss("audit", str(manifest))}
+
+
+#: The RAG-style corpus: operations (each with its keys) a page can be about.
+RAG_OPERATIONS: dict[str, dict[str, dict[str, Any]]] = {
+    op: {"timeout": {"type": "integer", "min": 1, "max": 600}, "retries": {"type": "integer", "min": 0, "max": 9},
+         "mode": {"type": "enum", "values": ["sync", "async", "batch"]}}
+    for op in ("files.copy", "files.move", "files.delete", "client.connect", "client.retry", "auth.login",
+               "auth.refresh", "jobs.submit", "jobs.cancel", "cache.get", "cache.put", "events.subscribe")}
+RAG_PAGES, RAG_REQUESTS = 240, 5000
+RAG_KEY_MISSING = 0.12    # a page about an operation leaves out one of its keys
+RAG_SECOND_TOPIC = 0.25   # a page also mentions one key of a second operation
+RAG_NO_DIRECTIVES = 0.05  # an overview page: prose only
+RAG_OTHER_VERSION = 0.10  # a request's retrieval also returns a page of another version
+
+
+def generate_rag_corpus(root: Path, seed: int) -> tuple[Path, dict[str, list[str]], dict[str, str]]:
+    """:data:`RAG_PAGES` pages over four versions, each about one operation (some about two, some about
+    none); the manifest, ``"version operation" -> ids of the pages about it`` and id -> version."""
+    sentences = sentence_pool(seed)
+    rng = random.Random(f"quill-bench-rag:{seed}")
+    operations = sorted(RAG_OPERATIONS)
+    about: dict[str, list[str]] = {}
+    versions: dict[str, str] = {}
+    entries = []
+    for i in range(RAG_PAGES):
+        version = VERSIONS[i % len(VERSIONS)]
+        writer = Writer(random.Random(f"quill-bench-rag:{seed}:{i}"), sentences)
+        lines, topics = [], []
+        if rng.random() >= RAG_NO_DIRECTIVES:
+            primary = operations[(i // len(VERSIONS)) % len(operations)]
+            topics.append(primary)
+            keys = [k for k in RAG_OPERATIONS[primary] if rng.random() >= RAG_KEY_MISSING] or ["mode"]
+            lines += [f"@acme {primary} {key}={rag_value(primary, key, version)}" for key in keys]
+            if rng.random() < RAG_SECOND_TOPIC:
+                second = rng.choice([op for op in operations if op != primary])
+                topics.append(second)
+                lines.append(f"@acme {second} mode={rag_value(second, 'mode', version)}")
+        sid = f"{version}/page-{i:03d}"
+        for topic in topics:
+            about.setdefault(f"{version} {topic}", []).append(sid)
+        versions[sid] = version
+        text = "\n\n".join([f"# {sid}", writer.prose(), *(["\n".join(lines)] if lines else []),
+                            writer.prose()]) + "\n"
+        raw = text.encode("utf-8")
+        path = f"docs/{sid}.md"
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(raw)
+        entries.append({"source_id": sid, "version": version, "path": path,
+                        "sha256": hashlib.sha256(raw).hexdigest()})
+    manifest = root / "manifest.json"
+    manifest.write_text(json.dumps({"grammar": {"namespace": "acme", "product": "Acme",
+                                                "operations": RAG_OPERATIONS},
+                                    "version_scheme": "major.minor", "documents": entries}) + "\n",
+                        encoding="utf-8")
+    return manifest, about, versions
+
+
+def rag_value(operation: str, key: str, version: str) -> str:
+    """The value every page of ``version`` declares for ``operation``/``key``."""
+    shift = VERSIONS.index(version) + sorted(RAG_OPERATIONS).index(operation)
+    rule = RAG_OPERATIONS[operation][key]
+    if rule["type"] == "enum":
+        values = rule["values"]
+        return str(values[shift % len(values)])
+    return str(rule["min"] + shift % (rule["max"] - rule["min"] + 1))
+
+
+def measure_rag(root: Path, seed: int, count: int = RAG_REQUESTS) -> dict[str, Any]:
+    """The share of ``not_in_docs`` over ``count`` seeded RAG-style requests, under each ``unrelated``
+    option. A request asks one key of one operation at one version; its candidates are what a
+    retriever returns: one to three pages about the operation and up to two on other topics, all of
+    that version, and one time in ten a page of another version too."""
+    manifest, about, versions = generate_rag_corpus(root / "rag", seed)
+    corpus = load_documents(manifest)
+    rng = random.Random(f"quill-bench-rag-requests:{seed}")
+    by_version: dict[str, list[str]] = {}
+    for sid, version in versions.items():
+        by_version.setdefault(version, []).append(sid)
+    outcomes: dict[str, dict[str, int]] = {"withhold": {}, "set_aside": {}}
+    for _ in range(count):
+        topic = rng.choice(sorted(about))
+        version, operation = topic.split(" ")
+        key = rng.choice(sorted(RAG_OPERATIONS[operation]))
+        related = rng.sample(about[topic], min(len(about[topic]), rng.randint(1, 3)))
+        others = [sid for sid in by_version[version] if sid not in about[topic]]
+        candidates = related + rng.sample(others, rng.randint(0, 2))
+        if rng.random() < RAG_OTHER_VERSION:
+            candidates.append(rng.choice(by_version[rng.choice([v for v in VERSIONS if v != version])]))
+        rng.shuffle(candidates)
+        for unrelated, counts in outcomes.items():
+            result = gate(corpus, candidates, version, operation, key, unrelated=unrelated)
+            label = f"{result['status']}/{result['reason']}"
+            counts[label] = counts.get(label, 0) + 1
+    return {"pages": len(versions), "requests": count,
+            "not_in_docs": {unrelated: sum(n for label, n in counts.items() if label.startswith("not_in_docs/"))
+                            / count for unrelated, counts in outcomes.items()},
+            "outcomes": {unrelated: dict(sorted(counts.items())) for unrelated, counts in outcomes.items()}}
+
+
+def measure_suggest(sizes: Sequence[int], lookups: int) -> dict[str, Any]:
+    """Microseconds per did-you-mean (median over ``lookups`` unknown ids, typos of real ones) at each
+    number of ids, and the full difflib search it replaced at the smallest size."""
+    import difflib
+
+    from _conflict_gate.suggest import IdIndex
+
+    rng = random.Random("quill-bench-suggest")
+    figures: dict[str, Any] = {}
+    for size in sizes:
+        ids = [f"{VERSIONS[i % 4]}/{rng.choice(WORDS)}-{i:07d}" for i in range(size)]
+        build = timed(lambda: IdIndex(ids))
+        index = IdIndex(ids)
+        unknowns = [typo(rng, rng.choice(ids)) for _ in range(lookups)]
+        samples = []
+        for unknown in unknowns:
+            start = time.perf_counter_ns()
+            index.close(unknown)
+            samples.append(time.perf_counter_ns() - start)
+        figures[str(size)] = {"build_seconds": build, "median_us": statistics.median(samples) / 1000}
+    small = [f"{VERSIONS[i % 4]}/{rng.choice(WORDS)}-{i:07d}" for i in range(sizes[0])]
+    start = time.perf_counter()
+    for unknown in unknowns[:20]:
+        difflib.get_close_matches(unknown, small, n=3)
+    figures["full_search_us"] = (time.perf_counter() - start) / 20 * 1e6
+    return figures
+
+
+def typo(rng: random.Random, text: str) -> str:
+    """``text`` with one character dropped, doubled or replaced, at the start, middle or end."""
+    at = rng.choice((0, len(text) // 2, len(text) - 1))
+    kind = rng.randrange(3)
+    return text[:at] + ("" if kind == 0 else text[at] * 2 if kind == 1 else "#") + text[at + 1:]
+
+
+# --------------------------------------------------------------------------
 # Report
 
 
@@ -598,6 +805,20 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
         targets.append((f"peak RSS, cold fence-heavy run <= 55 MB "
                         f"(corpus {corpora['fence-heavy']['bytes'] / MB:.0f} MB; set for 82 MB)",
                         rss["fence-heavy"] / MB, 55.0, "MB"))
+    operations = report.get("operations")
+    if operations:
+        docs = f"{operations['documents']:,}"
+        targets.append((f"audit + JSON, {docs} pages of one operation each <= 3 s", operations["audit_seconds"],
+                        3.0, "s"))
+        if operations["peak_rss"] is not None:
+            targets.append((f"peak RSS, load + audit + render of those {docs} pages <= 200 MB",
+                            operations["peak_rss"] / MB, 200.0, "MB"))
+    suggest = report.get("suggest")
+    if suggest:
+        small, large = (str(n) for n in report["parameters"]["id_counts"])
+        targets.append((f"did-you-mean at {int(large):,} ids <= 1000 us", suggest[large]["median_us"], 1000.0, "us"))
+        targets.append((f"did-you-mean at {int(large):,} ids <= 1.5 x at {int(small):,}",
+                        suggest[large]["median_us"] / suggest[small]["median_us"], 1.5, "x"))
     for name, entry in report.get("adversarial", {}).items():
         if entry["k"] is not None:
             targets.append((f"adversarial {name}: time growth k <= 1.1", entry["k"], 1.1, ""))
@@ -645,6 +866,29 @@ def render(report: dict[str, Any]) -> str:
     rss = report.get("peak_rss", {})
     if rss:
         lines.append("peak RSS: " + ", ".join(f"{k} {v / MB:.1f} MB" for k, v in rss.items() if v))
+    operations = report.get("operations")
+    if operations:
+        peak = operations["peak_rss"]
+        lines += ["", f"audit on {operations['documents']:,} pages of one operation each "
+                      f"({operations['bytes'] / MB:.1f} MB): load {_seconds(operations['load_seconds'])}, "
+                      f"audit + JSON {_seconds(operations['audit_seconds'])}; JSON {operations['json_bytes'] / MB:.1f} MB, "
+                      f"Markdown {operations['markdown_bytes'] / MB:.1f} MB; peak RSS "
+                      + ("n/a" if peak is None else f"{peak / MB:.1f} MB"),
+                  f"  summary {operations['summary']}"]
+    rag = report.get("rag")
+    if rag:
+        shares = rag["not_in_docs"]
+        lines += ["", f"RAG-style requests: {rag['requests']:,} over {rag['pages']} pages; not_in_docs "
+                      f"{shares['withhold']:.1%} (unrelated=\"withhold\", the default), "
+                      f"{shares['set_aside']:.1%} (unrelated=\"set_aside\")"]
+        lines += [f"  {unrelated}: {outcomes}" for unrelated, outcomes in rag["outcomes"].items()]
+    suggest = report.get("suggest")
+    if suggest:
+        sizes = report["parameters"]["id_counts"]
+        lines += ["", "did-you-mean of an unknown id: " + ", ".join(
+            f"{suggest[str(n)]['median_us']:.0f} us at {n:,} ids (index built in "
+            f"{_seconds(suggest[str(n)]['build_seconds'])})" for n in sizes)
+            + f"; the full difflib search it replaced: {suggest['full_search_us'] / 1000:.1f} ms at {sizes[0]:,}"]
     if report.get("adversarial"):
         sizes = report["parameters"]["adversarial_sizes"]
         header = "".join(f"{f'{s // MB} MB':>10}" for s in sizes)
@@ -671,14 +915,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="runs of floor and cold (minimum kept)")
     parser.add_argument("--passes", type=int, default=5, help="timed passes over the warm requests")
     parser.add_argument("--requests", type=int, default=2000)
-    parser.add_argument("--only", choices=("corpora", "adversarial"))
+    parser.add_argument("--only", choices=("corpora", "adversarial", "operations", "rag", "suggest"))
     parser.add_argument("--json", type=Path, help="where to save the figures (default: bench/results/)")
     parser.add_argument("--quick", action="store_true", help="a smoke run in a few seconds")
     args = parser.parse_args(argv)
     args.sizes = ADVERSARIAL_SIZES
+    args.rag_requests, args.id_counts = RAG_REQUESTS, (10_000, 1_000_000)
     if args.quick:
         args.docs, args.repeat, args.passes, args.requests = 100, 1, 1, 100
         args.sizes = (20_000, 80_000)
+        args.rag_requests, args.id_counts = 200, (1_000, 10_000)
     return args
 
 
@@ -689,7 +935,8 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     report: dict[str, Any] = {"environment": environment(),
                               "parameters": {"docs": args.docs, "seed": args.seed, "repeat": args.repeat,
                                              "passes": args.passes, "requests": args.requests,
-                                             "adversarial_sizes": list(args.sizes), "quick": args.quick}}
+                                             "adversarial_sizes": list(args.sizes), "quick": args.quick,
+                                             "rag_requests": args.rag_requests, "id_counts": list(args.id_counts)}}
     if args.only in (None, "corpora"):
         report["corpora"] = {}
         for label, kind, docs, size in (("fence-heavy", "fence", args.docs, 8192),
@@ -718,6 +965,15 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
                                                         args.passes)}
                 report["peak_rss"] = {"baseline (import only)": peak_rss(),
                                       "fence-heavy": peak_rss("corpus", str(manifests["large"]))}
+    if args.only in (None, "operations"):
+        progress(f"audit of {args.docs:,} pages, one operation each ...")
+        report["operations"] = measure_operations(root, args.docs, args.seed, args.repeat)
+    if args.only in (None, "rag"):
+        progress(f"RAG-style requests ({args.rag_requests:,}) ...")
+        report["rag"] = measure_rag(root, args.seed, args.rag_requests)
+    if args.only in (None, "suggest"):
+        progress("did-you-mean ...")
+        report["suggest"] = measure_suggest(args.id_counts, 200)
     if args.only in (None, "adversarial"):
         progress("adversarial inputs ...")
         report["adversarial"] = measure_adversarial(root, args.sizes, 1 if args.quick else 3)

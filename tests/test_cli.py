@@ -99,15 +99,15 @@ AUDIT_MARKDOWN = """\
 # conflict-gate audit: {manifest}
 
 6 sources, versions 1.0, 2.0: **NOT CLEAN** (1 agree, 1 conflict, 1 partial, 1 refused, \
-1 unapproved_conflicts, 1 near_misses).
+1 unapproved_conflicts, 1 near_misses, 0 failed).
 
-## Claims (approved sources)
+## Claims (approved sources, per operation they are about)
 
-| version | claim | status | values | sources | silent | refused |
-|---|---|---|---|---|---|---|
-| 1.0 | create_copy close_required | partial | yes | guide | reference, rival | broken |
-| 1.0 | create_copy existing_path | conflict | overwrite, refuse | guide, reference, rival | - | broken |
-| 2.0 | create_copy existing_path | agree | overwrite | next | - | - |
+| version | claim | status | values | sources | silent |
+|---|---|---|---|---|---|
+| 1.0 | create_copy close_required | partial | yes | guide | reference, rival |
+| 1.0 | create_copy existing_path | conflict | overwrite, refuse | guide, reference, rival | - |
+| 2.0 | create_copy existing_path | agree | overwrite | next | - |
 
 ## Conflicts
 
@@ -573,10 +573,10 @@ class AuditTest(CliCase):
         self.assertEqual((result.code, result.err), (code("findings"), ""))
         report = json.loads(result.out)
         self.assertEqual(result.out, render_json(report))
-        self.assertEqual(list(report), ["source_count", "versions", "claims", "refused_sources",
+        self.assertEqual(list(report), ["source_count", "versions", "operations", "refused_sources",
                                         "unapproved_conflicts", "near_misses", "summary", "clean"])
         self.assertEqual(report["summary"], {"agree": 1, "conflict": 1, "partial": 1, "refused": 1,
-                                             "unapproved_conflicts": 1, "near_misses": 1})
+                                             "unapproved_conflicts": 1, "near_misses": 1, "failed": 0})
         self.assertFalse(report["clean"])
         self.assertEqual([(r["source_id"], r["status"], r["reason"], r["line"], r["column"])
                           for r in report["refused_sources"]],

@@ -31,7 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from _conflict_gate import reference
-from _conflict_gate.results import CLAIM_FIELDS, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS, TAIL_FIELDS
+from _conflict_gate.results import (
+    CLAIM_FIELDS,
+    REASON_FIELDS,
+    REFUSED_FIELDS,
+    RESULT_FIELDS,
+    SET_ASIDE_FIELDS,
+    TAIL_FIELDS,
+)
 from _conflict_gate.manifest import VERSION_SCHEMES
 from _conflict_gate.registry import (
     AUDIT_STATUSES,
@@ -173,7 +180,7 @@ class GeneratedRegionTest(unittest.TestCase):
         rows = table_rows("\n".join(reference.result_fields()))
         fields = [row[0].strip("`") for row in rows]
         reason_fields = list(dict.fromkeys(f for names in REASON_FIELDS.values() for f in names))
-        self.assertEqual(fields, [*RESULT_FIELDS, *reason_fields, *REFUSED_FIELDS, *TAIL_FIELDS])
+        self.assertEqual(fields, [*RESULT_FIELDS, *reason_fields, *REFUSED_FIELDS, *TAIL_FIELDS, *SET_ASIDE_FIELDS])
         claim_rows = table_rows("\n".join(reference.claim_fields()))
         self.assertEqual([row[0].strip("`") for row in claim_rows], list(CLAIM_FIELDS))
 

@@ -25,6 +25,7 @@ from _conflict_gate.results import (
     REASON_FIELDS,
     REFUSED_FIELDS,
     RESULT_FIELDS,
+    SET_ASIDE_FIELDS,
     SHAPES,
     TAIL_FIELDS,
     ClaimRecord,
@@ -56,7 +57,7 @@ class ShapeTableTest(unittest.TestCase):
 
     def test_decision_required_and_optional_keys_follow_the_tables(self) -> None:
         self.assertEqual(Decision.__required_keys__, {*RESULT_FIELDS, *TAIL_FIELDS})
-        self.assertEqual(Decision.__optional_keys__, {*REASON_FIELD_MEANINGS, *REFUSED_FIELDS})
+        self.assertEqual(Decision.__optional_keys__, {*REASON_FIELD_MEANINGS, *REFUSED_FIELDS, *SET_ASIDE_FIELDS})
         named = {field for fields in REASON_FIELDS.values() for field in fields}
         self.assertEqual(named, set(REASON_FIELD_MEANINGS))
 
@@ -67,6 +68,9 @@ class ShapeTableTest(unittest.TestCase):
             self.assertEqual(decision_fields(reason), (*RESULT_FIELDS, *REFUSED_FIELDS, *TAIL_FIELDS))
         self.assertEqual(decision_fields("eligible_directives_agree"),
                          (*RESULT_FIELDS, "agreed_value", *TAIL_FIELDS))
+        for reason in (*DECISIONS["refused"], "eligible_directives_agree", "no_related_source"):
+            self.assertEqual(decision_fields(reason, unrelated="set_aside"),
+                             (*decision_fields(reason), *SET_ASIDE_FIELDS), reason)
         with self.assertRaises(KeyError):
             decision_fields("not_a_reason")
 

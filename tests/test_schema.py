@@ -155,6 +155,31 @@ class SchemaValidationTest(unittest.TestCase):
         lab["changed_source"]["result"]["eligible_source_ids"] = []
         self.assertInvalid("lab-result", lab, "eligibility on a refusal before deciding")
 
+    def test_non_strict_and_set_aside_results_validate(self) -> None:
+        """Decisions refused by a failed source, decisions made with unrelated="set_aside", and the
+        audit of a corpus with failed sources; a failed source's refusal claiming another class fails."""
+        from tests.test_isolation import GRAMMAR, SERVICE_FILES, SERVICE_STATUSES, SERVICE_VERSIONS, requests
+
+        with tempfile.TemporaryDirectory(prefix="conflict-gate-schema-") as tmp:
+            manifest = write_corpus(Path(tmp), SERVICE_FILES, versions=SERVICE_VERSIONS, statuses=SERVICE_STATUSES,
+                                    grammar=GRAMMAR)
+            (Path(tmp) / "docs/rival.md").unlink()
+            corpus = load_documents(manifest, strict=False)
+        self.assertValid("audit", audit(corpus))
+        reasons = set()
+        for candidates, version, operation, key, unrelated in requests(["broken", "guide", "mover", "rival"]):
+            decision = gate(corpus, candidates, version, operation, key, unrelated=unrelated)
+            if (decision["reason"], unrelated) not in reasons:  # one of each: validating is slow
+                self.assertValid("decision", decision)
+                reasons.add((decision["reason"], unrelated))
+        self.assertLessEqual({("source_missing", "withhold"), ("source_missing", "set_aside"),
+                              ("no_related_source", "set_aside"), ("eligible_directives_agree", "set_aside")},
+                             reasons)
+        failed = gate(corpus, ["rival"], "1.0", "create_copy", "existing_path")
+        self.assertInvalid("decision", {**failed, "error": "DirectiveError"}, "a failed source as a directive error")
+        aside = gate(corpus, ["guide", "mover"], "1.0", "create_copy", "existing_path", unrelated="set_aside")
+        self.assertInvalid("decision", {**aside, "set_aside_unrelated_ids": "mover"}, "set-aside ids as a string")
+
     def test_results_of_random_corpora_validate(self) -> None:
         """The decisions, audits and answer checks of seeded random pages (the fuzz tests' generator)."""
         from tests.test_fuzz import fuzz_page
