@@ -32,7 +32,7 @@ from typing import Any, Callable, Final, Mapping, NoReturn, Sequence
 
 from . import __version__
 from .answer import check_answer, load_decision
-from .corpus import SourceFiles, line_ending_hint, load_documents, source_digest
+from .corpus import SourceFiles, decode_source, line_ending_hint, load_documents, source_digest
 from .decision import audit, gate
 from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
 from .grammar import CANONICAL_INTEGER, NAME, VALUE_TOKEN, Grammar, grammar_from_json
@@ -60,8 +60,27 @@ def exit_code(name: str) -> int:
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr (exit 2), not usage + message."""
 
+    #: The command names, on the top-level parser only (see :meth:`parse_known_args`).
+    commands: frozenset[str] = frozenset()
+
     def error(self, message: str) -> NoReturn:
         raise CliError("usage", f"{message} (see '{self.prog} --help')")
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        """Refuse the top-level ``--version`` with anything else: ``conflict-gate --version 2.0 gate
+        ...`` must not print the program's version and exit 0 with nothing decided; a requested
+        version goes after the command. ``--version`` alone prints the version."""
+        given = list(sys.argv[1:] if args is None else args)
+        if self.commands and len(given) > 1:
+            for arg in given:
+                if arg in self.commands:
+                    break
+                name = arg.partition("=")[0]
+                if len(name) >= 3 and "--version".startswith(name):
+                    raise CliError("usage", f"put --version after the command ({self.prog} gate --version V "
+                                            "...); before it, --version alone prints the program's version")
+        return super().parse_known_args(given, namespace)
 
 
 def check_output(path: Path, *, create_only: bool = False) -> None:
@@ -278,25 +297,26 @@ _PIN_VALUE: Final = re.compile(r'"sha256"\s*:\s*"([0-9a-f]{64}|)"')
 
 def _pin(args: argparse.Namespace) -> int:
     manifest = read_manifest(args.manifest, require_pins=False)
-    files = SourceFiles(manifest.root)
     pins = []
     drift = []
-    for entry in manifest.entries:
-        try:
-            raw = files.read(entry)
-        except IngestionError as error:
-            if not (args.pin_check and error.reason == "source_missing"):
-                raise
-            drift.append(f"missing {entry.source_id} ({entry.path}): file does not exist")
-            pins.append(entry.sha256)
-            continue
-        digest = source_digest(raw)
-        pins.append(digest)
-        if digest != entry.sha256:
-            old = entry.sha256 or "(unpinned)"
-            hint = line_ending_hint(raw, entry.sha256) if entry.sha256 else ""
-            drift.append(f"{'stale' if args.pin_check else 'pinned'} {entry.source_id} ({entry.path}): "
-                         f"{old} -> {digest} ({len(raw)} bytes)" + (f"; {hint}" if hint else ""))
+    with SourceFiles(manifest.root) as files:
+        for entry in manifest.entries:
+            try:
+                raw = files.read(entry)
+            except IngestionError as error:
+                if not (args.pin_check and error.reason == "source_missing"):
+                    raise
+                drift.append(f"missing {entry.source_id} ({entry.path}): file does not exist")
+                pins.append(entry.sha256)
+                continue
+            decode_source(raw, source_id=entry.source_id, path=entry.path)  # pin only what loads
+            digest = source_digest(raw)
+            pins.append(digest)
+            if digest != entry.sha256:
+                old = entry.sha256 or "(unpinned)"
+                hint = line_ending_hint(raw, entry.sha256) if entry.sha256 else ""
+                drift.append(f"{'stale' if args.pin_check else 'pinned'} {entry.source_id} ({entry.path}): "
+                             f"{old} -> {digest} ({len(raw)} bytes)" + (f"; {hint}" if hint else ""))
     for line in drift:
         print(printable(line))
     if args.pin_check:
@@ -578,7 +598,9 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
         group.add_argument("--output", metavar="FILE", help="write the lab result here (atomically)")
         group.add_argument("--check", action="store_true",
                            help="compare a fresh lab run with expected-result.json; exit 1 on drift")
-    parser.add_argument("--version", action="version", version=f"conflict-gate {__version__}")
+    parser.add_argument("--version", action="version", version=f"conflict-gate {__version__}",
+                        help="print the program's version and exit (alone: a requested version goes "
+                             "after the command, gate --version V)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=not lab)
 
     def command(name: str, summary: str, description: str, epilog: str = "") -> argparse.ArgumentParser:
@@ -641,6 +663,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
                 "Print the JSON Schema (draft 2020-12) of a result, to validate saved results or to "
                 "type an integration: " + "; ".join(f"{name}: {what}" for name, (_, what) in SCHEMAS.items()) + ".")
     p.add_argument("name", choices=tuple(SCHEMAS), metavar="NAME", help="one of: " + ", ".join(SCHEMAS))
+    parser.commands = frozenset(commands.choices)
     return parser
 
 
