@@ -29,9 +29,11 @@ from .registry import (
     INGESTION_REASONS,
     MAX_ANSWER_BYTES,
     MAX_DECISION_BYTES,
+    MAX_FOLDER_DEPTH,
     MAX_MANIFEST_BYTES,
     MAX_SOURCE_BYTES,
     PAGE_STATUSES,
+    TREE_FINDINGS,
     VERDICTS,
 )
 from .request import ANSWER_FORM, AnswerForm, answer_request
@@ -52,6 +54,7 @@ from .results import (
     NearMissRecord,
     RefusedSourceRecord,
     UnapprovedConflict,
+    UnlistedSource,
 )
 from .schema import SCHEMAS, result_schema
 
@@ -96,6 +99,7 @@ __all__ = [
     "AuditSummary",
     "UnapprovedConflict",
     "NearMissRecord",
+    "UnlistedSource",
     # errors
     "LocatedError",
     "IngestionError",
@@ -116,9 +120,11 @@ __all__ = [
     "GATE_REASONS",
     "DIRECTIVE_REASONS",
     "DECISION_FILE_REASONS",
+    "TREE_FINDINGS",
     "SCHEMAS",
     "MAX_SOURCE_BYTES",
     "MAX_MANIFEST_BYTES",
     "MAX_ANSWER_BYTES",
     "MAX_DECISION_BYTES",
+    "MAX_FOLDER_DEPTH",
 ]

@@ -11,7 +11,8 @@ reasons come from :data:`~_conflict_gate.registry.DECISIONS`.
 
 :func:`audit` reads every source and reports, per version, operation and key,
 whether the approved sources agree; it names refused sources, drafts that
-would conflict once approved, and near-misses.
+would conflict once approved, near-misses, and the pages the manifest's
+``sources`` take that it does not list.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .grammar import IntegerRule
 from .reader import Claim
 from .registry import AUDIT_STATUSES, ELIGIBLE_STATUS, status_of
 from .request import answer_request
+from .tree import unlisted
 from .results import (
     AUDIT_CLAIM_FIELDS,
     AUDIT_ENTRY_FIELDS,
@@ -38,6 +40,7 @@ from .results import (
     REFUSED_FIELDS,
     REFUSED_SOURCE_FIELDS,
     UNAPPROVED_CONFLICT_FIELDS,
+    UNLISTED_SOURCE_FIELDS,
     AuditClaim,
     AuditEntry,
     AuditRefusal,
@@ -49,11 +52,12 @@ from .results import (
     NearMissRecord,
     RefusedSourceRecord,
     UnapprovedConflict,
+    UnlistedSource,
     build,
     decision_fields,
 )
 
-__all__ = ["audit", "claim_record", "gate", "refusal_fields"]
+__all__ = ["audit", "claim_record", "gate", "refusal_fields", "unlisted_sources"]
 
 
 def claim_record(source: Source, claim: Claim) -> ClaimRecord:
@@ -201,8 +205,10 @@ def audit(corpus: Corpus) -> AuditReport:
     (any status) with its reason and location; ``unapproved_conflicts`` the
     claims of drafts and deprecated pages whose value differs from the
     approved ones of their version (they would conflict once approved).
-    ``clean``: no conflict and no refused approved source. Output order is
-    deterministic.
+    ``unlisted_sources`` (:func:`unlisted_sources`) the pages the manifest's
+    ``sources`` take that it does not list: the tree is walked when ``audit``
+    is called. ``clean``: no conflict, no refused approved source and no
+    unlisted page. Output order is deterministic.
     """
     scheme = corpus.version_scheme
     ordered = sorted(corpus.sources.values(), key=lambda s: s.source_id)
@@ -260,6 +266,7 @@ def audit(corpus: Corpus) -> AuditReport:
     summary = build(AuditSummary, AUDIT_SUMMARY_FIELDS, {
         **counts, "refused": sum(r["status"] == ELIGIBLE_STATUS for r in refused),
         "unapproved_conflicts": len(unapproved), "near_misses": len(near_misses)})
+    unlisted_pages = unlisted_sources(corpus)
     return build(AuditReport, AUDIT_FIELDS, {
         "source_count": len(corpus.sources),
         "versions": scheme.sorted(s.version for s in ordered),
@@ -268,5 +275,15 @@ def audit(corpus: Corpus) -> AuditReport:
         "unapproved_conflicts": unapproved,
         "near_misses": near_misses,
         "summary": summary,
-        "clean": summary["conflict"] == 0 and summary["refused"] == 0,
+        "clean": summary["conflict"] == 0 and summary["refused"] == 0 and not unlisted_pages,
+        "unlisted_sources": unlisted_pages,
     })
+
+
+def unlisted_sources(corpus: Corpus) -> list[UnlistedSource]:
+    """The pages the corpus's manifest ``sources`` take that its ``documents`` do not list
+    (``unlisted_source``, see :func:`~_conflict_gate.tree.unlisted`); ``[]`` without ``sources``.
+    Walks the tree now (a corpus keeps no tree); reads no file."""
+    return [build(UnlistedSource, UNLISTED_SOURCE_FIELDS, {
+        "path": page.path, "reason": "unlisted_source", "version": page.version,
+        "source_id": page.source_id, "message": page.message}) for page in unlisted(corpus.manifest)]

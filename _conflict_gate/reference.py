@@ -43,7 +43,7 @@ from .cli import CliError, grammar_table, markdown_table, write_atomically
 from .errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError
 from .grammar import NAME, VALUE_TOKEN
 from .inlines import _WORD_LIMIT, MAX_NESTING
-from .manifest import _REQUIRED, _TOP_LEVEL, ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
+from .manifest import _OPTIONAL_TOP_LEVEL, _REQUIRED, _TOP_LEVEL, ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
 from .reader import MAX_BLOCK_BYTES, MAX_CANDIDATES, MAX_NEAR_MISSES, QUOTE_LIMIT
 from .registry import (
     AUDIT_STATUSES,
@@ -52,9 +52,11 @@ from .registry import (
     EXIT_CODES,
     FINDINGS,
     MAX_ANSWER_BYTES,
+    MAX_FOLDER_DEPTH,
     MAX_MANIFEST_BYTES,
     MAX_SOURCE_BYTES,
     PAGE_STATUSES,
+    TREE_FINDINGS,
     VERDICTS,
 )
 from .request import ANSWER_FORM
@@ -141,6 +143,11 @@ def decision_file_reasons() -> list[str]:
     return _reasons(DecisionError.reasons)
 
 
+def tree_findings() -> list[str]:
+    """What ``pin --check`` and ``audit`` find in the docs tree (findings, exit 1)."""
+    return _reasons(TREE_FINDINGS)
+
+
 def decisions() -> list[str]:
     """Every status and reason of a gate result, in precedence order, with the ``gate`` exit code."""
     rows = []
@@ -217,6 +224,9 @@ def command_exit_codes() -> list[str]:
 _TOP_LEVEL_WORDS: Final = {
     "grammar": "the directive grammar of the corpus: `namespace`, `product`, `operations` (see below)",
     "version_scheme": "how versions are written: one of the version schemes below",
+    "sources": "where the pages come from: `{\"include\": [patterns], \"exclude\": [patterns]}`, paths "
+               "under the manifest's folder (see [Sources](#sources)); `init` writes it, `init --update`, "
+               "`pin --check` and `audit` read it (omitted: none of that)",
     "documents": "the list of sources, one object each (see the entry fields below)",
 }
 
@@ -236,7 +246,8 @@ def manifest_keys() -> list[str]:
     """The manifest's top-level keys."""
     _same_keys("manifest top-level keys", _TOP_LEVEL_WORDS, _TOP_LEVEL)
     return markdown_table(("key", "required", "meaning"),
-                          [(code(key), "yes", _TOP_LEVEL_WORDS[key]) for key in _TOP_LEVEL])
+                          [(code(key), "no" if key in _OPTIONAL_TOP_LEVEL else "yes", _TOP_LEVEL_WORDS[key])
+                           for key in _TOP_LEVEL])
 
 
 def entry_fields() -> list[str]:
@@ -269,14 +280,16 @@ _SIZE_CAPS: Final = {
     "MAX_MANIFEST_BYTES": (MAX_MANIFEST_BYTES, "the manifest file", "`manifest_unreadable`"),
     "MAX_ANSWER_BYTES": (MAX_ANSWER_BYTES, "an answer given to the answer check (UTF-8)",
                          "finding `too_large`, verdict `malformed_answer`"),
+    "MAX_FOLDER_DEPTH": (MAX_FOLDER_DEPTH, "folders below the manifest's folder that the walk of `sources` "
+                         "enters", "`source_unreadable` (pages could hide there)"),
 }
 
 
 def size_caps() -> list[str]:
     """The size caps of the registry."""
     return markdown_table(("cap", "limit", "applies to", "beyond it"),
-                          [(code(name), _size(limit), what, beyond)
-                           for name, (limit, what, beyond) in _SIZE_CAPS.items()])
+                          [(code(name), _size(limit) if name.endswith("_BYTES") else f"{limit} folders",
+                            what, beyond) for name, (limit, what, beyond) in _SIZE_CAPS.items()])
 
 
 _READER_LIMITS: Final = {
@@ -344,6 +357,8 @@ _CONSTANT_WORDS: Final = {
     "GATE_REASONS": "`GateError` reason -> meaning",
     "DIRECTIVE_REASONS": "`DirectiveError` reason (a refused decision's) -> meaning",
     "DECISION_FILE_REASONS": "`DecisionError` reason -> meaning",
+    "TREE_FINDINGS": "what `pin --check` and `audit` find in the docs tree -> meaning",
+    "MAX_FOLDER_DEPTH": "the deepest folder below the manifest's that the walk of `sources` enters",
     "SCHEMAS": "result name -> (its TypedDict, what it describes), for `result_schema`",
     "MAX_SOURCE_BYTES": "the largest source read, in bytes",
     "MAX_MANIFEST_BYTES": "the largest manifest read, in bytes",
@@ -469,6 +484,7 @@ TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "gate-reasons": _static(gate_reasons),
     "directive-reasons": _static(directive_reasons),
     "decision-file-reasons": _static(decision_file_reasons),
+    "tree-findings": _static(tree_findings),
     "exit-codes": _static(exit_codes),
     "command-exit-codes": _static(command_exit_codes),
     "api": _static(api),

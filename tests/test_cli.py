@@ -348,6 +348,7 @@ class ExitCodeTableTest(CliCase):
                 "input": lambda: self.cli("init", str(self.tmp / "no-such-docs"), "--version-from", "{version}/**"),
                 "output": lambda: self.cli("init", str(docs), "--version-from", "{version}/**",
                                            "--manifest", str(existing)),
+                "grammar": lambda: self.cli("init", "--update", "--manifest", self.bad_grammar_manifest()),
             },
             "grammar": {
                 "ok": lambda: self.cli("grammar", "--manifest", self.m),
@@ -571,7 +572,7 @@ class AuditTest(CliCase):
         report = json.loads(result.out)
         self.assertEqual(result.out, render_json(report))
         self.assertEqual(list(report), ["source_count", "versions", "claims", "refused_sources",
-                                        "unapproved_conflicts", "near_misses", "summary", "clean"])
+                                        "unapproved_conflicts", "near_misses", "summary", "clean", "unlisted_sources"])
         self.assertEqual(report["summary"], {"agree": 1, "conflict": 1, "partial": 1, "refused": 1,
                                              "unapproved_conflicts": 1, "near_misses": 1})
         self.assertFalse(report["clean"])
