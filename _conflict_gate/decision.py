@@ -207,8 +207,10 @@ def audit(corpus: Corpus) -> AuditReport:
     approved ones of their version (they would conflict once approved).
     ``unlisted_sources`` (:func:`unlisted_sources`) the pages the manifest's
     ``sources`` take that it does not list: the tree is walked when ``audit``
-    is called. ``clean``: no conflict, no refused approved source and no
-    unlisted page. Output order is deterministic.
+    is called, and a folder there that cannot be listed raises
+    :class:`~_conflict_gate.errors.IngestionError` (``source_unreadable``).
+    ``clean``: no conflict, no refused approved source and no unlisted page.
+    Output order is deterministic.
     """
     scheme = corpus.version_scheme
     ordered = sorted(corpus.sources.values(), key=lambda s: s.source_id)

@@ -92,11 +92,14 @@ def _inside(root: str, path: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def scan(root: str, sources: Sources) -> Scan:
+def scan(root: str, sources: Sources, *, by_descriptor: bool = _SCANDIR_FD) -> Scan:
     """Walk the tree under ``root`` (the manifest's real folder) for ``sources``; see the module docstring.
 
     Raises :class:`IngestionError` ``source_unreadable`` for a folder that
-    cannot be listed or lies deeper than ``MAX_FOLDER_DEPTH``.
+    cannot be listed or lies deeper than ``MAX_FOLDER_DEPTH``, and for a
+    pattern whose literal folders pass through a symlink (never followed, so
+    the pages there could not be seen). ``by_descriptor=False`` walks the way
+    platforms without ``openat`` do (by path, never into a symlink).
     """
     pages: list[Found] = []
     left_out: list[tuple[str, str]] = []
@@ -116,7 +119,7 @@ def scan(root: str, sources: Sources) -> Scan:
             pages.append(found._replace(version=version))
 
     for prefix in sources.prefixes():
-        for path, kind, info in _walk(root, prefix):
+        for path, kind, info in _walk(root, prefix, by_descriptor and _SCANDIR_FD):
             name = path.rpartition("/")[2]
             if kind == "folder":
                 if _page_like(name) and sources.match(path)[0] == "page":
@@ -182,7 +185,8 @@ def _kind(entry: os.DirEntry[str]) -> tuple[_Kind, os.stat_result | None]:
     return ("FIFO" if stat.S_ISFIFO(mode) else "socket" if stat.S_ISSOCK(mode) else "device"), info
 
 
-def _walk(root: str, prefix: tuple[str, ...]) -> Iterator[tuple[str, _Kind, os.stat_result | None]]:
+def _walk(root: str, prefix: tuple[str, ...], by_descriptor: bool) -> Iterator[tuple[str, _Kind,
+                                                                                   os.stat_result | None]]:
     """Every entry below ``root/prefix``: ``(relative path, kind, lstat)``, folders before their contents.
 
     Folders are opened one below the other by descriptor with ``O_NOFOLLOW``
@@ -193,7 +197,7 @@ def _walk(root: str, prefix: tuple[str, ...]) -> Iterator[tuple[str, _Kind, os.s
         return IngestionError("source_unreadable", f"cannot list the folder: {exc.strerror}",
                               path=path or ".")
 
-    if not _SCANDIR_FD:
+    if not by_descriptor:
         yield from _walk_by_name(root, prefix, unreadable)
         return
     opened: list[int] = []
@@ -209,10 +213,9 @@ def _walk(root: str, prefix: tuple[str, ...]) -> Iterator[tuple[str, _Kind, os.s
             try:
                 child = os.open(name, DIR_FLAGS, dir_fd=fd)
             except OSError as exc:
+                if _is_link(name, fd):  # ELOOP, or ENOTDIR with O_DIRECTORY (Linux)
+                    raise _through_link(path) from None
                 if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-                    return
-                if _is_link(name, fd):
-                    yield path, "folder_link", None
                     return
                 raise unreadable(path, exc) from None
             opened.append(child)
@@ -270,6 +273,14 @@ def _walk(root: str, prefix: tuple[str, ...]) -> Iterator[tuple[str, _Kind, os.s
             os.close(fd)
 
 
+def _through_link(path: str) -> IngestionError:
+    """A pattern's literal folders pass through a symlink: the walk never follows one, so it
+    could not tell which pages are unlisted (fail closed)."""
+    return IngestionError("source_unreadable", "a symlink to a folder on the way of a sources pattern: "
+                          "folders are walked without following symlinks; write the real path in the "
+                          "pattern", path=path)
+
+
 def _is_link(name: str, dir_fd: int) -> bool:
     try:
         return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
@@ -283,9 +294,8 @@ def _walk_by_name(root: str, prefix: tuple[str, ...], unreadable: object) -> Ite
     assert callable(unreadable)
     start = "/".join(prefix)
     full = os.path.join(root, *prefix)
-    if os.path.islink(full):
-        yield start, "folder_link", None
-        return
+    if any(os.path.islink(os.path.join(root, *prefix[:i + 1])) for i in range(len(prefix))):
+        raise _through_link(start)
     if not os.path.isdir(full):
         return
     stack = [(full, start, len(prefix))]

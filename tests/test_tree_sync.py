@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 from unittest import mock
 
 from _conflict_gate import cli
+from _conflict_gate.errors import IngestionError
 from _conflict_gate.jsondata import render_json
 from _conflict_gate.registry import EXIT_CODES, MAX_FOLDER_DEPTH, MAX_SOURCE_BYTES
 from _conflict_gate.sources import Pattern, Sources
@@ -98,9 +99,8 @@ class TreeCase(unittest.TestCase):
 
 
 class InitPagesTest(TreeCase):
-    def test_every_entry_left_out_is_named_with_why(self) -> None:
-        """Regression: init skipped .mdx files, dangling symlinks, FIFOs and folders named *.md
-        without a word, so a page could be missing from the manifest unseen."""
+    def varied_tree(self) -> None:
+        """A page, and one entry of each kind init leaves out."""
         self.put("1.0/guide.md")
         self.put("1.0/component.mdx", b"<Tabs />\n")
         self.put("1.0/notes.txt", b"not markdown at all, never mentioned\n")
@@ -118,6 +118,11 @@ class InitPagesTest(TreeCase):
             server = socket.socket(socket.AF_UNIX)
             self.addCleanup(server.close)
             server.bind(str(self.docs / "1.0" / "socket.md"))
+
+    def test_every_entry_left_out_is_named_with_why(self) -> None:
+        """Regression: init skipped .mdx files, dangling symlinks, FIFOs and folders named *.md
+        without a word, so a page could be missing from the manifest unseen."""
+        self.varied_tree()
         result = self.init()
         self.assertEqual((result.code, result.out), (code("ok"), ""), result.err)
         expected = [
@@ -139,6 +144,14 @@ class InitPagesTest(TreeCase):
         self.assertEqual(self.cli("pin", "--manifest", self.m).code, code("ok"))
         check = self.cli("pin", "--check", "--manifest", self.m)
         self.assertEqual(check, Run(code("ok"), "all 1 pins are current\n", ""))
+
+    def test_both_walks_see_the_same_tree(self) -> None:
+        """The walk by descriptor and the walk by path (platforms without openat) agree entry by entry."""
+        self.varied_tree()
+        sources = Sources((Pattern.parse("{version}/**", include=True),))
+        by_descriptor = scan(str(self.docs), sources, by_descriptor=True)
+        self.assertEqual(scan(str(self.docs), sources, by_descriptor=False), by_descriptor)
+        self.assertEqual([page.path for page in by_descriptor.pages], ["1.0/guide.md", "1.0/hard.md", "1.0/latest.md"])
 
     def test_a_page_over_the_size_cap_is_left_out(self) -> None:
         """Regression: init read every page whole, without the cap: a 1 GiB page ended in MemoryError."""
@@ -488,6 +501,24 @@ class UnlistedTest(TreeCase):
         data["sources"]["exclude"] = ["1.1.0/**"]
         self.manifest.write_text(render_json(data), encoding="utf-8")
         self.assertEqual(self.cli("pin", "--check", "--manifest", self.m).code, code("ok"), "excluded")
+
+    def test_a_pattern_through_a_symlinked_folder_is_refused(self) -> None:
+        """Guards against a pattern the walk can never follow (it passes through a symlinked folder)
+        passing pin --check forever: the walk stops, naming the folder, in both walking modes."""
+        (self.tmp / "site").symlink_to("docs")
+        manifest = self.tmp / "manifest.json"
+        data = self.data()
+        data["sources"] = {"include": ["site/{version}/**"]}
+        data["documents"][0]["path"] = "docs/1.0/a.md"
+        manifest.write_text(render_json(data), encoding="utf-8")
+        check = self.cli("pin", "--check", "--manifest", str(manifest))
+        self.assertError(check, "input", "site: a symlink to a folder on the way of a sources pattern",
+                         "[source_unreadable]")
+        sources = Sources((Pattern.parse("site/{version}/**", include=True),))
+        for by_descriptor in (True, False):
+            with self.subTest(by_descriptor=by_descriptor), self.assertRaises(IngestionError) as caught:
+                scan(str(self.tmp), sources, by_descriptor=by_descriptor)
+            self.assertEqual((caught.exception.reason, caught.exception.path), ("source_unreadable", "site"))
 
     def test_a_second_path_to_a_listed_file_is_not_unlisted(self) -> None:
         (self.docs / "1.0" / "latest.md").symlink_to("a.md")
