@@ -61,6 +61,7 @@ from .registry import (
 )
 from .request import ANSWER_FORM
 from .schema import SCHEMAS
+from .sources import MAX_PATTERN_CHARS, MAX_PATTERNS
 from .results import (
     CLAIM_FIELDS,
     REASON_FIELD_MEANINGS,
@@ -282,13 +283,17 @@ _SIZE_CAPS: Final = {
                          "finding `too_large`, verdict `malformed_answer`"),
     "MAX_FOLDER_DEPTH": (MAX_FOLDER_DEPTH, "folders below the manifest's folder that the walk of `sources` "
                          "enters", "`source_unreadable` (pages could hide there)"),
+    "MAX_PATTERNS": (MAX_PATTERNS, "patterns in `sources`' `include`, and in its `exclude`", "`invalid_manifest`"),
+    "MAX_PATTERN_CHARS": (MAX_PATTERN_CHARS, "characters of one pattern", "`invalid_manifest`"),
 }
+#: The unit of a cap that does not count bytes.
+_CAP_UNITS: Final = {"MAX_FOLDER_DEPTH": "folders", "MAX_PATTERNS": "patterns", "MAX_PATTERN_CHARS": "characters"}
 
 
 def size_caps() -> list[str]:
     """The size caps of the registry."""
     return markdown_table(("cap", "limit", "applies to", "beyond it"),
-                          [(code(name), _size(limit) if name.endswith("_BYTES") else f"{limit} folders",
+                          [(code(name), f"{limit} {_CAP_UNITS[name]}" if name in _CAP_UNITS else _size(limit),
                             what, beyond) for name, (limit, what, beyond) in _SIZE_CAPS.items()])
 
 
