@@ -370,16 +370,16 @@ def _in_pinned_sources(corpus: Corpus, text: str) -> bool:
     for source in corpus.sources.values():
         if any(c.quote == text for c in source.claims) or any(text in n.quote for n in source.near_misses):
             return True
-    files = SourceFiles(corpus.manifest.root)
-    for source in corpus.sources.values():
-        if source.failed:  # its bytes were never verified: nothing in them is pinned
-            continue
-        raw = files.read(source.entry)
-        if source_digest(raw) != source.sha256:
-            raise IngestionError("hash_mismatch", "the file changed since the corpus was loaded; load "
-                                 "it again", source_id=source.source_id, path=source.path)
-        if text.encode("utf-8") in raw:
-            return True
+    with SourceFiles(corpus.manifest.root) as files:
+        for source in corpus.sources.values():
+            if source.failed:  # its bytes were never verified: nothing in them is pinned
+                continue
+            raw = files.read(source.entry)
+            if source_digest(raw) != source.sha256:
+                raise IngestionError("hash_mismatch", "the file changed since the corpus was loaded; load "
+                                     "it again", source_id=source.source_id, path=source.path)
+            if text.encode("utf-8") in raw:
+                return True
     return False
 
 

@@ -29,11 +29,13 @@ from .registry import (
     INGESTION_REASONS,
     MAX_ANSWER_BYTES,
     MAX_DECISION_BYTES,
+    MAX_FOLDER_DEPTH,
     MAX_MANIFEST_BYTES,
     MAX_SOURCE_BYTES,
     PAGE_STATUSES,
     SOURCE_INGESTION_REASONS,
     UNRELATED_OPTIONS,
+    TREE_FINDINGS,
     VERDICTS,
 )
 from .form import ANSWER_FORM, AnswerForm
@@ -57,6 +59,7 @@ from .results import (
     NearMissRecord,
     RefusedSourceRecord,
     UnapprovedConflict,
+    UnlistedSource,
 )
 from .schema import SCHEMAS, result_schema
 
@@ -103,6 +106,7 @@ __all__ = [
     "AuditSummary",
     "UnapprovedConflict",
     "NearMissRecord",
+    "UnlistedSource",
     # errors
     "LocatedError",
     "IngestionError",
@@ -125,9 +129,11 @@ __all__ = [
     "SOURCE_INGESTION_REASONS",
     "UNRELATED_OPTIONS",
     "DECISION_FILE_REASONS",
+    "TREE_FINDINGS",
     "SCHEMAS",
     "MAX_SOURCE_BYTES",
     "MAX_MANIFEST_BYTES",
     "MAX_ANSWER_BYTES",
     "MAX_DECISION_BYTES",
+    "MAX_FOLDER_DEPTH",
 ]

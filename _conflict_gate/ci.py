@@ -36,7 +36,7 @@ from . import __version__
 from .errors import located_message, printable
 from .manifest import Entry
 from .registry import ELIGIBLE_STATUS, REPORT_SEVERITIES, SEVERITIES, reason_meaning
-from .results import AuditReport
+from .results import AuditReport, UnlistedSource
 
 __all__ = [
     "ANNOTATIONS_PER_SEVERITY", "FORMATS", "SARIF_LEVELS", "SARIF_SCHEMA", "SRCROOT", "SUMMARY_LIMIT",
@@ -238,7 +238,17 @@ def audit_checks(report: AuditReport, where: Locations) -> list[Check]:
             ("directive-shaped text in code is an example: it counts for nothing: " if miss["where"] == "code"
              else "directive-shaped text a reader does not see counts for nothing: ") + printable(miss["quote"])))
     checks += [Check("sources", sid, tuple(findings)) for sid, findings in sorted(per_source.items())]
-    return checks
+    return [*checks, *unlisted_checks(report["unlisted_sources"], where)]
+
+
+def unlisted_checks(pages: Sequence[UnlistedSource], where: Locations, *, fix: str = "") -> list[Check]:
+    """The checks of the pages the manifest's ``sources`` take but do not list (``unlisted``, the
+    page's path): each an error at the page (no line: the whole page is the finding), naming the
+    command that adds it (``fix``) when given."""
+    return [Check("unlisted", page["path"], (Finding(
+        page["reason"], severity(page["reason"]), page["source_id"], where.of(page["path"]), None, None,
+        f"unlisted page: {page['path']}",
+        printable(page["message"]) + (f"; add it with: {fix}" if fix else "")),)) for page in pages]
 
 
 class PinDrift(NamedTuple):

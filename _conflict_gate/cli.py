@@ -4,7 +4,8 @@
                        [--set-aside-unrelated] ID [ID ...]
     conflict-gate audit --manifest M [--format markdown|json|github|sarif|junit] [--root DIR] [--strict]
     conflict-gate pin --manifest M [--check [--format text|github|sarif|junit] [--root DIR]]
-    conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S]
+    conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S] [--manifest M]
+    conflict-gate init --update --manifest M [--prune] [--base-url URL]
     conflict-gate grammar --manifest M [--format table|json]
     conflict-gate check-answer --manifest M --decision D.json --answer A.txt [--no-strict]
     conflict-gate schema decision|audit|answer-check|lab-result
@@ -34,14 +35,17 @@ from typing import Any, Callable, Final, Mapping, NoReturn, Sequence
 from . import __version__
 from .answer import check_answer, load_decision
 from .ci import FORMATS, SUMMARY_LIMIT, Locations, PinDrift, Report, audit_checks, github_summary, pin_checks
-from .ci import render_github, render_junit, render_sarif, repository_root
-from .corpus import Corpus, SourceFiles, line_ending_hint, load_documents, source_digest
-from .decision import audit, gate
+from .ci import render_github, render_junit, render_sarif, repository_root, unlisted_checks
+from .corpus import Corpus, SourceFiles, decode_source, line_ending_hint, load_documents, source_digest
+from .decision import audit, gate, unlisted_sources
 from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
 from .grammar import CANONICAL_INTEGER, NAME, VALUE_TOKEN, Grammar, grammar_from_json
 from .jsondata import render_json
-from .manifest import ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
+from .manifest import ENTRY_FIELDS, VERSION_SCHEMES, Entry, read_manifest
+from .manifest_text import edit_documents
 from .reader import read_directives
+from .sources import Pattern, Sources, pattern_problem
+from .tree import Outcome, folder_order, missing, plan, scan
 from .schema import SCHEMAS, result_schema
 from .registry import AUDIT_STATUSES, COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, VERDICTS
 
@@ -63,8 +67,27 @@ def exit_code(name: str) -> int:
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr (exit 2), not usage + message."""
 
+    #: The command names, on the top-level parser only (see :meth:`parse_known_args`).
+    commands: frozenset[str] = frozenset()
+
     def error(self, message: str) -> NoReturn:
         raise CliError("usage", f"{message} (see '{self.prog} --help')")
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        """Refuse the top-level ``--version`` with anything else: ``conflict-gate --version 2.0 gate
+        ...`` must not print the program's version and exit 0 with nothing decided; a requested
+        version goes after the command. ``--version`` alone prints the version."""
+        given = list(sys.argv[1:] if args is None else args)
+        if self.commands and len(given) > 1:
+            for arg in given:
+                if arg in self.commands:
+                    break
+                name = arg.partition("=")[0]
+                if len(name) >= 3 and "--version".startswith(name):
+                    raise CliError("usage", f"put --version after the command ({self.prog} gate --version V "
+                                            "...); before it, --version alone prints the program's version")
+        return super().parse_known_args(given, namespace)
 
 
 def check_output(path: Path, *, create_only: bool = False) -> None:
@@ -346,6 +369,8 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
     summary = report["summary"]
     verdict = "clean" if report["clean"] else "NOT CLEAN"
     counts = ", ".join(f"{value} {key}" for key, value in summary.items())
+    if report["unlisted_sources"]:
+        counts += f", {len(report['unlisted_sources'])} unlisted"
     count = report["source_count"]
     lines = [f"# conflict-gate audit: {_shown(manifest)}", "",
              f"{count} source{'' if count == 1 else 's'}, versions {', '.join(report['versions']) or 'none'}: "
@@ -382,7 +407,18 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
         lines += markdown_table(("source", "location", "where", "quote"),
                                 [(n["source_id"], _location(n), n["where"], _code(n["quote"]))
                                  for n in report["near_misses"]])
+    lines += _unlisted_markdown(report)
     return "\n".join(lines) + "\n"
+
+
+def _unlisted_markdown(report: Mapping[str, Any]) -> list[str]:
+    """The audit's section of pages the manifest's ``sources`` take but it does not list."""
+    if not report["unlisted_sources"]:
+        return []
+    return ["", "## Pages the manifest does not list (its sources take them)", "",
+            *markdown_table(("path", "version", "id init --update gives it", "why"),
+                            [(_shown(u["path"]), u["version"], u["source_id"] or "-", u["message"])
+                             for u in report["unlisted_sources"]])]
 
 
 # --------------------------------------------------------------------------
@@ -395,36 +431,49 @@ _PIN_VALUE: Final = re.compile(r'"sha256"\s*:\s*"([0-9a-f]{64}|)"')
 def _pin(args: argparse.Namespace) -> int:
     _check_ci_options(args)
     manifest = read_manifest(args.manifest, require_pins=False)
-    files = SourceFiles(manifest.root)
+    quoted = shlex.quote(_shown(args.manifest))
     pins = []
     drift = []
-    for entry in manifest.entries:
-        try:
-            raw = files.read(entry)
-        except IngestionError as error:
-            if not (args.pin_check and error.reason == "source_missing"):
-                raise
-            drift.append(PinDrift(entry, "source_missing", None, None, ""))
-            pins.append(entry.sha256)
-            continue
-        digest = source_digest(raw)
-        pins.append(digest)
-        if digest != entry.sha256:
-            hint = line_ending_hint(raw, entry.sha256) if entry.sha256 else ""
-            drift.append(PinDrift(entry, "hash_mismatch" if entry.sha256 else "invalid_sha256", digest,
-                                  len(raw), hint))
+    with SourceFiles(manifest.root) as files:
+        for entry in manifest.entries:
+            try:
+                raw = files.read(entry)
+            except IngestionError as error:
+                if not (args.pin_check and error.reason == "source_missing"):
+                    raise
+                drift.append(PinDrift(entry, "source_missing", None, None, ""))
+                pins.append(entry.sha256)
+                continue
+            decode_source(raw, source_id=entry.source_id, path=entry.path)  # pin only what loads
+            digest = source_digest(raw)
+            pins.append(digest)
+            if digest != entry.sha256:
+                hint = line_ending_hint(raw, entry.sha256) if entry.sha256 else ""
+                drift.append(PinDrift(entry, "hash_mismatch" if entry.sha256 else "invalid_sha256", digest,
+                                      len(raw), hint))
+    pages = unlisted_sources(manifest) if args.pin_check else []
     if args.pin_check and args.format in FORMATS:
         where = _locations(args, manifest.root)
-        fix = f"{args.prog} pin --manifest {shlex.quote(_shown(args.manifest))}"
-        _write_report(args, Report("pin --check", tuple(pin_checks(
-            manifest.entries, drift, where, manifest_file=os.path.basename(manifest.real_path), fix=fix))), where)
-        return exit_code("findings" if drift else "ok")
+        fix = f"{args.prog} pin --manifest {quoted}"
+        add = f"{args.prog} init --update --manifest {quoted}"
+        checks = (*pin_checks(manifest.entries, drift, where, manifest_file=os.path.basename(manifest.real_path),
+                              fix=fix), *unlisted_checks(pages, where, fix=add))
+        _write_report(args, Report("pin --check", checks), where)
+        return exit_code("findings" if drift or pages else "ok")
+    prune = (f"; remove its entry with: {args.prog} init --update --prune --manifest {quoted}"
+             if manifest.sources is not None else "")
     for item in drift:
-        print(printable(_drift_line(item, args.pin_check)))
+        print(printable(_drift_line(item, args.pin_check) + (prune if item.reason == "source_missing" else "")))
     if args.pin_check:
+        for page in pages:
+            print(f"unlisted {_shown(page['path'])}: {printable(page['message'])}")
         if not drift:
             print(f"all {len(manifest.entries)} pins are current")
-        return exit_code("findings" if drift else "ok")
+        if pages:
+            them = "it" if len(pages) == 1 else "them"
+            print(f"{_plural(len(pages), 'page')} unlisted: add {them} with: {args.prog} init --update "
+                  f"--manifest {quoted} (or exclude {them} in \"sources\")")
+        return exit_code("findings" if drift or pages else "ok")
     target = Path(manifest.real_path)
     shown = _shown(args.manifest)
     if os.path.abspath(args.manifest) != str(target):
@@ -468,38 +517,9 @@ def _rewrite_pins(text: str, old_pins: Sequence[str], new_pins: Sequence[str]) -
 # init
 
 
-_MARKDOWN_SUFFIXES: Final = (".md", ".markdown")
 #: Any line of the directive form, whatever the grammar (``init`` proposes a grammar from these).
 _DIRECTIVE_LINE: Final = re.compile(
     rf"^@({NAME.pattern}) ({NAME.pattern}) ({NAME.pattern})=(\S+)\r?$", re.MULTILINE)
-
-
-def _version_pattern(pattern: str) -> re.Pattern[str]:
-    """``'{version}/**'`` -> a regular expression over a relative path (``*`` within a folder, ``**`` across)."""
-    if pattern.count("{version}") != 1:
-        raise CliError("usage", f"--version-from must hold '{{version}}' once, got {pattern!r}")
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("{version}", i):
-            out.append(r"(?P<version>[^/]+)")
-            i += len("{version}")
-        elif pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
 
 
 def _starter_grammar(texts: Sequence[str]) -> tuple[dict[str, Any], str]:
@@ -508,6 +528,7 @@ def _starter_grammar(texts: Sequence[str]) -> tuple[dict[str, Any], str]:
     Proposed from every ``@<namespace> <operation> <key>=<value>`` line first,
     then again from only the lines that count as directives under that
     grammar (examples in code, and directive-shaped text elsewhere, left out).
+    The first proposal is checked once, not once per page: linear in the pages.
     """
     found = [m.groups() for text in texts for m in _DIRECTIVE_LINE.finditer(text)]
     if not found:
@@ -517,10 +538,11 @@ def _starter_grammar(texts: Sequence[str]) -> tuple[dict[str, Any], str]:
     namespace = Counter(ns for ns, _, _, _ in found).most_common(1)[0][0]
     grammar = _grammar_of(namespace, [(op, key, value) for ns, op, key, value in found if ns == namespace])
     try:
-        counted = [(c.operation, c.claim_key, c.value) for text in texts
-                   for c in read_directives(text, grammar_from_json(grammar)).claims]
+        proposed = grammar_from_json(grammar)
     except GrammarError:
-        counted = []
+        proposed = None
+    counted = [] if proposed is None else [(c.operation, c.claim_key, c.value) for text in texts
+                                           for c in read_directives(text, proposed).claims]
     if counted:
         grammar = _grammar_of(namespace, counted)
     count = sum(len(keys) for keys in grammar["operations"].values())
@@ -530,12 +552,10 @@ def _starter_grammar(texts: Sequence[str]) -> tuple[dict[str, Any], str]:
 
 def _grammar_of(namespace: str, claims: Sequence[tuple[str, str, str]]) -> dict[str, Any]:
     """Grammar JSON allowing exactly ``(operation, key, value)`` claims: integers, else enumerations."""
-    operations: dict[str, dict[str, list[str]]] = {}
+    operations: dict[str, dict[str, dict[str, None]]] = {}
     for operation, key, value in claims:
         if NAME.fullmatch(operation) and NAME.fullmatch(key):
-            values = operations.setdefault(operation, {}).setdefault(key, [])
-            if value not in values:
-                values.append(value)
+            operations.setdefault(operation, {}).setdefault(key, {})[value] = None
     grammar_ops: dict[str, dict[str, Any]] = {}
     for operation in sorted(operations):
         rules: dict[str, dict[str, Any]] = {}
@@ -550,71 +570,180 @@ def _grammar_of(namespace: str, claims: Sequence[tuple[str, str, str]]) -> dict[
     return {"namespace": namespace, "product": namespace.replace("-", " ").title(), "operations": grammar_ops}
 
 
+def _sort_out(outcomes: Sequence[Outcome], left_out: list[tuple[str, str]]) -> list[Outcome]:
+    """The pages to add; the ones left out appended to ``left_out``. Two pages wanting one id are
+    refused (``duplicate_source_id``, naming both files): ``pin`` would refuse the manifest."""
+    adds = []
+    for outcome in outcomes:
+        if outcome.action == "collision":
+            raise IngestionError("duplicate_source_id", f"its source id {outcome.source_id!r} would also be "
+                                 f"{printable(outcome.other or '')}'s: rename one of the two files or exclude "
+                                 "one in \"sources\"; nothing written", path=outcome.page.path)
+        if outcome.action == "left_out":
+            left_out.append((outcome.page.path, outcome.why))
+        elif outcome.action == "add":
+            adds.append(outcome)
+    return adds
+
+
+def _read_pages(root: str, adds: Sequence[Outcome], left_out: list[tuple[str, str]]) -> list[tuple[Outcome, str]]:
+    """Each page to add, read once through :class:`SourceFiles` with its text: ``(outcome, text)``.
+
+    A page that cannot be read is an input error naming it (``source_unreadable``),
+    and so is one that is not UTF-8 (``source_not_utf8``, with the byte offset),
+    since ``pin`` would refuse both; one that changed since the walk (grew
+    over the cap, vanished, became another kind of file, a symlink leading
+    out, the same file as an earlier page) is left out, with why.
+    """
+    read = []
+    with SourceFiles(root) as files:
+        for outcome in adds:
+            path = outcome.page.path
+            try:
+                raw = files.read_path(path, source_id=outcome.source_id)
+            except IngestionError as error:
+                if error.reason == "source_unreadable":
+                    raise
+                left_out.append((path, f"{error.detail} ({error.reason})"))
+                continue
+            read.append((outcome, decode_source(raw, source_id=outcome.source_id, path=path)))
+    return read
+
+
+def _entry(outcome: Outcome, base_url: str | None) -> dict[str, str]:
+    """A new manifest entry for a page: unpinned, approved (``status`` omitted)."""
+    source_id = outcome.source_id or ""
+    entry: dict[str, str] = {"source_id": source_id, "version": outcome.page.version, "path": outcome.page.path}
+    if base_url:
+        entry["url"] = base_url.rstrip("/") + "/" + source_id
+    entry["sha256"] = ""
+    return {key: entry[key] for key in ENTRY_FIELDS if key in entry}
+
+
+def _report_pages(left_out: Sequence[tuple[str, str]], renamed: Sequence[Outcome]) -> None:
+    for path, why in sorted(left_out, key=lambda item: folder_order(item[0])):
+        print(f"left out: {_shown(path)}: {printable(why)}", file=sys.stderr)
+    for outcome in renamed:
+        print(f"id: {_shown(outcome.page.path)}: listed as {outcome.source_id!r}, since its path is not a "
+              "source id (ASCII letters, digits, '.', '_', '-', '/'; a letter or digit first)", file=sys.stderr)
+
+
 def _init(args: argparse.Namespace) -> int:
+    if args.update:
+        return _update(args)
+    if args.prune:
+        raise CliError("usage", f"--prune comes with --update (see '{args.prog} init --help')")
+    if args.docs_dir is None or args.version_from is None:
+        raise CliError("usage", f"init needs DOCS_DIR and --version-from, or --update --manifest M "
+                                f"(see '{args.prog} init --help')")
     docs = Path(args.docs_dir)
     if not docs.is_dir():
-        raise CliError("input", f"{docs} is not a folder")
+        raise CliError("input", f"{_shown(docs)} is not a folder")
+    problem = pattern_problem(args.version_from, include=True)
+    if problem:
+        raise CliError("usage", f"--version-from {problem}")
     manifest_path = Path(args.manifest) if args.manifest else docs / "manifest.json"
-    root = manifest_path.resolve().parent
-    pattern = _version_pattern(args.version_from)
-    matched: list[tuple[str, str, str]] = []  # (relative to docs, relative to the manifest folder, version)
-    left_out = []
-    files = sorted(p for p in docs.rglob("*") if p.suffix.lower() in _MARKDOWN_SUFFIXES and p.is_file())
-    real_files = {p.resolve() for p in files if not p.is_symlink()}
-    for path in files:
-        in_docs = path.relative_to(docs).as_posix()
-        if path.is_symlink() and path.resolve() in real_files:
-            left_out.append(f"{in_docs}: a link to {path.resolve().relative_to(docs.resolve()).as_posix()}, "
-                            "which is listed (one file must not count twice)")
-            continue
-        try:
-            relative = path.resolve().relative_to(root).as_posix()
-        except ValueError:
-            left_out.append(f"{in_docs}: outside the manifest's folder {root}")
-            continue
-        match = pattern.fullmatch(in_docs)
-        source_id = in_docs.rsplit(".", 1)[0]
-        if match is None:
-            left_out.append(f"{in_docs}: does not match {args.version_from!r}")
-        elif not SOURCE_ID.fullmatch(source_id):
-            left_out.append(f"{in_docs}: {source_id!r} is not a valid source id "
-                            "(ASCII letters, digits, '.', '_', '-', '/')")
-        else:
-            matched.append((in_docs, relative, match.group("version")))
-    versions = [version for _, _, version in matched]
-    scheme = args.scheme
+    check_output(manifest_path, create_only=True)
+    root = os.path.realpath(manifest_path.parent)
+    below = os.path.relpath(os.path.realpath(docs), root)
+    if below == os.pardir or below.startswith(os.pardir + os.sep):
+        raise CliError("input", f"no page under {_shown(docs)} can be listed: it is not inside the manifest's "
+                                f"folder {_shown(root)}, to which every path in a manifest is relative; write "
+                                "the manifest in DOCS_DIR or a folder above it; nothing written")
+    include = args.version_from if below == os.curdir else below.replace(os.sep, "/") + "/" + args.version_from
+    problem = pattern_problem(include, include=True)
+    if problem:
+        raise CliError("usage", f"the pattern of DOCS_DIR and --version-from seen from the manifest's folder "
+                                f"{problem}")
+    sources = Sources((Pattern.parse(include, include=True),))
+    found = scan(root, sources)
+    scheme = args.scheme or "auto"
     if scheme == "auto":
+        versions = [page.version for page in found.pages]
         scheme = next((name for name in ("major.minor", "semver", "calver", "label")
                        if all(VERSION_SCHEMES[name].fits(v) for v in versions)), "label")
-    fits = VERSION_SCHEMES[scheme]
-    documents = []
-    texts = []
-    for in_docs, relative, version in matched:
-        if not fits.fits(version):
-            left_out.append(f"{in_docs}: version {version!r} does not fit the scheme {scheme!r}")
-            continue
-        entry: dict[str, str] = {"source_id": in_docs.rsplit(".", 1)[0], "version": version,
-                                 "path": relative}
-        if args.base_url:
-            entry["url"] = args.base_url.rstrip("/") + "/" + entry["source_id"]
-        entry["sha256"] = ""
-        documents.append({key: entry[key] for key in ENTRY_FIELDS if key in entry})
-        texts.append((docs / in_docs).read_text(encoding="utf-8", errors="replace"))
-    check_output(manifest_path, create_only=True)
-    if not documents:
-        first = f" (first: {left_out[0]})" if left_out else ""
+    left_out = list(found.left_out)
+    outcomes = plan(found.pages, VERSION_SCHEMES[scheme], root, base=sources.id_base())
+    pages = _read_pages(root, _sort_out(outcomes, left_out), left_out)
+    if not pages:
+        left_out.sort(key=lambda item: folder_order(item[0]))
+        first = f" (first: {_shown(left_out[0][0])}: {printable(left_out[0][1])})" if left_out else ""
         raise CliError("input", f"no page under {_shown(docs)} fits {args.version_from!r}, the scheme "
                                 f"{scheme!r} and the manifest's folder; {_plural(len(left_out), 'page')} "
                                 f"left out{first}; nothing written")
-    grammar, note = _starter_grammar(texts)
-    manifest = {"grammar": grammar, "version_scheme": scheme, "documents": documents}
+    grammar, note = _starter_grammar([text for _, text in pages])
+    manifest = {"grammar": grammar, "version_scheme": scheme, "sources": sources.written(),
+                "documents": [_entry(outcome, args.base_url) for outcome, _ in pages]}
     write_atomically(manifest_path, render_json(manifest), create_only=True)
-    for line in left_out:
-        print(f"left out: {printable(line)}", file=sys.stderr)
-    print(f"wrote {_shown(manifest_path)}: {_plural(len(documents), 'source')}, version scheme "
+    _report_pages(left_out, [outcome for outcome, _ in pages if outcome.renamed])
+    print(f"wrote {_shown(manifest_path)}: {_plural(len(pages), 'source')}, version scheme "
           f"{scheme!r}, unpinned; {note}", file=sys.stderr)
     print(f"next: edit the grammar (and any \"status\": \"draft\"), then run: "
           f"{args.prog} pin --manifest {shlex.quote(_shown(manifest_path))}", file=sys.stderr)
+    return exit_code("ok")
+
+
+def _base_url(entries: Sequence[Entry]) -> str | None:
+    """The URL prefix every entry's ``url`` is (prefix + its id), or ``None`` when they follow none."""
+    prefixes = {entry.url[:-len(entry.source_id)] if entry.url and entry.url.endswith(entry.source_id)
+                else None for entry in entries}
+    return prefixes.pop() if len(prefixes) == 1 else None
+
+
+def _update(args: argparse.Namespace) -> int:
+    """``init --update --manifest M [--prune]``: add the new pages of M's ``sources``, list (or
+    remove) the gone ones, keep everything else byte for byte."""
+    if args.docs_dir is not None or args.version_from is not None or args.scheme is not None:
+        raise CliError("usage", "init --update takes no DOCS_DIR, --version-from or --scheme: the manifest's "
+                                "\"sources\" and \"version_scheme\" say them")
+    if args.manifest is None:
+        raise CliError("usage", f"init --update needs --manifest M (see '{args.prog} init --help')")
+    manifest = read_manifest(args.manifest, require_pins=False)
+    shown, quoted = _shown(args.manifest), shlex.quote(_shown(args.manifest))
+    if manifest.sources is None:
+        raise CliError("usage", f"{shown} has no \"sources\", so init --update cannot tell which pages are its "
+                                "own: add one, e.g. \"sources\": {\"include\": [\"{version}/**\"]} (see "
+                                "reference/manifest.md), or edit \"documents\" by hand")
+    root = manifest.root
+    found = scan(root, manifest.sources)
+    left_out = list(found.left_out)
+    outcomes = plan(found.pages, manifest.version_scheme, root, manifest.entries, manifest.sources.id_base())
+    pages = _read_pages(root, _sort_out(outcomes, left_out), left_out)
+    gone = [entry for entry in manifest.entries if missing(root, entry.path)]
+    base_url = args.base_url or _base_url(manifest.entries)
+    new = [_entry(outcome, base_url) for outcome, _ in pages]
+    removed = {entry.position for entry in gone} if args.prune else set()
+    _report_pages(left_out, [outcome for outcome, _ in pages if outcome.renamed])
+    for outcome, _ in pages:
+        print(f"added {_shown(outcome.page.path)} as {outcome.source_id!r} (version "
+              f"{printable(outcome.page.version)}, approved, unpinned)", file=sys.stderr)
+    for entry in gone:
+        print(f"{'removed' if args.prune else 'gone'} {_shown(entry.path)} ({entry.source_id!r}): the file "
+              "no longer exists" + ("" if args.prune else "; run with --prune to remove its entry"),
+              file=sys.stderr)
+    if not new and not removed:
+        kept = f"; {_plural(len(gone), 'gone entry')} kept" if gone else ""
+        print(f"unchanged {shown}: no page to add{kept}", file=sys.stderr)
+        return exit_code("ok")
+    target = Path(manifest.real_path)
+    text = target.read_bytes().decode("utf-8")
+    if [entry.get("path") for entry in json.loads(text.lstrip("\ufeff"))["documents"]] != \
+            [entry.path for entry in manifest.entries]:
+        raise CliError("input", f"{shown} changed while init --update read it; run it again")
+    positions, at = [], 0  # merge in path order: before the first existing entry whose path sorts after
+    existing = [folder_order(entry.path) for entry in manifest.entries]
+    for added in new:
+        key = folder_order(added["path"])
+        while at < len(existing) and existing[at] <= key:
+            at += 1
+        positions.append((at, added))
+    keep = [entry.position not in removed for entry in manifest.entries]
+    write_atomically(target, edit_documents(text, keep, positions))
+    written = shown if os.path.abspath(args.manifest) == str(target) else f"{shown} -> {_shown(target)}"
+    print(f"wrote {written}: {_plural(len(new), 'source')} added, {len(removed)} removed", file=sys.stderr)
+    if new:
+        print("next: review the new entries (\"status\": \"draft\" for a page not published yet; the grammar, "
+              f"for new keys), then run: {args.prog} pin --manifest {quoted}", file=sys.stderr)
     return exit_code("ok")
 
 
@@ -683,7 +812,7 @@ _MANIFEST_HELP: Final = (
     'manifest (paths relative to the folder that holds it; "sha256": "" until pin fills it in):\n'
     '  {"grammar": {"namespace": "acme", "product": "Acme", "operations": {"connect":\n'
     '      {"max-retries": {"type": "integer", "min": 0}}}},\n'
-    '   "version_scheme": "semver",\n'
+    '   "version_scheme": "semver", "sources": {"include": ["{version}/**"]},\n'
     '   "documents": [{"source_id": "guide", "version": "1.0.0", "path": "guide.md",\n'
     '                  "url": "https://...", "status": "approved", "sha256": ""}]}')
 
@@ -726,7 +855,9 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
         group.add_argument("--output", metavar="FILE", help="write the lab result here (atomically)")
         group.add_argument("--check", action="store_true",
                            help="compare a fresh lab run with expected-result.json; exit 1 on drift")
-    parser.add_argument("--version", action="version", version=f"conflict-gate {__version__}")
+    parser.add_argument("--version", action="version", version=f"conflict-gate {__version__}",
+                        help="print the program's version and exit (alone: a requested version goes "
+                             "after the command, gate --version V)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=not lab)
 
     def command(name: str, summary: str, description: str, epilog: str = "") -> argparse.ArgumentParser:
@@ -768,24 +899,37 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
                 _CI_HELP + "\n\n" + _MANIFEST_HELP)
     p.add_argument("--manifest", required=True, help="path to the manifest")
     p.add_argument("--check", action="store_true", dest="pin_check",
-                   help="change nothing; exit 1 on a stale pin or a missing file")
+                   help="change nothing; exit 1 on a stale pin, a missing file or (with \"sources\") "
+                        "a page the manifest does not list")
     p.add_argument("--format", choices=("text", *FORMATS), default="text",
                    help="with --check: text (default), or a CI format: github, sarif, junit")
     p.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
 
-    p = command("init", "write a starter manifest for a folder of Markdown pages",
+    p = command("init", "write a starter manifest for a folder of Markdown pages, or bring one up to date",
                 "Write a starter manifest (unpinned) listing every .md/.markdown file under DOCS_DIR "
                 "whose path matches --version-from, with a grammar proposed from the directive lines "
-                "found. Never overwrites a file.",
-                "example: conflict-gate init docs --version-from '{version}/**' "
-                "--base-url https://docs.example.com")
-    p.add_argument("docs_dir", metavar="DOCS_DIR")
-    p.add_argument("--version-from", required=True, metavar="PATTERN",
-                   help="path pattern relative to DOCS_DIR with one {version}, e.g. '{version}/**'")
-    p.add_argument("--base-url", help="URL prefix; a page's URL is prefix + its id")
-    p.add_argument("--scheme", choices=("auto", *VERSION_SCHEMES), default="auto",
+                "found and \"sources\" recording the pattern; every file left out is named on stderr "
+                "with why. Never overwrites a file.\n\n"
+                "With --update, bring the manifest M up to date with its \"sources\": add the new pages "
+                "(approved, unpinned: pin comes next) in path order, name the pages that are gone and "
+                "remove their entries only with --prune; every other byte of M stays as it is.",
+                "examples:\n  conflict-gate init docs --version-from '{version}/**' "
+                "--base-url https://docs.example.com\n  conflict-gate init --update --manifest "
+                "docs/manifest.json --prune")
+    p.add_argument("docs_dir", metavar="DOCS_DIR", nargs="?", help="the folder of pages (not with --update)")
+    p.add_argument("--version-from", metavar="PATTERN",
+                   help="path pattern relative to DOCS_DIR with one {version}, e.g. '{version}/**' "
+                        "(* within a folder, ** across folders, ? one character)")
+    p.add_argument("--base-url", help="URL prefix; a page's URL is prefix + its id (with --update: "
+                                      "default, the prefix every entry's url shares)")
+    p.add_argument("--scheme", choices=("auto", *VERSION_SCHEMES), default=None,
                    help="version scheme (default: the first of major.minor, semver, calver, label that fits)")
-    p.add_argument("--manifest", help="where to write it (default: DOCS_DIR/manifest.json)")
+    p.add_argument("--manifest", help="where to write it (default: DOCS_DIR/manifest.json); with "
+                                      "--update, the manifest to update")
+    p.add_argument("--update", action="store_true",
+                   help="update the manifest M from its \"sources\" instead of writing a new one")
+    p.add_argument("--prune", action="store_true",
+                   help="with --update: remove the entries whose file no longer exists")
 
     p = command("grammar", "print the manifest's grammar",
                 "Print the directive grammar the manifest declares: every operation, key and allowed value.")
@@ -806,6 +950,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
                 "Print the JSON Schema (draft 2020-12) of a result, to validate saved results or to "
                 "type an integration: " + "; ".join(f"{name}: {what}" for name, (_, what) in SCHEMAS.items()) + ".")
     p.add_argument("name", choices=tuple(SCHEMAS), metavar="NAME", help="one of: " + ", ".join(SCHEMAS))
+    parser.commands = frozenset(commands.choices)
     return parser
 
 

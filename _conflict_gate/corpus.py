@@ -24,6 +24,7 @@ on the folder, symlinks and shared files.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import os
@@ -33,14 +34,14 @@ from types import MappingProxyType
 from typing import Final, Mapping, NamedTuple
 
 from .errors import DirectiveError, IngestionError
-from .files import HAS_NOFOLLOW, OPEN_FLAGS, ErrorFactory, open_error, read_fd
+from .files import DIR_FLAGS, HAS_DIR_FD, HAS_NOFOLLOW, OPEN_FLAGS, ErrorFactory, is_symlink_at, open_error, read_fd
 from .grammar import Grammar
 from .manifest import Entry, Manifest, VersionScheme, read_manifest
 from .reader import Claim, NearMiss, read_directives
 from .registry import MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
 from .suggest import IdIndex
 
-__all__ = ["Corpus", "Source", "SourceFiles", "line_ending_hint", "load_documents", "source_digest"]
+__all__ = ["Corpus", "Source", "SourceFiles", "decode_source", "line_ending_hint", "load_documents", "source_digest"]
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 
@@ -157,63 +158,177 @@ def line_ending_hint(raw: bytes, pinned: str) -> str:
 class SourceFiles:
     """Reads manifest sources confined to the folder that holds the manifest.
 
-    Each folder is resolved once (``realpath``) and must lie inside the root;
-    each file is opened with ``O_NOFOLLOW``, so a symlink as the last
-    component is resolved and confined before anything is opened through it.
-    Two entries reaching one file (symlink or hard link) are refused by
-    ``(st_dev, st_ino)`` from the read's own ``fstat``. Nothing outside the
-    root is ever opened or read.
+    Folders are held open by descriptor (where the platform has ``openat``):
+    from the root's descriptor, each folder on a path is opened relative to the
+    one before with ``O_NOFOLLOW | O_DIRECTORY``, and the file relative to its
+    folder with ``O_NOFOLLOW``, so the system never resolves a path through a
+    symlink. A symlink met on the way (a folder or the file itself) is resolved
+    by name, must lie inside the root, and its target is opened the same way,
+    component by component. A folder swapped for a symlink while a load runs
+    is therefore never followed out of the root (a folder already open keeps
+    being read: the last few are kept open, for speed). Without ``openat``
+    (Windows) each path is resolved and confined before it is opened and
+    re-checked after. Two entries reaching one file (symlink or hard link) are
+    refused by ``(st_dev, st_ino)`` from the read's own ``fstat``. Nothing
+    outside the root is ever opened or read.
+
+    ``by_descriptor=False`` reads the way platforms without ``openat`` do.
+    Close it when done (:meth:`close`, or use it as a context manager); its
+    folders are closed when it is collected otherwise.
     """
 
-    def __init__(self, root: str, limit: int = MAX_SOURCE_BYTES) -> None:
+    #: How many folders stay open between reads.
+    KEEP_OPEN: Final = 8
+    #: How many symlinks one path may pass through.
+    MAX_LINKS: Final = 40
+
+    def __init__(self, root: str, limit: int = MAX_SOURCE_BYTES, *, by_descriptor: bool = HAS_DIR_FD) -> None:
         self.root = root
         self.limit = limit
-        self._folders: dict[str, str | None] = {}  # relative folder -> real folder, None if outside
+        self.by_descriptor = by_descriptor and HAS_DIR_FD
+        self._root_fd: int | None = None
+        self._open_folders: dict[tuple[str, ...], tuple[int, tuple[str, ...]]] = {}
         self._seen: dict[tuple[int, int], str] = {}
+
+    def __enter__(self) -> "SourceFiles":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the folders held open (reading again opens them again)."""
+        folders, self._open_folders = getattr(self, "_open_folders", {}), {}
+        for fd, _ in folders.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        root, self._root_fd = getattr(self, "_root_fd", None), None
+        if root is not None:
+            with contextlib.suppress(OSError):
+                os.close(root)
 
     def read(self, entry: Entry) -> bytes:
         """Read one entry's raw bytes once. Raises :class:`IngestionError`:
         ``path_outside_root``, ``source_missing``, ``source_not_regular_file``,
         ``source_too_large``, ``source_unreadable``, ``duplicate_path``."""
+        return self.read_path(entry.path, source_id=entry.source_id, position=entry.position)
+
+    def read_path(self, path: str, *, source_id: str | None = None, position: int | None = None) -> bytes:
+        """Read the file at ``path`` (relative to the root, checked by
+        :func:`~_conflict_gate.manifest.check_relative_path`) as :meth:`read` does;
+        errors name ``source_id`` and ``path``, and a duplicate the pointer of entry ``position``."""
         def error(reason: str, detail: str) -> IngestionError:
             if reason == "source_missing":
                 detail += " (paths are relative to the folder that holds the manifest)"
-            pointer = f"/documents/{entry.position}/path" if reason == "duplicate_path" else None
-            return IngestionError(reason, detail, source_id=entry.source_id, path=entry.path,
-                                  pointer=pointer)
+            pointer = (f"/documents/{position}/path" if reason == "duplicate_path" and position is not None
+                       else None)
+            return IngestionError(reason, detail, source_id=source_id, path=path, pointer=pointer)
 
-        folder, name = posixpath.split(entry.path)
-        real_folder = self._folder(folder)
-        if real_folder is None:
-            raise error("path_outside_root", "path leads outside the manifest's folder")
-        path = os.path.join(real_folder, name)
-        if not HAS_NOFOLLOW and os.path.islink(path):
-            path = self._confine(path, error)
-        try:
-            fd = os.open(path, OPEN_FLAGS)
-        except OSError as exc:
-            if exc.errno != errno.ELOOP:
-                raise open_error(exc, path, error) from None
-            path = self._confine(path, error)  # the last component is a symlink: resolve, confine
-            try:
-                fd = os.open(path, OPEN_FLAGS)
-            except OSError as again:
-                raise open_error(again, path, error) from None
+        fd = self._open_file(path, error) if self.by_descriptor else self._open_by_name(path, error)
         try:
             raw, info = read_fd(fd, self.limit, error)
         finally:
             os.close(fd)
         key = (info.st_dev, info.st_ino)
-        first = self._seen.setdefault(key, entry.source_id)
-        if first != entry.source_id:
+        first = self._seen.setdefault(key, source_id or path)
+        if first != (source_id or path):
             raise error("duplicate_path", f"names the same file as {first!r}")
         return raw
 
-    def _folder(self, folder: str) -> str | None:
-        if folder not in self._folders:
-            real = os.path.realpath(os.path.join(self.root, folder))
-            self._folders[folder] = real if _inside(self.root, real) else None
-        return self._folders[folder]
+    # -- with openat: folders by descriptor, never through a symlink
+
+    def _open_file(self, path: str, error: ErrorFactory) -> int:
+        parts = tuple(path.split("/"))
+        for _ in range(self.MAX_LINKS):
+            folder_fd, real = self._folder(parts[:-1], error)
+            try:
+                return os.open(parts[-1], OPEN_FLAGS, dir_fd=folder_fd)
+            except OSError as exc:
+                if not is_symlink_at(parts[-1], folder_fd):
+                    raise open_error(exc, os.path.join(self.root, *real, parts[-1]), error) from None
+            parts = self._resolve((*real, parts[-1]), error)  # the file is a symlink: its target, inside
+            if not parts:
+                raise error("source_not_regular_file", "not a regular file")
+        raise error("source_unreadable", "cannot open: too many levels of symbolic links")
+
+    def _folder(self, parts: tuple[str, ...], error: ErrorFactory) -> tuple[int, tuple[str, ...]]:
+        """The open folder at ``parts`` below the root and its symlink-free parts."""
+        if self._root_fd is None:
+            try:
+                self._root_fd = os.open(self.root, DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
+            except OSError as exc:
+                raise error("source_unreadable", f"cannot open the manifest's folder: {exc.strerror}") from None
+        if not parts:
+            return self._root_fd, ()
+        if parts in self._open_folders:
+            self._open_folders[parts] = self._open_folders.pop(parts)  # most recently used last
+            return self._open_folders[parts]
+        wanted, links = parts, 0
+        current = self._root_fd
+        real: tuple[str, ...] = ()
+        while len(real) < len(wanted):
+            name = wanted[len(real)]
+            try:
+                child = os.open(name, DIR_FLAGS, dir_fd=current)
+            except OSError as exc:
+                link = is_symlink_at(name, current)
+                if current != self._root_fd:
+                    os.close(current)
+                if not link:
+                    if isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+                        raise error("source_missing", "file does not exist") from None
+                    raise error("source_unreadable", f"cannot open folder {'/'.join((*real, name))!r}: "
+                                                     f"{exc.strerror}") from None
+                links += 1
+                if links > self.MAX_LINKS:
+                    raise error("source_unreadable", "cannot open: too many levels of symbolic links") from None
+                wanted = (*self._resolve((*real, name), error), *wanted[len(real) + 1:])
+                current, real = self._root_fd, ()
+                continue
+            if current != self._root_fd:
+                os.close(current)
+            current, real = child, (*real, name)
+        self._open_folders[parts] = (current, real)
+        if len(self._open_folders) > self.KEEP_OPEN:
+            oldest = next(iter(self._open_folders))
+            os.close(self._open_folders.pop(oldest)[0])
+        return current, real
+
+    def _resolve(self, parts: tuple[str, ...], error: ErrorFactory) -> tuple[str, ...]:
+        """Where the symlink at ``parts`` leads, as parts below the root; ``path_outside_root`` if out."""
+        real = os.path.realpath(os.path.join(self.root, *parts))
+        if not _inside(self.root, real):
+            raise error("path_outside_root", "path leads outside the manifest's folder")
+        relative = os.path.relpath(real, self.root)
+        return () if relative == os.curdir else tuple(relative.split(os.sep))
+
+    # -- without openat: resolve by name, confine, re-check
+
+    def _open_by_name(self, path: str, error: ErrorFactory) -> int:
+        folder, name = posixpath.split(path)
+        real_folder = os.path.realpath(os.path.join(self.root, folder))
+        if not _inside(self.root, real_folder):
+            raise error("path_outside_root", "path leads outside the manifest's folder")
+        target = os.path.join(real_folder, name)
+        if not HAS_NOFOLLOW and os.path.islink(target):
+            target = self._confine(target, error)
+        try:
+            fd = os.open(target, OPEN_FLAGS)
+        except OSError as exc:
+            if exc.errno != errno.ELOOP:
+                raise open_error(exc, target, error) from None
+            target = self._confine(target, error)  # the last component is a symlink: resolve, confine
+            try:
+                fd = os.open(target, OPEN_FLAGS)
+            except OSError as again:
+                raise open_error(again, target, error) from None
+        if not _inside(self.root, os.path.realpath(target)):  # a folder swapped meanwhile: never read
+            os.close(fd)
+            raise error("path_outside_root", "path leads outside the manifest's folder")
+        return fd
 
     def _confine(self, path: str, error: ErrorFactory) -> str:
         real = os.path.realpath(path)
@@ -224,6 +339,17 @@ class SourceFiles:
 
 def _inside(root: str, path: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def decode_source(raw: bytes, *, source_id: str | None, path: str) -> str:
+    """The text of a source's raw bytes: strict UTF-8, a leading BOM left out. Raises
+    :class:`IngestionError` ``source_not_utf8`` with the offset of the first bad byte in ``raw``."""
+    bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
+    try:
+        return raw[bom:].decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise IngestionError("source_not_utf8", f"invalid UTF-8 at byte {error.start + bom}",
+                             source_id=source_id, path=path) from None
 
 
 def load_documents(manifest_path: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
@@ -247,7 +373,12 @@ def load_documents(manifest_path: str | os.PathLike[str], *, strict: bool = True
     every such source. The manifest's own problems still raise.
     """
     manifest = read_manifest(manifest_path)
-    files = SourceFiles(manifest.root)
+    with SourceFiles(manifest.root) as files:
+        sources = _load(manifest, files, strict)
+    return Corpus(manifest, MappingProxyType(sources))
+
+
+def _load(manifest: Manifest, files: SourceFiles, strict: bool) -> dict[str, Source]:
     grammar = manifest.grammar
     sources = {}
     for entry in manifest.entries:
@@ -258,7 +389,7 @@ def load_documents(manifest_path: str | os.PathLike[str], *, strict: bool = True
                 raise
             sources[entry.source_id] = Source(entry.source_id, entry.version, entry.status, entry.path,
                                               entry.url, "", 0, (), error, (), entry)
-    return Corpus(manifest, MappingProxyType(sources))
+    return sources
 
 
 def _load_source(files: SourceFiles, grammar: Grammar, entry: Entry) -> Source:
@@ -271,11 +402,7 @@ def _load_source(files: SourceFiles, grammar: Grammar, entry: Entry) -> Source:
                              + (f" ({hint})" if hint else ""), source_id=entry.source_id,
                              path=entry.path)
     body = raw[3:] if raw.startswith(_UTF8_BOM) else raw
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise IngestionError("source_not_utf8", f"invalid UTF-8 at byte {error.start + len(raw) - len(body)}",
-                             source_id=entry.source_id, path=entry.path) from None
+    text = decode_source(raw, source_id=entry.source_id, path=entry.path)
     reading = read_directives(text, grammar, bom_bytes=len(raw) - len(body), source_id=entry.source_id,
                               path=entry.path, encoded=body)
     return Source(entry.source_id, entry.version, entry.status, entry.path, entry.url, digest, len(raw),

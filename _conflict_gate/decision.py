@@ -12,7 +12,8 @@ reasons come from :data:`~_conflict_gate.registry.DECISIONS`.
 :func:`audit` reads every source and reports, per version and operation, the
 approved sources about it (that declare some key of it) and per key whether
 they agree; it names refused and failed sources, drafts that would conflict
-once approved, and near-misses.
+once approved, near-misses, and the pages the manifest's ``sources`` take
+that it does not list.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from typing import Any, Mapping, Sequence
 from .corpus import Corpus, Source
 from .errors import GateError, LocatedError, printable
 from .grammar import IntegerRule
+from .manifest import Manifest
 from .reader import Claim
 from .registry import AUDIT_STATUSES, DEFAULT_UNRELATED, ELIGIBLE_STATUS, UNRELATED_OPTIONS, status_of
 from .request import answer_request
+from .tree import unlisted
 from .results import (
     AUDIT_CLAIM_FIELDS,
     AUDIT_ENTRY_FIELDS,
@@ -40,6 +43,7 @@ from .results import (
     REFUSED_FIELDS,
     REFUSED_SOURCE_FIELDS,
     UNAPPROVED_CONFLICT_FIELDS,
+    UNLISTED_SOURCE_FIELDS,
     AuditClaim,
     AuditEntry,
     AuditOperation,
@@ -53,11 +57,12 @@ from .results import (
     NearMissRecord,
     RefusedSourceRecord,
     UnapprovedConflict,
+    UnlistedSource,
     build,
     decision_fields,
 )
 
-__all__ = ["audit", "claim_record", "gate", "refusal_fields"]
+__all__ = ["audit", "claim_record", "gate", "refusal_fields", "unlisted_sources"]
 
 
 def claim_record(source: Source, claim: Claim) -> ClaimRecord:
@@ -229,8 +234,13 @@ def audit(corpus: Corpus) -> AuditReport:
     that failed verification in a non-strict load (``IngestionError``)
     included; ``unapproved_conflicts`` the claims of drafts and deprecated
     pages whose value differs from the approved ones of their version (they
-    would conflict once approved). ``clean``: no conflict, no refused approved
-    source, no failed source. Output order is deterministic.
+    would conflict once approved). ``unlisted_sources``
+    (:func:`unlisted_sources`) the pages the manifest's ``sources`` take that
+    it does not list: the tree is walked when ``audit`` is called, and a
+    folder there that cannot be listed raises
+    :class:`~_conflict_gate.errors.IngestionError` (``source_unreadable``).
+    ``clean``: no conflict, no refused approved source, no failed source and
+    no unlisted page. Output order is deterministic.
     """
     scheme = corpus.version_scheme
     ordered = sorted(corpus.sources.values(), key=lambda s: s.source_id)
@@ -299,6 +309,7 @@ def audit(corpus: Corpus) -> AuditReport:
         **counts, "refused": sum(r["status"] == ELIGIBLE_STATUS for r in refused),
         "unapproved_conflicts": len(unapproved), "near_misses": len(near_misses),
         "failed": sum(r["error"] == "IngestionError" for r in refused)})
+    unlisted_pages = unlisted_sources(corpus.manifest)
     return build(AuditReport, AUDIT_FIELDS, {
         "source_count": len(corpus.sources),
         "versions": scheme.sorted(s.version for s in ordered),
@@ -307,5 +318,16 @@ def audit(corpus: Corpus) -> AuditReport:
         "unapproved_conflicts": unapproved,
         "near_misses": near_misses,
         "summary": summary,
-        "clean": summary["conflict"] == 0 and summary["refused"] == 0 and summary["failed"] == 0,
+        "clean": summary["conflict"] == 0 and summary["refused"] == 0 and summary["failed"] == 0
+                 and not unlisted_pages,
+        "unlisted_sources": unlisted_pages,
     })
+
+
+def unlisted_sources(manifest: Manifest) -> list[UnlistedSource]:
+    """The pages the manifest's ``sources`` take that its ``documents`` do not list
+    (``unlisted_source``, see :func:`~_conflict_gate.tree.unlisted`); ``[]`` without ``sources``.
+    Walks the tree now (a corpus keeps no tree); reads no file."""
+    return [build(UnlistedSource, UNLISTED_SOURCE_FIELDS, {
+        "path": page.path, "reason": "unlisted_source", "version": page.version,
+        "source_id": page.source_id, "message": page.message}) for page in unlisted(manifest)]

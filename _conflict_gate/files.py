@@ -17,7 +17,8 @@ import os
 import stat
 from typing import Callable, Final
 
-__all__ = ["ErrorFactory", "HAS_NOFOLLOW", "OPEN_FLAGS", "open_error", "read_capped", "read_fd"]
+__all__ = ["DIR_FLAGS", "ErrorFactory", "HAS_DIR_FD", "HAS_NOFOLLOW", "OPEN_FLAGS", "is_symlink_at", "open_error",
+           "read_capped", "read_fd"]
 
 #: ``error(reason, detail)`` builds the exception to raise; the reasons are ``source_missing``,
 #: ``source_not_regular_file``, ``source_too_large``, ``source_unreadable`` and, from
@@ -29,6 +30,22 @@ OPEN_FLAGS: Final = (os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_
                      | getattr(os, "O_NONBLOCK", 0))
 #: Whether the platform has ``O_NOFOLLOW`` (without it, symlinks are checked before opening).
 HAS_NOFOLLOW: Final = hasattr(os, "O_NOFOLLOW")
+#: A folder, read-only, close-on-exec, never through a symlink as the last component.
+DIR_FLAGS: Final = (os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+                    | getattr(os, "O_DIRECTORY", 0))
+#: Whether folders can be held open and opened one below the other (``openat``: Linux, macOS,
+#: the BSDs), so that no path is ever resolved through a symlink by the system. Elsewhere
+#: (Windows) paths are resolved by name and confined, and re-checked after opening.
+HAS_DIR_FD: Final = (HAS_NOFOLLOW and hasattr(os, "O_DIRECTORY") and os.open in os.supports_dir_fd
+                     and os.stat in os.supports_dir_fd and os.stat in os.supports_follow_symlinks)
+
+
+def is_symlink_at(name: str, dir_fd: int) -> bool:
+    """Is ``name`` in the folder open as ``dir_fd`` a symlink (``False`` when it cannot be seen)?"""
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def open_error(exc: OSError, path: str, error: ErrorFactory) -> Exception:

@@ -4,10 +4,14 @@ A manifest is one JSON object::
 
     {"grammar": {...},                       # see grammar.grammar_from_json
      "version_scheme": "semver",             # one of VERSION_SCHEMES
+     "sources": {"include": ["{version}/**"], "exclude": []},   # optional; see sources.py
      "documents": [{"source_id": "guide", "version": "1.2.0", "path": "guide.md",
                     "url": "https://...", "status": "approved", "sha256": "<64 hex>"}]}
 
-``url`` and ``status`` may be omitted (no URL; ``approved``). Paths are
+``url`` and ``status`` may be omitted (no URL; ``approved``); so may
+``sources``, the patterns saying which files under the manifest's folder are
+its pages (``init --update``, ``pin --check`` and ``audit`` read them; see
+:mod:`~_conflict_gate.sources`). Paths are
 relative to the folder that holds the manifest file (its real location when
 the manifest is reached through a symlink), so ``gate``, ``audit`` and ``pin``
 all read the same files. This module reads the manifest only: it opens no
@@ -30,6 +34,7 @@ from .files import read_capped
 from .grammar import Grammar, grammar_from_json
 from .jsondata import JsonProblem, canonical_json, json_pointer, parse_strict
 from .registry import MAX_MANIFEST_BYTES, PAGE_STATUSES
+from .sources import Sources, SourcesProblem, sources_from_json
 
 __all__ = [
     "ENTRY_FIELDS",
@@ -46,7 +51,9 @@ __all__ = [
 ENTRY_FIELDS: Final = ("source_id", "version", "path", "url", "status", "sha256")
 _REQUIRED: Final = ("source_id", "version", "path", "sha256")
 _FIELD_SET: Final = frozenset(ENTRY_FIELDS)
-_TOP_LEVEL: Final = ("grammar", "version_scheme", "documents")
+_TOP_LEVEL: Final = ("grammar", "version_scheme", "sources", "documents")
+#: The top-level keys a manifest may leave out.
+_OPTIONAL_TOP_LEVEL: Final = frozenset({"sources"})
 #: Source ids: ASCII letters, digits, ``.``, ``_``, ``-``, ``/``; a letter or digit first; at most 200.
 #: No ``:``, space or bracket, so a citation ``[source: id:line]`` is never ambiguous.
 SOURCE_ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/\-]{0,199}")
@@ -157,7 +164,8 @@ class Manifest:
 
     ``path`` is the manifest path as given; ``real_path`` the file it names
     (symlinks followed; ``pin`` writes there); ``root`` the real folder that
-    holds it, to which every entry path is relative.
+    holds it, to which every entry path is relative. ``sources`` is the
+    checked ``"sources"`` key, ``None`` when the manifest has none.
     """
 
     path: str
@@ -166,6 +174,7 @@ class Manifest:
     grammar: Grammar
     version_scheme: VersionScheme
     entries: tuple[Entry, ...]
+    sources: Sources | None = None
 
 
 def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool = True) -> Manifest:
@@ -184,8 +193,12 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
     :func:`check_relative_path`), ``duplicate_source_id`` and
     ``duplicate_path``, each with the JSON pointer of the entry's field
     (a repeated JSON key and JSON syntax errors give line:column or no
-    location: Python's parser does not report more). Checks come in that order
-    for the whole manifest, then entry by entry.
+    location: Python's parser does not report more). A bad ``"sources"``
+    (see :func:`~_conflict_gate.sources.sources_from_json`: its shape, a
+    pattern that is not one, or one leading out of the folder) is
+    ``invalid_manifest`` with the pointer of the pattern. Checks come in that
+    order for the whole manifest (``sources`` after the version scheme), then
+    entry by entry.
     """
     shown = os.fspath(manifest_path)
     real_path = os.path.realpath(shown)
@@ -211,12 +224,18 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
         got = data.get("version_scheme")
         raise invalid(f"version_scheme must be one of {', '.join(VERSION_SCHEMES)}, got "
                       f"{printable(repr(got))}", "version_scheme", reason="invalid_version_scheme")
+    sources = None
+    if "sources" in data:
+        try:
+            sources = sources_from_json(data["sources"])
+        except SourcesProblem as problem:
+            raise invalid(problem.message, "sources", *problem.parts) from None
     documents = data.get("documents")
     if not isinstance(documents, list):
         raise invalid("'documents' must be a list", "documents")
     entries = tuple(_check_entries(documents, scheme, require_pins, invalid))
     return Manifest(path=shown, real_path=real_path, root=os.path.dirname(real_path),
-                    grammar=grammar, version_scheme=scheme, entries=entries)
+                    grammar=grammar, version_scheme=scheme, entries=entries, sources=sources)
 
 
 def _parse_json(raw: bytes, shown: str) -> Any:

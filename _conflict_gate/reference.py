@@ -44,7 +44,7 @@ from .cli import CliError, grammar_table, markdown_table, write_atomically
 from .errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError
 from .grammar import NAME, VALUE_TOKEN
 from .inlines import _WORD_LIMIT, MAX_NESTING
-from .manifest import _REQUIRED, _TOP_LEVEL, ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
+from .manifest import _OPTIONAL_TOP_LEVEL, _REQUIRED, _TOP_LEVEL, ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
 from .reader import MAX_BLOCK_BYTES, MAX_CANDIDATES, MAX_NEAR_MISSES, QUOTE_LIMIT
 from .registry import (
     AUDIT_STATUSES,
@@ -53,6 +53,7 @@ from .registry import (
     EXIT_CODES,
     FINDINGS,
     MAX_ANSWER_BYTES,
+    MAX_FOLDER_DEPTH,
     MAX_MANIFEST_BYTES,
     MAX_SOURCE_BYTES,
     PAGE_STATUSES,
@@ -60,11 +61,13 @@ from .registry import (
     SEVERITIES,
     SOURCE_INGESTION_REASONS,
     UNRELATED_OPTIONS,
+    TREE_FINDINGS,
     VERDICTS,
     reason_meaning,
 )
 from .form import ANSWER_FORM
 from .schema import SCHEMAS
+from .sources import MAX_PATTERN_CHARS, MAX_PATTERNS
 from .results import (
     AUDIT_CLAIM_FIELDS,
     AUDIT_ENTRY_FIELDS,
@@ -160,6 +163,11 @@ def directive_reasons() -> list[str]:
 def decision_file_reasons() -> list[str]:
     """``DecisionError`` reasons (a decision file the answer check does not accept)."""
     return _reasons(DecisionError.reasons)
+
+
+def tree_findings() -> list[str]:
+    """What ``pin --check`` and ``audit`` find in the docs tree (findings, exit 1)."""
+    return _reasons(TREE_FINDINGS)
 
 
 def decisions() -> list[str]:
@@ -259,6 +267,9 @@ def ci_reasons() -> list[str]:
 _TOP_LEVEL_WORDS: Final = {
     "grammar": "the directive grammar of the corpus: `namespace`, `product`, `operations` (see below)",
     "version_scheme": "how versions are written: one of the version schemes below",
+    "sources": "where the pages come from: `{\"include\": [patterns], \"exclude\": [patterns]}`, paths "
+               "under the manifest's folder (see [Sources](#sources)); `init` writes it, `init --update`, "
+               "`pin --check` and `audit` read it (omitted: none of that)",
     "documents": "the list of sources, one object each (see the entry fields below)",
 }
 
@@ -278,7 +289,8 @@ def manifest_keys() -> list[str]:
     """The manifest's top-level keys."""
     _same_keys("manifest top-level keys", _TOP_LEVEL_WORDS, _TOP_LEVEL)
     return markdown_table(("key", "required", "meaning"),
-                          [(code(key), "yes", _TOP_LEVEL_WORDS[key]) for key in _TOP_LEVEL])
+                          [(code(key), "no" if key in _OPTIONAL_TOP_LEVEL else "yes", _TOP_LEVEL_WORDS[key])
+                           for key in _TOP_LEVEL])
 
 
 def entry_fields() -> list[str]:
@@ -311,14 +323,20 @@ _SIZE_CAPS: Final = {
     "MAX_MANIFEST_BYTES": (MAX_MANIFEST_BYTES, "the manifest file", "`manifest_unreadable`"),
     "MAX_ANSWER_BYTES": (MAX_ANSWER_BYTES, "an answer given to the answer check (UTF-8)",
                          "finding `too_large`, verdict `malformed_answer`"),
+    "MAX_FOLDER_DEPTH": (MAX_FOLDER_DEPTH, "folders below the manifest's folder that the walk of `sources` "
+                         "enters", "`source_unreadable` (pages could hide there)"),
+    "MAX_PATTERNS": (MAX_PATTERNS, "patterns in `sources`' `include`, and in its `exclude`", "`invalid_manifest`"),
+    "MAX_PATTERN_CHARS": (MAX_PATTERN_CHARS, "characters of one pattern", "`invalid_manifest`"),
 }
+#: The unit of a cap that does not count bytes.
+_CAP_UNITS: Final = {"MAX_FOLDER_DEPTH": "folders", "MAX_PATTERNS": "patterns", "MAX_PATTERN_CHARS": "characters"}
 
 
 def size_caps() -> list[str]:
     """The size caps of the registry."""
     return markdown_table(("cap", "limit", "applies to", "beyond it"),
-                          [(code(name), _size(limit), what, beyond)
-                           for name, (limit, what, beyond) in _SIZE_CAPS.items()])
+                          [(code(name), f"{limit} {_CAP_UNITS[name]}" if name in _CAP_UNITS else _size(limit),
+                            what, beyond) for name, (limit, what, beyond) in _SIZE_CAPS.items()])
 
 
 _READER_LIMITS: Final = {
@@ -420,6 +438,8 @@ _CONSTANT_WORDS: Final = {
     "UNRELATED_OPTIONS": "`gate(..., unrelated=...)` option value -> what it does with eligible pages about "
                          "other operations",
     "DECISION_FILE_REASONS": "`DecisionError` reason -> meaning",
+    "TREE_FINDINGS": "what `pin --check` and `audit` find in the docs tree -> meaning",
+    "MAX_FOLDER_DEPTH": "the deepest folder below the manifest's that the walk of `sources` enters",
     "SCHEMAS": "result name -> (its TypedDict, what it describes), for `result_schema`",
     "MAX_SOURCE_BYTES": "the largest source read, in bytes",
     "MAX_MANIFEST_BYTES": "the largest manifest read, in bytes",
@@ -548,6 +568,7 @@ TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "gate-reasons": _static(gate_reasons),
     "directive-reasons": _static(directive_reasons),
     "decision-file-reasons": _static(decision_file_reasons),
+    "tree-findings": _static(tree_findings),
     "exit-codes": _static(exit_codes),
     "command-exit-codes": _static(command_exit_codes),
     "ci-severities": _static(ci_severities),

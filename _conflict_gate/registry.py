@@ -21,6 +21,7 @@ __all__ = [
     "GATE_REASONS",
     "GRAMMAR_REASONS",
     "INGESTION_REASONS",
+    "MAX_FOLDER_DEPTH",
     "MAX_SOURCE_BYTES",
     "MAX_MANIFEST_BYTES",
     "MAX_ANSWER_BYTES",
@@ -33,6 +34,7 @@ __all__ = [
     "SOURCE_INGESTION_REASONS",
     "UNRELATED_OPTIONS",
     "DEFAULT_UNRELATED",
+    "TREE_FINDINGS",
     "VERDICTS",
     "VERDICT_CLASSES",
     "VERDICT_PRECEDENCE",
@@ -52,6 +54,8 @@ MAX_MANIFEST_BYTES: Final = 64 * 1024 * 1024
 MAX_ANSWER_BYTES: Final = 64 * 1024
 #: Largest decision file ``check-answer`` reads, in bytes.
 MAX_DECISION_BYTES: Final = 16 * 1024 * 1024
+#: Deepest folder below the manifest's folder that the tree walk of ``sources`` enters.
+MAX_FOLDER_DEPTH: Final = 64
 
 #: Reasons of an ``IngestionError``: the manifest or a source could not be loaded and verified.
 INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
@@ -65,13 +69,13 @@ INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
     "invalid_status": "a source's status is not one of the page statuses",
     "invalid_url": "a url is empty, too long, or holds whitespace or control characters",
     "invalid_sha256": "a pin is not 64 lowercase hexadecimal characters",
-    "duplicate_source_id": "two manifest entries share a source_id",
+    "duplicate_source_id": "two manifest entries share a source_id (or two pages init would list would)",
     "duplicate_path": "two manifest entries name the same file (as text, or through a link)",
     "invalid_path": "a path is empty, absolute, not normalised, or uses '..', backslashes or control characters",
     "path_outside_root": "a path leads outside the manifest's folder (through a symlink)",
     "source_missing": "a source file does not exist",
     "source_not_regular_file": "a source path names a directory, device or other non-regular file",
-    "source_unreadable": "a source file could not be read",
+    "source_unreadable": "a source file, or a folder the manifest's sources cover, could not be read",
     "source_too_large": f"a source file is larger than {MAX_SOURCE_BYTES} bytes",
     "hash_mismatch": "a source's raw bytes do not match its pinned sha256",
     "source_not_utf8": "a source is not valid UTF-8",
@@ -172,6 +176,12 @@ AUDIT_STATUSES: Final[Mapping[str, str]] = _ro({
                "(it declares another key of it) is silent on this key",
 })
 
+#: What ``pin --check`` and ``audit`` find in the docs tree beside a manifest that has ``sources``:
+#: findings (reported, exit 1), not errors. ``gate`` never looks.
+TREE_FINDINGS: Final[Mapping[str, str]] = _ro({
+    "unlisted_source": "a page that the manifest's sources patterns take is not listed in its documents",
+})
+
 #: Verdicts of the answer check, in precedence order: the first that applies is
 #: the verdict. Each has a class, which picks the exit code.
 VERDICTS: Final[Mapping[str, tuple[str, str]]] = _ro({
@@ -248,12 +258,16 @@ REPORT_SEVERITIES: Final[Mapping[str, tuple[tuple[str, ...], str | None, str | N
     **{reason: (("audit", "pin --check") if reason in ("hash_mismatch", "source_missing") else ("audit",),
                 "error", "error") for reason in SOURCE_INGESTION_REASONS},
     "invalid_sha256": (("pin --check",), "error", "error"),
+    # a page the manifest's "sources" take but do not list (exit 1 from both commands); it has no
+    # status of its own, so it is judged as a page would be that is approved by default
+    **{reason: (("audit", "pin --check"), "error", None) for reason in TREE_FINDINGS},
 })
 
 #: name -> (exit code, meaning). The one table of exit codes; each command's list is derived from it.
 EXIT_CODES: Final[Mapping[str, tuple[int, str]]] = _ro({
     "ok": (0, "success: gate ready, audit clean, pins current, answer supported, result up to date"),
-    "findings": (1, "drift (run.py --check), an audit conflict or refused source, a stale or missing pin (pin --check)"),
+    "findings": (1, "drift (run.py --check), an audit conflict, refused source or unlisted page, a stale or "
+                    "missing pin or an unlisted page (pin --check)"),
     "usage": (2, "bad arguments, or a bad request (GateError)"),
     "conflict": (3, "gate: conflict"),
     "not_in_docs": (4, "gate: not_in_docs"),
@@ -273,7 +287,7 @@ COMMAND_EXIT_CODES: Final[Mapping[str, tuple[str, ...]]] = _ro({
     "gate": ("ok", "conflict", "not_in_docs", "refused", "usage", "input", "grammar"),
     "audit": ("ok", "findings", "usage", "input", "grammar", "output"),
     "pin": ("ok", "findings", "usage", "input", "grammar", "output"),
-    "init": ("ok", "usage", "input", "output"),
+    "init": ("ok", "usage", "input", "output", "grammar"),
     "grammar": ("ok", "usage", "input", "grammar"),
     "check-answer": ("ok", "unsupported", "withheld", "malformed", "decision", "usage", "input", "grammar"),
     "schema": ("ok", "usage"),
@@ -289,7 +303,7 @@ def status_of(reason: str) -> str:
 
 def reason_meaning(reason: str) -> str:
     """The meaning of any reason of a decision, an error or a CI finding (``KeyError`` if unregistered)."""
-    for table in (*DECISIONS.values(), INGESTION_REASONS, REPORT_REASONS):
+    for table in (*DECISIONS.values(), INGESTION_REASONS, REPORT_REASONS, TREE_FINDINGS):
         if reason in table:
             return table[reason]
     raise KeyError(reason)

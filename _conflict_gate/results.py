@@ -31,6 +31,7 @@ from .registry import (
     INGESTION_REASONS,
     NEAR_MISS_PLACES,
     PAGE_STATUSES,
+    TREE_FINDINGS,
     VERDICT_CLASSES,
     VERDICTS,
 )
@@ -40,13 +41,13 @@ __all__ = [
     "AuditSilence", "AuditSummary", "CandidateRecord", "ChangedSourceCase", "ChatMessage", "ClaimRecord", "Decision",
     "DecisionEcho", "EnumRuleSummary", "Finding", "GrammarSummary", "IngestionRefusal", "IntegerRuleSummary", "LabAnswer",
     "LabCase", "LabResult", "NearMissRecord", "OneOf", "Pattern", "RefusedSourceRecord",
-    "UnapprovedConflict", "ValueRuleSummary",
+    "UnapprovedConflict", "UnlistedSource", "ValueRuleSummary",
     "ANSWER_CHECK_FIELDS", "AUDIT_CLAIM_FIELDS", "AUDIT_ENTRY_FIELDS", "AUDIT_FIELDS", "AUDIT_OPERATION_FIELDS",
     "AUDIT_REFUSAL_FIELDS", "AUDIT_SILENCE_FIELDS", "AUDIT_SUMMARY_FIELDS", "CANDIDATE_FIELDS", "CHANGED_SOURCE_FIELDS",
     "CLAIM_FIELDS", "DECISION_ECHO_FIELDS", "FINDING_FIELDS", "INGESTION_REFUSAL_FIELDS", "LAB_ANSWER_FIELDS", "LAB_CASE_FIELDS",
     "LAB_RESULT_FIELDS", "NEAR_MISS_FIELDS", "REASON_FIELDS", "REASON_FIELD_MEANINGS",
     "REFUSED_FIELDS", "REFUSED_SOURCE_FIELDS", "RESULT_FIELDS", "SET_ASIDE_FIELDS", "SHAPES", "TAIL_FIELDS",
-    "UNAPPROVED_CONFLICT_FIELDS", "build", "decision_fields",
+    "UNAPPROVED_CONFLICT_FIELDS", "UNLISTED_SOURCE_FIELDS", "build", "decision_fields",
 ]
 
 _ro = MappingProxyType
@@ -485,6 +486,25 @@ NEAR_MISS_FIELDS: Final[Mapping[str, str]] = _ro({
 })
 
 
+class UnlistedSource(TypedDict):
+    """A page the manifest's ``sources`` take that its ``documents`` do not list."""
+
+    path: str
+    reason: Annotated[str, OneOf.of(TREE_FINDINGS)]
+    version: str
+    source_id: str | None
+    message: str
+
+
+UNLISTED_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro({
+    "path": "the page, relative to the manifest's folder",
+    "reason": "`unlisted_source`",
+    "version": "its version, from the include pattern that takes it",
+    "source_id": "the id `init --update` would give it, or `null` when it cannot add it",
+    "message": "what is wrong and what to do, in one line",
+})
+
+
 class AuditSummary(TypedDict):
     """The audit's counts; ``agree``, ``conflict`` and ``partial`` are the audit statuses."""
 
@@ -518,6 +538,7 @@ class AuditReport(TypedDict):
     near_misses: list[NearMissRecord]
     summary: AuditSummary
     clean: bool
+    unlisted_sources: list[UnlistedSource]
 
 
 AUDIT_FIELDS: Final[Mapping[str, str]] = _ro({
@@ -529,7 +550,10 @@ AUDIT_FIELDS: Final[Mapping[str, str]] = _ro({
     "unapproved_conflicts": "claims of drafts and deprecated pages that would conflict once approved",
     "near_misses": "directive-shaped text in code or hidden HTML",
     "summary": "the counts",
-    "clean": "no approved sources conflict, no approved source is refused and no source failed verification",
+    "clean": "no approved sources conflict, no approved source is refused, no source failed verification "
+             "and no page is unlisted",
+    "unlisted_sources": "pages the manifest's `sources` take that its `documents` do not list "
+                        "(`[]` without `sources`)",
 })
 
 # --------------------------------------------------------------------------
@@ -718,6 +742,7 @@ SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro({
     AuditRefusal: AUDIT_REFUSAL_FIELDS,
     UnapprovedConflict: UNAPPROVED_CONFLICT_FIELDS,
     NearMissRecord: NEAR_MISS_FIELDS,
+    UnlistedSource: UNLISTED_SOURCE_FIELDS,
     AuditSummary: AUDIT_SUMMARY_FIELDS,
     AuditReport: AUDIT_FIELDS,
     LabCase: LAB_CASE_FIELDS,

@@ -2,7 +2,7 @@
 
     python bench/run.py              # every figure below; a few minutes on 2 cores
     python bench/run.py --quick      # a smoke run in a few seconds (figures too small to judge)
-    python bench/run.py --only corpora|adversarial|operations|rag|suggest
+    python bench/run.py --only corpora|adversarial|operations|rag|suggest|init
     python bench/run.py --json PATH  # where to save the figures (default: bench/results/)
 
 Standard library only; runs from anywhere (it puts the repository root on
@@ -61,13 +61,21 @@ adversarial
     three runs; k fitted over the three sizes), and the peak RSS above the
     import baseline of a fresh
     interpreter that reads, decodes and reads the directives of the 16 MB one.
+init
+    ``conflict-gate init`` (in process, stderr captured) over a tree of
+    8,000 small pages in four version folders, each declaring a key of its
+    own (so the proposed grammar has 8,000 keys), and over its first 2,000
+    pages: seconds (minimum of ``--repeat`` runs, a new manifest each time)
+    and k between the two.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import hashlib
+import io
 import json
 import math
 import os
@@ -87,6 +95,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from _conflict_gate.cli import main as cli_main  # noqa: E402
 from _conflict_gate.corpus import load_documents  # noqa: E402
 from _conflict_gate.decision import audit, gate  # noqa: E402
 from _conflict_gate.grammar import grammar_from_json  # noqa: E402
@@ -740,6 +749,42 @@ def typo(rng: random.Random, text: str) -> str:
     at = rng.choice((0, len(text) // 2, len(text) - 1))
     kind = rng.randrange(3)
     return text[:at] + ("" if kind == 0 else text[at] * 2 if kind == 1 else "#") + text[at + 1:]
+# init over a tree of one-key pages
+
+INIT_SIZES = (2000, 8000)
+
+
+def make_init_tree(folder: Path, pages: int) -> Path:
+    """``pages`` small pages in four version folders, page ``i`` declaring key ``key-i`` of its own."""
+    for index in range(pages):
+        path = folder / VERSIONS[index % len(VERSIONS)] / f"page-{index:05d}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"# Page {index}\n\nWhat the queue does when a publish fails.\n\n"
+                        f"@quill queue.publish key-{index:05d}=yes\n", encoding="utf-8")
+    return folder
+
+
+def measure_init(root: Path, sizes: Sequence[int], repeat: int) -> dict[str, Any]:
+    """Minimum seconds of ``conflict-gate init`` per tree size, and k between the smallest and largest."""
+    seconds: dict[str, float] = {}
+    for pages in sizes:
+        docs = make_init_tree(root / f"init-{pages}", pages)
+        runs = []
+        for run in range(repeat):
+            manifest = docs / f"manifest-{run}.json"
+            err = io.StringIO()
+
+            def init() -> int:
+                with contextlib.redirect_stderr(err):
+                    return cli_main(["init", str(docs), "--version-from", "{version}/**", "--manifest", str(manifest)])
+
+            runs.append(timed(init))
+            if not manifest.is_file():
+                raise RuntimeError(f"init wrote nothing: {err.getvalue()}")
+            manifest.unlink()
+        seconds[str(pages)] = min(runs)
+    return {"seconds": seconds, "k": growth_exponent(sizes[0], seconds[str(sizes[0])], sizes[-1],
+                                                     seconds[str(sizes[-1])])}
 
 
 # --------------------------------------------------------------------------
@@ -826,6 +871,11 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
             size = report["parameters"]["adversarial_sizes"][-1]
             targets.append((f"adversarial {name}: peak memory <= 10 x source above baseline",
                             entry["peak_rss_above_baseline"] / size, 10.0, "x source"))
+    init = report.get("init")
+    if init and init["k"] is not None:
+        small, large = report["parameters"]["init_sizes"][0], report["parameters"]["init_sizes"][-1]
+        targets.append((f"init over one-key pages: time growth k ({small:,} -> {large:,} pages) <= 1.15",
+                        init["k"], 1.15, ""))
     return [{"target": name, "value": round(value, 4), "limit": limit, "unit": unit, "met": value <= limit}
             for name, value, limit, unit in targets]
 
@@ -898,6 +948,10 @@ def render(report: dict[str, Any]) -> str:
             peak = entry["peak_rss_above_baseline"]
             peak_text = "n/a" if peak is None else f"{peak / MB:.1f} MB ({peak / sizes[-1]:.1f}x)"
             lines.append(f"  {name:<28}{times}  {entry['k'] or 0:4.2f}   {peak_text:<19}  {entry['outcome']}")
+    if report.get("init"):
+        init = report["init"]
+        figures = ", ".join(f"{int(pages):,} pages {_seconds(value)}" for pages, value in init["seconds"].items())
+        lines += ["", f"init over one-key-per-page pages: {figures}; k {init['k'] or 0:.2f}"]
     lines += ["", "targets:"]
     for target in report["targets"]:
         lines.append(f"  [{'met    ' if target['met'] else 'NOT MET'}] {target['target']}: "
@@ -915,16 +969,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="runs of floor and cold (minimum kept)")
     parser.add_argument("--passes", type=int, default=5, help="timed passes over the warm requests")
     parser.add_argument("--requests", type=int, default=2000)
-    parser.add_argument("--only", choices=("corpora", "adversarial", "operations", "rag", "suggest"))
+    parser.add_argument("--only", choices=("corpora", "adversarial", "operations", "rag", "suggest", "init"))
     parser.add_argument("--json", type=Path, help="where to save the figures (default: bench/results/)")
     parser.add_argument("--quick", action="store_true", help="a smoke run in a few seconds")
     args = parser.parse_args(argv)
     args.sizes = ADVERSARIAL_SIZES
     args.rag_requests, args.id_counts = RAG_REQUESTS, (10_000, 1_000_000)
+    args.init_sizes = INIT_SIZES
     if args.quick:
         args.docs, args.repeat, args.passes, args.requests = 100, 1, 1, 100
         args.sizes = (20_000, 80_000)
         args.rag_requests, args.id_counts = 200, (1_000, 10_000)
+        args.init_sizes = (200, 800)
     return args
 
 
@@ -936,7 +992,8 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
                               "parameters": {"docs": args.docs, "seed": args.seed, "repeat": args.repeat,
                                              "passes": args.passes, "requests": args.requests,
                                              "adversarial_sizes": list(args.sizes), "quick": args.quick,
-                                             "rag_requests": args.rag_requests, "id_counts": list(args.id_counts)}}
+                                             "rag_requests": args.rag_requests, "id_counts": list(args.id_counts),
+                                             "init_sizes": list(args.init_sizes)}}
     if args.only in (None, "corpora"):
         report["corpora"] = {}
         for label, kind, docs, size in (("fence-heavy", "fence", args.docs, 8192),
@@ -977,6 +1034,9 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     if args.only in (None, "adversarial"):
         progress("adversarial inputs ...")
         report["adversarial"] = measure_adversarial(root, args.sizes, 1 if args.quick else 3)
+    if args.only in (None, "init"):
+        progress("init over one-key pages ...")
+        report["init"] = measure_init(root, args.init_sizes, args.repeat)
     report["targets"] = evaluate_targets(report)
     return report
 

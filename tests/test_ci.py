@@ -295,6 +295,17 @@ class FindingsTest(CliCase):
         seen |= {("pin --check", r["ruleId"], f"{statuses[r['properties']['sourceId']]}:"
                   f"{'notice' if r['level'] == 'note' else r['level']}")
                  for r in json.loads(result.out)["runs"][0]["results"]}
+        tree = self.folder()  # a page the manifest's "sources" take but do not list
+        listed = write_corpus(tree, {"1.0/a.md": b"@quill create_copy existing_path=refuse\n"})
+        (tree / "1.0/new.md").write_bytes(b"@quill create_copy existing_path=refuse\n")
+        data = json.loads(listed.read_text(encoding="utf-8"))
+        data["sources"] = {"include": ["{version}/**"]}
+        listed.write_text(json.dumps(data), encoding="utf-8")
+        for command in (("audit",), ("pin", "--check")):
+            result = self.cli(*command, "--manifest", str(listed), "--format", "sarif")
+            self.assertEqual(result.code, code("findings"), result.err)
+            seen |= {(" ".join(command), r["ruleId"], f"approved:{r['level']}")
+                     for r in json.loads(result.out)["runs"][0]["results"] if r["ruleId"] == "unlisted_source"}
         expected = set()
         for reason, (commands, approved, unapproved) in REPORT_SEVERITIES.items():
             for command in commands:

@@ -351,6 +351,7 @@ class ExitCodeTableTest(CliCase):
                 "input": lambda: self.cli("init", str(self.tmp / "no-such-docs"), "--version-from", "{version}/**"),
                 "output": lambda: self.cli("init", str(docs), "--version-from", "{version}/**",
                                            "--manifest", str(existing)),
+                "grammar": lambda: self.cli("init", "--update", "--manifest", self.bad_grammar_manifest()),
             },
             "grammar": {
                 "ok": lambda: self.cli("grammar", "--manifest", self.m),
@@ -574,7 +575,8 @@ class AuditTest(CliCase):
         report = json.loads(result.out)
         self.assertEqual(result.out, render_json(report))
         self.assertEqual(list(report), ["source_count", "versions", "operations", "refused_sources",
-                                        "unapproved_conflicts", "near_misses", "summary", "clean"])
+                                        "unapproved_conflicts", "near_misses", "summary", "clean",
+                                        "unlisted_sources"])
         self.assertEqual(report["summary"], {"agree": 1, "conflict": 1, "partial": 1, "refused": 1,
                                              "unapproved_conflicts": 1, "near_misses": 1, "failed": 0})
         self.assertFalse(report["clean"])
@@ -758,6 +760,17 @@ class PinTest(CliCase):
             code("input"), "", "conflict-gate: error: source 'next' (docs/next.md): file does not exist (paths are "
                                "relative to the folder that holds the manifest) [source_missing]\n"))
         self.assertEqual(self.manifest.read_bytes(), before)
+
+    def test_a_page_that_is_not_utf8_is_refused_with_the_byte_offset(self) -> None:
+        """Regression: pin pinned a page that is not UTF-8, which every later load then refused."""
+        before = self.manifest.read_bytes()
+        (self.root / "docs/reference.md").write_bytes(b"\xef\xbb\xbf# Ref\xe9rence\n")
+        for check in ((), ("--check",)):
+            with self.subTest(check=check):
+                self.assertUserError(self.cli("pin", *check, "--manifest", self.m), "input",
+                                     "source 'reference' (docs/reference.md): invalid UTF-8 at byte 8 "
+                                     "[source_not_utf8]")
+                self.assertEqual(self.manifest.read_bytes(), before)
 
     def test_missing_manifest_with_and_without_check(self) -> None:
         absent = str(self.root / "absent.json")
@@ -1534,6 +1547,32 @@ class HelpTest(CliCase):
                 out = self.cli("--help", lab=lab).out
                 for command in COMMANDS:
                     self.assertIn(f"    {command}", out)
+
+
+class VersionFlagTest(CliCase):
+    def test_version_alone_prints_the_program_version(self) -> None:
+        from _conflict_gate import __version__
+
+        for lab in (False, True):
+            with self.subTest(lab=lab):
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out), self.assertRaises(SystemExit) as caught:
+                    main(["--version"], prog="python run.py" if lab else "conflict-gate",
+                         lab=self.lab_program if lab else None)
+                self.assertEqual((caught.exception.code, out.getvalue()), (0, f"conflict-gate {__version__}\n"))
+
+    def test_version_before_the_command_is_a_usage_error(self) -> None:
+        """Regression: `conflict-gate --version 2.0 gate ...` printed the program's version and exited 0,
+        so a script meaning to gate version 2.0 went on as if it had been decided."""
+        ready = ("--claim", "existing_path", "--operation", "create_copy", "guide", "reference")
+        for argv in (("--version", "2.0", "gate", "--manifest", self.m, *ready),
+                     ("--version=2.0", "gate", "--manifest", self.m, *ready),
+                     ("--vers", "1.0", "gate", "--manifest", self.m, *ready),
+                     ("--version", "gate", "--manifest", self.m, "--version", "1.0", *ready),
+                     ("--version", "audit", "--manifest", self.m)):
+            with self.subTest(argv=argv[:2]):
+                self.assertUserError(self.cli(*argv), "usage", "put --version after the command")
+        self.assertEqual(self.gate("--version", "1.0", *ready).code, code("ok"))
 
 
 # ==========================================================================

@@ -27,6 +27,7 @@ from typing import Any, Callable
 from unittest import mock
 
 from _conflict_gate.corpus import SourceFiles, line_ending_hint
+from _conflict_gate.files import HAS_DIR_FD
 from conflict_gate import INGESTION_REASONS, MAX_SOURCE_BYTES, IngestionError, load_documents, read_manifest, source_digest
 from tests.support import PAGE, QUILL_GRAMMAR, CorpusFolderCase, run_cli
 
@@ -102,6 +103,14 @@ class OpenSpy:
     def __exit__(self, *exc: object) -> None:
         for patcher in reversed(self._patches):
             patcher.stop()
+
+
+def opens_file(path: Any, kwargs: dict[str, Any], target: str | Path) -> bool:
+    """Does ``os.open(path, ..., **kwargs)`` open ``target``, by path or by name in its folder's descriptor?"""
+    target = Path(target)
+    if kwargs.get("dir_fd") is None:
+        return os.fsdecode(path) == str(target)
+    return os.fsdecode(path) == target.name and os.path.samestat(os.fstat(kwargs["dir_fd"]), os.stat(target.parent))
 
 
 def with_watchdog(test: unittest.TestCase, action: Callable[[], Any], seconds: float = 10.0) -> Any:
@@ -421,6 +430,70 @@ class ConfinementTest(CorpusCase):
         self.write_manifest([self.entry("a", "docs/back/real.md")])
         self.assertEqual(load_documents(self.manifest).sources["a"].size, len(TEXT))
 
+    def swap_after_first_read(self, folder: Path, target: Path) -> Any:
+        """Patch SourceFiles.read so that, right after the first entry is read, ``folder`` is moved
+        aside (inside the root) and a symlink to ``target`` put in its place."""
+        real_read = SourceFiles.read
+        swapped: list[str] = []
+
+        def read_then_swap(files: SourceFiles, entry: Any) -> bytes:
+            raw = real_read(files, entry)
+            if not swapped:
+                swapped.append(entry.source_id)
+                os.rename(folder, folder.with_name(folder.name + "-moved"))
+                os.symlink(target, folder)
+            return raw
+
+        return mock.patch.object(SourceFiles, "read", read_then_swap)
+
+    def test_a_folder_swapped_for_a_symlink_mid_load_is_never_followed(self) -> None:
+        """Regression: a folder swapped for a symlink between two entries of one load was followed out
+        of the root, since O_NOFOLLOW guards only a path's last component.
+
+        The outside copy holds the very bytes the second entry is pinned to, so a
+        loader that followed the swapped folder would load it without complaint.
+        """
+        self.put("docs/one/a.md")
+        self.put("docs/two/b.md", self.SECRET)
+        (self.outside / "two").mkdir()
+        outside_b = self.outside / "two" / "b.md"
+        outside_b.write_bytes(self.SECRET)
+        self.write_manifest([self.entry("a", "docs/one/a.md"), self.entry("b", "docs/two/b.md", self.SECRET)])
+        with self.swap_after_first_read(self.root / "docs", self.outside), OpenSpy() as spy:
+            self.refused("path_outside_root", source_id="b", path="docs/two/b.md")
+        self.assertEqual(spy.opens_of(outside_b), 0, "the file outside the root was opened")
+        self.assertEqual(spy.opens_of(self.outside), 0, "the folder outside the root was opened")
+
+    def test_a_folder_already_open_keeps_being_read_after_a_swap(self) -> None:
+        """The folder of an earlier entry is held open: after the swap its next file is read from it
+        (it moved, inside the root), and the symlink put in its place is never followed."""
+        self.put("docs/a.md")
+        inside = self.put("docs/b.md", TEXT + b"inside\n")
+        (self.outside / "b.md").write_bytes(TEXT + b"inside\n")
+        self.write_manifest([self.entry("a", "docs/a.md"), self.entry("b", "docs/b.md", TEXT + b"inside\n")])
+        identity_inside = identity(inside)
+        with self.swap_after_first_read(self.root / "docs", self.outside), OpenSpy() as spy:
+            corpus = load_documents(self.manifest)
+        self.assertEqual(corpus.sources["b"].size, len(TEXT) + 7)
+        self.assertEqual(spy.opened[identity_inside], 1)
+        self.assertEqual(spy.opens_of(self.outside / "b.md"), 0, "the file outside the root was opened")
+
+    def test_without_openat_links_out_are_refused_unopened_too(self) -> None:
+        """The fallback for platforms without ``openat``: each path resolved, confined and re-checked."""
+        for name, path in self.links().items():
+            with self.subTest(name):
+                self.write_manifest([self.entry("a", path, self.SECRET)])
+                files = SourceFiles(str(self.root), by_descriptor=False)
+                with OpenSpy() as spy, self.assertRaises(IngestionError) as caught:
+                    files.read(read_manifest(self.manifest).entries[0])
+                self.assertEqual(caught.exception.reason, "path_outside_root")
+                self.assertEqual(spy.opens_of(self.secret), 0, "the file outside the root was opened")
+        self.put("docs/real.md")
+        os.symlink("real.md", self.root / "docs" / "inside.md")
+        self.write_manifest([self.entry("a", "docs/inside.md")])
+        files = SourceFiles(str(self.root), by_descriptor=False)
+        self.assertEqual(files.read(read_manifest(self.manifest).entries[0]), TEXT)
+
     def test_a_dangling_symlink_inside_is_missing(self) -> None:
         """A symlink to a file that does not exist inside the root is ``source_missing``, not an escape."""
         os.symlink("nothere.md", self.root / "docs" / "a.md")
@@ -490,7 +563,7 @@ class SourceFileTest(CorpusCase):
         opened: set[int] = set()
 
         def denied(path: Any, *args: Any, **kwargs: Any) -> int:
-            if os.fsdecode(path) == target:
+            if opens_file(path, kwargs, target):
                 raise PermissionError(errno.EACCES, "Permission denied")
             return real_open(path, *args, **kwargs)
 
@@ -500,7 +573,7 @@ class SourceFileTest(CorpusCase):
 
         def tracking(path: Any, *args: Any, **kwargs: Any) -> int:
             fd = real_open(path, *args, **kwargs)
-            if os.fsdecode(path) == target:
+            if opens_file(path, kwargs, target):
                 opened.add(fd)
             return fd
 
@@ -637,6 +710,8 @@ class VerifyTest(CorpusCase):
             corpus = load_documents(self.manifest)
         self.assertEqual(len(corpus), len(files))
         expected = Counter({identity(self.manifest): 1, **{identity(p): 1 for p in paths.values()}})
+        if HAS_DIR_FD:  # and each folder once, held open by descriptor
+            expected.update({identity(self.root): 1, identity(self.root / "docs"): 1})
         self.assertEqual(spy.opened, expected)
         for rel, path in paths.items():
             with self.subTest(rel):
@@ -669,7 +744,7 @@ class ReasonCoverageTest(CorpusCase):
         real_open = os.open
 
         def denied_open(path: Any, *args: Any, **kwargs: Any) -> int:
-            if os.fsdecode(path).endswith("/docs/a.md"):
+            if opens_file(path, kwargs, self.root / "docs" / "a.md"):
                 raise PermissionError(errno.EACCES, "Permission denied")
             return real_open(path, *args, **kwargs)
 

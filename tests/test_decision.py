@@ -694,7 +694,8 @@ class AuditTest(DialectCase):
     def test_report(self) -> None:
         report = audit(self.quill_corpus())
         self.assertEqual(list(report), ["source_count", "versions", "operations", "refused_sources",
-                                        "unapproved_conflicts", "near_misses", "summary", "clean"])
+                                        "unapproved_conflicts", "near_misses", "summary", "clean",
+                                        "unlisted_sources"])
         self.assertEqual(report["source_count"], 11)
         self.assertEqual(report["versions"], ["1.0", "1.9", "1.10", "2.0"])
         self.assertEqual([(g["version"], g["operation"], g["source_ids"]) for g in report["operations"]], [

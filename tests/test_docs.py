@@ -54,6 +54,7 @@ from _conflict_gate.registry import (
     PAGE_STATUSES,
     REPORT_REASONS,
     SEVERITIES,
+    TREE_FINDINGS,
     VERDICTS,
 )
 from tests.support import REPO, run_cli, simple_yaml
@@ -407,7 +408,7 @@ class BadInputTableTest(unittest.TestCase):
     def test_every_error_reason_has_a_row(self) -> None:
         outcomes = set().union(*(backticked(row[1]) for row in self.rows))
         for registry in (INGESTION_REASONS, GRAMMAR_REASONS, GATE_REASONS, DIRECTIVE_REASONS,
-                         DECISION_FILE_REASONS, REPORT_REASONS):
+                         DECISION_FILE_REASONS, REPORT_REASONS, TREE_FINDINGS):
             for reason in registry:
                 self.assertIn(reason, outcomes)
 
@@ -425,7 +426,7 @@ class VocabularyTest(unittest.TestCase):
             "page statuses": PAGE_STATUSES, "audit statuses": AUDIT_STATUSES, "verdicts": VERDICTS,
             "verdict classes": {verdict_class for verdict_class, _ in VERDICTS.values()},
             "findings": FINDINGS, "exit codes": EXIT_CODES, "version schemes": VERSION_SCHEMES,
-            "report reasons": REPORT_REASONS, "severities": SEVERITIES,
+            "report reasons": REPORT_REASONS, "severities": SEVERITIES, "tree findings": TREE_FINDINGS,
         }
         for vocabulary, values in vocabularies.items():
             for name in values:

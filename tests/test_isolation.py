@@ -42,6 +42,7 @@ from _conflict_gate.registry import (
 from _conflict_gate.results import decision_fields
 from _conflict_gate.suggest import MAX_SUGGEST_LENGTH, WINDOW, IdIndex
 from tests.support import FIXTURE_MANIFEST, CorpusTestCase, run_cli, write_corpus
+from tests.test_corpus import opens_file
 
 #: Two operations, so that a page can be about another topic than the request.
 GRAMMAR: dict[str, Any] = {
@@ -173,7 +174,7 @@ def failing_corpus(folder: Callable[[], Path], reason: str, *, status: str = "ap
         real_open = os.open
 
         def denied(path: Any, *args: Any, **kwargs: Any) -> int:
-            if os.fsdecode(path).endswith("/docs/b.md"):
+            if opens_file(path, kwargs, b):
                 raise PermissionError(errno.EACCES, "Permission denied")
             return real_open(path, *args, **kwargs)
         context = mock.patch.object(os, "open", denied)

@@ -125,6 +125,27 @@ class SchemaValidationTest(unittest.TestCase):
         self.assertEqual(code, 1, err)  # the lab is not clean by design
         self.assertValid("audit", json.loads(out))
 
+    def test_an_audit_with_unlisted_pages(self) -> None:
+        """The audit of a manifest with ``sources``: one page unlisted that init --update can add, one it cannot."""
+        with tempfile.TemporaryDirectory(prefix="conflict-gate-schema-") as tmp:
+            docs = Path(tmp, "docs")
+            for rel in ("1.0/a.md", "1.0/b.md", "1.1.0/c.md"):
+                (docs / rel).parent.mkdir(parents=True, exist_ok=True)
+                (docs / rel).write_bytes(b"# Page\n\n@quill create_copy existing_path=refuse\n")
+            (docs / "1.1.0" / "c.md").rename(docs / "c.md")
+            self.assertEqual(run_cli(["init", str(docs), "--version-from", "{version}/**"])[0], 0)
+            manifest = str(docs / "manifest.json")
+            self.assertEqual(run_cli(["pin", "--manifest", manifest])[0], 0)
+            (docs / "1.0" / "new.md").write_bytes(b"# New\n")
+            (docs / "c.md").rename(docs / "1.1.0" / "c.md")
+            report = audit(load_documents(manifest))
+        self.assertEqual([(u["path"], u["source_id"]) for u in report["unlisted_sources"]],
+                         [("1.0/new.md", "1.0/new"), ("1.1.0/c.md", None)])
+        self.assertValid("audit", report)
+        broken = json.loads(json.dumps(report))
+        broken["unlisted_sources"][0]["reason"] = "unlisted"
+        self.assertInvalid("audit", broken, "an unlisted page of an unknown reason")
+
     def test_a_result_with_a_field_removed_added_or_of_the_wrong_type_fails(self) -> None:
         ready = next(c["result"] for c in self.saved["cases"] if c["result"]["status"] == "ready")
         conflict = next(c["result"] for c in self.saved["cases"] if c["result"]["status"] == "conflict")
