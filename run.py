@@ -25,24 +25,25 @@ from pathlib import Path
 from typing import Any, Callable, Final
 
 from _conflict_gate.answer import check_answer
-from _conflict_gate.cli import CliError, exit_code, main, write_atomically
+from _conflict_gate.cli import main
+from _conflict_gate.cli_support import CliError, exit_code, write_atomically
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import gate, refusal_fields
 from _conflict_gate.errors import IngestionError
 from _conflict_gate.jsondata import render_json
 from _conflict_gate.manifest import read_manifest
-from _conflict_gate.results import (
+from _conflict_gate.results import build
+from _conflict_gate.results_lab import (
     CHANGED_SOURCE_FIELDS,
+    ChangedSourceCase,
     INGESTION_REFUSAL_FIELDS,
+    IngestionRefusal,
     LAB_ANSWER_FIELDS,
     LAB_CASE_FIELDS,
     LAB_RESULT_FIELDS,
-    ChangedSourceCase,
-    IngestionRefusal,
     LabAnswer,
     LabCase,
     LabResult,
-    build,
 )
 
 HERE: Final = Path(__file__).resolve().parent

@@ -43,6 +43,15 @@ from .request import answer_request
 from .results import (
     AnswerCheck,
     AnswerRequest,
+    CandidateRecord,
+    ChatMessage,
+    ClaimRecord,
+    Decision,
+    DecisionEcho,
+    Finding,
+    RefusedSourceRecord,
+)
+from .results_audit import (
     AuditClaim,
     AuditEntry,
     AuditOperation,
@@ -50,14 +59,7 @@ from .results import (
     AuditReport,
     AuditSilence,
     AuditSummary,
-    CandidateRecord,
-    ChatMessage,
-    ClaimRecord,
-    Decision,
-    DecisionEcho,
-    Finding,
     NearMissRecord,
-    RefusedSourceRecord,
     UnapprovedConflict,
     UnlistedSource,
 )

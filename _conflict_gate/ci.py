@@ -36,7 +36,7 @@ from . import __version__
 from .errors import located_message, printable
 from .manifest import Entry
 from .registry import ELIGIBLE_STATUS, REPORT_SEVERITIES, SEVERITIES, reason_meaning
-from .results import AuditReport, UnlistedSource
+from .results_audit import AuditReport, UnlistedSource
 
 __all__ = [
     "ANNOTATIONS_PER_SEVERITY", "FORMATS", "SARIF_LEVELS", "SARIF_SCHEMA", "SRCROOT", "SUMMARY_LIMIT",

@@ -30,6 +30,18 @@ from .registry import AUDIT_STATUSES, DEFAULT_UNRELATED, ELIGIBLE_STATUS, UNRELA
 from .request import answer_request
 from .tree import unlisted
 from .results import (
+    CANDIDATE_FIELDS,
+    CLAIM_FIELDS,
+    CandidateRecord,
+    ClaimRecord,
+    Decision,
+    REFUSED_FIELDS,
+    REFUSED_SOURCE_FIELDS,
+    RefusedSourceRecord,
+    build,
+    decision_fields,
+)
+from .results_audit import (
     AUDIT_CLAIM_FIELDS,
     AUDIT_ENTRY_FIELDS,
     AUDIT_FIELDS,
@@ -37,13 +49,6 @@ from .results import (
     AUDIT_REFUSAL_FIELDS,
     AUDIT_SILENCE_FIELDS,
     AUDIT_SUMMARY_FIELDS,
-    CANDIDATE_FIELDS,
-    CLAIM_FIELDS,
-    NEAR_MISS_FIELDS,
-    REFUSED_FIELDS,
-    REFUSED_SOURCE_FIELDS,
-    UNAPPROVED_CONFLICT_FIELDS,
-    UNLISTED_SOURCE_FIELDS,
     AuditClaim,
     AuditEntry,
     AuditOperation,
@@ -51,15 +56,12 @@ from .results import (
     AuditReport,
     AuditSilence,
     AuditSummary,
-    CandidateRecord,
-    ClaimRecord,
-    Decision,
+    NEAR_MISS_FIELDS,
     NearMissRecord,
-    RefusedSourceRecord,
+    UNAPPROVED_CONFLICT_FIELDS,
+    UNLISTED_SOURCE_FIELDS,
     UnapprovedConflict,
     UnlistedSource,
-    build,
-    decision_fields,
 )
 
 __all__ = ["audit", "claim_record", "gate", "refusal_fields", "unlisted_sources"]

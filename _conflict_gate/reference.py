@@ -40,7 +40,9 @@ from typing import Any, Callable, Final, Mapping, Sequence
 
 from .blocks import MAX_DEPTH, MAX_LEAF_LINES
 from .ci import SARIF_LEVELS
-from .cli import CliError, grammar_table, markdown_table, write_atomically
+from .cli_support import CliError, write_atomically
+from .markdown import code_span as code
+from .markdown import grammar_table, markdown_table
 from .errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError
 from .grammar import NAME, VALUE_TOKEN
 from .inlines import _WORD_LIMIT, MAX_NESTING
@@ -69,6 +71,15 @@ from .form import ANSWER_FORM
 from .schema import SCHEMAS
 from .sources import MAX_PATTERN_CHARS, MAX_PATTERNS
 from .results import (
+    CLAIM_FIELDS,
+    REASON_FIELDS,
+    REASON_FIELD_MEANINGS,
+    REFUSED_FIELDS,
+    RESULT_FIELDS,
+    SET_ASIDE_FIELDS,
+    TAIL_FIELDS,
+)
+from .results_audit import (
     AUDIT_CLAIM_FIELDS,
     AUDIT_ENTRY_FIELDS,
     AUDIT_FIELDS,
@@ -76,14 +87,7 @@ from .results import (
     AUDIT_REFUSAL_FIELDS,
     AUDIT_SILENCE_FIELDS,
     AUDIT_SUMMARY_FIELDS,
-    CLAIM_FIELDS,
     NEAR_MISS_FIELDS,
-    REASON_FIELD_MEANINGS,
-    REASON_FIELDS,
-    REFUSED_FIELDS,
-    RESULT_FIELDS,
-    SET_ASIDE_FIELDS,
-    TAIL_FIELDS,
     UNAPPROVED_CONFLICT_FIELDS,
 )
 
@@ -97,14 +101,6 @@ END: Final = "<!-- end generated -->"
 
 class DriftError(ValueError):
     """The words kept here no longer match the data they describe (a field or limit added or removed)."""
-
-
-def code(text: str) -> str:
-    """``text`` as a CommonMark code span (a backtick run longer than any inside it)."""
-    longest = max((len(run) for run in re.findall("`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _exit(name: str) -> int:

@@ -37,17 +37,39 @@ from .registry import (
 )
 
 __all__ = [
-    "AnswerCheck", "AnswerRequest", "AuditClaim", "AuditEntry", "AuditOperation", "AuditRefusal", "AuditReport",
-    "AuditSilence", "AuditSummary", "CandidateRecord", "ChangedSourceCase", "ChatMessage", "ClaimRecord", "Decision",
-    "DecisionEcho", "EnumRuleSummary", "Finding", "GrammarSummary", "IngestionRefusal", "IntegerRuleSummary", "LabAnswer",
-    "LabCase", "LabResult", "NearMissRecord", "OneOf", "Pattern", "RefusedSourceRecord",
-    "UnapprovedConflict", "UnlistedSource", "ValueRuleSummary",
-    "ANSWER_CHECK_FIELDS", "AUDIT_CLAIM_FIELDS", "AUDIT_ENTRY_FIELDS", "AUDIT_FIELDS", "AUDIT_OPERATION_FIELDS",
-    "AUDIT_REFUSAL_FIELDS", "AUDIT_SILENCE_FIELDS", "AUDIT_SUMMARY_FIELDS", "CANDIDATE_FIELDS", "CHANGED_SOURCE_FIELDS",
-    "CLAIM_FIELDS", "DECISION_ECHO_FIELDS", "FINDING_FIELDS", "INGESTION_REFUSAL_FIELDS", "LAB_ANSWER_FIELDS", "LAB_CASE_FIELDS",
-    "LAB_RESULT_FIELDS", "NEAR_MISS_FIELDS", "REASON_FIELDS", "REASON_FIELD_MEANINGS",
-    "REFUSED_FIELDS", "REFUSED_SOURCE_FIELDS", "RESULT_FIELDS", "SET_ASIDE_FIELDS", "SHAPES", "TAIL_FIELDS",
-    "UNAPPROVED_CONFLICT_FIELDS", "UNLISTED_SOURCE_FIELDS", "build", "decision_fields",
+    "ANSWER_CHECK_FIELDS",
+    "AnswerCheck",
+    "AnswerRequest",
+    "CANDIDATE_FIELDS",
+    "CLAIM_FIELDS",
+    "CandidateRecord",
+    "ChatMessage",
+    "ClaimRecord",
+    "DECISION_ECHO_FIELDS",
+    "Decision",
+    "DecisionEcho",
+    "DecisionReason",
+    "DecisionStatus",
+    "DirectiveReason",
+    "FINDING_FIELDS",
+    "Finding",
+    "OneOf",
+    "PageStatus",
+    "Pattern",
+    "REASON_FIELDS",
+    "REASON_FIELD_MEANINGS",
+    "REFUSED_FIELDS",
+    "REFUSED_SOURCE_FIELDS",
+    "RESULT_FIELDS",
+    "RefusalError",
+    "RefusedReason",
+    "RefusedSourceRecord",
+    "SET_ASIDE_FIELDS",
+    "SHAPES",
+    "Sha256",
+    "TAIL_FIELDS",
+    "build",
+    "decision_fields",
 ]
 
 _ro = MappingProxyType
@@ -335,398 +357,11 @@ ANSWER_CHECK_FIELDS: Final[Mapping[str, str]] = _ro({
     "decision": "the decision checked against: request, status and reason",
 })
 
-# --------------------------------------------------------------------------
-# The audit (``audit``)
 
-
-class AuditClaim(TypedDict):
-    """One claim in an audit entry."""
-
-    source_id: str
-    path: str
-    line: int
-    value: str
-    quote: str
-
-
-AUDIT_CLAIM_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the source that declares it",
-    "path": "its path, relative to the manifest's folder",
-    "line": "1-based line of the directive",
-    "value": "the declared value",
-    "quote": "the directive line",
-})
-
-
-class AuditSilence(TypedDict):
-    """An approved source about the operation (it declares another key of it) that is silent on this key."""
-
-    source_id: str
-    path: str
-    line: int
-
-
-AUDIT_SILENCE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the silent source",
-    "path": "its path, relative to the manifest's folder",
-    "line": "1-based line of its first directive of the operation: what makes it about the operation, "
-            "and where the missing key would go",
-})
-
-
-class AuditEntry(TypedDict):
-    """One key of an operation that an approved source of the version declares."""
-
-    claim_key: str
-    status: Annotated[str, OneOf.of(AUDIT_STATUSES)]
-    values: list[str]
-    claims: list[AuditClaim]
-    silent: list[AuditSilence]
-
-
-AUDIT_ENTRY_FIELDS: Final[Mapping[str, str]] = _ro({
-    "claim_key": "the key",
-    "status": "whether the approved sources of the version that are about the operation agree on it",
-    "values": "the distinct declared values (integers in numeric order)",
-    "claims": "every claim of the key, with path, line and quote, by source id",
-    "silent": "the sources about the operation that do not declare the key, by source id",
-})
-
-
-class AuditOperation(TypedDict):
-    """One version x operation that approved sources of the version are about (declare a key of)."""
-
-    version: str
-    operation: str
-    source_ids: list[str]
-    keys: list[AuditEntry]
-
-
-AUDIT_OPERATION_FIELDS: Final[Mapping[str, str]] = _ro({
-    "version": "the version",
-    "operation": "the operation",
-    "source_ids": "the approved sources of the version about the operation (each declares a key of it)",
-    "keys": "per key one of them declares, by key: whether they agree",
-})
-
-
-class AuditRefusal(TypedDict):
-    """One refused source (of any status)."""
-
-    source_id: str
-    version: str
-    status: PageStatus
-    path: str
-    error: RefusalError
-    reason: RefusedReason
-    line: int | None
-    column: int | None
-    message: str
-
-
-AUDIT_REFUSAL_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the refused source",
-    "version": "its version",
-    "status": "its page status",
-    "path": "its path, relative to the manifest's folder",
-    "error": "the class of the error: `DirectiveError` (a directive the gate cannot use) or `IngestionError` "
-             "(the source failed verification: the audit exits 6)",
-    "reason": "why it is refused",
-    "line": "1-based line of the problem, or `null`",
-    "column": "1-based column in code points, or `null`",
-    "message": "the refusal as one line",
-})
-
-
-class UnapprovedConflict(TypedDict):
-    """A claim of a draft or deprecated page that differs from the approved ones of its version."""
-
-    source_id: str
-    status: PageStatus
-    version: str
-    path: str
-    line: int
-    operation: str
-    claim_key: str
-    value: str
-    approved_values: list[str]
-
-
-UNAPPROVED_CONFLICT_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the draft or deprecated source",
-    "status": "its page status",
-    "version": "its version",
-    "path": "its path, relative to the manifest's folder",
-    "line": "1-based line of the directive",
-    "operation": "the operation",
-    "claim_key": "the key",
-    "value": "the value it declares",
-    "approved_values": "what the approved sources of its version declare",
-})
-
-
-class NearMissRecord(TypedDict):
-    """Directive-shaped text in code or hidden HTML: reported, never counted."""
-
-    source_id: str
-    path: str
-    line: int
-    column: int
-    where: Annotated[str, OneOf.of(NEAR_MISS_PLACES)]
-    quote: str
-
-
-NEAR_MISS_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the source",
-    "path": "its path, relative to the manifest's folder",
-    "line": "1-based line",
-    "column": "1-based column of the at sign, in code points",
-    "where": "where a reader meets it",
-    "quote": "the source line, cut to 200 code points",
-})
-
-
-class UnlistedSource(TypedDict):
-    """A page the manifest's ``sources`` take that its ``documents`` do not list."""
-
-    path: str
-    reason: Annotated[str, OneOf.of(TREE_FINDINGS)]
-    version: str
-    source_id: str | None
-    message: str
-
-
-UNLISTED_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "path": "the page, relative to the manifest's folder",
-    "reason": "`unlisted_source`",
-    "version": "its version, from the include pattern that takes it",
-    "source_id": "the id `init --update` would give it, or `null` when it cannot add it",
-    "message": "what is wrong and what to do, in one line",
-})
-
-
-class AuditSummary(TypedDict):
-    """The audit's counts; ``agree``, ``conflict`` and ``partial`` are the audit statuses."""
-
-    agree: int
-    conflict: int
-    partial: int
-    refused: int
-    unapproved_conflicts: int
-    near_misses: int
-    failed: int
-
-
-AUDIT_SUMMARY_FIELDS: Final[Mapping[str, str]] = _ro({
-    **{status: f"keys (in `operations`, version x operation x key) whose status is `{status}`"
-       for status in AUDIT_STATUSES},
-    "refused": "refused approved sources (failed ones included)",
-    "unapproved_conflicts": "draft or deprecated claims that would conflict once approved",
-    "near_misses": "near-misses reported",
-    "failed": "sources of any status that failed verification (`error` `IngestionError` in `refused_sources`)",
-})
-
-
-class AuditReport(TypedDict):
-    """What ``audit`` returns."""
-
-    source_count: int
-    versions: list[str]
-    operations: list[AuditOperation]
-    refused_sources: list[AuditRefusal]
-    unapproved_conflicts: list[UnapprovedConflict]
-    near_misses: list[NearMissRecord]
-    summary: AuditSummary
-    clean: bool
-    unlisted_sources: list[UnlistedSource]
-
-
-AUDIT_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_count": "sources in the manifest",
-    "versions": "their distinct versions, in the scheme's order",
-    "operations": "per version and operation that approved sources of the version are about: those "
-                  "sources and, per key, whether they agree",
-    "refused_sources": "every refused source, of any status, by source id",
-    "unapproved_conflicts": "claims of drafts and deprecated pages that would conflict once approved",
-    "near_misses": "directive-shaped text in code or hidden HTML",
-    "summary": "the counts",
-    "clean": "no approved sources conflict, no approved source is refused, no source failed verification "
-             "and no page is unlisted",
-    "unlisted_sources": "pages the manifest's `sources` take that its `documents` do not list "
-                        "(`[]` without `sources`)",
-})
-
-# --------------------------------------------------------------------------
-# The grammar summary and the lab's saved result (``run.py``)
-
-
-class EnumRuleSummary(TypedDict):
-    """An enumerated value rule, as the manifest writes it."""
-
-    type: Literal["enum"]
-    values: list[str]
-
-
-class _IntegerRuleType(TypedDict):
-    type: Literal["integer"]
-
-
-class IntegerRuleSummary(_IntegerRuleType, total=False):
-    """An integer value rule, as the manifest writes it (bounds only where given)."""
-
-    min: int
-    max: int
-
-
-ValueRuleSummary = Union[EnumRuleSummary, IntegerRuleSummary]
-
-
-class GrammarSummary(TypedDict):
-    """The grammar as ``conflict-gate grammar --format json`` prints it."""
-
-    namespace: str
-    product: str
-    directive: str
-    operations: dict[str, dict[str, ValueRuleSummary]]
-
-
-class LabCase(TypedDict):
-    """One lab case and the gate's decision."""
-
-    case_id: str
-    shows: str
-    candidate_ids: list[str]
-    requested_version: str
-    claim_key: str
-    result: Decision
-
-
-LAB_CASE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "case_id": "the case",
-    "shows": "what it shows",
-    "candidate_ids": "the candidates asked about",
-    "requested_version": "the version asked about",
-    "claim_key": "the key asked about",
-    "result": "the gate's decision",
-})
-
-
-class IngestionRefusal(TypedDict):
-    """A refusal before anything was decided: loading the corpus failed (the lab's changed-source case).
-
-    It has a ``refused`` decision's fields (:func:`decision_fields` of any
-    refused reason), but the eligibility fields are ``None`` (no corpus was
-    loaded to say who is eligible), ``error`` is ``IngestionError`` and
-    ``reason`` an ingestion reason.
-    """
-
-    requested_version: str
-    claim_key: str
-    operation: str
-    candidate_ids: list[str]
-    eligible_source_ids: None
-    excluded_wrong_version_ids: None
-    excluded_unapproved_ids: None
-    candidates: None
-    status: Literal["refused"]
-    reason: Annotated[str, OneOf.of(INGESTION_REASONS)]
-    error: Literal["IngestionError"]
-    message: str
-    source_id: str | None
-    path: str | None
-    line: int | None
-    column: int | None
-    refused_sources: list[RefusedSourceRecord]
-    parsed_source_ids: None
-    claims: list[ClaimRecord]
-    answer_request: None
-
-
-#: The fields of an :class:`IngestionRefusal`, in order: a refused decision's.
-INGESTION_REFUSAL_FIELDS: Final[Mapping[str, str]] = _ro({**RESULT_FIELDS, **REFUSED_FIELDS, **TAIL_FIELDS})
-
-
-class ChangedSourceCase(TypedDict):
-    """The lab's changed-source case: a fixture edited without re-pinning, and the refusal that follows."""
-
-    case_id: str
-    source_id: str
-    edit: str
-    candidate_ids: list[str]
-    requested_version: str
-    operation: str
-    claim_key: str
-    result: IngestionRefusal
-
-
-CHANGED_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "case_id": "`changed-source`",
-    "source_id": "the fixture edited in a temporary copy",
-    "edit": "what was edited",
-    "candidate_ids": "the candidates asked about",
-    "requested_version": "the version asked about",
-    "operation": "the operation asked about",
-    "claim_key": "the key asked about",
-    "result": "the refusal: a decision's fields, loading failed (`IngestionError`, `hash_mismatch`)",
-})
-
-
-class _LabAnswerHead(TypedDict):
-    answer_id: str
-    case_id: str
-    path: str
-    shows: str
-
-
-class LabAnswer(_LabAnswerHead, AnswerCheck):
-    """One canned answer and the answer check's report on it."""
-
-
-LAB_ANSWER_FIELDS: Final[Mapping[str, str]] = _ro({
-    "answer_id": "the canned answer",
-    "case_id": "the case whose decision it answers",
-    "path": "the answer file",
-    "shows": "what it shows",
-    **ANSWER_CHECK_FIELDS,
-})
-
-
-class LabResult(TypedDict):
-    """The lab's saved result: ``python run.py --output result.json``."""
-
-    execution_mode: str
-    model_called: Literal[False]
-    fixture_kind: str
-    grammar: GrammarSummary
-    version_scheme: str
-    cases: list[LabCase]
-    changed_source: ChangedSourceCase
-    answers: list[LabAnswer]
-    policy: list[str]
-    limit: str
-
-
-LAB_RESULT_FIELDS: Final[Mapping[str, str]] = _ro({
-    "execution_mode": "how it ran: offline, pinned local fixtures, requests built but never sent",
-    "model_called": "always `false`",
-    "fixture_kind": "what the fixtures are",
-    "grammar": "the lab's grammar as `conflict-gate grammar --format json` prints it",
-    "version_scheme": "the manifest's version scheme",
-    "cases": "one object per case: `case_id`, `shows`, `candidate_ids`, `requested_version`, "
-             "`claim_key`, and the gate's `result`",
-    "changed_source": "a temporary copy of a fixture edited without re-pinning: `case_id`, `source_id`, "
-                      "`edit`, `candidate_ids`, `requested_version`, `operation`, `claim_key` and `result`",
-    "answers": "one object per canned answer: `answer_id`, `case_id`, `path`, `shows`, and the answer "
-               "check's `verdict`, `verdict_class`, `findings` and `decision`",
-    "policy": "the rules the gate applies, in words",
-    "limit": "what the gate does not do",
-})
-
-# --------------------------------------------------------------------------
-
-#: TypedDict -> its field table (meanings and order). The decision's table is the union of
-#: :data:`RESULT_FIELDS`, the reason fields, :data:`REFUSED_FIELDS`, :data:`TAIL_FIELDS` and
-#: :data:`SET_ASIDE_FIELDS`.
+#: TypedDict -> its field table (meanings and order), for the shapes defined here (the audit's and
+#: the lab's are in results_audit and results_lab; schema.ALL_SHAPES holds them all). The decision's
+#: table is the union of :data:`RESULT_FIELDS`, the reason fields, :data:`REFUSED_FIELDS`,
+#: :data:`TAIL_FIELDS` and :data:`SET_ASIDE_FIELDS`.
 SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro({
     CandidateRecord: CANDIDATE_FIELDS,
     ClaimRecord: CLAIM_FIELDS,
@@ -735,21 +370,6 @@ SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro({
     Finding: FINDING_FIELDS,
     DecisionEcho: DECISION_ECHO_FIELDS,
     AnswerCheck: ANSWER_CHECK_FIELDS,
-    AuditClaim: AUDIT_CLAIM_FIELDS,
-    AuditSilence: AUDIT_SILENCE_FIELDS,
-    AuditEntry: AUDIT_ENTRY_FIELDS,
-    AuditOperation: AUDIT_OPERATION_FIELDS,
-    AuditRefusal: AUDIT_REFUSAL_FIELDS,
-    UnapprovedConflict: UNAPPROVED_CONFLICT_FIELDS,
-    NearMissRecord: NEAR_MISS_FIELDS,
-    UnlistedSource: UNLISTED_SOURCE_FIELDS,
-    AuditSummary: AUDIT_SUMMARY_FIELDS,
-    AuditReport: AUDIT_FIELDS,
-    LabCase: LAB_CASE_FIELDS,
-    IngestionRefusal: INGESTION_REFUSAL_FIELDS,
-    ChangedSourceCase: CHANGED_SOURCE_FIELDS,
-    LabAnswer: LAB_ANSWER_FIELDS,
-    LabResult: LAB_RESULT_FIELDS,
 })
 
 _Shape = TypeVar("_Shape")
@@ -769,3 +389,4 @@ def build(shape: type[_Shape], fields: Sequence[str] | Mapping[str, str], values
         extra = values.keys() - set(fields)
         raise KeyError(f"not fields of {getattr(shape, '__name__', shape)}: {sorted(extra)}")
     return cast(_Shape, {name: values[name] for name in fields if name in values})
+

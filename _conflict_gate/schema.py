@@ -28,23 +28,29 @@ from typing import Any, Final, Literal, Mapping, Union, get_args, get_origin, ge
 from . import __version__
 from .registry import DECISIONS, DIRECTIVE_REASONS, status_of
 from .results import (
-    REASON_FIELD_MEANINGS,
-    REASON_FIELDS,
-    REFUSED_FIELDS,
-    SHAPES,
     AnswerCheck,
     AnswerRequest,
-    AuditReport,
     Decision,
-    LabResult,
     OneOf,
     Pattern,
+    REASON_FIELDS,
+    REASON_FIELD_MEANINGS,
+    REFUSED_FIELDS,
 )
+from .results import SHAPES as DECISION_SHAPES
+from .results_audit import SHAPES as AUDIT_SHAPES
+from .results_audit import AuditReport
+from .results_lab import SHAPES as LAB_SHAPES
+from .results_lab import LabResult
 
-__all__ = ["DIALECT", "SCHEMAS", "result_schema"]
+__all__ = ["ALL_SHAPES", "DIALECT", "SCHEMAS", "result_schema"]
 
 #: The JSON Schema dialect every schema declares.
 DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
+
+#: Every result shape (TypedDict) -> its field table, from the three results modules.
+ALL_SHAPES: Final[Mapping[type, Mapping[str, str]]] = MappingProxyType({
+    **DECISION_SHAPES, **AUDIT_SHAPES, **LAB_SHAPES})
 
 #: name -> (the result's TypedDict, what it describes). ``conflict-gate schema NAME`` prints one.
 SCHEMAS: Final[Mapping[str, tuple[type, str]]] = MappingProxyType({
@@ -112,7 +118,7 @@ def _schema_of(annotation: Any, defs: dict[str, Any]) -> dict[str, Any]:
 def _object(shape: Any, defs: dict[str, Any]) -> dict[str, Any]:
     """A TypedDict as a closed object, its properties in field-table order, each described."""
     hints = get_type_hints(shape, include_extras=True)
-    meanings = SHAPES.get(shape, {})
+    meanings = ALL_SHAPES.get(shape, {})
     order = [*meanings, *(key for key in hints if key not in meanings)]
     properties = {}
     for key in order:

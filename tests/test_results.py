@@ -10,7 +10,8 @@ import typing
 import unittest
 from typing import Any, get_type_hints
 
-from _conflict_gate import results
+from _conflict_gate import results, results_audit, results_lab
+from _conflict_gate.schema import ALL_SHAPES as SHAPES
 from _conflict_gate.registry import (
     DECISIONS,
     DEFAULT_STATUS,
@@ -26,7 +27,6 @@ from _conflict_gate.results import (
     REFUSED_FIELDS,
     RESULT_FIELDS,
     SET_ASIDE_FIELDS,
-    SHAPES,
     TAIL_FIELDS,
     ClaimRecord,
     Decision,
@@ -38,8 +38,8 @@ from tests.support import FIXTURE_MANIFEST
 
 def typeddicts() -> list[type]:
     """Every TypedDict the results module defines (public ones)."""
-    return [value for name, value in vars(results).items()
-            if not name.startswith("_") and typing.is_typeddict(value)]
+    return [value for module in (results, results_audit, results_lab) for name, value in vars(module).items()
+            if not name.startswith("_") and typing.is_typeddict(value) and value.__module__ == module.__name__]
 
 
 class ShapeTableTest(unittest.TestCase):
@@ -47,7 +47,7 @@ class ShapeTableTest(unittest.TestCase):
         """Guards against a field typed but undocumented, or documented but never typed."""
         shapes = typeddicts()
         self.assertGreater(len(shapes), 15)
-        summaries = {results.EnumRuleSummary, results.IntegerRuleSummary, results.GrammarSummary,
+        summaries = {results_lab.EnumRuleSummary, results_lab.IntegerRuleSummary, results_lab.GrammarSummary,
                      results.ChatMessage, results.AnswerRequest}  # described by their docstrings
         self.assertEqual(set(SHAPES) | summaries, set(shapes))
         for shape, table in SHAPES.items():
@@ -122,17 +122,17 @@ class ProducedResultsTest(unittest.TestCase):
 
     def test_lab_result_and_its_parts(self) -> None:
         lab = self.lab
-        self.assertEqual(list(lab), list(results.LAB_RESULT_FIELDS))
+        self.assertEqual(list(lab), list(results_lab.LAB_RESULT_FIELDS))
         for case in lab["cases"]:
-            self.assertEqual(list(case), list(results.LAB_CASE_FIELDS))
+            self.assertEqual(list(case), list(results_lab.LAB_CASE_FIELDS))
             self.assertEqual(list(case["result"]), list(decision_fields(case["result"]["reason"])))
             for claim in case["result"]["claims"]:
                 self.assertEqual(list(claim), list(results.CLAIM_FIELDS))
         changed = lab["changed_source"]
-        self.assertEqual(list(changed), list(results.CHANGED_SOURCE_FIELDS))
-        self.assertEqual(list(changed["result"]), list(results.INGESTION_REFUSAL_FIELDS))
+        self.assertEqual(list(changed), list(results_lab.CHANGED_SOURCE_FIELDS))
+        self.assertEqual(list(changed["result"]), list(results_lab.INGESTION_REFUSAL_FIELDS))
         for answer in lab["answers"]:
-            self.assertEqual(list(answer), list(results.LAB_ANSWER_FIELDS))
+            self.assertEqual(list(answer), list(results_lab.LAB_ANSWER_FIELDS))
             self.assertEqual(list(answer["decision"]), list(results.DECISION_ECHO_FIELDS))
             for finding in answer["findings"]:
                 order = [name for name in results.FINDING_FIELDS if name in finding]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from unittest import mock
 
-from _conflict_gate import cli
+from _conflict_gate import cli, cli_init
 from _conflict_gate.errors import IngestionError
 from _conflict_gate.jsondata import render_json
 from _conflict_gate.registry import EXIT_CODES, MAX_FOLDER_DEPTH, MAX_SOURCE_BYTES
@@ -307,7 +307,7 @@ class InitPagesTest(TreeCase):
         key each took 280 s). The bench times it (``bench/run.py``, figure ``init``)."""
         for index in range(40):
             self.put(f"1.0/p{index:02d}.md", page(key=f"key-{index:02d}"))
-        with mock.patch.object(cli, "grammar_from_json", wraps=cli.grammar_from_json) as checked:
+        with mock.patch.object(cli_init, "grammar_from_json", wraps=cli_init.grammar_from_json) as checked:
             result = self.init()
         self.assertEqual(result.code, code("ok"), result.err)
         self.assertEqual(checked.call_count, 1)

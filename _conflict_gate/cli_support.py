@@ -1,0 +1,218 @@
+"""What every command of the command line shares: user errors, exit codes, safe output files,
+printable paths, loading the corpus as ``--strict`` says, and the CI formats' options (no parsing).
+
+A user error is a :class:`CliError`: one line on stderr and the exit code its ``kind`` names in
+:data:`~_conflict_gate.registry.EXIT_CODES`. Files are written by :func:`write_atomically` only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import os
+import re
+import secrets
+import shlex
+import stat
+import sys
+from pathlib import Path
+
+from .ci import (
+    FORMATS,
+    Locations,
+    Report,
+    SUMMARY_LIMIT,
+    github_summary,
+    render_github,
+    render_junit,
+    render_sarif,
+    repository_root,
+)
+from .corpus import Corpus, load_documents
+from .decision import audit
+from .errors import printable
+from .registry import EXIT_CODES
+from .tree import missing
+
+__all__ = ["CliError", "check_ci_options", "check_output", "ci_locations", "exit_code", "failed_line", "load_corpus", "plural", "printable_path", "write_atomically", "write_report"]
+
+
+class CliError(Exception):
+    """A user error: one line on stderr and the exit code named by ``kind`` (a key of EXIT_CODES)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def exit_code(name: str) -> int:
+    return EXIT_CODES[name][0]
+
+
+def check_output(path: Path, *, create_only: bool = False) -> None:
+    """Raise :class:`CliError` (``output``) unless :func:`write_atomically` may write ``path``: its
+    folder exists, and it is absent or a regular file (absent with ``create_only``)."""
+    if not path.parent.is_dir():
+        raise CliError("output", f"cannot write {path}: folder {path.parent} does not exist")
+    if path.is_dir():
+        raise CliError("output", f"cannot write {path}: it is a directory")
+    if create_only and os.path.lexists(path):
+        raise CliError("output", f"{path} exists; init never overwrites a file")
+    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
+        raise CliError("output", f"cannot write {path}: it is not a regular file (a symlink, pipe or "
+                                 "device would be replaced); name a regular file")
+
+
+def write_atomically(path: Path, text: str, *, create_only: bool = False) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder and ``os.replace``.
+
+    An existing file is replaced only once the new content is fully written
+    and synced (its mode is kept), so a failed run never destroys earlier
+    output; a new file gets ``0o666`` less the process umask, as ``open``
+    gives it (the umask is never changed, so threads are safe). With
+    ``create_only`` an existing file is never replaced. Raises
+    :class:`CliError` (``output``) when the folder is missing or not
+    writable, or the file exists and ``create_only`` is set.
+    """
+    check_output(path, create_only=create_only)
+    try:
+        mode = path.stat().st_mode & 0o7777 if path.exists() else None
+        fd, tmp = _temporary_file(path)
+    except OSError as error:
+        raise CliError("output", f"cannot write {path}: {error.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        if create_only:
+            os.link(tmp, path)  # fails if the file appeared meanwhile
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
+    except BaseException as error:  # any failure, Ctrl-C included: never leave the temp file
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(error, FileExistsError):
+            raise CliError("output", f"{path} exists; init never overwrites a file") from None
+        if isinstance(error, OSError):
+            raise CliError("output", f"cannot write {path}: {error.strerror}") from None
+        raise
+
+
+def _temporary_file(path: Path) -> tuple[int, str]:
+    """A new file beside ``path``, created exclusively with mode ``0o666`` (the umask applies)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(100):
+        tmp = os.path.join(path.parent, f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path.parent))
+
+
+def printable_path(path: str | os.PathLike[str]) -> str:
+    """A path as one printable line (a file name need not be UTF-8 and may hold a newline)."""
+    return printable(os.fsencode(path).decode("utf-8", "backslashreplace"))
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def load_corpus(args: argparse.Namespace, *, warn: bool = True) -> Corpus:
+    """The corpus of ``args.manifest``, loaded as ``args.strict`` says. A non-strict load that kept
+    failed sources says so in one line on stderr, with ``warn`` (``audit`` ends with an error instead)."""
+    corpus = load_documents(args.manifest, strict=args.strict)
+    if corpus.failed and warn:
+        print(f"{args.prog}: warning: {failed_line(corpus, args)}; each refuses the requests it is "
+              "eligible for", file=sys.stderr)
+    return corpus
+
+
+def failed_line(corpus: Corpus, args: argparse.Namespace) -> str:
+    """``N of M sources failed verification (first: MESSAGE [REASON])``, printable, with the fix
+    when a pin is stale."""
+    failed = corpus.failed
+    first = failed[0].refusal
+    assert first is not None
+    line = f"{len(failed)} of {plural(len(corpus), 'source')} failed verification (first: {first} [{first.reason}])"
+    if any(source.refusal is not None and source.refusal.reason == "hash_mismatch" for source in failed):
+        line += f"; if the edits are intended, re-pin: {args.prog} pin --manifest {shlex.quote(printable_path(args.manifest))}"
+    return printable(line)
+
+
+def check_ci_options(args: argparse.Namespace) -> None:
+    """Usage errors of ``--format`` and ``--root``, found before anything is read."""
+    if args.format not in FORMATS:
+        if args.root is not None:
+            raise CliError("usage", f"--root applies to --format {', '.join(FORMATS)} only (the {args.format} "
+                                    "output keeps paths relative to the manifest's folder)")
+        return
+    if args.command == "pin" and not args.pin_check:
+        raise CliError("usage", f"--format {args.format} reports what pin --check finds: add --check")
+    if args.root is not None and not os.path.isdir(args.root):
+        raise CliError("usage", f"--root {printable_path(args.root)}: not a folder")
+
+
+def ci_locations(args: argparse.Namespace, manifest_folder: str) -> Locations:
+    """Where the manifest's folder sits: under ``--root``, else under the nearest folder above it that
+    holds ``.git``, else the manifest's folder itself."""
+    root = args.root if args.root is not None else repository_root(manifest_folder) or manifest_folder
+    where = Locations.within(root, manifest_folder)
+    if where is None:
+        raise CliError("usage", f"--root {printable_path(args.root)}: the manifest's folder {printable_path(manifest_folder)} "
+                                "is not inside it")
+    return where
+
+
+def write_report(args: argparse.Namespace, report: Report, where: Locations) -> None:
+    """Print ``report`` in ``args.format``; with ``github``, append the step summary to the file
+    ``$GITHUB_STEP_SUMMARY`` of ``args.environ`` names, when set (a failure there: exit 7, after the
+    annotations are printed)."""
+    if args.format == "sarif":
+        sys.stdout.write(render_sarif(report, where))
+        return
+    if args.format == "junit":
+        sys.stdout.write(render_junit(report))
+        return
+    target = args.environ.get("GITHUB_STEP_SUMMARY") or None
+    failure = None
+    summarised = False
+    if target is not None:
+        try:
+            summarised = _append_summary(Path(target), report)
+        except CliError as error:
+            failure = error
+    sys.stdout.write(render_github(report, summarised=summarised))
+    if failure is not None:
+        raise failure
+
+
+def _append_summary(path: Path, report: Report) -> bool:
+    """Append the step summary to ``path`` within GitHub's 1 MiB cap for the whole file; whether it was."""
+    try:
+        before = os.stat(path)
+    except FileNotFoundError:
+        size = 0
+    except OSError as error:
+        raise CliError("output", f"cannot write the step summary {printable_path(path)}: {error.strerror}") from None
+    else:
+        if not stat.S_ISREG(before.st_mode):
+            raise CliError("output", f"cannot write the step summary {printable_path(path)}: it is not a regular file")
+        size = before.st_size
+    text = github_summary(report, SUMMARY_LIMIT - size)
+    if not text:
+        print(f"summary: not appended: {printable_path(path)} already holds {size} bytes of GitHub's 1 MiB",
+              file=sys.stderr)
+        return False
+    try:
+        with open(path, "a", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise CliError("output", f"cannot write the step summary {printable_path(path)}: {error.strerror}") from None
+    return True

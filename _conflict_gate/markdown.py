@@ -1,0 +1,111 @@
+"""Markdown the commands print: GFM tables, code spans that hold any text, the audit report, the
+grammar table (no I/O). ``reference.py`` renders the reference pages' tables with the same helpers."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, Mapping, Sequence
+
+from .cli_support import printable_path
+from .decision import audit, gate, unlisted_sources
+from .errors import IngestionError, printable
+from .grammar import Grammar
+from .sources import Sources
+
+__all__ = ["code_span", "grammar_table", "markdown_table", "render_audit_markdown"]
+
+
+_LINE_BREAKS: Final = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def _cell(value: Any) -> str:
+    """One GitHub-flavoured Markdown table cell: pipes escaped, line breaks made spaces."""
+    return _LINE_BREAKS.sub(" ", printable(str(value))).replace("|", "\\|")
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    """A GFM table as lines."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
+    return lines
+
+
+def code_span(text: str) -> str:
+    """A CommonMark code span for ``text``: a backtick run longer than any inside it."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _location(item: Mapping[str, Any]) -> str:
+    where = str(item["path"])
+    if item.get("line") is not None:
+        where += f":{item['line']}"
+        if item.get("column") is not None:
+            where += f":{item['column']}"
+    return where
+
+
+def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
+    """The audit as Markdown for a CI log or a pull request; deterministic. The counts in its
+    summary line are the report's ``summary``; every table row is one item of the report."""
+    summary = report["summary"]
+    verdict = "clean" if report["clean"] else "NOT CLEAN"
+    counts = ", ".join(f"{value} {key}" for key, value in summary.items())
+    if report["unlisted_sources"]:
+        counts += f", {len(report['unlisted_sources'])} unlisted"
+    count = report["source_count"]
+    lines = [f"# conflict-gate audit: {printable_path(manifest)}", "",
+             f"{count} source{'' if count == 1 else 's'}, versions {', '.join(report['versions']) or 'none'}: "
+             f"**{verdict}** ({counts}).", "",
+             "## Claims (approved sources, per operation they are about)", ""]
+    lines += markdown_table(("version", "claim", "status", "values", "sources", "silent"),
+                            [(group["version"], f"{group['operation']} {entry['claim_key']}", entry["status"],
+                              ", ".join(entry["values"]), ", ".join(c["source_id"] for c in entry["claims"]),
+                              ", ".join(s["source_id"] for s in entry["silent"]) or "-")
+                             for group in report["operations"] for entry in group["keys"]]
+                            or [("-",) * 6])
+    conflicts = [(group, entry) for group in report["operations"] for entry in group["keys"]
+                 if entry["status"] == "conflict"]
+    if conflicts:
+        lines += ["", "## Conflicts", ""]
+        lines += markdown_table(("version", "claim", "source", "location", "value", "quote"),
+                                [(group["version"], f"{group['operation']} {entry['claim_key']}", c["source_id"],
+                                  f"{c['path']}:{c['line']}", c["value"], code_span(c["quote"]))
+                                 for group, entry in conflicts for c in entry["claims"]])
+    for title, error in (("Sources that failed verification", "IngestionError"), ("Refused sources", "DirectiveError")):
+        rows = [(r["source_id"], r["status"], _location(r), r["reason"], code_span(r["message"]))
+                for r in report["refused_sources"] if r["error"] == error]
+        if rows:
+            lines += ["", f"## {title}", ""]
+            lines += markdown_table(("source", "status", "location", "reason", "message"), rows)
+    if report["unapproved_conflicts"]:
+        lines += ["", "## Drafts and deprecated pages that would conflict once approved", ""]
+        lines += markdown_table(("source", "status", "location", "claim", "value", "approved values"),
+                                [(u["source_id"], u["status"], f"{u['path']}:{u['line']}",
+                                  f"{u['operation']} {u['claim_key']}", u["value"],
+                                  ", ".join(u["approved_values"])) for u in report["unapproved_conflicts"]])
+    if report["near_misses"]:
+        lines += ["", "## Near-misses (directive text in code or hidden HTML: counts for nothing)", ""]
+        lines += markdown_table(("source", "location", "where", "quote"),
+                                [(n["source_id"], _location(n), n["where"], code_span(n["quote"]))
+                                 for n in report["near_misses"]])
+    lines += _unlisted_markdown(report)
+    return "\n".join(lines) + "\n"
+
+
+def _unlisted_markdown(report: Mapping[str, Any]) -> list[str]:
+    """The audit's section of pages the manifest's ``sources`` take but it does not list."""
+    if not report["unlisted_sources"]:
+        return []
+    return ["", "## Pages the manifest does not list (its sources take them)", "",
+            *markdown_table(("path", "version", "id init --update gives it", "why"),
+                            [(printable_path(u["path"]), u["version"], u["source_id"] or "-", u["message"])
+                             for u in report["unlisted_sources"]])]
+
+
+def grammar_table(grammar: Grammar) -> list[str]:
+    """The grammar as a Markdown table (operation, key, allowed values)."""
+    return markdown_table(("operation", "key", "allowed values"),
+                          [(f"`{op}`", f"`{key}`", rule.describe()) for op, key, rule in grammar.claims()])
