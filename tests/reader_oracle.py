@@ -117,6 +117,21 @@ their first placement, so each placement shows up in any few hundred
 documents. Values are random, so some documents contradict themselves. Each
 document records the :data:`CONSTRUCTS` it holds and its placements.
 
+The placements and context blocks are a value, :class:`Rules`:
+:data:`MARKDOWN_RULES` (the above: the markdown-it test's documents, so its
+figures stand) and :data:`HTML_RULES`, which the HTML differentials draw from:
+every placement above plus :data:`HTML_PLACEMENTS`, issue 15's holes (the
+elements GitHub's tag filter shows as text, before a directive as HTML blocks
+and inline; raw HTML opened inside a paragraph, ``x <template>``; elements a
+browser keeps open across blocks, ``<div><pre>``, ``<blockquote>``, ``<ul>``,
+``<h1>``, ``<a>``, ``<code>``, ``<div hidden>``, ``<details>``, with and
+without their end tag; a directive beside the same key under a misspelt
+namespace, ``@quil``; mentions, ``Ping @quill on Slack``; trailing spaces and
+tabs), and prose that sometimes holds a mention (construct ``mention``).
+:func:`stated_claims` and :func:`is_mention` are issue 15's readings of
+directive-shaped text: a claim stated under any at-word, and a mention that
+states nothing.
+
 :func:`spec_documents` injects a directive before and after every example of
 the CommonMark spec (with and without a blank line between) and, for
 examples of two lines or more, between its middle lines.
