@@ -39,7 +39,9 @@ The oracles
 
 ``other_shaped``: ``(place, text)``
     Every piece of visible text that is directive-shaped
-    (:func:`is_directive_shaped`) and is not one of the directive lines.
+    (:func:`is_directive_shaped`) or states a claim under any at-word
+    (:func:`stated_claims`: ``@quil create_copy existing_path=overwrite``) and
+    is not one of the directive lines.
     ``place`` is the path of enclosing HTML elements (``"ul>li>p"``,
     ``"table>tbody>tr>td"``, ``"h2"``, ``"p"``), with ``html`` for the visible
     text of an HTML block, ``img`` for image alt text and ``front_matter``.
@@ -67,7 +69,7 @@ The oracles
       versions.
 
 ``near_misses``: ``(place, text)``
-    Directive-shaped text a reader does not see as text: code spans, fenced
+    Directive-shaped (or claim-stating) text a reader does not see as text: code spans, fenced
     and indented code (content and info string), inline HTML (tags and
     comments, whole), the hidden parts of HTML blocks (comments,
     declarations, processing instructions, CDATA, start tags with their
