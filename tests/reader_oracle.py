@@ -1,9 +1,11 @@
 """What a reader sees in a Markdown page, by two independent renderers, and documents to measure it on.
 
 This module is the measurement definition of the differential test
-(``tests/test_reader_differential.py``). It needs markdown-it-py and
-mdit-py-plugins (and linkify-it-py for the GFM preset); the project itself
-never imports it.
+(``tests/test_reader_differential.py``). Its oracles need markdown-it-py and
+mdit-py-plugins (and linkify-it-py for the GFM preset), imported by
+:func:`oracles`; its definitions and document generator, which the HTML
+differentials (:mod:`tests.dom_reader`) share, need nothing installed. The
+project itself never imports it.
 
 The oracles
 -----------
@@ -37,7 +39,9 @@ The oracles
 
 ``other_shaped``: ``(place, text)``
     Every piece of visible text that is directive-shaped
-    (:func:`is_directive_shaped`) and is not one of the directive lines.
+    (:func:`is_directive_shaped`) or states a claim under any at-word
+    (:func:`stated_claims`: ``@quil create_copy existing_path=overwrite``) and
+    is not one of the directive lines.
     ``place`` is the path of enclosing HTML elements (``"ul>li>p"``,
     ``"table>tbody>tr>td"``, ``"h2"``, ``"p"``), with ``html`` for the visible
     text of an HTML block, ``img`` for image alt text and ``front_matter``.
@@ -65,7 +69,7 @@ The oracles
       versions.
 
 ``near_misses``: ``(place, text)``
-    Directive-shaped text a reader does not see as text: code spans, fenced
+    Directive-shaped (or claim-stating) text a reader does not see as text: code spans, fenced
     and indented code (content and info string), inline HTML (tags and
     comments, whole), the hidden parts of HTML blocks (comments,
     declarations, processing instructions, CDATA, start tags with their
@@ -115,6 +119,21 @@ their first placement, so each placement shows up in any few hundred
 documents. Values are random, so some documents contradict themselves. Each
 document records the :data:`CONSTRUCTS` it holds and its placements.
 
+The placements and context blocks are a value, :class:`Rules`:
+:data:`MARKDOWN_RULES` (the above: the markdown-it test's documents, so its
+figures stand) and :data:`HTML_RULES`, which the HTML differentials draw from:
+every placement above plus :data:`HTML_PLACEMENTS`, issue 15's holes (the
+elements GitHub's tag filter shows as text, before a directive as HTML blocks
+and inline; raw HTML opened inside a paragraph, ``x <template>``; elements a
+browser keeps open across blocks, ``<div><pre>``, ``<blockquote>``, ``<ul>``,
+``<h1>``, ``<a>``, ``<code>``, ``<div hidden>``, ``<details>``, with and
+without their end tag; a directive beside the same key under a misspelt
+namespace, ``@quil``; mentions, ``Ping @quill on Slack``; trailing spaces and
+tabs), and prose that sometimes holds a mention (construct ``mention``).
+:func:`stated_claims` and :func:`is_mention` are issue 15's readings of
+directive-shaped text: a claim stated under any at-word, and a mention that
+states nothing.
+
 :func:`spec_documents` injects a directive before and after every example of
 the CommonMark spec (with and without a blank line between) and, for
 examples of two lines or more, between its middle lines.
@@ -135,12 +154,11 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Final, Iterator, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Iterator, Mapping, NamedTuple, Sequence
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from mdit_py_plugins.front_matter import front_matter_plugin
-from mdit_py_plugins.tasklists import tasklists_plugin
+if TYPE_CHECKING:  # imported by oracles(): the definitions and the generator need no renderer
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 __all__ = [
     "CONSTRUCTS",
@@ -151,18 +169,24 @@ __all__ = [
     "PLACEMENTS",
     "PRODUCT",
     "SPEC_TEXT",
+    "HTML_PLACEMENTS",
+    "HTML_RULES",
+    "MARKDOWN_RULES",
     "GeneratedDocument",
     "Oracle",
     "ReaderView",
+    "Rules",
     "generate_document",
     "generate_documents",
     "is_directive_shaped",
+    "is_mention",
     "lenient_claims",
     "oracles",
     "parse_spec_text",
     "read",
     "spec_documents",
     "spec_examples",
+    "stated_claims",
 ]
 
 # --------------------------------------------------------------------------
@@ -233,6 +257,42 @@ def lenient_claims(text: str) -> set[tuple[str, str, str]]:
     return {(match[1], match[2], match[3]) for match in _LENIENT.finditer(folded.replace("*", "").replace("~", ""))}
 
 
+def _folded(text: str) -> str:
+    """``text`` as the shape checks compare it: visible characters, NFKC, case-folded, without ``*`` and ``~``."""
+    return unicodedata.normalize("NFKC", visible_form(text)).casefold().replace("*", "").replace("~", "")
+
+
+#: ``@<any word> <operation> <key>=<value>`` for an operation and key of :data:`GRAMMAR`, however spaced.
+_STATED: Final = re.compile(
+    r"@\S*\s+(" + "|".join(map(re.escape, GRAMMAR)) + r")\s+(" + "|".join(sorted(
+        {re.escape(key) for keys in GRAMMAR.values() for key in keys})) + r")\s*=\s*(\w+)", re.ASCII)
+
+
+def stated_claims(text: str) -> set[tuple[str, str, str]]:
+    """``(operation, key, value)`` stated in ``text`` under any at-word (issue 15: ``@quil create_copy k=v``).
+
+    A reader who sees ``@quil create_copy existing_path=overwrite`` reads the
+    value whatever the namespace's spelling; only an operation of the grammar
+    with one of its keys counts (``@app.get("/")`` does not).
+    """
+    return {(match[1], match[2], match[3]) for match in _STATED.finditer(_folded(text))
+            if match[2] in GRAMMAR[match[1]]}
+
+
+def is_mention(text: str) -> bool:
+    """Directive-shaped text that states nothing: no known operation after the namespace, no ``=`` (issue 15).
+
+    ``Questions? Ping @quill on Slack`` and ``https://github.com/@quill`` are
+    mentions; ``@quill create_copy`` is not (an operation follows).
+    """
+    clean = visible_form(text)
+    at = next((index for index, char in enumerate(clean) if char in AT_SIGNS and _namespace_at(clean, index + 1)),
+              None)
+    if at is None or "=" in _folded(clean):
+        return False
+    return not any(word in GRAMMAR for word in re.findall(r"\w+", _folded(clean[at + 1:]), re.ASCII))
+
+
 # --------------------------------------------------------------------------
 # The oracles.
 
@@ -256,6 +316,10 @@ class Oracle(NamedTuple):
 
 def oracles() -> tuple[Oracle, ...]:
     """The two renderers, in :data:`ORACLE_NAMES` order."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.front_matter import front_matter_plugin
+    from mdit_py_plugins.tasklists import tasklists_plugin
+
     gfm = MarkdownIt("gfm-like").use(tasklists_plugin).use(front_matter_plugin)
     return (Oracle("commonmark", MarkdownIt("commonmark"), False), Oracle("gfm", gfm, True))
 
@@ -272,7 +336,7 @@ class ReaderView:
         """``(operation, key) -> values`` a reader sees: directive lines and directive-like other text."""
         shown: dict[tuple[str, str], set[str]] = {}
         for text in [text for _, text in self.directive_lines] + [text for _, text in self.other_shaped]:
-            for operation, key, value in lenient_claims(text):
+            for operation, key, value in lenient_claims(text) | stated_claims(text):
                 shown.setdefault((operation, key), set()).add(value)
         return shown
 
@@ -417,12 +481,12 @@ class _Collector:
 
     def seen(self, place: str, text: str) -> None:
         for piece in text.split("\n"):
-            if is_directive_shaped(piece):
+            if is_directive_shaped(piece) or stated_claims(piece):
                 self.other_shaped.append((place, piece))
 
     def hidden(self, place: str, text: str) -> None:
         for piece in text.split("\n"):
-            if is_directive_shaped(piece):
+            if is_directive_shaped(piece) or stated_claims(piece):
                 self.near_misses.append((place, piece))
 
     def inline(self, place: str, children: Sequence[Token], paragraph: int | None) -> None:
@@ -589,11 +653,11 @@ def _fence_text(rng: random.Random, width: int = 0) -> tuple[str, set[str]]:
     return _indent(f"{fence}{kind}\n{body}\n{fence}", width), constructs
 
 
-def _prose(rng: random.Random) -> _Block:
+def _prose(rng: random.Random, inline: Mapping[str, tuple[str, ...]] = INLINE_SENTENCES) -> _Block:
     """A paragraph of a few sentences, some with inline constructs, broken into lines between sentences."""
     constructs = {"prose"}
     sentences = rng.sample(SENTENCES, rng.randint(1, 3))
-    for name, options in INLINE_SENTENCES.items():
+    for name, options in inline.items():
         if rng.random() < 0.12:
             sentences.insert(rng.randrange(len(sentences) + 1), rng.choice(options))
             constructs.add(name)
@@ -769,40 +833,52 @@ def _directive_count(placements: Sequence[str]) -> int:
     return sum(2 if name in _TWO_DIRECTIVES else 1 for name in placements)
 
 
-def _adversarial_placements(rng: random.Random, first: str) -> list[str]:
+class Rules(NamedTuple):
+    """What the generator draws from: placements, context blocks, and the constructs they flag."""
+
+    placements: Mapping[str, Callable[[random.Random, Directives], str]]
+    context_blocks: tuple[Callable[[random.Random], _Block], ...]
+    constructs: tuple[str, ...]
+
+
+#: The markdown-it differential's documents (its figures in ``reference/directives.md`` are for these).
+MARKDOWN_RULES: Final = Rules(PLACEMENTS, CONTEXT_BLOCKS, CONSTRUCTS)
+
+
+def _adversarial_placements(rng: random.Random, first: str, rules: Rules = MARKDOWN_RULES) -> list[str]:
     """``first``, then random placements (own paragraphs more often) up to 1-3 directives in all."""
     placements = [first]
     total = rng.randint(_directive_count(placements), MAX_DIRECTIVES)
     while _directive_count(placements) < total:
         room = total - _directive_count(placements)
-        options = [name for name in PLACEMENTS
+        options = [name for name in rules.placements
                    if _directive_count([name]) <= room and not (name in _AT_START and name in placements)]
         placements.append(rng.choice(options + ["own_paragraph"] * 4))
     return placements
 
 
-def generate_document(rng: random.Random, placement: str | None) -> GeneratedDocument:
+def generate_document(rng: random.Random, placement: str | None, rules: Rules = MARKDOWN_RULES) -> GeneratedDocument:
     """A page of context blocks with directives placed in it.
 
     ``placement=None`` makes a realistic page: exactly one directive, as its own
     paragraph (mostly) or a line of a prose paragraph. Otherwise ``placement``
     is the first placement of 1-3 directives (:func:`_adversarial_placements`).
     """
-    blocks = [rng.choice(CONTEXT_BLOCKS)(rng) for _ in range(rng.randint(3, 9))]
+    blocks = [rng.choice(rules.context_blocks)(rng) for _ in range(rng.randint(3, 9))]
     if placement is None:
         placements = ["own_paragraph" if rng.random() < 0.85 else "in_prose"]
     else:
-        placements = _adversarial_placements(rng, placement)
+        placements = _adversarial_placements(rng, placement, rules)
     texts = [block.text for block in blocks]
     for name in placements:
         if name not in _AT_START:
-            texts.insert(rng.randrange(len(texts) + 1), PLACEMENTS[name](rng, lambda: random_directive(rng)))
+            texts.insert(rng.randrange(len(texts) + 1), rules.placements[name](rng, lambda: random_directive(rng)))
     if rng.random() < 0.35:
         texts.insert(0, _heading(rng).text)
     constructs = set().union(*(block.constructs for block in blocks))
     at_start = [name for name in placements if name in _AT_START]
     if at_start:
-        texts.insert(0, PLACEMENTS[at_start[0]](rng, lambda: random_directive(rng)))
+        texts.insert(0, rules.placements[at_start[0]](rng, lambda: random_directive(rng)))
     elif rng.random() < 0.25:
         front_matter = _front_matter(rng)
         texts.insert(0, front_matter.text)
@@ -814,17 +890,87 @@ def generate_document(rng: random.Random, placement: str | None) -> GeneratedDoc
     return GeneratedDocument(text, frozenset(constructs), tuple(placements), placement is None)
 
 
-def generate_documents(seed: int, count: int) -> list[GeneratedDocument]:
+def generate_documents(seed: int, count: int, rules: Rules = MARKDOWN_RULES) -> list[GeneratedDocument]:
     """``count`` documents from ``random.Random(seed)``; adversarial ones take turns at the first placement."""
     rng = random.Random(seed)
-    names = list(PLACEMENTS)
+    names = list(rules.placements)
     documents, turn = [], 0
     for _ in range(count):
         placement = None
         if rng.random() >= REALISTIC_SHARE:
             placement, turn = names[turn % len(names)], turn + 1
-        documents.append(generate_document(rng, placement))
+        documents.append(generate_document(rng, placement, rules))
     return documents
+
+
+# --------------------------------------------------------------------------
+# The HTML differentials' additions (issue 15's holes), drawn only under HTML_RULES.
+
+#: GitHub's tag filter escapes these tags' ``<`` (GFM 6.11, "Disallowed Raw HTML").
+TAG_FILTERED: Final = ("script", "style", "textarea", "title", "iframe", "noframes", "noembed", "xmp", "plaintext")
+#: Elements whose content a browser hides or holds as raw text when opened inside a paragraph.
+RAW_OPENERS: Final = ("template", "title", "script", "style", "textarea", "iframe", "noembed", "xmp", "noscript")
+#: Elements a browser keeps open across Markdown blocks when their end tag is missing.
+KEPT_OPEN: Final = ("<div><pre>", "<blockquote>", "<ul>", "<h1>", '<a href="https://docs.quill.example/2.0">',
+                    "<code>", "<div hidden>", "<details>")
+#: Misspellings of the namespace that are not directive-shaped (:func:`is_directive_shaped` is false).
+NAMESPACE_TYPOS: Final = ("quil", "qill", "quilll", "qiull", "quil_")
+MENTIONS: Final = ("Questions? Ping @quill on Slack.", "Release notes: https://github.com/@quill",
+                   "Follow @quill for release news.", "Thanks to @Quill for the review.")
+
+
+def _end_tags(opener: str) -> str:
+    """The end tags that close the start tags of ``opener``, innermost first."""
+    return "".join(f"</{name}>" for name in reversed(re.findall(r"<([a-z0-9]+)", opener)))
+
+
+def _html_one_of(*options: str) -> Callable[[random.Random, Directives], str]:
+    """:func:`_one_of`, plus ``{t}``: the first directive's operation and key, a random value of the key, under
+    a misspelt namespace (a reader still reads the value: ``@quil create_copy existing_path=overwrite``)."""
+    place = _one_of(*options)
+
+    def typo_place(rng: random.Random, directive: Directives) -> str:
+        text = place(rng, directive)
+        while "{t}" in text:
+            match = DIRECTIVE.search(text)
+            assert match is not None, text
+            value = rng.choice(GRAMMAR[match[1]][match[2]])
+            text = text.replace("{t}", f"@{rng.choice(NAMESPACE_TYPOS)} {match[1]} {match[2]}={value}", 1)
+        return text
+    return typo_place
+
+
+HTML_PLACEMENTS: Final[Mapping[str, Callable[[random.Random, Directives], str]]] = MappingProxyType({
+    # D⏎⏎<script⏎O⏎: github.com shows the tag and what follows as text.
+    "tag_filter_block": _html_one_of(*(template.format(tag=tag) for tag in TAG_FILTERED for template in (
+        "<{tag}>\n{{d}}\n</{tag}>", "<{tag}\n{{d}}", "<{tag}>\n\n{{d}}"))),
+    "tag_filter_inline": _html_one_of(*(template.format(tag=tag) for tag in TAG_FILTERED for template in (
+        "{{s}} <{tag}> {{s}}\n{{d}}", "Use <{tag}> here.\n\n{{d}}"))),
+    # x <template>⏎O⏎</template>⏎: the browser hides O (or holds it as raw text).
+    "raw_html_in_paragraph": _html_one_of(*(template.format(tag=tag) for tag in RAW_OPENERS for template in (
+        "x <{tag}>\n{{d}}\n</{tag}>", "{{s}} <{tag}>\n{{d}}"))),
+    # <div><pre>⏎⏎D⏎: the browser keeps the element open over the paragraph.
+    "kept_open": _html_one_of(*(f"{opener}\n\n{{d}}" for opener in KEPT_OPEN),
+                              *(f"{opener}\n\n{{d}}\n\n{_end_tags(opener)}" for opener in KEPT_OPEN)),
+    "namespace_typo": _html_one_of("{t}\n{d}", "{t}\n\n{d}", "{d}\n{t}"),
+    "mention": _html_one_of(*(f"{mention}\n\n{{d}}" for mention in MENTIONS), *(f"{{d}}\n\n{mention}"
+                                                                                for mention in MENTIONS)),
+    "trailing_whitespace": _html_one_of("{d} ", "{d}\t", "{d}   ", "{s}\n{d} \n{s}", "{d} \t"),
+})
+#: Prose sentences of the HTML differentials: the markdown-it ones, plus mentions of the namespace.
+HTML_INLINE_SENTENCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({**INLINE_SENTENCES,
+                                                                               "mention": MENTIONS})
+
+
+def _prose_with_mentions(rng: random.Random) -> _Block:
+    return _prose(rng, HTML_INLINE_SENTENCES)
+
+
+#: The HTML differentials' documents: every placement and construct of :data:`MARKDOWN_RULES`, and issue 15's.
+HTML_RULES: Final = Rules(
+    MappingProxyType({**PLACEMENTS, **HTML_PLACEMENTS}),
+    tuple(_prose_with_mentions if block is _prose else block for block in CONTEXT_BLOCKS),
+    (*CONSTRUCTS, "mention"))
 
 
 # --------------------------------------------------------------------------

@@ -3,8 +3,9 @@
 For every document, :mod:`tests.reader_oracle` computes what a CommonMark and
 a GFM renderer (markdown-it-py) show: the directive lines, other
 directive-shaped text, near-misses. The gate loads the same documents once
-through its public API (:func:`gate_outcomes`, the only code that touches it).
-Per document and per renderer:
+through its public API (:func:`tests.differential.gate_outcomes`, the only code
+that touches it); the judging below is :mod:`tests.differential`'s. Per
+document and per renderer:
 
 * **unsafe**: the gate did not refuse, and for some (operation, key) its claims'
   value set differs from the values the reader sees (directive lines plus
@@ -19,7 +20,7 @@ Per document and per renderer:
 Asserted: no unsafe and no missed document, and false refusals at most
 :data:`MAX_FALSE_REFUSAL_SHARE` of the documents where a false refusal is
 possible. A summary goes to stderr; failures print up to
-:data:`EXAMPLES_SHOWN` of the shortest documents of each kind, with what each
+:data:`tests.differential.EXAMPLES_SHOWN` of the shortest documents of each kind, with what each
 renderer and the gate said.
 
 Run it (markdown-it-py is needed only here; the class skips without it)::
@@ -41,25 +42,21 @@ markdown-it-py's own copy::
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import importlib.util
-import json
 import os
 import random
 import sys
-import tempfile
 import unittest
 from collections import Counter
-from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
-import conflict_gate
 from tests.support import REPO
 
 ORACLE_PACKAGES = ("markdown_it", "mdit_py_plugins", "linkify_it")
 MISSING_PACKAGES = [name for name in ORACLE_PACKAGES if importlib.util.find_spec(name) is None]
 if TYPE_CHECKING or not MISSING_PACKAGES:
-    from tests import reader_oracle
+    from tests import differential, reader_oracle
 
 SKIP_MESSAGE = (
     "markdown-it-py is not installed; to run the reader differential test: "
@@ -71,178 +68,20 @@ SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", 20261130))
 MAX_FALSE_REFUSAL_SHARE = 0.01
 #: Each construct the generator flags must appear in at least this share of documents.
 MIN_CONSTRUCT_SHARE = 0.05
-EXAMPLES_SHOWN = 10
 D = "@quill create_copy existing_path=refuse"
 D2 = "@quill create_copy close_required=yes"
 
 
-class Claim(NamedTuple):
-    operation: str
-    key: str
-    value: str
-    line: int
-
-
-class GateOutcome(NamedTuple):
-    """One source as the gate left it: ``refusal`` is None or the error's reason, place and message."""
-
-    refusal: str | None
-    claims: tuple[Claim, ...]
-    near_misses: int
-
-
-# --------------------------------------------------------------------------
-# The gate side.
-
-def source_id(number: int) -> str:
-    return f"d{number:05d}"
-
-
-def write_manifest(folder: Path, texts: Sequence[str]) -> Path:
-    """Write each text as ``dNNNNN.md`` (UTF-8) and a pinned ``manifest.json``; return the manifest's path."""
-    grammar = {"namespace": reader_oracle.NAMESPACE, "product": reader_oracle.PRODUCT,
-               "operations": {operation: {key: {"type": "enum", "values": list(values)}
-                                          for key, values in keys.items()}
-                              for operation, keys in reader_oracle.GRAMMAR.items()}}
-    documents = []
-    for number, text in enumerate(texts, 1):
-        raw = text.encode("utf-8")
-        path = f"{source_id(number)}.md"
-        (folder / path).write_bytes(raw)
-        documents.append({"source_id": source_id(number), "version": "1.0", "path": path,
-                          "sha256": hashlib.sha256(raw).hexdigest()})
-    manifest = folder / "manifest.json"
-    manifest.write_text(json.dumps({"grammar": grammar, "version_scheme": "major.minor",
-                                    "documents": documents}), encoding="utf-8")
-    return manifest
-
-
-def gate_outcomes(texts: Sequence[str]) -> list[GateOutcome]:
-    """Load the documents once through the gate's public API and read each source's outcome."""
-    with tempfile.TemporaryDirectory(prefix="conflict-gate-diff-") as folder:
-        corpus = conflict_gate.load_documents(write_manifest(Path(folder), texts))
-        outcomes = []
-        for number in range(1, len(texts) + 1):
-            source = corpus.sources[source_id(number)]
-            error = source.refusal
-            refusal = None if error is None else f"{error.reason} at {error.line}:{error.column}: {error}"
-            claims = tuple(Claim(claim.operation, claim.claim_key, claim.value, claim.line) for claim in source.claims)
-            outcomes.append(GateOutcome(refusal, claims, len(source.near_misses)))
-        return outcomes
-
-
-# --------------------------------------------------------------------------
-# The comparison.
-
-def _claim_of(line: int, text: str) -> Claim:
-    match = reader_oracle.DIRECTIVE.fullmatch(text)
-    assert match is not None, text
-    return Claim(match[1], match[2], match[3], line)
-
-
-def is_unsafe(view: reader_oracle.ReaderView, outcome: GateOutcome) -> bool:
-    """Not refused, yet a claimed value set differs from what the reader sees, or a claim is on another line."""
-    if outcome.refusal is not None:
-        return False
-    shown = view.values()
-    claimed: dict[tuple[str, str], set[str]] = {}
-    for claim in outcome.claims:
-        claimed.setdefault((claim.operation, claim.key), set()).add(claim.value)
-    reader_lines = {line for line, _ in view.directive_lines}
-    return (any(values != shown.get(key, set()) for key, values in claimed.items())
-            or any(claim.line not in reader_lines for claim in outcome.claims))
-
-
-def is_missed(view: reader_oracle.ReaderView, outcome: GateOutcome) -> bool:
-    """Not refused, yet the reader sees a directive line the gate has no claim for."""
-    return outcome.refusal is None and any(_claim_of(line, text) not in outcome.claims
-                                           for line, text in view.directive_lines)
-
-
-def expected_claim(views: Sequence[reader_oracle.ReaderView]) -> Claim | None:
-    """The one claim when every renderer shows the same single directive line and nothing else shaped."""
-    if all(len(view.directive_lines) == 1 and not view.other_shaped for view in views):
-        lines = {view.directive_lines[0] for view in views}
-        if len(lines) == 1:
-            return _claim_of(*lines.pop())
-    return None
-
-
-class Judged(NamedTuple):
-    label: str
-    text: str
-    views: tuple[reader_oracle.ReaderView, ...]
-    outcome: GateOutcome
-    unsafe: tuple[str, ...]
-    missed: tuple[str, ...]
-    expected: Claim | None
-
-    @property
-    def false_refusal(self) -> bool:
-        return self.expected is not None and (self.outcome.refusal, self.outcome.claims) != (None, (self.expected,))
-
-
 def judge(documents: Sequence[tuple[str, str]], oracles: Sequence[reader_oracle.Oracle],
-          outcomes: Sequence[GateOutcome]) -> list[Judged]:
-    """Read every document with every oracle and compare with the gate's outcome for it."""
-    names = [oracle.name for oracle in oracles]
-    judged = []
-    for (label, text), outcome in zip(documents, outcomes):
-        views = tuple(reader_oracle.read(oracle, text) for oracle in oracles)
-        judged.append(Judged(label, text, views, outcome,
-                             tuple(name for name, view in zip(names, views) if is_unsafe(view, outcome)),
-                             tuple(name for name, view in zip(names, views) if is_missed(view, outcome)),
-                             expected_claim(views)))
-    return judged
+          outcomes: Sequence[differential.GateOutcome]) -> list[differential.Judged]:
+    """Read every document with both markdown-it oracles and compare with the gate's outcome for it."""
+    readers = [differential.Reader(oracle.name, functools.partial(reader_oracle.read, oracle)) for oracle in oracles]
+    return differential.judge(documents, readers, outcomes)
 
 
-# --------------------------------------------------------------------------
-# Reporting.
-
-def renderers_disagree(item: Judged) -> bool:
-    """The renderers show different directive lines, or only one shows other directive-shaped text."""
-    return len({(view.directive_lines, bool(view.other_shaped)) for view in item.views}) > 1
-
-
-def describe(item: Judged) -> str:
-    """A failing document for a developer: numbered source lines, each renderer's view, the gate's outcome."""
-    flagged = [f"{kind} for {', '.join(names)}" for kind, names in (("unsafe", item.unsafe), ("missed", item.missed))
-               if names]
-    lines = [f"--- {item.label}" + (f" ({'; '.join(flagged)})" if flagged else "")]
-    lines += [f"{number:4}| {line!r}" for number, line in enumerate(item.text.split("\n"), 1)]
-    for name, view in zip(reader_oracle.ORACLE_NAMES, item.views):
-        lines.append(f"  {name}: directive_lines={list(view.directive_lines)} "
-                     f"other_shaped={list(view.other_shaped)} near_misses={len(view.near_misses)}")
-    lines.append(f"  gate: refusal={item.outcome.refusal} claims={list(item.outcome.claims)} "
-                 f"near_misses={item.outcome.near_misses}")
-    return "\n".join(lines)
-
-
-def summary(title: str, judged: Sequence[Judged], counts: Mapping[str, Counter[str]]) -> str:
-    """The figures of one run, and up to :data:`EXAMPLES_SHOWN` shortest examples of each failure."""
-    eligible = [item for item in judged if item.expected is not None]
-    false_refusals = [item for item in eligible if item.false_refusal]
-    lines = [f"== reader differential: {title}: {len(judged)} documents"]
-    for group, counter in counts.items():
-        lines.append(f"  documents per {group}: " + ", ".join(f"{name} {n}" for name, n in sorted(counter.items())))
-    for name in reader_oracle.ORACLE_NAMES:
-        lines.append(f"  {name}: unsafe {sum(name in item.unsafe for item in judged)}, "
-                     f"missed {sum(name in item.missed for item in judged)}")
-    share = len(false_refusals) / len(eligible) if eligible else 0.0
-    lines += [
-        f"  refused by the gate: {sum(item.outcome.refusal is not None for item in judged)}",
-        f"  renderers disagree on directive lines or other shaped text: {sum(map(renderers_disagree, judged))}",
-        f"  not refused although a renderer shows other directive-shaped text (not asserted): "
-        f"{sum(item.outcome.refusal is None and any(v.other_shaped for v in item.views) for item in judged)}",
-        f"  one directive line and nothing else shaped, for both renderers: {len(eligible)}",
-        f"  false refusals: {len(false_refusals)} ({share:.2%}; at most {MAX_FALSE_REFUSAL_SHARE:.0%} allowed)",
-    ]
-    for kind, items in (("unsafe", [item for item in judged if item.unsafe]),
-                        ("missed", [item for item in judged if item.missed]),
-                        ("false refusal", false_refusals)):
-        for item in sorted(items, key=lambda item: len(item.text))[:EXAMPLES_SHOWN]:
-            lines.append(f"{kind}:\n{describe(item)}")
-    return "\n".join(lines)
+def summary(title: str, judged: Sequence[differential.Judged], counts: Mapping[str, Counter[str]]) -> str:
+    """The figures of one run, and the shortest examples of each failure."""
+    return differential.summary(title, judged, counts, reader_oracle.ORACLE_NAMES, MAX_FALSE_REFUSAL_SHARE)
 
 
 # --------------------------------------------------------------------------
@@ -351,7 +190,7 @@ class ReaderDifferentialTest(OracleTestCase):
     def assert_gate_agrees(self, title: str, documents: Sequence[tuple[str, str]],
                            counts: Mapping[str, Counter[str]]) -> None:
         try:
-            outcomes = gate_outcomes([text for _, text in documents])
+            outcomes = differential.gate_outcomes([text for _, text in documents])
         except (AttributeError, KeyError, TypeError, ValueError) as error:
             raise AssertionError(
                 "the gate could not be read through the API the adapter expects (gate_outcomes: "
