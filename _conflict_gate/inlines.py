@@ -38,13 +38,14 @@ import re
 import unicodedata
 from typing import Final, NamedTuple
 
-__all__ = ["Indexes", "InlineView", "MAX_NESTING", "View", "browser_markup_end", "html_tag_end", "html_view",
-           "inline_view", "invisible", "visible_word"]
+__all__ = ["ASCII_PUNCTUATION", "Indexes", "InlineView", "MAX_NESTING", "View", "browser_markup_end", "html_tag_end",
+           "html_view", "inline_view", "invisible", "visible_word"]
 
 #: Unmatched brackets or parentheses nested deeper than this are not followed.
 MAX_NESTING: Final = 1000
 
-_ASCII_PUNCTUATION: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+#: 2.1: the ASCII punctuation characters, which a backslash may escape (2.4).
+ASCII_PUNCTUATION: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _NAMED_REFERENCES: Final = html.entities.html5
 #: 2.5: an entity or numeric character reference.
 _REFERENCE: Final = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -406,7 +407,7 @@ def inline_view(content: str) -> InlineView:
         ch = content[at]
         copied = i = at + 1
         if ch == "\\":
-            if at + 1 < n and content[at + 1] in _ASCII_PUNCTUATION:
+            if at + 1 < n and content[at + 1] in ASCII_PUNCTUATION:
                 show(content[at + 1], at + 1)
                 copied = i = at + 2
             elif at + 1 < n and content[at + 1] == "\n":  # 6.7: a hard line break
