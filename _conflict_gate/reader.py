@@ -297,8 +297,10 @@ class _Findings:
 #: of open elements across everything CommonMark passes through).
 _HIDING_ELEMENTS: Final = frozenset({"template", "textarea", "title", "xmp", "plaintext", "noscript",
                                      "dialog", "del", "s", "strike"})
-_MARKUP: Final = re.compile(r"<(?:!--|\?|![A-Za-z\[]|(/?)([A-Za-z][A-Za-z0-9-]*))")
-_HIDDEN_ATTRIBUTE: Final = re.compile(r"[\s\"']hidden(?:[\s=/>]|\Z)", re.IGNORECASE)
+_MARKUP: Final = re.compile(r"<(?:!--|\?|![A-Za-z\[]|(/?)([A-Za-z][A-Za-z0-9-]*))", re.ASCII)
+#: A ``hidden`` attribute (HTML 13.2.5: attributes are apart by ASCII whitespace, a quote ends a value
+#: before one). Matched on the byte view: ASCII only, so a byte of a non-ASCII character is no space.
+_HIDDEN_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"']hidden(?:[\t\n\f\r =/>]|\Z)", re.IGNORECASE | re.ASCII)
 
 
 class _OpenHtml:

@@ -33,6 +33,11 @@ D = "@quill create_copy existing_path=refuse"
 Outline = list[tuple[str, tuple[int, ...], str]]
 
 
+def byte_view(text: str) -> str:
+    """``text`` as the reader gives it to :func:`parse_blocks`: its UTF-8 bytes, one character each (Latin-1)."""
+    return text.encode("utf-8").decode("latin-1")
+
+
 def every_offset(text: str) -> list[int]:
     """Watch every offset, so that every leaf block of the page is reported."""
     return list(range(len(text)))
@@ -503,6 +508,16 @@ class VariantReadingTest(unittest.TestCase):
     def test_plain_page_has_no_doubt(self) -> None:
         text = f"# Title\n\nProse.\n\n- item\n\n> quote\n\n```\ncode\n```\n\n{D}\n"
         self.assertEqual(set(doubts(text).values()), {None})
+
+    def test_footnote_definitions(self) -> None:
+        """GitHub's footnote definitions (not modelled): the lines a footnote covers are in doubt, whatever
+        the label's characters. Regression: read as the reader reads pages, in the byte view (UTF-8 as
+        Latin-1), ``[^\u00e0]`` was no footnote: the footnote pattern's ``\\s`` took 0xA0, the second byte
+        of ``\u00e0``, for a space."""
+        for label in ("1", "a", "\u00e9", "\u00e0", "\u00a0", "\u0085", "\U0001F600"):
+            with self.subTest(label=label):
+                self.check(byte_view(f"Text.\n\n[^{label}]: note\n{D}\n\nafter\n"),
+                           {(P, 1): None, (DEF, 3): 3, (P, 4): 3, (P, 6): None})
 
     def test_doubt_names_the_line_that_causes_it(self) -> None:
         """Regression: the doubt of a block named the first line anywhere on the page where that reading

@@ -11,14 +11,16 @@ docstring says what a reader sees and what the gate must do.
 
 from __future__ import annotations
 
+import tempfile
 import unittest
 from typing import Any
 
+from _conflict_gate.corpus import load_documents
 from _conflict_gate.errors import DirectiveError
 from _conflict_gate.grammar import grammar_from_json
 from _conflict_gate.reader import MAX_NEAR_MISSES, Claim, NearMiss, Reading, read_directives
 from _conflict_gate.registry import DIRECTIVE_REASONS
-from tests.support import QUILL_GRAMMAR, assert_span_invariants
+from tests.support import QUILL_GRAMMAR, assert_span_invariants, write_corpus
 
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
 D = "@quill create_copy existing_path=refuse"
@@ -490,6 +492,50 @@ class AmbiguousTest(ReaderTestCase):
         refusal = self.assertRefused(f"[a]: /url\n{D}\n\n> quote @quill\n    # lazy\n",
                                      "ambiguous_markup", 4, 9)
         self.assertIn("(line 5)", refusal.detail)
+
+
+class ByteViewTest(ReaderTestCase):
+    """Blocks are found in the page's UTF-8 bytes read as Latin-1 (one character per byte), so a byte of
+    a non-ASCII character must never pass for ASCII whitespace, a letter or a digit there."""
+
+    #: 1-, 2-, 3- and 4-byte characters, and ones whose bytes include 0xA0 or 0x85 (``à`` is C3 A0,
+    #: U+00A0 is C2 A0, U+0085 is C2 85), which Python's Unicode ``\s`` matches as Latin-1.
+    LABELS = ("a", "\u00e9", "\u00e0", "\u20ac", "\U0001F600", "\u00a0", "\u0085", "\u2028")
+
+    @staticmethod
+    def page(label: str) -> str:
+        return f"Text.\n\n[^{label}]: note\n{D}\n"
+
+    def test_footnote_label_with_a_byte_unicode_calls_a_space(self) -> None:
+        """Regression: the footnote pattern's ``\\s`` matched byte 0xA0, the second byte of ``\u00e0``, so
+        ``[^\u00e0]: note`` was no footnote to the gate, and the directive line GitHub shows inside the
+        footnote (its lazy line) was counted, where ``[^a]`` and ``[^\u00e9]`` were in doubt. Every label is
+        in doubt now, naming the footnote's line."""
+        for label in self.LABELS:
+            with self.subTest(label=label):
+                refusal = self.assertRefused(self.page(label), "ambiguous_markup", 4, 1)
+                self.assertIn("footnote", refusal.detail)
+                self.assertIn("(line 3)", refusal.detail)
+
+    def test_footnote_label_with_a_byte_unicode_calls_a_space_through_load_documents(self) -> None:
+        """The same regression through the corpus loader (raw bytes, pinned, read once)."""
+        files = {f"docs/label-{i}.md": self.page(label).encode("utf-8") for i, label in enumerate(self.LABELS)}
+        with tempfile.TemporaryDirectory(prefix="conflict-gate-test-") as tmp:
+            corpus = load_documents(write_corpus(tmp, files))
+        self.assertEqual(len(corpus.sources), len(self.LABELS))
+        for sid, source in corpus.sources.items():
+            with self.subTest(source=sid):
+                self.assertEqual(source.claims, ())
+                self.assertEqual((source.refusal.reason, source.refusal.line) if source.refusal else None,
+                                 ("ambiguous_markup", 4))
+
+    def test_hidden_attribute_needs_ascii_whitespace_before_it(self) -> None:
+        """An element with a ``hidden`` attribute left open puts later blocks in doubt; a byte 0xA0
+        (``\u00e0``) before ``hidden`` in an attribute value is no attribute separator, nor is U+00A0."""
+        self.assertRefused(f"<div hidden>\n\n{D}\n", "ambiguous_markup", 3, 1)
+        for value in ("\u00e0hidden", "\u00a0hidden"):
+            with self.subTest(value=value):
+                self.assertClaims(f"<div title={value}>\n\n{D}\n", [(3, D)])
 
 
 # --------------------------------------------------------------------------

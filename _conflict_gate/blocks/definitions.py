@@ -190,7 +190,7 @@ def _link_title(s: str, i: int) -> int:
 #: Lines markdown-it never takes into a link definition (its terminators: fence, quote, break, list, HTML, heading).
 _MARKDOWN_IT_TERMINATES: Final = re.compile(
     r"(?:`{3,}|~{3,}|>|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\Z|[*+\-](?:[ \t]|\Z)"
-    r"|[0-9]{1,9}[.)](?:[ \t]|\Z)|#{1,6}(?:[ \t]|\Z)|<)")
+    r"|[0-9]{1,9}[.)](?:[ \t]|\Z)|#{1,6}(?:[ \t]|\Z)|<)", re.ASCII)
 
 
 def markdown_it_definitions(s: State) -> Literal["close", "absorb", ""]:
@@ -214,7 +214,7 @@ def markdown_it_definitions(s: State) -> Literal["close", "absorb", ""]:
     if spans and spans[-1][1] >= len(content):
         end = link_definition(extended, spans[-1][0])
         return "close" if end <= len(content) + 1 else ""
-    if _MARKDOWN_IT_TERMINATES.match(new) or not new.strip():
+    if _MARKDOWN_IT_TERMINATES.match(new) or not new.strip(" \t"):
         return ""
     spans_after = definition_spans(extended)
     return "absorb" if spans_after and spans_after[-1][1] >= len(extended) else ""

@@ -34,11 +34,11 @@ __all__ = ["FastPatterns", "compile_shortcuts", "fence_opener_end", "fenced_line
 #: state per repetition of a group, so an unbounded run over a huge block would hold memory
 #: in proportion to its lines.
 _RUN_CHUNK: Final = 1 << 15
-_BLANK_LINE: Final = re.compile(r"[ \t]*\r?\n")
+_BLANK_LINE: Final = re.compile(r"[ \t]*\r?\n", re.ASCII)
 #: A top-level indented code block's lines: four columns of indentation, or blank.
-_INDENTED_RUN: Final = re.compile(r"(?:(?: {4}| {0,3}\t)[^\n]*\n|[ \t]*\r?\n)*")
+_INDENTED_RUN: Final = re.compile(r"(?:(?: {4}| {0,3}\t)[^\n]*\n|[ \t]*\r?\n)*", re.ASCII)
 #: Where a restart point may be: an unindented line, not blank, not ``[`` (see restart_point).
-_RESTART_AT: Final = re.compile(r"[^ \t\r\n\[]")
+_RESTART_AT: Final = re.compile(r"[^ \t\r\n\[]", re.ASCII)
 
 
 class FastPatterns(NamedTuple):
@@ -78,10 +78,10 @@ def compile_shortcuts(constructs: Iterable[Construct]) -> FastPatterns:
     top_blocks = (rf"(?:[ \t]*\r?\n{top_lines}"
                   rf"|(?P<para>[ ]{{0,3}}{plain}[^\n]*\n(?:{continuation_line})*))*")
     return FastPatterns(
-        re.compile(rf"(?:{continuation_line})*"),
-        re.compile(rf"[ ]{{0,3}}{plain}[^\n]*\n(?:{continuation_line})*"),
-        re.compile(top_blocks),
-        re.compile(rf"(?P<open>(?:{continuation_line})*)" + top_blocks),
+        re.compile(rf"(?:{continuation_line})*", re.ASCII),
+        re.compile(rf"[ ]{{0,3}}{plain}[^\n]*\n(?:{continuation_line})*", re.ASCII),
+        re.compile(top_blocks, re.ASCII),
+        re.compile(rf"(?P<open>(?:{continuation_line})*)" + top_blocks, re.ASCII),
     )
 
 

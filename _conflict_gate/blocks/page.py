@@ -41,9 +41,9 @@ def front_matter(s: State) -> bool:
     first_end = view.find("\n")
     if view.startswith("---"):
         count = min(first_end, len(view) - len(view.lstrip("-")))
-        closer = re.compile(rf"(?m)^(?: {{0,3}}-{{{count},}}|\.\.\.)[ \t]*\r?$")
+        closer = re.compile(rf"(?m)^(?: {{0,3}}-{{{count},}}|\.\.\.)[ \t]*\r?$", re.ASCII)
     elif view.startswith("+++") and view[:first_end].rstrip(" \t\r") == "+++":
-        closer = re.compile(r"(?m)^\+\+\+[ \t]*\r?$")
+        closer = re.compile(r"(?m)^\+\+\+[ \t]*\r?$", re.ASCII)
     else:
         return False
     close = closer.search(view, first_end + 1)
@@ -56,14 +56,16 @@ def front_matter(s: State) -> bool:
     return True
 
 
-#: 4.7 as GitHub extends it: a footnote definition's first line; and, after blank lines, the next
-#: line that is not blank (group 1: four or more columns of indentation).
-_FOOTNOTE: Final = re.compile(r"\[\^[^\]\s]+\]:")
-_NEXT_NONBLANK: Final = re.compile(r"(?:[ \t]*\r?\n)*((?: {4}| {0,3}\t)?)(?=[^\n])")
+#: A footnote definition's first line, as cmark-gfm scans it: ``[^label]:``, the label without ``]``,
+#: spaces, tabs or line endings (a byte of a non-ASCII character is never one of those: ``à`` is
+#: C3 A0); and, after blank lines, the next line that is not blank (group 1: four or more columns
+#: of indentation).
+_FOOTNOTE: Final = re.compile(r"\[\^[^\] \t\r\n]+\]:", re.ASCII)
+_NEXT_NONBLANK: Final = re.compile(r"(?:[ \t]*\r?\n)*((?: {4}| {0,3}\t)?)(?=[^\n])", re.ASCII)
 #: The lazy lines GitHub gives a footnote: lines a paragraph would take as plain continuation
 #: lines (not blank, no block start, no container marker; not the flavour's: GitHub's reading).
-_PLAIN: Final = r"(?:[^\s>#+*\-_=`~<|:\[0-9]|[0-9]{1,9}(?![0-9.)])|[0-9]{10})"
-_LAZY_LINES: Final = re.compile(rf"(?:[ \t]*(?:{_PLAIN}|\[)[^\n]*\n)*")
+_PLAIN: Final = r"(?:[^ \t\r\n\f\v>#+*\-_=`~<|:\[0-9]|[0-9]{1,9}(?![0-9.)])|[0-9]{10})"
+_LAZY_LINES: Final = re.compile(rf"(?:[ \t]*(?:{_PLAIN}|\[)[^\n]*\n)*", re.ASCII)
 
 
 def footnotes(s: State, limit: int) -> None:

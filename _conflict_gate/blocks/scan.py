@@ -1,7 +1,8 @@
 """Line patterns and scanners over the byte view, shared by the rules and the shortcuts (no I/O).
 
 Patterns are matched at a line's first non-space character unless said
-otherwise.
+otherwise. The view is the page's bytes (one character per byte), so every
+pattern is compiled with ``re.ASCII`` and names its characters explicitly.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ __all__ = ["ATX_OPEN", "BULLET", "FENCE_CLOSE", "FENCE_OPEN", "HTML_ENDS", "HTML
            "whole_tag_line"]
 
 #: 4.1: a character other than the marker, spaces and tabs (its absence makes a thematic break).
-_NOT_BREAK: Final = {marker: re.compile(rf"[^ \t{re.escape(marker)}]") for marker in "*-_"}
+_NOT_BREAK: Final = {marker: re.compile(rf"[^ \t{re.escape(marker)}]", re.ASCII) for marker in "*-_"}
 
 
 def is_thematic_break(line: str, at: int) -> bool:
@@ -28,15 +29,15 @@ def is_thematic_break(line: str, at: int) -> bool:
 
 
 #: 4.2: one to six ``#``, then a space, a tab or the end of the line.
-ATX_OPEN: Final = re.compile(r"#{1,6}(?:[ \t]|\Z)")
+ATX_OPEN: Final = re.compile(r"#{1,6}(?:[ \t]|\Z)", re.ASCII)
 #: 4.3: a run of ``=`` or of ``-``, then only spaces or tabs.
-SETEXT_UNDERLINE: Final = re.compile(r"(?:=+|-+)[ \t]*\Z")
+SETEXT_UNDERLINE: Final = re.compile(r"(?:=+|-+)[ \t]*\Z", re.ASCII)
 #: 4.5: three or more backticks (no backtick after them on the line) or three or more tildes.
-FENCE_OPEN: Final = re.compile(r"`{3,}(?!.*`)|~{3,}")
-FENCE_CLOSE: Final = re.compile(r"(?:`{3,}|~{3,})(?=[ \t]*\Z)")
+FENCE_OPEN: Final = re.compile(r"`{3,}(?!.*`)|~{3,}", re.ASCII)
+FENCE_CLOSE: Final = re.compile(r"(?:`{3,}|~{3,})(?=[ \t]*\Z)", re.ASCII)
 #: 5.2: a bullet list marker or an ordered list marker (1-9 digits).
-BULLET: Final = re.compile(r"[*+\-]")
-ORDERED: Final = re.compile(r"([0-9]{1,9})([.)])")
+BULLET: Final = re.compile(r"[*+\-]", re.ASCII)
+ORDERED: Final = re.compile(r"([0-9]{1,9})([.)])", re.ASCII)
 
 #: 4.6: block tag names of HTML block kind 6.
 _BLOCK_TAG_NAMES: Final = (
@@ -45,24 +46,25 @@ _BLOCK_TAG_NAMES: Final = (
     "head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|"
     "p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul")
 #: 4.6: start conditions of HTML block kinds 1-6 (kind 7, a whole tag alone on its line, is
-#: checked with the inline tag scanner, which is linear on any line).
+#: checked with the inline tag scanner, which is linear on any line). Tag names match
+#: case-insensitively in ASCII only.
 HTML_STARTS: Final = (
-    re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|\Z)", re.IGNORECASE),
-    re.compile(r"<!--"),
-    re.compile(r"<\?"),
-    re.compile(r"<![A-Za-z]"),
-    re.compile(r"<!\[CDATA\["),
-    re.compile(rf"</?(?:{_BLOCK_TAG_NAMES})(?:[ \t]|/?>|\Z)", re.IGNORECASE),
+    re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|\Z)", re.IGNORECASE | re.ASCII),
+    re.compile(r"<!--", re.ASCII),
+    re.compile(r"<\?", re.ASCII),
+    re.compile(r"<![A-Za-z]", re.ASCII),
+    re.compile(r"<!\[CDATA\[", re.ASCII),
+    re.compile(rf"</?(?:{_BLOCK_TAG_NAMES})(?:[ \t]|/?>|\Z)", re.IGNORECASE | re.ASCII),
 )
 #: 4.6: end conditions of kinds 1-5 (a line containing them); kinds 6 and 7 end before a blank line.
 HTML_ENDS: Final = (
-    re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE),
-    re.compile(r"-->"),
-    re.compile(r"\?>"),
-    re.compile(r">"),
-    re.compile(r"\]\]>"),
+    re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE | re.ASCII),
+    re.compile(r"-->", re.ASCII),
+    re.compile(r"\?>", re.ASCII),
+    re.compile(r">", re.ASCII),
+    re.compile(r"\]\]>", re.ASCII),
 )
-KIND_1_OPEN_TAG: Final = re.compile(r"<(?:pre|script|style|textarea)(?![A-Za-z0-9\-])", re.IGNORECASE)
+KIND_1_OPEN_TAG: Final = re.compile(r"<(?:pre|script|style|textarea)(?![A-Za-z0-9\-])", re.IGNORECASE | re.ASCII)
 
 
 def html_kind(line: str, at: int, end: int | None = None) -> int:
@@ -79,7 +81,7 @@ def whole_tag_line(line: str, at: int) -> bool:
     return end > 0 and not line[end:].strip(" \t")
 
 
-_BLANK_AFTER_NEWLINE: Final = re.compile(r"\n[ \t]*\r?(?=\n)")
+_BLANK_AFTER_NEWLINE: Final = re.compile(r"\n[ \t]*\r?(?=\n)", re.ASCII)
 
 
 def next_blank_line(view: str, pos: int) -> int:

@@ -7,8 +7,10 @@ advance it through its methods.
 
 The text is the *byte view*: the page's UTF-8 bytes decoded as Latin-1, one
 character per byte (:func:`_conflict_gate.reader.read_directives` passes
-it). Every offset here counts bytes; block structure depends on ASCII
-characters only.
+it). Every offset here counts bytes, and block structure depends on ASCII
+characters only, so every pattern matched on the view uses ASCII classes: a
+byte of 0x80 or more is part of a character and never a space, a letter or
+a digit.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ def line_view(view: str) -> str:
     return view if view.endswith("\n") else view + "\n"
 
 
-_LONE_CR: Final = re.compile(r"\r(?!\n)")
+_LONE_CR: Final = re.compile(r"\r(?!\n)", re.ASCII)
 
 D = TypeVar("D")
 

@@ -27,8 +27,8 @@ MARKDOWN_IT: Final = "markdown_it"
 ONE_COLUMN_TABLE: Final = "one_column_table"
 
 #: A delimiter row and its cells.
-_DELIMITER_ROW: Final = re.compile(r"[|\-:][|\-: \t]*\Z")
-_DELIMITER_CELL: Final = re.compile(r":?-+:?\Z")
+_DELIMITER_ROW: Final = re.compile(r"[|\-:][|\-: \t]*\Z", re.ASCII)
+_DELIMITER_CELL: Final = re.compile(r":?-+:?\Z", re.ASCII)
 
 
 class TableData(NamedTuple):
@@ -170,8 +170,8 @@ def table_cells(row: str) -> list[str]:
 
 
 #: A line that starts a block quote, a list item or an ATX heading, and a delimiter-row-shaped line.
-_MARKER_FIRST: Final = re.compile(r" {0,3}(?:>|[*+\-][ \t]|[0-9]{1,9}[.)][ \t]|#{1,6}[ \t])")
-_DELIMITER_LIKE: Final = re.compile(r"[ \t]*[|:\-][|:\- \t]*-[|:\- \t]*\r?\n")
+_MARKER_FIRST: Final = re.compile(r" {0,3}(?:>|[*+\-][ \t]|[0-9]{1,9}[.)][ \t]|#{1,6}[ \t])", re.ASCII)
+_DELIMITER_LIKE: Final = re.compile(r"[ \t]*[|:\-][|:\- \t]*-[|:\- \t]*\r?\n", re.ASCII)
 
 
 def table_first(s: State) -> None:
