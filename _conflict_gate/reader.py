@@ -544,9 +544,9 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
             if _shaped_raw(f, at):
                 f.near_miss(at, "code" if _within(c, block.code) else "hidden")
             continue
-        literal_index = block.literal.index(c)
+        literal_index = block.literal.view_index(c)
         shaped_literal = _shaped(f, block.literal, literal_index)
-        shaped_linked = _shaped(f, block.linked, block.linked.index(c)) \
+        shaped_linked = _shaped(f, block.linked, block.linked.view_index(c)) \
             if block.linked is not block.literal else shaped_literal
         if shaped_literal is None or shaped_linked is None:
             f.refuse("too_complex", at, f"more than {_WORD_LIMIT} characters follow this at sign "
