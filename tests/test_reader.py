@@ -410,8 +410,11 @@ class AmbiguousTest(ReaderTestCase):
         self.assertIn("(line 1)", refusal.detail)
 
     def test_directive_in_a_table_cell(self) -> None:
-        """A reader sees the text in a cell (GFM) or mid-paragraph (without tables): refused."""
-        self.assertRefused(f"| a |\n| - |\n| {D} |\n", REFUSED_AS_SEEN | {"ambiguous_markup"}, 3, 3)
+        """A reader sees the text in a cell (GFM) or mid-paragraph (without tables): every table is in
+        doubt (the gate does not read its cells), refused naming the table's first line."""
+        refusal = self.assertRefused(f"| a |\n| - |\n| {D} |\n", "ambiguous_markup", 3, 3)
+        self.assertIn("without GFM tables", refusal.detail)
+        self.assertIn("(line 1)", refusal.detail)
 
     def test_indented_directive_after_a_table(self) -> None:
         """Regression: GFM shows the indented line after a table as code, a reader without tables as a
