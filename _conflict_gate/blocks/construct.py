@@ -186,7 +186,8 @@ class Construct:
     closed_to_starts: bool = field(init=False, repr=False, compare=False)
     #: Derived: a leaf whose lines are taken as they are.
     raw: bool = field(init=False, repr=False, compare=False)
-    #: Derived: holds blocks of any construct without a ``parent`` (the document, containers).
+    #: Derived: holds blocks of any construct without a ``parent`` (the document, containers); a
+    #: construct with a ``parent`` sits only in a block of that construct (State.add_child).
     holds_blocks: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -196,12 +197,6 @@ class Construct:
         set_(self, "closed_to_starts", self.body in (Body.ROWS, Body.RAW))
         set_(self, "raw", self.body is Body.RAW)
         set_(self, "holds_blocks", self.body in (Body.DOCUMENT, Body.CONTAINER))
-
-    def holds(self, child: Construct) -> bool:
-        """May a block of this construct hold one of ``child``? (A list holds its items only.)"""
-        if child.parent is not None:
-            return child.parent == self.name
-        return self.holds_blocks
 
 
 # --------------------------------------------------------------------------

@@ -218,7 +218,7 @@ class State:
         construct = self.flavour.by_name[name]
         stack, parent_name = self.stack, construct.parent
         while not (stack[-1].construct.name == parent_name if parent_name is not None
-                   else stack[-1].construct.holds_blocks):  # Construct.holds, on the hot path
+                   else stack[-1].construct.holds_blocks):
             self.close()
         parent = stack[-1]
         parent.empty = False
