@@ -21,6 +21,7 @@ the blocks whose reading changes.
 from __future__ import annotations
 
 import random
+import re
 import unittest
 from typing import Iterator, Sequence
 
@@ -526,6 +527,71 @@ class VariantReadingTest(unittest.TestCase):
         self.check(text, {(T, 1): 1, (P, 4): None, (T, 6): 6})
         text = "[a]: /url\nmore\n\n> quote\n    # lazy\n"
         self.check(text, {(DEF, 1): None, (P, 2): None, (P, 4): 5})
+
+
+# --------------------------------------------------------------------------
+# The same cases with non-ASCII text, in the byte view
+
+
+#: Characters of 2, 3 and 4 bytes in UTF-8, and ones whose bytes include 0xA0 or 0x85, which Python's
+#: Unicode ``\s`` (and ``str.isspace``) take for spaces when the bytes are read as Latin-1.
+NON_ASCII = ("\u00e9", "\u20ac", "\U0001F600", "\u00a0", "\u0085", "\u2028", "\u00e0")
+#: Markup whose letters are no text: a tag's name and attribute names (its values are text), a reference.
+_MARKUP = re.compile(r"<[/!?]?[A-Za-z][^<>]*>?|&#?[A-Za-z0-9]+;")
+_TAG_TEXT = re.compile(r"""(=\s*)("[^"]*"|'[^']*'|[^\s"'=<>`]+)""")
+_WORD = re.compile(r"[a-z]+")
+
+
+def non_ascii(text: str, start: int = 0) -> str:
+    """``text`` with each run of lowercase ASCII letters where text may go (paragraph and heading text,
+    link and footnote labels and destinations, info strings, table cells, task boxes, front matter,
+    HTML attribute values and content) replaced by one of :data:`NON_ASCII`, in turn from ``start``.
+    Tag and attribute names, declarations and references are kept: they are markup."""
+    turn = iter(range(start, start + len(text) + 1))
+
+    def word(match: re.Match[str]) -> str:
+        return NON_ASCII[next(turn) % len(NON_ASCII)]
+
+    def value(match: re.Match[str]) -> str:
+        return match.group(1) + _WORD.sub(word, match.group(2))
+
+    out, last = [], 0
+    for markup in _MARKUP.finditer(text):
+        out.append(_WORD.sub(word, text[last:markup.start()]))
+        name = re.match(r"<[/!?]?[A-Za-z][A-Za-z0-9-]*", markup.group())
+        kept = name.end() if name else len(markup.group())
+        out.append(markup.group()[:kept] + _TAG_TEXT.sub(value, markup.group()[kept:]))
+        last = markup.end()
+    out.append(_WORD.sub(word, text[last:]))
+    return "".join(out)
+
+
+class NonAsciiBlockTest(ContainerTest, LeafTest, LineTest):
+    """Every case of the container, leaf and line tests again, with non-ASCII text, read as the reader
+    reads a page: its UTF-8 bytes as Latin-1 (:func:`byte_view`). The leaves must be the same: block
+    structure depends on ASCII characters only, and no byte of a non-ASCII character is one of them."""
+
+    def check(self, cases: Sequence[tuple[str, Outline]]) -> None:
+        self.assertTrue(cases)
+        for k, (text, expected) in enumerate(cases):
+            changed = non_ascii(text, k)
+            view = byte_view(changed)
+            for fast in (True, False):
+                with self.subTest(text=changed, fast=fast):
+                    self.assertEqual(outline(view, fast=fast), expected)
+
+    def test_the_substitution_reaches_text_and_keeps_markup(self) -> None:
+        self.assertEqual(non_ascii("[a]: /url 'title'\n"), "[\u00e9]: /\u20ac '\U0001F600'\n")
+        self.assertEqual(non_ascii("<a href=\"x\" title='t'>\nx\n"), "<a href=\"\u00e9\" title='\u20ac'>\n\U0001F600\n")
+        self.assertEqual(non_ascii("~~~ info\n| a | b |\n&nbsp;", 3), "~~~ \u00a0\n| \u0085 | \u2028 |\n&nbsp;")
+
+
+class NonAsciiVariantReadingTest(VariantReadingTest):
+    """The variant readings' cases again with non-ASCII text, in the byte view: the same doubts."""
+
+    def check(self, text: str, expected: dict[tuple[str, int], int | None]) -> None:
+        view = byte_view(non_ascii(text)) if text.isascii() else text
+        super().check(view, expected)
 
 
 # --------------------------------------------------------------------------
