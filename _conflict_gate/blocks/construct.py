@@ -156,8 +156,8 @@ class Construct:
     empty line followed by an unindented line must give an ``opener`` (the
     shortcuts' restart jumps follow it); other blocks must end there.
 
-    ``parent``: the kind of block it must sit in (a list item in a list,
-    opened by its rule). ``closes_after(block, rest of line)``: whether a
+    ``parent``: the name of the construct whose block it must sit in (a list
+    item in a list, which the item's rule opens). ``closes_after(block, rest of line)``: whether a
     line the block took ends it (HTML kinds 1-5). ``finish(state, block,
     end)`` reports a closed leaf (default: one leaf of its lines, if it holds
     a watched offset); ``detail(block)`` is ``Leaf.detail``.

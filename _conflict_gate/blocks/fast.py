@@ -111,7 +111,8 @@ def shortcut(s: State, stop: int) -> bool:
     if tip.kind == PARAGRAPH:
         if s.flavour.definitions_as_blocks and view[tip.lines[0][1]:tip.lines[0][1] + 1] == "[":
             return False  # markdown-it may end it after a link definition: line by line
-        end = _match_end(patterns.continuation_run, view, s.pos, s.pos + _RUN_CHUNK)
+        run = patterns.continuation_run.match(view, s.pos, s.pos + _RUN_CHUNK)
+        end = s.pos if run is None else run.end()
         if end > s.pos:
             take(s, tip, end)
             return True
@@ -244,7 +245,7 @@ def _opener_end(s: State, line_start: int) -> int:
     if view[line_start] in " \t":
         return STOP
     line_end = view.find("\n", line_start)
-    for needle, opener in s.flavour.openers:
+    for needle, opener in s.flavour.openers_by_first.get(view[line_start], ()):
         if view.startswith(needle, line_start):
             return opener.end(view, line_start, line_end)
     return NOT_AN_OPENER

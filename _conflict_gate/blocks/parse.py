@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 from typing import Sequence
 
-from .construct import LEAF, LINE_CONSUMED, NOT_MATCHED
+from .construct import LEAF, LINE_CONSUMED, NO_START, NOT_MATCHED
 from .definitions import markdown_it_definitions
 from .fast import restart_point, shortcut
 from .flavours import GITHUB, Flavour
@@ -151,9 +151,9 @@ def _incorporate_line(s: State) -> None:
         s.find_next_nonspace()
         block = stack[index]
         result = block.continues(s, block)
-        if result == LINE_CONSUMED:
+        if result is LINE_CONSUMED:
             return
-        if result == NOT_MATCHED:
+        if result is NOT_MATCHED:
             break
         index += 1
     container = stack[index - 1]
@@ -162,20 +162,19 @@ def _incorporate_line(s: State) -> None:
     matched_leaf = container.construct.closed_to_starts
     while not matched_leaf:
         s.find_next_nonspace()
-        in_paragraph = stack[-1].kind == PARAGRAPH
         if s.indented:
-            rules = flavour.indented_paragraph_starts if in_paragraph else flavour.indented_starts
+            rules = flavour.indented_paragraph_starts if stack[-1].kind == PARAGRAPH else flavour.indented_starts
         else:
-            found = (flavour.paragraph_starts if in_paragraph else flavour.starts).get(s.char_at(s.next_nonspace))
-            if found is None:  # no row starts a block with this character: paragraph text
+            first = s.char_at(s.next_nonspace)
+            if first not in flavour.maybe_special:  # no row starts a block with it: paragraph text
                 s.advance_next_nonspace()
                 break
-            rules = found
+            rules = (flavour.paragraph_starts if stack[-1].kind == PARAGRAPH else flavour.starts)[first]
         for rule in rules:
             started = rule(s, container)
-            if started:
+            if started is not NO_START:
                 container = stack[-1]
-                matched_leaf = started == LEAF
+                matched_leaf = started is LEAF
                 break
         else:
             s.advance_next_nonspace()
