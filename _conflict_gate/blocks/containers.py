@@ -10,17 +10,14 @@ open there are in doubt.
 
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple
+from typing import Any, NamedTuple
 
 from .construct import CONTAINER, MATCHED, NO_START, NOT_MATCHED, Continue, Start
 from .scan import BULLET, ORDERED
-from .state import MAX_DEPTH, PARAGRAPH, Block, State
+from .state import MARKDOWN_IT_READING, MAX_DEPTH, PARAGRAPH, Block, State
 
 __all__ = ["ListData", "ListItemData", "block_quote", "block_quote_continues", "list_continues", "list_item",
            "list_item_continues"]
-
-#: The variant reading of markdown-it (see flavours.py), named where a rule notes a line it reads otherwise.
-MARKDOWN_IT: Final = "markdown_it"
 
 
 class ListData(NamedTuple):
@@ -63,7 +60,7 @@ def block_quote_continues(s: State, block: Block[Any]) -> Continue:
     if s.char_at(s.next_nonspace) != ">":
         return NOT_MATCHED
     if s.indented:
-        s.note_variant(MARKDOWN_IT, s.line_no)
+        s.note_variant(MARKDOWN_IT_READING, s.line_no)
         if not s.flavour.quotes_continue_indented:
             return NOT_MATCHED
     s.advance_next_nonspace()

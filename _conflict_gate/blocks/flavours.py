@@ -32,10 +32,10 @@ from typing import Callable, Final, Mapping, NamedTuple
 
 from .construct import Construct, Opener, StartRule, without
 from .fast import FastPatterns, compile_shortcuts
-from .page import FOOTNOTES, footnotes, front_matter
-from .state import State
+from .page import footnotes, front_matter
+from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, State
 from .table import GFM_CONSTRUCTS
-from .tables import ONE_COLUMN_TABLE, table_first
+from .tables import table_first
 
 __all__ = ["FOOTNOTE_DOUBT", "Flavour", "GITHUB", "LineDoubt", "MARKDOWN_IT", "Variant", "WITHOUT_FRONT_MATTER",
            "WITHOUT_TABLES"]
@@ -163,10 +163,10 @@ GITHUB: Final = replace(
     _GFM, name="github", primary=True,
     unmodelled=((FOOTNOTES, FOOTNOTE_DOUBT), (ONE_COLUMN_TABLE, _TABLES_DOUBT)),
     variants=(
-        Variant("front_matter", WITHOUT_FRONT_MATTER,
+        Variant(NO_FRONT_MATTER, WITHOUT_FRONT_MATTER,
                 "a reader without front matter support reads the lines after it differently"),
-        Variant("tables", WITHOUT_TABLES, _TABLES_DOUBT),
-        Variant("markdown_it", MARKDOWN_IT,
+        Variant(NO_TABLES, WITHOUT_TABLES, _TABLES_DOUBT),
+        Variant(MARKDOWN_IT_READING, MARKDOWN_IT,
                 "readers differ here (markdown-it takes link definitions and less-indented lazy lines "
                 "as new blocks)"),
     ))

@@ -10,7 +10,7 @@ definitions are in :mod:`~_conflict_gate.blocks.definitions`, GFM tables in
 
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple
+from typing import Any, NamedTuple
 
 from .construct import (
     LEAF,
@@ -34,14 +34,11 @@ from .scan import (
     next_blank_line,
     whole_tag_line,
 )
-from .state import MAX_LEAF_LINES, PARAGRAPH, Block, State, lines_of
+from .state import MARKDOWN_IT_READING, MAX_LEAF_LINES, PARAGRAPH, Block, State, lines_of
 
 __all__ = ["FenceData", "HtmlData", "atx_heading", "fenced_code", "fenced_code_continues", "finish_paragraph",
            "html_block", "html_block_continues", "html_block_ends", "html_detail", "indented_code",
            "indented_code_continues", "paragraph_continues", "setext_heading", "thematic_break"]
-
-#: The variant reading of markdown-it (see flavours.py), named where a rule notes a line it reads otherwise.
-MARKDOWN_IT: Final = "markdown_it"
 
 
 class FenceData(NamedTuple):
@@ -98,10 +95,10 @@ def setext_heading(s: State, container: Block[Any]) -> Start:
     lines = lines_of(s, container)
     definitions, text = split_definitions(s.view, lines)
     if s.view[lines[0][1]:lines[0][1] + 1] == "[":
-        s.note_variant(MARKDOWN_IT, lines[1][0] if len(lines) > 1 else s.line_no)
+        s.note_variant(MARKDOWN_IT_READING, lines[1][0] if len(lines) > 1 else s.line_no)
         # markdown-it reads a definition over the underline, up to a blank line: a title
         # may run on over the lines after it, which the spec shows.
-        s.note_unsure(s.line_no, next_blank_line(s.view, s.pos), MARKDOWN_IT)
+        s.note_unsure(s.line_no, next_blank_line(s.view, s.pos), MARKDOWN_IT_READING)
     if not text:
         return NO_START
     s.stack.pop()
@@ -225,8 +222,8 @@ def finish_paragraph(s: State, block: Block[Any], end: int) -> None:
         return
     definitions, rest = split_definitions(view, lines) if opens_with_definition else ([], lines)
     if opens_with_definition and len(lines) > 1:
-        s.note_variant(MARKDOWN_IT, lines[1][0])  # markdown-it reads definitions line by line
+        s.note_variant(MARKDOWN_IT_READING, lines[1][0])  # markdown-it reads definitions line by line
     if opens_with_definition and len(lines) > DEFINITION_LINES:  # read no further as markdown-it
-        s.unsure.append((lines[DEFINITION_LINES][0], end + 1, MARKDOWN_IT))
+        s.unsure.append((lines[DEFINITION_LINES][0], end + 1, MARKDOWN_IT_READING))
     s.emit("link_definition", block, definitions)
     s.emit(PARAGRAPH, block, rest)

@@ -14,14 +14,9 @@ from typing import Final
 
 from .construct import Body, Construct, never_continues
 from .scan import next_blank_line
-from .state import Block, State, lines_of, take
+from .state import FOOTNOTES, NO_FRONT_MATTER, Block, State, lines_of, take
 
-__all__ = ["FOOTNOTES", "FRONT_MATTER", "footnotes", "front_matter"]
-
-#: The variant reading without front matter, named where the page start notes it (see flavours.py).
-WITHOUT_FRONT_MATTER: Final = "front_matter"
-#: What GitHub does and the gate does not model: footnote definitions (see :func:`footnotes`).
-FOOTNOTES: Final = "footnotes"
+__all__ = ["FRONT_MATTER", "footnotes", "front_matter"]
 
 #: The block front matter makes (not tried on any line: :func:`front_matter` opens it).
 FRONT_MATTER: Final = Construct("front_matter", "front_matter", "YAML or TOML front matter (an extension)",
@@ -52,7 +47,7 @@ def front_matter(s: State) -> bool:
     block = Block(FRONT_MATTER, 0, (), None)
     take(s, block, view.find("\n", close.start()) + 1)
     s.emit("front_matter", block, lines_of(s, block))
-    s.note_variant(WITHOUT_FRONT_MATTER, 0)
+    s.note_variant(NO_FRONT_MATTER, 0)
     return True
 
 

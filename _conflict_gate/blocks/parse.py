@@ -10,12 +10,9 @@ from .construct import LEAF, LINE_CONSUMED, NO_START, NOT_MATCHED
 from .definitions import markdown_it_definitions
 from .fast import restart_point, shortcut
 from .flavours import GITHUB, Flavour
-from .state import PARAGRAPH, Leaf, State
+from .state import MARKDOWN_IT_READING, PARAGRAPH, Leaf, State
 
 __all__ = ["parse_blocks"]
-
-#: The variant reading that ends a paragraph at an indented lazy line (see _incorporate_line).
-_MARKDOWN_IT = "markdown_it"
 
 
 def parse_blocks(view: str, watch: Sequence[int], *, fast: bool = True, flavour: Flavour = GITHUB
@@ -181,7 +178,7 @@ def _incorporate_line(s: State) -> None:
             break
     if not s.all_closed and not s.blank and stack[-1].kind == PARAGRAPH:
         if s.indented and s.char_at(s.next_nonspace) in flavour.maybe_special:
-            s.note_variant(_MARKDOWN_IT, s.line_no)  # markdown-it may end the paragraph here
+            s.note_variant(MARKDOWN_IT_READING, s.line_no)  # markdown-it may end the paragraph here
             if flavour.lazy_lines_end_paragraphs:
                 s.close_unmatched()
                 while s.stack[-1].kind == PARAGRAPH:

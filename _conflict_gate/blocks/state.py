@@ -24,8 +24,9 @@ from .construct import Body, Construct, never_continues
 if TYPE_CHECKING:
     from .flavours import Flavour
 
-__all__ = ["Block", "DOCUMENT", "Leaf", "MAX_DEPTH", "MAX_LEAF_LINES", "PARAGRAPH", "State", "finalize",
-           "line_view", "lines_of", "take"]
+__all__ = ["Block", "DOCUMENT", "FOOTNOTES", "Leaf", "MARKDOWN_IT_READING", "MAX_DEPTH", "MAX_LEAF_LINES",
+           "NO_FRONT_MATTER", "NO_TABLES", "ONE_COLUMN_TABLE", "PARAGRAPH", "State", "finalize", "line_view",
+           "lines_of", "take"]
 
 #: Containers (block quotes, list items) nested deeper than this are not opened.
 MAX_DEPTH: Final = 64
@@ -34,6 +35,19 @@ MAX_LEAF_LINES: Final = 20_000
 
 #: The parser's own leaf: text that no rule starts becomes a paragraph (4.8).
 PARAGRAPH: Final = "paragraph"
+
+# The names rules note lines and stretches by (State.note_variant, State.unsure): a variant reading
+# the primary one is compared with (flavours.py), or what a renderer does that is not modelled.
+#: A renderer without front matter support.
+NO_FRONT_MATTER: Final = "front_matter"
+#: A renderer without GFM tables.
+NO_TABLES: Final = "tables"
+#: markdown-it, where it reads link definitions, lazy lines, block quotes and tables its way.
+MARKDOWN_IT_READING: Final = "markdown_it"
+#: GitHub's footnote definitions (page.footnotes).
+FOOTNOTES: Final = "footnotes"
+#: GitHub's one-column tables (tables.table).
+ONE_COLUMN_TABLE: Final = "one_column_table"
 
 Line = tuple[int, int, int]
 

@@ -16,15 +16,19 @@ from typing import Any, Final, NamedTuple
 
 from .construct import LEAF, MATCHED, NO_START, NOT_MATCHED, Continue, Start
 from .scan import ATX_OPEN, BULLET, FENCE_OPEN, HTML_STARTS, ORDERED, is_thematic_break, next_blank_line
-from .state import MAX_LEAF_LINES, PARAGRAPH, Block, State, finalize, lines_of
+from .state import (
+    MARKDOWN_IT_READING,
+    MAX_LEAF_LINES,
+    NO_TABLES,
+    ONE_COLUMN_TABLE,
+    PARAGRAPH,
+    Block,
+    State,
+    finalize,
+    lines_of,
+)
 
-__all__ = ["TableData", "ONE_COLUMN_TABLE", "table", "table_cells", "table_continues", "table_first"]
-
-#: The variant readings named where the rules note lines they read otherwise (see flavours.py).
-TABLES: Final = "tables"
-MARKDOWN_IT: Final = "markdown_it"
-#: What GitHub does and the gate does not model: a one-column table (see :func:`table`).
-ONE_COLUMN_TABLE: Final = "one_column_table"
+__all__ = ["TableData", "table", "table_cells", "table_continues", "table_first"]
 
 #: A delimiter row and its cells.
 _DELIMITER_ROW: Final = re.compile(r"[|\-:][|\-: \t]*\Z", re.ASCII)
@@ -64,7 +68,7 @@ def table(s: State, container: Block[Any]) -> Start:
     if header_no != s.line_no - 1 or "|" not in header or len(table_cells(header)) != count \
             or (len(lines) > 1 and _header_indent(s) >= 4):  # a first line is never indented code
         return NO_START
-    s.note_variant(TABLES, header_no)
+    s.note_variant(NO_TABLES, header_no)
     s.close_unmatched()
     s.stack.pop()
     if len(lines) > 1:
@@ -185,4 +189,4 @@ def table_first(s: State) -> None:
         return
     next_start = s.view.find("\n", s.pos) + 1
     if next_start and _DELIMITER_LIKE.match(s.view, next_start):
-        s.note_unsure(s.line_no, next_blank_line(s.view, next_start), MARKDOWN_IT)
+        s.note_unsure(s.line_no, next_blank_line(s.view, next_start), MARKDOWN_IT_READING)
