@@ -108,6 +108,8 @@ class Flavour:
     openers: tuple[tuple[str, Opener], ...] = field(init=False, repr=False, compare=False)
     opener_needles: tuple[str, ...] = field(init=False, repr=False, compare=False)
     openers_by_first: Mapping[str, tuple[tuple[str, Opener], ...]] = field(init=False, repr=False, compare=False)
+    #: Variant name -> variant.
+    variants_by_name: Mapping[str, Variant] = field(init=False, repr=False, compare=False)
     #: Name -> why, for every name whose noted lines or stretches put blocks in doubt.
     doubts: Mapping[str, str] = field(init=False, repr=False, compare=False)
     #: The line doubts to run: ``line_doubts`` for the primary reading, none for the others.
@@ -137,6 +139,7 @@ class Flavour:
         set_(self, "openers_by_first", {first: tuple(pair for pair in openers if pair[0][0] == first)
                                         for first in {needle[0] for needle, _ in openers}})
         set_(self, "active_line_doubts", self.line_doubts if self.primary else ())
+        set_(self, "variants_by_name", MappingProxyType({variant.name: variant for variant in self.variants}))
         set_(self, "doubts", MappingProxyType(
             {variant.name: variant.why for variant in self.variants} | dict(self.unmodelled)))
 

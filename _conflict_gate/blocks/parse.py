@@ -38,15 +38,15 @@ def parse_blocks(view: str, watch: Sequence[int], *, fast: bool = True, flavour:
     in doubt too. Reads no further than needed: past the last watched offset
     it stops, unless an open paragraph holds one (a following line may still
     make it a heading or a table). ``fast=False`` walks every line through
-    the rules (the tests compare both). Never raises; the cost grows linearly
-    with the text read (times one plus the number of variants).
+    the rules (the tests compare both). Never raises (with the rules here);
+    the cost grows linearly with the text read (times one plus the number of
+    variants).
     """
     if not watch:
         return ()
     leaves, variants, unsure = _parse(view, watch, fast, flavour)
-    compared = {variant.name: variant for variant in flavour.variants}
     for name, noted in variants.items():
-        variant = compared.get(name)
+        variant = flavour.variants_by_name.get(name)
         if variant is None:
             continue
         lines = sorted(set(noted))
