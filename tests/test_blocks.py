@@ -520,6 +520,12 @@ class VariantReadingTest(unittest.TestCase):
                 self.check(byte_view(f"Text.\n\n[^{label}]: note\n{D}\n\nafter\n"),
                            {(P, 1): None, (DEF, 3): 3, (P, 4): 3, (P, 6): None})
 
+    def test_a_footnote_keeps_the_doubts_noted_above_it(self) -> None:
+        """Regression: the stretches the rules note as they read (markdown-it's table rule before a
+        quote) were dropped while a footnote further down the page reached past the line: footnotes
+        are noted before the first line, and only the last stretch noted was compared."""
+        self.check(f"> a |\n---\n{D}\n\n[^1]: note\n", {(P, 1): 1, (P, 3): 1, (DEF, 5): 5})
+
     def test_doubt_names_the_line_that_causes_it(self) -> None:
         """Regression: the doubt of a block named the first line anywhere on the page where that reading
         differed (an earlier, unrelated table or link definition), not the line that puts this block in doubt."""

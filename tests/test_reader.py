@@ -488,6 +488,13 @@ class AmbiguousTest(ReaderTestCase):
         self.assertRefused(f"Copies are atomic[^1].\n[^1]: On POSIX.\n{O}\n", "ambiguous_markup", 3)
         self.assertClaims(f"[^1]: x\n```\n{O}\n```\n\n{D}\n", [(6, D)])
 
+    def test_a_footnote_below_keeps_the_doubt_above(self) -> None:
+        """Regression: markdown-it reads ``> a |`` over ``---`` as a table's header, so the directive line
+        under it is a table row there (GitHub: a quote, a break, a paragraph). A footnote definition
+        further down holding an at sign hid that doubt, and the gate counted the line."""
+        refusal = self.assertRefused(f"> a |\n---\n{D}\n\n[^1]: note @x`\n", "ambiguous_markup", 3, 1)
+        self.assertIn("(line 1)", refusal.detail)
+
     def test_doubt_names_the_line_that_causes_it(self) -> None:
         """Regression: the doubt named the first line anywhere on the page where markdown-it may read
         differently (here line 2, after an unrelated link definition), not the lazy line 5 of this quote."""

@@ -67,13 +67,13 @@ def footnotes(s: State, limit: int) -> None:
     """Footnote definitions (``[^label]:`` at a line start, GitHub; not CommonMark, not modelled):
     GitHub shows one at the end of the page with its lazy lines and, after blank lines, the
     indented lines after it, and one may interrupt a paragraph. Every block in such a stretch
-    before ``limit`` is unsure (``s.unsure``)."""
+    before ``limit`` is unsure (``s.page_unsure``)."""
     view = s.view
     i = view.find("[^", 0, limit)
     while i != -1:
         line_start = view.rfind("\n", 0, i) + 1
         if i - line_start <= 3 and not view[line_start:i].strip(" ") and _FOOTNOTE.match(view, i) \
-                and not (s.unsure and s.unsure[-1][1] > line_start):
+                and not (s.page_unsure and s.page_unsure[-1][1] > line_start):
             end = view.find("\n", i) + 1
             while True:
                 lazy = _LAZY_LINES.match(view, end)
@@ -82,6 +82,6 @@ def footnotes(s: State, limit: int) -> None:
                 if following is None or following.start(1) == end or not following.group(1):
                     break  # a line that interrupts it, or an unindented one after a blank line
                 end = next_blank_line(view, following.end())
-            s.unsure.append((view.count("\n", 0, line_start), end, FOOTNOTES))
+            s.page_unsure.append((view.count("\n", 0, line_start), end, FOOTNOTES))
             i = end
         i = view.find("[^", i + 2, limit)

@@ -124,7 +124,7 @@ def _parse(view: str, watch: Sequence[int], fast: bool, flavour: Flavour
         s.close()
     if not flavour.primary:
         return tuple(s.leaves), {}, []
-    return tuple(s.leaves), s.variants, s.unsure
+    return tuple(s.leaves), s.variants, s.page_unsure + s.unsure
 
 
 def _incorporate_line(s: State) -> None:

@@ -158,7 +158,10 @@ class State:
         #: variant name -> lines where that reading may part from this one (see parse_blocks)
         self.variants: dict[str, list[int]] = {}
         #: ``(line, end, name)``: from ``line`` up to view offset ``end`` the reading ``name`` (a
-        #: variant's, or one the flavour does not model) may differ, whatever the blocks are
+        #: variant's, or one the flavour does not model) may differ, whatever the blocks are: the
+        #: stretches the page doubts note before the first line (footnotes), and those the rules
+        #: note as they read, each list in page order
+        self.page_unsure: list[tuple[int, int, str]] = []
         self.unsure: list[tuple[int, int, str]] = []
         self.leaves: list[Leaf] = []
         self.stack: list[Block[Any]] = [Block(DOCUMENT, 0, (), None)]
@@ -272,8 +275,9 @@ class State:
             lines.append(line)
 
     def note_unsure(self, line: int, end: int, name: str) -> None:
-        """Lines from ``line`` to view offset ``end`` may read otherwise (reading ``name``), unless an
-        earlier stretch already reaches this line."""
+        """Lines from ``line`` to view offset ``end`` may read otherwise (reading ``name``), unless a
+        stretch noted before while reading already reaches this line (the page doubts' stretches,
+        noted before the first line for the whole page, do not count)."""
         if not self.unsure or self.unsure[-1][1] <= self.pos:
             self.unsure.append((line, end, name))
 
