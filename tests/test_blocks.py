@@ -520,6 +520,12 @@ class VariantReadingTest(unittest.TestCase):
                 self.check(byte_view(f"Text.\n\n[^{label}]: note\n{D}\n\nafter\n"),
                            {(P, 1): None, (DEF, 3): 3, (P, 4): 3, (P, 6): None})
 
+    def test_footnotes_one_blank_line_apart(self) -> None:
+        """Regression: after a footnote the search went on two characters past its end, and missed a
+        footnote definition opening the line after one blank line."""
+        self.check(f"[^1]: a\n\n[^2]: b\n{D}\n", {(DEF, 1): 1, (DEF, 3): 3, (P, 4): 3})
+        self.check(f"[^1]: a\n[^2]: b\n{D}\n", {(DEF, 1): 2, (P, 3): 1})  # a lazy line of the first
+
     def test_a_footnote_keeps_the_doubts_noted_above_it(self) -> None:
         """Regression: the stretches the rules note as they read (markdown-it's table rule before a
         quote) were dropped while a footnote further down the page reached past the line: footnotes

@@ -488,6 +488,13 @@ class AmbiguousTest(ReaderTestCase):
         self.assertRefused(f"Copies are atomic[^1].\n[^1]: On POSIX.\n{O}\n", "ambiguous_markup", 3)
         self.assertClaims(f"[^1]: x\n```\n{O}\n```\n\n{D}\n", [(6, D)])
 
+    def test_footnotes_one_blank_line_apart(self) -> None:
+        """Regression: GitHub shows ``[^2]: b`` and its lazy directive line as a footnote at the end of
+        the page; the gate missed a footnote that opens the line after a blank line below another one,
+        and counted the directive."""
+        refusal = self.assertRefused(f"[^1]: a\n\n[^2]: b\n{D}\n", "ambiguous_markup", 4, 1)
+        self.assertIn("(line 3)", refusal.detail)
+
     def test_a_footnote_below_keeps_the_doubt_above(self) -> None:
         """Regression: markdown-it reads ``> a |`` over ``---`` as a table's header, so the directive line
         under it is a table row there (GitHub: a quote, a break, a paragraph). A footnote definition

@@ -83,5 +83,6 @@ def footnotes(s: State, limit: int) -> None:
                     break  # a line that interrupts it, or an unindented one after a blank line
                 end = next_blank_line(view, following.end())
             s.page_unsure.append((view.count("\n", 0, line_start), end, FOOTNOTES))
-            i = end
-        i = view.find("[^", i + 2, limit)
+            i = view.find("[^", end, limit)  # the next one may open the line after a blank line
+        else:
+            i = view.find("[^", i + 2, limit)
