@@ -239,7 +239,8 @@ class CorpusFuzzTest(unittest.TestCase):
                 except ValueError:  # the manifest was broken by an earlier mutation
                     data = None
                 if data is not None:  # re-pin, so the reader sees the new bytes
-                    for entry in data.get("documents", []) if isinstance(data, dict) else []:
+                    documents = data.get("documents") if isinstance(data, dict) else None
+                    for entry in documents if isinstance(documents, list) else []:
                         if isinstance(entry, dict) and entry.get("path") == rel:
                             entry["sha256"] = source_digest(path.read_bytes())
                     manifest.write_text(json.dumps(data), encoding="utf-8")
