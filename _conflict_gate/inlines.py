@@ -203,12 +203,6 @@ class Indexes:
         return index.next(pos)
 
 
-def _skip(pattern: re.Pattern[str], text: str, pos: int) -> int:
-    """Where ``pattern`` (one that matches the empty string: a run of spaces, a name's tail) ends from ``pos``."""
-    match = pattern.match(text, pos)
-    return pos if match is None else match.end()
-
-
 def html_tag_end(text: str, i: int) -> int:
     """6.6: the end of an HTML tag starting at ``text[i] == "<"``, or -1 (linear in the tag's length)."""
     return _raw_html(text, i, Indexes(text))
@@ -216,7 +210,11 @@ def html_tag_end(text: str, i: int) -> int:
 
 def _raw_html(content: str, i: int, indexes: Indexes) -> int:
     """6.6: the end of an HTML tag (open, closing, comment, processing instruction,
-    declaration, CDATA) starting at ``content[i] == "<"``, or -1."""
+    declaration, CDATA) starting at ``content[i] == "<"``, or -1.
+
+    (``_SPACE`` matches the empty string, so its match is never None; the
+    ``if m`` only says so to the type checker, without a call per step.)
+    """
     nxt = content[i + 1:i + 2]
     if nxt == "!":
         if content.startswith("<!--", i):
@@ -240,14 +238,14 @@ def _raw_html(content: str, i: int, indexes: Indexes) -> int:
         name = _TAG_NAME.match(content, i + 2)
         if not name:
             return -1
-        j = _skip(_SPACE, content, name.end())
+        j = m.end() if (m := _SPACE.match(content, name.end())) else name.end()
         return j + 1 if content.startswith(">", j) else -1
     name = _TAG_NAME.match(content, i + 1)
     if not name:
         return -1
     j = name.end()
     while True:
-        space = _skip(_SPACE, content, j)
+        space = m.end() if (m := _SPACE.match(content, j)) else j
         if content.startswith("/>", space):
             return space + 2
         if content.startswith(">", space):
@@ -258,9 +256,9 @@ def _raw_html(content: str, i: int, indexes: Indexes) -> int:
         if not attribute:
             return -1
         j = attribute.end()
-        after = _skip(_SPACE, content, j)
+        after = m.end() if (m := _SPACE.match(content, j)) else j
         if content.startswith("=", after):
-            value_at = _skip(_SPACE, content, after + 1)
+            value_at = m.end() if (m := _SPACE.match(content, after + 1)) else after + 1
             quote = content[value_at:value_at + 1]
             if quote in ("'", '"'):
                 close = indexes.next(quote, value_at + 1)
@@ -291,7 +289,9 @@ def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
     first ``>``; a tag ends at the first ``>`` outside a quoted attribute
     value, attributes run together or not. Returns ``len(content)`` when the
     markup runs to the end (a browser shows none of it), ``-1`` when the
-    ``<`` is text. Linear over any number of calls on one ``content``.
+    ``<`` is text. Linear over any number of calls on one ``content``. (The
+    patterns stepped over match the empty string, or, for an attribute name,
+    one character before the end: their matches are never None.)
     """
     n = len(content)
     nxt = content[i + 1:i + 2]
@@ -314,17 +314,17 @@ def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
     start = i + 2 if nxt == "/" else i + 1
     if not (content[start:start + 1].isascii() and content[start:start + 1].isalpha()):
         return -1
-    j = _skip(_TAG_NAME_END, content, start)
+    j = m.end() if (m := _TAG_NAME_END.match(content, start)) else start
     while True:
-        j = _skip(_ATTRIBUTE_SKIP, content, j)
+        j = m.end() if (m := _ATTRIBUTE_SKIP.match(content, j)) else j
         if j >= n:
             return n
         if content[j] == ">":
             return j + 1
-        j = _skip(_BROWSER_ATTRIBUTE_NAME, content, j)
-        j = _skip(_BROWSER_SPACE, content, j)
+        j = m.end() if (m := _BROWSER_ATTRIBUTE_NAME.match(content, j)) else j + 1
+        j = m.end() if (m := _BROWSER_SPACE.match(content, j)) else j
         if content.startswith("=", j):
-            j = _skip(_BROWSER_SPACE, content, j + 1)
+            j = m.end() if (m := _BROWSER_SPACE.match(content, j + 1)) else j + 1
             quote = content[j:j + 1]
             if quote in ("'", '"'):
                 close = indexes.next(quote, j + 1)
@@ -332,7 +332,7 @@ def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
                     return n
                 j = close + 1
             else:
-                j = _skip(_BROWSER_UNQUOTED, content, j)
+                j = m.end() if (m := _BROWSER_UNQUOTED.match(content, j)) else j
 
 
 #: A character reference as a browser reads it (HTML 13.2.5.72): numeric ones need no semicolon.
