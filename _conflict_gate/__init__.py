@@ -6,8 +6,9 @@ One module per step of the flow, each importing only the steps before it::
     errors      the typed errors (one base class, one reason registry each)
     grammar     the directive grammar a manifest declares (a frozen value)
     manifest    manifest JSON -> validated entries, version schemes, page statuses, pins
-    blocks      CommonMark 0.31.2 + GFM block structure (no I/O)
     inlines     what a reader sees inside one block's inline content (no I/O)
+    blocks      CommonMark 0.31.2 + GFM block structure (no I/O): a package of one
+                construct table, the flavours that read with it, and their rules
     reader      blocks + inlines + grammar -> one source's directives, refusal, near-misses
     corpus      load_documents: read, verify and read every source once -> Corpus
     decision    gate, audit, answer_request

@@ -36,15 +36,16 @@ import html
 import html.entities
 import re
 import unicodedata
-from typing import Final, NamedTuple
+from typing import Callable, Final, NamedTuple
 
-__all__ = ["Indexes", "InlineView", "MAX_NESTING", "View", "browser_markup_end", "html_tag_end", "html_view",
+__all__ = ["ASCII_PUNCTUATION", "Indexes", "InlineView", "MAX_NESTING", "View", "browser_markup_end", "html_tag_end", "html_view",
            "inline_view", "invisible", "visible_word"]
 
 #: Unmatched brackets or parentheses nested deeper than this are not followed.
 MAX_NESTING: Final = 1000
 
-_ASCII_PUNCTUATION: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+#: 2.1: the ASCII punctuation characters, which a backslash may escape (2.4).
+ASCII_PUNCTUATION: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _NAMED_REFERENCES: Final = html.entities.html5
 #: 2.5: an entity or numeric character reference.
 _REFERENCE: Final = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -90,8 +91,11 @@ class View(NamedTuple):
         k = bisect.bisect_right(self.starts, index) - 1
         return self.origins[k] + self.strides[k] * (index - self.starts[k])
 
-    def index(self, origin: int) -> int:
-        """The view index of the character that comes from content offset ``origin``, or -1 if none does."""
+    def view_index(self, origin: int) -> int:
+        """The view index of the character that comes from content offset ``origin``, or -1 if none does.
+
+        (Not ``index``: a NamedTuple's ``index`` is ``tuple.index``.)
+        """
         k = bisect.bisect_right(self.origins, origin) - 1
         if k < 0:
             return -1
@@ -206,7 +210,11 @@ def html_tag_end(text: str, i: int) -> int:
 
 def _raw_html(content: str, i: int, indexes: Indexes) -> int:
     """6.6: the end of an HTML tag (open, closing, comment, processing instruction,
-    declaration, CDATA) starting at ``content[i] == "<"``, or -1."""
+    declaration, CDATA) starting at ``content[i] == "<"``, or -1.
+
+    (``_SPACE`` matches the empty string, so its match is never None; the
+    ``if m`` only says so to the type checker, without a call per step.)
+    """
     nxt = content[i + 1:i + 2]
     if nxt == "!":
         if content.startswith("<!--", i):
@@ -230,14 +238,14 @@ def _raw_html(content: str, i: int, indexes: Indexes) -> int:
         name = _TAG_NAME.match(content, i + 2)
         if not name:
             return -1
-        j = _SPACE.match(content, name.end()).end()  # type: ignore[union-attr]
+        j = m.end() if (m := _SPACE.match(content, name.end())) else name.end()
         return j + 1 if content.startswith(">", j) else -1
     name = _TAG_NAME.match(content, i + 1)
     if not name:
         return -1
     j = name.end()
     while True:
-        space = _SPACE.match(content, j).end()  # type: ignore[union-attr]
+        space = m.end() if (m := _SPACE.match(content, j)) else j
         if content.startswith("/>", space):
             return space + 2
         if content.startswith(">", space):
@@ -248,9 +256,9 @@ def _raw_html(content: str, i: int, indexes: Indexes) -> int:
         if not attribute:
             return -1
         j = attribute.end()
-        after = _SPACE.match(content, j).end()  # type: ignore[union-attr]
+        after = m.end() if (m := _SPACE.match(content, j)) else j
         if content.startswith("=", after):
-            value_at = _SPACE.match(content, after + 1).end()  # type: ignore[union-attr]
+            value_at = m.end() if (m := _SPACE.match(content, after + 1)) else after + 1
             quote = content[value_at:value_at + 1]
             if quote in ("'", '"'):
                 close = indexes.next(quote, value_at + 1)
@@ -281,7 +289,9 @@ def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
     first ``>``; a tag ends at the first ``>`` outside a quoted attribute
     value, attributes run together or not. Returns ``len(content)`` when the
     markup runs to the end (a browser shows none of it), ``-1`` when the
-    ``<`` is text. Linear over any number of calls on one ``content``.
+    ``<`` is text. Linear over any number of calls on one ``content``. (The
+    patterns stepped over match the empty string, or, for an attribute name,
+    one character before the end: their matches are never None.)
     """
     n = len(content)
     nxt = content[i + 1:i + 2]
@@ -304,17 +314,17 @@ def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
     start = i + 2 if nxt == "/" else i + 1
     if not (content[start:start + 1].isascii() and content[start:start + 1].isalpha()):
         return -1
-    j = _TAG_NAME_END.match(content, start).end()  # type: ignore[union-attr]
+    j = m.end() if (m := _TAG_NAME_END.match(content, start)) else start
     while True:
-        j = _ATTRIBUTE_SKIP.match(content, j).end()  # type: ignore[union-attr]
+        j = m.end() if (m := _ATTRIBUTE_SKIP.match(content, j)) else j
         if j >= n:
             return n
         if content[j] == ">":
             return j + 1
-        j = _BROWSER_ATTRIBUTE_NAME.match(content, j).end()  # type: ignore[union-attr]
-        j = _BROWSER_SPACE.match(content, j).end()  # type: ignore[union-attr]
+        j = m.end() if (m := _BROWSER_ATTRIBUTE_NAME.match(content, j)) else j + 1
+        j = m.end() if (m := _BROWSER_SPACE.match(content, j)) else j
         if content.startswith("=", j):
-            j = _BROWSER_SPACE.match(content, j + 1).end()  # type: ignore[union-attr]
+            j = m.end() if (m := _BROWSER_SPACE.match(content, j + 1)) else j + 1
             quote = content[j:j + 1]
             if quote in ("'", '"'):
                 close = indexes.next(quote, j + 1)
@@ -322,7 +332,7 @@ def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
                     return n
                 j = close + 1
             else:
-                j = _BROWSER_UNQUOTED.match(content, j).end()  # type: ignore[union-attr]
+                j = m.end() if (m := _BROWSER_UNQUOTED.match(content, j)) else j
 
 
 #: A character reference as a browser reads it (HTML 13.2.5.72): numeric ones need no semicolon.
@@ -366,123 +376,176 @@ def _matching_parentheses(content: str) -> tuple[dict[int, int], bool]:
     return matches, False
 
 
+class _Scan:
+    """One :func:`inline_view` in progress: the content, what was found so far, and the two views.
+
+    Every handler in :data:`_HANDLERS` reads the construct starting at one
+    special character and returns the offset where scanning goes on; the
+    content before that offset is in both views (or deliberately left out).
+    """
+
+    __slots__ = ("content", "indexes", "runs", "parentheses", "gave_up", "literal", "linked", "code", "hidden",
+                 "unsure", "brackets", "open_brackets")
+
+    def __init__(self, content: str) -> None:
+        self.content = content
+        self.indexes = Indexes(content)
+        #: backtick run length -> start offsets of the runs of that length, in order (closers)
+        self.runs: dict[int, list[int]] = {}
+        if "`" in content:
+            for run in _BACKTICKS.finditer(content):
+                self.runs.setdefault(len(run.group()), []).append(run.start())
+        self.parentheses, self.gave_up = _matching_parentheses(content) if "](" in content else ({}, False)
+        self.literal, self.linked = _Builder(content), _Builder(content)
+        self.code: list[tuple[int, int]] = []
+        self.hidden: list[tuple[int, int]] = []
+        self.unsure: list[tuple[int, int]] = []
+        self.brackets: list[tuple[int, int]] = []
+        self.open_brackets: list[int] = []
+
+    def show(self, chars: str, origin: int) -> None:
+        """Both views show ``chars`` for the construct at ``origin``."""
+        self.literal.show(chars, origin)
+        self.linked.show(chars, origin)
+
+
 def inline_view(content: str) -> InlineView:
-    """Read one block's inline ``content`` (its lines, without indentation, joined with ``\n``).
+    """Read one block's inline ``content`` (its lines, without indentation, joined with ``\\n``).
 
     Returns an :class:`InlineView`. Never raises; linear in the content.
     """
-    line_starts = [0]
-    i = content.find("\n")
-    while i != -1:
-        line_starts.append(i + 1)
-        i = content.find("\n", i + 1)
+    scan = _Scan(content)
+    literal, linked = scan.literal, scan.linked
     n = len(content)
-    indexes = Indexes(content)
-    runs: dict[int, list[int]] = {}
-    if "`" in content:
-        for run in _BACKTICKS.finditer(content):
-            runs.setdefault(len(run.group()), []).append(run.start())
-    parentheses, gave_up = _matching_parentheses(content) if "](" in content else ({}, False)
-    literal, linked = _Builder(content), _Builder(content)
-    code: list[tuple[int, int]] = []
-    hidden: list[tuple[int, int]] = []
-    unsure: list[tuple[int, int]] = []
-    brackets: list[tuple[int, int]] = []
-    open_brackets: list[int] = []
-
-    def show(chars: str, origin: int) -> None:
-        literal.show(chars, origin)
-        linked.show(chars, origin)
-
-    copied = 0  # content before this is in both views (or deliberately left out)
-    i = 0
+    i = 0  # content before this is in both views (or deliberately left out)
     while True:
         special = _SPECIAL.search(content, i)
         at = n if special is None else special.start()
-        literal.copy(copied, at)
-        linked.copy(copied, at)
+        literal.copy(i, at)
+        linked.copy(i, at)
         if special is None:
             break
-        ch = content[at]
-        copied = i = at + 1
-        if ch == "\\":
-            if at + 1 < n and content[at + 1] in _ASCII_PUNCTUATION:
-                show(content[at + 1], at + 1)
-                copied = i = at + 2
-            elif at + 1 < n and content[at + 1] == "\n":  # 6.7: a hard line break
-                pass
-            else:
-                show(ch, at)
-        elif ch == "`":
-            length = _BACKTICKS.match(content, at).end() - at  # type: ignore[union-attr]
-            closers = runs.get(length, ())
-            k = bisect.bisect_left(closers, at + length)
-            if k < len(closers):
-                code.append((at, closers[k] + length))
-                copied = i = closers[k] + length
-            else:
-                show(content[at:at + length], at)
-                copied = i = at + length
-        elif ch == "<":
-            autolink = _URI_AUTOLINK.match(content, at) or _EMAIL_AUTOLINK.match(content, at, at + 1024)
-            if autolink:
-                literal.copy(at + 1, autolink.end() - 1)
-                linked.copy(at + 1, autolink.end() - 1)
-                copied = i = autolink.end()
-                continue
-            end = _raw_html(content, at, indexes)
-            if end > 0 and _readers_differ(content, at, end):
-                unsure.append((at, end))  # raw HTML to CommonMark 0.31.2, text to others
-                copied = i = end
-                continue
-            if end > 0:
-                # The browser reads the raw HTML again: where it ends the markup elsewhere,
-                # the text in between is neither surely hidden nor surely shown.
-                shown_from = browser_markup_end(content, at, indexes)
-                if 0 < shown_from < end:
-                    hidden.append((at, shown_from))
-                    unsure.append((shown_from, end))
-                else:
-                    hidden.append((at, end))
-                    if shown_from > end:
-                        unsure.append((end, shown_from))
-                copied = i = end
-            else:
-                show(ch, at)
-        elif ch == "&":
-            reference = _REFERENCE.match(content, at)
-            decoded = _reference(reference) if reference else ""
-            if decoded:
-                show(decoded, at)
-                copied = i = reference.end()  # type: ignore[union-attr]
-            else:
-                show(ch, at)
-        elif ch == "[":
-            if len(open_brackets) >= MAX_NESTING:
-                gave_up = True
-                open_brackets.clear()
-            open_brackets.append(at)
-            literal.show(ch, at)
-        elif ch == "]":
-            literal.show(ch, at)
-            if open_brackets:
-                brackets.append((open_brackets.pop(), at + 1))
-            after = content[at + 1:at + 2]
-            if after == "(" and at + 1 in parentheses:
-                close = parentheses[at + 1]
-                brackets.append((at + 1, close + 1))
-                linked.hidden_until = max(linked.hidden_until, close + 1)
-            elif after == "[":
-                close = indexes.next("]", at + 2)
-                if close > 0 and indexes.next("[", at + 2) not in range(at + 2, close):
-                    linked.hidden_until = max(linked.hidden_until, close + 1)
-        else:  # "!": before "[" it marks an image and renders as nothing when linked
-            if content[at + 1:at + 2] == "[":
-                literal.show(ch, at)
-            else:
-                show(ch, at)
-    return InlineView(content, tuple(line_starts), literal.view(), linked.view(), tuple(code),
-                      tuple(hidden), tuple(sorted(brackets)), gave_up, tuple(unsure))
+        i = _HANDLERS[content[at]](scan, at)
+    line_starts = [0]
+    newline = content.find("\n")
+    while newline != -1:
+        line_starts.append(newline + 1)
+        newline = content.find("\n", newline + 1)
+    return InlineView(content, tuple(line_starts), literal.view(), linked.view(), tuple(scan.code),
+                      tuple(scan.hidden), tuple(sorted(scan.brackets)), scan.gave_up, tuple(scan.unsure))
+
+
+def _escape(scan: _Scan, at: int) -> int:
+    """2.4 Backslash escapes: an escaped ASCII punctuation character shows as itself; before a line
+    ending the backslash is a hard line break (6.7), shown as nothing; otherwise it is text."""
+    after = scan.content[at + 1:at + 2]
+    if after and after in ASCII_PUNCTUATION:
+        scan.show(after, at + 1)
+        return at + 2
+    if after != "\n":
+        scan.show("\\", at)
+    return at + 1
+
+
+def _code_span(scan: _Scan, at: int) -> int:
+    """6.1 Code spans: a backtick run up to the next run of the same length is code; a run without
+    one shows as text."""
+    content = scan.content
+    run = _BACKTICKS.match(content, at)
+    length = (run.end() if run else at + 1) - at
+    closers = scan.runs.get(length, ())
+    k = bisect.bisect_left(closers, at + length)
+    if k < len(closers):
+        scan.code.append((at, closers[k] + length))
+        return closers[k] + length
+    scan.show(content[at:at + length], at)
+    return at + length
+
+
+def _angle(scan: _Scan, at: int) -> int:
+    """6.5 Autolinks show their address; 6.6 raw HTML is hidden, as far as a browser hides it too
+    (where they end it differently the text between is unsure); a ``<`` that starts neither is text."""
+    content = scan.content
+    autolink = _URI_AUTOLINK.match(content, at) or _EMAIL_AUTOLINK.match(content, at, at + 1024)
+    if autolink:
+        scan.literal.copy(at + 1, autolink.end() - 1)
+        scan.linked.copy(at + 1, autolink.end() - 1)
+        return autolink.end()
+    end = _raw_html(content, at, scan.indexes)
+    if end <= 0:
+        scan.show("<", at)
+        return at + 1
+    if _readers_differ(content, at, end):
+        scan.unsure.append((at, end))  # raw HTML to CommonMark 0.31.2, text to others
+        return end
+    # The browser reads the raw HTML again: where it ends the markup elsewhere,
+    # the text in between is neither surely hidden nor surely shown.
+    shown_from = browser_markup_end(content, at, scan.indexes)
+    if 0 < shown_from < end:
+        scan.hidden.append((at, shown_from))
+        scan.unsure.append((shown_from, end))
+    else:
+        scan.hidden.append((at, end))
+        if shown_from > end:
+            scan.unsure.append((end, shown_from))
+    return end
+
+
+def _entity(scan: _Scan, at: int) -> int:
+    """2.5 Entity and numeric character references show the character(s) they stand for; an unknown
+    one is text."""
+    reference = _REFERENCE.match(scan.content, at)
+    decoded = _reference(reference) if reference else ""
+    if reference and decoded:
+        scan.show(decoded, at)
+        return reference.end()
+    scan.show("&", at)
+    return at + 1
+
+
+def _open_bracket(scan: _Scan, at: int) -> int:
+    """6.3 A ``[`` shows in the literal view only (a link's brackets are hidden when linked); past
+    :data:`MAX_NESTING` open brackets the gate gives up following them."""
+    if len(scan.open_brackets) >= MAX_NESTING:
+        scan.gave_up = True
+        scan.open_brackets.clear()
+    scan.open_brackets.append(at)
+    scan.literal.show("[", at)
+    return at + 1
+
+
+def _close_bracket(scan: _Scan, at: int) -> int:
+    """6.3 A ``]`` closes the last open bracket; when linked, a destination in parentheses (6.7)
+    or a reference label in brackets right after it is hidden too."""
+    content = scan.content
+    scan.literal.show("]", at)
+    if scan.open_brackets:
+        scan.brackets.append((scan.open_brackets.pop(), at + 1))
+    after = content[at + 1:at + 2]
+    if after == "(" and at + 1 in scan.parentheses:
+        close = scan.parentheses[at + 1]
+        scan.brackets.append((at + 1, close + 1))
+        scan.linked.hidden_until = max(scan.linked.hidden_until, close + 1)
+    elif after == "[":
+        close = scan.indexes.next("]", at + 2)
+        if close > 0 and scan.indexes.next("[", at + 2) not in range(at + 2, close):
+            scan.linked.hidden_until = max(scan.linked.hidden_until, close + 1)
+    return at + 1
+
+
+def _bang(scan: _Scan, at: int) -> int:
+    """6.4 A ``!`` before ``[`` marks an image and renders as nothing when linked; otherwise text."""
+    if scan.content[at + 1:at + 2] == "[":
+        scan.literal.show("!", at)
+    else:
+        scan.show("!", at)
+    return at + 1
+
+
+#: The handler of each character :data:`_SPECIAL` finds.
+_HANDLERS: Final[dict[str, Callable[[_Scan, int], int]]] = {
+    "\\": _escape, "`": _code_span, "<": _angle, "&": _entity, "[": _open_bracket, "]": _close_bracket, "!": _bang,
+}
 
 
 # --------------------------------------------------------------------------

@@ -10,7 +10,7 @@ asks :mod:`~_conflict_gate.blocks` for the blocks that hold them and
   lies outside every inline construct. Adjacent directive lines in one
   paragraph each count. The quote is the whole raw source line.
 * **Directive-shaped text** a reader sees anywhere else refuses the source:
-  in a list item, block quote, heading, table, HTML block or front matter,
+  in a list item, block quote, heading, HTML block or front matter,
   after other text on a line (``misplaced_directive``), or at the start of a
   paragraph line behind indentation, an escape, a character reference,
   invisible characters or markup (``malformed_directive``).
@@ -22,6 +22,8 @@ asks :mod:`~_conflict_gate.blocks` for the blocks that hold them and
   opened in an earlier block may still be open around it), a block that may
   show directive-shaped text refuses the source (``ambiguous_markup``), naming
   the line that causes the doubt. Nothing outside that block is affected.
+  Every table is such a block (a reader without GFM tables reads its lines
+  as a paragraph), so the gate does not read table cells.
 
 Lines are CommonMark lines (``\\n``, ``\\r\\n`` or a lone ``\\r`` ends one),
 numbered from 1; columns and ``start``/``end`` count code points into the
@@ -297,8 +299,10 @@ class _Findings:
 #: of open elements across everything CommonMark passes through).
 _HIDING_ELEMENTS: Final = frozenset({"template", "textarea", "title", "xmp", "plaintext", "noscript",
                                      "dialog", "del", "s", "strike"})
-_MARKUP: Final = re.compile(r"<(?:!--|\?|![A-Za-z\[]|(/?)([A-Za-z][A-Za-z0-9-]*))")
-_HIDDEN_ATTRIBUTE: Final = re.compile(r"[\s\"']hidden(?:[\s=/>]|\Z)", re.IGNORECASE)
+_MARKUP: Final = re.compile(r"<(?:!--|\?|![A-Za-z\[]|(/?)([A-Za-z][A-Za-z0-9-]*))", re.ASCII)
+#: A ``hidden`` attribute (HTML 13.2.5: attributes are apart by ASCII whitespace, a quote ends a value
+#: before one). Matched on the byte view: ASCII only, so a byte of a non-ASCII character is no space.
+_HIDDEN_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"']hidden(?:[\t\n\f\r =/>]|\Z)", re.IGNORECASE | re.ASCII)
 
 
 class _OpenHtml:
@@ -391,8 +395,9 @@ class _CodePoints:
 
 _PLACES: Final = {
     "heading": "in a heading",
+    # A table is in doubt under the readings the gate compares (one without GFM tables reads a
+    # paragraph), so this is for a comparison without that reading: the whole table, not its cells.
     "table": "in a table",
-    "front_matter": "in front matter",
     "html_block": "in an HTML block, where a reader sees it as text",
 }
 _SHOULD: Final = ("a directive counts only as a line of its own in a top-level paragraph; "
@@ -427,8 +432,7 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
         f.refuse("too_complex", inside[0], f"this block runs past line {leaf.gave_up + 1}, longer "
                  f"than the {MAX_LEAF_LINES} lines the gate reads")
         return
-    if kind not in ("fenced_code", "indented_code", "link_definition") \
-            and leaf.lines[-1][2] - leaf.lines[0][1] > MAX_BLOCK_BYTES:
+    if leaf.lines[-1][2] - leaf.lines[0][1] > MAX_BLOCK_BYTES:
         f.refuse("too_complex", inside[0], f"this block is larger than the {MAX_BLOCK_BYTES} bytes "
                  "whose inline markup the gate reads")
         return
@@ -439,14 +443,6 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
             if _shaped_raw(f, at):
                 f.refuse("misplaced_directive", at, f"directive-shaped text in front matter; {_SHOULD}")
                 return
-        return
-    if kind == "table":
-        for line_no, start, end in leaf.lines:
-            for cell_start, cell_end in _cell_spans(f.view, start, end):
-                cell = [at for at in inside if cell_start <= at < cell_end]
-                if cell and _classify(f, cell, _Content(f, [(line_no, cell_start, cell_end)]),
-                                      _PLACES["table"]):
-                    return
         return
     place = _PLACES.get(kind)
     if place is None and leaf.containers:
@@ -491,11 +487,12 @@ class _Content:
             offset += len(line) + 1
         self.decoded = decoded
         self.inline: InlineView | None = None
+        self.brackets: tuple[tuple[int, int], ...] = ()
+        self.unsure: tuple[tuple[int, int], ...] = ()
+        self.gave_up = False
         if html:
-            visible, code, hidden = html_view(self.text)
+            visible, self.code, self.hidden = html_view(self.text)
             self.literal = self.linked = visible
-            self.code, self.hidden, self.brackets, self.gave_up = code, hidden, (), False
-            self.unsure: tuple[tuple[int, int], ...] = ()
         else:
             self.inline = inline_view(self.text)
             self.literal, self.linked = self.inline.literal, self.inline.linked
@@ -542,9 +539,9 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
             if _shaped_raw(f, at):
                 f.near_miss(at, "code" if _within(c, block.code) else "hidden")
             continue
-        literal_index = block.literal.index(c)
+        literal_index = block.literal.view_index(c)
         shaped_literal = _shaped(f, block.literal, literal_index)
-        shaped_linked = _shaped(f, block.linked, block.linked.index(c)) \
+        shaped_linked = _shaped(f, block.linked, block.linked.view_index(c)) \
             if block.linked is not block.literal else shaped_literal
         if shaped_literal is None or shaped_linked is None:
             f.refuse("too_complex", at, f"more than {_WORD_LIMIT} characters follow this at sign "
@@ -660,21 +657,3 @@ def _within(offset: int, spans: Sequence[tuple[int, int]]) -> bool:
     k = bisect.bisect_right(spans, (offset, float("inf"))) - 1
     return k >= 0 and spans[k][0] <= offset < spans[k][1]
 
-
-def _cell_spans(view: str, start: int, end: int) -> list[tuple[int, int]]:
-    """A table row's cells as offsets (markdown-it's split at unescaped ``|``; outer empty cells dropped)."""
-    spans = []
-    last = start
-    escaped = False
-    for i in range(start, end):
-        ch = view[i]
-        if ch == "|" and not escaped:
-            spans.append((last, i))
-            last = i + 1
-        escaped = ch == "\\"
-    spans.append((last, end))
-    if spans and not view[spans[0][0]:spans[0][1]].strip(" \t"):
-        spans.pop(0)
-    if spans and not view[spans[-1][0]:spans[-1][1]].strip(" \t"):
-        spans.pop()
-    return spans

@@ -21,6 +21,7 @@ the blocks whose reading changes.
 from __future__ import annotations
 
 import random
+import re
 import unittest
 from typing import Iterator, Sequence
 
@@ -31,6 +32,11 @@ FENCE, CODE, DEF, FM = "fenced_code", "indented_code", "link_definition", "front
 D = "@quill create_copy existing_path=refuse"
 
 Outline = list[tuple[str, tuple[int, ...], str]]
+
+
+def byte_view(text: str) -> str:
+    """``text`` as the reader gives it to :func:`parse_blocks`: its UTF-8 bytes, one character each (Latin-1)."""
+    return text.encode("utf-8").decode("latin-1")
 
 
 def every_offset(text: str) -> list[int]:
@@ -504,6 +510,28 @@ class VariantReadingTest(unittest.TestCase):
         text = f"# Title\n\nProse.\n\n- item\n\n> quote\n\n```\ncode\n```\n\n{D}\n"
         self.assertEqual(set(doubts(text).values()), {None})
 
+    def test_footnote_definitions(self) -> None:
+        """GitHub's footnote definitions (not modelled): the lines a footnote covers are in doubt, whatever
+        the label's characters. Regression: read as the reader reads pages, in the byte view (UTF-8 as
+        Latin-1), ``[^\u00e0]`` was no footnote: the footnote pattern's ``\\s`` took 0xA0, the second byte
+        of ``\u00e0``, for a space."""
+        for label in ("1", "a", "\u00e9", "\u00e0", "\u00a0", "\u0085", "\U0001F600"):
+            with self.subTest(label=label):
+                self.check(byte_view(f"Text.\n\n[^{label}]: note\n{D}\n\nafter\n"),
+                           {(P, 1): None, (DEF, 3): 3, (P, 4): 3, (P, 6): None})
+
+    def test_footnotes_one_blank_line_apart(self) -> None:
+        """Regression: after a footnote the search went on two characters past its end, and missed a
+        footnote definition opening the line after one blank line."""
+        self.check(f"[^1]: a\n\n[^2]: b\n{D}\n", {(DEF, 1): 1, (DEF, 3): 3, (P, 4): 3})
+        self.check(f"[^1]: a\n[^2]: b\n{D}\n", {(DEF, 1): 2, (P, 3): 1})  # a lazy line of the first
+
+    def test_a_footnote_keeps_the_doubts_noted_above_it(self) -> None:
+        """Regression: the stretches the rules note as they read (markdown-it's table rule before a
+        quote) were dropped while a footnote further down the page reached past the line: footnotes
+        are noted before the first line, and only the last stretch noted was compared."""
+        self.check(f"> a |\n---\n{D}\n\n[^1]: note\n", {(P, 1): 1, (P, 3): 1, (DEF, 5): 5})
+
     def test_doubt_names_the_line_that_causes_it(self) -> None:
         """Regression: the doubt of a block named the first line anywhere on the page where that reading
         differed (an earlier, unrelated table or link definition), not the line that puts this block in doubt."""
@@ -511,6 +539,71 @@ class VariantReadingTest(unittest.TestCase):
         self.check(text, {(T, 1): 1, (P, 4): None, (T, 6): 6})
         text = "[a]: /url\nmore\n\n> quote\n    # lazy\n"
         self.check(text, {(DEF, 1): None, (P, 2): None, (P, 4): 5})
+
+
+# --------------------------------------------------------------------------
+# The same cases with non-ASCII text, in the byte view
+
+
+#: Characters of 2, 3 and 4 bytes in UTF-8, and ones whose bytes include 0xA0 or 0x85, which Python's
+#: Unicode ``\s`` (and ``str.isspace``) take for spaces when the bytes are read as Latin-1.
+NON_ASCII = ("\u00e9", "\u20ac", "\U0001F600", "\u00a0", "\u0085", "\u2028", "\u00e0")
+#: Markup whose letters are no text: a tag's name and attribute names (its values are text), a reference.
+_MARKUP = re.compile(r"<[/!?]?[A-Za-z][^<>]*>?|&#?[A-Za-z0-9]+;")
+_TAG_TEXT = re.compile(r"""(=\s*)("[^"]*"|'[^']*'|[^\s"'=<>`]+)""")
+_WORD = re.compile(r"[a-z]+")
+
+
+def non_ascii(text: str, start: int = 0) -> str:
+    """``text`` with each run of lowercase ASCII letters where text may go (paragraph and heading text,
+    link and footnote labels and destinations, info strings, table cells, task boxes, front matter,
+    HTML attribute values and content) replaced by one of :data:`NON_ASCII`, in turn from ``start``.
+    Tag and attribute names, declarations and references are kept: they are markup."""
+    turn = iter(range(start, start + len(text) + 1))
+
+    def word(match: re.Match[str]) -> str:
+        return NON_ASCII[next(turn) % len(NON_ASCII)]
+
+    def value(match: re.Match[str]) -> str:
+        return match.group(1) + _WORD.sub(word, match.group(2))
+
+    out, last = [], 0
+    for markup in _MARKUP.finditer(text):
+        out.append(_WORD.sub(word, text[last:markup.start()]))
+        name = re.match(r"<[/!?]?[A-Za-z][A-Za-z0-9-]*", markup.group())
+        kept = name.end() if name else len(markup.group())
+        out.append(markup.group()[:kept] + _TAG_TEXT.sub(value, markup.group()[kept:]))
+        last = markup.end()
+    out.append(_WORD.sub(word, text[last:]))
+    return "".join(out)
+
+
+class NonAsciiBlockTest(ContainerTest, LeafTest, LineTest):
+    """Every case of the container, leaf and line tests again, with non-ASCII text, read as the reader
+    reads a page: its UTF-8 bytes as Latin-1 (:func:`byte_view`). The leaves must be the same: block
+    structure depends on ASCII characters only, and no byte of a non-ASCII character is one of them."""
+
+    def check(self, cases: Sequence[tuple[str, Outline]]) -> None:
+        self.assertTrue(cases)
+        for k, (text, expected) in enumerate(cases):
+            changed = non_ascii(text, k)
+            view = byte_view(changed)
+            for fast in (True, False):
+                with self.subTest(text=changed, fast=fast):
+                    self.assertEqual(outline(view, fast=fast), expected)
+
+    def test_the_substitution_reaches_text_and_keeps_markup(self) -> None:
+        self.assertEqual(non_ascii("[a]: /url 'title'\n"), "[\u00e9]: /\u20ac '\U0001F600'\n")
+        self.assertEqual(non_ascii("<a href=\"x\" title='t'>\nx\n"), "<a href=\"\u00e9\" title='\u20ac'>\n\U0001F600\n")
+        self.assertEqual(non_ascii("~~~ info\n| a | b |\n&nbsp;", 3), "~~~ \u00a0\n| \u0085 | \u2028 |\n&nbsp;")
+
+
+class NonAsciiVariantReadingTest(VariantReadingTest):
+    """The variant readings' cases again with non-ASCII text, in the byte view: the same doubts."""
+
+    def check(self, text: str, expected: dict[tuple[str, int], int | None]) -> None:
+        view = byte_view(non_ascii(text)) if text.isascii() else text
+        super().check(view, expected)
 
 
 # --------------------------------------------------------------------------

@@ -7,7 +7,15 @@ rules), never raise, and give claims whose spans hold (:func:`assert_span_invari
 
 Corpus: a valid three-source corpus, mutated at random (the manifest's JSON,
 its entries, the grammar, the sources' bytes), must load and decide or raise
-a :class:`LocatedError` subclass with a registered reason; nothing else.
+a :class:`LocatedError`; nothing else. The outcome is checked, not only its
+type: a loaded source reads as :func:`read_directives` reads its file; with
+the manifest untouched, the first source (in manifest order) whose bytes no
+longer match their pin raises ``hash_mismatch``, one that is re-pinned but
+not UTF-8 ``source_not_utf8``, and otherwise the corpus loads; an error
+about the manifest comes only after the manifest was changed; a request the
+gate refuses is one with an unknown candidate, a version outside the scheme
+or a claim outside the grammar, and ``audit``'s ``clean`` is what its
+definition says.
 
 ``CONFLICT_GATE_FUZZ_CASES`` (default :data:`DEFAULT_CASES`) sets the cases per
 test and ``CONFLICT_GATE_FUZZ_SEED`` the seed; a failure prints both. The
@@ -28,7 +36,7 @@ from typing import Any, Callable
 
 from _conflict_gate.corpus import load_documents, source_digest
 from _conflict_gate.decision import audit, gate
-from _conflict_gate.errors import LocatedError
+from _conflict_gate.errors import GateError, LocatedError
 from _conflict_gate.grammar import grammar_from_json
 from _conflict_gate.reader import read_directives
 from tests.support import QUILL_GRAMMAR, assert_span_invariants, write_corpus
@@ -96,7 +104,7 @@ class ReaderFuzzTest(unittest.TestCase):
 
 def _mutate_json(rng: random.Random, data: Any) -> Any:
     """One random change somewhere in a JSON value: drop, retype, replace or add a member."""
-    weird = [None, True, 0, -1, 1.5, "", "x" * 300, "../etc", "a\nb", "\u202e", [], {}, "1.0", "quill",
+    weird: list[Any] = [None, True, 0, -1, 1.5, "", "x" * 300, "../etc", "a\nb", "\u202e", [], {}, "1.0", "quill",
              "approved", "draft", "sha256", "0" * 64, "é"]
     if isinstance(data, dict) and data and rng.random() < 0.7:
         key = rng.choice(sorted(data))
@@ -142,29 +150,69 @@ SOURCE_MUTATIONS: tuple[Callable[[random.Random, bytes], bytes], ...] = (
 class CorpusFuzzTest(unittest.TestCase):
     def test_mutated_corpora_load_and_decide_or_raise_typed_errors(self) -> None:
         rng = random.Random(SEED + 1)
-        outcomes = {"loaded": 0, "typed error": 0}
+        outcomes = {"loaded": 0, "typed error": 0, "source error foreseen": 0}
         with tempfile.TemporaryDirectory(prefix="conflict-gate-fuzz-") as tmp:
             for index in range(CASES):
                 root = Path(tmp) / str(index)
                 manifest = write_corpus(root, SOURCES, versions={"notes": "2.0"}, statuses={"notes": "draft"})
-                described = self._mutate(rng, root, manifest)
+                described, manifest_changed = self._mutate(rng, root, manifest)
+                foreseen = None if manifest_changed else _first_source_error(root, manifest)
                 with self.subTest(case=index):
                     try:
                         corpus = load_documents(manifest)
-                        outcomes["loaded"] += 1
-                        self._decide(rng, corpus)
                     except LocatedError as error:
                         outcomes["typed error"] += 1
-                        self.assertIn(error.reason, type(error).reasons, described)
                         self.assertNotIn("\n", str(error), described)
+                        self._check_error(root, manifest, error, manifest_changed, foreseen, described)
+                        outcomes["source error foreseen"] += foreseen is not None
+                        continue
                     except Exception as error:  # noqa: BLE001 - any other exception is the bug
                         self.fail(f"{error!r} after {described} {rerun(SEED + 1)}")
+                    outcomes["loaded"] += 1
+                    self.assertIsNone(foreseen, f"loaded, though {foreseen} was due after {described}")
+                    self._check_sources(root, corpus, manifest_changed, described)
+                    self._decide(rng, corpus)
         self.assertGreater(outcomes["loaded"], 0, outcomes)
         self.assertGreater(outcomes["typed error"], 0, outcomes)
+        self.assertGreater(outcomes["source error foreseen"], 0, outcomes)
 
-    def _mutate(self, rng: random.Random, root: Path, manifest: Path) -> str:
-        """Apply one or two random mutations; return what was done (for the failure message)."""
+    def _check_error(self, root: Path, manifest: Path, error: LocatedError, manifest_changed: bool,
+                     foreseen: tuple[str, str] | None, described: str) -> None:
+        """The error is the one due: foreseen when the manifest is untouched; a source error names a
+        source whose file is as it says; any other error follows a change of the manifest."""
+        if foreseen is not None:
+            self.assertEqual((error.reason, error.source_id), foreseen, described)
+        elif error.reason in ("hash_mismatch", "source_not_utf8"):
+            self.assertIsNotNone(error.path, described)
+            raw = (root / str(error.path)).read_bytes()
+            if error.reason == "hash_mismatch":
+                pins = {entry["path"]: entry["sha256"] for entry in json.loads(manifest.read_bytes())["documents"]}
+                self.assertNotEqual(source_digest(raw), pins[error.path], described)
+            else:
+                with self.assertRaises(UnicodeDecodeError, msg=described):
+                    raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+        else:
+            self.assertTrue(manifest_changed, f"{error!r} after {described}")
+
+    def _check_sources(self, root: Path, corpus: Any, manifest_changed: bool, described: str) -> None:
+        """Each loaded source is its file, pinned, read as read_directives reads it."""
+        if not manifest_changed:
+            self.assertEqual(list(corpus.sources), ["guide", "reference", "notes"], described)
+        for source in corpus.sources.values():
+            raw = (root / source.path).read_bytes()
+            body = raw.removeprefix(b"\xef\xbb\xbf")
+            reading = read_directives(body.decode("utf-8"), corpus.grammar, bom_bytes=len(raw) - len(body),
+                                      source_id=source.source_id, path=source.path)
+            self.assertEqual((source.sha256, source.size), (source_digest(raw), len(raw)), described)
+            self.assertEqual((source.claims, source.near_misses), (reading.claims, reading.near_misses), described)
+            self.assertEqual(source.refusal and str(source.refusal), reading.refusal and str(reading.refusal),
+                             described)
+
+    def _mutate(self, rng: random.Random, root: Path, manifest: Path) -> tuple[str, bool]:
+        """Apply one or two random mutations; return what was done (for the failure message) and
+        whether the manifest was changed (other than pins written again)."""
         done = []
+        manifest_changed = False
         for _ in range(rng.randint(1, 2)):
             roll = rng.random()
             if roll < 0.4:
@@ -173,11 +221,13 @@ class CorpusFuzzTest(unittest.TestCase):
                 except ValueError:
                     continue
                 manifest.write_text(json.dumps(data), encoding="utf-8")
+                manifest_changed = True
                 done.append(f"manifest now {json.dumps(data)[:300]}")
             elif roll < 0.5:
                 raw = manifest.read_bytes()
                 cut = rng.randrange(len(raw))
                 manifest.write_bytes(raw[:cut] + rng.choice([b"", b"\xff", b"{", b"NaN", b'"a":1,']) + raw[cut:])
+                manifest_changed = True
                 done.append(f"manifest bytes changed at {cut}")
             else:
                 rel = rng.choice(sorted(SOURCES))
@@ -189,27 +239,53 @@ class CorpusFuzzTest(unittest.TestCase):
                 except ValueError:  # the manifest was broken by an earlier mutation
                     data = None
                 if data is not None:  # re-pin, so the reader sees the new bytes
-                    for entry in data.get("documents", []) if isinstance(data, dict) else []:
+                    documents = data.get("documents") if isinstance(data, dict) else None
+                    for entry in documents if isinstance(documents, list) else []:
                         if isinstance(entry, dict) and entry.get("path") == rel:
                             entry["sha256"] = source_digest(path.read_bytes())
                     manifest.write_text(json.dumps(data), encoding="utf-8")
                 done.append(f"{rel} now {path.read_bytes()[:200]!r}")
-        return "; ".join(done)
+        return "; ".join(done), manifest_changed
 
     def _decide(self, rng: random.Random, corpus: Any) -> None:
+        """Requests the gate refuses are exactly the invalid ones; ``clean`` is what audit says it is."""
         for _ in range(3):
             ids = rng.sample(sorted(corpus.sources) + ["missing"], rng.randint(1, len(corpus.sources) + 1))
             version = rng.choice(["1.0", "2.0", "3.0", "1", ""])
             operation = rng.choice(["create_copy", "delete"])
             key = rng.choice(["existing_path", "close_required", "nope"])
+            invalid = ("invalid_requested_version" if not corpus.version_scheme.fits(version)
+                       else "unsupported_requested_claim" if corpus.grammar.rule(operation, key) is None
+                       else "unknown_candidate" if "missing" in ids else None)
             try:
                 result = gate(corpus, ids, version, operation, key)
-            except LocatedError as error:
-                self.assertIn(error.reason, type(error).reasons)
+            except GateError as error:
+                self.assertEqual(error.reason, invalid)
                 continue
+            self.assertIsNone(invalid)
             self.assertIn(result["status"], ("ready", "conflict", "not_in_docs", "refused"))
             self.assertEqual(result["answer_request"] is None, result["status"] != "ready")
-        self.assertIn(audit(corpus)["clean"], (True, False))
+        approved = [s for s in corpus.sources.values() if s.status == "approved"]
+        values: dict[tuple[str, str, str], set[str]] = {}
+        for source in approved:
+            for claim in () if source.refusal else source.claims:
+                values.setdefault((source.version, claim.operation, claim.claim_key), set()).add(claim.value)
+        clean = all(source.refusal is None for source in approved) and all(len(v) == 1 for v in values.values())
+        self.assertEqual(audit(corpus)["clean"], clean)
+
+
+def _first_source_error(root: Path, manifest: Path) -> tuple[str, str] | None:
+    """``(reason, source id)`` of the first source, in manifest order, whose file load_documents must
+    refuse (its bytes do not match the pin, or are not UTF-8), or None; for an untouched manifest."""
+    for entry in json.loads(manifest.read_bytes())["documents"]:
+        raw = (root / entry["path"]).read_bytes()
+        if source_digest(raw) != entry["sha256"]:
+            return "hash_mismatch", entry["source_id"]
+        try:
+            raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+        except UnicodeDecodeError:
+            return "source_not_utf8", entry["source_id"]
+    return None
 
 
 if __name__ == "__main__":

@@ -1,0 +1,88 @@
+"""Extensions read once per page, before its lines: front matter, and GitHub's footnote definitions (no I/O).
+
+Front matter is a *page start* of a flavour (``Flavour.page_starts``): it
+takes the first lines of the page as a block of their own. Footnote
+definitions are a *page doubt* of the primary reading
+(``Flavour.page_doubts``): the gate does not model them, so the stretches
+they cover are in doubt, whatever blocks the rules build there.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from .construct import Body, Construct, never_continues
+from .scan import next_blank_line
+from .state import FOOTNOTES, NO_FRONT_MATTER, Block, State, lines_of, take
+
+__all__ = ["FRONT_MATTER", "footnotes", "front_matter"]
+
+#: The block front matter makes (not tried on any line: :func:`front_matter` opens it).
+FRONT_MATTER: Final = Construct("front_matter", "front_matter", "YAML or TOML front matter (an extension)",
+                                Body.RAW, never_continues)
+
+
+def front_matter(s: State) -> bool:
+    """YAML (``---``) or TOML (``+++``) front matter on the first lines, closed by a matching line.
+
+    YAML as markdown-it's front-matter plugin reads it: the first line starts
+    with three or more ``-``, and a later line of at least as many ``-`` (0-3
+    spaces in, spaces or tabs after) or ``...`` closes it. TOML as static-site
+    generators write it: a ``+++`` line, closed by another. Unclosed, it is
+    not front matter. Returns True when the page has front matter.
+    """
+    view = s.view
+    first_end = view.find("\n")
+    if view.startswith("---"):
+        count = min(first_end, len(view) - len(view.lstrip("-")))
+        closer = re.compile(rf"(?m)^(?: {{0,3}}-{{{count},}}|\.\.\.)[ \t]*\r?$", re.ASCII)
+    elif view.startswith("+++") and view[:first_end].rstrip(" \t\r") == "+++":
+        closer = re.compile(r"(?m)^\+\+\+[ \t]*\r?$", re.ASCII)
+    else:
+        return False
+    close = closer.search(view, first_end + 1)
+    if close is None:
+        return False
+    block = Block(FRONT_MATTER, 0, (), None)
+    take(s, block, view.find("\n", close.start()) + 1)
+    s.emit("front_matter", block, lines_of(s, block))
+    s.note_variant(NO_FRONT_MATTER, 0)
+    return True
+
+
+#: A footnote definition's first line, as cmark-gfm scans it: ``[^label]:``, the label without ``]``,
+#: spaces, tabs or line endings (a byte of a non-ASCII character is never one of those: ``à`` is
+#: C3 A0); and, after blank lines, the next line that is not blank (group 1: four or more columns
+#: of indentation).
+_FOOTNOTE: Final = re.compile(r"\[\^[^\] \t\r\n]+\]:", re.ASCII)
+_NEXT_NONBLANK: Final = re.compile(r"(?:[ \t]*\r?\n)*((?: {4}| {0,3}\t)?)(?=[^\n])", re.ASCII)
+#: The lazy lines GitHub gives a footnote: lines a paragraph would take as plain continuation
+#: lines (not blank, no block start, no container marker; not the flavour's: GitHub's reading).
+_PLAIN: Final = r"(?:[^ \t\r\n\f\v>#+*\-_=`~<|:\[0-9]|[0-9]{1,9}(?![0-9.)])|[0-9]{10})"
+_LAZY_LINES: Final = re.compile(rf"(?:[ \t]*(?:{_PLAIN}|\[)[^\n]*\n)*", re.ASCII)
+
+
+def footnotes(s: State, limit: int) -> None:
+    """Footnote definitions (``[^label]:`` at a line start, GitHub; not CommonMark, not modelled):
+    GitHub shows one at the end of the page with its lazy lines and, after blank lines, the
+    indented lines after it, and one may interrupt a paragraph. Every block in such a stretch
+    before ``limit`` is unsure (``s.page_unsure``)."""
+    view = s.view
+    i = view.find("[^", 0, limit)
+    while i != -1:
+        line_start = view.rfind("\n", 0, i) + 1
+        if i - line_start <= 3 and not view[line_start:i].strip(" ") and _FOOTNOTE.match(view, i) \
+                and not (s.page_unsure and s.page_unsure[-1][1] > line_start):
+            end = view.find("\n", i) + 1
+            while True:
+                lazy = _LAZY_LINES.match(view, end)
+                end = end if lazy is None else lazy.end()
+                following = _NEXT_NONBLANK.match(view, end)
+                if following is None or following.start(1) == end or not following.group(1):
+                    break  # a line that interrupts it, or an unindented one after a blank line
+                end = next_blank_line(view, following.end())
+            s.page_unsure.append((view.count("\n", 0, line_start), end, FOOTNOTES))
+            i = view.find("[^", end, limit)  # the next one may open the line after a blank line
+        else:
+            i = view.find("[^", i + 2, limit)

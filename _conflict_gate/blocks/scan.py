@@ -1,0 +1,115 @@
+"""Line patterns and scanners over the byte view, shared by the rules and the shortcuts (no I/O).
+
+Patterns are matched at a line's first non-space character unless said
+otherwise. The view is the page's bytes (one character per byte), so every
+pattern is compiled with ``re.ASCII`` and names its characters explicitly.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from ..inlines import html_tag_end
+
+__all__ = ["ATX_OPEN", "BULLET", "FENCE_CLOSE", "FENCE_OPEN", "HTML_ENDS", "HTML_STARTS", "KIND_1_OPEN_TAG",
+           "ORDERED", "SETEXT_UNDERLINE", "closing_fence", "html_kind", "is_thematic_break", "next_blank_line",
+           "whole_tag_line"]
+
+#: 4.1: a character other than the marker, spaces and tabs (its absence makes a thematic break).
+_NOT_BREAK: Final = {marker: re.compile(rf"[^ \t{re.escape(marker)}]", re.ASCII) for marker in "*-_"}
+
+
+def is_thematic_break(line: str, at: int) -> bool:
+    """4.1: from ``at``, three or more of one of ``*``, ``-``, ``_``, and only spaces or tabs besides."""
+    marker = line[at:at + 1]
+    if marker not in _NOT_BREAK or _NOT_BREAK[marker].search(line, at):
+        return False
+    return line.count(marker, at) >= 3
+
+
+#: 4.2: one to six ``#``, then a space, a tab or the end of the line.
+ATX_OPEN: Final = re.compile(r"#{1,6}(?:[ \t]|\Z)", re.ASCII)
+#: 4.3: a run of ``=`` or of ``-``, then only spaces or tabs.
+SETEXT_UNDERLINE: Final = re.compile(r"(?:=+|-+)[ \t]*\Z", re.ASCII)
+#: 4.5: three or more backticks (no backtick after them on the line) or three or more tildes.
+FENCE_OPEN: Final = re.compile(r"`{3,}(?!.*`)|~{3,}", re.ASCII)
+FENCE_CLOSE: Final = re.compile(r"(?:`{3,}|~{3,})(?=[ \t]*\Z)", re.ASCII)
+#: 5.2: a bullet list marker or an ordered list marker (1-9 digits).
+BULLET: Final = re.compile(r"[*+\-]", re.ASCII)
+ORDERED: Final = re.compile(r"([0-9]{1,9})([.)])", re.ASCII)
+
+#: 4.6: block tag names of HTML block kind 6.
+_BLOCK_TAG_NAMES: Final = (
+    "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
+    "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h1|h2|h3|h4|h5|h6|"
+    "head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|"
+    "p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul")
+#: 4.6: start conditions of HTML block kinds 1-6 (kind 7, a whole tag alone on its line, is
+#: checked with the inline tag scanner, which is linear on any line). Tag names match
+#: case-insensitively in ASCII only.
+HTML_STARTS: Final = (
+    re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|\Z)", re.IGNORECASE | re.ASCII),
+    re.compile(r"<!--", re.ASCII),
+    re.compile(r"<\?", re.ASCII),
+    re.compile(r"<![A-Za-z]", re.ASCII),
+    re.compile(r"<!\[CDATA\[", re.ASCII),
+    re.compile(rf"</?(?:{_BLOCK_TAG_NAMES})(?:[ \t]|/?>|\Z)", re.IGNORECASE | re.ASCII),
+)
+#: 4.6: end conditions of kinds 1-5 (a line containing them); kinds 6 and 7 end before a blank line.
+HTML_ENDS: Final = (
+    re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE | re.ASCII),
+    re.compile(r"-->", re.ASCII),
+    re.compile(r"\?>", re.ASCII),
+    re.compile(r">", re.ASCII),
+    re.compile(r"\]\]>", re.ASCII),
+)
+KIND_1_OPEN_TAG: Final = re.compile(r"<(?:pre|script|style|textarea)(?![A-Za-z0-9\-])", re.IGNORECASE | re.ASCII)
+
+
+def html_kind(line: str, at: int, end: int | None = None) -> int:
+    """4.6: the kind (1-6) whose start condition ``line`` meets at ``at`` (before ``end``), else 7."""
+    stop = len(line) if end is None else end
+    return next((kind for kind, start in enumerate(HTML_STARTS, 1) if start.match(line, at, stop)), 7)
+
+
+def whole_tag_line(line: str, at: int) -> bool:
+    """4.6 kind 7: an open or closing tag (6.6) on this line, then only spaces or tabs."""
+    if line.startswith("<!", at) or line.startswith("<?", at) or "\n" in line:
+        return False
+    end = html_tag_end(line, at)
+    return end > 0 and not line[end:].strip(" \t")
+
+
+_BLANK_AFTER_NEWLINE: Final = re.compile(r"\n[ \t]*\r?(?=\n)", re.ASCII)
+
+
+def next_blank_line(view: str, pos: int) -> int:
+    """Start of the first blank line at or after line start ``pos``, or ``len(view)``."""
+    if pos < len(view) and view[pos] in " \t\r\n" and not view[pos:view.find("\n", pos)].strip(" \t\r"):
+        return pos
+    found = _BLANK_AFTER_NEWLINE.search(view, max(pos - 1, 0))
+    return len(view) if found is None else found.start() + 1
+
+
+def closing_fence(view: str, pos: int, char: str, length: int) -> int:
+    """Start of the first line at or after ``pos`` that closes a top-level fence (4.5), or -1.
+
+    A closing fence: 0-3 spaces, ``length`` or more ``char``, then only spaces
+    or tabs. Found with ``str.find`` on the run, then checked: fast on any text.
+    """
+    run = char * 3
+    i = view.find(run, pos)
+    while i != -1:
+        line_start = view.rfind("\n", 0, i) + 1
+        if line_start >= pos and i - line_start <= 3 and not view[line_start:i].strip(" "):
+            j = i
+            while j < len(view) and view[j] == char:
+                j += 1
+            line_end = view.find("\n", j)
+            if j - i >= length and not view[j:line_end].strip(" \t\r"):
+                return line_start
+            i = view.find(run, j)
+        else:
+            i = view.find(run, i + 3)
+    return -1
