@@ -190,12 +190,21 @@ def restart_point(s: State, limit: int) -> int:
     An indented such line (it may sit in a list item) or one whose block
     depends on what comes before (an HTML block of kind 7 after a paragraph)
     stops the jump there. The same holds for each reading of the flavour.
+
+    The walk over the openers is remembered per ``limit``: the parser calls
+    again from a later line with nothing open, where the walk from there is
+    the rest of the one remembered, so a page of back-to-back fences before
+    an open block walks its openers once, not once per line.
     """
     view, start = s.view, s.pos
+    walked = s.walks.get(limit)
+    if walked is not None and walked[0] <= start <= walked[1]:
+        return _remembered_restart(s, max(walked[2], start), walked[1])
     if s.openers is None:
         s.openers = _openers(view, view.rfind("\n", 0, s.watch[-1]) + 1, s.flavour.opener_needles)
     openers, ends = s.openers, s.opener_ends
     open_until = start  # nothing is open from here on
+    stop_at = limit
     k = bisect.bisect_left(openers, start)
     while k < len(openers) and openers[k] < limit:
         line_start = openers[k]
@@ -208,9 +217,11 @@ def restart_point(s: State, limit: int) -> int:
         if end == NOT_AN_OPENER:
             continue
         if end == STOP or end > limit:  # may be open at the limit: jump no further than before it
-            return _remembered_restart(s, open_until, line_start)
+            stop_at = line_start
+            break
         open_until = end
-    return _remembered_restart(s, open_until, limit)
+    s.walks[limit] = (start, stop_at, open_until)
+    return _remembered_restart(s, open_until, stop_at)
 
 
 def _openers(view: str, end: int, needles: Iterable[str]) -> list[int]:

@@ -97,11 +97,14 @@ def closing_fence(view: str, pos: int, char: str, length: int) -> int:
 
     A closing fence: 0-3 spaces, ``length`` or more ``char``, then only spaces
     or tabs. Found with ``str.find`` on the run, then checked: fast on any text.
+    Only the first run on a line can close the fence, so the search goes on
+    from the next line; each line is looked at once (a long line of runs
+    costs its length, not its length times its runs).
     """
     run = char * 3
     i = view.find(run, pos)
+    line_start = view.rfind("\n", 0, i) + 1 if i != -1 else 0
     while i != -1:
-        line_start = view.rfind("\n", 0, i) + 1
         if line_start >= pos and i - line_start <= 3 and not view[line_start:i].strip(" "):
             j = i
             while j < len(view) and view[j] == char:
@@ -109,7 +112,12 @@ def closing_fence(view: str, pos: int, char: str, length: int) -> int:
             line_end = view.find("\n", j)
             if j - i >= length and not view[j:line_end].strip(" \t\r"):
                 return line_start
-            i = view.find(run, j)
-        else:
-            i = view.find(run, i + 3)
+        line_end = view.find("\n", i)
+        if line_end == -1:
+            return -1
+        line_start = line_end + 1
+        i = view.find(run, line_start)
+        if i != -1:
+            newline = view.rfind("\n", line_start, i)
+            line_start = line_start if newline == -1 else newline + 1
     return -1

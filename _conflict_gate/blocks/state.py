@@ -155,6 +155,8 @@ class State:
         self.openers: list[int] | None = None
         self.opener_ends: dict[int, int] = {}
         self.no_restart: dict[int, int] = {}
+        #: limit -> (walk start, where the walk stopped, open until there): see fast.restart_point
+        self.walks: dict[int, tuple[int, int, int]] = {}
         #: variant name -> lines where that reading may part from this one (see parse_blocks)
         self.variants: dict[str, list[int]] = {}
         #: ``(line, end, name)``: from ``line`` up to view offset ``end`` the reading ``name`` (a
