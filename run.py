@@ -144,6 +144,7 @@ def run_lab(manifest_path: Path = FIXTURE_MANIFEST) -> LabResult:
         "answers": answers,
         "policy": list(POLICY),
         "limit": LIMIT,
+        "renderer": corpus.manifest.renderer.name,
     })
 
 

@@ -33,12 +33,14 @@ from .registry import (
     MAX_MANIFEST_BYTES,
     MAX_SOURCE_BYTES,
     PAGE_STATUSES,
+    RENDERERS,
     SOURCE_INGESTION_REASONS,
     UNRELATED_OPTIONS,
     TREE_FINDINGS,
     VERDICTS,
 )
 from .form import ANSWER_FORM, AnswerForm
+from .renderers import Renderer
 from .request import answer_request
 from .results import (
     AnswerCheck,
@@ -84,6 +86,7 @@ __all__ = [
     "Manifest",
     "Entry",
     "VersionScheme",
+    "Renderer",
     "Grammar",
     "EnumRule",
     "IntegerRule",
@@ -123,6 +126,7 @@ __all__ = [
     "AUDIT_STATUSES",
     "PAGE_STATUSES",
     "VERSION_SCHEMES",
+    "RENDERERS",
     "EXIT_CODES",
     "INGESTION_REASONS",
     "GRAMMAR_REASONS",

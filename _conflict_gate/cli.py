@@ -49,7 +49,9 @@ from .grammar import Grammar, NAME
 from .jsondata import render_json
 from .manifest import VERSION_SCHEMES, read_manifest
 from .markdown import grammar_table, render_audit_markdown
-from .registry import COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, VERDICTS
+from .registry import COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, RENDERERS, VERDICTS
+from .results import build
+from .results_lab import GRAMMAR_REPORT_FIELDS, GrammarReport
 from .schema import SCHEMAS, result_schema
 from .tree import missing
 
@@ -168,11 +170,14 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _grammar(args: argparse.Namespace) -> int:
-    grammar = read_manifest(args.manifest, require_pins=False).grammar
+    manifest = read_manifest(args.manifest, require_pins=False)
+    grammar, renderer = manifest.grammar, manifest.renderer
     if args.format == "json":
-        sys.stdout.write(render_json(grammar.summary()))
+        sys.stdout.write(render_json(build(GrammarReport, GRAMMAR_REPORT_FIELDS,
+                                           {**grammar.summary(), "renderer": renderer.name})))
     else:
-        print(f"{grammar.product}: directives are whole lines {grammar.form!r}\n")
+        print(f"{grammar.product}: directives are whole lines {grammar.form!r}")
+        print(f"renderer: {renderer.name} ({renderer.meaning})\n")
         print("\n".join(grammar_table(grammar)))
     return exit_code("ok")
 
@@ -340,6 +345,10 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
                    help="update the manifest M from its \"sources\" instead of writing a new one")
     p.add_argument("--prune", action="store_true",
                    help="with --update: remove the entries whose file no longer exists")
+    p.add_argument("--renderer", choices=tuple(RENDERERS), default=None,
+                   help="how the docs site renders the pages, written as the manifest's \"renderer\": "
+                        + "; ".join(f"{name}: {meaning}" for name, meaning in RENDERERS.items())
+                        + " (default: none written, which means commonmark)")
 
     p = command("grammar", "print the manifest's grammar",
                 "Print the directive grammar the manifest declares: every operation, key and allowed value.")

@@ -22,6 +22,8 @@ from .jsondata import render_json
 from .manifest import ENTRY_FIELDS, Entry, VERSION_SCHEMES, read_manifest
 from .manifest_text import edit_documents
 from .reader import read_directives
+from .registry import DEFAULT_RENDERER
+from .renderers import RENDERER_VALUES, Renderer
 from .sources import Pattern, Sources, pattern_problem
 from .tree import Outcome, folder_order, missing, plan, scan
 
@@ -33,7 +35,7 @@ _DIRECTIVE_LINE: Final = re.compile(
     rf"^@({NAME.pattern}) ({NAME.pattern}) ({NAME.pattern})=(\S+)\r?$", re.MULTILINE)
 
 
-def _starter_grammar(texts: Sequence[str]) -> tuple[dict[str, Any], str]:
+def _starter_grammar(texts: Sequence[str], renderer: Renderer) -> tuple[dict[str, Any], str]:
     """A grammar proposed from the directive lines found, or a placeholder; and a note on stderr.
 
     Proposed from every ``@<namespace> <operation> <key>=<value>`` line first,
@@ -53,7 +55,7 @@ def _starter_grammar(texts: Sequence[str]) -> tuple[dict[str, Any], str]:
     except GrammarError:
         proposed = None
     counted = [] if proposed is None else [(c.operation, c.claim_key, c.value) for text in texts
-                                           for c in read_directives(text, proposed).claims]
+                                           for c in read_directives(text, proposed, renderer=renderer).claims]
     if counted:
         grammar = _grammar_of(namespace, counted)
     count = sum(len(keys) for keys in grammar["operations"].values())
@@ -182,13 +184,15 @@ def init_command(args: argparse.Namespace) -> int:
         raise CliError("input", f"no page under {printable_path(docs)} fits {args.version_from!r}, the scheme "
                                 f"{scheme!r} and the manifest's folder; {plural(len(left_out), 'page')} "
                                 f"left out{first}; nothing written")
-    grammar, note = _starter_grammar([text for _, text in pages])
-    manifest = {"grammar": grammar, "version_scheme": scheme, "sources": sources.written(),
-                "documents": [_entry(outcome, args.base_url) for outcome, _ in pages]}
+    renderer = RENDERER_VALUES[args.renderer or DEFAULT_RENDERER]
+    grammar, note = _starter_grammar([text for _, text in pages], renderer)
+    manifest = {"grammar": grammar, "version_scheme": scheme,
+                **({"renderer": args.renderer} if args.renderer else {}),
+                "sources": sources.written(), "documents": [_entry(outcome, args.base_url) for outcome, _ in pages]}
     write_atomically(manifest_path, render_json(manifest), create_only=True)
     _report_pages(left_out, [outcome for outcome, _ in pages if outcome.renamed])
     print(f"wrote {printable_path(manifest_path)}: {plural(len(pages), 'source')}, version scheme "
-          f"{scheme!r}, unpinned; {note}", file=sys.stderr)
+          f"{scheme!r}{f', renderer {renderer.name!r}' if args.renderer else ''}, unpinned; {note}", file=sys.stderr)
     print(f"next: edit the grammar (and any \"status\": \"draft\"), then run: "
           f"{args.prog} pin --manifest {shlex.quote(printable_path(manifest_path))}", file=sys.stderr)
     return exit_code("ok")
@@ -204,9 +208,10 @@ def _base_url(entries: Sequence[Entry]) -> str | None:
 def _update(args: argparse.Namespace) -> int:
     """``init --update --manifest M [--prune]``: add the new pages of M's ``sources``, list (or
     remove) the gone ones, keep everything else byte for byte."""
-    if args.docs_dir is not None or args.version_from is not None or args.scheme is not None:
-        raise CliError("usage", "init --update takes no DOCS_DIR, --version-from or --scheme: the manifest's "
-                                "\"sources\" and \"version_scheme\" say them")
+    if args.docs_dir is not None or args.version_from is not None or args.scheme is not None \
+            or args.renderer is not None:
+        raise CliError("usage", "init --update takes no DOCS_DIR, --version-from, --scheme or --renderer: the "
+                                "manifest's \"sources\", \"version_scheme\" and \"renderer\" say them")
     if args.manifest is None:
         raise CliError("usage", f"init --update needs --manifest M (see '{args.prog} init --help')")
     manifest = read_manifest(args.manifest, require_pins=False)

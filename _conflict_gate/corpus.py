@@ -38,6 +38,7 @@ from .files import DIR_FLAGS, HAS_DIR_FD, HAS_NOFOLLOW, OPEN_FLAGS, ErrorFactory
 from .grammar import Grammar
 from .manifest import Entry, Manifest, VersionScheme, read_manifest
 from .reader import Claim, NearMiss, read_directives
+from .renderers import Renderer
 from .registry import MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
 from .suggest import IdIndex
 
@@ -128,6 +129,11 @@ class Corpus:
     @property
     def version_scheme(self) -> VersionScheme:
         return self.manifest.version_scheme
+
+    @property
+    def renderer(self) -> Renderer:
+        """How the site renders the pages: every source was read by it (the manifest's ``renderer``)."""
+        return self.manifest.renderer
 
     @property
     def manifest_path(self) -> str:
@@ -383,7 +389,7 @@ def _load(manifest: Manifest, files: SourceFiles, strict: bool) -> dict[str, Sou
     sources = {}
     for entry in manifest.entries:
         try:
-            sources[entry.source_id] = _load_source(files, grammar, entry)
+            sources[entry.source_id] = _load_source(files, grammar, entry, manifest.renderer)
         except IngestionError as error:
             if strict or error.reason not in SOURCE_INGESTION_REASONS:
                 raise
@@ -392,7 +398,7 @@ def _load(manifest: Manifest, files: SourceFiles, strict: bool) -> dict[str, Sou
     return sources
 
 
-def _load_source(files: SourceFiles, grammar: Grammar, entry: Entry) -> Source:
+def _load_source(files: SourceFiles, grammar: Grammar, entry: Entry, renderer: Renderer) -> Source:
     """Read, verify, decode and read one entry's source; raise :class:`IngestionError` on failure."""
     raw = files.read(entry)
     digest = source_digest(raw)
@@ -404,6 +410,6 @@ def _load_source(files: SourceFiles, grammar: Grammar, entry: Entry) -> Source:
     body = raw[3:] if raw.startswith(_UTF8_BOM) else raw
     text = decode_source(raw, source_id=entry.source_id, path=entry.path)
     reading = read_directives(text, grammar, bom_bytes=len(raw) - len(body), source_id=entry.source_id,
-                              path=entry.path, encoded=body)
+                              path=entry.path, encoded=body, renderer=renderer)
     return Source(entry.source_id, entry.version, entry.status, entry.path, entry.url, digest, len(raw),
                   reading.claims, reading.refusal, reading.near_misses, entry)

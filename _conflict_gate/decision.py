@@ -323,6 +323,7 @@ def audit(corpus: Corpus) -> AuditReport:
         "clean": summary["conflict"] == 0 and summary["refused"] == 0 and summary["failed"] == 0
                  and not unlisted_pages,
         "unlisted_sources": unlisted_pages,
+        "renderer": corpus.manifest.renderer.name,
     })
 
 

@@ -156,6 +156,19 @@ class Grammar:
     #: never emphasis, 6.2). A reader sees such a line exactly as written. ``None`` when the
     #: namespace itself is not that plain.
     plain_line: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
+    #: Issue 15's rule for claims stated under any at-word (``@quil create_copy existing_path=v``),
+    #: over the page's UTF-8 bytes, ASCII case-insensitive: ``at_sign`` finds an at sign as a reader
+    #: reads one (``@``, U+FF20, U+FE6B, references to them); ``stated_key`` a key of the grammar
+    #: followed by ``=`` (or a reference to one, or U+FF1D, U+FE66); ``stated_word`` an operation
+    #: (group ``op``) or such a key (group ``key``); ``operation_word`` an operation alone.
+    #: ``key_owners``: key -> the operations that have it.
+    at_sign: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
+    stated_key: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
+    stated_word: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
+    operation_word: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
+    #: ``operation_word`` over text (a reading's view of a line).
+    operation_text: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    key_owners: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         letters = [re.escape(ch) for ch in self.namespace if ch != "_"]
@@ -178,6 +191,23 @@ class Grammar:
                             r"|[cC][oO][mM][mM][aA][tT];)"))
         set_(self, "candidates", tuple((literal, re.compile((at + after).encode("latin-1")))
                                        for literal, at in at_signs))
+        set_(self, "at_sign", re.compile("|".join(at for _, at in at_signs).encode("latin-1")))
+        names = r"(?<![A-Za-z0-9_\-])(?:{})(?![A-Za-z0-9_\-])"
+        operations = "|".join(re.escape(op) for op in sorted(self.operations, key=len, reverse=True))
+        keys = "|".join(re.escape(key) for key in sorted({k for keys in self.operations.values() for k in keys},
+                                                          key=len, reverse=True))
+        equals = r"[ \t]*(?:=|&#0*61;?|&#[xX]0*3[dD];?|&equals;|\xef\xbc\x9d|\xef\xb9\xa6)"
+        key_equals = names.format(keys)[:-len(r"(?![A-Za-z0-9_\-])")] + equals
+        set_(self, "stated_key", re.compile(key_equals.encode("latin-1"), re.IGNORECASE))
+        set_(self, "operation_word", re.compile(names.format(operations).encode("latin-1"), re.IGNORECASE))
+        set_(self, "operation_text", re.compile(names.format(operations), re.IGNORECASE | re.ASCII))
+        set_(self, "stated_word", re.compile(
+            f"(?P<op>{names.format(operations)})|(?P<key>{key_equals})".encode("latin-1"), re.IGNORECASE))
+        owners: dict[str, set[str]] = {}
+        for op, op_keys in self.operations.items():
+            for key in op_keys:
+                owners.setdefault(key, set()).add(op)
+        set_(self, "key_owners", MappingProxyType({key: frozenset(ops) for key, ops in owners.items()}))
         token = r"[A-Za-z0-9](?:[A-Za-z0-9.\-]|_(?=[A-Za-z0-9]))*"
         plain = re.fullmatch(token, self.namespace) is not None
         set_(self, "plain_line", re.compile(rf"@{re.escape(self.namespace)} {token} {token}=-?{token}")

@@ -18,28 +18,40 @@ one reading and not in the other is ambiguous, and the gate refuses it.
 :func:`html_view` reads an HTML block as a browser shows it: comments,
 processing instructions, declarations, CDATA, tags and ``<template>``
 content are hidden; ``<pre>``, ``<code>`` and similar elements are code;
-everything else is text. GFM's disallowed-raw-HTML extension shows the
-content of ``<script>``, ``<style>``, ``<textarea>`` and the like as text, so
-it counts as text.
+everything else is text.
+
+GFM's tag filter (GFM 0.29 section 6.11, "Disallowed Raw HTML": GitHub
+writes the ``<`` of ``<script``, ``<style``, ``<textarea``, ``<title``,
+``<iframe``, ``<noframes``, ``<noembed``, ``<xmp`` and ``<plaintext`` as
+``&lt;``, in HTML blocks and inline raw HTML alike) is a parameter of both
+views (:class:`TagFilter`): applied, those tags and what follows them show
+as text; not applied, they are raw HTML (the browser hides or shows their
+content as the HTML standard says); in doubt (a renderer that may or may not
+apply it), the text they reach is *unsure*, and the gate refuses
+directive-shaped text there.
 
 Views are built from slices of the content with a short table of offset
-segments, never one Python object per character, and every closer is found
-through an index built once per block: time and memory are linear in the
-content. Brackets or parentheses nested deeper than :data:`MAX_NESTING` are
-not followed (``gave_up``).
+segments (arrays of machine integers, never one Python object per
+character or per construct), every closer is found through an index built
+once per block, and spans are kept as arrays too: time is linear in the
+content and memory a few bytes per byte of it. Brackets or parentheses
+nested deeper than :data:`MAX_NESTING` are not followed (``gave_up``).
 """
 
 from __future__ import annotations
 
 import bisect
+import enum
 import html
 import html.entities
 import re
 import unicodedata
-from typing import Callable, Final, NamedTuple
+from array import array
+from typing import Callable, Final, Iterator, NamedTuple, Sequence
 
-__all__ = ["ASCII_PUNCTUATION", "Indexes", "InlineView", "MAX_NESTING", "View", "browser_markup_end", "html_tag_end", "html_view",
-           "inline_view", "invisible", "visible_word"]
+__all__ = ["ASCII_PUNCTUATION", "FILTERED_TAGS", "Indexes", "InlineView", "MAX_NESTING", "Spans", "TagFilter", "View",
+           "browser_markup_end", "filtered_tag", "html_tag_end", "html_view", "inline_view", "invisible",
+           "visible_word"]
 
 #: Unmatched brackets or parentheses nested deeper than this are not followed.
 MAX_NESTING: Final = 1000
@@ -72,6 +84,99 @@ def invisible(ch: str) -> bool:
     return ch in _BLANK_LETTERS or unicodedata.category(ch) in ("Cf", "Mn", "Me", "Cc", "Co", "Cn")
 
 
+class TagFilter(enum.Enum):
+    """Whether a renderer applies GFM's tag filter (GFM 0.29 section 6.11, "Disallowed Raw HTML")."""
+
+    #: GitHub's: the ``<`` of a :data:`FILTERED_TAGS` tag is written as ``&lt;``: the tag shows as text.
+    APPLIED = "applied"
+    #: Raw HTML is passed through as written: the browser reads those tags as elements.
+    NONE = "none"
+    #: Either may be: where the two readings differ, the text is unsure.
+    IN_DOUBT = "in_doubt"
+
+    @property
+    def readings(self) -> tuple[bool, ...]:
+        """Whether the filter applies, for each reading this value stands for."""
+        return {TagFilter.APPLIED: (True,), TagFilter.NONE: (False,), TagFilter.IN_DOUBT: (True, False)}[self]
+
+
+#: GFM 6.11: the tags whose ``<`` GitHub's tag filter writes as ``&lt;``.
+FILTERED_TAGS: Final = frozenset({"title", "textarea", "style", "xmp", "iframe", "noembed", "noframes", "script",
+                                  "plaintext"})
+#: cmark-gfm's ``is_tag`` (extensions/tagfilter.c): ``<``, an optional ``/``, the name in any case, then
+#: whitespace, ``>`` or ``/>`` (or the end of the text: the gate's lines lack the line ending cmark-gfm's
+#: literal has).
+_FILTERED: Final = re.compile(r"</?(" + "|".join(sorted(FILTERED_TAGS)) + r")(?=[\t\n\x0b\f\r >]|/>|\Z)",
+                              re.IGNORECASE | re.ASCII)
+
+
+def filtered_tag(text: str, at: int) -> str | None:
+    """The lowercase name when ``text[at:]`` starts a tag GFM's tag filter writes as text, else None."""
+    match = _FILTERED.match(text, at)
+    return match[1].lower() if match else None
+
+
+def _offsets(size: int) -> array[int]:
+    """An empty array for offsets into a text of ``size`` characters (4 bytes each when they fit)."""
+    return array("i" if size < 1 << 31 else "q")
+
+
+class Spans:
+    """Sorted ``[start, end)`` spans of a text, in two arrays of machine integers (a few bytes per span).
+
+    Spans are added in order of their starts; :meth:`contains` answers for the
+    last span that starts at or before an offset, as a bisect over a list of
+    pairs would. :meth:`overlaps` uses the running maximum of the ends, so it
+    sees nested and overlapping spans too.
+    """
+
+    __slots__ = ("starts", "ends", "reach")
+
+    def __init__(self, size: int = 0) -> None:
+        self.starts = _offsets(size)
+        self.ends = _offsets(size)
+        self.reach = _offsets(size)  # max(ends[:k + 1])
+
+    @classmethod
+    def of(cls, pairs: Sequence[tuple[int, int]], size: int = 0) -> Spans:
+        spans = cls(size)
+        for start, end in sorted(pairs):
+            spans.add(start, end)
+        return spans
+
+    def add(self, start: int, end: int) -> None:
+        self.starts.append(start)
+        self.ends.append(end)
+        self.reach.append(max(end, self.reach[-1]) if self.reach else end)
+
+    def pop(self) -> None:
+        self.starts.pop()
+        self.ends.pop()
+        self.reach.pop()
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __bool__(self) -> bool:
+        return bool(self.starts)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(zip(self.starts, self.ends))
+
+    def pairs(self) -> list[tuple[int, int]]:
+        return list(zip(self.starts, self.ends))
+
+    def contains(self, offset: int) -> bool:
+        """Whether the last span starting at or before ``offset`` holds it."""
+        k = bisect.bisect_right(self.starts, offset) - 1
+        return k >= 0 and self.ends[k] > offset
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Whether some span overlaps ``[start, end)``."""
+        k = bisect.bisect_left(self.starts, end)
+        return k > 0 and self.reach[k - 1] > start
+
+
 class View(NamedTuple):
     """Visible text, and where each of its characters comes from in the block content.
 
@@ -82,9 +187,9 @@ class View(NamedTuple):
     """
 
     text: str
-    starts: tuple[int, ...]
-    origins: tuple[int, ...]
-    strides: tuple[int, ...]
+    starts: Sequence[int]
+    origins: Sequence[int]
+    strides: Sequence[int]
 
     def origin(self, index: int) -> int:
         """The content offset view character ``index`` comes from."""
@@ -106,41 +211,78 @@ class View(NamedTuple):
         return index if index < end else -1
 
 
+#: Text parts a builder holds before it joins them into one chunk.
+_PARTS: Final = 4096
+
+
 class _Builder:
-    """Builds a :class:`View` from slices; ``hidden_until`` hides content offsets below it."""
+    """Builds a :class:`View` from slices; ``hidden_until`` hides content offsets below it.
+
+    Adjacent copies are one segment and one slice, taken when the run ends;
+    parts are joined into chunks as they come, so memory stays a few bytes
+    per character however many constructs there are.
+    """
+
+    __slots__ = ("content", "parts", "chunks", "length", "starts", "origins", "strides", "hidden_until",
+                 "run_start", "run_end")
 
     def __init__(self, content: str) -> None:
         self.content = content
         self.parts: list[str] = []
+        self.chunks: list[str] = []
         self.length = 0
-        self.starts: list[int] = []
-        self.origins: list[int] = []
-        self.strides: list[int] = []
+        self.starts = _offsets(len(content))
+        self.origins = _offsets(len(content))
+        self.strides = bytearray()
         self.hidden_until = -1
+        self.run_start = self.run_end = -1  # the copied run not sliced yet
+
+    def _end_run(self) -> None:
+        if self.run_end > self.run_start:
+            self.parts.append(self.content[self.run_start:self.run_end])
+            if len(self.parts) >= _PARTS:
+                self.chunks.append("".join(self.parts))
+                self.parts.clear()
+        self.run_start = self.run_end = -1
 
     def copy(self, start: int, end: int) -> None:
-        start = max(start, self.hidden_until)
+        if start < self.hidden_until:
+            start = self.hidden_until
         if start >= end:
             return
-        if not (self.strides and self.strides[-1] == 1
-                and self.origins[-1] + self.length - self.starts[-1] == start):
+        if start != self.run_end:  # not where the last copy ended: a new segment
+            if self.run_end > self.run_start:
+                self._end_run()
             self.starts.append(self.length)
             self.origins.append(start)
             self.strides.append(1)
-        self.parts.append(self.content[start:end])
+            self.run_start = start
+        self.run_end = end
         self.length += end - start
 
     def show(self, chars: str, origin: int) -> None:
         if origin < self.hidden_until or not chars:
             return
+        parts = self.parts
+        if self.run_end > self.run_start:
+            parts.append(self.content[self.run_start:self.run_end])
+        self.run_start = self.run_end = -1
         self.starts.append(self.length)
         self.origins.append(origin)
         self.strides.append(0)
-        self.parts.append(chars)
+        parts.append(chars)
+        if len(parts) >= _PARTS:
+            self.chunks.append("".join(parts))
+            parts.clear()
         self.length += len(chars)
 
     def view(self) -> View:
-        return View("".join(self.parts), tuple(self.starts), tuple(self.origins), tuple(self.strides))
+        self._end_run()
+        self.chunks.append("".join(self.parts))
+        self.parts.clear()
+        text = "".join(self.chunks)
+        self.chunks.clear()
+        return View(text, self.starts, self.origins, self.strides)
 
 
 class InlineView(NamedTuple):
@@ -148,23 +290,28 @@ class InlineView(NamedTuple):
 
     ``content`` is the block's lines joined with ``\\n``; ``line_starts`` the
     offset in ``content`` of each line. ``literal`` and ``linked`` are the two
-    readings (module docstring). ``code`` and ``hidden`` are sorted
-    ``[start, end)`` spans of ``content`` inside code spans and raw HTML;
-    ``brackets`` spans from a ``[`` to its ``]`` and of link destinations.
-    ``gave_up`` when brackets or parentheses nest deeper than :data:`MAX_NESTING`.
-    ``unsure``: spans of raw HTML (6.6) that a browser's tokenizer ends
-    differently (``<?php a > b ?>`` ends at the first ``>`` in a browser).
+    readings (module docstring). ``code`` and ``hidden`` are the
+    :class:`Spans` of ``content`` inside code spans and raw HTML;
+    ``brackets`` covers every ``[`` to its ``]`` and every link destination
+    that crosses a line break (spans on one line merged, which changes no
+    answer about whole lines). ``gave_up`` when brackets or parentheses nest
+    deeper than :data:`MAX_NESTING`. ``unsure``: spans of raw HTML (6.6) that
+    a browser's tokenizer ends differently (``<?php a > b ?>`` ends at the
+    first ``>`` in a browser), and, with the tag filter in doubt, the
+    filtered tags. ``raw_html`` the raw HTML spans as a renderer writes them
+    out (what a browser reads as markup), in order.
     """
 
     content: str
-    line_starts: tuple[int, ...]
+    line_starts: Sequence[int]
     literal: View
     linked: View
-    code: tuple[tuple[int, int], ...]
-    hidden: tuple[tuple[int, int], ...]
-    brackets: tuple[tuple[int, int], ...]
+    code: Spans
+    hidden: Spans
+    brackets: Spans
     gave_up: bool
-    unsure: tuple[tuple[int, int], ...] = ()
+    unsure: Spans
+    raw_html: Spans
 
 
 class _Index:
@@ -279,7 +426,7 @@ _BROWSER_SPACE: Final = re.compile(r"[\t\n\f ]*")
 _BROWSER_UNQUOTED: Final = re.compile(r"[^\t\n\f >]*")
 
 
-def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
+def browser_markup_end(content: str, i: int, indexes: Indexes, run_on: int | None = None) -> int:
     """Where a browser's HTML tokenizer ends the markup starting at ``content[i] == "<"``.
 
     HTML Living Standard, 13.2.5 (tokenization, from the data state):
@@ -288,12 +435,14 @@ def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
     bogus comment), ``<?`` and ``</`` not followed by a letter end at the
     first ``>``; a tag ends at the first ``>`` outside a quoted attribute
     value, attributes run together or not. Returns ``len(content)`` when the
-    markup runs to the end (a browser shows none of it), ``-1`` when the
+    markup runs to the end (a browser shows none of it; ``run_on`` instead,
+    when given, to tell it from markup that ends there), ``-1`` when the
     ``<`` is text. Linear over any number of calls on one ``content``. (The
     patterns stepped over match the empty string, or, for an attribute name,
     one character before the end: their matches are never None.)
     """
     n = len(content)
+    ran_on = n if run_on is None else run_on
     nxt = content[i + 1:i + 2]
     if nxt == "!" and content.startswith("<!--", i):
         if content.startswith(">", i + 4):
@@ -302,7 +451,7 @@ def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
             return i + 6
         ends = [end + length for end, length in ((indexes.next("-->", i + 4), 3),
                                                  (indexes.next("--!>", i + 4), 4)) if end >= 0]
-        return min(ends) if ends else n
+        return min(ends) if ends else ran_on
     letter = content[i + 2:i + 3]
     if nxt in ("!", "?") or (nxt == "/" and not (letter.isascii() and letter.isalpha())):
         if content.startswith("</>", i):
@@ -310,7 +459,7 @@ def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
         if nxt == "/" and i + 2 >= n:
             return -1  # "</" at the end is text
         end = indexes.next(">", i + 2)
-        return n if end < 0 else end + 1
+        return ran_on if end < 0 else end + 1
     start = i + 2 if nxt == "/" else i + 1
     if not (content[start:start + 1].isascii() and content[start:start + 1].isalpha()):
         return -1
@@ -318,7 +467,7 @@ def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
     while True:
         j = m.end() if (m := _ATTRIBUTE_SKIP.match(content, j)) else j
         if j >= n:
-            return n
+            return ran_on
         if content[j] == ">":
             return j + 1
         j = m.end() if (m := _BROWSER_ATTRIBUTE_NAME.match(content, j)) else j + 1
@@ -329,7 +478,7 @@ def browser_markup_end(content: str, i: int, indexes: Indexes) -> int:
             if quote in ("'", '"'):
                 close = indexes.next(quote, j + 1)
                 if close < 0:
-                    return n
+                    return ran_on
                 j = close + 1
             else:
                 j = m.end() if (m := _BROWSER_UNQUOTED.match(content, j)) else j
@@ -361,19 +510,74 @@ def _reference(match: re.Match[str]) -> str:
     return _NAMED_REFERENCES.get(body + ";", "")
 
 
-def _matching_parentheses(content: str) -> tuple[dict[int, int], bool]:
-    """``(`` offset -> its ``)`` (escapes skipped), for link destinations; and whether it gave up."""
-    matches: dict[int, int] = {}
-    stack: list[int] = []
+class _Destinations:
+    """The ``(`` right after a ``]`` -> its matching ``)`` (escapes skipped), for link destinations:
+    two arrays in the order of the ``(`` (every parenthesis is matched, only these are kept)."""
+
+    __slots__ = ("opens", "closes")
+
+    def __init__(self, content: str) -> None:
+        self.opens = _offsets(len(content))
+        self.closes = _offsets(len(content))
+
+    def close_of(self, at: int) -> int:
+        """The ``)`` matching the ``(`` at ``at``, or -1."""
+        k = bisect.bisect_left(self.opens, at)
+        return self.closes[k] if k < len(self.opens) and self.opens[k] == at else -1
+
+
+def _matching_parentheses(content: str) -> tuple[_Destinations, bool]:
+    """The link destinations' parentheses (:class:`_Destinations`), and whether it gave up."""
+    found = _Destinations(content)
+    stack: list[int] = []  # per open "(": its index in found, or -1 when not after "]"
     for match in re.finditer(r"\\.|[()]", content, re.DOTALL):
         ch = match.group()
         if ch == "(":
             if len(stack) >= MAX_NESTING:
-                return matches, True
-            stack.append(match.start())
+                return found, True
+            at = match.start()
+            if at and content[at - 1] == "]":
+                stack.append(len(found.opens))
+                found.opens.append(at)
+                found.closes.append(-1)
+            else:
+                stack.append(-1)
         elif ch == ")" and stack:
-            matches[stack.pop()] = match.start()
-    return matches, False
+            index = stack.pop()
+            if index >= 0:
+                found.closes[index] = match.start()
+    return found, False
+
+
+class _Brackets:
+    """The bracket and destination spans that matter for whole lines: each ``[start, end)`` as it is
+    found (closing order), nested spans dropped for the span around them and spans with no line break
+    between them merged, so a line of thousands of links is one span (:class:`Spans`)."""
+
+    __slots__ = ("content", "spans")
+
+    def __init__(self, content: str) -> None:
+        self.content = content
+        self.spans = Spans(len(content))
+
+    def add(self, start: int, end: int) -> None:
+        spans = self.spans
+        while spans and spans.starts[-1] >= start:  # nested in this one (found before it closed)
+            end = max(end, spans.ends[-1])
+            spans.pop()
+        if spans and (spans.ends[-1] >= start or self.content.find("\n", spans.ends[-1], start) == -1):
+            start = spans.starts[-1]
+            end = max(end, spans.ends[-1])
+            spans.pop()
+        spans.add(start, end)
+
+    def crossing_lines(self) -> Spans:
+        """The spans that hold a line break."""
+        crossing = Spans(len(self.content))
+        for start, end in self.spans:
+            if self.content.find("\n", start, end) != -1:
+                crossing.add(start, end)
+        return crossing
 
 
 class _Scan:
@@ -385,22 +589,27 @@ class _Scan:
     """
 
     __slots__ = ("content", "indexes", "runs", "parentheses", "gave_up", "literal", "linked", "code", "hidden",
-                 "unsure", "brackets", "open_brackets")
+                 "unsure", "raw_html", "brackets", "open_brackets", "tag_filter")
 
-    def __init__(self, content: str) -> None:
+    def __init__(self, content: str, tag_filter: TagFilter) -> None:
         self.content = content
         self.indexes = Indexes(content)
+        self.tag_filter = tag_filter
         #: backtick run length -> start offsets of the runs of that length, in order (closers)
-        self.runs: dict[int, list[int]] = {}
+        self.runs: dict[int, array[int]] = {}
         if "`" in content:
             for run in _BACKTICKS.finditer(content):
-                self.runs.setdefault(len(run.group()), []).append(run.start())
-        self.parentheses, self.gave_up = _matching_parentheses(content) if "](" in content else ({}, False)
+                length = run.end() - run.start()
+                found = self.runs.get(length)
+                if found is None:
+                    found = self.runs[length] = _offsets(len(content))
+                found.append(run.start())
+        self.parentheses, self.gave_up = (_matching_parentheses(content) if "](" in content
+                                          else (_Destinations(""), False))
         self.literal, self.linked = _Builder(content), _Builder(content)
-        self.code: list[tuple[int, int]] = []
-        self.hidden: list[tuple[int, int]] = []
-        self.unsure: list[tuple[int, int]] = []
-        self.brackets: list[tuple[int, int]] = []
+        self.code, self.hidden = Spans(len(content)), Spans(len(content))
+        self.unsure, self.raw_html = Spans(len(content)), Spans(len(content))
+        self.brackets = _Brackets(content)
         self.open_brackets: list[int] = []
 
     def show(self, chars: str, origin: int) -> None:
@@ -409,30 +618,34 @@ class _Scan:
         self.linked.show(chars, origin)
 
 
-def inline_view(content: str) -> InlineView:
+def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE) -> InlineView:
     """Read one block's inline ``content`` (its lines, without indentation, joined with ``\\n``).
 
-    Returns an :class:`InlineView`. Never raises; linear in the content.
+    ``tag_filter``: whether the renderer applies GFM's tag filter (see
+    :class:`TagFilter`). Returns an :class:`InlineView`. Never raises;
+    linear in the content, in time and memory.
     """
-    scan = _Scan(content)
+    scan = _Scan(content, tag_filter)
     literal, linked = scan.literal, scan.linked
     n = len(content)
     i = 0  # content before this is in both views (or deliberately left out)
     while True:
         special = _SPECIAL.search(content, i)
         at = n if special is None else special.start()
-        literal.copy(i, at)
-        linked.copy(i, at)
+        if i < at:
+            literal.copy(i, at)
+            linked.copy(i, at)
         if special is None:
             break
         i = _HANDLERS[content[at]](scan, at)
-    line_starts = [0]
+    line_starts = _offsets(n)
+    line_starts.append(0)
     newline = content.find("\n")
     while newline != -1:
         line_starts.append(newline + 1)
         newline = content.find("\n", newline + 1)
-    return InlineView(content, tuple(line_starts), literal.view(), linked.view(), tuple(scan.code),
-                      tuple(scan.hidden), tuple(sorted(scan.brackets)), scan.gave_up, tuple(scan.unsure))
+    return InlineView(content, line_starts, literal.view(), linked.view(), scan.code, scan.hidden,
+                      scan.brackets.crossing_lines(), scan.gave_up, scan.unsure, scan.raw_html)
 
 
 def _escape(scan: _Scan, at: int) -> int:
@@ -456,7 +669,7 @@ def _code_span(scan: _Scan, at: int) -> int:
     closers = scan.runs.get(length, ())
     k = bisect.bisect_left(closers, at + length)
     if k < len(closers):
-        scan.code.append((at, closers[k] + length))
+        scan.code.add(at, closers[k] + length)
         return closers[k] + length
     scan.show(content[at:at + length], at)
     return at + length
@@ -464,7 +677,9 @@ def _code_span(scan: _Scan, at: int) -> int:
 
 def _angle(scan: _Scan, at: int) -> int:
     """6.5 Autolinks show their address; 6.6 raw HTML is hidden, as far as a browser hides it too
-    (where they end it differently the text between is unsure); a ``<`` that starts neither is text."""
+    (where they end it differently the text between is unsure); a ``<`` that starts neither is text.
+    GFM 6.11: a tag the tag filter writes as text shows as text when the filter applies, and is
+    unsure when it may or may not."""
     content = scan.content
     autolink = _URI_AUTOLINK.match(content, at) or _EMAIL_AUTOLINK.match(content, at, at + 1024)
     if autolink:
@@ -475,19 +690,27 @@ def _angle(scan: _Scan, at: int) -> int:
     if end <= 0:
         scan.show("<", at)
         return at + 1
+    if scan.tag_filter is not TagFilter.NONE and filtered_tag(content, at):
+        if scan.tag_filter is TagFilter.APPLIED:  # "&lt;" and the rest of the tag as text
+            scan.show("<", at)
+            return at + 1
+        scan.unsure.add(at, end)
+        scan.raw_html.add(at, end)
+        return end
+    scan.raw_html.add(at, end)
     if _readers_differ(content, at, end):
-        scan.unsure.append((at, end))  # raw HTML to CommonMark 0.31.2, text to others
+        scan.unsure.add(at, end)  # raw HTML to CommonMark 0.31.2, text to others
         return end
     # The browser reads the raw HTML again: where it ends the markup elsewhere,
     # the text in between is neither surely hidden nor surely shown.
     shown_from = browser_markup_end(content, at, scan.indexes)
     if 0 < shown_from < end:
-        scan.hidden.append((at, shown_from))
-        scan.unsure.append((shown_from, end))
+        scan.hidden.add(at, shown_from)
+        scan.unsure.add(shown_from, end)
     else:
-        scan.hidden.append((at, end))
+        scan.hidden.add(at, end)
         if shown_from > end:
-            scan.unsure.append((end, shown_from))
+            scan.unsure.add(end, shown_from)
     return end
 
 
@@ -510,7 +733,7 @@ def _open_bracket(scan: _Scan, at: int) -> int:
         scan.gave_up = True
         scan.open_brackets.clear()
     scan.open_brackets.append(at)
-    scan.literal.show("[", at)
+    scan.literal.copy(at, at + 1)
     return at + 1
 
 
@@ -518,13 +741,13 @@ def _close_bracket(scan: _Scan, at: int) -> int:
     """6.3 A ``]`` closes the last open bracket; when linked, a destination in parentheses (6.7)
     or a reference label in brackets right after it is hidden too."""
     content = scan.content
-    scan.literal.show("]", at)
+    scan.literal.copy(at, at + 1)
     if scan.open_brackets:
-        scan.brackets.append((scan.open_brackets.pop(), at + 1))
+        scan.brackets.add(scan.open_brackets.pop(), at + 1)
     after = content[at + 1:at + 2]
-    if after == "(" and at + 1 in scan.parentheses:
-        close = scan.parentheses[at + 1]
-        scan.brackets.append((at + 1, close + 1))
+    close = scan.parentheses.close_of(at + 1) if after == "(" else -1
+    if close >= 0:
+        scan.brackets.add(at + 1, close + 1)
         scan.linked.hidden_until = max(scan.linked.hidden_until, close + 1)
     elif after == "[":
         close = scan.indexes.next("]", at + 2)
@@ -536,9 +759,10 @@ def _close_bracket(scan: _Scan, at: int) -> int:
 def _bang(scan: _Scan, at: int) -> int:
     """6.4 A ``!`` before ``[`` marks an image and renders as nothing when linked; otherwise text."""
     if scan.content[at + 1:at + 2] == "[":
-        scan.literal.show("!", at)
+        scan.literal.copy(at, at + 1)
     else:
-        scan.show("!", at)
+        scan.literal.copy(at, at + 1)
+        scan.linked.copy(at, at + 1)
     return at + 1
 
 
@@ -553,26 +777,59 @@ _HANDLERS: Final[dict[str, Callable[[_Scan, int], int]]] = {
 
 #: Elements whose content a reader sees as code.
 _CODE_ELEMENTS: Final = frozenset({"pre", "code", "kbd", "samp", "tt", "listing"})
-#: Elements whose content a reader never sees.
+#: Elements whose content a reader never sees (unless a sanitizer unwraps them: then unsure).
 _HIDDEN_ELEMENTS: Final = frozenset({"template"})
+#: HTML 13.2.6.2 (parsing elements that contain only text): raw text and RCDATA elements, whose
+#: content is text up to their end tag; with the tag filter off, a browser hides the content of
+#: these (15.3.1), shows ``<xmp>``'s and ``<plaintext>``'s as preformatted text (code) and
+#: ``<textarea>``'s in a text box (visible).
+RAW_TEXT_ELEMENTS: Final = frozenset({"script", "style", "xmp", "iframe", "noembed", "noframes", "noscript",
+                                      "title", "textarea", "plaintext"})
+_RAW_TEXT_HIDDEN: Final = frozenset({"script", "style", "iframe", "noembed", "noframes", "noscript", "title"})
+_RAW_TEXT_CODE: Final = frozenset({"xmp", "plaintext"})
 
 
-def html_view(content: str) -> tuple[View, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
-    """Read an HTML block's ``content`` as a browser shows it: ``(visible text, code spans, hidden spans)``.
+def raw_text_end(content: str, name: str, start: int, indexes: Indexes) -> int:
+    """HTML 13.2.5.3-13.2.5.13: where the content of the raw text or RCDATA element ``name`` (opened
+    before ``start``) ends: the start of its end tag (``</name`` in any case, then whitespace, ``/``
+    or ``>``), or ``len(content)`` (``<plaintext>`` never ends). Linear over calls with increasing
+    ``start`` (one index per name)."""
+    if name == "plaintext":
+        return len(content)
+    i = start
+    while True:
+        i = indexes.next("</", i)
+        if i < 0:
+            return len(content)
+        if content[i + 2:i + 2 + len(name)].lower() == name and (
+                content[i + 2 + len(name):i + 3 + len(name)] in ("\t", "\n", "\f", "\r", " ", "/", ">")):
+            return i
+        i += 2
 
-    Spans are sorted ``[start, end)`` offsets into ``content``. Markup as a
+
+def html_view(content: str, tag_filter: TagFilter = TagFilter.APPLIED, sanitized: bool = False
+              ) -> tuple[View, Spans, Spans, Spans]:
+    """Read an HTML block's ``content`` as a browser shows it: ``(visible text, code, hidden, unsure)``.
+
+    Spans are :class:`Spans` of offsets into ``content``. Markup as a
     browser's tokenizer ends it (:func:`browser_markup_end`: tags, comments,
     doctypes, bogus comments) and ``<template>`` content are hidden; the
     content of ``<pre>``, ``<code>``, ``<kbd>``, ``<samp>``, ``<tt>``,
     ``<listing>`` is code; references are decoded as a browser decodes them
-    (numeric ones without a semicolon too); the rest, ``<script>`` and
-    ``<style>`` content included (GFM's tag filter shows it as text), is
-    visible. Markup that runs to the end hides the rest of the block.
+    (numeric ones without a semicolon too); the rest is visible. Markup that
+    runs to the end hides the rest of the block. ``tag_filter``: with GFM's
+    tag filter applied, a :data:`FILTERED_TAGS` tag is text (its ``<`` is
+    written ``&lt;``); not applied, it opens its element, whose content
+    (:data:`RAW_TEXT_ELEMENTS`, up to its end tag) is hidden, code or (a
+    ``<textarea>``'s) visible; in doubt, the tag and that content are unsure.
+    ``sanitized``: a sanitizer may unwrap ``<template>`` (GitHub's does), so
+    its content is unsure rather than hidden.
     """
     indexes = Indexes(content)
     visible = _Builder(content)
     code: list[tuple[int, int]] = []
     hidden: list[tuple[int, int]] = []
+    unsure: list[tuple[int, int]] = []
     stack: list[tuple[str, int]] = []  # open code or hidden elements: (name, content start)
     n = len(content)
     copied = i = 0
@@ -593,25 +850,51 @@ def html_view(content: str) -> tuple[View, tuple[tuple[int, int], ...], tuple[tu
             elif not stack:
                 visible.show("&", at)
             continue
+        filtered = filtered_tag(content, at) if tag_filter is not TagFilter.NONE else None
+        if filtered is not None and tag_filter is TagFilter.APPLIED:
+            if not stack:
+                visible.show("<", at)  # "&lt;": the tag's name and the rest show as text
+            continue
         end = browser_markup_end(content, at, indexes)
         if end < 0:
             if not stack:
                 visible.show("<", at)
             continue
-        hidden.append((at, end))
         closing = content.startswith("</", at)
         name_match = _TAG_NAME.match(content, at + 2 if closing else at + 1)
         name = name_match.group().lower() if name_match else ""
+        if not closing and name in RAW_TEXT_ELEMENTS and (filtered is not None or tag_filter is TagFilter.NONE):
+            # the element's content is text up to its end tag, whatever it holds
+            close = raw_text_end(content, name, end, indexes)
+            after = browser_markup_end(content, close, indexes) if close < n else n
+            after = n if after < 0 else after
+            if filtered is not None:  # in doubt: text in one reading, the element in the other
+                unsure.append((at, after))
+            else:
+                hidden.append((at, end))
+                if close > end:
+                    target = code if name in _RAW_TEXT_CODE else hidden if name in _RAW_TEXT_HIDDEN else None
+                    if target is not None:
+                        target.append((end, close))
+                    elif not stack:
+                        visible.copy(end, close)
+                if close < n:
+                    hidden.append((close, after))
+            copied = i = after
+            continue
+        hidden.append((at, end))
         if name in _CODE_ELEMENTS or name in _HIDDEN_ELEMENTS:
             if not closing and len(stack) < MAX_NESTING:
                 stack.append((name, end))
             elif closing and stack and stack[-1][0] == name:
                 opened = stack.pop()[1]
-                (hidden if name in _HIDDEN_ELEMENTS else code).append((opened, at))
+                (unsure if sanitized and name in _HIDDEN_ELEMENTS else
+                 hidden if name in _HIDDEN_ELEMENTS else code).append((opened, at))
         copied = i = end
     for name, opened in stack:  # unclosed code or hidden elements run to the end
-        (hidden if name in _HIDDEN_ELEMENTS else code).append((opened, n))
-    return visible.view(), tuple(sorted(code)), tuple(sorted(hidden))
+        (unsure if sanitized and name in _HIDDEN_ELEMENTS else
+         hidden if name in _HIDDEN_ELEMENTS else code).append((opened, n))
+    return visible.view(), Spans.of(code, n), Spans.of(hidden, n), Spans.of(unsure, n)
 
 
 #: How far after an at sign a directive's namespace is looked for (characters without a space).

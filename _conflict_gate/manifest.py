@@ -4,12 +4,14 @@ A manifest is one JSON object::
 
     {"grammar": {...},                       # see grammar.grammar_from_json
      "version_scheme": "semver",             # one of VERSION_SCHEMES
+     "renderer": "github",                   # optional; one of RENDERERS (default commonmark)
      "sources": {"include": ["{version}/**"], "exclude": []},   # optional; see sources.py
      "documents": [{"source_id": "guide", "version": "1.2.0", "path": "guide.md",
                     "url": "https://...", "status": "approved", "sha256": "<64 hex>"}]}
 
 ``url`` and ``status`` may be omitted (no URL; ``approved``); so may
-``sources``, the patterns saying which files under the manifest's folder are
+``renderer``, how the site renders its pages (:mod:`~_conflict_gate.renderers`;
+absent, ``commonmark``), and ``sources``, the patterns saying which files under the manifest's folder are
 its pages (``init --update``, ``pin --check`` and ``audit`` read them; see
 :mod:`~_conflict_gate.sources`). Paths are
 relative to the folder that holds the manifest file (its real location when
@@ -33,7 +35,8 @@ from .errors import IngestionError, printable
 from .files import read_capped
 from .grammar import Grammar, grammar_from_json
 from .jsondata import JsonProblem, canonical_json, json_pointer, parse_strict
-from .registry import MAX_MANIFEST_BYTES, PAGE_STATUSES
+from .registry import DEFAULT_RENDERER, MAX_MANIFEST_BYTES, PAGE_STATUSES, RENDERERS
+from .renderers import RENDERER_VALUES, Renderer
 from .sources import Sources, SourcesProblem, sources_from_json
 
 __all__ = [
@@ -51,9 +54,9 @@ __all__ = [
 ENTRY_FIELDS: Final = ("source_id", "version", "path", "url", "status", "sha256")
 _REQUIRED: Final = ("source_id", "version", "path", "sha256")
 _FIELD_SET: Final = frozenset(ENTRY_FIELDS)
-_TOP_LEVEL: Final = ("grammar", "version_scheme", "sources", "documents")
+_TOP_LEVEL: Final = ("grammar", "version_scheme", "renderer", "sources", "documents")
 #: The top-level keys a manifest may leave out.
-_OPTIONAL_TOP_LEVEL: Final = frozenset({"sources"})
+_OPTIONAL_TOP_LEVEL: Final = frozenset({"renderer", "sources"})
 #: Source ids: ASCII letters, digits, ``.``, ``_``, ``-``, ``/``; a letter or digit first; at most 200.
 #: No ``:``, space or bracket, so a citation ``[source: id:line]`` is never ambiguous.
 SOURCE_ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/\-]{0,199}")
@@ -166,6 +169,8 @@ class Manifest:
     (symlinks followed; ``pin`` writes there); ``root`` the real folder that
     holds it, to which every entry path is relative. ``sources`` is the
     checked ``"sources"`` key, ``None`` when the manifest has none.
+    ``renderer`` is how the site renders its pages (the ``"renderer"`` key,
+    ``commonmark`` when absent); the corpus reads every page by it.
     """
 
     path: str
@@ -175,6 +180,7 @@ class Manifest:
     version_scheme: VersionScheme
     entries: tuple[Entry, ...]
     sources: Sources | None = None
+    renderer: Renderer = RENDERER_VALUES[DEFAULT_RENDERER]
 
 
 def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool = True) -> Manifest:
@@ -188,6 +194,8 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
     ``manifest_not_json`` (with line:column), ``invalid_manifest`` (JSON that
     Python cannot hold, repeated keys, unknown or missing keys, fields of the
     wrong type, lone surrogates), ``invalid_version_scheme``,
+    ``invalid_renderer`` (a ``"renderer"`` that is not a name of
+    :data:`~_conflict_gate.registry.RENDERERS`),
     ``invalid_source_id``, ``invalid_version``, ``invalid_status``,
     ``invalid_url``, ``invalid_sha256``, ``invalid_path`` (see
     :func:`check_relative_path`), ``duplicate_source_id`` and
@@ -197,8 +205,8 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
     (see :func:`~_conflict_gate.sources.sources_from_json`: its shape, a
     pattern that is not one, or one leading out of the folder) is
     ``invalid_manifest`` with the pointer of the pattern. Checks come in that
-    order for the whole manifest (``sources`` after the version scheme), then
-    entry by entry.
+    order for the whole manifest (the renderer after the version scheme, then
+    ``sources``), then entry by entry.
     """
     shown = os.fspath(manifest_path)
     real_path = os.path.realpath(shown)
@@ -224,6 +232,15 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
         got = data.get("version_scheme")
         raise invalid(f"version_scheme must be one of {', '.join(VERSION_SCHEMES)}, got "
                       f"{printable(repr(got))}", "version_scheme", reason="invalid_version_scheme")
+    renderer = RENDERER_VALUES[DEFAULT_RENDERER]
+    if "renderer" in data:
+        named = data["renderer"]
+        found = RENDERER_VALUES.get(named) if isinstance(named, str) else None
+        if found is None:
+            raise invalid(f"renderer must be one of {', '.join(RENDERERS)} (how the site renders its pages; "
+                          f"leave it out for {DEFAULT_RENDERER}), got {printable(repr(named))}", "renderer",
+                          reason="invalid_renderer")
+        renderer = found
     sources = None
     if "sources" in data:
         try:
@@ -235,7 +252,7 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
         raise invalid("'documents' must be a list", "documents")
     entries = tuple(_check_entries(documents, scheme, require_pins, invalid))
     return Manifest(path=shown, real_path=real_path, root=os.path.dirname(real_path),
-                    grammar=grammar, version_scheme=scheme, entries=entries, sources=sources)
+                    grammar=grammar, version_scheme=scheme, entries=entries, sources=sources, renderer=renderer)
 
 
 def _parse_json(raw: bytes, shown: str) -> Any:

@@ -58,7 +58,7 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
     count = report["source_count"]
     lines = [f"# conflict-gate audit: {printable_path(manifest)}", "",
              f"{count} source{'' if count == 1 else 's'}, versions {', '.join(report['versions']) or 'none'}: "
-             f"**{verdict}** ({counts}).", "",
+             f"**{verdict}** ({counts}).", "", f"Pages read as the `{report['renderer']}` renderer shows them.", "",
              "## Claims (approved sources, per operation they are about)", ""]
     lines += markdown_table(("version", "claim", "status", "values", "sources", "silent"),
                             [(group["version"], f"{group['operation']} {entry['claim_key']}", entry["status"],
@@ -87,7 +87,7 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
                                   f"{u['operation']} {u['claim_key']}", u["value"],
                                   ", ".join(u["approved_values"])) for u in report["unapproved_conflicts"]])
     if report["near_misses"]:
-        lines += ["", "## Near-misses (directive text in code or hidden HTML: counts for nothing)", ""]
+        lines += ["", "## Near-misses (directive text in code or hidden HTML, mentions: count for nothing)", ""]
         lines += markdown_table(("source", "location", "where", "quote"),
                                 [(n["source_id"], _location(n), n["where"], code_span(n["quote"]))
                                  for n in report["near_misses"]])

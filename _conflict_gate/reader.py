@@ -8,27 +8,39 @@ asks :mod:`~_conflict_gate.blocks` for the blocks that hold them and
 * A **directive** counts only as an unindented source line of a top-level
   paragraph that is exactly ``@<namespace> <operation> <key>=<value>`` and
   lies outside every inline construct. Adjacent directive lines in one
-  paragraph each count. The quote is the whole raw source line.
+  paragraph each count. The quote is the raw source line, without the spaces and
+  tabs after the value (a reader sees nothing of them).
 * **Directive-shaped text** a reader sees anywhere else refuses the source:
   in a list item, block quote, heading, HTML block or front matter,
   after other text on a line (``misplaced_directive``), or at the start of a
   paragraph line behind indentation, an escape, a character reference,
-  invisible characters or markup (``malformed_directive``).
+  invisible characters or markup (``malformed_directive``). So does a claim
+  stated under any other at-word (``@quil create_copy existing_path=v``: an
+  operation of the grammar and ``key=`` of it after the at-word on its line;
+  ``malformed_directive``, naming the namespace).
 * Directive-shaped text in code (fences, indented code, code spans) or hidden
   HTML (comments, tags, processing instructions, ``<template>``) or a link
   definition is context: a **near-miss**, reported, never counted or refused.
-* Where the gate cannot be sure how a reader sees a block (GitHub, markdown-it
-  and CommonMark read it differently, a link may hide the text, or raw HTML
-  opened in an earlier block may still be open around it), a block that may
-  show directive-shaped text refuses the source (``ambiguous_markup``), naming
-  the line that causes the doubt. Nothing outside that block is affected.
-  Every table is such a block (a reader without GFM tables reads its lines
-  as a paragraph), so the gate does not read table cells.
+  So is a **mention** of the namespace (``Ping @quill on Slack``): no
+  operation of the grammar after it and no ``=`` on its line, wherever it is.
+* Where the gate cannot be sure how a reader sees a block (the readings the
+  renderer compares read it differently, a link may hide the text, or raw HTML
+  opened before it may still be open around it: :mod:`~_conflict_gate.html_tree`),
+  a block that may show directive-shaped text refuses the source
+  (``ambiguous_markup``), naming the line that causes the doubt. Nothing
+  outside that block is affected. Under the ``commonmark`` renderer every
+  table is such a block (a reader without GFM tables reads its lines as a
+  paragraph), so the gate does not read table cells.
+
+The renderer (:class:`~_conflict_gate.renderers.Renderer`, the manifest's
+``"renderer"``) says which readings are compared, whether GFM's tag filter
+applies, and whether a sanitizer may show what a browser hides.
 
 Lines are CommonMark lines (``\\n``, ``\\r\\n`` or a lone ``\\r`` ends one),
 numbered from 1; columns and ``start``/``end`` count code points into the
 decoded text (BOM excluded); ``byte_start``/``byte_end`` count bytes into
-the pinned raw source (BOM included).
+the pinned raw source (BOM included). A directive line's spaces and tabs
+after the value are not part of its quote (a reader sees nothing of them).
 """
 
 from __future__ import annotations
@@ -40,19 +52,12 @@ import unicodedata
 from typing import Final, NamedTuple, Sequence
 
 from .blocks import FOOTNOTE_DOUBT, MAX_LEAF_LINES, Leaf, parse_blocks
+from .blocks.state import NO_FRONT_MATTER
 from .errors import DirectiveError
 from .grammar import Grammar
-from .inlines import (
-    _WORD_LIMIT,
-    Indexes,
-    InlineView,
-    View,
-    browser_markup_end,
-    html_view,
-    inline_view,
-    invisible,
-    visible_word,
-)
+from .html_tree import BLOCK, CELL, HEADING, TEXT, Opened, RawHtml
+from .inlines import _WORD_LIMIT, InlineView, Spans, View, html_view, inline_view, invisible, visible_word
+from .renderers import DEFAULT, Renderer
 
 __all__ = ["Claim", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "NearMiss", "Reading",
            "read_directives"]
@@ -67,6 +72,9 @@ MAX_CANDIDATES: Final = 10_000
 MAX_BLOCK_BYTES: Final = 1 << 20
 #: Quotes of near-misses and refusals are cut to this many code points.
 QUOTE_LIMIT: Final = 200
+#: At most this many lines holding raw HTML markup (``<`` then a letter, ``/``, ``!`` or ``?``) before
+#: the last candidate are followed for what they leave open; a block after more is in doubt.
+MAX_HTML_LINES: Final = 50_000
 
 
 class Claim(NamedTuple):
@@ -74,7 +82,8 @@ class Claim(NamedTuple):
 
     ``line`` is 1-based; ``start``/``end`` are code points into the decoded
     text (BOM excluded, end exclusive), ``byte_start``/``byte_end`` bytes into
-    the pinned raw source (BOM included). ``quote`` is the whole source line:
+    the pinned raw source (BOM included). ``quote`` is the source line without
+    the spaces and tabs after the value:
     ``text[start:end] == quote == raw[byte_start:byte_end].decode()``.
     """
 
@@ -90,7 +99,8 @@ class Claim(NamedTuple):
 
 
 class NearMiss(NamedTuple):
-    """Directive-shaped text that counts for nothing: in code (``where="code"``) or hidden (``"hidden"``).
+    """Directive-shaped text that counts for nothing: in code (``where="code"``), hidden (``"hidden"``)
+    or a mention of the namespace that states nothing (``"mention"``).
 
     ``line`` and ``column`` are 1-based (column in code points); ``quote`` is
     the source line, cut to :data:`QUOTE_LIMIT` code points.
@@ -115,11 +125,14 @@ _EMPTY: Final = Reading((), None, ())
 
 
 def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_id: str | None = None,
-                    path: str | None = None, fast: bool = True, encoded: bytes | None = None) -> Reading:
+                    path: str | None = None, fast: bool = True, encoded: bytes | None = None,
+                    renderer: Renderer = DEFAULT) -> Reading:
     """Read the directives of one decoded source (BOM removed; ``bom_bytes`` is its length in bytes).
 
     ``source_id`` and ``path`` label errors; ``encoded`` may give ``text``
-    encoded as UTF-8, if the caller has it. Returns a :class:`Reading`;
+    encoded as UTF-8, if the caller has it. ``renderer`` is how the site
+    renders the page (the manifest's; by default ``commonmark``, the union of
+    readings). Returns a :class:`Reading`;
     problems are not raised but returned as ``refusal`` (the first in line
     order), a :class:`DirectiveError` with reason ``malformed_directive``,
     ``misplaced_directive``, ``ambiguous_markup``, ``too_complex``,
@@ -135,39 +148,86 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     Block structure depends on ASCII characters only, so candidates and
     blocks are found in the UTF-8 bytes (read as Latin-1: one character per
     byte, fast to scan), and only the lines the gate analyses or reports are
-    decoded.
+    decoded. Where the page has raw HTML markup before the last candidate,
+    the blocks holding it are read too, in page order, for what they leave
+    open (:class:`~_conflict_gate.html_tree.RawHtml`).
     """
     encoded = text.encode("utf-8", "surrogatepass") if encoded is None else encoded
-    candidates = _candidates(encoded, grammar)
+    candidates, stated = _candidates(encoded, grammar)
     if not candidates:
         return _EMPTY
     view = text if text.isascii() else encoded.decode("latin-1")
-    findings = _Findings(view, encoded, grammar, source_id, path)
+    findings = _Findings(view, encoded, grammar, source_id, path, renderer, stated)
     if len(candidates) > MAX_CANDIDATES:
         findings.refuse("too_complex", candidates[MAX_CANDIDATES], f"more than {MAX_CANDIDATES} at "
                         "signs that may start a directive; the gate does not read such a source")
         return findings.reading(bom_bytes)
-    leaves = sorted(parse_blocks(view, candidates, fast=fast), key=lambda leaf: leaf.lines[0][1])
-    html = _OpenHtml(view) if "<" in view else None
+    markup, cut = _markup_lines(view, candidates[-1]) if "<" in view else ([], None)
+    watch = sorted(set(candidates).union(markup)) if markup else candidates
+    leaves = sorted(parse_blocks(view, watch, fast=fast, flavour=renderer.flavour), key=lambda leaf: leaf.lines[0][1])
+    raw = RawHtml(renderer.tag_filter.readings) if markup else None
     for leaf in leaves:
         inside = candidates[bisect.bisect_left(candidates, leaf.lines[0][1]):
                             bisect.bisect_right(candidates, leaf.end)]
+        if raw is not None:
+            raw.enter(leaf.containers)
+            if cut is not None and leaf.lines[0][1] > cut:
+                raw.give_up(leaf.lines[0][0], f"more than {MAX_HTML_LINES} lines of raw HTML come before this "
+                                              "line; the gate does not follow what they leave open")
         if inside:
             findings.anchor(leaf)
-            opened = html.before(view.rfind("\n", 0, leaf.lines[0][1]) + 1) if html else None
-            if opened is not None:
-                leaf = leaf._replace(doubt=opened)
-            _read_leaf(findings, leaf, inside)
+            _read_leaf(findings, leaf, inside, raw)
             if findings.problems:  # later blocks cannot hold an earlier problem
                 break
+        elif raw is not None:
+            _follow_html(findings, leaf, raw, None)
     return findings.reading(bom_bytes)
+
+
+_MARKUP_START: Final = re.compile(r"<[A-Za-z/!?]", re.ASCII)
+_NAME_BYTES: Final = re.compile(rb"[A-Za-z0-9_.\-]+")
+#: A comment, or another ``<!`` or ``<?`` construct, that ends (as a browser ends it) on its line.
+_CLOSED_ON_LINE: Final = re.compile(r"<!--(?:>|->|.*?(?:-->|--!>))|<[!?](?!--)[^>]*>", re.ASCII)
+_LINE_END: Final = re.compile(r"[\r\n]")
+
+
+def _markup_lines(view: str, last: int) -> tuple[list[int], int | None]:
+    """Offsets of the first markup ``<`` on each line before ``last`` (at most :data:`MAX_HTML_LINES`),
+    and the offset past which lines are not followed (``None`` when all are). Markup that ends on its
+    line and opens nothing (a comment, ``<!...>``, ``<?...>``) is passed over: a line of only such
+    markup leaves nothing open."""
+    found: list[int] = []
+    carriage_returns = "\r" in view
+    pos = 0
+    while True:
+        match = _MARKUP_START.search(view, pos, last)
+        if match is None:
+            return found, None
+        at = match.start()
+        if carriage_returns:
+            end = _LINE_END.search(view, at)
+            line_end = len(view) if end is None else end.start()
+        else:
+            line_end = view.find("\n", at)
+            line_end = len(view) if line_end == -1 else line_end
+        if view[at + 1] in "!?":
+            closed = _CLOSED_ON_LINE.match(view, at, line_end)
+            if closed is not None:
+                pos = closed.end()
+                continue
+        if len(found) >= MAX_HTML_LINES:
+            return found, at
+        found.append(at)
+        pos = line_end + 1
 
 
 _JUMPS: Final = 64
 
 
-def _candidates(encoded: bytes, grammar: Grammar) -> list[int]:
-    """Byte offsets of the at signs that may start directive-shaped text, in order (at most one past the cap)."""
+def _candidates(encoded: bytes, grammar: Grammar) -> tuple[list[int], frozenset[int]]:
+    """Byte offsets of the at signs that may start directive-shaped text or state a claim, in order
+    (at most one past the cap); and those of them that state a claim under an at-word that is not
+    the namespace (:func:`_stated_claims`)."""
     found: list[int] = []
     lead_ef = b"\xef" in encoded  # U+FF20 and U+FE6B are both encoded from 0xEF
     for literal, pattern in grammar.candidates:
@@ -186,6 +246,46 @@ def _candidates(encoded: bytes, grammar: Grammar) -> list[int]:
                     if len(more) > MAX_CANDIDATES:
                         break
             found = sorted(found + more) if found else more
+    stated = _stated_claims(encoded, grammar)
+    if stated:
+        found = sorted(set(found).union(stated))
+    return found, frozenset(stated)
+
+
+def _stated_claims(encoded: bytes, grammar: Grammar) -> list[int]:
+    """The at signs on lines that state a claim under any at-word (issue 15): after the line's first
+    at sign, an operation of the grammar and later one of its keys followed by ``=``, as the raw
+    bytes spell them (ASCII case-insensitive). Every at sign on such a line, in order (at most one
+    past :data:`MAX_CANDIDATES`). Linear: each line is read once, from its first ``key=``."""
+    found: list[int] = []
+    done = 0  # lines before this offset were read
+    carriage_returns = b"\r" in encoded
+    for key in grammar.stated_key.finditer(encoded):
+        if key.start() < done:
+            continue
+        line_start = max(encoded.rfind(b"\n", done, key.start()) + 1, done)
+        line_end = encoded.find(b"\n", key.start())
+        line_end = len(encoded) if line_end == -1 else line_end
+        if carriage_returns:
+            line_start = max(line_start, encoded.rfind(b"\r", line_start, key.start()) + 1)
+            cr = encoded.find(b"\r", key.start(), line_end)
+            line_end = line_end if cr == -1 else cr
+        done = line_end
+        first = grammar.at_sign.search(encoded, line_start, key.start())
+        if first is None:
+            continue
+        operations: set[str] = set()
+        for word in grammar.stated_word.finditer(encoded, first.end(), line_end):
+            if word.lastgroup == "op":
+                operations.add(word.group().decode("latin-1").lower())
+            else:
+                spelled = _NAME_BYTES.match(word.group())
+                owners = grammar.key_owners.get(spelled.group().decode("latin-1").lower()) if spelled else None
+                if owners and operations & owners:
+                    found.extend(at.start() for at in grammar.at_sign.finditer(encoded, line_start, word.start()))
+                    break
+        if len(found) > MAX_CANDIDATES:
+            break
     return found
 
 
@@ -197,11 +297,16 @@ class _Findings:
     Latin-1); :meth:`reading` turns them into lines, columns and code points, in line order."""
 
     def __init__(self, view: str, encoded: bytes, grammar: Grammar, source_id: str | None,
-                 path: str | None) -> None:
+                 path: str | None, renderer: Renderer = DEFAULT, stated: frozenset[int] = frozenset()) -> None:
         self.view = view
         self.encoded = encoded
         self.grammar = grammar
+        self.renderer = renderer
+        #: candidates on lines that state a claim under any at-word (see _stated_claims)
+        self.stated = stated
         self.where = {"source_id": source_id, "path": path}
+        #: the raw line last asked about by mention(): (start, end, "=" on it, end of its last operation)
+        self._line = (-1, -1, False, -1)
         #: (line start, line end, line number, parsed)
         self.directives: list[tuple[int, int, int, tuple[str, str, str]]] = []
         self.problems: list[tuple[int, DirectiveError]] = []  # (offset, error)
@@ -211,6 +316,30 @@ class _Findings:
 
     def decode(self, start: int, end: int) -> str:
         return self.encoded[start:end].decode("utf-8", "surrogatepass")
+
+    def mention(self, at: int) -> bool:
+        """Is the namespace-shaped text at byte ``at`` a mention (issue 15): no operation of the
+        grammar after it and no ``=`` on its line, as any reading could show the line (markup
+        removed, character references decoded, NFKC)? A mention states nothing, so it never
+        refuses. Lines are asked in increasing order and each is read once."""
+        start, end, equals, last_operation = self._line
+        if not start <= at <= end:
+            view = self.view
+            low = end + 1 if 0 <= end < at else 0
+            start = max(view.rfind("\n", low, at) + 1, low)
+            end = view.find("\n", at)
+            end = len(view) if end == -1 else end
+            if self.carriage_returns:
+                start = max(start, view.rfind("\r", start, at) + 1)
+                cr = view.find("\r", at, end)
+                end = end if cr == -1 else cr
+            loose = unicodedata.normalize("NFKC", html.unescape(_TAG.sub("", self.decode(start, end))))
+            equals = "=" in loose
+            last_operation = -1
+            for operation in self.grammar.operation_word.finditer(self.encoded, start, end):
+                last_operation = operation.start()
+            self._line = (start, end, equals, last_operation)
+        return not equals and last_operation < at
 
     def line_of(self, offset: int) -> tuple[int, int, int]:
         """``(1-based line, line start, line end)`` of a byte offset (the end before the line ending).
@@ -294,82 +423,6 @@ class _Findings:
         return Reading(tuple(claims), None, tuple(near))
 
 
-#: Elements whose content a browser hides, or shows struck through, for which raw HTML opened in
-#: an earlier block may still be open around a later one (HTML 13.2.6: the parser keeps its stack
-#: of open elements across everything CommonMark passes through).
-_HIDING_ELEMENTS: Final = frozenset({"template", "textarea", "title", "xmp", "plaintext", "noscript",
-                                     "dialog", "del", "s", "strike"})
-_MARKUP: Final = re.compile(r"<(?:!--|\?|![A-Za-z\[]|(/?)([A-Za-z][A-Za-z0-9-]*))", re.ASCII)
-#: A ``hidden`` attribute (HTML 13.2.5: attributes are apart by ASCII whitespace, a quote ends a value
-#: before one). Matched on the byte view: ASCII only, so a byte of a non-ASCII character is no space.
-_HIDDEN_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"']hidden(?:[\t\n\f\r =/>]|\Z)", re.IGNORECASE | re.ASCII)
-
-
-class _OpenHtml:
-    """What raw HTML before a block may leave open around it, read from the raw text as a browser
-    tokenizes it (:func:`~_conflict_gate.inlines.browser_markup_end`) as if all of it were raw HTML
-    (code spans and blocks are not told apart, so text there can only add doubt): markup not closed
-    yet (a comment, a declaration, a tag whose quoted value runs on), or an element of
-    :data:`_HIDING_ELEMENTS` (or any with a ``hidden`` attribute) opened more often than closed.
-    Asked for increasing offsets; linear in the text read."""
-
-    def __init__(self, view: str) -> None:
-        self.view = view
-        self.indexes = Indexes(view)
-        self.pos = 0
-        self.open: dict[str, list[int]] = {}  # element name -> offsets of its unclosed start tags
-        self.lines: dict[int, int] = {}  # offset -> 0-based line, for messages
-        self.held: tuple[int, int] | None = None  # markup hiding the text from its start up to its end
-
-    def before(self, offset: int) -> tuple[int, str] | None:
-        """``(0-based line, why)`` when the block starting at ``offset`` may sit inside raw HTML."""
-        view = self.view
-        if self.held is not None:
-            at, end = self.held
-            if end > offset:
-                return self._doubt(at, "HTML markup opened here is still open; a browser hides what "
-                                       "follows until it closes")
-            self.held, self.pos = None, end
-        while self.pos < offset:
-            match = _MARKUP.search(view, self.pos, offset)
-            if match is None:
-                self.pos = offset
-                break
-            at = match.start()
-            end = browser_markup_end(view, at, self.indexes)
-            if end < 0:  # text
-                self.pos = match.end()
-                continue
-            if end > offset:
-                # A comment, or a quoted value, runs on over this block; other markup ends at the
-                # first ">" of the tags the renderer writes around the block, before its text.
-                rendered = view[at:offset] + "> "  # a quoted value would run on past the ">"
-                if view.startswith("<!--", at) or \
-                        browser_markup_end(rendered, 0, Indexes(rendered)) > offset - at + 1:
-                    self.held = (at, end)
-                    return self._doubt(at, "HTML markup opened here is still open; a browser hides what "
-                                           "follows until it closes")
-                self.pos = offset
-                break
-            name = (match.group(2) or "").lower()
-            if match.group(1):
-                if self.open.get(name):
-                    self.open[name].pop()
-            elif name and (name in _HIDING_ELEMENTS or _HIDDEN_ATTRIBUTE.search(view, match.end(), end)):
-                self.open.setdefault(name, []).append(at)
-            self.pos = end
-        still = [at for starts in self.open.values() for at in starts]
-        if still:
-            return self._doubt(min(still), "an HTML element that hides or strikes out its content opened "
-                                           "here may still be open; a browser shows what follows inside it")
-        return None
-
-    def _doubt(self, at: int, why: str) -> tuple[int, str]:
-        if at not in self.lines:
-            self.lines[at] = self.view.count("\n", 0, at)
-        return self.lines[at], why
-
-
 class _CodePoints:
     """Byte offset -> code-point offset in the decoded text, for increasing offsets (linear overall)."""
 
@@ -404,28 +457,42 @@ _SHOULD: Final = ("a directive counts only as a line of its own in a top-level p
                   "put examples in backticks or a code block")
 
 
-def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
-    """Classify the candidate at signs ``inside`` one leaf block, in order, up to the first problem."""
+#: The renderer's element around a block's text, for the raw HTML in it (html_tree.RawHtml.begin).
+_AROUND: Final = {"paragraph": BLOCK, "heading": HEADING, "table": CELL}
+
+
+def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | None) -> None:
+    """Classify the candidate at signs ``inside`` one leaf block, in order, up to the first problem;
+    then follow the raw HTML it holds (``raw``)."""
     kind = leaf.kind
+    opened = raw.before() if raw is not None else None
+    doubt = leaf.doubt
+    if doubt is None and opened is not None and opened.kind == TEXT:  # raw HTML takes the block as text
+        doubt = (opened.line, opened.why)
     # Readers differ on this block: where any reading may show directive-shaped text, refuse.
     # A link definition's doubt is how markdown-it splits definitions, and every reader hides
     # them; unless GitHub reads it as a footnote, which it shows.
-    if leaf.doubt is not None and (kind != "link_definition" or leaf.doubt[1] == FOOTNOTE_DOUBT):
-        doubtful = next((at for at in inside if _loosely_shaped(f, at)), None)
-        if doubtful is not None:
-            line, why = leaf.doubt
-            f.refuse("ambiguous_markup", doubtful,
-                     f"the gate cannot be sure how a reader sees this line: {why} (line {line + 1}); "
-                     f"{_SHOULD}")
-            return
+    if doubt is not None and (kind != "link_definition" or doubt[1] == FOOTNOTE_DOUBT
+                              or doubt is not leaf.doubt):
+        line, why = doubt
+        for at in inside:
+            if _loosely_shaped(f, at) or at in f.stated:
+                if at not in f.stated and f.mention(at):
+                    f.near_miss(at, "mention")
+                    continue
+                f.refuse("ambiguous_markup", at,
+                         f"the gate cannot be sure how a reader sees this line: {why} (line {line + 1}); "
+                         f"{_SHOULD}")
+                return
         if kind not in ("fenced_code", "indented_code"):
+            _follow_html(f, leaf, raw, None)
             return  # no reading shows directive-shaped text here
     if kind in ("fenced_code", "indented_code", "link_definition"):
         where = "hidden" if kind == "link_definition" else "code"
         for at in inside:
             if len(f.near_misses) >= MAX_NEAR_MISSES:
                 break
-            if _shaped_raw(f, at):
+            if _shaped_raw(f, at) or at in f.stated:
                 f.near_miss(at, where)
         return
     if leaf.gave_up is not None:
@@ -436,35 +503,91 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> None:
         f.refuse("too_complex", inside[0], f"this block is larger than the {MAX_BLOCK_BYTES} bytes "
                  "whose inline markup the gate reads")
         return
-    if kind == "paragraph" and not leaf.containers and _plain_directive_lines(f, leaf):
+    if kind == "paragraph" and not leaf.containers and opened is None and _plain_directive_lines(f, leaf):
+        if raw is not None:  # no raw HTML in it, but its <p> and </p> close what may be open
+            raw.begin(BLOCK, leaf.lines[0][0], "", (), lambda offset: 0)
+            raw.end()
         return
     if kind == "front_matter":
         for at in inside:
-            if _shaped_raw(f, at):
+            if _shaped_raw(f, at) or at in f.stated:
+                if at not in f.stated and f.mention(at):
+                    f.near_miss(at, "mention")
+                    continue
                 f.refuse("misplaced_directive", at, f"directive-shaped text in front matter; {_SHOULD}")
                 return
+        _follow_html(f, leaf, raw, None)
         return
     place = _PLACES.get(kind)
     if place is None and leaf.containers:
         container, line = leaf.containers[-1]
         place = f"in a {'list item' if container == 'list_item' else 'block quote'} (starting line {line + 1})"
-    _classify(f, inside, _Content(f, leaf.lines, html=kind == "html_block"), place)
+    content = _Content(f, leaf.lines, html=kind == "html_block")
+    if raw is not None:
+        _begin_html(f, leaf, raw, content)
+    if not _classify(f, inside, content, place, raw if kind != "html_block" else None) and raw is not None:
+        raw.end()
+
+
+def _begin_html(f: _Findings, leaf: Leaf, raw: RawHtml, content: _Content) -> None:
+    """Give ``raw`` the block's raw HTML: an HTML block's whole text, or the raw HTML of a
+    paragraph's, heading's or table's inline content (front matter's whole text where a reading
+    without front matter is compared: there it is Markdown)."""
+    if leaf.kind == "html_block" or leaf.kind == "front_matter":
+        pieces: Sequence[tuple[int, int]] = ((0, len(content.text)),)
+    else:
+        assert content.inline is not None
+        pieces = content.inline.raw_html.pairs()
+    raw.begin(_AROUND.get(leaf.kind), leaf.lines[0][0], content.text, pieces, content.line_of)
+
+
+def _follow_html(f: _Findings, leaf: Leaf, raw: RawHtml | None, content: _Content | None) -> None:
+    """Follow the raw HTML of a block whose candidates are read (or that has none): what it leaves open
+    for the blocks after it. Code, link definitions and (unless a reading without front matter is
+    compared) front matter hold none; a block the gate does not read whole leaves everything after it
+    in doubt."""
+    if raw is None or leaf.kind not in ("paragraph", "heading", "table", "html_block", "front_matter"):
+        return
+    if leaf.kind == "front_matter" and NO_FRONT_MATTER not in f.renderer.flavour.variants_by_name:
+        return
+    if leaf.gave_up is not None or leaf.lines[-1][2] - leaf.lines[0][1] > MAX_BLOCK_BYTES:
+        raw.give_up(leaf.lines[0][0], "the gate does not read this block's raw HTML whole (it is longer than "
+                                      "it reads) and cannot tell what it leaves open")
+        return
+    if content is None:
+        if leaf.kind in ("html_block", "front_matter"):  # its whole text is raw HTML: no view needed
+            content = _Content(f, leaf.lines, html=True, views=False)
+        else:
+            content = _Content(f, leaf.lines)
+    _begin_html(f, leaf, raw, content)
+    raw.end()
 
 
 def _plain_directive_lines(f: _Findings, leaf: Leaf) -> bool:
-    """A top-level paragraph made only of unindented :attr:`Grammar.plain_line` lines: each is a
-    directive line as written, read without the inline rules. False (nothing done) otherwise."""
+    """A top-level paragraph made only of unindented :attr:`Grammar.plain_line` lines (spaces and tabs
+    after the value allowed): each is a directive line as written, read without the inline rules.
+    False (nothing done) otherwise."""
     pattern, view = f.grammar.plain_line, f.view
     if pattern is None:
         return False
+    ends = []
     for _, start, end in leaf.lines:
-        if (start and view[start - 1] not in "\n\r") or not pattern.fullmatch(view, start, end):
+        trimmed = _trim(view, start, end)
+        if (start and view[start - 1] not in "\n\r") or not pattern.fullmatch(view, start, trimmed):
             return False
-    for _, start, end in leaf.lines:
+        ends.append(trimmed)
+    for (_, start, _), end in zip(leaf.lines, ends):
         f.directive(start, end)
         if f.problems:
             break
     return True
+
+
+def _trim(view: str, start: int, end: int) -> int:
+    """``end`` moved back over the spaces and tabs that end the line ``[start, end)``."""
+    while end > start and view[end - 1] in " \t":
+        end -= 1
+    return end
 
 
 class _Content:
@@ -474,7 +597,8 @@ class _Content:
     ``\n``; offsets into it convert to byte offsets and back line by line.
     """
 
-    def __init__(self, f: _Findings, lines: Sequence[tuple[int, int, int]], html: bool = False) -> None:
+    def __init__(self, f: _Findings, lines: Sequence[tuple[int, int, int]], html: bool = False,
+                 views: bool = True) -> None:
         self.lines = lines
         self.byte_starts = [start for _, start, _ in lines]
         self._last = (-1, 0, 0)  # (line index, byte offset, content offset) last asked
@@ -485,16 +609,21 @@ class _Content:
         for line in decoded:
             self.starts.append(offset)
             offset += len(line) + 1
-        self.decoded = decoded
+        self.lengths = [len(line) for line in decoded]
+        self._mention_line = (-1, -1, False, -1)  # see mention()
         self.inline: InlineView | None = None
-        self.brackets: tuple[tuple[int, int], ...] = ()
-        self.unsure: tuple[tuple[int, int], ...] = ()
+        self.brackets = Spans()
         self.gave_up = False
-        if html:
-            visible, self.code, self.hidden = html_view(self.text)
+        renderer = f.renderer
+        if not views:  # the text only (raw HTML to follow)
+            self.code = self.hidden = self.unsure = Spans()
+            self.literal = self.linked = View("", (), (), ())
+        elif html:
+            visible, self.code, self.hidden, self.unsure = html_view(self.text, renderer.tag_filter,
+                                                                     renderer.sanitized)
             self.literal = self.linked = visible
         else:
-            self.inline = inline_view(self.text)
+            self.inline = inline_view(self.text, renderer.tag_filter)
             self.literal, self.linked = self.inline.literal, self.inline.linked
             self.code, self.hidden = self.inline.code, self.inline.hidden
             self.brackets, self.gave_up = self.inline.brackets, self.inline.gave_up
@@ -516,28 +645,74 @@ class _Content:
     def line_span(self, content_offset: int) -> tuple[int, int]:
         """The content span of the line holding ``content_offset``."""
         k = bisect.bisect_right(self.starts, content_offset) - 1
-        return self.starts[k], self.starts[k] + len(self.decoded[k])
+        return self.starts[k], self.starts[k] + self.lengths[k]
+
+    def line_of(self, content_offset: int) -> int:
+        """The 0-based page line of a content offset."""
+        return self.lines[max(bisect.bisect_right(self.starts, content_offset) - 1, 0)][0]
+
+    def mention(self, at: int, c: int) -> bool:
+        """:meth:`_Findings.mention` judged on the line as this block's literal reading shows it (code
+        spans and raw HTML left out: a reader reads no claim in code), where the at sign is in it; the
+        raw line otherwise. Lines are asked in increasing order and each is read once."""
+        index = self.literal.view_index(c)
+        if index < 0:
+            return self.f.mention(at)
+        text = self.literal.text
+        start, end, equals, last_operation = self._mention_line
+        if not start <= index <= end:
+            low = end + 1 if 0 <= end < index else 0
+            start = max(text.rfind("\n", low, index) + 1, low)
+            end = text.find("\n", index)
+            end = len(text) if end == -1 else end
+            equals = "=" in unicodedata.normalize("NFKC", text[start:end])
+            last_operation = -1
+            for operation in self.f.grammar.operation_text.finditer(text, start, end):
+                last_operation = operation.start()
+            self._mention_line = (start, end, equals, last_operation)
+        return not equals and last_operation < index
 
 
-def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str | None) -> bool:
-    """Decide each candidate: near-miss (code, hidden), directive, malformed, misplaced or ambiguous.
+def _refuse_shaped(f: _Findings, at: int, reason: str, detail: str, block: _Content | None = None,
+                   c: int = -1) -> bool:
+    """Refuse at a namespace-shaped candidate, unless it is a mention (then a near-miss), judged on the
+    line as ``block`` shows it if given (at content offset ``c``). True when refused."""
+    if at not in f.stated and (block.mention(at, c) if block is not None else f.mention(at)):
+        f.near_miss(at, "mention")
+        return False
+    f.refuse(reason, at, detail)
+    return True
 
-    Stops at the first problem and returns True then.
+
+def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str | None,
+              raw: RawHtml | None) -> bool:
+    """Decide each candidate: near-miss (code, hidden, mention), directive, malformed, misplaced or ambiguous.
+
+    ``raw``, for a paragraph, heading or table, says what raw HTML before a
+    candidate leaves open around it (then it is followed to the block's end
+    here). Stops at the first problem and returns True then.
     """
     if block.gave_up:
         f.refuse("too_complex", inside[0], "brackets or parentheses here nest deeper than the gate reads")
         return True
     for at in inside:
         c = block.at(at)
-        if block.unsure and _within(c, block.unsure):
-            if _loosely_shaped(f, at):
-                f.refuse("ambiguous_markup", at, "the gate cannot be sure how a reader sees this text: "
-                         "a browser ends this raw HTML elsewhere than CommonMark does")
+        stated = at in f.stated
+        opened = raw.at(c) if raw is not None else None
+        if block.unsure and block.unsure.contains(c):
+            if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
+                    f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this text: "
+                    "a browser ends this raw HTML elsewhere than CommonMark does, or the site may or may not "
+                    "show it as text (GFM's tag filter, a sanitizer)", block, c):
                 return True
             continue
-        if _within(c, block.code) or _within(c, block.hidden):
-            if _shaped_raw(f, at):
-                f.near_miss(at, "code" if _within(c, block.code) else "hidden")
+        if opened is not None and opened.kind == TEXT:
+            if (_loosely_shaped(f, at) or stated) and _refuse_opened(f, at, opened, block, c):
+                return True
+            continue
+        if block.code.contains(c) or block.hidden.contains(c):
+            if _shaped_raw(f, at) or stated:
+                f.near_miss(at, "code" if block.code.contains(c) else "hidden")
             continue
         literal_index = block.literal.view_index(c)
         shaped_literal = _shaped(f, block.literal, literal_index)
@@ -548,17 +723,46 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
                      "without a space; the gate does not read them")
             return True
         if not (shaped_literal or shaped_linked):
+            if stated and (_at_sign_shown(block.literal, literal_index)
+                           or _at_sign_shown(block.linked, block.linked.view_index(c))):
+                f.refuse("malformed_directive", at, _stated_hint(f, at))
+                return True
             continue
         if shaped_literal != shaped_linked:
-            f.refuse("ambiguous_markup", at, "the gate cannot be sure how a reader sees this text: "
-                     "a link's brackets, destination or title may hide or show part of it")
-            return True
+            if _refuse_shaped(f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this text: "
+                              "a link's brackets, destination or title may hide or show part of it", block, c):
+                return True
+            continue
+        if opened is not None:
+            if _refuse_opened(f, at, opened, block, c):
+                return True
+            continue
         if place is not None:
-            f.refuse("misplaced_directive", at, f"directive-shaped text {place}; {_SHOULD}")
-            return True
+            if _refuse_shaped(f, at, "misplaced_directive", f"directive-shaped text {place}; {_SHOULD}", block, c):
+                return True
+            continue
         if _top_level_line(f, at, c, literal_index, block):
             return True
     return False
+
+
+def _at_sign_shown(view: View, index: int) -> bool:
+    """Does the view show an at sign (``@``, or a look-alike NFKC makes one) at ``index``?"""
+    return index >= 0 and unicodedata.normalize("NFKC", view.text[index:index + 1]) == "@"
+
+
+def _refuse_opened(f: _Findings, at: int, opened: Opened, block: _Content, c: int) -> bool:
+    return _refuse_shaped(f, at, "ambiguous_markup", f"the gate cannot be sure how a reader sees this line: "
+                          f"{opened.why} (line {opened.line + 1}); {_SHOULD}", block, c)
+
+
+def _stated_hint(f: _Findings, at: int) -> str:
+    """Why a claim stated under another at-word refuses the source."""
+    word, _ = _rest_of_line(f, at, 4 * 64)
+    word = word.split(None, 1)[0] if word.split() else word
+    return (f"a reader reads a claim stated under {word[:64]!r} here, but the grammar's namespace is "
+            f"{f.grammar.namespace!r}: write the directive as {f.grammar.form!r}, or put the example in "
+            "backticks or a code block")
 
 
 def _top_level_line(f: _Findings, at: int, c: int, index: int, block: _Content) -> bool:
@@ -571,17 +775,18 @@ def _top_level_line(f: _Findings, at: int, c: int, index: int, block: _Content) 
     while i >= 0 and text[i] != "\n" and (text[i].isspace() or invisible(text[i])):
         i -= 1
     if i >= 0 and text[i] != "\n":
-        f.refuse("misplaced_directive", at, f"directive-shaped text after other text on its line; {_SHOULD}")
-        return True
+        return _refuse_shaped(f, at, "misplaced_directive",
+                              f"directive-shaped text after other text on its line; {_SHOULD}", block, c)
     line_start, line_end = block.line_span(c)
-    k = bisect.bisect_left(block.brackets, (line_end,))
-    if any(a < line_end and b > line_start for a, b in block.brackets[:k]):
-        f.refuse("misplaced_directive", at, "directive-shaped text inside a link or brackets that "
-                 f"span lines; {_SHOULD}")
-        return True
+    if block.brackets.overlaps(line_start, line_end):
+        return _refuse_shaped(f, at, "misplaced_directive", "directive-shaped text inside a link or brackets "
+                              f"that span lines; {_SHOULD}", block, c)
+    if block.mention(at, c):
+        f.near_miss(at, "mention")
+        return False
     _, raw_start, raw_end = f.line_of(at)
     if at == raw_start and f.view[at] == "@":
-        f.directive(raw_start, raw_end)
+        f.directive(raw_start, _trim(f.view, raw_start, raw_end))
         return bool(f.problems)
     prefix = f.decode(raw_start, at)
     at_sign = f.encoded[at:min(at + 4, raw_end)].decode("utf-8", "ignore")[:1] or "@"
@@ -651,9 +856,3 @@ def _rest_of_line(f: _Findings, at: int, limit: int) -> tuple[str, bool]:
         if found != -1:
             end, cut = found, False
     return f.encoded[at:end].decode("utf-8", "ignore"), cut
-
-
-def _within(offset: int, spans: Sequence[tuple[int, int]]) -> bool:
-    k = bisect.bisect_right(spans, (offset, float("inf"))) - 1
-    return k >= 0 and spans[k][0] <= offset < spans[k][1]
-

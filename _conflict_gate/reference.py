@@ -47,7 +47,8 @@ from .errors import DecisionError, DirectiveError, GateError, GrammarError, Inge
 from .grammar import NAME, VALUE_TOKEN
 from .inlines import _WORD_LIMIT, MAX_NESTING
 from .manifest import _OPTIONAL_TOP_LEVEL, _REQUIRED, _TOP_LEVEL, ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
-from .reader import MAX_BLOCK_BYTES, MAX_CANDIDATES, MAX_NEAR_MISSES, QUOTE_LIMIT
+from .html_tree import MAX_OPEN
+from .reader import MAX_BLOCK_BYTES, MAX_CANDIDATES, MAX_HTML_LINES, MAX_NEAR_MISSES, QUOTE_LIMIT
 from .registry import (
     AUDIT_STATUSES,
     COMMAND_EXIT_CODES,
@@ -58,7 +59,9 @@ from .registry import (
     MAX_FOLDER_DEPTH,
     MAX_MANIFEST_BYTES,
     MAX_SOURCE_BYTES,
+    NEAR_MISS_PLACES,
     PAGE_STATUSES,
+    RENDERERS,
     REPORT_SEVERITIES,
     SEVERITIES,
     SOURCE_INGESTION_REASONS,
@@ -263,6 +266,8 @@ def ci_reasons() -> list[str]:
 _TOP_LEVEL_WORDS: Final = {
     "grammar": "the directive grammar of the corpus: `namespace`, `product`, `operations` (see below)",
     "version_scheme": "how versions are written: one of the version schemes below",
+    "renderer": "how the docs site renders the pages, so which reading the gate judges them by: one of the "
+                "renderers below (omitted: `commonmark`)",
     "sources": "where the pages come from: `{\"include\": [patterns], \"exclude\": [patterns]}`, paths "
                "under the manifest's folder (see [Sources](#sources)); `init` writes it, `init --update`, "
                "`pin --check` and `audit` read it (omitted: none of that)",
@@ -349,9 +354,23 @@ _READER_LIMITS: Final = {
     "MAX_DEPTH": (MAX_DEPTH, "block quotes and list items nested in each other",
                   "deeper containers are not opened; the block is in doubt (`ambiguous_markup` "
                   "if it holds directive-shaped text)"),
+    "MAX_HTML_LINES": (MAX_HTML_LINES, "lines holding raw HTML markup before a source's last candidate, followed "
+                       "for the elements they leave open", "blocks after them are in doubt (`ambiguous_markup` "
+                       "if they hold directive-shaped text)"),
+    "MAX_OPEN": (MAX_OPEN, "elements raw HTML leaves open at once", "the blocks after are in doubt"),
     "MAX_NEAR_MISSES": (MAX_NEAR_MISSES, "near-misses kept per source", "later ones are not reported"),
     "QUOTE_LIMIT": (QUOTE_LIMIT, "code points of a refusal's or near-miss's quote", "the quote is cut"),
 }
+
+
+def renderers() -> list[str]:
+    """The renderers a manifest may name."""
+    return markdown_table(("renderer", "reads a page as"), [(code(name), meaning) for name, meaning in RENDERERS.items()])
+
+
+def near_miss_places() -> list[str]:
+    """Where a near-miss sits (the audit's ``where``)."""
+    return markdown_table(("where", "meaning"), [(code(name), meaning) for name, meaning in NEAR_MISS_PLACES.items()])
 
 
 def reader_limits() -> list[str]:
@@ -423,6 +442,7 @@ _CONSTANT_WORDS: Final = {
     "FINDINGS": "finding kind -> (the verdict it calls for, meaning)",
     "AUDIT_STATUSES": "audit status -> meaning",
     "PAGE_STATUSES": "page status -> meaning (`approved` is eligible)",
+    "RENDERERS": "renderer name -> meaning: what a manifest's `renderer` may name (absent: `commonmark`)",
     "VERSION_SCHEMES": "version scheme name -> `VersionScheme`",
     "EXIT_CODES": "exit-code name -> (code, meaning)",
     "INGESTION_REASONS": "`IngestionError` reason -> meaning",
@@ -555,6 +575,8 @@ TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "page-statuses": _static(page_statuses),
     "size-caps": _static(size_caps),
     "reader-limits": _static(reader_limits),
+    "renderers": _static(renderers),
+    "near-miss-places": _static(near_miss_places),
     "lab-grammar": lab_grammar,
     "lab-cases": lab_cases,
     "lab-answers": lab_answers,

@@ -28,6 +28,8 @@ __all__ = [
     "MAX_DECISION_BYTES",
     "NEAR_MISS_PLACES",
     "PAGE_STATUSES",
+    "DEFAULT_RENDERER",
+    "RENDERERS",
     "REPORT_REASONS",
     "REPORT_SEVERITIES",
     "SEVERITIES",
@@ -64,6 +66,7 @@ INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
     "manifest_not_json": "the manifest is not valid JSON",
     "invalid_manifest": "the manifest does not have the documented shape",
     "invalid_version_scheme": "the manifest's version_scheme is missing or not a known scheme",
+    "invalid_renderer": "the manifest's renderer is not one of the renderers the gate knows",
     "invalid_source_id": "a source_id is not ASCII letters, digits, '.', '_', '-', '/' (starting with a letter or digit)",
     "invalid_version": "a source's version does not fit the manifest's version scheme",
     "invalid_status": "a source's status is not one of the page statuses",
@@ -134,6 +137,18 @@ DIRECTIVE_REASONS: Final[Mapping[str, str]] = _ro({
     "duplicate_directive": "one source declares the same operation and key twice",
 })
 
+#: The renderers a manifest may name (``"renderer"``): how its docs site turns a page into what a
+#: reader sees, so which reading the gate judges the page by. The values are built in
+#: :mod:`~_conflict_gate.renderers`, one per name.
+RENDERERS: Final[Mapping[str, str]] = _ro({
+    "github": "CommonMark 0.31.2 + GFM exactly as github.com renders it, its tag filter included: judged "
+              "against GitHub's reading alone",
+    "commonmark": "the union of the CommonMark, GFM and markdown-it readings (with and without GitHub's tag "
+                  "filter): for a site whose renderer is not listed (VitePress, Hugo, Jekyll and the like)",
+})
+#: The renderer of a manifest that names none.
+DEFAULT_RENDERER: Final = "commonmark"
+
 #: Page statuses a manifest entry may carry (``status``); only ``approved`` sources are eligible.
 PAGE_STATUSES: Final[Mapping[str, str]] = _ro({
     "approved": "published; eligible (the default when status is absent)",
@@ -203,6 +218,8 @@ VERDICT_CLASSES: Final = tuple(dict.fromkeys(verdict_class for verdict_class, _ 
 NEAR_MISS_PLACES: Final[Mapping[str, str]] = _ro({
     "code": "in a code block or code span: an example",
     "hidden": "in HTML a reader does not see (a comment, a tag, a template) or a link definition",
+    "mention": "a mention of the namespace (`Ping @quill on Slack`): no operation of the grammar after it "
+               "and no `=` on its line, so it states nothing",
 })
 
 #: kind -> (the verdict it calls for, meaning): the findings the answer check reports. The

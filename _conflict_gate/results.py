@@ -158,10 +158,13 @@ CLAIM_FIELDS: Final[Mapping[str, str]] = _ro({
     "start_line": "1-based line of the directive",
     "end_line": "the same line: a directive is one line",
     "start": "offset of the line's first character, in code points into the decoded text (BOM excluded)",
-    "end": "offset after its last character (code points, end exclusive, line ending excluded)",
+    "end": "offset after its value (code points, end exclusive; the spaces and tabs after it and the line ending "
+           "excluded)",
     "byte_start": "offset of the line in bytes into the pinned raw file (BOM included)",
-    "byte_end": "offset after the line in bytes (end exclusive, line ending excluded)",
-    "quote": "the whole source line, exactly: `text[start:end]` and `raw[byte_start:byte_end]`",
+    "byte_end": "offset after its value in bytes (end exclusive; the spaces and tabs after it and the line ending "
+                "excluded)",
+    "quote": "the source line without the spaces and tabs after the value, exactly: `text[start:end]` and "
+             "`raw[byte_start:byte_end]`",
 })
 
 

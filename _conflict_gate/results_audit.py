@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Annotated, Final, Mapping, TypedDict
 
-from .registry import AUDIT_STATUSES, NEAR_MISS_PLACES, TREE_FINDINGS
+from .registry import AUDIT_STATUSES, NEAR_MISS_PLACES, RENDERERS, TREE_FINDINGS
 from .results import OneOf, PageStatus, RefusalError, RefusedReason
 
 __all__ = [
@@ -167,7 +167,7 @@ UNAPPROVED_CONFLICT_FIELDS: Final[Mapping[str, str]] = _ro({
 
 
 class NearMissRecord(TypedDict):
-    """Directive-shaped text in code or hidden HTML: reported, never counted."""
+    """Directive-shaped text in code or hidden HTML, or a mention of the namespace: reported, never counted."""
 
     source_id: str
     path: str
@@ -240,6 +240,7 @@ class AuditReport(TypedDict):
     summary: AuditSummary
     clean: bool
     unlisted_sources: list[UnlistedSource]
+    renderer: Annotated[str, OneOf.of(RENDERERS)]
 
 
 AUDIT_FIELDS: Final[Mapping[str, str]] = _ro({
@@ -249,12 +250,13 @@ AUDIT_FIELDS: Final[Mapping[str, str]] = _ro({
                   "sources and, per key, whether they agree",
     "refused_sources": "every refused source, of any status, by source id",
     "unapproved_conflicts": "claims of drafts and deprecated pages that would conflict once approved",
-    "near_misses": "directive-shaped text in code or hidden HTML",
+    "near_misses": "directive-shaped text in code or hidden HTML, and mentions of the namespace",
     "summary": "the counts",
     "clean": "no approved sources conflict, no approved source is refused, no source failed verification "
              "and no page is unlisted",
     "unlisted_sources": "pages the manifest's `sources` take that its `documents` do not list "
                         "(`[]` without `sources`)",
+    "renderer": "the renderer the pages were read by (the manifest's `renderer`, `commonmark` when it names none)",
 })
 
 

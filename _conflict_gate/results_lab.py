@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Annotated, Final, Literal, Mapping, TypedDict, Union
 
-from .registry import INGESTION_REASONS
+from .registry import INGESTION_REASONS, RENDERERS
 from .results import (
     ANSWER_CHECK_FIELDS,
     REFUSED_FIELDS,
@@ -26,6 +26,8 @@ __all__ = [
     "CHANGED_SOURCE_FIELDS",
     "ChangedSourceCase",
     "EnumRuleSummary",
+    "GRAMMAR_REPORT_FIELDS",
+    "GrammarReport",
     "GrammarSummary",
     "INGESTION_REFUSAL_FIELDS",
     "IngestionRefusal",
@@ -72,6 +74,21 @@ class GrammarSummary(TypedDict):
     product: str
     directive: str
     operations: dict[str, dict[str, ValueRuleSummary]]
+
+
+class GrammarReport(GrammarSummary):
+    """What ``conflict-gate grammar --format json`` prints: the grammar, and the renderer its pages are read by."""
+
+    renderer: Annotated[str, OneOf.of(RENDERERS)]
+
+
+GRAMMAR_REPORT_FIELDS: Final[Mapping[str, str]] = _ro({
+    "namespace": "the namespace every directive starts with (after `@`)",
+    "product": "the documented product's name",
+    "directive": "the directive form, `@<namespace> <operation> <key>=<value>`",
+    "operations": "operation -> key -> value rule, as the manifest writes them",
+    "renderer": "the manifest's renderer (`commonmark` when it names none)",
+})
 
 
 class LabCase(TypedDict):
@@ -188,13 +205,14 @@ class LabResult(TypedDict):
     answers: list[LabAnswer]
     policy: list[str]
     limit: str
+    renderer: Annotated[str, OneOf.of(RENDERERS)]
 
 
 LAB_RESULT_FIELDS: Final[Mapping[str, str]] = _ro({
     "execution_mode": "how it ran: offline, pinned local fixtures, requests built but never sent",
     "model_called": "always `false`",
     "fixture_kind": "what the fixtures are",
-    "grammar": "the lab's grammar as `conflict-gate grammar --format json` prints it",
+    "grammar": "the lab's grammar as `conflict-gate grammar --format json` prints it, but for its `renderer`",
     "version_scheme": "the manifest's version scheme",
     "cases": "one object per case: `case_id`, `shows`, `candidate_ids`, `requested_version`, "
              "`claim_key`, and the gate's `result`",
@@ -204,6 +222,7 @@ LAB_RESULT_FIELDS: Final[Mapping[str, str]] = _ro({
                "check's `verdict`, `verdict_class`, `findings` and `decision`",
     "policy": "the rules the gate applies, in words",
     "limit": "what the gate does not do",
+    "renderer": "the lab manifest's renderer, by which the fixtures are read",
 })
 
 # --------------------------------------------------------------------------
@@ -211,6 +230,7 @@ LAB_RESULT_FIELDS: Final[Mapping[str, str]] = _ro({
 
 #: TypedDict -> its field table (meanings and order), for the shapes defined here.
 SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro({
+    GrammarReport: GRAMMAR_REPORT_FIELDS,
     LabCase: LAB_CASE_FIELDS,
     IngestionRefusal: INGESTION_REFUSAL_FIELDS,
     ChangedSourceCase: CHANGED_SOURCE_FIELDS,

@@ -47,7 +47,8 @@ def write_corpus(root: str | Path, files: Mapping[str, bytes], *,
                  statuses: Mapping[str, str] | None = None,
                  urls: Mapping[str, str | None] | None = None,
                  grammar: Mapping[str, Any] = QUILL_GRAMMAR,
-                 scheme: str = "major.minor", manifest_name: str = "manifest.json") -> Path:
+                 scheme: str = "major.minor", manifest_name: str = "manifest.json",
+                 extra: Mapping[str, Any] | None = None) -> Path:
     """Write ``files`` under ``root`` and a pinned ``root/manifest_name``; return its path.
 
     ``files`` maps a manifest-relative POSIX path to raw bytes, in manifest
@@ -55,6 +56,7 @@ def write_corpus(root: str | Path, files: Mapping[str, bytes], *,
     (default ``"1.0"``), ``statuses`` (omitted unless given) and ``urls``
     (default ``https://docs.quill.example/<version>/<id>``; ``None`` omits
     it) are keyed by source id. Pins are the SHA-256 of the bytes written.
+    ``extra`` adds top-level manifest keys (``{"renderer": "github"}``).
     """
     root = Path(root)
     documents = []
@@ -73,7 +75,7 @@ def write_corpus(root: str | Path, files: Mapping[str, bytes], *,
         entry["sha256"] = source_digest(raw)
         documents.append(entry)
     manifest = root / manifest_name
-    manifest.write_text(json.dumps({"grammar": grammar, "version_scheme": scheme,
+    manifest.write_text(json.dumps({"grammar": grammar, "version_scheme": scheme, **(extra or {}),
                                     "documents": documents}, indent=2) + "\n", encoding="utf-8")
     return manifest
 
@@ -132,8 +134,10 @@ def assert_span_invariants(raw: bytes, claim: Any) -> None:
 
     ``text[start:end] == quote == raw[byte_start:byte_end].decode("utf-8")``
     where ``text`` is ``raw`` without a leading BOM, decoded; the quote holds
-    no line ending; it is a whole CommonMark line (``\\n``, ``\\r\\n`` or a lone
-    ``\\r`` ends one); and its line number is 1 + the line endings before it.
+    no line ending and does not end with a space or tab; it starts a CommonMark
+    line (``\\n``, ``\\r\\n`` or a lone ``\\r`` ends one) and only spaces and
+    tabs follow it on that line (issue 15: a reader sees nothing of them); and
+    its line number is 1 + the line endings before it.
     """
     if isinstance(claim, Mapping):
         quote, start, end = claim["quote"], claim["start"], claim["end"]
@@ -148,7 +152,8 @@ def assert_span_invariants(raw: bytes, claim: Any) -> None:
         "text[start:end] == quote": text[start:end] == quote,
         "raw[byte_start:byte_end].decode() == quote": raw[byte_start:byte_end].decode("utf-8") == quote,
         "no line ending in quote": not _LINE_END.search(quote),
-        "line ends at end": end == len(text) or text[end] in "\r\n",
+        "only spaces and tabs after end on its line": not _LINE_END.split(text[end:], 1)[0].strip(" \t"),
+        "no space or tab ends the quote": not quote.endswith((" ", "\t")),
         "line starts at start": start == 0 or text[start - 1] in "\r\n",
         "line == 1 + line endings before start": line == len(_LINE_END.findall(text, 0, start)) + 1,
     }

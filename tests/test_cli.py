@@ -38,7 +38,7 @@ from _conflict_gate.jsondata import render_json
 from _conflict_gate.schema import SCHEMAS, result_schema
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import gate as library_gate
-from _conflict_gate.registry import COMMAND_EXIT_CODES, EXIT_CODES, VERDICTS
+from _conflict_gate.registry import COMMAND_EXIT_CODES, EXIT_CODES, RENDERERS, VERDICTS
 from tests.support import REPO, run_cli, write_corpus
 
 LAB = "run.py (the lab)"
@@ -101,6 +101,8 @@ AUDIT_MARKDOWN = """\
 6 sources, versions 1.0, 2.0: **NOT CLEAN** (1 agree, 1 conflict, 1 partial, 1 refused, \
 1 unapproved_conflicts, 1 near_misses, 0 failed).
 
+Pages read as the `commonmark` renderer shows them.
+
 ## Claims (approved sources, per operation they are about)
 
 | version | claim | status | values | sources | silent |
@@ -129,7 +131,7 @@ AUDIT_MARKDOWN = """\
 |---|---|---|---|---|---|
 | draft | draft | docs/draft.md:3 | create_copy existing_path | overwrite | overwrite, refuse |
 
-## Near-misses (directive text in code or hidden HTML: counts for nothing)
+## Near-misses (directive text in code or hidden HTML, mentions: count for nothing)
 
 | source | location | where | quote |
 |---|---|---|---|
@@ -576,7 +578,8 @@ class AuditTest(CliCase):
         self.assertEqual(result.out, render_json(report))
         self.assertEqual(list(report), ["source_count", "versions", "operations", "refused_sources",
                                         "unapproved_conflicts", "near_misses", "summary", "clean",
-                                        "unlisted_sources"])
+                                        "unlisted_sources", "renderer"])
+        self.assertEqual(report["renderer"], "commonmark")
         self.assertEqual(report["summary"], {"agree": 1, "conflict": 1, "partial": 1, "refused": 1,
                                              "unapproved_conflicts": 1, "near_misses": 1, "failed": 0})
         self.assertFalse(report["clean"])
@@ -908,6 +911,24 @@ class InitTest(CliCase):
         self.assertEqual(data["grammar"]["operations"],
                          {"net.connect": {"tls": {"type": "enum", "values": ["required"]}}})
 
+    def test_renderer_is_written(self) -> None:
+        """Issue 15: ``init --renderer NAME`` writes ``"renderer"`` after the version scheme, reads the pages
+        by it for the proposed grammar and says so; without it no key is written (``commonmark``); an
+        unknown name is a usage error and nothing is written."""
+        docs = self.site()
+        result = self.cli("init", str(docs), "--version-from", "{version}/**", "--renderer", "github")
+        self.assertEqual(result.code, code("ok"), result.err)
+        self.assertIn("version scheme 'semver', renderer 'github', unpinned;", result.err)
+        data = json.loads((docs / "manifest.json").read_text(encoding="utf-8"))
+        self.assertEqual(list(data), ["grammar", "version_scheme", "renderer", "sources", "documents"])
+        self.assertEqual(data["renderer"], "github")
+        (docs / "manifest.json").unlink()
+        result = self.cli("init", str(docs), "--version-from", "{version}/**", "--renderer", "gitlab")
+        self.assertEqual((result.code, result.out), (code("usage"), ""))
+        self.assertEqual(len(result.err.splitlines()), 1, result.err)
+        self.assertIn("--renderer", result.err)
+        self.assertFalse((docs / "manifest.json").exists())
+
     def test_starter_manifest_then_pin_grammar_audit_gate(self) -> None:
         docs = self.site()
         manifest = docs / "manifest.json"
@@ -1123,6 +1144,7 @@ class GrammarCommandTest(CliCase):
     def test_table(self) -> None:
         self.assertEqual(self.cli("grammar", "--manifest", self.m), Run(code("ok"), (
             "Quill: directives are whole lines '@quill <operation> <key>=<value>'\n"
+            f"renderer: commonmark ({RENDERERS['commonmark']})\n"
             "\n"
             "| operation | key | allowed values |\n"
             "|---|---|---|\n"
@@ -1135,9 +1157,20 @@ class GrammarCommandTest(CliCase):
         self.assertEqual((result.code, result.err), (code("ok"), ""))
         self.assertEqual(json.loads(result.out), {"namespace": "quill", "product": "Quill",
                                                   "directive": "@quill <operation> <key>=<value>",
-                                                  "operations": GRAMMAR["operations"]})
+                                                  "operations": GRAMMAR["operations"], "renderer": "commonmark"})
         self.assertEqual(result.out, render_json(json.loads(result.out)))
-        self.assertEqual(list(json.loads(result.out)), ["namespace", "product", "directive", "operations"])
+        self.assertEqual(list(json.loads(result.out)), ["namespace", "product", "directive", "operations",
+                                                        "renderer"])
+
+    def test_the_renderer_is_named(self) -> None:
+        """``grammar`` names the manifest's renderer, in the table and in JSON (issue 15)."""
+        data = self.manifest_data()
+        data["renderer"] = "github"
+        manifest = self.write_json(self.root / "github.json", data)
+        self.assertIn(f"renderer: github ({RENDERERS['github']})\n",
+                      self.cli("grammar", "--manifest", manifest).out)
+        self.assertEqual(json.loads(self.cli("grammar", "--manifest", manifest, "--format", "json").out)["renderer"],
+                         "github")
 
     def test_integer_rules_are_described(self) -> None:
         grammar = {"namespace": "acme", "product": "Acme", "operations": {"connect": {

@@ -764,6 +764,7 @@ class ReasonCoverageTest(CorpusCase):
             "manifest_not_json": (raw(b"{"), None),
             "invalid_manifest": (manifest([good], extra=1), None),
             "invalid_version_scheme": (manifest([good], version_scheme="x"), None),
+            "invalid_renderer": (manifest([good], renderer="gitlab"), None),
             "invalid_source_id": (manifest([dict(good, source_id="a b")]), None),
             "invalid_version": (manifest([dict(good, version="1")]), None),
             "invalid_status": (manifest([dict(good, status="x")]), None),

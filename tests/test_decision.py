@@ -695,7 +695,7 @@ class AuditTest(DialectCase):
         report = audit(self.quill_corpus())
         self.assertEqual(list(report), ["source_count", "versions", "operations", "refused_sources",
                                         "unapproved_conflicts", "near_misses", "summary", "clean",
-                                        "unlisted_sources"])
+                                        "unlisted_sources", "renderer"])
         self.assertEqual(report["source_count"], 11)
         self.assertEqual(report["versions"], ["1.0", "1.9", "1.10", "2.0"])
         self.assertEqual([(g["version"], g["operation"], g["source_ids"]) for g in report["operations"]], [

@@ -51,7 +51,9 @@ from _conflict_gate.registry import (
     GATE_REASONS,
     GRAMMAR_REASONS,
     INGESTION_REASONS,
+    NEAR_MISS_PLACES,
     PAGE_STATUSES,
+    RENDERERS,
     REPORT_REASONS,
     SEVERITIES,
     TREE_FINDINGS,
@@ -427,6 +429,7 @@ class VocabularyTest(unittest.TestCase):
             "verdict classes": {verdict_class for verdict_class, _ in VERDICTS.values()},
             "findings": FINDINGS, "exit codes": EXIT_CODES, "version schemes": VERSION_SCHEMES,
             "report reasons": REPORT_REASONS, "severities": SEVERITIES, "tree findings": TREE_FINDINGS,
+            "renderers": RENDERERS, "near-miss places": NEAR_MISS_PLACES,
         }
         for vocabulary, values in vocabularies.items():
             for name in values:

@@ -30,6 +30,7 @@ from conflict_gate import (
     IngestionError,
     read_manifest,
 )
+from _conflict_gate.registry import RENDERERS
 from tests.support import FIXTURE_MANIFEST, PAGE, QUILL_GRAMMAR, CorpusFolderCase
 
 BOM = b"\xef\xbb\xbf"
@@ -290,7 +291,7 @@ class ManifestShapeTest(ManifestCase):
             "top level is null": (None, "", None, "the manifest must be an object"),
             "unknown top-level key": (self.document([good], version="1.0"), "/version", None,
                                       "unknown top-level key 'version' (a manifest has grammar, "
-                                      "version_scheme, sources, documents)"),
+                                      "version_scheme, renderer, sources, documents)"),
             "documents missing": ({"grammar": QUILL_GRAMMAR, "version_scheme": "major.minor"},
                                   "/documents", None, "'documents' must be a list"),
             "documents is an object": (self.document({"a": good}), "/documents", None,
@@ -391,6 +392,27 @@ class ManifestShapeTest(ManifestCase):
                 error = self.refused("invalid_version_scheme", pointer="/version_scheme")
                 self.assertEqual(str(error), f"{self.manifest} at /version_scheme: version_scheme must be "
                                              f"one of major.minor, semver, calver, label, {detail}")
+
+    def test_renderer_missing_or_unknown(self) -> None:
+        """Issue 15: ``"renderer"`` names how the site renders its pages; absent it is ``commonmark``;
+        misspelt, of another case, empty or not a string it is ``invalid_renderer`` at ``/renderer``,
+        never a guess."""
+        data = self.document([self.good])
+        self.write(data=data)
+        self.assertEqual(read_manifest(self.manifest).renderer.name, "commonmark")
+        for name in RENDERERS:
+            with self.subTest(name=name):
+                self.write(data=dict(data, renderer=name))
+                self.assertEqual(read_manifest(self.manifest).renderer.name, name)
+        cases = {"unknown": "gitlab", "upper case": "GitHub", "with a space": "github ", "empty": "",
+                 "a number": 1, "null": None, "a list": ["github"], "a site name": "mkdocs"}
+        for case, value in cases.items():
+            with self.subTest(case):
+                self.write(data=dict(data, renderer=value))
+                error = self.refused("invalid_renderer", pointer="/renderer")
+                self.assertEqual(str(error), f"{self.manifest} at /renderer: renderer must be one of github, "
+                                             "commonmark (how the site renders its pages; leave it out for "
+                                             f"commonmark), got {value!r}")
 
     def test_version_scheme_of_an_unhashable_type_is_refused(self) -> None:
         """Regression: ``"version_scheme": ["semver"]`` (or an object) raised an untyped TypeError.

@@ -19,6 +19,7 @@ from _conflict_gate.corpus import load_documents
 from _conflict_gate.errors import DirectiveError
 from _conflict_gate.grammar import grammar_from_json
 from _conflict_gate.reader import MAX_NEAR_MISSES, Claim, NearMiss, Reading, read_directives
+from _conflict_gate.renderers import GITHUB_COM
 from tests.support import QUILL_GRAMMAR, assert_span_invariants, write_corpus
 
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
@@ -52,24 +53,24 @@ def outcome(reading: Reading) -> tuple[object, ...]:
 class ReaderTestCase(unittest.TestCase):
     maxDiff = None
 
-    def read_both(self, text: str) -> Reading:
+    def read_both(self, text: str, **options: Any) -> Reading:
         """The reading with the block shortcuts, after checking that the rules alone read the same."""
-        reading, slow = read(text), read(text, fast=False)
+        reading, slow = read(text, **options), read(text, fast=False, **options)
         self.assertEqual(outcome(slow), outcome(reading), "fast=False reads differently")
         return reading
 
-    def assertClaims(self, text: str, expected: list[tuple[int, str]]) -> Reading:
+    def assertClaims(self, text: str, expected: list[tuple[int, str]], **options: Any) -> Reading:
         """No refusal and exactly these ``(line, quote)`` claims."""
-        reading = self.read_both(text)
+        reading = self.read_both(text, **options)
         self.assertIsNone(reading.refusal, reading.refusal and str(reading.refusal))
         self.assertEqual(claimed(reading), expected)
         return reading
 
     def assertRefused(self, text: str, reasons: str | frozenset[str], line: int,
-                      column: int | None = None) -> DirectiveError:
+                      column: int | None = None, **options: Any) -> DirectiveError:
         """Refused for one of ``reasons`` at ``line`` (and ``column``), with no claims."""
         reasons = frozenset({reasons}) if isinstance(reasons, str) else reasons
-        reading = self.read_both(text)
+        reading = self.read_both(text, **options)
         if reading.refusal is None:
             self.fail(f"not refused; claims {claimed(reading)}, near-misses {reading.near_misses}")
         refusal = reading.refusal
@@ -80,9 +81,9 @@ class ReaderTestCase(unittest.TestCase):
         self.assertEqual(reading.claims, ())
         return refusal
 
-    def assertNearMisses(self, text: str, expected: list[tuple[int, int, str]]) -> Reading:
+    def assertNearMisses(self, text: str, expected: list[tuple[int, int, str]], **options: Any) -> Reading:
         """No refusal and exactly these ``(line, column, where)`` near-misses."""
-        reading = self.read_both(text)
+        reading = self.read_both(text, **options)
         self.assertIsNone(reading.refusal, reading.refusal and str(reading.refusal))
         self.assertEqual([(n.line, n.column, n.where) for n in reading.near_misses], expected)
         return reading
@@ -136,13 +137,20 @@ class SeenTextRefusesTest(ReaderTestCase):
         self.assertRefused(f"<em\nclass=\"x\">{D}\n", REFUSED_AS_SEEN, 2, 11)
 
     def test_script_content_is_shown_by_gfm(self) -> None:
-        """Reader sees (GFM tag filter): ``<script>`` escaped, its content as text. Gate: misplaced at line 2."""
-        refusal = self.assertRefused(f"<script>\n{D}\n</script>\n", "misplaced_directive", 2, 1)
+        """Reader sees (GitHub, its tag filter): ``<script>`` escaped, its content as text. Gate: misplaced
+        at line 2 under ``github``; under ``commonmark`` a renderer without the filter hides it, so the
+        line is in doubt (refused either way)."""
+        refusal = self.assertRefused(f"<script>\n{D}\n</script>\n", "misplaced_directive", 2, 1,
+                                     renderer=GITHUB_COM)
         self.assertIn("HTML block", refusal.detail)
+        refusal = self.assertRefused(f"<script>\n{D}\n</script>\n", "ambiguous_markup", 2, 1)
+        self.assertIn("tag filter", refusal.detail)
 
     def test_style_content_is_shown_by_gfm(self) -> None:
-        """Reader sees (GFM tag filter): the ``<style>`` content as text. Gate: misplaced at line 2."""
-        self.assertRefused(f"<style>\n{D}\n</style>\n", "misplaced_directive", 2, 1)
+        """Reader sees (GitHub, its tag filter): the ``<style>`` content as text. Gate: misplaced at line 2
+        under ``github``, in doubt under ``commonmark``."""
+        self.assertRefused(f"<style>\n{D}\n</style>\n", "misplaced_directive", 2, 1, renderer=GITHUB_COM)
+        self.assertRefused(f"<style>\n{D}\n</style>\n", "ambiguous_markup", 2, 1)
 
     def test_text_of_an_html_block(self) -> None:
         """Reader sees: the directive text inside a ``<div>``. Gate: misplaced."""
@@ -208,7 +216,7 @@ class HiddenTextTest(ReaderTestCase):
 
     def test_multi_line_tag(self) -> None:
         """Reader sees: nothing of an attribute value that spans lines. Gate: hidden near-miss."""
-        self.check_hidden(f"<div\ndata-example=\"\n{D}\n\">", 3, 1, "hidden")
+        self.check_hidden(f"<div\ndata-example=\"\n{D}\n\"></div>", 3, 1, "hidden")
         self.check_hidden(f"A <span title=\"\n{D}\n\">word</span>.", 2, 1, "hidden")
 
     def test_link_reference_title(self) -> None:
@@ -279,8 +287,15 @@ class HtmlAsBrowsersReadItTest(ReaderTestCase):
 
     def test_an_unquoted_tag_left_open_is_closed_by_the_next_block(self) -> None:
         """A tag without its ">" ends at the first ">" of the tags the renderer writes around the next
-        block, so that block's text shows (spec example 156); a quoted value would run on."""
-        self.assertClaims(f'<div id="foo"\n*hi*\n\n{D}\n', [(4, D)])
+        block (spec example 156), which it takes (so that block's text is in the ``<div>`` the tag opens,
+        but no paragraph's): a paragraph after it is in doubt, naming the tag's line, until a ``</div>``
+        closes it; a quoted value would run on."""
+        refusal = self.assertRefused(f'<div id="foo"\n*hi*\n\n{D}\n', "ambiguous_markup", 4, 1)
+        self.assertIn("a browser reads the tag the renderer writes next into it", refusal.detail)
+        self.assertIn("(line 1)", refusal.detail)
+        refusal = self.assertRefused(f'<div id="foo"\n*hi*\n\ntext\n\n{D}\n', "ambiguous_markup", 6, 1)
+        self.assertIn("(line 1)", refusal.detail)
+        self.assertClaims(f'<div id="foo"\n*hi*\n\n</div>\n\n{D}\n', [(6, D)])
 
     def test_processing_instruction_ends_at_the_first_greater_than_sign(self) -> None:
         """Regression: a browser ends ``<?`` (a bogus comment) at the first ``>``, so the lines after
@@ -310,6 +325,8 @@ class HtmlAsBrowsersReadItTest(ReaderTestCase):
         self.check_shown("<div>\n&#64quill create_copy existing_path=overwrite\n</div>", 2)
         self.check_shown("<div>\n&#x40quill create_copy existing_path=overwrite\n</div>", 2)
         self.assertClaims(f"{D}\n\n&#64quill create_copy existing_path=overwrite\n", [(1, D)])
+        # with the semicolon CommonMark shows an at sign: a claim stated under an at-word
+        self.assertRefused(f"{D}\n\n&#64;quil create_copy existing_path=overwrite\n", "malformed_directive", 3, 1)
 
 
 # --------------------------------------------------------------------------
@@ -453,9 +470,11 @@ class AmbiguousTest(ReaderTestCase):
     def test_non_ascii_after_a_malformed_at_sign_is_no_traceback(self) -> None:
         """Regression: the hint decoded four bytes after the at sign and cut a fullwidth letter in
         two (``UnicodeDecodeError``)."""
-        for text in ("\uff20\uff51uill\n", " @qu\u200bill\n", "\\@qu\u200bill\n", "&nbsp;@qu\u200bill\n"):
+        for text in ("\uff20\uff51uill", " @qu\u200bill", "\\@qu\u200bill", "&nbsp;@qu\u200bill"):
             with self.subTest(text=text):
-                self.assertRefused(text, REFUSED_AS_SEEN, 1)
+                self.assertRefused(f"{text} create_copy\n", REFUSED_AS_SEEN, 1)
+                self.assertNearMisses(f"{text}\n", [(1, len(text) - len(text.lstrip(" \\")) + 1
+                                                     if not text.startswith("&") else 7, "mention")])
 
     def test_footnote_definitions_as_github_reads_them(self) -> None:
         """Regression: GitHub reads ``[^1]:`` as a footnote definition and shows it, with its lazy
@@ -505,7 +524,7 @@ class AmbiguousTest(ReaderTestCase):
     def test_doubt_names_the_line_that_causes_it(self) -> None:
         """Regression: the doubt named the first line anywhere on the page where markdown-it may read
         differently (here line 2, after an unrelated link definition), not the lazy line 5 of this quote."""
-        refusal = self.assertRefused(f"[a]: /url\n{D}\n\n> quote @quill\n    # lazy\n",
+        refusal = self.assertRefused(f"[a]: /url\n{D}\n\n> quote @quill create_copy\n    # lazy\n",
                                      "ambiguous_markup", 4, 9)
         self.assertIn("(line 5)", refusal.detail)
 
@@ -546,12 +565,14 @@ class ByteViewTest(ReaderTestCase):
                                  ("ambiguous_markup", 4))
 
     def test_hidden_attribute_needs_ascii_whitespace_before_it(self) -> None:
-        """An element with a ``hidden`` attribute left open puts later blocks in doubt; a byte 0xA0
-        (``\u00e0``) before ``hidden`` in an attribute value is no attribute separator, nor is U+00A0."""
+        """An element with a ``hidden`` attribute opened on an earlier line of a paragraph hides the
+        paragraph's later lines; a byte 0xA0 (``\u00e0``) before ``hidden`` in an attribute value is no
+        attribute separator, nor is U+00A0, so the ``<span>`` is shown and the line is the paragraph's own."""
         self.assertRefused(f"<div hidden>\n\n{D}\n", "ambiguous_markup", 3, 1)
+        self.assertRefused(f"x <span hidden>\n{D}\n</span>\n", "ambiguous_markup", 2, 1)
         for value in ("\u00e0hidden", "\u00a0hidden"):
             with self.subTest(value=value):
-                self.assertClaims(f"<div title={value}>\n\n{D}\n", [(3, D)])
+                self.assertClaims(f"x <span title={value}>\n{D}\n</span>\n", [(2, D)])
 
 
 # --------------------------------------------------------------------------
@@ -638,7 +659,6 @@ class MessageTest(ReaderTestCase):
             ("@quill nope existing_path=refuse\n", "unsupported_operation", 8),
             ("@quill create_copy nope=refuse\n", "unsupported_claim_key", 20),
             ("@Quill create_copy existing_path=refuse\n", "malformed_directive", 2),
-            (f"{D} \n", "malformed_directive", 40),
             (f"{D} # note\n", "malformed_directive", 40),
         ]
         for text, reason, column in cases:
@@ -724,8 +744,10 @@ class AdversarialInputTest(unittest.TestCase):
     INPUTS: dict[str, tuple[str, tuple[str, int, int] | None, int]] = {
         # More candidate at signs than MAX_CANDIDATES: refused unread, at the first one past the cap.
         "lone-CR lines full of at signs": ("@quill @@ @x* @ \r" * (SIZE // 17), ("too_complex", 5001, 1), 0),
-        "lone-CR lines under the candidate cap": (("@quill x\r" + "y" * 90 + "\r") * (SIZE // 100),
-                                                  ("malformed_directive", 1, 9), 0),
+        "lone-CR lines under the candidate cap": (("@quill create_copy\r" + "y" * 80 + "\r") * (SIZE // 100),
+                                                  ("malformed_directive", 1, 19), 0),
+        "lone-CR mention lines under the candidate cap": (("@quill x\r" + "y" * 90 + "\r") * (SIZE // 100),
+                                                          None, 100),
         "lone-CR directive lines": ((D + "\r") * 2_000 + "z" * (SIZE - 80_000), ("duplicate_directive", 2, 1), 0),
         "@ and newline": ("@\n" * (SIZE // 2), None, 0),
         # Containers past MAX_DEPTH are not opened: the block is in doubt.
@@ -733,12 +755,12 @@ class AdversarialInputTest(unittest.TestCase):
         "nested > on one line": (">" * SIZE + f" {D}", ("ambiguous_markup", 1, SIZE + 2), 0),
         "nested list markers on one line": ("- " * (SIZE // 2) + D, ("ambiguous_markup", 1, SIZE + 1), 0),
         "nested ordered markers": ("1. " * (SIZE // 3) + D, ("ambiguous_markup", 1, SIZE // 3 * 3 + 1), 0),
-        "deep list over lines": ("".join("  " * i + "- @quill x\n" for i in range(150)) + "x" * 180_000,
+        "deep list over lines": ("".join("  " * i + "- @quill create_copy\n" for i in range(150)) + "x" * 180_000,
                                  ("misplaced_directive", 1, 3), 0),
         # A backtick fence whose info string is the directive: hidden, a near-miss.
         "a run of backticks": ("`" * SIZE + D, None, 1),
         "a run of backticks mid-line": ("x" + "`" * SIZE + D, ("misplaced_directive", 1, SIZE + 2), 0),
-        "backtick runs of every length": ("".join("`" * i + "@quill x" for i in range(1, 600)),
+        "backtick runs of every length": ("".join("`" * i + "@quill create_copy" for i in range(1, 600)),
                                           ("misplaced_directive", 1, 2), 0),
         # Brackets nested deeper than MAX_NESTING are not followed.
         "a run of [": ("[" * SIZE + D, ("too_complex", 1, SIZE + 1), 0),

@@ -14,8 +14,11 @@ document and per renderer:
 * **missed**: the gate did not refuse, and the reader sees a directive line the
   gate has no claim for;
 * **false refusal**: both renderers show the same one directive line and no
-  other directive-shaped text, and the gate did not return exactly that one
-  claim unrefused.
+  other directive-shaped text but mentions (issue 15: ``Ping @quill on
+  Slack``), and the gate did not return exactly that one claim unrefused.
+
+The manifests say ``"renderer": "commonmark"`` (:data:`RENDERER`): the union of
+readings the gate compares for a site whose renderer is not listed.
 
 Asserted: no unsafe and no missed document, and false refusals at most
 :data:`MAX_FALSE_REFUSAL_SHARE` of the documents where a false refusal is
@@ -49,7 +52,7 @@ import random
 import sys
 import unittest
 from collections import Counter
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tests.support import REPO
 
@@ -72,16 +75,53 @@ D = "@quill create_copy existing_path=refuse"
 D2 = "@quill create_copy close_required=yes"
 
 
+#: The renderer the manifests name: the union of readings, for a site whose renderer is not listed.
+RENDERER = "commonmark"
+#: With JustHTML installed, each oracle's HTML is also read as a browser builds the page (tests.dom_reader):
+#: readers ``commonmark+dom`` and ``gfm+dom``. A browser keeps raw HTML open across blocks (an ``<a href>``
+#: left open makes the next paragraph a link), which markdown-it's tokens do not show.
+DOM_READERS = importlib.util.find_spec("justhtml") is not None
+
+
+def readers(oracles: Sequence[reader_oracle.Oracle]) -> list[differential.Reader]:
+    """Both markdown-it oracles, and (:data:`DOM_READERS`) their HTML as a browser shows it."""
+    found = [differential.Reader(oracle.name, functools.partial(reader_oracle.read, oracle)) for oracle in oracles]
+    if DOM_READERS:
+        from tests import dom_reader
+
+        def browser(oracle: reader_oracle.Oracle, text: str) -> reader_oracle.ReaderView:
+            tokens = oracle.md.parse(text[1:] if text.startswith("\ufeff") else text)
+            if not any(token.type in ("html_block", "html_inline") for token in _flat(tokens)):
+                return reader_oracle.read(oracle, text)  # no raw HTML: the browser builds markdown-it's tree
+
+            def render(page: str) -> str:
+                html = oracle.md.render(page)
+                return reader_oracle.GFM_TAG_FILTER.sub("&lt;", html) if oracle.tag_filter else html
+            return dom_reader.read(render, text)
+
+        found += [differential.Reader(f"{oracle.name}+dom", functools.partial(browser, oracle)) for oracle in oracles]
+    return found
+
+
+def _flat(tokens: Sequence[Any]) -> list[Any]:
+    return [token for parent in tokens for token in (parent, *(parent.children or ()))]
+
+
 def judge(documents: Sequence[tuple[str, str]], oracles: Sequence[reader_oracle.Oracle],
           outcomes: Sequence[differential.GateOutcome]) -> list[differential.Judged]:
-    """Read every document with both markdown-it oracles and compare with the gate's outcome for it."""
-    readers = [differential.Reader(oracle.name, functools.partial(reader_oracle.read, oracle)) for oracle in oracles]
-    return differential.judge(documents, readers, outcomes)
+    """Read every document with every reader and compare with the gate's outcome for it (a false
+    refusal is possible where other directive-shaped text is only mentions, issue 15)."""
+    return differential.judge(documents, readers(oracles), outcomes, differential.mentions_allowed)
 
 
 def summary(title: str, judged: Sequence[differential.Judged], counts: Mapping[str, Counter[str]]) -> str:
     """The figures of one run, and the shortest examples of each failure."""
-    return differential.summary(title, judged, counts, reader_oracle.ORACLE_NAMES, MAX_FALSE_REFUSAL_SHARE)
+    names = judged[0].names if judged else reader_oracle.ORACLE_NAMES
+    return differential.summary(title, judged, counts, names, MAX_FALSE_REFUSAL_SHARE,
+                                notes=[f'manifests say "renderer": "{RENDERER}"'
+                                       + ("" if DOM_READERS else "; JustHTML is not installed: no +dom readers")],
+                                eligible_means="one directive line and nothing else shaped but mentions, "
+                                               "for every reader")
 
 
 # --------------------------------------------------------------------------
@@ -190,7 +230,7 @@ class ReaderDifferentialTest(OracleTestCase):
     def assert_gate_agrees(self, title: str, documents: Sequence[tuple[str, str]],
                            counts: Mapping[str, Counter[str]]) -> None:
         try:
-            outcomes = differential.gate_outcomes([text for _, text in documents])
+            outcomes = differential.gate_outcomes([text for _, text in documents], {"renderer": RENDERER})
         except (AttributeError, KeyError, TypeError, ValueError) as error:
             raise AssertionError(
                 "the gate could not be read through the API the adapter expects (gate_outcomes: "

@@ -437,7 +437,9 @@ class UpdateTest(TreeCase):
         cases = {
             "DOCS_DIR with --update": (("init", str(self.docs), "--update", "--manifest", self.m), "takes no DOCS_DIR"),
             "--version-from with --update": (("init", "--update", "--manifest", self.m, "--version-from", "{version}/**"),
-                                             "takes no DOCS_DIR, --version-from or --scheme"),
+                                             "takes no DOCS_DIR, --version-from, --scheme or --renderer"),
+            "--renderer with --update": (("init", "--update", "--manifest", self.m, "--renderer", "github"),
+                                         "takes no DOCS_DIR, --version-from, --scheme or --renderer"),
             "--update without --manifest": (("init", "--update"), "init --update needs --manifest M"),
             "--prune without --update": (("init", str(self.docs), "--version-from", "{version}/**", "--prune"),
                                          "--prune comes with --update"),

@@ -46,6 +46,7 @@ from .construct import Body, Construct, Continue, Opener, Shortcuts, Start, inse
 from .flavours import (
     FOOTNOTE_DOUBT,
     GITHUB,
+    GITHUB_ALONE,
     MARKDOWN_IT,
     WITHOUT_FRONT_MATTER,
     WITHOUT_TABLES,
@@ -59,6 +60,6 @@ from .table import BLOCK_STARTS, GFM_CONSTRUCTS
 from .tables import table_cells
 
 __all__ = ["BLOCK_STARTS", "Block", "Body", "Construct", "Continue", "FOOTNOTE_DOUBT", "Flavour", "GFM_CONSTRUCTS",
-           "GITHUB", "Leaf", "LineDoubt", "MARKDOWN_IT", "MAX_DEPTH", "MAX_LEAF_LINES", "Opener", "Shortcuts",
+           "GITHUB", "GITHUB_ALONE", "Leaf", "LineDoubt", "MARKDOWN_IT", "MAX_DEPTH", "MAX_LEAF_LINES", "Opener", "Shortcuts",
            "Start", "State", "Variant", "WITHOUT_FRONT_MATTER", "WITHOUT_TABLES", "inserted", "line_view",
            "never_continues", "parse_blocks", "table_cells", "without"]

@@ -32,12 +32,12 @@ from typing import Callable, Final, Mapping, NamedTuple
 
 from .construct import Construct, Opener, StartRule, without
 from .fast import FastPatterns, compile_shortcuts
-from .page import footnotes, front_matter
+from .page import footnotes, front_matter, github_front_matter
 from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, State
 from .table import GFM_CONSTRUCTS
 from .tables import table_first
 
-__all__ = ["FOOTNOTE_DOUBT", "Flavour", "GITHUB", "LineDoubt", "MARKDOWN_IT", "Variant", "WITHOUT_FRONT_MATTER",
+__all__ = ["FOOTNOTE_DOUBT", "Flavour", "GITHUB", "GITHUB_ALONE", "LineDoubt", "MARKDOWN_IT", "Variant", "WITHOUT_FRONT_MATTER",
            "WITHOUT_TABLES"]
 
 
@@ -160,6 +160,17 @@ WITHOUT_TABLES: Final = replace(_GFM, name="without-tables", constructs=without(
 #: markdown-it (its gfm-like preset): link definitions, lazy lines and block quotes its way.
 MARKDOWN_IT: Final = replace(_GFM, name="markdown-it", definitions_as_blocks=True, lazy_lines_end_paragraphs=True,
                              quotes_continue_indented=True)
+
+#: GitHub's reading alone, as github.com renders a page (the ``github`` renderer): YAML front matter
+#: only, compared with the reading without it only when closed by ``...``; no other variant, so the
+#: doubts only markdown-it or CommonMark without tables raise do not apply; footnotes and one-column
+#: tables stay in doubt (GitHub's own, not modelled).
+GITHUB_ALONE: Final = replace(
+    _GFM, name="github-alone", primary=True, page_starts=(github_front_matter,),
+    unmodelled=((FOOTNOTES, FOOTNOTE_DOUBT), (ONE_COLUMN_TABLE, _TABLES_DOUBT)),
+    variants=(Variant(NO_FRONT_MATTER, WITHOUT_FRONT_MATTER,
+                      "GitHub may not take '...' as the end of front matter; without front matter the lines "
+                      "after it read differently"),))
 
 #: The gate's reading: GitHub's, compared with the three variants where they may differ.
 GITHUB: Final = replace(

@@ -16,7 +16,7 @@ from .construct import Body, Construct, never_continues
 from .scan import next_blank_line
 from .state import FOOTNOTES, NO_FRONT_MATTER, Block, State, lines_of, take
 
-__all__ = ["FRONT_MATTER", "footnotes", "front_matter"]
+__all__ = ["FRONT_MATTER", "footnotes", "front_matter", "github_front_matter"]
 
 #: The block front matter makes (not tried on any line: :func:`front_matter` opens it).
 FRONT_MATTER: Final = Construct("front_matter", "front_matter", "YAML or TOML front matter (an extension)",
@@ -24,6 +24,18 @@ FRONT_MATTER: Final = Construct("front_matter", "front_matter", "YAML or TOML fr
 
 
 def front_matter(s: State) -> bool:
+    return _front_matter(s, toml=True)
+
+
+def github_front_matter(s: State) -> bool:
+    """Front matter as github.com reads it: YAML only (a ``+++`` page is Markdown to it), shown as a
+    table. Whether it takes ``...`` as the closing line is not known here: such front matter is
+    compared with the reading without front matter (``NO_FRONT_MATTER`` is noted); closed by
+    ``---``, it is GitHub's own reading and nothing is noted."""
+    return _front_matter(s, toml=False)
+
+
+def _front_matter(s: State, toml: bool) -> bool:
     """YAML (``---``) or TOML (``+++``) front matter on the first lines, closed by a matching line.
 
     YAML as markdown-it's front-matter plugin reads it: the first line starts
@@ -37,7 +49,7 @@ def front_matter(s: State) -> bool:
     if view.startswith("---"):
         count = min(first_end, len(view) - len(view.lstrip("-")))
         closer = re.compile(rf"(?m)^(?: {{0,3}}-{{{count},}}|\.\.\.)[ \t]*\r?$", re.ASCII)
-    elif view.startswith("+++") and view[:first_end].rstrip(" \t\r") == "+++":
+    elif toml and view.startswith("+++") and view[:first_end].rstrip(" \t\r") == "+++":
         closer = re.compile(r"(?m)^\+\+\+[ \t]*\r?$", re.ASCII)
     else:
         return False
@@ -47,7 +59,8 @@ def front_matter(s: State) -> bool:
     block = Block(FRONT_MATTER, 0, (), None)
     take(s, block, view.find("\n", close.start()) + 1)
     s.emit("front_matter", block, lines_of(s, block))
-    s.note_variant(NO_FRONT_MATTER, 0)
+    if toml or view.startswith("...", close.start()):
+        s.note_variant(NO_FRONT_MATTER, 0)
     return True
 
 
@@ -67,12 +80,21 @@ def footnotes(s: State, limit: int) -> None:
     """Footnote definitions (``[^label]:`` at a line start, GitHub; not CommonMark, not modelled):
     GitHub shows one at the end of the page with its lazy lines and, after blank lines, the
     indented lines after it, and one may interrupt a paragraph. Every block in such a stretch
-    before ``limit`` is unsure (``s.page_unsure``)."""
+    before ``limit`` is unsure (``s.page_unsure``). Linear: a line is looked at from its first
+    ``[^`` only, and line numbers are counted on from the last footnote."""
     view = s.view
     i = view.find("[^", 0, limit)
+    line_start = view.rfind("\n", 0, i) + 1 if i != -1 else 0
+    counted, lines = 0, 0  # lines counts the line endings before offset counted
     while i != -1:
-        line_start = view.rfind("\n", 0, i) + 1
-        if i - line_start <= 3 and not view[line_start:i].strip(" ") and _FOOTNOTE.match(view, i) \
+        if i - line_start > 3:  # no footnote starts later on this line: go on from the next one
+            line_end = view.find("\n", i, limit)
+            i = -1 if line_end == -1 else view.find("[^", line_end + 1, limit)
+            if i != -1:
+                newline = view.rfind("\n", line_end + 1, i)
+                line_start = line_end + 1 if newline == -1 else newline + 1
+            continue
+        if not view[line_start:i].strip(" ") and _FOOTNOTE.match(view, i) \
                 and not (s.page_unsure and s.page_unsure[-1][1] > line_start):
             end = view.find("\n", i) + 1
             while True:
@@ -82,7 +104,13 @@ def footnotes(s: State, limit: int) -> None:
                 if following is None or following.start(1) == end or not following.group(1):
                     break  # a line that interrupts it, or an unindented one after a blank line
                 end = next_blank_line(view, following.end())
-            s.page_unsure.append((view.count("\n", 0, line_start), end, FOOTNOTES))
-            i = view.find("[^", end, limit)  # the next one may open the line after a blank line
+            lines += view.count("\n", counted, line_start)
+            counted = line_start
+            s.page_unsure.append((lines, end, FOOTNOTES))
+            hit = view.find("[^", end, limit)  # the next one may open the line after a blank line
         else:
-            i = view.find("[^", i + 2, limit)
+            hit = view.find("[^", i + 2, limit)
+        if hit != -1:
+            newline = view.rfind("\n", i, hit)
+            line_start = line_start if newline == -1 else newline + 1
+        i = hit

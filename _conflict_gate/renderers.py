@@ -1,0 +1,70 @@
+"""Renderers: how a docs site turns a page into what a reader sees, as values a manifest names (no I/O).
+
+The gate's promise is ``ready`` with value V only when a person reading the
+page as the site renders it sees V and nothing else for that key. Renderers
+differ, so a manifest says which one its site uses (``"renderer"``; absent,
+:data:`~_conflict_gate.registry.DEFAULT_RENDERER`), and the gate judges its
+pages by that reading. One :class:`Renderer` per name in
+:data:`~_conflict_gate.registry.RENDERERS`, built once (:data:`RENDERER_VALUES`)
+and passed in to :func:`~_conflict_gate.reader.read_directives` with the
+manifest (:attr:`Manifest.renderer <_conflict_gate.manifest.Manifest.renderer>`):
+
+``github``
+    CommonMark 0.31.2 and GFM exactly as github.com renders a file: its block
+    reading alone (:data:`~_conflict_gate.blocks.GITHUB_ALONE`: YAML front
+    matter only, no comparison with markdown-it or CommonMark without tables),
+    its tag filter applied (GFM 6.11: ``<script>``, ``<title>`` ... show as
+    text), and its HTML sanitizer, which unwraps ``<template>`` and
+    ``<noscript>`` and drops ``hidden`` (so their content is in doubt: a
+    browser without the sanitizer hides it).
+``commonmark``
+    The union of the readings (:data:`~_conflict_gate.blocks.GITHUB` compared
+    with its three variants) with the tag filter in doubt, for a site whose
+    renderer is not listed (VitePress, Hugo, Jekyll and the like): a line
+    counts only where every one of those readings shows it the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final, Mapping
+
+from .blocks import GITHUB, GITHUB_ALONE, Flavour
+from .inlines import TagFilter
+from .registry import DEFAULT_RENDERER, RENDERERS
+
+__all__ = ["COMMONMARK", "DEFAULT", "GITHUB_COM", "RENDERER_VALUES", "Renderer"]
+
+
+@dataclass(frozen=True)
+class Renderer:
+    """How one site renders a page, as far as what a reader sees goes.
+
+    ``name``: its key in :data:`~_conflict_gate.registry.RENDERERS`.
+    ``flavour``: the block reading (and the readings it is compared with).
+    ``tag_filter``: whether GFM's tag filter applies (:class:`TagFilter`).
+    ``sanitized``: an HTML sanitizer unwraps hiding elements (``<template>``,
+    ``<noscript>``) and drops ``hidden``, so what a browser alone hides may be
+    shown. Which raw-HTML elements hide or stay open is the HTML standard's
+    (:mod:`~_conflict_gate.html_tree`), read once per tag-filter reading.
+    """
+
+    name: str
+    flavour: Flavour
+    tag_filter: TagFilter
+    sanitized: bool = False
+
+    @property
+    def meaning(self) -> str:
+        return RENDERERS[self.name]
+
+
+GITHUB_COM: Final = Renderer("github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True)
+COMMONMARK: Final = Renderer("commonmark", GITHUB, TagFilter.IN_DOUBT)
+
+#: name -> renderer, one per name of the registry's table, in its order.
+RENDERER_VALUES: Final[Mapping[str, Renderer]] = MappingProxyType(
+    {renderer.name: renderer for renderer in sorted((GITHUB_COM, COMMONMARK), key=lambda renderer: list(RENDERERS).index(renderer.name))})
+#: The renderer of a manifest that names none.
+DEFAULT: Final = RENDERER_VALUES[DEFAULT_RENDERER]
