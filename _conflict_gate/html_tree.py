@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Final, NamedTuple, Sequence
 
-from .inlines import RAW_TEXT_ELEMENTS, Indexes, browser_markup_end, filtered_tag, raw_text_end
+from .inlines import RAW_TEXT_ELEMENTS, Indexes, Spans, browser_markup_end, filtered_tag, raw_text_end
 
 __all__ = ["BLOCK", "CELL", "HEADING", "MAX_OPEN", "NOT_A_LINE", "OpenElements", "Opened", "RCDATA_SHOWN", "RawHtml",
            "STRUCTURE", "TEXT", "readings"]
@@ -467,7 +467,7 @@ class RawHtml:
     def __init__(self, tag_filter_readings: Sequence[bool]) -> None:
         self.trackers = readings(tag_filter_readings)
         self.text = ""
-        self.pieces: Sequence[tuple[int, int]] = ()
+        self.pieces = Spans()
         self.next_piece = 0
         self.line_of: Callable[[int], int] = lambda offset: 0
 
@@ -484,7 +484,7 @@ class RawHtml:
         for tracker in self.trackers:
             tracker.enter(containers)
 
-    def begin(self, around: str | None, line: int, text: str, pieces: Sequence[tuple[int, int]],
+    def begin(self, around: str | None, line: int, text: str, pieces: Spans,
               line_of: Callable[[int], int]) -> None:
         """A block with raw HTML ``pieces`` (spans of ``text``, in order) begins at 0-based ``line``."""
         for tracker in self.trackers:
@@ -493,8 +493,9 @@ class RawHtml:
 
     def _feed_until(self, offset: int) -> None:
         pieces, text = self.pieces, self.text
-        while self.next_piece < len(pieces) and pieces[self.next_piece][0] < offset:
-            start, end = pieces[self.next_piece]
+        starts, ends = pieces.starts, pieces.ends
+        while self.next_piece < len(starts) and starts[self.next_piece] < offset:
+            start, end = starts[self.next_piece], ends[self.next_piece]
             self.next_piece += 1
             line_of = _Shifted(self.line_of, start)
             for tracker in self.trackers:
@@ -510,7 +511,7 @@ class RawHtml:
         self._feed_until(len(self.text) + 1)
         for tracker in self.trackers:
             tracker.end()
-        self.text, self.pieces = "", ()
+        self.text, self.pieces = "", Spans()
 
     def give_up(self, line: int, why: str) -> None:
         """From 0-based ``line`` on, the gate does not follow the raw HTML: everything after is in doubt."""

@@ -126,8 +126,8 @@ class Spans:
 
     Spans are added in order of their starts; :meth:`contains` answers for the
     last span that starts at or before an offset, as a bisect over a list of
-    pairs would. :meth:`overlaps` uses the running maximum of the ends, so it
-    sees nested and overlapping spans too.
+    pairs would. :meth:`overlaps` uses the running maximum of the ends (built
+    on its first call), so it sees nested and overlapping spans too.
     """
 
     __slots__ = ("starts", "ends", "reach")
@@ -135,7 +135,7 @@ class Spans:
     def __init__(self, size: int = 0) -> None:
         self.starts = _offsets(size)
         self.ends = _offsets(size)
-        self.reach = _offsets(size)  # max(ends[:k + 1])
+        self.reach: array[int] | None = None  # max(ends[:k + 1]), once overlaps() is asked
 
     @classmethod
     def of(cls, pairs: Sequence[tuple[int, int]], size: int = 0) -> Spans:
@@ -147,12 +147,12 @@ class Spans:
     def add(self, start: int, end: int) -> None:
         self.starts.append(start)
         self.ends.append(end)
-        self.reach.append(max(end, self.reach[-1]) if self.reach else end)
+        self.reach = None
 
     def pop(self) -> None:
         self.starts.pop()
         self.ends.pop()
-        self.reach.pop()
+        self.reach = None
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -173,6 +173,12 @@ class Spans:
 
     def overlaps(self, start: int, end: int) -> bool:
         """Whether some span overlaps ``[start, end)``."""
+        if self.reach is None:
+            reach, furthest = _offsets(max(self.ends, default=0) + 1), -1
+            for span_end in self.ends:
+                furthest = max(furthest, span_end)
+                reach.append(furthest)
+            self.reach = reach
         k = bisect.bisect_left(self.starts, end)
         return k > 0 and self.reach[k - 1] > start
 
@@ -277,6 +283,9 @@ class _Builder:
         self.length += len(chars)
 
     def view(self) -> View:
+        if len(self.starts) == 1 and self.strides[0] == 1 and not self.chunks and not self.parts \
+                and self.run_start == self.origins[0] == 0 and self.run_end == len(self.content):
+            return View(self.content, self.starts, self.origins, self.strides)  # all of it, as it is
         self._end_run()
         self.chunks.append("".join(self.parts))
         self.parts.clear()
@@ -591,7 +600,7 @@ class _Scan:
     __slots__ = ("content", "indexes", "runs", "parentheses", "gave_up", "literal", "linked", "code", "hidden",
                  "unsure", "raw_html", "brackets", "open_brackets", "tag_filter")
 
-    def __init__(self, content: str, tag_filter: TagFilter) -> None:
+    def __init__(self, content: str, tag_filter: TagFilter, definitions: bool = True) -> None:
         self.content = content
         self.indexes = Indexes(content)
         self.tag_filter = tag_filter
@@ -606,7 +615,11 @@ class _Scan:
                 found.append(run.start())
         self.parentheses, self.gave_up = (_matching_parentheses(content) if "](" in content
                                           else (_Destinations(""), False))
-        self.literal, self.linked = _Builder(content), _Builder(content)
+        self.literal = _Builder(content)
+        # No link can form without a destination, a reference label or (for [text] alone) a link
+        # reference definition on the page: then the linked reading is the literal one (one view).
+        links = definitions or "](" in content or "][" in content
+        self.linked = _Builder(content) if links else self.literal
         self.code, self.hidden = Spans(len(content)), Spans(len(content))
         self.unsure, self.raw_html = Spans(len(content)), Spans(len(content))
         self.brackets = _Brackets(content)
@@ -615,18 +628,23 @@ class _Scan:
     def show(self, chars: str, origin: int) -> None:
         """Both views show ``chars`` for the construct at ``origin``."""
         self.literal.show(chars, origin)
-        self.linked.show(chars, origin)
+        if self.linked is not self.literal:
+            self.linked.show(chars, origin)
 
 
-def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE) -> InlineView:
+def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE, definitions: bool = True) -> InlineView:
     """Read one block's inline ``content`` (its lines, without indentation, joined with ``\\n``).
 
     ``tag_filter``: whether the renderer applies GFM's tag filter (see
-    :class:`TagFilter`). Returns an :class:`InlineView`. Never raises;
-    linear in the content, in time and memory.
+    :class:`TagFilter`). ``definitions``: whether the page may hold link
+    reference definitions (``False`` when it has no ``]:``): without them, a
+    destination or a label, no bracket is a link's and the linked view is
+    the literal one. Returns an :class:`InlineView`. Never raises; linear in
+    the content, in time and memory.
     """
-    scan = _Scan(content, tag_filter)
+    scan = _Scan(content, tag_filter, definitions)
     literal, linked = scan.literal, scan.linked
+    one_view = linked is literal
     n = len(content)
     i = 0  # content before this is in both views (or deliberately left out)
     while True:
@@ -634,7 +652,8 @@ def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE) -> InlineV
         at = n if special is None else special.start()
         if i < at:
             literal.copy(i, at)
-            linked.copy(i, at)
+            if not one_view:
+                linked.copy(i, at)
         if special is None:
             break
         i = _HANDLERS[content[at]](scan, at)
@@ -644,7 +663,9 @@ def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE) -> InlineV
     while newline != -1:
         line_starts.append(newline + 1)
         newline = content.find("\n", newline + 1)
-    return InlineView(content, line_starts, literal.view(), linked.view(), scan.code, scan.hidden,
+    literal_view = literal.view()
+    return InlineView(content, line_starts, literal_view, literal_view if one_view else linked.view(),
+                      scan.code, scan.hidden,
                       scan.brackets.crossing_lines(), scan.gave_up, scan.unsure, scan.raw_html)
 
 
@@ -652,8 +673,10 @@ def _escape(scan: _Scan, at: int) -> int:
     """2.4 Backslash escapes: an escaped ASCII punctuation character shows as itself; before a line
     ending the backslash is a hard line break (6.7), shown as nothing; otherwise it is text."""
     after = scan.content[at + 1:at + 2]
-    if after and after in ASCII_PUNCTUATION:
-        scan.show(after, at + 1)
+    if after and after in ASCII_PUNCTUATION:  # the character itself, copied: it joins the text after it
+        scan.literal.copy(at + 1, at + 2)
+        if scan.linked is not scan.literal:
+            scan.linked.copy(at + 1, at + 2)
         return at + 2
     if after != "\n":
         scan.show("\\", at)
@@ -684,7 +707,8 @@ def _angle(scan: _Scan, at: int) -> int:
     autolink = _URI_AUTOLINK.match(content, at) or _EMAIL_AUTOLINK.match(content, at, at + 1024)
     if autolink:
         scan.literal.copy(at + 1, autolink.end() - 1)
-        scan.linked.copy(at + 1, autolink.end() - 1)
+        if scan.linked is not scan.literal:
+            scan.linked.copy(at + 1, autolink.end() - 1)
         return autolink.end()
     end = _raw_html(content, at, scan.indexes)
     if end <= 0:
@@ -762,7 +786,8 @@ def _bang(scan: _Scan, at: int) -> int:
         scan.literal.copy(at, at + 1)
     else:
         scan.literal.copy(at, at + 1)
-        scan.linked.copy(at, at + 1)
+        if scan.linked is not scan.literal:
+            scan.linked.copy(at, at + 1)
     return at + 1
 
 

@@ -74,7 +74,7 @@ MAX_BLOCK_BYTES: Final = 1 << 20
 QUOTE_LIMIT: Final = 200
 #: At most this many lines holding raw HTML markup (``<`` then a letter, ``/``, ``!`` or ``?``) before
 #: the last candidate are followed for what they leave open; a block after more is in doubt.
-MAX_HTML_LINES: Final = 50_000
+MAX_HTML_LINES: Final = 10_000
 
 
 class Claim(NamedTuple):
@@ -304,6 +304,8 @@ class _Findings:
         self.renderer = renderer
         #: candidates on lines that state a claim under any at-word (see _stated_claims)
         self.stated = stated
+        #: whether the page may hold link reference definitions (a ``]:`` anywhere)
+        self.definitions = "]:" in view
         self.where = {"source_id": source_id, "path": path}
         #: the raw line last asked about by mention(): (start, end, "=" on it, end of its last operation)
         self._line = (-1, -1, False, -1)
@@ -505,7 +507,7 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
         return
     if kind == "paragraph" and not leaf.containers and opened is None and _plain_directive_lines(f, leaf):
         if raw is not None:  # no raw HTML in it, but its <p> and </p> close what may be open
-            raw.begin(BLOCK, leaf.lines[0][0], "", (), lambda offset: 0)
+            raw.begin(BLOCK, leaf.lines[0][0], "", Spans(), lambda offset: 0)
             raw.end()
         return
     if kind == "front_matter":
@@ -534,10 +536,11 @@ def _begin_html(f: _Findings, leaf: Leaf, raw: RawHtml, content: _Content) -> No
     paragraph's, heading's or table's inline content (front matter's whole text where a reading
     without front matter is compared: there it is Markdown)."""
     if leaf.kind == "html_block" or leaf.kind == "front_matter":
-        pieces: Sequence[tuple[int, int]] = ((0, len(content.text)),)
+        pieces = Spans()
+        pieces.add(0, len(content.text))
     else:
         assert content.inline is not None
-        pieces = content.inline.raw_html.pairs()
+        pieces = content.inline.raw_html
     raw.begin(_AROUND.get(leaf.kind), leaf.lines[0][0], content.text, pieces, content.line_of)
 
 
@@ -602,14 +605,19 @@ class _Content:
         self.lines = lines
         self.byte_starts = [start for _, start, _ in lines]
         self._last = (-1, 0, 0)  # (line index, byte offset, content offset) last asked
-        decoded = [f.decode(start, end) for _, start, end in lines]
-        self.text = "\n".join(decoded)
+        if len(lines) == 1:  # one line: no list of lines to join (a megabyte paragraph is one line)
+            self.text = f.decode(lines[0][1], lines[0][2])
+            self.lengths = [len(self.text)]
+        else:
+            decoded = [f.decode(start, end) for _, start, end in lines]
+            self.lengths = [len(line) for line in decoded]
+            self.text = "\n".join(decoded)
+            del decoded
         self.starts: list[int] = []
         offset = 0
-        for line in decoded:
+        for length in self.lengths:
             self.starts.append(offset)
-            offset += len(line) + 1
-        self.lengths = [len(line) for line in decoded]
+            offset += length + 1
         self._mention_line = (-1, -1, False, -1)  # see mention()
         self.inline: InlineView | None = None
         self.brackets = Spans()
@@ -623,7 +631,7 @@ class _Content:
                                                                      renderer.sanitized)
             self.literal = self.linked = visible
         else:
-            self.inline = inline_view(self.text, renderer.tag_filter)
+            self.inline = inline_view(self.text, renderer.tag_filter, f.definitions)
             self.literal, self.linked = self.inline.literal, self.inline.linked
             self.code, self.hidden = self.inline.code, self.inline.hidden
             self.brackets, self.gave_up = self.inline.brackets, self.inline.gave_up

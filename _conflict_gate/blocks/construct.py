@@ -120,8 +120,9 @@ class Shortcuts(NamedTuple):
     #: Where a line's content starts (after indentation) in a run of whole lines a shortcut gave
     #: the block: ``(view, line start, content end, block) -> offset``; None keeps whole lines.
     line_start: Callable[[str, int, int, Block[Any]], int] | None = None
-    #: A pattern of whole top-level lines (each ending with ``\n``) that each make one block of
-    #: this kind and nothing else, for the top-level run (ATX headings).
+    #: A pattern of whole top-level lines (each ending with ``\n``) that together make one block of
+    #: this kind and nothing else, for the top-level run (ATX headings, a fenced code block from its
+    #: opening to its closing fence, a one-line HTML comment). Its group names must be its own.
     top_lines: str | None = None
     #: A pattern, matched at a line's first non-blank character, of lines that start with one of
     #: the construct's ``first`` characters and yet neither start nor continue anything (a digit

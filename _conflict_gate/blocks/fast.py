@@ -18,7 +18,9 @@ CommonMark constructs are here.
 from __future__ import annotations
 
 import bisect
+import heapq
 import re
+from array import array
 from typing import Any, Final, Iterable, NamedTuple
 
 from .construct import NOT_AN_OPENER, STOP, Construct
@@ -202,6 +204,7 @@ def restart_point(s: State, limit: int) -> int:
         return _remembered_restart(s, max(walked[2], start), walked[1])
     if s.openers is None:
         s.openers = _openers(view, view.rfind("\n", 0, s.watch[-1]) + 1, s.flavour.opener_needles)
+        s.opener_ends = array("q", bytes(8 * len(s.openers)))  # 0: not known yet
     openers, ends = s.openers, s.opener_ends
     open_until = start  # nothing is open from here on
     stop_at = limit
@@ -211,9 +214,9 @@ def restart_point(s: State, limit: int) -> int:
         k += 1
         if line_start < open_until:
             continue
-        end = ends.get(line_start)
-        if end is None:
-            end = ends[line_start] = _opener_end(s, line_start)
+        end = ends[k - 1]
+        if end == 0:
+            end = ends[k - 1] = _opener_end(s, line_start)
         if end == NOT_AN_OPENER:
             continue
         if end == STOP or end > limit:  # may be open at the limit: jump no further than before it
@@ -224,17 +227,20 @@ def restart_point(s: State, limit: int) -> int:
     return _remembered_restart(s, open_until, stop_at)
 
 
-def _openers(view: str, end: int, needles: Iterable[str]) -> list[int]:
+def _openers(view: str, end: int, needles: Iterable[str]) -> array[int]:
     """Line starts before ``end`` of the lines whose first non-blank text is one of ``needles``, in order.
 
     Found with ``str.find`` (fast on any text), once per page, up to the last
     watched line (no jump goes further): only these lines can open or close a
-    top-level block that stays open over an empty line.
+    top-level block that stays open over an empty line. Kept as an array of
+    machine integers (8 bytes per line, not a Python object each), and so is
+    each needle's list before they are merged.
     """
-    found = set()
+    per_needle = []
     for needle in needles:
         if view.find(needle[0], 0, end) == -1:  # one character: a fast scan rules most needles out
             continue
+        found = array("q")
         i, previous = view.find(needle, 0, end), -1
         while i != -1:
             # Only the first hit on a line can be its first non-blank text; looking back no
@@ -243,10 +249,17 @@ def _openers(view: str, end: int, needles: Iterable[str]) -> list[int]:
             if newline != -1 or previous == -1:
                 line_start = newline + 1
                 if not view[line_start:i].strip(" \t"):
-                    found.add(line_start)
+                    found.append(line_start)
             previous = i
             i = view.find(needle, i + len(needle), end)
-    return sorted(found)
+        per_needle.append(found)
+    if len(per_needle) == 1:
+        return per_needle[0]
+    merged = array("q")
+    for line_start in heapq.merge(*per_needle):
+        if not merged or merged[-1] != line_start:
+            merged.append(line_start)
+    return merged
 
 
 def _opener_end(s: State, line_start: int) -> int:
@@ -389,6 +402,9 @@ def fence_opener_end(view: str, line_start: int, line_end: int) -> int:
 def html_opener_end(view: str, line_start: int, line_end: int) -> int:
     """4.6: where a top-level HTML block opened on this line ends; :data:`STOP` for kind 7 after a
     line that is not empty (a paragraph there would keep it from starting)."""
+    if view.startswith("<!--", line_start):  # kind 2, the commonest: up to the line holding "-->"
+        found_at = view.find("-->", line_start)
+        return len(view) if found_at == -1 else view.find("\n", found_at) + 1
     kind = html_kind(view, line_start, line_end)
     if kind == 7:
         if not whole_tag_line(view[line_start:line_end].rstrip("\r"), 0):

@@ -80,7 +80,7 @@ def footnotes(s: State, limit: int) -> None:
     """Footnote definitions (``[^label]:`` at a line start, GitHub; not CommonMark, not modelled):
     GitHub shows one at the end of the page with its lazy lines and, after blank lines, the
     indented lines after it, and one may interrupt a paragraph. Every block in such a stretch
-    before ``limit`` is unsure (``s.page_unsure``). Linear: a line is looked at from its first
+    before ``limit`` is unsure (``s.page_unsure``, named :data:`FOOTNOTES`). Linear: a line is looked at from its first
     ``[^`` only, and line numbers are counted on from the last footnote."""
     view = s.view
     i = view.find("[^", 0, limit)
@@ -95,7 +95,7 @@ def footnotes(s: State, limit: int) -> None:
                 line_start = line_end + 1 if newline == -1 else newline + 1
             continue
         if not view[line_start:i].strip(" ") and _FOOTNOTE.match(view, i) \
-                and not (s.page_unsure and s.page_unsure[-1][1] > line_start):
+                and not (s.page_unsure and s.page_unsure.ends[-1] > line_start):
             end = view.find("\n", i) + 1
             while True:
                 lazy = _LAZY_LINES.match(view, end)
@@ -106,7 +106,7 @@ def footnotes(s: State, limit: int) -> None:
                 end = next_blank_line(view, following.end())
             lines += view.count("\n", counted, line_start)
             counted = line_start
-            s.page_unsure.append((lines, end, FOOTNOTES))
+            s.page_unsure.append(lines, end)
             hit = view.find("[^", end, limit)  # the next one may open the line after a blank line
         else:
             hit = view.find("[^", i + 2, limit)

@@ -10,7 +10,7 @@ from .construct import LEAF, LINE_CONSUMED, NO_START, NOT_MATCHED
 from .definitions import markdown_it_definitions
 from .fast import restart_point, shortcut
 from .flavours import GITHUB, Flavour
-from .state import MARKDOWN_IT_READING, PARAGRAPH, Leaf, State
+from .state import FOOTNOTES, MARKDOWN_IT_READING, PARAGRAPH, Leaf, State, Stretches
 
 __all__ = ["parse_blocks"]
 
@@ -44,7 +44,7 @@ def parse_blocks(view: str, watch: Sequence[int], *, fast: bool = True, flavour:
     """
     if not watch:
         return ()
-    leaves, variants, unsure = _parse(view, watch, fast, flavour)
+    leaves, variants, page_unsure, unsure = _parse(view, watch, fast, flavour)
     for name, noted in variants.items():
         variant = flavour.variants_by_name.get(name)
         if variant is None:
@@ -54,6 +54,14 @@ def parse_blocks(view: str, watch: Sequence[int], *, fast: bool = True, flavour:
         leaves = tuple(leaf if leaf.doubt or leaf.kind == "front_matter" or _key(leaf) in other
                        else leaf._replace(doubt=(_cause(lines, leaf), variant.why))
                        for leaf in leaves)
+    why = flavour.doubts.get(FOOTNOTES)
+    if page_unsure and why is not None:  # the page doubts' stretches first, each leaf by bisection
+        marked = []
+        for leaf in leaves:
+            line = None if leaf.doubt is not None else page_unsure.covering(
+                leaf.lines[0][0], leaf.lines[-1][0], leaf.lines[0][1])
+            marked.append(leaf if line is None else leaf._replace(doubt=(line, why)))
+        leaves = tuple(marked)
     for line, end, name in unsure:
         why = flavour.doubts.get(name)
         if why is None:
@@ -84,9 +92,9 @@ def _key(leaf: Leaf) -> tuple[str, int, int, bool]:
 
 
 def _parse(view: str, watch: Sequence[int], fast: bool, flavour: Flavour
-           ) -> tuple[tuple[Leaf, ...], dict[str, list[int]], list[tuple[int, int, str]]]:
+           ) -> tuple[tuple[Leaf, ...], dict[str, list[int]], Stretches, list[tuple[int, int, str]]]:
     """One reading: its leaves, and (primary only) the lines each variant may read otherwise and
-    the unsure stretches."""
+    the unsure stretches (the page doubts', footnotes, then the rules')."""
     s = State(view, watch, flavour)
     lines, stack = s.view, s.stack
     size, last_watched, watched = len(lines), watch[-1], len(watch)
@@ -123,8 +131,8 @@ def _parse(view: str, watch: Sequence[int], fast: bool, flavour: Flavour
     while len(stack) > 1:
         s.close()
     if not flavour.primary:
-        return tuple(s.leaves), {}, []
-    return tuple(s.leaves), s.variants, s.page_unsure + s.unsure
+        return tuple(s.leaves), {}, Stretches(), []
+    return tuple(s.leaves), s.variants, s.page_unsure, s.unsure
 
 
 def _incorporate_line(s: State) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, Sequence, TypeVar
 
 from .construct import Body, Construct, never_continues
@@ -95,6 +96,33 @@ def line_view(view: str) -> str:
 
 _LONE_CR: Final = re.compile(r"\r(?!\n)", re.ASCII)
 
+class Stretches:
+    """``(line, end)`` stretches of one name in page order, not overlapping, in two arrays of machine
+    integers (16 bytes a stretch, however many footnotes a page has): the page doubts' stretches."""
+
+    __slots__ = ("lines", "ends")
+
+    def __init__(self) -> None:
+        self.lines: array[int] = array("q")
+        self.ends: array[int] = array("q")
+
+    def append(self, line: int, end: int) -> None:
+        self.lines.append(line)
+        self.ends.append(end)
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def covering(self, first_line: int, last_line: int, start: int) -> int | None:
+        """The line of the stretch that reaches a block of lines ``first_line..last_line`` starting
+        at view offset ``start`` (the first such in page order), or None."""
+        k = bisect.bisect_right(self.ends, start)  # the first stretch ending after the block starts
+        return self.lines[k] if k < len(self.lines) and self.lines[k] <= last_line else None
+
+
 D = TypeVar("D")
 
 #: The page itself (the root of the stack; never continued).
@@ -152,8 +180,9 @@ class State:
         self.watch = watch
         self.flavour = flavour
         # Caches of the shortcuts' restart jumps (see fast.restart_point).
-        self.openers: list[int] | None = None
-        self.opener_ends: dict[int, int] = {}
+        self.openers: array[int] | None = None
+        #: per opener line (in the order of ``openers``), where its block ends; 0 until asked
+        self.opener_ends: array[int] = array("q")
         self.no_restart: dict[int, int] = {}
         #: limit -> (walk start, where the walk stopped, open until there): see fast.restart_point
         self.walks: dict[int, tuple[int, int, int]] = {}
@@ -163,7 +192,7 @@ class State:
         #: variant's, or one the flavour does not model) may differ, whatever the blocks are: the
         #: stretches the page doubts note before the first line (footnotes), and those the rules
         #: note as they read, each list in page order
-        self.page_unsure: list[tuple[int, int, str]] = []
+        self.page_unsure = Stretches()
         self.unsure: list[tuple[int, int, str]] = []
         self.leaves: list[Leaf] = []
         self.stack: list[Block[Any]] = [Block(DOCUMENT, 0, (), None)]

@@ -56,14 +56,24 @@ ATX_HEADING: Final = Construct(
     start=atx_heading, first=frozenset("#"),
     # Whole heading lines at top level; one holding a "|" goes through the rules (tables.table_first).
     shortcuts=Shortcuts(top_lines=r"[ ]{0,3}#{1,6}(?=[ \t\r\n])[^\n|]*\n"))
+#: A whole unindented fenced code block, opening line to closing fence (4.5), its opening line without a
+#: "|" (tables.table_first reads such a line): back-to-back fences at top level are taken by one match.
+_WHOLE_FENCES: Final = (
+    r"(?P<backticks>`{3,})[^`\n|]*\n(?:(?![ ]{0,3}(?P=backticks)`*[ \t]*\r?\n)[^\n]*\n)*?"
+    r"[ ]{0,3}(?P=backticks)`*[ \t]*\r?\n"
+    r"|(?P<tildes>~{3,})[^\n|]*\n(?:(?![ ]{0,3}(?P=tildes)~*[ \t]*\r?\n)[^\n]*\n)*?"
+    r"[ ]{0,3}(?P=tildes)~*[ \t]*\r?\n")
 FENCED_CODE: Final = Construct(
     "fenced_code", "fenced_code", "CommonMark 4.5", Body.RAW, fenced_code_continues,
     start=fenced_code, first=frozenset("`~"), opener=Opener(("```", "~~~"), fence_opener_end),
-    shortcuts=Shortcuts(run=fenced_run, line_start=fenced_line_start))
+    shortcuts=Shortcuts(run=fenced_run, line_start=fenced_line_start, top_lines=_WHOLE_FENCES))
 HTML_BLOCK: Final = Construct(
     "html_block", "html_block", "CommonMark 4.6", Body.RAW, html_block_continues,
     start=html_block, first=frozenset("<"), closes_after=html_block_ends, detail=html_detail,
-    opener=Opener(("<",), html_opener_end), shortcuts=Shortcuts(run=html_run))
+    opener=Opener(("<",), html_opener_end),
+    # A comment that ends on its own line is an HTML block of kind 2 of that line alone (4.6); one
+    # holding a "|" goes through the rules (tables.table_first).
+    shortcuts=Shortcuts(run=html_run, top_lines=r"[ ]{0,3}<!--[^\n|]*-->[^\n|]*\n"))
 TABLE: Final = Construct(
     "table", "table", "GFM 4.10", Body.ROWS, table_continues,
     start=table, first=frozenset("|:-"))
