@@ -479,6 +479,22 @@ def api() -> list[str]:
     return markdown_table(("name", "kind", "summary"), rows)
 
 
+def modules() -> list[str]:
+    """Every module of the package in the flow's order (``_conflict_gate.MODULES``), with its summary."""
+    import importlib
+
+    from . import MODULES
+
+    rows = []
+    for name, step in MODULES:
+        module = importlib.import_module(f"{__package__}.{name}")
+        summary = _summary(module)
+        if not summary:
+            raise DriftError(f"module {name!r} has no docstring to summarise")
+        rows.append((code(name + ("/" if hasattr(module, "__path__") else "")), step, summary))
+    return markdown_table(("module", "step", "what it does"), rows)
+
+
 def schemas() -> list[str]:
     """Every result schema ``conflict-gate schema NAME`` prints."""
     return markdown_table(("name", "root", "describes"),
@@ -570,6 +586,7 @@ TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "ci-severities": _static(ci_severities),
     "ci-reasons": _static(ci_reasons),
     "api": _static(api),
+    "modules": _static(modules),
     "schemas": _static(schemas),
 }
 
