@@ -73,7 +73,10 @@ class LabCopyCase(unittest.TestCase):
         raw = path.read_bytes()
         self.assertEqual(raw.count(before), 1)
         path.write_bytes(raw.replace(before, after))
-        return lambda: path.write_bytes(raw)
+
+        def restore() -> None:
+            path.write_bytes(raw)
+        return restore
 
 
 class LabEqualityTest(LabCopyCase):
@@ -337,7 +340,7 @@ class AuditLimitTest(LabCopyCase):
         one = service.audit(1)
         self.assertIs(one["truncated"], True)
         for name in ("source_count", "versions", "summary", "clean"):
-            self.assertEqual(one[name], full[name], name)  # type: ignore[literal-required]
+            self.assertEqual(one[name], full[name], name)
         self.assertEqual(one["near_misses"], full["near_misses"][:1])
         self.assertEqual(len(one["operations"]), 1)
         for operation in one["operations"]:
