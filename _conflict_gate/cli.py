@@ -26,7 +26,6 @@ import io
 import json
 import os
 import re
-import shlex
 import sys
 from typing import Callable, Final, Mapping, NoReturn, Sequence
 
@@ -51,8 +50,8 @@ from .cli_support import (
     write_report,
 )
 from .decision import audit, claim_operation, gate, versions_listing
-from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
-from .grammar import Grammar, NAME
+from .errors import DecisionError, GateError, GrammarError, IngestionError
+from .grammar import NAME
 from .jsondata import render_json
 from .manifest import VERSION_SCHEMES, read_manifest
 from .markdown import grammar_table, render_audit_markdown, versions_table
