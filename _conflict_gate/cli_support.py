@@ -17,6 +17,8 @@ import shlex
 import stat
 import sys
 from pathlib import Path
+from types import MappingProxyType
+from typing import Final, Mapping
 
 from .ci import (
     FORMATS,
@@ -31,11 +33,13 @@ from .ci import (
 )
 from .corpus import Corpus, load_documents
 from .decision import audit
-from .errors import printable
+from .errors import DecisionError, GateError, GrammarError, IngestionError, LocatedError, printable
 from .registry import EXIT_CODES
 from .tree import missing
 
-__all__ = ["CliError", "check_ci_options", "check_output", "ci_locations", "exit_code", "failed_line", "load_corpus", "plural", "printable_path", "write_atomically", "write_report"]
+__all__ = ["CliError", "ERROR_KINDS", "check_ci_options", "check_output", "ci_locations", "error_line", "exit_code",
+           "failed_line", "load_corpus", "located_error", "plural", "printable_path", "shown_manifest",
+           "write_atomically", "write_report"]
 
 
 class CliError(Exception):
@@ -48,6 +52,36 @@ class CliError(Exception):
 
 def exit_code(name: str) -> int:
     return EXIT_CODES[name][0]
+
+
+#: The typed errors a command reports as a user error, and the exit-code name of each.
+ERROR_KINDS: Final[Mapping[type[LocatedError], str]] = MappingProxyType({
+    GateError: "usage", GrammarError: "grammar", DecisionError: "decision", IngestionError: "input"})
+
+
+def error_line(prog: str, message: str) -> str:
+    """A user error as the command line prints it: ``PROG: error: MESSAGE``, one printable line."""
+    return f"{prog}: error: {printable(message)}"
+
+
+def shown_manifest(path: str | os.PathLike[str]) -> str:
+    """A manifest path as a hint shows it in a command to type: printable, quoted for a shell."""
+    return shlex.quote(printable_path(path))
+
+
+def located_error(error: LocatedError, *, prog: str, manifest: str) -> tuple[str, str]:
+    """``(exit-code name, line)`` for a typed error of :data:`ERROR_KINDS`: the line is
+    :func:`error_line` of the message and ``[reason]``, with the fix for an unpinned or stale source
+    (``manifest`` as :func:`shown_manifest` gives it). The command line prints it; the MCP server's
+    error results carry it as their text, so both say exactly the same."""
+    kind = next(name for cls, name in ERROR_KINDS.items() if isinstance(error, cls))
+    hint = ""
+    if isinstance(error, IngestionError):
+        if error.reason == "hash_mismatch":
+            hint = f"; if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
+        elif error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
+            hint = f"; an empty sha256 means not pinned yet: {prog} pin --manifest {manifest}"
+    return kind, error_line(prog, f"{error} [{error.reason}]{hint}")
 
 
 def check_output(path: Path, *, create_only: bool = False) -> None:

@@ -41,7 +41,8 @@ from .reader import Claim, NearMiss, read_directives
 from .registry import MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
 from .suggest import IdIndex
 
-__all__ = ["Corpus", "Source", "SourceFiles", "decode_source", "line_ending_hint", "load_documents", "source_digest"]
+__all__ = ["Corpus", "Source", "SourceFiles", "decode_source", "failed_source", "line_ending_hint", "load_documents",
+           "source_digest", "source_from_bytes"]
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 
@@ -383,19 +384,24 @@ def _load(manifest: Manifest, files: SourceFiles, strict: bool) -> dict[str, Sou
     sources = {}
     for entry in manifest.entries:
         try:
-            sources[entry.source_id] = _load_source(files, grammar, entry)
+            sources[entry.source_id] = source_from_bytes(files.read(entry), grammar, entry)
         except IngestionError as error:
             if strict or error.reason not in SOURCE_INGESTION_REASONS:
                 raise
-            sources[entry.source_id] = Source(entry.source_id, entry.version, entry.status, entry.path,
-                                              entry.url, "", 0, (), error, (), entry)
+            sources[entry.source_id] = failed_source(entry, error)
     return sources
 
 
-def _load_source(files: SourceFiles, grammar: Grammar, entry: Entry) -> Source:
-    """Read, verify, decode and read one entry's source; raise :class:`IngestionError` on failure."""
-    raw = files.read(entry)
-    digest = source_digest(raw)
+def failed_source(entry: Entry, error: IngestionError) -> Source:
+    """The :class:`Source` a non-strict load keeps for ``entry`` when it fails verification with ``error``."""
+    return Source(entry.source_id, entry.version, entry.status, entry.path, entry.url, "", 0, (), error, (), entry)
+
+
+def source_from_bytes(raw: bytes, grammar: Grammar, entry: Entry, *, digest: str | None = None) -> Source:
+    """The :class:`Source` of ``entry`` from its raw bytes, as :func:`load_documents` makes it: hashed
+    (``digest``, when the caller has just computed it), compared with the pin, decoded and read for
+    directives. Raises :class:`IngestionError` (``hash_mismatch``, ``source_not_utf8``)."""
+    digest = source_digest(raw) if digest is None else digest
     if digest != entry.sha256:
         hint = line_ending_hint(raw, entry.sha256)
         raise IngestionError("hash_mismatch", f"sha256 is {digest}, pinned {entry.sha256}"

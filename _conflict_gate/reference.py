@@ -31,6 +31,7 @@ undocumented. A few names are private to their modules (``_TOP_LEVEL``,
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import re
 import sys
@@ -69,6 +70,7 @@ from .registry import (
 )
 from .form import ANSWER_FORM
 from .schema import SCHEMAS
+from .service import TOOLS
 from .sources import MAX_PATTERN_CHARS, MAX_PATTERNS
 from .results import (
     CLAIM_FIELDS,
@@ -79,6 +81,7 @@ from .results import (
     SET_ASIDE_FIELDS,
     TAIL_FIELDS,
 )
+from .results_service import TOOL_ERROR_FIELDS, VERSION_LISTING_FIELDS, VERSION_SOURCE_FIELDS, VERSIONS_FIELDS
 from .results_audit import (
     AUDIT_CLAIM_FIELDS,
     AUDIT_ENTRY_FIELDS,
@@ -412,6 +415,33 @@ def claim_fields() -> list[str]:
 
 
 # --------------------------------------------------------------------------
+# The versions listing and the MCP server's tools
+
+
+def versions_fields() -> list[str]:
+    """Every field of the versions listing, object by object, in order."""
+    objects = (("the listing", VERSIONS_FIELDS), ("`versions[]`", VERSION_LISTING_FIELDS),
+               ("`versions[].sources[]`", VERSION_SOURCE_FIELDS))
+    return markdown_table(("object", "field", "meaning"),
+                          [(where, code(field), meaning) for where, table in objects for field, meaning in table.items()])
+
+
+def tool_error_fields() -> list[str]:
+    """The structured content of a tool's error result."""
+    return markdown_table(("field", "meaning"), [(code(field), meaning) for field, meaning in TOOL_ERROR_FIELDS.items()])
+
+
+def mcp_tools() -> list[str]:
+    """The MCP server's tools: what each does, its arguments and the schema of its result."""
+    rows = []
+    for name, spec in TOOLS.items():
+        arguments = "; ".join(f"{code(arg)}{'' if arg in spec.required else ' (optional)'}: {meaning}"
+                              for arg, meaning in spec.parameters.items()) or "none"
+        rows.append((code(name), spec.does, arguments, code(spec.schema)))
+    return markdown_table(("tool", "what it does", "arguments", "result schema"), rows)
+
+
+# --------------------------------------------------------------------------
 # The public API and the schemas
 
 
@@ -480,18 +510,24 @@ def api() -> list[str]:
 
 
 def modules() -> list[str]:
-    """Every module of the package in the flow's order (``_conflict_gate.MODULES``), with its summary."""
-    import importlib
-
+    """Every module of the package in the flow's order (``_conflict_gate.MODULES``), with its summary
+    (read from its source, not imported: ``mcp_server`` needs the optional extra)."""
     from . import MODULES
 
+    package = Path(__file__).resolve().parent
     rows = []
     for name, step in MODULES:
-        module = importlib.import_module(f"{__package__}.{name}")
-        summary = _summary(module)
+        path = package / f"{name}.py"
+        is_package = not path.is_file()
+        source = (package / name / "__init__.py" if is_package else path).read_text(encoding="utf-8")
+
+        class Documented:
+            __doc__ = ast.get_docstring(ast.parse(source))
+
+        summary = _summary(Documented)
         if not summary:
             raise DriftError(f"module {name!r} has no docstring to summarise")
-        rows.append((code(name + ("/" if hasattr(module, "__path__") else "")), step, summary))
+        rows.append((code(name + ("/" if is_package else "")), step, summary))
     return markdown_table(("module", "step", "what it does"), rows)
 
 
@@ -588,6 +624,9 @@ TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "api": _static(api),
     "modules": _static(modules),
     "schemas": _static(schemas),
+    "versions-fields": _static(versions_fields),
+    "tool-error-fields": _static(tool_error_fields),
+    "mcp-tools": _static(mcp_tools),
 }
 
 

@@ -34,6 +34,8 @@ __all__ = [
     "SOURCE_INGESTION_REASONS",
     "UNRELATED_OPTIONS",
     "DEFAULT_UNRELATED",
+    "RENDERERS",
+    "DEFAULT_RENDERER",
     "TREE_FINDINGS",
     "VERDICTS",
     "VERDICT_CLASSES",
@@ -118,6 +120,8 @@ GATE_REASONS: Final[Mapping[str, str]] = _ro({
     "unknown_candidate": "a candidate id is not in the manifest",
     "invalid_unrelated_option": "`unrelated` is not one of the option values ("
                                 + ", ".join(f"`{name}`" for name in UNRELATED_OPTIONS) + ")",
+    "ambiguous_claim_key": "no operation was named and several operations of the grammar have the claim key: "
+                           "name one (`--operation`, the `operation` argument of the `gate` tool)",
 })
 
 #: Reasons of a ``DirectiveError``: a source says something the gate cannot use; it refuses the source.
@@ -133,6 +137,14 @@ DIRECTIVE_REASONS: Final[Mapping[str, str]] = _ro({
     "integer_out_of_range": "an integer value is outside the key's min/max",
     "duplicate_directive": "one source declares the same operation and key twice",
 })
+
+#: How the gate reads a page: the renderer whose reading a directive must survive. The manifest names
+#: none yet, so every corpus is read as :data:`DEFAULT_RENDERER` says (``versions`` reports it).
+RENDERERS: Final[Mapping[str, str]] = _ro({
+    "commonmark": "CommonMark 0.31.2 and GFM: a directive counts only where every reading the gate checks "
+                  "(CommonMark, GitHub's cmark-gfm, markdown-it) shows it as a line of a top-level paragraph",
+})
+DEFAULT_RENDERER: Final = "commonmark"
 
 #: Page statuses a manifest entry may carry (``status``); only ``approved`` sources are eligible.
 PAGE_STATUSES: Final[Mapping[str, str]] = _ro({
@@ -265,10 +277,11 @@ REPORT_SEVERITIES: Final[Mapping[str, tuple[tuple[str, ...], str | None, str | N
 
 #: name -> (exit code, meaning). The one table of exit codes; each command's list is derived from it.
 EXIT_CODES: Final[Mapping[str, tuple[int, str]]] = _ro({
-    "ok": (0, "success: gate ready, audit clean, pins current, answer supported, result up to date"),
+    "ok": (0, "success: gate ready, audit clean, pins current, answer supported, result up to date; mcp: the "
+                "client ended the session"),
     "findings": (1, "drift (run.py --check), an audit conflict, refused source or unlisted page, a stale or "
                     "missing pin or an unlisted page (pin --check)"),
-    "usage": (2, "bad arguments, or a bad request (GateError)"),
+    "usage": (2, "bad arguments, or a bad request (GateError); mcp: the MCP SDK is not installed"),
     "conflict": (3, "gate: conflict"),
     "not_in_docs": (4, "gate: not_in_docs"),
     "refused": (5, "gate: refused"),
@@ -291,6 +304,8 @@ COMMAND_EXIT_CODES: Final[Mapping[str, tuple[str, ...]]] = _ro({
     "grammar": ("ok", "usage", "input", "grammar"),
     "check-answer": ("ok", "unsupported", "withheld", "malformed", "decision", "usage", "input", "grammar"),
     "schema": ("ok", "usage"),
+    "versions": ("ok", "usage", "input", "grammar"),
+    "mcp": ("ok", "usage", "input", "grammar"),
 })
 
 _STATUS_OF: Final = _ro({reason: status for status, reasons in DECISIONS.items() for reason in reasons})

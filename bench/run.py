@@ -2,7 +2,7 @@
 
     python bench/run.py              # every figure below; a few minutes on 2 cores
     python bench/run.py --quick      # a smoke run in a few seconds (figures too small to judge)
-    python bench/run.py --only corpora|adversarial|operations|rag|suggest|init
+    python bench/run.py --only corpora|adversarial|operations|service|rag|suggest|init
     python bench/run.py --json PATH  # where to save the figures (default: bench/results/)
 
 Standard library only; runs from anywhere (it puts the repository root on
@@ -45,6 +45,12 @@ operations
     (one page in 20 also one key of the next page's): seconds of ``load_documents``, of
     ``audit`` + ``render_json`` (minimum of ``--repeat``), the report's JSON and Markdown bytes, and
     the peak RSS of a fresh interpreter that loads, audits and renders both.
+service
+    What a long-running gate (the MCP server) pays to be never stale: median microseconds of
+    ``gate()`` on a loaded corpus and of ``GateService.gate`` (the manifest's ``stat``, then the two
+    eligible candidates read and hashed) over a copy of the lab; seconds of ``audit()`` and of
+    ``GateService.audit`` (every page read and hashed first) over the operations corpus, and of the
+    re-verification alone. Pages read for directives again must be 0.
 rag
     240 seeded pages over four versions, each about one of twelve operations (a quarter also
     mention a second, one in twenty none), and 5,000 seeded RAG-style requests: one key of one
@@ -619,6 +625,50 @@ def measure_operations(root: Path, docs: int, seed: int, repeat: int) -> dict[st
             "summary": report["summary"], "peak_rss": peak_rss("audit", str(manifest))}
 
 
+def measure_service(root: Path, docs: int, seed: int, repeat: int, calls: int = 2000) -> dict[str, Any]:
+    """What freshness costs a long-running gate (the MCP server's ``GateService``): median
+    microseconds of ``gate()`` on a loaded corpus and of the service's ``gate`` (the manifest's stat
+    plus reading and hashing the two eligible candidates) over a copy of the lab; seconds (minimum of
+    ``repeat``) of ``audit()`` and of the service's ``audit`` (every page re-verified) over the
+    operations corpus of ``docs`` pages."""
+    import shutil
+
+    from _conflict_gate.service import GateService
+
+    lab = root / "service-lab"
+    shutil.copytree(REPO_ROOT / "docs", lab / "docs")
+    shutil.copy2(REPO_ROOT / "manifest.json", lab / "manifest.json")
+    os.utime(lab / "manifest.json", (time.time() - 60, time.time() - 60))  # old enough: its stat is trusted
+    request = (["quill-guide", "quill-reference"], "1.0", "create_copy", "existing_path")
+    corpus = load_documents(lab / "manifest.json")
+    service = GateService(lab / "manifest.json")
+    candidates, version, operation, key = request
+    clock = time.perf_counter_ns
+
+    def median_us(call: Callable[[], object]) -> float:
+        call()
+        samples = []
+        for _ in range(calls):
+            start = clock()
+            call()
+            samples.append(clock() - start)
+        return statistics.median(samples) / 1000
+
+    gate_us = median_us(lambda: gate(corpus, candidates, version, operation, key))
+    service_us = median_us(lambda: service.gate(candidates, version, key, operation))
+    manifest, total = generate_operations_corpus(root / "service-operations", docs, seed)
+    os.utime(manifest, (time.time() - 60, time.time() - 60))
+    big = load_documents(manifest, strict=False)
+    big_service = GateService(manifest)
+    audit_seconds = min(timed(lambda: audit(big)) for _ in range(repeat))
+    service_seconds = min(timed(big_service.audit) for _ in range(repeat))
+    reverify_seconds = min(timed(lambda: big_service.current(None)) for _ in range(repeat))
+    return {"gate_us": gate_us, "service_gate_us": service_us, "documents": docs, "bytes": total,
+            "audit_seconds": audit_seconds, "service_audit_seconds": service_seconds,
+            "reverify_seconds": reverify_seconds, "reread": service.reread + big_service.reread,
+            "reloads": service.reloads + big_service.reloads}
+
+
 #: The RAG-style corpus: operations (each with its keys) a page can be about.
 RAG_OPERATIONS: dict[str, dict[str, dict[str, Any]]] = {
     op: {"timeout": {"type": "integer", "min": 1, "max": 600}, "retries": {"type": "integer", "min": 0, "max": 9},
@@ -925,6 +975,14 @@ def render(report: dict[str, Any]) -> str:
                       f"Markdown {operations['markdown_bytes'] / MB:.1f} MB; peak RSS "
                       + ("n/a" if peak is None else f"{peak / MB:.1f} MB"),
                   f"  summary {operations['summary']}"]
+    service = report.get("service")
+    if service:
+        lines += ["", f"service (the MCP server's freshness): gate {service['gate_us']:.1f} us on a loaded corpus, "
+                      f"{service['service_gate_us']:.1f} us re-verifying its two candidates first (the lab); "
+                      f"audit of {service['documents']:,} pages {_seconds(service['audit_seconds'])}, "
+                      f"{_seconds(service['service_audit_seconds'])} re-verifying every page first "
+                      f"(re-verification alone {_seconds(service['reverify_seconds'])}); pages read again "
+                      f"{service['reread']}, reloads {service['reloads']}"]
     rag = report.get("rag")
     if rag:
         shares = rag["not_in_docs"]
@@ -969,7 +1027,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="runs of floor and cold (minimum kept)")
     parser.add_argument("--passes", type=int, default=5, help="timed passes over the warm requests")
     parser.add_argument("--requests", type=int, default=2000)
-    parser.add_argument("--only", choices=("corpora", "adversarial", "operations", "rag", "suggest", "init"))
+    parser.add_argument("--only", choices=("corpora", "adversarial", "operations", "service", "rag", "suggest", "init"))
     parser.add_argument("--json", type=Path, help="where to save the figures (default: bench/results/)")
     parser.add_argument("--quick", action="store_true", help="a smoke run in a few seconds")
     args = parser.parse_args(argv)
@@ -1025,6 +1083,9 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     if args.only in (None, "operations"):
         progress(f"audit of {args.docs:,} pages, one operation each ...")
         report["operations"] = measure_operations(root, args.docs, args.seed, args.repeat)
+    if args.only in (None, "service"):
+        progress(f"the service's freshness (the lab, {args.docs:,} pages) ...")
+        report["service"] = measure_service(root, args.docs, args.seed, args.repeat)
     if args.only in (None, "rag"):
         progress(f"RAG-style requests ({args.rag_requests:,}) ...")
         report["rag"] = measure_rag(root, args.seed, args.rag_requests)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import importlib.util
 import io
 import json
 import os
@@ -39,7 +40,7 @@ from _conflict_gate.schema import SCHEMAS, result_schema
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import gate as library_gate
 from _conflict_gate.registry import COMMAND_EXIT_CODES, EXIT_CODES, VERDICTS
-from tests.support import REPO, run_cli, write_corpus
+from tests.support import REPO, run_cli, without_the_mcp_sdk, write_corpus
 
 LAB = "run.py (the lab)"
 COMMANDS = ("gate", "audit", "pin", "init", "grammar", "check-answer")
@@ -47,7 +48,8 @@ COMMANDS = ("gate", "audit", "pin", "init", "grammar", "check-answer")
 ERROR_KINDS = frozenset({"usage", "input", "output", "grammar", "decision"})
 #: What commands print on stderr when they end with an outcome rather than an error.
 OUTCOME_LINES = (*(f"{status}: " for status in ("conflict", "not_in_docs", "refused")),
-                 *(f"{verdict}: " for verdict in VERDICTS), "left out: ", "wrote ", "next: ", "drift: ")
+                 *(f"{verdict}: " for verdict in VERDICTS), "left out: ", "wrote ", "next: ", "drift: ",
+                 "python run.py: serving ")
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 SENTINEL = b'{"sentinel": "an earlier file that must survive"}\n'
 
@@ -376,6 +378,18 @@ class ExitCodeTableTest(CliCase):
                 "ok": lambda: self.cli("schema", "decision"),
                 "usage": lambda: self.cli("schema", "verdict"),
             },
+            "versions": {
+                "ok": lambda: self.cli("versions", "--manifest", self.m),
+                "usage": lambda: self.cli("versions", "--manifest", self.m, "--format", "yaml"),
+                "input": lambda: self.cli("versions", "--manifest", drifted, "--strict"),
+                "grammar": lambda: self.cli("versions", "--manifest", self.bad_grammar_manifest()),
+            },
+            "mcp": {  # the SDK is an optional extra: without it, the scenarios that start a server skip
+                "ok": lambda: self.serve_until_stdin_closes(clean),
+                "usage": self.mcp_without_the_sdk,
+                "input": lambda: self.with_sdk("mcp", "--manifest", str(self.root / "absent.json")),
+                "grammar": lambda: self.with_sdk("mcp", "--manifest", self.bad_grammar_manifest()),
+            },
             LAB: {
                 "ok": lab("--check", golden=fresh),
                 "findings": lab("--check", golden=fresh.replace(b'"model_called": false', b'"model_called": true')),
@@ -385,6 +399,24 @@ class ExitCodeTableTest(CliCase):
                 "output": lab("--output", str(self.tmp / "no-such-folder" / "r.json")),
             },
         }
+
+    def with_sdk(self, *argv: str) -> Run:
+        if importlib.util.find_spec("mcp") is None:
+            self.skipTest("SKIPPED: the MCP SDK is not installed (.ci/run's MCP step runs this with it)")
+        return self.cli(*argv)
+
+    def mcp_without_the_sdk(self) -> Run:
+        with without_the_mcp_sdk():
+            return self.cli("mcp", "--manifest", self.m)
+
+    def serve_until_stdin_closes(self, manifest: str) -> Run:
+        """``python run.py mcp`` as a real process whose client closes stdin at once: it ends, exit 0."""
+        if importlib.util.find_spec("mcp") is None:
+            self.skipTest("SKIPPED: the MCP SDK is not installed (.ci/run's MCP step runs this with it)")
+        done = subprocess.run([sys.executable, str(REPO / "run.py"), "mcp", "--manifest", manifest],
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.stdout, "")
+        return Run(done.returncode, done.stdout, done.stderr)
 
     def test_every_command_reaches_every_listed_exit_code(self) -> None:
         scenarios = self.scenarios()

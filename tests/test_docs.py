@@ -507,11 +507,14 @@ class TestingPageTest(unittest.TestCase):
         self.assertEqual(rows, found)
 
     def test_differential_packages_match_ci(self) -> None:
-        pins = set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(REPO / ".ci" / "run")))
+        ci = read(REPO / ".ci" / "run")
+        pins = set(re.findall(r'"([a-z\-]+==[0-9.]+)"', ci))
         self.assertEqual(len(pins), 5)  # markdown-it-py, mdit-py-plugins, linkify-it-py; cmarkgfm, justhtml
-        for page in (REFERENCE / "directives.md", REFERENCE / "testing.md"):
+        sdk = re.findall(r"^MCP_VERSION=([0-9.]+)$", ci, re.MULTILINE)
+        self.assertEqual(len(sdk), 1)  # the MCP step's pin, as testing.md shows it
+        for page, shown in ((REFERENCE / "directives.md", pins), (REFERENCE / "testing.md", {*pins, f"mcp=={sdk[0]}"})):
             with self.subTest(page=page.name):
-                self.assertEqual(set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(page))), pins)
+                self.assertEqual(set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(page))), shown)
 
 
 if __name__ == "__main__":
