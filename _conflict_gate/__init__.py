@@ -47,5 +47,6 @@ MODULES = (
     ("mcp_server", "the MCP server"),
     ("cli", "the command line"),
     ("api", "the public surface"),
+    ("reference_tables", "the reference pages"),
     ("reference", "the reference pages"),
 )

@@ -30,7 +30,7 @@ import unittest
 from pathlib import Path
 from typing import Any
 
-from _conflict_gate import reference
+from _conflict_gate import reference, reference_tables
 from _conflict_gate.results import (
     CLAIM_FIELDS,
     REASON_FIELDS,
@@ -174,15 +174,15 @@ class GeneratedRegionTest(unittest.TestCase):
     def test_words_must_cover_the_data(self) -> None:
         """Guards against a new result field or limit going undocumented: rendering fails instead."""
         with self.assertRaises(reference.DriftError):
-            reference._same_keys("fields", {"a": "described"}, ["a", "b"])
-        reference._same_keys("fields", {"a": "described"}, ["a"])
+            reference_tables._same_keys("fields", {"a": "described"}, ["a", "b"])
+        reference_tables._same_keys("fields", {"a": "described"}, ["a"])
 
     def test_result_fields_follow_the_decision_contract(self) -> None:
-        rows = table_rows("\n".join(reference.result_fields()))
+        rows = table_rows("\n".join(reference_tables.result_fields()))
         fields = [row[0].strip("`") for row in rows]
         reason_fields = list(dict.fromkeys(f for names in REASON_FIELDS.values() for f in names))
         self.assertEqual(fields, [*RESULT_FIELDS, *reason_fields, *REFUSED_FIELDS, *TAIL_FIELDS, *SET_ASIDE_FIELDS])
-        claim_rows = table_rows("\n".join(reference.claim_fields()))
+        claim_rows = table_rows("\n".join(reference_tables.claim_fields()))
         self.assertEqual([row[0].strip("`") for row in claim_rows], list(CLAIM_FIELDS))
 
 
