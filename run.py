@@ -19,6 +19,7 @@ if sys.version_info < (3, 10):  # before the imports that need 3.10, so the mess
 
 import argparse
 import difflib
+import shlex
 import shutil
 import tempfile
 from pathlib import Path
@@ -232,5 +233,11 @@ def _compare(text: str, expected_path: Path) -> int:
 lab: Final = lab_command()
 
 
+def typed_prog(script: str) -> str:
+    """How this script was started, as a user types it again: ``python run.py`` from the checkout,
+    ``python /path/to/conflict-gate/run.py`` from elsewhere (the hints of every message use it)."""
+    return "python " + shlex.quote(script)
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:], prog="python run.py", lab=lab))
+    sys.exit(main(sys.argv[1:], prog=typed_prog(sys.argv[0]), lab=lab))

@@ -71,6 +71,8 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise CliError("usage", f"{message} (see '{self.prog} --help')")
 
+    # typeshed overloads parse_known_args on the namespace's type; this override keeps only the
+    # plain form the CLI calls, hence the ignore
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                          namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
         """Refuse the top-level ``--version`` with anything else: ``conflict-gate --version 2.0 gate
@@ -79,8 +81,8 @@ class _Parser(argparse.ArgumentParser):
         given = list(sys.argv[1:] if args is None else args)
         if self.commands and len(given) > 1:
             for arg in given:
-                if arg in self.commands:
-                    break
+                if arg in self.commands or not arg.startswith("-"):
+                    break  # the command (or a misspelt one, which argparse names) comes first
                 name = arg.partition("=")[0]
                 if len(name) >= 3 and "--version".startswith(name):
                     raise CliError("usage", f"put --version after the command ({self.prog} gate --version V "
@@ -261,7 +263,7 @@ _MANIFEST_HELP: Final = (
     '  {"grammar": {"namespace": "acme", "product": "Acme", "operations": {"connect":\n'
     '      {"max-retries": {"type": "integer", "min": 0}}}},\n'
     '   "version_scheme": "semver", "sources": {"include": ["{version}/**"]},\n'
-    '   "documents": [{"source_id": "guide", "version": "1.0.0", "path": "guide.md",\n'
+    '   "documents": [{"source_id": "1.0.0/guide", "version": "1.0.0", "path": "1.0.0/guide.md",\n'
     '                  "url": "https://...", "status": "approved", "sha256": ""}]}')
 
 

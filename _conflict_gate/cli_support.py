@@ -81,6 +81,9 @@ def located_error(error: LocatedError, *, prog: str, manifest: str) -> tuple[str
             hint = f"; if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
         elif error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
             hint = f"; an empty sha256 means not pinned yet: {prog} pin --manifest {manifest}"
+        elif error.reason == "source_missing":
+            hint = (f"; restore the file, or remove its entry from the manifest (with \"sources\": "
+                    f"{prog} init --update --prune --manifest {manifest})")
     return kind, error_line(prog, f"{error} [{error.reason}]{hint}")
 
 
@@ -92,7 +95,8 @@ def check_output(path: Path, *, create_only: bool = False) -> None:
     if path.is_dir():
         raise CliError("output", f"cannot write {path}: it is a directory")
     if create_only and os.path.lexists(path):
-        raise CliError("output", f"{path} exists; init never overwrites a file")
+        raise CliError("output", f"{path} exists; init never overwrites a file (to bring a manifest up to "
+                                 "date with its pages: init --update --manifest M)")
     if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
         raise CliError("output", f"cannot write {path}: it is not a regular file (a symlink, pipe or "
                                  "device would be replaced); name a regular file")
@@ -131,7 +135,8 @@ def write_atomically(path: Path, text: str, *, create_only: bool = False) -> Non
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(error, FileExistsError):
-            raise CliError("output", f"{path} exists; init never overwrites a file") from None
+            raise CliError("output", f"{path} exists; init never overwrites a file (to bring a manifest up to "
+                                 "date with its pages: init --update --manifest M)") from None
         if isinstance(error, OSError):
             raise CliError("output", f"cannot write {path}: {error.strerror}") from None
         raise

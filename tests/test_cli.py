@@ -768,7 +768,10 @@ class PinTest(CliCase):
                 self.line("stale", "reference", sha(REFERENCE), edited)
                 + "missing next (docs/next.md): file does not exist\n"),
         }
+        repin = f"once the changed pages are reviewed, pin them: conflict-gate pin --manifest {self.m}\n"
         for label, (changes, exit_name, stdout) in cases.items():
+            if label not in ("missing", "clean"):  # a changed page: the command that pins it, once reviewed
+                stdout += repin
             with self.subTest(label):
                 for rel, raw in FILES.items():
                     (self.root / rel).write_bytes(raw)
@@ -790,7 +793,9 @@ class PinTest(CliCase):
         (self.root / "docs/reference.md").write_bytes(REFERENCE + b"\nA new paragraph.\n")
         self.assertEqual(self.cli("pin", "--manifest", self.m), Run(
             code("input"), "", "conflict-gate: error: source 'next' (docs/next.md): file does not exist (paths are "
-                               "relative to the folder that holds the manifest) [source_missing]\n"))
+                               "relative to the folder that holds the manifest) [source_missing]; restore the "
+                               "file, or remove its entry from the manifest (with \"sources\": conflict-gate "
+                               f"init --update --prune --manifest {self.m})\n"))
         self.assertEqual(self.manifest.read_bytes(), before)
 
     def test_a_page_that_is_not_utf8_is_refused_with_the_byte_offset(self) -> None:
@@ -1606,6 +1611,13 @@ class VersionFlagTest(CliCase):
                 self.assertUserError(self.cli(*argv), "usage", "put --version after the command")
         self.assertEqual(self.gate("--version", "1.0", *ready).code, code("ok"))
 
+    def test_a_misspelt_command_is_named_not_taken_for_a_version_flag(self) -> None:
+        """Regression: `conflict-gate check-anwser --manifest M --version 1.0.0` said "put --version after
+        the command" instead of naming the unknown command."""
+        for argv in (("check-anwser", "--manifest", self.m, "--version", "1.0"), ("gaet", "--version", "1.0")):
+            with self.subTest(argv=argv[0]):
+                self.assertUserError(self.cli(*argv), "usage", f"invalid choice: {argv[0]!r}")
+
 
 # ==========================================================================
 # the real entry point (the only subprocess tests)
@@ -1621,7 +1633,9 @@ class EntryPointTest(CliCase):
     def test_help(self) -> None:
         proc = self.run_py("--help", cwd=self.tmp)
         self.assertEqual((proc.returncode, proc.stderr), (code("ok"), ""))
-        self.assertTrue(proc.stdout.startswith("usage: python run.py "), proc.stdout[:80])
+        # the hints say how the script was started: here by its absolute path, from another folder
+        self.assertTrue(proc.stdout.startswith(f"usage: python {shlex.quote(str(REPO / 'run.py'))} "),
+                        proc.stdout[:80])
         for command in COMMANDS:
             self.assertIn(command, proc.stdout)
 
@@ -1638,7 +1652,7 @@ class EntryPointTest(CliCase):
     def test_usage_error_is_one_stderr_line(self) -> None:
         proc = self.run_py("gate", "--manifest", "corpus/manifest.json", "--claim", "x\x1b[2J", cwd=self.tmp)
         self.assertEqual((proc.returncode, proc.stdout), (code("usage"), ""))
-        self.assertTrue(proc.stderr.startswith("python run.py: error: "), proc.stderr)
+        self.assertTrue(proc.stderr.startswith(f"python {shlex.quote(str(REPO / 'run.py'))}: error: "), proc.stderr)
         self.assertOneLine(proc.stderr)
 
 
