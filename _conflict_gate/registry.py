@@ -213,6 +213,15 @@ FINDINGS: Final[Mapping[str, tuple[str, str]]] = _ro({
     "empty": ("malformed_answer", "the answer is empty (or only whitespace)"),
     "non_ascii_in_form": ("malformed_answer", "a citation, quoted directive or statement holds a non-ASCII or control character"),
     "broken_form": ("malformed_answer", "text that starts a citation, quote or statement does not complete it"),
+    "hidden_form": ("malformed_answer", "form-like text that one reading shows and the other hides: a terminal shows the "
+                    "raw text, a chat window the rendered one (a comment, a tag, a link's destination or title, a "
+                    "definition, a fence's info string, an image's description)"),
+    "escaped_form": ("malformed_answer", "form-like text that the raw and the rendered reading spell differently "
+                     "(character references, backslash escapes)"),
+    "unclear_markup": ("malformed_answer", "form-like text whose rendering is in doubt: readers differ on its block, "
+                       "raw HTML may hide it, its backticks pair otherwise raw than rendered, a citation renders as a link"),
+    "look_alike": ("malformed_answer", "text that reads as a statement, a directive or a version but is written with "
+                   "non-ASCII look-alikes (an equals-like sign, a Cyrillic letter, a fullwidth form)"),
     "quote_without_citation": ("missing_citation", "a quoted directive has no citation after it on the same line"),
     "other_value": ("contradicts_decision", "a statement gives a value other than the agreed one"),
     "other_version": ("contradicts_decision", "a statement gives a version other than the requested one"),
