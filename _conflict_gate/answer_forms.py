@@ -159,7 +159,7 @@ class FormWords:
         """The form-like text of ``text``: ``(kind, text, start, end)``."""
         found = [("citation", m.group().replace(CODE_MARK, "`"), m.start(), m.end())
                  for m in _CITATION_TOKEN.finditer(text)]
-        found += [("statement", f"{s.name}={s.value}", s.start, s.end) for s in self.statements(text)]
+        found += [("statement", f"{s.name}={s.value.rstrip(_TRAILING)}", s.start, s.end) for s in self.statements(text)]
         found += [("directive", "@" + self.grammar.namespace, m.start(), m.end()) for m in self.shape.finditer(text)]
         return found
 
@@ -168,7 +168,7 @@ class FormWords:
         counts: Counter[tuple[str, str]] = Counter()
         if "[" in text:
             counts.update(("citation", m.group().replace(CODE_MARK, "`")) for m in _CITATION_TOKEN.finditer(text))
-        counts.update(("statement", f"{s.name}={s.value}") for s in self.statements(text))
+        counts.update(("statement", f"{s.name}={s.value.rstrip(_TRAILING)}") for s in self.statements(text))
         directives = len(self.shape.findall(text))
         if directives:
             counts[("directive", "@" + self.grammar.namespace)] = directives

@@ -629,42 +629,58 @@ class _Inline:
         # link destinations and titles, reference labels. Images' descriptions are hidden too.
         linked = _coverage(view.linked)
         removed = _link_parts(view.literal, linked, content)
-        removed += _image_descriptions(content, view.brackets)
-        removed.sort()
+        removed = _union(removed + _image_descriptions(content, view.brackets))
         self.hidden += [to_answer(a, b) for a, b in removed if b > a]
         self.hidden.sort()
         self.links = [lines.answer(a - 1) + 1 for a, b in view.brackets
                       if content[a:a + 1] == "(" and a > 0 and content[a - 1] == "]"]
         self.links += [lines.answer(a) + 1 for a in _label_starts(content, view.brackets)]
         builder = _Builder(lines)
-        code_spans = list(view.code)
+        # What shows between the view's pieces: code spans (but those inside a destination or a
+        # title, which is a string, not inline content), and a code mark for each tag of a code element.
+        destinations = _union([(a, b) for a, b in view.brackets
+                               if content[a:a + 1] == "(" and a > 0 and content[a - 1] == "]"] + removed)
+        self.hidden = sorted(set(self.hidden) | {to_answer(a, b) for a, b in destinations if b > a})
+        events = [(a, b, True) for a, b in view.code if not _within(a, destinations)]
+        events += [(a, b, False) for a, b in view.hidden
+                   if _CODE_TAG.match(content, a) and not _within(a, destinations)]
+        events.sort()
         at = 0
         for piece, origin, stride, source_end in _view_pieces(view.literal, content):
-            while at < len(code_spans) and code_spans[at][0] < origin:
-                self._code_span(builder, lines, content, *code_spans[at])
+            while at < len(events) and events[at][0] < origin:
+                self._event(builder, lines, content, *events[at])
                 at += 1
             if stride:
                 for a, b in _subtract((origin, source_end), removed):
                     builder.copy(content[a:b], a)
             elif not _within(origin, removed):
                 builder.show(piece, origin, source_end)
-        for a, b in code_spans[at:]:
-            self._code_span(builder, lines, content, a, b)
+        for event in events[at:]:
+            self._event(builder, lines, content, *event)
         self._shown = builder.build()
         self._code_elements(content, view.hidden, to_answer)
 
+    def _event(self, builder: _Builder, lines: _Lines, content: str, a: int, b: int, span: bool) -> None:
+        if span:
+            self._code_span(builder, lines, content, a, b)
+        else:
+            builder.show(CODE_MARK, a, b)
+
     def _code_span(self, builder: _Builder, lines: _Lines, content: str, a: int, b: int) -> None:
+        """6.1: each backtick of the span's runs as a code mark, its content between (line ends as
+        spaces), as :meth:`read_plain` writes it; the span's ``content`` without one space at each
+        end when both ends have one."""
         run = _BACKTICKS.match(content, a)
         length = run.end() - a if run else 1
         inner_start, inner_end = a + length, b - length
         inner = content[inner_start:inner_end].replace("\n", " ")
-        if len(inner) >= 2 and inner[0] == " " and inner[-1] == " " and inner.strip(" "):
-            inner, inner_start = inner[1:-1], inner_start + 1
-        builder.show(CODE_MARK, a, a + length)
+        builder.show(CODE_MARK * length, a, a + length)
         shown_at = builder.length
         if inner:
             builder.copy(inner, inner_start)
-        builder.show(CODE_MARK, inner_end, b)
+        builder.show(CODE_MARK * length, inner_end, b)
+        if len(inner) >= 2 and inner[0] == " " and inner[-1] == " " and inner.strip(" "):
+            inner, shown_at = inner[1:-1], shown_at + 1
         self.spans.append(CodeSpan(lines.answer(a), lines.answer(b - 1) + 1, inner, shown_at))
 
     def _code_elements(self, content: str, hidden: Sequence[tuple[int, int]],
@@ -740,6 +756,17 @@ def _subtract(span: tuple[int, int], ranges: Sequence[tuple[int, int]]) -> list[
     return out
 
 
+def _union(ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted ranges merged where they overlap or touch."""
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(ranges):
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
 def _within(offset: int, ranges: Sequence[tuple[int, int]]) -> bool:
     k = bisect.bisect_right(ranges, (offset, float("inf"))) - 1
     return k >= 0 and ranges[k][0] <= offset < ranges[k][1]
@@ -749,29 +776,33 @@ def segments(reading: AnswerReading) -> list[Segment]:
     """The answer as visible ``prose``, ``code`` (code spans, code blocks, ``<code>`` content) and
     ``hidden`` spans, in answer order (what is neither, markup and blank lines, is left out)."""
     out: list[Segment] = []
-    for block in reading.blocks:
-        if block.kind in ("fenced_code", "indented_code"):
-            kind = "code"
-        elif block.kind == "link_definition":
-            out.append(Segment("hidden", block.start, block.end, block.raw.text))
-            continue
+
+    def add(kind: str, start: int, end: int, text: str) -> None:
+        if out and out[-1].kind == kind and out[-1].end == start:
+            last = out[-1]
+            out[-1] = Segment(kind, last.start, end, last.text + text)
         else:
-            kind = "prose"
-        code = sorted([(span.start, span.end) for span in block.spans] + list(block.code))
-        for hidden in block.hidden:
-            out.append(Segment("hidden", *hidden, reading.text[hidden[0]:hidden[1]]))
+            out.append(Segment(kind, start, end, text))
+
+    for block in reading.blocks:
+        for start, end in block.hidden:
+            out.append(Segment("hidden", start, end, reading.text[start:end]))
+        if block.kind == "link_definition":
+            continue
+        whole_code = block.kind in ("fenced_code", "indented_code")
+        code = _union([(span.start, span.end) for span in block.spans] + list(block.code))
         shown = block.shown
-        for k, start in enumerate(shown.starts):
+        for k, first in enumerate(shown.starts):
             stop = shown.starts[k + 1] if k + 1 < len(shown.starts) else len(shown.text)
-            piece = shown.text[start:stop]
-            if piece == CODE_MARK:
+            piece, origin = shown.text[first:stop], shown.origins[k]
+            if not shown.strides[k]:
+                if piece.strip(CODE_MARK) and piece != "\t":
+                    add("code" if whole_code or _within(origin, code) else "prose", origin, shown.ends[k], piece)
                 continue
-            origin = shown.origins[k]
-            end = origin + len(piece) if shown.strides[k] else shown.ends[k]
-            piece_kind = "code" if kind == "code" or _within(origin, code) else "prose"
-            if out and out[-1].kind == piece_kind and out[-1].end == origin:
-                last = out[-1]
-                out[-1] = Segment(piece_kind, last.start, end, last.text + piece)
-            else:
-                out.append(Segment(piece_kind, origin, end, piece))
+            for part in re.finditer(f"[^{CODE_MARK}]+", piece):
+                a, b = origin + part.start(), origin + part.end()
+                cuts = sorted({a, b, *(x for span in code for x in span if a < x < b)})
+                for left, right in zip(cuts, cuts[1:]):
+                    kind = "code" if whole_code or _within(left, code) else "prose"
+                    add(kind, left, right, reading.text[left:right] if shown.strides[k] else piece)
     return sorted(out, key=lambda segment: (segment.start, segment.end))

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Final, Iterable, Mapping
+from typing import Final, Iterable, Mapping, Sequence
 
 __all__ = ["CONFUSABLES", "LookAlikes", "RUN_BREAKS", "is_look_alike", "run_pattern"]
 
@@ -85,31 +85,30 @@ def _is_accented_latin(ch: str) -> bool:
         and all(unicodedata.category(mark).startswith("M") for mark in decomposed[1:])
 
 
-def is_look_alike(run: str, needles: Iterable[str], equals_like: Mapping[str, bool] | None = None) -> bool:
+def is_look_alike(run: str, needles: Sequence[str], equals_like: Mapping[str, bool] | None = None) -> bool:
     """Does ``run`` (text holding no whitespace, backtick or :data:`RUN_BREAKS` character) read as a
     form though it is not ASCII? See the module docstring. ``equals_like`` may cache, per character,
     whether its name says ``EQUALS`` (:class:`LookAlikes` passes one)."""
     if run.isascii():
         return False
-    for ch in set(run):
-        if ch.isascii():
-            continue
+    others = set("".join(_NON_ASCII.findall(run)))
+    accented = []
+    for ch in others:
         known = equals_like.get(ch) if equals_like is not None else None
         if known is None:
             known = "EQUALS" in unicodedata.name(ch, "")
         if known:
             return True
-    pieces = [run]
-    if any(_is_accented_latin(ch) for ch in run if not ch.isascii()):
-        pieces = re.split("|".join(re.escape(ch) for ch in set(run) if not ch.isascii() and _is_accented_latin(ch)),
-                          run)
-    wanted = tuple(needles)
+        if ch.isalpha() and _is_accented_latin(ch):
+            accented.append(ch)
+    pieces = re.split("|".join(map(re.escape, accented)), run) if accented else (run,)
     for piece in pieces:
         if piece.isascii():
             continue
         seen = _NON_ASCII.sub("", unicodedata.normalize("NFKC", piece).translate(CONFUSABLES))
-        if any(needle in seen for needle in wanted):
-            return True
+        for needle in needles:
+            if needle in seen:
+                return True
     return False
 
 
