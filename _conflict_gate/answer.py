@@ -54,6 +54,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+from operator import itemgetter
 from typing import Any, Final, Mapping, NamedTuple, Sequence
 
 from .answer_forms import BLANK, FormWords, finding, reading_findings
@@ -265,20 +266,18 @@ class _Check:
         is_quote = self.words.is_quote
         for block in self.reading.blocks:
             quotes: list[tuple[int, int]] = []  # shown ranges of quotes' content
-            spans: dict[tuple[int, int], CodeSpan] = {}
             for span in block.spans:
                 content = span.content
-                shown_range = (span.shown_at, span.shown_at + len(content))
-                spans[shown_range] = span
                 if content == value_form:
                     stated_value = True
                 elif content == version_form:
                     stated_version = True
                 elif is_quote(content):
-                    quotes.append(shown_range)
+                    quotes.append((span.shown_at, span.shown_at + len(content)))
                     self._quote(content, span.start, span.end, citations)
-            self._statements(block, quotes, spans)
-        self.findings[before:] = sorted(self.findings[before:], key=_span)
+            self._statements(block, quotes)
+        # every finding here has a span: order them as the answer does
+        self.findings[before:] = sorted(self.findings[before:], key=itemgetter("start"))
         for (source_id, claim_line) in sorted(self.claims):
             if (source_id, claim_line) not in cited:
                 self.add("missing_citation", "a claim of the decision is not cited at its line",
@@ -303,8 +302,7 @@ class _Check:
                 found.append(_Citation(start, end, self.reading.line_of(start), match.group(1), line))
         return sorted(found)
 
-    def _statements(self, block: AnswerBlock, quotes: list[tuple[int, int]],
-                    spans: dict[tuple[int, int], CodeSpan]) -> None:
+    def _statements(self, block: AnswerBlock, quotes: list[tuple[int, int]]) -> None:
         """Every statement and directive a reader sees outside a quote, against the decision."""
         shown = block.shown
         text = shown.text
@@ -316,7 +314,10 @@ class _Check:
                 copied = b
             parts.append(text[copied:])
             text = "".join(parts)
+        spans: dict[tuple[int, int], CodeSpan] | None = None
         for statement in self.words.statements(text):
+            if spans is None:
+                spans = {(span.shown_at, span.shown_at + len(span.content)): span for span in block.spans}
             span = spans.get((statement.start, statement.end))
             if span is not None:  # the whole of a code span: the form's place, backticks included
                 start, end, quote = span.start, span.end, span.content
@@ -354,7 +355,7 @@ class _Check:
             self.add("non_ascii_in_form", "the quote holds a non-ASCII or control character",
                      start, end, quote=content)
             return
-        line = self.reading.line_of(end - 1)
+        line = bisect.bisect_right(self.reading.line_ends, end - 1)
         k = bisect.bisect_left(citations, (end,))
         after = citations[k] if k < len(citations) and citations[k].line == line else None
         if after is None:

@@ -67,6 +67,10 @@ _DECORATOR: Final = re.compile(r"@[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0
 #: What the value of a statement is read with: sentence punctuation and emphasis after it do not count.
 _TRAILING: Final = ".:!?_*~"
 _BACKTICK_RUN: Final = re.compile(r"`+")
+#: What a name may not follow to be a whole word (a statement's name; an underscore is an emphasis
+#: run's part there, judged apart), and a directive body's operation.
+_NAME_CHARS: Final = r"[A-Za-z0-9.\-]"
+_NAME_CHARS_UNDERSCORE: Final = r"[A-Za-z0-9_.\-]"
 
 
 class Statement(NamedTuple):
@@ -91,17 +95,17 @@ class FormWords:
         self.names = tuple(dict.fromkeys([key, *siblings, *RESERVED_KEYS]))
         alternatives = "|".join(re.escape(name) for name in sorted(self.names, key=len, reverse=True))
         self.statement = re.compile(
-            rf"(?<![A-Za-z0-9.\-])(?P<name>(?i:{alternatives}))"
+            rf"(?P<name>{_words(self.names, _NAME_CHARS)})"
             rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
             rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*"
             rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>{_VALUE}))")
         self.begun = re.compile(rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))",
                                 re.IGNORECASE)
         self.shape = grammar.shape
-        bodies = "|".join(
-            rf"{re.escape(op)}\s+(?:{'|'.join(re.escape(k) for k in keys)})\s*=" for op, keys in grammar.operations.items())
+        bodies = "|".join(rf"(?<=(?ai:{re.escape(op)}))\s+(?ai:{'|'.join(map(re.escape, keys))})\s*="
+                          for op, keys in grammar.operations.items())
         #: A directive's body (``create_copy existing_path=``): a code span holding one quotes a directive.
-        self.body = re.compile(rf"(?i:(?<![A-Za-z0-9_.\-])(?:{bodies}))")
+        self.body = re.compile(rf"{_words(list(grammar.operations), _NAME_CHARS_UNDERSCORE)}(?:{bodies})")
         self.directive_rest = re.compile(
             rf"[^\S\r\n]+([^\s=`{CODE_MARK}]+)[^\S\r\n]+([^\s=`{CODE_MARK}]+)"
             rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*({_VALUE})")
@@ -177,6 +181,20 @@ class FormWords:
     def formish(self, content: str) -> bool:
         """Is a code span's content form-like (a quote, or holding form-like text)?"""
         return self.is_quote(content) or bool(self.tokens(content))
+
+
+def _words(names: Sequence[str], not_after: str) -> str:
+    """A pattern of any of ``names`` (ASCII letters first, as grammar names are) in any ASCII case,
+    as a whole word: not after a character of the class ``not_after``. Written as one class of the
+    first letters, then the rest per letter, so that the regular expression engine skips ahead to a
+    first letter instead of trying every offset (about 6 times faster on 64 KiB)."""
+    by_first: dict[str, list[str]] = {}
+    for name in sorted(names, key=len, reverse=True):
+        by_first.setdefault(name[0].lower(), []).append(name[1:])
+    firsts = "".join(re.escape(ch) + re.escape(ch.upper()) for ch in by_first)
+    rests = "|".join(rf"(?<=[{re.escape(ch)}{re.escape(ch.upper())}])(?ai:{'|'.join(map(re.escape, rest))})"
+                     for ch, rest in by_first.items())
+    return rf"[{firsts}](?<!{not_after}.)(?:{rests})"
 
 
 def _foreign(ch: str) -> bool:

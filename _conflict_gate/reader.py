@@ -36,6 +36,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
+import sys
 import unicodedata
 from typing import Final, NamedTuple, Sequence
 
@@ -176,7 +177,7 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
 def _occurrences(encoded: bytes, candidates: Sequence[int]) -> tuple[str, ...]:
     """``Reading.occurrences``: from each candidate that is an ASCII at sign (at most
     :data:`MAX_CANDIDATES`), the rest of its line, cut to :data:`MAX_OCCURRENCE_CHARS` code points
-    (a character cut by the byte cap is dropped); distinct, in source order."""
+    (a character cut by the byte cap is dropped); distinct, in source order, each interned."""
     found: dict[str, None] = {}
     cap = 4 * MAX_OCCURRENCE_CHARS
     for at in candidates[:MAX_CANDIDATES]:
@@ -188,7 +189,8 @@ def _occurrences(encoded: bytes, candidates: Sequence[int]) -> tuple[str, ...]:
             if found_at != -1:
                 end = found_at
         found.setdefault(encoded[at:end].decode("utf-8", "ignore")[:MAX_OCCURRENCE_CHARS])
-    return tuple(found)
+    # interned: pages repeat the same directive lines, so a corpus keeps each text once
+    return tuple(map(sys.intern, found))
 
 
 _JUMPS: Final = 64
