@@ -245,6 +245,7 @@ class _Check:
         self.version = decision["requested_version"]
         self.version_name = RESERVED_KEYS[0]
         self.findings: list[Finding] = []
+        self.citation_starts: list[int] = []
 
     def add(self, kind: str, detail: str, start: int | None, end: int | None, **extra: Any) -> None:
         self.findings.append(_finding(kind, detail, start, end, **extra))
@@ -252,6 +253,7 @@ class _Check:
     def run(self) -> list[Finding]:
         """Citations, then quotes and statements in answer order, then what is missing."""
         citations = self._citations()
+        self.citation_starts = [citation.start for citation in citations]
         cited = set()
         for citation in citations:
             if (citation.source_id, citation.claim_line) in self.claims:
@@ -356,7 +358,7 @@ class _Check:
                      start, end, quote=content)
             return
         line = bisect.bisect_right(self.reading.line_ends, end - 1)
-        k = bisect.bisect_left(citations, (end,))
+        k = bisect.bisect_left(self.citation_starts, end)
         after = citations[k] if k < len(citations) and citations[k].line == line else None
         if after is None:
             self.add("quote_without_citation", "a quoted directive has no citation after it on its line",
