@@ -165,6 +165,24 @@ class ReadingTest(Fixture):
                 self.assertEqual(self.check(BASE + "\n" + extra)["verdict"], "malformed_answer")
 
 
+class HostileAnswerTest(Fixture):
+    """Answers built to make a reader work give a verdict, in time linear in their length (the
+    64 KiB versions, about 1 s at most, are for timing by hand; 8 KiB ones run here)."""
+
+    def test_hostile_answers_give_a_verdict(self) -> None:
+        size = 8192
+        for name, unit in {"brackets": "[", "links": "[a](b) ", "angles": "<", "tags": '<a title="x">',
+                           "entities": "&amp;", "escaped backticks": "\\`", "backtick runs": "` `` ",
+                           "comments": "<!--", "lines": "a\n", "carriage returns": "a\r", "fences": "```\n",
+                           "quotes": "> ", "table rows": "| `x` | [source: quill-guide:37] |\n",
+                           "look-alikes": "v\u0435rsion ", "non-English": "versi\u00f3n ", "at signs": "@quill "}.items():
+            answer = (unit * (size // len(unit) + 1))[:size]
+            if name == "table rows":
+                answer = "| a | b |\n|---|---|\n" + answer
+            with self.subTest(name):
+                self.assertNotEqual(self.check(answer)["verdict"], "supported")
+
+
 class StatementTest(Fixture):
     """Code is prose unless it states the claim: the statement rule, anywhere a reader sees it."""
 
