@@ -149,14 +149,15 @@ class FormWords:
 
     def is_quote(self, content: str) -> bool:
         """A code span that quotes a directive: it starts with an at sign (after NFKC) and is not a
-        decorator or a handle (``@quill.task``, ``@retry(times=3)``); or it holds a directive's body,
+        decorator or a handle (``@quill.task``, ``@retry(times=3)``) unless it is the namespace's
+        directive shape (``@quill``: a quote cut short); or it holds a directive's body,
         an operation of the grammar then one of its keys and ``=`` (a quote that lost its head)."""
         if content[:1] == "@" and " " in content and "(" not in content and content.isascii() \
                 and content.rstrip() == content:
             return True  # words apart outside parentheses: never a decorator (the common case, fast)
         normalized = content.strip() if content.isascii() else unicodedata.normalize("NFKC", content).strip()
-        if normalized.startswith("@"):
-            return _DECORATOR.fullmatch(normalized) is None
+        if normalized.startswith("@"):  # the namespace's shape (``@quill``, ``@quill ...``) is always one
+            return _DECORATOR.fullmatch(normalized) is None or self.shape.match(normalized) is not None
         return self.body.search(normalized) is not None
 
     def tokens(self, text: str) -> list[tuple[str, str, int, int]]:

@@ -225,7 +225,8 @@ class StatementTest(Fixture):
         states the agreed value next to a citation."""
         for extra in (f"`quill create_copy existing_path=refuse` {GUIDE}",
                       f"@quill create_copy existing_path=refuse {GUIDE}",
-                      f"`@quill`create_copy existing_path=refuse` {GUIDE}"):
+                      f"`@quill`create_copy existing_path=refuse` {GUIDE}",
+                      f"`@quill `reate_copy existing_path=refuse` {GUIDE}"):  # seed 7, case 6936 of test_answer's fuzz
             with self.subTest(extra=extra):
                 self.assertNotEqual(self.check(BASE + extra + "\n")["verdict"], "supported")
 
