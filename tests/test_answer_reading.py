@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from _conflict_gate.answer import check_answer
-from _conflict_gate.answer_reader import CODE_MARK, _Inline, read_answer, segments
+from _conflict_gate.answer_inline import InlineUnit
+from _conflict_gate.answer_reader import read_answer, segments
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import gate
 from _conflict_gate.lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes, _is_accented_latin, is_look_alike
@@ -136,7 +137,7 @@ class ReadingTest(Fixture):
             for line in text.split("\n"):
                 spans.append((at, at + len(line)))
                 at += len(line) + 1
-            fast, full = _Inline(text), _Inline(text)
+            fast, full = InlineUnit(text), InlineUnit(text)
             fast.read(spans)
             full.read(spans, fast=False)
             with self.subTest(index=index, text=text):
