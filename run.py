@@ -87,6 +87,16 @@ LAB_ANSWERS: Final = (
      "quotes the 2.0 page's directive (also in the guide's code example) as the guide's claim at line 37"),
     ("invented-quote", "compatible-agreement", "quotes a directive that no pinned source contains"),
     ("withheld", "same-version-conflict", "answers a decision whose answer request was withheld"),
+    ("realistic-code", "compatible-agreement",
+     "a real answer: inline code, a decorator with keyword arguments in a Python fence, the forms in prose"),
+    ("hidden-evidence", "compatible-agreement",
+     "shows a reader only prose; the citations, quotes and statements are in an HTML comment"),
+    ("encoded-citation", "compatible-agreement",
+     "cites the 2.0 page with character references, which a chat window shows as a citation"),
+    ("look-alike-statement", "compatible-agreement",
+     "states the other value with a look-alike equals sign (U+A78A, no NFKC mapping to '=')"),
+    ("other-value-in-code", "compatible-agreement",
+     "shows the other directive in a code block fenced with tildes"),
 )
 #: The changed-source case: a temporary copy whose file is edited without re-pinning.
 CHANGED_SOURCE: Final = {

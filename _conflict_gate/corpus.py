@@ -30,6 +30,7 @@ import hashlib
 import os
 import posixpath
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Final, Mapping, NamedTuple
 
@@ -37,6 +38,7 @@ from .errors import DirectiveError, IngestionError
 from .files import DIR_FLAGS, HAS_DIR_FD, HAS_NOFOLLOW, OPEN_FLAGS, ErrorFactory, is_symlink_at, open_error, read_fd
 from .grammar import Grammar
 from .manifest import Entry, Manifest, VersionScheme, read_manifest
+from .quotes import QuoteIndex
 from .reader import Claim, NearMiss, read_directives
 from .registry import MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
 from .suggest import IdIndex
@@ -61,6 +63,10 @@ class Source(NamedTuple):
     one of :data:`~_conflict_gate.registry.SOURCE_INGESTION_REASONS`, with source
     and path), no claims and no near-misses; ``sha256`` is ``""`` and ``size``
     ``0``, since no bytes were verified.
+
+    ``occurrences``: the directive-shaped text of the source, wherever it is
+    (:attr:`Reading.occurrences <_conflict_gate.reader.Reading.occurrences>`), where the
+    answer check looks quotes up; empty for a failed source.
     """
 
     source_id: str
@@ -74,6 +80,7 @@ class Source(NamedTuple):
     refusal: DirectiveError | IngestionError | None
     near_misses: tuple[NearMiss, ...]
     entry: Entry
+    occurrences: tuple[str, ...] = ()
 
     @property
     def document_revision(self) -> str:
@@ -107,7 +114,8 @@ class Corpus:
     corpus does not notice files edited after loading: load again.
     :attr:`failed` lists the sources that failed verification (only a
     non-strict load keeps any). ``id_index`` is the did-you-mean index of the
-    source ids (:class:`~_conflict_gate.suggest.IdIndex`), built with the corpus.
+    source ids (:class:`~_conflict_gate.suggest.IdIndex`), built with the corpus;
+    :attr:`quote_index` the index the answer check looks quotes up in, built on first use.
     """
 
     manifest: Manifest
@@ -116,6 +124,12 @@ class Corpus:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "id_index", IdIndex(self.sources))
+
+    @cached_property
+    def quote_index(self) -> QuoteIndex:
+        """Every directive-shaped occurrence of the verified sources (:class:`~_conflict_gate.quotes.QuoteIndex`),
+        built once, on first use; a failed source has none (its bytes were never verified)."""
+        return QuoteIndex(occurrence for source in self.sources.values() for occurrence in source.occurrences)
 
     @property
     def failed(self) -> tuple[Source, ...]:
@@ -412,4 +426,4 @@ def source_from_bytes(raw: bytes, grammar: Grammar, entry: Entry, *, digest: str
     reading = read_directives(text, grammar, bom_bytes=len(raw) - len(body), source_id=entry.source_id,
                               path=entry.path, encoded=body)
     return Source(entry.source_id, entry.version, entry.status, entry.path, entry.url, digest, len(raw),
-                  reading.claims, reading.refusal, reading.near_misses, entry)
+                  reading.claims, reading.refusal, reading.near_misses, entry, reading.occurrences)

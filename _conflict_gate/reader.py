@@ -36,6 +36,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
+import sys
 import unicodedata
 from typing import Final, NamedTuple, Sequence
 
@@ -54,8 +55,8 @@ from .inlines import (
     visible_word,
 )
 
-__all__ = ["Claim", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "NearMiss", "Reading",
-           "read_directives"]
+__all__ = ["Claim", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "MAX_OCCURRENCE_CHARS", "NearMiss",
+           "Reading", "read_directives"]
 
 #: At most this many near-misses are kept per source, so no input can grow memory.
 MAX_NEAR_MISSES: Final = 100
@@ -67,6 +68,8 @@ MAX_CANDIDATES: Final = 10_000
 MAX_BLOCK_BYTES: Final = 1 << 20
 #: Quotes of near-misses and refusals are cut to this many code points.
 QUOTE_LIMIT: Final = 200
+#: Occurrences (``Reading.occurrences``) are cut to this many code points.
+MAX_OCCURRENCE_CHARS: Final = 256
 
 
 class Claim(NamedTuple):
@@ -104,11 +107,19 @@ class NearMiss(NamedTuple):
 
 class Reading(NamedTuple):
     """What one source declares: its ``claims`` in line order, or the ``refusal`` (then no claims);
-    and its first :data:`MAX_NEAR_MISSES` ``near_misses``."""
+    and its first :data:`MAX_NEAR_MISSES` ``near_misses``.
+
+    ``occurrences``: the directive-shaped text of the source, wherever it is (claims, near-misses
+    in code or hidden HTML, inline-code mentions, refused lines): from each candidate at sign
+    that is an ASCII ``@``, the rest of its line, cut to :data:`MAX_OCCURRENCE_CHARS` code points;
+    distinct, in source order. The answer check looks quotes up in them
+    (:class:`~_conflict_gate.quotes.QuoteIndex`), so it never reads a source again.
+    """
 
     claims: tuple[Claim, ...]
     refusal: DirectiveError | None
     near_misses: tuple[NearMiss, ...]
+    occurrences: tuple[str, ...] = ()
 
 
 _EMPTY: Final = Reading((), None, ())
@@ -146,7 +157,7 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     if len(candidates) > MAX_CANDIDATES:
         findings.refuse("too_complex", candidates[MAX_CANDIDATES], f"more than {MAX_CANDIDATES} at "
                         "signs that may start a directive; the gate does not read such a source")
-        return findings.reading(bom_bytes)
+        return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
     leaves = sorted(parse_blocks(view, candidates, fast=fast), key=lambda leaf: leaf.lines[0][1])
     html = _OpenHtml(view) if "<" in view else None
     for leaf in leaves:
@@ -160,7 +171,26 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
             _read_leaf(findings, leaf, inside)
             if findings.problems:  # later blocks cannot hold an earlier problem
                 break
-    return findings.reading(bom_bytes)
+    return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
+
+
+def _occurrences(encoded: bytes, candidates: Sequence[int]) -> tuple[str, ...]:
+    """``Reading.occurrences``: from each candidate that is an ASCII at sign (at most
+    :data:`MAX_CANDIDATES`), the rest of its line, cut to :data:`MAX_OCCURRENCE_CHARS` code points
+    (a character cut by the byte cap is dropped); distinct, in source order, each interned."""
+    found: dict[str, None] = {}
+    cap = 4 * MAX_OCCURRENCE_CHARS
+    for at in candidates[:MAX_CANDIDATES]:
+        if encoded[at] != 0x40:  # a look-alike or a reference: no ASCII quote starts there
+            continue
+        end = min(len(encoded), at + cap)
+        for ending in (b"\n", b"\r"):
+            found_at = encoded.find(ending, at, end)
+            if found_at != -1:
+                end = found_at
+        found.setdefault(encoded[at:end].decode("utf-8", "ignore")[:MAX_OCCURRENCE_CHARS])
+    # interned: pages repeat the same directive lines, so a corpus keeps each text once
+    return tuple(map(sys.intern, found))
 
 
 _JUMPS: Final = 64

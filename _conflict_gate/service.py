@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Final, Iterable, Mapping, Sequence
 
-from .answer import check_answer
+from .answer import CORPUS_WIDE_FINDINGS, check_answer
 from .cli_support import located_error, shown_manifest
 from .corpus import Corpus, Source, SourceFiles, failed_source, load_documents, source_digest, source_from_bytes
 from .decision import audit, claim_operation, gate, versions_listing
@@ -223,17 +223,17 @@ class GateService:
 
     def check_answer(self, decision: Any, answer: str | bytes) -> AnswerCheck:
         """:func:`~_conflict_gate.answer.check_answer`, the decision's eligible candidates re-verified
-        first; when it looks a quote up in the pinned bytes and a file changed, every source is
-        re-verified and it is checked once more."""
+        first; when a finding looked a quote up in every source (:data:`~_conflict_gate.answer.CORPUS_WIDE_FINDINGS`),
+        every source is re-verified and the answer is checked once more."""
         def used(corpus: Corpus) -> list[Source]:
             if not isinstance(decision, dict):
                 return []
             return _eligible(corpus, decision.get("candidate_ids"), decision.get("requested_version"))
 
-        try:
-            return check_answer(self.current(used), decision, answer)
-        except IngestionError:  # a source changed since it was verified: the lookup refuses stale bytes
-            return check_answer(self.current(None), decision, answer)
+        result = check_answer(self.current(used), decision, answer)
+        if any(finding["kind"] in CORPUS_WIDE_FINDINGS for finding in result["findings"]):
+            return check_answer(self.current(None), decision, answer)  # looked up in every source
+        return result
 
     def audit(self, limit: int | None = None) -> AuditReport:
         """:func:`~_conflict_gate.decision.audit` of every source, re-verified first; with ``limit``,

@@ -172,8 +172,8 @@ class FreshnessTest(LabCopyCase):
         self.assertIn(caught.exception.reason, ("invalid_decision", "decision_mismatch"))
 
     def test_an_answer_looked_up_in_the_pinned_bytes_after_another_page_changed(self) -> None:
-        """The invented quote makes the check read every source's bytes; a page the decision does not use
-        changed meanwhile: the check re-verifies everything, then gives the non-strict verdict."""
+        """The invented quote is looked up in every source; a page the decision does not use changed
+        meanwhile: the check re-verifies everything, then gives the command line's verdict."""
         service = GateService(self.m)
         decision = service.gate(*self.READY)
         answer = (self.root / "docs" / "answers" / "invented-quote.txt").read_bytes()
