@@ -413,7 +413,7 @@ class ExitCodeTableTest(CliCase):
         """``python run.py mcp`` as a real process whose client closes stdin at once: it ends, exit 0."""
         if importlib.util.find_spec("mcp") is None:
             self.skipTest("SKIPPED: the MCP SDK is not installed (.ci/run's MCP step runs this with it)")
-        done = subprocess.run([sys.executable, str(REPO / "run.py"), "mcp", "--manifest", manifest],
+        done = subprocess.run([sys.executable, "run.py", "mcp", "--manifest", manifest], cwd=REPO,
                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
         self.assertEqual(done.stdout, "")
         return Run(done.returncode, done.stdout, done.stderr)
