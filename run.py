@@ -19,6 +19,7 @@ if sys.version_info < (3, 10):  # before the imports that need 3.10, so the mess
 
 import argparse
 import difflib
+import shlex
 import shutil
 import tempfile
 from pathlib import Path
@@ -86,6 +87,16 @@ LAB_ANSWERS: Final = (
      "quotes the 2.0 page's directive (also in the guide's code example) as the guide's claim at line 37"),
     ("invented-quote", "compatible-agreement", "quotes a directive that no pinned source contains"),
     ("withheld", "same-version-conflict", "answers a decision whose answer request was withheld"),
+    ("realistic-code", "compatible-agreement",
+     "a real answer: inline code, a decorator with keyword arguments in a Python fence, the forms in prose"),
+    ("hidden-evidence", "compatible-agreement",
+     "shows a reader only prose; the citations, quotes and statements are in an HTML comment"),
+    ("encoded-citation", "compatible-agreement",
+     "cites the 2.0 page with character references, which a chat window shows as a citation"),
+    ("look-alike-statement", "compatible-agreement",
+     "states the other value with a look-alike equals sign (U+A78A, no NFKC mapping to '=')"),
+    ("other-value-in-code", "compatible-agreement",
+     "shows the other directive in a code block fenced with tildes"),
 )
 #: The changed-source case: a temporary copy whose file is edited without re-pinning.
 CHANGED_SOURCE: Final = {
@@ -233,5 +244,11 @@ def _compare(text: str, expected_path: Path) -> int:
 lab: Final = lab_command()
 
 
+def typed_prog(script: str) -> str:
+    """How this script was started, as a user types it again: ``python run.py`` from the checkout,
+    ``python /path/to/conflict-gate/run.py`` from elsewhere (the hints of every message use it)."""
+    return "python " + shlex.quote(script)
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:], prog="python run.py", lab=lab))
+    sys.exit(main(sys.argv[1:], prog=typed_prog(sys.argv[0]), lab=lab))

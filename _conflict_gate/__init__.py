@@ -1,24 +1,60 @@
 """conflict-gate's implementation. Import the public names from :mod:`conflict_gate` instead.
 
-One module per step of the flow, each importing only the steps before it::
-
-    registry    every fixed vocabulary: reasons, statuses, decisions, verdicts, exit codes
-    errors      the typed errors (one base class, one reason registry each)
-    grammar     the directive grammar a manifest declares (a frozen value)
-    manifest    manifest JSON -> validated entries, version schemes, page statuses, pins
-    inlines     what a reader sees inside one block's inline content (no I/O)
-    blocks      CommonMark 0.31.2 + GFM block structure (no I/O): a package of one
-                construct table, the flavours that read with it, and their rules
-    reader      blocks + inlines + grammar -> one source's directives, refusal, near-misses
-    corpus      load_documents: read, verify and read every source once -> Corpus
-    decision    gate, audit, answer_request
-    answer      check_answer: a model's answer against a decision
-    cli         the conflict-gate command line
-
-The root modules ``conflict_gate.py`` (the public API) and ``run.py`` (the lab)
+One module per step of the flow, each importing only the steps before it;
+:data:`MODULES` lists them in that order, with the step each serves
+(``reference/architecture.md`` renders it with each module's summary). The
+root modules ``conflict_gate.py`` (the public API) and ``run.py`` (the lab)
 sit beside this package; ``pip install`` installs ``conflict_gate`` and this
 package, nothing with a generic name.
 """
 
 #: The release, read by pyproject.toml (``[tool.setuptools.dynamic]``) and ``conflict-gate --version``.
 __version__ = "0.2.0"
+
+#: (module, the step of the flow it serves), in the flow's order: a module imports only modules
+#: listed before it, but for annotations (``if TYPE_CHECKING:``); tests/test_architecture.py checks
+#: both this order and that every module is here.
+MODULES = (
+    ("registry", "vocabularies"),
+    ("errors", "typed errors"),
+    ("jsondata", "JSON in and out"),
+    ("files", "reading files"),
+    ("form", "the answer form"),
+    ("grammar", "the grammar"),
+    ("sources", "the manifest's sources"),
+    ("inlines", "one page -> what a reader sees"),
+    ("blocks", "one page -> what a reader sees"),
+    ("html_tree", "one page -> what a reader sees"),
+    ("renderers", "renderers as values"),
+    ("manifest", "manifest -> entries"),
+    ("manifest_text", "manifest edits"),
+    ("tree", "the docs tree"),
+    ("reader", "one page -> claims"),
+    ("quotes", "quotes looked up in the corpus"),
+    ("suggest", "unknown ids"),
+    ("corpus", "entries -> verified corpus"),
+    ("results", "result shapes"),
+    ("results_audit", "result shapes"),
+    ("results_lab", "result shapes"),
+    ("results_service", "result shapes"),
+    ("request", "decision -> answer request"),
+    ("lookalike", "answer -> what a reader sees"),
+    ("answer_html", "answer -> what a reader sees"),
+    ("answer_inline", "answer -> what a reader sees"),
+    ("answer_reader", "answer -> what a reader sees"),
+    ("answer_forms", "answer -> forms and statements"),
+    ("decision", "corpus -> decision, audit"),
+    ("answer", "decision + answer -> verdict"),
+    ("schema", "result shapes -> JSON Schema"),
+    ("ci", "findings for CI"),
+    ("cli_support", "the command line"),
+    ("markdown", "the command line"),
+    ("cli_pin", "the command line"),
+    ("cli_init", "the command line"),
+    ("service", "a long-running gate"),
+    ("mcp_server", "the MCP server"),
+    ("cli", "the command line"),
+    ("api", "the public surface"),
+    ("reference_tables", "the reference pages"),
+    ("reference", "the reference pages"),
+)

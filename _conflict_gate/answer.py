@@ -1,9 +1,15 @@
 """After the model: check a generated answer against the decision, deterministically.
 
-:func:`check_answer` reads only the answer form of
-:data:`~_conflict_gate.request.ANSWER_FORM` (citations, quoted directives in
-backticks, value and version statements in backticks); free prose around
-them is not evidence either way. It returns one verdict from
+:func:`check_answer` reads the answer as its reader sees it
+(:mod:`~_conflict_gate.answer_reader`: CommonMark 0.31.2 + GFM, what a chat
+window shows, and the raw text a terminal shows), requires that the form-like
+text read the same both ways (:mod:`~_conflict_gate.answer_forms`), and judges
+what it states: the citations and quotes of the answer form
+(:data:`~_conflict_gate.form.ANSWER_FORM`), the required statements in
+backticks, and every statement of the claim key, of another key of its
+operation or of ``version``, and every directive of the namespace, wherever a
+reader sees it (prose, code spans, code blocks, tables). Other code and
+prose is free text. It returns one verdict from
 :data:`~_conflict_gate.registry.VERDICTS`, the first in this precedence that
 any finding calls for, and every finding so a person sees why:
 
@@ -11,9 +17,10 @@ any finding calls for, and every finding so a person sees why:
    says can be supported.
 2. ``malformed_answer``: the answer cannot be read reliably (not UTF-8, too
    large, empty, a form begun and not completed, a non-ASCII character
-   inside a form). Reading around a broken form could miss what it says.
-3. ``contradicts_decision``: another value or version stated in the form;
-   the most harmful error, a false statement.
+   inside a form, a look-alike of one, form-like text hidden, escaped or in
+   doubtful markup). Reading around a broken form could miss what it says.
+3. ``contradicts_decision``: another value or version stated anywhere a
+   reader sees it; the most harmful error, a false statement.
 4. ``quote_not_found``: a quoted directive that no pinned source contains;
    fabricated evidence.
 5. ``misattributed``: a quoted directive that is in a pinned source but is not
@@ -31,12 +38,15 @@ or :class:`DecisionError` is raised. A decision that ends with
 ``set_aside_unrelated_ids`` was made with ``unrelated="set_aside"`` and is
 rebuilt so.
 
-Normalisation is minimal on purpose: ``\\r\\n`` and ``\\r`` end lines like
-``\\n``, and whitespace at the two ends of the answer is ignored. Nothing
-else: Unicode normalisation would turn look-alikes (a Cyrillic ``о``) into
-ASCII and let them pass, case folding would accept another key's spelling,
-and collapsing spaces inside a form would accept text the form does not
-allow. Offsets in findings are code points into the answer as given.
+Normalisation is minimal on purpose: whitespace at the two ends of the answer
+is not read, and a reader's rendering decodes what Markdown decodes (entities,
+escapes), which the check then requires to read the same raw. Unicode
+normalisation is used only to fail closed (a run that reads as a form after
+NFKC is a ``look_alike``), never to accept: it would turn look-alikes (a
+Cyrillic ``о``) into ASCII and let them pass; case folding would accept
+another key's spelling, and collapsing spaces inside a form would accept
+text the form does not allow. Offsets in findings are code points into the
+answer as given.
 """
 
 from __future__ import annotations
@@ -44,16 +54,18 @@ from __future__ import annotations
 import bisect
 import os
 import re
-import unicodedata
-from typing import Any, Final, Mapping, Sequence
+from operator import itemgetter
+from typing import Any, Final, Mapping, NamedTuple, Sequence
 
-from .corpus import Corpus, SourceFiles, source_digest
+from .answer_forms import BLANK, FormWords, finding, reading_findings
+from .answer_reader import CODE_MARK, AnswerBlock, AnswerReading, CodeSpan, read_answer
+from .corpus import Corpus
 from .files import read_capped
 from .decision import gate
-from .errors import DecisionError, GateError, IngestionError, printable
+from .errors import DecisionError, GateError, printable
 from .jsondata import json_pointer, parse_strict, JsonProblem
 from .registry import FINDINGS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, VERDICT_PRECEDENCE, VERDICTS
-from .form import ANSWER_FORM
+from .form import ANSWER_FORM, RESERVED_KEYS
 from .results import (
     ANSWER_CHECK_FIELDS,
     DECISION_ECHO_FIELDS,
@@ -65,17 +77,18 @@ from .results import (
     build,
 )
 
-__all__ = ["check_answer", "verdict_of"]
+__all__ = ["CORPUS_WIDE_FINDINGS", "check_answer", "verdict_of"]
+
+#: The finding kinds that depend on every verified source, not only the decision's: a quote that is
+#: not the cited claim is looked up in :attr:`Corpus.quote_index <_conflict_gate.corpus.Corpus.quote_index>`.
+CORPUS_WIDE_FINDINGS: Final = frozenset({"misattributed", "quote_not_found"})
 
 _CITATION: Final = ANSWER_FORM.citation_pattern()
 _CITATION_START: Final = ANSWER_FORM.citation_start()
-#: A statement inside backticks: a key (or ``version``), ``=``, a value; no spaces.
-_STATEMENT: Final = re.compile(r"([^\s=`]+)=([^\s=`]+)")
-_LINE_END: Final = re.compile(r"\r\n|\r|\n")
-#: Bracketed text on one line, ASCII or fullwidth brackets (look-alike citations are looked for there).
-_BRACKETED: Final = re.compile(r"[\[\uff3b][^\[\]\uff3b\uff3d\r\n]*[\]\uff3d]")
-#: After NFKC and case folding, a bracket that ends like a citation (``...:<digits>]``) or names a source.
-_CITATION_LIKE: Final = re.compile(r"^\[\s*s\W*o\W*u\W*r\W*c\W*e|:\s*[0-9]+\s*\]$")
+#: Blocks whose text outside code is prose (a directive's body there is a quote without its backticks).
+_PROSE_KINDS: Final = frozenset({"paragraph", "heading", "table", "html_block"})
+#: A code span's (or code element's) content between its code marks, in a block's shown text.
+_CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
 
 
 def verdict_of(findings: Sequence[Mapping[str, Any]], ready: bool) -> str:
@@ -161,11 +174,10 @@ def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> AnswerCh
     form's content, without its backticks), ``source_id`` and ``line`` where
     they apply; ``decision`` echoes the request and status. Raises
     :class:`DecisionError` when the decision is not this tool's result for
-    this corpus, and :class:`IngestionError` (``hash_mismatch``) when a quote
-    must be looked up in the sources' bytes and a file changed since the
-    corpus was loaded. Refuses to read anything but the answer form; never
-    calls a model; no answer makes it raise (a broken one is
-    ``malformed_answer``).
+    this corpus. Quotes are looked up in the corpus as loaded
+    (:attr:`Corpus.quote_index <_conflict_gate.corpus.Corpus.quote_index>`, built once): no
+    source is read again. Never calls a model; no answer makes it raise (a
+    broken one is ``malformed_answer``).
     """
     checked = _check_decision(corpus, decision)
     ready = checked["status"] == "ready"
@@ -179,8 +191,7 @@ def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> AnswerCh
     })
 
 
-def _finding(kind: str, detail: str, start: int | None, end: int | None, **extra: Any) -> Finding:
-    return build(Finding, FINDING_FIELDS, {"kind": kind, "detail": detail, "start": start, "end": end, **extra})
+_finding: Final = finding
 
 
 def _findings(corpus: Corpus, decision: Decision, answer: str | bytes) -> list[Finding]:
@@ -201,186 +212,175 @@ def _findings(corpus: Corpus, decision: Decision, answer: str | bytes) -> list[F
         return [_finding("too_large", f"over the {MAX_ANSWER_BYTES}-byte limit", None, None)]
     if not answer.strip():
         return [_finding("empty", "the answer is empty", None, None)]
-    reader = _AnswerReader(corpus, decision, answer)
-    return reader.read()
+    words = FormWords(corpus.grammar, decision["operation"], decision["claim_key"])
+    reading = read_answer(answer)
+    checked = _Check(corpus, decision, reading, words).run()
+    in_forms = [_span(f) for f in checked if f["kind"] == "non_ascii_in_form"]
+    read = [f for f in reading_findings(reading, words)  # one mistake in a form, one finding
+            if not (f["kind"] == "look_alike" and any(a <= _span(f)[0] and _span(f)[1] <= b for a, b in in_forms))]
+    return read + checked
 
 
-class _AnswerReader:
-    """Reads the forms of one answer and compares them with one ready decision."""
+def _span(found: Finding) -> tuple[int, int]:
+    """A finding's span, ``(-1, -1)`` when it has none."""
+    start, end = found["start"], found["end"]
+    return (-1, -1) if start is None or end is None else (start, end)
 
-    def __init__(self, corpus: Corpus, decision: Decision, answer: str) -> None:
+
+class _Citation(NamedTuple):
+    start: int
+    end: int
+    line: int
+    source_id: str
+    claim_line: int
+
+
+class _Check:
+    """What one answer, as read, states and cites, against one ready decision."""
+
+    def __init__(self, corpus: Corpus, decision: Decision, reading: AnswerReading, words: FormWords) -> None:
         self.corpus = corpus
-        self.answer = answer
+        self.reading = reading
+        self.words = words
         self.claims = {(c["source_id"], c["start_line"]): c for c in decision["claims"]}
-        self.quotes = {c["quote"] for c in decision["claims"]}
+        self.operation = decision["operation"]
         self.key = decision["claim_key"]
         self.value = decision["agreed_value"]
         self.version = decision["requested_version"]
-        self.line_ends = [m.start() for m in _LINE_END.finditer(answer)]
+        self.version_name = RESERVED_KEYS[0]
         self.findings: list[Finding] = []
+        self.citation_starts: list[int] = []
 
-    def line_of(self, offset: int) -> int:
-        return bisect.bisect_right(self.line_ends, offset)
+    def add(self, kind: str, detail: str, start: int | None, end: int | None, **extra: Any) -> None:
+        self.findings.append(_finding(kind, detail, start, end, **extra))
 
-    def read(self) -> list[Finding]:
+    def run(self) -> list[Finding]:
+        """Citations, then quotes and statements in answer order, then what is missing."""
         citations = self._citations()
-        spans = self._backtick_spans()
-        stated_value = stated_version = False
+        self.citation_starts = [citation.start for citation in citations]
         cited = set()
-        for start, end, line, source_id, claim_line in citations:
-            if (source_id, claim_line) in self.claims:
-                cited.add((source_id, claim_line))
+        for citation in citations:
+            if (citation.source_id, citation.claim_line) in self.claims:
+                cited.add((citation.source_id, citation.claim_line))
             else:
                 self.add("unknown_citation", "this citation is not the line of a claim of the decision",
-                         start, end, source_id=source_id, line=claim_line)
-        for start, end, run in spans:
-            content = self.answer[start + run:end - run]
-            if run > 1 and content.startswith(" ") and content.endswith(" ") and content.strip():
-                content = content[1:-1]  # CommonMark 6.1: one space at each end is not content
-            kind = _form_of(content)
-            if kind is None:
-                continue
-            if not content.isascii() or not content.isprintable():
-                self.add("non_ascii_in_form", f"the {kind} holds a non-ASCII or control character",
-                         start, end, quote=content)
-                continue
-            if kind == "quote":
-                self._quote(content, start, end, citations)
-                continue
-            statement = _STATEMENT.fullmatch(content)
-            if statement is None:
-                self.add("broken_form", "a statement is `key=value` with no spaces", start, end, quote=content)
-                continue
-            key, value = statement.groups()
-            if key == "version":
-                stated_version = True
-                if value != self.version:
-                    self.add("other_version", f"states version {value}, not {self.version}", start, end,
-                             quote=content)
-            elif key == self.key and value == self.value:
-                stated_value = True
-            else:
-                self.add("other_value", f"states {key}={value}; the decision is {self.key}={self.value}",
-                         start, end, quote=content)
+                         citation.start, citation.end, source_id=citation.source_id, line=citation.claim_line)
+        before = len(self.findings)
+        stated_value = stated_version = False
+        value_form = f"{self.key}={self.value}"
+        version_form = f"{self.version_name}={self.version}"
+        is_quote = self.words.is_quote
+        for block in self.reading.blocks:
+            quotes: list[tuple[int, int]] = []  # shown ranges of quotes' content
+            for span in block.spans:
+                content = span.content
+                if content == value_form:
+                    stated_value = True
+                elif content == version_form:
+                    stated_version = True
+                elif is_quote(content):
+                    quotes.append((span.shown_at, span.shown_at + len(content)))
+                    self._quote(content, span.start, span.end, citations)
+            self._statements(block, quotes)
+        # every finding here has a span: order them as the answer does
+        self.findings[before:] = sorted(self.findings[before:], key=itemgetter("start"))
         for (source_id, claim_line) in sorted(self.claims):
             if (source_id, claim_line) not in cited:
                 self.add("missing_citation", "a claim of the decision is not cited at its line",
                          None, None, source_id=source_id, line=claim_line)
         if not stated_value:
-            self.add("missing_value", f"the answer does not state `{self.key}={self.value}`", None, None)
+            self.add("missing_value", f"the answer does not state `{value_form}`", None, None)
         if not stated_version:
-            self.add("missing_version", f"the answer does not state `version={self.version}`", None, None)
+            self.add("missing_version", f"the answer does not state `{version_form}`", None, None)
         return self.findings
 
-    def add(self, kind: str, detail: str, start: int | None, end: int | None, **extra: Any) -> None:
-        self.findings.append(_finding(kind, detail, start, end, **extra))
-
-    def _citations(self) -> list[tuple[int, int, int, str, int]]:
-        """Every citation: (start, end, answer line, source id, claim line); a begun, broken one is a finding."""
+    def _citations(self) -> list[_Citation]:
+        """Every citation a reader sees (prose or code), in answer order."""
         found = []
-        answer = self.answer
-        pos = answer.find(_CITATION_START)
-        while pos != -1:
-            match = _CITATION.match(answer, pos)
-            if match is None or not match.group().isascii():
-                end = answer.find("]", pos)
-                self.add("broken_form", "a citation is begun but is not "
-                         f"{ANSWER_FORM.citation.format(source_id='ID', line='LINE')} in ASCII",
-                         pos, end + 1 if end != -1 else len(answer))
-            else:
+        for block in self.reading.blocks:
+            shown = block.shown
+            if _CITATION_START not in shown.text:
+                continue
+            for match in _CITATION.finditer(shown.text):
+                start, end = shown.span(match.start(), match.end())
                 digits = match.group(2)
                 line = int(digits) if len(digits) <= 9 and digits == str(int(digits)) else -1
-                found.append((match.start(), match.end(), self.line_of(pos), match.group(1), line))
-            pos = answer.find(_CITATION_START, pos + 1)
-        for match in _BRACKETED.finditer(answer):  # look-alikes: fullwidth brackets, Cyrillic letters
-            segment = match.group()
-            if answer.startswith(_CITATION_START, match.start()):
-                continue  # judged above
-            normalized = unicodedata.normalize("NFKC", segment).casefold()
-            if _CITATION_LIKE.search(normalized) or (not segment.isascii() and "source" in normalized):
-                self.add("broken_form", "text that looks like a citation is not the citation form "
-                         "(ASCII only)", match.start(), match.end(), quote=segment)
-        return found
+                found.append(_Citation(start, end, self.reading.line_of(start), match.group(1), line))
+        return sorted(found)
 
-    def _backtick_spans(self) -> list[tuple[int, int, int]]:
-        """Code spans as a Markdown reader pairs them: a run of backticks up to the next run of the
-        same length on the same line; ``(start, end, run length)``. An unpaired run is a broken form."""
-        spans = []
-        for start, text in self._lines():
-            runs = [(m.start() + start, len(m.group())) for m in re.finditer(r"`+", text)]
-            i = 0
-            while i < len(runs):
-                at, length = runs[i]
-                close = next((j for j in range(i + 1, len(runs)) if runs[j][1] == length), None)
-                if close is None:
-                    self.add("broken_form", "a backtick is not closed on its line", at, at + length)
-                    i += 1
-                    continue
-                spans.append((at, runs[close][0] + length, length))
-                i = close + 1
-        return spans
+    def _statements(self, block: AnswerBlock, quotes: list[tuple[int, int]]) -> None:
+        """Every statement and directive a reader sees outside a quote, against the decision."""
+        shown = block.shown
+        text = shown.text
+        if quotes:  # judged as quotes: blank them out (same length) before reading statements
+            parts: list[str] = []
+            copied = 0
+            for a, b in quotes:
+                parts += (text[copied:a], BLANK * (b - a))
+                copied = b
+            parts.append(text[copied:])
+            text = "".join(parts)
+        spans: dict[tuple[int, int], CodeSpan] | None = None
+        for statement in self.words.statements(text):
+            if spans is None:
+                spans = {(span.shown_at, span.shown_at + len(span.content)): span for span in block.spans}
+            span = spans.get((statement.start, statement.end))
+            if span is not None:  # the whole of a code span: the form's place, backticks included
+                start, end, quote = span.start, span.end, span.content
+            else:
+                start, end = shown.span(statement.start, statement.end)
+                quote = text[statement.start:statement.end]
+            if not quote.isascii() or not quote.isprintable():
+                self.add("non_ascii_in_form", "the statement holds a non-ASCII or control character",
+                         start, end, quote=quote)
+            elif statement.name == self.version_name:
+                if not self.words.agrees(statement.value, self.version):
+                    self.add("other_version", f"states version {statement.value}, not {self.version}",
+                             start, end, quote=quote)
+            elif statement.name.casefold() == self.version_name:
+                self.add("other_version", f"states {statement.name}={statement.value}, not "
+                         f"{self.version_name}={self.version}", start, end, quote=quote)
+            elif statement.name != self.key or not self.words.agrees(statement.value, self.value):
+                self.add("other_value", f"states {statement.name}={statement.value}; the decision is "
+                         f"{self.key}={self.value}", start, end, quote=quote)
+        for at, stop, operation, key, value in self.words.directives(text):
+            if operation == self.operation and key in self.words.names:
+                continue  # a key of the operation is judged as a statement
+            start, end = shown.span(at, stop)
+            self.add("other_value", f"states {operation} {key}={value}; the decision is {self.operation} "
+                     f"{self.key}={self.value}", start, end, quote=text[at:stop])
+        if block.kind in _PROSE_KINDS and self.words.body.search(text):
+            prose = _CODE_REGION.sub(lambda m: BLANK * len(m.group()), text)
+            for match in self.words.body.finditer(prose):
+                start, end = shown.span(match.start(), match.end())
+                self.add("broken_form", "a directive is written in prose, without the backticks of a quote",
+                         start, end, quote=match.group())
 
-    def _lines(self) -> list[tuple[int, str]]:
-        """``(start offset, text)`` of each line of the answer (``\n``, ``\r\n`` or ``\r`` ends one)."""
-        lines, start = [], 0
-        for end in [*self.line_ends, len(self.answer)]:
-            lines.append((start, self.answer[start:end]))
-            start = end + (2 if self.answer.startswith("\r\n", end) else 1)
-        return lines
-
-    def _quote(self, content: str, start: int, end: int,
-               citations: list[tuple[int, int, int, str, int]]) -> None:
-        line = self.line_of(start)
-        after = [c for c in citations if c[0] >= end and c[2] == line]
-        if not after:
+    def _quote(self, content: str, start: int, end: int, citations: list[_Citation]) -> None:
+        # the two kinds of CORPUS_WIDE_FINDINGS: the only findings that look beyond the decision's sources
+        if not content.isascii() or not content.isprintable():
+            self.add("non_ascii_in_form", "the quote holds a non-ASCII or control character",
+                     start, end, quote=content)
+            return
+        line = bisect.bisect_right(self.reading.line_ends, end - 1)
+        k = bisect.bisect_left(self.citation_starts, end)
+        after = citations[k] if k < len(citations) and citations[k].line == line else None
+        if after is None:
             self.add("quote_without_citation", "a quoted directive has no citation after it on its line",
                      start, end, quote=content)
             return
-        _, _, _, source_id, claim_line = after[0]
+        source_id, claim_line = after.source_id, after.claim_line
         claim = self.claims.get((source_id, claim_line))
         if claim is not None and claim["quote"] == content:
             return
-        if _in_pinned_sources(self.corpus, content):
-            self.add("misattributed", "this text is in a pinned source, but it is not the claim at "
-                     f"{ANSWER_FORM.citation.format(source_id=source_id, line=claim_line)}",
-                     start, end, quote=content, source_id=source_id, line=claim_line)
+        if content in self.corpus.quote_index:
+            kind, detail = "misattributed", ("this text is in a pinned source, but it is not the claim at "
+                                             + ANSWER_FORM.citation.format(source_id=source_id, line=claim_line))
         else:
-            self.add("quote_not_found", "no pinned source contains this directive", start, end,
-                     quote=content, source_id=source_id, line=claim_line)
-
-
-def _form_of(content: str) -> str | None:
-    """What a backtick span is in the answer form: ``"quote"``, ``"statement"``, or ``None`` (prose)."""
-    normalized = unicodedata.normalize("NFKC", content).strip()
-    if normalized.startswith("@"):
-        return "quote"
-    if "=" in normalized:
-        return "statement"
-    return None
-
-
-def _in_pinned_sources(corpus: Corpus, text: str) -> bool:
-    """Is ``text`` anywhere in the pinned bytes of a source of the corpus?
-
-    Claims and near-misses answer most quotes at once; otherwise every source
-    is read again and verified against its pin (a corpus does not keep text);
-    a source that failed verification (non-strict load) has no pinned bytes.
-    Raises :class:`IngestionError` when a file no longer matches its pin.
-    """
-    for source in corpus.sources.values():
-        if any(c.quote == text for c in source.claims) or any(text in n.quote for n in source.near_misses):
-            return True
-    with SourceFiles(corpus.manifest.root) as files:
-        for source in corpus.sources.values():
-            if source.failed:  # its bytes were never verified: nothing in them is pinned
-                continue
-            raw = files.read(source.entry)
-            if source_digest(raw) != source.sha256:
-                raise IngestionError("hash_mismatch", "the file changed since the corpus was loaded; load "
-                                     "it again", source_id=source.source_id, path=source.path)
-            if text.encode("utf-8") in raw:
-                return True
-    return False
+            kind, detail = "quote_not_found", "no pinned source contains this directive"
+        self.findings.append(build(Finding, FINDING_FIELDS, {
+            "kind": kind, "detail": detail, "start": start, "end": end, "quote": content,
+            "source_id": source_id, "line": claim_line}))
 
 
 def load_decision(path: str) -> Any:

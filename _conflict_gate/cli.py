@@ -1,4 +1,4 @@
-"""The ``conflict-gate`` command line: gate, audit, pin, init, grammar, check-answer and schema.
+"""The ``conflict-gate`` command line: gate, audit, pin, init, grammar, check-answer, versions, mcp and schema.
 
     conflict-gate gate --manifest M --version V --claim KEY [--operation OP] [--no-strict]
                        [--set-aside-unrelated] ID [ID ...]
@@ -8,7 +8,9 @@
     conflict-gate init --update --manifest M [--prune] [--base-url URL]
     conflict-gate grammar --manifest M [--format table|json]
     conflict-gate check-answer --manifest M --decision D.json --answer A.txt [--no-strict]
-    conflict-gate schema decision|audit|answer-check|lab-result
+    conflict-gate versions --manifest M [--format table|json] [--strict]
+    conflict-gate mcp --manifest M
+    conflict-gate schema decision|audit|answer-check|lab-result|versions|tool-error
 
 A user error is one line on stderr and an exit code from
 :data:`~_conflict_gate.registry.EXIT_CODES`, never a traceback. ``run.py``
@@ -19,11 +21,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.metadata
 import io
 import json
 import os
 import re
-import shlex
 import sys
 from typing import Callable, Final, Mapping, NoReturn, Sequence
 
@@ -36,19 +38,23 @@ from .cli_support import (
     CliError,
     check_ci_options,
     ci_locations,
+    error_line,
     exit_code,
     failed_line,
     load_corpus,
+    located_error,
+    plural,
     printable_path,
+    shown_manifest,
     write_atomically,
     write_report,
 )
-from .decision import audit, gate
-from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
-from .grammar import Grammar, NAME
+from .decision import audit, claim_operation, gate, versions_listing
+from .errors import DecisionError, GateError, GrammarError, IngestionError
+from .grammar import NAME
 from .jsondata import render_json
 from .manifest import VERSION_SCHEMES, read_manifest
-from .markdown import grammar_table, render_audit_markdown
+from .markdown import grammar_table, render_audit_markdown, versions_table
 from .registry import COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, RENDERERS, VERDICTS
 from .results import build
 from .results_lab import GRAMMAR_REPORT_FIELDS, GrammarReport
@@ -67,6 +73,8 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise CliError("usage", f"{message} (see '{self.prog} --help')")
 
+    # typeshed overloads parse_known_args on the namespace's type; this override keeps only the
+    # plain form the CLI calls, hence the ignore
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                          namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
         """Refuse the top-level ``--version`` with anything else: ``conflict-gate --version 2.0 gate
@@ -75,8 +83,8 @@ class _Parser(argparse.ArgumentParser):
         given = list(sys.argv[1:] if args is None else args)
         if self.commands and len(given) > 1:
             for arg in given:
-                if arg in self.commands:
-                    break
+                if arg in self.commands or not arg.startswith("-"):
+                    break  # the command (or a misspelt one, which argparse names) comes first
                 name = arg.partition("=")[0]
                 if len(name) >= 3 and "--version".startswith(name):
                     raise CliError("usage", f"put --version after the command ({self.prog} gate --version V "
@@ -88,24 +96,10 @@ class _Parser(argparse.ArgumentParser):
 # gate
 
 
-def _claim_operation(grammar: Grammar, key: str, operation: str | None, manifest: str, prog: str) -> str:
-    """The operation of a request: given, or the only one in the grammar that has ``key``."""
-    if operation is not None:
-        return operation
-    owners = [op for op, keys in grammar.operations.items() if key in keys]
-    if len(owners) == 1:
-        return owners[0]
-    known = ", ".join(f"{op} {k}" for op, k, _ in grammar.claims())
-    if not owners:
-        raise CliError("usage", f"the grammar has no key {printable(repr(key))} (known: {known}; "
-                                f"see '{prog} grammar --manifest {shlex.quote(printable_path(manifest))}')")
-    raise CliError("usage", f"key {key!r} belongs to several operations ({', '.join(owners)}): "
-                            "name one with --operation")
-
-
 def _gate(args: argparse.Namespace) -> int:
     corpus = load_corpus(args)
-    operation = _claim_operation(corpus.grammar, args.claim, args.operation, args.manifest, args.prog)
+    operation = claim_operation(corpus.grammar, args.claim, args.operation, name_one=" with --operation",
+                                see_grammar=f"; see '{args.prog} grammar --manifest {shown_manifest(args.manifest)}'")
     result = gate(corpus, args.source_ids, args.version, operation, args.claim,
                   unrelated="set_aside" if args.set_aside_unrelated else "withhold")
     sys.stdout.write(render_json(result))
@@ -211,6 +205,52 @@ def _check_answer(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------
+# versions
+
+
+def _versions(args: argparse.Namespace) -> int:
+    listing = versions_listing(load_corpus(args))
+    sys.stdout.write(render_json(listing) if args.format == "json" else "\n".join(versions_table(listing)) + "\n")
+    return exit_code("ok")
+
+
+# --------------------------------------------------------------------------
+# mcp
+
+
+#: How to get the MCP SDK, said in one line when it is missing.
+MCP_INSTALL: Final = 'pip install "conflict-gate[mcp]" (from a checkout: pip install "/path/to/conflict-gate[mcp]")'
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    try:  # the SDK is an optional extra: imported here only, never by import conflict_gate
+        from .mcp_server import serve
+    except ImportError as error:
+        if not (error.name or "").split(".")[0] == "mcp":
+            raise
+        try:
+            found = f"; found mcp {importlib.metadata.version('mcp')}"
+        except importlib.metadata.PackageNotFoundError:
+            found = ""
+        raise CliError("usage", f"the mcp command needs the MCP Python SDK 2.x (mcp>=2,<3){found}: "
+                                f"{MCP_INSTALL}") from None
+    from .service import GateService
+
+    service = GateService(args.manifest, prog=args.prog)
+    corpus = service.corpus
+    print(f"{args.prog}: serving {plural(len(corpus), 'source')} of {printable_path(args.manifest)} over stdio "
+          "(MCP); stop by closing the connection", file=sys.stderr)
+    if corpus.failed:
+        print(f"{args.prog}: warning: {failed_line(corpus, args)}; each refuses the requests it is eligible for",
+              file=sys.stderr)
+    try:
+        serve(service)
+    except KeyboardInterrupt:
+        pass
+    return exit_code("ok")
+
+
+# --------------------------------------------------------------------------
 # schema
 
 
@@ -228,7 +268,7 @@ _MANIFEST_HELP: Final = (
     '  {"grammar": {"namespace": "acme", "product": "Acme", "operations": {"connect":\n'
     '      {"max-retries": {"type": "integer", "min": 0}}}},\n'
     '   "version_scheme": "semver", "sources": {"include": ["{version}/**"]},\n'
-    '   "documents": [{"source_id": "guide", "version": "1.0.0", "path": "guide.md",\n'
+    '   "documents": [{"source_id": "1.0.0/guide", "version": "1.0.0", "path": "1.0.0/guide.md",\n'
     '                  "url": "https://...", "status": "approved", "sha256": ""}]}')
 
 
@@ -365,6 +405,26 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--answer", required=True, help="the answer text, UTF-8 ('-' for stdin)")
     _strict_option(p, True)
 
+    p = command("versions", "list the versions, their approved pages and the keys each declares",
+                "List what can be asked: the grammar, the renderer, the version scheme and, per version, "
+                "every approved page (source id, URL, path) with the keys it declares per operation, or "
+                "why it is refused (drafts and deprecated pages are never eligible, so not listed). The "
+                "MCP server's versions tool returns the same JSON.")
+    p.add_argument("--manifest", required=True, help="path to the manifest")
+    p.add_argument("--format", choices=("table", "json"), default="table",
+                   help="table (default, Markdown) or json (the versions schema)")
+    _strict_option(p, False, "it is listed, refused, with its reason, and a count goes to stderr")
+
+    p = command("mcp", "serve the gate to MCP clients (coding agents) over stdio",
+                "Serve the manifest's corpus as an MCP server over stdio (stdout carries only the "
+                "protocol; logs go to stderr), with the tools versions, gate, check_answer and audit. "
+                "The corpus is loaded once, non-strict; before each call the tool re-verifies the pages "
+                "it reads, and a change of the manifest file reloads it. Needs the optional extra: "
+                + MCP_INSTALL + ".",
+                "configuration for a client, tools and freshness: reference/mcp.md")
+    p.add_argument("--manifest", required=True, help="path to the manifest (absolute: a client starts "
+                                                     "the server in a folder of its choosing)")
+
     p = command("schema", "print the JSON Schema of a result",
                 "Print the JSON Schema (draft 2020-12) of a result, to validate saved results or to "
                 "type an integration: " + "; ".join(f"{name}: {what}" for name, (_, what) in SCHEMAS.items()) + ".")
@@ -375,7 +435,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
 
 _COMMANDS: Final[Mapping[str, Callable[[argparse.Namespace], int]]] = {
     "gate": _gate, "audit": _audit, "pin": pin_command, "init": init_command, "grammar": _grammar,
-    "check-answer": _check_answer, "schema": _schema,
+    "check-answer": _check_answer, "schema": _schema, "versions": _versions, "mcp": _mcp,
 }
 
 
@@ -398,7 +458,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "conflict-gate",
         args = build_parser(prog=prog, lab=lab is not None).parse_args(argv)
         args.prog = prog
         args.environ = os.environ if environ is None else environ
-        manifest = shlex.quote(printable_path(args.manifest)) if getattr(args, "manifest", None) else manifest
+        manifest = shown_manifest(args.manifest) if getattr(args, "manifest", None) else manifest
         if args.command is None:
             if lab is None:  # argparse requires a command unless the lab is there
                 raise CliError("usage", f"a command is required (see '{prog} --help')")
@@ -417,19 +477,10 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "conflict-gate",
         return _fail(prog, "output", f"cannot write to standard output: {error.strerror or error}")
     except CliError as error:
         return _fail(prog, error.kind, str(error))
-    except GateError as error:
-        return _fail(prog, "usage", f"{error} [{error.reason}]")
-    except GrammarError as error:
-        return _fail(prog, "grammar", f"{error} [{error.reason}]")
-    except DecisionError as error:
-        return _fail(prog, "decision", f"{error} [{error.reason}]")
-    except IngestionError as error:
-        hint = ""
-        if error.reason == "hash_mismatch":
-            hint = f"; if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
-        elif error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
-            hint = f"; an empty sha256 means not pinned yet: {prog} pin --manifest {manifest}"
-        return _fail(prog, "input", f"{error} [{error.reason}]{hint}")
+    except (GateError, GrammarError, DecisionError, IngestionError) as error:
+        kind, line = located_error(error, prog=prog, manifest=manifest)
+        print(line, file=sys.stderr)
+        return exit_code(kind)
 
 
 def _silence_stdout() -> None:
@@ -441,7 +492,7 @@ def _silence_stdout() -> None:
 
 
 def _fail(prog: str, kind: str, message: str) -> int:
-    print(f"{prog}: error: {printable(message)}", file=sys.stderr)
+    print(error_line(prog, message), file=sys.stderr)
     return exit_code(kind)
 
 

@@ -75,6 +75,8 @@ def pin_command(args: argparse.Namespace) -> int:
             print(f"unlisted {printable_path(page['path'])}: {printable(page['message'])}")
         if not drift:
             print(f"all {len(manifest.entries)} pins are current")
+        elif any(item.reason != "source_missing" for item in drift):
+            print(f"once the changed pages are reviewed, pin them: {args.prog} pin --manifest {quoted}")
         if pages:
             them = "it" if len(pages) == 1 else "them"
             print(f"{plural(len(pages), 'page')} unlisted: add {them} with: {args.prog} init --update "

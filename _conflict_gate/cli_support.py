@@ -17,6 +17,8 @@ import shlex
 import stat
 import sys
 from pathlib import Path
+from types import MappingProxyType
+from typing import Final, Mapping
 
 from .ci import (
     FORMATS,
@@ -31,11 +33,13 @@ from .ci import (
 )
 from .corpus import Corpus, load_documents
 from .decision import audit
-from .errors import printable
+from .errors import DecisionError, GateError, GrammarError, IngestionError, LocatedError, printable
 from .registry import EXIT_CODES
 from .tree import missing
 
-__all__ = ["CliError", "check_ci_options", "check_output", "ci_locations", "exit_code", "failed_line", "load_corpus", "plural", "printable_path", "write_atomically", "write_report"]
+__all__ = ["CliError", "ERROR_KINDS", "check_ci_options", "check_output", "ci_locations", "error_line", "exit_code",
+           "failed_line", "load_corpus", "located_error", "plural", "printable_path", "shown_manifest",
+           "write_atomically", "write_report"]
 
 
 class CliError(Exception):
@@ -50,6 +54,39 @@ def exit_code(name: str) -> int:
     return EXIT_CODES[name][0]
 
 
+#: The typed errors a command reports as a user error, and the exit-code name of each.
+ERROR_KINDS: Final[Mapping[type[LocatedError], str]] = MappingProxyType({
+    GateError: "usage", GrammarError: "grammar", DecisionError: "decision", IngestionError: "input"})
+
+
+def error_line(prog: str, message: str) -> str:
+    """A user error as the command line prints it: ``PROG: error: MESSAGE``, one printable line."""
+    return f"{prog}: error: {printable(message)}"
+
+
+def shown_manifest(path: str | os.PathLike[str]) -> str:
+    """A manifest path as a hint shows it in a command to type: printable, quoted for a shell."""
+    return shlex.quote(printable_path(path))
+
+
+def located_error(error: LocatedError, *, prog: str, manifest: str) -> tuple[str, str]:
+    """``(exit-code name, line)`` for a typed error of :data:`ERROR_KINDS`: the line is
+    :func:`error_line` of the message and ``[reason]``, with the fix for an unpinned or stale source
+    (``manifest`` as :func:`shown_manifest` gives it). The command line prints it; the MCP server's
+    error results carry it as their text, so both say exactly the same."""
+    kind = next(name for cls, name in ERROR_KINDS.items() if isinstance(error, cls))
+    hint = ""
+    if isinstance(error, IngestionError):
+        if error.reason == "hash_mismatch":
+            hint = f"; if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
+        elif error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
+            hint = f"; an empty sha256 means not pinned yet: {prog} pin --manifest {manifest}"
+        elif error.reason == "source_missing":
+            hint = (f"; restore the file, or remove its entry from the manifest (with \"sources\": "
+                    f"{prog} init --update --prune --manifest {manifest})")
+    return kind, error_line(prog, f"{error} [{error.reason}]{hint}")
+
+
 def check_output(path: Path, *, create_only: bool = False) -> None:
     """Raise :class:`CliError` (``output``) unless :func:`write_atomically` may write ``path``: its
     folder exists, and it is absent or a regular file (absent with ``create_only``)."""
@@ -58,7 +95,8 @@ def check_output(path: Path, *, create_only: bool = False) -> None:
     if path.is_dir():
         raise CliError("output", f"cannot write {path}: it is a directory")
     if create_only and os.path.lexists(path):
-        raise CliError("output", f"{path} exists; init never overwrites a file")
+        raise CliError("output", f"{path} exists; init never overwrites a file (to bring a manifest up to "
+                                 "date with its pages: init --update --manifest M)")
     if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
         raise CliError("output", f"cannot write {path}: it is not a regular file (a symlink, pipe or "
                                  "device would be replaced); name a regular file")
@@ -97,7 +135,8 @@ def write_atomically(path: Path, text: str, *, create_only: bool = False) -> Non
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(error, FileExistsError):
-            raise CliError("output", f"{path} exists; init never overwrites a file") from None
+            raise CliError("output", f"{path} exists; init never overwrites a file (to bring a manifest up to "
+                                 "date with its pages: init --update --manifest M)") from None
         if isinstance(error, OSError):
             raise CliError("output", f"cannot write {path}: {error.strerror}") from None
         raise

@@ -30,6 +30,7 @@ import hashlib
 import os
 import posixpath
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Final, Mapping, NamedTuple
 
@@ -37,12 +38,14 @@ from .errors import DirectiveError, IngestionError
 from .files import DIR_FLAGS, HAS_DIR_FD, HAS_NOFOLLOW, OPEN_FLAGS, ErrorFactory, is_symlink_at, open_error, read_fd
 from .grammar import Grammar
 from .manifest import Entry, Manifest, VersionScheme, read_manifest
+from .quotes import QuoteIndex
 from .reader import Claim, NearMiss, read_directives
 from .renderers import Renderer
 from .registry import MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
 from .suggest import IdIndex
 
-__all__ = ["Corpus", "Source", "SourceFiles", "decode_source", "line_ending_hint", "load_documents", "source_digest"]
+__all__ = ["Corpus", "Source", "SourceFiles", "decode_source", "failed_source", "line_ending_hint", "load_documents",
+           "source_digest", "source_from_bytes"]
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 
@@ -61,6 +64,10 @@ class Source(NamedTuple):
     one of :data:`~_conflict_gate.registry.SOURCE_INGESTION_REASONS`, with source
     and path), no claims and no near-misses; ``sha256`` is ``""`` and ``size``
     ``0``, since no bytes were verified.
+
+    ``occurrences``: the directive-shaped text of the source, wherever it is
+    (:attr:`Reading.occurrences <_conflict_gate.reader.Reading.occurrences>`), where the
+    answer check looks quotes up; empty for a failed source.
     """
 
     source_id: str
@@ -74,6 +81,7 @@ class Source(NamedTuple):
     refusal: DirectiveError | IngestionError | None
     near_misses: tuple[NearMiss, ...]
     entry: Entry
+    occurrences: tuple[str, ...] = ()
 
     @property
     def document_revision(self) -> str:
@@ -107,7 +115,8 @@ class Corpus:
     corpus does not notice files edited after loading: load again.
     :attr:`failed` lists the sources that failed verification (only a
     non-strict load keeps any). ``id_index`` is the did-you-mean index of the
-    source ids (:class:`~_conflict_gate.suggest.IdIndex`), built with the corpus.
+    source ids (:class:`~_conflict_gate.suggest.IdIndex`), built with the corpus;
+    :attr:`quote_index` the index the answer check looks quotes up in, built on first use.
     """
 
     manifest: Manifest
@@ -116,6 +125,12 @@ class Corpus:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "id_index", IdIndex(self.sources))
+
+    @cached_property
+    def quote_index(self) -> QuoteIndex:
+        """Every directive-shaped occurrence of the verified sources (:class:`~_conflict_gate.quotes.QuoteIndex`),
+        built once, on first use; a failed source has none (its bytes were never verified)."""
+        return QuoteIndex(occurrence for source in self.sources.values() for occurrence in source.occurrences)
 
     @property
     def failed(self) -> tuple[Source, ...]:
@@ -389,19 +404,25 @@ def _load(manifest: Manifest, files: SourceFiles, strict: bool) -> dict[str, Sou
     sources = {}
     for entry in manifest.entries:
         try:
-            sources[entry.source_id] = _load_source(files, grammar, entry, manifest.renderer)
+            sources[entry.source_id] = source_from_bytes(files.read(entry), grammar, entry, renderer=manifest.renderer)
         except IngestionError as error:
             if strict or error.reason not in SOURCE_INGESTION_REASONS:
                 raise
-            sources[entry.source_id] = Source(entry.source_id, entry.version, entry.status, entry.path,
-                                              entry.url, "", 0, (), error, (), entry)
+            sources[entry.source_id] = failed_source(entry, error)
     return sources
 
 
-def _load_source(files: SourceFiles, grammar: Grammar, entry: Entry, renderer: Renderer) -> Source:
-    """Read, verify, decode and read one entry's source; raise :class:`IngestionError` on failure."""
-    raw = files.read(entry)
-    digest = source_digest(raw)
+def failed_source(entry: Entry, error: IngestionError) -> Source:
+    """The :class:`Source` a non-strict load keeps for ``entry`` when it fails verification with ``error``."""
+    return Source(entry.source_id, entry.version, entry.status, entry.path, entry.url, "", 0, (), error, (), entry)
+
+
+def source_from_bytes(raw: bytes, grammar: Grammar, entry: Entry, *, renderer: Renderer,
+                      digest: str | None = None) -> Source:
+    """The :class:`Source` of ``entry`` from its raw bytes, as :func:`load_documents` makes it: hashed
+    (``digest``, when the caller has just computed it), compared with the pin, decoded and read for
+    directives as ``renderer`` shows them. Raises :class:`IngestionError` (``hash_mismatch``, ``source_not_utf8``)."""
+    digest = source_digest(raw) if digest is None else digest
     if digest != entry.sha256:
         hint = line_ending_hint(raw, entry.sha256)
         raise IngestionError("hash_mismatch", f"sha256 is {digest}, pinned {entry.sha256}"
@@ -412,4 +433,4 @@ def _load_source(files: SourceFiles, grammar: Grammar, entry: Entry, renderer: R
     reading = read_directives(text, grammar, bom_bytes=len(raw) - len(body), source_id=entry.source_id,
                               path=entry.path, encoded=body, renderer=renderer)
     return Source(entry.source_id, entry.version, entry.status, entry.path, entry.url, digest, len(raw),
-                  reading.claims, reading.refusal, reading.near_misses, entry)
+                  reading.claims, reading.refusal, reading.near_misses, entry, reading.occurrences)

@@ -23,10 +23,10 @@ from typing import Any, Mapping, Sequence
 
 from .corpus import Corpus, Source
 from .errors import GateError, LocatedError, printable
-from .grammar import IntegerRule
+from .grammar import Grammar, IntegerRule
 from .manifest import Manifest
 from .reader import Claim
-from .registry import AUDIT_STATUSES, DEFAULT_UNRELATED, ELIGIBLE_STATUS, UNRELATED_OPTIONS, status_of
+from .registry import AUDIT_STATUSES, DEFAULT_RENDERER, DEFAULT_UNRELATED, ELIGIBLE_STATUS, UNRELATED_OPTIONS, status_of
 from .request import answer_request
 from .tree import unlisted
 from .results import (
@@ -63,8 +63,17 @@ from .results_audit import (
     UnapprovedConflict,
     UnlistedSource,
 )
+from .results_service import (
+    VERSION_LISTING_FIELDS,
+    VERSION_SOURCE_FIELDS,
+    VERSIONS_FIELDS,
+    VersionListing,
+    Versions,
+    VersionSource,
+)
 
-__all__ = ["audit", "claim_record", "gate", "refusal_fields", "unlisted_sources"]
+__all__ = ["audit", "claim_operation", "claim_record", "gate", "refusal_fields", "unlisted_sources",
+           "versions_listing"]
 
 
 def claim_record(source: Source, claim: Claim) -> ClaimRecord:
@@ -334,3 +343,55 @@ def unlisted_sources(manifest: Manifest) -> list[UnlistedSource]:
     return [build(UnlistedSource, UNLISTED_SOURCE_FIELDS, {
         "path": page.path, "reason": "unlisted_source", "version": page.version,
         "source_id": page.source_id, "message": page.message}) for page in unlisted(manifest)]
+
+
+# --------------------------------------------------------------------------
+# The operation of a request, and what can be asked (the versions listing)
+
+
+def claim_operation(grammar: Grammar, claim_key: str, operation: str | None = None, *, name_one: str = "",
+                    see_grammar: str = "") -> str:
+    """The operation of a request: ``operation`` when given, else the only operation of ``grammar``
+    that has the key ``claim_key`` (the command line's ``--operation`` rule, and the ``gate`` tool's).
+
+    Never picks one of several: raises :class:`GateError` ``ambiguous_claim_key`` when several
+    operations have the key (its message ends with ``name_one``: how to name one), and
+    ``unsupported_requested_claim`` when none has it (the known claims, then ``see_grammar``).
+    """
+    if operation is not None:
+        return operation
+    owners = [op for op, keys in grammar.operations.items() if claim_key in keys]
+    if len(owners) == 1:
+        return owners[0]
+    shown = printable(repr(claim_key))[:200]
+    if not owners:
+        known = ", ".join(f"{op} {key}" for op, key, _ in grammar.claims())
+        raise GateError("unsupported_requested_claim", f"the grammar has no key {shown} (known: {known}{see_grammar})")
+    raise GateError("ambiguous_claim_key", f"key {shown} belongs to several operations ({', '.join(owners)}): "
+                                           f"name one{name_one}")
+
+
+def versions_listing(corpus: Corpus) -> Versions:
+    """What can be asked of ``corpus``: the grammar, the renderer, the version scheme and, per version
+    (in the scheme's order), every approved source with its URL, its path and the keys it declares per
+    operation, or why it is refused. Drafts and deprecated pages are left out: they are never eligible.
+    Sources are listed by id; reads nothing (the corpus holds it all)."""
+    by_version: dict[str, list[VersionSource]] = defaultdict(list)
+    for source in sorted(corpus.sources.values(), key=lambda s: s.source_id):
+        if source.status != ELIGIBLE_STATUS:
+            continue
+        keys: dict[str, list[str]] = {}
+        for claim in source.claims:
+            keys.setdefault(claim.operation, []).append(claim.claim_key)
+        refusal = source.refusal
+        by_version[source.version].append(build(VersionSource, VERSION_SOURCE_FIELDS, {
+            "source_id": source.source_id, "url": source.url, "path": source.path, "keys": keys,
+            "refused": None if refusal is None else refusal.reason,
+            "message": None if refusal is None else str(refusal)}))
+    return build(Versions, VERSIONS_FIELDS, {
+        "grammar": corpus.grammar.summary(),
+        "renderer": DEFAULT_RENDERER,  # the manifest names no renderer yet
+        "version_scheme": corpus.version_scheme.name,
+        "versions": [build(VersionListing, VERSION_LISTING_FIELDS, {"version": version, "sources": by_version[version]})
+                     for version in corpus.version_scheme.sorted(by_version)],
+    })

@@ -561,15 +561,20 @@ def _matching_parentheses(content: str) -> tuple[_Destinations, bool]:
 class _Brackets:
     """The bracket and destination spans that matter for whole lines: each ``[start, end)`` as it is
     found (closing order), nested spans dropped for the span around them and spans with no line break
-    between them merged, so a line of thousands of links is one span (:class:`Spans`)."""
+    between them merged, so a line of thousands of links is one span (:class:`Spans`). With ``every``,
+    each span is kept as found (:meth:`every_span`), for a reader that needs each link."""
 
-    __slots__ = ("content", "spans")
+    __slots__ = ("content", "spans", "every")
 
-    def __init__(self, content: str) -> None:
+    def __init__(self, content: str, every: bool = False) -> None:
         self.content = content
         self.spans = Spans(len(content))
+        self.every: list[tuple[int, int]] | None = [] if every else None
 
     def add(self, start: int, end: int) -> None:
+        if self.every is not None:
+            self.every.append((start, end))
+            return
         spans = self.spans
         while spans and spans.starts[-1] >= start:  # nested in this one (found before it closed)
             end = max(end, spans.ends[-1])
@@ -579,6 +584,10 @@ class _Brackets:
             end = max(end, spans.ends[-1])
             spans.pop()
         spans.add(start, end)
+
+    def every_span(self) -> Spans:
+        """Every span, sorted (only with ``every``)."""
+        return Spans.of(self.every or ())
 
     def crossing_lines(self) -> Spans:
         """The spans that hold a line break."""
@@ -600,7 +609,8 @@ class _Scan:
     __slots__ = ("content", "indexes", "runs", "parentheses", "gave_up", "literal", "linked", "code", "hidden",
                  "unsure", "raw_html", "brackets", "open_brackets", "tag_filter")
 
-    def __init__(self, content: str, tag_filter: TagFilter, definitions: bool = True) -> None:
+    def __init__(self, content: str, tag_filter: TagFilter, definitions: bool = True,
+                 every_bracket: bool = False) -> None:
         self.content = content
         self.indexes = Indexes(content)
         self.tag_filter = tag_filter
@@ -622,7 +632,7 @@ class _Scan:
         self.linked = _Builder(content) if links else self.literal
         self.code, self.hidden = Spans(len(content)), Spans(len(content))
         self.unsure, self.raw_html = Spans(len(content)), Spans(len(content))
-        self.brackets = _Brackets(content)
+        self.brackets = _Brackets(content, every_bracket)
         self.open_brackets: list[int] = []
 
     def show(self, chars: str, origin: int) -> None:
@@ -632,17 +642,21 @@ class _Scan:
             self.linked.show(chars, origin)
 
 
-def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE, definitions: bool = True) -> InlineView:
+def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE, definitions: bool = True, *,
+                every_bracket: bool = False) -> InlineView:
     """Read one block's inline ``content`` (its lines, without indentation, joined with ``\\n``).
 
     ``tag_filter``: whether the renderer applies GFM's tag filter (see
     :class:`TagFilter`). ``definitions``: whether the page may hold link
     reference definitions (``False`` when it has no ``]:``): without them, a
     destination or a label, no bracket is a link's and the linked view is
-    the literal one. Returns an :class:`InlineView`. Never raises; linear in
-    the content, in time and memory.
+    the literal one. ``every_bracket``: ``brackets`` holds every bracket and
+    destination span, unmerged (the answer check places each link; it reads
+    at most :data:`~_conflict_gate.registry.MAX_ANSWER_BYTES`). Returns an
+    :class:`InlineView`. Never raises; linear in the content, in time and
+    memory.
     """
-    scan = _Scan(content, tag_filter, definitions)
+    scan = _Scan(content, tag_filter, definitions, every_bracket)
     literal, linked = scan.literal, scan.linked
     one_view = linked is literal
     n = len(content)
@@ -666,7 +680,8 @@ def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE, definition
     literal_view = literal.view()
     return InlineView(content, line_starts, literal_view, literal_view if one_view else linked.view(),
                       scan.code, scan.hidden,
-                      scan.brackets.crossing_lines(), scan.gave_up, scan.unsure, scan.raw_html)
+                      scan.brackets.every_span() if every_bracket else scan.brackets.crossing_lines(),
+                      scan.gave_up, scan.unsure, scan.raw_html)
 
 
 def _escape(scan: _Scan, at: int) -> int:

@@ -77,6 +77,18 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
+def _trailing_comma(text: str, pos: int) -> str:
+    """A hint when the syntax error is a comma before ``}`` or ``]`` (RFC 8259 allows none), else ``""``."""
+    if text[pos:pos + 1] not in ("}", "]"):
+        return ""
+    before = len(text[:pos].rstrip(" \t\r\n"))
+    if before == 0 or text[before - 1] != ",":
+        return ""
+    line = text.count("\n", 0, before - 1) + 1
+    column = before - 1 - (text.rfind("\n", 0, before - 1) + 1) + 1
+    return f" (JSON allows no trailing comma: remove the comma at {line}:{column})"
+
+
 def parse_strict(text: str) -> Any:
     """Parse ``text`` (a leading BOM is ignored) as strict JSON; raise :class:`JsonProblem` otherwise.
 
@@ -89,7 +101,8 @@ def parse_strict(text: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
-        raise JsonProblem("syntax", error.msg, line=error.lineno, column=error.colno) from None
+        raise JsonProblem("syntax", error.msg + _trailing_comma(text, error.pos), line=error.lineno,
+                          column=error.colno) from None
     except _DuplicateKey as error:
         raise JsonProblem("duplicate_key", f"duplicate key {error.key!r}", key=error.key) from None
     except RecursionError:

@@ -12,7 +12,7 @@ from .errors import IngestionError, printable
 from .grammar import Grammar
 from .sources import Sources
 
-__all__ = ["code_span", "grammar_table", "markdown_table", "render_audit_markdown"]
+__all__ = ["code_span", "grammar_table", "markdown_table", "render_audit_markdown", "versions_table"]
 
 
 _LINE_BREAKS: Final = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
@@ -109,3 +109,16 @@ def grammar_table(grammar: Grammar) -> list[str]:
     """The grammar as a Markdown table (operation, key, allowed values)."""
     return markdown_table(("operation", "key", "allowed values"),
                           [(f"`{op}`", f"`{key}`", rule.describe()) for op, key, rule in grammar.claims()])
+
+
+def versions_table(listing: Mapping[str, Any]) -> list[str]:
+    """The versions listing as Markdown: a heading line, then one row per approved source of each
+    version, with the keys it declares or why it is refused."""
+    grammar = listing["grammar"]
+    lines = [f"{grammar['product']}: directives are whole lines {code_span(grammar['directive'])}; renderer "
+             f"{listing['renderer']}, version scheme {listing['version_scheme']}", ""]
+    rows = [(group["version"], code_span(source["source_id"]), source["url"] or "-",
+             f"refused: {source['refused']}" if source["refused"] is not None else
+             "; ".join(f"{op}: {', '.join(keys)}" for op, keys in source["keys"].items()) or "-")
+            for group in listing["versions"] for source in group["sources"]]
+    return lines + markdown_table(("version", "source", "url", "declares"), rows or [("-",) * 4])

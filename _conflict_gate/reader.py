@@ -48,6 +48,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
+import sys
 import unicodedata
 from typing import Final, NamedTuple, Sequence
 
@@ -59,8 +60,8 @@ from .html_tree import BLOCK, CELL, HEADING, TEXT, Opened, RawHtml
 from .inlines import _WORD_LIMIT, InlineView, Spans, View, html_view, inline_view, invisible, visible_word
 from .renderers import DEFAULT, Renderer
 
-__all__ = ["Claim", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "NearMiss", "Reading",
-           "read_directives"]
+__all__ = ["Claim", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "MAX_OCCURRENCE_CHARS", "NearMiss",
+           "Reading", "read_directives"]
 
 #: At most this many near-misses are kept per source, so no input can grow memory.
 MAX_NEAR_MISSES: Final = 100
@@ -75,6 +76,9 @@ QUOTE_LIMIT: Final = 200
 #: At most this many lines holding raw HTML markup (``<`` then a letter, ``/``, ``!`` or ``?``) before
 #: the last candidate are followed for what they leave open; a block after more is in doubt.
 MAX_HTML_LINES: Final = 10_000
+
+#: Occurrences (``Reading.occurrences``) are cut to this many code points.
+MAX_OCCURRENCE_CHARS: Final = 256
 
 
 class Claim(NamedTuple):
@@ -114,11 +118,19 @@ class NearMiss(NamedTuple):
 
 class Reading(NamedTuple):
     """What one source declares: its ``claims`` in line order, or the ``refusal`` (then no claims);
-    and its first :data:`MAX_NEAR_MISSES` ``near_misses``."""
+    and its first :data:`MAX_NEAR_MISSES` ``near_misses``.
+
+    ``occurrences``: the directive-shaped text of the source, wherever it is (claims, near-misses
+    in code or hidden HTML, inline-code mentions, refused lines): from each candidate at sign
+    that is an ASCII ``@``, the rest of its line, cut to :data:`MAX_OCCURRENCE_CHARS` code points;
+    distinct, in source order. The answer check looks quotes up in them
+    (:class:`~_conflict_gate.quotes.QuoteIndex`), so it never reads a source again.
+    """
 
     claims: tuple[Claim, ...]
     refusal: DirectiveError | None
     near_misses: tuple[NearMiss, ...]
+    occurrences: tuple[str, ...] = ()
 
 
 _EMPTY: Final = Reading((), None, ())
@@ -161,7 +173,7 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     if len(candidates) > MAX_CANDIDATES:
         findings.refuse("too_complex", candidates[MAX_CANDIDATES], f"more than {MAX_CANDIDATES} at "
                         "signs that may start a directive; the gate does not read such a source")
-        return findings.reading(bom_bytes)
+        return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
     markup, cut = _markup_lines(view, candidates[-1]) if "<" in view else ([], None)
     watch = sorted(set(candidates).union(markup)) if markup else candidates
     leaves = sorted(parse_blocks(view, watch, fast=fast, flavour=renderer.flavour), key=lambda leaf: leaf.lines[0][1])
@@ -181,7 +193,26 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
                 break
         elif raw is not None:
             _follow_html(findings, leaf, raw, None)
-    return findings.reading(bom_bytes)
+    return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
+
+
+def _occurrences(encoded: bytes, candidates: Sequence[int]) -> tuple[str, ...]:
+    """``Reading.occurrences``: from each candidate that is an ASCII at sign (at most
+    :data:`MAX_CANDIDATES`), the rest of its line, cut to :data:`MAX_OCCURRENCE_CHARS` code points
+    (a character cut by the byte cap is dropped); distinct, in source order, each interned."""
+    found: dict[str, None] = {}
+    cap = 4 * MAX_OCCURRENCE_CHARS
+    for at in candidates[:MAX_CANDIDATES]:
+        if encoded[at] != 0x40:  # a look-alike or a reference: no ASCII quote starts there
+            continue
+        end = min(len(encoded), at + cap)
+        for ending in (b"\n", b"\r"):
+            found_at = encoded.find(ending, at, end)
+            if found_at != -1:
+                end = found_at
+        found.setdefault(encoded[at:end].decode("utf-8", "ignore")[:MAX_OCCURRENCE_CHARS])
+    # interned: pages repeat the same directive lines, so a corpus keeps each text once
+    return tuple(map(sys.intern, found))
 
 
 _MARKUP_START: Final = re.compile(r"<[A-Za-z/!?]", re.ASCII)

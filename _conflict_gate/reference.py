@@ -1,10 +1,6 @@
-"""The tables of the reference pages, rendered from the data that defines them (no I/O at import).
+"""The reference pages' generated regions: each table of :mod:`~_conflict_gate.reference_tables` in its page.
 
-Every vocabulary in the reference pages (reasons per error class, decisions,
-verdicts, findings, exit codes, version schemes, page statuses, size caps,
-result fields) is rendered here from :mod:`~_conflict_gate.registry` and the
-modules that own the data; nothing is typed twice. A page holds a rendered
-table between two markers::
+A page holds a rendered table between two markers::
 
     <!-- generated: exit-codes -->
 
@@ -20,533 +16,28 @@ Commands, from the root of a checkout::
     python -m _conflict_gate.reference --write    rewrite the marked regions in place
 
 The pages read are ``README.md`` and ``reference/*.md`` under ``--root``
-(default: the folder that holds this package). Where a table needs words the
-data does not hold (what a manifest key or a result field means), the words
-are kept here keyed by the data's own names, and rendering fails
-(:class:`DriftError`) when the two sets differ, so a new field cannot go
-undocumented. A few names are private to their modules (``_TOP_LEVEL``,
-``_REQUIRED``, ``_WORD_LIMIT``); they are read, not copied, for the same reason.
+(default: the folder that holds this package).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Final, Mapping, Sequence
+from typing import Callable, Final, Mapping, Sequence
 
-from .blocks import MAX_DEPTH, MAX_LEAF_LINES
-from .ci import SARIF_LEVELS
+from . import reference_tables as t
 from .cli_support import CliError, write_atomically
-from .markdown import code_span as code
-from .markdown import grammar_table, markdown_table
-from .errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError
-from .grammar import NAME, VALUE_TOKEN
-from .inlines import _WORD_LIMIT, MAX_NESTING
-from .manifest import _OPTIONAL_TOP_LEVEL, _REQUIRED, _TOP_LEVEL, ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
-from .html_tree import MAX_OPEN
-from .reader import MAX_BLOCK_BYTES, MAX_CANDIDATES, MAX_HTML_LINES, MAX_NEAR_MISSES, QUOTE_LIMIT
-from .registry import (
-    AUDIT_STATUSES,
-    COMMAND_EXIT_CODES,
-    DECISIONS,
-    EXIT_CODES,
-    FINDINGS,
-    MAX_ANSWER_BYTES,
-    MAX_FOLDER_DEPTH,
-    MAX_MANIFEST_BYTES,
-    MAX_SOURCE_BYTES,
-    NEAR_MISS_PLACES,
-    PAGE_STATUSES,
-    RENDERERS,
-    REPORT_SEVERITIES,
-    SEVERITIES,
-    SOURCE_INGESTION_REASONS,
-    UNRELATED_OPTIONS,
-    TREE_FINDINGS,
-    VERDICTS,
-    reason_meaning,
-)
-from .form import ANSWER_FORM
-from .schema import SCHEMAS
-from .sources import MAX_PATTERN_CHARS, MAX_PATTERNS
-from .results import (
-    CLAIM_FIELDS,
-    REASON_FIELDS,
-    REASON_FIELD_MEANINGS,
-    REFUSED_FIELDS,
-    RESULT_FIELDS,
-    SET_ASIDE_FIELDS,
-    TAIL_FIELDS,
-)
-from .results_audit import (
-    AUDIT_CLAIM_FIELDS,
-    AUDIT_ENTRY_FIELDS,
-    AUDIT_FIELDS,
-    AUDIT_OPERATION_FIELDS,
-    AUDIT_REFUSAL_FIELDS,
-    AUDIT_SILENCE_FIELDS,
-    AUDIT_SUMMARY_FIELDS,
-    NEAR_MISS_FIELDS,
-    UNAPPROVED_CONFLICT_FIELDS,
-)
+from .reference_tables import DriftError
 
-__all__ = ["PAGES", "TABLES", "DriftError", "Region", "check", "main", "pages", "regions", "render", "rewrite"]
+__all__ = ["END", "PAGES", "START", "TABLES", "DriftError", "Region", "check", "main", "pages", "regions", "render",
+           "rewrite"]
 
-#: The pages that may hold generated regions, relative to the root (globs).
 PAGES: Final = ("README.md", "reference/*.md")
 START: Final = re.compile(r"^<!-- generated: ([a-z0-9-]+) -->[ \t]*$", re.MULTILINE)
 END: Final = "<!-- end generated -->"
-
-
-class DriftError(ValueError):
-    """The words kept here no longer match the data they describe (a field or limit added or removed)."""
-
-
-def _exit(name: str) -> int:
-    return EXIT_CODES[name][0]
-
-
-def _same_keys(what: str, words: Mapping[str, str], names: Sequence[str]) -> None:
-    """Fail when the described names and the data's names differ."""
-    if set(words) != set(names):
-        missing = sorted(set(names) - set(words))
-        extra = sorted(set(words) - set(names))
-        raise DriftError(f"{what}: the data has {missing or 'nothing'} undescribed; "
-                         f"described but not in the data: {extra or 'nothing'}")
-
-
-def _size(limit: int) -> str:
-    for unit, factor in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if limit % factor == 0 and limit >= factor:
-            return f"{limit} bytes ({limit // factor} {unit})"
-    return f"{limit} bytes"
-
-
-# --------------------------------------------------------------------------
-# Reasons, statuses, decisions, verdicts, exit codes
-
-
-def _reasons(reasons: Mapping[str, str]) -> list[str]:
-    return markdown_table(("reason", "meaning"), [(code(r), meaning) for r, meaning in reasons.items()])
-
-
-def ingestion_reasons() -> list[str]:
-    """``IngestionError`` reasons."""
-    return _reasons(IngestionError.reasons)
-
-
-def source_ingestion_reasons() -> list[str]:
-    """The ``IngestionError`` reasons of one source: kept, refused, by a non-strict load."""
-    return _reasons(SOURCE_INGESTION_REASONS)
-
-
-def grammar_reasons() -> list[str]:
-    """``GrammarError`` reasons."""
-    return _reasons(GrammarError.reasons)
-
-
-def gate_reasons() -> list[str]:
-    """``GateError`` reasons."""
-    return _reasons(GateError.reasons)
-
-
-def directive_reasons() -> list[str]:
-    """``DirectiveError`` reasons (a source the gate refuses)."""
-    return _reasons(DirectiveError.reasons)
-
-
-def decision_file_reasons() -> list[str]:
-    """``DecisionError`` reasons (a decision file the answer check does not accept)."""
-    return _reasons(DecisionError.reasons)
-
-
-def tree_findings() -> list[str]:
-    """What ``pin --check`` and ``audit`` find in the docs tree (findings, exit 1)."""
-    return _reasons(TREE_FINDINGS)
-
-
-def decisions() -> list[str]:
-    """Every status and reason of a gate result, in precedence order, with the ``gate`` exit code."""
-    rows = []
-    for status, reasons in DECISIONS.items():
-        exit_code = _exit("ok" if status == "ready" else status)
-        request = "prepared" if status == "ready" else "withheld (`null`)"
-        for reason, meaning in reasons.items():
-            rows.append((code(status), code(reason), request, exit_code, meaning))
-    return markdown_table(("status", "reason", "answer_request", "gate exit code", "meaning"), rows)
-
-
-def page_statuses() -> list[str]:
-    """The page statuses a manifest entry may carry."""
-    return markdown_table(("status", "meaning"), [(code(s), meaning) for s, meaning in PAGE_STATUSES.items()])
-
-
-def audit_statuses() -> list[str]:
-    """What the audit finds per version, operation and key."""
-    return markdown_table(("status", "meaning"), [(code(s), meaning) for s, meaning in AUDIT_STATUSES.items()])
-
-
-def verdicts() -> list[str]:
-    """The verdicts of the answer check in precedence order, with class and exit code."""
-    rows = []
-    for rank, (verdict, (verdict_class, meaning)) in enumerate(VERDICTS.items(), 1):
-        exit_code = _exit("ok" if verdict_class == "supported" else verdict_class)
-        rows.append((rank, code(verdict), code(verdict_class), exit_code, meaning))
-    return markdown_table(("precedence", "verdict", "class", "check-answer exit code", "meaning"), rows)
-
-
-def findings() -> list[str]:
-    """The kinds of finding and the verdict each calls for."""
-    return markdown_table(("finding", "calls for", "meaning"),
-                          [(code(kind), code(verdict), meaning)
-                           for kind, (verdict, meaning) in FINDINGS.items()])
-
-
-def answer_form() -> list[str]:
-    """The four forms an answer is read in, with the lab's compatible-agreement case as example."""
-    rows = [
-        ("citation", code(ANSWER_FORM.citation),
-         code(ANSWER_FORM.citation.format(source_id="quill-guide", line=37))),
-        ("quoted directive", code(ANSWER_FORM.quote),
-         code(ANSWER_FORM.quote.format(directive="@quill create_copy existing_path=refuse"))),
-        ("value statement", code(ANSWER_FORM.value),
-         code(ANSWER_FORM.value.format(claim_key="existing_path", value="refuse"))),
-        ("version statement", code(ANSWER_FORM.version), code(ANSWER_FORM.version.format(version="1.0"))),
-    ]
-    return markdown_table(("form", "template", "example"), rows)
-
-
-def exit_codes() -> list[str]:
-    """The one table of exit codes."""
-    return markdown_table(("code", "name", "meaning"),
-                          [(number, code(name), meaning) for name, (number, meaning) in EXIT_CODES.items()])
-
-
-def command_exit_codes() -> list[str]:
-    """The exit codes each command can end with, derived from the one table."""
-    rows = []
-    for command, names in COMMAND_EXIT_CODES.items():
-        name, _, note = command.partition(" (")
-        shown = code(("python " if name.endswith(".py") else "conflict-gate ") + name)
-        listed = sorted((_exit(code_name), code_name) for code_name in names)
-        rows.append((shown + (f" ({note}" if note else ""),
-                     ", ".join(f"{number} `{code_name}`" for number, code_name in listed)))
-    return markdown_table(("command", "exit codes"), rows)
-
-
-# --------------------------------------------------------------------------
-# The CI formats
-
-
-def ci_severities() -> list[str]:
-    """The severities of the CI formats and how each format shows them."""
-    return markdown_table(("severity", "GitHub", "SARIF `level`", "JUnit", "meaning"),
-                          [(code(name), code(f"::{name}"), code(SARIF_LEVELS[name]),
-                            "`<failure>`" if name == "error" else "`<system-out>`", meaning)
-                           for name, meaning in SEVERITIES.items()])
-
-
-def ci_reasons() -> list[str]:
-    """Every reason the CI formats report, its command and its severity by page status."""
-    return markdown_table(("reason", "reported by", "on an approved page", "on a draft or deprecated page",
-                           "meaning"),
-                          [(code(reason), ", ".join(map(code, commands)), code(approved) if approved else "-",
-                            code(unapproved) if unapproved else "-", reason_meaning(reason))
-                           for reason, (commands, approved, unapproved) in REPORT_SEVERITIES.items()])
-
-
-# --------------------------------------------------------------------------
-# The manifest
-
-
-_TOP_LEVEL_WORDS: Final = {
-    "grammar": "the directive grammar of the corpus: `namespace`, `product`, `operations` (see below)",
-    "version_scheme": "how versions are written: one of the version schemes below",
-    "renderer": "how the docs site renders the pages, so which reading the gate judges them by: one of the "
-                "renderers below (omitted: `commonmark`)",
-    "sources": "where the pages come from: `{\"include\": [patterns], \"exclude\": [patterns]}`, paths "
-               "under the manifest's folder (see [Sources](#sources)); `init` writes it, `init --update`, "
-               "`pin --check` and `audit` read it (omitted: none of that)",
-    "documents": "the list of sources, one object each (see the entry fields below)",
-}
-
-_ENTRY_WORDS: Final = {
-    "source_id": "the id candidates and citations use",
-    "version": "the version this page documents, written in the manifest's version scheme",
-    "path": "the file, relative to the folder that holds the manifest (its real folder, if the manifest "
-            "is a symlink)",
-    "url": "where readers find the page; copied into claims, never used to decide (omitted: none)",
-    "status": "a page status (omitted: `approved`)",
-    "sha256": "the pin: lowercase hex SHA-256 of the file's raw bytes; `\"\"` means not pinned yet "
-              "(accepted by `pin` only)",
-}
-
-
-def manifest_keys() -> list[str]:
-    """The manifest's top-level keys."""
-    _same_keys("manifest top-level keys", _TOP_LEVEL_WORDS, _TOP_LEVEL)
-    return markdown_table(("key", "required", "meaning"),
-                          [(code(key), "no" if key in _OPTIONAL_TOP_LEVEL else "yes", _TOP_LEVEL_WORDS[key])
-                           for key in _TOP_LEVEL])
-
-
-def entry_fields() -> list[str]:
-    """The fields of a manifest entry, in the order ``init`` writes them."""
-    _same_keys("manifest entry fields", _ENTRY_WORDS, ENTRY_FIELDS)
-    return markdown_table(("field", "required", "meaning"),
-                          [(code(key), "yes" if key in _REQUIRED else "no", _ENTRY_WORDS[key])
-                           for key in ENTRY_FIELDS])
-
-
-def name_patterns() -> list[str]:
-    """The patterns every name must match whole (Python regular expressions)."""
-    rows = [
-        ("source id", code(SOURCE_ID.pattern)),
-        ("namespace, operation, key", code(NAME.pattern)),
-        ("enumerated value", code(VALUE_TOKEN.pattern)),
-    ]
-    return markdown_table(("name", "pattern (matched whole)"), rows)
-
-
-def version_schemes() -> list[str]:
-    """The version schemes a manifest may declare."""
-    return markdown_table(("scheme", "versions are written as", "examples", "pattern (matched whole)"),
-                          [(code(name), scheme.description, ", ".join(code(e) for e in scheme.examples),
-                            code(scheme.pattern.pattern)) for name, scheme in VERSION_SCHEMES.items()])
-
-
-_SIZE_CAPS: Final = {
-    "MAX_SOURCE_BYTES": (MAX_SOURCE_BYTES, "a source file", "`source_too_large`, refused unread"),
-    "MAX_MANIFEST_BYTES": (MAX_MANIFEST_BYTES, "the manifest file", "`manifest_unreadable`"),
-    "MAX_ANSWER_BYTES": (MAX_ANSWER_BYTES, "an answer given to the answer check (UTF-8)",
-                         "finding `too_large`, verdict `malformed_answer`"),
-    "MAX_FOLDER_DEPTH": (MAX_FOLDER_DEPTH, "folders below the manifest's folder that the walk of `sources` "
-                         "enters", "`source_unreadable` (pages could hide there)"),
-    "MAX_PATTERNS": (MAX_PATTERNS, "patterns in `sources`' `include`, and in its `exclude`", "`invalid_manifest`"),
-    "MAX_PATTERN_CHARS": (MAX_PATTERN_CHARS, "characters of one pattern", "`invalid_manifest`"),
-}
-#: The unit of a cap that does not count bytes.
-_CAP_UNITS: Final = {"MAX_FOLDER_DEPTH": "folders", "MAX_PATTERNS": "patterns", "MAX_PATTERN_CHARS": "characters"}
-
-
-def size_caps() -> list[str]:
-    """The size caps of the registry."""
-    return markdown_table(("cap", "limit", "applies to", "beyond it"),
-                          [(code(name), f"{limit} {_CAP_UNITS[name]}" if name in _CAP_UNITS else _size(limit),
-                            what, beyond) for name, (limit, what, beyond) in _SIZE_CAPS.items()])
-
-
-_READER_LIMITS: Final = {
-    "MAX_CANDIDATES": (MAX_CANDIDATES, "at signs in one source that may start directive-shaped text",
-                       "the source is refused unread: `too_complex`"),
-    "MAX_LEAF_LINES": (MAX_LEAF_LINES, "lines of one block (other than code) that holds such an at sign",
-                       "the source is refused: `too_complex`"),
-    "MAX_BLOCK_BYTES": (MAX_BLOCK_BYTES, "bytes of one such block whose inline markup is read (not code)",
-                        "the source is refused: `too_complex`"),
-    "MAX_NESTING": (MAX_NESTING, "unmatched brackets or parentheses nested in one block",
-                    "the source is refused: `too_complex`"),
-    "_WORD_LIMIT": (_WORD_LIMIT, "characters after an at sign before the first whitespace",
-                    "the source is refused: `too_complex`"),
-    "MAX_DEPTH": (MAX_DEPTH, "block quotes and list items nested in each other",
-                  "deeper containers are not opened; the block is in doubt (`ambiguous_markup` "
-                  "if it holds directive-shaped text)"),
-    "MAX_HTML_LINES": (MAX_HTML_LINES, "lines holding raw HTML markup before a source's last candidate, followed "
-                       "for the elements they leave open", "blocks after them are in doubt (`ambiguous_markup` "
-                       "if they hold directive-shaped text)"),
-    "MAX_OPEN": (MAX_OPEN, "elements raw HTML leaves open at once", "the blocks after are in doubt"),
-    "MAX_NEAR_MISSES": (MAX_NEAR_MISSES, "near-misses kept per source", "later ones are not reported"),
-    "QUOTE_LIMIT": (QUOTE_LIMIT, "code points of a refusal's or near-miss's quote", "the quote is cut"),
-}
-
-
-def renderers() -> list[str]:
-    """The renderers a manifest may name."""
-    return markdown_table(("renderer", "reads a page as"), [(code(name), meaning) for name, meaning in RENDERERS.items()])
-
-
-def near_miss_places() -> list[str]:
-    """Where a near-miss sits (the audit's ``where``)."""
-    return markdown_table(("where", "meaning"), [(code(name), meaning) for name, meaning in NEAR_MISS_PLACES.items()])
-
-
-def reader_limits() -> list[str]:
-    """The limits of the reader: past them it refuses rather than guess."""
-    return markdown_table(("limit", "value", "counts", "beyond it"),
-                          [(code(name), value, what, beyond)
-                           for name, (value, what, beyond) in _READER_LIMITS.items()])
-
-
-# --------------------------------------------------------------------------
-# The result
-
-
-def result_fields() -> list[str]:
-    """Every field of a gate result, in order, and when it is present."""
-    rows = [(code(field), "always", meaning) for field, meaning in RESULT_FIELDS.items()]
-    for field, meaning in REASON_FIELD_MEANINGS.items():
-        reasons = [reason for reason, fields in REASON_FIELDS.items() if field in fields]
-        rows.append((code(field), "reason " + " or ".join(code(r) for r in reasons), meaning))
-    rows += [(code(field), "status `refused`", meaning) for field, meaning in REFUSED_FIELDS.items()]
-    rows += [(code(field), "always", meaning) for field, meaning in TAIL_FIELDS.items()]
-    rows += [(code(field), 'with `unrelated="set_aside"` (`--set-aside-unrelated`), whatever the reason', meaning)
-             for field, meaning in SET_ASIDE_FIELDS.items()]
-    return markdown_table(("field", "present", "meaning"), rows)
-
-
-def unrelated_options() -> list[str]:
-    """The values of ``gate(..., unrelated=...)``: what becomes of eligible pages about other operations."""
-    return markdown_table(("unrelated", "command line", "what it does"),
-                          [(code(name), code("--set-aside-unrelated") if name == "set_aside" else "(default)",
-                            meaning) for name, meaning in UNRELATED_OPTIONS.items()])
-
-
-#: The audit's objects, in the order a reader meets them: (name in the report, its field table).
-_AUDIT_OBJECTS: Final = (
-    ("the report", AUDIT_FIELDS),
-    ("`operations[]`", AUDIT_OPERATION_FIELDS),
-    ("`operations[].keys[]`", AUDIT_ENTRY_FIELDS),
-    ("`operations[].keys[].claims[]`", AUDIT_CLAIM_FIELDS),
-    ("`operations[].keys[].silent[]`", AUDIT_SILENCE_FIELDS),
-    ("`refused_sources[]`", AUDIT_REFUSAL_FIELDS),
-    ("`unapproved_conflicts[]`", UNAPPROVED_CONFLICT_FIELDS),
-    ("`near_misses[]`", NEAR_MISS_FIELDS),
-    ("`summary`", AUDIT_SUMMARY_FIELDS),
-)
-
-
-def audit_fields() -> list[str]:
-    """Every field of an audit report, object by object, in order."""
-    return markdown_table(("object", "field", "meaning"),
-                          [(where, code(field), meaning) for where, table in _AUDIT_OBJECTS
-                           for field, meaning in table.items()])
-
-
-def claim_fields() -> list[str]:
-    """Every field of a claim, in order."""
-    return markdown_table(("field", "meaning"), [(code(field), meaning) for field, meaning in CLAIM_FIELDS.items()])
-
-
-# --------------------------------------------------------------------------
-# The public API and the schemas
-
-
-#: What each exported value that has no docstring of its own is.
-_CONSTANT_WORDS: Final = {
-    "ANSWER_FORM": "the answer form: how an answer cites, quotes and states (an `AnswerForm`)",
-    "DECISIONS": "status -> reason -> meaning, in precedence order",
-    "VERDICTS": "verdict -> (class, meaning), in precedence order",
-    "FINDINGS": "finding kind -> (the verdict it calls for, meaning)",
-    "AUDIT_STATUSES": "audit status -> meaning",
-    "PAGE_STATUSES": "page status -> meaning (`approved` is eligible)",
-    "RENDERERS": "renderer name -> meaning: what a manifest's `renderer` may name (absent: `commonmark`)",
-    "VERSION_SCHEMES": "version scheme name -> `VersionScheme`",
-    "EXIT_CODES": "exit-code name -> (code, meaning)",
-    "INGESTION_REASONS": "`IngestionError` reason -> meaning",
-    "GRAMMAR_REASONS": "`GrammarError` reason -> meaning",
-    "GATE_REASONS": "`GateError` reason -> meaning",
-    "DIRECTIVE_REASONS": "`DirectiveError` reason (a refused decision's) -> meaning",
-    "SOURCE_INGESTION_REASONS": "the `IngestionError` reasons of one source, which a non-strict load keeps "
-                                "(a refused decision's) -> meaning",
-    "UNRELATED_OPTIONS": "`gate(..., unrelated=...)` option value -> what it does with eligible pages about "
-                         "other operations",
-    "DECISION_FILE_REASONS": "`DecisionError` reason -> meaning",
-    "TREE_FINDINGS": "what `pin --check` and `audit` find in the docs tree -> meaning",
-    "MAX_FOLDER_DEPTH": "the deepest folder below the manifest's that the walk of `sources` enters",
-    "SCHEMAS": "result name -> (its TypedDict, what it describes), for `result_schema`",
-    "MAX_SOURCE_BYTES": "the largest source read, in bytes",
-    "MAX_MANIFEST_BYTES": "the largest manifest read, in bytes",
-    "MAX_ANSWER_BYTES": "the largest answer read, in bytes of UTF-8",
-    "MAX_DECISION_BYTES": "the largest decision file read, in bytes",
-}
-
-
-_ROLE: Final = re.compile(r":[a-z]+:`~?(?:[\w.]+\.)?([^`]+)`")
-
-
-def _summary(value: Any) -> str:
-    """The first paragraph of a docstring, its reST markup as Markdown (``x`` and :role:`~a.b.x` -> `x`)."""
-    first = " ".join((value.__doc__ or "").strip().split("\n\n")[0].split())
-    return _ROLE.sub(r"`\1`", first).replace("``", "`")
-
-
-def api() -> list[str]:
-    """Every name of ``conflict_gate.__all__``, what kind of thing it is, and its summary."""
-    from . import api as public
-
-    constants = [name for name in public.__all__
-                 if not (callable(getattr(public, name)) or isinstance(getattr(public, name), type))]
-    _same_keys("public constants", _CONSTANT_WORDS, constants)
-    rows = []
-    for name in public.__all__:
-        value = getattr(public, name)
-        if name in _CONSTANT_WORDS:
-            kind, summary = "constant", _CONSTANT_WORDS[name]
-        elif isinstance(value, type) and issubclass(value, BaseException):
-            kind, summary = "error", _summary(value)
-        elif isinstance(value, type) and hasattr(value, "__required_keys__"):
-            kind, summary = "result (TypedDict)", _summary(value)
-        elif isinstance(value, type):
-            kind, summary = "class", _summary(value)
-        else:
-            kind, summary = "function", _summary(value)
-        if not summary:
-            raise DriftError(f"public name {name!r} has no docstring to summarise")
-        rows.append((code(name), kind, summary))
-    return markdown_table(("name", "kind", "summary"), rows)
-
-
-def schemas() -> list[str]:
-    """Every result schema ``conflict-gate schema NAME`` prints."""
-    return markdown_table(("name", "root", "describes"),
-                          [(code(name), code(shape.__name__), what) for name, (shape, what) in SCHEMAS.items()])
-
-
-# --------------------------------------------------------------------------
-# The lab
-
-
-def lab_grammar(root: Path) -> list[str]:
-    """The grammar the lab's ``manifest.json`` declares, as ``conflict-gate grammar`` prints it."""
-    return grammar_table(read_manifest(root / "manifest.json", require_pins=False).grammar)
-
-
-def _lab_result(root: Path) -> dict[str, Any]:
-    """The lab's saved result (``expected-result.json``, which ``python run.py --check`` keeps current)."""
-    data: dict[str, Any] = json.loads((root / "expected-result.json").read_text(encoding="utf-8"))
-    return data
-
-
-def lab_cases(root: Path) -> list[str]:
-    """Every lab case with its status and reason, from the saved result."""
-    data = _lab_result(root)
-    rows = []
-    for case in [*data["cases"], data["changed_source"]]:
-        result = case["result"]
-        rows.append((code(case["case_id"]), ", ".join(case["candidate_ids"]), case["requested_version"],
-                     code(case["claim_key"]), f"{code(result['status'])} / {code(result['reason'])}",
-                     case.get("shows") or case.get("edit")))
-    return markdown_table(("case", "candidates", "version", "key", "status / reason", "what it shows"), rows)
-
-
-def _finding(finding: Mapping[str, Any]) -> str:
-    """A finding as ``kind a–b`` (code points into the answer) or ``kind (no span)``."""
-    if finding["start"] is None:
-        return f"{code(finding['kind'])} (no span)"
-    return f"{code(finding['kind'])} {finding['start']}–{finding['end']}"
-
-
-def lab_answers(root: Path) -> list[str]:
-    """Every canned answer of the lab with its verdict, class and findings, from the saved result."""
-    data = _lab_result(root)
-    rows = [(f"[{code(answer['answer_id'])}](../{answer['path']})", code(answer["case_id"]), code(answer["verdict"]),
-             code(answer["verdict_class"]), ", ".join(_finding(f) for f in answer["findings"]) or "none",
-             answer["shows"]) for answer in data["answers"]]
-    return markdown_table(("answer", "answers the case", "verdict", "class", "findings (code points)",
-                           "what it shows"), rows)
 
 
 # --------------------------------------------------------------------------
@@ -559,40 +50,44 @@ def _static(function: Callable[[], list[str]]) -> Callable[[Path], list[str]]:
 
 #: Region name -> how to render it (from the checkout's root). Every name must appear in some page.
 TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
-    "decisions": _static(decisions),
-    "result-fields": _static(result_fields),
-    "claim-fields": _static(claim_fields),
-    "audit-statuses": _static(audit_statuses),
-    "audit-fields": _static(audit_fields),
-    "unrelated-options": _static(unrelated_options),
-    "answer-form": _static(answer_form),
-    "verdicts": _static(verdicts),
-    "findings": _static(findings),
-    "manifest-keys": _static(manifest_keys),
-    "entry-fields": _static(entry_fields),
-    "name-patterns": _static(name_patterns),
-    "version-schemes": _static(version_schemes),
-    "page-statuses": _static(page_statuses),
-    "size-caps": _static(size_caps),
-    "reader-limits": _static(reader_limits),
-    "renderers": _static(renderers),
-    "near-miss-places": _static(near_miss_places),
-    "lab-grammar": lab_grammar,
-    "lab-cases": lab_cases,
-    "lab-answers": lab_answers,
-    "ingestion-reasons": _static(ingestion_reasons),
-    "source-ingestion-reasons": _static(source_ingestion_reasons),
-    "grammar-reasons": _static(grammar_reasons),
-    "gate-reasons": _static(gate_reasons),
-    "directive-reasons": _static(directive_reasons),
-    "decision-file-reasons": _static(decision_file_reasons),
-    "tree-findings": _static(tree_findings),
-    "exit-codes": _static(exit_codes),
-    "command-exit-codes": _static(command_exit_codes),
-    "ci-severities": _static(ci_severities),
-    "ci-reasons": _static(ci_reasons),
-    "api": _static(api),
-    "schemas": _static(schemas),
+    "decisions": _static(t.decisions),
+    "result-fields": _static(t.result_fields),
+    "claim-fields": _static(t.claim_fields),
+    "audit-statuses": _static(t.audit_statuses),
+    "audit-fields": _static(t.audit_fields),
+    "unrelated-options": _static(t.unrelated_options),
+    "answer-form": _static(t.answer_form),
+    "verdicts": _static(t.verdicts),
+    "findings": _static(t.findings),
+    "manifest-keys": _static(t.manifest_keys),
+    "entry-fields": _static(t.entry_fields),
+    "name-patterns": _static(t.name_patterns),
+    "version-schemes": _static(t.version_schemes),
+    "page-statuses": _static(t.page_statuses),
+    "size-caps": _static(t.size_caps),
+    "reader-limits": _static(t.reader_limits),
+    "renderers": _static(t.renderers),
+    "near-miss-places": _static(t.near_miss_places),
+    "lab-grammar": t.lab_grammar,
+    "lab-cases": t.lab_cases,
+    "lab-answers": t.lab_answers,
+    "ingestion-reasons": _static(t.ingestion_reasons),
+    "source-ingestion-reasons": _static(t.source_ingestion_reasons),
+    "grammar-reasons": _static(t.grammar_reasons),
+    "gate-reasons": _static(t.gate_reasons),
+    "directive-reasons": _static(t.directive_reasons),
+    "decision-file-reasons": _static(t.decision_file_reasons),
+    "tree-findings": _static(t.tree_findings),
+    "exit-codes": _static(t.exit_codes),
+    "command-exit-codes": _static(t.command_exit_codes),
+    "ci-severities": _static(t.ci_severities),
+    "ci-reasons": _static(t.ci_reasons),
+    "api": _static(t.api),
+    "modules": _static(t.modules),
+    "schemas": _static(t.schemas),
+    "versions-fields": _static(t.versions_fields),
+    "tool-error-fields": _static(t.tool_error_fields),
+    "mcp-tools": _static(t.mcp_tools),
 }
 
 
@@ -684,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     root: Path = args.root
     if not (root / "README.md").is_file():
         print(f"reference: {root} has no README.md: run this from a checkout", file=sys.stderr)
-        return _exit("input")
+        return t.exit_code_of("input")
     try:
         if args.check:
             problems = check(root)
@@ -692,9 +187,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(problem, file=sys.stderr)
             if problems:
                 print("reference: run 'python -m _conflict_gate.reference --write'", file=sys.stderr)
-                return _exit("findings")
+                return t.exit_code_of("findings")
             print(f"reference: every generated region is in sync ({len(TABLES)} tables)")
-            return _exit("ok")
+            return t.exit_code_of("ok")
         if args.write:
             changed = []
             for page in pages(root):
@@ -707,16 +202,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             unused = [p for p in check(root) if p.startswith("table ")]
             for problem in unused:
                 print(problem, file=sys.stderr)
-            return _exit("findings" if unused else "ok")
+            return t.exit_code_of("findings" if unused else "ok")
         for name in TABLES:
             sys.stdout.write(f"<!-- generated: {name} -->\n{render(name, root)}{END}\n\n")
-        return _exit("ok")
+        return t.exit_code_of("ok")
     except CliError as error:
         print(f"reference: {error}", file=sys.stderr)
-        return _exit(error.kind)
+        return t.exit_code_of(error.kind)
     except (ValueError, OSError) as error:
         print(f"reference: {error}", file=sys.stderr)
-        return _exit("input")
+        return t.exit_code_of("input")
 
 
 if __name__ == "__main__":

@@ -36,6 +36,8 @@ __all__ = [
     "SOURCE_INGESTION_REASONS",
     "UNRELATED_OPTIONS",
     "DEFAULT_UNRELATED",
+    "RENDERERS",
+    "DEFAULT_RENDERER",
     "TREE_FINDINGS",
     "VERDICTS",
     "VERDICT_CLASSES",
@@ -121,6 +123,8 @@ GATE_REASONS: Final[Mapping[str, str]] = _ro({
     "unknown_candidate": "a candidate id is not in the manifest",
     "invalid_unrelated_option": "`unrelated` is not one of the option values ("
                                 + ", ".join(f"`{name}`" for name in UNRELATED_OPTIONS) + ")",
+    "ambiguous_claim_key": "no operation was named and several operations of the grammar have the claim key: "
+                           "name one (`--operation`, the `operation` argument of the `gate` tool)",
 })
 
 #: Reasons of a ``DirectiveError``: a source says something the gate cannot use; it refuses the source.
@@ -201,8 +205,10 @@ TREE_FINDINGS: Final[Mapping[str, str]] = _ro({
 #: the verdict. Each has a class, which picks the exit code.
 VERDICTS: Final[Mapping[str, tuple[str, str]]] = _ro({
     "no_answer_allowed": ("withheld", "the decision is not ready, so no answer is supported"),
-    "malformed_answer": ("malformed", "the answer is empty, too large, not UTF-8, or breaks the answer form"),
-    "contradicts_decision": ("unsupported", "the answer states another value or version in the answer form"),
+    "malformed_answer": ("malformed", "the answer is empty, too large, not UTF-8, breaks the answer form, or shows "
+                                      "form-like text otherwise raw than rendered"),
+    "contradicts_decision": ("unsupported", "the answer states another value or version, in the answer form or "
+                                            "anywhere else a reader sees it"),
     "quote_not_found": ("unsupported", "a quoted directive is in no pinned source"),
     "misattributed": ("unsupported", "a quoted directive is in a pinned source, but is not the claim at the cited source and line"),
     "unknown_citation": ("unsupported", "a citation names a source or line that is not a claim of the decision"),
@@ -229,10 +235,21 @@ FINDINGS: Final[Mapping[str, tuple[str, str]]] = _ro({
     "too_large": ("malformed_answer", f"the answer is larger than {MAX_ANSWER_BYTES} bytes"),
     "empty": ("malformed_answer", "the answer is empty (or only whitespace)"),
     "non_ascii_in_form": ("malformed_answer", "a citation, quoted directive or statement holds a non-ASCII or control character"),
-    "broken_form": ("malformed_answer", "text that starts a citation, quote or statement does not complete it"),
+    "broken_form": ("malformed_answer", "text that starts a citation, quote or statement does not complete it, or a "
+                    "directive written in prose (a quote without its backticks)"),
+    "hidden_form": ("malformed_answer", "form-like text that one reading shows and the other hides: a terminal shows the "
+                    "raw text, a chat window the rendered one (a comment, a tag, a link's destination or title, a "
+                    "definition, a fence's info string, an image's description)"),
+    "escaped_form": ("malformed_answer", "form-like text that the raw and the rendered reading spell differently "
+                     "(character references, backslash escapes)"),
+    "unclear_markup": ("malformed_answer", "form-like text whose rendering is in doubt: readers differ on its block, "
+                       "raw HTML may hide it, its backticks pair otherwise raw than rendered, a citation renders as a link"),
+    "look_alike": ("malformed_answer", "text that reads as a statement, a directive or a version but is written with "
+                   "non-ASCII look-alikes (an equals-like sign, a Cyrillic letter, a fullwidth form)"),
     "quote_without_citation": ("missing_citation", "a quoted directive has no citation after it on the same line"),
-    "other_value": ("contradicts_decision", "a statement gives a value other than the agreed one"),
-    "other_version": ("contradicts_decision", "a statement gives a version other than the requested one"),
+    "other_value": ("contradicts_decision", "a statement a reader sees (prose, code, a table) gives another value, or "
+                    "states another key of the operation, or a directive states another operation"),
+    "other_version": ("contradicts_decision", "a statement a reader sees gives a version other than the requested one"),
     "quote_not_found": ("quote_not_found", "a quoted directive is in no pinned source"),
     "misattributed": ("misattributed", "a quoted directive is not the claim at the citation it is attributed to"),
     "unknown_citation": ("unknown_citation", "a citation is not the line of a claim of the decision"),
@@ -282,10 +299,11 @@ REPORT_SEVERITIES: Final[Mapping[str, tuple[tuple[str, ...], str | None, str | N
 
 #: name -> (exit code, meaning). The one table of exit codes; each command's list is derived from it.
 EXIT_CODES: Final[Mapping[str, tuple[int, str]]] = _ro({
-    "ok": (0, "success: gate ready, audit clean, pins current, answer supported, result up to date"),
+    "ok": (0, "success: gate ready, audit clean, pins current, answer supported, result up to date; mcp: the "
+                "client ended the session"),
     "findings": (1, "drift (run.py --check), an audit conflict, refused source or unlisted page, a stale or "
                     "missing pin or an unlisted page (pin --check)"),
-    "usage": (2, "bad arguments, or a bad request (GateError)"),
+    "usage": (2, "bad arguments, or a bad request (GateError); mcp: the MCP SDK is not installed"),
     "conflict": (3, "gate: conflict"),
     "not_in_docs": (4, "gate: not_in_docs"),
     "refused": (5, "gate: refused"),
@@ -308,6 +326,8 @@ COMMAND_EXIT_CODES: Final[Mapping[str, tuple[str, ...]]] = _ro({
     "grammar": ("ok", "usage", "input", "grammar"),
     "check-answer": ("ok", "unsupported", "withheld", "malformed", "decision", "usage", "input", "grammar"),
     "schema": ("ok", "usage"),
+    "versions": ("ok", "usage", "input", "grammar"),
+    "mcp": ("ok", "usage", "input", "grammar"),
 })
 
 _STATUS_OF: Final = _ro({reason: status for status, reasons in DECISIONS.items() for reason in reasons})

@@ -228,9 +228,7 @@ AUDIT_SUMMARY_FIELDS: Final[Mapping[str, str]] = _ro({
 })
 
 
-class AuditReport(TypedDict):
-    """What ``audit`` returns."""
-
+class _AuditReportAlways(TypedDict):
     source_count: int
     versions: list[str]
     operations: list[AuditOperation]
@@ -241,6 +239,12 @@ class AuditReport(TypedDict):
     clean: bool
     unlisted_sources: list[UnlistedSource]
     renderer: Annotated[str, OneOf.of(RENDERERS)]
+
+
+class AuditReport(_AuditReportAlways, total=False):
+    """What ``audit`` returns (``truncated`` only from the MCP server's ``audit`` tool, given a ``limit``)."""
+
+    truncated: bool
 
 
 AUDIT_FIELDS: Final[Mapping[str, str]] = _ro({
@@ -257,6 +261,8 @@ AUDIT_FIELDS: Final[Mapping[str, str]] = _ro({
     "unlisted_sources": "pages the manifest's `sources` take that its `documents` do not list "
                         "(`[]` without `sources`)",
     "renderer": "the renderer the pages were read by (the manifest's `renderer`, `commonmark` when it names none)",
+    "truncated": "only from the `audit` tool given a `limit`: whether a list was cut to `limit` items "
+                 "(`summary`, `source_count`, `versions` and `clean` stay whole); absent otherwise",
 })
 
 

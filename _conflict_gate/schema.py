@@ -42,6 +42,8 @@ from .results_audit import SHAPES as AUDIT_SHAPES
 from .results_audit import AuditReport
 from .results_lab import SHAPES as LAB_SHAPES
 from .results_lab import LabResult
+from .results_service import SHAPES as SERVICE_SHAPES
+from .results_service import ToolError, Versions
 
 __all__ = ["ALL_SHAPES", "DIALECT", "SCHEMAS", "result_schema"]
 
@@ -50,7 +52,7 @@ DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
 #: Every result shape (TypedDict) -> its field table, from the three results modules.
 ALL_SHAPES: Final[Mapping[type, Mapping[str, str]]] = MappingProxyType({
-    **DECISION_SHAPES, **AUDIT_SHAPES, **LAB_SHAPES})
+    **DECISION_SHAPES, **AUDIT_SHAPES, **LAB_SHAPES, **SERVICE_SHAPES})
 
 #: name -> (the result's TypedDict, what it describes). ``conflict-gate schema NAME`` prints one.
 SCHEMAS: Final[Mapping[str, tuple[type, str]]] = MappingProxyType({
@@ -59,6 +61,9 @@ SCHEMAS: Final[Mapping[str, tuple[type, str]]] = MappingProxyType({
     "answer-check": (AnswerCheck, "an answer check: what check_answer() returns and "
                                   "`conflict-gate check-answer` prints"),
     "lab-result": (LabResult, "the lab's saved result: `python run.py --output result.json`"),
+    "versions": (Versions, "the versions listing: what `conflict-gate versions --format json` prints and the "
+                           "MCP server's `versions` tool returns"),
+    "tool-error": (ToolError, "an MCP tool's error result (`isError: true`): its structured content"),
 })
 
 
@@ -71,8 +76,10 @@ def result_schema(name: str) -> dict[str, Any]:
     shape, description = SCHEMAS[name]
     defs: dict[str, Any] = {}
     root = _schema_of(shape, defs)
+    # the root says it is an object, beside its $ref: an MCP tool's output schema must (the server
+    # publishes these schemas as they are)
     return {"$schema": DIALECT, "$id": f"urn:conflict-gate:{__version__}:schema:{name}",
-            "title": f"conflict-gate {name}", "description": description, **root,
+            "title": f"conflict-gate {name}", "description": description, "type": "object", **root,
             "$defs": dict(sorted(defs.items()))}
 
 

@@ -2,7 +2,7 @@
 
     python bench/run.py              # every figure below; a few minutes on 2 cores
     python bench/run.py --quick      # a smoke run in a few seconds (figures too small to judge)
-    python bench/run.py --only corpora|adversarial|operations|rag|suggest|init
+    python bench/run.py --only corpora|adversarial|operations|service|rag|suggest|init|answer
     python bench/run.py --json PATH  # where to save the figures (default: bench/results/)
 
 Standard library only; runs from anywhere (it puts the repository root on
@@ -45,6 +45,12 @@ operations
     (one page in 20 also one key of the next page's): seconds of ``load_documents``, of
     ``audit`` + ``render_json`` (minimum of ``--repeat``), the report's JSON and Markdown bytes, and
     the peak RSS of a fresh interpreter that loads, audits and renders both.
+service
+    What a long-running gate (the MCP server) pays to be never stale: median microseconds of
+    ``gate()`` on a loaded corpus and of ``GateService.gate`` (the manifest's ``stat``, then the two
+    eligible candidates read and hashed) over a copy of the lab; seconds of ``audit()`` and of
+    ``GateService.audit`` (every page read and hashed first) over the operations corpus, and of the
+    re-verification alone. Pages read for directives again must be 0.
 rag
     240 seeded pages over four versions, each about one of twelve operations (a quarter also
     mention a second, one in twenty none), and 5,000 seeded RAG-style requests: one key of one
@@ -67,6 +73,14 @@ init
     own (so the proposed grammar has 8,000 keys), and over its first 2,000
     pages: seconds (minimum of ``--repeat`` runs, a new manifest each time)
     and k between the two.
+answer
+    ``check_answer`` over the fence-heavy corpus (N documents; the corpora's
+    own when they were generated in this run) on a 64 KiB answer holding
+    :data:`ANSWER_QUOTES` quotes that are no claim, each looked up in the
+    pinned sources: milliseconds (minimum of ``5 * --repeat`` runs after one
+    that builds the quote index, and that first one), and the quote index's
+    memory per page (the sources' tuples of occurrences, each distinct text once since they are
+    interned, and the sorted tuple, by ``sys.getsizeof``).
 """
 
 from __future__ import annotations
@@ -651,6 +665,50 @@ def measure_operations(root: Path, docs: int, seed: int, repeat: int) -> dict[st
             "summary": report["summary"], "peak_rss": peak_rss("audit", str(manifest))}
 
 
+def measure_service(root: Path, docs: int, seed: int, repeat: int, calls: int = 2000) -> dict[str, Any]:
+    """What freshness costs a long-running gate (the MCP server's ``GateService``): median
+    microseconds of ``gate()`` on a loaded corpus and of the service's ``gate`` (the manifest's stat
+    plus reading and hashing the two eligible candidates) over a copy of the lab; seconds (minimum of
+    ``repeat``) of ``audit()`` and of the service's ``audit`` (every page re-verified) over the
+    operations corpus of ``docs`` pages."""
+    import shutil
+
+    from _conflict_gate.service import GateService
+
+    lab = root / "service-lab"
+    shutil.copytree(REPO_ROOT / "docs", lab / "docs")
+    shutil.copy2(REPO_ROOT / "manifest.json", lab / "manifest.json")
+    os.utime(lab / "manifest.json", (time.time() - 60, time.time() - 60))  # old enough: its stat is trusted
+    request = (["quill-guide", "quill-reference"], "1.0", "create_copy", "existing_path")
+    corpus = load_documents(lab / "manifest.json")
+    service = GateService(lab / "manifest.json")
+    candidates, version, operation, key = request
+    clock = time.perf_counter_ns
+
+    def median_us(call: Callable[[], object]) -> float:
+        call()
+        samples = []
+        for _ in range(calls):
+            start = clock()
+            call()
+            samples.append(clock() - start)
+        return statistics.median(samples) / 1000
+
+    gate_us = median_us(lambda: gate(corpus, candidates, version, operation, key))
+    service_us = median_us(lambda: service.gate(candidates, version, key, operation))
+    manifest, total = generate_operations_corpus(root / "service-operations", docs, seed)
+    os.utime(manifest, (time.time() - 60, time.time() - 60))
+    big = load_documents(manifest, strict=False)
+    big_service = GateService(manifest)
+    audit_seconds = min(timed(lambda: audit(big)) for _ in range(repeat))
+    service_seconds = min(timed(big_service.audit) for _ in range(repeat))
+    reverify_seconds = min(timed(lambda: big_service.current(None)) for _ in range(repeat))
+    return {"gate_us": gate_us, "service_gate_us": service_us, "documents": docs, "bytes": total,
+            "audit_seconds": audit_seconds, "service_audit_seconds": service_seconds,
+            "reverify_seconds": reverify_seconds, "reread": service.reread + big_service.reread,
+            "reloads": service.reloads + big_service.reloads}
+
+
 #: The RAG-style corpus: operations (each with its keys) a page can be about.
 RAG_OPERATIONS: dict[str, dict[str, dict[str, Any]]] = {
     op: {"timeout": {"type": "integer", "min": 1, "max": 600}, "retries": {"type": "integer", "min": 0, "max": 9},
@@ -796,6 +854,51 @@ def make_init_tree(folder: Path, pages: int) -> Path:
     return folder
 
 
+#: Quotes that are no claim in the answer of the ``answer`` figure (the issue: about 3,800 fit in 64 KiB).
+ANSWER_QUOTES = 3800
+
+
+def make_quotes_answer(decision: dict[str, Any], quotes: int) -> str:
+    """A supported answer to ``decision``, then ``quotes`` short quotes that no page holds
+    (`` `@quill x=N` ``), forty to a line, each line ending with a claim's citation."""
+    from _conflict_gate.form import ANSWER_FORM
+    cites = [ANSWER_FORM.citation.format(source_id=c["source_id"], line=c["start_line"]) for c in decision["claims"]]
+    head = (f"`{decision['claim_key']}={decision['agreed_value']}` for `version={decision['requested_version']}`: "
+            + " ".join(cites) + "\n\n")
+    lines = []
+    for start in range(0, quotes, 40):
+        lines.append(" ".join(f"`@quill x={n}`" for n in range(start, min(start + 40, quotes))) + " " + cites[0])
+    return head + "\n".join(lines) + "\n"
+
+
+def measure_answer(manifest: Path, repeat: int, quotes: int = ANSWER_QUOTES) -> dict[str, Any]:
+    """The ``answer`` figure (see the module docstring) over a loaded fence-heavy corpus."""
+    from _conflict_gate.answer import check_answer
+    corpus = load_documents(manifest)
+    pairs: dict[tuple[str, str], list[str]] = {}
+    for source_id, source in corpus.sources.items():
+        claim = source.claim("create_copy", "existing_path")
+        if claim is not None and source.refusal is None:
+            pairs.setdefault((source.version, claim.value), []).append(source_id)
+    (version, _), ids = max(pairs.items(), key=lambda item: len(item[1]))
+    decision = dict(gate(corpus, ids[:2], version, "create_copy", "existing_path"))
+    answer = make_quotes_answer(decision, quotes)
+    first = timed(lambda: check_answer(corpus, decision, answer))
+    report = check_answer(corpus, decision, answer)
+    times = [timed(lambda: check_answer(corpus, decision, answer)) for _ in range(5 * repeat)]
+    index = corpus.quote_index
+    texts = {id(o): o for s in corpus.sources.values() for o in s.occurrences}  # interned: shared by pages
+    occurrence_bytes = (sum(sys.getsizeof(s.occurrences) for s in corpus.sources.values() if s.occurrences)
+                        + sum(sys.getsizeof(o) for o in texts.values()))
+    index_bytes = sys.getsizeof(index.occurrences)
+    return {"documents": len(corpus), "answer_bytes": len(answer.encode("utf-8")), "quotes": quotes,
+            "verdict": report["verdict"], "findings": len(report["findings"]),
+            "first_seconds": first, "seconds": min(times), "median_seconds": statistics.median(times),
+            "occurrences": sum(len(s.occurrences) for s in corpus.sources.values()),
+            "distinct_occurrences": len(index),
+            "index_bytes_per_page": (occurrence_bytes + index_bytes) / len(corpus)}
+
+
 def measure_init(root: Path, sizes: Sequence[int], repeat: int) -> dict[str, Any]:
     """Minimum seconds of ``conflict-gate init`` per tree size, and k between the smallest and largest."""
     seconds: dict[str, float] = {}
@@ -904,6 +1007,10 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
             size = entry.get("sizes", report["parameters"]["adversarial_sizes"])[-1]
             targets.append((f"adversarial {name}: peak memory <= 10 x source above baseline",
                             entry["peak_rss_above_baseline"] / size, 10.0, "x source"))
+    answer = report.get("answer")
+    if answer:
+        targets.append((f"check_answer, {answer['answer_bytes'] / 1024:.0f} KiB answer, {answer['quotes']:,} quotes "
+                        f"that are no claim, {answer['documents']:,} pages <= 50 ms", answer["seconds"] * 1e3, 50.0, "ms"))
     init = report.get("init")
     if init and init["k"] is not None:
         small, large = report["parameters"]["init_sizes"][0], report["parameters"]["init_sizes"][-1]
@@ -958,6 +1065,14 @@ def render(report: dict[str, Any]) -> str:
                       f"Markdown {operations['markdown_bytes'] / MB:.1f} MB; peak RSS "
                       + ("n/a" if peak is None else f"{peak / MB:.1f} MB"),
                   f"  summary {operations['summary']}"]
+    service = report.get("service")
+    if service:
+        lines += ["", f"service (the MCP server's freshness): gate {service['gate_us']:.1f} us on a loaded corpus, "
+                      f"{service['service_gate_us']:.1f} us re-verifying its two candidates first (the lab); "
+                      f"audit of {service['documents']:,} pages {_seconds(service['audit_seconds'])}, "
+                      f"{_seconds(service['service_audit_seconds'])} re-verifying every page first "
+                      f"(re-verification alone {_seconds(service['reverify_seconds'])}); pages read again "
+                      f"{service['reread']}, reloads {service['reloads']}"]
     rag = report.get("rag")
     if rag:
         shares = rag["not_in_docs"]
@@ -987,6 +1102,14 @@ def render(report: dict[str, Any]) -> str:
         init = report["init"]
         figures = ", ".join(f"{int(pages):,} pages {_seconds(value)}" for pages, value in init["seconds"].items())
         lines += ["", f"init over one-key-per-page pages: {figures}; k {init['k'] or 0:.2f}"]
+    if report.get("answer"):
+        answer = report["answer"]
+        lines += ["", f"check_answer on a {answer['answer_bytes']:,}-byte answer with {answer['quotes']:,} quotes that are "
+                      f"no claim, over {answer['documents']:,} fence-heavy pages: {_seconds(answer['seconds'])} "
+                      f"(median {_seconds(answer['median_seconds'])}; first call, building the quote index, "
+                      f"{_seconds(answer['first_seconds'])}); {answer['verdict']}, {answer['findings']:,} findings",
+                  f"  quote index: {answer['occurrences']:,} occurrences ({answer['distinct_occurrences']:,} distinct), "
+                  f"{answer['index_bytes_per_page']:.0f} bytes per page"]
     lines += ["", "targets:"]
     for target in report["targets"]:
         lines.append(f"  [{'met    ' if target['met'] else 'NOT MET'}] {target['target']}: "
@@ -1004,7 +1127,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="runs of floor and cold (minimum kept)")
     parser.add_argument("--passes", type=int, default=5, help="timed passes over the warm requests")
     parser.add_argument("--requests", type=int, default=2000)
-    parser.add_argument("--only", choices=("corpora", "adversarial", "operations", "rag", "suggest", "init"))
+    parser.add_argument("--only", choices=("corpora", "adversarial", "operations", "service", "rag", "suggest", "init",
+                                           "answer"))
     parser.add_argument("--json", type=Path, help="where to save the figures (default: bench/results/)")
     parser.add_argument("--quick", action="store_true", help="a smoke run in a few seconds")
     args = parser.parse_args(argv)
@@ -1060,6 +1184,9 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     if args.only in (None, "operations"):
         progress(f"audit of {args.docs:,} pages, one operation each ...")
         report["operations"] = measure_operations(root, args.docs, args.seed, args.repeat)
+    if args.only in (None, "service"):
+        progress(f"the service's freshness (the lab, {args.docs:,} pages) ...")
+        report["service"] = measure_service(root, args.docs, args.seed, args.repeat)
     if args.only in (None, "rag"):
         progress(f"RAG-style requests ({args.rag_requests:,}) ...")
         report["rag"] = measure_rag(root, args.seed, args.rag_requests)
@@ -1072,6 +1199,14 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     if args.only in (None, "init"):
         progress("init over one-key pages ...")
         report["init"] = measure_init(root, args.init_sizes, args.repeat)
+    if args.only in (None, "answer"):
+        manifest = root / "fence-heavy" / "manifest.json"
+        if not manifest.exists():
+            entries, totals = generate_corpus(root / "fence-heavy", "fence", args.docs, 8192, args.seed)
+            progress(f"fence-heavy: generated {args.docs:,} documents ({totals['bytes'] / MB:.1f} MB)")
+            write_manifest(manifest, entries)
+        progress("check_answer on a 64 KiB answer of quotes ...")
+        report["answer"] = measure_answer(manifest, args.repeat)
     report["targets"] = evaluate_targets(report)
     return report
 

@@ -118,7 +118,9 @@ def last_line(text: str) -> str:
     return lines[-1] if lines else "(no output)"
 
 
-class InstallCheck(unittest.TestCase):
+class VenvCase(unittest.TestCase):
+    """A temporary folder, the user's environment, and helpers to build the wheel and make a venv."""
+
     def setUp(self) -> None:
         tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-install-")
         self.addCleanup(tmp.cleanup)
@@ -171,12 +173,8 @@ class InstallCheck(unittest.TestCase):
             self.skipTest("install check SKIPPED: the new venv has no pip (ensurepip missing)")
         return python, Path(scripts), Path(purelib)
 
-    # ------------------------------------------------------------------ the check
-
-    def test_wheel_installs_only_the_tool_and_works_on_an_invented_tree(self) -> None:
-        self.require_pip_venv_and_index()
-
-        # 1. build the wheel from the checkout's sources
+    def build_wheel(self) -> Path:
+        """The wheel, built from a copy of the checkout's sources."""
         source = self.tmp / "source"
         shutil.copytree(REPO, source, ignore=NOT_SOURCES, symlinks=True)
         wheels = self.tmp / "wheels"
@@ -185,6 +183,17 @@ class InstallCheck(unittest.TestCase):
         self.assertEqual(built.returncode, 0, f"pip wheel failed:\n{built.stdout}\n{built.stderr}")
         found = sorted(wheels.glob("conflict_gate-*.whl"))
         self.assertEqual(len(found), 1, os.listdir(wheels))
+        return found[0]
+
+
+class InstallCheck(VenvCase):
+    # ------------------------------------------------------------------ the check
+
+    def test_wheel_installs_only_the_tool_and_works_on_an_invented_tree(self) -> None:
+        self.require_pip_venv_and_index()
+
+        # 1. build the wheel from the checkout's sources
+        found = [self.build_wheel()]
 
         # 2. install it into a fresh venv
         python, scripts, site = self.make_venv()

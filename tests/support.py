@@ -11,6 +11,7 @@
 * :func:`assert_span_invariants`: the span rule every claim must satisfy.
 * :func:`run_cli`: ``main(argv)`` in process (with an environment passed in), returning
   ``(exit code, stdout, stderr)``.
+* :func:`without_the_mcp_sdk`: a block in which the MCP SDK cannot be imported.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
+from unittest import mock
 
 from _conflict_gate.corpus import Corpus, load_documents, source_digest
 
@@ -186,6 +188,16 @@ def run_cli(argv: Sequence[str], *, stdin: bytes = b"", lab: Callable[..., int] 
     finally:
         sys.stdin = old_stdin
     return code, out.getvalue(), err.getvalue()
+
+
+@contextlib.contextmanager
+def without_the_mcp_sdk() -> Iterator[None]:
+    """Inside the block, ``import mcp`` fails as it does where the optional extra is not installed
+    (the server module is imported afresh, so an earlier import cannot hide it); restored after."""
+    blocked = {name: None for name in list(sys.modules) if name.split(".")[0] == "mcp"}
+    with mock.patch.dict(sys.modules, {**blocked, "mcp": None}):
+        sys.modules.pop("_conflict_gate.mcp_server", None)
+        yield
 
 
 def simple_yaml(text: str) -> Any:

@@ -223,6 +223,8 @@ class VerdictTableTest(FixtureCase):
             ("both claims on one line", f"{QUOTE_GUIDE} {QUOTE_REFERENCE} {VALUE} {VERSION}", None),
             ("bytes", GOOD.encode("utf-8"), None),
             ("prose in backticks without a form", GOOD + "Call `quill.create_copy(src, dst)`.\n", None),
+            # a statement with spaces is a statement (of the agreed value); the exact form is there too
+            ("statement with spaces", GOOD + "`existing_path = refuse`", None),
         ],
         "no_answer_allowed": [
             (f"{name}: {label}", answer, name)
@@ -248,7 +250,6 @@ class VerdictTableTest(FixtureCase):
             ("citation in another spelling", GOOD + "[Source: quill-guide:37]", None),
             ("citation without the space", GOOD + "[source:quill-guide:37]", None),
             ("backtick not closed", GOOD + "`existing_path=refuse", None),
-            ("statement with spaces", GOOD + "`existing_path = refuse`", None),
             ("too large", GOOD + "x" * (MAX_ANSWER_BYTES - len(GOOD) + 1), None),
             ("too large as bytes", (GOOD + "x" * (MAX_ANSWER_BYTES - len(GOOD) + 1)).encode(), None),
             ("too large in bytes, not in code points", GOOD + "\u00e9" * (MAX_ANSWER_BYTES // 2), None),
@@ -458,7 +459,8 @@ class FailClosedTest(FixtureCase):
                 (GOOD + "\ud800", "malformed_answer", {"not_utf8"}),  # no reader can be shown a lone surrogate
                 ("\x00" * 10, "missing_statement", {"missing_citation", "missing_value", "missing_version"}),
                 ("[" * 1000, "missing_statement", {"missing_citation", "missing_value", "missing_version"}),
-                ("`" * 999, "malformed_answer", {"broken_form", "missing_citation", "missing_value", "missing_version"}),
+                # a line of backticks opens a fenced code block (CommonMark 4.5): nothing in it is a form
+                ("`" * 999, "missing_statement", {"missing_citation", "missing_value", "missing_version"}),
                 ("[source: " * 500, "malformed_answer",
                  {"broken_form", "missing_citation", "missing_value", "missing_version"}),
                 ("\u2028".join([GOOD, GOOD]), "supported", set()),  # prose line separator: the forms hold

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import importlib.util
 import io
 import json
 import os
@@ -39,7 +40,7 @@ from _conflict_gate.schema import SCHEMAS, result_schema
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import gate as library_gate
 from _conflict_gate.registry import COMMAND_EXIT_CODES, EXIT_CODES, RENDERERS, VERDICTS
-from tests.support import REPO, run_cli, write_corpus
+from tests.support import REPO, run_cli, without_the_mcp_sdk, write_corpus
 
 LAB = "run.py (the lab)"
 COMMANDS = ("gate", "audit", "pin", "init", "grammar", "check-answer")
@@ -47,7 +48,8 @@ COMMANDS = ("gate", "audit", "pin", "init", "grammar", "check-answer")
 ERROR_KINDS = frozenset({"usage", "input", "output", "grammar", "decision"})
 #: What commands print on stderr when they end with an outcome rather than an error.
 OUTCOME_LINES = (*(f"{status}: " for status in ("conflict", "not_in_docs", "refused")),
-                 *(f"{verdict}: " for verdict in VERDICTS), "left out: ", "wrote ", "next: ", "drift: ")
+                 *(f"{verdict}: " for verdict in VERDICTS), "left out: ", "wrote ", "next: ", "drift: ",
+                 "python run.py: serving ")
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 SENTINEL = b'{"sentinel": "an earlier file that must survive"}\n'
 
@@ -378,6 +380,18 @@ class ExitCodeTableTest(CliCase):
                 "ok": lambda: self.cli("schema", "decision"),
                 "usage": lambda: self.cli("schema", "verdict"),
             },
+            "versions": {
+                "ok": lambda: self.cli("versions", "--manifest", self.m),
+                "usage": lambda: self.cli("versions", "--manifest", self.m, "--format", "yaml"),
+                "input": lambda: self.cli("versions", "--manifest", drifted, "--strict"),
+                "grammar": lambda: self.cli("versions", "--manifest", self.bad_grammar_manifest()),
+            },
+            "mcp": {  # the SDK is an optional extra: without it, the scenarios that start a server skip
+                "ok": lambda: self.serve_until_stdin_closes(clean),
+                "usage": self.mcp_without_the_sdk,
+                "input": lambda: self.with_sdk("mcp", "--manifest", str(self.root / "absent.json")),
+                "grammar": lambda: self.with_sdk("mcp", "--manifest", self.bad_grammar_manifest()),
+            },
             LAB: {
                 "ok": lab("--check", golden=fresh),
                 "findings": lab("--check", golden=fresh.replace(b'"model_called": false', b'"model_called": true')),
@@ -387,6 +401,24 @@ class ExitCodeTableTest(CliCase):
                 "output": lab("--output", str(self.tmp / "no-such-folder" / "r.json")),
             },
         }
+
+    def with_sdk(self, *argv: str) -> Run:
+        if importlib.util.find_spec("mcp") is None:
+            self.skipTest("SKIPPED: the MCP SDK is not installed (.ci/run's MCP step runs this with it)")
+        return self.cli(*argv)
+
+    def mcp_without_the_sdk(self) -> Run:
+        with without_the_mcp_sdk():
+            return self.cli("mcp", "--manifest", self.m)
+
+    def serve_until_stdin_closes(self, manifest: str) -> Run:
+        """``python run.py mcp`` as a real process whose client closes stdin at once: it ends, exit 0."""
+        if importlib.util.find_spec("mcp") is None:
+            self.skipTest("SKIPPED: the MCP SDK is not installed (.ci/run's MCP step runs this with it)")
+        done = subprocess.run([sys.executable, "run.py", "mcp", "--manifest", manifest], cwd=REPO,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.stdout, "")
+        return Run(done.returncode, done.stdout, done.stderr)
 
     def test_every_command_reaches_every_listed_exit_code(self) -> None:
         scenarios = self.scenarios()
@@ -739,7 +771,10 @@ class PinTest(CliCase):
                 self.line("stale", "reference", sha(REFERENCE), edited)
                 + "missing next (docs/next.md): file does not exist\n"),
         }
+        repin = f"once the changed pages are reviewed, pin them: conflict-gate pin --manifest {self.m}\n"
         for label, (changes, exit_name, stdout) in cases.items():
+            if label not in ("missing", "clean"):  # a changed page: the command that pins it, once reviewed
+                stdout += repin
             with self.subTest(label):
                 for rel, raw in FILES.items():
                     (self.root / rel).write_bytes(raw)
@@ -761,7 +796,9 @@ class PinTest(CliCase):
         (self.root / "docs/reference.md").write_bytes(REFERENCE + b"\nA new paragraph.\n")
         self.assertEqual(self.cli("pin", "--manifest", self.m), Run(
             code("input"), "", "conflict-gate: error: source 'next' (docs/next.md): file does not exist (paths are "
-                               "relative to the folder that holds the manifest) [source_missing]\n"))
+                               "relative to the folder that holds the manifest) [source_missing]; restore the "
+                               "file, or remove its entry from the manifest (with \"sources\": conflict-gate "
+                               f"init --update --prune --manifest {self.m})\n"))
         self.assertEqual(self.manifest.read_bytes(), before)
 
     def test_a_page_that_is_not_utf8_is_refused_with_the_byte_offset(self) -> None:
@@ -1607,6 +1644,13 @@ class VersionFlagTest(CliCase):
                 self.assertUserError(self.cli(*argv), "usage", "put --version after the command")
         self.assertEqual(self.gate("--version", "1.0", *ready).code, code("ok"))
 
+    def test_a_misspelt_command_is_named_not_taken_for_a_version_flag(self) -> None:
+        """Regression: `conflict-gate check-anwser --manifest M --version 1.0.0` said "put --version after
+        the command" instead of naming the unknown command."""
+        for argv in (("check-anwser", "--manifest", self.m, "--version", "1.0"), ("gaet", "--version", "1.0")):
+            with self.subTest(argv=argv[0]):
+                self.assertUserError(self.cli(*argv), "usage", f"invalid choice: {argv[0]!r}")
+
 
 # ==========================================================================
 # the real entry point (the only subprocess tests)
@@ -1622,7 +1666,9 @@ class EntryPointTest(CliCase):
     def test_help(self) -> None:
         proc = self.run_py("--help", cwd=self.tmp)
         self.assertEqual((proc.returncode, proc.stderr), (code("ok"), ""))
-        self.assertTrue(proc.stdout.startswith("usage: python run.py "), proc.stdout[:80])
+        # the hints say how the script was started: here by its absolute path, from another folder
+        self.assertTrue(proc.stdout.startswith(f"usage: python {shlex.quote(str(REPO / 'run.py'))} "),
+                        proc.stdout[:80])
         for command in COMMANDS:
             self.assertIn(command, proc.stdout)
 
@@ -1639,7 +1685,7 @@ class EntryPointTest(CliCase):
     def test_usage_error_is_one_stderr_line(self) -> None:
         proc = self.run_py("gate", "--manifest", "corpus/manifest.json", "--claim", "x\x1b[2J", cwd=self.tmp)
         self.assertEqual((proc.returncode, proc.stdout), (code("usage"), ""))
-        self.assertTrue(proc.stderr.startswith("python run.py: error: "), proc.stderr)
+        self.assertTrue(proc.stderr.startswith(f"python {shlex.quote(str(REPO / 'run.py'))}: error: "), proc.stderr)
         self.assertOneLine(proc.stderr)
 
 

@@ -15,8 +15,9 @@ import unittest
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from _conflict_gate.corpus import Corpus, load_documents
-from _conflict_gate.decision import audit, gate
+from _conflict_gate.decision import audit, claim_operation, gate
 from _conflict_gate.errors import GateError
+from _conflict_gate.grammar import grammar_from_json
 from _conflict_gate.manifest import VERSION_SCHEMES
 from _conflict_gate.registry import (
     AUDIT_STATUSES,
@@ -610,9 +611,27 @@ class GateErrorTest(DialectCase):
                 self.assertTrue(str(error).endswith("is not one of: 'withhold', 'set_aside'"), str(error))
                 self.assertIsNone(error.source_id)
 
+    def test_ambiguous_claim_key(self) -> None:
+        """Guards against a request without an operation being decided for one of several operations
+        that have its key (the command line's --operation rule, and the gate tool's)."""
+        grammar = grammar_from_json({**QUILL_GRAMMAR, "operations": {
+            **QUILL_GRAMMAR["operations"], "move": {"existing_path": {"type": "enum", "values": ["refuse"]}}}})
+        with self.assertRaises(GateError) as caught:
+            claim_operation(grammar, "existing_path", name_one=" with --operation")
+        self.assertEqual((caught.exception.reason, str(caught.exception)),
+                         ("ambiguous_claim_key", "key 'existing_path' belongs to several operations "
+                                                 "(create_copy, move): name one with --operation"))
+        self.assertEqual(claim_operation(grammar, "close_required"), "create_copy")
+        self.assertEqual(claim_operation(grammar, "existing_path", "move"), "move")
+        with self.assertRaises(GateError) as unknown:
+            claim_operation(grammar, "colour", see_grammar="; see the grammar")
+        self.assertEqual(unknown.exception.reason, "unsupported_requested_claim")
+        self.assertTrue(str(unknown.exception).endswith("move existing_path; see the grammar)"), str(unknown.exception))
+
     def test_every_gate_reason_is_tested(self) -> None:
         tested = {"invalid_candidate_ids", "duplicate_candidate", "invalid_requested_version",
-                  "unsupported_requested_claim", "unknown_candidate", "invalid_unrelated_option"}
+                  "unsupported_requested_claim", "unknown_candidate", "invalid_unrelated_option",
+                  "ambiguous_claim_key"}
         self.assertEqual(tested, set(GATE_REASONS))
 
 

@@ -30,7 +30,7 @@ import unittest
 from pathlib import Path
 from typing import Any
 
-from _conflict_gate import reference
+from _conflict_gate import reference, reference_tables
 from _conflict_gate.results import (
     CLAIM_FIELDS,
     REASON_FIELDS,
@@ -176,15 +176,15 @@ class GeneratedRegionTest(unittest.TestCase):
     def test_words_must_cover_the_data(self) -> None:
         """Guards against a new result field or limit going undocumented: rendering fails instead."""
         with self.assertRaises(reference.DriftError):
-            reference._same_keys("fields", {"a": "described"}, ["a", "b"])
-        reference._same_keys("fields", {"a": "described"}, ["a"])
+            reference_tables._same_keys("fields", {"a": "described"}, ["a", "b"])
+        reference_tables._same_keys("fields", {"a": "described"}, ["a"])
 
     def test_result_fields_follow_the_decision_contract(self) -> None:
-        rows = table_rows("\n".join(reference.result_fields()))
+        rows = table_rows("\n".join(reference_tables.result_fields()))
         fields = [row[0].strip("`") for row in rows]
         reason_fields = list(dict.fromkeys(f for names in REASON_FIELDS.values() for f in names))
         self.assertEqual(fields, [*RESULT_FIELDS, *reason_fields, *REFUSED_FIELDS, *TAIL_FIELDS, *SET_ASIDE_FIELDS])
-        claim_rows = table_rows("\n".join(reference.claim_fields()))
+        claim_rows = table_rows("\n".join(reference_tables.claim_fields()))
         self.assertEqual([row[0].strip("`") for row in claim_rows], list(CLAIM_FIELDS))
 
 
@@ -510,11 +510,14 @@ class TestingPageTest(unittest.TestCase):
         self.assertEqual(rows, found)
 
     def test_differential_packages_match_ci(self) -> None:
-        pins = set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(REPO / ".ci" / "run")))
+        ci = read(REPO / ".ci" / "run")
+        pins = set(re.findall(r'"([a-z\-]+==[0-9.]+)"', ci))
         self.assertEqual(len(pins), 5)  # markdown-it-py, mdit-py-plugins, linkify-it-py; cmarkgfm, justhtml
-        for page in (REFERENCE / "directives.md", REFERENCE / "testing.md"):
+        sdk = re.findall(r"^MCP_VERSION=([0-9.]+)$", ci, re.MULTILINE)
+        self.assertEqual(len(sdk), 1)  # the MCP step's pin, as testing.md shows it
+        for page, shown in ((REFERENCE / "directives.md", pins), (REFERENCE / "testing.md", {*pins, f"mcp=={sdk[0]}"})):
             with self.subTest(page=page.name):
-                self.assertEqual(set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(page))), pins)
+                self.assertEqual(set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(page))), shown)
 
 
 if __name__ == "__main__":

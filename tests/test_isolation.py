@@ -262,9 +262,11 @@ class FailedSourceTest(CorpusTestCase):
             load_documents(manifest, strict=False)
 
     def test_source_keeps_its_fields_and_the_corpus_its_shape(self) -> None:
-        """Guards against a merge-breaking reshuffle: the fields callers construct and read by position."""
+        """Guards against a merge-breaking reshuffle: the fields callers construct and read by position
+        (a new field comes last, with a default, so positional constructions keep working)."""
         self.assertEqual(Source._fields, ("source_id", "version", "status", "path", "url", "sha256", "size", "claims",
-                                          "refusal", "near_misses", "entry"))
+                                          "refusal", "near_misses", "entry", "occurrences"))
+        self.assertEqual(Source._field_defaults, {"occurrences": ()})
         corpus = load_documents(FIXTURE_MANIFEST)
         self.assertEqual(corpus.failed, ())
         self.assertEqual(Corpus(corpus.manifest, corpus.sources), corpus)  # the index is not compared

@@ -178,6 +178,12 @@ class ManifestFileTest(ManifestCase):
             "BOM, error on line 1": ("\ufeff{,", 1, 2, "Expecting property name enclosed in double quotes"),
             "BOM, error on line 2": ("\ufeff{\n,", 2, 1, "Expecting property name enclosed in double quotes"),
             "two BOMs": ("\ufeff\ufeff{}", 1, 1, "Unexpected UTF-8 BOM (decode using utf-8-sig)"),
+            # a trailing comma, the mistake hand-edited JSON makes most: the message says which one
+            "trailing comma in an object": ('{"documents": [],\n}', 2, 1, "Expecting property name enclosed "
+                                            "in double quotes (JSON allows no trailing comma: remove the comma "
+                                            "at 1:17)"),
+            "trailing comma in a list": ('{"documents": [\n  {},\n  ]}', 3, 3, "Expecting value (JSON allows "
+                                         "no trailing comma: remove the comma at 2:5)"),
         }
         for name, (text, line, column, message) in cases.items():
             with self.subTest(name):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import shutil
 import tempfile
 import unittest
 from pathlib import Path
@@ -200,6 +201,37 @@ class SchemaValidationTest(unittest.TestCase):
         self.assertInvalid("decision", {**failed, "error": "DirectiveError"}, "a failed source as a directive error")
         aside = gate(corpus, ["guide", "mover"], "1.0", "create_copy", "existing_path", unrelated="set_aside")
         self.assertInvalid("decision", {**aside, "set_aside_unrelated_ids": "mover"}, "set-aside ids as a string")
+
+    def test_the_service_results_validate(self) -> None:
+        """The versions listing (also with a failed page), a truncated audit and tool errors of each class."""
+        from _conflict_gate.service import GateService
+
+        with tempfile.TemporaryDirectory(prefix="conflict-gate-schema-") as tmp:
+            shutil.copytree(REPO / "docs", Path(tmp) / "docs")
+            shutil.copy2(FIXTURE_MANIFEST, Path(tmp) / "manifest.json")
+            service = GateService(Path(tmp) / "manifest.json")
+            self.assertValid("versions", service.versions())
+            self.assertValid("audit", service.audit(1))
+            (Path(tmp) / "docs" / "quill-guide.md").write_bytes(b"# edited\n")
+            listing = service.versions()
+            self.assertValid("versions", listing)
+            errors: list[LocatedError] = []
+            for call in (lambda: service.gate(["ghost"], "1.0", "existing_path"),
+                         lambda: service.check_answer({"candidate_ids": []}, "x")):
+                try:
+                    call()
+                except LocatedError as error:
+                    errors.append(error)
+            (Path(tmp) / "manifest.json").write_text("{", encoding="utf-8")
+            try:
+                service.audit()
+            except LocatedError as error:
+                errors.append(error)
+        self.assertEqual([type(e).__name__ for e in errors], ["GateError", "DecisionError", "IngestionError"])
+        for error in errors:
+            self.assertValid("tool-error", service.error_result(error)[1])
+        self.assertInvalid("tool-error", {**service.error_result(errors[0])[1], "reason": "oops"}, "an unknown reason")
+        self.assertInvalid("versions", {**listing, "renderer": "hugo"}, "a renderer the registry does not have")
 
     def test_results_of_random_corpora_validate(self) -> None:
         """The decisions, audits and answer checks of seeded random pages (the fuzz tests' generator)."""

@@ -1,0 +1,423 @@
+"""Form-like text in an answer, and whether a terminal and a chat window read it alike (no I/O).
+
+The answer check (:mod:`~_conflict_gate.answer`) judges what an answer states
+against the decision. Before that, the text that *looks like* the answer form
+must read the same in the two ways an answer is shown: raw (a terminal) and
+rendered (a chat window, :mod:`~_conflict_gate.answer_reader`). This module
+says what form-like text is for one decision (:class:`FormWords`) and finds
+where the two readings part (:func:`reading_findings`), each a finding that
+calls for ``malformed_answer``:
+
+* ``hidden_form``: form-like text one reading shows and the other does not
+  (a comment, a tag's attribute, a link destination or title, a link
+  definition, a fence's info string, an image's description, a table cell
+  past the header's count, or anywhere outside the blocks a reader sees);
+* ``escaped_form``: form-like text the two readings spell differently
+  (character references, backslash escapes);
+* ``unclear_markup``: form-like text in a block whose reading is in doubt
+  (readers differ on it, raw HTML left open before it, raw HTML a browser
+  ends elsewhere), in a code span a terminal's reader pairs otherwise (the
+  next backtick run of the same length on the line, escapes ignored), or a
+  citation that renders as a link;
+* ``look_alike``: a run that reads as a form with non-ASCII characters
+  (:mod:`~_conflict_gate.lookalike`);
+* ``broken_form``: a citation begun and not completed, bracketed text that
+  looks like a citation, a backtick left open before form-like text.
+
+*Form-like text* (a token) is a citation's opening (``[source`` and what
+follows up to ``]``), a statement (:meth:`FormWords.statements`) of the claim
+key, another key of its operation or ``version``, and the namespace's
+directive shape (``@quill``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from typing import Any, Final, Iterator, NamedTuple, Sequence
+
+from .answer_reader import CODE_MARK, AnswerBlock, AnswerReading, Mapped
+from .form import ANSWER_FORM, RESERVED_KEYS
+from .grammar import Grammar
+from .lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes
+from .results import FINDING_FIELDS, Finding, build
+
+__all__ = ["BLANK", "FormWords", "Statement", "finding", "reading_findings"]
+
+#: What a quote's content is replaced with before statements are read around it: a lone surrogate,
+#: which no answer holds, and which no statement, directive or value takes.
+BLANK: Final = "\udffe"
+
+_CITATION: Final = ANSWER_FORM.citation_pattern()
+_CITATION_START: Final = ANSWER_FORM.citation_start()
+#: Form-like citation text: ``[source`` (any case, spaces inside the bracket) up to ``]`` on its line.
+_CITATION_TOKEN: Final = re.compile(r"\[[ \t]*source\b[^\]\n]*\]?", re.IGNORECASE)
+#: Bracketed text on one line, ASCII or fullwidth brackets (look-alike citations are looked for there).
+_BRACKETED: Final = re.compile(r"[\[\uff3b][^\[\]\uff3b\uff3d\r\n]*[\]\uff3d]")
+#: After NFKC and case folding, a bracket that ends like a citation (``...:<digits>]``) or names a source.
+_CITATION_LIKE: Final = re.compile(r"^\[\s*s\W*o\W*u\W*r\W*c\W*e|:\s*[0-9]+\s*\]$")
+_BREAKS: Final = "".join(sorted(RUN_BREAKS))
+#: What ends a statement's unquoted value: whitespace, ``, ; ) ] " '``, markup (backticks, ``* ~ | < > & [``),
+#: a code span's edge, and typographic punctuation.
+_VALUE: Final = rf"[^\s,;)\]\"'`*~|<>&\[{CODE_MARK}{BLANK}{_BREAKS}]+"
+_SPACES: Final = r"[^\S\r\n]*"
+#: A decorator or a handle in a code span (``@quill.task``, ``@retry(times=3)``, ``@docs-team``): not a quote.
+_DECORATOR: Final = re.compile(r"@[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0-9_\-]*)*(?:\(.*\))?", re.DOTALL)
+#: What the value of a statement is read with: sentence punctuation and emphasis after it do not count.
+_TRAILING: Final = ".:!?_*~"
+_BACKTICK_RUN: Final = re.compile(r"`+")
+#: What a name may not follow to be a whole word (a statement's name; an underscore is an emphasis
+#: run's part there, judged apart), and a directive body's operation.
+_NAME_CHARS: Final = r"[A-Za-z0-9.\-]"
+_NAME_CHARS_UNDERSCORE: Final = r"[A-Za-z0-9_.\-]"
+
+
+class Statement(NamedTuple):
+    """A statement found in a text: ``name`` (the claim key, another key of its operation, or
+    ``version``), its ``value`` unquoted, ``[start, end)`` of the whole statement in the text."""
+
+    name: str
+    value: str
+    start: int
+    end: int
+
+
+class FormWords:
+    """What form-like text is for one decision: the names statements are read for, the namespace's
+    directive shape, and the needles of the look-alike check."""
+
+    def __init__(self, grammar: Grammar, operation: str, key: str) -> None:
+        self.grammar = grammar
+        self.operation = operation
+        self.key = key
+        siblings = [name for name in grammar.operations.get(operation, {}) if name != key]
+        self.names = tuple(dict.fromkeys([key, *siblings, *RESERVED_KEYS]))
+        alternatives = "|".join(re.escape(name) for name in sorted(self.names, key=len, reverse=True))
+        self.statement = re.compile(
+            rf"(?P<name>{_words(self.names, _NAME_CHARS)})"
+            rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
+            rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*"
+            rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>{_VALUE}))")
+        self.begun = re.compile(rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))",
+                                re.IGNORECASE)
+        self.shape = grammar.shape
+        bodies = "|".join(rf"(?<=(?ai:{re.escape(op)}))\s+(?ai:{'|'.join(map(re.escape, keys))})\s*="
+                          for op, keys in grammar.operations.items())
+        #: A directive's body (``create_copy existing_path=``): a code span holding one quotes a directive.
+        self.body = re.compile(rf"{_words(list(grammar.operations), _NAME_CHARS_UNDERSCORE)}(?:{bodies})")
+        self.directive_rest = re.compile(
+            rf"[^\S\r\n]+([^\s=`{CODE_MARK}]+)[^\S\r\n]+([^\s=`{CODE_MARK}]+)"
+            rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*({_VALUE})")
+        self.look_alikes = LookAlikes([*self.names, grammar.namespace])
+
+    def statements(self, text: str) -> Iterator[Statement]:
+        """Every statement in ``text``: a name, in any case, as a whole word (not after an ASCII letter, digit,
+        ``_``, ``.`` or ``-``; an emphasis run of ``_ * ~`` at a word's start does not count), an
+        optional type annotation, optional spaces, ``=`` not followed by ``=``, optional spaces,
+        the value, optionally quoted, up to whitespace or ``, ; ) ] " '`` (and markup, and the first
+        letter of another script or with a diacritic, which no value token holds)."""
+        for match in self.statement.finditer(text):
+            start = match.start()
+            if start and text[start - 1] == "_":
+                before = start - 1
+                while before > 0 and text[before - 1] in "_*~":
+                    before -= 1
+                if before and (text[before - 1].isascii() and (text[before - 1].isalnum() or text[before - 1] in "_.-")):
+                    continue
+            quoted = match.group("dq") if match.group("dq") is not None else match.group("sq")
+            if quoted is not None:
+                yield Statement(match.group("name"), quoted, start, match.end())
+                continue
+            value = match.group("bare")
+            cut = next((i for i, ch in enumerate(value) if _foreign(ch)), len(value))
+            if cut == 0:
+                continue
+            yield Statement(match.group("name"), value[:cut], start, match.start("bare") + cut)
+
+    def agrees(self, value: str, expected: str) -> bool:
+        """A statement's value says ``expected``: exactly, or followed only by sentence punctuation or
+        emphasis (``refuse.``, ``refuse**``)."""
+        return value == expected or value.rstrip(_TRAILING) == expected
+
+    def directives(self, text: str) -> Iterator[tuple[int, int, str, str, str]]:
+        """``(start, end, operation, key, value)`` of each directive of the namespace in ``text``."""
+        for match in self.shape.finditer(text):
+            rest = self.directive_rest.match(text, match.end())
+            if rest is not None:
+                yield match.start(), rest.end(), rest.group(1), rest.group(2), rest.group(3)
+
+    def is_quote(self, content: str) -> bool:
+        """A code span that quotes a directive: it starts with an at sign (after NFKC) and is not a
+        decorator or a handle (``@quill.task``, ``@retry(times=3)``) unless it is the namespace's
+        directive shape (``@quill``: a quote cut short); or it holds a directive's body,
+        an operation of the grammar then one of its keys and ``=`` (a quote that lost its head)."""
+        if content[:1] == "@" and " " in content and "(" not in content and content.isascii() \
+                and content.rstrip() == content:
+            return True  # words apart outside parentheses: never a decorator (the common case, fast)
+        normalized = content.strip() if content.isascii() else unicodedata.normalize("NFKC", content).strip()
+        if normalized.startswith("@"):  # the namespace's shape (``@quill``, ``@quill ...``) is always one
+            return _DECORATOR.fullmatch(normalized) is None or self.shape.match(normalized) is not None
+        return self.body.search(normalized) is not None
+
+    def tokens(self, text: str) -> list[tuple[str, str, int, int]]:
+        """The form-like text of ``text``: ``(kind, text, start, end)``."""
+        found = [("citation", m.group().replace(CODE_MARK, "`"), m.start(), m.end())
+                 for m in _CITATION_TOKEN.finditer(text)]
+        found += [("statement", f"{s.name}={s.value.rstrip(_TRAILING)}", s.start, s.end) for s in self.statements(text)]
+        found += [("directive", "@" + self.grammar.namespace, m.start(), m.end()) for m in self.shape.finditer(text)]
+        return found
+
+    def token_counts(self, text: str) -> Counter[tuple[str, str]]:
+        """How often each form-like text occurs in ``text`` (what :meth:`tokens` finds, counted)."""
+        counts: Counter[tuple[str, str]] = Counter()
+        if "[" in text:
+            counts.update(("citation", m.group().replace(CODE_MARK, "`")) for m in _CITATION_TOKEN.finditer(text))
+        counts.update(("statement", f"{s.name}={s.value.rstrip(_TRAILING)}") for s in self.statements(text))
+        directives = len(self.shape.findall(text))
+        if directives:
+            counts[("directive", "@" + self.grammar.namespace)] = directives
+        return counts
+
+    def formish(self, content: str) -> bool:
+        """Is a code span's content form-like (a quote, or holding form-like text)?"""
+        return self.is_quote(content) or bool(self.tokens(content))
+
+
+def _words(names: Sequence[str], not_after: str) -> str:
+    """A pattern of any of ``names`` (ASCII letters first, as grammar names are) in any ASCII case,
+    as a whole word: not after a character of the class ``not_after``. Written as one class of the
+    first letters, then the rest per letter, so that the regular expression engine skips ahead to a
+    first letter instead of trying every offset (about 6 times faster on 64 KiB)."""
+    by_first: dict[str, list[str]] = {}
+    for name in sorted(names, key=len, reverse=True):
+        by_first.setdefault(name[0].lower(), []).append(name[1:])
+    firsts = "".join(re.escape(ch) + re.escape(ch.upper()) for ch in by_first)
+    rests = "|".join(rf"(?<=[{re.escape(ch)}{re.escape(ch.upper())}])(?ai:{'|'.join(map(re.escape, rest))})"
+                     for ch, rest in by_first.items())
+    return rf"[{firsts}](?<!{not_after}.)(?:{rests})"
+
+
+def _foreign(ch: str) -> bool:
+    """A letter or digit of another script, or with a diacritic: not a look-alike of an ASCII one."""
+    if ch.isascii() or not ch.isalnum() or ord(ch) in CONFUSABLES:
+        return False
+    return not unicodedata.normalize("NFKC", ch).isascii()
+
+
+def finding(kind: str, detail: str, start: int | None, end: int | None, **extra: Any) -> Finding:
+    return build(Finding, FINDING_FIELDS, {"kind": kind, "detail": detail, "start": start, "end": end, **extra})
+
+
+def _overlaps(span: tuple[int, int], ranges: Sequence[tuple[int, int]]) -> bool:
+    return any(a < span[1] and span[0] < b for a, b in ranges)
+
+
+class _Findings:
+    """Findings of the reading, deduplicated by kind and span."""
+
+    def __init__(self) -> None:
+        self.found: list[Finding] = []
+        self.seen: set[tuple[str, int, int]] = set()
+
+    def add(self, kind: str, detail: str, start: int, end: int, **extra: Any) -> None:
+        if (kind, start, end) not in self.seen:
+            self.seen.add((kind, start, end))
+            self.found.append(finding(kind, detail, start, end, **extra))
+
+
+def reading_findings(reading: AnswerReading, words: FormWords) -> list[Finding]:
+    """Where the raw and the rendered reading of the answer part on form-like text (module
+    docstring), in answer order."""
+    out = _Findings()
+    text = reading.text
+    for block in reading.blocks:
+        if not block.plain:
+            _compare(out, block, words)
+        if block.doubt is not None or block.unsure:
+            _doubts(out, block, words)
+        if block.kind in ("paragraph", "heading", "table"):
+            _pairing(out, block, words)
+            _links(out, reading, block)
+        for start, end, run in words.look_alikes.runs(block.shown.text):
+            answer_start, answer_end = block.shown.span(start, end)
+            _look_alike(out, answer_start, answer_end, run)
+    outside = _outside(reading)
+    for kind, token, i, j in words.tokens(outside.text):
+        out.add("hidden_form", "form-like text outside every block a reader sees", *outside.span(i, j), quote=token)
+    for start, end, run in words.look_alikes.runs(text):
+        _look_alike(out, start, end, run)
+    _broken_citations(out, text)
+    for block in reading.blocks:
+        _look_alike_brackets(out, block.shown, block.shown.text)
+    return sorted(out.found, key=lambda f: f["start"] if f["start"] is not None else -1)
+
+
+def _outside(reading: AnswerReading) -> Mapped:
+    """The text of the answer outside every block's lines (container markers, indentation, blank
+    lines, what a block past the limits did not take), each stretch on a line of its own."""
+    covered = sorted((start, end) for block in reading.blocks
+                     for start, end in zip(block.raw.origins, block.raw.ends) if end > start)
+    text = reading.text
+    parts, starts, origins, strides, ends = [], [], [], [], []
+    at = length = 0
+    for start, end in [*covered, (len(text), len(text))]:
+        if start > at:
+            parts.append(text[at:start] + "\n")
+            starts.append(length)
+            origins.append(at)
+            strides.append(1)
+            ends.append(start)
+            length += start - at + 1
+        at = max(at, end)
+    return Mapped("".join(parts), tuple(starts), tuple(origins), tuple(strides), tuple(ends))
+
+
+def _look_alike(out: _Findings, start: int, end: int, run: str) -> None:
+    out.add("look_alike", "this text reads as a form (a statement, a directive, a version) but holds "
+            "non-ASCII look-alikes; write the form in ASCII", start, end, quote=run)
+
+
+def _compare(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
+    """Form-like text must be the same, as often, raw and rendered."""
+    raw_tokens = words.tokens(block.raw.text)
+    shown_tokens = words.tokens(block.shown.text)
+    shown = Counter((kind, token) for kind, token, _, _ in shown_tokens)
+    raw = Counter((kind, token) for kind, token, _, _ in raw_tokens)
+    for kind, token, i, j in raw_tokens:
+        if shown[(kind, token)] > 0:
+            shown[(kind, token)] -= 1
+            continue
+        span = block.raw.span(i, j)
+        if _overlaps(span, block.hidden):
+            out.add("hidden_form", "form-like text a terminal shows and a chat window hides (in a comment, "
+                    "a tag, a link's destination or title, a definition, a fence's info string)", *span,
+                    quote=token)
+        else:
+            out.add("escaped_form", "form-like text a chat window shows otherwise than a terminal (escapes, "
+                    "character references)", *span, quote=token)
+    for kind, token, i, j in shown_tokens:
+        if raw[(kind, token)] > 0:
+            raw[(kind, token)] -= 1
+            continue
+        out.add("escaped_form", "form-like text a chat window shows that a terminal does not (written with "
+                "character references or escapes)", *block.shown.span(i, j), quote=token)
+
+
+def _doubts(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
+    """Form-like text in a block, or a stretch, whose reading is in doubt."""
+    raw_tokens = words.tokens(block.raw.text)
+    if not raw_tokens and not words.look_alikes.runs(block.raw.text):
+        return
+    if block.doubt is not None:
+        out.add("unclear_markup", f"readers may show this block differently: {block.doubt}; write the "
+                "forms in plain paragraphs", block.start, block.end)
+        return
+    for kind, token, i, j in raw_tokens:
+        span = block.raw.span(i, j)
+        if _overlaps(span, block.unsure):
+            out.add("unclear_markup", "a browser may end the raw HTML here elsewhere than a Markdown reader "
+                    "does, and show or hide this text", *span, quote=token)
+
+
+def _pairing(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
+    """Code spans holding form-like text must pair the same for a terminal's reader (the next run of
+    as many backticks on the line) as CommonMark pairs them; a run left open must not start a form."""
+    if block.plain:  # the same pairing: only the runs left open
+        for match in _BACKTICK_RUN.finditer(block.shown.text):
+            if words.begun.match(block.shown.text, match.end()):
+                out.add("broken_form", "a backtick is not closed on its line",
+                        *block.shown.span(match.start(), match.end()))
+        return
+    raw = block.raw
+    naive: dict[tuple[int, int], str] = {}
+    line_start = 0
+    for line in raw.text.split("\n"):
+        for at, length, end in _naive_pairs(line):
+            if end < 0:
+                if words.begun.match(line, at + length):
+                    out.add("broken_form", "a backtick is not closed on its line",
+                            *raw.span(line_start + at, line_start + at + length))
+                continue
+            naive[raw.span(line_start + at, line_start + end)] = line[at + length:end - length]
+        line_start += len(line) + 1
+    paired = {(span.start, span.end): span.content for span in block.spans}
+    for span in sorted(naive.keys() - paired.keys()):
+        if words.formish(naive[span]):
+            out.add("unclear_markup", "a terminal's reader pairs these backticks, a Markdown reader does not "
+                    "(an escape, an autolink or raw HTML shifts the pairing)", *span)
+    for span in sorted(paired.keys() - naive.keys()):
+        if words.formish(paired[span]):
+            out.add("unclear_markup", "a Markdown reader pairs these backticks otherwise than a terminal's "
+                    "reader (over a line end, or around an escape)", *span)
+
+
+def _naive_pairs(line: str) -> list[tuple[int, int, int]]:
+    """``(start, length, end)`` of each backtick run of ``line`` as a terminal's reader pairs them: up
+    to the next run of the same length (``end`` past it), or ``-1`` when none follows. Linear."""
+    runs = [(m.start(), len(m.group())) for m in _BACKTICK_RUN.finditer(line)]
+    following: list[int] = [-1] * len(runs)
+    last: dict[int, int] = {}
+    for index in range(len(runs) - 1, -1, -1):
+        following[index] = last.get(runs[index][1], -1)
+        last[runs[index][1]] = index
+    out, i = [], 0
+    while i < len(runs):
+        at, length = runs[i]
+        close = following[i]
+        if close < 0:
+            out.append((at, length, -1))
+            i += 1
+            continue
+        out.append((at, length, runs[close][0] + length))
+        i = close + 1
+    return out
+
+
+def _links(out: _Findings, reading: AnswerReading, block: AnswerBlock) -> None:
+    """A citation whose brackets make a link (a destination or a label after it, or a definition of
+    its text) renders without them."""
+    if not block.links and not reading.labels:
+        return
+    for match in _CITATION_TOKEN.finditer(block.raw.text):
+        token, i, j = match.group(), match.start(), match.end()
+        if not token.endswith("]"):
+            continue
+        start, end = block.raw.span(i, j)
+        label = " ".join(token[1:-1].split()).casefold()
+        if end in block.links or label in reading.labels:
+            out.add("unclear_markup", "this citation renders as a link, without its brackets; write it as "
+                    "plain text", start, end, quote=token)
+
+
+def _broken_citations(out: _Findings, text: str) -> None:
+    """A citation begun and not completed (or not ASCII), and bracketed look-alikes of one."""
+    pos = text.find(_CITATION_START)
+    while pos != -1:
+        match = _CITATION.match(text, pos)
+        if match is None or not match.group().isascii():
+            end = text.find("]", pos)
+            out.add("broken_form", "a citation is begun but is not "
+                    f"{ANSWER_FORM.citation.format(source_id='ID', line='LINE')} in ASCII",
+                    pos, end + 1 if end != -1 else len(text))
+        pos = text.find(_CITATION_START, pos + 1)
+    for match in _BRACKETED.finditer(text):
+        _bracket(out, match.group(), match.start(), match.end())
+
+
+def _look_alike_brackets(out: _Findings, shown: Mapped, text: str) -> None:
+    """Bracketed look-alikes of a citation in what a chat window shows (written with references)."""
+    if text.isascii():
+        return
+    for match in _BRACKETED.finditer(text):
+        if not match.group().isascii():
+            _bracket(out, match.group(), *shown.span(match.start(), match.end()))
+
+
+def _bracket(out: _Findings, segment: str, start: int, end: int) -> None:
+    if segment.startswith(_CITATION_START):
+        return  # judged as a citation
+    normalized = unicodedata.normalize("NFKC", segment).casefold()
+    if _CITATION_LIKE.search(normalized) or (not segment.isascii() and "source" in normalized):
+        out.add("broken_form", "text that looks like a citation is not the citation form (ASCII only)",
+                start, end, quote=segment)

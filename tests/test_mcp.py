@@ -1,0 +1,219 @@
+"""The MCP server driven through the SDK's own in-memory client (needs the optional extra).
+
+Skips, saying so, without the MCP SDK (the default suite runs with nothing installed); ``.ci/run``'s
+MCP step runs it in a throwaway virtual environment with the SDK pinned. The checks an MCP client can
+make are written once here, as coroutines over a connected ``mcp.Client``, and ``tests/mcp_check.py``
+runs the same ones against the installed wheel's server as a real stdio subprocess:
+
+* the tools are listed with their input schemas (the parameters of ``service.TOOLS``), their output
+  schemas (exactly ``result_schema``) and their annotations (read-only, idempotent, closed-world);
+* every tool's structured result equals the command line's JSON for the lab's cases, and its text is
+  the command line's stdout;
+* a bad request is an error result with its reason, the command line's stderr line as its text, and
+  structured content valid against the ``tool-error`` schema;
+* a page edited during the session is refused on the next call.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+import run
+from _conflict_gate import __version__
+from _conflict_gate.jsondata import render_json
+from _conflict_gate.schema import result_schema
+from _conflict_gate.service import FLOW, TOOLS
+from tests.support import REPO, run_cli
+
+HAVE_SDK = importlib.util.find_spec("mcp") is not None
+SKIP_WHY = ("SKIPPED: the MCP SDK is not installed (pip install \"conflict-gate[mcp]\"); .ci/run installs it "
+            "(pinned) into a throwaway venv and runs this there")
+
+#: (code, stdout, stderr) of a command line run, in process or as a subprocess.
+Cli = Callable[..., "tuple[int, str, str]"]
+
+
+def copy_lab(target: Path) -> Path:
+    """The lab's manifest and docs/ copied under ``target``; the copied manifest."""
+    shutil.copytree(REPO / "docs", target / "docs")
+    shutil.copy2(REPO / "manifest.json", target / "manifest.json")
+    return target / "manifest.json"
+
+
+def text_of(result: Any) -> str:
+    (content,) = result.content
+    return str(content.text)
+
+
+async def check_listing(test: unittest.TestCase, client: Any) -> None:
+    """Every tool of ``service.TOOLS``, in order, with its published schemas and annotations."""
+    listed = (await client.list_tools()).tools
+    test.assertEqual([tool.name for tool in listed], list(TOOLS))
+    for tool in listed:
+        spec = TOOLS[tool.name]
+        with test.subTest(tool=tool.name):
+            test.assertEqual(tool.output_schema, result_schema(spec.schema), "published verbatim")
+            test.assertEqual(tool.description, spec.description)
+            test.assertIn(FLOW, tool.description)
+            test.assertEqual(list(tool.input_schema["properties"]), list(spec.parameters))
+            test.assertEqual(sorted(tool.input_schema.get("required", [])), sorted(spec.required))
+            for name, meaning in spec.parameters.items():
+                test.assertEqual(tool.input_schema["properties"][name]["description"], meaning)
+            annotations = tool.annotations
+            test.assertEqual((annotations.read_only_hint, annotations.destructive_hint, annotations.idempotent_hint,
+                              annotations.open_world_hint), (True, False, True, False))
+
+
+async def check_lab(test: unittest.TestCase, client: Any, cli: Cli, manifest: str, answers: Path) -> None:
+    """Each tool's structured result equals the command line's JSON over the lab, and its text is the
+    command line's stdout, for every lab case, every canned answer, the audit and the versions listing."""
+    async def same(tool: str, arguments: dict[str, Any], *argv: str, stdin: bytes = b"") -> Any:
+        result = await client.call_tool(tool, arguments)
+        _, out, err = cli(*argv, stdin=stdin)
+        test.assertFalse(result.is_error, text_of(result))
+        test.assertEqual(result.structured_content, json.loads(out), err)
+        test.assertEqual(text_of(result), out)
+        return result.structured_content
+
+    decisions = {}
+    for case_id, candidates, version, operation, key, _ in run.LAB_CASES:
+        with test.subTest(case=case_id):
+            decisions[case_id] = await same(
+                "gate", {"candidate_ids": list(candidates), "requested_version": version, "claim_key": key},
+                "gate", "--manifest", manifest, "--version", version, "--claim", key, "--operation", operation,
+                *candidates)
+    decision_file = answers.parent / "decision.json"
+    for answer_id, case_id, _ in run.LAB_ANSWERS:
+        with test.subTest(answer=answer_id):
+            answer = (answers / f"{answer_id}.txt").read_bytes()
+            decision_file.write_text(render_json(decisions[case_id]), encoding="utf-8")
+            await same("check_answer", {"decision": decisions[case_id], "answer": answer.decode("utf-8")},
+                       "check-answer", "--manifest", manifest, "--decision", str(decision_file), "--answer", "-",
+                       stdin=answer)
+    decision_file.unlink()
+    await same("audit", {}, "audit", "--manifest", manifest, "--format", "json")
+    await same("versions", {}, "versions", "--manifest", manifest, "--format", "json")
+    limited = await client.call_tool("audit", {"limit": 1})
+    test.assertIs(limited.structured_content["truncated"], True)
+
+
+async def check_bad_request(test: unittest.TestCase, client: Any, cli: Cli, manifest: str,
+                            validate: Callable[[str, Any], None]) -> None:
+    """An unknown candidate and an ambiguous key are error results with their reasons; the text is the
+    command line's stderr line; the structured content is a valid ``tool-error``."""
+    request = {"candidate_ids": ["quill-guide", "quill-gide"], "requested_version": "1.0", "claim_key": "existing_path"}
+    result = await client.call_tool("gate", request)
+    test.assertTrue(result.is_error)
+    test.assertEqual(result.structured_content["reason"], "unknown_candidate")
+    test.assertEqual(result.structured_content["error"], "GateError")
+    _, out, err = cli("gate", "--manifest", manifest, "--version", "1.0", "--claim", "existing_path",
+                      "quill-guide", "quill-gide")
+    test.assertEqual((out, text_of(result) + "\n"), ("", err))
+    validate("tool-error", result.structured_content)
+    version = await client.call_tool("gate", {**request, "candidate_ids": ["quill-guide"], "requested_version": "1"})
+    test.assertEqual(version.structured_content["reason"], "invalid_requested_version")
+    forged = await client.call_tool("check_answer", {"decision": {"candidate_ids": []}, "answer": "x"})
+    test.assertEqual((forged.is_error, forged.structured_content["error"]), (True, "DecisionError"))
+    validate("tool-error", forged.structured_content)
+
+
+async def check_edit_during_session(test: unittest.TestCase, client: Any, cli: Cli, manifest: Path) -> None:
+    """A page edited while the server runs is refused on the next call, as ``gate --no-strict`` refuses
+    it; restored, it is ready again."""
+    request = {"candidate_ids": ["quill-guide", "quill-reference"], "requested_version": "1.0",
+               "claim_key": "existing_path"}
+    test.assertEqual((await client.call_tool("gate", request)).structured_content["status"], "ready")
+    page = manifest.parent / "docs" / "quill-guide.md"
+    raw = page.read_bytes()
+    before, after = run.CHANGED_LINE
+    page.write_bytes(raw.replace(before, after, 1))
+    try:
+        edited = await client.call_tool("gate", request)
+        test.assertEqual((edited.structured_content["status"], edited.structured_content["reason"]),
+                         ("refused", "hash_mismatch"))
+        _, out, _ = cli("gate", "--manifest", str(manifest), "--version", "1.0", "--claim", "existing_path",
+                        "--no-strict", "quill-guide", "quill-reference")
+        test.assertEqual(text_of(edited), out)
+    finally:
+        page.write_bytes(raw)
+    test.assertEqual((await client.call_tool("gate", request)).structured_content["status"], "ready")
+
+
+@unittest.skipUnless(HAVE_SDK, SKIP_WHY)
+class McpServerTest(unittest.TestCase):
+    """The server in process, through ``mcp.Client(server)``."""
+
+    def setUp(self) -> None:
+        tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-mcp-")
+        self.addCleanup(tmp.cleanup)
+        self.manifest = copy_lab(Path(os.path.realpath(tmp.name)))
+        self.m = str(self.manifest)
+
+    def drive(self, check: Callable[[Any], Awaitable[None]], *, mode: str = "auto") -> None:
+        import anyio
+        from mcp import Client
+
+        from _conflict_gate.mcp_server import build_server
+        from _conflict_gate.service import GateService
+
+        server = build_server(GateService(self.m))
+
+        async def main() -> None:
+            async with Client(server, mode=mode) as client:
+                await check(client)
+
+        anyio.run(main)
+
+    @staticmethod
+    def cli(*argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
+        return run_cli(argv, stdin=stdin)
+
+    def validate(self, name: str, instance: Any) -> None:
+        import jsonschema  # the SDK depends on it
+
+        jsonschema.Draft202012Validator(result_schema(name)).validate(instance)
+
+    def test_the_tools_are_listed_with_their_schemas_and_annotations(self) -> None:
+        self.drive(lambda client: check_listing(self, client))
+
+    def test_every_tool_equals_the_command_lines_json_for_the_lab(self) -> None:
+        self.drive(lambda client: check_lab(self, client, self.cli, self.m, self.manifest.parent / "docs" / "answers"))
+
+    def test_a_bad_request_is_an_error_result_with_its_reason(self) -> None:
+        self.drive(lambda client: check_bad_request(self, client, self.cli, self.m, self.validate))
+
+    def test_a_page_edited_during_the_session_is_refused_on_the_next_call(self) -> None:
+        self.drive(lambda client: check_edit_during_session(self, client, self.cli, self.manifest))
+
+    def test_the_handshake_names_the_server(self) -> None:
+        """The initialize handshake, as a stdio client such as Claude Code makes it."""
+        async def check(client: Any) -> None:
+            info = client.server_info
+            self.assertEqual((info.name, info.version), ("conflict-gate", __version__))
+            await check_listing(self, client)
+
+        self.drive(check, mode="legacy")
+
+    def test_arguments_outside_the_input_schema_are_refused_by_the_sdk(self) -> None:
+        async def check(client: Any) -> None:
+            for tool, arguments in (("gate", {"requested_version": "1.0", "claim_key": "existing_path"}),
+                                    ("gate", {"candidate_ids": [1], "requested_version": "1.0", "claim_key": "k"}),
+                                    ("audit", {"limit": -1})):
+                with self.subTest(tool=tool, arguments=arguments):
+                    result = await client.call_tool(tool, arguments)
+                    self.assertTrue(result.is_error)
+                    self.assertIsNone(result.structured_content)
+                    self.assertIn("validation error", text_of(result))
+
+        self.drive(check)
+
+
+if __name__ == "__main__":
+    unittest.main()
