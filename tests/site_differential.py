@@ -92,9 +92,12 @@ class SiteDifferentialCase(unittest.TestCase):
         false_refusals = sum(item.false_refusal for item in eligible)
         target = (f"false refusals among the eligible realistic pages: {false_refusals} of {len(eligible)}"
                   if realistic is not None else "")
+        documents_line = (f"documents unsafe for some reader: {sum(bool(item.unsafe) for item in judged)}, missed: "
+                          f"{sum(bool(item.missed) for item in judged)}, not refused although they must be: "
+                          f"{sum(bool(item.unrefused) for item in judged)}")
         report = differential.summary(
             title, judged, counts, names, MAX_FALSE_REFUSAL_SHARE, heading=self.heading, per_group=per_group,
-            notes=[self.note, *notes, *([target] if target else [])],
+            notes=[self.note, *notes, documents_line, *([target] if target else [])],
             eligible_means="one directive as a top-level paragraph line, other shaped text only mentions, "
                            f"nothing to refuse, for every reader ({', '.join(names)})")
         print(report, file=sys.stderr)
