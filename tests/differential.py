@@ -16,7 +16,13 @@ that touches it). Per document and per reader:
 * **false refusal** (:attr:`Judged.false_refusal`): every reader shows the
   same one directive line and nothing else that counts (an :data:`Eligibility`
   rule decides what else may be there), and the gate did not return exactly
-  that one claim unrefused.
+  that one claim unrefused;
+* **not refused** (:attr:`Judged.unrefused`): a reader says the page must be
+  refused whatever it shows (:attr:`tests.reader_oracle.ReaderView.must_refuse`:
+  the site cannot build it, or a line pulls in content from elsewhere), and
+  the gate did not refuse it. A page that does not build shows nothing, so it
+  is never unsafe or missed for that reader; a page with an include is judged
+  on what the site shows with the included content too, and is never eligible.
 
 Standard library only; it imports :mod:`tests.reader_oracle` only for its
 definitions (the directive pattern, the grammar, :class:`ReaderView`), which
@@ -151,7 +157,7 @@ def claim_of(line: int, text: str) -> Claim:
 
 def is_unsafe(view: reader_oracle.ReaderView, outcome: GateOutcome) -> bool:
     """Not refused, yet a claimed value set differs from what the reader sees, or a claim is on another line."""
-    if outcome.refusal is not None:
+    if outcome.refusal is not None or view.build_error is not None:
         return False
     shown = view.values()
     claimed: dict[tuple[str, str], set[str]] = {}
@@ -164,8 +170,8 @@ def is_unsafe(view: reader_oracle.ReaderView, outcome: GateOutcome) -> bool:
 
 def is_missed(view: reader_oracle.ReaderView, outcome: GateOutcome) -> bool:
     """Not refused, yet the reader sees a directive line the gate has no claim for."""
-    return outcome.refusal is None and any(claim_of(line, text) not in outcome.claims
-                                           for line, text in view.directive_lines)
+    return outcome.refusal is None and view.build_error is None and any(
+        claim_of(line, text) not in outcome.claims for line, text in view.directive_lines)
 
 
 #: Which other directive-shaped text a page may hold and still expect its one claim.
@@ -185,7 +191,7 @@ def mentions_allowed(view: reader_oracle.ReaderView) -> bool:
 def expected_claim(views: Sequence[reader_oracle.ReaderView],
                    eligible: Eligibility = nothing_else_shaped) -> Claim | None:
     """The one claim when every reader shows the same single directive line and nothing else that counts."""
-    if all(len(view.directive_lines) == 1 and eligible(view) for view in views):
+    if all(len(view.directive_lines) == 1 and eligible(view) and not view.must_refuse for view in views):
         lines = {view.directive_lines[0] for view in views}
         if len(lines) == 1:
             return claim_of(*lines.pop())
@@ -201,6 +207,8 @@ class Judged(NamedTuple):
     unsafe: tuple[str, ...]
     missed: tuple[str, ...]
     expected: Claim | None
+    #: Readers for which the page must be refused (a build error, an include) while the gate did not refuse it.
+    unrefused: tuple[str, ...] = ()
 
     @property
     def false_refusal(self) -> bool:
@@ -217,7 +225,9 @@ def judge(documents: Sequence[tuple[str, str]], readers: Sequence[Reader], outco
         judged.append(Judged(label, text, names, views, outcome,
                              tuple(name for name, view in zip(names, views) if is_unsafe(view, outcome)),
                              tuple(name for name, view in zip(names, views) if is_missed(view, outcome)),
-                             expected_claim(views, eligible)))
+                             expected_claim(views, eligible),
+                             tuple(name for name, view in zip(names, views)
+                                   if view.must_refuse and outcome.refusal is None)))
     return judged
 
 
@@ -231,13 +241,15 @@ def renderers_disagree(item: Judged) -> bool:
 
 def describe(item: Judged) -> str:
     """A failing document for a developer: numbered source lines, each renderer's view, the gate's outcome."""
-    flagged = [f"{kind} for {', '.join(names)}" for kind, names in (("unsafe", item.unsafe), ("missed", item.missed))
-               if names]
+    flagged = [f"{kind} for {', '.join(names)}" for kind, names in (("unsafe", item.unsafe), ("missed", item.missed),
+                                                                      ("not refused", item.unrefused)) if names]
     lines = [f"--- {item.label}" + (f" ({'; '.join(flagged)})" if flagged else "")]
     lines += [f"{number:4}| {line!r}" for number, line in enumerate(item.text.split("\n"), 1)]
     for name, view in zip(item.names, item.views):
         lines.append(f"  {name}: directive_lines={list(view.directive_lines)} "
-                     f"other_shaped={list(view.other_shaped)} near_misses={len(view.near_misses)}")
+                     f"other_shaped={list(view.other_shaped)} near_misses={len(view.near_misses)}"
+                     + (f" build_error={view.build_error!r}" if view.build_error is not None else "")
+                     + (f" includes={list(view.includes)}" if view.includes else ""))
     lines.append(f"  gate: refusal={item.outcome.refusal} claims={list(item.outcome.claims)} "
                  f"near_misses={item.outcome.near_misses}")
     return "\n".join(lines)
@@ -256,12 +268,15 @@ def summary(title: str, judged: Sequence[Judged], counts: Mapping[str, Counter[s
     """
     eligible = [item for item in judged if item.expected is not None]
     false_refusals = [item for item in eligible if item.false_refusal]
+    # Only pages some reader must see refused (site readers) add the "not refused" figures.
+    refusing = any(view.must_refuse for item in judged for view in item.views)
     lines = [f"== {heading}: {title}: {len(judged)} documents", *(f"  {note}" for note in notes)]
     for group, counter in counts.items():
         lines.append(f"  documents per {group}: " + ", ".join(f"{name} {n}" for name, n in sorted(counter.items())))
     for name in names:
         lines.append(f"  {name}: unsafe {sum(name in item.unsafe for item in judged)}, "
-                     f"missed {sum(name in item.missed for item in judged)}")
+                     f"missed {sum(name in item.missed for item in judged)}"
+                     + (must_refuse_figures(judged, name) if refusing else ""))
     share = len(false_refusals) / len(eligible) if eligible else 0.0
     lines += [
         f"  refused by the gate: {sum(item.outcome.refusal is not None for item in judged)}",
@@ -278,13 +293,28 @@ def summary(title: str, judged: Sequence[Judged], counts: Mapping[str, Counter[s
             mine_eligible = [item for item in mine if item.expected is not None]
             lines.append(f"    {name}: {len(mine)}: unsafe {sum(bool(item.unsafe) for item in mine)}, "
                          f"missed {sum(bool(item.missed) for item in mine)}, false refusals "
-                         f"{sum(item.false_refusal for item in mine_eligible)} of {len(mine_eligible)}")
+                         f"{sum(item.false_refusal for item in mine_eligible)} of {len(mine_eligible)}"
+                         + (f", not refused {sum(bool(item.unrefused) for item in mine)}" if refusing else ""))
     for kind, items in (("unsafe", [item for item in judged if item.unsafe]),
                         ("missed", [item for item in judged if item.missed]),
+                        ("not refused", [item for item in judged if item.unrefused]),
                         ("false refusal", false_refusals)):
         for item in sorted(items, key=lambda item: len(item.text))[:EXAMPLES_SHOWN]:
             lines.append(f"{kind}:\n{describe(item)}")
     return "\n".join(lines)
+
+
+def view_of(item: Judged, name: str) -> reader_oracle.ReaderView:
+    """What the reader ``name`` showed of the document."""
+    return item.views[item.names.index(name)]
+
+
+def must_refuse_figures(judged: Sequence[Judged], name: str) -> str:
+    """``, must be refused N (build errors B, includes I), not refused M`` for one reader."""
+    views = [view_of(item, name) for item in judged]
+    return (f", must be refused {sum(view.must_refuse for view in views)} (build errors "
+            f"{sum(view.build_error is not None for view in views)}, includes {sum(bool(view.includes) for view in views)}"
+            f"), not refused {sum(name in item.unrefused for item in judged)}")
 
 
 def group_names(label: str) -> set[str]:

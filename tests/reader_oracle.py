@@ -331,6 +331,15 @@ class ReaderView:
     directive_lines: tuple[tuple[int, str], ...]
     other_shaped: tuple[tuple[str, str], ...]
     near_misses: tuple[tuple[str, str], ...]
+    #: Why the site cannot build the page (an MDX compile error), else None: the page shows nothing.
+    build_error: str | None = None
+    #: Lines that pull in content from elsewhere (a snippets line, a MyST include, an MDX import of a page).
+    includes: tuple[str, ...] = ()
+
+    @property
+    def must_refuse(self) -> bool:
+        """Whether the gate must refuse the page whatever it shows: a build error, or content pulled in."""
+        return self.build_error is not None or bool(self.includes)
 
     def values(self) -> dict[tuple[str, str], set[str]]:
         """``(operation, key) -> values`` a reader sees: directive lines and directive-like other text."""
