@@ -51,6 +51,7 @@ from .cli_support import (
 )
 from .decision import audit, claim_operation, gate, versions_listing
 from .errors import DecisionError, GateError, GrammarError, IngestionError
+from .files import read_head
 from .grammar import NAME
 from .jsondata import render_json
 from .manifest import VERSION_SCHEMES, read_manifest
@@ -186,11 +187,10 @@ def _check_answer(args: argparse.Namespace) -> int:
     if args.answer == "-":
         answer = sys.stdin.buffer.read(MAX_ANSWER_BYTES + 1)
     else:
-        try:
-            with open(args.answer, "rb") as handle:
-                answer = handle.read(MAX_ANSWER_BYTES + 1)
-        except OSError as error:
-            raise CliError("input", f"cannot read {args.answer}: {error.strerror}") from None
+        def unreadable(reason: str, detail: str) -> CliError:
+            return CliError("input", f"cannot read the answer {printable_path(args.answer)}: {detail}")
+
+        answer = read_head(os.path.realpath(args.answer), MAX_ANSWER_BYTES + 1, unreadable)
     try:
         report = check_answer(corpus, decision, answer)
     except DecisionError as error:

@@ -18,7 +18,7 @@ import stat
 from typing import Callable, Final
 
 __all__ = ["DIR_FLAGS", "ErrorFactory", "HAS_DIR_FD", "HAS_NOFOLLOW", "OPEN_FLAGS", "is_symlink_at", "open_error",
-           "read_capped", "read_fd"]
+           "read_capped", "read_fd", "read_head"]
 
 #: ``error(reason, detail)`` builds the exception to raise; the reasons are ``source_missing``,
 #: ``source_not_regular_file``, ``source_too_large``, ``source_unreadable`` and, from
@@ -113,3 +113,34 @@ def read_fd(fd: int, limit: int, error: ErrorFactory) -> tuple[bytes, os.stat_re
     if len(data) > limit:
         raise error("source_too_large", f"file grew over the {limit}-byte limit while read")
     return data, info
+
+
+def read_head(real_path: str, limit: int, error: ErrorFactory) -> bytes:
+    """The first ``limit`` bytes of a regular file (all of it when shorter), read once.
+
+    Unlike :func:`read_capped` a longer file is no error: the caller judges
+    the length (the answer check reports an answer over its cap as a
+    finding). Opens as :func:`read_capped` does, so a FIFO or a device never
+    blocks; callers resolve symlinks themselves. Raises what ``error``
+    builds: ``source_missing``, ``source_not_regular_file``,
+    ``source_unreadable``.
+    """
+    try:
+        fd = os.open(real_path, OPEN_FLAGS)
+    except OSError as exc:
+        raise open_error(exc, real_path, error) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise error("source_not_regular_file", "not a regular file")
+        chunks, remaining = [], limit
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise error("source_unreadable", f"cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)

@@ -1348,12 +1348,22 @@ class CheckAnswerTest(CliCase):
         self.assertUserError(self.check_answer(self.ready, SUPPORTED_ANSWER), "decision", "[decision_mismatch]")
 
     def test_answer_file_errors_are_input_errors(self) -> None:
+        """Guards against a FIFO (or a symlink to one) as the answer blocking the check forever."""
         folder = self.tmp / "a-folder"
         folder.mkdir()
-        for label, answer in (("missing", str(self.tmp / "no\x1b.txt")), ("a folder", str(folder))):
+        cases = [("missing", str(self.tmp / "no\x1b.txt"), "file does not exist"),
+                 ("a folder", str(folder), "not a regular file")]
+        if hasattr(os, "mkfifo"):
+            fifo = self.tmp / "answer.fifo"
+            os.mkfifo(fifo)  # no writer: opening it to read would block; it is refused at once
+            cases.append(("a FIFO", str(fifo), "not a regular file"))
+            link = self.tmp / "answer-link.txt"
+            link.symlink_to(fifo)
+            cases.append(("a symlink to a FIFO", str(link), "not a regular file"))
+        for label, answer, why in cases:
             with self.subTest(label):
                 self.assertUserError(self.cli("check-answer", "--manifest", self.m, "--decision", self.ready,
-                                              "--answer", answer), "input", "cannot read ")
+                                              "--answer", answer), "input", "cannot read the answer ", why)
 
 
 # ==========================================================================
