@@ -77,7 +77,8 @@ _FOREIGN: Final = frozenset({"svg", "math"})
 #: reader reads it: blocks, table parts, replaced and form elements (they end a line of text), code
 #: (15.3.3: shown as preformatted or monospace code), struck-out text (``del``, ``s``, ``strike``),
 #: and what the standard's style sheet does not display (15.3.1); so is an ``<a>`` with an ``href``
-#: (a link), a ``<dialog>`` (shown only when open) and any element with a ``hidden`` attribute. Any
+#: (a link), a ``<dialog>`` (shown only when open), ``<font>``, ``<bdo>``, ``<bdi>`` and any element with an
+#: attribute that may hide or reorder its text (``hidden``, ``style``, ``class``, ``dir``). Any
 #: other element opened on an earlier line (``<span>``, ``<b>``, ``<a name>``, a custom element) leaves
 #: the line the paragraph's own.
 NOT_A_LINE: Final = frozenset({
@@ -97,7 +98,14 @@ _HREF_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"'/]href(?:[\t\n\f\r =/>]|\Z)",
 RCDATA_SHOWN: Final = frozenset({"textarea"})
 #: At most this many raw elements are followed at once; past it everything after is in doubt.
 MAX_OPEN: Final = 1000
-_HIDDEN_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"'/]hidden(?:[\t\n\f\r =/>]|\Z)", re.IGNORECASE | re.ASCII)
+#: Attributes that may hide the element's text or reorder it: ``hidden``; ``style`` and ``class`` (an
+#: inline or site style sheet: ``display:none``, a white colour, a zero font size); ``dir`` (15.3.8:
+#: right to left). A browser without a sanitizer applies them all.
+_MAY_HIDE_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"'/](?:hidden|style|class|dir)(?:[\t\n\f\r =/>]|\Z)",
+                                        re.IGNORECASE | re.ASCII)
+#: Elements that may hide or reorder their text whatever their attributes: ``<font>`` (a colour or
+#: size), ``<bdo>`` and ``<bdi>`` (15.3.8: bidirectional overrides and isolates).
+_MAY_HIDE_ELEMENTS: Final = frozenset({"font", "bdo", "bdi"})
 _TAG: Final = re.compile(r"<(/?)([A-Za-z][^\t\n\f\r />]*)", re.ASCII)
 
 #: Kinds of doubt an open element causes.
@@ -310,7 +318,7 @@ class OpenElements:
             self._start_closes_p(name, line)
         attributes = text[tag.end():end]
         spaced = " " + attributes
-        passes = (name not in NOT_A_LINE and not _HIDDEN_ATTRIBUTE.search(spaced)
+        passes = (name not in NOT_A_LINE and name not in _MAY_HIDE_ELEMENTS and not _MAY_HIDE_ATTRIBUTE.search(spaced)
                   and not (name == "a" and _HREF_ATTRIBUTE.search(spaced)))
         self._push(_Element(name, line, passes, self.markers))
         if name in _MARKERS:

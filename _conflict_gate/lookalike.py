@@ -29,7 +29,7 @@ import re
 import unicodedata
 from typing import Final, Iterable, Mapping, Sequence
 
-__all__ = ["CONFUSABLES", "LookAlikes", "RUN_BREAKS", "is_look_alike", "run_pattern"]
+__all__ = ["CONFUSABLES", "LookAlikes", "RUN_BREAKS", "is_look_alike", "run_pattern", "skeleton"]
 
 #: Characters that end a run as whitespace does: typographic quotation marks and apostrophes, the em
 #: dash, the ellipsis, and CJK and fullwidth punctuation. None of them looks like a character of a
@@ -83,6 +83,17 @@ def _is_accented_latin(ch: str) -> bool:
     decomposed = unicodedata.normalize("NFD", ch)
     return len(decomposed) > 1 and decomposed[0].isascii() and decomposed[0].isalpha() \
         and all(unicodedata.category(mark).startswith("M") for mark in decomposed[1:])
+
+
+def skeleton(text: str) -> str:
+    """``text`` as a reader may take it: NFKC, each look-alike of :data:`CONFUSABLES` as its ASCII
+    character, and each character whose Unicode name says ``EQUALS`` as ``=`` (the rest kept). The
+    page reader asks it of lines holding an at sign and a non-ASCII character: a line whose skeleton
+    states a claim is directive-shaped text a reader sees, however it is spelt."""
+    folded = unicodedata.normalize("NFKC", text).translate(CONFUSABLES)
+    if folded.isascii():
+        return folded
+    return "".join("=" if not ch.isascii() and "EQUALS" in unicodedata.name(ch, "") else ch for ch in folded)
 
 
 def is_look_alike(run: str, needles: Sequence[str], equals_like: Mapping[str, bool] | None = None) -> bool:

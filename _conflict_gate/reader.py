@@ -58,6 +58,7 @@ from .errors import DirectiveError
 from .grammar import Grammar
 from .html_tree import BLOCK, CELL, HEADING, TEXT, Opened, RawHtml
 from .inlines import _WORD_LIMIT, InlineView, Spans, View, html_view, inline_view, invisible, visible_word
+from .lookalike import skeleton
 from .renderers import DEFAULT, Renderer
 
 __all__ = ["Claim", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "MAX_OCCURRENCE_CHARS", "NearMiss",
@@ -154,8 +155,10 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     (:data:`MAX_CANDIDATES` candidate at signs, a block longer than
     :data:`~_conflict_gate.blocks.MAX_LEAF_LINES` lines or, where inline
     markup is read, :data:`MAX_BLOCK_BYTES` bytes, brackets nested
-    deeper than :data:`~_conflict_gate.inlines.MAX_NESTING`). Never raises on
-    any text; time and memory grow linearly with the text.
+    deeper than :data:`~_conflict_gate.inlines.MAX_NESTING`), and a source
+    with candidates that holds a bidirectional formatting character anywhere
+    (UAX #9: a reversed line can show a directive its bytes do not spell).
+    Never raises on any text; time and memory grow linearly with the text.
 
     Block structure depends on ASCII characters only, so candidates and
     blocks are found in the UTF-8 bytes (read as Latin-1: one character per
@@ -173,6 +176,13 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     if len(candidates) > MAX_CANDIDATES:
         findings.refuse("too_complex", candidates[MAX_CANDIDATES], f"more than {MAX_CANDIDATES} at "
                         "signs that may start a directive; the gate does not read such a source")
+        return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
+    bidi = _BIDI_FORMATTING.search(encoded)
+    if bidi is not None:
+        char = bidi.group().decode("utf-8")
+        findings.refuse("ambiguous_markup", bidi.start(), f"a bidirectional formatting character (U+{ord(char):04X}) "
+                        "here may reorder what a reader sees, on its line or any other (a reversed line can look "
+                        "like a directive that is not there); remove it")
         return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
     markup, cut = _markup_lines(view, candidates[-1]) if "<" in view else ([], None)
     watch = sorted(set(candidates).union(markup)) if markup else candidates
@@ -215,6 +225,10 @@ def _occurrences(encoded: bytes, candidates: Sequence[int]) -> tuple[str, ...]:
     return tuple(map(sys.intern, found))
 
 
+#: UAX #9's explicit formatting characters (embeddings and overrides U+202A-U+202E, isolates
+#: U+2066-U+2069) in UTF-8: one reorders the text after it up to the end of its paragraph, where a
+#: line break renders as a space, so a reader may see a line other than its bytes.
+_BIDI_FORMATTING: Final = re.compile(rb"\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]")
 _MARKUP_START: Final = re.compile(r"<[A-Za-z/!?]", re.ASCII)
 _NAME_BYTES: Final = re.compile(rb"[A-Za-z0-9_.\-]+")
 #: A comment, or another ``<!`` or ``<?`` construct, that ends (as a browser ends it) on its line.
@@ -278,6 +292,8 @@ def _candidates(encoded: bytes, grammar: Grammar) -> tuple[list[int], frozenset[
                         break
             found = sorted(found + more) if found else more
     stated = _stated_claims(encoded, grammar)
+    if not encoded.isascii():
+        stated += _look_alike_claims(encoded, grammar)
     if stated:
         found = sorted(set(found).union(stated))
     return found, frozenset(stated)
@@ -317,6 +333,35 @@ def _stated_claims(encoded: bytes, grammar: Grammar) -> list[int]:
                     break
         if len(found) > MAX_CANDIDATES:
             break
+    return found
+
+
+_NON_ASCII_BYTE: Final = re.compile(rb"[\x80-\xff]")
+_LINE_BREAK: Final = re.compile(rb"[\r\n]")
+
+
+def _look_alike_claims(encoded: bytes, grammar: Grammar) -> list[int]:
+    """The at signs on lines that state a claim only once look-alikes are read as ASCII
+    (:func:`~_conflict_gate.lookalike.skeleton`: ``@quіll сreate_copy existing_path=overwrite`` with a
+    Cyrillic ``і`` and ``с``, or a ``꞊`` for ``=``): a reader sees a second directive there. Only
+    lines holding a non-ASCII byte and an at sign are read, each once: linear."""
+    found: list[int] = []
+    pos, n = 0, len(encoded)
+    while len(found) <= MAX_CANDIDATES:
+        byte = _NON_ASCII_BYTE.search(encoded, pos)
+        if byte is None:
+            break
+        at = byte.start()
+        start = max(encoded.rfind(b"\n", pos, at), encoded.rfind(b"\r", pos, at)) + 1
+        start = max(start, pos)
+        end_match = _LINE_BREAK.search(encoded, at)
+        end = n if end_match is None else end_match.start()
+        pos = end + 1
+        if grammar.at_sign.search(encoded, start, end) is None:
+            continue
+        folded = skeleton(encoded[start:end].decode("utf-8", "replace")).encode("utf-8", "surrogatepass")
+        if _stated_claims(folded, grammar):
+            found.extend(sign.start() for sign in grammar.at_sign.finditer(encoded, start, end))
     return found
 
 
@@ -823,6 +868,12 @@ def _top_level_line(f: _Findings, at: int, c: int, index: int, block: _Content) 
     if block.mention(at, c):
         f.near_miss(at, "mention")
         return False
+    content = block.text
+    if "~" in content and "~" in content[:line_start] and "~" in content[line_end:]:
+        # GFM 6.5: a strikethrough opened above may close below, and its text is struck out
+        return _refuse_shaped(f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this line: "
+                              "a '~' above and one below in its paragraph may strike it out (GFM strikethrough); "
+                              f"{_SHOULD}", block, c)
     _, raw_start, raw_end = f.line_of(at)
     if at == raw_start and f.view[at] == "@":
         f.directive(raw_start, _trim(f.view, raw_start, raw_end))

@@ -132,9 +132,9 @@ class SeenTextRefusesTest(ReaderTestCase):
         self.assertIn("list item (starting line 3)", refusal.detail)
 
     def test_inline_tag_over_two_lines(self) -> None:
-        """Reader sees: ``<em class="x">`` is an (invisible) inline tag over lines 1-2, so line 2 shows the
+        """Reader sees: ``<em title="x">`` is an (invisible) inline tag over lines 1-2, so line 2 shows the
         directive text in emphasis markup. Gate: refuse at line 2, column 11."""
-        self.assertRefused(f"<em\nclass=\"x\">{D}\n", REFUSED_AS_SEEN, 2, 11)
+        self.assertRefused(f"<em\ntitle=\"x\">{D}\n", REFUSED_AS_SEEN, 2, 11)
 
     def test_script_content_is_shown_by_gfm(self) -> None:
         """Reader sees (GitHub, its tag filter): ``<script>`` escaped, its content as text. Gate: misplaced

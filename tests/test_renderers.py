@@ -288,10 +288,19 @@ class RawHtmlLeftOpenTest(unittest.TestCase):
         self.check(f"x <b>\n\ny\n\n</b>\n\n{D}\n", claims((7, "refuse")))
 
     def test_in_a_paragraph_styling_passes_structure_does_not(self) -> None:
-        for opened in ("<span>", "<b>", "<em class=x>", "<a name=x>", "<x-note>", "<span title=àhidden>"):
+        for opened in ("<span>", "<b>", "<em title=x>", "<a name=x>", "<x-note>", "<span title=àhidden>"):
             self.check(f"x {opened}\n{D}\ny\n", claims((2, "refuse")))
         for opened in ("<span hidden>", '<a href="/u">', "<code>", "<del>", "<div>", "<kbd>", "<template>"):
             self.check(f"x {opened}\n{D}\ny\n", refused(AMBIGUOUS, 2))
+
+    def test_styles_colours_and_directions_may_hide_or_reorder(self) -> None:
+        """Regression: ``x <span style="display:none">`` (or a white ``<font>``, ``<bdo dir=rtl>``) left
+        open above a directive was ``ready``; a browser without a sanitizer hides or reverses it. An
+        element with ``style``, ``class`` (a site style sheet) or ``dir``, and ``<font>``, ``<bdo>``,
+        ``<bdi>``, puts the lines after it in doubt."""
+        for opened in ('<span style="display:none">', '<span style="font-size:0">', '<font color="#fff">',
+                       '<bdo dir="rtl">', "<bdi>", '<em class="hidden">', '<span dir="rtl">'):
+            self.check(f"x {opened}\n{O}\n</span>\n", refused(AMBIGUOUS, 2))
 
     def test_the_renderers_end_tags_close_what_was_opened_inside(self) -> None:
         """Regression (spec examples 174, 175): ``</li>`` and ``</blockquote>`` close what raw HTML opened
@@ -321,12 +330,76 @@ class RawHtmlLeftOpenTest(unittest.TestCase):
         self.check(f"```html\n<div>\n```\n\nWrite `<details>` here.\n\n{D}\n", claims((7, "refuse")))
         self.check(f"<template>\n\n`</template>`\n\n{D}\n", refused(AMBIGUOUS, 5))
 
+    def test_html_blocks_the_spec_versions_start_differently(self) -> None:
+        """Regression: cmark-gfm implements CommonMark 0.29, where kind 4 needs an uppercase letter after
+        ``<!`` and kind 6's tag names hold ``source``, not ``search`` (0.31.2). ``<!doctype`` above a
+        line, or ``<source>``/``<search>`` interrupting a paragraph, was ``ready`` with a value GitHub
+        hides, or missed one it shows: every line after such a line is in doubt, naming it."""
+        for text, line in ((f"{D}\n\n<!doctype\n{O}\n>\n", 4),
+                           (f"Intro\n<source>\n\\<!--\n{O}\n-->\n", 4),
+                           (f"{D}\n\nIntro\n<search>\n\\<!--\n{O}\n-->\n", 6),
+                           (f"Intro\n</source>\n{O}\n", 3),
+                           (f"- <source>\n\n  {O}\n", 3)):
+            self.check(text, refused(AMBIGUOUS, line))
+        reading = read_directives(f"{D}\n\n<!doctype\n{O}\n>\n", GRAMMAR, renderer=GITHUB_COM)
+        self.assertIn("(line 3)", str(reading.refusal))
+        # above the line, and inside an HTML block that both versions start, nothing changes
+        self.check(f"{D}\n\n<!DOCTYPE html>\n", claims((1, "refuse")))
+        self.check(f"<picture>\n  <source srcset=x>\n  <img src=y>\n</picture>\n\n{D}\n", claims((6, "refuse")))
+
     def test_past_the_limits_everything_after_is_in_doubt(self) -> None:
         self.check("<span>" * (MAX_OPEN + 1) + f"\n\n{D}\n", refused(AMBIGUOUS, 3))
         lines = "".join(f"<b>{i}</b>\n\n" for i in range(MAX_HTML_LINES + 1))
         reading = read_directives(lines + D + "\n", GRAMMAR)
         self.assertEqual(outcome(reading), refused(AMBIGUOUS, 2 * MAX_HTML_LINES + 3))
         self.assertIn(str(MAX_HTML_LINES), reading.refusal.detail if reading.refusal else "")
+
+
+class ReadOtherwiseTest(unittest.TestCase):
+    """Text a reader sees otherwise than its bytes spell: footnotes, bidirectional controls,
+    strikethrough, look-alikes (under both renderers)."""
+
+    check = RawHtmlLeftOpenTest.check
+
+    def test_a_footnote_takes_lines_that_start_no_paragraph_interrupting_block(self) -> None:
+        """Regression: after ``[^1]: see`` a line starting ``<i``, ``<kbd>``, ``-->`` or ``|---|`` ended
+        the footnote's stretch, so the directive below was ``ready``; GitHub shows it inside the
+        footnote (those lines cannot interrupt its paragraph). A fence still ends it."""
+        for line in ("<i", "<kbd>Ctrl</kbd>+<kbd>C</kbd> copies.", "-->", "|---|---|", "<img src=x"):
+            with self.subTest(line=line):
+                self.check(f"Copying is safe.[^1]\n\n[^1]: https://docs.quill.example/notes\n{line}\n{O}\n",
+                           refused(AMBIGUOUS, 5))
+        self.check(f"[^1]: x\n```\n{O}\n```\n\n{D}\n", Outcome(((6, "refuse"),), None, ((3, "code"),)))
+
+    def test_a_bidirectional_control_anywhere_refuses(self) -> None:
+        """Regression: ``x \\u202e`` on the line above a directive was ``ready``; the line break renders
+        as a space, so the override reverses the directive as shown. Embeddings, overrides and isolates
+        anywhere on a page with candidates refuse it, at the character."""
+        for control in ("\u202a", "\u202b", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068"):
+            with self.subTest(control=f"U+{ord(control):04X}"):
+                self.check(f"x {control}\n{O}\n", refused(AMBIGUOUS, 1))
+                self.check(f"{D}\n\n\u202eetirwrevo=htap_gnitsixe ypoc_etaerc lliuq@\n", refused(AMBIGUOUS, 3))
+        self.check(f"{D}\n\nA right-to-left mark \u200f alone reorders no letters.\n", claims((1, "refuse")))
+
+    def test_strikethrough_around_a_directive_line(self) -> None:
+        """Regression: ``~~a⏎O⏎b~~`` was ``ready overwrite``; GitHub strikes the line out (GFM 6.5)."""
+        for mark in ("~~", "~"):
+            self.check(f"Intro.\n\n{mark}a\n{O}\nb{mark}\n", refused(AMBIGUOUS, 4))
+        self.check(f"Intro ~~old~~ new.\n{D}\n", claims((2, "refuse")))
+
+    def test_a_directive_spelt_with_look_alikes_refuses(self) -> None:
+        """Regression: ``@quіll сreate_copy existing_path=overwrite`` (Cyrillic і, с) or ``existing_path꞊``
+        (U+A78A) below the directive was ``ready refuse``; a reader sees a second directive."""
+        for line in ("@qu\u0456ll \u0441reate_copy existing_path=overwrite",
+                     "@qu\u0456ll create_copy existing_path\ua78aoverwrite",
+                     "@quill create_copy existing_path\ua78aoverwrite",
+                     "\uff20quill \uff43reate_copy existing_path=overwrite"):
+            with self.subTest(line=line):
+                reading = read_directives(f"{D}\n\n{line}\n", GRAMMAR)
+                self.assertIsNotNone(reading.refusal)
+                assert reading.refusal is not None
+                self.assertEqual((reading.refusal.reason, reading.refusal.line), ("malformed_directive", 3))
+        self.check(f"{D}\n\nÜber @quill: copying is safe.\n", Outcome(((1, "refuse"),), None, ((3, "mention"),)))
 
 
 if __name__ == "__main__":

@@ -32,8 +32,8 @@ from typing import Callable, Final, Mapping, NamedTuple
 
 from .construct import Construct, Opener, StartRule, without
 from .fast import FastPatterns, compile_shortcuts
-from .page import footnotes, front_matter, github_front_matter
-from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, State
+from .page import footnotes, front_matter, github_front_matter, html_start_differs
+from .state import FOOTNOTES, HTML_START_VERSIONS, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, State
 from .table import GFM_CONSTRUCTS
 from .tables import table_first
 
@@ -147,11 +147,15 @@ class Flavour:
 #: Why a block is in doubt when GitHub may read it as part of a footnote.
 FOOTNOTE_DOUBT: Final = "GitHub reads a footnote definition here and shows it at the end of the page"
 _TABLES_DOUBT: Final = "a reader without GFM tables reads this differently"
+#: Why a block is in doubt after a line whose HTML the spec versions start differently.
+_HTML_VERSIONS_DOUBT: Final = ("CommonMark 0.31.2 and GitHub's cmark-gfm (CommonMark 0.29) read raw HTML above "
+                               "differently (a lowercase '<!' declaration, a <source> or <search> tag), so what "
+                               "it hides or leaves open here is in doubt")
 
 #: GitHub's reading without the primary role: what the variants are made from.
 _GFM: Final = Flavour(
     "gfm", GFM_CONSTRUCTS, page_starts=(front_matter,), page_doubts=(footnotes,),
-    line_doubts=(LineDoubt("|", table_first),))
+    line_doubts=(LineDoubt("|", table_first), LineDoubt("<", html_start_differs)))
 
 #: A renderer without front matter support (it reads the first lines as Markdown).
 WITHOUT_FRONT_MATTER: Final = replace(_GFM, name="without-front-matter", page_starts=())
@@ -167,7 +171,8 @@ MARKDOWN_IT: Final = replace(_GFM, name="markdown-it", definitions_as_blocks=Tru
 #: tables stay in doubt (GitHub's own, not modelled).
 GITHUB_ALONE: Final = replace(
     _GFM, name="github-alone", primary=True, page_starts=(github_front_matter,),
-    unmodelled=((FOOTNOTES, FOOTNOTE_DOUBT), (ONE_COLUMN_TABLE, _TABLES_DOUBT)),
+    unmodelled=((FOOTNOTES, FOOTNOTE_DOUBT), (ONE_COLUMN_TABLE, _TABLES_DOUBT),
+                (HTML_START_VERSIONS, _HTML_VERSIONS_DOUBT)),
     variants=(Variant(NO_FRONT_MATTER, WITHOUT_FRONT_MATTER,
                       "GitHub may not take '...' as the end of front matter; without front matter the lines "
                       "after it read differently"),))
@@ -175,7 +180,8 @@ GITHUB_ALONE: Final = replace(
 #: The gate's reading: GitHub's, compared with the three variants where they may differ.
 GITHUB: Final = replace(
     _GFM, name="github", primary=True,
-    unmodelled=((FOOTNOTES, FOOTNOTE_DOUBT), (ONE_COLUMN_TABLE, _TABLES_DOUBT)),
+    unmodelled=((FOOTNOTES, FOOTNOTE_DOUBT), (ONE_COLUMN_TABLE, _TABLES_DOUBT),
+                (HTML_START_VERSIONS, _HTML_VERSIONS_DOUBT)),
     variants=(
         Variant(NO_FRONT_MATTER, WITHOUT_FRONT_MATTER,
                 "a reader without front matter support reads the lines after it differently"),

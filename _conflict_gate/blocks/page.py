@@ -13,8 +13,8 @@ import re
 from typing import Final
 
 from .construct import Body, Construct, never_continues
-from .scan import next_blank_line
-from .state import FOOTNOTES, NO_FRONT_MATTER, Block, State, lines_of, take
+from .scan import BLOCK_TAG_NAMES, next_blank_line
+from .state import FOOTNOTES, HTML_START_VERSIONS, NO_FRONT_MATTER, Block, State, lines_of, take
 
 __all__ = ["FRONT_MATTER", "footnotes", "front_matter", "github_front_matter"]
 
@@ -70,16 +70,38 @@ def _front_matter(s: State, toml: bool) -> bool:
 #: of indentation).
 _FOOTNOTE: Final = re.compile(r"\[\^[^\] \t\r\n]+\]:", re.ASCII)
 _NEXT_NONBLANK: Final = re.compile(r"(?:[ \t]*\r?\n)*((?: {4}| {0,3}\t)?)(?=[^\n])", re.ASCII)
-#: The lazy lines GitHub gives a footnote: lines a paragraph would take as plain continuation
-#: lines (not blank, no block start, no container marker; not the flavour's: GitHub's reading).
-_PLAIN: Final = r"(?:[^ \t\r\n\f\v>#+*\-_=`~<|:\[0-9]|[0-9]{1,9}(?![0-9.)])|[0-9]{10})"
-_LAZY_LINES: Final = re.compile(rf"(?:[ \t]*(?:{_PLAIN}|\[)[^\n]*\n)*", re.ASCII)
+
+
+#: 0.29 as cmark-gfm reads it: a line that interrupts a paragraph (so it ends a footnote's lazy lines):
+#: a fence, an ATX heading, a block quote, a thematic break, a list item that is not empty (a bullet,
+#: or an ordered one numbered 1), an HTML block of kinds 1-6 both spec versions start. Any other line
+#: that is not blank may be a lazy line (``<i``, ``-->``, ``|---|``: a kind 7 block cannot interrupt).
+_INTERRUPTS: Final = re.compile(
+    r" {0,3}(?:`{3,}|~{3,}|#{1,6}(?:[ \t]|\r?$)|>|(?:[*+\-]|1[.)])[ \t]+[^ \t\r]|(?:\*[ \t]*){3,}\r?$"
+    r"|(?:_[ \t]*){3,}\r?$|<(?:pre|script|style|textarea)(?:[ \t>]|\r?$)|<!--|<\?|<![A-Z]|<!\[CDATA\["
+    r"|</?(?:" + BLOCK_TAG_NAMES.replace("search|", "") + r")(?:[ \t]|/?>|\r?$))",
+    re.ASCII | re.IGNORECASE)
+
+
+def _lazy_lines_end(view: str, pos: int) -> int:
+    """The start of the first line at or after line start ``pos`` that is blank or interrupts a
+    paragraph (:data:`_INTERRUPTS`): what a footnote's first paragraph may take. Each line once."""
+    n = len(view)
+    while pos < n:
+        line_end = view.find("\n", pos)
+        line_end = n if line_end == -1 else line_end
+        if not view[pos:line_end].strip(" \t\r") or _INTERRUPTS.match(view, pos, line_end):
+            return pos
+        pos = line_end + 1
+    return n
 
 
 def footnotes(s: State, limit: int) -> None:
     """Footnote definitions (``[^label]:`` at a line start, GitHub; not CommonMark, not modelled):
     GitHub shows one at the end of the page with its lazy lines and, after blank lines, the
-    indented lines after it, and one may interrupt a paragraph. Every block in such a stretch
+    indented lines after it, and one may interrupt a paragraph. The stretch runs to a blank line
+    whatever the lines are (a line that starts a block, such as ``<i`` or ``|---|``, may still be
+    a lazy line of the footnote's paragraph, as GitHub reads it). Every block in such a stretch
     before ``limit`` is unsure (``s.page_unsure``, named :data:`FOOTNOTES`). Linear: a line is looked at from its first
     ``[^`` only, and line numbers are counted on from the last footnote."""
     view = s.view
@@ -96,10 +118,9 @@ def footnotes(s: State, limit: int) -> None:
             continue
         if not view[line_start:i].strip(" ") and _FOOTNOTE.match(view, i) \
                 and not (s.page_unsure and s.page_unsure.ends[-1] > line_start):
-            end = view.find("\n", i) + 1
+            end = view.find("\n", i) + 1 or len(view)
             while True:
-                lazy = _LAZY_LINES.match(view, end)
-                end = end if lazy is None else lazy.end()
+                end = _lazy_lines_end(view, end)
                 following = _NEXT_NONBLANK.match(view, end)
                 if following is None or following.start(1) == end or not following.group(1):
                     break  # a line that interrupts it, or an unindented one after a blank line
@@ -114,3 +135,23 @@ def footnotes(s: State, limit: int) -> None:
             newline = view.rfind("\n", i, hit)
             line_start = line_start if newline == -1 else newline + 1
         i = hit
+
+
+#: 4.6 as the spec versions differ (0.29, which cmark-gfm and so GitHub implement, and 0.31.2): kind 4
+#: starts at ``<!`` and an uppercase letter in 0.29, any ASCII letter in 0.31.2; kind 6's tag names
+#: hold ``source`` in 0.29 and ``search`` in 0.31.2. At a line's start, after any container markers
+#: (block quote markers, list markers); mid-line the inline reading puts such markup in doubt.
+_HTML_START_DIFFERS: Final = re.compile(r"[ \t>]*(?:(?:[*+\-]|[0-9]{1,9}[.)])[ \t]+[ \t>]*)*"
+                                        r"(?:<![a-z]|</?(?i:source|search)(?:[ \t]|/?>|\r|$))", re.ASCII)
+
+
+def html_start_differs(s: State) -> None:
+    """A line where CommonMark 0.31.2 and cmark-gfm start (or do not start) an HTML block, or read an
+    inline declaration, differently (:data:`_HTML_START_DIFFERS`): the raw HTML each passes to the
+    browser differs from here on, and what it leaves open may reach any later line, so every line
+    from here to the end of the page is unsure (named :data:`HTML_START_VERSIONS`).
+
+    A line check of the primary reading (``Flavour.line_doubts``), run on lines holding a ``<``.
+    """
+    if _HTML_START_DIFFERS.match(s.line):
+        s.note_unsure(s.line_no, len(s.view), HTML_START_VERSIONS)

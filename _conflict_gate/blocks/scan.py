@@ -12,7 +12,7 @@ from typing import Final
 
 from ..inlines import html_tag_end
 
-__all__ = ["ATX_OPEN", "BULLET", "FENCE_CLOSE", "FENCE_OPEN", "HTML_ENDS", "HTML_STARTS", "KIND_1_OPEN_TAG",
+__all__ = ["ATX_OPEN", "BLOCK_TAG_NAMES", "BULLET", "FENCE_CLOSE", "FENCE_OPEN", "HTML_ENDS", "HTML_STARTS", "KIND_1_OPEN_TAG",
            "ORDERED", "SETEXT_UNDERLINE", "closing_fence", "html_kind", "is_thematic_break", "next_blank_line",
            "whole_tag_line"]
 
@@ -40,7 +40,7 @@ BULLET: Final = re.compile(r"[*+\-]", re.ASCII)
 ORDERED: Final = re.compile(r"([0-9]{1,9})([.)])", re.ASCII)
 
 #: 4.6: block tag names of HTML block kind 6.
-_BLOCK_TAG_NAMES: Final = (
+BLOCK_TAG_NAMES: Final = (
     "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
     "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h1|h2|h3|h4|h5|h6|"
     "head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|"
@@ -54,7 +54,7 @@ HTML_STARTS: Final = (
     re.compile(r"<\?", re.ASCII),
     re.compile(r"<![A-Za-z]", re.ASCII),
     re.compile(r"<!\[CDATA\[", re.ASCII),
-    re.compile(rf"</?(?:{_BLOCK_TAG_NAMES})(?:[ \t]|/?>|\Z)", re.IGNORECASE | re.ASCII),
+    re.compile(rf"</?(?:{BLOCK_TAG_NAMES})(?:[ \t]|/?>|\Z)", re.IGNORECASE | re.ASCII),
 )
 #: 4.6: end conditions of kinds 1-5 (a line containing them); kinds 6 and 7 end before a blank line.
 HTML_ENDS: Final = (

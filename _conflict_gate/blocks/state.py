@@ -49,6 +49,8 @@ MARKDOWN_IT_READING: Final = "markdown_it"
 FOOTNOTES: Final = "footnotes"
 #: GitHub's one-column tables (tables.table).
 ONE_COLUMN_TABLE: Final = "one_column_table"
+#: HTML block starts that CommonMark 0.31.2 and cmark-gfm (0.29) read differently (page.html_start_differs).
+HTML_START_VERSIONS: Final = "html_start_versions"
 
 Line = tuple[int, int, int]
 
