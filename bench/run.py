@@ -563,7 +563,7 @@ ADVERSARIAL: dict[str, tuple[str, Callable[[int], str]]] = {
         "```\n@quill create_copy existing_path=overwrite\n```\n\n" + "word " * 330 + "\n\n", n)),
     "quoted_code_spans": ("a code span in a list in quotes every 1.7 KB", lambda n: _fill(
         "> > - `@quill create_copy existing_path=overwrite` here\n> > " + "word " * 330 + "\n\n", n)),
-    # Issue 15: each was quadratic (the restart search walked every opener again per line; a footnote
+    # Each was quadratic once (the restart search walked every opener again per line; a footnote
     # looked back to its line start and counted lines from the top; a closing fence was looked for at
     # every backtick run of a line), or read one block's inline markup at 200 bytes per byte.
     "fences_then_open": ("back-to-back fences, then an open fence", lambda n: _whole("```\nx\n```\n", n, "```\n")),
@@ -576,15 +576,21 @@ ADVERSARIAL: dict[str, tuple[str, Callable[[int], str]]] = {
                   lambda n: _whole("<b>x</b>\n\n", n)),
     "short_links_block": ("one paragraph of '[a] ' short links, the directive its last line",
                           lambda n: _block_of("[a] ", n)),
+    # Each walked its indentation once per open container in Python, or reads each line as a reader
+    # may take its look-alikes: linear, held to a small constant.
+    "list_staircase": ("list items indented 0 to 68 spaces in turn",
+                       lambda n: _fill("".join("  " * k + "- a\n" for k in range(35)), n)),
+    "look_alike_lines": ("lines holding an at sign and look-alike letters",
+                         lambda n: _fill("@qu\u0456ll \u0441reate_copy existing_path=x and more\n", n)),
 }
 ADVERSARIAL_SIZES = (1 * MB, 4 * MB, 16 * MB)
 #: Rows whose input is one block whose inline markup is read: their sizes are the adversarial sizes
 #: divided by this, so the largest stays under MAX_BLOCK_BYTES (a larger block is refused unread).
 ADVERSARIAL_SCALE: dict[str, int] = {"short_links_block": 16}
-#: Issue 15's rows are held to k <= 1.15 (the others to k <= 1.1).
+#: These rows are held to k <= 1.15 (the others to k <= 1.1).
 ADVERSARIAL_K_LIMIT: dict[str, float] = {name: 1.15 for name in (
     "fences_then_open", "comment_lines_then_open", "footnote_openers", "footnote_definitions",
-    "fence_backtick_line", "tag_lines", "short_links_block")}
+    "fence_backtick_line", "tag_lines", "short_links_block", "list_staircase", "look_alike_lines")}
 
 
 def measure_adversarial(root: Path, sizes: Sequence[int], repeat: int) -> dict[str, Any]:

@@ -97,6 +97,7 @@ def line_view(view: str) -> str:
 
 
 _LONE_CR: Final = re.compile(r"\r(?!\n)", re.ASCII)
+_NOT_SPACE: Final = re.compile(r"[^ ]")
 
 class Stretches:
     """``(line, end)`` stretches of one name in page order, not overlapping, in two arrays of machine
@@ -215,7 +216,11 @@ class State:
     def find_next_nonspace(self) -> None:
         line, i, column = self.line, self.offset, self.column
         end = len(line)
-        while i < end:
+        other = _NOT_SPACE.search(line, i)  # the run of spaces in C: deep lists indent every line
+        spaces = end if other is None else other.start()
+        column += spaces - i
+        i = spaces
+        while i < end:  # a tab, then perhaps more spaces and tabs
             ch = line[i]
             if ch == " ":
                 column += 1
