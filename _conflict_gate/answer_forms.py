@@ -32,18 +32,22 @@ directive shape (``@quill``).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 import unicodedata
 from collections import Counter
-from typing import Any, Final, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Final, Iterator, NamedTuple, Sequence
 
+from .answer_html import HIDING_ELEMENTS
 from .answer_reader import CODE_MARK, AnswerBlock, AnswerReading, Mapped
 from .form import ANSWER_FORM, RESERVED_KEYS
 from .grammar import Grammar
 from .lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes
 from .results import FINDING_FIELDS, Finding, build
 
-__all__ = ["BLANK", "FormWords", "Statement", "finding", "reading_findings"]
+__all__ = ["BLANK", "NEAR_MIN_LENGTH", "SEPARATORS", "FormWords", "Statement", "finding", "near_name", "reading_findings",
+           "resolve_markup"]
 
 #: What a quote's content is replaced with before statements are read around it: a lone surrogate,
 #: which no answer holds, and which no statement, directive or value takes.
@@ -61,6 +65,16 @@ _BREAKS: Final = "".join(sorted(RUN_BREAKS))
 #: What ends a statement's unquoted value: whitespace, ``, ; ) ] " '``, markup (backticks, ``* ~ | < > & [``),
 #: a code span's edge, and typographic punctuation.
 _VALUE: Final = rf"[^\s,;)\]\"'`*~|<>&\[{CODE_MARK}{BLANK}{_BREAKS}]+"
+#: A statement's unquoted value as read: everything up to whitespace, a backtick, a code span's edge or
+#: raw HTML (``<`` before a letter, ``/``, ``!`` or ``?``: a tag a chat window hides, a terminal shows).
+#: Separators and markup (:data:`SEPARATORS`) end the value only where nothing but more of them
+#: follows up to there; text glued after one is part of the value (``refuse|overwrite``, ``1.0;2.0``).
+_VALUE_RUN: Final = rf"(?:[^\s`<{CODE_MARK}{BLANK}]|<(?![A-Za-z/!?]))+"
+#: What may follow a value without being part of it (when only such characters follow up to the run's
+#: end): ``, ; ) ] " '``, markup ``* ~ | < > & [ _``, sentence punctuation and typographic punctuation.
+SEPARATORS: Final = ",;)]\"'*~|<>&[_.:!?" + _BREAKS
+#: What may open a value without being part of it: emphasis and a link's bracket (``**overwrite**``).
+_OPENERS: Final = "*_~["
 _SPACES: Final = r"[^\S\r\n]*"
 #: A decorator or a handle in a code span (``@quill.task``, ``@retry(times=3)``, ``@docs-team``): not a quote.
 _DECORATOR: Final = re.compile(r"@[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0-9_\-]*)*(?:\(.*\))?", re.DOTALL)
@@ -98,7 +112,7 @@ class FormWords:
             rf"(?P<name>{_words(self.names, _NAME_CHARS)})"
             rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
             rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*"
-            rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>{_VALUE}))")
+            rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>{_VALUE_RUN}))")
         self.begun = re.compile(rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))",
                                 re.IGNORECASE)
         self.shape = grammar.shape
@@ -110,6 +124,7 @@ class FormWords:
             rf"[^\S\r\n]+([^\s=`{CODE_MARK}]+)[^\S\r\n]+([^\s=`{CODE_MARK}]+)"
             rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*({_VALUE})")
         self.look_alikes = LookAlikes([*self.names, grammar.namespace])
+        self.near_targets = tuple(name.lower() for name in self.names if len(name) >= NEAR_MIN_LENGTH)
 
     def statements(self, text: str) -> Iterator[Statement]:
         """Every statement in ``text``: a name, in any case, as a whole word (not after an ASCII letter, digit,
@@ -131,9 +146,21 @@ class FormWords:
                 continue
             value = match.group("bare")
             cut = next((i for i, ch in enumerate(value) if _foreign(ch)), len(value))
-            if cut == 0:
+            core = value[:cut].rstrip(SEPARATORS)
+            lead = len(core) - len(core.lstrip(_OPENERS))
+            if not core[lead:]:
                 continue
-            yield Statement(match.group("name"), value[:cut], start, match.start("bare") + cut)
+            yield Statement(match.group("name"), core[lead:], start, match.start("bare") + len(core))
+
+    def near_names(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """``(start, end, name)`` of each ``name=`` in ``text`` (a whole word, as a statement's) whose name
+        is not a statement name in any case but reads as one (:func:`near_name`)."""
+        if "=" not in text:
+            return
+        for match in _NEAR.finditer(text):
+            name = match.group(1)
+            if near_name(name, self.near_targets):
+                yield match.start(1), match.end(1), name
 
     def agrees(self, value: str, expected: str) -> bool:
         """A statement's value says ``expected``: exactly, or followed only by sentence punctuation or
@@ -182,6 +209,79 @@ class FormWords:
     def formish(self, content: str) -> bool:
         """Is a code span's content form-like (a quote, or holding form-like text)?"""
         return self.is_quote(content) or bool(self.tokens(content))
+
+
+#: Inline markup a reader does not see as text: emphasis and strikethrough delimiters, link brackets.
+_MARKUP: Final = re.compile(r"[*~\[\]]+")
+#: A code span's (or code element's) content between its code marks: its markup is shown as written.
+_CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
+
+
+def resolve_markup(text: str) -> tuple[str, Callable[[int], int]] | None:
+    """``text`` (a block's shown text) without the inline markup a chat window resolves (``*``, ``~``,
+    ``[``, ``]`` outside code spans: emphasis, strikethrough, link brackets), and a map from its
+    offsets back to ``text``'s; ``None`` when ``text`` holds none. A literal ``*`` is removed too:
+    that can only make more text read as a statement, never less. Linear."""
+    if _MARKUP.search(text) is None:
+        return None
+    code = [(m.start(), m.end()) for m in _CODE_REGION.finditer(text)] if CODE_MARK in text else []
+    parts: list[str] = []
+    starts: list[int] = []  # offset in the resolved text of each kept stretch
+    origins: list[int] = []  # its offset in text
+    length = at = 0
+    c = 0
+
+    def keep(a: int, b: int) -> None:
+        nonlocal length
+        if b > a:
+            starts.append(length)
+            origins.append(a)
+            parts.append(text[a:b])
+            length += b - a
+
+    for match in _MARKUP.finditer(text):
+        while c < len(code) and code[c][1] <= match.start():
+            c += 1
+        if c < len(code) and code[c][0] <= match.start():
+            continue  # inside a code span
+        keep(at, match.start())
+        at = match.end()
+    keep(at, len(text))
+
+    def where(i: int) -> int:
+        k = bisect.bisect_right(starts, i) - 1
+        return origins[k] + i - starts[k] if k >= 0 else 0
+
+    return "".join(parts), where
+
+
+#: A statement name that :func:`near_name` compares must be at least this long (a shorter one has too
+#: many ordinary neighbours: ``mode`` and ``node``).
+NEAR_MIN_LENGTH: Final = 6
+#: ``name=`` with a name of ASCII letters, digits, ``_`` and ``-``, as a whole word (not after an ASCII
+#: letter, digit, ``_``, ``.`` or ``-``), ``=`` not followed by ``=``.
+_NEAR: Final = re.compile(rf"(?<![A-Za-z0-9_.\-])([A-Za-z][A-Za-z0-9_\-]{{{NEAR_MIN_LENGTH - 1},}})"
+                          rf"{_SPACES}=(?!=)")
+
+
+def near_name(word: str, targets: Sequence[str]) -> bool:
+    """Does ``word`` read as one of ``targets`` (lower-case names) without being it in some ASCII case?
+    With ``-`` read as ``_`` and case ignored, it is the name, or differs from it in one character, or
+    in two adjacent ones swapped (``existing-path``, ``existlng_path``, ``verslon``, ``verison``)."""
+    lowered = word.lower()
+    if lowered in targets:
+        return False  # the name itself, in some case: a statement
+    folded = lowered.replace("-", "_")
+    for target in targets:
+        if len(folded) != len(target):
+            continue
+        diffs = [i for i, (a, b) in enumerate(zip(folded, target)) if a != b]
+        if len(diffs) <= 1:
+            return True
+        if len(diffs) == 2 and diffs[1] == diffs[0] + 1 and folded[diffs[0]] == target[diffs[1]] \
+                and folded[diffs[1]] == target[diffs[0]]:
+            return True
+    return False
 
 
 def _words(names: Sequence[str], not_after: str) -> str:
@@ -239,6 +339,11 @@ def reading_findings(reading: AnswerReading, words: FormWords) -> list[Finding]:
         if block.kind in ("paragraph", "heading", "table"):
             _pairing(out, block, words)
             _links(out, reading, block)
+        if block.hidden and block.kind in ("paragraph", "heading", "table", "html_block"):
+            _hiding_markup(out, reading, block, words)
+        for start, end, name in words.near_names(block.shown.text):
+            out.add("look_alike", f"{name!r} reads as a name of the answer form but is spelt otherwise; "
+                    "write the name exactly, or not as name=value", *block.shown.span(start, end), quote=name)
         for start, end, run in words.look_alikes.runs(block.shown.text):
             answer_start, answer_end = block.shown.span(start, end)
             _look_alike(out, answer_start, answer_end, run)
@@ -352,6 +457,29 @@ def _pairing(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
                     "reader (over a line end, or around an escape)", *span)
 
 
+#: A start tag that hides its content, or may (an inline style can hide it: ``display:none``): an
+#: element of :data:`~_conflict_gate.answer_html.HIDING_ELEMENTS`, or one with a ``hidden`` or ``style``
+#: attribute (HTML 13.2.5: attributes are apart by ASCII whitespace, ``/`` or a quote ending a value).
+_HIDING_TAG: Final = re.compile(
+    rf"<(?:(?:{'|'.join(sorted(HIDING_ELEMENTS))})(?![A-Za-z0-9-])|[A-Za-z][A-Za-z0-9-]*"
+    r"[^>]*?[\t\n\f\r \"'/](?:hidden|style)(?=[\t\n\f\r =/>]|\Z))", re.IGNORECASE | re.ASCII)
+
+
+def _hiding_markup(out: _Findings, reading: AnswerReading, block: AnswerBlock, words: FormWords) -> None:
+    """Form-like text after raw HTML in its block that hides its content or may (``<span hidden>``,
+    ``<span style="display:none">``, ``<details>``): a chat window may not show it."""
+    text = reading.text
+    first = next((a for a, b in block.hidden if text.startswith("<", a) and _HIDING_TAG.match(text, a, b)), None)
+    if first is None:
+        return
+    for kind, token, i, j in words.tokens(block.raw.text):
+        start, end = block.raw.span(i, j)
+        if start > first:
+            out.add("unclear_markup", "raw HTML before this text hides its content or may (a hidden or "
+                    "style attribute, or an element that hides what it holds): a chat window may not show it",
+                    start, end, quote=token)
+
+
 def _naive_pairs(line: str) -> list[tuple[int, int, int]]:
     """``(start, length, end)`` of each backtick run of ``line`` as a terminal's reader pairs them: up
     to the next run of the same length (``end`` past it), or ``-1`` when none follows. Linear."""
@@ -376,16 +504,24 @@ def _naive_pairs(line: str) -> list[tuple[int, int, int]]:
 
 def _links(out: _Findings, reading: AnswerReading, block: AnswerBlock) -> None:
     """A citation whose brackets make a link (a destination or a label after it, or a definition of
-    its text) renders without them."""
-    if not block.links and not reading.labels:
+    its text) renders without them; one inside a link's text (``[[source: ...]](url)``) renders as a
+    link to somewhere else."""
+    if not block.links and not reading.labels and not block.link_texts:
         return
+    texts = sorted(block.link_texts)
+    text_starts = [a for a, _ in texts]
+    reach = list(itertools.accumulate((b for _, b in texts), max))  # the furthest end of texts so far
+
+    def in_link_text(start: int, end: int) -> bool:
+        k = bisect.bisect_right(text_starts, start) - 1
+        return k >= 0 and reach[k] >= end
     for match in _CITATION_TOKEN.finditer(block.raw.text):
         token, i, j = match.group(), match.start(), match.end()
         if not token.endswith("]"):
             continue
         start, end = block.raw.span(i, j)
         label = " ".join(token[1:-1].split()).casefold()
-        if end in block.links or label in reading.labels:
+        if end in block.links or label in reading.labels or in_link_text(start, end):
             out.add("unclear_markup", "this citation renders as a link, without its brackets; write it as "
                     "plain text", start, end, quote=token)
 
