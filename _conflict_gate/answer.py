@@ -18,7 +18,9 @@ any finding calls for, and every finding so a person sees why:
 2. ``malformed_answer``: the answer cannot be read reliably (not UTF-8, too
    large, empty, a form begun and not completed, a non-ASCII character
    inside a form, a look-alike of one, form-like text hidden, escaped or in
-   doubtful markup). Reading around a broken form could miss what it says.
+   doubtful markup, a control character a terminal acts on or a bidirectional
+   control, :mod:`~_conflict_gate.answer_controls`). Reading around a broken
+   form could miss what it says.
 3. ``contradicts_decision``: another value or version stated anywhere a
    reader sees it; the most harmful error, a false statement.
 4. ``quote_not_found``: a quoted directive that no pinned source contains;

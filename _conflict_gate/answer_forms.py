@@ -17,10 +17,13 @@ calls for ``malformed_answer``:
 * ``unclear_markup``: form-like text in a block whose reading is in doubt
   (readers differ on it, raw HTML left open before it, raw HTML a browser
   ends elsewhere), in a code span a terminal's reader pairs otherwise (the
-  next backtick run of the same length on the line, escapes ignored), or a
-  citation that renders as a link;
+  next backtick run of the same length on the line, escapes ignored), a
+  citation that renders as a link or is a link's text, or follows raw HTML in
+  its block that hides its content or may (a ``hidden`` or ``style``
+  attribute, an element of :data:`~_conflict_gate.answer_html.HIDING_ELEMENTS`);
 * ``look_alike``: a run that reads as a form with non-ASCII characters
-  (:mod:`~_conflict_gate.lookalike`);
+  (:mod:`~_conflict_gate.lookalike`), or a ``name=`` whose ASCII name reads as a
+  statement name without being it (:func:`near_name`: ``existlng_path``, ``existing-path``);
 * ``broken_form``: a citation begun and not completed, bracketed text that
   looks like a citation, a backtick left open before form-like text.
 
@@ -341,9 +344,7 @@ def reading_findings(reading: AnswerReading, words: FormWords) -> list[Finding]:
             _links(out, reading, block)
         if block.hidden and block.kind in ("paragraph", "heading", "table", "html_block"):
             _hiding_markup(out, reading, block, words)
-        for start, end, name in words.near_names(block.shown.text):
-            out.add("look_alike", f"{name!r} reads as a name of the answer form but is spelt otherwise; "
-                    "write the name exactly, or not as name=value", *block.shown.span(start, end), quote=name)
+        _near_names(out, block, words)
         for start, end, run in words.look_alikes.runs(block.shown.text):
             answer_start, answer_end = block.shown.span(start, end)
             _look_alike(out, answer_start, answer_end, run)
@@ -376,6 +377,22 @@ def _outside(reading: AnswerReading) -> Mapped:
             length += start - at + 1
         at = max(at, end)
     return Mapped("".join(parts), tuple(starts), tuple(origins), tuple(strides), tuple(ends))
+
+
+def _near_names(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
+    """ASCII look-alikes of a statement name (:func:`near_name`), in the shown text as it stands and
+    with its inline markup resolved (:func:`resolve_markup`)."""
+    text = block.shown.text
+    if "=" not in text:
+        return
+    found = [(start, end, name) for start, end, name in words.near_names(text)]
+    resolved = resolve_markup(text)
+    if resolved is not None:
+        plain, where = resolved
+        found += [(where(start), where(end - 1) + 1, name) for start, end, name in words.near_names(plain)]
+    for start, end, name in found:
+        out.add("look_alike", f"{name!r} reads as a name of the answer form but is spelt otherwise; "
+                "write the name exactly, or not as name=value", *block.shown.span(start, end), quote=name)
 
 
 def _look_alike(out: _Findings, start: int, end: int, run: str) -> None:

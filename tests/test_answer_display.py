@@ -206,7 +206,8 @@ class LookAlikeNameTest(DisplayFixture):
         """Guards against ``existlng_path=overwrite``, ``verslon=2.0`` and ``existing-path=overwrite``
         passing as free text: a reader takes them for the key and the version."""
         for extra in ("existlng_path=overwrite", "verslon=2.0", "existing-path=overwrite", "verison=2.0",
-                      "Existing-Path=overwrite", "close-required=yes", "existing_psth = refuse"):
+                      "Existing-Path=overwrite", "close-required=yes", "existing_psth = refuse",
+                      "existlng_pa*th*=overwrite", "ver*sl*on=2.0"):  # emphasis inside a look-alike name
             with self.subTest(extra=extra):
                 self.assert_fails(f"{SUPPORTED}\nAlso: {extra}\n", "malformed_answer", {"look_alike"})
 
