@@ -474,17 +474,19 @@ def _pairing(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
                     "reader (over a line end, or around an escape)", *span)
 
 
-#: A start tag that hides its content, or may (an inline style can hide it: ``display:none``): an
-#: element of :data:`~_conflict_gate.answer_html.HIDING_ELEMENTS`, or one with a ``hidden`` or ``style``
-#: attribute (HTML 13.2.5: attributes are apart by ASCII whitespace, ``/`` or a quote ending a value).
+#: A start tag that hides or reorders its content, or may (an inline style can hide it: ``display:none``;
+#: ``dir`` and ``bdo`` reorder it, a ``color`` can make it invisible): an element of
+#: :data:`~_conflict_gate.answer_html.HIDING_ELEMENTS`, or one with a ``hidden``, ``style``, ``dir`` or
+#: ``color`` attribute (HTML 13.2.5: attributes are apart by ASCII whitespace, ``/`` or a quote ending a value).
 _HIDING_TAG: Final = re.compile(
     rf"<(?:(?:{'|'.join(sorted(HIDING_ELEMENTS))})(?![A-Za-z0-9-])|[A-Za-z][A-Za-z0-9-]*"
-    r"[^>]*?[\t\n\f\r \"'/](?:hidden|style)(?=[\t\n\f\r =/>]|\Z))", re.IGNORECASE | re.ASCII)
+    r"[^>]*?[\t\n\f\r \"'/](?:hidden|style|dir|color)(?=[\t\n\f\r =/>]|\Z))", re.IGNORECASE | re.ASCII)
 
 
 def _hiding_markup(out: _Findings, reading: AnswerReading, block: AnswerBlock, words: FormWords) -> None:
-    """Form-like text after raw HTML in its block that hides its content or may (``<span hidden>``,
-    ``<span style="display:none">``, ``<details>``): a chat window may not show it."""
+    """Form-like text after raw HTML in its block that hides or reorders its content or may
+    (``<span hidden>``, ``<span style="display:none">``, ``<details>``, ``<bdo dir="rtl">``): a chat
+    window may not show it as written."""
     text = reading.text
     first = next((a for a, b in block.hidden if text.startswith("<", a) and _HIDING_TAG.match(text, a, b)), None)
     if first is None:
@@ -492,8 +494,9 @@ def _hiding_markup(out: _Findings, reading: AnswerReading, block: AnswerBlock, w
     for kind, token, i, j in words.tokens(block.raw.text):
         start, end = block.raw.span(i, j)
         if start > first:
-            out.add("unclear_markup", "raw HTML before this text hides its content or may (a hidden or "
-                    "style attribute, or an element that hides what it holds): a chat window may not show it",
+            out.add("unclear_markup", "raw HTML before this text hides or reorders its content or may (a "
+                    "hidden, style, dir or color attribute, or an element that hides, strikes out or reorders "
+                    "what it holds): a chat window may not show it as written",
                     start, end, quote=token)
 
 

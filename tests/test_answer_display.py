@@ -168,6 +168,10 @@ class HiddenByHtmlTest(DisplayFixture):
             "a hidden block": SUPPORTED.replace("The reference", "<div hidden>\nThe reference").rstrip("\n") + "\n</div>\n",
             "a styled block": SUPPORTED.replace("The reference", '<div style="display:none">\n\nThe reference')
             .rstrip("\n") + "\n\n</div>\n",
+            "a reversed citation": SUPPORTED.replace(REFERENCE, '<bdo dir="rtl">]22:ecnerefer-lliuq :ecruos[</bdo>'
+                                                     f" {REFERENCE}"),
+            "a reordered value": SUPPORTED.replace(VALUE, f'<span dir="rtl">{VALUE}</span>', 1),
+            "an invisible colour": SUPPORTED.replace(REFERENCE, f'<font color="#ffffff">{REFERENCE}</font>'),
             "a collapsed details": SUPPORTED.replace("The reference", "<details><summary>More</summary>\n\nThe reference")
             .rstrip("\n") + "\n\n</details>\n",
         }
