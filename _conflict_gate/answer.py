@@ -95,8 +95,9 @@ _PROSE_KINDS: Final = frozenset({"paragraph", "heading", "table", "html_block"})
 #: A code span's (or code element's) content between its code marks, in a block's shown text.
 _CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
 #: After a code span's content in shown text: its closing code marks (after the one space trimmed off),
-#: then separators, markup or punctuation at most, then an ASCII letter or digit: a value glued on.
-_GLUED: Final = re.compile(rf" ?{CODE_MARK}+[{re.escape(SEPARATORS)}]*[A-Za-z0-9]")
+#: then separators, markup or punctuation at most, then an ASCII letter or digit (or another code span
+#: starting with one): a value glued on.
+_GLUED: Final = re.compile(rf" ?{CODE_MARK}+[{re.escape(SEPARATORS)}]*{CODE_MARK}*[A-Za-z0-9]")
 
 
 def verdict_of(findings: Sequence[Mapping[str, Any]], ready: bool) -> str:
@@ -384,7 +385,8 @@ class _Check:
     def _judge(self, statement: Statement, start: int, end: int, quote: str) -> bool:
         """Judge one statement against the decision; ``True`` when it is at fault (a finding added)."""
         before = len(self.findings)
-        if not quote.isascii() or not quote.isprintable():
+        seen = quote.replace("\r\n", " ").replace("\n", " ")  # a line break in it shows as a space
+        if not seen.isascii() or not seen.isprintable():
             self.add("non_ascii_in_form", "the statement holds a non-ASCII or control character",
                      start, end, quote=quote)
         elif statement.name == self.version_name:

@@ -76,9 +76,14 @@ _VALUE_RUN: Final = rf"(?:[^\s`<{CODE_MARK}{BLANK}]|<(?![A-Za-z/!?]))+"
 #: What may follow a value without being part of it (when only such characters follow up to the run's
 #: end): ``, ; ) ] " '``, markup ``* ~ | < > & [ _``, sentence punctuation and typographic punctuation.
 SEPARATORS: Final = ",;)]\"'*~|<>&[_.:!?" + _BREAKS
+_GLUED_RUN: Final = re.compile(_VALUE_RUN)
 #: What may open a value without being part of it: emphasis and a link's bracket (``**overwrite**``).
-_OPENERS: Final = "*_~["
+#: Not a tilde: a value shown struck out (``existing_path= ~~refuse~~ overwrite``) is not the value.
+_OPENERS: Final = "*_["
 _SPACES: Final = r"[^\S\r\n]*"
+#: Spaces around a statement's ``=``: one line break among them too (a chat window shows a soft line
+#: break in a paragraph as a space: ``existing_path=`` at a line's end, ``overwrite`` on the next).
+_GAP: Final = rf"{_SPACES}(?:\r?\n{_SPACES})?"
 #: A decorator or a handle in a code span (``@quill.task``, ``@retry(times=3)``, ``@docs-team``): not a quote.
 _DECORATOR: Final = re.compile(r"@[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0-9_\-]*)*(?:\(.*\))?", re.DOTALL)
 #: What the value of a statement is read with: sentence punctuation and emphasis after it do not count.
@@ -114,7 +119,7 @@ class FormWords:
         self.statement = re.compile(
             rf"(?P<name>{_words(self.names, _NAME_CHARS)})"
             rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
-            rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*"
+            rf"{_GAP}=(?!=){_GAP}[`{CODE_MARK}]*"
             rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>{_VALUE_RUN}))")
         self.begun = re.compile(rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))",
                                 re.IGNORECASE)
@@ -145,7 +150,12 @@ class FormWords:
                     continue
             quoted = match.group("dq") if match.group("dq") is not None else match.group("sq")
             if quoted is not None:
-                yield Statement(match.group("name"), quoted, start, match.end())
+                glued = _GLUED_RUN.match(text, match.end())
+                rest = glued.group().rstrip(SEPARATORS) if glued else ""
+                if rest:  # more of a value after the closing quote: ``'refuse'|'overwrite'``
+                    yield Statement(match.group("name"), quoted + rest, start, match.end() + len(rest))
+                else:
+                    yield Statement(match.group("name"), quoted, start, match.end())
                 continue
             value = match.group("bare")
             cut = next((i for i, ch in enumerate(value) if _foreign(ch)), len(value))
@@ -161,9 +171,9 @@ class FormWords:
         if "=" not in text:
             return
         for match in _NEAR.finditer(text):
-            name = match.group(1)
+            name = match.group()
             if near_name(name, self.near_targets):
-                yield match.start(1), match.end(1), name
+                yield match.start(), match.end(), name
 
     def agrees(self, value: str, expected: str) -> bool:
         """A statement's value says ``expected``: exactly, or followed only by sentence punctuation or
@@ -216,6 +226,9 @@ class FormWords:
 
 #: Inline markup a reader does not see as text: emphasis and strikethrough delimiters, link brackets.
 _MARKUP: Final = re.compile(r"[*~\[\]]+")
+#: Markup between two characters of a statement (a name's, ``=``, a value's): only then can taking it out
+#: make a statement another one (``existing_pa*th*=``, ``=**overwrite**``, ``=~~1.0~~2.0``).
+_INNER_MARKUP: Final = re.compile(r"[A-Za-z0-9_=.\-][*~\[\]]+[A-Za-z0-9_=.\-]")
 #: A code span's (or code element's) content between its code marks: its markup is shown as written.
 _CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
 
@@ -223,9 +236,10 @@ _CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
 def resolve_markup(text: str) -> tuple[str, Callable[[int], int]] | None:
     """``text`` (a block's shown text) without the inline markup a chat window resolves (``*``, ``~``,
     ``[``, ``]`` outside code spans: emphasis, strikethrough, link brackets), and a map from its
-    offsets back to ``text``'s; ``None`` when ``text`` holds none. A literal ``*`` is removed too:
+    offsets back to ``text``'s; ``None`` when ``text`` holds none between two characters a statement
+    could hold (then taking it out could change no statement). A literal ``*`` is removed too:
     that can only make more text read as a statement, never less. Linear."""
-    if _MARKUP.search(text) is None:
+    if _INNER_MARKUP.search(text) is None:
         return None
     code = [(m.start(), m.end()) for m in _CODE_REGION.finditer(text)] if CODE_MARK in text else []
     parts: list[str] = []
@@ -263,8 +277,8 @@ def resolve_markup(text: str) -> tuple[str, Callable[[int], int]] | None:
 NEAR_MIN_LENGTH: Final = 6
 #: ``name=`` with a name of ASCII letters, digits, ``_`` and ``-``, as a whole word (not after an ASCII
 #: letter, digit, ``_``, ``.`` or ``-``), ``=`` not followed by ``=``.
-_NEAR: Final = re.compile(rf"(?<![A-Za-z0-9_.\-])([A-Za-z][A-Za-z0-9_\-]{{{NEAR_MIN_LENGTH - 1},}})"
-                          rf"{_SPACES}=(?!=)")
+_NEAR: Final = re.compile(rf"(?<![A-Za-z0-9_.\-])[A-Za-z][A-Za-z0-9_\-]{{{NEAR_MIN_LENGTH - 1},}}"
+                          rf"(?={_SPACES}=(?!=))")
 
 
 def near_name(word: str, targets: Sequence[str]) -> bool:

@@ -63,7 +63,8 @@ class MarkupInStatementsTest(DisplayFixture):
         ``[`` or ``~``, so nothing was read, or only ``1.0``."""
         for extra, kind in (("existing_path=**overwrite**", "other_value"), ("existing_path=[overwrite](x)", "other_value"),
                             ("existing_path=_overwrite_", "other_value"), ("version=[2.0]", "other_version"),
-                            ("version=~~1.0~~2.0", "other_version"), ("version=**2.0**", "other_version")):
+                            ("version=~~1.0~~2.0", "other_version"), ("version=**2.0**", "other_version"),
+                            ("existing_path= ~~refuse~~ overwrite", "other_value")):
             with self.subTest(extra=extra):
                 result = self.check(f"{SUPPORTED}\nAlso: {extra}\n")
                 self.assertNotEqual(result["verdict"], "supported")
@@ -100,11 +101,23 @@ class ValueBoundaryTest(DisplayFixture):
         self.assert_fails(f"{SUPPORTED}\nAlso: existing_path=refuse\u2019overwrite\n", "malformed_answer",
                           {"non_ascii_in_form"})
 
+    def test_a_value_glued_after_a_quoted_value_or_across_a_line_break(self) -> None:
+        """Guards against ``existing_path='refuse'|'overwrite'`` (the rest after the closing quote never
+        read) and ``existing_path=`` at a line's end with ``overwrite`` on the next (a chat window shows
+        the soft line break as a space) passing."""
+        for extra in ("existing_path='refuse'|'overwrite'", "existing_path=\noverwrite", "existing_path\n= overwrite",
+                      "version =\r\n2.0"):
+            with self.subTest(extra=extra):
+                self.assert_fails(f"{SUPPORTED}\nAlso: {extra}\n", "contradicts_decision", {"other_value", "other_version"})
+        for extra in ("existing_path='refuse'.", "f(existing_path='refuse', x=1)"):
+            with self.subTest(extra=extra):
+                self.assert_supported(f"{SUPPORTED}\nAlso: {extra}\n")
+
     def test_a_value_glued_after_the_forms_backticks(self) -> None:
         """Guards against `` `existing_path=refuse`overwrite `` (a reader sees one longer value) counting
         as the required statement: the code span's content was compared alone."""
         for old, new in ((VALUE, VALUE + "overwrite"), (VALUE, VALUE + "|overwrite"), (VERSION, VERSION + ".1"),
-                         (VERSION, VERSION + "**2**")):
+                         (VERSION, VERSION + "**2**"), (VALUE, VALUE + "|`overwrite`")):
             with self.subTest(new=new):
                 self.assert_fails(SUPPORTED.replace(old, new, 1), "malformed_answer", {"broken_form"})
         self.assert_supported(SUPPORTED.replace(VALUE, VALUE + "\u3002\u30ac\u30a4\u30c9", 1))  # CJK after it
