@@ -68,15 +68,19 @@ _BREAKS: Final = "".join(sorted(RUN_BREAKS))
 #: What ends a statement's unquoted value: whitespace, ``, ; ) ] " '``, markup (backticks, ``* ~ | < > & [``),
 #: a code span's edge, and typographic punctuation.
 _VALUE: Final = rf"[^\s,;)\]\"'`*~|<>&\[{CODE_MARK}{BLANK}{_BREAKS}]+"
-#: A statement's unquoted value as read: everything up to whitespace, a backtick, a code span's edge or
-#: raw HTML (``<`` before a letter, ``/``, ``!`` or ``?``: a tag a chat window hides, a terminal shows).
+#: A statement's unquoted value as read: everything up to whitespace or a code span's edge (a backtick
+#: left in the shown text is text); in the raw text up to a backtick, and up to raw HTML (``<`` before a letter, ``/``, ``!`` or ``?``: in the shown text
+#: the reader has taken raw HTML out, and what is left of a ``<`` is text).
 #: Separators and markup (:data:`SEPARATORS`) end the value only where nothing but more of them
 #: follows up to there; text glued after one is part of the value (``refuse|overwrite``, ``1.0;2.0``).
-_VALUE_RUN: Final = rf"(?:[^\s`<{CODE_MARK}{BLANK}]|<(?![A-Za-z/!?]))+"
+_VALUE_RUN: Final = rf"[^\s{CODE_MARK}{BLANK}]+"
+_RAW_VALUE_RUN: Final = rf"(?:[^\s`<{CODE_MARK}{BLANK}]|<(?![A-Za-z/!?]))+"
 #: What may follow a value without being part of it (when only such characters follow up to the run's
 #: end): ``, ; ) ] " '``, markup ``* ~ | < > & [ _``, sentence punctuation and typographic punctuation.
 SEPARATORS: Final = ",;)]\"'*~|<>&[_.:!?" + _BREAKS
 _GLUED_RUN: Final = re.compile(_VALUE_RUN)
+_MARK_RUN: Final = re.compile(f"{CODE_MARK}+")
+_RAW_GLUED_RUN: Final = re.compile(_RAW_VALUE_RUN)
 #: What may open a value without being part of it: emphasis and a link's bracket (``**overwrite**``).
 #: Not a tilde: a value shown struck out (``existing_path= ~~refuse~~ overwrite``) is not the value.
 _OPENERS: Final = "*_["
@@ -116,11 +120,12 @@ class FormWords:
         siblings = [name for name in grammar.operations.get(operation, {}) if name != key]
         self.names = tuple(dict.fromkeys([key, *siblings, *RESERVED_KEYS]))
         alternatives = "|".join(re.escape(name) for name in sorted(self.names, key=len, reverse=True))
-        self.statement = re.compile(
-            rf"(?P<name>{_words(self.names, _NAME_CHARS)})"
-            rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
-            rf"{_GAP}=(?!=){_GAP}[`{CODE_MARK}]*"
-            rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>{_VALUE_RUN}))")
+        head = (rf"(?P<name>{_words(self.names, _NAME_CHARS)})"
+                rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
+                rf"{_GAP}=(?!=){_GAP}[`{CODE_MARK}]*"
+                rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>")
+        self.statement = re.compile(head + _VALUE_RUN + "))")
+        self.raw_statement = re.compile(head + _RAW_VALUE_RUN + "))")
         self.begun = re.compile(rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))",
                                 re.IGNORECASE)
         self.shape = grammar.shape
@@ -134,13 +139,16 @@ class FormWords:
         self.look_alikes = LookAlikes([*self.names, grammar.namespace])
         self.near_targets = tuple(name.lower() for name in self.names if len(name) >= NEAR_MIN_LENGTH)
 
-    def statements(self, text: str) -> Iterator[Statement]:
+    def statements(self, text: str, raw: bool = False) -> Iterator[Statement]:
         """Every statement in ``text``: a name, in any case, as a whole word (not after an ASCII letter, digit,
         ``_``, ``.`` or ``-``; an emphasis run of ``_ * ~`` at a word's start does not count), an
         optional type annotation, optional spaces, ``=`` not followed by ``=``, optional spaces,
         the value, optionally quoted, up to whitespace or ``, ; ) ] " '`` (and markup, and the first
-        letter of another script or with a diacritic, which no value token holds)."""
-        for match in self.statement.finditer(text):
+        letter of another script or with a diacritic, which no value token holds). ``raw``: ``text`` is
+        as written (raw HTML in it), not as shown."""
+        glued_run = _RAW_GLUED_RUN if raw else _GLUED_RUN
+        openings: list[int] | None = None  # where each code span opens in shown text (its first code mark)
+        for match in (self.raw_statement if raw else self.statement).finditer(text):
             start = match.start()
             if start and text[start - 1] == "_":
                 before = start - 1
@@ -150,7 +158,7 @@ class FormWords:
                     continue
             quoted = match.group("dq") if match.group("dq") is not None else match.group("sq")
             if quoted is not None:
-                glued = _GLUED_RUN.match(text, match.end())
+                glued = glued_run.match(text, match.end())
                 rest = glued.group().rstrip(SEPARATORS) if glued else ""
                 if rest:  # more of a value after the closing quote: ``'refuse'|'overwrite'``
                     yield Statement(match.group("name"), quoted + rest, start, match.end() + len(rest))
@@ -163,6 +171,14 @@ class FormWords:
             lead = len(core) - len(core.lstrip(_OPENERS))
             if not core[lead:]:
                 continue
+            end = match.end("bare")
+            if cut == len(value) and not raw and text[end:end + 1] == CODE_MARK:
+                if openings is None:
+                    openings = [m.start() for k, m in enumerate(_MARK_RUN.finditer(text)) if k % 2 == 0]
+                k = bisect.bisect_left(openings, end)
+                if k < len(openings) and openings[k] == end:  # a code span opens right after the value
+                    yield Statement(match.group("name"), value[lead:] + "`", start, end)
+                    continue
             yield Statement(match.group("name"), core[lead:], start, match.start("bare") + len(core))
 
     def near_names(self, text: str) -> Iterator[tuple[int, int, str]]:
@@ -200,11 +216,12 @@ class FormWords:
             return _DECORATOR.fullmatch(normalized) is None or self.shape.match(normalized) is not None
         return self.body.search(normalized) is not None
 
-    def tokens(self, text: str) -> list[tuple[str, str, int, int]]:
-        """The form-like text of ``text``: ``(kind, text, start, end)``."""
+    def tokens(self, text: str, raw: bool = False) -> list[tuple[str, str, int, int]]:
+        """The form-like text of ``text`` (as written when ``raw``, else as shown): ``(kind, text, start, end)``."""
         found = [("citation", m.group().replace(CODE_MARK, "`"), m.start(), m.end())
                  for m in _CITATION_TOKEN.finditer(text)]
-        found += [("statement", f"{s.name}={s.value.rstrip(_TRAILING)}", s.start, s.end) for s in self.statements(text)]
+        found += [("statement", f"{s.name}={s.value.rstrip(_TRAILING)}", s.start, s.end)
+                  for s in self.statements(text, raw)]
         found += [("directive", "@" + self.grammar.namespace, m.start(), m.end()) for m in self.shape.finditer(text)]
         return found
 
@@ -363,7 +380,7 @@ def reading_findings(reading: AnswerReading, words: FormWords) -> list[Finding]:
             answer_start, answer_end = block.shown.span(start, end)
             _look_alike(out, answer_start, answer_end, run)
     outside = _outside(reading)
-    for kind, token, i, j in words.tokens(outside.text):
+    for kind, token, i, j in words.tokens(outside.text, raw=True):
         out.add("hidden_form", "form-like text outside every block a reader sees", *outside.span(i, j), quote=token)
     for start, end, run in words.look_alikes.runs(text):
         _look_alike(out, start, end, run)
@@ -416,7 +433,7 @@ def _look_alike(out: _Findings, start: int, end: int, run: str) -> None:
 
 def _compare(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
     """Form-like text must be the same, as often, raw and rendered."""
-    raw_tokens = words.tokens(block.raw.text)
+    raw_tokens = words.tokens(block.raw.text, raw=True)
     shown_tokens = words.tokens(block.shown.text)
     shown = Counter((kind, token) for kind, token, _, _ in shown_tokens)
     raw = Counter((kind, token) for kind, token, _, _ in raw_tokens)
@@ -442,7 +459,7 @@ def _compare(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
 
 def _doubts(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
     """Form-like text in a block, or a stretch, whose reading is in doubt."""
-    raw_tokens = words.tokens(block.raw.text)
+    raw_tokens = words.tokens(block.raw.text, raw=True)
     if not raw_tokens and not words.look_alikes.runs(block.raw.text):
         return
     if block.doubt is not None:
@@ -505,7 +522,7 @@ def _hiding_markup(out: _Findings, reading: AnswerReading, block: AnswerBlock, w
     first = next((a for a, b in block.hidden if text.startswith("<", a) and _HIDING_TAG.match(text, a, b)), None)
     if first is None:
         return
-    for kind, token, i, j in words.tokens(block.raw.text):
+    for kind, token, i, j in words.tokens(block.raw.text, raw=True):
         start, end = block.raw.span(i, j)
         if start > first:
             out.add("unclear_markup", "raw HTML before this text hides or reorders its content or may (a "

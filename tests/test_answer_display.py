@@ -91,13 +91,20 @@ class ValueBoundaryTest(DisplayFixture):
 
     def test_a_value_cut_at_a_separator(self) -> None:
         """Guards against ``existing_path=refuse|overwrite`` (and ``,``, ``*``, ``’``, ``;``, ``>``,
-        ``<``, ``]``) passing as the agreed value: the value stopped at the separator and the rest
-        was never read."""
+        ``<``, ``]``, a code span or a lone backtick right after) passing as the agreed value: the value
+        stopped at the separator and the rest was never read."""
         for extra in ("existing_path=refuse|overwrite", "existing_path=refuse,overwrite", "existing_path=refuse*overwrite*",
                       "version=1.0;2.0", "version=1.0>2.0", "version=1.0<2.0", "version=1.0]2.0",
-                      "existing_path=refuse)overwrite", "`version=1.0|2.0`"):
+                      "existing_path=refuse)overwrite", "`version=1.0|2.0`", "existing_path=refuse|`overwrite`"):
             with self.subTest(extra=extra):
                 self.assert_fails(f"{SUPPORTED}\nAlso: {extra}\n", "contradicts_decision", {"other_value", "other_version"})
+        # a lone backtick or a "<" that starts no tag is text a chat window shows; a terminal's reading of
+        # the raw text stops there, so the two readings may part too (escaped_form)
+        for extra in ("existing_path=refuse`overwrite", "existing_path=<overwrite", "existing_path=refuse|<overwrite}"):
+            with self.subTest(extra=extra):
+                result = self.check(f"{SUPPORTED}\nAlso: {extra}\n")
+                self.assertIn(result["verdict"], ("malformed_answer", "contradicts_decision"))
+                self.assertIn("other_value", {f["kind"] for f in result["findings"]}, result["findings"])
         self.assert_fails(f"{SUPPORTED}\nAlso: existing_path=refuse\u2019overwrite\n", "malformed_answer",
                           {"non_ascii_in_form"})
 
