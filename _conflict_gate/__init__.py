@@ -43,6 +43,8 @@ MODULES = (
     ("answer_inline", "answer -> what a reader sees"),
     ("answer_reader", "answer -> what a reader sees"),
     ("answer_forms", "answer -> forms and statements"),
+    ("answer_struck", "answer -> what a reader sees"),
+    ("answer_controls", "answer -> what a reader sees"),
     ("decision", "corpus -> decision, audit"),
     ("answer", "decision + answer -> verdict"),
     ("schema", "result shapes -> JSON Schema"),

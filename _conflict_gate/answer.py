@@ -18,7 +18,9 @@ any finding calls for, and every finding so a person sees why:
 2. ``malformed_answer``: the answer cannot be read reliably (not UTF-8, too
    large, empty, a form begun and not completed, a non-ASCII character
    inside a form, a look-alike of one, form-like text hidden, escaped or in
-   doubtful markup). Reading around a broken form could miss what it says.
+   doubtful markup, a control character a terminal acts on or a bidirectional
+   control, :mod:`~_conflict_gate.answer_controls`). Reading around a broken
+   form could miss what it says.
 3. ``contradicts_decision``: another value or version stated anywhere a
    reader sees it; the most harmful error, a false statement.
 4. ``quote_not_found``: a quoted directive that no pinned source contains;
@@ -57,8 +59,11 @@ import re
 from operator import itemgetter
 from typing import Any, Final, Mapping, NamedTuple, Sequence
 
-from .answer_forms import BLANK, FormWords, finding, reading_findings
+from .answer_controls import control_findings
+from .answer_forms import BLANK, SEPARATORS, FormWords, Statement, finding, reading_findings, resolve_markup
+from .answer_inline import within
 from .answer_reader import CODE_MARK, AnswerBlock, AnswerReading, CodeSpan, read_answer
+from .answer_struck import struck_ranges
 from .corpus import Corpus
 from .files import read_capped
 from .decision import gate
@@ -89,6 +94,10 @@ _CITATION_START: Final = ANSWER_FORM.citation_start()
 _PROSE_KINDS: Final = frozenset({"paragraph", "heading", "table", "html_block"})
 #: A code span's (or code element's) content between its code marks, in a block's shown text.
 _CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
+#: After a code span's content in shown text: its closing code marks (after the one space trimmed off),
+#: then separators, markup or punctuation at most, then an ASCII letter or digit (or another code span
+#: starting with one): a value glued on.
+_GLUED: Final = re.compile(rf" ?{CODE_MARK}+[{re.escape(SEPARATORS)}]*{CODE_MARK}*[A-Za-z0-9]")
 
 
 def verdict_of(findings: Sequence[Mapping[str, Any]], ready: bool) -> str:
@@ -218,7 +227,7 @@ def _findings(corpus: Corpus, decision: Decision, answer: str | bytes) -> list[F
     in_forms = [_span(f) for f in checked if f["kind"] == "non_ascii_in_form"]
     read = [f for f in reading_findings(reading, words)  # one mistake in a form, one finding
             if not (f["kind"] == "look_alike" and any(a <= _span(f)[0] and _span(f)[1] <= b for a, b in in_forms))]
-    return read + checked
+    return control_findings(answer) + read + checked
 
 
 def _span(found: Finding) -> tuple[int, int]:
@@ -233,6 +242,7 @@ class _Citation(NamedTuple):
     line: int
     source_id: str
     claim_line: int
+    struck: bool = False  # shown struck out (only looked for when it is a claim's citation)
 
 
 class _Check:
@@ -261,7 +271,8 @@ class _Check:
         cited = set()
         for citation in citations:
             if (citation.source_id, citation.claim_line) in self.claims:
-                cited.add((citation.source_id, citation.claim_line))
+                if not citation.struck:  # a struck citation cites nothing
+                    cited.add((citation.source_id, citation.claim_line))
             else:
                 self.add("unknown_citation", "this citation is not the line of a claim of the decision",
                          citation.start, citation.end, source_id=citation.source_id, line=citation.claim_line)
@@ -272,8 +283,19 @@ class _Check:
         is_quote = self.words.is_quote
         for block in self.reading.blocks:
             quotes: list[tuple[int, int]] = []  # shown ranges of quotes' content
+            struck: list[tuple[int, int]] | None = None
             for span in block.spans:
                 content = span.content
+                if content in (value_form, version_form):
+                    if struck is None:
+                        struck = struck_ranges(self.reading.text, block)
+                    if within(span.start, struck):
+                        continue  # struck out: a reader sees it withdrawn, not stated
+                    if _GLUED.match(block.shown.text, span.shown_at + len(content)):
+                        self.add("broken_form", "the statement's code span is followed by more of a value "
+                                 "(a letter or a digit, after punctuation or emphasis at most): a reader reads "
+                                 "one longer value", span.start, span.end, quote=content)
+                        continue
                 if content == value_form:
                     stated_value = True
                 elif content == version_form:
@@ -301,11 +323,15 @@ class _Check:
             shown = block.shown
             if _CITATION_START not in shown.text:
                 continue
+            struck: list[tuple[int, int]] | None = None
             for match in _CITATION.finditer(shown.text):
                 start, end = shown.span(match.start(), match.end())
                 digits = match.group(2)
                 line = int(digits) if len(digits) <= 9 and digits == str(int(digits)) else -1
-                found.append(_Citation(start, end, self.reading.line_of(start), match.group(1), line))
+                if (match.group(1), line) in self.claims and struck is None:
+                    struck = struck_ranges(self.reading.text, block)
+                found.append(_Citation(start, end, self.reading.line_of(start), match.group(1), line,
+                                       struck is not None and within(start, struck)))
         return sorted(found)
 
     def _statements(self, block: AnswerBlock, quotes: list[tuple[int, int]]) -> None:
@@ -321,6 +347,7 @@ class _Check:
             parts.append(text[copied:])
             text = "".join(parts)
         spans: dict[tuple[int, int], CodeSpan] | None = None
+        judged: set[int] = set()  # answer offsets of the statements found at fault
         for statement in self.words.statements(text):
             if spans is None:
                 spans = {(span.shown_at, span.shown_at + len(span.content)): span for span in block.spans}
@@ -330,19 +357,18 @@ class _Check:
             else:
                 start, end = shown.span(statement.start, statement.end)
                 quote = text[statement.start:statement.end]
-            if not quote.isascii() or not quote.isprintable():
-                self.add("non_ascii_in_form", "the statement holds a non-ASCII or control character",
-                         start, end, quote=quote)
-            elif statement.name == self.version_name:
-                if not self.words.agrees(statement.value, self.version):
-                    self.add("other_version", f"states version {statement.value}, not {self.version}",
-                             start, end, quote=quote)
-            elif statement.name.casefold() == self.version_name:
-                self.add("other_version", f"states {statement.name}={statement.value}, not "
-                         f"{self.version_name}={self.version}", start, end, quote=quote)
-            elif statement.name != self.key or not self.words.agrees(statement.value, self.value):
-                self.add("other_value", f"states {statement.name}={statement.value}; the decision is "
-                         f"{self.key}={self.value}", start, end, quote=quote)
+            if self._judge(statement, start, end, quote):
+                judged.add(start)
+        resolved = resolve_markup(text) if "=" in text else None
+        if resolved is not None:  # emphasis and link brackets as a reader sees them: not there
+            plain, where = resolved
+            for statement in self.words.statements(plain):
+                a, b = where(statement.start), where(statement.end - 1) + 1
+                if b - a == statement.end - statement.start:
+                    continue  # no markup inside: judged above as it stands
+                start, end = shown.span(a, b)
+                if start not in judged and self._judge(statement, start, end, text[a:b]):
+                    judged.add(start)
         for at, stop, operation, key, value in self.words.directives(text):
             if operation == self.operation and key in self.words.names:
                 continue  # a key of the operation is judged as a statement
@@ -355,6 +381,25 @@ class _Check:
                 start, end = shown.span(match.start(), match.end())
                 self.add("broken_form", "a directive is written in prose, without the backticks of a quote",
                          start, end, quote=match.group())
+
+    def _judge(self, statement: Statement, start: int, end: int, quote: str) -> bool:
+        """Judge one statement against the decision; ``True`` when it is at fault (a finding added)."""
+        before = len(self.findings)
+        seen = quote.replace("\r\n", " ").replace("\n", " ")  # a line break in it shows as a space
+        if not seen.isascii() or not seen.isprintable():
+            self.add("non_ascii_in_form", "the statement holds a non-ASCII or control character",
+                     start, end, quote=quote)
+        elif statement.name == self.version_name:
+            if not self.words.agrees(statement.value, self.version):
+                self.add("other_version", f"states version {statement.value}, not {self.version}",
+                         start, end, quote=quote)
+        elif statement.name.casefold() == self.version_name:
+            self.add("other_version", f"states {statement.name}={statement.value}, not "
+                     f"{self.version_name}={self.version}", start, end, quote=quote)
+        elif statement.name != self.key or not self.words.agrees(statement.value, self.value):
+            self.add("other_value", f"states {statement.name}={statement.value}; the decision is "
+                     f"{self.key}={self.value}", start, end, quote=quote)
+        return len(self.findings) > before
 
     def _quote(self, content: str, start: int, end: int, citations: list[_Citation]) -> None:
         # the two kinds of CORPUS_WIDE_FINDINGS: the only findings that look beyond the decision's sources

@@ -17,10 +17,13 @@ calls for ``malformed_answer``:
 * ``unclear_markup``: form-like text in a block whose reading is in doubt
   (readers differ on it, raw HTML left open before it, raw HTML a browser
   ends elsewhere), in a code span a terminal's reader pairs otherwise (the
-  next backtick run of the same length on the line, escapes ignored), or a
-  citation that renders as a link;
+  next backtick run of the same length on the line, escapes ignored), a
+  citation that renders as a link or is a link's text, or follows raw HTML in
+  its block that hides its content or may (a ``hidden`` or ``style``
+  attribute, an element of :data:`~_conflict_gate.answer_html.HIDING_ELEMENTS`);
 * ``look_alike``: a run that reads as a form with non-ASCII characters
-  (:mod:`~_conflict_gate.lookalike`);
+  (:mod:`~_conflict_gate.lookalike`), or a ``name=`` whose ASCII name reads as a
+  statement name without being it (:func:`near_name`: ``existlng_path``, ``existing-path``);
 * ``broken_form``: a citation begun and not completed, bracketed text that
   looks like a citation, a backtick left open before form-like text.
 
@@ -32,18 +35,22 @@ directive shape (``@quill``).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 import unicodedata
 from collections import Counter
-from typing import Any, Final, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Final, Iterator, NamedTuple, Sequence
 
+from .answer_html import HIDING_ELEMENTS
 from .answer_reader import CODE_MARK, AnswerBlock, AnswerReading, Mapped
 from .form import ANSWER_FORM, RESERVED_KEYS
 from .grammar import Grammar
 from .lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes
 from .results import FINDING_FIELDS, Finding, build
 
-__all__ = ["BLANK", "FormWords", "Statement", "finding", "reading_findings"]
+__all__ = ["BLANK", "NEAR_MIN_LENGTH", "SEPARATORS", "FormWords", "Statement", "finding", "near_name", "reading_findings",
+           "resolve_markup"]
 
 #: What a quote's content is replaced with before statements are read around it: a lone surrogate,
 #: which no answer holds, and which no statement, directive or value takes.
@@ -61,7 +68,26 @@ _BREAKS: Final = "".join(sorted(RUN_BREAKS))
 #: What ends a statement's unquoted value: whitespace, ``, ; ) ] " '``, markup (backticks, ``* ~ | < > & [``),
 #: a code span's edge, and typographic punctuation.
 _VALUE: Final = rf"[^\s,;)\]\"'`*~|<>&\[{CODE_MARK}{BLANK}{_BREAKS}]+"
+#: A statement's unquoted value as read: everything up to whitespace or a code span's edge (a backtick
+#: left in the shown text is text); in the raw text up to a backtick, and up to raw HTML (``<`` before a letter, ``/``, ``!`` or ``?``: in the shown text
+#: the reader has taken raw HTML out, and what is left of a ``<`` is text).
+#: Separators and markup (:data:`SEPARATORS`) end the value only where nothing but more of them
+#: follows up to there; text glued after one is part of the value (``refuse|overwrite``, ``1.0;2.0``).
+_VALUE_RUN: Final = rf"[^\s{CODE_MARK}{BLANK}]+"
+_RAW_VALUE_RUN: Final = rf"(?:[^\s`<{CODE_MARK}{BLANK}]|<(?![A-Za-z/!?]))+"
+#: What may follow a value without being part of it (when only such characters follow up to the run's
+#: end): ``, ; ) ] " '``, markup ``* ~ | < > & [ _``, sentence punctuation and typographic punctuation.
+SEPARATORS: Final = ",;)]\"'*~|<>&[_.:!?" + _BREAKS
+_GLUED_RUN: Final = re.compile(_VALUE_RUN)
+_MARK_RUN: Final = re.compile(f"{CODE_MARK}+")
+_RAW_GLUED_RUN: Final = re.compile(_RAW_VALUE_RUN)
+#: What may open a value without being part of it: emphasis and a link's bracket (``**overwrite**``).
+#: Not a tilde: a value shown struck out (``existing_path= ~~refuse~~ overwrite``) is not the value.
+_OPENERS: Final = "*_["
 _SPACES: Final = r"[^\S\r\n]*"
+#: Spaces around a statement's ``=``: one line break among them too (a chat window shows a soft line
+#: break in a paragraph as a space: ``existing_path=`` at a line's end, ``overwrite`` on the next).
+_GAP: Final = rf"{_SPACES}(?:\r?\n{_SPACES})?"
 #: A decorator or a handle in a code span (``@quill.task``, ``@retry(times=3)``, ``@docs-team``): not a quote.
 _DECORATOR: Final = re.compile(r"@[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0-9_\-]*)*(?:\(.*\))?", re.DOTALL)
 #: What the value of a statement is read with: sentence punctuation and emphasis after it do not count.
@@ -94,11 +120,12 @@ class FormWords:
         siblings = [name for name in grammar.operations.get(operation, {}) if name != key]
         self.names = tuple(dict.fromkeys([key, *siblings, *RESERVED_KEYS]))
         alternatives = "|".join(re.escape(name) for name in sorted(self.names, key=len, reverse=True))
-        self.statement = re.compile(
-            rf"(?P<name>{_words(self.names, _NAME_CHARS)})"
-            rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
-            rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*"
-            rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>{_VALUE}))")
+        head = (rf"(?P<name>{_words(self.names, _NAME_CHARS)})"
+                rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
+                rf"{_GAP}=(?!=){_GAP}[`{CODE_MARK}]*"
+                rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>")
+        self.statement = re.compile(head + _VALUE_RUN + "))")
+        self.raw_statement = re.compile(head + _RAW_VALUE_RUN + "))")
         self.begun = re.compile(rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))",
                                 re.IGNORECASE)
         self.shape = grammar.shape
@@ -110,14 +137,18 @@ class FormWords:
             rf"[^\S\r\n]+([^\s=`{CODE_MARK}]+)[^\S\r\n]+([^\s=`{CODE_MARK}]+)"
             rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*({_VALUE})")
         self.look_alikes = LookAlikes([*self.names, grammar.namespace])
+        self.near_targets = tuple(name.lower() for name in self.names if len(name) >= NEAR_MIN_LENGTH)
 
-    def statements(self, text: str) -> Iterator[Statement]:
+    def statements(self, text: str, raw: bool = False) -> Iterator[Statement]:
         """Every statement in ``text``: a name, in any case, as a whole word (not after an ASCII letter, digit,
         ``_``, ``.`` or ``-``; an emphasis run of ``_ * ~`` at a word's start does not count), an
         optional type annotation, optional spaces, ``=`` not followed by ``=``, optional spaces,
         the value, optionally quoted, up to whitespace or ``, ; ) ] " '`` (and markup, and the first
-        letter of another script or with a diacritic, which no value token holds)."""
-        for match in self.statement.finditer(text):
+        letter of another script or with a diacritic, which no value token holds). ``raw``: ``text`` is
+        as written (raw HTML in it), not as shown."""
+        glued_run = _RAW_GLUED_RUN if raw else _GLUED_RUN
+        openings: list[int] | None = None  # where each code span opens in shown text (its first code mark)
+        for match in (self.raw_statement if raw else self.statement).finditer(text):
             start = match.start()
             if start and text[start - 1] == "_":
                 before = start - 1
@@ -127,13 +158,38 @@ class FormWords:
                     continue
             quoted = match.group("dq") if match.group("dq") is not None else match.group("sq")
             if quoted is not None:
-                yield Statement(match.group("name"), quoted, start, match.end())
+                glued = glued_run.match(text, match.end())
+                rest = glued.group().rstrip(SEPARATORS) if glued else ""
+                if rest:  # more of a value after the closing quote: ``'refuse'|'overwrite'``
+                    yield Statement(match.group("name"), quoted + rest, start, match.end() + len(rest))
+                else:
+                    yield Statement(match.group("name"), quoted, start, match.end())
                 continue
             value = match.group("bare")
             cut = next((i for i, ch in enumerate(value) if _foreign(ch)), len(value))
-            if cut == 0:
+            core = value[:cut].rstrip(SEPARATORS)
+            lead = len(core) - len(core.lstrip(_OPENERS))
+            if not core[lead:]:
                 continue
-            yield Statement(match.group("name"), value[:cut], start, match.start("bare") + cut)
+            end = match.end("bare")
+            if cut == len(value) and not raw and text[end:end + 1] == CODE_MARK:
+                if openings is None:
+                    openings = [m.start() for k, m in enumerate(_MARK_RUN.finditer(text)) if k % 2 == 0]
+                k = bisect.bisect_left(openings, end)
+                if k < len(openings) and openings[k] == end:  # a code span opens right after the value
+                    yield Statement(match.group("name"), value[lead:] + "`", start, end)
+                    continue
+            yield Statement(match.group("name"), core[lead:], start, match.start("bare") + len(core))
+
+    def near_names(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """``(start, end, name)`` of each ``name=`` in ``text`` (a whole word, as a statement's) whose name
+        is not a statement name in any case but reads as one (:func:`near_name`)."""
+        if "=" not in text:
+            return
+        for match in _NEAR.finditer(text):
+            name = match.group()
+            if near_name(name, self.near_targets):
+                yield match.start(), match.end(), name
 
     def agrees(self, value: str, expected: str) -> bool:
         """A statement's value says ``expected``: exactly, or followed only by sentence punctuation or
@@ -160,11 +216,12 @@ class FormWords:
             return _DECORATOR.fullmatch(normalized) is None or self.shape.match(normalized) is not None
         return self.body.search(normalized) is not None
 
-    def tokens(self, text: str) -> list[tuple[str, str, int, int]]:
-        """The form-like text of ``text``: ``(kind, text, start, end)``."""
+    def tokens(self, text: str, raw: bool = False) -> list[tuple[str, str, int, int]]:
+        """The form-like text of ``text`` (as written when ``raw``, else as shown): ``(kind, text, start, end)``."""
         found = [("citation", m.group().replace(CODE_MARK, "`"), m.start(), m.end())
                  for m in _CITATION_TOKEN.finditer(text)]
-        found += [("statement", f"{s.name}={s.value.rstrip(_TRAILING)}", s.start, s.end) for s in self.statements(text)]
+        found += [("statement", f"{s.name}={s.value.rstrip(_TRAILING)}", s.start, s.end)
+                  for s in self.statements(text, raw)]
         found += [("directive", "@" + self.grammar.namespace, m.start(), m.end()) for m in self.shape.finditer(text)]
         return found
 
@@ -182,6 +239,83 @@ class FormWords:
     def formish(self, content: str) -> bool:
         """Is a code span's content form-like (a quote, or holding form-like text)?"""
         return self.is_quote(content) or bool(self.tokens(content))
+
+
+#: Inline markup a reader does not see as text: emphasis and strikethrough delimiters, link brackets.
+_MARKUP: Final = re.compile(r"[*~\[\]]+")
+#: Markup between two characters of a statement (a name's, ``=``, a value's): only then can taking it out
+#: make a statement another one (``existing_pa*th*=``, ``=**overwrite**``, ``=~~1.0~~2.0``).
+_INNER_MARKUP: Final = re.compile(r"[A-Za-z0-9_=.\-][*~\[\]]+[A-Za-z0-9_=.\-]")
+#: A code span's (or code element's) content between its code marks: its markup is shown as written.
+_CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
+
+
+def resolve_markup(text: str) -> tuple[str, Callable[[int], int]] | None:
+    """``text`` (a block's shown text) without the inline markup a chat window resolves (``*``, ``~``,
+    ``[``, ``]`` outside code spans: emphasis, strikethrough, link brackets), and a map from its
+    offsets back to ``text``'s; ``None`` when ``text`` holds none between two characters a statement
+    could hold (then taking it out could change no statement). A literal ``*`` is removed too:
+    that can only make more text read as a statement, never less. Linear."""
+    if _INNER_MARKUP.search(text) is None:
+        return None
+    code = [(m.start(), m.end()) for m in _CODE_REGION.finditer(text)] if CODE_MARK in text else []
+    parts: list[str] = []
+    starts: list[int] = []  # offset in the resolved text of each kept stretch
+    origins: list[int] = []  # its offset in text
+    length = at = 0
+    c = 0
+
+    def keep(a: int, b: int) -> None:
+        nonlocal length
+        if b > a:
+            starts.append(length)
+            origins.append(a)
+            parts.append(text[a:b])
+            length += b - a
+
+    for match in _MARKUP.finditer(text):
+        while c < len(code) and code[c][1] <= match.start():
+            c += 1
+        if c < len(code) and code[c][0] <= match.start():
+            continue  # inside a code span
+        keep(at, match.start())
+        at = match.end()
+    keep(at, len(text))
+
+    def where(i: int) -> int:
+        k = bisect.bisect_right(starts, i) - 1
+        return origins[k] + i - starts[k] if k >= 0 else 0
+
+    return "".join(parts), where
+
+
+#: A statement name that :func:`near_name` compares must be at least this long (a shorter one has too
+#: many ordinary neighbours: ``mode`` and ``node``).
+NEAR_MIN_LENGTH: Final = 6
+#: ``name=`` with a name of ASCII letters, digits, ``_`` and ``-``, as a whole word (not after an ASCII
+#: letter, digit, ``_``, ``.`` or ``-``), ``=`` not followed by ``=``.
+_NEAR: Final = re.compile(rf"(?<![A-Za-z0-9_.\-])[A-Za-z][A-Za-z0-9_\-]{{{NEAR_MIN_LENGTH - 1},}}"
+                          rf"(?={_SPACES}=(?!=))")
+
+
+def near_name(word: str, targets: Sequence[str]) -> bool:
+    """Does ``word`` read as one of ``targets`` (lower-case names) without being it in some ASCII case?
+    With ``-`` read as ``_`` and case ignored, it is the name, or differs from it in one character, or
+    in two adjacent ones swapped (``existing-path``, ``existlng_path``, ``verslon``, ``verison``)."""
+    lowered = word.lower()
+    if lowered in targets:
+        return False  # the name itself, in some case: a statement
+    folded = lowered.replace("-", "_")
+    for target in targets:
+        if len(folded) != len(target):
+            continue
+        diffs = [i for i, (a, b) in enumerate(zip(folded, target)) if a != b]
+        if len(diffs) <= 1:
+            return True
+        if len(diffs) == 2 and diffs[1] == diffs[0] + 1 and folded[diffs[0]] == target[diffs[1]] \
+                and folded[diffs[1]] == target[diffs[0]]:
+            return True
+    return False
 
 
 def _words(names: Sequence[str], not_after: str) -> str:
@@ -239,11 +373,14 @@ def reading_findings(reading: AnswerReading, words: FormWords) -> list[Finding]:
         if block.kind in ("paragraph", "heading", "table"):
             _pairing(out, block, words)
             _links(out, reading, block)
+        if block.hidden and block.kind in ("paragraph", "heading", "table", "html_block"):
+            _hiding_markup(out, reading, block, words)
+        _near_names(out, block, words)
         for start, end, run in words.look_alikes.runs(block.shown.text):
             answer_start, answer_end = block.shown.span(start, end)
             _look_alike(out, answer_start, answer_end, run)
     outside = _outside(reading)
-    for kind, token, i, j in words.tokens(outside.text):
+    for kind, token, i, j in words.tokens(outside.text, raw=True):
         out.add("hidden_form", "form-like text outside every block a reader sees", *outside.span(i, j), quote=token)
     for start, end, run in words.look_alikes.runs(text):
         _look_alike(out, start, end, run)
@@ -273,6 +410,22 @@ def _outside(reading: AnswerReading) -> Mapped:
     return Mapped("".join(parts), tuple(starts), tuple(origins), tuple(strides), tuple(ends))
 
 
+def _near_names(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
+    """ASCII look-alikes of a statement name (:func:`near_name`), in the shown text as it stands and
+    with its inline markup resolved (:func:`resolve_markup`)."""
+    text = block.shown.text
+    if "=" not in text:
+        return
+    found = [(start, end, name) for start, end, name in words.near_names(text)]
+    resolved = resolve_markup(text)
+    if resolved is not None:
+        plain, where = resolved
+        found += [(where(start), where(end - 1) + 1, name) for start, end, name in words.near_names(plain)]
+    for start, end, name in found:
+        out.add("look_alike", f"{name!r} reads as a name of the answer form but is spelt otherwise; "
+                "write the name exactly, or not as name=value", *block.shown.span(start, end), quote=name)
+
+
 def _look_alike(out: _Findings, start: int, end: int, run: str) -> None:
     out.add("look_alike", "this text reads as a form (a statement, a directive, a version) but holds "
             "non-ASCII look-alikes; write the form in ASCII", start, end, quote=run)
@@ -280,7 +433,7 @@ def _look_alike(out: _Findings, start: int, end: int, run: str) -> None:
 
 def _compare(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
     """Form-like text must be the same, as often, raw and rendered."""
-    raw_tokens = words.tokens(block.raw.text)
+    raw_tokens = words.tokens(block.raw.text, raw=True)
     shown_tokens = words.tokens(block.shown.text)
     shown = Counter((kind, token) for kind, token, _, _ in shown_tokens)
     raw = Counter((kind, token) for kind, token, _, _ in raw_tokens)
@@ -306,7 +459,7 @@ def _compare(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
 
 def _doubts(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
     """Form-like text in a block, or a stretch, whose reading is in doubt."""
-    raw_tokens = words.tokens(block.raw.text)
+    raw_tokens = words.tokens(block.raw.text, raw=True)
     if not raw_tokens and not words.look_alikes.runs(block.raw.text):
         return
     if block.doubt is not None:
@@ -352,6 +505,32 @@ def _pairing(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
                     "reader (over a line end, or around an escape)", *span)
 
 
+#: A start tag that hides or reorders its content, or may (an inline style can hide it: ``display:none``;
+#: ``dir`` and ``bdo`` reorder it, a ``color`` can make it invisible): an element of
+#: :data:`~_conflict_gate.answer_html.HIDING_ELEMENTS`, or one with a ``hidden``, ``style``, ``dir`` or
+#: ``color`` attribute (HTML 13.2.5: attributes are apart by ASCII whitespace, ``/`` or a quote ending a value).
+_HIDING_TAG: Final = re.compile(
+    rf"<(?:(?:{'|'.join(sorted(HIDING_ELEMENTS))})(?![A-Za-z0-9-])|[A-Za-z][A-Za-z0-9-]*"
+    r"[^>]*?[\t\n\f\r \"'/](?:hidden|style|dir|color)(?=[\t\n\f\r =/>]|\Z))", re.IGNORECASE | re.ASCII)
+
+
+def _hiding_markup(out: _Findings, reading: AnswerReading, block: AnswerBlock, words: FormWords) -> None:
+    """Form-like text after raw HTML in its block that hides or reorders its content or may
+    (``<span hidden>``, ``<span style="display:none">``, ``<details>``, ``<bdo dir="rtl">``): a chat
+    window may not show it as written."""
+    text = reading.text
+    first = next((a for a, b in block.hidden if text.startswith("<", a) and _HIDING_TAG.match(text, a, b)), None)
+    if first is None:
+        return
+    for kind, token, i, j in words.tokens(block.raw.text, raw=True):
+        start, end = block.raw.span(i, j)
+        if start > first:
+            out.add("unclear_markup", "raw HTML before this text hides or reorders its content or may (a "
+                    "hidden, style, dir or color attribute, or an element that hides, strikes out or reorders "
+                    "what it holds): a chat window may not show it as written",
+                    start, end, quote=token)
+
+
 def _naive_pairs(line: str) -> list[tuple[int, int, int]]:
     """``(start, length, end)`` of each backtick run of ``line`` as a terminal's reader pairs them: up
     to the next run of the same length (``end`` past it), or ``-1`` when none follows. Linear."""
@@ -376,16 +555,24 @@ def _naive_pairs(line: str) -> list[tuple[int, int, int]]:
 
 def _links(out: _Findings, reading: AnswerReading, block: AnswerBlock) -> None:
     """A citation whose brackets make a link (a destination or a label after it, or a definition of
-    its text) renders without them."""
-    if not block.links and not reading.labels:
+    its text) renders without them; one inside a link's text (``[[source: ...]](url)``) renders as a
+    link to somewhere else."""
+    if not block.links and not reading.labels and not block.link_texts:
         return
+    texts = sorted(block.link_texts)
+    text_starts = [a for a, _ in texts]
+    reach = list(itertools.accumulate((b for _, b in texts), max))  # the furthest end of texts so far
+
+    def in_link_text(start: int, end: int) -> bool:
+        k = bisect.bisect_right(text_starts, start) - 1
+        return k >= 0 and reach[k] >= end
     for match in _CITATION_TOKEN.finditer(block.raw.text):
         token, i, j = match.group(), match.start(), match.end()
         if not token.endswith("]"):
             continue
         start, end = block.raw.span(i, j)
         label = " ".join(token[1:-1].split()).casefold()
-        if end in block.links or label in reading.labels:
+        if end in block.links or label in reading.labels or in_link_text(start, end):
             out.add("unclear_markup", "this citation renders as a link, without its brackets; write it as "
                     "plain text", start, end, quote=token)
 

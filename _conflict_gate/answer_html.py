@@ -17,18 +17,19 @@ from typing import Final
 
 from .inlines import Indexes, browser_markup_end
 
-__all__ = ["OpenHtml"]
+__all__ = ["HIDING_ELEMENTS", "OpenHtml"]
 
 
-#: Elements whose content a browser hides, or shows struck through, for which raw HTML opened in
+#: Elements whose content a browser hides, shows struck through or reorders (``bdo``), for which raw HTML opened in
 #: an earlier block may still be open around a later one (HTML 13.2.6: the parser keeps its stack
 #: of open elements across everything CommonMark passes through).
-_HIDING_ELEMENTS: Final = frozenset({"template", "textarea", "title", "xmp", "plaintext", "noscript",
-                                     "dialog", "del", "s", "strike"})
+HIDING_ELEMENTS: Final = frozenset({"template", "textarea", "title", "xmp", "plaintext", "noscript",
+                                    "dialog", "details", "del", "s", "strike", "bdo"})
 _MARKUP: Final = re.compile(r"<(?:!--|\?|![A-Za-z\[]|(/?)([A-Za-z][A-Za-z0-9-]*))", re.ASCII)
-#: A ``hidden`` attribute (HTML 13.2.5: attributes are apart by ASCII whitespace, a quote ends a value
+#: A ``hidden``, ``style``, ``dir`` or ``color`` attribute, which may hide or reorder content (HTML 13.2.5: attributes are apart by ASCII whitespace, a quote ends a value
 #: before one). Matched on the byte view: ASCII only, so a byte of a non-ASCII character is no space.
-_HIDDEN_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"']hidden(?:[\t\n\f\r =/>]|\Z)", re.IGNORECASE | re.ASCII)
+_HIDDEN_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"'/](?:hidden|style|dir|color)(?:[\t\n\f\r =/>]|\Z)",
+                                      re.IGNORECASE | re.ASCII)
 
 
 class OpenHtml:
@@ -36,7 +37,7 @@ class OpenHtml:
     tokenizes it (:func:`~_conflict_gate.inlines.browser_markup_end`) as if all of it were raw HTML
     (code spans and blocks are not told apart, so text there can only add doubt): markup not closed
     yet (a comment, a declaration, a tag whose quoted value runs on), or an element of
-    :data:`_HIDING_ELEMENTS` (or any with a ``hidden`` attribute) opened more often than closed.
+    :data:`HIDING_ELEMENTS` (or any with such an attribute: a style may hide it) opened more often than closed.
     Asked for increasing offsets; linear in the text read."""
 
     def __init__(self, view: str) -> None:
@@ -81,7 +82,7 @@ class OpenHtml:
             if match.group(1):
                 if self.open.get(name):
                     self.open[name].pop()
-            elif name and (name in _HIDING_ELEMENTS or _HIDDEN_ATTRIBUTE.search(view, match.end(), end)):
+            elif name and (name in HIDING_ELEMENTS or _HIDDEN_ATTRIBUTE.search(view, match.end(), end)):
                 self.open.setdefault(name, []).append(at)
             self.pos = end
         still = [at for starts in self.open.values() for at in starts]

@@ -188,6 +188,7 @@ class InlineUnit:
         self.code: list[tuple[int, int]] = []
         self.hidden: list[tuple[int, int]] = []
         self.links: list[int] = []
+        self.link_texts: list[tuple[int, int]] = []
         self.unsure: list[tuple[int, int]] = []
         self.doubt: str | None = None
         self.plain = False
@@ -306,6 +307,9 @@ class InlineUnit:
         self.links = [lines.answer(a - 1) + 1 for a, b in brackets
                       if content[a:a + 1] == "(" and a > 0 and content[a - 1] == "]"]
         self.links += [lines.answer(a) + 1 for a in _label_starts(content, brackets)]
+        # The text of each bracket a destination or a label follows: a chat window shows it as a link.
+        self.link_texts = [to_answer(a + 1, b - 1) for a, b in brackets
+                           if content[a:a + 1] == "[" and content[b:b + 1] in ("(", "[") and b - 1 > a + 1]
         builder = Builder(lines)
         # What shows between the view's pieces: code spans (but those inside a destination or a
         # title, which is a string, not inline content), and a code mark for each tag of a code element.

@@ -72,7 +72,8 @@ class AnswerBlock(NamedTuple):
     chat window does not show; ``links`` the answer offsets just past a ``]``
     that a destination or a label follows (the brackets before render as a
     link); ``doubt`` why the reading of the block is in doubt, or ``None``;
-    ``unsure`` answer spans of raw HTML a browser may end elsewhere. ``plain``: ``shown`` is
+    ``unsure`` answer spans of raw HTML a browser may end elsewhere. ``link_texts``: answer spans of
+    the text of brackets a destination or a label follows (shown as a link's text). ``plain``: ``shown`` is
     ``raw`` with the code spans' backticks as :data:`CODE_MARK` and nothing else changed (no
     escape, reference, raw HTML, link, or line end inside a code span), so both hold the same
     form-like text and a terminal's reader pairs the backticks as CommonMark does.
@@ -90,6 +91,7 @@ class AnswerBlock(NamedTuple):
     doubt: str | None
     unsure: tuple[tuple[int, int], ...]
     plain: bool = False
+    link_texts: tuple[tuple[int, int], ...] = ()
 
 
 class AnswerReading(NamedTuple):
@@ -209,7 +211,8 @@ def _read_leaf(text: str, points: _Points, leaf: Leaf, opened: str | None) -> An
         doubt = doubt or inline.doubt
         plain = inline.plain and raw.text == inline.content
         return AnswerBlock(kind, start, end, raw, inline.shown(), tuple(inline.spans), tuple(inline.code),
-                           tuple(inline.hidden), tuple(inline.links), doubt, tuple(inline.unsure), plain)
+                           tuple(inline.hidden), tuple(inline.links), doubt, tuple(inline.unsure), plain,
+                           tuple(inline.link_texts))
     if kind == "table":
         return _read_table(text, spans, start, end, raw, doubt)
     if kind == "fenced_code":
@@ -251,6 +254,7 @@ def _read_table(text: str, spans: list[tuple[int, int]], start: int, end: int, r
     hidden: list[tuple[int, int]] = []
     links: list[int] = []
     unsure: list[tuple[int, int]] = []
+    link_texts: list[tuple[int, int]] = []
     columns = len(_cells(text, *spans[0]))
     offset = 0
     for index, (line_start, line_end) in enumerate(spans):
@@ -271,8 +275,9 @@ def _read_table(text: str, spans: list[tuple[int, int]], start: int, end: int, r
             hidden += inline.hidden
             links += inline.links
             unsure += inline.unsure
+            link_texts += inline.link_texts
     return AnswerBlock("table", start, end, raw, _join(pieces, "\t"), tuple(spans_out), tuple(code),
-                       tuple(sorted(hidden)), tuple(links), doubt, tuple(unsure))
+                       tuple(sorted(hidden)), tuple(links), doubt, tuple(unsure), False, tuple(link_texts))
 
 
 def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:

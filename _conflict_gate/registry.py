@@ -246,6 +246,9 @@ FINDINGS: Final[Mapping[str, tuple[str, str]]] = _ro({
                        "raw HTML may hide it, its backticks pair otherwise raw than rendered, a citation renders as a link"),
     "look_alike": ("malformed_answer", "text that reads as a statement, a directive or a version but is written with "
                    "non-ASCII look-alikes (an equals-like sign, a Cyrillic letter, a fullwidth form)"),
+    "control_character": ("malformed_answer", "the answer holds a character a reader's display acts on instead of "
+                          "showing: a C0 or C1 control other than tab and line endings (a backspace, an escape "
+                          "sequence), a carriage return no line feed follows, or a bidirectional control"),
     "quote_without_citation": ("missing_citation", "a quoted directive has no citation after it on the same line"),
     "other_value": ("contradicts_decision", "a statement a reader sees (prose, code, a table) gives another value, or "
                     "states another key of the operation, or a directive states another operation"),

@@ -80,7 +80,10 @@ answer
     pinned sources: milliseconds (minimum of ``5 * --repeat`` runs after one
     that builds the quote index, and that first one), and the quote index's
     memory per page (the sources' tuples of occurrences, each distinct text once since they are
-    interned, and the sorted tuple, by ``sys.getsizeof``).
+    interned, and the sorted tuple, by ``sys.getsizeof``). Then, per adversarial answer kind of
+    :data:`HOSTILE_ANSWERS` (control characters, emphasis inside names, hiding raw HTML, citations as
+    link texts, tildes, glued values), ``check_answer`` on 16 KiB and 64 KiB of it: milliseconds
+    (minimum of ``--repeat`` runs) and k between the two sizes.
 """
 
 from __future__ import annotations
@@ -877,6 +880,29 @@ def make_quotes_answer(decision: dict[str, Any], quotes: int) -> str:
     return head + "\n".join(lines) + "\n"
 
 
+#: The adversarial answers of the ``answer`` figure: a unit repeated up to the size.
+HOSTILE_ANSWERS: dict[str, str] = {
+    "escape sequences": "\x1b[2K", "lone carriage returns": "a\r", "emphasis inside names": "exist*ing*_path=x ",
+    "hiding raw HTML": '<span hidden>[source: quill-guide:37]</span> ', "citations as link texts":
+    "[[source: quill-guide:37]](x) ", "tildes": "~ ", "glued values": "`version=1.0`.1 ",
+    "look-alike names": "existlng_path=x ",
+}
+
+
+def measure_hostile_answers(corpus: Any, decision: Any, repeat: int) -> dict[str, Any]:
+    """``check_answer`` on each of :data:`HOSTILE_ANSWERS` at 16 and 64 KiB: seconds and k."""
+    from _conflict_gate.answer import check_answer
+    out: dict[str, Any] = {}
+    for name, unit in HOSTILE_ANSWERS.items():
+        seconds = {}
+        for size in (16384, 65536):
+            answer = (unit * (size // len(unit) + 1))[:size]
+            seconds[size] = min(timed(lambda: check_answer(corpus, decision, answer)) for _ in range(max(repeat, 1)))
+        k = math.log(seconds[65536] / seconds[16384]) / math.log(4) if seconds[16384] > 0 else None
+        out[name] = {"seconds_16k": seconds[16384], "seconds_64k": seconds[65536], "k": k}
+    return out
+
+
 def measure_answer(manifest: Path, repeat: int, quotes: int = ANSWER_QUOTES) -> dict[str, Any]:
     """The ``answer`` figure (see the module docstring) over a loaded fence-heavy corpus."""
     from _conflict_gate.answer import check_answer
@@ -902,7 +928,8 @@ def measure_answer(manifest: Path, repeat: int, quotes: int = ANSWER_QUOTES) -> 
             "first_seconds": first, "seconds": min(times), "median_seconds": statistics.median(times),
             "occurrences": sum(len(s.occurrences) for s in corpus.sources.values()),
             "distinct_occurrences": len(index),
-            "index_bytes_per_page": (occurrence_bytes + index_bytes) / len(corpus)}
+            "index_bytes_per_page": (occurrence_bytes + index_bytes) / len(corpus),
+            "hostile": measure_hostile_answers(corpus, decision, repeat)}
 
 
 def measure_init(root: Path, sizes: Sequence[int], repeat: int) -> dict[str, Any]:
@@ -1116,6 +1143,9 @@ def render(report: dict[str, Any]) -> str:
                       f"{_seconds(answer['first_seconds'])}); {answer['verdict']}, {answer['findings']:,} findings",
                   f"  quote index: {answer['occurrences']:,} occurrences ({answer['distinct_occurrences']:,} distinct), "
                   f"{answer['index_bytes_per_page']:.0f} bytes per page"]
+        for name, entry in answer.get("hostile", {}).items():
+            lines.append(f"  adversarial answer, {name:<24} 16 KiB {_seconds(entry['seconds_16k'])}, 64 KiB "
+                         f"{_seconds(entry['seconds_64k'])}, k {entry['k'] or 0:.2f}")
     lines += ["", "targets:"]
     for target in report["targets"]:
         lines.append(f"  [{'met    ' if target['met'] else 'NOT MET'}] {target['target']}: "

@@ -176,7 +176,11 @@ class HostileAnswerTest(Fixture):
                            "entities": "&amp;", "escaped backticks": "\\`", "backtick runs": "` `` ",
                            "comments": "<!--", "lines": "a\n", "carriage returns": "a\r", "fences": "```\n",
                            "quotes": "> ", "table rows": "| `x` | [source: quill-guide:37] |\n",
-                           "look-alikes": "v\u0435rsion ", "non-English": "versi\u00f3n ", "at signs": "@quill "}.items():
+                           "look-alikes": "v\u0435rsion ", "non-English": "versi\u00f3n ", "at signs": "@quill ",
+                           "escape sequences": "\x1b[2K", "emphasis inside names": "exist*ing*_path=x ",
+                           "hiding tags": "<span hidden>[source: quill-guide:37]</span> ", "tildes": "~ ",
+                           "citations as link texts": "[[source: quill-guide:37]](x) ", "glued values": "`version=1.0`.1 ",
+                           "look-alike names": "existlng_path=x "}.items():
             answer = (unit * (size // len(unit) + 1))[:size]
             if name == "table rows":
                 answer = "| a | b |\n|---|---|\n" + answer
