@@ -16,9 +16,10 @@ so two pages with the same bytes share one entry. Its key is the SHA-256 of
 so a change to any of them is a miss (the key is the first 32 hex digits of
 the SHA-256 of the last three, then the digest). The file carries a
 checksum (SHA-256) over every key and entry: a corrupted, truncated or
-edited file is ignored whole, as is one of another format; an entry under a
-key that does not match (another reader, grammar or renderer: foreign or
-stale) is never looked at, and one of the wrong shape is a miss. The cache
+edited file is ignored whole, as is one of another format; every entry also
+names its own key, so one found under another key (swapped) is a miss; an
+entry of another reader, grammar or renderer (foreign or stale) has another
+key and is never looked at. The cache
 never changes a decision; a hit gives exactly the reading the reader gave.
 
 Where it lives (:func:`cache_path`): one file per manifest (named by the
@@ -155,7 +156,8 @@ def context_of(grammar: Grammar, renderer_name: str, fingerprint: str) -> str:
 
 def encode_reading(reading: Reading) -> list[Any]:
     """``reading`` as JSON data: ``[claims, refusal, near-misses, occurrences]`` (the refusal
-    ``[reason, detail, quote, line, column]`` or ``null``), nothing naming the source."""
+    ``[reason, detail, quote, line, column]`` or ``null``), nothing naming the source. A cache entry
+    adds its key."""
     refusal = reading.refusal
     return [[list(claim) for claim in reading.claims],
             None if refusal is None else [refusal.reason, refusal.detail, refusal.quote, refusal.line, refusal.column],
@@ -166,7 +168,7 @@ def decode_reading(data: Any, source_id: str | None, path: str | None) -> Readin
     """The :class:`Reading` :func:`encode_reading` gave ``data`` for, its refusal naming ``source_id``
     and ``path``. Raises ``ValueError`` or ``TypeError`` on data of another length (the file's
     checksum has already told a corrupted entry apart; what it vouches for is not checked again)."""
-    claims_data, refusal_data, near_data, occurrences_data = data
+    claims_data, refusal_data, near_data, occurrences_data = data[:4] if len(data) == 5 else data
     claims = tuple(map(_claim, claims_data))
     refusal = None
     if refusal_data is not None:
@@ -290,6 +292,8 @@ class ReadingCache:
                 self.misses += 1
                 return None
         try:
+            if type(data) is not list or len(data) != 5 or data[4] != key:  # an entry names its key
+                raise ValueError("not this key's entry")
             reading = decode_reading(data, source_id, path)
         except (ValueError, TypeError, AssertionError):
             self.misses += 1
@@ -304,10 +308,10 @@ class ReadingCache:
         """Keep the reading of the page whose bytes have ``digest`` (unless it is too large)."""
         if not self.usable:
             return
-        data = encode_reading(reading)
-        if sum(len(text) for text in reading.occurrences) > MAX_ENTRY_BYTES // 2 or len(reading.near_misses) > 1000:
+        if sum(len(text) for text in reading.occurrences) > MAX_ENTRY_BYTES // 2:
             return
-        self._used[self.context + digest] = data
+        key = self.context + digest
+        self._used[key] = [*encode_reading(reading), key]
         self._changed = True
 
     def save(self) -> None:

@@ -43,7 +43,7 @@ from .grammar import Grammar, grammar_from_json
 from .jsondata import canonical_json
 from .manifest import Entry, Manifest, VersionScheme, read_manifest
 from .quotes import QuoteIndex
-from .pool import PagePool
+from .pool import PARALLEL_MIN_PAGES, PagePool
 from .reader import Claim, NearMiss, Reading, read_directives
 from .renderers import RENDERER_VALUES, Renderer
 from .registry import MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
@@ -423,23 +423,25 @@ def _warn(message: str) -> None:
 
 
 def load_with(manifest_path: str | os.PathLike[str], *, strict: bool, cache: str | os.PathLike[str] | bool | None,
-              jobs: int, environ: Mapping[str, str], warn: Callable[[str], None]) -> Corpus:
+              jobs: int, environ: Mapping[str, str], warn: Callable[[str], None],
+              min_pages: int = PARALLEL_MIN_PAGES, method: str | None = None) -> Corpus:
     """:func:`load_documents` with the environment the default cache folder comes from and where
-    warnings go passed in (the command line passes its own)."""
+    warnings go passed in (the command line passes its own); ``min_pages`` and ``method`` are the
+    pool's (:class:`~_conflict_gate.pool.PagePool`: the tests start workers for a few pages)."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     manifest = read_manifest(manifest_path)
     path = cache_path(manifest.real_path, cache, environ)
     readings = ReadingCache.open(path, manifest.grammar, manifest.renderer.name, warn) if path is not None else None
     with SourceFiles(manifest.root) as files:
-        sources = _load(manifest, files, strict, readings, jobs)
+        sources = _load(manifest, files, strict, readings, jobs, min_pages, method)
     if readings is not None:
         readings.save()
     return Corpus(manifest, MappingProxyType(sources))
 
 
 def _load(manifest: Manifest, files: SourceFiles, strict: bool, cache: ReadingCache | None = None,
-          jobs: int = 1) -> dict[str, Source]:
+          jobs: int = 1, min_pages: int = PARALLEL_MIN_PAGES, method: str | None = None) -> dict[str, Source]:
     """Every source of ``manifest``: read, hashed and verified here in manifest order; read for
     directives from ``cache``, else here or by ``jobs`` workers. Raises the first problem in
     manifest order (``strict``), else keeps failed sources."""
@@ -466,7 +468,8 @@ def _load(manifest: Manifest, files: SourceFiles, strict: bool, cache: ReadingCa
 
     arguments = (canonical_json({key: value for key, value in grammar.summary().items() if key != "directive"}),
                  renderer.name)
-    pool = PagePool(jobs, read_chunk, arguments, read_here=read_here, decode=decode, done=done)
+    pool = PagePool(jobs, read_chunk, arguments, read_here=read_here, decode=decode, done=done, method=method,
+                    min_pages=min_pages)
     stop: IngestionError | None = None
     try:
         for entry in manifest.entries:

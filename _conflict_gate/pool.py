@@ -21,6 +21,7 @@ are identical to one process: the same function reads each page.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
 import threading
 from collections import deque
@@ -30,11 +31,13 @@ from typing import Any, Callable, Final
 from .errors import IngestionError
 from .reader import Reading
 
-__all__ = ["CHUNK_PAGES", "IN_FLIGHT_CHUNKS", "PARALLEL_MIN_PAGES", "PagePool", "start_method"]
+__all__ = ["CHUNK_PAGES", "DEFAULT_JOBS", "IN_FLIGHT_CHUNKS", "PARALLEL_MIN_PAGES", "PagePool", "start_method"]
 
 #: Below this many pages to read, a pool costs more to start than it saves (``bench/run.py``'s
 #: ``parallel`` figure: a fork pool of two starts in about 10 ms, a page costs 0.2-1 ms to read).
 PARALLEL_MIN_PAGES: Final = 256
+#: The command line's ``--jobs`` default: the CPUs, at most 2 (``bench/run.py`` measured 2 workers on 2 cores).
+DEFAULT_JOBS: Final = max(1, min(2, os.cpu_count() or 1))
 #: Pages per task sent to a worker: enough to pay for the hand-off, few enough to keep workers even.
 CHUNK_PAGES: Final = 32
 #: Chunks waiting or being read per worker, at most: bounds the page bytes held for the pool.
