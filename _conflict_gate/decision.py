@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Mapping, Sequence, cast
 
-from .corpus import MEMO_LIMIT, Corpus, Source
+from .corpus import MEMO_LIMIT, Corpus, Source, collection_paused
 from .errors import GateError, LocatedError, printable
 from .grammar import Grammar, IntegerRule
 from .manifest import Manifest
@@ -290,6 +290,11 @@ def audit(corpus: Corpus) -> AuditReport:
     ``clean``: no conflict, no refused approved source, no failed source and
     no unlisted page. Output order is deterministic.
     """
+    with collection_paused():
+        return _audit(corpus)
+
+
+def _audit(corpus: Corpus) -> AuditReport:
     scheme = corpus.version_scheme
     ordered = sorted(corpus.sources.values(), key=lambda s: s.source_id)
     declared: dict[tuple[str, str, str], list[tuple[Source, Claim]]] = defaultdict(list)
