@@ -223,8 +223,11 @@ def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[Cla
     """:func:`~_conflict_gate.request.answer_request` of a ready decision, its texts built once per
     request and claims (kept in :attr:`Corpus.memo <_conflict_gate.corpus.Corpus.memo>`)."""
     memo = corpus.memo
-    known = [memo.get(("claim", claim["source_id"], claim["operation"], claim["claim_key"])) for claim in claims]
-    encoded = tuple(canonical_json(claim) if entry is None else entry[2] for claim, entry in zip(claims, known))
+    texts_of = []
+    for claim in claims:
+        known = memo.get(("claim", claim["source_id"], claim["operation"], claim["claim_key"]))
+        texts_of.append(canonical_json(claim) if known is None else known[2])
+    encoded = tuple(texts_of)
     key = ("request", request["requested_version"], request["operation"], request["claim_key"], encoded)
     texts = corpus.memo.get(key)
     if texts is None:

@@ -482,24 +482,29 @@ def make_requests(entries: Sequence[dict[str, str]], count: int, seed: int) -> l
     return requests
 
 
-def measure_warm(manifest_path: Path, requests: Sequence[Request], passes: int) -> dict[str, Any]:
-    """Median and 90th percentile microseconds per gate() on a loaded corpus."""
-    corpus = load_documents(manifest_path, cache=False)
-    statuses: dict[str, int] = {}
-    for candidates, version, op, key in requests:  # untimed pass
-        status = gate(corpus, candidates, version, op, key)["status"]
-        statuses[status] = statuses.get(status, 0) + 1
-    clock = time.perf_counter_ns
-    samples = []
-    gc.collect()
-    for _ in range(passes):
+def measure_warm(runs: dict[str, tuple[Path, Sequence[Request]]], passes: int) -> dict[str, dict[str, Any]]:
+    """Median and 90th percentile microseconds per gate() on each loaded corpus, its requests timed
+    in turns with the other corpora's (one pass each, ``passes`` times), so that a busy machine slows
+    every corpus alike and their ratio stays meaningful."""
+    corpora = {label: load_documents(manifest, cache=False) for label, (manifest, _) in runs.items()}
+    statuses: dict[str, dict[str, int]] = {label: {} for label in runs}
+    for label, (_, requests) in runs.items():  # untimed pass
         for candidates, version, op, key in requests:
-            start = clock()
-            gate(corpus, candidates, version, op, key)
-            samples.append(clock() - start)
-    return {"median_us": statistics.median(samples) / 1000,
-            "p90_us": statistics.quantiles(samples, n=10)[-1] / 1000,
-            "statuses": dict(sorted(statuses.items()))}
+            status = gate(corpora[label], candidates, version, op, key)["status"]
+            statuses[label][status] = statuses[label].get(status, 0) + 1
+    clock = time.perf_counter_ns
+    samples: dict[str, list[int]] = {label: [] for label in runs}
+    gc.collect()
+    for _ in range(max(passes, 3)):
+        for label, (_, requests) in runs.items():
+            corpus, times = corpora[label], samples[label]
+            for candidates, version, op, key in requests:
+                start = clock()
+                gate(corpus, candidates, version, op, key)
+                times.append(clock() - start)
+    return {label: {"median_us": statistics.median(times) / 1000,
+                    "p90_us": statistics.quantiles(times, n=10)[-1] / 1000,
+                    "statuses": dict(sorted(statuses[label].items()))} for label, times in samples.items()}
 
 
 _CHILD = """\
@@ -1282,11 +1287,9 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
             if label == "fence-heavy":
                 progress("warm decisions, check_answer and peak RSS ...")
                 ten = write_manifest(folder / "manifest-10.json", entries[:10])
-                report["warm"] = {"small": measure_warm(ten, make_requests(entries[:10], args.requests, args.seed),
-                                                        args.passes),
-                                  "large": measure_warm(manifests["large"],
-                                                        make_requests(entries, args.requests, args.seed),
-                                                        args.passes)}
+                report["warm"] = measure_warm({
+                    "small": (ten, make_requests(entries[:10], args.requests, args.seed)),
+                    "large": (manifests["large"], make_requests(entries, args.requests, args.seed))}, args.passes)
                 report["supported_answer"] = measure_supported_answer(10 * args.passes * 20)
                 report["peak_rss"] = {"baseline (import only)": peak_rss(),
                                       "fence-heavy": peak_rss("corpus", str(manifests["large"]))}
