@@ -18,6 +18,10 @@ fence-heavy (N x 8 KB)
 prose-heavy (N x 8 KB, and N/10 x 64 KB)
     Mostly prose, lists and headings, no fences, one directive line per page
     and the odd ``@handle`` or e-mail address.
+long-paragraph (N x 8 KB)
+    A heading and one paragraph of :data:`LONG_PARAGRAPH_LINES` (110) lines of
+    the same prose (inline code, non-ASCII words, the odd ``@handle``), one of
+    them, never the first, the page's directive line.
 
 Figures
 -------
@@ -26,15 +30,29 @@ floor
     ``os.read`` and SHA-256 the file and compare with the pin. The least any
     verifying loader must do.
 cold
-    ``load_documents(manifest)`` + ``audit(corpus)``: everything a process pays
-    before its first decision. Quoted as a ratio to the floor. Floor and cold
-    alternate; each is the minimum of ``--repeat`` runs with a hot page cache.
+    ``load_documents(manifest, cache=False)`` + ``audit(corpus)``: everything a
+    process pays before its first decision, without a reading cache, in one
+    process. Quoted as a ratio to the floor. Floor and cold alternate; each is
+    the minimum of ``--repeat`` runs with a hot page cache.
+cached
+    The same with an up-to-date reading cache (written by a load before):
+    every page read, hashed and verified, none read for directives.
+parallel
+    ``cold`` with ``jobs=2`` (fence-heavy only), against one process.
+github
+    floor, cold and cached again over a manifest that says
+    ``"renderer": "github"`` (the others name no renderer: the default).
 warm
     Median microseconds of ``gate(corpus, [a, b], version, operation, key)``
-    on a loaded corpus, at 10 documents and at N documents.
+    on a loaded corpus, at 10 documents and at N documents, timed in turns.
+supported answer
+    ``check_answer`` on the lab's supported answer, and its parts: the answer
+    reader's reading (``read_answer``), the reading's findings and the
+    decision check (minimum microseconds).
 peak RSS
     ``ru_maxrss`` of a fresh interpreter that loads and audits the
-    fence-heavy corpus, and of one that only imports (the baseline).
+    fence-heavy corpus and builds its quote index, and of one that only
+    imports (the baseline); with ``--large``, also at 100,000 pages.
 growth
     Each corpus figure again over its first N/10 documents: k in cost ~ N**k.
 stages
