@@ -679,6 +679,10 @@ def _quiet_paragraph(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> bool:
     if pattern is None or f.renderer.name not in _QUIET_RENDERERS:
         return False
     wanted = set(inside)
+    line_starts = {start for _, start, _ in leaf.lines}
+    for at in inside:  # an at sign that no reading shows as directive-shaped: nothing to read there
+        if at not in line_starts and not _inert_candidate(f, at):
+            return False
     pieces: list[str] = []
     directive_lines: list[tuple[int, int, int]] = []  # (content offset, line start, its end)
     offset = 0
@@ -687,15 +691,18 @@ def _quiet_paragraph(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> bool:
             trimmed = _trim(view, start, end)
             if view[start] != "@" or (start and view[start - 1] not in "\n\r") \
                     or not pattern.fullmatch(view, start, trimmed):
-                return False
+                if not _inert_candidate(f, start):
+                    return False
+                wanted.discard(start)
+                pieces.append(view[start:end])
+                offset += end - start + 1
+                continue
             wanted.discard(start)
             directive_lines.append((offset, start, trimmed))
             pieces.append(" " * (end - start))  # no backtick, nothing loud: read below as written
         else:
             pieces.append(view[start:end])
         offset += end - start + 1
-    if wanted:  # a candidate that does not start a line
-        return False
     text = "\n".join(pieces)
     runs: list[tuple[int, int]] = []
     for run in _BACKTICKS.finditer(text):
@@ -730,6 +737,21 @@ def _quiet_paragraph(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> bool:
         if f.problems:
             break
     return True
+
+
+_WORD: Final = re.compile(r"\S*")
+
+
+def _inert_candidate(f: _Findings, at: int) -> bool:
+    """In a quiet paragraph (a reader sees its text as written, outside code spans), is the candidate at
+    byte ``at`` one the rules pass over wherever it is: an ASCII at sign, on no line stating a claim,
+    followed by a word no reading shows as directive-shaped (``docs@quill.example``) and short enough
+    to be read (:data:`~_conflict_gate.inlines._WORD_LIMIT`)?"""
+    if at in f.stated or f.view[at] != "@" or _shaped_raw(f, at):
+        return False
+    rest, _ = _rest_of_line(f, at, 4 * _WORD_LIMIT)
+    word = _WORD.match(rest)
+    return word is not None and len(word.group()) < _WORD_LIMIT - 2
 
 
 def _trim(view: str, start: int, end: int) -> int:
