@@ -33,6 +33,8 @@ MODULES = (
     ("reader", "one page -> claims"),
     ("quotes", "quotes looked up in the corpus"),
     ("suggest", "unknown ids"),
+    ("cache", "the reading cache"),
+    ("pool", "the parallel first load"),
     ("corpus", "entries -> verified corpus"),
     ("results", "result shapes"),
     ("results_audit", "result shapes"),

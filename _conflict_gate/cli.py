@@ -50,11 +50,12 @@ from .cli_support import (
     write_report,
 )
 from .decision import audit, claim_operation, gate, versions_listing
-from .errors import DecisionError, GateError, GrammarError, IngestionError
+from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
 from .files import read_head
 from .grammar import NAME
 from .jsondata import render_json
 from .manifest import VERSION_SCHEMES, read_manifest
+from .pool import DEFAULT_JOBS, PARALLEL_MIN_PAGES
 from .markdown import grammar_table, render_audit_markdown, versions_table
 from .registry import COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, RENDERERS, VERDICTS
 from .results import build
@@ -236,7 +237,7 @@ def _mcp(args: argparse.Namespace) -> int:
                                 f"{MCP_INSTALL}") from None
     from .service import GateService
 
-    service = GateService(args.manifest, prog=args.prog)
+    service = GateService(args.manifest, prog=args.prog, cache=args.cache, jobs=args.jobs)
     corpus = service.corpus
     print(f"{args.prog}: serving {plural(len(corpus), 'source')} of {printable_path(args.manifest)} over stdio "
           "(MCP); stop by closing the connection", file=sys.stderr)
@@ -294,6 +295,29 @@ def _strict_option(parser: argparse.ArgumentParser, default: bool,
                              f"(default: {'--strict' if default else '--no-strict'})")
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a positive integer, not {printable(text)[:40]!r}")
+    return value
+
+
+def _cache_options(parser: argparse.ArgumentParser) -> None:
+    """``--cache PATH`` / ``--no-cache`` and ``--jobs N``: how the corpus is loaded (reference/cache.md)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--cache", metavar="PATH", default=None,
+                       help="the reading cache file (default: one per manifest in $CONFLICT_GATE_CACHE, else "
+                            "the user's cache folder); unchanged pages are verified but not read again")
+    group.add_argument("--no-cache", dest="cache", action="store_false",
+                       help="no reading cache: read every page (decisions are the same)")
+    parser.add_argument("--jobs", type=_positive, metavar="N", default=DEFAULT_JOBS,
+                        help=f"worker processes for the pages left to read, when there are at least "
+                             f"{PARALLEL_MIN_PAGES} of them (default: {DEFAULT_JOBS}, the CPUs, at most 2)")
+
+
 def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.ArgumentParser:
     """The one argument parser, named ``prog`` in usage lines and hints. With ``lab`` (``run.py``
     in a checkout), the lab options too."""
@@ -329,6 +353,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--claim", required=True, metavar="KEY", help="claim key")
     p.add_argument("--operation", help="operation (needed only when several operations have KEY)")
     _strict_option(p, True)
+    _cache_options(p)
     p.add_argument("--set-aside-unrelated", action="store_true",
                    help="set aside eligible candidates about other operations (they declare no key of "
                         "this one): listed in set_aside_unrelated_ids, they take no part in the decision; "
@@ -347,6 +372,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
                         "format: github (workflow commands), sarif (SARIF 2.1.0), junit (JUnit XML)")
     p.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
     _strict_option(p, False, "every such source is reported with the rest, then the audit exits 6")
+    _cache_options(p)
 
     p = command("pin", "recompute pins; rewrite the manifest (or --check)",
                 "Recompute every source's sha256. Without --check, rewrite the changed pins in the "
@@ -404,6 +430,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--decision", required=True, help="the gate's result, as JSON (gate's stdout)")
     p.add_argument("--answer", required=True, help="the answer text, UTF-8 ('-' for stdin)")
     _strict_option(p, True)
+    _cache_options(p)
 
     p = command("versions", "list the versions, their approved pages and the keys each declares",
                 "List what can be asked: the grammar, the renderer, the version scheme and, per version, "
@@ -414,6 +441,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--format", choices=("table", "json"), default="table",
                    help="table (default, Markdown) or json (the versions schema)")
     _strict_option(p, False, "it is listed, refused, with its reason, and a count goes to stderr")
+    _cache_options(p)
 
     p = command("mcp", "serve the gate to MCP clients (coding agents) over stdio",
                 "Serve the manifest's corpus as an MCP server over stdio (stdout carries only the "
@@ -424,6 +452,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
                 "configuration for a client, tools and freshness: reference/mcp.md")
     p.add_argument("--manifest", required=True, help="path to the manifest (absolute: a client starts "
                                                      "the server in a folder of its choosing)")
+    _cache_options(p)
 
     p = command("schema", "print the JSON Schema of a result",
                 "Print the JSON Schema (draft 2020-12) of a result, to validate saved results or to "

@@ -31,7 +31,7 @@ from .ci import (
     render_sarif,
     repository_root,
 )
-from .corpus import Corpus, load_documents
+from .corpus import Corpus, load_with
 from .decision import audit
 from .errors import DecisionError, GateError, GrammarError, IngestionError, LocatedError, printable
 from .registry import EXIT_CODES
@@ -164,9 +164,13 @@ def plural(count: int, word: str) -> str:
 
 
 def load_corpus(args: argparse.Namespace, *, warn: bool = True) -> Corpus:
-    """The corpus of ``args.manifest``, loaded as ``args.strict`` says. A non-strict load that kept
-    failed sources says so in one line on stderr, with ``warn`` (``audit`` ends with an error instead)."""
-    corpus = load_documents(args.manifest, strict=args.strict)
+    """The corpus of ``args.manifest``, loaded as ``args.strict``, ``args.cache`` and ``args.jobs`` say
+    (the default cache folder from ``args.environ``; a cache warning is one line on stderr). A non-strict
+    load that kept failed sources says so in one line on stderr, with ``warn`` (``audit`` ends with an
+    error instead)."""
+    corpus = load_with(args.manifest, strict=args.strict, cache=getattr(args, "cache", None),
+                       jobs=getattr(args, "jobs", 1), environ=args.environ,
+                       warn=lambda message: print(f"{args.prog}: warning: {printable(message)}", file=sys.stderr))
     if corpus.failed and warn:
         print(f"{args.prog}: warning: {failed_line(corpus, args)}; each refuses the requests it is "
               "eligible for", file=sys.stderr)

@@ -26,28 +26,36 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import gc
 import hashlib
+import json
 import os
 import posixpath
+import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Final, Mapping, NamedTuple
+from typing import Any, Callable, Final, Iterator, Mapping, NamedTuple
 
+from .cache import ReadingCache, cache_path, decode_reading, encode_reading
 from .errors import DirectiveError, IngestionError
 from .files import DIR_FLAGS, HAS_DIR_FD, HAS_NOFOLLOW, OPEN_FLAGS, ErrorFactory, is_symlink_at, open_error, read_fd
-from .grammar import Grammar
+from .grammar import Grammar, grammar_from_json
+from .jsondata import canonical_json
 from .manifest import Entry, Manifest, VersionScheme, read_manifest
 from .quotes import QuoteIndex
-from .reader import Claim, NearMiss, read_directives
-from .renderers import Renderer
+from .pool import PARALLEL_MIN_PAGES, PagePool
+from .reader import Claim, NearMiss, Reading, read_directives
+from .renderers import RENDERER_VALUES, Renderer
 from .registry import MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
 from .suggest import IdIndex
 
 __all__ = ["Corpus", "Source", "SourceFiles", "decode_source", "failed_source", "line_ending_hint", "load_documents",
-           "source_digest", "source_from_bytes"]
+           "collection_paused", "load_with", "read_chunk", "read_page", "source_digest", "source_from_bytes", "verified_digest"]
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
+#: Entries of :attr:`Corpus.memo`, at most (then it starts again empty).
+MEMO_LIMIT: Final = 1 << 16
 
 
 class Source(NamedTuple):
@@ -122,6 +130,10 @@ class Corpus:
     manifest: Manifest
     sources: Mapping[str, Source]
     id_index: IdIndex = field(init=False, repr=False, compare=False)
+    #: What the warm path (:func:`~_conflict_gate.decision.gate`) computed once for this corpus: claim
+    #: records and answer requests, by what determines them (a corpus is immutable, so each stays
+    #: right); at most :data:`MEMO_LIMIT` entries.
+    memo: dict[Any, Any] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "id_index", IdIndex(self.sources))
@@ -362,7 +374,7 @@ def _inside(root: str, path: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def decode_source(raw: bytes, *, source_id: str | None, path: str) -> str:
+def decode_source(raw: bytes, *, source_id: str | None, path: str | None) -> str:
     """The text of a source's raw bytes: strict UTF-8, a leading BOM left out. Raises
     :class:`IngestionError` ``source_not_utf8`` with the offset of the first bad byte in ``raw``."""
     bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
@@ -373,7 +385,8 @@ def decode_source(raw: bytes, *, source_id: str | None, path: str) -> str:
                              source_id=source_id, path=path) from None
 
 
-def load_documents(manifest_path: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
+def load_documents(manifest_path: str | os.PathLike[str], *, strict: bool = True,
+                   cache: str | os.PathLike[str] | bool | None = None, jobs: int = 1) -> Corpus:
     """Load, verify and read every source of a manifest; return a :class:`Corpus`.
 
     Every source is read exactly once: the same bytes are hashed, compared
@@ -392,24 +405,143 @@ def load_documents(manifest_path: str | os.PathLike[str], *, strict: bool = True
     same way, as a failed :class:`Source` whose ``refusal`` is that
     :class:`IngestionError`, and the others load; :attr:`Corpus.failed` lists
     every such source. The manifest's own problems still raise.
+
+    ``cache`` is the reading cache (:mod:`~_conflict_gate.cache`): ``None``,
+    the default file for this manifest in the user's cache folder
+    (``$CONFLICT_GATE_CACHE``, else the platform's); ``False``, none; a path,
+    that file. A page whose bytes, grammar, renderer and reader are unchanged
+    is hashed and verified but not read again; the corpus is the same either
+    way. A cache that cannot be trusted or written is one warning on stderr.
+    ``jobs`` greater than 1 reads the pages left to read in that many worker
+    processes once there are enough of them (:mod:`~_conflict_gate.pool`);
+    the corpus and the first problem reported are the same.
     """
-    manifest = read_manifest(manifest_path)
-    with SourceFiles(manifest.root) as files:
-        sources = _load(manifest, files, strict)
-    return Corpus(manifest, MappingProxyType(sources))
+    return load_with(manifest_path, strict=strict, cache=cache, jobs=jobs, environ=os.environ, warn=_warn)
 
 
-def _load(manifest: Manifest, files: SourceFiles, strict: bool) -> dict[str, Source]:
-    grammar = manifest.grammar
-    sources = {}
-    for entry in manifest.entries:
+def _warn(message: str) -> None:
+    print(f"conflict-gate: warning: {message}", file=sys.stderr)
+
+
+def load_with(manifest_path: str | os.PathLike[str], *, strict: bool, cache: str | os.PathLike[str] | bool | None,
+              jobs: int, environ: Mapping[str, str], warn: Callable[[str], None],
+              min_pages: int = PARALLEL_MIN_PAGES, method: str | None = None) -> Corpus:
+    """:func:`load_documents` with the environment the default cache folder comes from and where
+    warnings go passed in (the command line passes its own); ``min_pages`` and ``method`` are the
+    pool's (:class:`~_conflict_gate.pool.PagePool`: the tests start workers for a few pages)."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    with collection_paused():
+        manifest = read_manifest(manifest_path)
+        path = cache_path(manifest.real_path, cache, environ)
+        readings = ReadingCache.open(path, manifest.grammar, manifest.renderer.name, warn) if path is not None else None
+        with SourceFiles(manifest.root) as files:
+            sources = _load(manifest, files, strict, readings, jobs, min_pages, method)
+        if readings is not None:
+            readings.save()
+        return Corpus(manifest, MappingProxyType(sources))
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused inside the block (and restored after, if it ran): a
+    load or an audit creates objects by the hundred thousand, none in a cycle, and each collection
+    it would trigger walks every object already made (a third of a cached load)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _load(manifest: Manifest, files: SourceFiles, strict: bool, cache: ReadingCache | None = None,
+          jobs: int = 1, min_pages: int = PARALLEL_MIN_PAGES, method: str | None = None) -> dict[str, Source]:
+    """Every source of ``manifest``: read, hashed and verified here in manifest order; read for
+    directives from ``cache``, else here or by ``jobs`` workers. Raises the first problem in
+    manifest order (``strict``), else keeps failed sources."""
+    grammar, renderer = manifest.grammar, manifest.renderer
+    sources: dict[str, Source | None] = {}
+    sizes: dict[str, tuple[Entry, str, int]] = {}
+    problems: dict[str, IngestionError] = {}  # source id -> its ingestion error, found by a worker
+
+    def read_here(raw: bytes, entry: Entry) -> Reading:
+        return read_page(raw, grammar, renderer, entry.source_id, entry.path)
+
+    def decode(data: object, entry: Entry) -> Reading:
+        return decode_reading(data, entry.source_id, entry.path)
+
+    def done(entry: Entry, reading: Reading | None, reason: str | None, detail: str | None) -> None:
+        _, digest, size = sizes[entry.source_id]
+        if reading is None:
+            problems[entry.source_id] = IngestionError(reason or "source_unreadable", detail or "",
+                                                       source_id=entry.source_id, path=entry.path)
+            return
+        if cache is not None:
+            cache.put(digest, reading)
+        sources[entry.source_id] = _source(entry, digest, size, reading)
+
+    arguments = (canonical_json({key: value for key, value in grammar.summary().items() if key != "directive"}),
+                 renderer.name)
+    pool = PagePool(jobs, read_chunk, arguments, read_here=read_here, decode=decode, done=done, method=method,
+                    min_pages=min_pages)
+    stop: IngestionError | None = None
+    try:
+        for entry in manifest.entries:
+            try:
+                raw = files.read(entry)
+                digest = verified_digest(raw, entry)
+            except IngestionError as error:
+                if strict or error.reason not in SOURCE_INGESTION_REASONS:
+                    stop = error
+                    break
+                sources[entry.source_id] = failed_source(entry, error)
+                continue
+            reading = cache.get(digest, entry.source_id, entry.path) if cache is not None else None
+            if reading is not None:
+                sources[entry.source_id] = _source(entry, digest, len(raw), reading)
+                continue
+            sources[entry.source_id] = None  # its place in manifest order; filled when read
+            sizes[entry.source_id] = (entry, digest, len(raw))
+            pool.add(entry, raw)
+        pool.finish()
+    finally:
+        pool.close()
+    for source_id, (entry, _, _) in sizes.items():  # manifest order: the first problem first
+        problem = problems.get(source_id)
+        if problem is not None:
+            if strict:
+                raise problem
+            sources[source_id] = failed_source(entry, problem)
+    if stop is not None:
+        raise stop
+    return {source_id: source for source_id, source in sources.items() if source is not None}
+
+
+_GRAMMARS: dict[str, Grammar] = {}  # in a worker process: the grammar of each load it served
+
+
+def read_chunk(grammar_json: str, renderer_name: str, pages: list[bytes]) -> list[tuple[Any, ...]]:
+    """In a worker process (:class:`~_conflict_gate.pool.PagePool`): read each page as :func:`read_page`
+    does; ``(None, encoded reading)`` (:func:`~_conflict_gate.cache.encode_reading`) or ``(reason,
+    detail)`` of its :class:`IngestionError`, per page."""
+    grammar = _GRAMMARS.get(grammar_json)
+    if grammar is None:
+        grammar = _GRAMMARS[grammar_json] = grammar_from_json(json.loads(grammar_json))
+    renderer = RENDERER_VALUES[renderer_name]
+    results: list[tuple[Any, ...]] = []
+    for raw in pages:
         try:
-            sources[entry.source_id] = source_from_bytes(files.read(entry), grammar, entry, renderer=manifest.renderer)
+            results.append((None, encode_reading(read_page(raw, grammar, renderer, None, None))))
         except IngestionError as error:
-            if strict or error.reason not in SOURCE_INGESTION_REASONS:
-                raise
-            sources[entry.source_id] = failed_source(entry, error)
-    return sources
+            results.append((error.reason, error.detail))
+    return results
+
+
+def _source(entry: Entry, digest: str, size: int, reading: Reading) -> Source:
+    return Source(entry.source_id, entry.version, entry.status, entry.path, entry.url, digest, size,
+                  reading.claims, reading.refusal, reading.near_misses, entry, reading.occurrences)
 
 
 def failed_source(entry: Entry, error: IngestionError) -> Source:
@@ -417,20 +549,32 @@ def failed_source(entry: Entry, error: IngestionError) -> Source:
     return Source(entry.source_id, entry.version, entry.status, entry.path, entry.url, "", 0, (), error, (), entry)
 
 
-def source_from_bytes(raw: bytes, grammar: Grammar, entry: Entry, *, renderer: Renderer,
-                      digest: str | None = None) -> Source:
-    """The :class:`Source` of ``entry`` from its raw bytes, as :func:`load_documents` makes it: hashed
-    (``digest``, when the caller has just computed it), compared with the pin, decoded and read for
-    directives as ``renderer`` shows them. Raises :class:`IngestionError` (``hash_mismatch``, ``source_not_utf8``)."""
+def verified_digest(raw: bytes, entry: Entry, digest: str | None = None) -> str:
+    """The digest of ``raw`` (``digest``, when the caller has just computed it), compared with the pin
+    of ``entry``. Raises :class:`IngestionError` ``hash_mismatch``, with a hint when only line endings
+    differ."""
     digest = source_digest(raw) if digest is None else digest
     if digest != entry.sha256:
         hint = line_ending_hint(raw, entry.sha256)
         raise IngestionError("hash_mismatch", f"sha256 is {digest}, pinned {entry.sha256}"
                              + (f" ({hint})" if hint else ""), source_id=entry.source_id,
                              path=entry.path)
+    return digest
+
+
+def read_page(raw: bytes, grammar: Grammar, renderer: Renderer, source_id: str | None, path: str | None) -> Reading:
+    """The reading of a page's raw bytes: decoded (:func:`decode_source`, which raises
+    ``source_not_utf8``) and read for directives as ``renderer`` shows them."""
     body = raw[3:] if raw.startswith(_UTF8_BOM) else raw
-    text = decode_source(raw, source_id=entry.source_id, path=entry.path)
-    reading = read_directives(text, grammar, bom_bytes=len(raw) - len(body), source_id=entry.source_id,
-                              path=entry.path, encoded=body, renderer=renderer)
-    return Source(entry.source_id, entry.version, entry.status, entry.path, entry.url, digest, len(raw),
-                  reading.claims, reading.refusal, reading.near_misses, entry, reading.occurrences)
+    text = decode_source(raw, source_id=source_id, path=path)
+    return read_directives(text, grammar, bom_bytes=len(raw) - len(body), source_id=source_id,
+                           path=path, encoded=body, renderer=renderer)
+
+
+def source_from_bytes(raw: bytes, grammar: Grammar, entry: Entry, *, renderer: Renderer,
+                      digest: str | None = None) -> Source:
+    """The :class:`Source` of ``entry`` from its raw bytes, as :func:`load_documents` makes it: hashed
+    (``digest``, when the caller has just computed it), compared with the pin, decoded and read for
+    directives as ``renderer`` shows them. Raises :class:`IngestionError` (``hash_mismatch``, ``source_not_utf8``)."""
+    digest = verified_digest(raw, entry, digest)
+    return _source(entry, digest, len(raw), read_page(raw, grammar, renderer, entry.source_id, entry.path))

@@ -19,17 +19,19 @@ that it does not list.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
-from .corpus import Corpus, Source
+from .corpus import MEMO_LIMIT, Corpus, Source, collection_paused
 from .errors import GateError, LocatedError, printable
 from .grammar import Grammar, IntegerRule
 from .manifest import Manifest
 from .reader import Claim
 from .registry import AUDIT_STATUSES, DEFAULT_RENDERER, DEFAULT_UNRELATED, ELIGIBLE_STATUS, UNRELATED_OPTIONS, status_of
-from .request import answer_request
+from .jsondata import canonical_json
+from .request import request_texts
 from .tree import unlisted
 from .results import (
+    AnswerRequest,
     CANDIDATE_FIELDS,
     CLAIM_FIELDS,
     CandidateRecord,
@@ -76,13 +78,15 @@ __all__ = ["audit", "claim_operation", "claim_record", "gate", "refusal_fields",
            "versions_listing"]
 
 
-def claim_record(source: Source, claim: Claim) -> ClaimRecord:
+def claim_record(source: Source, claim: Claim, revision: str | None = None) -> ClaimRecord:
     """One claim as a new dict with :data:`~_conflict_gate.results.CLAIM_FIELDS` (code points in
-    ``start``/``end``, bytes in ``byte_*``)."""
+    ``start``/``end``, bytes in ``byte_*``); ``revision`` is the source's document revision, when the
+    caller has it (:meth:`Corpus.document_revision <_conflict_gate.corpus.Corpus.document_revision>`)."""
     return build(ClaimRecord, CLAIM_FIELDS, {
         "source_id": source.source_id, "version": source.version, "path": source.path,
         "url": source.url, "source_sha256": source.sha256,
-        "document_revision": source.document_revision, "operation": claim.operation,
+        "document_revision": source.document_revision if revision is None else revision,
+        "operation": claim.operation,
         "claim_key": claim.claim_key, "value": claim.value, "start_line": claim.line,
         "end_line": claim.line, "start": claim.start, "end": claim.end,
         "byte_start": claim.byte_start, "byte_end": claim.byte_end, "quote": claim.quote,
@@ -186,7 +190,7 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
     if not counted:
         return _decision(corpus, request, unrelated, "no_related_source", [])
     found = [(s, s.claim(operation, claim_key)) for s in counted]
-    claims = [claim_record(s, claim) for s, claim in found if claim is not None]
+    claims = [_claim_record(corpus, s, claim) for s, claim in found if claim is not None]
     values = {claim["value"] for claim in claims}
     if len(values) > 1:
         return _decision(corpus, request, unrelated, "same_version_directives_disagree", claims)
@@ -197,10 +201,46 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
     return _decision(corpus, request, unrelated, "eligible_directives_agree", claims, agreed_value=values.pop())
 
 
+def _claim_record(corpus: Corpus, source: Source, claim: Claim) -> ClaimRecord:
+    """:func:`claim_record`, built once per claim of ``corpus`` (its document revision hashed and its
+    canonical JSON encoded then, kept in :attr:`Corpus.memo <_conflict_gate.corpus.Corpus.memo>`); a new dict each call."""
+    key = ("claim", source.source_id, claim.operation, claim.claim_key)
+    known = corpus.memo.get(key)
+    if known is None or known[0] is not source:
+        record = claim_record(source, claim)
+        known = (source, record, canonical_json(record))
+        _remember(corpus, key, known)
+    return cast(ClaimRecord, known[1].copy())
+
+
+def _remember(corpus: Corpus, key: Any, value: Any) -> None:
+    if len(corpus.memo) >= MEMO_LIMIT:
+        corpus.memo.clear()
+    corpus.memo[key] = value
+
+
+def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[ClaimRecord]) -> AnswerRequest:
+    """:func:`~_conflict_gate.request.answer_request` of a ready decision, its texts built once per
+    request and claims (kept in :attr:`Corpus.memo <_conflict_gate.corpus.Corpus.memo>`)."""
+    memo = corpus.memo
+    texts_of = []
+    for claim in claims:
+        known = memo.get(("claim", claim["source_id"], claim["operation"], claim["claim_key"]))
+        texts_of.append(canonical_json(claim) if known is None else known[2])
+    encoded = tuple(texts_of)
+    key = ("request", request["requested_version"], request["operation"], request["claim_key"], encoded)
+    texts = corpus.memo.get(key)
+    if texts is None:
+        texts = request_texts(corpus.grammar, request, claims, encoded)
+        _remember(corpus, key, texts)
+    system, user = texts
+    return {"messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
+
+
 def _decision(corpus: Corpus, request: Mapping[str, Any], unrelated: str, reason: str,
               claims: list[ClaimRecord], **fields: Any) -> Decision:
     status = status_of(reason)
-    answer = answer_request(corpus.grammar, request, claims) if status == "ready" else None
+    answer = _answer_request(corpus, request, claims) if status == "ready" else None
     return build(Decision, decision_fields(reason, unrelated=unrelated),
                  {**request, "status": status, "reason": reason, **fields, "claims": claims,
                   "answer_request": answer})
@@ -253,6 +293,11 @@ def audit(corpus: Corpus) -> AuditReport:
     ``clean``: no conflict, no refused approved source, no failed source and
     no unlisted page. Output order is deterministic.
     """
+    with collection_paused():
+        return _audit(corpus)
+
+
+def _audit(corpus: Corpus) -> AuditReport:
     scheme = corpus.version_scheme
     ordered = sorted(corpus.sources.values(), key=lambda s: s.source_id)
     declared: dict[tuple[str, str, str], list[tuple[Source, Claim]]] = defaultdict(list)

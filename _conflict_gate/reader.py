@@ -50,7 +50,7 @@ import html
 import re
 import sys
 import unicodedata
-from typing import Final, NamedTuple, Sequence
+from typing import Final, Iterator, NamedTuple, Sequence
 
 from .blocks import FOOTNOTE_DOUBT, MAX_LEAF_LINES, Leaf, parse_blocks
 from .blocks.state import NO_FRONT_MATTER
@@ -173,6 +173,7 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
         return _EMPTY
     view = text if text.isascii() else encoded.decode("latin-1")
     findings = _Findings(view, encoded, grammar, source_id, path, renderer, stated)
+    findings.fast = fast
     if len(candidates) > MAX_CANDIDATES:
         findings.refuse("too_complex", candidates[MAX_CANDIDATES], f"more than {MAX_CANDIDATES} at "
                         "signs that may start a directive; the gate does not read such a source")
@@ -299,6 +300,41 @@ def _candidates(encoded: bytes, grammar: Grammar) -> tuple[list[int], frozenset[
     return found, frozenset(stated)
 
 
+#: Bytes one of which ends every match of :attr:`Grammar.stated_key` (``=``, a reference, U+FF1D, U+FE66).
+_EQUALS_BYTES: Final = (b"=", b"&", b"\xef")
+#: Past this many such bytes, :func:`_stated_keys` scans the whole page instead of their lines.
+_EQUALS_LINES: Final = 256
+
+
+def _stated_keys(encoded: bytes, grammar: Grammar) -> Iterator[re.Match[bytes]]:
+    """``grammar.stated_key.finditer(encoded)``, scanning only the lines that hold a byte such a match
+    ends with (:data:`_EQUALS_BYTES`): a match never spans a line (no part of it matches a line
+    ending), so the matches and their order are the same, and a page without ``=`` costs three
+    ``bytes.find``."""
+    pattern = grammar.stated_key
+    at: list[int] = []
+    for ending in _EQUALS_BYTES:
+        position = encoded.find(ending)
+        while position != -1 and len(at) <= _EQUALS_LINES:
+            at.append(position)
+            position = encoded.find(ending, position + 1)
+    if not at:
+        return
+    if len(at) > _EQUALS_LINES:
+        yield from pattern.finditer(encoded)
+        return
+    done = 0
+    for position in sorted(at):
+        if position < done:
+            continue
+        start = max(encoded.rfind(b"\n", done, position), encoded.rfind(b"\r", done, position)) + 1
+        start = max(start, done)
+        ends = [end for end in (encoded.find(b"\n", position), encoded.find(b"\r", position)) if end != -1]
+        end = min(ends) if ends else len(encoded)
+        yield from pattern.finditer(encoded, start, end)
+        done = end
+
+
 def _stated_claims(encoded: bytes, grammar: Grammar) -> list[int]:
     """The at signs on lines that state a claim under any at-word (issue 15): after the line's first
     at sign, an operation of the grammar and later one of its keys followed by ``=``, as the raw
@@ -307,7 +343,7 @@ def _stated_claims(encoded: bytes, grammar: Grammar) -> list[int]:
     found: list[int] = []
     done = 0  # lines before this offset were read
     carriage_returns = b"\r" in encoded
-    for key in grammar.stated_key.finditer(encoded):
+    for key in _stated_keys(encoded, grammar):
         if key.start() < done:
             continue
         line_start = max(encoded.rfind(b"\n", done, key.start()) + 1, done)
@@ -391,6 +427,8 @@ class _Findings:
         self.near_misses: list[tuple[int, str]] = []  # (offset, where)
         self._counted = (0, 1)  # (offset, line number there): line numbers count on from here
         self.carriage_returns = "\r" in view
+        #: whether shortcuts that read a block without the inline rules may be taken (``fast``)
+        self.fast = True
 
     def decode(self, start: int, end: int) -> str:
         return self.encoded[start:end].decode("utf-8", "surrogatepass")
@@ -581,7 +619,8 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
         f.refuse("too_complex", inside[0], f"this block is larger than the {MAX_BLOCK_BYTES} bytes "
                  "whose inline markup the gate reads")
         return
-    if kind == "paragraph" and not leaf.containers and opened is None and _plain_directive_lines(f, leaf):
+    if kind == "paragraph" and not leaf.containers and opened is None and (
+            _plain_directive_lines(f, leaf) or (f.fast and _quiet_paragraph(f, leaf, inside))):
         if raw is not None:  # no raw HTML in it, but its <p> and </p> close what may be open
             raw.begin(BLOCK, leaf.lines[0][0], "", Spans(), lambda offset: 0)
             raw.end()
@@ -660,6 +699,104 @@ def _plain_directive_lines(f: _Findings, leaf: Leaf) -> bool:
         if f.problems:
             break
     return True
+
+
+#: Renderers whose inline reading :func:`_quiet_paragraph` knows: CommonMark 0.31.2 + GFM inlines.
+_QUIET_RENDERERS: Final = frozenset({"github", "commonmark"})
+#: Outside code spans, a quiet paragraph holds none of these: every other inline construct of
+#: CommonMark and GFM that can hide, move or span text (emphasis, strikethrough, links, images,
+#: footnotes, raw HTML, autolinks, escapes, character references) starts with one, and so do what
+#: other sites add (``$``, ``{``, ``^``, ``|``).
+_LOUD: Final = re.compile(r"[*_~\[\]!<>&\\{}$^|]")
+_BACKTICKS: Final = re.compile(r"`+")
+#: A paragraph with more backtick strings than this is read by the inline rules.
+_QUIET_RUNS: Final = 1024
+
+
+def _quiet_paragraph(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> bool:
+    """A top-level paragraph whose candidates are all directive lines as written (unindented
+    :attr:`Grammar.plain_line` lines) and whose only inline construct is code spans (CommonMark 6.1),
+    none of them around a directive line: each directive line is read as written, as
+    :func:`_plain_directive_lines` reads it, without the inline rules, so a directive in a long
+    paragraph costs the scans of its bytes and the code spans, not the Python of every line.
+    False (nothing done) otherwise, and under a renderer not in :data:`_QUIET_RENDERERS`."""
+    pattern, view = f.grammar.plain_line, f.view
+    if pattern is None or f.renderer.name not in _QUIET_RENDERERS:
+        return False
+    wanted = set(inside)
+    line_starts = {start for _, start, _ in leaf.lines}
+    for at in inside:  # an at sign that no reading shows as directive-shaped: nothing to read there
+        if at not in line_starts and not _inert_candidate(f, at):
+            return False
+    pieces: list[str] = []
+    directive_lines: list[tuple[int, int, int]] = []  # (content offset, line start, its end)
+    offset = 0
+    for _, start, end in leaf.lines:
+        if start in wanted:
+            trimmed = _trim(view, start, end)
+            if view[start] != "@" or (start and view[start - 1] not in "\n\r") \
+                    or not pattern.fullmatch(view, start, trimmed):
+                if not _inert_candidate(f, start):
+                    return False
+                wanted.discard(start)
+                pieces.append(view[start:end])
+                offset += end - start + 1
+                continue
+            wanted.discard(start)
+            directive_lines.append((offset, start, trimmed))
+            pieces.append(" " * (end - start))  # no backtick, nothing loud: read below as written
+        else:
+            pieces.append(view[start:end])
+        offset += end - start + 1
+    text = "\n".join(pieces)
+    runs: list[tuple[int, int]] = []
+    for run in _BACKTICKS.finditer(text):
+        runs.append(run.span())
+        if len(runs) > _QUIET_RUNS:  # many code spans: the inline rules, in their bounded memory
+            return False
+    by_length: dict[int, list[int]] = {}
+    for index, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(index)
+    quiet_from, code = 0, []
+    i = 0
+    while i < len(runs):  # 6.1: a backtick string opens a code span closed by the next one of its length
+        start, end = runs[i]
+        same = by_length[end - start]
+        k = bisect.bisect_right(same, i)
+        if k == len(same):  # no closer: the string is literal text
+            i += 1
+            continue
+        closer = same[k]
+        if _LOUD.search(text, quiet_from, start):
+            return False
+        code.append((start, runs[closer][1]))
+        quiet_from = runs[closer][1]
+        i = closer + 1
+    if _LOUD.search(text, quiet_from):
+        return False
+    for at, start, end in directive_lines:
+        if any(a <= at < b for a, b in code):
+            return False
+    for _, start, end in directive_lines:
+        f.directive(start, end)
+        if f.problems:
+            break
+    return True
+
+
+_WORD: Final = re.compile(r"\S*")
+
+
+def _inert_candidate(f: _Findings, at: int) -> bool:
+    """In a quiet paragraph (a reader sees its text as written, outside code spans), is the candidate at
+    byte ``at`` one the rules pass over wherever it is: an ASCII at sign, on no line stating a claim,
+    followed by a word no reading shows as directive-shaped (``docs@quill.example``) and short enough
+    to be read (:data:`~_conflict_gate.inlines._WORD_LIMIT`)?"""
+    if at in f.stated or f.view[at] != "@" or _shaped_raw(f, at):
+        return False
+    rest, _ = _rest_of_line(f, at, 4 * _WORD_LIMIT)
+    word = _WORD.match(rest)
+    return word is not None and len(word.group()) < _WORD_LIMIT - 2
 
 
 def _trim(view: str, start: int, end: int) -> int:

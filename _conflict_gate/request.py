@@ -15,7 +15,7 @@ from .grammar import Grammar
 from .jsondata import canonical_json
 from .results import AnswerRequest, ClaimRecord
 
-__all__ = ["answer_request"]
+__all__ = ["answer_request", "request_texts"]
 
 
 def answer_request(grammar: Grammar, request: Mapping[str, Any], claims: Sequence[ClaimRecord], *,
@@ -31,6 +31,14 @@ def answer_request(grammar: Grammar, request: Mapping[str, Any], claims: Sequenc
     one :func:`~_conflict_gate.answer.check_answer` reads, unless a caller
     builds requests for another checker). Prepares data only; sends nothing.
     """
+    system, user = request_texts(grammar, request, claims, [canonical_json(claim) for claim in claims], form=form)
+    return {"messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
+
+
+def request_texts(grammar: Grammar, request: Mapping[str, Any], claims: Sequence[ClaimRecord],
+                  encoded: Sequence[str], *, form: AnswerForm = ANSWER_FORM) -> tuple[str, str]:
+    """The system and user messages' texts of :func:`answer_request`; ``encoded`` holds each claim's
+    canonical JSON (the gate keeps it per claim, so a warm decision does not encode claims again)."""
     version, operation, key = request["requested_version"], request["operation"], request["claim_key"]
     citations = [form.citation.format(source_id=c["source_id"], line=c["start_line"])
                  for c in sorted(claims, key=lambda c: c["source_id"])]
@@ -40,7 +48,6 @@ def answer_request(grammar: Grammar, request: Mapping[str, Any], claims: Sequenc
         "not add behaviour, defaults or other versions. "
         + form.instructions(grammar, key, version, citations)
     )
-    payload = {"question": {"requested_version": version, "operation": operation, "claim_key": key},
-               "claims": list(claims)}
-    return {"messages": [{"role": "system", "content": system},
-                         {"role": "user", "content": canonical_json(payload)}]}
+    question = {"requested_version": version, "operation": operation, "claim_key": key}
+    # canonical_json({"question": question, "claims": claims}), with each claim's text given
+    return system, '{"claims":[' + ",".join(encoded) + '],"question":' + canonical_json(question) + "}"

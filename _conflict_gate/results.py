@@ -385,11 +385,19 @@ def build(shape: type[_Shape], fields: Sequence[str] | Mapping[str, str], values
     are given only where they apply); a key of ``values`` outside ``fields``
     raises ``KeyError``, so a builder cannot add an undocumented field.
     Types are checked by mypy at the TypedDict and by the JSON Schema at run
-    time, not here.
+    time, not here. Always a new dict.
     """
-    names = fields.keys() if isinstance(fields, (dict, MappingProxyType)) else set(fields)
-    if not values.keys() <= names:  # a view comparison, in C: builders run once per item of a result
-        extra = values.keys() - set(fields)
+    known = _ORDERS.get(id(fields))
+    if known is None or known[0] is not fields:  # the tables are constants: each is looked at once
+        known = _ORDERS[id(fields)] = (fields, tuple(fields), frozenset(fields))
+    order = known[1]
+    if type(values) is dict and tuple(values) == order:  # every field, in order: builders run once per item
+        return cast(_Shape, values.copy())
+    if not known[2].issuperset(values):
+        extra = values.keys() - known[2]
         raise KeyError(f"not fields of {getattr(shape, '__name__', shape)}: {sorted(extra)}")
-    return cast(_Shape, {name: values[name] for name in fields if name in values})
+    return cast(_Shape, {name: values[name] for name in order if name in values})
 
+
+#: id of a field table -> (the table, its names in order, as a set), for :func:`build`.
+_ORDERS: dict[int, tuple[object, tuple[str, ...], frozenset[str]]] = {}

@@ -29,6 +29,7 @@ Nothing here imports the MCP SDK: :mod:`~_conflict_gate.mcp_server` wraps it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import threading
@@ -181,17 +182,20 @@ class GateService:
     :class:`~_conflict_gate.errors.GrammarError` for a manifest that does not
     load; a source that fails verification is kept, refused. ``clock`` is the
     wall clock (``time.time``) and ``load`` the loader
-    (:func:`~_conflict_gate.corpus.load_documents`), passed in for the tests.
+    (:func:`~_conflict_gate.corpus.load_documents`), passed in for the tests; ``cache`` and ``jobs``
+    are passed to it (its reading cache and workers, as ``load_documents`` takes them).
     ``reloads`` and ``reread`` count full reloads and sources read for
     directives again since the start (figures for the tests and the benchmark).
     """
 
     def __init__(self, manifest: str | os.PathLike[str], *, prog: str = "conflict-gate",
-                 clock: Callable[[], float] = time.time, load: Callable[..., Corpus] = load_documents) -> None:
+                 clock: Callable[[], float] = time.time, load: Callable[..., Corpus] = load_documents,
+                 cache: str | os.PathLike[str] | bool | None = None, jobs: int = 1) -> None:
         self.manifest = os.fspath(manifest)
         self.prog = prog
         self._clock = clock
-        self._load = load
+        options: dict[str, Any] = {"cache": cache, "jobs": jobs} if (cache, jobs) != (None, 1) else {}
+        self._load = functools.partial(load, **options)
         self._lock = threading.Lock()
         self._stamp = _Stamp.of(self.manifest, clock)
         self._corpus = load(self.manifest, strict=False)

@@ -1,0 +1,415 @@
+"""The reading cache: what the reader found in a page, kept by content, so a page whose bytes are
+unchanged is read and hashed but not parsed again (JSON only: never pickle or marshal).
+
+An entry is the :class:`~_conflict_gate.reader.Reading` of one page's bytes
+(claims, refusal, near-misses, occurrences: the quote index is built from
+them) and nothing else: the source id, path and messages are rebuilt on use,
+so two pages with the same bytes share one entry. Its key is the SHA-256 of
+
+* the page's digest (the SHA-256 of its raw bytes, as pinned),
+* the grammar (its canonical JSON),
+* the renderer's name,
+* the reader's fingerprint (:func:`reader_fingerprint`: the SHA-256 of the
+  package's own source files, the reader's limits, the Python version and
+  its Unicode database),
+
+so a change to any of them is a miss (the key is the first 32 hex digits of
+the SHA-256 of the last three, then the digest). The file carries a
+checksum (SHA-256) over every key and entry: a corrupted, truncated or
+edited file is ignored whole, as is one of another format; every entry also
+names its own key, so one found under another key (swapped) is a miss; an
+entry of another reader, grammar or renderer (foreign or stale) has another
+key and is never looked at. The cache
+never changes a decision; a hit gives exactly the reading the reader gave.
+
+Where it lives (:func:`cache_path`): one file per manifest (named by the
+SHA-256 of the manifest's real path) in ``$CONFLICT_GATE_CACHE`` when set
+(``off`` turns the cache off), else ``$XDG_CACHE_HOME/conflict-gate/``
+(``~/.cache/conflict-gate/``) on Linux and other POSIX systems,
+``~/Library/Caches/conflict-gate/`` on macOS, ``%LOCALAPPDATA%\\conflict-gate\\``
+on Windows; or the one file a caller names. It is used only when its folder
+and file belong to the user running the gate and are not writable by group
+or others (on POSIX; otherwise ignored, with one warning); written
+atomically (a temporary file in the same folder, then ``os.replace``), so
+concurrent writers never leave a torn file (the last one's entries win);
+bounded to :data:`MAX_CACHE_BYTES`. A failed write is one warning, never an
+error. The threat model is ``reference/cache.md``'s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import stat
+import sys
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Final, Mapping
+
+from .blocks import MAX_LEAF_LINES
+from .errors import DirectiveError
+from .grammar import Grammar
+from .inlines import MAX_NESTING
+from .jsondata import canonical_json
+from .reader import (
+    MAX_BLOCK_BYTES,
+    MAX_CANDIDATES,
+    MAX_NEAR_MISSES,
+    MAX_OCCURRENCE_CHARS,
+    Claim,
+    NearMiss,
+    Reading,
+)
+from .registry import MAX_SOURCE_BYTES
+
+__all__ = ["CACHE_ENV", "CACHE_FORMAT", "MAX_CACHE_BYTES", "MAX_ENTRY_BYTES", "ReadingCache", "cache_folder",
+           "cache_path", "decode_reading", "encode_reading", "reader_fingerprint"]
+
+#: The environment variable naming the cache's folder (``off``: no cache).
+CACHE_ENV: Final = "CONFLICT_GATE_CACHE"
+#: The ``"format"`` of a cache file; a file with another is not read.
+CACHE_FORMAT: Final = "conflict-gate reading cache 1"
+#: A cache file is never written larger than this; the entries of the load that writes it come first.
+MAX_CACHE_BYTES: Final = 64 << 20
+#: An entry whose text is longer than this is not stored (its page is read again next time).
+MAX_ENTRY_BYTES: Final = 256 << 10
+#: A cache file larger than this is not read.
+_READ_LIMIT: Final = MAX_CACHE_BYTES + (1 << 20)
+
+Warn = Callable[[str], None]
+
+
+def cache_folder(environ: Mapping[str, str], platform: str = sys.platform) -> str | None:
+    """The default cache folder for ``environ`` (``None``: no cache, ``CONFLICT_GATE_CACHE=off``, or no
+    home folder known)."""
+    named = environ.get(CACHE_ENV, "")
+    if named:
+        return None if named == "off" else os.path.abspath(named)
+    if platform == "win32":
+        base = environ.get("LOCALAPPDATA", "")
+        return os.path.join(base, "conflict-gate") if base else None
+    home = environ.get("HOME", "")
+    if platform == "darwin":
+        return os.path.join(home, "Library", "Caches", "conflict-gate") if home else None
+    xdg = environ.get("XDG_CACHE_HOME", "")
+    if xdg and os.path.isabs(xdg):  # the XDG spec: a relative value is ignored
+        return os.path.join(xdg, "conflict-gate")
+    return os.path.join(home, ".cache", "conflict-gate") if home else None
+
+
+def cache_path(manifest_real_path: str, cache: object, environ: Mapping[str, str]) -> str | None:
+    """The cache file a load uses: ``cache`` ``None`` -> the default folder's file for this manifest,
+    ``False`` -> none, a path -> that file."""
+    if cache is False:
+        return None
+    if cache is None:
+        folder = cache_folder(environ)
+        if folder is None:
+            return None
+        name = hashlib.sha256(os.fsencode(manifest_real_path)).hexdigest()[:32]
+        return os.path.join(folder, f"readings-{name}.json")
+    if isinstance(cache, (str, os.PathLike)):
+        return os.path.abspath(os.fspath(cache))
+    raise TypeError(f"cache must be None, False or a path, got {type(cache).__name__}")
+
+
+#: What the reader's output depends on besides its source files: its limits, and the Python and
+#: Unicode versions its character classes and NFKC come from.
+def _limits() -> dict[str, Any]:
+    return {"MAX_NEAR_MISSES": MAX_NEAR_MISSES, "MAX_CANDIDATES": MAX_CANDIDATES,
+            "MAX_BLOCK_BYTES": MAX_BLOCK_BYTES, "MAX_OCCURRENCE_CHARS": MAX_OCCURRENCE_CHARS,
+            "MAX_LEAF_LINES": MAX_LEAF_LINES, "MAX_NESTING": MAX_NESTING, "MAX_SOURCE_BYTES": MAX_SOURCE_BYTES,
+            "python": list(sys.version_info[:2]), "unicode": unicodedata.unidata_version,
+            "format": CACHE_FORMAT}
+
+
+@lru_cache(maxsize=None)
+def reader_fingerprint(package: str = os.path.dirname(os.path.abspath(__file__))) -> str | None:
+    """SHA-256 (hex) of every Python source file of the package (its relative path and bytes, in
+    sorted order) and of the reader's limits: any change to the code that reads pages changes it.
+    ``None`` when a file cannot be read (then there is no cache). Computed once per process."""
+    digest = hashlib.sha256(canonical_json(_limits()).encode("utf-8"))
+    try:
+        files = sorted(p for p in Path(package).rglob("*.py") if "__pycache__" not in p.parts)
+        for path in files:
+            digest.update(f"\0{path.relative_to(package).as_posix()}\0".encode("utf-8"))
+            digest.update(path.read_bytes())
+    except OSError:
+        return None
+    return digest.hexdigest() if files else None
+
+
+def context_of(grammar: Grammar, renderer_name: str, fingerprint: str) -> str:
+    """What every key of one load shares: the SHA-256 (hex, first 32 digits) of the grammar's canonical
+    JSON, the renderer's name and the reader's fingerprint, then ``:``; a key is this and the page's digest."""
+    data = canonical_json({"grammar": grammar.summary(), "renderer": renderer_name, "reader": fingerprint})
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:32] + ":"
+
+
+# --------------------------------------------------------------------------
+# Entries: a reading as JSON data, without source id or path
+
+
+def encode_reading(reading: Reading) -> list[Any]:
+    """``reading`` as JSON data: ``[claims, refusal, near-misses, occurrences]`` (the refusal
+    ``[reason, detail, quote, line, column]`` or ``null``), nothing naming the source. A cache entry
+    adds its key."""
+    refusal = reading.refusal
+    return [[list(claim) for claim in reading.claims],
+            None if refusal is None else [refusal.reason, refusal.detail, refusal.quote, refusal.line, refusal.column],
+            [list(miss) for miss in reading.near_misses], list(reading.occurrences)]
+
+
+def decode_reading(data: Any, source_id: str | None, path: str | None) -> Reading:
+    """The :class:`Reading` :func:`encode_reading` gave ``data`` for, its refusal naming ``source_id``
+    and ``path``. Raises ``ValueError`` or ``TypeError`` on data of another length (the file's
+    checksum has already told a corrupted entry apart; what it vouches for is not checked again)."""
+    claims_data, refusal_data, near_data, occurrences_data = data[:4] if len(data) == 5 else data
+    claims = tuple(map(_claim, claims_data))
+    refusal = None
+    if refusal_data is not None:
+        reason, detail, quote, line, column = refusal_data
+        if type(reason) is not str or reason not in DirectiveError.reasons or type(detail) is not str \
+                or type(quote) is not str:
+            raise ValueError("not a refusal")
+        refusal = DirectiveError(reason, detail, quote=quote, source_id=source_id, path=path,
+                                 line=_optional_int(line), column=_optional_int(column))
+    near = tuple(map(_near_miss, near_data))
+    intern = sys.intern
+    occurrences = tuple([intern(text) for text in occurrences_data])
+    return Reading(claims, refusal, near, occurrences)
+
+
+_claim: Final = Claim._make  # the length is checked; the file's checksum vouches for the values
+_near_miss: Final = NearMiss._make
+
+
+def _optional_int(value: Any) -> int | None:
+    if value is not None and type(value) is not int:
+        raise ValueError("not an integer")
+    return value
+
+
+#: A cache file is this head, the SHA-256 (hex) of its entries' text, :data:`_MIDDLE`, the entries (a
+#: JSON object: key -> entry) and ``}``: one JSON object, whose checksum covers every key and entry.
+_HEAD: Final = ('{"format":"' + CACHE_FORMAT + '","checksum":"').encode("ascii")
+_MIDDLE: Final = b'","entries":'
+
+
+class ReadingCache:
+    """One cache file, read once when opened and written at most once (:meth:`save`).
+
+    ``get`` and ``put`` take a page's digest; the rest of the key is the
+    ``context`` every page of the load shares. ``warn`` receives each warning
+    (one line). Open it with :meth:`open`.
+    """
+
+    def __init__(self, path: str, context: str, warn: Warn) -> None:
+        self.path = path
+        self.context = context
+        self.warn = warn
+        self.usable = True  # False: the file or folder is not trusted, or there is no fingerprint
+        self._stored: dict[str, Any] = {}  # key -> entry, as read
+        self._used: dict[str, Any] = {}  # key -> entry: hits and new entries, in load order
+        self._changed = False
+        self.hits = self.misses = 0
+
+    @classmethod
+    def open(cls, path: str, grammar: Grammar, renderer_name: str, warn: Warn) -> "ReadingCache":
+        """The cache in ``path`` for pages read with ``grammar`` and ``renderer_name``: its entries read
+        if the file exists and is trusted (see the module docstring); empty otherwise."""
+        fingerprint = reader_fingerprint()
+        cache = cls(path, context_of(grammar, renderer_name, fingerprint or ""), warn)
+        if fingerprint is None:
+            cache.usable = False
+            return cache
+        problem = _untrusted(os.path.dirname(path), must_exist=False)
+        if problem is not None:
+            cache.usable = False
+            warn(f"reading cache not used: {problem}")
+            return cache
+        cache._stored = cache._read()
+        return cache
+
+    def _read(self) -> dict[str, Any]:
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+        try:
+            fd = os.open(self.path, flags)
+        except FileNotFoundError:
+            return {}
+        except OSError as error:
+            self.usable = False
+            self.warn(f"reading cache not used: cannot open {_shown(self.path)}: {error.strerror}")
+            return {}
+        try:
+            info = os.fstat(fd)
+            problem = _untrusted_stat(info, f"file {_shown(self.path)}", folder=False)
+            if problem is not None:
+                self.usable = False
+                self.warn(f"reading cache not used: {problem}")
+                return {}
+            if info.st_size > _READ_LIMIT:
+                self._changed = True
+                return {}
+            chunks = []
+            size = 0
+            while True:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > _READ_LIMIT:
+                    self._changed = True
+                    return {}
+        except OSError:
+            return {}
+        finally:
+            os.close(fd)
+        entries = parse_cache_file(b"".join(chunks))
+        if entries is None:  # truncated, corrupt, foreign: written anew
+            self._changed = True
+            return {}
+        return entries
+
+    def key(self, digest: str) -> str:
+        """The key of the page whose bytes have ``digest`` (:func:`context_of` and the digest)."""
+        return self.context + digest
+
+    def get(self, digest: str, source_id: str | None, path: str | None) -> Reading | None:
+        """The reading of the page whose bytes have ``digest``, or ``None`` (a miss)."""
+        if not self.usable:
+            return None
+        key = self.context + digest
+        data = self._stored.get(key)
+        if data is None:
+            data = self._used.get(key)
+            if data is None:
+                self.misses += 1
+                return None
+        try:
+            if type(data) is not list or len(data) != 5 or data[4] != key:  # an entry names its key
+                raise ValueError("not this key's entry")
+            reading = decode_reading(data, source_id, path)
+        except (ValueError, TypeError, AssertionError):
+            self.misses += 1
+            self._changed = True  # an entry of another shape: dropped on save
+            self._stored.pop(key, None)
+            return None
+        self.hits += 1
+        self._used[key] = data
+        return reading
+
+    def put(self, digest: str, reading: Reading) -> None:
+        """Keep the reading of the page whose bytes have ``digest`` (unless it is too large)."""
+        if not self.usable:
+            return
+        if sum(len(text) for text in reading.occurrences) > MAX_ENTRY_BYTES // 2:
+            return
+        key = self.context + digest
+        self._used[key] = [*encode_reading(reading), key]
+        self._changed = True
+
+    def save(self) -> None:
+        """Write the file when an entry was added or found bad: this load's entries first, then the others
+        read from it, up to :data:`MAX_CACHE_BYTES`. A failure is one warning."""
+        if not self.usable or not self._changed:
+            return
+        entries: dict[str, Any] = dict(self._used)
+        text = _dump(entries)
+        if len(text) > MAX_CACHE_BYTES:
+            text = b"{}"
+        else:
+            rest = [(key, value) for key, value in self._stored.items() if key not in entries]
+            if rest:
+                more = _dump(dict(rest))
+                if len(text) + len(more) <= MAX_CACHE_BYTES:
+                    text = text[:-1] + (b"," if len(text) > 2 else b"") + more[1:]
+                else:  # older entries up to the bound, in the order they were written
+                    budget = MAX_CACHE_BYTES - len(text)
+                    for key, value in rest:
+                        piece = _dump({key: value})
+                        budget -= len(piece)
+                        if budget < 0:
+                            break
+                        entries[key] = value
+                    text = _dump(entries)
+        content = _HEAD + hashlib.sha256(text).hexdigest().encode("ascii") + _MIDDLE + text + b"}"
+        folder = os.path.dirname(self.path)
+        tmp = None
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            problem = _untrusted(folder, must_exist=True)
+            if problem is not None:
+                self.warn(f"reading cache not written: {problem}")
+                return
+            tmp = os.path.join(folder, f".{os.path.basename(self.path)}.{secrets.token_hex(6)}.tmp")
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) \
+                | getattr(os, "O_BINARY", 0)
+            fd = os.open(tmp, flags, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(content)
+            os.replace(tmp, self.path)
+            tmp = None
+        except OSError as error:
+            self.warn(f"reading cache not written: {_shown(self.path)}: {error.strerror or error}")
+        finally:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+        self._changed = False
+
+
+def _dump(entries: Mapping[str, Any]) -> bytes:
+    return json.dumps(entries, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+
+
+def parse_cache_file(raw: bytes) -> dict[str, Any] | None:
+    """The entries of a cache file's bytes, or ``None`` when they are not a whole, unaltered cache of
+    this format (its checksum, over every key and entry, differs; it is truncated; it is not JSON)."""
+    start = len(_HEAD) + 64 + len(_MIDDLE)
+    if not raw.startswith(_HEAD) or raw[len(_HEAD) + 64:start] != _MIDDLE or not raw.endswith(b"}"):
+        return None
+    body = raw[start:-1]
+    if hashlib.sha256(body).hexdigest().encode("ascii") != raw[len(_HEAD):len(_HEAD) + 64]:
+        return None
+    try:
+        entries = json.loads(body.decode("utf-8", "surrogatepass"))
+    except (ValueError, RecursionError):
+        return None
+    return entries if isinstance(entries, dict) else None
+
+
+def _shown(path: str) -> str:
+    from .errors import printable
+    return printable(os.fsencode(path).decode("utf-8", "backslashreplace"))
+
+
+def _untrusted(folder: str, *, must_exist: bool) -> str | None:
+    """Why the cache folder ``folder`` must not be used, or ``None`` (also when it does not exist yet,
+    unless ``must_exist``)."""
+    try:
+        info = os.stat(folder)
+    except FileNotFoundError:
+        return f"folder {_shown(folder)} does not exist" if must_exist else None
+    except OSError as error:
+        return f"cannot open folder {_shown(folder)}: {error.strerror}"
+    if not stat.S_ISDIR(info.st_mode):
+        return f"{_shown(folder)} is not a folder"
+    return _untrusted_stat(info, f"folder {_shown(folder)}", folder=True)
+
+
+def _untrusted_stat(info: os.stat_result, what: str, *, folder: bool) -> str | None:
+    if not folder and not stat.S_ISREG(info.st_mode):
+        return f"{what} is not a regular file"
+    if os.name != "posix":  # Windows: %LOCALAPPDATA% is the user's own (no owner or mode bits to check)
+        return None
+    if info.st_uid != os.geteuid():
+        return f"{what} belongs to another user"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"{what} is writable by group or others"
+    return None

@@ -1,0 +1,373 @@
+"""The reading cache and the parallel first load: a corpus is the same with and without either.
+
+``CONFLICT_GATE_FUZZ_CACHE`` (default 12) is the number of damaged cache files the fuzz tries per
+kind of damage; set it to a few thousand for a long run.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import io
+import json
+import os
+import random
+import threading
+import unittest
+from contextlib import redirect_stderr
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+from _conflict_gate.cache import CACHE_ENV, cache_folder, cache_path, parse_cache_file
+from _conflict_gate.corpus import Corpus, load_documents, load_with
+from _conflict_gate.decision import audit, gate
+from _conflict_gate.errors import IngestionError
+from _conflict_gate.jsondata import render_json
+from _conflict_gate.pool import start_method
+from _conflict_gate.reader import read_directives
+from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, CorpusTestCase, directive, run_cli, write_corpus
+
+#: A read-only disk: the cache's rename fails.
+READ_ONLY = mock.patch("_conflict_gate.cache.os.replace", side_effect=OSError(errno.EROFS, "Read-only file system"))
+FUZZ_ROUNDS = int(os.environ.get("CONFLICT_GATE_FUZZ_CACHE", "12"))
+BOM = b"\xef\xbb\xbf"
+
+
+def snapshot(corpus: Corpus) -> list[Any]:
+    """Everything a corpus holds per source, errors by class, message and every attribute."""
+    def error(e: Any) -> Any:
+        return None if e is None else (type(e).__name__, str(e), e.reason, e.detail, e.source_id, e.path, e.line,
+                                        e.column, getattr(e, "quote", None))
+    return [(s.source_id, s.version, s.status, s.path, s.sha256, s.size, s.claims, error(s.refusal), s.near_misses,
+             s.occurrences) for s in corpus.sources.values()]
+
+
+def decisions(corpus: Corpus) -> str:
+    """The audit and a decision per pair of sources and claim, as JSON."""
+    ids = sorted(corpus.sources)
+    out: list[Any] = [audit(corpus)]
+    for a, b in zip(ids, ids[1:]):
+        version = corpus.sources[a].version
+        for key in ("existing_path", "close_required"):
+            out.append(gate(corpus, [a, b], version, "create_copy", key))
+    return render_json(out)
+
+
+#: Pages of every kind the reader tells apart: claims, refusals, near-misses, a BOM, CRLF, not UTF-8.
+PAGES: dict[str, bytes] = {
+    "docs/a.md": b"# A\n\n" + directive("refuse") + b"\n" + directive("yes", "close_required") + b"\n",
+    "docs/b.md": b"Text.\n\n```\n" + directive("overwrite") + b"\n```\n\n" + directive("refuse") + b"\n",
+    "docs/same-as-b.md": b"Text.\n\n```\n" + directive("overwrite") + b"\n```\n\n" + directive("refuse") + b"\n",
+    "docs/refused.md": b"- " + directive("refuse") + b"\n",
+    "docs/refused-too.md": b"- " + directive("refuse") + b"\n",
+    "docs/bom.md": BOM + directive("overwrite") + b"\r\n\r\nMention @quill here and `@quill x y=z`.\r\n",
+    "docs/bad-value.md": directive("maybe") + b"\n",
+    "docs/silent.md": b"Nothing to see.\n",
+}
+
+
+class CacheLocationTest(unittest.TestCase):
+    def test_default_folders(self) -> None:
+        cases = [
+            ({CACHE_ENV: "/x/c"}, "linux", "/x/c"),
+            ({CACHE_ENV: "off", "HOME": "/h"}, "linux", None),
+            ({"XDG_CACHE_HOME": "/xdg", "HOME": "/h"}, "linux", "/xdg/conflict-gate"),
+            ({"XDG_CACHE_HOME": "relative", "HOME": "/h"}, "linux", "/h/.cache/conflict-gate"),
+            ({"HOME": "/h"}, "linux", "/h/.cache/conflict-gate"),
+            ({"HOME": "/h", "XDG_CACHE_HOME": "/xdg"}, "darwin", "/h/Library/Caches/conflict-gate"),
+            ({"LOCALAPPDATA": "C:\\Users\\u\\AppData\\Local"}, "win32",
+             os.path.join("C:\\Users\\u\\AppData\\Local", "conflict-gate")),
+            ({}, "linux", None),
+        ]
+        for environ, platform, expected in cases:
+            with self.subTest(environ=environ, platform=platform):
+                self.assertEqual(cache_folder(environ, platform), expected)
+
+    def test_a_file_per_manifest_none_or_the_one_named(self) -> None:
+        first = cache_path("/p/a/manifest.json", None, {CACHE_ENV: "/c"})
+        second = cache_path("/p/b/manifest.json", None, {CACHE_ENV: "/c"})
+        assert first is not None and second is not None
+        self.assertNotEqual(first, second)
+        self.assertEqual(os.path.dirname(first), "/c")
+        self.assertIsNone(cache_path("/p/a/manifest.json", False, {CACHE_ENV: "/c"}))
+        self.assertEqual(cache_path("/p/a/manifest.json", "/else/r.json", {CACHE_ENV: "/c"}), "/else/r.json")
+        with self.assertRaises(TypeError):
+            cache_path("/p/a/manifest.json", 3, {})
+
+    def test_the_suite_never_uses_the_users_cache(self) -> None:
+        """Guards against a test run writing into ~/.cache: tests/__init__.py names a temporary folder."""
+        folder = os.environ.get(CACHE_ENV, "")
+        self.assertTrue(folder and "conflict-gate-test-cache-" in folder, folder)
+
+
+class CacheTest(CorpusTestCase):
+    def setUp(self) -> None:
+        self.root = self.folder()
+        self.manifest = write_corpus(self.root / "corpus", PAGES)
+        self.cache = self.root / "cache" / "readings.json"
+
+    def load(self, cache: Any = None, **options: Any) -> Corpus:
+        return load_documents(self.manifest, cache=self.cache if cache is None else cache, **options)
+
+    def test_a_cached_load_is_the_same_corpus(self) -> None:
+        plain = self.load(cache=False)
+        first = self.load()
+        self.assertTrue(self.cache.is_file())
+        second = self.load()
+        self.assertEqual(snapshot(first), snapshot(plain))
+        self.assertEqual(snapshot(second), snapshot(plain))
+        self.assertEqual(decisions(second), decisions(plain))
+
+    def test_an_unchanged_page_is_not_read_again(self) -> None:
+        self.load()
+        with mock.patch("_conflict_gate.corpus.read_directives", side_effect=AssertionError("read again")):
+            corpus = self.load()
+        self.assertEqual(len(corpus), len(PAGES))
+
+    def test_two_pages_with_the_same_bytes_share_an_entry_but_not_their_messages(self) -> None:
+        """Guards against an entry carrying the source id or path of the page it was read from."""
+        self.load()
+        corpus = self.load()
+        one, two = corpus.sources["refused"].refusal, corpus.sources["refused-too"].refusal
+        assert one is not None and two is not None
+        self.assertEqual((one.source_id, one.path), ("refused", "docs/refused.md"))
+        self.assertEqual((two.source_id, two.path), ("refused-too", "docs/refused-too.md"))
+        self.assertIn("refused-too.md", str(two))
+        entries = parse_cache_file(self.cache.read_bytes())
+        assert entries is not None
+        self.assertEqual(len(entries), len(set(hashlib.sha256(raw).hexdigest() for raw in PAGES.values())))
+        self.assertNotIn("refused.md", self.cache.read_text(encoding="utf-8"))
+
+    def test_a_changed_grammar_or_renderer_is_a_miss(self) -> None:
+        self.load()
+        grammar = json.loads(json.dumps(QUILL_GRAMMAR))
+        grammar["operations"]["create_copy"]["existing_path"]["values"].append("maybe")
+        for extra in ({"grammar": grammar}, {"extra": {"renderer": "github"}}):
+            with self.subTest(extra=list(extra)):
+                manifest = write_corpus(self.root / "corpus", PAGES, **extra)
+                cached = load_documents(manifest, cache=self.cache)
+                self.assertEqual(snapshot(cached), snapshot(load_documents(manifest, cache=False)))
+        refused = load_documents(self.manifest, cache=self.cache).sources["bad-value"].refusal
+        assert refused is not None
+        self.assertEqual(refused.reason, "unknown_directive_value")
+
+    def test_a_changed_reader_is_a_miss(self) -> None:
+        """Guards against a cache entry outliving the code that wrote it."""
+        self.load()
+        with mock.patch("_conflict_gate.cache.reader_fingerprint", return_value="another reader"):
+            with mock.patch("_conflict_gate.corpus.read_directives", side_effect=AssertionError("read")):
+                with self.assertRaises(AssertionError):
+                    self.load()
+
+    def test_strict_and_non_strict_loads_fail_as_without_a_cache(self) -> None:
+        self.load()
+        bad = self.root / "corpus" / "docs" / "b.md"
+        bad.write_bytes(b"changed\n")
+        with self.assertRaises(IngestionError) as raised:
+            self.load()
+        with self.assertRaises(IngestionError) as plain:
+            self.load(cache=False)
+        self.assertEqual(str(raised.exception), str(plain.exception))
+        self.assertEqual(snapshot(self.load(strict=False)), snapshot(self.load(cache=False, strict=False)))
+
+    def test_an_untrusted_folder_or_file_is_not_used_with_one_warning(self) -> None:
+        self.load()
+        folder = self.cache.parent
+        for what, change, undo in (
+                ("folder", lambda: folder.chmod(0o777), lambda: folder.chmod(0o700)),
+                ("file", lambda: self.cache.chmod(0o666), lambda: self.cache.chmod(0o600))):
+            with self.subTest(what):
+                change()
+                try:
+                    err = io.StringIO()
+                    with redirect_stderr(err), \
+                            mock.patch("_conflict_gate.corpus.read_directives", wraps=read_directives) as spy:
+                        corpus = self.load()
+                    self.assertEqual(snapshot(corpus), snapshot(self.load(cache=False)))
+                    self.assertTrue(spy.called, "an untrusted cache was read")
+                    lines = err.getvalue().splitlines()
+                    self.assertEqual(len(lines), 1, lines)
+                    self.assertIn("writable by group or others", lines[0])
+                finally:
+                    undo()
+
+    @unittest.skipUnless(hasattr(os, "geteuid") and os.geteuid() == 0, "needs root to give a file away")
+    def test_a_file_of_another_user_is_not_used(self) -> None:
+        self.load()
+        os.chown(self.cache, 65534, -1)
+        err = io.StringIO()
+        with redirect_stderr(err):
+            corpus = self.load()
+        self.assertEqual(snapshot(corpus), snapshot(self.load(cache=False)))
+        self.assertIn("belongs to another user", err.getvalue())
+
+    def test_a_failed_write_is_one_warning_and_never_an_error(self) -> None:
+        """A read-only disk (simulated: the rename fails with EROFS), and a cache path under a file."""
+        err = io.StringIO()
+        with redirect_stderr(err), READ_ONLY:
+            corpus = self.load()
+        self.assertFalse(self.cache.exists())
+        self.assertEqual(list(self.cache.parent.iterdir()), [], "a temporary file was left behind")
+        self.assertEqual(snapshot(corpus), snapshot(self.load(cache=False)))
+        lines = err.getvalue().splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        self.assertIn("reading cache not written", lines[0])
+        self.assertIn("Read-only file system", lines[0])
+        blocker = self.root / "not-a-folder"
+        blocker.write_text("x")
+        err = io.StringIO()
+        with redirect_stderr(err):
+            corpus = self.load(cache=blocker / "readings.json")
+        self.assertEqual(snapshot(corpus), snapshot(self.load(cache=False)))
+        self.assertEqual(len(err.getvalue().splitlines()), 1)
+
+    def test_the_command_line_takes_cache_and_no_cache_and_keeps_its_exit_code(self) -> None:
+        args = ["audit", "--manifest", str(self.manifest), "--format", "json"]
+        plain = run_cli([*args, "--no-cache"])
+        cached = run_cli([*args, "--cache", str(self.cache)])
+        again = run_cli([*args, "--cache", str(self.cache), "--jobs", "2"])
+        with READ_ONLY:
+            failed = run_cli([*args, "--cache", str(self.root / "elsewhere.json")])
+        self.assertEqual(plain[:2], cached[:2])
+        self.assertEqual(plain[:2], again[:2])
+        self.assertEqual(plain[:2], failed[:2])
+        self.assertEqual(failed[2].count("\n"), plain[2].count("\n") + 1)
+        self.assertIn("conflict-gate: warning: reading cache not written", failed[2])
+        self.assertTrue(self.cache.is_file())
+        for bad in (["--jobs", "0"], ["--jobs", "x"], ["--cache", "c.json", "--no-cache"]):
+            with self.subTest(bad):
+                code, out, err = run_cli([*args, *bad])
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(len(err.strip().splitlines()[-1:]), 1)
+
+    def test_the_default_location_comes_from_the_environment_passed_in(self) -> None:
+        folder = self.root / "from-env"
+        code, _, _ = run_cli(["versions", "--manifest", str(self.manifest)], environ={CACHE_ENV: str(folder)})
+        self.assertEqual(code, 0)
+        self.assertEqual(len(list(folder.glob("readings-*.json"))), 1)
+        code, _, _ = run_cli(["versions", "--manifest", str(self.manifest)], environ={CACHE_ENV: "off", "HOME": str(self.root)})
+        self.assertFalse((self.root / ".cache").exists())
+
+    def test_fuzz_damaged_cache_files_never_change_a_decision(self) -> None:
+        """Corrupted, truncated, swapped, foreign and shuffled entries: the corpus and every decision
+        stay as without a cache."""
+        expected_corpus = snapshot(self.load(cache=False))
+        expected = decisions(self.load(cache=False))
+        self.load()
+        good = self.cache.read_bytes()
+        entries = parse_cache_file(good)
+        assert entries is not None
+        rng = random.Random(21)
+
+        def write_entries(changed: dict[str, Any]) -> bytes:
+            body = json.dumps(changed, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            head = good[:good.index(b'"checksum":"') + len(b'"checksum":"')]
+            return head + hashlib.sha256(body).hexdigest().encode() + b'","entries":' + body + b"}"
+
+        def swapped() -> bytes:
+            keys = list(entries)
+            a, b = rng.sample(keys, 2)
+            changed = dict(entries)
+            changed[a], changed[b] = entries[b], entries[a]
+            return write_entries(changed)
+
+        def foreign() -> bytes:
+            changed = {("f" * 32 + ":" + key.split(":", 1)[1]): [*value[:4], "f" * 32 + ":" + key.split(":", 1)[1]]
+                       for key, value in entries.items()}
+            return write_entries(changed)
+
+        def misshapen() -> bytes:
+            key = rng.choice(list(entries))
+            changed = dict(entries)
+            changed[key] = rng.choice([[], [1, 2, 3, 4, key], [[["x"]], None, [], [], key], "text", None])
+            return write_entries(changed)
+
+        damages = {
+            "flipped byte": lambda: bytes(b ^ (1 << rng.randrange(8)) if i == rng.randrange(len(good)) else b
+                                          for i, b in enumerate(good)),
+            "truncated": lambda: good[:rng.randrange(len(good))],
+            "swapped entries": swapped,
+            "foreign entries": foreign,
+            "misshapen entry": misshapen,
+            "not a cache": lambda: rng.choice([b"", b"{}", b"[1,2]", b"\xff\xfe", json.dumps({"format": "x"}).encode()]),
+        }
+        for name, damage in damages.items():
+            for round_ in range(FUZZ_ROUNDS):
+                with self.subTest(damage=name, round=round_):
+                    self.cache.write_bytes(damage())
+                    corpus = self.load()
+                    self.assertEqual(snapshot(corpus), expected_corpus)
+                    self.assertEqual(decisions(corpus), expected)
+                    self.assertIsNotNone(parse_cache_file(self.cache.read_bytes()))  # written anew
+
+    def test_the_lab_is_the_same_with_and_without_the_cache(self) -> None:
+        plain = load_documents(FIXTURE_MANIFEST, cache=False)
+        cache = self.root / "lab.json"
+        load_documents(FIXTURE_MANIFEST, cache=cache)
+        self.assertEqual(snapshot(load_documents(FIXTURE_MANIFEST, cache=cache)), snapshot(plain))
+        self.assertEqual(decisions(load_documents(FIXTURE_MANIFEST, cache=cache)), decisions(plain))
+
+
+class ParallelLoadTest(CorpusTestCase):
+    """``jobs`` workers give the corpus one process gives, and the same first problem."""
+
+    def pages(self, count: int) -> dict[str, bytes]:
+        pages = {}
+        for i in range(count):
+            pages[f"docs/p{i:03d}.md"] = list(PAGES.values())[i % len(PAGES)] + f"\npage {i}\n".encode()
+        return pages
+
+    def load(self, manifest: Path, **options: Any) -> Corpus:
+        return load_with(manifest, cache=False, environ={}, warn=lambda message: None, min_pages=1, **options)
+
+    def test_workers_give_the_same_corpus(self) -> None:
+        manifest = write_corpus(self.folder(), self.pages(70))
+        one = self.load(manifest, strict=True, jobs=1)
+        for method in sorted({start_method(), start_method(threads=2)} - {None}):
+            with self.subTest(method=method):
+                two = self.load(manifest, strict=True, jobs=2, method=method)
+                self.assertEqual(snapshot(two), snapshot(one))
+                self.assertEqual(decisions(two), decisions(one))
+
+    def test_the_first_problem_in_manifest_order_is_reported(self) -> None:
+        pages = self.pages(70)
+        pages["docs/p010.md"] = b"\xff not UTF-8\n"
+        pages["docs/p050.md"] = b"\xfe not UTF-8 either\n"
+        folder = self.folder()
+        manifest = write_corpus(folder, pages)
+        (folder / "docs" / "p060.md").write_bytes(b"changed after pinning\n")
+        for strict in (True, False):
+            with self.subTest(strict=strict):
+                outcomes = []
+                for jobs in (1, 2):
+                    try:
+                        outcomes.append(snapshot(self.load(manifest, strict=strict, jobs=jobs)))
+                    except IngestionError as error:
+                        outcomes.append([str(error), error.reason])
+                self.assertEqual(outcomes[0], outcomes[1])
+                if strict:
+                    self.assertEqual(outcomes[0][1], "source_not_utf8")
+                    self.assertIn("p010", outcomes[0][0])
+
+    def test_inside_a_threaded_service(self) -> None:
+        """Guards against forking a process whose other threads hold locks: with threads, forkserver."""
+        self.assertEqual(start_method("linux", threads=2), "forkserver")
+        self.assertEqual(start_method("darwin", threads=1), "spawn")
+        self.assertIsNone(start_method("win32", threads=1))
+        manifest = write_corpus(self.folder(), self.pages(40))
+        results: list[Any] = []
+        thread = threading.Thread(target=lambda: results.append(snapshot(self.load(manifest, strict=True, jobs=2))))
+        thread.start()
+        thread.join(60)
+        self.assertEqual(results, [snapshot(self.load(manifest, strict=True, jobs=1))])
+
+    def test_jobs_must_be_a_positive_integer(self) -> None:
+        manifest = write_corpus(self.folder(), self.pages(2))
+        for jobs in (0, -1, True, 1.5):
+            with self.subTest(jobs=jobs), self.assertRaises(ValueError):
+                load_documents(manifest, jobs=jobs)  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    unittest.main()
