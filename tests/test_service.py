@@ -370,6 +370,14 @@ class VersionsCommandTest(LabCopyCase):
         self.assertEqual([v["version"] for v in listing["versions"]], ["1.0", "2.0"])
         self.assertEqual(listing["renderer"], "commonmark")
 
+    def test_the_listing_names_the_manifests_renderer(self) -> None:
+        """Regression: the listing named the default renderer whatever the manifest said."""
+        data = json.loads(self.manifest.read_text(encoding="utf-8"))
+        data["renderer"] = "github"
+        self.manifest.write_text(json.dumps(data), encoding="utf-8")
+        listing = json.loads(self.cli("versions", "--manifest", self.m, "--format", "json")[1])
+        self.assertEqual(listing["renderer"], "github")
+
     def test_strict_and_not(self) -> None:
         self.edit("docs/quill-guide.md")
         status, out, err = self.cli("versions", "--manifest", self.m, "--strict")
