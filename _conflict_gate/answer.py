@@ -69,7 +69,7 @@ from .files import read_capped
 from .decision import gate
 from .errors import DecisionError, GateError, printable
 from .jsondata import json_pointer, parse_strict, JsonProblem
-from .registry import FINDINGS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, VERDICT_PRECEDENCE, VERDICTS
+from .registry import DECISIONS, FINDINGS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, VERDICT_PRECEDENCE, VERDICTS
 from .form import ANSWER_FORM, RESERVED_KEYS
 from .results import (
     ANSWER_CHECK_FIELDS,
@@ -125,6 +125,11 @@ def _check_decision(corpus: Corpus, decision: Any) -> Decision:
     except GateError as error:
         raise DecisionError("invalid_decision", f"its request is not valid here: {error.detail} "
                             f"[{error.reason}]") from None
+    status = decision.get("status")
+    if isinstance(status, str) and status in DECISIONS and status != expected["status"]:
+        raise DecisionError("decision_mismatch", f"the gate now answers {expected['status']!r}, not "
+                            f"{status!r}, for the decision's own request: its pages or pins changed "
+                            "since it was made; run the gate again", pointer="/status")
     difference = None if _same(expected, decision) else _first_difference(expected, decision, "")
     if difference is not None:
         reason, where = difference

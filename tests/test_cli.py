@@ -1347,6 +1347,15 @@ class CheckAnswerTest(CliCase):
         self.assertEqual(self.cli("pin", "--manifest", self.m).code, code("ok"))
         self.assertUserError(self.check_answer(self.ready, SUPPORTED_ANSWER), "decision", "[decision_mismatch]")
 
+    def test_a_decision_the_gate_now_answers_otherwise_says_so(self) -> None:
+        """Regression: a ready decision checked after a page was changed to disagree and re-pinned was
+        ``invalid_decision`` ("not the shape of a gate result"); it is a real result, only stale."""
+        (self.root / "docs/reference.md").write_bytes(RIVAL)
+        self.assertEqual(self.cli("pin", "--manifest", self.m).code, code("ok"))
+        err = self.assertUserError(self.check_answer(self.ready, SUPPORTED_ANSWER), "decision", "[decision_mismatch]",
+                                   "at /status", "now answers 'conflict', not 'ready'", "run the gate again")
+        self.assertNotIn("shape", err)
+
     def test_answer_file_errors_are_input_errors(self) -> None:
         """Guards against a FIFO (or a symlink to one) as the answer blocking the check forever."""
         folder = self.tmp / "a-folder"

@@ -167,9 +167,9 @@ class FreshnessTest(LabCopyCase):
         answer = (self.root / "docs" / "answers" / "supported.txt").read_text(encoding="utf-8")
         self.assertEqual(service.check_answer(decision, answer)["verdict"], "supported")
         self.edit("docs/quill-guide.md")
-        with self.assertRaises(DecisionError) as caught:  # the gate now refuses: other fields, other values
+        with self.assertRaises(DecisionError) as caught:  # the gate now refuses: a stale decision
             service.check_answer(decision, answer)
-        self.assertIn(caught.exception.reason, ("invalid_decision", "decision_mismatch"))
+        self.assertEqual((caught.exception.reason, caught.exception.pointer), ("decision_mismatch", "/status"))
 
     def test_an_answer_looked_up_in_the_pinned_bytes_after_another_page_changed(self) -> None:
         """The invented quote is looked up in every source; a page the decision does not use changed
