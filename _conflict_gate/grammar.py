@@ -156,7 +156,7 @@ class Grammar:
     #: never emphasis, 6.2). A reader sees such a line exactly as written. ``None`` when the
     #: namespace itself is not that plain.
     plain_line: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
-    #: Issue 15's rule for claims stated under any at-word (``@quil create_copy existing_path=v``),
+    #: The rule for claims stated under any at-word (``@quil create_copy existing_path=v``),
     #: over the page's UTF-8 bytes, ASCII case-insensitive: ``at_sign`` finds an at sign as a reader
     #: reads one (``@``, U+FF20, U+FE6B, references to them); ``stated_key`` a key of the grammar
     #: followed by ``=`` (or a reference to one, or U+FF1D, U+FE66); ``stated_word`` an operation

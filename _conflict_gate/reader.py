@@ -336,7 +336,7 @@ def _stated_keys(encoded: bytes, grammar: Grammar) -> Iterator[re.Match[bytes]]:
 
 
 def _stated_claims(encoded: bytes, grammar: Grammar) -> list[int]:
-    """The at signs on lines that state a claim under any at-word (issue 15): after the line's first
+    """The at signs on lines that state a claim under any at-word: after the line's first
     at sign, an operation of the grammar and later one of its keys followed by ``=``, as the raw
     bytes spell them (ASCII case-insensitive). Every at sign on such a line, in order (at most one
     past :data:`MAX_CANDIDATES`). Linear: each line is read once, from its first ``key=``."""
@@ -434,7 +434,7 @@ class _Findings:
         return self.encoded[start:end].decode("utf-8", "surrogatepass")
 
     def mention(self, at: int) -> bool:
-        """Is the namespace-shaped text at byte ``at`` a mention (issue 15): no operation of the
+        """Is the namespace-shaped text at byte ``at`` a mention: no operation of the
         grammar after it and no ``=`` on its line, as any reading could show the line (markup
         removed, character references decoded, NFKC)? A mention states nothing, so it never
         refuses. Lines are asked in increasing order and each is read once."""
