@@ -25,6 +25,7 @@ MODULES = (
     ("inlines", "one page -> what a reader sees"),
     ("blocks", "one page -> what a reader sees"),
     ("html_tree", "one page -> what a reader sees"),
+    ("site_mkdocs", "one page -> what a reader sees"),
     ("renderers", "renderers as values"),
     ("manifest", "manifest -> entries"),
     ("manifest_text", "manifest edits"),

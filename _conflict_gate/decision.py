@@ -26,7 +26,7 @@ from .errors import GateError, LocatedError, printable
 from .grammar import Grammar, IntegerRule
 from .manifest import Manifest
 from .reader import Claim
-from .registry import AUDIT_STATUSES, DEFAULT_RENDERER, DEFAULT_UNRELATED, ELIGIBLE_STATUS, UNRELATED_OPTIONS, status_of
+from .registry import AUDIT_STATUSES, DEFAULT_UNRELATED, ELIGIBLE_STATUS, UNRELATED_OPTIONS, status_of
 from .request import answer_request
 from .tree import unlisted
 from .results import (
@@ -390,7 +390,7 @@ def versions_listing(corpus: Corpus) -> Versions:
             "message": None if refusal is None else str(refusal)}))
     return build(Versions, VERSIONS_FIELDS, {
         "grammar": corpus.grammar.summary(),
-        "renderer": DEFAULT_RENDERER,  # the manifest names no renderer yet
+        "renderer": corpus.manifest.renderer.name,
         "version_scheme": corpus.version_scheme.name,
         "versions": [build(VersionListing, VERSION_LISTING_FIELDS, {"version": version, "sources": by_version[version]})
                      for version in corpus.version_scheme.sorted(by_version)],
