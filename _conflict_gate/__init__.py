@@ -51,6 +51,7 @@ MODULES = (
     ("cli_support", "the command line"),
     ("markdown", "the command line"),
     ("cli_pin", "the command line"),
+    ("site_detect", "the command line"),
     ("cli_init", "the command line"),
     ("service", "a long-running gate"),
     ("mcp_server", "the MCP server"),

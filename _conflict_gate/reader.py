@@ -210,7 +210,8 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
 def _site_findings(f: _Findings, page: MkDocsPage, candidates: list[int]) -> list[int]:
     """What a site model (``Renderer.site``) refuses before the blocks are read: a line that pulls content
     in (``ambiguous_markup``), the first directive-shaped text in a container body
-    (``misplaced_directive``, naming the container). Returns the candidates the block reading still
+    (``misplaced_directive``, naming the container). Its doubts about single lines apply where the block
+    reading would count a directive (``_Findings.directive``). Returns the candidates the block reading still
     decides: those before the first problem (a later block cannot hold an earlier problem)."""
     f.site = page
     for offset, line in page.includes:
@@ -230,14 +231,15 @@ def _site_findings(f: _Findings, page: MkDocsPage, candidates: list[int]) -> lis
 
 def _combined(renderer: Renderer, readings: Sequence[Reading], source_id: str | None, path: str | None) -> Reading:
     """A combined renderer's reading (``portable``) from its members': the first refusal in line order
-    if any refuses; the claims when every member reads the same ones; else the first line they read
+    if any refuses (on one place, the later member's: a site model's names the site's construct); the claims when every member reads the same ones; else the first line they read
     differently is in doubt (``ambiguous_markup``)."""
-    refused = [reading for reading in readings if reading.refusal is not None]
+    refused = [(index, reading) for index, reading in enumerate(readings) if reading.refusal is not None]
     if refused:
-        def place(reading: Reading) -> tuple[int, int]:
-            assert reading.refusal is not None
-            return (reading.refusal.line or 0, reading.refusal.column or 0)
-        return min(refused, key=place)
+        def place(item: tuple[int, Reading]) -> tuple[int, int, int]:
+            index, reading = item
+            assert reading.refusal is not None  # on one place, the later member's (a site's, more specific)
+            return (reading.refusal.line or 0, reading.refusal.column or 0, -index)
+        return min(refused, key=place)[1]
     first = readings[0]
     if all(reading.claims == first.claims for reading in readings):
         return first
@@ -491,7 +493,17 @@ class _Findings:
             self.near_misses.append((offset, where))
 
     def directive(self, start: int, end: int) -> None:
-        """A counted directive line ``[start, end)``: parse it now (a grammar error refuses)."""
+        """A counted directive line ``[start, end)``: parse it now (a grammar error refuses). Where the
+        renderer's site model doubts the line (``MkDocsPage.doubts``), it is in doubt instead."""
+        doubt = None if self.site is None else self.site.doubts.get(start)
+        if doubt is None and self.site is not None and start in self.site.code:
+            doubt = ("MkDocs shows this line in a fence superfences reads (it closes fences only at the "
+                     "opener's indentation and run)", self.line_of(start)[0] - 1)
+        if doubt is not None:
+            why, cause = doubt
+            self.refuse("ambiguous_markup", start, f"the gate cannot be sure how a reader sees this line: {why} "
+                        f"(line {cause + 1}); {_SHOULD}")
+            return
         line, _, _ = self.line_of(start)
         try:
             parsed = self.grammar.parse(self.decode(start, end), line=line, **self.where)

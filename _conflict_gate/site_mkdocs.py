@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, NamedTuple, Sequence
 
 __all__ = ["MAX_CONTAINERS", "MKDOCS_EXTENSIONS", "MkDocsPage", "Problem", "scan"]
@@ -80,9 +80,18 @@ _BLOCK_CLOSE: Final = re.compile(r"/{3,}[ \t]*\Z", re.ASCII)
 _MD_IN_HTML: Final = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)\b[^>]*?\smarkdown(?:[ \t]*=|[ \t>/]|\Z)", re.ASCII)
 _SNIPPET: Final = re.compile(r"[ \t]*(;*)-+8<-+(?:[ \t]+(?:\"(?:\\\"|[^\"])+?\"|'(?:\\'|[^'])+?')(?![ \t])|(?![ \t]))"
                              r"[ \t]*\Z", re.ASCII)
-_FENCE: Final = re.compile(r"(`{3,}|~{3,})", re.ASCII)
 _LIST_OR_NOTE: Final = re.compile(r"(?:[*+-]|[0-9]{1,9}[.)])(?:[ \t]|\Z)|:[ \t]|\[\^[^\]]*\]:|(?:!!!|\?\?\?|===)",
                                   re.ASCII)
+
+#: The first line of a run of lines (no blank line between) after which Python-Markdown may continue a
+#: block quote, list item, container, fence or HTML lazily where CommonMark starts a paragraph.
+_LAZY_FROM: Final = re.compile(r"[ \t]*(?:>|(?:[*+-]|[0-9]+[.)])(?:[ \t]|\Z)|`{3,}|~{3,}|!!!|\?\?\?|===|/{3,}|:[ \t])"
+                               r"|[ \t]{4}", re.ASCII)
+_ABBREVIATION: Final = re.compile(r"[ \t]{0,3}\*\[([^\]\r\n]+)\]:", re.ASCII)
+_LAZY_WHY: Final = ("MkDocs (Python-Markdown) may continue the block quote, list item, container, fence or HTML "
+                    "begun on line {} over this line, where CommonMark starts a paragraph")
+#: At most this many abbreviations are followed; a page with more has every candidate line in doubt.
+MAX_ABBREVIATIONS: Final = 256
 
 _NAMES: Final = {"!!!": "an admonition", "???": "a collapsible details block (pymdownx.details)",
                  "???+": "a collapsible details block (pymdownx.details)", "===": "a content tab (pymdownx.tabbed)",
@@ -104,7 +113,10 @@ class _Open(NamedTuple):
     close: str  # "indent", "slashes", or a tag name (md_in_html)
 
 
-_FENCE_ONLY: Final = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*\r?$", re.ASCII | re.MULTILINE)
+#: A fence superfences opens: the run, then a language, options (``title="..."``) or an attribute list.
+_SUPERFENCE: Final = re.compile(r"(`{3,}|~{3,})[ \t]*(?:\{[^\r\n{}]*\}|[\w#.+-]*[ \t]*(?:[A-Za-z][A-Za-z0-9_]*"
+                                r"(?:=(?:\"[^\"]*\"|'[^']*'))?[ \t]*)*)\Z", re.ASCII)
+_FENCE_ONLY: Final = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*\r?$", re.ASCII | re.MULTILINE)
 
 
 @dataclass
@@ -118,6 +130,9 @@ class MkDocsPage:
     #: The snippets lines: (offset of the line's start, 0-based line).
     includes: list[tuple[int, int]]
     view: str
+    #: Candidate offset -> (why, 0-based line of the cause), for candidates MkDocs may read otherwise:
+    #: lines that may continue a quote, list item, container or fence lazily; abbreviated words.
+    doubts: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     def _line_start(self, offset: int) -> int:
         return max(self.view.rfind("\n", 0, offset), self.view.rfind("\r", 0, offset)) + 1
@@ -149,6 +164,11 @@ class MkDocsPage:
         """Why MkDocs may show text CommonMark hides at ``at`` (in a block of ``kind``), or None: a link
         definition's title begun on an earlier line (Python-Markdown reads a definition's title only on
         its line or the next, from its quote; raw HTML and inline link titles over lines it hides too)."""
+        if kind == "html_block":
+            if "<!--" in self.view[max(0, at - 4096):at]:
+                return None  # a comment: Python-Markdown hides it too
+            return ("MkDocs (Python-Markdown) passes an HTML block through only when it starts with a whole tag; "
+                    "this text may show")
         if kind != "link_definition":
             return None
         before = self.view[self._line_start(at):at]
@@ -164,31 +184,85 @@ def _columns(indent: str) -> int:
     return columns
 
 
+#: A run of plain lines: each starts, unindented, with a character no construct the model follows starts
+#: with (so each only ends the indented bodies open, and is read as text).
+_PLAIN_RUN: Final = re.compile(r"(?:[A-Za-z\x80-\xff\"'(@#$%&,.\[\]^_{|}\\][^\r\n]*(?:\r\n|\r|\n|\Z))+", re.ASCII)
+_SNIPPET_LINE: Final = re.compile(_SNIPPET.pattern.replace(r"\Z", "$"), re.ASCII | re.MULTILINE)
+_ABBREVIATION_LINE: Final = re.compile(r"^" + _ABBREVIATION.pattern, re.ASCII | re.MULTILINE)
+
+
+def _line_number(view: str, offset: int) -> int:
+    """0-based line of ``offset`` (lines end at ``\n``, ``\r\n`` or a lone ``\r``)."""
+    return view.count("\n", 0, offset) + view.count("\r", 0, offset) - view.count("\r\n", 0, offset)
+
+
 def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
-    """Read the page's lines once: the containers around each candidate, the snippets lines, the fences."""
+    """Read the page's lines once, up to the last candidate's: the containers around each candidate, the
+    fences; and search the whole page for snippets lines and abbreviations."""
     contained: dict[int, tuple[str, int]] = {}
     includes: list[tuple[int, int]] = []
     code: set[int] = set()
-    # superfences closes a fence at the next line of exactly its run: where each run closes
-    closers: dict[str, list[int]] = {}
+    doubts: dict[int, tuple[str, int]] = {}
+    if "8<" in view:
+        for snippet in _SNIPPET_LINE.finditer(view):
+            if not snippet.group(1):  # the first refuses the page
+                includes.append((snippet.start(), _line_number(view, snippet.start())))
+                break
+    abbreviations: list[tuple[str, int]] = []
+    if "*[" in view:
+        for abbreviation in _ABBREVIATION_LINE.finditer(view):
+            abbreviations.append((abbreviation.group(1), _line_number(view, abbreviation.start())))
+            if len(abbreviations) > MAX_ABBREVIATIONS:
+                break
+    # superfences closes a fence at the next line of exactly its run, indented as its opener: where each
+    # (indentation, run) closes
+    closers: dict[tuple[str, str], list[int]] = {}
     if "``" in view or "~~" in view:
         for closer in _FENCE_ONLY.finditer(view):
-            closers.setdefault(closer.group(1), []).append(closer.start())
+            closers.setdefault((closer.group(1), closer.group(2)), []).append(closer.start())
     stack: list[_Open] = []
     fence_end = -1  # offset of the closing line of the open fence
     next_candidate = 0
     count = len(candidates)
     depth_of_tag = 0
     last_nonblank = False
-    for number, match in enumerate(_LINE.finditer(view)):
+    lazy_from = -1  # the line the current run of lines began on, when Python-Markdown may continue it lazily
+    on_line: list[tuple[int, int, int]] = []  # (candidate, its line's end, -1) for abbreviations
+    number = -1
+    pos = 0
+    size = len(view)
+    while next_candidate < count and pos < size:
+        if fence_end < 0 and not (stack and stack[-1].close not in ("indent", "slashes")):
+            run = _PLAIN_RUN.match(view, pos)
+            if run is not None:  # plain text lines: they end the indented bodies, and are text
+                while stack and stack[-1].close == "indent":
+                    stack.pop()
+                end = run.end()
+                while next_candidate < count and candidates[next_candidate] < end:
+                    at = candidates[next_candidate]
+                    if stack:
+                        contained[at] = (stack[-1].name, stack[-1].line)
+                    else:
+                        if lazy_from >= 0 and last_nonblank:
+                            doubts[at] = (_LAZY_WHY.format(lazy_from + 1), lazy_from)
+                        if abbreviations:
+                            on_line.append((at, _line_end(view, at), -1))
+                    next_candidate += 1
+                piece = run.group()
+                number += piece.count("\n") + piece.count("\r") - piece.count("\r\n")
+                if not piece.endswith(("\n", "\r")):
+                    number += 1
+                last_nonblank = True
+                pos = end
+                continue
+        match = _LINE.match(view, pos)
+        assert match is not None
         start, end = match.span()
         if start == end:
             break
+        number += 1
+        pos = end
         text = view[start:end].rstrip("\r\n")
-        if "8<" in text:
-            snippet = _SNIPPET.match(text)
-            if snippet is not None and not snippet.group(1):
-                includes.append((start, number))
         if start < fence_end:  # a line of a fence's code
             while next_candidate < count and candidates[next_candidate] < end:
                 code.add(candidates[next_candidate])
@@ -200,6 +274,10 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         stripped = text.lstrip(" \t")
         columns = _columns(text[:len(text) - len(stripped)])
         blank = not stripped
+        if blank:
+            lazy_from = -1
+        elif lazy_from < 0 and _LAZY_FROM.match(text):
+            lazy_from = number
         if not blank:
             # indented bodies end at a line not indented deeper than their opener
             while stack and stack[-1].close == "indent" and columns <= stack[-1].indent:
@@ -213,15 +291,22 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
                 if depth_of_tag <= 0:
                     stack.pop()
         while next_candidate < count and candidates[next_candidate] < end:
+            at = candidates[next_candidate]
             if stack:
                 top = stack[-1]
-                contained[candidates[next_candidate]] = (top.name, top.line)
+                contained[at] = (top.name, top.line)
+            else:
+                if 0 <= lazy_from < number:
+                    doubts[at] = (_LAZY_WHY.format(lazy_from + 1), lazy_from)
+                if abbreviations:
+                    on_line.append((at, start + len(text), number))
             next_candidate += 1
         if blank:
+            last_nonblank = False
             continue
-        opener = _FENCE.match(stripped)
-        if opener is not None and not (opener.group(1)[0] == "`" and "`" in stripped[opener.end():]):
-            ends = closers.get(opener.group(1), [])
+        opener = _SUPERFENCE.match(stripped)
+        if opener is not None:
+            ends = closers.get((text[:len(text) - len(stripped)], opener.group(1)), [])
             later = bisect.bisect_right(ends, start)
             if later < len(ends):
                 fence_end = ends[later]
@@ -252,4 +337,33 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
                             stack.append(_Open(f"an HTML element with the markdown attribute "
                                                f"(<{element.group(1)} markdown>, md_in_html)", number, -1, tag))
         last_nonblank = True
-    return MkDocsPage(contained, code, includes, view)
+    if abbreviations and on_line:
+        _abbreviated(view, abbreviations, on_line, doubts)
+    return MkDocsPage(contained, code, includes, view, doubts)
+
+
+def _line_end(view: str, at: int) -> int:
+    end = len(view)
+    for ending in ("\n", "\r"):
+        found = view.find(ending, at, end)
+        if found != -1:
+            end = found
+    return end
+
+
+def _abbreviated(view: str, abbreviations: list[tuple[str, int]], on_line: list[tuple[int, int, int]],
+                 doubts: dict[int, tuple[str, int]]) -> None:
+    """Note the candidates whose line holds a word an abbreviation (``*[word]: ...``) defines: the abbr
+    extension wraps it in ``<abbr>``, so the line is no longer plain text."""
+    if len(abbreviations) > MAX_ABBREVIATIONS:
+        for at, _, _ in on_line:
+            doubts.setdefault(at, (f"the page defines more than {MAX_ABBREVIATIONS} abbreviations", 0))
+        return
+    words = re.compile("|".join(sorted((re.escape(term) for term, _ in abbreviations), key=len, reverse=True)))
+    lines = {term: line for term, line in abbreviations}
+    for at, end, _ in on_line:
+        found = words.search(view, at, end)
+        if found is not None:
+            line = lines.get(found.group(), 0)
+            doubts.setdefault(at, (f"the abbreviation defined on line {line + 1} (abbr) marks up "
+                                   f"{found.group()!r} on this line", line))

@@ -113,13 +113,13 @@ EXAMPLES: tuple[Example, ...] = (
 
 
 def combined(first: Outcome, *others: Outcome) -> Outcome:
-    """``portable``'s outcome from its members' (in order): the refusal on the first line (the first
+    """``portable``'s outcome from its members' (in order): the refusal on the first line (the last
     member's on a tie), else the claims when every member has the same ones (the first's near-misses),
     else doubt on the first line they differ on."""
     outcomes = (first, *others)
-    refusals = [item.refusal for item in outcomes if item.refusal is not None]
+    refusals = [(index, item.refusal) for index, item in enumerate(outcomes) if item.refusal is not None]
     if refusals:
-        return Outcome((), min(refusals, key=lambda refusal: refusal[1]))
+        return Outcome((), min(refusals, key=lambda pair: (pair[1][1], -pair[0]))[1])
     if all(item.claims == first.claims for item in outcomes):
         return first
     differ = min(line for item in outcomes for line, value in item.claims
