@@ -276,6 +276,7 @@ def _occurrences(encoded: bytes, candidates: Sequence[int]) -> tuple[str, ...]:
     return tuple(map(sys.intern, found))
 
 
+_ANGLE: Final = re.compile(r"<[A-Za-z/]|[>\"']", re.ASCII)
 _MARKUP_START: Final = re.compile(r"<[A-Za-z/!?]", re.ASCII)
 _NAME_BYTES: Final = re.compile(rb"[A-Za-z0-9_.\-]+")
 #: A comment, or another ``<!`` or ``<?`` construct, that ends (as a browser ends it) on its line.
@@ -410,6 +411,8 @@ class _Findings:
         #: what the renderer's site model found (``Renderer.site``), and the leaf being read
         self.site: MkDocsPage | None = None
         self.leaf: Leaf | None = None
+        #: for _tag_open: (paragraph start, offset read up to, (a tag seen, its ">" seen, quotes after it))
+        self._angle: tuple[int, int, tuple[bool, bool, int, int]] = (-1, -1, (False, True, 0, 0))
 
     def decode(self, start: int, end: int) -> str:
         return self.encoded[start:end].decode("utf-8", "surrogatepass")
@@ -492,6 +495,29 @@ class _Findings:
         if len(self.near_misses) < MAX_NEAR_MISSES:
             self.near_misses.append((offset, where))
 
+    def _tag_open(self, start: int) -> bool:
+        """Is a ``<`` and a letter (or ``/``) earlier in the current paragraph left open before ``start``:
+        no ``>`` after it, or an odd number of ``"`` or ``'`` after it (a quoted attribute value may
+        run on)? Read on from where the last call stopped (linear over a paragraph)."""
+        assert self.leaf is not None
+        first = self.leaf.lines[0][1]
+        begun, scanned, state = self._angle
+        if begun != first or scanned > start:
+            begun, scanned, state = first, first, (False, True, 0, 0)
+        seen, closed, double, single = state
+        for mark in _ANGLE.finditer(self.view, scanned, start):
+            found = mark.group()
+            if found == ">":
+                closed = True
+            elif found == '"':
+                double += 1
+            elif found == "'":
+                single += 1
+            else:
+                seen, closed, double, single = True, False, 0, 0
+        self._angle = (begun, start, (seen, closed, double, single))
+        return seen and (not closed or double % 2 == 1 or single % 2 == 1)
+
     def directive(self, start: int, end: int) -> None:
         """A counted directive line ``[start, end)``: parse it now (a grammar error refuses). Where the
         renderer's site model doubts the line (``MkDocsPage.doubts``), it is in doubt instead."""
@@ -499,6 +525,9 @@ class _Findings:
         if doubt is None and self.site is not None and start in self.site.code:
             doubt = ("MkDocs shows this line in a fence superfences reads (it closes fences only at the "
                      "opener's indentation and run)", self.line_of(start)[0] - 1)
+        if doubt is None and self.site is not None and self.leaf is not None and self._tag_open(start):
+            doubt = ("MkDocs (Python-Markdown) takes a tag begun on an earlier line of this paragraph to run "
+                     "over this line, and hides it", self.leaf.lines[0][0])
         if doubt is not None:
             why, cause = doubt
             self.refuse("ambiguous_markup", start, f"the gate cannot be sure how a reader sees this line: {why} "

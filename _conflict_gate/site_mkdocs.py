@@ -85,10 +85,11 @@ _LIST_OR_NOTE: Final = re.compile(r"(?:[*+-]|[0-9]{1,9}[.)])(?:[ \t]|\Z)|:[ \t]|
 
 #: The first line of a run of lines (no blank line between) after which Python-Markdown may continue a
 #: block quote, list item, container, fence or HTML lazily where CommonMark starts a paragraph.
-_LAZY_FROM: Final = re.compile(r"[ \t]*(?:>|(?:[*+-]|[0-9]+[.)])(?:[ \t]|\Z)|`{3,}|~{3,}|!!!|\?\?\?|===|/{3,}|:[ \t])"
-                               r"|[ \t]{4}", re.ASCII)
+_LAZY_FROM: Final = re.compile(r"[ \t]{0,3}(?:>|(?:[*+-]|[0-9]+[.)])(?:[ \t]|\Z)|`{3,}|~{3,}|:[ \t])", re.ASCII)
+#: An indented line: a run beginning with one continues the list item or quote above it (after a blank line).
+_INDENTED: Final = re.compile(r"(?: {4}| {0,3}\t)", re.ASCII)
 _ABBREVIATION: Final = re.compile(r"[ \t]{0,3}\*\[([^\]\r\n]+)\]:", re.ASCII)
-_LAZY_WHY: Final = ("MkDocs (Python-Markdown) may continue the block quote, list item, container, fence or HTML "
+_LAZY_WHY: Final = ("MkDocs (Python-Markdown) may continue the block quote, list item, definition or fence "
                     "begun on line {} over this line, where CommonMark starts a paragraph")
 #: At most this many abbreviations are followed; a page with more has every candidate line in doubt.
 MAX_ABBREVIATIONS: Final = 256
@@ -227,6 +228,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
     depth_of_tag = 0
     last_nonblank = False
     lazy_from = -1  # the line the current run of lines began on, when Python-Markdown may continue it lazily
+    listed = False  # the last run that began unindented began with a quote, list item, definition or fence
     on_line: list[tuple[int, int, int]] = []  # (candidate, its line's end, -1) for abbreviations
     number = -1
     pos = 0
@@ -237,6 +239,8 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
             if run is not None:  # plain text lines: they end the indented bodies, and are text
                 while stack and stack[-1].close == "indent":
                     stack.pop()
+                if not last_nonblank:
+                    listed = False
                 end = run.end()
                 while next_candidate < count and candidates[next_candidate] < end:
                     at = candidates[next_candidate]
@@ -276,8 +280,13 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         blank = not stripped
         if blank:
             lazy_from = -1
+        elif not last_nonblank and _INDENTED.match(text):
+            if listed:
+                lazy_from = number
         elif lazy_from < 0 and _LAZY_FROM.match(text):
             lazy_from = number
+        if not blank and not last_nonblank and not _INDENTED.match(text):
+            listed = _LAZY_FROM.match(text) is not None  # the run begins with a quote, list item, ...
         if not blank:
             # indented bodies end at a line not indented deeper than their opener
             while stack and stack[-1].close == "indent" and columns <= stack[-1].indent:

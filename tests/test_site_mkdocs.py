@@ -97,6 +97,18 @@ class MkDocsDoubtTest(unittest.TestCase):
         self.assertAmbiguous(f"Intro.\n\n{D}\n\n*[quill]: The Quill tool\n", 3, "abbreviation")
         self.assertIsNotNone(read(f"Intro.\n\n{D}\n", COMMONMARK).claims)
 
+    def test_what_python_markdown_reads_otherwise(self) -> None:
+        """Regressions from the MkDocs differential's spec examples: a tag left open on an earlier line of
+        the paragraph (spec 615, 616: Python-Markdown hides the line), a fence superfences reads where
+        CommonMark sees a lazy line (spec 321), an indented run continuing a list (spec 5)."""
+        self.assertAmbiguous(f'<a  /><b2\n{D}\ndata="foo" >\n', 2, "tag begun")
+        self.assertAmbiguous(f"<a foo=\"bar\" bam = 'baz <em>\"</em>'\n{D}\n_boolean />\n", 2, "tag begun")
+        self.assertAmbiguous(f"- a\n  > b\n  ```\n{D}\n  c\n  ```\n- d\n", 4, "superfences")
+        self.assertAmbiguous(f"- foo\n\n\t\tbar\n{D}\n", 4, "continue")
+        for text in (f"x <b>y</b>\n{D}\n", f"    code\n{D}\n", f"!!! note\n    body\n{D}\n"):
+            with self.subTest(text=text):
+                self.assertEqual([c.value for c in read(text).claims], ["refuse"])
+
     def test_a_link_definition_title_over_lines(self) -> None:
         self.assertAmbiguous(f'{D}\n\n[x]: https://x.example "\n{O}\n"\n', 4, "link definition")
 
