@@ -85,12 +85,13 @@ _LIST_OR_NOTE: Final = re.compile(r"(?:[*+-]|[0-9]{1,9}[.)])(?:[ \t]|\Z)|:[ \t]|
 
 #: The first line of a run of lines (no blank line between) after which Python-Markdown may continue a
 #: block quote, list item, container, fence or HTML lazily where CommonMark starts a paragraph.
-_LAZY_FROM: Final = re.compile(r"[ \t]{0,3}(?:>|(?:[*+-]|[0-9]+[.)])(?:[ \t]|\Z)|`{3,}|~{3,}|:[ \t])", re.ASCII)
+_LAZY_FROM: Final = re.compile(r"[ \t]{0,3}(?:>|(?:[*+-]|[0-9]+[.)])(?:[ \t]|\Z)|`{3,}|~{3,}|:[ \t]|\$\$|\\\[|\\begin\{)",
+                               re.ASCII)
 #: An indented line: a run beginning with one continues the list item or quote above it (after a blank line).
 _INDENTED: Final = re.compile(r"(?: {4}| {0,3}\t)", re.ASCII)
 _ABBREVIATION: Final = re.compile(r"[ \t]{0,3}\*\[([^\]\r\n]+)\]:", re.ASCII)
-_LAZY_WHY: Final = ("MkDocs (Python-Markdown) may continue the block quote, list item, definition or fence "
-                    "begun on line {} over this line, where CommonMark starts a paragraph")
+_LAZY_WHY: Final = ("MkDocs (Python-Markdown) may continue the block quote, list item, definition, fence or "
+                    "math block (arithmatex) begun on line {} over this line, where CommonMark reads a paragraph")
 #: At most this many abbreviations are followed; a page with more has every candidate line in doubt.
 MAX_ABBREVIATIONS: Final = 256
 
@@ -187,7 +188,7 @@ def _columns(indent: str) -> int:
 
 #: A run of plain lines: each starts, unindented, with a character no construct the model follows starts
 #: with (so each only ends the indented bodies open, and is read as text).
-_PLAIN_RUN: Final = re.compile(r"(?:[A-Za-z\x80-\xff\"'(@#$%&,.\[\]^_{|}\\][^\r\n]*(?:\r\n|\r|\n|\Z))+", re.ASCII)
+_PLAIN_RUN: Final = re.compile(r"(?:[A-Za-z\x80-\xff\"'(@#%&,.\[\]^_{|}][^\r\n]*(?:\r\n|\r|\n|\Z))+", re.ASCII)
 _SNIPPET_LINE: Final = re.compile(_SNIPPET.pattern.replace(r"\Z", "$"), re.ASCII | re.MULTILINE)
 _ABBREVIATION_LINE: Final = re.compile(r"^" + _ABBREVIATION.pattern, re.ASCII | re.MULTILINE)
 

@@ -15,7 +15,8 @@ from _conflict_gate.grammar import grammar_from_json
 from _conflict_gate.reader import Reading, read_directives
 from _conflict_gate.renderers import COMMONMARK, MKDOCS, PORTABLE, READINGS, RENDERER_VALUES, Renderer
 from _conflict_gate.site_detect import detect, mkdocs_extensions
-from tests.support import QUILL_GRAMMAR, run_cli
+from _conflict_gate.corpus import load_documents, source_from_bytes
+from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, run_cli
 
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
 D = "@quill create_copy existing_path=refuse"
@@ -127,6 +128,22 @@ class PortableTest(unittest.TestCase):
         self.assertIsNotNone(reading.refusal)
         agreed = read_directives(f"Intro.\n\n{D}\n", GRAMMAR, renderer=PORTABLE)
         self.assertEqual([c.value for c in agreed.claims], ["refuse"])
+
+
+class LabTest(unittest.TestCase):
+    def test_the_lab_reads_the_same_under_portable_as_under_commonmark(self) -> None:
+        """The lab invariant under the new default: every fixture reads as before (claims, refusal reason,
+        near-misses), so every case's status, reason and claims stay byte-equal (``run.py --check``)."""
+        corpus = load_documents(FIXTURE_MANIFEST)
+        self.assertEqual(corpus.renderer.name, "portable")
+        for entry in corpus.manifest.entries:
+            with self.subTest(source=entry.source_id):
+                raw = (FIXTURE_MANIFEST.parent / entry.path).read_bytes()
+                before = source_from_bytes(raw, corpus.grammar, entry, renderer=COMMONMARK)
+                now = corpus.sources[entry.source_id]
+                self.assertEqual(now.claims, before.claims)
+                self.assertEqual(now.near_misses, before.near_misses)
+                self.assertEqual(now.refusal and now.refusal.reason, before.refusal and before.refusal.reason)
 
 
 class DetectTest(unittest.TestCase):
