@@ -414,7 +414,9 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--renderer", choices=tuple(RENDERERS), default=None,
                    help="how the docs site renders the pages, written as the manifest's \"renderer\": "
                         + "; ".join(f"{name}: {meaning}" for name, meaning in RENDERERS.items())
-                        + " (default: none written, which means commonmark)")
+                        + " (default: detected from the site's configuration in DOCS_DIR or a folder above it, up "
+                          "to the repository's top level: mkdocs.yml, a Sphinx conf.py loading myst_parser, "
+                          "docusaurus.config.*; none or several found: none written, which means portable)")
 
     p = command("grammar", "print the manifest's grammar",
                 "Print the directive grammar the manifest declares: every operation, key and allowed value.")

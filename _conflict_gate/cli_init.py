@@ -24,6 +24,7 @@ from .manifest_text import edit_documents
 from .reader import read_directives
 from .registry import DEFAULT_RENDERER
 from .renderers import RENDERER_VALUES, Renderer
+from .site_detect import detect
 from .sources import Pattern, Sources, pattern_problem
 from .tree import Outcome, folder_order, missing, plan, scan
 
@@ -184,15 +185,22 @@ def init_command(args: argparse.Namespace) -> int:
         raise CliError("input", f"no page under {printable_path(docs)} fits {args.version_from!r}, the scheme "
                                 f"{scheme!r} and the manifest's folder; {plural(len(left_out), 'page')} "
                                 f"left out{first}; nothing written")
-    renderer = RENDERER_VALUES[args.renderer or DEFAULT_RENDERER]
+    named, detected = args.renderer, None
+    if named is None:  # the site's configuration says, or portable
+        detected = detect(docs, Path(root), tuple(RENDERER_VALUES))
+        named = None if detected.renderer == DEFAULT_RENDERER else detected.renderer
+    renderer = RENDERER_VALUES[named or DEFAULT_RENDERER]
     grammar, note = _starter_grammar([text for _, text in pages], renderer)
     manifest = {"grammar": grammar, "version_scheme": scheme,
-                **({"renderer": args.renderer} if args.renderer else {}),
+                **({"renderer": named} if named else {}),
                 "sources": sources.written(), "documents": [_entry(outcome, args.base_url) for outcome, _ in pages]}
     write_atomically(manifest_path, render_json(manifest), create_only=True)
     _report_pages(left_out, [outcome for outcome, _ in pages if outcome.renamed])
     print(f"wrote {printable_path(manifest_path)}: {plural(len(pages), 'source')}, version scheme "
-          f"{scheme!r}{f', renderer {renderer.name!r}' if args.renderer else ''}, unpinned; {note}", file=sys.stderr)
+          f"{scheme!r}{f', renderer {renderer.name!r}' if args.renderer else ''}, unpinned; {note}"
+          f"{'' if detected is None else '; renderer ' + printable(detected.why)}", file=sys.stderr)
+    for line in () if detected is None else detected.warnings:
+        print(f"renderer: {printable(line)}", file=sys.stderr)
     print(f"next: edit the grammar (and any \"status\": \"draft\"), then run: "
           f"{args.prog} pin --manifest {shlex.quote(printable_path(manifest_path))}", file=sys.stderr)
     return exit_code("ok")

@@ -60,6 +60,7 @@ from .html_tree import BLOCK, CELL, HEADING, TEXT, Opened, RawHtml
 from .inlines import _WORD_LIMIT, InlineView, Spans, View, html_view, inline_view, invisible, visible_word
 from .lookalike import skeleton
 from .renderers import DEFAULT, Renderer
+from .site_mkdocs import MkDocsPage
 
 __all__ = ["Claim", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "MAX_OCCURRENCE_CHARS", "NearMiss",
            "Reading", "read_directives"]
@@ -168,8 +169,12 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     open (:class:`~_conflict_gate.html_tree.RawHtml`).
     """
     encoded = text.encode("utf-8", "surrogatepass") if encoded is None else encoded
+    if renderer.members:
+        return _combined(renderer, [read_directives(text, grammar, bom_bytes=bom_bytes, source_id=source_id, path=path,
+                                                    fast=fast, encoded=encoded, renderer=member)
+                                    for member in renderer.members], source_id, path)
     candidates, stated = _candidates(encoded, grammar)
-    if not candidates:
+    if not candidates and (renderer.site is None or b"8<" not in encoded):
         return _EMPTY
     view = text if text.isascii() else encoded.decode("latin-1")
     findings = _Findings(view, encoded, grammar, source_id, path, renderer, stated)
@@ -185,6 +190,11 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
                         "here may reorder what a reader sees, on its line or any other (a reversed line can look "
                         "like a directive that is not there); remove it")
         return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
+    every = candidates
+    if renderer.site is not None:
+        candidates = _site_findings(findings, renderer.site(view, candidates), candidates)
+        if not candidates:
+            return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, every))
     markup, cut = _markup_lines(view, candidates[-1]) if "<" in view else ([], None)
     watch = sorted(set(candidates).union(markup)) if markup else candidates
     leaves = sorted(parse_blocks(view, watch, fast=fast, flavour=renderer.flavour), key=lambda leaf: leaf.lines[0][1])
@@ -199,12 +209,63 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
                                               "line; the gate does not follow what they leave open")
         if inside:
             findings.anchor(leaf)
+            findings.leaf = leaf
             _read_leaf(findings, leaf, inside, raw)
             if findings.problems:  # later blocks cannot hold an earlier problem
                 break
         elif raw is not None:
             _follow_html(findings, leaf, raw, None)
-    return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
+    return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, every))
+
+
+def _site_findings(f: _Findings, page: MkDocsPage, candidates: list[int]) -> list[int]:
+    """What a site model (``Renderer.site``) refuses before the blocks are read: a line that pulls content
+    in (``ambiguous_markup``), the first directive-shaped text in a container body
+    (``misplaced_directive``, naming the container). Its doubts about single lines apply where the block
+    reading would count a directive (``_Findings.directive``). Returns the candidates the block reading still
+    decides: those before the first problem (a later block cannot hold an earlier problem)."""
+    f.site = page
+    for offset, line in page.includes:
+        f.refuse("ambiguous_markup", offset, f"this line pulls content in from another file (pymdownx.snippets, "
+                 f"line {line + 1}); the gate cannot see what the site shows here, so it refuses the page")
+        break
+    for at, (name, line) in page.contained.items():
+        if (_loosely_shaped(f, at) or at in f.stated) and (at in f.stated or not f.mention(at)):
+            f.refuse("misplaced_directive", at, f"directive-shaped text in {name} (starting line {line + 1}), "
+                     f"which the site renders as a container like a block quote; {_SHOULD}")
+            break
+    if not f.problems:
+        return candidates
+    first = min(offset for offset, _ in f.problems)
+    return candidates[:bisect.bisect_left(candidates, first)]
+
+
+def _combined(renderer: Renderer, readings: Sequence[Reading], source_id: str | None, path: str | None) -> Reading:
+    """A combined renderer's reading (``portable``) from its members': the first refusal in line order
+    if any refuses (on one place, the later member's: a site model's names the site's construct); the claims when every member reads the same ones; else the first line they read
+    differently is in doubt (``ambiguous_markup``)."""
+    refused = [(index, reading) for index, reading in enumerate(readings) if reading.refusal is not None]
+    if refused:
+        def place(item: tuple[int, Reading]) -> tuple[int, int, int]:
+            index, reading = item
+            assert reading.refusal is not None  # on one place, the later member's (a site's, more specific)
+            return (reading.refusal.line or 0, reading.refusal.column or 0, -index)
+        return min(refused, key=place)[1]
+    first = readings[0]
+    if all(reading.claims == first.claims for reading in readings):
+        return first
+    names = [member.name for member in renderer.members]
+    lines = sorted({claim.line: claim for reading in readings for claim in reading.claims}.items())
+    for line, claim in lines:
+        showing = [name for name, reading in zip(names, readings) if claim in reading.claims]
+        if len(showing) != len(readings):
+            others = [name for name in names if name not in showing]
+            error = DirectiveError(
+                "ambiguous_markup", f"the renderers a {renderer.name} page is judged against read this line "
+                f"differently: {', '.join(showing)} show it as a directive, {', '.join(others)} do not; {_SHOULD}",
+                quote=claim.quote[:QUOTE_LIMIT], line=line, column=1, source_id=source_id, path=path)
+            return Reading((), error, first.near_misses, first.occurrences)
+    raise AssertionError("readings differ, yet every claim is in every reading")  # pragma: no cover
 
 
 def _occurrences(encoded: bytes, candidates: Sequence[int]) -> tuple[str, ...]:
@@ -230,6 +291,7 @@ def _occurrences(encoded: bytes, candidates: Sequence[int]) -> tuple[str, ...]:
 #: U+2066-U+2069) in UTF-8: one reorders the text after it up to the end of its paragraph, where a
 #: line break renders as a space, so a reader may see a line other than its bytes.
 _BIDI_FORMATTING: Final = re.compile(rb"\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]")
+_ANGLE: Final = re.compile(r"<[A-Za-z/]|[>\"']", re.ASCII)
 _MARKUP_START: Final = re.compile(r"<[A-Za-z/!?]", re.ASCII)
 _NAME_BYTES: Final = re.compile(rb"[A-Za-z0-9_.\-]+")
 #: A comment, or another ``<!`` or ``<?`` construct, that ends (as a browser ends it) on its line.
@@ -429,6 +491,11 @@ class _Findings:
         self.carriage_returns = "\r" in view
         #: whether shortcuts that read a block without the inline rules may be taken (``fast``)
         self.fast = True
+        #: what the renderer's site model found (``Renderer.site``), and the leaf being read
+        self.site: MkDocsPage | None = None
+        self.leaf: Leaf | None = None
+        #: for _tag_open: (paragraph start, offset read up to, (a tag seen, its ">" seen, quotes after it))
+        self._angle: tuple[int, int, tuple[bool, bool, int, int]] = (-1, -1, (False, True, 0, 0))
 
     def decode(self, start: int, end: int) -> str:
         return self.encoded[start:end].decode("utf-8", "surrogatepass")
@@ -500,11 +567,55 @@ class _Findings:
             column=self.column(offset, start), **self.where)))
 
     def near_miss(self, offset: int, where: str) -> None:
+        if self.site is not None and where != "mention" and self.leaf is not None:
+            kind, first = self.leaf.kind, self.leaf.lines[0][1]
+            why = (self.site.code_doubt(offset, first, kind) if kind in ("fenced_code", "indented_code")
+                   else self.site.hidden_doubt(offset, kind) if where == "hidden" else None)
+            if why is not None:
+                self.refuse("ambiguous_markup", offset, f"the gate cannot be sure how a reader sees this line: "
+                            f"{why}; {_SHOULD}")
+                return
         if len(self.near_misses) < MAX_NEAR_MISSES:
             self.near_misses.append((offset, where))
 
+    def _tag_open(self, start: int) -> bool:
+        """Is a ``<`` and a letter (or ``/``) earlier in the current paragraph left open before ``start``:
+        no ``>`` after it, or an odd number of ``"`` or ``'`` after it (a quoted attribute value may
+        run on)? Read on from where the last call stopped (linear over a paragraph)."""
+        assert self.leaf is not None
+        first = self.leaf.lines[0][1]
+        begun, scanned, state = self._angle
+        if begun != first or scanned > start:
+            begun, scanned, state = first, first, (False, True, 0, 0)
+        seen, closed, double, single = state
+        for mark in _ANGLE.finditer(self.view, scanned, start):
+            found = mark.group()
+            if found == ">":
+                closed = True
+            elif found == '"':
+                double += 1
+            elif found == "'":
+                single += 1
+            else:
+                seen, closed, double, single = True, False, 0, 0
+        self._angle = (begun, start, (seen, closed, double, single))
+        return seen and (not closed or double % 2 == 1 or single % 2 == 1)
+
     def directive(self, start: int, end: int) -> None:
-        """A counted directive line ``[start, end)``: parse it now (a grammar error refuses)."""
+        """A counted directive line ``[start, end)``: parse it now (a grammar error refuses). Where the
+        renderer's site model doubts the line (``MkDocsPage.doubts``), it is in doubt instead."""
+        doubt = None if self.site is None else self.site.doubts.get(start)
+        if doubt is None and self.site is not None and start in self.site.code:
+            doubt = ("MkDocs shows this line in a fence superfences reads (it closes fences only at the "
+                     "opener's indentation and run)", self.line_of(start)[0] - 1)
+        if doubt is None and self.site is not None and self.leaf is not None and self._tag_open(start):
+            doubt = ("MkDocs (Python-Markdown) takes a tag begun on an earlier line of this paragraph to run "
+                     "over this line, and hides it", self.leaf.lines[0][0])
+        if doubt is not None:
+            why, cause = doubt
+            self.refuse("ambiguous_markup", start, f"the gate cannot be sure how a reader sees this line: {why} "
+                        f"(line {cause + 1}); {_SHOULD}")
+            return
         line, _, _ = self.line_of(start)
         try:
             parsed = self.grammar.parse(self.decode(start, end), line=line, **self.where)
@@ -606,7 +717,7 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
     if kind in ("fenced_code", "indented_code", "link_definition"):
         where = "hidden" if kind == "link_definition" else "code"
         for at in inside:
-            if len(f.near_misses) >= MAX_NEAR_MISSES:
+            if len(f.near_misses) >= MAX_NEAR_MISSES and f.site is None:
                 break
             if _shaped_raw(f, at) or at in f.stated:
                 f.near_miss(at, where)

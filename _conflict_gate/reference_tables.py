@@ -448,7 +448,7 @@ _CONSTANT_WORDS: Final = {
     "FINDINGS": "finding kind -> (the verdict it calls for, meaning)",
     "AUDIT_STATUSES": "audit status -> meaning",
     "PAGE_STATUSES": "page status -> meaning (`approved` is eligible)",
-    "RENDERERS": "renderer name -> meaning: what a manifest's `renderer` may name (absent: `commonmark`)",
+    "RENDERERS": "renderer name -> meaning: what a manifest's `renderer` may name (absent: `portable`)",
     "VERSION_SCHEMES": "version scheme name -> `VersionScheme`",
     "EXIT_CODES": "exit-code name -> (code, meaning)",
     "INGESTION_REASONS": "`IngestionError` reason -> meaning",

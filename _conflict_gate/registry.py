@@ -149,9 +149,15 @@ RENDERERS: Final[Mapping[str, str]] = _ro({
               "against GitHub's reading alone",
     "commonmark": "the union of the CommonMark, GFM and markdown-it readings (with and without GitHub's tag "
                   "filter): for a site whose renderer is not listed (VitePress, Hugo, Jekyll and the like)",
+    "mkdocs": "MkDocs: Python-Markdown with the extensions mkdocs-material documents (admonition, details, "
+              "superfences, tabbed, blocks, md_in_html, attr_list, def_list, footnotes, tables, toc), as the "
+              "commonmark reading plus a conservative model of where Python-Markdown differs",
+    "portable": "every other renderer at once: a line counts only where every one shows it as a directive, it is "
+                "context only where every one hides it or shows it as code, anything else is doubt (the "
+                "default)",
 })
 #: The renderer of a manifest that names none.
-DEFAULT_RENDERER: Final = "commonmark"
+DEFAULT_RENDERER: Final = "portable"
 
 #: Page statuses a manifest entry may carry (``status``); only ``approved`` sources are eligible.
 PAGE_STATUSES: Final[Mapping[str, str]] = _ro({

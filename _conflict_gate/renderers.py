@@ -22,19 +22,39 @@ manifest (:attr:`Manifest.renderer <_conflict_gate.manifest.Manifest.renderer>`)
     with its three variants) with the tag filter in doubt, for a site whose
     renderer is not listed (VitePress, Hugo, Jekyll and the like): a line
     counts only where every one of those readings shows it the same way.
+``mkdocs``
+    MkDocs (Python-Markdown with the extensions mkdocs-material documents):
+    the ``commonmark`` reading plus a conservative model of where
+    Python-Markdown parts from it (:mod:`~_conflict_gate.site_mkdocs`):
+    container bodies (admonitions, details, tabs, blocks, md_in_html,
+    definitions) are containers like a block quote, a snippets line refuses
+    the page, code and hidden text MkDocs may show are in doubt.
+``portable``
+    Every other renderer at once (:attr:`Renderer.members`: each value of
+    :data:`READINGS`, so a renderer added there joins it): a line counts only
+    where every one shows it as a directive, it is context only where every
+    one hides it or shows it as code, anything else is doubt. The reading of a
+    manifest that names no renderer.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final, Mapping
+from typing import Callable, Final, Mapping, Sequence
 
 from .blocks import GITHUB, GITHUB_ALONE, Flavour
 from .inlines import TagFilter
 from .registry import DEFAULT_RENDERER, RENDERERS
+from .site_mkdocs import MkDocsPage
+from .site_mkdocs import scan as scan_mkdocs
 
-__all__ = ["COMMONMARK", "DEFAULT", "GITHUB_COM", "RENDERER_VALUES", "Renderer"]
+__all__ = ["COMMONMARK", "DEFAULT", "GITHUB_COM", "MKDOCS", "PORTABLE", "READINGS", "RENDERER_VALUES", "Renderer",
+           "SiteScan"]
+
+
+#: A site model: ``scan(view, candidates)`` over the page's byte view and its candidate at signs.
+SiteScan = Callable[[str, Sequence[int]], MkDocsPage]
 
 
 @dataclass(frozen=True)
@@ -48,12 +68,19 @@ class Renderer:
     ``<noscript>``) and drops ``hidden``, so what a browser alone hides may be
     shown. Which raw-HTML elements hide or stay open is the HTML standard's
     (:mod:`~_conflict_gate.html_tree`), read once per tag-filter reading.
+    ``site``: a line-based model of a site's own constructs (containers,
+    includes, code and hidden text it may show), read before the blocks
+    (:data:`SiteScan`); None for a CommonMark-derived reading alone.
+    ``members``: the renderers a combined reading judges a page against
+    (``portable``); empty for a single reading.
     """
 
     name: str
     flavour: Flavour
     tag_filter: TagFilter
     sanitized: bool = False
+    site: SiteScan | None = None
+    members: tuple[Renderer, ...] = ()
 
     @property
     def meaning(self) -> str:
@@ -62,9 +89,28 @@ class Renderer:
 
 GITHUB_COM: Final = Renderer("github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True)
 COMMONMARK: Final = Renderer("commonmark", GITHUB, TagFilter.IN_DOUBT)
+MKDOCS: Final = Renderer("mkdocs", GITHUB, TagFilter.IN_DOUBT, site=scan_mkdocs)
+#: Every single reading, in the registry's order: what ``portable`` is judged against.
+READINGS: Final[tuple[Renderer, ...]] = tuple(sorted(
+    (GITHUB_COM, COMMONMARK, MKDOCS), key=lambda renderer: list(RENDERERS).index(renderer.name)))
+
+
+def _covering(readings: tuple[Renderer, ...]) -> tuple[Renderer, ...]:
+    """``readings`` without those another one contains: a reading with a site model refuses all that the
+    same block reading without it refuses, and more, and counts nothing it does not (so ``commonmark``
+    is judged within ``mkdocs``, read once)."""
+    def contains(bigger: Renderer, smaller: Renderer) -> bool:
+        return (bigger is not smaller and smaller.site is None and bigger.site is not None
+                and bigger.flavour is smaller.flavour and bigger.tag_filter is smaller.tag_filter
+                and bigger.sanitized == smaller.sanitized)
+    return tuple(reading for reading in readings if not any(contains(other, reading) for other in readings))
+
+
+#: Judged against every reading of :data:`READINGS` (those another contains are read within it).
+PORTABLE: Final = Renderer("portable", GITHUB, TagFilter.IN_DOUBT, members=_covering(READINGS))
 
 #: name -> renderer, one per name of the registry's table, in its order.
 RENDERER_VALUES: Final[Mapping[str, Renderer]] = MappingProxyType(
-    {renderer.name: renderer for renderer in sorted((GITHUB_COM, COMMONMARK), key=lambda renderer: list(RENDERERS).index(renderer.name))})
+    {renderer.name: renderer for renderer in sorted((*READINGS, PORTABLE), key=lambda renderer: list(RENDERERS).index(renderer.name))})
 #: The renderer of a manifest that names none.
 DEFAULT: Final = RENDERER_VALUES[DEFAULT_RENDERER]

@@ -260,7 +260,7 @@ AUDIT_FIELDS: Final[Mapping[str, str]] = _ro({
              "and no page is unlisted",
     "unlisted_sources": "pages the manifest's `sources` take that its `documents` do not list "
                         "(`[]` without `sources`)",
-    "renderer": "the renderer the pages were read by (the manifest's `renderer`, `commonmark` when it names none)",
+    "renderer": "the renderer the pages were read by (the manifest's `renderer`, `portable` when it names none)",
     "truncated": "only from the `audit` tool given a `limit`: whether a list was cut to `limit` items "
                  "(`summary`, `source_count`, `versions` and `clean` stay whole); absent otherwise",
 })

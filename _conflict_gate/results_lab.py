@@ -87,7 +87,7 @@ GRAMMAR_REPORT_FIELDS: Final[Mapping[str, str]] = _ro({
     "product": "the documented product's name",
     "directive": "the directive form, `@<namespace> <operation> <key>=<value>`",
     "operations": "operation -> key -> value rule, as the manifest writes them",
-    "renderer": "the manifest's renderer (`commonmark` when it names none)",
+    "renderer": "the manifest's renderer (`portable` when it names none)",
 })
 
 

@@ -636,6 +636,15 @@ ADVERSARIAL: dict[str, tuple[str, Callable[[int], str]]] = {
                        lambda n: _fill("".join("  " * k + "- a\n" for k in range(35)), n)),
     "look_alike_lines": ("lines holding an at sign and look-alike letters",
                          lambda n: _fill("@qu\u0456ll \u0441reate_copy existing_path=x and more\n", n)),
+    # The MkDocs model's line scan (read under the default, portable, which includes it).
+    "mkdocs_nested_admonitions": ("admonitions nested 64 deep, again and again", lambda n: _whole(
+        "".join("    " * depth + "!!! note\n" for depth in range(64)) + "\n", n)),
+    "mkdocs_block_openers": ("'/// note' openers never closed", lambda n: _whole("/// note\n", n)),
+    "mkdocs_md_in_html": ("'<div markdown>' opened on every line", lambda n: _whole("<div markdown>\n", n)),
+    "mkdocs_snippets": ("a snippets line on every line", lambda n: _whole('--8<-- "a.md"\n', n)),
+    "mkdocs_fence_closers": ("fence-only lines of every length (superfences closes on exact runs)",
+                             lambda n: _whole("".join("`" * length + "\n" for length in range(3, 40)), n)),
+    "mkdocs_abbreviations": ("abbreviation definitions by the thousand", lambda n: _whole("*[quill]: x\n\n", n)),
 }
 ADVERSARIAL_SIZES = (1 * MB, 4 * MB, 16 * MB)
 #: Rows whose input is one block whose inline markup is read: their sizes are the adversarial sizes
@@ -644,7 +653,9 @@ ADVERSARIAL_SCALE: dict[str, int] = {"short_links_block": 16}
 #: These rows are held to k <= 1.15 (the others to k <= 1.1).
 ADVERSARIAL_K_LIMIT: dict[str, float] = {name: 1.15 for name in (
     "fences_then_open", "comment_lines_then_open", "footnote_openers", "footnote_definitions",
-    "fence_backtick_line", "tag_lines", "short_links_block", "list_staircase", "look_alike_lines")}
+    "fence_backtick_line", "tag_lines", "short_links_block", "list_staircase", "look_alike_lines",
+    "mkdocs_nested_admonitions", "mkdocs_block_openers", "mkdocs_md_in_html", "mkdocs_snippets",
+    "mkdocs_fence_closers", "mkdocs_abbreviations")}
 
 
 def measure_adversarial(root: Path, sizes: Sequence[int], repeat: int) -> dict[str, Any]:

@@ -103,7 +103,7 @@ AUDIT_MARKDOWN = """\
 6 sources, versions 1.0, 2.0: **NOT CLEAN** (1 agree, 1 conflict, 1 partial, 1 refused, \
 1 unapproved_conflicts, 1 near_misses, 0 failed).
 
-Pages read as the `commonmark` renderer shows them.
+Pages read as the `portable` renderer shows them.
 
 ## Claims (approved sources, per operation they are about)
 
@@ -611,7 +611,7 @@ class AuditTest(CliCase):
         self.assertEqual(list(report), ["source_count", "versions", "operations", "refused_sources",
                                         "unapproved_conflicts", "near_misses", "summary", "clean",
                                         "unlisted_sources", "renderer"])
-        self.assertEqual(report["renderer"], "commonmark")
+        self.assertEqual(report["renderer"], "portable")
         self.assertEqual(report["summary"], {"agree": 1, "conflict": 1, "partial": 1, "refused": 1,
                                              "unapproved_conflicts": 1, "near_misses": 1, "failed": 0})
         self.assertFalse(report["clean"])
@@ -1181,7 +1181,7 @@ class GrammarCommandTest(CliCase):
     def test_table(self) -> None:
         self.assertEqual(self.cli("grammar", "--manifest", self.m), Run(code("ok"), (
             "Quill: directives are whole lines '@quill <operation> <key>=<value>'\n"
-            f"renderer: commonmark ({RENDERERS['commonmark']})\n"
+            f"renderer: portable ({RENDERERS['portable']})\n"
             "\n"
             "| operation | key | allowed values |\n"
             "|---|---|---|\n"
@@ -1194,7 +1194,7 @@ class GrammarCommandTest(CliCase):
         self.assertEqual((result.code, result.err), (code("ok"), ""))
         self.assertEqual(json.loads(result.out), {"namespace": "quill", "product": "Quill",
                                                   "directive": "@quill <operation> <key>=<value>",
-                                                  "operations": GRAMMAR["operations"], "renderer": "commonmark"})
+                                                  "operations": GRAMMAR["operations"], "renderer": "portable"})
         self.assertEqual(result.out, render_json(json.loads(result.out)))
         self.assertEqual(list(json.loads(result.out)), ["namespace", "product", "directive", "operations",
                                                         "renderer"])

@@ -400,25 +400,25 @@ class ManifestShapeTest(ManifestCase):
                                              f"one of major.minor, semver, calver, label, {detail}")
 
     def test_renderer_missing_or_unknown(self) -> None:
-        """Issue 15: ``"renderer"`` names how the site renders its pages; absent it is ``commonmark``;
+        """Issue 15: ``"renderer"`` names how the site renders its pages; absent it is ``portable`` (issue 16; ``commonmark`` before);
         misspelt, of another case, empty or not a string it is ``invalid_renderer`` at ``/renderer``,
         never a guess."""
         data = self.document([self.good])
         self.write(data=data)
-        self.assertEqual(read_manifest(self.manifest).renderer.name, "commonmark")
+        self.assertEqual(read_manifest(self.manifest).renderer.name, "portable")
         for name in RENDERERS:
             with self.subTest(name=name):
                 self.write(data=dict(data, renderer=name))
                 self.assertEqual(read_manifest(self.manifest).renderer.name, name)
         cases = {"unknown": "gitlab", "upper case": "GitHub", "with a space": "github ", "empty": "",
-                 "a number": 1, "null": None, "a list": ["github"], "a site name": "mkdocs"}
+                 "a number": 1, "null": None, "a list": ["github"], "a site name": "readthedocs"}
         for case, value in cases.items():
             with self.subTest(case):
                 self.write(data=dict(data, renderer=value))
                 error = self.refused("invalid_renderer", pointer="/renderer")
-                self.assertEqual(str(error), f"{self.manifest} at /renderer: renderer must be one of github, "
-                                             "commonmark (how the site renders its pages; leave it out for "
-                                             f"commonmark), got {value!r}")
+                self.assertEqual(str(error), f"{self.manifest} at /renderer: renderer must be one of "
+                                             f"{', '.join(RENDERERS)} (how the site renders its pages; leave it "
+                                             f"out for portable), got {value!r}")
 
     def test_version_scheme_of_an_unhashable_type_is_refused(self) -> None:
         """Regression: ``"version_scheme": ["semver"]`` (or an object) raised an untyped TypeError.

@@ -368,7 +368,7 @@ class VersionsCommandTest(LabCopyCase):
         self.assertNotIn("quill-draft", out)
         listing = json.loads(self.cli("versions", "--manifest", self.m, "--format", "json")[1])
         self.assertEqual([v["version"] for v in listing["versions"]], ["1.0", "2.0"])
-        self.assertEqual(listing["renderer"], "commonmark")
+        self.assertEqual(listing["renderer"], "portable")
 
     def test_the_listing_names_the_manifests_renderer(self) -> None:
         """Regression: the listing named the default renderer whatever the manifest said."""

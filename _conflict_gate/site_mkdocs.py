@@ -1,0 +1,379 @@
+"""MkDocs (Python-Markdown + the extensions mkdocs-material documents): a conservative model of where it parts
+from CommonMark, as a value the ``mkdocs`` renderer carries (no I/O).
+
+Python-Markdown is not CommonMark-derived, so the ``mkdocs`` renderer reads a
+page as the ``commonmark`` renderer does (the union of the CommonMark, GFM
+and markdown-it readings) and adds what this model finds, line by line, in
+one pass over the page (:func:`scan`):
+
+* **Containers** whose body MkDocs renders as Markdown where CommonMark sees
+  indented code or top-level paragraphs: admonitions (``!!! note``),
+  pymdownx.details (``??? info``, ``???+ info``), pymdownx.tabbed
+  (``=== "pip"``), definition lists (``:   body``), each with the lines
+  indented deeper than its opener after it; pymdownx.blocks (``/// note``
+  up to a line of only slashes); md_in_html (an HTML start tag with a
+  ``markdown`` attribute up to its end tag). Directive-shaped text in a
+  body is ``misplaced_directive``, the message naming the container, as in a
+  block quote. A body that is not closed runs to the end of the page.
+* **Includes**: a pymdownx.snippets line (``--8<-- "file"``, or ``--8<--``
+  alone opening or closing a list of files; not ``;--8<--``) refuses the page
+  (``ambiguous_markup``, naming the line), wherever it is: snippets runs
+  before Markdown is parsed, in code blocks too, and what it pulls in is not
+  on the page.
+* **Code that may be text** (:meth:`MkDocsPage.code_doubt`): superfences
+  closes a fence only with the opener's character and length, so a fence
+  CommonMark closes with a longer run, or one never closed, is paragraph
+  text for MkDocs; indented code whose first line follows a list item,
+  definition or footnote line (or any indented line) may belong to it,
+  since Python-Markdown nests by four columns. Directive-shaped text there
+  is in doubt (``ambiguous_markup``).
+* **Hidden text that may show**: a link definition whose title's quote is on
+  an earlier line is paragraph text for Python-Markdown, so directive-shaped
+  text on its later lines is in doubt (:meth:`MkDocsPage.hidden_doubt`); raw
+  HTML and inline link titles over lines it hides as CommonMark does.
+
+What it does not model, and why that is safe: everything else Python-Markdown
+does differently (list indentation, setext headings, HTML blocks kept open
+over blank lines, attribute lists, abbreviations, MultiMarkdown meta) either
+only hides a line that CommonMark already refuses or happens where the
+CommonMark reading refuses already; the differential test against
+Python-Markdown (``tests/test_reader_differential_mkdocs.py``) measures it.
+Time is linear in the page: each line is looked at once, the container stack
+is at most :data:`MAX_CONTAINERS` deep (deeper openers are taken as one more
+level of the deepest).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Final, NamedTuple, Sequence
+
+__all__ = ["MAX_CONTAINERS", "MKDOCS_EXTENSIONS", "MkDocsPage", "Problem", "scan"]
+
+#: The Markdown extensions this model follows (mkdocs-material's documented set); ``init`` lists
+#: the others a ``mkdocs.yml`` enables.
+MKDOCS_EXTENSIONS: Final = frozenset({
+    "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "toc", "tables", "meta",
+    "markdown.extensions.abbr", "markdown.extensions.admonition", "markdown.extensions.attr_list",
+    "markdown.extensions.def_list", "markdown.extensions.footnotes", "markdown.extensions.md_in_html",
+    "markdown.extensions.toc", "markdown.extensions.tables", "markdown.extensions.meta",
+    "pymdownx.details", "pymdownx.superfences", "pymdownx.tabbed", "pymdownx.blocks.admonition",
+    "pymdownx.blocks.details", "pymdownx.blocks.tab", "pymdownx.blocks.html", "pymdownx.blocks.definition",
+    "pymdownx.snippets",
+    # inline-only extensions: they change no block and show no hidden text
+    "pymdownx.arithmatex", "pymdownx.betterem", "pymdownx.caret", "pymdownx.highlight", "pymdownx.inlinehilite",
+    "pymdownx.keys", "pymdownx.mark", "pymdownx.smartsymbols", "pymdownx.tasklist", "pymdownx.tilde",
+    "pymdownx.emoji", "pymdownx.critic",
+})
+#: Containers nested deeper than this are taken as one level (their bodies are still containers).
+MAX_CONTAINERS: Final = 64
+
+_LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|\Z)")
+_INDENT: Final = re.compile(r"[ \t]*")
+_ADMONITION: Final = re.compile(r"(!!!|\?\?\?\+?)[ \t]+[A-Za-z0-9_-]", re.ASCII)
+_TAB: Final = re.compile(r"===[!+]{0,2}[ \t]+\"", re.ASCII)
+_DEFINITION: Final = re.compile(r":[ \t]+\S", re.ASCII)
+_BLOCK_OPEN: Final = re.compile(r"(/{3,})[ \t]*([A-Za-z][A-Za-z0-9_-]*)", re.ASCII)
+_BLOCK_CLOSE: Final = re.compile(r"/{3,}[ \t]*\Z", re.ASCII)
+_MD_IN_HTML: Final = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)\b[^>]*?\smarkdown(?:[ \t]*=|[ \t>/]|\Z)", re.ASCII)
+_SNIPPET: Final = re.compile(r"[ \t]*(;*)-+8<-+(?:[ \t]+(?:\"(?:\\\"|[^\"])+?\"|'(?:\\'|[^'])+?')(?![ \t])|(?![ \t]))"
+                             r"[ \t]*\Z", re.ASCII)
+_LIST_OR_NOTE: Final = re.compile(r"(?:[*+-]|[0-9]{1,9}[.)])(?:[ \t]|\Z)|:[ \t]|\[\^[^\]]*\]:|(?:!!!|\?\?\?|===)",
+                                  re.ASCII)
+
+#: The first line of a run of lines (no blank line between) after which Python-Markdown may continue a
+#: block quote, list item, container, fence or HTML lazily where CommonMark starts a paragraph.
+_LAZY_FROM: Final = re.compile(r"[ \t]{0,3}(?:>|(?:[*+-]|[0-9]+[.)])(?:[ \t]|\Z)|`{3,}|~{3,}|:[ \t]|\$\$|\\\[|\\begin\{)",
+                               re.ASCII)
+#: An indented line: a run beginning with one continues the list item or quote above it (after a blank line).
+_INDENTED: Final = re.compile(r"(?: {4}| {0,3}\t)", re.ASCII)
+_ABBREVIATION: Final = re.compile(r"[ \t]{0,3}\*\[([^\]\r\n]+)\]:", re.ASCII)
+_LAZY_WHY: Final = ("MkDocs (Python-Markdown) may continue the block quote, list item, definition, fence or "
+                    "math block (arithmatex) begun on line {} over this line, where CommonMark reads a paragraph")
+#: At most this many abbreviations are followed; a page with more has every candidate line in doubt.
+MAX_ABBREVIATIONS: Final = 256
+
+_NAMES: Final = {"!!!": "an admonition", "???": "a collapsible details block (pymdownx.details)",
+                 "???+": "a collapsible details block (pymdownx.details)", "===": "a content tab (pymdownx.tabbed)",
+                 ":": "a definition list's definition (def_list)"}
+
+
+class Problem(NamedTuple):
+    """Something the model refuses: the byte ``offset`` it is about, its reason, and the message's detail."""
+
+    offset: int
+    reason: str
+    detail: str
+
+
+class _Open(NamedTuple):
+    name: str  # what the message calls it
+    line: int  # 0-based line of the opener
+    indent: int  # columns of the opener's indentation (indented bodies), -1 for delimited bodies
+    close: str  # "indent", "slashes", or a tag name (md_in_html)
+
+
+#: A fence superfences opens: the run, then a language, options (``title="..."``) or an attribute list.
+_SUPERFENCE: Final = re.compile(r"(`{3,}|~{3,})[ \t]*(?:\{[^\r\n{}]*\}|[\w#.+-]*[ \t]*(?:[A-Za-z][A-Za-z0-9_]*"
+                                r"(?:=(?:\"[^\"]*\"|'[^']*'))?[ \t]*)*)\Z", re.ASCII)
+_FENCE_ONLY: Final = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*\r?$", re.ASCII | re.MULTILINE)
+
+
+@dataclass
+class MkDocsPage:
+    """What :func:`scan` found on one page (byte offsets into the view, lines 0-based)."""
+
+    #: Candidate offset -> (container name, opener line), for candidates inside a container body.
+    contained: dict[int, tuple[str, int]]
+    #: The candidates inside a fence superfences closes (MkDocs shows them as code).
+    code: set[int]
+    #: The snippets lines: (offset of the line's start, 0-based line).
+    includes: list[tuple[int, int]]
+    view: str
+    #: Candidate offset -> (why, 0-based line of the cause), for candidates MkDocs may read otherwise:
+    #: lines that may continue a quote, list item, container or fence lazily; abbreviated words.
+    doubts: dict[int, tuple[str, int]] = field(default_factory=dict)
+
+    def _line_start(self, offset: int) -> int:
+        return max(self.view.rfind("\n", 0, offset), self.view.rfind("\r", 0, offset)) + 1
+
+    def code_doubt(self, at: int, first: int, kind: str) -> str | None:
+        """Why MkDocs may show text at ``at`` that CommonMark reads as code in a block whose first line
+        starts at offset ``first``, or None."""
+        if at in self.code:
+            return None
+        if kind == "fenced_code":
+            return ("superfences closes a fence only with the opener's character and length, and reads no "
+                    "unclosed fence: MkDocs may show these lines as text")
+        # indented code: its first line follows, across blank lines, a line of a list item, a definition,
+        # a footnote, a container, or an indented line, which Python-Markdown may nest it in
+        view = self.view
+        end = self._line_start(first)
+        while end > 0:
+            start = self._line_start(end - 1)
+            text = view[start:end].rstrip("\r\n")
+            if text.strip(" \t"):
+                if text[0] in " \t" or _LIST_OR_NOTE.match(text):
+                    return ("MkDocs (Python-Markdown) nests indented lines in the list item, definition or "
+                            "container above by four columns, and may show them as text")
+                return None
+            end = start
+        return None
+
+    def hidden_doubt(self, at: int, kind: str) -> str | None:
+        """Why MkDocs may show text CommonMark hides at ``at`` (in a block of ``kind``), or None: a link
+        definition's title begun on an earlier line (Python-Markdown reads a definition's title only on
+        its line or the next, from its quote; raw HTML and inline link titles over lines it hides too)."""
+        if kind == "html_block":
+            if "<!--" in self.view[max(0, at - 4096):at]:
+                return None  # a comment: Python-Markdown hides it too
+            return ("MkDocs (Python-Markdown) passes an HTML block through only when it starts with a whole tag; "
+                    "this text may show")
+        if kind != "link_definition":
+            return None
+        before = self.view[self._line_start(at):at]
+        if "]:" in before or '"' in before or "'" in before or "(" in before:
+            return None
+        return "MkDocs (Python-Markdown) reads a link definition's title only from its quote on; this line may show as text"
+
+
+def _columns(indent: str) -> int:
+    columns = 0
+    for ch in indent:
+        columns = columns + 4 - columns % 4 if ch == "\t" else columns + 1
+    return columns
+
+
+#: A run of plain lines: each starts, unindented, with a character no construct the model follows starts
+#: with (so each only ends the indented bodies open, and is read as text).
+_PLAIN_RUN: Final = re.compile(r"(?:[A-Za-z\x80-\xff\"'(@#%&,.\[\]^_{|}][^\r\n]*(?:\r\n|\r|\n|\Z))+", re.ASCII)
+_SNIPPET_LINE: Final = re.compile(_SNIPPET.pattern.replace(r"\Z", "$"), re.ASCII | re.MULTILINE)
+_ABBREVIATION_LINE: Final = re.compile(r"^" + _ABBREVIATION.pattern, re.ASCII | re.MULTILINE)
+
+
+def _line_number(view: str, offset: int) -> int:
+    """0-based line of ``offset`` (lines end at ``\n``, ``\r\n`` or a lone ``\r``)."""
+    return view.count("\n", 0, offset) + view.count("\r", 0, offset) - view.count("\r\n", 0, offset)
+
+
+def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
+    """Read the page's lines once, up to the last candidate's: the containers around each candidate, the
+    fences; and search the whole page for snippets lines and abbreviations."""
+    contained: dict[int, tuple[str, int]] = {}
+    includes: list[tuple[int, int]] = []
+    code: set[int] = set()
+    doubts: dict[int, tuple[str, int]] = {}
+    if "8<" in view:
+        for snippet in _SNIPPET_LINE.finditer(view):
+            if not snippet.group(1):  # the first refuses the page
+                includes.append((snippet.start(), _line_number(view, snippet.start())))
+                break
+    abbreviations: list[tuple[str, int]] = []
+    if "*[" in view:
+        for abbreviation in _ABBREVIATION_LINE.finditer(view):
+            abbreviations.append((abbreviation.group(1), _line_number(view, abbreviation.start())))
+            if len(abbreviations) > MAX_ABBREVIATIONS:
+                break
+    # superfences closes a fence at the next line of exactly its run, indented as its opener: where each
+    # (indentation, run) closes
+    closers: dict[tuple[str, str], list[int]] = {}
+    if "``" in view or "~~" in view:
+        for closer in _FENCE_ONLY.finditer(view):
+            closers.setdefault((closer.group(1), closer.group(2)), []).append(closer.start())
+    stack: list[_Open] = []
+    fence_end = -1  # offset of the closing line of the open fence
+    next_candidate = 0
+    count = len(candidates)
+    depth_of_tag = 0
+    last_nonblank = False
+    lazy_from = -1  # the line the current run of lines began on, when Python-Markdown may continue it lazily
+    listed = False  # the last run that began unindented began with a quote, list item, definition or fence
+    on_line: list[tuple[int, int, int]] = []  # (candidate, its line's end, -1) for abbreviations
+    number = -1
+    pos = 0
+    size = len(view)
+    while next_candidate < count and pos < size:
+        if fence_end < 0 and not (stack and stack[-1].close not in ("indent", "slashes")):
+            run = _PLAIN_RUN.match(view, pos)
+            if run is not None:  # plain text lines: they end the indented bodies, and are text
+                while stack and stack[-1].close == "indent":
+                    stack.pop()
+                if not last_nonblank:
+                    listed = False
+                end = run.end()
+                while next_candidate < count and candidates[next_candidate] < end:
+                    at = candidates[next_candidate]
+                    if stack:
+                        contained[at] = (stack[-1].name, stack[-1].line)
+                    else:
+                        if lazy_from >= 0 and last_nonblank:
+                            doubts[at] = (_LAZY_WHY.format(lazy_from + 1), lazy_from)
+                        if abbreviations:
+                            on_line.append((at, _line_end(view, at), -1))
+                    next_candidate += 1
+                piece = run.group()
+                number += piece.count("\n") + piece.count("\r") - piece.count("\r\n")
+                if not piece.endswith(("\n", "\r")):
+                    number += 1
+                last_nonblank = True
+                pos = end
+                continue
+        match = _LINE.match(view, pos)
+        assert match is not None
+        start, end = match.span()
+        if start == end:
+            break
+        number += 1
+        pos = end
+        text = view[start:end].rstrip("\r\n")
+        if start < fence_end:  # a line of a fence's code
+            while next_candidate < count and candidates[next_candidate] < end:
+                code.add(candidates[next_candidate])
+                next_candidate += 1
+            continue
+        if start == fence_end:  # its closing line
+            fence_end = -1
+            continue
+        stripped = text.lstrip(" \t")
+        columns = _columns(text[:len(text) - len(stripped)])
+        blank = not stripped
+        if blank:
+            lazy_from = -1
+        elif not last_nonblank and _INDENTED.match(text):
+            if listed:
+                lazy_from = number
+        elif lazy_from < 0 and _LAZY_FROM.match(text):
+            lazy_from = number
+        if not blank and not last_nonblank and not _INDENTED.match(text):
+            listed = _LAZY_FROM.match(text) is not None  # the run begins with a quote, list item, ...
+        if not blank:
+            # indented bodies end at a line not indented deeper than their opener
+            while stack and stack[-1].close == "indent" and columns <= stack[-1].indent:
+                stack.pop()
+            if stack and stack[-1].close == "slashes" and _BLOCK_CLOSE.match(stripped):
+                stack.pop()
+            elif stack and stack[-1].close not in ("indent", "slashes"):
+                tag = stack[-1].close
+                depth_of_tag += len(re.findall(rf"<{tag}\b", stripped, re.IGNORECASE))
+                depth_of_tag -= len(re.findall(rf"</{tag}\s*>", stripped, re.IGNORECASE))
+                if depth_of_tag <= 0:
+                    stack.pop()
+        while next_candidate < count and candidates[next_candidate] < end:
+            at = candidates[next_candidate]
+            if stack:
+                top = stack[-1]
+                contained[at] = (top.name, top.line)
+            else:
+                if 0 <= lazy_from < number:
+                    doubts[at] = (_LAZY_WHY.format(lazy_from + 1), lazy_from)
+                if abbreviations:
+                    on_line.append((at, start + len(text), number))
+            next_candidate += 1
+        if blank:
+            last_nonblank = False
+            continue
+        opener = _SUPERFENCE.match(stripped)
+        if opener is not None:
+            ends = closers.get((text[:len(text) - len(stripped)], opener.group(1)), [])
+            later = bisect.bisect_right(ends, start)
+            if later < len(ends):
+                fence_end = ends[later]
+                last_nonblank = True
+                continue
+        if len(stack) < MAX_CONTAINERS:
+            admonition = _ADMONITION.match(stripped)
+            if admonition is not None:
+                stack.append(_Open(_NAMES[admonition.group(1)], number, columns, "indent"))
+            elif _TAB.match(stripped):
+                stack.append(_Open(_NAMES["==="], number, columns, "indent"))
+            elif columns < 4 and _DEFINITION.match(stripped) and last_nonblank:
+                stack.append(_Open(_NAMES[":"], number, columns, "indent"))
+                # the definition's own line is its body
+                for at in candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, end)]:
+                    contained.setdefault(at, (_NAMES[":"], number))
+            else:
+                block = _BLOCK_OPEN.match(stripped)
+                if block is not None:
+                    stack.append(_Open(f"a '/// {block.group(2)}' block (pymdownx.blocks)", number, -1, "slashes"))
+                elif "markdown" in stripped and columns < 4:
+                    element = _MD_IN_HTML.match(stripped)
+                    if element is not None:
+                        tag = re.escape(element.group(1))
+                        depth_of_tag = (len(re.findall(rf"<{tag}\b", stripped, re.IGNORECASE))
+                                        - len(re.findall(rf"</{tag}\s*>", stripped, re.IGNORECASE)))
+                        if depth_of_tag > 0:
+                            stack.append(_Open(f"an HTML element with the markdown attribute "
+                                               f"(<{element.group(1)} markdown>, md_in_html)", number, -1, tag))
+        last_nonblank = True
+    if abbreviations and on_line:
+        _abbreviated(view, abbreviations, on_line, doubts)
+    return MkDocsPage(contained, code, includes, view, doubts)
+
+
+def _line_end(view: str, at: int) -> int:
+    end = len(view)
+    for ending in ("\n", "\r"):
+        found = view.find(ending, at, end)
+        if found != -1:
+            end = found
+    return end
+
+
+def _abbreviated(view: str, abbreviations: list[tuple[str, int]], on_line: list[tuple[int, int, int]],
+                 doubts: dict[int, tuple[str, int]]) -> None:
+    """Note the candidates whose line holds a word an abbreviation (``*[word]: ...``) defines: the abbr
+    extension wraps it in ``<abbr>``, so the line is no longer plain text."""
+    if len(abbreviations) > MAX_ABBREVIATIONS:
+        for at, _, _ in on_line:
+            doubts.setdefault(at, (f"the page defines more than {MAX_ABBREVIATIONS} abbreviations", 0))
+        return
+    words = re.compile("|".join(sorted((re.escape(term) for term, _ in abbreviations), key=len, reverse=True)))
+    lines = {term: line for term, line in abbreviations}
+    for at, end, _ in on_line:
+        found = words.search(view, at, end)
+        if found is not None:
+            line = lines.get(found.group(), 0)
+            doubts.setdefault(at, (f"the abbreviation defined on line {line + 1} (abbr) marks up "
+                                   f"{found.group()!r} on this line", line))
