@@ -193,6 +193,33 @@ _SNIPPET_LINE: Final = re.compile(_SNIPPET.pattern.replace(r"\Z", "$"), re.ASCII
 _ABBREVIATION_LINE: Final = re.compile(r"^" + _ABBREVIATION.pattern, re.ASCII | re.MULTILINE)
 
 
+#: Python-Markdown's inline raw HTML (its ``HTML_RE``): a tag is ``<``, a letter, anything but ``<>@`` and
+#: spaces, then perhaps a space and anything but ``<>``, then ``>``. Looser than CommonMark's (6.6).
+_PYMD_TAG: Final = re.compile(r"</?[A-Za-z][^<>@ \r\n]*(?: [^<>]*)?>", re.ASCII)
+#: CommonMark 6.6: an open tag (name, attributes with their values) or a closing tag; and an autolink (6.5),
+#: which Python-Markdown reads before raw HTML.
+_COMMONMARK_TAG: Final = re.compile(
+    r"<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*\s*/?>"
+    r"|</[A-Za-z][A-Za-z0-9-]*\s*>|<[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*>", re.ASCII)
+_LOOSE_TAG_WHY: Final = ("MkDocs (Python-Markdown) passes '{}' (line {}) to the browser as an HTML tag, which "
+                         "CommonMark shows as text; what it opens may stay open over the lines after it")
+#: A line on which the end of an HTML block of kinds 1-5 (CommonMark 4.6: ``</script>``, ``</pre>``,
+#: ``</style>``, ``</textarea>``, ``-->``, ``?>``, ``]]>``) is followed by text: Python-Markdown reads that
+#: text as Markdown of its own (``</script>1. *bar*`` is a list item), so the lines after may continue it.
+_TEXT_AFTER_END: Final = re.compile(r"(?:</(?:pre|script|style|textarea)\s*>|-->|\?>|\]\]>)[ \t]*[^ \t\r\n]",
+                                    re.ASCII | re.IGNORECASE)
+
+
+def _loose_tag(view: str, last: int) -> tuple[int, str] | None:
+    """``(offset, tag)`` of the first tag before ``last`` that Python-Markdown passes to the browser
+    and CommonMark does not (:data:`_PYMD_TAG`, :data:`_COMMONMARK_TAG`), or None. Linear: each ``<``
+    is matched once."""
+    for tag in _PYMD_TAG.finditer(view, 0, last):
+        if _COMMONMARK_TAG.fullmatch(tag.group()) is None:
+            return tag.start(), tag.group()
+    return None
+
+
 def _line_number(view: str, offset: int) -> int:
     """0-based line of ``offset`` (lines end at ``\n``, ``\r\n`` or a lone ``\r``)."""
     return view.count("\n", 0, offset) + view.count("\r", 0, offset) - view.count("\r\n", 0, offset)
@@ -284,7 +311,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         elif not last_nonblank and _INDENTED.match(text):
             if listed:
                 lazy_from = number
-        elif lazy_from < 0 and _LAZY_FROM.match(text):
+        elif lazy_from < 0 and (_LAZY_FROM.match(text) or _TEXT_AFTER_END.search(text)):
             lazy_from = number
         if not blank and not last_nonblank and not _INDENTED.match(text):
             listed = _LAZY_FROM.match(text) is not None  # the run begins with a quote, list item, ...
@@ -349,6 +376,14 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         last_nonblank = True
     if abbreviations and on_line:
         _abbreviated(view, abbreviations, on_line, doubts)
+    loose = _loose_tag(view, candidates[-1]) if candidates and "<" in view else None
+    if loose is not None:
+        offset, tag = loose
+        line = _line_number(view, offset)
+        why = _LOOSE_TAG_WHY.format(tag[:40], line + 1)
+        for at in candidates[bisect.bisect_right(candidates, offset):]:
+            if at not in contained and at not in code:
+                doubts.setdefault(at, (why, line))
     return MkDocsPage(contained, code, includes, view, doubts)
 
 

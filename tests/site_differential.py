@@ -78,11 +78,14 @@ class SiteDifferentialCase(unittest.TestCase):
 
     def measure(self, title: str, documents: Sequence[tuple[str, str]], counts: Mapping[str, Counter[str]],
                 per_group: str | None = None, realistic: Callable[[str], bool] | None = None,
-                notes: Sequence[str] = ()) -> list[differential.Judged]:
+                notes: Sequence[str] = (), assert_false_refusals: bool = True) -> list[differential.Judged]:
         """Judge ``documents`` (``(label, text)``), print the summary, assert the targets when supported.
 
         ``realistic`` picks the labels whose eligible pages the false-refusal
-        target is computed over (all eligible pages when None).
+        target is computed over (all eligible pages when None). Without
+        ``assert_false_refusals`` (the spec examples: edge cases, not realistic
+        pages, where the site targets ask only for no unsafe and no missed
+        document) the share is reported, not asserted.
         """
         outcomes = differential.gate_outcomes([text for _, text in documents], self.extra)
         judged = differential.judge(documents, self.readers, outcomes, differential.mentions_allowed)
@@ -106,6 +109,7 @@ class SiteDifferentialCase(unittest.TestCase):
             self.assertEqual([item.label for item in judged if item.missed], [], "missed directives, see stderr")
             self.assertEqual([item.label for item in judged if item.unrefused], [],
                              "pages that must be refused were not, see stderr")
-            self.assertLessEqual(false_refusals, MAX_FALSE_REFUSAL_SHARE * len(eligible),
-                                 "too many false refusals, see stderr")
+            if assert_false_refusals:
+                self.assertLessEqual(false_refusals, MAX_FALSE_REFUSAL_SHARE * len(eligible),
+                                     "too many false refusals, see stderr")
         return judged

@@ -117,7 +117,9 @@ class PortableDifferentialTest(SiteDifferentialCase):
         if documents is None:
             self.skipTest("no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON (see reference/testing.md)")
         counts = {"injection": Counter(label.partition(": ")[2] for label, _ in documents)}
-        self.measure("CommonMark spec examples", documents, counts)
+        # edge cases, not realistic pages: Python-Markdown parts from CommonMark on many, and the gate
+        # refuses there (reference/directives.md); no unsafe and no missed document is asserted
+        self.measure("CommonMark spec examples", documents, counts, assert_false_refusals=False)
 
 
 if __name__ == "__main__":
