@@ -53,6 +53,7 @@ import unicodedata
 from typing import Final, NamedTuple, Sequence
 
 from .blocks import FOOTNOTE_DOUBT, MAX_LEAF_LINES, Leaf, parse_blocks
+from .blocks.myst import COMMENT as MYST_COMMENT, DIRECTIVE as MYST_DIRECTIVE
 from .blocks.state import NO_FRONT_MATTER
 from .errors import DirectiveError
 from .grammar import Grammar
@@ -174,6 +175,11 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
         findings.refuse("too_complex", candidates[MAX_CANDIDATES], f"more than {MAX_CANDIDATES} at "
                         "signs that may start a directive; the gate does not read such a source")
         return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
+    for rule in renderer.page_refusals:  # a construct that refuses the page wherever it is
+        found_at = rule.find(view)
+        if found_at >= 0:
+            findings.refuse(rule.reason, found_at, rule.why)
+            return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
     markup, cut = _markup_lines(view, candidates[-1]) if "<" in view else ([], None)
     watch = sorted(set(candidates).union(markup)) if markup else candidates
     leaves = sorted(parse_blocks(view, watch, fast=fast, flavour=renderer.flavour), key=lambda leaf: leaf.lines[0][1])
@@ -520,8 +526,8 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
         if kind not in ("fenced_code", "indented_code"):
             _follow_html(f, leaf, raw, None)
             return  # no reading shows directive-shaped text here
-    if kind in ("fenced_code", "indented_code", "link_definition"):
-        where = "hidden" if kind == "link_definition" else "code"
+    if kind in _CONTEXT_KINDS:
+        where = _CONTEXT_KINDS[kind]
         for at in inside:
             if len(f.near_misses) >= MAX_NEAR_MISSES:
                 break
@@ -551,6 +557,9 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
                 return
         _follow_html(f, leaf, raw, None)
         return
+    if kind in _SHOWN_WHOLE:
+        _shown_whole(f, leaf, inside, raw)
+        return
     place = _PLACES.get(kind)
     if place is None and leaf.containers:
         container, line = leaf.containers[-1]
@@ -560,6 +569,39 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
         _begin_html(f, leaf, raw, content)
     if not _classify(f, inside, content, place, raw if kind != "html_block" else None) and raw is not None:
         raw.end()
+
+
+#: Leaf kinds whose text is context: code, or hidden from a reader.
+_CONTEXT_KINDS: Final = {"fenced_code": "code", "indented_code": "code", "link_definition": "hidden",
+                         MYST_COMMENT: "hidden"}
+#: Leaf kinds a flavour adds whose whole text a reader sees, not read as Markdown (a MyST directive's
+#: body may be reStructuredText, HTML or LaTeX): what they are called in a refusal.
+_SHOWN_WHOLE: Final = {MYST_DIRECTIVE: "the MyST directive"}
+
+
+def _shown_whole(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | None) -> None:
+    """A block a reader sees whole (:data:`_SHOWN_WHOLE`): directive-shaped text any reading of it could
+    show (coarsely: markup removed, references decoded) refuses, naming the block's opening line; a
+    mention is a near-miss. Raw HTML in it is not followed: the blocks after it are in doubt."""
+    _, start, end = leaf.lines[0]
+    opener = f.decode(start, end).strip()
+    place = (f"in the body of {_SHOWN_WHOLE[leaf.kind]} {opener[:40]!r} (line {leaf.lines[0][0] + 1}), "
+             "a container like a block quote")
+    for at in inside:
+        if _loosely_shaped(f, at) or at in f.stated:
+            if at not in f.stated and f.mention(at):
+                f.near_miss(at, "mention")
+                continue
+            f.refuse("misplaced_directive", at, f"directive-shaped text {place}; {_SHOULD}")
+            return
+    _give_up_on_markup(f, leaf, raw)
+
+
+def _give_up_on_markup(f: _Findings, leaf: Leaf, raw: RawHtml | None) -> None:
+    """Raw HTML in a block the gate does not read as HTML: what it leaves open is not followed."""
+    if raw is not None and _MARKUP_START.search(f.view, leaf.lines[0][1], leaf.end + 1):
+        raw.give_up(leaf.lines[0][0], f"this block (line {leaf.lines[0][0] + 1}) passes raw HTML through that the "
+                                      "gate does not follow")
 
 
 def _begin_html(f: _Findings, leaf: Leaf, raw: RawHtml, content: _Content) -> None:
@@ -580,6 +622,9 @@ def _follow_html(f: _Findings, leaf: Leaf, raw: RawHtml | None, content: _Conten
     for the blocks after it. Code, link definitions and (unless a reading without front matter is
     compared) front matter hold none; a block the gate does not read whole leaves everything after it
     in doubt."""
+    if leaf.kind in _SHOWN_WHOLE:
+        _give_up_on_markup(f, leaf, raw)
+        return
     if raw is None or leaf.kind not in ("paragraph", "heading", "table", "html_block", "front_matter"):
         return
     if leaf.kind == "front_matter" and NO_FRONT_MATTER not in f.renderer.flavour.variants_by_name:
@@ -749,6 +794,12 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
             if (_loosely_shaped(f, at) or stated) and _refuse_opened(f, at, opened, block, c):
                 return True
             continue
+        if f.renderer.roles and block.code.contains(c) and _code_shown(block, c):
+            if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
+                    f, at, "misplaced_directive", "directive-shaped text in a code span that MyST shows as text "
+                    f"(after a role such as {{sub}}, or across lines); {_SHOULD}", block, c):
+                return True
+            continue
         if block.code.contains(c) or block.hidden.contains(c):
             if _shaped_raw(f, at) or stated:
                 f.near_miss(at, "code" if block.code.contains(c) else "hidden")
@@ -783,6 +834,21 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
         if _top_level_line(f, at, c, literal_index, block):
             return True
     return False
+
+
+_ROLE_BEFORE: Final = re.compile(r"\{[A-Za-z0-9_\-+:.]+\}`*\Z", re.ASCII)
+
+
+def _code_shown(block: _Content, c: int) -> bool:
+    """MyST's reading of the code span holding content offset ``c``: a role right before it
+    (``{sub}`text```) shows its text, and docutils writes a literal that crosses lines as text."""
+    code = block.code
+    k = bisect.bisect_right(code.starts, c) - 1
+    if k < 0:
+        return False
+    start, end = code.starts[k], code.ends[k]
+    text = block.text
+    return "\n" in text[start:end] or _ROLE_BEFORE.search(text, max(0, start - 80), start) is not None
 
 
 def _at_sign_shown(view: View, index: int) -> bool:

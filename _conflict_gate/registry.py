@@ -149,6 +149,8 @@ RENDERERS: Final[Mapping[str, str]] = _ro({
               "against GitHub's reading alone",
     "commonmark": "the union of the CommonMark, GFM and markdown-it readings (with and without GitHub's tag "
                   "filter): for a site whose renderer is not listed (VitePress, Hugo, Jekyll and the like)",
+    "myst": "MyST-Parser under Sphinx or docutils: directives and colon fences are containers a reader sees, "
+            "line comments are hidden, an include refuses the page",
 })
 #: The renderer of a manifest that names none.
 DEFAULT_RENDERER: Final = "commonmark"

@@ -17,6 +17,12 @@ manifest (:attr:`Manifest.renderer <_conflict_gate.manifest.Manifest.renderer>`)
     text), and its HTML sanitizer, which unwraps ``<template>`` and
     ``<noscript>`` and drops ``hidden`` (so their content is in doubt: a
     browser without the sanitizer hides it).
+``myst``
+    MyST-Parser under Sphinx or docutils (:data:`~_conflict_gate.blocks.myst.MYST`):
+    directives and colon fences are blocks a reader sees whole (never code,
+    except code directives), ``%`` comments are hidden, a role or a literal
+    that crosses lines shows its code span's text, raw HTML passes through
+    unfiltered, and a page with an include is refused.
 ``commonmark``
     The union of the readings (:data:`~_conflict_gate.blocks.GITHUB` compared
     with its three variants) with the tag filter in doubt, for a site whose
@@ -28,13 +34,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final, Mapping
+from typing import Callable, Final, Mapping, NamedTuple
 
 from .blocks import GITHUB, GITHUB_ALONE, Flavour
+from .blocks.myst import MYST, include_line
 from .inlines import TagFilter
 from .registry import DEFAULT_RENDERER, RENDERERS
 
-__all__ = ["COMMONMARK", "DEFAULT", "GITHUB_COM", "RENDERER_VALUES", "Renderer"]
+__all__ = ["COMMONMARK", "DEFAULT", "GITHUB_COM", "MYST_SITE", "PageRefusal", "RENDERER_VALUES", "Renderer"]
+
+
+class PageRefusal(NamedTuple):
+    """A construct that refuses the whole page wherever it is (a line that pulls in another file, a
+    construct that breaks the site's build): ``find(view)`` gives its offset in the page's byte view,
+    or -1; the page is refused with ``reason``, the message ``why``, at that line."""
+
+    reason: str
+    find: Callable[[str], int]
+    why: str
 
 
 @dataclass(frozen=True)
@@ -48,12 +65,18 @@ class Renderer:
     ``<noscript>``) and drops ``hidden``, so what a browser alone hides may be
     shown. Which raw-HTML elements hide or stay open is the HTML standard's
     (:mod:`~_conflict_gate.html_tree`), read once per tag-filter reading.
+    ``page_refusals``: constructs that refuse the page wherever they are,
+    tried in order on every page that holds a candidate. ``roles``: MyST's
+    inline reading, where a code span after a role (``{sub}`...```) or one
+    that crosses lines shows its text.
     """
 
     name: str
     flavour: Flavour
     tag_filter: TagFilter
     sanitized: bool = False
+    page_refusals: tuple[PageRefusal, ...] = ()
+    roles: bool = False
 
     @property
     def meaning(self) -> str:
@@ -62,9 +85,14 @@ class Renderer:
 
 GITHUB_COM: Final = Renderer("github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True)
 COMMONMARK: Final = Renderer("commonmark", GITHUB, TagFilter.IN_DOUBT)
+MYST_SITE: Final = Renderer(
+    "myst", MYST, TagFilter.NONE, roles=True,
+    page_refusals=(PageRefusal("ambiguous_markup", include_line,
+                               "this line pulls in another file (a MyST {include} or {literalinclude}, or a reST "
+                               "include), whose lines the gate does not read; a reader sees them in this page"),))
 
 #: name -> renderer, one per name of the registry's table, in its order.
 RENDERER_VALUES: Final[Mapping[str, Renderer]] = MappingProxyType(
-    {renderer.name: renderer for renderer in sorted((GITHUB_COM, COMMONMARK), key=lambda renderer: list(RENDERERS).index(renderer.name))})
+    {renderer.name: renderer for renderer in sorted((GITHUB_COM, COMMONMARK, MYST_SITE), key=lambda renderer: list(RENDERERS).index(renderer.name))})
 #: The renderer of a manifest that names none.
 DEFAULT: Final = RENDERER_VALUES[DEFAULT_RENDERER]

@@ -416,9 +416,9 @@ class ManifestShapeTest(ManifestCase):
             with self.subTest(case):
                 self.write(data=dict(data, renderer=value))
                 error = self.refused("invalid_renderer", pointer="/renderer")
-                self.assertEqual(str(error), f"{self.manifest} at /renderer: renderer must be one of github, "
-                                             "commonmark (how the site renders its pages; leave it out for "
-                                             f"commonmark), got {value!r}")
+                self.assertEqual(str(error), f"{self.manifest} at /renderer: renderer must be one of "
+                                             f"{', '.join(RENDERERS)} (how the site renders its pages; leave it "
+                                             f"out for commonmark), got {value!r}")
 
     def test_version_scheme_of_an_unhashable_type_is_refused(self) -> None:
         """Regression: ``"version_scheme": ["semver"]`` (or an object) raised an untyped TypeError.

@@ -152,7 +152,9 @@ class IssueExamplesTest(unittest.TestCase):
                 self.assertEqual(corpus.renderer.name, name or "commonmark")
                 for i, example in enumerate(EXAMPLES):
                     source = corpus.sources[f"e{i}"]
-                    expected = example.github if name == "github" else example.commonmark
+                    expected = (example.github if name == "github" else example.commonmark
+                                if name in (None, "commonmark") else
+                                outcome(read_directives(example.text, GRAMMAR, renderer=RENDERER_VALUES[name])))
                     got = Outcome(tuple((c.line, c.value) for c in source.claims),
                                   None if source.refusal is None else (source.refusal.reason, source.refusal.line or 0),
                                   () if source.refusal is not None else tuple((n.line, n.where)
