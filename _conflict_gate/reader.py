@@ -53,7 +53,8 @@ import unicodedata
 from typing import Final, NamedTuple, Sequence
 
 from .blocks import FOOTNOTE_DOUBT, MAX_LEAF_LINES, Leaf, parse_blocks
-from .blocks.myst import COMMENT as MYST_COMMENT, DIRECTIVE as MYST_DIRECTIVE
+from .blocks.mdx import MdxReading, Region
+from .blocks.myst import COMMENT as MYST_COMMENT, DIRECTIVE as MYST_DIRECTIVE, MATH as MYST_MATH
 from .blocks.state import NO_FRONT_MATTER
 from .errors import DirectiveError
 from .grammar import Grammar
@@ -175,12 +176,19 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
         findings.refuse("too_complex", candidates[MAX_CANDIDATES], f"more than {MAX_CANDIDATES} at "
                         "signs that may start a directive; the gate does not read such a source")
         return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
+    all_candidates = candidates
     for rule in renderer.page_refusals:  # a construct that refuses the page wherever it is
         found_at = rule.find(view)
         if found_at >= 0:
             findings.refuse(rule.reason, found_at, rule.why)
-            return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
-    markup, cut = _markup_lines(view, candidates[-1]) if "<" in view else ([], None)
+            return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, all_candidates))
+    if renderer.page_reading is not None:  # MDX: the build, imports of content, and what regions decide
+        candidates = _page_regions(findings, renderer.page_reading(view), candidates)
+        if findings.problems or not candidates:
+            return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, all_candidates))
+    # Raw HTML is followed for what it leaves open; under MDX it is JSX, balanced or a build error.
+    markup, cut = _markup_lines(view, candidates[-1]) if "<" in view and renderer.page_reading is None \
+        else ([], None)
     watch = sorted(set(candidates).union(markup)) if markup else candidates
     leaves = sorted(parse_blocks(view, watch, fast=fast, flavour=renderer.flavour), key=lambda leaf: leaf.lines[0][1])
     raw = RawHtml(renderer.tag_filter.readings) if markup else None
@@ -199,7 +207,45 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
                 break
         elif raw is not None:
             _follow_html(findings, leaf, raw, None)
-    return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
+    return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, all_candidates))
+
+
+def _page_regions(f: _Findings, page: MdxReading, candidates: list[int]) -> list[int]:
+    """Apply a page reading (:func:`~_conflict_gate.blocks.mdx.read_mdx`): a build error refuses the page
+    (``build_error``), an import of content too (``ambiguous_markup``); a candidate inside a region is
+    decided there (in a comment: a near-miss; in an expression, a tag, an element's or an admonition's
+    body: refused as misplaced, a mention aside); the others are returned, for the blocks to read."""
+    if page.build_error is not None:
+        f.refuse("build_error", page.build_error[0], f"{page.build_error[1]}; the site shows nothing of it")
+        return []
+    if page.include is not None:
+        f.refuse("ambiguous_markup", page.include[0], page.include[1])
+        return []
+    rest: list[int] = []
+    regions, k = page.regions, 0
+    stack: list[Region] = []  # the regions started so far; the innermost open one ends up on top
+    for at in candidates:
+        while k < len(regions) and regions[k].start <= at:
+            stack.append(regions[k])
+            k += 1
+        while stack and stack[-1].end <= at:
+            stack.pop()
+        if not stack:
+            rest.append(at)
+            continue
+        inner = stack[-1]
+        if inner.hidden:
+            if _shaped_raw(f, at) or at in f.stated:
+                f.near_miss(at, "hidden")
+            continue
+        if _loosely_shaped(f, at) or at in f.stated:
+            if at not in f.stated and f.mention(at):
+                f.near_miss(at, "mention")
+                continue
+            f.refuse("misplaced_directive", at, f"directive-shaped text inside {inner.name} (line {inner.line}), "
+                                               f"which MDX renders as a container or an expression; {_SHOULD}")
+            return []
+    return rest
 
 
 def _occurrences(encoded: bytes, candidates: Sequence[int]) -> tuple[str, ...]:
@@ -576,7 +622,7 @@ _CONTEXT_KINDS: Final = {"fenced_code": "code", "indented_code": "code", "link_d
                          MYST_COMMENT: "hidden"}
 #: Leaf kinds a flavour adds whose whole text a reader sees, not read as Markdown (a MyST directive's
 #: body may be reStructuredText, HTML or LaTeX): what they are called in a refusal.
-_SHOWN_WHOLE: Final = {MYST_DIRECTIVE: "the MyST directive"}
+_SHOWN_WHOLE: Final = {MYST_DIRECTIVE: "the MyST directive", MYST_MATH: "the math block"}
 
 
 def _shown_whole(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | None) -> None:
@@ -794,10 +840,10 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
             if (_loosely_shaped(f, at) or stated) and _refuse_opened(f, at, opened, block, c):
                 return True
             continue
-        if f.renderer.roles and block.code.contains(c) and _code_shown(block, c):
+        if f.renderer.code_spans_shown and block.code.contains(c):
             if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
-                    f, at, "misplaced_directive", "directive-shaped text in a code span that MyST shows as text "
-                    f"(after a role such as {{sub}}, or across lines); {_SHOULD}", block, c):
+                    f, at, "misplaced_directive", "directive-shaped text in a code span, which MyST shows as text "
+                    f"(docutils writes it as a literal; a role such as {{sub}} shows its text); {_SHOULD}", block, c):
                 return True
             continue
         if block.code.contains(c) or block.hidden.contains(c):
@@ -834,21 +880,6 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
         if _top_level_line(f, at, c, literal_index, block):
             return True
     return False
-
-
-_ROLE_BEFORE: Final = re.compile(r"\{[A-Za-z0-9_\-+:.]+\}`*\Z", re.ASCII)
-
-
-def _code_shown(block: _Content, c: int) -> bool:
-    """MyST's reading of the code span holding content offset ``c``: a role right before it
-    (``{sub}`text```) shows its text, and docutils writes a literal that crosses lines as text."""
-    code = block.code
-    k = bisect.bisect_right(code.starts, c) - 1
-    if k < 0:
-        return False
-    start, end = code.starts[k], code.ends[k]
-    text = block.text
-    return "\n" in text[start:end] or _ROLE_BEFORE.search(text, max(0, start - 80), start) is not None
 
 
 def _at_sign_shown(view: View, index: int) -> bool:

@@ -20,9 +20,16 @@ manifest (:attr:`Manifest.renderer <_conflict_gate.manifest.Manifest.renderer>`)
 ``myst``
     MyST-Parser under Sphinx or docutils (:data:`~_conflict_gate.blocks.myst.MYST`):
     directives and colon fences are blocks a reader sees whole (never code,
-    except code directives), ``%`` comments are hidden, a role or a literal
-    that crosses lines shows its code span's text, raw HTML passes through
+    except code directives), ``%`` comments are hidden, code spans may show
+    as text (docutils literals, roles), raw HTML passes through
     unfiltered, and a page with an include is refused.
+``docusaurus``
+    Docusaurus 3 (MDX 3, GFM, its admonitions; :data:`~_conflict_gate.blocks.mdx.DOCUSAURUS`
+    and :func:`~_conflict_gate.blocks.mdx.read_mdx`): no indented code, no
+    HTML blocks but JSX elements, whose bodies are containers, as are
+    ``:::note`` admonitions; ``{/* */}`` hides text; a page that may not build
+    (``<!-- -->``, a bare ``{`` or ``<``) is refused (``build_error``), and so
+    is one that imports another page's content.
 ``commonmark``
     The union of the readings (:data:`~_conflict_gate.blocks.GITHUB` compared
     with its three variants) with the tag filter in doubt, for a site whose
@@ -37,11 +44,12 @@ from types import MappingProxyType
 from typing import Callable, Final, Mapping, NamedTuple
 
 from .blocks import GITHUB, GITHUB_ALONE, Flavour
+from .blocks.mdx import DOCUSAURUS, MdxReading, read_mdx
 from .blocks.myst import MYST, include_line
 from .inlines import TagFilter
 from .registry import DEFAULT_RENDERER, RENDERERS
 
-__all__ = ["COMMONMARK", "DEFAULT", "GITHUB_COM", "MYST_SITE", "PageRefusal", "RENDERER_VALUES", "Renderer"]
+__all__ = ["COMMONMARK", "DEFAULT", "DOCUSAURUS_SITE", "GITHUB_COM", "MYST_SITE", "PageRefusal", "RENDERER_VALUES", "Renderer"]
 
 
 class PageRefusal(NamedTuple):
@@ -66,9 +74,13 @@ class Renderer:
     shown. Which raw-HTML elements hide or stay open is the HTML standard's
     (:mod:`~_conflict_gate.html_tree`), read once per tag-filter reading.
     ``page_refusals``: constructs that refuse the page wherever they are,
-    tried in order on every page that holds a candidate. ``roles``: MyST's
-    inline reading, where a code span after a role (``{sub}`...```) or one
-    that crosses lines shows its text.
+    tried in order on every page that holds a candidate. ``code_spans_shown``:
+    a code span may show as text, so directive-shaped text there refuses
+    (MyST under docutils writes a literal as a ``<span>``, a role such as
+    ``{sub}`...``` shows its text). ``page_reading``: MDX's reading of
+    the whole page (:func:`~_conflict_gate.blocks.mdx.read_mdx`): what breaks
+    the build, an import of content, and the regions (comments, expressions,
+    JSX elements, admonitions) whose candidates it decides.
     """
 
     name: str
@@ -76,7 +88,8 @@ class Renderer:
     tag_filter: TagFilter
     sanitized: bool = False
     page_refusals: tuple[PageRefusal, ...] = ()
-    roles: bool = False
+    code_spans_shown: bool = False
+    page_reading: Callable[[str], MdxReading] | None = None
 
     @property
     def meaning(self) -> str:
@@ -85,14 +98,15 @@ class Renderer:
 
 GITHUB_COM: Final = Renderer("github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True)
 COMMONMARK: Final = Renderer("commonmark", GITHUB, TagFilter.IN_DOUBT)
+DOCUSAURUS_SITE: Final = Renderer("docusaurus", DOCUSAURUS, TagFilter.NONE, page_reading=read_mdx)
 MYST_SITE: Final = Renderer(
-    "myst", MYST, TagFilter.NONE, roles=True,
+    "myst", MYST, TagFilter.NONE, code_spans_shown=True,
     page_refusals=(PageRefusal("ambiguous_markup", include_line,
                                "this line pulls in another file (a MyST {include} or {literalinclude}, or a reST "
                                "include), whose lines the gate does not read; a reader sees them in this page"),))
 
 #: name -> renderer, one per name of the registry's table, in its order.
 RENDERER_VALUES: Final[Mapping[str, Renderer]] = MappingProxyType(
-    {renderer.name: renderer for renderer in sorted((GITHUB_COM, COMMONMARK, MYST_SITE), key=lambda renderer: list(RENDERERS).index(renderer.name))})
+    {renderer.name: renderer for renderer in sorted((GITHUB_COM, COMMONMARK, MYST_SITE, DOCUSAURUS_SITE), key=lambda renderer: list(RENDERERS).index(renderer.name))})
 #: The renderer of a manifest that names none.
 DEFAULT: Final = RENDERER_VALUES[DEFAULT_RENDERER]

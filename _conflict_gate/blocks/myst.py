@@ -19,6 +19,8 @@ reader sees:
   with a fence of backticks or tildes is code, as a fenced code block is,
   unless options (``:caption:`` ...) open its body: then it is opaque. A
   backtick or tilde ``{raw}`` directive's body is raw HTML: an HTML block.
+* **Math blocks** (``$$`` ... ``$$``, dollarmath): shown, read whole too
+  (kind :data:`MATH`).
 * **Line comments** (``%`` after 0-3 spaces, interrupting a paragraph, the
   lines after it that start with ``%``): hidden, a block of kind
   :data:`COMMENT`.
@@ -29,8 +31,9 @@ reader sees:
   ``.. include::`` / ``.. literalinclude::`` lines) pull in another file:
   :func:`include_line` finds the first, and the renderer refuses the page.
 
-Roles (``{sub}`text```) and docutils literals that cross lines show a code
-span's text; that is the inline reading's (``Renderer.roles``).
+Code spans may show as text (docutils writes a literal as a ``<span>``; a
+role, ``{sub}`text```, shows its text): that is the inline reading's
+(``Renderer.code_spans_shown``).
 """
 
 from __future__ import annotations
@@ -49,11 +52,12 @@ from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, O
 from .table import GFM_CONSTRUCTS
 from .tables import table_first
 
-__all__ = ["COMMENT", "DEFLIST_DOUBT", "DIRECTIVE", "MYST", "MYST_CONSTRUCTS", "include_line"]
+__all__ = ["COMMENT", "DEFLIST_DOUBT", "DIRECTIVE", "MATH", "MYST", "MYST_CONSTRUCTS", "include_line"]
 
 #: Leaf kinds: a directive's whole block (shown, not read as Markdown) and a line comment (hidden).
 DIRECTIVE: Final = "myst_directive"
 COMMENT: Final = "myst_comment"
+MATH: Final = "myst_math"
 
 #: Directives whose body is code (with a backtick or tilde fence and no options).
 _CODE_DIRECTIVES: Final = frozenset({"{code-block}", "{code}", "{sourcecode}", "{code-cell}"})
@@ -193,10 +197,40 @@ def finish_paragraph_or_term(s: State, block: Block[Any], end: int) -> None:
 MYST_DIRECTIVE: Final = Construct(
     "myst_directive", DIRECTIVE, "MyST directives (```{name}, :::)", Body.RAW, directive_continues,
     start=directive, first=frozenset("`~:"), opener=Opener((":::",), colon_opener_end))
+def math_block(s: State, container: Block[Any]) -> Start:
+    """A math block (mdit-py-plugins ``dollarmath``): ``$$`` after 0-3 spaces, to a line ending with
+    ``$$`` (the same line, or a later one); it interrupts a paragraph. MathJax shows it: a reader sees
+    its text (read whole, as a directive's body is)."""
+    if s.indented or not s.line.startswith("$$", s.next_nonspace):
+        return NO_START
+    s.close_unmatched()
+    block = s.add_child("myst_math", None)
+    s.advance_next_nonspace()
+    if s.line.rstrip(" \t").endswith("$$") and len(s.line.strip(" \t")) >= 4:  # one line: $$...$$
+        s.add_line()
+        s.close()
+        s.offset = len(s.line)
+        block.empty = False
+    return LEAF
+
+
+def math_continues(s: State, block: Block[Any]) -> Continue:
+    """Every line up to the one ending with ``$$``, which the block takes too."""
+    if s.line.rstrip(" \t").endswith("$$"):
+        s.advance_next_nonspace()
+        block.add((s.line_no, s.pos + s.offset, s.line_end))
+        s.close()
+        return LINE_CONSUMED
+    return MATCHED
+
+
 #: A ``{raw}`` directive: its body passes through as raw HTML, an HTML block to the reader (the fence's
 #: lines show as text; ``{raw} latex`` shows nothing in HTML: read as shown, in the safe direction).
 MYST_RAW: Final = Construct(
     "myst_raw", "html_block", "MyST {raw} directive", Body.RAW, directive_continues)
+MYST_MATH: Final = Construct(
+    "myst_math", MATH, "MyST math blocks ($$, dollarmath)", Body.RAW, math_continues,
+    start=math_block, first=frozenset("$"))
 MYST_COMMENT: Final = Construct(
     "myst_comment", COMMENT, "MyST line comments (%)", Body.RAW, comment_continues,
     start=comment, first=frozenset("%"))
@@ -206,7 +240,7 @@ _PARAGRAPH: Final = replace(next(row for row in GFM_CONSTRUCTS if row.name == "p
 #: GFM's rows with MyST's directives (tried before fenced code) and line comments; a paragraph above a
 #: definition line is in doubt.
 MYST_CONSTRUCTS: Final = inserted(inserted(tuple(_PARAGRAPH if row.name == "paragraph" else row for row in GFM_CONSTRUCTS),
-                                           MYST_DIRECTIVE, before="fenced_code"), MYST_COMMENT, before="block_quote") + (MYST_RAW,)
+                                           MYST_DIRECTIVE, before="fenced_code"), MYST_COMMENT, before="block_quote") + (MYST_RAW, MYST_MATH)
 
 _TABLES_DOUBT: Final = "a reader without GFM tables reads this differently"
 #: MyST's reading without the primary role (YAML front matter only: ``+++`` is a block break to MyST).
