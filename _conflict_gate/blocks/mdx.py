@@ -310,7 +310,9 @@ class _Scan:
                 raise _BuildError(at, "an import or export line the gate does not model: MDX may not build it")
             if esm.group("default"):
                 self.known.add(esm.group("default"))
-            for names in (esm.group("names"), esm.group("exports")):
+            if esm.group("exports"):
+                raise _BuildError(at, "a re-export (export {...}): the gate does not model what MDX binds then")
+            for names in (esm.group("names"),):
                 if names:
                     self.known.update(name.strip() for name in names.split(",") if name.strip())
             if esm.group("const"):
@@ -486,7 +488,9 @@ class _Scan:
 def _destination(view: str, at: int, line_start: int) -> re.Match[str] | None:
     """A link destination in angle brackets at ``at`` (CommonMark 6.3, 4.7), not a tag: after ``](``
     and before ``)`` or a space; or a definition's (``[label]: <dest>`` opening a paragraph, the
-    destination not empty, then a space or the end of the line)."""
+    destination not empty, then a space or the end of the line; whether the line may open a definition
+    is not checked: a paragraph's line of that shape is taken for one, which only MDX's own reading
+    of the ``<`` could refute)."""
     destination = _DESTINATION.match(view, at)
     if destination is None:
         return None
@@ -494,9 +498,7 @@ def _destination(view: str, at: int, line_start: int) -> re.Match[str] | None:
     if view[max(line_start, at - 2):at] == "](":
         return destination if after in (")", " ", "\t", "\n") else None
     start = view.rfind("\n", 0, at) + 1
-    previous = view[view.rfind("\n", 0, start - 1) + 1:max(start - 1, 0)] if start else ""
-    if _DEFINITION_HEAD.fullmatch(view, start, at) and destination.end() - at > 2 and after in ("", " ", "\t", "\r", "\n") \
-            and not previous.strip(" \t\r>"):
+    if _DEFINITION_HEAD.fullmatch(view, start, at) and destination.end() - at > 2 and after in ("", " ", "\t", "\r", "\n"):
         return destination
     return None
 
