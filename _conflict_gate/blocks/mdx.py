@@ -488,9 +488,9 @@ class _Scan:
 def _destination(view: str, at: int, line_start: int) -> re.Match[str] | None:
     """A link destination in angle brackets at ``at`` (CommonMark 6.3, 4.7), not a tag: after ``](``
     and before ``)`` or a space; or a definition's (``[label]: <dest>`` opening a paragraph, the
-    destination not empty, then a space or the end of the line; whether the line may open a definition
-    is not checked: a paragraph's line of that shape is taken for one, which only MDX's own reading
-    of the ``<`` could refute)."""
+    destination not empty, then a space or the end of the line). Whether that line may open a
+    definition is not checked: a paragraph's line of that shape is taken for one too, where MDX would
+    read a tag (and may not build the page: a build error the gate does not refuse)."""
     destination = _DESTINATION.match(view, at)
     if destination is None:
         return None
