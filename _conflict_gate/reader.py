@@ -53,6 +53,8 @@ import unicodedata
 from typing import Final, Iterator, NamedTuple, Sequence
 
 from .blocks import FOOTNOTE_DOUBT, MAX_LEAF_LINES, Leaf, parse_blocks
+from .blocks.mdx import MdxReading, Region
+from .blocks.myst import COMMENT as MYST_COMMENT, DIRECTIVE as MYST_DIRECTIVE, MATH as MYST_MATH
 from .blocks.state import NO_FRONT_MATTER
 from .errors import DirectiveError
 from .grammar import Grammar
@@ -191,11 +193,22 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
                         "like a directive that is not there); remove it")
         return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
     every = candidates
+    for rule in renderer.page_refusals:  # a construct that refuses the page wherever it is
+        found_at = rule.find(view)
+        if found_at >= 0:
+            findings.refuse(rule.reason, found_at, rule.why)
+            return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, every))
+    if renderer.page_reading is not None:  # MDX: the build, imports of content, and what regions decide
+        candidates = _page_regions(findings, renderer.page_reading(view), candidates)
+        if findings.problems or not candidates:
+            return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, every))
     if renderer.site is not None:
         candidates = _site_findings(findings, renderer.site(view, candidates), candidates)
         if not candidates:
             return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, every))
-    markup, cut = _markup_lines(view, candidates[-1]) if "<" in view else ([], None)
+    # Raw HTML is followed for what it leaves open; under MDX it is JSX, balanced or a build error.
+    markup, cut = _markup_lines(view, candidates[-1]) if "<" in view and renderer.page_reading is None \
+        else ([], None)
     watch = sorted(set(candidates).union(markup)) if markup else candidates
     leaves = sorted(parse_blocks(view, watch, fast=fast, flavour=renderer.flavour), key=lambda leaf: leaf.lines[0][1])
     raw = RawHtml(renderer.tag_filter.readings) if markup else None
@@ -266,6 +279,44 @@ def _combined(renderer: Renderer, readings: Sequence[Reading], source_id: str | 
                 quote=claim.quote[:QUOTE_LIMIT], line=line, column=1, source_id=source_id, path=path)
             return Reading((), error, first.near_misses, first.occurrences)
     raise AssertionError("readings differ, yet every claim is in every reading")  # pragma: no cover
+
+
+def _page_regions(f: _Findings, page: MdxReading, candidates: list[int]) -> list[int]:
+    """Apply a page reading (:func:`~_conflict_gate.blocks.mdx.read_mdx`): a build error refuses the page
+    (``build_error``), an import of content too (``ambiguous_markup``); a candidate inside a region is
+    decided there (in a comment: a near-miss; in an expression, a tag, an element's or an admonition's
+    body: refused as misplaced, a mention aside); the others are returned, for the blocks to read."""
+    if page.build_error is not None:
+        f.refuse("build_error", page.build_error[0], f"{page.build_error[1]}; the site shows nothing of it")
+        return []
+    if page.include is not None:
+        f.refuse("ambiguous_markup", page.include[0], page.include[1])
+        return []
+    rest: list[int] = []
+    regions, k = page.regions, 0
+    stack: list[Region] = []  # the regions started so far; the innermost open one ends up on top
+    for at in candidates:
+        while k < len(regions) and regions[k].start <= at:
+            stack.append(regions[k])
+            k += 1
+        while stack and stack[-1].end <= at:
+            stack.pop()
+        if not stack:
+            rest.append(at)
+            continue
+        inner = stack[-1]
+        if inner.hidden:
+            if _shaped_raw(f, at) or at in f.stated:
+                f.near_miss(at, "hidden")
+            continue
+        if _loosely_shaped(f, at) or at in f.stated:
+            if at not in f.stated and f.mention(at):
+                f.near_miss(at, "mention")
+                continue
+            f.refuse("misplaced_directive", at, f"directive-shaped text inside {inner.name} (line {inner.line}), "
+                                               f"which MDX renders as a container or an expression; {_SHOULD}")
+            return []
+    return rest
 
 
 def _occurrences(encoded: bytes, candidates: Sequence[int]) -> tuple[str, ...]:
@@ -714,8 +765,8 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
         if kind not in ("fenced_code", "indented_code"):
             _follow_html(f, leaf, raw, None)
             return  # no reading shows directive-shaped text here
-    if kind in ("fenced_code", "indented_code", "link_definition"):
-        where = "hidden" if kind == "link_definition" else "code"
+    if kind in _CONTEXT_KINDS:
+        where = _CONTEXT_KINDS[kind]
         for at in inside:
             if len(f.near_misses) >= MAX_NEAR_MISSES and f.site is None:
                 break
@@ -746,6 +797,9 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
                 return
         _follow_html(f, leaf, raw, None)
         return
+    if kind in _SHOWN_WHOLE:
+        _shown_whole(f, leaf, inside, raw)
+        return
     place = _PLACES.get(kind)
     if place is None and leaf.containers:
         container, line = leaf.containers[-1]
@@ -755,6 +809,39 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
         _begin_html(f, leaf, raw, content)
     if not _classify(f, inside, content, place, raw if kind != "html_block" else None) and raw is not None:
         raw.end()
+
+
+#: Leaf kinds whose text is context: code, or hidden from a reader.
+_CONTEXT_KINDS: Final = {"fenced_code": "code", "indented_code": "code", "link_definition": "hidden",
+                         MYST_COMMENT: "hidden"}
+#: Leaf kinds a flavour adds whose whole text a reader sees, not read as Markdown (a MyST directive's
+#: body may be reStructuredText, HTML or LaTeX): what they are called in a refusal.
+_SHOWN_WHOLE: Final = {MYST_DIRECTIVE: "the MyST directive", MYST_MATH: "the math block"}
+
+
+def _shown_whole(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | None) -> None:
+    """A block a reader sees whole (:data:`_SHOWN_WHOLE`): directive-shaped text any reading of it could
+    show (coarsely: markup removed, references decoded) refuses, naming the block's opening line; a
+    mention is a near-miss. Raw HTML in it is not followed: the blocks after it are in doubt."""
+    _, start, end = leaf.lines[0]
+    opener = f.decode(start, end).strip()
+    place = (f"in the body of {_SHOWN_WHOLE[leaf.kind]} {opener[:40]!r} (line {leaf.lines[0][0] + 1}), "
+             "a container like a block quote")
+    for at in inside:
+        if _loosely_shaped(f, at) or at in f.stated:
+            if at not in f.stated and f.mention(at):
+                f.near_miss(at, "mention")
+                continue
+            f.refuse("misplaced_directive", at, f"directive-shaped text {place}; {_SHOULD}")
+            return
+    _give_up_on_markup(f, leaf, raw)
+
+
+def _give_up_on_markup(f: _Findings, leaf: Leaf, raw: RawHtml | None) -> None:
+    """Raw HTML in a block the gate does not read as HTML: what it leaves open is not followed."""
+    if raw is not None and _MARKUP_START.search(f.view, leaf.lines[0][1], leaf.end + 1):
+        raw.give_up(leaf.lines[0][0], f"this block (line {leaf.lines[0][0] + 1}) passes raw HTML through that the "
+                                      "gate does not follow")
 
 
 def _begin_html(f: _Findings, leaf: Leaf, raw: RawHtml, content: _Content) -> None:
@@ -775,6 +862,9 @@ def _follow_html(f: _Findings, leaf: Leaf, raw: RawHtml | None, content: _Conten
     for the blocks after it. Code, link definitions and (unless a reading without front matter is
     compared) front matter hold none; a block the gate does not read whole leaves everything after it
     in doubt."""
+    if leaf.kind in _SHOWN_WHOLE:
+        _give_up_on_markup(f, leaf, raw)
+        return
     if raw is None or leaf.kind not in ("paragraph", "heading", "table", "html_block", "front_matter"):
         return
     if leaf.kind == "front_matter" and NO_FRONT_MATTER not in f.renderer.flavour.variants_by_name:
@@ -1042,6 +1132,12 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
             if (_loosely_shaped(f, at) or stated) and _refuse_opened(f, at, opened, block, c):
                 return True
             continue
+        if f.renderer.code_spans_shown and block.code.contains(c) and _after_role(block, c):
+            if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
+                    f, at, "misplaced_directive", "directive-shaped text in a role's content, which MyST shows as "
+                    f"text (a role such as {{sub}} or {{abbr}} renders its text, not code); {_SHOULD}", block, c):
+                return True
+            continue
         if block.code.contains(c) or block.hidden.contains(c):
             if _shaped_raw(f, at) or stated:
                 f.near_miss(at, "code" if block.code.contains(c) else "hidden")
@@ -1076,6 +1172,21 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
         if _top_level_line(f, at, c, literal_index, block):
             return True
     return False
+
+
+#: A MyST role's name right before a code span: ``{sub}`...```, ``{abbr}`...```.
+_ROLE_BEFORE: Final = re.compile(r"\{[A-Za-z0-9_:+.\-]+\}`*\Z")
+
+
+def _after_role(block: _Content, c: int) -> bool:
+    """Is the code span holding content offset ``c`` a MyST role's content (a ``{name}`` right before
+    its backticks)? Sphinx shows a plain code span as code, a role's content as its role renders it."""
+    starts = block.code.starts
+    k = bisect.bisect_right(starts, c) - 1
+    if k < 0:
+        return False
+    start = starts[k]
+    return _ROLE_BEFORE.search(block.text, max(0, start - 80), start) is not None
 
 
 def _at_sign_shown(view: View, index: int) -> bool:

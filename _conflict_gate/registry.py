@@ -139,6 +139,8 @@ DIRECTIVE_REASONS: Final[Mapping[str, str]] = _ro({
     "invalid_integer": "an integer value is not canonical ASCII decimal (no '+', no leading zeros, at most 18 digits)",
     "integer_out_of_range": "an integer value is outside the key's min/max",
     "duplicate_directive": "one source declares the same operation and key twice",
+    "build_error": "the site's build fails on the page, or the gate cannot tell that it does not (MDX: an HTML "
+                   "comment, a '{' or '<' that starts no expression or tag the gate models, an unclosed element)",
 })
 
 #: The renderers a manifest may name (``"renderer"``): how its docs site turns a page into what a
@@ -152,9 +154,13 @@ RENDERERS: Final[Mapping[str, str]] = _ro({
     "mkdocs": "MkDocs: Python-Markdown with the extensions mkdocs-material documents (admonition, details, "
               "superfences, tabbed, blocks, md_in_html, attr_list, def_list, footnotes, tables, toc), as the "
               "commonmark reading plus a conservative model of where Python-Markdown differs",
-    "portable": "every other renderer at once: a line counts only where every one shows it as a directive, it is "
-                "context only where every one hides it or shows it as code, anything else is doubt (the "
-                "default)",
+    "myst": "MyST-Parser under Sphinx or docutils: directives and colon fences are containers a reader sees, "
+            "line comments are hidden, an include refuses the page",
+    "docusaurus": "Docusaurus 3 (MDX 3 with GFM and its admonitions): no indented code, JSX elements and admonitions "
+                  "are containers, MDX comments are hidden, a page that may not build or imports content is refused",
+    "portable": "github, commonmark and mkdocs at once: a line counts only where every one shows it as a "
+                "directive, it is context only where every one hides it or shows it as code, anything else is "
+                "doubt (the default)",
 })
 #: The renderer of a manifest that names none.
 DEFAULT_RENDERER: Final = "portable"

@@ -17,6 +17,19 @@ manifest (:attr:`Manifest.renderer <_conflict_gate.manifest.Manifest.renderer>`)
     text), and its HTML sanitizer, which unwraps ``<template>`` and
     ``<noscript>`` and drops ``hidden`` (so their content is in doubt: a
     browser without the sanitizer hides it).
+``myst``
+    MyST-Parser under Sphinx or docutils (:data:`~_conflict_gate.blocks.myst.MYST`):
+    directives and colon fences are blocks a reader sees whole (never code,
+    except code directives), ``%`` comments are hidden, code spans may show
+    as text (docutils literals, roles), raw HTML passes through
+    unfiltered, and a page with an include is refused.
+``docusaurus``
+    Docusaurus 3 (MDX 3, GFM, its admonitions; :data:`~_conflict_gate.blocks.mdx.DOCUSAURUS`
+    and :func:`~_conflict_gate.blocks.mdx.read_mdx`): no indented code, no
+    HTML blocks but JSX elements, whose bodies are containers, as are
+    ``:::note`` admonitions; ``{/* */}`` hides text; a page that may not build
+    (``<!-- -->``, a bare ``{`` or ``<``) is refused (``build_error``), and so
+    is one that imports another page's content.
 ``commonmark``
     The union of the readings (:data:`~_conflict_gate.blocks.GITHUB` compared
     with its three variants) with the tag filter in doubt, for a site whose
@@ -41,20 +54,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Callable, Final, Mapping, Sequence
+from typing import Callable, Final, Mapping, NamedTuple, Sequence
 
 from .blocks import GITHUB, GITHUB_ALONE, Flavour
+from .blocks.mdx import DOCUSAURUS, MdxReading, read_mdx
+from .blocks.myst import MYST, include_line
 from .inlines import TagFilter
 from .registry import DEFAULT_RENDERER, RENDERERS
 from .site_mkdocs import MkDocsPage
 from .site_mkdocs import scan as scan_mkdocs
 
-__all__ = ["COMMONMARK", "DEFAULT", "GITHUB_COM", "MKDOCS", "PORTABLE", "READINGS", "RENDERER_VALUES", "Renderer",
-           "SiteScan"]
+__all__ = ["COMMONMARK", "DEFAULT", "DOCUSAURUS_SITE", "GITHUB_COM", "MKDOCS", "MYST_SITE", "PORTABLE", "PageRefusal",
+           "READINGS", "RENDERER_VALUES", "Renderer", "SiteScan"]
 
 
 #: A site model: ``scan(view, candidates)`` over the page's byte view and its candidate at signs.
 SiteScan = Callable[[str, Sequence[int]], MkDocsPage]
+
+
+class PageRefusal(NamedTuple):
+    """A construct that refuses the whole page wherever it is (a line that pulls in another file, a
+    construct that breaks the site's build): ``find(view)`` gives its offset in the page's byte view,
+    or -1; the page is refused with ``reason``, the message ``why``, at that line."""
+
+    reason: str
+    find: Callable[[str], int]
+    why: str
 
 
 @dataclass(frozen=True)
@@ -73,6 +98,14 @@ class Renderer:
     (:data:`SiteScan`); None for a CommonMark-derived reading alone.
     ``members``: the renderers a combined reading judges a page against
     (``portable``); empty for a single reading.
+    ``page_refusals``: constructs that refuse the page wherever they are,
+    tried in order on every page that holds a candidate. ``code_spans_shown``:
+    a code span that is a MyST role's content (``{sub}`...```, ``{abbr}`...```)
+    shows as text, so directive-shaped text there refuses; a plain code span
+    is code (Sphinx writes a literal as ``<code>``). ``page_reading``: MDX's reading of
+    the whole page (:func:`~_conflict_gate.blocks.mdx.read_mdx`): what breaks
+    the build, an import of content, and the regions (comments, expressions,
+    JSX elements, admonitions) whose candidates it decides.
     """
 
     name: str
@@ -81,6 +114,9 @@ class Renderer:
     sanitized: bool = False
     site: SiteScan | None = None
     members: tuple[Renderer, ...] = ()
+    page_refusals: tuple[PageRefusal, ...] = ()
+    code_spans_shown: bool = False
+    page_reading: Callable[[str], MdxReading] | None = None
 
     @property
     def meaning(self) -> str:
@@ -90,7 +126,15 @@ class Renderer:
 GITHUB_COM: Final = Renderer("github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True)
 COMMONMARK: Final = Renderer("commonmark", GITHUB, TagFilter.IN_DOUBT)
 MKDOCS: Final = Renderer("mkdocs", GITHUB, TagFilter.IN_DOUBT, site=scan_mkdocs)
-#: Every single reading, in the registry's order: what ``portable`` is judged against.
+DOCUSAURUS_SITE: Final = Renderer("docusaurus", DOCUSAURUS, TagFilter.NONE, page_reading=read_mdx)
+MYST_SITE: Final = Renderer(
+    "myst", MYST, TagFilter.NONE, code_spans_shown=True,
+    page_refusals=(PageRefusal("ambiguous_markup", include_line,
+                               "this line pulls in another file (a MyST {include} or {literalinclude}, or a reST "
+                               "include), whose lines the gate does not read; a reader sees them in this page"),))
+#: The readings ``portable`` is judged against, in the registry's order. ``myst`` and ``docusaurus``
+#: are not among them yet: MyST shows a role's code span as text and MDX refuses what does not build,
+#: so the lab's pages and most CommonMark pages would read differently; they are named renderers only.
 READINGS: Final[tuple[Renderer, ...]] = tuple(sorted(
     (GITHUB_COM, COMMONMARK, MKDOCS), key=lambda renderer: list(RENDERERS).index(renderer.name)))
 
@@ -102,7 +146,8 @@ def _covering(readings: tuple[Renderer, ...]) -> tuple[Renderer, ...]:
     def contains(bigger: Renderer, smaller: Renderer) -> bool:
         return (bigger is not smaller and smaller.site is None and bigger.site is not None
                 and bigger.flavour is smaller.flavour and bigger.tag_filter is smaller.tag_filter
-                and bigger.sanitized == smaller.sanitized)
+                and bigger.sanitized == smaller.sanitized and not smaller.page_refusals
+                and smaller.page_reading is None and not smaller.code_spans_shown)
     return tuple(reading for reading in readings if not any(contains(other, reading) for other in readings))
 
 
@@ -111,6 +156,7 @@ PORTABLE: Final = Renderer("portable", GITHUB, TagFilter.IN_DOUBT, members=_cove
 
 #: name -> renderer, one per name of the registry's table, in its order.
 RENDERER_VALUES: Final[Mapping[str, Renderer]] = MappingProxyType(
-    {renderer.name: renderer for renderer in sorted((*READINGS, PORTABLE), key=lambda renderer: list(RENDERERS).index(renderer.name))})
+    {renderer.name: renderer for renderer in sorted((*READINGS, MYST_SITE, DOCUSAURUS_SITE, PORTABLE),
+                                                     key=lambda renderer: list(RENDERERS).index(renderer.name))})
 #: The renderer of a manifest that names none.
 DEFAULT: Final = RENDERER_VALUES[DEFAULT_RENDERER]

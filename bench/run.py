@@ -135,6 +135,8 @@ from _conflict_gate.corpus import load_documents  # noqa: E402
 from _conflict_gate.decision import audit, gate  # noqa: E402
 from _conflict_gate.grammar import grammar_from_json  # noqa: E402
 from _conflict_gate.reader import read_directives  # noqa: E402
+from _conflict_gate.registry import DEFAULT_RENDERER  # noqa: E402
+from _conflict_gate.renderers import RENDERER_VALUES  # noqa: E402
 
 RESULTS_DIR = REPO_ROOT / "bench" / "results"
 MB = 10**6
@@ -535,6 +537,7 @@ from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import audit
 from _conflict_gate.grammar import grammar_from_json
 from _conflict_gate.reader import read_directives
+from _conflict_gate.renderers import DEFAULT
 task = sys.argv[2]
 if task == "corpus":
     corpus = load_documents(sys.argv[3], cache=False)
@@ -551,7 +554,8 @@ elif task == "source":
     grammar = grammar_from_json(json.loads(sys.argv[4]))
     with open(sys.argv[3], "rb") as handle:
         text = handle.read().decode("utf-8")
-    read_directives(text, grammar)
+    from _conflict_gate.renderers import RENDERER_VALUES
+    read_directives(text, grammar, renderer=RENDERER_VALUES[sys.argv[5]] if len(sys.argv) > 5 else DEFAULT)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
@@ -645,17 +649,34 @@ ADVERSARIAL: dict[str, tuple[str, Callable[[int], str]]] = {
     "mkdocs_fence_closers": ("fence-only lines of every length (superfences closes on exact runs)",
                              lambda n: _whole("".join("`" * length + "\n" for length in range(3, 40)), n)),
     "mkdocs_abbreviations": ("abbreviation definitions by the thousand", lambda n: _whole("*[quill]: x\n\n", n)),
+    # The site readings (each row read under the renderer ADVERSARIAL_RENDERER names):
+    "myst_directives": ("MyST directives and colon fences back to back (myst)",
+                        lambda n: _whole("```{note}\nx\n```\n:::{tip}\ny\n:::\n", n)),
+    "myst_comments_and_math": ("'%' comment lines and '$$' math lines (myst)", lambda n: _whole("% c\n$$x$$\n", n)),
+    "myst_include_needles": ("'include}' on every line, no include (myst)", lambda n: _whole("x include} y\n", n)),
+    "mdx_tags": ("JSX tags on every line, closed (docusaurus)", lambda n: _whole("<b>x</b>\n", n)),
+    "mdx_expressions": ("expressions and comments on every line (docusaurus)",
+                        lambda n: _whole("a {1 + 2} {/* c */} b\n", n)),
+    "mdx_backtick_runs": ("backtick runs of growing length (docusaurus)", lambda n: _fill("` `` ``` x ", n)),
+    "mdx_indented_lines": ("four-space-indented list lines (docusaurus)", lambda n: _whole("- a\n\n    b\n", n)),
 }
+#: Rows read under another renderer than the default.
+ADVERSARIAL_RENDERER: dict[str, str] = {
+    **{name: "myst" for name in ("myst_directives", "myst_comments_and_math", "myst_include_needles")},
+    **{name: "docusaurus" for name in ("mdx_tags", "mdx_expressions", "mdx_backtick_runs", "mdx_indented_lines")}}
 ADVERSARIAL_SIZES = (1 * MB, 4 * MB, 16 * MB)
 #: Rows whose input is one block whose inline markup is read: their sizes are the adversarial sizes
-#: divided by this, so the largest stays under MAX_BLOCK_BYTES (a larger block is refused unread).
-ADVERSARIAL_SCALE: dict[str, int] = {"short_links_block": 16}
+#: divided by this, so the largest stays under MAX_BLOCK_BYTES (a larger block is refused unread); and
+#: the site readings slowest per byte (a JSX tag or an expression costs tens of microseconds), so a run
+#: stays within minutes.
+ADVERSARIAL_SCALE: dict[str, int] = {"short_links_block": 16, "myst_directives": 16, "mdx_tags": 16,
+                                     "mdx_expressions": 16, "mdx_indented_lines": 16}
 #: These rows are held to k <= 1.15 (the others to k <= 1.1).
 ADVERSARIAL_K_LIMIT: dict[str, float] = {name: 1.15 for name in (
     "fences_then_open", "comment_lines_then_open", "footnote_openers", "footnote_definitions",
     "fence_backtick_line", "tag_lines", "short_links_block", "list_staircase", "look_alike_lines",
     "mkdocs_nested_admonitions", "mkdocs_block_openers", "mkdocs_md_in_html", "mkdocs_snippets",
-    "mkdocs_fence_closers", "mkdocs_abbreviations")}
+    "mkdocs_fence_closers", "mkdocs_abbreviations", *ADVERSARIAL_RENDERER)}
 
 
 def measure_adversarial(root: Path, sizes: Sequence[int], repeat: int) -> dict[str, Any]:
@@ -664,16 +685,17 @@ def measure_adversarial(root: Path, sizes: Sequence[int], repeat: int) -> dict[s
     baseline = peak_rss()
     for name, (what, make) in ADVERSARIAL.items():
         row_sizes = [size // ADVERSARIAL_SCALE.get(name, 1) for size in sizes]
+        renderer = RENDERER_VALUES[ADVERSARIAL_RENDERER.get(name, DEFAULT_RENDERER)]
         entry: dict[str, Any] = {"what": what, "sizes": row_sizes, "seconds": {}, "outcome": None}
         for size in row_sizes:
             text = make(size)
-            seconds = min(timed(lambda: read_directives(text, GRAMMAR)) for _ in range(repeat))
+            seconds = min(timed(lambda: read_directives(text, GRAMMAR, renderer=renderer)) for _ in range(repeat))
             entry["seconds"][str(size)] = seconds
-            reading = read_directives(text, GRAMMAR)
+            reading = read_directives(text, GRAMMAR, renderer=renderer)
             entry["outcome"] = reading.refusal.reason if reading.refusal else f"{len(reading.claims)} claim(s)"
         path = root / f"{name}.md"
         path.write_bytes(make(row_sizes[-1]).encode("utf-8"))
-        peak = peak_rss("source", str(path), json.dumps(GRAMMAR_JSON))
+        peak = peak_rss("source", str(path), json.dumps(GRAMMAR_JSON), renderer.name)
         path.unlink()
         entry["peak_rss_above_baseline"] = None if peak is None or baseline is None else peak - baseline
         entry["k"] = fitted_exponent([(size, entry["seconds"][str(size)]) for size in row_sizes])

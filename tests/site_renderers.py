@@ -128,6 +128,10 @@ def mkdocs_includes(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+#: An inline literal as plain docutils writes it (no nested span: its content is escaped text).
+_DOCUTILS_LITERAL: Final = re.compile(r'<span( class="docutils literal[^"]*")>([^<]*)</span>')
+
+
 def render_myst_page(text: str) -> tuple[str, tuple[str, ...]]:
     """``text`` as myst-parser under docutils renders a page's body, and the files the page pulled in.
 
@@ -157,7 +161,10 @@ def render_myst_page(text: str) -> tuple[str, tuple[str, ...]]:
         })
     finally:
         DependencyList.add = original
-    return str(parts["body"]), tuple(Path(path).name for path in pulled_in)
+    # Sphinx's HTML writer writes an inline literal as <code class="docutils literal">; plain docutils's
+    # writes a <span>, which a reader of a Sphinx site never sees
+    body = _DOCUTILS_LITERAL.sub(r"<code\1>\2</code>", str(parts["body"]))
+    return body, tuple(Path(path).name for path in pulled_in)
 
 
 def render_myst(text: str) -> str:

@@ -258,7 +258,8 @@ class FindingsTest(CliCase):
                     continue
                 for status in ("approved", "draft"):
                     folder = self.folder()
-                    manifest = write_corpus(folder, case.files, statuses={"b": status}, grammar=dialect.grammar)
+                    manifest = write_corpus(folder, case.files, statuses={"b": status}, grammar=dialect.grammar,
+                                            extra=case.extra)
                     checks = audit_checks(audit(load_documents(manifest)), Locations(str(folder), ""))
                     seen |= {("audit", f.reason, f"{status}:{f.severity}") for c in checks for f in c.findings}
         folder = self.folder()

@@ -12,6 +12,7 @@ import copy
 import itertools
 import json
 import unittest
+from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from _conflict_gate.corpus import Corpus, load_documents
@@ -126,6 +127,8 @@ class Case(NamedTuple):
     version: str
     expected: dict[str, Any]
     unrelated: str = "withhold"
+    #: more manifest keys (``"renderer"``)
+    extra: Mapping[str, Any] = MappingProxyType({})
 
 
 def reason_cases(d: Dialect) -> dict[str, Case]:
@@ -160,6 +163,9 @@ def reason_cases(d: Dialect) -> dict[str, Case]:
             {"docs/a.md": agreed, "docs/b.md": text("# B", d.line(d.agreed), "", d.line(d.agreed))},
             {}, {}, ["a", "b"], "1.0", {"source_id": "b", "line": 4, "column": 1}),
     }
+    cases["build_error"] = Case({"docs/a.md": agreed, "docs/b.md": text("# B", "", "<!-- a comment -->", d.line(d.agreed))},
+                                {}, {}, ["a", "b"], "1.0", {"source_id": "b", "line": 3, "column": 1},
+                                extra=MappingProxyType({"renderer": "docusaurus"}))
     for reason, (line, column) in d.bad.items():
         cases[reason] = Case({"docs/a.md": agreed, "docs/b.md": text("# B", "", line)}, {}, {},
                              ["a", "b"], "1.0", {"source_id": "b", "line": 3, "column": column})
@@ -170,9 +176,10 @@ class DialectCase(CorpusTestCase):
     """Builds corpora of either grammar."""
 
     def build(self, d: Dialect, files: Mapping[str, bytes], versions: Mapping[str, str] | None = None,
-              statuses: Mapping[str, str] | None = None, scheme: str = "major.minor") -> Corpus:
+              statuses: Mapping[str, str] | None = None, scheme: str = "major.minor",
+              extra: Mapping[str, Any] | None = None) -> Corpus:
         corpus, _ = self.corpus(files, versions=versions, statuses=statuses, grammar=d.grammar,
-                                scheme=scheme)
+                                scheme=scheme, extra=extra)
         return corpus
 
     def decide(self, d: Dialect, corpus: Corpus, candidates: Sequence[str], version: str,
@@ -184,7 +191,7 @@ class DialectCase(CorpusTestCase):
 
     def run_case_on(self, d: Dialect, case: Case) -> tuple[Corpus, dict[str, Any]]:
         """The case's corpus and result; every claim is checked against its source's bytes."""
-        corpus = self.build(d, case.files, case.versions, case.statuses)
+        corpus = self.build(d, case.files, case.versions, case.statuses, extra=case.extra)
         result = self.decide(d, corpus, case.candidates, case.version, unrelated=case.unrelated)
         raws = {path.rsplit("/", 1)[1].rsplit(".", 1)[0]: raw for path, raw in case.files.items()}
         for claim in result["claims"]:

@@ -1,0 +1,738 @@
+"""Docusaurus (MDX 3, GFM, Docusaurus's admonitions) as a flavour and a page reading (no I/O).
+
+MDX parses a page as CommonMark without indented code and without HTML: a
+``<`` that is not followed by whitespace starts a JSX tag, a ``{`` a
+JavaScript expression, and a page whose tags or expressions do not parse does
+not build. The gate reads such a page in two steps:
+
+* :func:`read_mdx`, once per page, left to right outside fenced code and code
+  spans: it finds what **breaks the build** (``<!-- -->``, which plain MDX
+  rejects; a ``<`` or ``{`` that starts no valid tag or expression; an
+  element left unclosed, or an inline one closed after its paragraph; a
+  ``style`` string; an expression naming a variable the page does not
+  define; an ``import``/``export`` line of another shape than the few
+  modelled), an **import of content** (a ``.md``/``.mdx`` partial), and the
+  **regions** a reader sees otherwise than as paragraph text: ``{/* */}``
+  comments (hidden), expressions and tags (their text may show), the bodies of
+  JSX elements (``<Tabs>``, ``<TabItem>``, ``<details>``, any component or
+  HTML element: containers like a block quote) and of ``:::name`` container
+  directives (Docusaurus's admonitions, and any other: containers too).
+* :data:`DOCUSAURUS`, the block reading of the rest: GFM without indented code
+  (four-space-indented lines are paragraph text; an indented directive line is
+  malformed), YAML front matter only.
+
+The checks are deliberately narrow: what the gate cannot parse it takes for a
+build error (the page is refused), never for text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import replace
+from typing import Final, NamedTuple
+
+from .construct import LINE_CONSUMED, MATCHED, NOT_AN_OPENER, Continue, Opener, Shortcuts, without
+from .fast import fenced_line_start
+from .flavours import GITHUB_ALONE, LineDoubt, Variant
+from .leaves import FenceData
+from .page import github_front_matter
+from .scan import FENCE_CLOSE, FENCE_OPEN, next_blank_line
+from .state import NO_FRONT_MATTER, Block, State
+from .table import GFM_CONSTRUCTS
+
+__all__ = ["DOCUSAURUS", "INDENTED", "INDENTED_DOUBT", "MdxReading", "Region", "read_mdx"]
+
+def fenced_code_continues(s: State, block: Block[FenceData]) -> Continue:
+    """4.5 as MDX reads it (micromark without indented code): a closing fence may be indented any
+    amount; otherwise as CommonMark (up to the fence's indentation removed)."""
+    char, length, fence_indent = block.data
+    if s.char_at(s.next_nonspace) == char:
+        closer = FENCE_CLOSE.match(s.line, s.next_nonspace)
+        if closer and closer.group()[0] == char and len(closer.group()) >= length:
+            block.add((s.line_no, s.pos + s.next_nonspace, s.line_end))
+            s.close()
+            return LINE_CONSUMED
+    remaining = fence_indent
+    while remaining > 0 and s.char_at(s.offset) in (" ", "\t"):
+        s.advance_offset(1, True)
+        remaining -= 1
+    return MATCHED
+
+
+def fence_opener_end(view: str, line_start: int, line_end: int) -> int:
+    """Where a top-level fenced code block opened on this line ends, its closing fence at any
+    indentation (the shortcuts' restart jumps follow it)."""
+    run = FENCE_OPEN.match(view, line_start, line_end)
+    if run is None:
+        return NOT_AN_OPENER
+    char, length = run.group()[0], len(run.group())
+    pos = line_end + 1
+    while pos < len(view):
+        eol = view.find("\n", pos)
+        eol = len(view) if eol == -1 else eol
+        stripped = view[pos:eol].lstrip(" \t")
+        count = len(stripped) - len(stripped.lstrip(char))
+        if count >= length and not stripped[count:].strip(" \t\r"):
+            return eol + 1
+        pos = eol + 1
+    return len(view)
+
+
+_INDENTED_START: Final = re.compile(r"(?: {4}| {0,3}\t)[ \t]*[^ \t\r\n]", re.ASCII)
+_INDENTED_BLOCK_START: Final = re.compile(r"(?: {4}| {0,3}\t)[ \t]*(?:[>\-+=`~0-9]|\*[ \t])", re.ASCII)
+#: Why a block near a line indented four or more columns is in doubt.
+INDENTED_DOUBT: Final = ("MDX has no indented code: a line indented four or more columns may start a block "
+                         "(a list item, a quote, a heading underline, a fence) where CommonMark reads code")
+
+
+def indented_start(s: State) -> None:
+    """A line check (lines holding a space or a tab): a line indented four or more columns is no code in
+    MDX. One that may start a list item, a quote or a fence may start one there (MDX has no
+    indentation limit for them), or make the line above a setext heading; with a list item open,
+    any may go on with it otherwise than in CommonMark. The lines from there (from the line above,
+    for a start) to the next blank line are unsure."""
+    if not _INDENTED_START.match(s.line):
+        return
+    view = s.view
+    if _INDENTED_BLOCK_START.match(s.line):  # it may interrupt the paragraph above (a setext underline)
+        s.note_unsure(max(s.line_no - 1, 0), next_blank_line(view, s.pos), INDENTED)
+        return
+    if any(block.kind == "list_item" for block in s.stack):  # no code: it may go on with the list item
+        s.note_unsure(s.line_no, next_blank_line(view, s.pos), INDENTED)
+
+
+_FENCED: Final = next(row for row in GFM_CONSTRUCTS if row.name == "fenced_code")
+_CONSTRUCTS: Final = tuple(
+    replace(row, continues=fenced_code_continues, shortcuts=Shortcuts(line_start=fenced_line_start),
+            opener=Opener(("```", "~~~"), fence_opener_end)) if row is _FENCED else row
+    for row in without(without(GFM_CONSTRUCTS, "indented_code"), "html_block"))
+#: The name lines indented four or more columns are noted under (not modelled).
+INDENTED: Final = "mdx_indented"
+#: Docusaurus's block reading: GFM without indented code and without HTML blocks (JSX is read by
+#: :func:`read_mdx`), closing fences at any indentation, YAML front matter (gray-matter), compared
+#: with the reading without front matter only where front matter ends with ``...``; lines indented
+#: four or more columns that may start a block are in doubt.
+DOCUSAURUS: Final = replace(
+    GITHUB_ALONE, name="docusaurus", constructs=_CONSTRUCTS, page_starts=(github_front_matter,),
+    line_doubts=(*GITHUB_ALONE.line_doubts, LineDoubt(" ", indented_start), LineDoubt("\t", indented_start)),
+    unmodelled=(*GITHUB_ALONE.unmodelled, (INDENTED, INDENTED_DOUBT)),
+    variants=(Variant(NO_FRONT_MATTER, replace(GITHUB_ALONE, name="docusaurus-without-front-matter",
+                                               constructs=_CONSTRUCTS, page_starts=(), primary=False,
+                                               unmodelled=(), variants=()),
+                      "gray-matter may not take '...' as the end of front matter; without it the lines after "
+                      "it read differently"),))
+
+
+class Region(NamedTuple):
+    """A stretch ``[start, end)`` of the page a reader sees otherwise than as Markdown text: ``hidden``
+    (a comment) or ``shown`` (an expression, a tag, an element's or a directive's body), with what it
+    is called and the 1-based line it opens on."""
+
+    start: int
+    end: int
+    hidden: bool
+    name: str
+    line: int
+
+
+class MdxReading(NamedTuple):
+    """What :func:`read_mdx` found: the first construct that breaks the build (offset, why) or an import
+    of content (offset, why), and the regions (in order of their starts; nested ones too)."""
+
+    build_error: tuple[int, str] | None
+    include: tuple[int, str] | None
+    regions: tuple[Region, ...]
+
+
+_FENCE_OPEN: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(`{3,}(?![^\n]*`)|~{3,})", re.ASCII)
+_DIRECTIVE_OPEN: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(:{3,})[A-Za-z]", re.ASCII)
+_DIRECTIVE_CLOSE: Final = re.compile(r"[ \t>]*(:{3,})[ \t]*\r?$", re.ASCII)
+_BLANK: Final = re.compile(r"[ \t>]*\r?$", re.ASCII)
+_NAME: Final = re.compile(r"[A-Za-z_$][\w$\-]*", re.ASCII)
+_ATTRIBUTE: Final = re.compile(r"[A-Za-z_$][\w$\-:]*", re.ASCII)
+_SPACE: Final = re.compile(r"\s*")
+_ESM: Final = re.compile(
+    r"import\s+(?:(?P<default>[A-Za-z_$][\w$]*)|\{(?P<names>[\w$\s,]*)\})\s+from\s+(?P<q>['\"])(?P<source>[^'\"\n]*)(?P=q);?"
+    r"|export\s+const\s+(?P<const>[A-Za-z_$][\w$]*)\s*=\s*(?P<value>[^\n;]*);?"
+    r"|export\s+\{(?P<exports>[\w$\s,]*)\};?", re.ASCII)
+#: A link destination in angle brackets (CommonMark 6.3, 4.7), and a definition's line up to it.
+_DEFINITION_HEAD: Final = re.compile(r"[ \t>]*\[[^\]\n]+\]:[ \t]*", re.ASCII)
+_DESTINATION: Final = re.compile(r"<[^<>\n\\]*>", re.ASCII)
+_BACKTICKS: Final = re.compile(r"`+", re.ASCII)
+_BLANK_LINE: Final = re.compile(r"[ \t>]*\r?(?:\n|\Z)", re.ASCII)
+_BLANK_AFTER: Final = re.compile(r"\n[ \t>]*\r?(?=\n)", re.ASCII)
+_NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]+)?(?![\w$])", re.ASCII)
+_LINE_PREFIX: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?", re.ASCII)
+_TAG_OR_TEXT: Final = re.compile(r"(?P<tag><[^<>\n]*>)|[ \t\r]+|(?P<text>[^<> \t\r][^< \t\r]*|[<>])", re.ASCII)
+_TAGS_ONLY: Final = re.compile(r"(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?(?:<[^<>\n]*>[ \t]*)*\r?", re.ASCII)
+#: Elements React renders by rules of their own (void elements, form controls, the document's).
+_SPECIAL: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+                             "source", "track", "wbr", "textarea", "select", "option", "html", "head", "body",
+                             "script", "style", "title", "iframe", "noscript", "template", "plaintext", "xmp"})
+_ESM_START: Final = re.compile(r"(?m)^(?:import|export)\b", re.ASCII)
+_CONTENT: Final = re.compile(r"\.(?:md|mdx|markdown)(?:[?#].*)?$", re.IGNORECASE)
+_GLOBALS: Final = frozenset({"props", "true", "false", "null", "undefined", "Math", "JSON", "Date", "String", "Number",
+                             "Array", "Object", "Boolean", "NaN", "Infinity"})
+_OPERATORS: Final = ("===", "!==", "**", "==", "!=", "<=", ">=", "&&", "||", "??", "+", "-", "*", "/", "%", "<", ">")
+
+
+class _BuildError(Exception):
+    def __init__(self, at: int, why: str) -> None:
+        super().__init__(why)
+        self.at, self.why = at, why
+
+
+def read_mdx(view: str) -> MdxReading:
+    """The page as MDX reads its tags, expressions and container directives (module docstring).
+
+    ``view`` is the page's byte view. Linear: each character is looked at a bounded number of times
+    (code spans are matched per paragraph, each backtick run once)."""
+    try:
+        return _Scan(view).run()
+    except _BuildError as error:
+        return MdxReading((error.at, error.why), None, ())
+
+
+class _Element(NamedTuple):
+    name: str
+    start: int
+    line: int
+    flow: bool
+    paragraph: int  # the paragraph counter when it opened (an inline element must close in it)
+
+
+class _Scan:
+    def __init__(self, view: str) -> None:
+        self.view = view
+        self.regions: list[Region] = []
+        self.known: set[str] = set(_GLOBALS)
+        self.include: tuple[int, str] | None = None
+        self.elements: list[_Element] = []
+        self.directives: list[tuple[int, int, int, str]] = []  # (colons, body start, line, opener text)
+        self.paragraph = 0  # counts blank lines: an inline element must close before the next one
+        self.esm_lines: set[int] = set()
+        self.counted = (0, 1)  # (offset, its line): line_of counts on from there
+        self.text_spans: dict[int, tuple[int, int]] = {}  # line start -> (first text, end of last text)
+
+    def line_of(self, at: int) -> int:
+        """The 1-based line of ``at``, counted on from the last one asked (linear when asked in order)."""
+        last_at, last_line = self.counted
+        if at < last_at:
+            last_at, last_line = 0, 1
+        line = last_line + self.view.count("\n", last_at, at)
+        self.counted = (at, line)
+        return line
+
+    def run(self) -> MdxReading:
+        view = self.view
+        self._esm()
+        pos, size = 0, len(view)
+        fence: tuple[str, int] | None = None
+        stretch_end = -1
+        no_closer: dict[int, list[int]] = {}  # backtick run length -> the starts of such runs in the stretch
+        resume = -1  # a construct ended mid-line here: the rest of the line is inline text
+        while pos < size:
+            eol = view.find("\n", pos)
+            eol = size if eol == -1 else eol
+            if pos == resume:
+                pos, resume = self._inline(pos, eol, stretch_end, no_closer)
+                continue
+            if pos in self.esm_lines:
+                pos = eol + 1
+                continue
+            line = view[pos:eol]
+            if fence is not None:  # inside fenced code: look only for its closing fence
+                stripped = line.lstrip(" \t>")
+                run = len(stripped) - len(stripped.lstrip(fence[0]))
+                if run >= fence[1] and not stripped[run:].strip(" \t\r"):
+                    fence = None
+                pos = eol + 1
+                continue
+            opened = _FENCE_OPEN.match(line)
+            if opened is not None:
+                fence = (opened.group(1)[0], len(opened.group(1)))
+                pos = eol + 1
+                continue
+            if _BLANK.match(line):
+                self.paragraph += 1
+                self._close_inline(pos)
+                pos = eol + 1
+                continue
+            closed = _DIRECTIVE_CLOSE.match(line)
+            if closed is not None and self.directives and len(closed.group(1)) >= self.directives[-1][0]:
+                colons, body, opened_line, text = self.directives.pop()
+                self.regions.append(Region(body, pos, False, f"the admonition {text!r}", opened_line))
+                pos = eol + 1
+                continue
+            directive = _DIRECTIVE_OPEN.match(line)
+            if directive is not None:
+                self.directives.append((len(directive.group(1)), eol + 1, self.line_of(pos), line.strip()[:40]))
+            if stretch_end < pos:
+                stretch_end = _stretch_end(view, pos)
+                no_closer = _backtick_runs(view, pos, stretch_end)
+            pos, resume = self._inline(pos, eol, stretch_end, no_closer)
+            if resume < 0 and line.lstrip(" \t>").startswith("<") and not _TAGS_ONLY.fullmatch(line.lstrip(" \t>")) \
+                    and pos < size and not _BLANK_LINE.match(view, pos):
+                # a line that opens with JSX and holds text, then more text: MDX unwraps that paragraph
+                next_line = self.line_of(pos)
+                self.regions.append(Region(pos, stretch_end if pos < stretch_end else _stretch_end(view, pos), False,
+                                           f"the text after the JSX of line {next_line - 1}, which is no paragraph "
+                                           "to MDX", next_line))
+        if fence is None:
+            for colons, body, opened_line, text in reversed(self.directives):  # unclosed: to the end
+                self.regions.append(Region(body, size, False, f"the admonition {text!r}", opened_line))
+        if self.elements:
+            element = self.elements[-1]
+            raise _BuildError(element.start, f"the JSX element <{element.name}> (line {element.line}) is never "
+                                             "closed: MDX does not build this page")
+        self.regions.sort(key=lambda region: region.start)
+        return MdxReading(None, self.include, tuple(self.regions))
+
+    # ---- ESM: import and export lines
+
+    def _esm(self) -> None:
+        """``import`` and ``export`` lines (MDX's ESM: from a block's start to the next blank line): the
+        names they bind, an import of content; a line of another shape may not build."""
+        view = self.view
+        last_end = -2  # the end of the last ESM line
+        for match in _ESM_START.finditer(view):
+            at = match.start()
+            if at > 0:
+                previous = view.rfind("\n", 0, at - 1) + 1
+                above = view[previous:at - 1]
+                if above.strip(" \t\r") and last_end != at - 1 and not _TAGS_ONLY.fullmatch(above.lstrip(" \t>")):
+                    continue  # a paragraph's later line: text (after a line of JSX tags a block starts)
+            line_end = view.find("\n", at)
+            line_end = len(view) if line_end == -1 else line_end
+            esm = _ESM.match(view, at, line_end)
+            if esm is None or view[esm.end():line_end].strip(" \t\r"):
+                raise _BuildError(at, "an import or export line the gate does not model: MDX may not build it")
+            if esm.group("default"):
+                self.known.add(esm.group("default"))
+            if esm.group("exports"):
+                raise _BuildError(at, "a re-export (export {...}): the gate does not model what MDX binds then")
+            for names in (esm.group("names"),):
+                if names:
+                    self.known.update(name.strip() for name in names.split(",") if name.strip())
+            if esm.group("const"):
+                self.known.add(esm.group("const"))
+                _Expression(view, esm.start("value"), esm.end("value"), self.known).whole()
+            source = esm.group("source")
+            if source and _CONTENT.search(source) and self.include is None:
+                self.include = (at, f"this import pulls in the page {source!r}, whose lines the gate does not read; "
+                                    "a reader sees them where it is used")
+            self.esm_lines.add(at)
+            self.regions.append(Region(at, line_end, True, "an import or export", self.line_of(at)))
+            last_end = line_end
+
+    # ---- inline: code spans, expressions, tags
+
+    def _inline(self, pos: int, eol: int, stretch_end: int, runs: dict[int, list[int]]) -> tuple[int, int]:
+        """Read one line's text from ``pos`` to ``eol``: ``(where to go on, -1)`` past the line, or
+        ``(offset, offset)`` past a code span, expression or tag that ends on a later line (the rest of
+        that line is text)."""
+        view = self.view
+        i = pos
+        while i < eol:
+            ch = view[i]
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == "`":
+                j = i
+                while j < eol and view[j] == "`":
+                    j += 1
+                n = j - i
+                starts = runs.get(n, [])
+                k = bisect.bisect_left(starts, j)
+                if k >= len(starts):  # no run of the same length closes it in its paragraph: text
+                    i = j
+                    continue
+                i = starts[k] + n
+            elif ch == "{":
+                i = self._expression(i)
+            elif ch == "<" and i + 1 < len(view) and view[i + 1] not in " \t\r\n":
+                destination = _destination(view, i, pos)
+                i = destination.end() if destination is not None else self._tag(i)
+            else:
+                i += 1
+                continue
+            if i > eol:
+                return i, i
+        return eol + 1, -1
+
+    def _expression(self, at: int) -> int:
+        """An expression ``{...}`` at ``at``: its end; a comment is a hidden region, anything else shown."""
+        view = self.view
+        end = _expression_end(view, at)
+        inner = view[at + 1:end - 1]
+        if re.fullmatch(r"\s*/\*.*?\*/\s*", inner, re.DOTALL | re.ASCII):
+            self.regions.append(Region(at, end, True, "an MDX comment", self.line_of(at)))
+            return end
+        _Expression(view, at + 1, end - 1, self.known).whole()
+        self.regions.append(Region(at, end, False, "a JSX expression", self.line_of(at)))
+        return end
+
+    def _tag(self, at: int) -> int:
+        """A JSX tag at ``at`` (a ``<`` not followed by whitespace): its end; it opens or closes an element."""
+        view = self.view
+        if view.startswith("<!--", at):
+            raise _BuildError(at, "an HTML comment: plain MDX does not build it (write {/* ... */})")
+        i = _skip_space(view, at + 1)
+        closing = view.startswith("/", i)
+        if closing:
+            i = _skip_space(view, i + 1)
+        name_match = _NAME.match(view, i)
+        name = name_match.group() if name_match else ""
+        if name_match:
+            i = name_match.end()
+            if view[i:i + 1] in (".", ":"):
+                raise _BuildError(at, f"the JSX name <{name}{view[i]}...>: the gate does not model member or namespace "
+                                      "names, which may not build")
+        elif not view.startswith(">", i):
+            raise _BuildError(at, "a '<' that starts no JSX tag: MDX does not build this page (write \\< or &lt;)")
+        self_closing = False
+        while True:
+            i = _skip_space(view, i)
+            if view.startswith("/>", i) and not closing:
+                self_closing, i = True, i + 2
+                break
+            if view.startswith(">", i):
+                i += 1
+                break
+            if closing or not name:
+                raise _BuildError(at, "a JSX closing tag or fragment with more than its name: MDX does not build it")
+            if view.startswith("{", i):
+                end = _expression_end(view, i)
+                _Expression(view, i + 1, end - 1, self.known, spread=True).whole()
+                i = end
+                continue
+            attribute = _ATTRIBUTE.match(view, i)
+            if attribute is None:
+                raise _BuildError(at, f"the JSX tag <{name}> does not parse: MDX does not build this page")
+            i = _skip_space(view, attribute.end())
+            if view.startswith("=", i):
+                i = _skip_space(view, i + 1)
+                quote = view[i:i + 1]
+                if quote in ("'", '"'):
+                    close = view.find(quote, i + 1)
+                    if close < 0:
+                        raise _BuildError(at, f"an attribute of <{name}> is never closed: MDX does not build this page")
+                    if attribute.group() == "style":
+                        raise _BuildError(at, "a style attribute written as a string: React does not render it")
+                    i = close + 1
+                elif quote == "{":
+                    end = _expression_end(view, i)
+                    _Expression(view, i + 1, end - 1, self.known).whole()
+                    i = end
+                else:
+                    raise _BuildError(at, f"an attribute value of <{name}> does not parse: MDX does not build this page")
+        line = self.line_of(at)
+        self.regions.append(Region(at, i, False, f"the JSX tag <{'/' if closing else ''}{name}>", line))
+        if self_closing:
+            return i
+        if closing:
+            if not self.elements or self.elements[-1].name != name:
+                raise _BuildError(at, f"the closing tag </{name}> closes no open element: MDX does not build this page")
+            element = self.elements.pop()
+            if element.flow and not self._flow(at, i):
+                raise _BuildError(at, f"the closing tag </{name}> is text in a paragraph, its element <{name}> (line "
+                                      f"{element.line}) a block: MDX does not build this page")
+            if not element.flow and element.paragraph != self.paragraph:
+                raise _BuildError(element.start, f"the JSX element <{name}> (line {element.line}) opens in one paragraph "
+                                                 "and closes in another: MDX does not build this page")
+            self.regions.append(Region(element.start, at, False, f"the JSX element <{name or '>'}>", element.line))
+            return i
+        if name.lower() in _SPECIAL:
+            raise _BuildError(at, f"the element <{name}>: React renders it only with rules of its own (a void "
+                                  "element has no children, a textarea one): the gate does not model them")
+        self.elements.append(_Element(name, at, line, self._flow(at, i), self.paragraph))
+        return i
+
+    def _flow(self, at: int, end: int) -> bool:
+        """Is the tag ``[at, end)`` on a line of its own (only tags and spaces besides, after container
+        markers)? Then it is flow JSX, whose element may hold blocks; otherwise it is text JSX, which
+        must close in its paragraph."""
+        view = self.view
+        first_text, _ = self._text_span(view.rfind("\n", 0, at) + 1)
+        _, last_text = self._text_span(view.rfind("\n", 0, end) + 1)
+        return at <= first_text and end >= last_text
+
+    def _text_span(self, start: int) -> tuple[int, int]:
+        """Of the line starting at ``start``: where its first text outside tags starts (after container
+        markers and a list marker) and where its last text ends; read once per line."""
+        span = self.text_spans.get(start)
+        if span is None:
+            view = self.view
+            eol = view.find("\n", start)
+            eol = len(view) if eol == -1 else eol
+            prefix = _LINE_PREFIX.match(view, start, eol)
+            i = prefix.end() if prefix is not None else start
+            first, last = eol, i
+            for piece in _TAG_OR_TEXT.finditer(view, i, eol):
+                if piece.lastgroup == "text":
+                    first = min(first, piece.start())
+                    last = piece.end()
+            span = self.text_spans[start] = (first, last)
+        return span
+
+    def _close_inline(self, at: int) -> None:
+        """A blank line: an inline element still open does not build."""
+        if self.elements and not self.elements[-1].flow:
+            element = self.elements[-1]
+            raise _BuildError(element.start, f"the JSX element <{element.name}> (line {element.line}) is not closed "
+                                             "in its paragraph: MDX does not build this page")
+
+
+def _destination(view: str, at: int, line_start: int) -> re.Match[str] | None:
+    """A link destination in angle brackets at ``at`` (CommonMark 6.3, 4.7), not a tag: after ``](``
+    and before ``)`` or a space; or a definition's (``[label]: <dest>`` opening a paragraph, the
+    destination not empty, then a space or the end of the line). Whether that line may open a
+    definition is not checked: a paragraph's line of that shape is taken for one too, where MDX would
+    read a tag (and may not build the page: a build error the gate does not refuse)."""
+    destination = _DESTINATION.match(view, at)
+    if destination is None:
+        return None
+    after = view[destination.end():destination.end() + 1]
+    if view[max(line_start, at - 2):at] == "](":
+        return destination if after in (")", " ", "\t", "\n") else None
+    start = view.rfind("\n", 0, at) + 1
+    if _DEFINITION_HEAD.fullmatch(view, start, at) and destination.end() - at > 2 and after in ("", " ", "\t", "\r", "\n"):
+        return destination
+    return None
+
+
+def _stretch_end(view: str, pos: int) -> int:
+    """The start of the next blank line at or after ``pos`` (a code span does not cross it), or the end."""
+    found = _BLANK_AFTER.search(view, pos)
+    return len(view) if found is None else found.start() + 1
+
+
+def _backtick_runs(view: str, start: int, end: int) -> dict[int, list[int]]:
+    """Run length -> the starts of the backtick runs of that length in ``[start, end)``, in order (a
+    code span closes at the next run of its opener's length: CommonMark 6.1)."""
+    runs: dict[int, list[int]] = {}
+    for run in _BACKTICKS.finditer(view, start, end):
+        runs.setdefault(run.end() - run.start(), []).append(run.start())
+    return runs
+
+
+def _skip_space(view: str, i: int) -> int:
+    match = _SPACE.match(view, i)
+    return i if match is None else match.end()
+
+
+def _expression_end(view: str, at: int) -> int:
+    """The offset after the ``}`` that closes the expression opened at ``at`` (strings, template
+    literals, comments and nested braces skipped); a build error if none."""
+    depth, i, size = 0, at, len(view)
+    stack: list[str] = []  # "{" or "${" (inside a template literal)
+    while i < size:
+        ch = view[i]
+        if ch in ("'", '"'):
+            close = i + 1
+            while close < size and view[close] != ch and view[close] != "\n":
+                close += 2 if view[close] == "\\" else 1
+            if close >= size or view[close] != ch:
+                raise _BuildError(at, "a string in an expression is never closed: MDX does not build this page")
+            i = close + 1
+            continue
+        if ch == "`":
+            i += 1
+            while i < size and view[i] != "`":
+                if view[i] == "\\":
+                    i += 2
+                    continue
+                if view.startswith("${", i):
+                    stack.append("${")
+                    depth += 1
+                    i += 2
+                    break
+                i += 1
+            else:
+                if i >= size:
+                    raise _BuildError(at, "a template literal is never closed: MDX does not build this page")
+                i += 1
+            continue
+        if view.startswith("/*", i):
+            close = view.find("*/", i + 2)
+            if close < 0:
+                raise _BuildError(at, "a comment in an expression is never closed: MDX does not build this page")
+            i = close + 2
+            continue
+        if ch == "{":
+            stack.append("{")
+            depth += 1
+        elif ch == "}":
+            if not stack:
+                break
+            opened = stack.pop()
+            depth -= 1
+            if not stack:
+                return i + 1
+            if opened == "${":  # back inside the template literal
+                i += 1
+                while i < size and view[i] != "`":
+                    if view[i] == "\\":
+                        i += 2
+                        continue
+                    if view.startswith("${", i):
+                        stack.append("${")
+                        i += 1
+                        break
+                    i += 1
+                else:
+                    i += 1
+                continue
+        i += 1
+    raise _BuildError(at, "a '{' that no '}' closes: MDX does not build this page (write \\{)")
+
+
+class _Expression:
+    """A small JavaScript expression parser: numbers, strings, template literals, known names, member
+    access, calls, unary and binary operators, ``?:``, arrays. What it does not parse may not build."""
+
+    def __init__(self, view: str, start: int, end: int, known: set[str], spread: bool = False) -> None:
+        self.view, self.i, self.end, self.known, self.start = view, start, end, known, start
+        if spread:
+            self._space()
+            if not self.view.startswith("...", self.i, self.end):
+                self._fail()
+            self.i += 3
+
+    def _fail(self) -> None:
+        raise _BuildError(self.start - 1, "an expression the gate does not model (or a name the page does not "
+                                          "define): MDX may not build this page")
+
+    def _space(self) -> None:
+        view = self.view
+        while self.i < self.end:
+            if view[self.i] in " \t\r\n":
+                self.i += 1
+            elif view.startswith("/*", self.i, self.end):
+                close = view.find("*/", self.i + 2, self.end)
+                if close < 0:
+                    self._fail()
+                self.i = close + 2
+            else:
+                return
+
+    def _peek(self, token: str) -> bool:
+        self._space()
+        return self.view.startswith(token, self.i, self.end)
+
+    def whole(self) -> None:
+        self._ternary()
+        self._space()
+        if self.i != self.end:
+            self._fail()
+
+    def _ternary(self) -> None:
+        self._binary()
+        if self._peek("?") and not self._peek("??") and not self._peek("?."):
+            self.i += 1
+            self._ternary()
+            if not self._peek(":"):
+                self._fail()
+            self.i += 1
+            self._ternary()
+
+    def _binary(self) -> None:
+        self._unary()
+        while True:
+            self._space()
+            operator = next((p for p in _OPERATORS if self.view.startswith(p, self.i, self.end)), None)
+            if operator is None:
+                return
+            self.i += len(operator)
+            self._unary()
+
+    def _unary(self) -> None:
+        while self._peek("!") or self._peek("-") or self._peek("+") or self._peek("~"):
+            self.i += 1
+        self._postfix()
+
+    def _postfix(self) -> None:
+        self._primary()
+        while True:
+            if self._peek("?."):
+                self.i += 2
+                self._member_name()
+            elif self._peek("."):
+                self.i += 1
+                self._member_name()
+            elif self._peek("["):
+                self.i += 1
+                self._ternary()
+                if not self._peek("]"):
+                    self._fail()
+                self.i += 1
+            elif self._peek("("):
+                self.i += 1
+                if not self._peek(")"):
+                    self._ternary()
+                    while self._peek(","):
+                        self.i += 1
+                        self._ternary()
+                if not self._peek(")"):
+                    self._fail()
+                self.i += 1
+            else:
+                return
+
+    def _member_name(self) -> None:
+        self._space()
+        name = _NAME.match(self.view, self.i, self.end)
+        if name is None or "-" in name.group():
+            self._fail()
+            return
+        self.i = name.end()
+
+    def _primary(self) -> None:
+        self._space()
+        view, i = self.view, self.i
+        if i >= self.end:
+            self._fail()
+        ch = view[i]
+        number = _NUMBER.match(view, i, self.end)
+        if number is not None:
+            self.i = number.end()
+        elif ch in ("'", '"'):
+            close = i + 1
+            while close < self.end and view[close] not in (ch, "\n"):
+                close += 2 if view[close] == "\\" else 1
+            if close >= self.end or view[close] != ch:
+                self._fail()
+            self.i = close + 1
+        elif ch == "`":
+            close = i + 1
+            while close < self.end and view[close] != "`":
+                if view.startswith("${", close, self.end):
+                    self._fail()  # substitutions are not modelled
+                close += 2 if view[close] == "\\" else 1
+            if close >= self.end:
+                self._fail()
+            self.i = close + 1
+        elif ch == "(":
+            self.i += 1
+            self._ternary()
+            if not self._peek(")"):
+                self._fail()
+            self.i += 1
+        elif ch == "[":
+            self.i += 1
+            if not self._peek("]"):
+                self._ternary()
+                while self._peek(","):
+                    self.i += 1
+                    self._ternary()
+            if not self._peek("]"):
+                self._fail()
+            self.i += 1
+        else:
+            name = _NAME.match(view, i, self.end)
+            if name is None or "-" in name.group() or name.group() not in self.known:
+                self._fail()
+                return
+            self.i = name.end()

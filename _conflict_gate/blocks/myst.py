@@ -1,0 +1,310 @@
+"""MyST (myst-parser under Sphinx or docutils) as a flavour: its block constructs as rows, its page rules (no I/O).
+
+MyST reads a page with markdown-it (CommonMark, tables, footnotes, front
+matter) plus its own block syntax; the gate models what changes what a
+reader sees:
+
+* **Directives** (a fence whose info string's first word is ``{name}``:
+  ```` ```{note} ````, ``~~~{warning}``; and every colon fence,
+  ``:::{note}`` or a bare ``:::``): MyST renders the body, so it is no code
+  block. The body is one *opaque* block of kind :data:`DIRECTIVE`: the gate
+  does not read it as Markdown (``{eval-rst}`` is reStructuredText,
+  ``{math}`` is LaTeX, an admonition's options may show
+  as a title), a reader sees all of it, and directive-shaped text there is
+  refused (``misplaced_directive``, naming the directive's line). Nested
+  directives are inside the outer body. A block ends where markdown-it ends
+  the fence (4.5: a closing fence of the same character, at least as long;
+  a colon fence likewise with ``:``), so nesting needs no model. A code
+  directive (``{code-block}``, ``{code}``, ``{sourcecode}``, ``{code-cell}``)
+  with a fence of backticks or tildes is code, as a fenced code block is,
+  unless options (``:caption:`` ...) open its body: then it is opaque. A
+  backtick or tilde ``{raw}`` directive's body is raw HTML: an HTML block.
+* **Math blocks** (``$$`` ... ``$$``, dollarmath): shown, read whole too
+  (kind :data:`MATH`).
+* **Line comments** (``%`` after 0-3 spaces, interrupting a paragraph, the
+  lines after it that start with ``%``): hidden, a block of kind
+  :data:`COMMENT`.
+* **Definition lists**: the line above a ``:``/``~`` definition line (or two
+  above, over a blank line) is a term, not a paragraph line. Not modelled:
+  such a paragraph is in doubt (:func:`finish_paragraph_or_term`).
+* **Includes** (``{include}``, ``{literalinclude}`` fences and reST
+  ``.. include::`` / ``.. literalinclude::`` lines) pull in another file:
+  :func:`include_line` finds the first, and the renderer refuses the page.
+
+Code spans may show as text (docutils writes a literal as a ``<span>``; a
+role, ``{sub}`text```, shows its text): that is the inline reading's
+(``Renderer.code_spans_shown``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any, Final, NamedTuple
+
+from .construct import LEAF, LINE_CONSUMED, MATCHED, NO_START, NOT_MATCHED, Body, Construct, Continue, Opener, Start, \
+    inserted, without
+from .flavours import FOOTNOTE_DOUBT, Flavour, LineDoubt, Variant
+from .leaves import FenceData, finish_paragraph
+from .page import footnotes, github_front_matter
+from .scan import FENCE_CLOSE, FENCE_OPEN, closing_fence
+from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, Block, State
+from .table import GFM_CONSTRUCTS
+from .tables import table_first
+
+__all__ = ["COMMENT", "DEFLIST_DOUBT", "DIRECTIVE", "MATH", "MYST", "MYST_CONSTRUCTS", "include_line"]
+
+#: Leaf kinds: a directive's whole block (shown, not read as Markdown) and a line comment (hidden).
+DIRECTIVE: Final = "myst_directive"
+COMMENT: Final = "myst_comment"
+MATH: Final = "myst_math"
+
+#: Directives whose body is code (with a backtick or tilde fence and no options).
+_CODE_DIRECTIVES: Final = frozenset({"{code-block}", "{code}", "{sourcecode}", "{code-cell}"})
+_COLON_OPEN: Final = re.compile(r":{3,}", re.ASCII)
+_COLON_CLOSE: Final = re.compile(r":{3,}(?=[ \t]*\Z)", re.ASCII)
+
+
+class DirectiveData(NamedTuple):
+    """A directive's fence: its character (`` ` ``, ``~`` or ``:``), its length, and the columns of
+    indentation before it (removed from each body line, as markdown-it does)."""
+
+    char: str
+    length: int
+    indent: int
+
+
+def _first_word(info: str) -> str:
+    words = info.split(None, 1)
+    return words[0] if words else ""
+
+
+def directive(s: State, container: Block[Any]) -> Start:
+    """A MyST directive's opening fence: a backtick or tilde fence (4.5) whose info string's first word
+    is ``{name}``, or any colon fence (mdit-py-plugins ``colon_fence``: 3 or more ``:``, 0-3 spaces in,
+    any info). Both interrupt a paragraph. A code directive without options is a fenced code block."""
+    if s.indented:
+        return NO_START
+    at = s.next_nonspace
+    fence = FENCE_OPEN.match(s.line, at)
+    if fence is None:
+        colon = _COLON_OPEN.match(s.line, at)
+        if colon is None:
+            return NO_START
+        run = colon.group()
+    else:
+        run = fence.group()
+        name = _first_word(s.line[at + len(run):])
+        if not (name.startswith("{") and name.endswith("}")):
+            return NO_START
+        if name in _CODE_DIRECTIVES and not _options_follow(s):
+            s.close_unmatched()
+            s.add_child("fenced_code", FenceData(run[0], len(run), s.indent))
+            s.advance_next_nonspace()
+            return LEAF
+        if name == "{raw}":
+            s.close_unmatched()
+            s.add_child("myst_raw", DirectiveData(run[0], len(run), s.indent))
+            s.advance_next_nonspace()
+            return LEAF
+    s.close_unmatched()
+    s.add_child("myst_directive", DirectiveData(run[0], len(run), s.indent))
+    s.advance_next_nonspace()
+    return LEAF
+
+
+def _options_follow(s: State) -> bool:
+    """Does the line after this one open a directive's options (``:key: value`` or a ``---`` block)?
+    Read on the raw line, container markers stripped coarsely (``>``, spaces)."""
+    view = s.view
+    start = view.find("\n", s.pos) + 1
+    if not start:
+        return False
+    end = view.find("\n", start)
+    line = view[start:len(view) if end == -1 else end].lstrip(" \t>").rstrip("\r")
+    return line.startswith(":") or line.rstrip(" \t") == "---"
+
+
+def directive_continues(s: State, block: Block[DirectiveData]) -> Continue:
+    """Every line up to the closing fence (0-3 spaces, at least as many of the fence's character, then only
+    spaces or tabs), which the block takes too; up to the fence's indentation is removed."""
+    char, length, indent = block.data
+    if s.indent <= 3 and s.char_at(s.next_nonspace) == char:
+        closer = (_COLON_CLOSE if char == ":" else FENCE_CLOSE).match(s.line, s.next_nonspace)
+        if closer and closer.group()[0] == char and len(closer.group()) >= length:
+            block.add((s.line_no, s.pos + s.next_nonspace, s.line_end))
+            s.close()
+            return LINE_CONSUMED
+    remaining = indent
+    while remaining > 0 and s.char_at(s.offset) in (" ", "\t"):
+        s.advance_offset(1, True)
+        remaining -= 1
+    return MATCHED
+
+
+def colon_opener_end(view: str, line_start: int, line_end: int) -> int:
+    """Where a top-level colon fence opened on this line ends (after its closing fence, or the end of
+    the page): the shortcuts' restart jumps follow it."""
+    run = _COLON_OPEN.match(view, line_start, line_end)
+    if run is None:
+        return -1
+    closing = closing_fence(view, line_end + 1, ":", len(run.group()))
+    return len(view) if closing < 0 else view.find("\n", closing) + 1
+
+
+def comment(s: State, container: Block[Any]) -> Start:
+    """A MyST line comment (mdit-py-plugins ``myst_blocks``): ``%`` after 0-3 spaces; it interrupts a
+    paragraph, and takes the lines after it whose first non-space character is ``%``."""
+    if s.indented or s.char_at(s.next_nonspace) != "%":
+        return NO_START
+    s.close_unmatched()
+    s.add_child("myst_comment", None)
+    s.advance_next_nonspace()
+    return LEAF
+
+
+def comment_continues(s: State, block: Block[Any]) -> Continue:
+    """A line whose first non-space character is ``%`` (at any indentation)."""
+    if s.char_at(s.next_nonspace) != "%":
+        return NOT_MATCHED
+    s.advance_next_nonspace()
+    return MATCHED
+
+
+_DEFINITION: Final = re.compile(r"[ \t>]*[:~](?:[ \t]|\r?\n)", re.ASCII)
+_DEFINITION_INSIDE: Final = re.compile(r"\n[ \t>]*[:~](?:[ \t]|\r?\n)", re.ASCII)
+_BLANK: Final = re.compile(r"[ \t>]*\r?\n", re.ASCII)
+#: Why a paragraph above a definition line is in doubt.
+DEFLIST_DOUBT: Final = "MyST reads a definition list here: the line above a ':' or '~' definition line is a term"
+
+
+def finish_paragraph_or_term(s: State, block: Block[Any], end: int) -> None:
+    """A paragraph closes (4.8): when one of its lines but the first, the line after it, or the one after a
+    blank line, is a definition
+    line (``:`` or ``~``, then a space, a tab or the end of the line; after indentation and ``>``,
+    coarsely), MyST (mdit-py-plugins ``deflist``) makes its last line a term: the paragraph is in
+    doubt. Looked for past the last watched line too (a paragraph is finished whenever it closes)."""
+    view, start = s.view, block.lines[0][1]
+    if block.doubt is None and s.watched(start, end):
+        after = view.find("\n", end) + 1
+        blank = _BLANK.match(view, after) if after else None
+        following = blank.end() if blank is not None else after
+        if (after and _DEFINITION.match(view, following)) or _DEFINITION_INSIDE.search(view, start, end + 1):
+            block.doubt = (block.line, DEFLIST_DOUBT)
+    finish_paragraph(s, block, end)
+
+
+MYST_DIRECTIVE: Final = Construct(
+    "myst_directive", DIRECTIVE, "MyST directives (```{name}, :::)", Body.RAW, directive_continues,
+    start=directive, first=frozenset("`~:"), opener=Opener((":::",), colon_opener_end))
+def math_block(s: State, container: Block[Any]) -> Start:
+    """A math block (mdit-py-plugins ``dollarmath``): ``$$`` after 0-3 spaces, to a line ending with
+    ``$$`` (the same line, or a later one); it interrupts a paragraph. MathJax shows it: a reader sees
+    its text (read whole, as a directive's body is)."""
+    if s.indented or not s.line.startswith("$$", s.next_nonspace):
+        return NO_START
+    s.close_unmatched()
+    block = s.add_child("myst_math", None)
+    s.advance_next_nonspace()
+    if s.line.rstrip(" \t").endswith("$$") and len(s.line.strip(" \t")) >= 4:  # one line: $$...$$
+        s.add_line()
+        s.close()
+        s.offset = len(s.line)
+        block.empty = False
+    return LEAF
+
+
+def math_continues(s: State, block: Block[Any]) -> Continue:
+    """Every line up to the one ending with ``$$``, which the block takes too."""
+    if s.line.rstrip(" \t").endswith("$$"):
+        s.advance_next_nonspace()
+        block.add((s.line_no, s.pos + s.offset, s.line_end))
+        s.close()
+        return LINE_CONSUMED
+    return MATCHED
+
+
+#: A ``{raw}`` directive: its body passes through as raw HTML, an HTML block to the reader (the fence's
+#: lines show as text; ``{raw} latex`` shows nothing in HTML: read as shown, in the safe direction).
+MYST_RAW: Final = Construct(
+    "myst_raw", "html_block", "MyST {raw} directive", Body.RAW, directive_continues)
+MYST_MATH: Final = Construct(
+    "myst_math", MATH, "MyST math blocks ($$, dollarmath)", Body.RAW, math_continues,
+    start=math_block, first=frozenset("$"))
+MYST_COMMENT: Final = Construct(
+    "myst_comment", COMMENT, "MyST line comments (%)", Body.RAW, comment_continues,
+    start=comment, first=frozenset("%"))
+
+_PARAGRAPH: Final = replace(next(row for row in GFM_CONSTRUCTS if row.name == "paragraph"),
+                            finish=finish_paragraph_or_term)
+#: GFM's rows with MyST's directives (tried before fenced code) and line comments; a paragraph above a
+#: definition line is in doubt.
+MYST_CONSTRUCTS: Final = inserted(inserted(tuple(_PARAGRAPH if row.name == "paragraph" else row for row in GFM_CONSTRUCTS),
+                                           MYST_DIRECTIVE, before="fenced_code"), MYST_COMMENT, before="block_quote") + (MYST_RAW, MYST_MATH)
+
+_TABLES_DOUBT: Final = "a reader without GFM tables reads this differently"
+#: MyST's reading without the primary role (YAML front matter only: ``+++`` is a block break to MyST).
+_MYST_GFM: Final = Flavour(
+    "myst-gfm", MYST_CONSTRUCTS, page_starts=(github_front_matter,), page_doubts=(footnotes,),
+    line_doubts=(LineDoubt("|", table_first),))
+
+#: MyST's reading, compared where CommonMark readings may differ (markdown-it's definitions and lazy
+#: lines, front matter, tables), with footnotes, one-column tables and definition lists in doubt.
+MYST: Final = replace(
+    _MYST_GFM, name="myst", primary=True,
+    unmodelled=((FOOTNOTES, FOOTNOTE_DOUBT), (ONE_COLUMN_TABLE, _TABLES_DOUBT),
+                ),
+    variants=(
+        Variant(NO_FRONT_MATTER, replace(_MYST_GFM, name="myst-without-front-matter", page_starts=()),
+                "a reader without front matter support reads the lines after it differently"),
+        Variant(NO_TABLES, replace(_MYST_GFM, name="myst-without-tables", constructs=without(MYST_CONSTRUCTS, "table")),
+                _TABLES_DOUBT),
+        Variant(MARKDOWN_IT_READING, replace(_MYST_GFM, name="myst-markdown-it", definitions_as_blocks=True,
+                                             lazy_lines_end_paragraphs=True, quotes_continue_indented=True),
+                "MyST reads this with markdown-it, which takes link definitions and less-indented lazy lines "
+                "as new blocks"),
+    ))
+
+
+# --------------------------------------------------------------------------
+# Includes: lines that pull in another file (the page is refused).
+
+_NEEDLES: Final = ("include}", "include::")
+
+
+def include_line(view: str) -> int:
+    """The offset of the first line that pulls in another file: a fence (backticks, tildes or colons)
+    whose info starts ``{include}`` or ``{literalinclude}``, or a reST ``.. include::`` /
+    ``.. literalinclude::`` (in ``{eval-rst}``); -1 if none. Read on the raw page, code and all (a
+    match in code refuses too: coarse, in the safe direction). Linear: each match is checked backwards
+    over its own line only."""
+    best = -1
+    for needle in _NEEDLES:
+        i = view.find(needle)
+        while i != -1 and (best < 0 or i < best):
+            line_start = view.rfind("\n", 0, i) + 1
+            if _pulls_in(view, line_start, i, needle):
+                best = line_start if best < 0 else min(best, line_start)
+                break
+            i = view.find(needle, i + len(needle))
+    return best
+
+
+def _pulls_in(view: str, line_start: int, at: int, needle: str) -> bool:
+    """Is the ``include`` at ``at`` (``needle`` there) one of :func:`include_line`'s forms?"""
+    j = at - 7 if view.startswith("literal", at - 7) and at - 7 >= line_start else at
+    if needle == "include}":
+        if j - 1 < line_start or view[j - 1] != "{":
+            return False
+        j -= 1
+        while j > line_start and view[j - 1] in " \t":
+            j -= 1
+        count = 0
+        while j > line_start and view[j - 1] in "`~:" and (count == 0 or view[j - 1] == view[j]):
+            j -= 1
+            count += 1
+        return count >= 3
+    k = j
+    while k > line_start and view[k - 1] in " \t":
+        k -= 1
+    return k < j and k - 2 >= line_start and view.startswith("..", k - 2)

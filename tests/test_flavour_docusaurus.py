@@ -1,0 +1,152 @@
+"""The ``docusaurus`` renderer (MDX 3, GFM, Docusaurus's admonitions): issue 16's Docusaurus examples, with
+nothing installed.
+
+Each page has ``D`` (the ``refuse`` directive) where Docusaurus shows it as a
+top-level paragraph line and ``O`` (``overwrite``) where MDX shows, hides or
+breaks otherwise; the expected outcomes follow what the MDX harness
+(``tests/mdx``, ``tests/test_reader_differential_docusaurus.py``) shows.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import unittest
+
+from _conflict_gate.blocks import parse_blocks
+from _conflict_gate.blocks.mdx import DOCUSAURUS, read_mdx
+from _conflict_gate.corpus import load_documents
+from _conflict_gate.reader import read_directives
+from _conflict_gate.renderers import RENDERER_VALUES
+from tests.support import write_corpus
+from tests.test_renderers import GRAMMAR, Outcome, claims, outcome, refused
+
+D = "@quill create_copy existing_path=refuse"
+O = "@quill create_copy existing_path=overwrite"
+SITE = RENDERER_VALUES["docusaurus"]
+TABS = "import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n"
+
+#: name -> (page, outcome under docusaurus). Lines are 1-based.
+EXAMPLES: dict[str, tuple[str, Outcome]] = {
+    # no indented code: four-space-indented lines are paragraph text
+    "an indented directive is malformed": (f"{D}\n\n    {O}\n", refused("malformed_directive", 3)),
+    "a tab-indented directive is malformed": (f"{D}\n\n\t{O}\n", refused("malformed_directive", 3)),
+    "an indented line goes on with a list item": (f"- a\n\n      b\n{O}\n\n{D}\n", refused("ambiguous_markup", 4)),
+    "an indented underline makes a heading": (f"{D}\n    ---\n", refused("ambiguous_markup", 1)),
+    "decorators indented are text, not namespace-shaped": (f"    @retry(times=3)\n    def copy(): ...\n\n{D}\n",
+                                                           claims((4, "refuse"))),
+    "a closing fence indented any amount closes": (f"```\n{O}\n      ```\n\n{D}\n",
+                                                   claims((5, "refuse"), near=((2, "code"),))),
+    # comments
+    "an MDX comment hides its text": (f"{D}\n\n{{/* {O} */}}\n", claims((1, "refuse"), near=((3, "hidden"),))),
+    "an MDX comment over lines": (f"{D}\n\n{{/*\n{O}\n*/}}\n", claims((1, "refuse"), near=((4, "hidden"),))),
+    "an HTML comment breaks the build": (f"{D}\n\n<!-- {O} -->\n", refused("build_error", 3)),
+    "an HTML comment below D too": (f"{D}\n\n<!-- TODO -->\n", refused("build_error", 3)),
+    # containers
+    "an admonition": (f"{D}\n\n:::note\n\n{O}\n\n:::\n", refused("misplaced_directive", 5)),
+    "a titled admonition": (f"{D}\n\n:::warning[Overwriting]\n\n{O}\n\n:::\n", refused("misplaced_directive", 5)),
+    "a legacy title": (f"{D}\n\n:::tip Overwriting\n\n{O}\n\n:::\n", refused("misplaced_directive", 5)),
+    "nested admonitions": (f"{D}\n\n::::danger\n\n:::info\n\n{O}\n\n:::\n\n::::\n", refused("misplaced_directive", 7)),
+    "an admonition in a list item": (f"{D}\n\n- Copy\n\n  :::note\n\n  {O}\n\n  :::\n", refused("misplaced_directive", 7)),
+    "an unclosed admonition takes the rest": (f":::note\n\nText.\n\n{D}\n", refused("misplaced_directive", 5)),
+    "D after an admonition": (f":::note\n\nText.\n\n:::\n\n{D}\n", claims((7, "refuse"))),
+    "tabs": (f"{TABS}{D}\n\n<Tabs>\n<TabItem value=\"a\">\n\n{O}\n\n</TabItem>\n</Tabs>\n",
+             refused("misplaced_directive", 9)),
+    "details": (f"{D}\n\n<details>\n<summary>More</summary>\n\n{O}\n\n</details>\n", refused("misplaced_directive", 6)),
+    "a component": (f"{D}\n\n<Callout kind=\"info\">\n\n{O}\n\n</Callout>\n", refused("misplaced_directive", 5)),
+    "inline JSX": (f"{D}\n\n<Highlight>{O}</Highlight>\n", refused("misplaced_directive", 3)),
+    "a JSX attribute": (f"{D}\n\n<Callout title=\"{O}\" />\n", refused("misplaced_directive", 3)),
+    "D after tabs": (f"{TABS}<Tabs>\n<TabItem value=\"a\">\n\nText.\n\n</TabItem>\n</Tabs>\n\n{D}\n", claims((12, "refuse"))),
+    "text right after a line of JSX and text": (f"{D}\n\n<div><b>x</b></div>\n{O}\n", refused("misplaced_directive", 4)),
+    # expressions and the build
+    "an expression shows its string": (f"{D}\n\n{{'{O}'}}\n", refused("misplaced_directive", 3)),
+    "a template literal over lines": (f"{D}\n\n{{`\n{O}\n`}}\n", refused("misplaced_directive", 4)),
+    "a known expression builds": (f"export const version = '1.0';\n\nVersion {{version}}, {{2 * 32}} KiB.\n\n{D}\n",
+                                  claims((5, "refuse"))),
+    "an unknown name breaks the build": (f"{D}\n\nVersion {{version}}.\n", refused("build_error", 3)),
+    "a bare brace breaks the build": (f"{D}\n\nUse {{ here.\n", refused("build_error", 3)),
+    "a bare < before a letter breaks the build": (f"{D}\n\na <b here\n", refused("build_error", 3)),
+    "< before a space is text": (f"{D}\n\nA < b here.\n", claims((1, "refuse"))),
+    "an escaped brace is text": (f"{D}\n\nUse \\{{ here.\n", claims((1, "refuse"))),
+    "braces in code are code": (f"Use `{{x}}` and `<b`.\n\n```js\nconst a = {{\n```\n\n{D}\n", claims((7, "refuse"))),
+    "an unclosed element breaks the build": (f"{D}\n\n<Tabs>\n\nText.\n", refused("build_error", 3)),
+    "a void element without /> breaks the build": (f"{D}\n\n<img src=\"a.png\">\n", refused("build_error", 3)),
+    "a style string breaks the build": (f"{D}\n\n<div style=\"color: red\">x</div>\n", refused("build_error", 3)),
+    "an autolink breaks the build": (f"{D}\n\nSee <https://quill.example>.\n", refused("build_error", 3)),
+    "an angle-bracket destination is no tag": (f"[api]: <https://quill.example/api>\n\n{D}\n", claims((3, "refuse"))),
+    "a heading id breaks plain MDX": (f"## Title {{#custom}}\n\n{D}\n", refused("build_error", 1)),
+    # imports
+    "an import of a component": (f"{TABS}{D}\n", claims((4, "refuse"))),
+    "an import of content": (f"import Partial from './_partial.mdx';\n\n{D}\n\n<Partial />\n", refused("ambiguous_markup", 1)),
+    "an import of another shape": (f"import * as x from 'y';\n\n{D}\n", refused("build_error", 1)),
+    "a mention in an admonition": (f"{D}\n\n:::note\n\nPing @quill on Slack.\n\n:::\n",
+                                   claims((1, "refuse"), near=((5, "mention"),))),
+}
+
+
+class DocusaurusExamplesTest(unittest.TestCase):
+    maxDiff = None
+
+    def test_every_example(self) -> None:
+        for name, (text, expected) in EXAMPLES.items():
+            with self.subTest(example=name):
+                fast = read_directives(text, GRAMMAR, renderer=SITE)
+                slow = read_directives(text, GRAMMAR, renderer=SITE, fast=False)
+                self.assertEqual(outcome(fast), expected, fast.refusal and str(fast.refusal))
+                self.assertEqual(outcome(slow), expected)
+
+    def test_the_message_names_the_container(self) -> None:
+        reading = read_directives(f"{TABS}{D}\n\n<Tabs>\n<TabItem value=\"a\">\n\n{O}\n\n</TabItem>\n</Tabs>\n",
+                                  GRAMMAR, renderer=SITE)
+        assert reading.refusal is not None
+        self.assertIn("inside the JSX element <TabItem> (line 7)", str(reading.refusal))
+        reading = read_directives(f"{D}\n\n:::note\n\n{O}\n\n:::\n", GRAMMAR, renderer=SITE)
+        assert reading.refusal is not None
+        self.assertIn("inside the admonition ':::note' (line 3)", str(reading.refusal))
+
+    def test_commonmark_reads_them_otherwise(self) -> None:
+        """Regression (issue 16): under ``commonmark`` an indented O is code and an admonition's O a line."""
+        commonmark = RENDERER_VALUES["commonmark"]
+        self.assertEqual(outcome(read_directives(f"{D}\n\n    {O}\n", GRAMMAR, renderer=commonmark)),
+                         claims((1, "refuse"), near=((3, "code"),)))
+        self.assertEqual(outcome(read_directives(f":::note\n\n{O}\n\n:::\n", GRAMMAR, renderer=commonmark)),
+                         claims((3, "overwrite")))
+
+    def test_through_a_manifest(self) -> None:
+        files = {"docs/note.md": f"{D}\n\n:::note\n\n{O}\n\n:::\n".encode(),
+                 "docs/comment.md": f"{D}\n\n<!-- x -->\n".encode()}
+        with tempfile.TemporaryDirectory(prefix="conflict-gate-test-") as tmp:
+            corpus = load_documents(write_corpus(tmp, files, extra={"renderer": "docusaurus"}))
+        self.assertEqual(corpus.renderer.name, "docusaurus")
+        note, comment = corpus.sources["note"].refusal, corpus.sources["comment"].refusal
+        self.assertEqual((note and note.reason, comment and comment.reason), ("misplaced_directive", "build_error"))
+
+
+class ReadMdxTest(unittest.TestCase):
+    def test_regions(self) -> None:
+        text = f"{{/* c */}}\n\n<Tabs>\n\nx {{1 + 1}}\n\n</Tabs>\n\n:::note\n\ny\n\n:::\n"
+        reading = read_mdx(text)
+        self.assertIsNone(reading.build_error)
+        self.assertEqual([(region.name, region.hidden, text[region.start:region.end]) for region in reading.regions], [
+            ("an MDX comment", True, "{/* c */}"), ("the JSX tag <Tabs>", False, "<Tabs>"),
+            ("the JSX element <Tabs>", False, "<Tabs>\n\nx {1 + 1}\n\n"), ("a JSX expression", False, "{1 + 1}"),
+            ("the JSX tag </Tabs>", False, "</Tabs>"), ("the admonition ':::note'", False, "\ny\n\n")])
+
+    def test_linear_on_adversarial_input(self) -> None:
+        """Runs of backticks, braces and tags of every length: one pass each (no quadratic search)."""
+        for text in ("".join("`" * n + " x " for n in range(1, 400)), "{" * 5000, "<a " * 5000, "\\" * 10001,
+                     "<b>" * 3000 + "</b>" * 3000, "`" * 100000 + "{"):
+            with self.subTest(text=text[:20]):
+                read_mdx(text)  # returns (a build error or not) without a traceback
+
+    def test_blocks(self) -> None:
+        """No indented code: an indented line is a paragraph's; the shortcuts agree with the rules."""
+        text = f"Text.\n\n    {D}\n\n```\n{D}\n    ```\n\n{D}\n"
+        watch = [i for i in range(len(text)) if text.startswith("@quill", i)]
+        fast = parse_blocks(text, watch, flavour=DOCUSAURUS)
+        self.assertEqual(fast, parse_blocks(text, watch, flavour=DOCUSAURUS, fast=False))
+        self.assertEqual([(leaf.kind, leaf.lines[0][0]) for leaf in fast],
+                         [("paragraph", 2), ("fenced_code", 4), ("paragraph", 8)])
+
+
+if __name__ == "__main__":
+    unittest.main()
