@@ -400,7 +400,7 @@ def _sentinel(number: int) -> str:
 def directive_lines(oracle: Oracle, lines: Sequence[str], tokens: Sequence[Token]) -> list[int]:
     """0-based indexes of the source lines a reader sees as directive lines (the probe, see module doc)."""
     candidates = [(index, match) for inline in _top_level_inlines(tokens) for index in _line_range(inline)
-                  if (match := DIRECTIVE.fullmatch(lines[index]))]
+                  if (match := DIRECTIVE.fullmatch(lines[index].rstrip(" \t")))]  # a reader sees no trailing space
     if not candidates:
         return []
     probe = list(lines)
