@@ -543,7 +543,7 @@ def read(oracle: Oracle, text: str) -> ReaderView:
     found = directive_lines(oracle, lines, tokens)
     paragraph_of = {index: _line_range(inline).start for inline in _top_level_inlines(tokens)
                     for index in _line_range(inline)}
-    collector = _Collector(Counter((paragraph_of[index], lines[index]) for index in found))
+    collector = _Collector(Counter((paragraph_of[index], lines[index].rstrip(" \t")) for index in found))
     stack: list[str] = []
     for token in tokens:
         if token.nesting == 1:
@@ -565,7 +565,7 @@ def read(oracle: Oracle, text: str) -> ReaderView:
     duplicates = [(definition["label"], definition) for definition in env.get("duplicate_refs", [])]
     for label, definition in [*env.get("references", {}).items(), *duplicates]:
         collector.hidden("reference", f"{label}\n{definition['href']}\n{definition['title']}")
-    return ReaderView(tuple((index + 1, lines[index]) for index in found),
+    return ReaderView(tuple((index + 1, lines[index].rstrip(" \t")) for index in found),
                       tuple(collector.other_shaped), tuple(collector.near_misses))
 
 

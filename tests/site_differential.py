@@ -26,7 +26,7 @@ import unittest
 from collections import Counter
 from typing import Callable, ClassVar, Mapping, Sequence
 
-from tests import differential, reader_oracle
+from tests import differential, reader_oracle, site_pages
 from tests.support import REPO
 
 __all__ = ["MAX_FALSE_REFUSAL_SHARE", "SiteDifferentialCase", "generated", "spec"]
@@ -113,3 +113,51 @@ class SiteDifferentialCase(unittest.TestCase):
                 self.assertLessEqual(false_refusals, MAX_FALSE_REFUSAL_SHARE * len(eligible),
                                      "too many false refusals, see stderr")
         return judged
+
+
+class FlavourTests:
+    """The tests every site's differential runs, mixed into a :class:`SiteDifferentialCase` subclass
+    that sets :attr:`flavour` (a key of :data:`tests.site_pages.SITE_RULES`), :attr:`docs`,
+    :attr:`default_docs` and :attr:`seed`. Not a TestCase itself, so discovery never runs it alone."""
+
+    flavour: ClassVar[str]
+    docs: ClassVar[int]
+    default_docs: ClassVar[int]
+    seed: ClassVar[int]
+    #: Whether the spec examples' false-refusal share is asserted (reported otherwise).
+    spec_false_refusals: ClassVar[bool] = True
+
+    def test_generated_documents(self) -> None:
+        case = self._case()
+        documents, counts, realistic = generated(self.seed, self.docs, site_pages.SITE_RULES[self.flavour])
+        case.measure(f"generated, seed {self.seed}", documents, counts, per_group="placement",
+                     realistic=realistic.__contains__)
+
+    def test_container_pages(self) -> None:
+        pages = site_pages.container_pages(self.flavour)
+        counts = {"container": Counter(differential.group_names(page.label).pop() for page in pages),
+                  "variant": Counter(page.label.partition(": ")[2].rpartition(" [")[0] for page in pages)}
+        self._case().measure("D at the top, O inside and around every container", pages, counts,
+                             per_group="container")
+
+    def test_generator_covers_every_placement(self) -> None:
+        case = self._case()
+        rules = site_pages.SITE_RULES[self.flavour]
+        documents = reader_oracle.generate_documents(self.seed, max(self.docs, self.default_docs), rules)
+        placements = Counter(name for document in documents for name in document.placements)
+        constructs = Counter(name for document in documents for name in document.constructs)
+        case.assertEqual([name for name in rules.placements if not placements[name]], [])
+        case.assertEqual([name for name in rules.constructs if not constructs[name]], [])
+
+    def test_spec_examples(self) -> None:
+        case = self._case()
+        documents = spec(self.seed)
+        if documents is None:
+            case.skipTest("no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON (see reference/testing.md)")
+        counts = {"injection": Counter(label.partition(": ")[2] for label, _ in documents)}
+        case.measure("CommonMark spec examples", documents, counts,
+                     assert_false_refusals=self.spec_false_refusals)
+
+    def _case(self) -> SiteDifferentialCase:
+        assert isinstance(self, SiteDifferentialCase), "FlavourTests is mixed into a SiteDifferentialCase"
+        return self

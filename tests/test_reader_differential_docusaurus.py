@@ -37,15 +37,14 @@ from __future__ import annotations
 import importlib.util
 import os
 import unittest
-from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
 from tests import differential, site_pages
-from tests.site_differential import SiteDifferentialCase, generated, spec
+from tests.site_differential import FlavourTests, SiteDifferentialCase
 
 MISSING_PACKAGES = [name for name in ("justhtml",) if importlib.util.find_spec(name) is None]
 if TYPE_CHECKING or not MISSING_PACKAGES:
-    from tests import mdx_oracle, reader_oracle
+    from tests import mdx_oracle
 
 SKIP_MESSAGE = ("{}: (cd tests/mdx && npm ci) && python -m pip install \"justhtml==3.16.0\" "
                 "&& python -m unittest tests.test_reader_differential_docusaurus -v")
@@ -116,34 +115,11 @@ class DocusaurusOracleSelfTest(DocusaurusTestCase):
                     self.assertEqual(len(view.includes), shows.includes)
                     self.assertEqual(view.build_error is not None, shows.build_error, view.build_error)
 
-class DocusaurusDifferentialTest(DocusaurusTestCase):
+class DocusaurusDifferentialTest(FlavourTests, DocusaurusTestCase):
     """The gate against Docusaurus on generated pages, container pages and the spec examples."""
 
-    def test_generated_documents(self) -> None:
-        documents, counts, realistic = generated(SEED, DOCS, site_pages.SITE_RULES["docusaurus"])
-        self.measure(f"generated, seed {SEED}", documents, counts, per_group="placement",
-                     realistic=realistic.__contains__)
-
-    def test_container_pages(self) -> None:
-        pages = site_pages.container_pages("docusaurus")
-        counts = {"container": Counter(differential.group_names(page.label).pop() for page in pages),
-                  "variant": Counter(page.label.partition(": ")[2].rpartition(" [")[0] for page in pages)}
-        self.measure("D at the top, O inside and around every container", pages, counts, per_group="container")
-
-    def test_generator_covers_every_placement(self) -> None:
-        rules = site_pages.SITE_RULES["docusaurus"]
-        documents = reader_oracle.generate_documents(SEED, max(DOCS, DEFAULT_DOCS), rules)
-        placements = Counter(name for document in documents for name in document.placements)
-        constructs = Counter(name for document in documents for name in document.constructs)
-        self.assertEqual([name for name in rules.placements if not placements[name]], [])
-        self.assertEqual([name for name in rules.constructs if not constructs[name]], [])
-
-    def test_spec_examples(self) -> None:
-        documents = spec(SEED)
-        if documents is None:
-            self.skipTest("no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON (see reference/testing.md)")
-        counts = {"injection": Counter(label.partition(": ")[2] for label, _ in documents)}
-        self.measure("CommonMark spec examples", documents, counts)
+    flavour = "docusaurus"
+    docs, default_docs, seed = DOCS, DEFAULT_DOCS, SEED
 
 
 if __name__ == "__main__":

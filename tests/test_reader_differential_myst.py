@@ -30,11 +30,10 @@ from __future__ import annotations
 import importlib.util
 import os
 import unittest
-from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
 from tests import differential, site_pages
-from tests.site_differential import SiteDifferentialCase, generated, spec
+from tests.site_differential import FlavourTests, SiteDifferentialCase
 
 PACKAGES = ("myst_parser", "docutils", "justhtml")
 MISSING_PACKAGES = [name for name in PACKAGES if importlib.util.find_spec(name) is None]
@@ -125,34 +124,11 @@ class MystOracleSelfTest(MystTestCase):
                 self.assertEqual(len(view.includes), shows.includes)
 
 
-class MystDifferentialTest(MystTestCase):
+class MystDifferentialTest(FlavourTests, MystTestCase):
     """The gate against MyST on generated pages, container pages and the spec examples."""
 
-    def test_generated_documents(self) -> None:
-        documents, counts, realistic = generated(SEED, DOCS, site_pages.SITE_RULES["myst"])
-        self.measure(f"generated, seed {SEED}", documents, counts, per_group="placement",
-                     realistic=realistic.__contains__)
-
-    def test_container_pages(self) -> None:
-        pages = site_pages.container_pages("myst")
-        counts = {"container": Counter(differential.group_names(page.label).pop() for page in pages),
-                  "variant": Counter(page.label.partition(": ")[2].rpartition(" [")[0] for page in pages)}
-        self.measure("D at the top, O inside and around every container", pages, counts, per_group="container")
-
-    def test_generator_covers_every_placement(self) -> None:
-        rules = site_pages.SITE_RULES["myst"]
-        documents = reader_oracle.generate_documents(SEED, max(DOCS, DEFAULT_DOCS), rules)
-        placements = Counter(name for document in documents for name in document.placements)
-        constructs = Counter(name for document in documents for name in document.constructs)
-        self.assertEqual([name for name in rules.placements if not placements[name]], [])
-        self.assertEqual([name for name in rules.constructs if not constructs[name]], [])
-
-    def test_spec_examples(self) -> None:
-        documents = spec(SEED)
-        if documents is None:
-            self.skipTest("no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON (see reference/testing.md)")
-        counts = {"injection": Counter(label.partition(": ")[2] for label, _ in documents)}
-        self.measure("CommonMark spec examples", documents, counts)
+    flavour = "myst"
+    docs, default_docs, seed = DOCS, DEFAULT_DOCS, SEED
 
 
 if __name__ == "__main__":
