@@ -189,7 +189,8 @@ def _columns(indent: str) -> int:
 #: A run of plain lines: each starts, unindented, with a character no construct the model follows starts
 #: with (so each only ends the indented bodies open, and is read as text).
 _PLAIN_RUN: Final = re.compile(r"(?:[A-Za-z\x80-\xff\"'(@#%&,.\[\]^_{|}][^\r\n]*(?:\r\n|\r|\n|\Z))+", re.ASCII)
-_SNIPPET_LINE: Final = re.compile(_SNIPPET.pattern.replace(r"\Z", "$"), re.ASCII | re.MULTILINE)
+#: The line may end in ``\n``, ``\r\n`` or a lone ``\r`` (a CRLF page's snippets line is one too).
+_SNIPPET_LINE: Final = re.compile(_SNIPPET.pattern.replace(r"\Z", r"(?=[\r\n]|\Z)"), re.ASCII)
 _ABBREVIATION_LINE: Final = re.compile(r"^" + _ABBREVIATION.pattern, re.ASCII | re.MULTILINE)
 
 

@@ -80,6 +80,9 @@ class MkDocsDoubtTest(unittest.TestCase):
         """A ``--8<--`` line pulls in another file: refused, naming the line, with or without a directive."""
         self.assertAmbiguous(f'{D}\n\n--8<-- "overwrite.md"\n', 3, "pymdownx.snippets, line 3")
         self.assertAmbiguous('# Install\n\n--8<--\ninstall.md\n--8<--\n', 3, "pymdownx.snippets")
+        # regression (the MkDocs differential, a CRLF page): a snippets line ending in \r\n or \r
+        for ending in ("\r\n", "\r"):
+            self.assertAmbiguous(ending.join([D, "", '--8<-- "overwrite.md"', "", ""]), 3, "pymdownx.snippets")
         alone = read_directives('--8<-- "x.md"\n', GRAMMAR, renderer=PORTABLE).refusal
         self.assertEqual(alone and alone.reason, "ambiguous_markup")
         self.assertIsNone(read(f'{D}\n\n;--8<-- "overwrite.md"\n').refusal)  # escaped: not a snippet
