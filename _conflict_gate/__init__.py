@@ -31,6 +31,7 @@ MODULES = (
     ("manifest_text", "manifest edits"),
     ("tree", "the docs tree"),
     ("lookalike", "look-alikes of ASCII"),
+    ("candidates", "one page -> candidates"),
     ("reader", "one page -> claims"),
     ("quotes", "quotes looked up in the corpus"),
     ("suggest", "unknown ids"),

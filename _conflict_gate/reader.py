@@ -48,9 +48,8 @@ from __future__ import annotations
 import bisect
 import html
 import re
-import sys
 import unicodedata
-from typing import Final, Iterator, NamedTuple, Sequence
+from typing import Final, NamedTuple, Sequence
 
 from .blocks import FOOTNOTE_DOUBT, MAX_LEAF_LINES, Leaf, parse_blocks
 from .blocks.mdx import MdxReading, Region
@@ -60,7 +59,7 @@ from .errors import DirectiveError
 from .grammar import Grammar
 from .html_tree import BLOCK, CELL, HEADING, TEXT, Opened, RawHtml
 from .inlines import _WORD_LIMIT, InlineView, Spans, View, html_view, inline_view, invisible, visible_word
-from .lookalike import skeleton
+from .candidates import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS, candidates_of, occurrences
 from .renderers import DEFAULT, Renderer
 from .site_mkdocs import MkDocsPage
 
@@ -69,8 +68,6 @@ __all__ = ["Claim", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "MAX
 
 #: At most this many near-misses are kept per source, so no input can grow memory.
 MAX_NEAR_MISSES: Final = 100
-#: A source with more candidate at signs than this is refused (``too_complex``) unread.
-MAX_CANDIDATES: Final = 10_000
 #: A block holding a candidate whose inline markup would be read (paragraph, heading, table, HTML)
 #: and that is larger than this many bytes is refused unread: reading inline markup keeps a few
 #: dozen bytes per construct, so this bounds memory on any source.
@@ -81,8 +78,6 @@ QUOTE_LIMIT: Final = 200
 #: the last candidate are followed for what they leave open; a block after more is in doubt.
 MAX_HTML_LINES: Final = 10_000
 
-#: Occurrences (``Reading.occurrences``) are cut to this many code points.
-MAX_OCCURRENCE_CHARS: Final = 256
 
 
 class Claim(NamedTuple):
@@ -175,7 +170,7 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
         return _combined(renderer, [read_directives(text, grammar, bom_bytes=bom_bytes, source_id=source_id, path=path,
                                                     fast=fast, encoded=encoded, renderer=member)
                                     for member in renderer.members], source_id, path)
-    candidates, stated = _candidates(encoded, grammar)
+    candidates, stated = candidates_of(encoded, grammar)
     if not candidates and (renderer.site is None or b"8<" not in encoded):
         return _EMPTY
     view = text if text.isascii() else encoded.decode("latin-1")
@@ -184,28 +179,28 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     if len(candidates) > MAX_CANDIDATES:
         findings.refuse("too_complex", candidates[MAX_CANDIDATES], f"more than {MAX_CANDIDATES} at "
                         "signs that may start a directive; the gate does not read such a source")
-        return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
+        return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, candidates))
     bidi = _BIDI_FORMATTING.search(encoded)
     if bidi is not None:
         char = bidi.group().decode("utf-8")
         findings.refuse("ambiguous_markup", bidi.start(), f"a bidirectional formatting character (U+{ord(char):04X}) "
                         "here may reorder what a reader sees, on its line or any other (a reversed line can look "
                         "like a directive that is not there); remove it")
-        return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, candidates))
+        return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, candidates))
     every = candidates
     for rule in renderer.page_refusals:  # a construct that refuses the page wherever it is
         found_at = rule.find(view)
         if found_at >= 0:
             findings.refuse(rule.reason, found_at, rule.why)
-            return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, every))
+            return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, every))
     if renderer.page_reading is not None:  # MDX: the build, imports of content, and what regions decide
         candidates = _page_regions(findings, renderer.page_reading(view), candidates)
         if findings.problems or not candidates:
-            return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, every))
+            return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, every))
     if renderer.site is not None:
         candidates = _site_findings(findings, renderer.site(view, candidates), candidates)
         if not candidates:
-            return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, every))
+            return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, every))
     # Raw HTML is followed for what it leaves open; under MDX it is JSX, balanced or a build error.
     markup, cut = _markup_lines(view, candidates[-1]) if "<" in view and renderer.page_reading is None \
         else ([], None)
@@ -228,7 +223,7 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
                 break
         elif raw is not None:
             _follow_html(findings, leaf, raw, None)
-    return findings.reading(bom_bytes)._replace(occurrences=_occurrences(encoded, every))
+    return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, every))
 
 
 def _site_findings(f: _Findings, page: MkDocsPage, candidates: list[int]) -> list[int]:
@@ -319,32 +314,12 @@ def _page_regions(f: _Findings, page: MdxReading, candidates: list[int]) -> list
     return rest
 
 
-def _occurrences(encoded: bytes, candidates: Sequence[int]) -> tuple[str, ...]:
-    """``Reading.occurrences``: from each candidate that is an ASCII at sign (at most
-    :data:`MAX_CANDIDATES`), the rest of its line, cut to :data:`MAX_OCCURRENCE_CHARS` code points
-    (a character cut by the byte cap is dropped); distinct, in source order, each interned."""
-    found: dict[str, None] = {}
-    cap = 4 * MAX_OCCURRENCE_CHARS
-    for at in candidates[:MAX_CANDIDATES]:
-        if encoded[at] != 0x40:  # a look-alike or a reference: no ASCII quote starts there
-            continue
-        end = min(len(encoded), at + cap)
-        for ending in (b"\n", b"\r"):
-            found_at = encoded.find(ending, at, end)
-            if found_at != -1:
-                end = found_at
-        found.setdefault(encoded[at:end].decode("utf-8", "ignore")[:MAX_OCCURRENCE_CHARS])
-    # interned: pages repeat the same directive lines, so a corpus keeps each text once
-    return tuple(map(sys.intern, found))
-
-
 #: UAX #9's explicit formatting characters (embeddings and overrides U+202A-U+202E, isolates
 #: U+2066-U+2069) in UTF-8: one reorders the text after it up to the end of its paragraph, where a
 #: line break renders as a space, so a reader may see a line other than its bytes.
 _BIDI_FORMATTING: Final = re.compile(rb"\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]")
 _ANGLE: Final = re.compile(r"<[A-Za-z/]|[>\"']", re.ASCII)
 _MARKUP_START: Final = re.compile(r"<[A-Za-z/!?]", re.ASCII)
-_NAME_BYTES: Final = re.compile(rb"[A-Za-z0-9_.\-]+")
 #: A comment, or another ``<!`` or ``<?`` construct, that ends (as a browser ends it) on its line.
 _CLOSED_ON_LINE: Final = re.compile(r"<!--(?:>|->|.*?(?:-->|--!>))|<[!?](?!--)[^>]*>", re.ASCII)
 _LINE_END: Final = re.compile(r"[\r\n]")
@@ -378,140 +353,6 @@ def _markup_lines(view: str, last: int) -> tuple[list[int], int | None]:
             return found, at
         found.append(at)
         pos = line_end + 1
-
-
-_JUMPS: Final = 64
-
-
-def _candidates(encoded: bytes, grammar: Grammar) -> tuple[list[int], frozenset[int]]:
-    """Byte offsets of the at signs that may start directive-shaped text or state a claim, in order
-    (at most one past the cap); and those of them that state a claim under an at-word that is not
-    the namespace (:func:`_stated_claims`)."""
-    found: list[int] = []
-    lead_ef = b"\xef" in encoded  # U+FF20 and U+FE6B are both encoded from 0xEF
-    for literal, pattern in grammar.candidates:
-        if (lead_ef or literal[0] != 0xEF) and literal in encoded:
-            more = []
-            # Few at signs: jump from one to the next (memchr) and match there; many: let the
-            # pattern scan, which costs less per at sign than a jump.
-            at, jumps = encoded.find(literal), 0
-            while at != -1 and jumps < _JUMPS:
-                if pattern.match(encoded, at):
-                    more.append(at)
-                at, jumps = encoded.find(literal, at + 1), jumps + 1
-            if at != -1:
-                for match in pattern.finditer(encoded, at):
-                    more.append(match.start())
-                    if len(more) > MAX_CANDIDATES:
-                        break
-            found = sorted(found + more) if found else more
-    stated = _stated_claims(encoded, grammar)
-    if not encoded.isascii():
-        stated += _look_alike_claims(encoded, grammar)
-    if stated:
-        found = sorted(set(found).union(stated))
-    return found, frozenset(stated)
-
-
-#: Bytes one of which ends every match of :attr:`Grammar.stated_key` (``=``, a reference, U+FF1D, U+FE66).
-_EQUALS_BYTES: Final = (b"=", b"&", b"\xef")
-#: Past this many such bytes, :func:`_stated_keys` scans the whole page instead of their lines.
-_EQUALS_LINES: Final = 256
-
-
-def _stated_keys(encoded: bytes, grammar: Grammar) -> Iterator[re.Match[bytes]]:
-    """``grammar.stated_key.finditer(encoded)``, scanning only the lines that hold a byte such a match
-    ends with (:data:`_EQUALS_BYTES`): a match never spans a line (no part of it matches a line
-    ending), so the matches and their order are the same, and a page without ``=`` costs three
-    ``bytes.find``."""
-    pattern = grammar.stated_key
-    at: list[int] = []
-    for ending in _EQUALS_BYTES:
-        position = encoded.find(ending)
-        while position != -1 and len(at) <= _EQUALS_LINES:
-            at.append(position)
-            position = encoded.find(ending, position + 1)
-    if not at:
-        return
-    if len(at) > _EQUALS_LINES:
-        yield from pattern.finditer(encoded)
-        return
-    done = 0
-    for position in sorted(at):
-        if position < done:
-            continue
-        start = max(encoded.rfind(b"\n", done, position), encoded.rfind(b"\r", done, position)) + 1
-        start = max(start, done)
-        ends = [end for end in (encoded.find(b"\n", position), encoded.find(b"\r", position)) if end != -1]
-        end = min(ends) if ends else len(encoded)
-        yield from pattern.finditer(encoded, start, end)
-        done = end
-
-
-def _stated_claims(encoded: bytes, grammar: Grammar) -> list[int]:
-    """The at signs on lines that state a claim under any at-word: after the line's first
-    at sign, an operation of the grammar and later one of its keys followed by ``=``, as the raw
-    bytes spell them (ASCII case-insensitive). Every at sign on such a line, in order (at most one
-    past :data:`MAX_CANDIDATES`). Linear: each line is read once, from its first ``key=``."""
-    found: list[int] = []
-    done = 0  # lines before this offset were read
-    carriage_returns = b"\r" in encoded
-    for key in _stated_keys(encoded, grammar):
-        if key.start() < done:
-            continue
-        line_start = max(encoded.rfind(b"\n", done, key.start()) + 1, done)
-        line_end = encoded.find(b"\n", key.start())
-        line_end = len(encoded) if line_end == -1 else line_end
-        if carriage_returns:
-            line_start = max(line_start, encoded.rfind(b"\r", line_start, key.start()) + 1)
-            cr = encoded.find(b"\r", key.start(), line_end)
-            line_end = line_end if cr == -1 else cr
-        done = line_end
-        first = grammar.at_sign.search(encoded, line_start, key.start())
-        if first is None:
-            continue
-        operations: set[str] = set()
-        for word in grammar.stated_word.finditer(encoded, first.end(), line_end):
-            if word.lastgroup == "op":
-                operations.add(word.group().decode("latin-1").lower())
-            else:
-                spelled = _NAME_BYTES.match(word.group())
-                owners = grammar.key_owners.get(spelled.group().decode("latin-1").lower()) if spelled else None
-                if owners and operations & owners:
-                    found.extend(at.start() for at in grammar.at_sign.finditer(encoded, line_start, word.start()))
-                    break
-        if len(found) > MAX_CANDIDATES:
-            break
-    return found
-
-
-_NON_ASCII_BYTE: Final = re.compile(rb"[\x80-\xff]")
-_LINE_BREAK: Final = re.compile(rb"[\r\n]")
-
-
-def _look_alike_claims(encoded: bytes, grammar: Grammar) -> list[int]:
-    """The at signs on lines that state a claim only once look-alikes are read as ASCII
-    (:func:`~_conflict_gate.lookalike.skeleton`: ``@quіll сreate_copy existing_path=overwrite`` with a
-    Cyrillic ``і`` and ``с``, or a ``꞊`` for ``=``): a reader sees a second directive there. Only
-    lines holding a non-ASCII byte and an at sign are read, each once: linear."""
-    found: list[int] = []
-    pos, n = 0, len(encoded)
-    while len(found) <= MAX_CANDIDATES:
-        byte = _NON_ASCII_BYTE.search(encoded, pos)
-        if byte is None:
-            break
-        at = byte.start()
-        start = max(encoded.rfind(b"\n", pos, at), encoded.rfind(b"\r", pos, at)) + 1
-        start = max(start, pos)
-        end_match = _LINE_BREAK.search(encoded, at)
-        end = n if end_match is None else end_match.start()
-        pos = end + 1
-        if grammar.at_sign.search(encoded, start, end) is None:
-            continue
-        folded = skeleton(encoded[start:end].decode("utf-8", "replace")).encode("utf-8", "surrogatepass")
-        if _stated_claims(folded, grammar):
-            found.extend(sign.start() for sign in grammar.at_sign.finditer(encoded, start, end))
-    return found
 
 
 # --------------------------------------------------------------------------

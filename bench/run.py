@@ -447,7 +447,7 @@ def measure_stages(manifest_path: Path, sample: int) -> dict[str, float]:
     from _conflict_gate.blocks import parse_blocks
     from _conflict_gate.corpus import Corpus, Source, SourceFiles, source_digest
     from _conflict_gate.manifest import read_manifest
-    from _conflict_gate.reader import _candidates
+    from _conflict_gate.candidates import candidates_of as _candidates
 
     clock = time.perf_counter
     spent = dict.fromkeys(STAGES, 0.0)

@@ -12,7 +12,8 @@ import random
 import unittest
 
 from _conflict_gate.grammar import grammar_from_json
-from _conflict_gate.reader import _quiet_paragraph, _stated_keys, read_directives
+from _conflict_gate.candidates import stated_keys as _stated_keys
+from _conflict_gate.reader import _quiet_paragraph, read_directives
 from _conflict_gate.renderers import RENDERER_VALUES
 from tests.support import QUILL_GRAMMAR
 from tests.test_reader import outcome
