@@ -418,7 +418,10 @@ class _Check:
         elif statement.name.casefold() == self.version_name:
             self.add("other_version", f"states {statement.name}={statement.value}, not "
                      f"{self.version_name}={self.version}", start, end, quote=quote)
-        elif statement.name != self.key or not self.words.agrees(statement.value, self.value):
+        elif statement.name != self.key:
+            self.add("other_value", f"states another key, {statement.name}={statement.value}: an answer states "
+                     f"only the decision's {self.key}={self.value}", start, end, quote=quote)
+        elif not self.words.agrees(statement.value, self.value):
             self.add("other_value", f"states {statement.name}={statement.value}; the decision is "
                      f"{self.key}={self.value}", start, end, quote=quote)
         return len(self.findings) > before

@@ -396,6 +396,14 @@ class OffsetTest(FixtureCase):
                 unknown = next(f for f in findings if f["kind"] == "unknown_citation")
                 self.assertEqual((unknown["source_id"], unknown["line"]), ("quill-guide", 38))
 
+    def test_another_key_of_the_operation_is_named_as_such(self) -> None:
+        """Regression (a newcomer's trial): an answer that also stated another key of the operation was
+        told ``states close_required=yes; the decision is existing_path=refuse``, as if the two clashed."""
+        finding = next(f for f in self.check(GOOD + "\nIt also sets `close_required=yes`.\n")["findings"]
+                       if f["kind"] == "other_value")
+        self.assertEqual(finding["detail"], "states another key, close_required=yes: an answer states only the "
+                                            "decision's existing_path=refuse")
+
     def test_broken_citation_span(self) -> None:
         answer = "\u00e9\u00e9 " + GOOD + "[source: quill-guide]"
         finding = next(f for f in self.check(answer)["findings"] if f["kind"] == "broken_form")
