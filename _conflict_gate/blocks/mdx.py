@@ -670,16 +670,21 @@ class _Expression:
                 self.i += 1
             elif self._peek("("):
                 self.i += 1
-                if not self._peek(")"):
-                    self._ternary()
-                    while self._peek(","):
-                        self.i += 1
-                        self._ternary()
-                if not self._peek(")"):
-                    self._fail()
-                self.i += 1
+                self._items(")")
             else:
                 return
+
+    def _items(self, close: str) -> None:
+        """Comma-separated expressions (none allowed) up to ``close``, and ``close`` itself: a call's
+        arguments, an array literal's elements."""
+        if not self._peek(close):
+            self._ternary()
+            while self._peek(","):
+                self.i += 1
+                self._ternary()
+        if not self._peek(close):
+            self._fail()
+        self.i += 1
 
     def _member_name(self) -> None:
         self._space()
@@ -722,14 +727,7 @@ class _Expression:
             self.i += 1
         elif ch == "[":
             self.i += 1
-            if not self._peek("]"):
-                self._ternary()
-                while self._peek(","):
-                    self.i += 1
-                    self._ternary()
-            if not self._peek("]"):
-                self._fail()
-            self.i += 1
+            self._items("]")
         else:
             name = _NAME.match(view, i, self.end)
             if name is None or "-" in name.group() or name.group() not in self.known:
