@@ -42,7 +42,7 @@ from _conflict_gate.jsondata import canonical_json
 from _conflict_gate.request import answer_request
 from tests.support import FIXTURE_MANIFEST, CorpusTestCase, fixture_bytes, write_corpus
 
-DEFAULT_FUZZ_CASES = 300
+DEFAULT_FUZZ_CASES = 100
 FUZZ_CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", DEFAULT_FUZZ_CASES))
 FUZZ_SEED = int(os.environ.get("CONFLICT_GATE_FUZZ_SEED", "20240601"))
 

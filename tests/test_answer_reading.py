@@ -39,7 +39,7 @@ from tests.support import FIXTURE_MANIFEST, REPO
 
 ANSWERS = REPO / "tests" / "answers"
 SUPPORTED = (REPO / "docs" / "answers" / "supported.txt").read_text(encoding="utf-8")
-FUZZ_CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", 300))
+FUZZ_CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", 100))
 FUZZ_SEED = int(os.environ.get("CONFLICT_GATE_FUZZ_SEED", "20240601"))
 VALUE = "`existing_path=refuse`"
 VERSION = "`version=1.0`"

@@ -42,7 +42,7 @@ from _conflict_gate.reader import read_directives
 from tests.support import QUILL_GRAMMAR, assert_span_invariants, write_corpus
 from tests.test_blocks import FRAGMENTS, random_page
 
-DEFAULT_CASES = 300
+DEFAULT_CASES = 200
 CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", DEFAULT_CASES))
 SEED = int(os.environ.get("CONFLICT_GATE_FUZZ_SEED", "20261130"))
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)

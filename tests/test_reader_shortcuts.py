@@ -18,7 +18,7 @@ from _conflict_gate.renderers import RENDERER_VALUES
 from tests.support import QUILL_GRAMMAR
 from tests.test_reader import outcome
 
-CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", "300"))
+CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", "100"))
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
 
 #: Pieces of paragraph lines: prose, code spans opened and closed on other lines, loud characters,
