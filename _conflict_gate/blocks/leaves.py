@@ -36,7 +36,7 @@ from .scan import (
 )
 from .state import MARKDOWN_IT_READING, MAX_LEAF_LINES, PARAGRAPH, Block, State, lines_of
 
-__all__ = ["FenceData", "HtmlData", "atx_heading", "fenced_code", "fenced_code_continues", "finish_paragraph",
+__all__ = ["FenceData", "HtmlData", "atx_heading", "fence_line", "fenced_code", "fenced_code_continues", "finish_paragraph",
            "html_block", "html_block_continues", "html_block_ends", "html_detail", "indented_code",
            "indented_code_continues", "paragraph_continues", "setext_heading", "thematic_break"]
 
@@ -153,8 +153,15 @@ def fenced_code(s: State, container: Block[Any]) -> Start:
 def fenced_code_continues(s: State, block: Block[FenceData]) -> Continue:
     """4.5: every line up to a closing fence (0-3 spaces, at least as many of the same character,
     then only spaces or tabs), which the block takes too; up to the fence's indentation is removed."""
+    return fence_line(s, block, s.indent <= 3)
+
+
+def fence_line(s: State, block: Block[FenceData], may_close: bool) -> Continue:
+    """One line of an open fenced code block: its closing fence when ``may_close`` (the flavour's
+    indentation rule allows it here) and the line is one, else a line of code with up to the
+    fence's indentation removed."""
     char, length, fence_indent = block.data
-    if s.indent <= 3 and s.char_at(s.next_nonspace) == char:
+    if may_close and s.char_at(s.next_nonspace) == char:
         closer = FENCE_CLOSE.match(s.line, s.next_nonspace)
         if closer and closer.group()[0] == char and len(closer.group()) >= length:
             block.add((s.line_no, s.pos + s.next_nonspace, s.line_end))

@@ -32,12 +32,12 @@ import re
 from dataclasses import replace
 from typing import Final, NamedTuple
 
-from .construct import LINE_CONSUMED, MATCHED, NOT_AN_OPENER, Continue, Opener, Shortcuts, without
+from .construct import NOT_AN_OPENER, Continue, Opener, Shortcuts, without
 from .fast import fenced_line_start
 from .flavours import GITHUB_ALONE, LineDoubt, Variant
-from .leaves import FenceData
+from .leaves import FenceData, fence_line
 from .page import github_front_matter
-from .scan import FENCE_CLOSE, FENCE_OPEN, next_blank_line
+from .scan import FENCE_OPEN, next_blank_line
 from .state import NO_FRONT_MATTER, Block, State
 from .table import GFM_CONSTRUCTS
 
@@ -46,18 +46,7 @@ __all__ = ["DOCUSAURUS", "INDENTED", "INDENTED_DOUBT", "MdxReading", "Region", "
 def fenced_code_continues(s: State, block: Block[FenceData]) -> Continue:
     """4.5 as MDX reads it (micromark without indented code): a closing fence may be indented any
     amount; otherwise as CommonMark (up to the fence's indentation removed)."""
-    char, length, fence_indent = block.data
-    if s.char_at(s.next_nonspace) == char:
-        closer = FENCE_CLOSE.match(s.line, s.next_nonspace)
-        if closer and closer.group()[0] == char and len(closer.group()) >= length:
-            block.add((s.line_no, s.pos + s.next_nonspace, s.line_end))
-            s.close()
-            return LINE_CONSUMED
-    remaining = fence_indent
-    while remaining > 0 and s.char_at(s.offset) in (" ", "\t"):
-        s.advance_offset(1, True)
-        remaining -= 1
-    return MATCHED
+    return fence_line(s, block, True)
 
 
 def fence_opener_end(view: str, line_start: int, line_end: int) -> int:
