@@ -49,7 +49,7 @@ import bisect
 import html
 import re
 import unicodedata
-from typing import Final, NamedTuple, Sequence
+from typing import Callable, Final, NamedTuple, Sequence
 
 from .blocks import FOOTNOTE_DOUBT, MAX_LEAF_LINES, Leaf, parse_blocks
 from .blocks.mdx import MdxReading, Region
@@ -629,14 +629,8 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
             raw.end()
         return
     if kind == "front_matter":
-        for at in inside:
-            if _shaped_raw(f, at) or at in f.stated:
-                if at not in f.stated and f.mention(at):
-                    f.near_miss(at, "mention")
-                    continue
-                f.refuse("misplaced_directive", at, f"directive-shaped text in front matter; {_SHOULD}")
-                return
-        _follow_html(f, leaf, raw, None)
+        if not _refuse_misplaced(f, inside, _shaped_raw, "in front matter"):
+            _follow_html(f, leaf, raw, None)
         return
     if kind in _SHOWN_WHOLE:
         _shown_whole(f, leaf, inside, raw)
@@ -668,14 +662,23 @@ def _shown_whole(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml |
     opener = f.decode(start, end).strip()
     place = (f"in the body of {_SHOWN_WHOLE[leaf.kind]} {opener[:40]!r} (line {leaf.lines[0][0] + 1}), "
              "a container like a block quote")
+    if not _refuse_misplaced(f, inside, _loosely_shaped, place):
+        _give_up_on_markup(f, leaf, raw)
+
+
+def _refuse_misplaced(f: _Findings, inside: Sequence[int], shaped: Callable[[_Findings, int], bool],
+                      where: str) -> bool:
+    """Refuse the source at the first candidate of ``inside`` that ``shaped`` finds directive-shaped or
+    that states a claim (``misplaced_directive``, ``where`` it is); a mention before it is a near-miss.
+    True when it refused."""
     for at in inside:
-        if _loosely_shaped(f, at) or at in f.stated:
+        if shaped(f, at) or at in f.stated:
             if at not in f.stated and f.mention(at):
                 f.near_miss(at, "mention")
                 continue
-            f.refuse("misplaced_directive", at, f"directive-shaped text {place}; {_SHOULD}")
-            return
-    _give_up_on_markup(f, leaf, raw)
+            f.refuse("misplaced_directive", at, f"directive-shaped text {where}; {_SHOULD}")
+            return True
+    return False
 
 
 def _give_up_on_markup(f: _Findings, leaf: Leaf, raw: RawHtml | None) -> None:
