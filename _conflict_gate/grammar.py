@@ -284,7 +284,8 @@ class Grammar:
         problem = rule.check(value)
         if problem is not None:
             raise refuse(problem[0], body.start(3) + 1, f"{operation} {key}: {problem[1]}")
-        return operation, key, value
+        # interned: a corpus repeats a grammar's few names and values in every claim, so it keeps each once
+        return sys.intern(operation), sys.intern(key), sys.intern(value)
 
     def summary(self) -> dict[str, Any]:
         """The grammar as JSON data: namespace, product, directive form, operations -> key -> rule."""

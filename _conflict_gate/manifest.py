@@ -27,6 +27,7 @@ import hashlib
 import os
 import posixpath
 import re
+import sys
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Final, Mapping, NamedTuple
@@ -295,7 +296,7 @@ def _all_plain(documents: list[Any], scheme: VersionScheme, require_pins: bool) 
         if not all(type(entry) is dict and entry.keys() <= _FIELD_SET for entry in documents):
             return None
         ids = [entry["source_id"] for entry in documents]
-        versions = [entry["version"] for entry in documents]
+        versions = [sys.intern(entry["version"]) for entry in documents]  # a corpus keeps each version once
         paths = [entry["path"] for entry in documents]
         digests = [entry["sha256"] for entry in documents]
         urls = [entry["url"] for entry in documents if "url" in entry]

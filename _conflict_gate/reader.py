@@ -48,6 +48,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
+import sys
 import unicodedata
 from typing import Callable, Final, NamedTuple, Sequence
 
@@ -522,7 +523,7 @@ class _Findings:
         problems = list(self.problems)
         points = _CodePoints(self.encoded, ascii=self.view.isascii())  # the view is the bytes as Latin-1
         for start, end, line, (operation, key, value) in self.directives:
-            quote = self.decode(start, end)
+            quote = sys.intern(self.decode(start, end))  # pages repeat the same lines (see the occurrences)
             first = declared.get((operation, key))
             if first is not None:
                 problems.append((start, DirectiveError(
@@ -536,7 +537,7 @@ class _Findings:
         near = []
         for offset, where in self.near_misses:
             line, start, end = self.line_of(offset)
-            near.append(NearMiss(line, self.column(offset, start), where, self.decode(start, end)[:QUOTE_LIMIT]))
+            near.append(NearMiss(line, self.column(offset, start), where, sys.intern(self.decode(start, end)[:QUOTE_LIMIT])))
         if problems:
             return Reading((), min(problems, key=lambda p: p[0])[1], tuple(near))
         return Reading(tuple(claims), None, tuple(near))
