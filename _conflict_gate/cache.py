@@ -4,22 +4,20 @@ unchanged is read and hashed but not parsed again (JSON only: never pickle or ma
 An entry is the :class:`~_conflict_gate.reader.Reading` of one page's bytes
 (claims, refusal, near-misses, occurrences: the quote index is built from
 them) and nothing else: the source id, path and messages are rebuilt on use,
-so two pages with the same bytes share one entry. Its key is the SHA-256 of
+so two pages with the same bytes share one entry. Its key is
 
-* the page's digest (the SHA-256 of its raw bytes, as pinned),
-* the grammar (its canonical JSON),
-* the renderer's name,
-* the reader's fingerprint (:func:`reader_fingerprint`: the SHA-256 of the
-  package's own source files, the reader's limits, the Python version and
-  its Unicode database),
+* the page's digest (the SHA-256 of its raw bytes, as pinned), the entry's first item;
+* a *context*, the section of the file the entry is in: the first 32 hex digits of the
+  SHA-256 of the grammar (its canonical JSON), the renderer's name and the reader's
+  fingerprint (:func:`reader_fingerprint`: the SHA-256 of the package's own source
+  files, the reader's limits, the Python version and its Unicode database),
 
-so a change to any of them is a miss (the key is the first 32 hex digits of
-the SHA-256 of the last three, then the digest). The file carries a
-checksum (SHA-256) over every key and entry: a corrupted, truncated or
-edited file is ignored whole, as is one of another format; every entry also
-names its own key, so one found under another key (swapped) is a miss; an
-entry of another reader, grammar or renderer (foreign or stale) has another
-key and is never looked at. The cache
+so a change to any of them is a miss. The file carries a checksum (SHA-256)
+over every section and entry: a corrupted, truncated or edited file is
+ignored whole, as is one of another format. An entry names its own digest,
+so entries moved about (swapped) are still found by what they name; an entry
+of another reader, grammar or renderer (foreign or stale) is in another
+section and is never looked at. The cache
 never changes a decision; a hit gives exactly the reading the reader gave.
 
 Where it lives (:func:`cache_path`): one file per manifest (named by the
@@ -72,7 +70,7 @@ __all__ = ["CACHE_ENV", "CACHE_FORMAT", "MAX_CACHE_BYTES", "MAX_ENTRY_BYTES", "R
 #: The environment variable naming the cache's folder (``off``: no cache).
 CACHE_ENV: Final = "CONFLICT_GATE_CACHE"
 #: The ``"format"`` of a cache file; a file with another is not read.
-CACHE_FORMAT: Final = "conflict-gate reading cache 1"
+CACHE_FORMAT: Final = "conflict-gate reading cache 2"
 #: A cache file is never written larger than this; the entries of the load that writes it come first.
 MAX_CACHE_BYTES: Final = 64 << 20
 #: An entry whose text is longer than this is not stored (its page is read again next time).
@@ -144,10 +142,10 @@ def reader_fingerprint(package: str = os.path.dirname(os.path.abspath(__file__))
 
 
 def context_of(grammar: Grammar, renderer_name: str, fingerprint: str) -> str:
-    """What every key of one load shares: the SHA-256 (hex, first 32 digits) of the grammar's canonical
-    JSON, the renderer's name and the reader's fingerprint, then ``:``; a key is this and the page's digest."""
+    """What every entry of one load shares, the name of its section of the file: the SHA-256 (hex, first
+    32 digits) of the grammar's canonical JSON, the renderer's name and the reader's fingerprint."""
     data = canonical_json({"grammar": grammar.summary(), "renderer": renderer_name, "reader": fingerprint})
-    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:32] + ":"
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:32]
 
 
 # --------------------------------------------------------------------------
@@ -156,20 +154,26 @@ def context_of(grammar: Grammar, renderer_name: str, fingerprint: str) -> str:
 
 def encode_reading(reading: Reading) -> list[Any]:
     """``reading`` as JSON data: ``[claims, refusal, near-misses, occurrences]`` (the refusal
-    ``[reason, detail, quote, line, column]`` or ``null``), nothing naming the source. A cache entry
-    adds its key."""
+    ``[reason, detail, quote, line, column]`` or ``null``; an occurrence that is a claim's quote, as
+    most are, is that claim's index), nothing naming the source. A cache entry puts the page's
+    digest first."""
     refusal = reading.refusal
+    quotes = {claim.quote: index for index, claim in enumerate(reading.claims)}
     return [[list(claim) for claim in reading.claims],
             None if refusal is None else [refusal.reason, refusal.detail, refusal.quote, refusal.line, refusal.column],
-            [list(miss) for miss in reading.near_misses], list(reading.occurrences)]
+            [list(miss) for miss in reading.near_misses], [quotes.get(text, text) for text in reading.occurrences]]
 
 
 def decode_reading(data: Any, source_id: str | None, path: str | None) -> Reading:
     """The :class:`Reading` :func:`encode_reading` gave ``data`` for, its refusal naming ``source_id``
-    and ``path``. Raises ``ValueError`` or ``TypeError`` on data of another length (the file's
-    checksum has already told a corrupted entry apart; what it vouches for is not checked again)."""
-    claims_data, refusal_data, near_data, occurrences_data = data[:4] if len(data) == 5 else data
-    claims = tuple(map(_claim, claims_data))
+    and ``path``; its names, values and quotes interned, as the reader's are. Raises ``ValueError``,
+    ``TypeError`` or ``IndexError`` on data of another shape (the file's checksum has already told a
+    corrupted entry apart; what it vouches for is not checked again)."""
+    claims_data, refusal_data, near_data, occurrences_data = data
+    intern = sys.intern
+    claims = tuple([_claim((intern(operation), intern(key), intern(value), line, start, end, byte_start, byte_end,
+                            intern(quote)))
+                    for operation, key, value, line, start, end, byte_start, byte_end, quote in claims_data])
     refusal = None
     if refusal_data is not None:
         reason, detail, quote, line, column = refusal_data
@@ -178,13 +182,13 @@ def decode_reading(data: Any, source_id: str | None, path: str | None) -> Readin
             raise ValueError("not a refusal")
         refusal = DirectiveError(reason, detail, quote=quote, source_id=source_id, path=path,
                                  line=_optional_int(line), column=_optional_int(column))
-    near = tuple(map(_near_miss, near_data))
-    intern = sys.intern
-    occurrences = tuple([intern(text) for text in occurrences_data])
+    near = tuple([_near_miss((line, column, intern(where), intern(quote))) for line, column, where, quote in near_data])
+    occurrences = tuple([claims[text].quote if type(text) is int and text >= 0 else intern(text)
+                         for text in occurrences_data])
     return Reading(claims, refusal, near, occurrences)
 
 
-_claim: Final = Claim._make  # the length is checked; the file's checksum vouches for the values
+_claim: Final = Claim._make  # the shape is checked; the file's checksum vouches for the values
 _near_miss: Final = NearMiss._make
 
 
@@ -194,36 +198,40 @@ def _optional_int(value: Any) -> int | None:
     return value
 
 
-#: A cache file is this head, the SHA-256 (hex) of its entries' text, :data:`_MIDDLE`, the entries (a
-#: JSON object: key -> entry) and ``}``: one JSON object, whose checksum covers every key and entry.
+#: A cache file is this head, the SHA-256 (hex) of its sections' text, :data:`_MIDDLE`, the sections (a
+#: JSON object: context -> its entries, each ``[digest, *encoded reading]``) and ``}``: one JSON object,
+#: whose checksum covers every section and entry.
 _HEAD: Final = ('{"format":"' + CACHE_FORMAT + '","checksum":"').encode("ascii")
-_MIDDLE: Final = b'","entries":'
-
+_MIDDLE: Final = b'","sections":'
 
 class ReadingCache:
     """One cache file, read once when opened and written at most once (:meth:`save`).
 
-    ``get`` and ``put`` take a page's digest; the rest of the key is the
-    ``context`` every page of the load shares. ``warn`` receives each warning
-    (one line). Open it with :meth:`open`.
+    ``get`` and ``put`` take a page's digest; ``context`` is the section every
+    page of the load is in. ``warn`` receives each warning (one line). Open it
+    with :meth:`open`.
     """
 
-    def __init__(self, path: str, context: str, warn: Warn) -> None:
+    def __init__(self, path: str, context: str, warn: Warn, limit: int = MAX_CACHE_BYTES) -> None:
         self.path = path
+        self.limit = limit  # the file is never written larger than this (bytes of its sections)
         self.context = context
         self.warn = warn
         self.usable = True  # False: the file or folder is not trusted, or there is no fingerprint
-        self._stored: dict[str, Any] = {}  # key -> entry, as read
-        self._used: dict[str, Any] = {}  # key -> entry: hits and new entries, in load order
+        self._stored: dict[str, Any] = {}  # digest -> entry of this load's section, as read
+        self._others: dict[str, Any] = {}  # context -> entries of the other sections, as read
+        self._used: dict[str, list[Any]] = {}  # digest -> entry: hits and new entries, in load order
         self._changed = False
         self.hits = self.misses = 0
 
     @classmethod
-    def open(cls, path: str, grammar: Grammar, renderer_name: str, warn: Warn) -> "ReadingCache":
+    def open(cls, path: str, grammar: Grammar, renderer_name: str, warn: Warn,
+             limit: int = MAX_CACHE_BYTES) -> "ReadingCache":
         """The cache in ``path`` for pages read with ``grammar`` and ``renderer_name``: its entries read
-        if the file exists and is trusted (see the module docstring); empty otherwise."""
+        if the file exists and is trusted (see the module docstring); empty otherwise. ``limit``: the
+        most bytes of sections :meth:`save` writes."""
         fingerprint = reader_fingerprint()
-        cache = cls(path, context_of(grammar, renderer_name, fingerprint or ""), warn)
+        cache = cls(path, context_of(grammar, renderer_name, fingerprint or ""), warn, limit)
         if fingerprint is None:
             cache.usable = False
             return cache
@@ -232,7 +240,16 @@ class ReadingCache:
             cache.usable = False
             warn(f"reading cache not used: {problem}")
             return cache
-        cache._stored = cache._read()
+        sections = cache._read()
+        own = sections.pop(cache.context, [])
+        try:  # an entry names its digest: moved about, it is still found by it
+            cache._stored = {entry[0]: entry for entry in own if type(entry) is list and entry
+                             and type(entry[0]) is str}
+        except TypeError:  # the section is not a list of entries: written anew
+            cache._changed = True
+        if len(cache._stored) != (len(own) if isinstance(own, list) else -1):
+            cache._changed = True
+        cache._others = sections
         return cache
 
     def _read(self) -> dict[str, Any]:
@@ -270,38 +287,33 @@ class ReadingCache:
             return {}
         finally:
             os.close(fd)
-        entries = parse_cache_file(b"".join(chunks))
-        if entries is None:  # truncated, corrupt, foreign: written anew
+        sections = parse_cache_file(b"".join(chunks))
+        if sections is None:  # truncated, corrupt, foreign: written anew
             self._changed = True
             return {}
-        return entries
-
-    def key(self, digest: str) -> str:
-        """The key of the page whose bytes have ``digest`` (:func:`context_of` and the digest)."""
-        return self.context + digest
+        return sections
 
     def get(self, digest: str, source_id: str | None, path: str | None) -> Reading | None:
         """The reading of the page whose bytes have ``digest``, or ``None`` (a miss)."""
         if not self.usable:
             return None
-        key = self.context + digest
-        data = self._stored.get(key)
-        if data is None:
-            data = self._used.get(key)
-            if data is None:
+        entry = self._stored.get(digest)
+        if entry is None:
+            entry = self._used.get(digest)
+            if entry is None:
                 self.misses += 1
                 return None
         try:
-            if type(data) is not list or len(data) != 5 or data[4] != key:  # an entry names its key
-                raise ValueError("not this key's entry")
-            reading = decode_reading(data, source_id, path)
-        except (ValueError, TypeError, AssertionError):
+            if len(entry) != 5:
+                raise ValueError("not an entry")
+            reading = decode_reading(entry[1:], source_id, path)
+        except (ValueError, TypeError, IndexError):
             self.misses += 1
             self._changed = True  # an entry of another shape: dropped on save
-            self._stored.pop(key, None)
+            self._stored.pop(digest, None)
             return None
         self.hits += 1
-        self._used[key] = data
+        self._used[digest] = entry
         return reading
 
     def put(self, digest: str, reading: Reading) -> None:
@@ -310,34 +322,19 @@ class ReadingCache:
             return
         if sum(len(text) for text in reading.occurrences) > MAX_ENTRY_BYTES // 2:
             return
-        key = self.context + digest
-        self._used[key] = [*encode_reading(reading), key]
+        self._used[digest] = [digest, *encode_reading(reading)]
         self._changed = True
 
     def save(self) -> None:
         """Write the file when an entry was added or found bad: this load's entries first, then the others
-        read from it, up to :data:`MAX_CACHE_BYTES`. A failure is one warning."""
+        of its section, then the other sections, up to :attr:`limit` bytes. A failure is one warning."""
         if not self.usable or not self._changed:
             return
-        entries: dict[str, Any] = dict(self._used)
-        text = _dump(entries)
-        if len(text) > MAX_CACHE_BYTES:
-            text = b"{}"
-        else:
-            rest = [(key, value) for key, value in self._stored.items() if key not in entries]
-            if rest:
-                more = _dump(dict(rest))
-                if len(text) + len(more) <= MAX_CACHE_BYTES:
-                    text = text[:-1] + (b"," if len(text) > 2 else b"") + more[1:]
-                else:  # older entries up to the bound, in the order they were written
-                    budget = MAX_CACHE_BYTES - len(text)
-                    for key, value in rest:
-                        piece = _dump({key: value})
-                        budget -= len(piece)
-                        if budget < 0:
-                            break
-                        entries[key] = value
-                    text = _dump(entries)
+        used = list(self._used.values())
+        rest = [entry for digest, entry in self._stored.items() if digest not in self._used]
+        text = _dump({self.context: used + rest, **self._others})
+        if len(text) > self.limit:
+            text = _bounded(self.limit, self.context, used, rest, self._others)
         content = _HEAD + hashlib.sha256(text).hexdigest().encode("ascii") + _MIDDLE + text + b"}"
         folder = os.path.dirname(self.path)
         tmp = None
@@ -364,13 +361,35 @@ class ReadingCache:
         self._changed = False
 
 
-def _dump(entries: Mapping[str, Any]) -> bytes:
-    return json.dumps(entries, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+def _dump(sections: Mapping[str, Any]) -> bytes:
+    return json.dumps(sections, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+
+
+def _bounded(limit: int, context: str, used: list[list[Any]], rest: list[list[Any]],
+             others: Mapping[str, Any]) -> bytes:
+    """The sections within ``limit`` bytes: this load's entries (none if they alone exceed it), then
+    the older entries of its section, then those of the other sections, while they fit."""
+    text = _dump({context: used})
+    if len(text) > limit:
+        return _dump({})
+    kept: dict[str, list[Any]] = {context: list(used)}
+    budget = limit - len(text)
+    older = [(context, entry) for entry in rest]
+    older += [(name, entry) for name, entries in others.items() if isinstance(entries, list) for entry in entries]
+    for name, entry in older:
+        budget -= len(_dump({"": entry})) - 4 + 1  # the entry and a comma
+        if name not in kept:
+            budget -= len(_dump({name: []}))  # the section's name, brackets and a comma
+        if budget < 0:
+            break
+        kept.setdefault(name, []).append(entry)
+    return _dump(kept)
 
 
 def parse_cache_file(raw: bytes) -> dict[str, Any] | None:
-    """The entries of a cache file's bytes, or ``None`` when they are not a whole, unaltered cache of
-    this format (its checksum, over every key and entry, differs; it is truncated; it is not JSON)."""
+    """The sections of a cache file's bytes (context -> entries), or ``None`` when they are not a whole,
+    unaltered cache of this format (its checksum, over every section and entry, differs; it is truncated;
+    it is not JSON)."""
     start = len(_HEAD) + 64 + len(_MIDDLE)
     if not raw.startswith(_HEAD) or raw[len(_HEAD) + 64:start] != _MIDDLE or not raw.endswith(b"}"):
         return None
@@ -378,10 +397,10 @@ def parse_cache_file(raw: bytes) -> dict[str, Any] | None:
     if hashlib.sha256(body).hexdigest().encode("ascii") != raw[len(_HEAD):len(_HEAD) + 64]:
         return None
     try:
-        entries = json.loads(body.decode("utf-8", "surrogatepass"))
+        sections = json.loads(body.decode("utf-8", "surrogatepass"))
     except (ValueError, RecursionError):
         return None
-    return entries if isinstance(entries, dict) else None
+    return sections if isinstance(sections, dict) else None
 
 
 def _shown(path: str) -> str:

@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from _conflict_gate.cache import CACHE_ENV, cache_folder, cache_path, parse_cache_file
+from _conflict_gate.cache import CACHE_ENV, ReadingCache, cache_folder, cache_path, parse_cache_file
 from _conflict_gate.corpus import Corpus, load_documents, load_with
 from _conflict_gate.decision import audit, gate
 from _conflict_gate.errors import IngestionError
 from _conflict_gate.jsondata import render_json
+from _conflict_gate.manifest import read_manifest
 from _conflict_gate.pool import start_method
 from _conflict_gate.reader import read_directives
 from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, CorpusTestCase, directive, run_cli, write_corpus
@@ -134,9 +135,11 @@ class CacheTest(CorpusTestCase):
         self.assertEqual((one.source_id, one.path), ("refused", "docs/refused.md"))
         self.assertEqual((two.source_id, two.path), ("refused-too", "docs/refused-too.md"))
         self.assertIn("refused-too.md", str(two))
-        entries = parse_cache_file(self.cache.read_bytes())
-        assert entries is not None
-        self.assertEqual(len(entries), len(set(hashlib.sha256(raw).hexdigest() for raw in PAGES.values())))
+        sections = parse_cache_file(self.cache.read_bytes())
+        assert sections is not None
+        [entries] = sections.values()
+        self.assertEqual(sorted(entry[0] for entry in entries),
+                         sorted(set(hashlib.sha256(raw).hexdigest() for raw in PAGES.values())))
         self.assertNotIn("refused.md", self.cache.read_text(encoding="utf-8"))
 
     def test_a_changed_grammar_or_renderer_is_a_miss(self) -> None:
@@ -256,38 +259,44 @@ class CacheTest(CorpusTestCase):
         expected = decisions(self.load(cache=False))
         self.load()
         good = self.cache.read_bytes()
-        entries = parse_cache_file(good)
-        assert entries is not None
+        sections = parse_cache_file(good)
+        assert sections is not None
+        [(context, entries)] = sections.items()
         rng = random.Random(21)
 
-        def write_entries(changed: dict[str, Any]) -> bytes:
+        def write_sections(changed: dict[str, Any]) -> bytes:
             body = json.dumps(changed, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
             head = good[:good.index(b'"checksum":"') + len(b'"checksum":"')]
-            return head + hashlib.sha256(body).hexdigest().encode() + b'","entries":' + body + b"}"
+            return head + hashlib.sha256(body).hexdigest().encode() + b'","sections":' + body + b"}"
 
-        def swapped() -> bytes:
-            keys = list(entries)
-            a, b = rng.sample(keys, 2)
-            changed = dict(entries)
+        def swapped() -> bytes:  # two entries trade places; each still names its own digest
+            a, b = rng.sample(range(len(entries)), 2)
+            changed = list(entries)
             changed[a], changed[b] = entries[b], entries[a]
-            return write_entries(changed)
+            return write_sections({context: changed})
 
-        def foreign() -> bytes:
-            changed = {("f" * 32 + ":" + key.split(":", 1)[1]): [*value[:4], "f" * 32 + ":" + key.split(":", 1)[1]]
-                       for key, value in entries.items()}
-            return write_entries(changed)
+        def shuffled() -> bytes:  # entries moved about, each naming its own digest
+            changed = list(entries)
+            rng.shuffle(changed)
+            return write_sections({context: changed})
+
+        def foreign() -> bytes:  # under another context: another reader, grammar or renderer
+            return write_sections({"f" * 32: entries})
 
         def misshapen() -> bytes:
-            key = rng.choice(list(entries))
-            changed = dict(entries)
-            changed[key] = rng.choice([[], [1, 2, 3, 4, key], [[["x"]], None, [], [], key], "text", None])
-            return write_entries(changed)
+            index = rng.randrange(len(entries))
+            digest = entries[index][0]
+            changed = list(entries)
+            changed[index] = rng.choice([[], [digest, 1, 2, 3], [digest, [["x"]], None, [], []], "text", None,
+                                         [digest, [], None, [], [7]], [digest, [], None, [], [-1]]])
+            return write_sections(rng.choice([{context: changed}, {context: "text"}, {context: {digest: 1}}]))
 
         damages = {
             "flipped byte": lambda: bytes(b ^ (1 << rng.randrange(8)) if i == rng.randrange(len(good)) else b
                                           for i, b in enumerate(good)),
             "truncated": lambda: good[:rng.randrange(len(good))],
             "swapped entries": swapped,
+            "shuffled entries": shuffled,
             "foreign entries": foreign,
             "misshapen entry": misshapen,
             "not a cache": lambda: rng.choice([b"", b"{}", b"[1,2]", b"\xff\xfe", json.dumps({"format": "x"}).encode()]),
@@ -300,6 +309,31 @@ class CacheTest(CorpusTestCase):
                     self.assertEqual(snapshot(corpus), expected_corpus)
                     self.assertEqual(decisions(corpus), expected)
                     self.assertIsNotNone(parse_cache_file(self.cache.read_bytes()))  # written anew
+
+    def test_the_file_is_bounded_this_loads_entries_first(self) -> None:
+        """Guards against a cache growing without bound, or a full one dropping the entries just read."""
+        grammar = read_manifest(self.manifest).grammar
+        readings = {digest: read_directives(text, grammar) for digest, text in
+                    ((f"{i:064x}", f"# Page {i}\n\n" + directive("refuse").decode() + "\n") for i in range(40))}
+        old = ReadingCache.open(str(self.cache), grammar, "github", print)  # another section
+        for digest, reading in readings.items():
+            old.put(digest, reading)
+        old.save()
+        full = len(self.cache.read_bytes())
+        for limit in (full // 2, full // 8, 10):
+            with self.subTest(limit=limit):
+                cache = ReadingCache.open(str(self.cache), grammar, "commonmark", print, limit=limit)
+                new = dict(list(readings.items())[:3])
+                for digest, reading in new.items():
+                    cache.put(digest, reading)
+                cache.save()
+                sections = parse_cache_file(self.cache.read_bytes())
+                assert sections is not None
+                self.assertLessEqual(len(json.dumps(sections, separators=(",", ":"))), max(limit, 2))
+                kept = [entry[0] for entry in sections.get(cache.context, [])]
+                self.assertEqual(kept, list(new) if limit > 10 else [])  # the load's own, or none if they do not fit
+                if limit == full // 2:
+                    self.assertTrue(sections.keys() - {cache.context})  # older sections while they fit
 
     def test_the_lab_is_the_same_with_and_without_the_cache(self) -> None:
         plain = load_documents(FIXTURE_MANIFEST, cache=False)
