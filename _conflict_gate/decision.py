@@ -190,7 +190,8 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
     if not counted:
         return _decision(corpus, request, unrelated, "no_related_source", [])
     found = [(s, s.claim(operation, claim_key)) for s in counted]
-    claims = [_claim_record(corpus, s, claim) for s, claim in found if claim is not None]
+    records = [_claim_record(corpus, s, claim) for s, claim in found if claim is not None]
+    claims = [record for record, _ in records]
     values = {claim["value"] for claim in claims}
     if len(values) > 1:
         return _decision(corpus, request, unrelated, "same_version_directives_disagree", claims)
@@ -198,19 +199,20 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
     if missing:
         return _decision(corpus, request, unrelated, "requested_claim_missing", claims,
                          missing_claim_source_ids=missing)
-    return _decision(corpus, request, unrelated, "eligible_directives_agree", claims, agreed_value=values.pop())
+    return _decision(corpus, request, unrelated, "eligible_directives_agree", claims,
+                     texts=tuple(text for _, text in records), agreed_value=values.pop())
 
 
-def _claim_record(corpus: Corpus, source: Source, claim: Claim) -> ClaimRecord:
-    """:func:`claim_record`, built once per claim of ``corpus`` (its document revision hashed and its
-    canonical JSON encoded then, kept in :attr:`Corpus.memo <_conflict_gate.corpus.Corpus.memo>`); a new dict each call."""
+def _claim_record(corpus: Corpus, source: Source, claim: Claim) -> tuple[ClaimRecord, str]:
+    """:func:`claim_record` (a new dict each call) and its canonical JSON, both built once per claim of
+    ``corpus`` (its document revision hashed then) and kept in :attr:`Corpus.memo <_conflict_gate.corpus.Corpus.memo>`."""
     key = ("claim", source.source_id, claim.operation, claim.claim_key)
     known = corpus.memo.get(key)
     if known is None or known[0] is not source:
         record = claim_record(source, claim)
         known = (source, record, canonical_json(record))
         _remember(corpus, key, known)
-    return cast(ClaimRecord, known[1].copy())
+    return cast(ClaimRecord, known[1].copy()), known[2]
 
 
 def _remember(corpus: Corpus, key: Any, value: Any) -> None:
@@ -219,15 +221,11 @@ def _remember(corpus: Corpus, key: Any, value: Any) -> None:
     corpus.memo[key] = value
 
 
-def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[ClaimRecord]) -> AnswerRequest:
-    """:func:`~_conflict_gate.request.answer_request` of a ready decision, its texts built once per
-    request and claims (kept in :attr:`Corpus.memo <_conflict_gate.corpus.Corpus.memo>`)."""
-    memo = corpus.memo
-    texts_of = []
-    for claim in claims:
-        known = memo.get(("claim", claim["source_id"], claim["operation"], claim["claim_key"]))
-        texts_of.append(canonical_json(claim) if known is None else known[2])
-    encoded = tuple(texts_of)
+def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[ClaimRecord],
+                    encoded: tuple[str, ...]) -> AnswerRequest:
+    """:func:`~_conflict_gate.request.answer_request` of a ready decision whose claims' canonical JSON
+    texts are ``encoded``, its texts built once per request and claims (kept in
+    :attr:`Corpus.memo <_conflict_gate.corpus.Corpus.memo>`)."""
     key = ("request", request["requested_version"], request["operation"], request["claim_key"], encoded)
     texts = corpus.memo.get(key)
     if texts is None:
@@ -238,9 +236,10 @@ def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[Cla
 
 
 def _decision(corpus: Corpus, request: Mapping[str, Any], unrelated: str, reason: str,
-              claims: list[ClaimRecord], **fields: Any) -> Decision:
+              claims: list[ClaimRecord], *, texts: tuple[str, ...] = (), **fields: Any) -> Decision:
+    """The decision for ``reason``; ``texts``: the canonical JSON of ``claims`` when it is ready."""
     status = status_of(reason)
-    answer = _answer_request(corpus, request, claims) if status == "ready" else None
+    answer = _answer_request(corpus, request, claims, texts) if status == "ready" else None
     return build(Decision, decision_fields(reason, unrelated=unrelated),
                  {**request, "status": status, "reason": reason, **fields, "claims": claims,
                   "answer_request": answer})
