@@ -44,7 +44,9 @@ github
     ``"renderer": "github"`` (the others name no renderer: the default).
 warm
     Median microseconds of ``gate(corpus, [a, b], version, operation, key)``
-    on a loaded corpus, at 10 documents and at N documents, timed in turns.
+    on a loaded corpus, at 10 documents and at N documents, timed in turns;
+    also per decision status, and the growth as the largest ratio of those
+    medians (like for like: the two corpora end in different mixes).
 supported answer
     ``check_answer`` on the lab's supported answer, and its parts: the answer
     reader's reading (``read_answer``), the reading's findings and the
