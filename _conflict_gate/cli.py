@@ -27,6 +27,7 @@ import json
 import os
 import re
 import sys
+from functools import lru_cache
 from typing import Callable, Final, Mapping, NoReturn, Sequence
 
 from . import __version__
@@ -471,6 +472,14 @@ _COMMANDS: Final[Mapping[str, Callable[[argparse.Namespace], int]]] = {
 }
 
 
+@lru_cache(maxsize=8)
+def _shared_parser(prog: str, lab: bool) -> argparse.ArgumentParser:
+    """:func:`build_parser`, built once per ``prog`` and ``lab`` in a process (parsing never changes a
+    parser; building one costs milliseconds, which a caller running many command lines in process,
+    as the tests do, would pay each time)."""
+    return build_parser(prog=prog, lab=lab)
+
+
 def main(argv: Sequence[str] | None = None, *, prog: str = "conflict-gate",
          lab: Callable[[argparse.Namespace], int] | None = None,
          environ: Mapping[str, str] | None = None) -> int:
@@ -487,7 +496,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "conflict-gate",
     """
     manifest = "manifest.json" if lab is not None else "..."  # the lab's, beside run.py
     try:
-        args = build_parser(prog=prog, lab=lab is not None).parse_args(argv)
+        args = _shared_parser(prog, lab is not None).parse_args(argv)
         args.prog = prog
         args.environ = os.environ if environ is None else environ
         manifest = shown_manifest(args.manifest) if getattr(args, "manifest", None) else manifest

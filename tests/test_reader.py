@@ -744,7 +744,7 @@ class AdversarialInputTest(unittest.TestCase):
     never an exception: each input's expected refusal ``(reason, line, column)`` or ``None``, and its
     number of near-misses."""
 
-    SIZE = 200_000
+    SIZE = 100_000
     INPUTS: dict[str, tuple[str, tuple[str, int, int] | None, int]] = {
         # More candidate at signs than MAX_CANDIDATES: refused unread, at the first one past the cap.
         "lone-CR lines full of at signs": ("@quill @@ @x* @ \r" * (SIZE // 17), ("too_complex", 5001, 1), 0),
@@ -810,7 +810,7 @@ class AdversarialInputTest(unittest.TestCase):
     def test_adversarial_inputs_give_the_expected_outcome(self) -> None:
         for name, (text, expected, near_misses) in self.INPUTS.items():
             with self.subTest(name):
-                self.assertGreaterEqual(len(text), 100_000)
+                self.assertGreaterEqual(len(text), self.SIZE - 100)  # large: the bench times growth
                 reading = read_directives(text, GRAMMAR)
                 refusal = reading.refusal
                 self.assertEqual(reading.claims, ())
