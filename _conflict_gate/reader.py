@@ -143,8 +143,8 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
 
     ``source_id`` and ``path`` label errors; ``encoded`` may give ``text``
     encoded as UTF-8, if the caller has it. ``renderer`` is how the site
-    renders the page (the manifest's; by default ``commonmark``, the union of
-    readings). Returns a :class:`Reading`;
+    renders the page (the manifest's; by default ``portable``, judged against
+    every reading of :data:`~_conflict_gate.renderers.READINGS`). Returns a :class:`Reading`;
     problems are not raised but returned as ``refusal`` (the first in line
     order), a :class:`DirectiveError` with reason ``malformed_directive``,
     ``misplaced_directive``, ``ambiguous_markup``, ``too_complex``,
@@ -167,11 +167,18 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     open (:class:`~_conflict_gate.html_tree.RawHtml`).
     """
     encoded = text.encode("utf-8", "surrogatepass") if encoded is None else encoded
+    found = candidates_of(encoded, grammar)  # the same bytes for every reading: found once
     if renderer.members:
-        return _combined(renderer, [read_directives(text, grammar, bom_bytes=bom_bytes, source_id=source_id, path=path,
-                                                    fast=fast, encoded=encoded, renderer=member)
+        return _combined(renderer, [_read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, member)
                                     for member in renderer.members], source_id, path)
-    candidates, stated = candidates_of(encoded, grammar)
+    return _read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, renderer)
+
+
+def _read(text: str, encoded: bytes, found: tuple[list[int], frozenset[int]], grammar: Grammar,
+          bom_bytes: int, source_id: str | None, path: str | None, fast: bool, renderer: Renderer) -> Reading:
+    """:func:`read_directives` by one reading (``renderer`` has no members), with the page's candidates
+    and stated claims ``found`` (:func:`~_conflict_gate.candidates.candidates_of`)."""
+    candidates, stated = found
     if not candidates and (renderer.site is None or b"8<" not in encoded):
         return _EMPTY
     view = text if text.isascii() else encoded.decode("latin-1")
