@@ -31,6 +31,8 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     "an indented directive is malformed": (f"{D}\n\n    {O}\n", refused("malformed_directive", 3)),
     "a tab-indented directive is malformed": (f"{D}\n\n\t{O}\n", refused("malformed_directive", 3)),
     "an indented line goes on with a list item": (f"- a\n\n      b\n{O}\n\n{D}\n", refused("ambiguous_markup", 4)),
+    # regression: the shortcuts took the indented line as the paragraph's, unread by the line check
+    "a lazy line, then one indented four columns": (f"- a\n{O}\n      b\n\n{D}\n", refused("ambiguous_markup", 2)),
     "an indented underline makes a heading": (f"{D}\n    ---\n", refused("ambiguous_markup", 1)),
     "decorators indented are text, not namespace-shaped": (f"    @retry(times=3)\n    def copy(): ...\n\n{D}\n",
                                                            claims((4, "refuse"))),

@@ -58,10 +58,11 @@ class FastPatterns(NamedTuple):
     top_run_after_paragraph: re.Pattern[str]
 
 
-def compile_shortcuts(constructs: Iterable[Construct]) -> FastPatterns:
+def compile_shortcuts(constructs: Iterable[Construct], *, indented: bool = True) -> FastPatterns:
     """The run patterns for a table: a plain first character is one no row's ``first`` holds (nor
     ``[``, which may open a link reference definition, a block of its own to markdown-it), or one
-    that only rows with a ``Shortcuts.plain`` pattern claim, on lines that pattern matches."""
+    that only rows with a ``Shortcuts.plain`` pattern claim, on lines that pattern matches. Without
+    ``indented``, continuation lines are indented at most three spaces (a line check reads the others)."""
     rows = list(constructs)
     claimed = frozenset().union(*(row.first for row in rows))
     special = "".join(re.escape(ch) for ch in sorted(claimed))
@@ -75,7 +76,8 @@ def compile_shortcuts(constructs: Iterable[Construct]) -> FastPatterns:
             chars = "".join(re.escape(ch) for ch in sorted(sole))
             alternatives.append(rf"(?=[{chars}])(?:{row.shortcuts.plain})")
     plain = "(?:" + "|".join(alternatives) + ")"
-    continuation_line = rf"[ \t]*(?:{plain}|\[)[^\n]*\n"
+    indentation = r"[ \t]*" if indented else r"[ ]{0,3}"
+    continuation_line = rf"{indentation}(?:{plain}|\[)[^\n]*\n"
     top_lines = "".join(f"|{row.shortcuts.top_lines}" for row in rows if row.shortcuts.top_lines)
     top_blocks = (rf"(?:[ \t]*\r?\n{top_lines}"
                   rf"|(?P<para>[ ]{{0,3}}{plain}[^\n]*\n(?:{continuation_line})*))*")

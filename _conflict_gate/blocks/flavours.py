@@ -75,7 +75,9 @@ class Flavour:
     where each reading may part from it, and compares those places with
     ``variants``. ``unmodelled``: ``(name, why)`` of what this renderer does
     that the gate does not model; the stretches its rules note under those
-    names are in doubt whatever is compared.
+    names are in doubt whatever is compared. ``indented_lines_checked``: a
+    line check reads lines indented four or more columns (MDX's
+    ``indented_start``), so the shortcuts leave such lines to the rules.
 
     The rest is derived from ``constructs`` (and is no part of equality).
     """
@@ -91,6 +93,7 @@ class Flavour:
     line_doubts: tuple[LineDoubt, ...] = ()
     unmodelled: tuple[tuple[str, str], ...] = ()
     variants: tuple[Variant, ...] = ()
+    indented_lines_checked: bool = False
     #: Construct name -> row.
     by_name: Mapping[str, Construct] = field(init=False, repr=False, compare=False)
     #: First characters of the lines some start rule may start a block on (the quick reject:
@@ -132,7 +135,7 @@ class Flavour:
         set_(self, "indented_starts", tuple(row.start for row in starting if row.indented and row.start))
         set_(self, "indented_paragraph_starts", tuple(
             row.start for row in starting if row.indented and row.interrupts_paragraph and row.start))
-        set_(self, "fast", compile_shortcuts(rows))
+        set_(self, "fast", compile_shortcuts(rows, indented=not self.indented_lines_checked))
         openers = tuple((needle, row.opener) for row in rows if row.opener for needle in row.opener.needles)
         set_(self, "openers", openers)
         set_(self, "opener_needles", tuple(needle for needle, _ in openers))

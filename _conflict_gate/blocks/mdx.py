@@ -105,7 +105,7 @@ INDENTED: Final = "mdx_indented"
 DOCUSAURUS: Final = replace(
     GITHUB_ALONE, name="docusaurus", constructs=_CONSTRUCTS, page_starts=(github_front_matter,),
     line_doubts=(*GITHUB_ALONE.line_doubts, LineDoubt(" ", indented_start), LineDoubt("\t", indented_start)),
-    unmodelled=(*GITHUB_ALONE.unmodelled, (INDENTED, INDENTED_DOUBT)),
+    unmodelled=(*GITHUB_ALONE.unmodelled, (INDENTED, INDENTED_DOUBT)), indented_lines_checked=True,
     variants=(Variant(NO_FRONT_MATTER, replace(GITHUB_ALONE, name="docusaurus-without-front-matter",
                                                constructs=_CONSTRUCTS, page_starts=(), primary=False,
                                                unmodelled=(), variants=()),
