@@ -146,7 +146,7 @@ class MkDocsPage:
             return None
         if kind == "fenced_code":
             return ("superfences closes a fence only with the opener's character and length, and reads no "
-                    "unclosed fence: MkDocs may show these lines as text")
+                    "unclosed fence (nor, after one, the fences below it): MkDocs may show these lines as text")
         # indented code: its first line follows, across blank lines, a line of a list item, a definition,
         # a footnote, a container, or an indented line, which Python-Markdown may nest it in
         view = self.view
@@ -252,6 +252,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
             closers.setdefault((closer.group(1), closer.group(2)), []).append(closer.start())
     stack: list[_Open] = []
     fence_end = -1  # offset of the closing line of the open fence
+    unclosed_above = False  # a fence opener above has no closing line
     next_candidate = 0
     count = len(candidates)
     depth_of_tag = 0
@@ -296,9 +297,10 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         number += 1
         pos = end
         text = view[start:end].rstrip("\r\n")
-        if start < fence_end:  # a line of a fence's code
+        if start < fence_end:  # a line of a fence's code (after an unclosed opener, maybe text: not known code)
             while next_candidate < count and candidates[next_candidate] < end:
-                code.add(candidates[next_candidate])
+                if not unclosed_above:
+                    code.add(candidates[next_candidate])
                 next_candidate += 1
             continue
         if start == fence_end:  # its closing line
@@ -350,6 +352,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
                 fence_end = ends[later]
                 last_nonblank = True
                 continue
+            unclosed_above = True  # superfences may then read no fence below (MkDocs shows their lines)
         if len(stack) < MAX_CONTAINERS:
             admonition = _ADMONITION.match(stripped)
             if admonition is not None:

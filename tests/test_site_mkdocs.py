@@ -92,6 +92,11 @@ class MkDocsDoubtTest(unittest.TestCase):
         self.assertAmbiguous(f"{D}\n\n```text\n{O}\n`````\n", 4, "MkDocs")
         self.assertAmbiguous(f"{D}\n\n```text\n{O}\n", 4, "MkDocs")
         self.assertEqual([c.value for c in read(f"{D}\n\n```text\n{O}\n```\n").claims], ["refuse"])
+        # regression (the portable differential, a MyST page): after a fence never closed (here a MyST
+        # ``{code-block}`` fence superfences does not open, so its closing line opens one), Python-Markdown
+        # reads no fence below, and shows a closed fence's lines as text
+        self.assertAmbiguous(f"{D}\n\n```{{code-block}} python\nx\n```\n\n~~~~text\n{O}\n~~~~\n", 8, "MkDocs")
+        self.assertAmbiguous(f"{D}\n\n```\nx\n\n~~~~text\n{O}\n~~~~\n", 7, "MkDocs")
 
     def test_lazy_lines_and_abbreviations(self) -> None:
         """Python-Markdown continues a quote or list item over the next line where CommonMark does not;
