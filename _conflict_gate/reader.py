@@ -258,19 +258,33 @@ def _site_findings(f: _Findings, page: MkDocsPage, candidates: list[int]) -> lis
 
 def _combined(renderer: Renderer, readings: Sequence[Reading], source_id: str | None, path: str | None) -> Reading:
     """A combined renderer's reading (``portable``) from its members': the first refusal in line order
-    if any refuses (on one place, the later member's: a site model's names the site's construct); the claims when every member reads the same ones; else the first line they read
-    differently is in doubt (``ambiguous_markup``)."""
+    if any refuses (on one place, one that names a container, else the later member's: a site model's
+    names the site's construct), its message naming the member when not every member refuses so; the
+    claims when every member reads the same ones; else the first line they read differently is in
+    doubt (``ambiguous_markup``)."""
+    names = [member.name for member in renderer.members]
     refused = [(index, reading) for index, reading in enumerate(readings) if reading.refusal is not None]
     if refused:
-        def place(item: tuple[int, Reading]) -> tuple[int, int, int]:
+        def place(item: tuple[int, Reading]) -> tuple[int, int, bool, int]:
             index, reading = item
-            assert reading.refusal is not None  # on one place, the later member's (a site's, more specific)
-            return (reading.refusal.line or 0, reading.refusal.column or 0, -index)
-        return min(refused, key=place)[1]
+            assert reading.refusal is not None
+            return (reading.refusal.line or 0, reading.refusal.column or 0,
+                    reading.refusal.reason != "misplaced_directive", -index)
+        index, chosen = min(refused, key=place)
+        error = chosen.refusal
+        assert error is not None
+        alike = [names[i] for i, reading in refused if reading.refusal is not None
+                 and (reading.refusal.reason, reading.refusal.line) == (error.reason, error.line)]
+        if len(alike) == len(readings):
+            return chosen
+        detail = (f"{error.detail} ({', '.join(alike)} reading{'s' if len(alike) > 1 else ''}: a {renderer.name} page "
+                  f"is judged by every renderer; name the site's \"renderer\" in the manifest to judge it by that "
+                  "one alone)")
+        return chosen._replace(refusal=DirectiveError(error.reason, detail, quote=error.quote, source_id=error.source_id,
+                                                      path=error.path, line=error.line, column=error.column))
     first = readings[0]
     if all(reading.claims == first.claims for reading in readings):
         return first
-    names = [member.name for member in renderer.members]
     lines = sorted({claim.line: claim for reading in readings for claim in reading.claims}.items())
     for line, claim in lines:
         showing = [name for name, reading in zip(names, readings) if claim in reading.claims]

@@ -158,9 +158,9 @@ RENDERERS: Final[Mapping[str, str]] = _ro({
             "line comments are hidden, an include refuses the page",
     "docusaurus": "Docusaurus 3 (MDX 3 with GFM and its admonitions): no indented code, JSX elements and admonitions "
                   "are containers, MDX comments are hidden, a page that may not build or imports content is refused",
-    "portable": "github, commonmark and mkdocs at once: a line counts only where every one shows it as a "
-                "directive, it is context only where every one hides it or shows it as code, anything else is "
-                "doubt (the default)",
+    "portable": "every renderer above at once: a line counts only where every one shows it as a directive, "
+                "it is context only where every one hides it or shows it as code, anything else is doubt, and a "
+                "page one of them refuses is refused (the default)",
 })
 #: The renderer of a manifest that names none.
 DEFAULT_RENDERER: Final = "portable"

@@ -132,11 +132,10 @@ MYST_SITE: Final = Renderer(
     page_refusals=(PageRefusal("ambiguous_markup", include_line,
                                "this line pulls in another file (a MyST {include} or {literalinclude}, or a reST "
                                "include), whose lines the gate does not read; a reader sees them in this page"),))
-#: The readings ``portable`` is judged against, in the registry's order. ``myst`` and ``docusaurus``
-#: are not among them yet: MyST shows a role's code span as text and MDX refuses what does not build,
-#: so the lab's pages and most CommonMark pages would read differently; they are named renderers only.
+#: The readings ``portable`` is judged against: every renderer of the registry but ``portable``, in its order.
 READINGS: Final[tuple[Renderer, ...]] = tuple(sorted(
-    (GITHUB_COM, COMMONMARK, MKDOCS), key=lambda renderer: list(RENDERERS).index(renderer.name)))
+    (GITHUB_COM, COMMONMARK, MKDOCS, MYST_SITE, DOCUSAURUS_SITE),
+    key=lambda renderer: list(RENDERERS).index(renderer.name)))
 
 
 def _covering(readings: tuple[Renderer, ...]) -> tuple[Renderer, ...]:
@@ -156,7 +155,7 @@ PORTABLE: Final = Renderer("portable", GITHUB, TagFilter.IN_DOUBT, members=_cove
 
 #: name -> renderer, one per name of the registry's table, in its order.
 RENDERER_VALUES: Final[Mapping[str, Renderer]] = MappingProxyType(
-    {renderer.name: renderer for renderer in sorted((*READINGS, MYST_SITE, DOCUSAURUS_SITE, PORTABLE),
+    {renderer.name: renderer for renderer in sorted((*READINGS, PORTABLE),
                                                      key=lambda renderer: list(RENDERERS).index(renderer.name))})
 #: The renderer of a manifest that names none.
 DEFAULT: Final = RENDERER_VALUES[DEFAULT_RENDERER]
