@@ -324,7 +324,12 @@ class _Scan:
         that line is text)."""
         view = self.view
         i = pos
+        special = _INLINE_SPECIAL.search
         while i < eol:
+            found = special(view, i, eol)  # the next character that may start something: C-level
+            if found is None:
+                break
+            i = found.start()
             ch = view[i]
             if ch == "\\":
                 i += 2
@@ -500,6 +505,8 @@ def _stretch_end(view: str, pos: int) -> int:
 
 
 _NO_RUNS: Final = array("q")
+#: What may start a code span, an expression, a tag or an escape in a line's text.
+_INLINE_SPECIAL: Final = re.compile(r"[\\`{<]")
 
 
 def _backtick_runs(view: str, start: int, end: int) -> dict[int, array[int]]:
