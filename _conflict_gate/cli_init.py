@@ -187,7 +187,7 @@ def init_command(args: argparse.Namespace) -> int:
                                 f"left out{first}; nothing written")
     named, detected = args.renderer, None
     if named is None:  # the site's configuration says, or portable
-        detected = detect(docs, Path(root), tuple(RENDERER_VALUES))
+        detected = detect(docs, Path(root), tuple(RENDERER_VALUES), Path(os.getcwd()))
         named = None if detected.renderer == DEFAULT_RENDERER else detected.renderer
     renderer = RENDERER_VALUES[named or DEFAULT_RENDERER]
     grammar, note = _starter_grammar([text for _, text in pages], renderer)

@@ -61,7 +61,7 @@ from .grammar import Grammar
 from .html_tree import BLOCK, CELL, HEADING, TEXT, Opened, RawHtml
 from .inlines import _WORD_LIMIT, InlineView, Spans, View, html_view, inline_view, invisible, visible_word
 from .candidates import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS, candidates_of, occurrences
-from .renderers import DEFAULT, Renderer
+from .renderers import DEFAULT, RENDERER_VALUES, Renderer
 from .site_mkdocs import MkDocsPage
 
 __all__ = ["Claim", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "MAX_OCCURRENCE_CHARS", "NearMiss",
@@ -277,9 +277,10 @@ def _combined(renderer: Renderer, readings: Sequence[Reading], source_id: str | 
                  and (reading.refusal.reason, reading.refusal.line) == (error.reason, error.line)]
         if len(alike) == len(readings):
             return chosen
+        choices = ", ".join(name for name in RENDERER_VALUES if name != renderer.name)
         detail = (f"{error.detail} ({', '.join(alike)} reading{'s' if len(alike) > 1 else ''}: a {renderer.name} page "
-                  f"is judged by every renderer; name the site's \"renderer\" in the manifest to judge it by that "
-                  "one alone)")
+                  f"is judged by every renderer; set the manifest's \"renderer\" to the site's ({choices}) to judge "
+                  "it by that one alone)")
         return chosen._replace(refusal=DirectiveError(error.reason, detail, quote=error.quote, source_id=error.source_id,
                                                       path=error.path, line=error.line, column=error.column))
     first = readings[0]

@@ -158,7 +158,7 @@ RENDERERS: Final[Mapping[str, str]] = _ro({
             "line comments are hidden, an include refuses the page",
     "docusaurus": "Docusaurus 3 (MDX 3 with GFM and its admonitions): no indented code, JSX elements and admonitions "
                   "are containers, MDX comments are hidden, a page that may not build or imports content is refused",
-    "portable": "every renderer above at once: a line counts only where every one shows it as a directive, "
+    "portable": "every other renderer at once: a line counts only where every one shows it as a directive, "
                 "it is context only where every one hides it or shows it as code, anything else is doubt, and a "
                 "page one of them refuses is refused (the default)",
 })

@@ -2,7 +2,8 @@
 
 :func:`detect` looks in the docs folder and each folder above it, up to the
 repository's top level (the first folder holding ``.git``; without one, up to
-the manifest's folder), for
+the highest of the manifest's folder and the working folder that holds the
+docs folder), for
 
 * ``mkdocs.yml`` or ``mkdocs.yaml``: ``mkdocs``;
 * a Sphinx ``conf.py`` that loads ``myst_parser`` (the name appears in its text): ``myst``;
@@ -45,15 +46,27 @@ class Detected(NamedTuple):
     warnings: tuple[str, ...] = ()
 
 
-def _folders(docs: Path, stop: Path) -> list[Path]:
-    """The docs folder and its parents up to the repository's top level (or ``stop`` without one)."""
+def _folders(docs: Path, stops: Sequence[Path]) -> list[Path]:
+    """The docs folder and its parents up to the repository's top level; without one, up to the highest
+    of ``stops`` that holds the docs folder (or the docs folder alone)."""
     here = Path(os.path.realpath(docs))
     chain = [here, *here.parents]
     for index, folder in enumerate(chain):
         if (folder / ".git").exists():
             return chain[:index + 1]
-    stop = Path(os.path.realpath(stop))
-    return chain[:chain.index(stop) + 1] if stop in chain else [here]
+    ends = [chain.index(stop) for stop in (Path(os.path.realpath(stop)) for stop in stops) if stop in chain]
+    return chain[:max(ends, default=0) + 1]
+
+
+def _shown(folder: Path, cwd: Path | None) -> str:
+    """``folder`` as a user reads it: relative to the working folder when inside it, else as it is."""
+    if cwd is not None:
+        base = Path(os.path.realpath(cwd))
+        if folder == base:
+            return "the working folder"
+        if base in folder.parents:
+            return str(folder.relative_to(base))
+    return str(folder)
 
 
 def _read(path: Path) -> str | None:
@@ -64,11 +77,13 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def detect(docs: Path, stop: Path, known: Sequence[str]) -> Detected:
-    """The renderer of the site that builds ``docs`` (see the module docstring); ``known``: the
-    renderer names the gate has."""
+def detect(docs: Path, manifest_folder: Path, known: Sequence[str], cwd: Path | None = None) -> Detected:
+    """The renderer of the site that builds ``docs`` (see the module docstring); without a repository the
+    search ends at the highest of ``manifest_folder`` and ``cwd`` (the working folder) that holds
+    ``docs``; ``known``: the renderer names the gate has. Folders are named relative to ``cwd``."""
     found: dict[str, Path] = {}
-    for folder in _folders(docs, stop):
+    folders = _folders(docs, (manifest_folder, *([cwd] if cwd is not None else [])))
+    for folder in folders:
         for name in ("mkdocs.yml", "mkdocs.yaml"):
             if (folder / name).is_file():
                 found.setdefault("mkdocs", folder / name)
@@ -81,8 +96,9 @@ def detect(docs: Path, stop: Path, known: Sequence[str]) -> Detected:
             if (folder / name).is_file():
                 found.setdefault("docusaurus", folder / name)
     if not found:
+        where = f"in {_shown(folders[0], cwd)}" + (f" up to {_shown(folders[-1], cwd)}" if len(folders) > 1 else "")
         return Detected("portable", "left out (portable): no mkdocs.yml, Sphinx conf.py loading myst_parser or "
-                                    "docusaurus.config.* in the docs folder or above it")
+                                    f"docusaurus.config.* {where}; name the site's with --renderer")
     if len(found) > 1:
         listed = ", ".join(f"{name} ({path})" for name, path in found.items())
         return Detected("portable", f"left out (portable): several sites' configurations found ({listed}); say "

@@ -7,6 +7,7 @@ What MkDocs shows is the MkDocs differential's (``tests/test_reader_differential
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 import unittest
 from pathlib import Path
@@ -197,6 +198,23 @@ class DetectTest(unittest.TestCase):
         (repo / ".git").mkdir(parents=True)
         (repo / "docs").mkdir()
         self.assertEqual(detect(repo / "docs", repo / "docs", tuple(RENDERER_VALUES)).renderer, "portable")
+
+    def test_without_a_repository_the_search_reaches_the_working_folder(self) -> None:
+        """Regression (a newcomer's tree, no .git): a mkdocs.yml beside docs/ was not found, since the
+        search stopped at the manifest's folder, and the message said none was in the folder or above it."""
+        root = Path(tempfile.mkdtemp(prefix="conflict-gate-detect-"))
+        self.addCleanup(__import__("shutil").rmtree, root)
+        (root / "mkdocs.yml").write_text("site_name: Acme\n", encoding="utf-8")
+        (root / "docs").mkdir()
+        known = tuple(RENDERER_VALUES)
+        self.assertEqual(detect(root / "docs", root / "docs", known, root).renderer, "mkdocs")
+        alone = detect(root / "docs", root / "docs", known)  # run from elsewhere: docs alone
+        self.assertEqual(alone.renderer, "portable")
+        self.assertIn(f"in {os.path.realpath(root / 'docs')};", alone.why)
+        self.assertIn("--renderer", alone.why)
+        (root / "mkdocs.yml").unlink()
+        self.assertIn("in docs up to the working folder;",
+                      detect(root / "docs", root / "docs", known, root).why)
 
     def test_mkdocs_extensions_line_by_line(self) -> None:
         text = ("site_name: Quill\nmarkdown_extensions:\n  - admonition\n  - pymdownx.superfences:\n"
