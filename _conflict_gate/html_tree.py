@@ -273,6 +273,8 @@ class OpenElements:
                 if self.text is not None:
                     return
             self._token(text, at, end, line_of(at))
+            if self.gave_up is not None:  # what follows is in doubt: reading on would only cost time
+                return
             i = end
 
     # ---- the tree
