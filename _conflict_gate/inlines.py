@@ -819,6 +819,8 @@ _HANDLERS: Final[dict[str, Callable[[_Scan, int], int]]] = {
 _CODE_ELEMENTS: Final = frozenset({"pre", "code", "kbd", "samp", "tt", "listing"})
 #: Elements whose content a reader never sees (unless a sanitizer unwraps them: then unsure).
 _HIDDEN_ELEMENTS: Final = frozenset({"template"})
+#: Elements GitHub's sanitizer drops, leaving their content as text (a ``<listing>``'s: no code there).
+_UNWRAPPED: Final = frozenset({"template", "listing"})
 #: HTML 13.2.6.2 (parsing elements that contain only text): raw text and RCDATA elements, whose
 #: content is text up to their end tag; with the tag filter off, a browser hides the content of
 #: these (15.3.1), shows ``<xmp>``'s and ``<plaintext>``'s as preformatted text (code) and
@@ -928,11 +930,11 @@ def html_view(content: str, tag_filter: TagFilter = TagFilter.APPLIED, sanitized
                 stack.append((name, end))
             elif closing and stack and stack[-1][0] == name:
                 opened = stack.pop()[1]
-                (unsure if sanitized and name in _HIDDEN_ELEMENTS else
+                (unsure if sanitized and name in _UNWRAPPED else
                  hidden if name in _HIDDEN_ELEMENTS else code).append((opened, at))
         copied = i = end
     for name, opened in stack:  # unclosed code or hidden elements run to the end
-        (unsure if sanitized and name in _HIDDEN_ELEMENTS else
+        (unsure if sanitized and name in _UNWRAPPED else
          hidden if name in _HIDDEN_ELEMENTS else code).append((opened, n))
     return visible.view(), Spans.of(code, n), Spans.of(hidden, n), Spans.of(unsure, n)
 

@@ -197,7 +197,7 @@ def _read(text: str, encoded: bytes, found: tuple[list[int], frozenset[int]], gr
         return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, candidates))
     every = candidates
     for rule in renderer.page_refusals:  # a construct that refuses the page wherever it is
-        found_at = rule.find(view)
+        found_at = rule.find(view, candidates)
         if found_at >= 0:
             findings.refuse(rule.reason, found_at, rule.why)
             return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, every))

@@ -57,11 +57,11 @@ from types import MappingProxyType
 from typing import Callable, Final, Mapping, NamedTuple, Sequence
 
 from .blocks import GITHUB, GITHUB_ALONE, Flavour
-from .blocks.mdx import DOCUSAURUS, MdxReading, read_mdx
-from .blocks.myst import MYST, include_line
+from .blocks.mdx import DOCUSAURUS, MdxReading, read_mdx, unclosed_front_matter
+from .blocks.myst import MYST, field_list_line, include_line, math_line
 from .inlines import TagFilter
 from .registry import DEFAULT_RENDERER, RENDERERS
-from .site_mkdocs import MkDocsPage
+from .site_mkdocs import MkDocsPage, attribute_line, escaped_tag, open_at_reference
 from .site_mkdocs import scan as scan_mkdocs
 
 __all__ = ["COMMONMARK", "DEFAULT", "DOCUSAURUS_SITE", "GITHUB_COM", "MKDOCS", "MYST_SITE", "PORTABLE", "PageRefusal",
@@ -73,12 +73,14 @@ SiteScan = Callable[[str, Sequence[int]], MkDocsPage]
 
 
 class PageRefusal(NamedTuple):
-    """A construct that refuses the whole page wherever it is (a line that pulls in another file, a
-    construct that breaks the site's build): ``find(view)`` gives its offset in the page's byte view,
-    or -1; the page is refused with ``reason``, the message ``why``, at that line."""
+    """A construct that refuses the whole page (a line that pulls in another file, a construct that
+    breaks the site's build, or one that changes what a paragraph holding a candidate shows):
+    ``find(view, candidates)`` gives its offset in the page's byte view (``candidates``: the byte
+    offsets of the page's candidate at signs, in order), or -1; the page is refused with ``reason``,
+    the message ``why``, at that line."""
 
     reason: str
-    find: Callable[[str], int]
+    find: Callable[[str, Sequence[int]], int]
     why: str
 
 
@@ -125,13 +127,33 @@ class Renderer:
 
 GITHUB_COM: Final = Renderer("github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True)
 COMMONMARK: Final = Renderer("commonmark", GITHUB, TagFilter.IN_DOUBT)
-MKDOCS: Final = Renderer("mkdocs", GITHUB, TagFilter.IN_DOUBT, site=scan_mkdocs)
-DOCUSAURUS_SITE: Final = Renderer("docusaurus", DOCUSAURUS, TagFilter.NONE, page_reading=read_mdx)
+MKDOCS: Final = Renderer(
+    "mkdocs", GITHUB, TagFilter.IN_DOUBT, site=scan_mkdocs,
+    page_refusals=(PageRefusal("ambiguous_markup", attribute_line,
+                               "Python-Markdown's attr_list reads this line as the attributes of the paragraph "
+                               "above it (hidden, style ...), which may hide what it shows"),
+                   PageRefusal("ambiguous_markup", escaped_tag,
+                               "a backslash does not escape '<' for Python-Markdown: MkDocs passes this tag to the "
+                               "browser, which may hide or contain the lines after it"),
+                   PageRefusal("ambiguous_markup", open_at_reference,
+                               "Python-Markdown completes this character reference without its ';' into an at "
+                               "sign, so the text after it may show as a directive")))
+DOCUSAURUS_SITE: Final = Renderer(
+    "docusaurus", DOCUSAURUS, TagFilter.NONE, page_reading=read_mdx,
+    page_refusals=(PageRefusal("ambiguous_markup", unclosed_front_matter,
+                               "this page opens front matter that no '---' line closes: gray-matter takes the whole "
+                               "page as front matter, and Docusaurus shows none of it"),))
 MYST_SITE: Final = Renderer(
     "myst", MYST, TagFilter.NONE, code_spans_shown=True,
-    page_refusals=(PageRefusal("ambiguous_markup", include_line,
+    page_refusals=(PageRefusal("ambiguous_markup", lambda view, candidates: include_line(view),
                                "this line pulls in another file (a MyST {include} or {literalinclude}, or a reST "
-                               "include), whose lines the gate does not read; a reader sees them in this page"),))
+                               "include), whose lines the gate does not read; a reader sees them in this page"),
+                   PageRefusal("ambiguous_markup", field_list_line,
+                               "MyST reads this line as a field list (fieldlist) and the lines below it, to the "
+                               "next blank line, as its body: a directive there is no top-level paragraph line"),
+                   PageRefusal("ambiguous_markup", math_line,
+                               "MyST's dollar math ($...$, $$...$$) may run over the lines of this paragraph and "
+                               "shows what it takes as math, not as text; write the dollar sign elsewhere")))
 #: The readings ``portable`` is judged against: every renderer of the registry but ``portable``, in its order.
 READINGS: Final[tuple[Renderer, ...]] = tuple(sorted(
     (GITHUB_COM, COMMONMARK, MKDOCS, MYST_SITE, DOCUSAURUS_SITE),

@@ -50,7 +50,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple, Sequence
 
-__all__ = ["MAX_CONTAINERS", "MKDOCS_EXTENSIONS", "MkDocsPage", "Problem", "scan"]
+from .blocks.scan import first_in_a_candidates_paragraph
+
+__all__ = ["MAX_CONTAINERS", "MKDOCS_EXTENSIONS", "MkDocsPage", "Problem", "attribute_line", "escaped_tag",
+           "open_at_reference", "scan"]
 
 #: The Markdown extensions this model follows (mkdocs-material's documented set); ``init`` lists
 #: the others a ``mkdocs.yml`` enables.
@@ -318,6 +321,8 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
             lazy_from = number
         if not blank and not last_nonblank and not _INDENTED.match(text):
             listed = _LAZY_FROM.match(text) is not None  # the run begins with a quote, list item, ...
+        elif not blank and not _INDENTED.match(text) and _LAZY_FROM.match(text):
+            listed = True  # ... or holds one (a definition under its term): indented lines below go on with it
         if not blank:
             # indented bodies end at a line not indented deeper than their opener
             while stack and stack[-1].close == "indent" and columns <= stack[-1].indent:
@@ -416,3 +421,32 @@ def _abbreviated(view: str, abbreviations: list[tuple[str, int]], on_line: list[
             line = lines.get(found.group(), 0)
             doubts.setdefault(at, (f"the abbreviation defined on line {line + 1} (abbr) marks up "
                                    f"{found.group()!r} on this line", line))
+
+
+#: attr_list's block form: a line of its own in braces sets the attributes of the paragraph above
+#: (``{: hidden }``, ``{/* x */}``: Python-Markdown takes ``hidden`` as an attribute).
+_ATTRIBUTE_LINE: Final = re.compile(r"^[ ]{0,3}\{[^\r\n]*\}[ \t]*\r?$", re.ASCII | re.MULTILINE)
+#: ``\<`` is no escape to Python-Markdown (its escapable characters do not include ``<``): the tag is raw HTML.
+_ESCAPED_TAG: Final = re.compile(r"\\<[A-Za-z/!?]", re.ASCII)
+#: A numeric reference to ``@`` without its ``;``, which Python-Markdown completes (CommonMark shows it as text).
+_OPEN_AT_REFERENCE: Final = re.compile(r"&#(?:0*64|[xX]0*40)(?![0-9A-Fa-f;])", re.ASCII)
+
+
+def attribute_line(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first attr_list line (``{...}`` alone) in a stretch of lines that holds a
+    candidate, or -1: Python-Markdown gives its attributes (``hidden``, ``style``) to the paragraph."""
+    return first_in_a_candidates_paragraph(view, _ATTRIBUTE_LINE.finditer(view), candidates)
+
+
+def escaped_tag(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first ``\\<`` before a tag name on a page with candidates, or -1: Python-Markdown
+    passes the tag through as raw HTML, which may hide or contain what follows."""
+    found = _ESCAPED_TAG.search(view)
+    return found.start() if found is not None and candidates else -1
+
+
+def open_at_reference(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first ``&#64`` or ``&#x40`` without ``;``, or -1: Python-Markdown shows an at
+    sign there, so the text after it may read as a directive CommonMark shows as text."""
+    found = _OPEN_AT_REFERENCE.search(view)
+    return found.start() if found is not None else -1

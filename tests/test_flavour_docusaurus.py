@@ -27,6 +27,8 @@ TABS = "import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n
 
 #: name -> (page, outcome under docusaurus). Lines are 1-based.
 EXAMPLES: dict[str, tuple[str, Outcome]] = {
+    # regression (a hostile tester's page, ready before): gray-matter takes the whole page as front matter
+    "front matter never closed": (f"---\nIntro text.\n\n{D}\n", refused("ambiguous_markup", 1)),
     # no indented code: four-space-indented lines are paragraph text
     "an indented directive is malformed": (f"{D}\n\n    {O}\n", refused("malformed_directive", 3)),
     "a tab-indented directive is malformed": (f"{D}\n\n\t{O}\n", refused("malformed_directive", 3)),

@@ -66,6 +66,10 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     "a definition term": (f"{D}\n: A definition.\n", refused("ambiguous_markup", 1)),
     "a definition term over a blank line": (f"{D}\n\n: A definition.\n", refused("ambiguous_markup", 1)),
     "a field list is no definition": (f"{D}\n:Version: 1.0\n", claims((1, "refuse"))),
+    # regressions (a hostile tester's pages, ready before): a field list's body, dollar math over lines
+    "a field list takes the lines below it": (f"Intro\n\n:a: b\n{D}\n", refused("ambiguous_markup", 3)),
+    "inline math over lines": (f"Cost $5\n{D}\nand 6$ here\n", refused("ambiguous_markup", 1)),
+    "a dollar in another paragraph": (f"Price $5.\n\n{D}\n", claims((3, "refuse"))),
     "a mention in a note": (f"{D}\n\n```{{note}}\nQuestions? Ping @quill on Slack.\n```\n",
                             claims((1, "refuse"), near=((4, "mention"),))),
     "D after a note": (f"```{{note}}\nText.\n```\n\n{D}\n", claims((5, "refuse"))),

@@ -82,6 +82,9 @@ EXAMPLES: tuple[Example, ...] = (
             refused(AMBIGUOUS, 2)),
     Example("x <noscript>, O, </noscript>", f"x <noscript>\n{O}\n</noscript>\n", refused(AMBIGUOUS, 2),
             refused(AMBIGUOUS, 2)),
+    # regression (a hostile tester's page): GitHub's sanitizer drops <listing>, so O shows as text there
+    Example("D, then a <listing> block holding O", f"{D}\n\n<listing>\n{O}\n</listing>\n", refused(AMBIGUOUS, 4),
+            Outcome(((1, "refuse"),), None, ((4, "code"),))),
     # Elements a browser keeps open across blocks.
     *(Example(f"{opened} left open, then D", f"{opened}\n\n{D}\n", refused(AMBIGUOUS, 3), refused(AMBIGUOUS, 3))
       for opened in ("<div><pre>", "<blockquote>", "<ul>", "<h1>", '<a href="https://docs.quill.example">',
@@ -271,7 +274,14 @@ class StatedClaimTest(unittest.TestCase):
         for text in ("@app.get(\"/\", existing_path=1)\n", "@x move existing_path=1\n", "@x create_copy nope=1\n",
                      "existing_path=1 @x create_copy\n", "&#64quill create_copy existing_path=overwrite\n"):
             with self.subTest(text=text):
-                self.assertEqual(outcome(read_directives(f"{D}\n\n{text}", GRAMMAR)), claims((1, "refuse")))
+                self.assertEqual(outcome(read_directives(f"{D}\n\n{text}", GRAMMAR, renderer=COMMONMARK)),
+                                 claims((1, "refuse")))
+        # regression (a hostile tester's page): Python-Markdown completes the reference into an at sign,
+        # so MkDocs shows the line as a directive; mkdocs and portable refuse
+        for renderer in (RENDERER_VALUES["mkdocs"], DEFAULT):
+            with self.subTest(renderer=renderer.name):
+                self.assertEqual(outcome(read_directives(f"{D}\n\n&#64quill create_copy existing_path=overwrite\n",
+                                                         GRAMMAR, renderer=renderer)), refused("ambiguous_markup", 3))
 
 
 class RawHtmlLeftOpenTest(unittest.TestCase):

@@ -126,6 +126,18 @@ class MkDocsDoubtTest(unittest.TestCase):
             with self.subTest(text=text):
                 self.assertEqual([c.value for c in read(text).claims], ["refuse"])
 
+    def test_what_a_hostile_tester_found_python_markdown_reads_otherwise(self) -> None:
+        """Regressions (pages a hostile tester compared with MkDocs, each ``ready refuse`` before): an
+        attr_list line gives the paragraph above ``hidden``; ``\\<`` is no escape, so the tag is raw
+        HTML; a lazy line after an indented line goes on with a definition's body."""
+        self.assertAmbiguous(f"{D}\n{{/* hidden */}}\n", 2, "attr_list")
+        self.assertAmbiguous(f"{D}\n{{: hidden }}\n", 2, "attr_list")
+        self.assertAmbiguous(f"Intro \\<script> tag.\n{D}\n", 1, "does not escape")
+        self.assertAmbiguous(f"Term\n:   a\n\n    x\n{D}\n", 5, "continue")
+        for text in (f"# Title {{ #anchor }}\n\n{D}\n", f"{D}\n\n{{: .note }}\n", f"Write \\* and {D[:6]}.\n\n{D}\n"):
+            with self.subTest(text=text):  # attributes on a heading, or apart from the paragraph: no doubt
+                self.assertEqual([c.value for c in read(text).claims], ["refuse"])
+
     def test_a_link_definition_title_over_lines(self) -> None:
         self.assertAmbiguous(f'{D}\n\n[x]: https://x.example "\n{O}\n"\n', 4, "link definition")
 

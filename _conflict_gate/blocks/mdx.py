@@ -31,7 +31,7 @@ import bisect
 import re
 from array import array
 from dataclasses import replace
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, Sequence
 
 from .construct import NOT_AN_OPENER, Continue, Opener, Shortcuts, without
 from .fast import fenced_line_start
@@ -42,7 +42,7 @@ from .scan import FENCE_OPEN, next_blank_line
 from .state import NO_FRONT_MATTER, Block, State
 from .table import GFM_CONSTRUCTS
 
-__all__ = ["DOCUSAURUS", "INDENTED", "INDENTED_DOUBT", "MdxReading", "Region", "read_mdx"]
+__all__ = ["DOCUSAURUS", "INDENTED", "INDENTED_DOUBT", "MdxReading", "Region", "read_mdx", "unclosed_front_matter"]
 
 def fenced_code_continues(s: State, block: Block[FenceData]) -> Continue:
     """4.5 as MDX reads it (micromark without indented code): a closing fence may be indented any
@@ -738,3 +738,16 @@ class _Expression:
                 self._fail()
                 return
             self.i = name.end()
+
+
+_FRONT_MATTER_OPEN: Final = re.compile(r"---[ \t]*\r?\n", re.ASCII)
+_FRONT_MATTER_CLOSE: Final = re.compile(r"^---[ \t]*\r?$", re.ASCII | re.MULTILINE)
+
+
+def unclosed_front_matter(view: str, candidates: Sequence[int]) -> int:
+    """0 when the page opens front matter (``---``) that no later ``---`` line closes, else -1:
+    gray-matter then takes the whole page as front matter, and Docusaurus shows none of it (or fails)."""
+    opened = _FRONT_MATTER_OPEN.match(view)
+    if opened is None or _FRONT_MATTER_CLOSE.search(view, opened.end()) is not None:
+        return -1
+    return 0

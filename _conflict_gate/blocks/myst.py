@@ -40,19 +40,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Sequence
 
 from .construct import LEAF, LINE_CONSUMED, MATCHED, NO_START, NOT_MATCHED, Body, Construct, Continue, Opener, Start, \
     inserted, without
 from .flavours import FOOTNOTE_DOUBT, Flavour, LineDoubt, Variant
 from .leaves import FenceData, finish_paragraph
 from .page import footnotes, github_front_matter
-from .scan import FENCE_CLOSE, FENCE_OPEN, closing_fence
+from .scan import FENCE_CLOSE, FENCE_OPEN, closing_fence, first_in_a_candidates_paragraph
 from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, Block, State
 from .table import GFM_CONSTRUCTS
 from .tables import table_first
 
-__all__ = ["COMMENT", "DEFLIST_DOUBT", "DIRECTIVE", "MATH", "MYST", "MYST_CONSTRUCTS", "include_line"]
+__all__ = ["COMMENT", "DEFLIST_DOUBT", "DIRECTIVE", "MATH", "MYST", "MYST_CONSTRUCTS", "field_list_line", "include_line",
+           "math_line"]
 
 #: Leaf kinds: a directive's whole block (shown, not read as Markdown) and a line comment (hidden).
 DIRECTIVE: Final = "myst_directive"
@@ -308,3 +309,33 @@ def _pulls_in(view: str, line_start: int, at: int, needle: str) -> bool:
     while k > line_start and view[k - 1] in " \t":
         k -= 1
     return k < j and k - 2 >= line_start and view.startswith("..", k - 2)
+
+
+#: A field list's first line (myst-parser's ``fieldlist``): ``:name: ...`` at a line's start.
+_FIELD_LINE: Final = re.compile(r"^[ ]{0,3}:[A-Za-z][^:\r\n]*:(?:[ \t]|\r?$)", re.ASCII | re.MULTILINE)
+#: A dollar sign (myst-parser's ``dollarmath``: ``$...$`` and ``$$...$$`` may span lines).
+_DOLLAR: Final = re.compile(r"\$", re.ASCII)
+
+
+def field_list_line(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first field-list line (``:name: value``) that starts a stretch of lines (a
+    field list interrupts no paragraph) holding a candidate, or -1: MyST reads the lines after it, to
+    the next blank line, as the field's body."""
+    starting = (match for match in _FIELD_LINE.finditer(view)
+                if match.start() == 0 or not view[view.rfind("\n", 0, match.start() - 1) + 1:match.start()].strip())
+    return first_in_a_candidates_paragraph(view, starting, candidates)
+
+
+def math_line(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first ``$`` in a stretch of lines that holds a candidate, or -1: MyST's
+    dollar math may run over lines, and shows what it takes as math. A line that starts with ``$$``
+    is a math block, which the block reading models (:data:`MATH`)."""
+    inline = (match for match in _DOLLAR.finditer(view) if not _MATH_BLOCK_LINE.match(view, _line_start(view, match.start())))
+    return first_in_a_candidates_paragraph(view, inline, candidates)
+
+
+_MATH_BLOCK_LINE: Final = re.compile(r"[ ]{0,3}\$\$", re.ASCII)
+
+
+def _line_start(view: str, at: int) -> int:
+    return view.rfind("\n", 0, at) + 1

@@ -7,14 +7,15 @@ pattern is compiled with ``re.ASCII`` and names its characters explicitly.
 
 from __future__ import annotations
 
+import bisect
 import re
-from typing import Final
+from typing import Final, Iterator, Sequence
 
 from ..inlines import html_tag_end
 
 __all__ = ["ATX_OPEN", "BLOCK_TAG_NAMES", "BULLET", "FENCE_CLOSE", "FENCE_OPEN", "HTML_ENDS", "HTML_STARTS", "KIND_1_OPEN_TAG",
-           "ORDERED", "SETEXT_UNDERLINE", "closing_fence", "html_kind", "is_thematic_break", "next_blank_line",
-           "whole_tag_line"]
+           "ORDERED", "SETEXT_UNDERLINE", "closing_fence", "first_in_a_candidates_paragraph", "html_kind",
+           "is_thematic_break", "next_blank_line", "whole_tag_line"]
 
 #: 4.1: a character other than the marker, spaces and tabs (its absence makes a thematic break).
 _NOT_BREAK: Final = {marker: re.compile(rf"[^ \t{re.escape(marker)}]", re.ASCII) for marker in "*-_"}
@@ -90,6 +91,30 @@ def next_blank_line(view: str, pos: int) -> int:
         return pos
     found = _BLANK_AFTER_NEWLINE.search(view, max(pos - 1, 0))
     return len(view) if found is None else found.start() + 1
+
+
+def first_in_a_candidates_paragraph(view: str, matches: Iterator["re.Match[str]"], candidates: Sequence[int]) -> int:
+    """The start of the first of ``matches`` (in order) whose stretch of lines between blank lines also
+    holds one of ``candidates`` (byte offsets, in order), or -1: for a construct that changes what a
+    whole paragraph shows. Linear: each stretch is searched once, the matches inside it skipped."""
+    done = -1
+    for match in matches:
+        at = match.start()
+        if at < done:
+            continue
+        start = view.rfind("\n", 0, at) + 1
+        while start > 0:  # back to the stretch's first line
+            above = view.rfind("\n", 0, start - 1) + 1
+            if not view[above:start].strip(" \t\r\n"):
+                break
+            start = above
+        newline = view.find("\n", at)
+        end = next_blank_line(view, newline + 1 if newline >= 0 else len(view))
+        k = bisect.bisect_left(candidates, start)
+        if k < len(candidates) and candidates[k] < end:
+            return at
+        done = end
+    return -1
 
 
 def closing_fence(view: str, pos: int, char: str, length: int) -> int:
