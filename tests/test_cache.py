@@ -343,6 +343,30 @@ class CacheTest(CorpusTestCase):
         self.assertEqual(decisions(load_documents(FIXTURE_MANIFEST, cache=cache)), decisions(plain))
 
 
+class DifferentialSetTest(CorpusTestCase):
+    """The differential tests' generated pages (every rule set, nothing installed) load to the same
+    corpus and decisions with and without the cache, and with and without workers."""
+
+    def test_cache_and_workers_change_nothing_on_the_differential_pages(self) -> None:
+        from tests import reader_oracle, site_pages
+        from tests.site_differential import generated
+        pages: dict[str, bytes] = {}
+        for name, rules in {"github": reader_oracle.HTML_RULES, **site_pages.SITE_RULES}.items():
+            documents, _, _ = generated(7, 20, rules, prefix=name)
+            for index, (_, text) in enumerate(documents):
+                pages[f"docs/{name}-{index:02d}.md"] = text.encode("utf-8", "surrogatepass")
+        manifest = write_corpus(self.folder(), pages)
+        cache = self.folder() / "readings.json"
+        plain = load_with(manifest, strict=False, cache=False, jobs=1, environ={}, warn=lambda message: None)
+        load_with(manifest, strict=False, cache=cache, jobs=1, environ={}, warn=lambda message: None)
+        for name, corpus in (("cached", load_documents(manifest, strict=False, cache=cache)),
+                             ("workers", load_with(manifest, strict=False, cache=False, jobs=2, environ={},
+                                                   warn=lambda message: None, min_pages=1))):
+            with self.subTest(name):
+                self.assertEqual(snapshot(corpus), snapshot(plain))
+                self.assertEqual(decisions(corpus), decisions(plain))
+
+
 class ParallelLoadTest(CorpusTestCase):
     """``jobs`` workers give the corpus one process gives, and the same first problem."""
 
