@@ -58,7 +58,7 @@ from typing import Callable, Final, Mapping, NamedTuple, Sequence
 
 from .blocks import GITHUB, GITHUB_ALONE, Flavour
 from .blocks.mdx import DOCUSAURUS, MdxReading, read_mdx, unclosed_front_matter
-from .blocks.myst import MYST, field_list_line, include_line, math_line
+from .blocks.myst import MYST, attributes_line, definition_lazy_line, field_list_line, include_line, math_line
 from .inlines import TagFilter
 from .registry import DEFAULT_RENDERER, RENDERERS
 from .site_mkdocs import MkDocsPage, attribute_line, escaped_tag, open_at_reference
@@ -153,7 +153,13 @@ MYST_SITE: Final = Renderer(
                                "next blank line, as its body: a directive there is no top-level paragraph line"),
                    PageRefusal("ambiguous_markup", math_line,
                                "MyST's dollar math ($...$, $$...$$) may run over the lines of this paragraph and "
-                               "shows what it takes as math, not as text; write the dollar sign elsewhere")))
+                               "shows what it takes as math, not as text; write the dollar sign elsewhere"),
+                   PageRefusal("ambiguous_markup", attributes_line,
+                               "MyST may take the lines of this paragraph into an attribute list ({...} after a "
+                               "span, link or code) or a substitution ({{ ... }}), which show no text"),
+                   PageRefusal("ambiguous_markup", definition_lazy_line,
+                               "right below an indented line, on a page with a definition list: MyST may go on "
+                               "with the definition's body here (deflist), a container, not a top-level paragraph")))
 #: The readings ``portable`` is judged against: every renderer of the registry but ``portable``, in its order.
 READINGS: Final[tuple[Renderer, ...]] = tuple(sorted(
     (GITHUB_COM, COMMONMARK, MKDOCS, MYST_SITE, DOCUSAURUS_SITE),

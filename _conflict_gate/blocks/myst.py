@@ -52,8 +52,8 @@ from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, O
 from .table import GFM_CONSTRUCTS
 from .tables import table_first
 
-__all__ = ["COMMENT", "DEFLIST_DOUBT", "DIRECTIVE", "MATH", "MYST", "MYST_CONSTRUCTS", "field_list_line", "include_line",
-           "math_line"]
+__all__ = ["COMMENT", "DEFLIST_DOUBT", "DIRECTIVE", "MATH", "MYST", "MYST_CONSTRUCTS", "attributes_line",
+           "definition_lazy_line", "field_list_line", "include_line", "math_line"]
 
 #: Leaf kinds: a directive's whole block (shown, not read as Markdown) and a line comment (hidden).
 DIRECTIVE: Final = "myst_directive"
@@ -335,6 +335,38 @@ def math_line(view: str, candidates: Sequence[int]) -> int:
 
 
 _MATH_BLOCK_LINE: Final = re.compile(r"[ ]{0,3}\$\$", re.ASCII)
+#: An attribute list after a span, link or code span (attrs_inline), or a substitution (``{{ name }}``).
+_ATTRIBUTES_OR_SUBSTITUTION: Final = re.compile(r"[\]`]\{|\{\{", re.ASCII)
+_FENCE_LINE: Final = re.compile(r"[ ]{0,3}(?:`{3,}|~{3,}|:{3,})", re.ASCII)
+#: A definition line of a definition list (deflist): ``:`` or ``~`` and a space, up to three spaces in.
+_DEFINITION_LINE: Final = re.compile(r"^[ ]{0,3}[:~][ \t]+\S", re.ASCII | re.MULTILINE)
+#: A line indented two or more columns: a definition's body goes on with it.
+_INDENTED_BODY_LINE: Final = re.compile(r"(?:[ ]{2,}|[ ]{0,1}\t)\S", re.ASCII)
+
+
+def attributes_line(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first attribute list (``[x]{title="..."}``) or substitution (``{{ x }}``) in
+    a stretch of lines that holds a candidate, or -1: MyST may take the lines into an attribute's
+    value or the substitution, neither of which a reader sees as text."""
+    found = (match for match in _ATTRIBUTES_OR_SUBSTITUTION.finditer(view)
+             if not _FENCE_LINE.match(view, _line_start(view, match.start())))  # ```{note}: a directive
+    return first_in_a_candidates_paragraph(view, found, candidates)
+
+
+def definition_lazy_line(view: str, candidates: Sequence[int]) -> int:
+    """The line start of the first candidate right below an indented line, on a page with a definition
+    list, or -1: MyST's deflist goes on with a definition's body at an indented line, and a line
+    right below it continues that paragraph lazily, inside the definition."""
+    if _DEFINITION_LINE.search(view) is None:
+        return -1
+    for at in candidates:
+        start = _line_start(view, at)
+        if start == 0 or view[start:at].strip(" \t"):
+            continue
+        above = _line_start(view, start - 1)
+        if _INDENTED_BODY_LINE.match(view, above):
+            return start
+    return -1
 
 
 def _line_start(view: str, at: int) -> int:
