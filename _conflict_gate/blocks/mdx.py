@@ -31,6 +31,7 @@ import bisect
 import re
 from array import array
 from dataclasses import replace
+from functools import lru_cache
 from typing import Final, NamedTuple, Sequence
 
 from .construct import NOT_AN_OPENER, Continue, Opener, Shortcuts, without
@@ -240,9 +241,13 @@ class _Scan:
                 pos = eol + 1
                 continue
             opened = _FENCE_OPEN.match(line)
-            if opened is not None:
-                fence = (opened.group(1)[0], len(opened.group(1)))
-                pos = eol + 1
+            if opened is not None:  # jump to its closing line (the loop above reads no line between)
+                closing = _fence_closer(opened.group(1)[0], len(opened.group(1))).search(view, eol + 1)
+                if closing is None:
+                    fence = (opened.group(1)[0], len(opened.group(1)))
+                    pos = size
+                else:
+                    pos = closing.end() + 1
                 continue
             if _BLANK.match(line):
                 self.paragraph += 1
@@ -505,6 +510,12 @@ def _stretch_end(view: str, pos: int) -> int:
 
 
 _NO_RUNS: Final = array("q")
+
+
+@lru_cache(maxsize=64)
+def _fence_closer(char: str, length: int) -> re.Pattern[str]:
+    """A line that closes a fence of ``length`` or more ``char``: at any indentation, in any quotes."""
+    return re.compile(rf"^[ \t>]*{re.escape(char)}{{{length},}}[ \t\r]*$", re.ASCII | re.MULTILINE)
 #: What may start a code span, an expression, a tag or an escape in a line's text.
 _INLINE_SPECIAL: Final = re.compile(r"[\\`{<]")
 
