@@ -47,7 +47,7 @@ from .construct import LEAF, LINE_CONSUMED, MATCHED, NO_START, NOT_MATCHED, Body
 from .flavours import FOOTNOTE_DOUBT, Flavour, LineDoubt, Variant
 from .leaves import FenceData, finish_paragraph
 from .page import footnotes, github_front_matter
-from .scan import FENCE_CLOSE, FENCE_OPEN, closing_fence, first_in_a_candidates_paragraph
+from .scan import FENCE_CLOSE, FENCE_OPEN, candidates_stretches, closing_fence, first_in_a_candidates_paragraph
 from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, Block, State
 from .table import GFM_CONSTRUCTS
 from .tables import table_first
@@ -313,8 +313,6 @@ def _pulls_in(view: str, line_start: int, at: int, needle: str) -> bool:
 
 #: A field list's first line (myst-parser's ``fieldlist``): ``:name: ...`` at a line's start.
 _FIELD_LINE: Final = re.compile(r"^[ ]{0,3}:[A-Za-z][^:\r\n]*:(?:[ \t]|\r?$)", re.ASCII | re.MULTILINE)
-#: A dollar sign (myst-parser's ``dollarmath``: ``$...$`` and ``$$...$$`` may span lines).
-_DOLLAR: Final = re.compile(r"\$", re.ASCII)
 
 
 def field_list_line(view: str, candidates: Sequence[int]) -> int:
@@ -327,44 +325,65 @@ def field_list_line(view: str, candidates: Sequence[int]) -> int:
 
 
 def math_line(view: str, candidates: Sequence[int]) -> int:
-    """The offset of the first ``$`` in a stretch of lines that holds a candidate, or -1: MyST's
-    dollar math may run over lines, and shows what it takes as math. A line that starts with ``$$``
-    is a math block, which the block reading models (:data:`MATH`)."""
-    inline = (match for match in _DOLLAR.finditer(view) if not _MATH_BLOCK_LINE.match(view, _line_start(view, match.start())))
-    return first_in_a_candidates_paragraph(view, inline, candidates)
+    """The offset of the first ``$`` of a candidate's stretch of lines where dollar math may run over
+    lines (two or more ``$`` in the stretch, a line with an odd number of them), or -1: MyST shows what
+    it takes as math. A line that starts with ``$$`` is a math block, which the block reading models
+    (:data:`MATH`)."""
+    for start, end in candidates_stretches(view, candidates):
+        text = view[start:end]
+        if text.count("$") < 2:
+            continue
+        lines = [line for line in text.split("\n") if not _MATH_BLOCK_LINE.match(line)]
+        if sum(line.count("$") for line in lines) >= 2 and any(line.count("$") % 2 for line in lines):
+            return view.index("$", start)
+    return -1
 
 
 _MATH_BLOCK_LINE: Final = re.compile(r"[ ]{0,3}\$\$", re.ASCII)
-#: An attribute list after a span, link or code span (attrs_inline), or a substitution (``{{ name }}``).
-_ATTRIBUTES_OR_SUBSTITUTION: Final = re.compile(r"[\]`]\{|\{\{", re.ASCII)
-_FENCE_LINE: Final = re.compile(r"[ ]{0,3}(?:`{3,}|~{3,}|:{3,})", re.ASCII)
+#: An attribute list after a span, link or code span (attrs_inline) or a substitution, not closed on its line.
+_OPEN_ATTRIBUTES: Final = re.compile(r"[\]`]\{(?![^\n]{0,1000}\})|\{\{(?![^\n]{0,1000}\}\})", re.ASCII)
 #: A definition line of a definition list (deflist): ``:`` or ``~`` and a space, up to three spaces in.
-_DEFINITION_LINE: Final = re.compile(r"^[ ]{0,3}[:~][ \t]+\S", re.ASCII | re.MULTILINE)
+_DEFINITION_LINE: Final = re.compile(r"[ ]{0,3}[:~][ \t]+\S", re.ASCII)
 #: A line indented two or more columns: a definition's body goes on with it.
 _INDENTED_BODY_LINE: Final = re.compile(r"(?:[ ]{2,}|[ ]{0,1}\t)\S", re.ASCII)
+_FENCE_LINE: Final = re.compile(r"[ ]{0,3}(?:`{3,}|~{3,}|:{3,})", re.ASCII)
+#: How many lines above a candidate :func:`definition_lazy_line` looks for the definition (past it: doubt).
+_DEFINITION_REACH: Final = 200
 
 
 def attributes_line(view: str, candidates: Sequence[int]) -> int:
-    """The offset of the first attribute list (``[x]{title="..."}``) or substitution (``{{ x }}``) in
-    a stretch of lines that holds a candidate, or -1: MyST may take the lines into an attribute's
-    value or the substitution, neither of which a reader sees as text."""
-    found = (match for match in _ATTRIBUTES_OR_SUBSTITUTION.finditer(view)
-             if not _FENCE_LINE.match(view, _line_start(view, match.start())))  # ```{note}: a directive
-    return first_in_a_candidates_paragraph(view, found, candidates)
+    """The offset of the first attribute list (``[x]{title="...``) or substitution (``{{ x``) in a
+    candidate's stretch of lines that its line does not close, or -1: MyST may take the lines below into
+    an attribute's value or the substitution, neither of which a reader sees as text."""
+    for start, end in candidates_stretches(view, candidates):
+        for found in _OPEN_ATTRIBUTES.finditer(view, start, end):
+            if not _FENCE_LINE.match(view, _line_start(view, found.start())):  # ```{note}: a directive
+                return found.start()
+    return -1
 
 
 def definition_lazy_line(view: str, candidates: Sequence[int]) -> int:
-    """The line start of the first candidate right below an indented line, on a page with a definition
-    list, or -1: MyST's deflist goes on with a definition's body at an indented line, and a line
-    right below it continues that paragraph lazily, inside the definition."""
-    if _DEFINITION_LINE.search(view) is None:
-        return -1
+    """The line start of the first candidate right below an indented line that goes on with a
+    definition's body (above it, past blank and indented lines, a definition line ``:   text``), or -1:
+    MyST's deflist reads the candidate's line as that paragraph's lazy line, inside the definition."""
     for at in candidates:
         start = _line_start(view, at)
         if start == 0 or view[start:at].strip(" \t"):
             continue
-        above = _line_start(view, start - 1)
-        if _INDENTED_BODY_LINE.match(view, above):
+        line = _line_start(view, start - 1)
+        if not _INDENTED_BODY_LINE.match(view, line):
+            continue
+        for _ in range(_DEFINITION_REACH):  # up past the definition's indented and blank lines
+            if line == 0:
+                break
+            line = _line_start(view, line - 1)
+            line_end = view.find("\n", line)
+            text = view[line:line_end if line_end >= 0 else len(view)]
+            if text.strip(" \t\r") and not _INDENTED_BODY_LINE.match(text):
+                break
+        else:
+            return start  # too far up to tell: in doubt
+        if _DEFINITION_LINE.match(view, line):
             return start
     return -1
 

@@ -14,7 +14,7 @@ from typing import Final, Iterator, Sequence
 from ..inlines import html_tag_end
 
 __all__ = ["ATX_OPEN", "BLOCK_TAG_NAMES", "BULLET", "FENCE_CLOSE", "FENCE_OPEN", "HTML_ENDS", "HTML_STARTS", "KIND_1_OPEN_TAG",
-           "ORDERED", "SETEXT_UNDERLINE", "closing_fence", "first_in_a_candidates_paragraph", "html_kind",
+           "ORDERED", "SETEXT_UNDERLINE", "candidates_stretches", "closing_fence", "first_in_a_candidates_paragraph", "html_kind",
            "is_thematic_break", "next_blank_line", "whole_tag_line"]
 
 #: 4.1: a character other than the marker, spaces and tabs (its absence makes a thematic break).
@@ -115,6 +115,24 @@ def first_in_a_candidates_paragraph(view: str, matches: Iterator["re.Match[str]"
             return at
         done = end
     return -1
+
+
+def candidates_stretches(view: str, candidates: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each stretch of lines between blank lines that holds one of ``candidates``
+    (byte offsets, in order), in order, each once. Linear: a stretch is walked once."""
+    done = -1
+    for at in candidates:
+        if at < done:
+            continue
+        start = view.rfind("\n", 0, at) + 1
+        while start > 0:  # back to the stretch's first line
+            above = view.rfind("\n", 0, start - 1) + 1
+            if not view[above:start].strip(" \t\r\n"):
+                break
+            start = above
+        newline = view.find("\n", at)
+        done = next_blank_line(view, newline + 1 if newline >= 0 else len(view))
+        yield start, done
 
 
 def closing_fence(view: str, pos: int, char: str, length: int) -> int:
