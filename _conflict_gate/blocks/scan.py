@@ -96,24 +96,16 @@ def next_blank_line(view: str, pos: int) -> int:
 def first_in_a_candidates_paragraph(view: str, matches: Iterator["re.Match[str]"], candidates: Sequence[int]) -> int:
     """The start of the first of ``matches`` (in order) whose stretch of lines between blank lines also
     holds one of ``candidates`` (byte offsets, in order), or -1: for a construct that changes what a
-    whole paragraph shows. Linear: each stretch is searched once, the matches inside it skipped."""
-    done = -1
-    for match in matches:
-        at = match.start()
-        if at < done:
-            continue
-        start = view.rfind("\n", 0, at) + 1
-        while start > 0:  # back to the stretch's first line
-            above = view.rfind("\n", 0, start - 1) + 1
-            if not view[above:start].strip(" \t\r\n"):
-                break
-            start = above
-        newline = view.find("\n", at)
-        end = next_blank_line(view, newline + 1 if newline >= 0 else len(view))
-        k = bisect.bisect_left(candidates, start)
-        if k < len(candidates) and candidates[k] < end:
-            return at
-        done = end
+    whole paragraph shows. Linear: the candidates' stretches (:func:`candidates_stretches`) and the
+    matches are walked side by side."""
+    match = next(matches, None)
+    for start, end in candidates_stretches(view, candidates):
+        while match is not None and match.start() < start:
+            match = next(matches, None)
+        if match is None:
+            return -1
+        if match.start() < end:
+            return match.start()
     return -1
 
 
