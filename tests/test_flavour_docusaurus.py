@@ -135,6 +135,17 @@ class ReadMdxTest(unittest.TestCase):
             ("the JSX element <Tabs>", False, "<Tabs>\n\nx {1 + 1}\n\n"), ("a JSX expression", False, "{1 + 1}"),
             ("the JSX tag </Tabs>", False, "</Tabs>"), ("the admonition ':::note'", False, "\ny\n\n")])
 
+    def test_template_literals_with_several_interpolations(self) -> None:
+        """Regression (found writing the template-literal scan once): after a ``${...}`` closed, the next
+        ``${`` was pushed twice, so an expression's end was not found after `` `a${x}b${y}c` ``."""
+        from _conflict_gate.blocks.mdx import _BuildError, _expression_end
+        for text in ("{`a${x}b${y}c`}", "{`a${`in${z}`}b`}", "{'}'}", "{ {a} }"):
+            with self.subTest(text=text):
+                self.assertEqual(_expression_end(text + " rest", 0), len(text))
+        for text in ("{`a${x}b", "{`never", "{'open"):
+            with self.subTest(text=text), self.assertRaises(_BuildError):
+                _expression_end(text, 0)
+
     def test_linear_on_adversarial_input(self) -> None:
         """Runs of backticks, braces and tags of every length: one pass each (no quadratic search)."""
         for text in ("".join("`" * n + " x " for n in range(1, 400)), "{" * 5000, "<a " * 5000, "\\" * 10001,

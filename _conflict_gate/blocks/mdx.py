@@ -541,7 +541,7 @@ def _skip_space(view: str, i: int) -> int:
 def _expression_end(view: str, at: int) -> int:
     """The offset after the ``}`` that closes the expression opened at ``at`` (strings, template
     literals, comments and nested braces skipped); a build error if none."""
-    depth, i, size = 0, at, len(view)
+    i, size = at, len(view)
     stack: list[str] = []  # "{" or "${" (inside a template literal)
     while i < size:
         ch = view[i]
@@ -554,21 +554,7 @@ def _expression_end(view: str, at: int) -> int:
             i = close + 1
             continue
         if ch == "`":
-            i += 1
-            while i < size and view[i] != "`":
-                if view[i] == "\\":
-                    i += 2
-                    continue
-                if view.startswith("${", i):
-                    stack.append("${")
-                    depth += 1
-                    i += 2
-                    break
-                i += 1
-            else:
-                if i >= size:
-                    raise _BuildError(at, "a template literal is never closed: MDX does not build this page")
-                i += 1
+            i = _template_literal(view, i + 1, at, stack)
             continue
         if view.startswith("/*", i):
             close = view.find("*/", i + 2)
@@ -578,30 +564,35 @@ def _expression_end(view: str, at: int) -> int:
             continue
         if ch == "{":
             stack.append("{")
-            depth += 1
         elif ch == "}":
             if not stack:
                 break
             opened = stack.pop()
-            depth -= 1
             if not stack:
                 return i + 1
             if opened == "${":  # back inside the template literal
-                i += 1
-                while i < size and view[i] != "`":
-                    if view[i] == "\\":
-                        i += 2
-                        continue
-                    if view.startswith("${", i):
-                        stack.append("${")
-                        i += 1
-                        break
-                    i += 1
-                else:
-                    i += 1
+                i = _template_literal(view, i + 1, at, stack)
                 continue
         i += 1
     raise _BuildError(at, "a '{' that no '}' closes: MDX does not build this page (write \\{)")
+
+
+def _template_literal(view: str, i: int, at: int, stack: list[str]) -> int:
+    """Read a template literal's text from ``i``: the offset after its closing backtick, or after a
+    ``${`` that opens an interpolation (pushed on ``stack``); a build error (the expression at ``at``)
+    if it never closes."""
+    size = len(view)
+    while i < size:
+        if view[i] == "\\":
+            i += 2
+        elif view[i] == "`":
+            return i + 1
+        elif view.startswith("${", i):
+            stack.append("${")
+            return i + 2
+        else:
+            i += 1
+    raise _BuildError(at, "a template literal is never closed: MDX does not build this page")
 
 
 class _Expression:
