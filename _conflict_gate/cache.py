@@ -360,6 +360,12 @@ class ReadingCache:
                     os.unlink(tmp)
         self._changed = False
 
+    def close(self) -> None:
+        """Let go of the entries read and made (:meth:`save` first to keep them): a load closes its cache
+        before collection resumes, so no collection walks its lists."""
+        self._stored, self._others, self._used = {}, {}, {}
+        self.usable = False
+
 
 def _dump(sections: Mapping[str, Any]) -> bytes:
     return json.dumps(sections, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")

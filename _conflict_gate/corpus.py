@@ -439,6 +439,7 @@ def load_with(manifest_path: str | os.PathLike[str], *, strict: bool, cache: str
             sources = _load(manifest, files, strict, readings, jobs, min_pages, method)
         if readings is not None:
             readings.save()
+            readings.close()
         return Corpus(manifest, MappingProxyType(sources))
 
 

@@ -143,8 +143,11 @@ VERSION_SCHEMES: Final[Mapping[str, VersionScheme]] = MappingProxyType({scheme.n
 class Entry(NamedTuple):
     """One manifest entry, checked. ``url`` is ``None`` when omitted; ``status`` defaults to ``approved``.
 
-    ``written`` is the entry object exactly as the manifest holds it (read-only):
-    :attr:`document_revision` hashes it, so an edited entry is a new revision.
+    ``written`` names the keys the entry was written with, sorted (the
+    values are the fields above, exactly as written): :attr:`document_revision`
+    hashes that object, so an edited entry is a new revision. (A tuple shared
+    by every entry written alike, not the entry's own dict: a corpus keeps
+    each page's strings once.)
     """
 
     source_id: str
@@ -153,13 +156,22 @@ class Entry(NamedTuple):
     url: str | None
     status: str
     sha256: str
-    written: Mapping[str, str]
+    written: tuple[str, ...]
     position: int = 0  # index in "documents", for error locations
 
     @property
     def document_revision(self) -> str:
         """SHA-256 (hex) of the entry as written, in canonical JSON (sorted keys, no spaces, UTF-8)."""
-        return hashlib.sha256(canonical_json(dict(self.written)).encode("utf-8")).hexdigest()
+        written = {key: getattr(self, key) for key in self.written}
+        return hashlib.sha256(canonical_json(written).encode("utf-8")).hexdigest()
+
+
+_KEY_SETS: Final[dict[tuple[str, ...], tuple[str, ...]]] = {}  # each set of keys an entry is written with, once
+
+
+def _keys_of(entry: Mapping[str, str]) -> tuple[str, ...]:
+    keys = tuple(sorted(entry))
+    return _KEY_SETS.setdefault(keys, keys)
 
 
 @dataclass(frozen=True)
@@ -314,7 +326,7 @@ def _all_plain(documents: list[Any], scheme: VersionScheme, require_pins: bool) 
     if not plain:
         return None
     return [Entry(source_id, version, path, entry.get("url"), entry.get("status", "approved"), digest,
-                  MappingProxyType(entry), index)
+                  _keys_of(entry), index)
             for index, (entry, source_id, version, path, digest)
             in enumerate(zip(documents, ids, versions, paths, digests))]
 
@@ -378,7 +390,7 @@ def _check_each(documents: list[Any], scheme: VersionScheme, require_pins: bool,
             raise invalid(f"path {printable(repr(path))} is also used by {seen_paths[path]!r}",
                           *where, "path", reason="duplicate_path", source_id=named)
         seen_paths[path] = named
-        entries.append(Entry(named, version, path, url, status, digest, MappingProxyType(entry), index))
+        entries.append(Entry(named, version, path, url, status, digest, _keys_of(entry), index))
     return entries
 
 

@@ -23,6 +23,7 @@ from typing import Any, Callable
 from unittest import mock
 
 import _conflict_gate.manifest as manifest_module
+from _conflict_gate.jsondata import canonical_json
 from conflict_gate import (
     MAX_MANIFEST_BYTES,
     VERSION_SCHEMES,
@@ -144,7 +145,21 @@ class ManifestFileTest(ManifestCase):
         (entry,) = manifest.entries
         self.assertEqual(entry[:6], ("a", "1.0", "docs/a.md", "https://docs.quill.example/1.0/a",
                                      "approved", sha(TEXT)))
-        self.assertEqual(dict(entry.written), self.good)
+        self.assertEqual(entry.written, tuple(sorted(self.good)))
+        self.assertEqual(entry.document_revision, hashlib.sha256(canonical_json(self.good).encode()).hexdigest())
+
+    def test_the_revision_hashes_the_entry_as_written(self) -> None:
+        """Guards against a default filled in being hashed as if written: an entry without ``status``
+        and one that writes ``"status": "approved"`` load alike but are two revisions."""
+        short = {key: value for key, value in self.good.items() if key not in ("status", "url")}
+        revisions = []
+        for written in (short, {**short, "status": "approved"}):
+            self.write([written])
+            (entry,) = read_manifest(self.manifest).entries
+            self.assertEqual((entry.status, entry.url), ("approved", None))
+            self.assertEqual(entry.document_revision, hashlib.sha256(canonical_json(written).encode()).hexdigest())
+            revisions.append(entry.document_revision)
+        self.assertNotEqual(*revisions)
 
     def test_manifest_not_utf8_reports_the_byte_offset(self) -> None:
         """Guards against a non-UTF-8 manifest being decoded loosely or failing untyped."""
