@@ -12,12 +12,14 @@ so two pages with the same bytes share one entry. Its key is
   fingerprint (:func:`reader_fingerprint`: the SHA-256 of the package's own source
   files, the reader's limits, the Python version and its Unicode database),
 
-so a change to any of them is a miss. The file carries a checksum (SHA-256)
-over every section and entry: a corrupted, truncated or edited file is
-ignored whole, as is one of another format. An entry names its own digest,
-so entries moved about (swapped) are still found by what they name; an entry
-of another reader, grammar or renderer (foreign or stale) is in another
-section and is never looked at. The cache
+so a change to any of them is a miss. The file is a line naming its format,
+then one line per section: its context, a checksum (SHA-256) of its entries'
+text, and that text (a JSON array). A load parses and checks only its own
+section's line (other readers', grammars' and renderers' sections, foreign or
+stale, are kept as they are, never looked at): a section corrupted, truncated
+or edited is ignored whole, as is a file of another format. An entry names its
+own digest, so entries moved about (swapped) are still found by what they
+name. The cache
 never changes a decision; a hit gives exactly the reading the reader gave.
 
 Where it lives (:func:`cache_path`): one file per manifest (named by the
@@ -64,17 +66,19 @@ from .reader import (
 )
 from .registry import MAX_SOURCE_BYTES
 
-__all__ = ["CACHE_ENV", "CACHE_FORMAT", "MAX_CACHE_BYTES", "MAX_ENTRY_BYTES", "ReadingCache", "cache_folder",
+__all__ = ["CACHE_ENV", "CACHE_FORMAT", "MAX_CACHE_BYTES", "MAX_ENTRY_BYTES", "MAX_SECTIONS", "ReadingCache", "cache_folder",
            "cache_path", "decode_reading", "encode_reading", "reader_fingerprint"]
 
 #: The environment variable naming the cache's folder (``off``: no cache).
 CACHE_ENV: Final = "CONFLICT_GATE_CACHE"
 #: The ``"format"`` of a cache file; a file with another is not read.
-CACHE_FORMAT: Final = "conflict-gate reading cache 2"
+CACHE_FORMAT: Final = "conflict-gate reading cache 3"
 #: A cache file is never written larger than this; the entries of the load that writes it come first.
 MAX_CACHE_BYTES: Final = 64 << 20
 #: An entry whose text is longer than this is not stored (its page is read again next time).
 MAX_ENTRY_BYTES: Final = 256 << 10
+#: A cache file holds at most this many sections: the load's own, then the others most recently written.
+MAX_SECTIONS: Final = 8
 #: A cache file larger than this is not read.
 _READ_LIMIT: Final = MAX_CACHE_BYTES + (1 << 20)
 
@@ -198,11 +202,11 @@ def _optional_int(value: Any) -> int | None:
     return value
 
 
-#: A cache file is this head, the SHA-256 (hex) of its sections' text, :data:`_MIDDLE`, the sections (a
-#: JSON object: context -> its entries, each ``[digest, *encoded reading]``) and ``}``: one JSON object,
-#: whose checksum covers every section and entry.
-_HEAD: Final = ('{"format":"' + CACHE_FORMAT + '","checksum":"').encode("ascii")
-_MIDDLE: Final = b'","sections":'
+#: A cache file is this line, then one line per section: its context, a tab, the SHA-256 (hex) of its
+#: entries' text, a tab, that text (a JSON array of entries, each ``[digest, *encoded reading]``) and
+#: ``\n``. JSON holds no raw newline, so a line is a section; a load parses and checks only its own.
+_HEAD: Final = (CACHE_FORMAT + "\n").encode("ascii")
+_HEX: Final = frozenset(b"0123456789abcdef")
 
 class ReadingCache:
     """One cache file, read once when opened and written at most once (:meth:`save`).
@@ -219,7 +223,7 @@ class ReadingCache:
         self.warn = warn
         self.usable = True  # False: the file or folder is not trusted, or there is no fingerprint
         self._stored: dict[str, Any] = {}  # digest -> entry of this load's section, as read
-        self._others: dict[str, Any] = {}  # context -> entries of the other sections, as read
+        self._others: list[bytes] = []  # the other sections' lines, as read (never parsed here)
         self._used: dict[str, list[Any]] = {}  # digest -> entry: hits and new entries, in load order
         self._changed = False
         self.hits = self.misses = 0
@@ -240,19 +244,22 @@ class ReadingCache:
             cache.usable = False
             warn(f"reading cache not used: {problem}")
             return cache
-        sections = cache._read()
-        own = sections.pop(cache.context, [])
+        lines = cache._read()
+        own = lines.pop(cache.context, None)
+        entries = None if own is None else section_entries(own)
+        if own is not None and entries is None:  # damaged, or not a list of entries: written anew
+            cache._changed = True
         try:  # an entry names its digest: moved about, it is still found by it
-            cache._stored = {entry[0]: entry for entry in own if type(entry) is list and entry
+            cache._stored = {entry[0]: entry for entry in entries or () if type(entry) is list and entry
                              and type(entry[0]) is str}
-        except TypeError:  # the section is not a list of entries: written anew
+        except TypeError:  # an unhashable digest: the section is written anew
             cache._changed = True
-        if len(cache._stored) != (len(own) if isinstance(own, list) else -1):
+        if len(cache._stored) != len(entries or ()):
             cache._changed = True
-        cache._others = sections
+        cache._others = list(lines.values())
         return cache
 
-    def _read(self) -> dict[str, Any]:
+    def _read(self) -> dict[str, bytes]:
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
         try:
             fd = os.open(self.path, flags)
@@ -287,11 +294,11 @@ class ReadingCache:
             return {}
         finally:
             os.close(fd)
-        sections = parse_cache_file(b"".join(chunks))
-        if sections is None:  # truncated, corrupt, foreign: written anew
+        lines = section_lines(b"".join(chunks))
+        if lines is None:  # not a cache of this format: written anew
             self._changed = True
             return {}
-        return sections
+        return lines
 
     def get(self, digest: str, source_id: str | None, path: str | None) -> Reading | None:
         """The reading of the page whose bytes have ``digest``, or ``None`` (a miss)."""
@@ -332,10 +339,7 @@ class ReadingCache:
             return
         used = list(self._used.values())
         rest = [entry for digest, entry in self._stored.items() if digest not in self._used]
-        text = _dump({self.context: used + rest, **self._others})
-        if len(text) > self.limit:
-            text = _bounded(self.limit, self.context, used, rest, self._others)
-        content = _HEAD + hashlib.sha256(text).hexdigest().encode("ascii") + _MIDDLE + text + b"}"
+        content = _bounded(self.limit, self.context, used, rest, self._others)
         folder = os.path.dirname(self.path)
         tmp = None
         try:
@@ -363,50 +367,80 @@ class ReadingCache:
     def close(self) -> None:
         """Let go of the entries read and made (:meth:`save` first to keep them): a load closes its cache
         before collection resumes, so no collection walks its lists."""
-        self._stored, self._others, self._used = {}, {}, {}
+        self._stored, self._others, self._used = {}, [], {}
         self.usable = False
 
 
-def _dump(sections: Mapping[str, Any]) -> bytes:
-    return json.dumps(sections, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+def _entry_text(entry: list[Any]) -> bytes:
+    return json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
 
 
-def _bounded(limit: int, context: str, used: list[list[Any]], rest: list[list[Any]],
-             others: Mapping[str, Any]) -> bytes:
-    """The sections within ``limit`` bytes: this load's entries (none if they alone exceed it), then
-    the older entries of its section, then those of the other sections, while they fit."""
-    text = _dump({context: used})
-    if len(text) > limit:
-        return _dump({})
-    kept: dict[str, list[Any]] = {context: list(used)}
-    budget = limit - len(text)
-    older = [(context, entry) for entry in rest]
-    older += [(name, entry) for name, entries in others.items() if isinstance(entries, list) for entry in entries]
-    for name, entry in older:
-        budget -= len(_dump({"": entry})) - 4 + 1  # the entry and a comma
-        if name not in kept:
-            budget -= len(_dump({name: []}))  # the section's name, brackets and a comma
-        if budget < 0:
+def _section(context: str, texts: list[bytes]) -> bytes:
+    """One section's line: context, checksum and the entries' texts as a JSON array, tab-separated,
+    ending in a newline."""
+    text = b"[" + b",".join(texts) + b"]"
+    return context.encode("ascii") + b"\t" + hashlib.sha256(text).hexdigest().encode("ascii") + b"\t" + text + b"\n"
+
+
+def _bounded(limit: int, context: str, used: list[list[Any]], rest: list[list[Any]], others: list[bytes]) -> bytes:
+    """The file's content within ``limit`` bytes of sections: this load's entries (none if they alone
+    exceed it), then the older entries of its section while they fit, then the other sections, whole,
+    in the order they were in (the most recently written first), while they fit, at most
+    :data:`MAX_SECTIONS` in all."""
+    texts = [_entry_text(entry) for entry in used]
+    size = 32 + 1 + 64 + 1 + 2 + 1 + sum(len(text) + 1 for text in texts)  # context, tabs, brackets, newline, commas
+    if size > limit:
+        return _HEAD
+    for entry in rest:
+        text = _entry_text(entry)
+        if size + len(text) + 1 > limit:
             break
-        kept.setdefault(name, []).append(entry)
-    return _dump(kept)
+        texts.append(text)
+        size += len(text) + 1
+    parts = [_HEAD, _section(context, texts)]
+    for other in others[:MAX_SECTIONS - 1]:
+        if size + len(other) + 1 > limit:
+            break
+        parts.append(other + b"\n")
+        size += len(other) + 1
+    return b"".join(parts)
+
+
+def section_lines(raw: bytes) -> dict[str, bytes] | None:
+    """The sections of a cache file's bytes, each line by its context, unchecked (a line of another
+    shape, such as a truncated last one, is left out); ``None`` when the file is not a cache of this
+    format."""
+    if not raw.startswith(_HEAD):
+        return None
+    lines: dict[str, bytes] = {}
+    for line in raw[len(_HEAD):].split(b"\n")[:-1]:  # the last piece follows the last newline: empty if whole
+        if len(line) > 98 and line[32:33] == b"\t" and line[97:98] == b"\t" and _HEX.issuperset(line[:32]) \
+                and _HEX.issuperset(line[33:97]):
+            lines.setdefault(line[:32].decode("ascii"), line)
+    return lines
+
+
+def section_entries(line: bytes) -> list[Any] | None:
+    """The entries of one section's line, or ``None`` when its checksum differs (a flipped byte, an
+    edit) or it is not a JSON array."""
+    text = line[98:]
+    if hashlib.sha256(text).hexdigest().encode("ascii") != line[33:97]:
+        return None
+    try:
+        entries = json.loads(text.decode("utf-8", "surrogatepass"))
+    except (ValueError, RecursionError):
+        return None
+    return entries if isinstance(entries, list) else None
 
 
 def parse_cache_file(raw: bytes) -> dict[str, Any] | None:
-    """The sections of a cache file's bytes (context -> entries), or ``None`` when they are not a whole,
-    unaltered cache of this format (its checksum, over every section and entry, differs; it is truncated;
-    it is not JSON)."""
-    start = len(_HEAD) + 64 + len(_MIDDLE)
-    if not raw.startswith(_HEAD) or raw[len(_HEAD) + 64:start] != _MIDDLE or not raw.endswith(b"}"):
+    """Every whole, unaltered section of a cache file's bytes (context -> entries), or ``None`` when the
+    file is not a cache of this format. (A load reads only its own section: :func:`section_lines`.)"""
+    lines = section_lines(raw)
+    if lines is None:
         return None
-    body = raw[start:-1]
-    if hashlib.sha256(body).hexdigest().encode("ascii") != raw[len(_HEAD):len(_HEAD) + 64]:
-        return None
-    try:
-        sections = json.loads(body.decode("utf-8", "surrogatepass"))
-    except (ValueError, RecursionError):
-        return None
-    return sections if isinstance(sections, dict) else None
+    sections = {context: section_entries(line) for context, line in lines.items()}
+    return {context: entries for context, entries in sections.items() if entries is not None}
 
 
 def _shown(path: str) -> str:

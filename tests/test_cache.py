@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from _conflict_gate.cache import CACHE_ENV, ReadingCache, cache_folder, cache_path, parse_cache_file
+from _conflict_gate.cache import CACHE_ENV, CACHE_FORMAT, MAX_SECTIONS, ReadingCache, cache_folder, cache_path, parse_cache_file
 from _conflict_gate.corpus import Corpus, load_documents, load_with
 from _conflict_gate.decision import audit, gate
 from _conflict_gate.errors import IngestionError
@@ -265,9 +265,11 @@ class CacheTest(CorpusTestCase):
         rng = random.Random(21)
 
         def write_sections(changed: dict[str, Any]) -> bytes:
-            body = json.dumps(changed, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-            head = good[:good.index(b'"checksum":"') + len(b'"checksum":"')]
-            return head + hashlib.sha256(body).hexdigest().encode() + b'","sections":' + body + b"}"
+            lines = [CACHE_FORMAT.encode()]
+            for name, value in changed.items():
+                body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+                lines.append(b"\t".join((name.encode(), hashlib.sha256(body).hexdigest().encode(), body)))
+            return b"\n".join(lines) + b"\n"
 
         def swapped() -> bytes:  # two entries trade places; each still names its own digest
             a, b = rng.sample(range(len(entries)), 2)
@@ -319,21 +321,41 @@ class CacheTest(CorpusTestCase):
         for digest, reading in readings.items():
             old.put(digest, reading)
         old.save()
-        full = len(self.cache.read_bytes())
-        for limit in (full // 2, full // 8, 10):
+        other = self.cache.read_bytes()
+        full = len(other)
+        for limit in (4 * full, full // 2, 10):
             with self.subTest(limit=limit):
+                self.cache.write_bytes(other)
                 cache = ReadingCache.open(str(self.cache), grammar, "commonmark", print, limit=limit)
                 new = dict(list(readings.items())[:3])
                 for digest, reading in new.items():
                     cache.put(digest, reading)
                 cache.save()
-                sections = parse_cache_file(self.cache.read_bytes())
+                written = self.cache.read_bytes()
+                self.assertLessEqual(len(written) - len(CACHE_FORMAT) - 1, limit)
+                sections = parse_cache_file(written)
                 assert sections is not None
-                self.assertLessEqual(len(json.dumps(sections, separators=(",", ":"))), max(limit, 2))
                 kept = [entry[0] for entry in sections.get(cache.context, [])]
                 self.assertEqual(kept, list(new) if limit > 10 else [])  # the load's own, or none if they do not fit
-                if limit == full // 2:
-                    self.assertTrue(sections.keys() - {cache.context})  # older sections while they fit
+                # the other section, never parsed by this load: kept byte for byte while it fits, else left out
+                self.assertEqual(other.split(b"\n")[1] in written.split(b"\n"), limit == 4 * full)
+                self.assertEqual(len(sections), 1 + (limit == 4 * full) if limit > 10 else 0)
+
+    def test_stale_sections_fall_off_the_least_recently_written_first(self) -> None:
+        """Guards against every upgrade leaving a section behind for each load to read: at most
+        MAX_SECTIONS, the load's own first, then the others in the order they were written."""
+        grammar = read_manifest(self.manifest).grammar
+        others = [b"\t".join((f"{i:032x}".encode(), hashlib.sha256(b"[]").hexdigest().encode(), b"[]"))
+                  for i in range(MAX_SECTIONS + 2)]
+        self.cache.parent.mkdir(mode=0o700, exist_ok=True)
+        self.cache.write_bytes(CACHE_FORMAT.encode() + b"\n" + b"".join(line + b"\n" for line in others))
+        cache = ReadingCache.open(str(self.cache), grammar, "commonmark", print)
+        cache.put("0" * 64, read_directives("# A page\n", grammar))
+        cache.save()
+        lines = self.cache.read_bytes().split(b"\n")
+        self.assertEqual(lines[0], CACHE_FORMAT.encode())
+        self.assertEqual(lines[1][:32], cache.context.encode())
+        self.assertEqual(lines[2:-1], others[:MAX_SECTIONS - 1])
 
     def test_the_lab_is_the_same_with_and_without_the_cache(self) -> None:
         plain = load_documents(FIXTURE_MANIFEST, cache=False)
