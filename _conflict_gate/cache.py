@@ -175,8 +175,8 @@ def decode_reading(data: Any, source_id: str | None, path: str | None) -> Readin
     corrupted entry apart; what it vouches for is not checked again)."""
     claims_data, refusal_data, near_data, occurrences_data = data
     intern = sys.intern
-    claims = tuple([_claim((intern(operation), intern(key), intern(value), line, start, end, byte_start, byte_end,
-                            intern(quote)))
+    claims = tuple([_new(Claim, (intern(operation), intern(key), intern(value), line, start, end, byte_start, byte_end,
+                                       intern(quote)))
                     for operation, key, value, line, start, end, byte_start, byte_end, quote in claims_data])
     refusal = None
     if refusal_data is not None:
@@ -186,14 +186,15 @@ def decode_reading(data: Any, source_id: str | None, path: str | None) -> Readin
             raise ValueError("not a refusal")
         refusal = DirectiveError(reason, detail, quote=quote, source_id=source_id, path=path,
                                  line=_optional_int(line), column=_optional_int(column))
-    near = tuple([_near_miss((line, column, intern(where), intern(quote))) for line, column, where, quote in near_data])
+    near = tuple([_new(NearMiss, (line, column, intern(where), intern(quote))) for line, column, where, quote in near_data])
     occurrences = tuple([claims[text].quote if type(text) is int and text >= 0 else intern(text)
                          for text in occurrences_data])
     return Reading(claims, refusal, near, occurrences)
 
 
-_claim: Final = Claim._make  # the shape is checked; the file's checksum vouches for the values
-_near_miss: Final = NearMiss._make
+#: A claim or near-miss made from its fields without a Python-level constructor: unpacking checks
+#: their number, ``intern`` that names and quotes are strings; the file's checksum vouches for the rest.
+_new: Final = tuple.__new__
 
 
 def _optional_int(value: Any) -> int | None:
