@@ -804,8 +804,8 @@ class AdversarialInputTest(unittest.TestCase):
         for unit in ("[a] ", "`a` "):
             with self.subTest(unit=unit):
                 peak(unit, 1000)  # caches filled
-                grown = peak(unit, 40_000) - peak(unit, 8_000)
-                self.assertLess(grown, 10 * 32_000, f"{grown / 32_000:.1f} bytes per byte")
+                grown = peak(unit, 20_000) - peak(unit, 4_000)
+                self.assertLess(grown, 10 * 16_000, f"{grown / 16_000:.1f} bytes per byte")
 
     def test_adversarial_inputs_give_the_expected_outcome(self) -> None:
         for name, (text, expected, near_misses) in self.INPUTS.items():
