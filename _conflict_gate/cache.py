@@ -209,6 +209,7 @@ def _optional_int(value: Any) -> int | None:
 _HEAD: Final = (CACHE_FORMAT + "\n").encode("ascii")
 _HEX: Final = frozenset(b"0123456789abcdef")
 
+
 class ReadingCache:
     """One cache file, read once when opened and written at most once (:meth:`save`).
 
@@ -250,12 +251,10 @@ class ReadingCache:
         entries = None if own is None else section_entries(own)
         if own is not None and entries is None:  # damaged, or not a list of entries: written anew
             cache._changed = True
-        try:  # an entry names its digest: moved about, it is still found by it
-            cache._stored = {entry[0]: entry for entry in entries or () if type(entry) is list and entry
-                             and type(entry[0]) is str}
-        except TypeError:  # an unhashable digest: the section is written anew
-            cache._changed = True
-        if len(cache._stored) != len(entries or ()):
+        # an entry names its digest: moved about, it is still found by it; one of another shape is left out
+        cache._stored = {entry[0]: entry for entry in entries or () if type(entry) is list and entry
+                         and type(entry[0]) is str}
+        if len(cache._stored) != len(entries or ()):  # left out, or a digest twice: written anew
             cache._changed = True
         cache._others = list(lines.values())
         return cache
