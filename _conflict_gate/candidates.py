@@ -141,20 +141,28 @@ def _look_alike_claims(encoded: bytes, grammar: Grammar) -> list[int]:
     """The at signs on lines that state a claim only once look-alikes are read as ASCII
     (:func:`~_conflict_gate.lookalike.skeleton`: ``@quіll сreate_copy existing_path=overwrite`` with a
     Cyrillic ``і`` and ``с``, or a ``꞊`` for ``=``): a reader sees a second directive there. Only
-    lines holding a non-ASCII byte and an at sign are read, each once: linear."""
+    lines holding an at sign and a non-ASCII byte are read, each once, found from the at signs
+    (a page has fewer of them than lines with a non-ASCII word): linear."""
     found: list[int] = []
     pos, n = 0, len(encoded)
+    # the at sign's other spellings start with ``&`` or 0xEF: without them, every ``@`` is one (memchr)
+    plain = b"&" not in encoded and b"\xef" not in encoded
     while len(found) <= MAX_CANDIDATES:
-        byte = _NON_ASCII_BYTE.search(encoded, pos)
-        if byte is None:
-            break
-        at = byte.start()
+        if plain:
+            at = encoded.find(b"@", pos)
+            if at == -1:
+                break
+        else:
+            sign = grammar.at_sign.search(encoded, pos)
+            if sign is None:
+                break
+            at = sign.start()
         start = max(encoded.rfind(b"\n", pos, at), encoded.rfind(b"\r", pos, at)) + 1
         start = max(start, pos)
         end_match = _LINE_BREAK.search(encoded, at)
         end = n if end_match is None else end_match.start()
         pos = end + 1
-        if grammar.at_sign.search(encoded, start, end) is None:
+        if _NON_ASCII_BYTE.search(encoded, start, end) is None:
             continue
         folded = skeleton(encoded[start:end].decode("utf-8", "replace")).encode("utf-8", "surrogatepass")
         if _stated_claims(folded, grammar):
