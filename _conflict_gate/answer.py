@@ -214,15 +214,27 @@ def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> AnswerCh
     ready = checked["status"] == "ready"
     findings = _findings(corpus, checked, answer) if ready else []
     verdict = verdict_of(findings, ready)
+    echoed: Mapping[str, Any] = checked
     return build(AnswerCheck, ANSWER_CHECK_FIELDS, {
         "verdict": verdict,
         "verdict_class": VERDICTS[verdict][0],
         "findings": findings,
-        "decision": build(DecisionEcho, DECISION_ECHO_FIELDS, {key: dict(checked)[key] for key in DECISION_ECHO_FIELDS}),
+        "decision": build(DecisionEcho, DECISION_ECHO_FIELDS, {key: echoed[key] for key in DECISION_ECHO_FIELDS}),
     })
 
 
 _finding: Final = finding
+
+
+def _form_words(corpus: Corpus, operation: str, claim_key: str) -> FormWords:
+    """The :class:`FormWords` of a decision's claim, built once per corpus (its patterns compiled then)
+    and kept in :attr:`Corpus.memo <_conflict_gate.corpus.Corpus.memo>`."""
+    key = ("form words", operation, claim_key)
+    words = corpus.memo.get(key)
+    if words is None:
+        words = FormWords(corpus.grammar, operation, claim_key)
+        corpus.remember(key, words)
+    return words
 
 
 def _findings(corpus: Corpus, decision: Decision, answer: str | bytes) -> list[Finding]:
@@ -243,7 +255,7 @@ def _findings(corpus: Corpus, decision: Decision, answer: str | bytes) -> list[F
         return [_finding("too_large", f"over the {MAX_ANSWER_BYTES}-byte limit", None, None)]
     if not answer.strip():
         return [_finding("empty", "the answer is empty", None, None)]
-    words = FormWords(corpus.grammar, decision["operation"], decision["claim_key"])
+    words = _form_words(corpus, decision["operation"], decision["claim_key"])
     reading = read_answer(answer)
     checked = _Check(corpus, decision, reading, words).run()
     in_forms = [_span(f) for f in checked if f["kind"] == "non_ascii_in_form"]

@@ -138,6 +138,13 @@ class Corpus:
     def __post_init__(self) -> None:
         object.__setattr__(self, "id_index", IdIndex(self.sources))
 
+    def remember(self, key: Any, value: Any) -> None:
+        """Keep ``value`` in :attr:`memo` under ``key`` (a full memo, :data:`MEMO_LIMIT` entries, starts
+        again empty)."""
+        if len(self.memo) >= MEMO_LIMIT:
+            self.memo.clear()
+        self.memo[key] = value
+
     @cached_property
     def quote_index(self) -> QuoteIndex:
         """Every directive-shaped occurrence of the verified sources (:class:`~_conflict_gate.quotes.QuoteIndex`),

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Mapping, Sequence, cast
 
-from .corpus import MEMO_LIMIT, Corpus, Source, collection_paused
+from .corpus import Corpus, Source, collection_paused
 from .errors import GateError, LocatedError, printable
 from .grammar import Grammar, IntegerRule
 from .manifest import Manifest
@@ -211,14 +211,8 @@ def _claim_record(corpus: Corpus, source: Source, claim: Claim) -> tuple[ClaimRe
     if known is None or known[0] is not source:
         record = claim_record(source, claim)
         known = (source, record, canonical_json(record))
-        _remember(corpus, key, known)
+        corpus.remember(key, known)
     return cast(ClaimRecord, known[1].copy()), known[2]
-
-
-def _remember(corpus: Corpus, key: Any, value: Any) -> None:
-    if len(corpus.memo) >= MEMO_LIMIT:
-        corpus.memo.clear()
-    corpus.memo[key] = value
 
 
 def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[ClaimRecord],
@@ -230,7 +224,7 @@ def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[Cla
     texts = corpus.memo.get(key)
     if texts is None:
         texts = request_texts(corpus.grammar, request, claims, encoded)
-        _remember(corpus, key, texts)
+        corpus.remember(key, texts)
     system, user = texts
     return {"messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
 
