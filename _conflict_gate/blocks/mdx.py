@@ -223,6 +223,7 @@ class _Scan:
         stretch_end = -1
         no_closer: dict[int, array[int]] = {}  # backtick run length -> the starts of such runs in the stretch
         resume = -1  # a construct ended mid-line here: the rest of the line is inline text
+        esm_starts = sorted(self.esm_lines)
         while pos < size:
             eol = view.find("\n", pos)
             eol = size if eol == -1 else eol
@@ -231,6 +232,14 @@ class _Scan:
                 continue
             if pos in self.esm_lines:
                 pos = eol + 1
+                continue
+            plain = _PLAIN_LINES.match(view, pos)
+            if plain is not None and fence is None:  # lines of text only: nothing below would act on them
+                pos = plain.end()
+                if esm_starts:  # an import or export line among them is read as one
+                    k = bisect.bisect_right(esm_starts, plain.start())
+                    if k < len(esm_starts) and esm_starts[k] < pos:
+                        pos = esm_starts[k]
                 continue
             line = view[pos:eol]
             if fence is not None:  # inside fenced code: look only for its closing fence
@@ -518,6 +527,10 @@ def _fence_closer(char: str, length: int) -> re.Pattern[str]:
     return re.compile(rf"^[ \t>]*{re.escape(char)}{{{length},}}[ \t\r]*$", re.ASCII | re.MULTILINE)
 #: What may start a code span, an expression, a tag or an escape in a line's text.
 _INLINE_SPECIAL: Final = re.compile(r"[\\`{<]")
+#: Whole lines of text (each ending in a newline) that :meth:`_Scan.run` would pass over unchanged: not
+#: blank, holding none of the characters that start a code span, an expression, a tag, an escape, a
+#: fence (`` ` ``, ``~``) or a container directive (``:``, kept out wherever it is).
+_PLAIN_LINES: Final = re.compile(r"(?:(?=[ \t>]*[^ \t>\r\n])[^\n\\`{<~:]*\n)+")
 
 
 def _backtick_runs(view: str, start: int, end: int) -> dict[int, array[int]]:
