@@ -67,11 +67,11 @@ _EQUALS_BYTES: Final = (b"=", b"&", b"\xef")
 _EQUALS_LINES: Final = 256
 
 
-def stated_keys(encoded: bytes, grammar: Grammar) -> Iterator[re.Match[bytes]]:
+def stated_keys(encoded: bytes, grammar: Grammar, *, signed: bool = False) -> Iterator[re.Match[bytes]]:
     """``grammar.stated_key.finditer(encoded)``, scanning only the lines that hold a byte such a match
     ends with (:data:`_EQUALS_BYTES`): a match never spans a line (no part of it matches a line
     ending), so the matches and their order are the same, and a page without ``=`` costs three
-    ``bytes.find``."""
+    ``bytes.find``. ``signed``: only on the lines that also hold an at sign (``grammar.at_sign``)."""
     pattern = grammar.stated_key
     at: list[int] = []
     for ending in _EQUALS_BYTES:
@@ -84,6 +84,7 @@ def stated_keys(encoded: bytes, grammar: Grammar) -> Iterator[re.Match[bytes]]:
     if len(at) > _EQUALS_LINES:
         yield from pattern.finditer(encoded)
         return
+    plain = signed and b"&" not in encoded and b"\xef" not in encoded  # then every at sign is an '@'
     done = 0
     for position in sorted(at):
         if position < done:
@@ -92,7 +93,9 @@ def stated_keys(encoded: bytes, grammar: Grammar) -> Iterator[re.Match[bytes]]:
         start = max(start, done)
         ends = [end for end in (encoded.find(b"\n", position), encoded.find(b"\r", position)) if end != -1]
         end = min(ends) if ends else len(encoded)
-        yield from pattern.finditer(encoded, start, end)
+        if not signed or (encoded.find(b"@", start, end) != -1 if plain else
+                          grammar.at_sign.search(encoded, start, end) is not None):
+            yield from pattern.finditer(encoded, start, end)
         done = end
 
 
@@ -104,7 +107,7 @@ def _stated_claims(encoded: bytes, grammar: Grammar) -> list[int]:
     found: list[int] = []
     done = 0  # lines before this offset were read
     carriage_returns = b"\r" in encoded
-    for key in stated_keys(encoded, grammar):
+    for key in stated_keys(encoded, grammar, signed=True):  # a line without an at sign states nothing
         if key.start() < done:
             continue
         line_start = max(encoded.rfind(b"\n", done, key.start()) + 1, done)
