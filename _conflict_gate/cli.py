@@ -146,7 +146,8 @@ def _audit(args: argparse.Namespace) -> int:
         write_report(args, Report("audit", tuple(audit_checks(report, where))), where)
     if corpus.failed:  # after the report, which lists every one
         sys.stdout.flush()
-        where_listed = "under refused sources" if args.format in ("json", "markdown") else "as an error finding"
+        where_listed = {"json": "in refused_sources (error IngestionError)",
+                        "markdown": "under \"Sources that failed verification\""}.get(args.format, "as an error finding")
         raise CliError("input", f"{failed_line(corpus, args)}; the report lists each {where_listed}")
     return exit_code("ok" if report["clean"] else "findings")
 

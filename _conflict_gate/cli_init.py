@@ -61,7 +61,8 @@ def _starter_grammar(texts: Sequence[str], renderer: Renderer) -> tuple[dict[str
         grammar = _grammar_of(namespace, counted)
     count = sum(len(keys) for keys in grammar["operations"].values())
     left = len(found) - len(counted) if counted else 0
-    besides = f", {left} more left out (in code, or on pages the reader refuses: audit names them)" if left else ""
+    besides = (f"; {plural(left, 'more line')} left out: in code, or on pages the reader refuses (audit names them)"
+               if left else "")
     return (grammar, f"grammar proposed from {plural(len(counted) or len(found), 'directive line')} "
                      f"(namespace {namespace!r}, {plural(count, 'key')}{besides}): review the values and integer bounds")
 

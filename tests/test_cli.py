@@ -945,7 +945,7 @@ class InitTest(CliCase):
         self.assertEqual(result.code, code("ok"), result.err)
         self.assertIn("grammar proposed from 1 directive line", result.err)
         # the lines left out are counted (a newcomer's pages were refused without a word until audit)
-        self.assertIn("2 more left out (in code, or on pages the reader refuses: audit names them)", result.err)
+        self.assertIn("2 more lines left out: in code, or on pages the reader refuses (audit names them)", result.err)
         data = json.loads((docs / "manifest.json").read_text(encoding="utf-8"))
         self.assertEqual(data["grammar"]["operations"],
                          {"net.connect": {"tls": {"type": "enum", "values": ["required"]}}})
