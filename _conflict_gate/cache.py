@@ -17,9 +17,10 @@ then one line per section: its context, a checksum (SHA-256) of its entries'
 text, and that text (a JSON array). A load parses and checks only its own
 section's line (other readers', grammars' and renderers' sections, foreign or
 stale, are kept as they are, never looked at): a section corrupted, truncated
-or edited is ignored whole, as is a file of another format. An entry names its
-own digest, so entries moved about (swapped) are still found by what they
-name. The cache
+or edited is ignored whole, as is a cache of another format (and a file that
+is no reading cache is never overwritten). An entry names its own digest, so
+entries moved about (swapped) are still found by what they name; an entry of
+the wrong shape is a miss, whatever its checksum says. The cache
 never changes a decision; a hit gives exactly the reading the reader gave.
 
 Where it lives (:func:`cache_path`): one file per manifest (named by the
@@ -42,6 +43,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import secrets
 import stat
 import sys
@@ -171,13 +173,25 @@ def encode_reading(reading: Reading) -> list[Any]:
 def decode_reading(data: Any, source_id: str | None, path: str | None) -> Reading:
     """The :class:`Reading` :func:`encode_reading` gave ``data`` for, its refusal naming ``source_id``
     and ``path``; its names, values and quotes interned, as the reader's are. Raises ``ValueError``,
-    ``TypeError`` or ``IndexError`` on data of another shape (the file's checksum has already told a
-    corrupted entry apart; what it vouches for is not checked again)."""
+    ``TypeError`` or ``IndexError`` on data of another shape: lists of the right lengths, text where
+    there is text, non-negative integers (never a bool or a float) where there are numbers. (The
+    section's checksum tells damage apart; the shape is checked whatever the checksum says, so an
+    entry no reader wrote is a miss, never a traceback.)"""
     claims_data, refusal_data, near_data, occurrences_data = data
+    if type(claims_data) is not list or type(near_data) is not list or type(occurrences_data) is not list:
+        raise ValueError("not an entry")
     intern = sys.intern
-    claims = tuple([_new(Claim, (intern(operation), intern(key), intern(value), line, start, end, byte_start, byte_end,
-                                       intern(quote)))
-                    for operation, key, value, line, start, end, byte_start, byte_end, quote in claims_data])
+    claims = []
+    for claim in claims_data:
+        if type(claim) is not list or len(claim) != 9:
+            raise ValueError("not a claim")
+        operation, key, value, line, start, end, byte_start, byte_end, quote = claim
+        if not (type(operation) is str and type(key) is str and type(value) is str and type(quote) is str
+                and type(line) is int and type(start) is int and type(end) is int and type(byte_start) is int
+                and type(byte_end) is int and line > 0 and 0 <= start <= end and 0 <= byte_start <= byte_end):
+            raise ValueError("not a claim")
+        claims.append(_new(Claim, (intern(operation), intern(key), intern(value), line, start, end, byte_start,
+                                   byte_end, intern(quote))))
     refusal = None
     if refusal_data is not None:
         reason, detail, quote, line, column = refusal_data
@@ -186,20 +200,27 @@ def decode_reading(data: Any, source_id: str | None, path: str | None) -> Readin
             raise ValueError("not a refusal")
         refusal = DirectiveError(reason, detail, quote=quote, source_id=source_id, path=path,
                                  line=_optional_int(line), column=_optional_int(column))
-    near = tuple([_new(NearMiss, (line, column, intern(where), intern(quote))) for line, column, where, quote in near_data])
+    near = []
+    for miss in near_data:
+        if type(miss) is not list or len(miss) != 4:
+            raise ValueError("not a near-miss")
+        line, column, where, quote = miss
+        if not (type(line) is int and type(column) is int and line > 0 and column > 0 and type(where) is str
+                and type(quote) is str):
+            raise ValueError("not a near-miss")
+        near.append(_new(NearMiss, (line, column, intern(where), intern(quote))))
     occurrences = tuple([claims[text].quote if type(text) is int and text >= 0 else intern(text)
                          for text in occurrences_data])
-    return Reading(claims, refusal, near, occurrences)
+    return Reading(tuple(claims), refusal, tuple(near), occurrences)
 
 
-#: A claim or near-miss made from its fields without a Python-level constructor: unpacking checks
-#: their number, ``intern`` that names and quotes are strings; the file's checksum vouches for the rest.
+#: A claim or near-miss made from its fields, checked above, without a Python-level constructor.
 _new: Final = tuple.__new__
 
 
 def _optional_int(value: Any) -> int | None:
-    if value is not None and type(value) is not int:
-        raise ValueError("not an integer")
+    if value is not None and (type(value) is not int or value < 1):
+        raise ValueError("not a line or column")
     return value
 
 
@@ -208,6 +229,11 @@ def _optional_int(value: Any) -> int | None:
 #: ``\n``. JSON holds no raw newline, so a line is a section; a load parses and checks only its own.
 _HEAD: Final = (CACHE_FORMAT + "\n").encode("ascii")
 _HEX: Final = frozenset(b"0123456789abcdef")
+#: How a reading cache of any format starts (format 2 was one JSON object): only such a file is replaced.
+_ANY_FORMAT: Final = (b"conflict-gate reading cache ", b'{"format":"conflict-gate reading cache ')
+#: A ``\u`` escape of a UTF-16 surrogate: the writer never makes one (it escapes only control
+#: characters), and a lone surrogate is text no page holds.
+_SURROGATE_ESCAPE: Final = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 class ReadingCache:
@@ -260,7 +286,9 @@ class ReadingCache:
         return cache
 
     def _read(self) -> dict[str, bytes]:
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+        # O_NONBLOCK: a FIFO at the path opens at once (and is then refused as no regular file)
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0) \
+            | getattr(os, "O_NONBLOCK", 0)
         try:
             fd = os.open(self.path, flags)
         except FileNotFoundError:
@@ -294,9 +322,15 @@ class ReadingCache:
             return {}
         finally:
             os.close(fd)
-        lines = section_lines(b"".join(chunks))
-        if lines is None:  # not a cache of this format: written anew
-            self._changed = True
+        raw = b"".join(chunks)
+        lines = section_lines(raw)
+        if lines is None:
+            if raw and not raw.startswith(_ANY_FORMAT):  # somebody's file, never overwritten
+                self.usable = False
+                self.warn(f"reading cache not used: {_shown(self.path)} is not a reading cache (name another file, "
+                          "or remove it)")
+                return {}
+            self._changed = True  # a cache of another format (or an empty file): written anew
             return {}
         return lines
 
@@ -371,8 +405,12 @@ class ReadingCache:
         self.usable = False
 
 
-def _entry_text(entry: list[Any]) -> bytes:
-    return json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+def _entry_text(entry: list[Any]) -> bytes | None:
+    """The entry as JSON text, or ``None`` when it holds text no page holds (a lone surrogate): not stored."""
+    try:
+        return json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:
+        return None
 
 
 def _section(context: str, texts: list[bytes]) -> bytes:
@@ -387,12 +425,14 @@ def _bounded(limit: int, context: str, used: list[list[Any]], rest: list[list[An
     exceed it), then the older entries of its section while they fit, then the other sections, whole,
     in the order they were in (the most recently written first), while they fit, at most
     :data:`MAX_SECTIONS` in all."""
-    texts = [_entry_text(entry) for entry in used]
+    texts = [text for text in map(_entry_text, used) if text is not None]
     size = 32 + 1 + 64 + 1 + 2 + 1 + sum(len(text) + 1 for text in texts)  # context, tabs, brackets, newline, commas
     if size > limit:
         return _HEAD
     for entry in rest:
         text = _entry_text(entry)
+        if text is None:
+            continue
         if size + len(text) + 1 > limit:
             break
         texts.append(text)
@@ -424,13 +464,17 @@ def section_entries(line: bytes) -> list[Any] | None:
     """The entries of one section's line, or ``None`` when its checksum differs (a flipped byte, an
     edit) or it is not a JSON array."""
     text = line[98:]
-    if hashlib.sha256(text).hexdigest().encode("ascii") != line[33:97]:
+    if hashlib.sha256(text).hexdigest().encode("ascii") != line[33:97] or _SURROGATE_ESCAPE.search(text):
         return None
     try:
-        entries = json.loads(text.decode("utf-8", "surrogatepass"))
-    except (ValueError, RecursionError):
+        entries = json.loads(text.decode("utf-8"), parse_constant=_no_constant)
+    except (ValueError, RecursionError):  # UnicodeDecodeError (a raw surrogate, bad UTF-8) is a ValueError
         return None
     return entries if isinstance(entries, list) else None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def parse_cache_file(raw: bytes) -> dict[str, Any] | None:

@@ -267,7 +267,7 @@ class CacheTest(CorpusTestCase):
         def write_sections(changed: dict[str, Any]) -> bytes:
             lines = [CACHE_FORMAT.encode()]
             for name, value in changed.items():
-                body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+                body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
                 lines.append(b"\t".join((name.encode(), hashlib.sha256(body).hexdigest().encode(), body)))
             return b"\n".join(lines) + b"\n"
 
@@ -293,6 +293,22 @@ class CacheTest(CorpusTestCase):
                                          [digest, [], None, [], [7]], [digest, [], None, [], [-1]]])
             return write_sections(rng.choice([{context: changed}, {context: "text"}, {context: {digest: 1}}]))
 
+        with_claims = [i for i, entry in enumerate(entries) if entry[1]]
+        wrong_values: list[Any] = ["1", 1.0, True, None, [], {}, -1, float("nan"), float("inf"), 10 ** 40 * -1,
+                                   "\ud800", {"abcdefghi": 0}]
+
+        def mistyped() -> bytes:  # a checksum that fits an entry no reader wrote: a miss, never a traceback
+            index = rng.choice(with_claims)
+            entry = json.loads(json.dumps(entries[index]))
+            slot = rng.randrange(10)
+            if slot == 9:  # the claims themselves
+                entry[1] = rng.choice([{"abcdefghi": 0}, ["abcdefghi"], "claims", 7])
+            else:
+                entry[1][0][slot] = rng.choice(wrong_values)
+            changed = list(entries)
+            changed[index] = entry
+            return write_sections({context: changed})
+
         damages = {
             "flipped byte": lambda: bytes(b ^ (1 << rng.randrange(8)) if i == rng.randrange(len(good)) else b
                                           for i, b in enumerate(good)),
@@ -301,7 +317,9 @@ class CacheTest(CorpusTestCase):
             "shuffled entries": shuffled,
             "foreign entries": foreign,
             "misshapen entry": misshapen,
-            "not a cache": lambda: rng.choice([b"", b"{}", b"[1,2]", b"\xff\xfe", json.dumps({"format": "x"}).encode()]),
+            "mistyped entry": mistyped,
+            "another format": lambda: rng.choice([b"", CACHE_FORMAT.encode()[:-1] + b"2\n",
+                                                  b'{"format":"conflict-gate reading cache 2","checksum":"0"}']),
         }
         for name, damage in damages.items():
             for round_ in range(FUZZ_ROUNDS):
@@ -311,6 +329,32 @@ class CacheTest(CorpusTestCase):
                     self.assertEqual(snapshot(corpus), expected_corpus)
                     self.assertEqual(decisions(corpus), expected)
                     self.assertIsNotNone(parse_cache_file(self.cache.read_bytes()))  # written anew
+
+    def test_a_file_that_is_no_reading_cache_is_never_overwritten(self) -> None:
+        """Regression: ``--cache manifest.json`` replaced the manifest with a cache (a file of another
+        format was written anew). Somebody's file is left as it is, with one warning; the load is as
+        without a cache."""
+        expected = snapshot(self.load(cache=False))
+        self.cache.parent.mkdir(mode=0o700, exist_ok=True)
+        for content in (b"{}", b"[1,2]", b"\xff\xfe", json.dumps({"format": "x"}).encode(), self.manifest.read_bytes()):
+            with self.subTest(content=content[:20]):
+                self.cache.write_bytes(content)
+                with redirect_stderr(io.StringIO()) as out:
+                    corpus = self.load()
+                self.assertEqual(snapshot(corpus), expected)
+                self.assertEqual(self.cache.read_bytes(), content)
+                self.assertIn("is not a reading cache", out.getvalue())
+
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "POSIX FIFOs")
+    def test_a_fifo_at_the_cache_path_is_refused_at_once(self) -> None:
+        """Regression: a FIFO at the cache path blocked the load forever (opened for reading, it waits
+        for a writer); it is opened without blocking and refused as no regular file."""
+        self.cache.parent.mkdir(mode=0o700, exist_ok=True)
+        os.mkfifo(self.cache, 0o600)
+        with redirect_stderr(io.StringIO()) as out:
+            corpus = self.load()
+        self.assertEqual(snapshot(corpus), snapshot(self.load(cache=False)))
+        self.assertIn("not a regular file", out.getvalue())
 
     def test_the_file_is_bounded_this_loads_entries_first(self) -> None:
         """Guards against a cache growing without bound, or a full one dropping the entries just read."""
