@@ -230,10 +230,11 @@ def _optional_int(value: Any) -> int | None:
 _HEAD: Final = (CACHE_FORMAT + "\n").encode("ascii")
 _HEX: Final = frozenset(b"0123456789abcdef")
 #: How a reading cache of any format starts (format 2 was one JSON object): only such a file is replaced.
-_ANY_FORMAT: Final = (b"conflict-gate reading cache ", b'{"format":"conflict-gate reading cache ')
-#: A ``\u`` escape of a UTF-16 surrogate: the writer never makes one (it escapes only control
-#: characters), and a lone surrogate is text no page holds.
-_SURROGATE_ESCAPE: Final = re.compile(rb"\\u[dD][89a-fA-F]")
+_ANY_FORMAT: Final = re.compile(rb'(?:\{"format":")?conflict-gate reading cache [0-9]+(?:\n|",)')
+#: A ``\u`` escape of a UTF-16 surrogate (an odd run of backslashes before the ``u``; an even one is
+#: escaped backslashes, text): the writer never makes one (it escapes only control characters), and
+#: a lone surrogate is text no page holds.
+_SURROGATE_ESCAPE: Final = re.compile(rb"(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F]")
 
 
 class ReadingCache:
@@ -304,9 +305,6 @@ class ReadingCache:
                 self.usable = False
                 self.warn(f"reading cache not used: {problem}")
                 return {}
-            if info.st_size > _READ_LIMIT:
-                self._changed = True
-                return {}
             chunks = []
             size = 0
             while True:
@@ -315,24 +313,26 @@ class ReadingCache:
                     break
                 chunks.append(chunk)
                 size += len(chunk)
-                if size > _READ_LIMIT:
-                    self._changed = True
-                    return {}
+                if size > _READ_LIMIT or info.st_size > _READ_LIMIT:  # too large to read: replaced, if a cache
+                    return self._another(chunks[0])
         except OSError:
             return {}
         finally:
             os.close(fd)
         raw = b"".join(chunks)
         lines = section_lines(raw)
-        if lines is None:
-            if raw and not raw.startswith(_ANY_FORMAT):  # somebody's file, never overwritten
-                self.usable = False
-                self.warn(f"reading cache not used: {_shown(self.path)} is not a reading cache (name another file, "
-                          "or remove it)")
-                return {}
-            self._changed = True  # a cache of another format (or an empty file): written anew
-            return {}
-        return lines
+        return self._another(raw) if lines is None else lines
+
+    def _another(self, raw: bytes) -> dict[str, bytes]:
+        """No sections, for a file that is not a cache of this format and starts with ``raw``: a cache of
+        another format (or an empty file) is written anew; somebody's file is never overwritten."""
+        if raw and _ANY_FORMAT.match(raw) is None:
+            self.usable = False
+            self.warn(f"reading cache not used: {_shown(self.path)} is not a reading cache (name another file, "
+                      "or remove it)")
+        else:
+            self._changed = True
+        return {}
 
     def get(self, digest: str, source_id: str | None, path: str | None) -> Reading | None:
         """The reading of the page whose bytes have ``digest``, or ``None`` (a miss)."""

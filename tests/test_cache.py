@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from _conflict_gate.cache import CACHE_ENV, CACHE_FORMAT, MAX_SECTIONS, ReadingCache, cache_folder, cache_path, parse_cache_file
+from _conflict_gate.cache import _READ_LIMIT, CACHE_ENV, CACHE_FORMAT, MAX_SECTIONS, ReadingCache, cache_folder, cache_path, parse_cache_file
 from _conflict_gate.corpus import Corpus, load_documents, load_with
 from _conflict_gate.decision import audit, gate
 from _conflict_gate.errors import IngestionError
@@ -336,7 +336,8 @@ class CacheTest(CorpusTestCase):
         without a cache."""
         expected = snapshot(self.load(cache=False))
         self.cache.parent.mkdir(mode=0o700, exist_ok=True)
-        for content in (b"{}", b"[1,2]", b"\xff\xfe", json.dumps({"format": "x"}).encode(), self.manifest.read_bytes()):
+        for content in (b"{}", b"[1,2]", b"\xff\xfe", json.dumps({"format": "x"}).encode(), self.manifest.read_bytes(),
+                        b"conflict-gate reading cache notes\n\nmine\n"):
             with self.subTest(content=content[:20]):
                 self.cache.write_bytes(content)
                 with redirect_stderr(io.StringIO()) as out:
@@ -344,6 +345,29 @@ class CacheTest(CorpusTestCase):
                 self.assertEqual(snapshot(corpus), expected)
                 self.assertEqual(self.cache.read_bytes(), content)
                 self.assertIn("is not a reading cache", out.getvalue())
+
+    def test_a_file_too_large_to_read_is_replaced_only_when_it_is_a_cache(self) -> None:
+        """Regression: a file over the read limit was written anew before its first bytes were looked at."""
+        self.cache.parent.mkdir(mode=0o700, exist_ok=True)
+        for head, replaced in ((b"", False), (CACHE_FORMAT.encode() + b"\n", True)):
+            with self.subTest(replaced=replaced):
+                with open(self.cache, "wb") as handle:
+                    handle.write(head)
+                    handle.truncate(_READ_LIMIT + 1)  # sparse: no disk written
+                with redirect_stderr(io.StringIO()) as out:
+                    self.load()
+                self.assertEqual(self.cache.stat().st_size <= _READ_LIMIT, replaced)
+                self.assertEqual("is not a reading cache" in out.getvalue(), not replaced)
+
+    def test_text_that_spells_a_surrogate_escape_is_kept(self) -> None:
+        """Regression: a page quoting the text ``\\ud800`` (written to the file as ``\\\\ud800``, an escaped
+        backslash) made its whole section look damaged, so no page was ever found."""
+        manifest = write_corpus(self.root / "escaped", {"a.md": b"Text.\n\n`@quill create_copy existing_path=\\ud800`\n"})
+        first = load_documents(manifest, cache=self.cache)
+        with mock.patch("_conflict_gate.corpus.read_directives", side_effect=AssertionError("read again")):
+            second = load_documents(manifest, cache=self.cache)
+        self.assertEqual(snapshot(second), snapshot(first))
+        self.assertIn("\\ud800", " ".join(quote for source in first.sources.values() for quote in source.occurrences))
 
     @unittest.skipUnless(hasattr(os, "mkfifo"), "POSIX FIFOs")
     def test_a_fifo_at_the_cache_path_is_refused_at_once(self) -> None:
