@@ -84,7 +84,7 @@ def stated_keys(encoded: bytes, grammar: Grammar, *, signed: bool = False) -> It
     if len(at) > _EQUALS_LINES:
         yield from pattern.finditer(encoded)
         return
-    plain = signed and b"&" not in encoded and b"\xef" not in encoded  # then every at sign is an '@'
+    plain = signed and _plain_at_signs(encoded)
     done = 0
     for position in sorted(at):
         if position < done:
@@ -93,10 +93,24 @@ def stated_keys(encoded: bytes, grammar: Grammar, *, signed: bool = False) -> It
         start = max(start, done)
         ends = [end for end in (encoded.find(b"\n", position), encoded.find(b"\r", position)) if end != -1]
         end = min(ends) if ends else len(encoded)
-        if not signed or (encoded.find(b"@", start, end) != -1 if plain else
-                          grammar.at_sign.search(encoded, start, end) is not None):
+        if not signed or _next_at_sign(encoded, grammar, plain, start, end) != -1:
             yield from pattern.finditer(encoded, start, end)
         done = end
+
+
+def _plain_at_signs(encoded: bytes) -> bool:
+    """The at sign's other spellings (``grammar.at_sign``) start with ``&`` or 0xEF: without either on
+    the page, every at sign is an ``@``."""
+    return b"&" not in encoded and b"\xef" not in encoded
+
+
+def _next_at_sign(encoded: bytes, grammar: Grammar, plain: bool, start: int, end: int) -> int:
+    """The offset of the first at sign in ``[start, end)``, or -1 (``plain``: :func:`_plain_at_signs`,
+    then a memchr)."""
+    if plain:
+        return encoded.find(b"@", start, end)
+    sign = grammar.at_sign.search(encoded, start, end)
+    return -1 if sign is None else sign.start()
 
 
 def _stated_claims(encoded: bytes, grammar: Grammar) -> list[int]:
@@ -148,18 +162,11 @@ def _look_alike_claims(encoded: bytes, grammar: Grammar) -> list[int]:
     (a page has fewer of them than lines with a non-ASCII word): linear."""
     found: list[int] = []
     pos, n = 0, len(encoded)
-    # the at sign's other spellings start with ``&`` or 0xEF: without them, every ``@`` is one (memchr)
-    plain = b"&" not in encoded and b"\xef" not in encoded
+    plain = _plain_at_signs(encoded)
     while len(found) <= MAX_CANDIDATES:
-        if plain:
-            at = encoded.find(b"@", pos)
-            if at == -1:
-                break
-        else:
-            sign = grammar.at_sign.search(encoded, pos)
-            if sign is None:
-                break
-            at = sign.start()
+        at = _next_at_sign(encoded, grammar, plain, pos, n)
+        if at == -1:
+            break
         start = max(encoded.rfind(b"\n", pos, at), encoded.rfind(b"\r", pos, at)) + 1
         start = max(start, pos)
         end_match = _LINE_BREAK.search(encoded, at)
