@@ -286,12 +286,25 @@ SET_ASIDE_FIELDS: Final[Mapping[str, str]] = _ro({
 })
 
 
+def _decision_orders() -> Mapping[tuple[str, bool], tuple[str, ...]]:
+    """(reason, set aside?) -> the fields of such a decision, in order, for every decision reason."""
+    orders = {}
+    for status, reasons in DECISIONS.items():
+        for reason in reasons:
+            own = tuple(REFUSED_FIELDS) if status == "refused" else REASON_FIELDS[reason]
+            orders[reason, False] = (*RESULT_FIELDS, *own, *TAIL_FIELDS)
+            orders[reason, True] = (*RESULT_FIELDS, *own, *TAIL_FIELDS, *SET_ASIDE_FIELDS)
+    return _ro(orders)
+
+
+_DECISION_ORDERS: Final = _decision_orders()
+
+
 def decision_fields(reason: str, *, unrelated: str = DEFAULT_UNRELATED) -> tuple[str, ...]:
     """Every field of a decision with ``reason`` (a decision reason), in order; ``unrelated`` is the
-    option the decision was made with (a key of :data:`~_conflict_gate.registry.UNRELATED_OPTIONS`)."""
-    own = tuple(REFUSED_FIELDS) if reason in DECISIONS["refused"] else REASON_FIELDS[reason]
-    tail = (*TAIL_FIELDS, *SET_ASIDE_FIELDS) if unrelated != DEFAULT_UNRELATED else tuple(TAIL_FIELDS)
-    return (*RESULT_FIELDS, *own, *tail)
+    option the decision was made with (a key of :data:`~_conflict_gate.registry.UNRELATED_OPTIONS`).
+    The same tuple for the same reason and option on every call; ``KeyError`` for another reason."""
+    return _DECISION_ORDERS[reason, unrelated != DEFAULT_UNRELATED]
 
 
 # --------------------------------------------------------------------------
@@ -391,7 +404,9 @@ def build(shape: type[_Shape], fields: Sequence[str] | Mapping[str, str], values
     """
     known = _ORDERS.get(id(fields))
     if known is None or known[0] is not fields:  # the tables are constants: each is looked at once
-        known = _ORDERS[id(fields)] = (fields, tuple(fields), frozenset(fields))
+        known = (fields, tuple(fields), frozenset(fields))
+        if len(_ORDERS) < _MAX_ORDERS:  # a table made per call (not a constant) is never kept
+            _ORDERS[id(fields)] = known
     order = known[1]
     if type(values) is dict and tuple(values) == order:  # every field, in order: builders run once per item
         return cast(_Shape, values)
@@ -403,3 +418,5 @@ def build(shape: type[_Shape], fields: Sequence[str] | Mapping[str, str], values
 
 #: id of a field table -> (the table, its names in order, as a set), for :func:`build`.
 _ORDERS: dict[int, tuple[object, tuple[str, ...], frozenset[str]]] = {}
+#: More tables than the results define (each kept table holds its object alive).
+_MAX_ORDERS: Final = 256

@@ -682,6 +682,46 @@ class ResultIsolationTest(DialectCase):
                     scramble(first)
                     self.assertEqual(self.decide(d, corpus, candidates, version), saved)
 
+    def test_a_decision_made_again_is_the_one_a_fresh_corpus_makes(self) -> None:
+        """Guards against the warm path's memo answering for another claim or source: a missing claim
+        remembered as missing, a declared one as declared, each for its own key and source."""
+        for d in DIALECTS:
+            files = {"docs/a.md": text(d.line(d.agreed)), "docs/b.md": text(d.line(d.agreed)),
+                     "docs/s.md": text("Nothing is declared here."), "docs/c.md": text(d.line(d.other))}
+            requests = [(["a", "s"], d.key), (["a", "b"], d.key), (["s"], d.key), (["a", "c"], d.key),
+                        (["a", "b"], "no-such-key-of-it")]
+            for candidates, key in requests:
+                with self.subTest(dialect=d.name, candidates=candidates, key=key):
+                    try:
+                        fresh = self.decide(d, self.build(d, files), candidates, "1.0", key)
+                    except GateError as error:  # a key the grammar lacks: the same error every time
+                        fresh = {"error": error.reason}
+                    corpus = self.build(d, files)
+                    for _ in range(3):
+                        try:
+                            again = self.decide(d, corpus, candidates, "1.0", key)
+                        except GateError as error:
+                            again = {"error": error.reason}
+                        self.assertEqual(again, fresh)
+
+    def test_deciding_keeps_no_table_per_call(self) -> None:
+        """Guards against memory that grows with every decision: each decision's field order was a new
+        tuple, and :func:`build` kept every table it was given (a service deciding for a day grew
+        without bound)."""
+        from _conflict_gate import results
+        d = DIALECTS[0]
+        corpus = self.build(d, {"docs/a.md": text(d.line(d.agreed)), "docs/b.md": text(d.line(d.other))})
+        for candidates in (["a"], ["a", "b"], ["b"]):
+            self.decide(d, corpus, candidates, "1.0")
+        kept = len(results._ORDERS)
+        for _ in range(200):
+            for candidates in (["a"], ["a", "b"], ["b"]):
+                self.decide(d, corpus, candidates, "1.0")
+        self.assertEqual(len(results._ORDERS), kept)
+        for _ in range(results._MAX_ORDERS + 50):  # a caller's table made per call is never kept past the bound
+            self.assertEqual(results.build(dict, ("x", "y"), {"y": 1}), {"y": 1})
+        self.assertLessEqual(len(results._ORDERS), results._MAX_ORDERS)
+
 
 def audit_rows(report: Mapping[str, Any]) -> list[tuple[Any, ...]]:
     """Per key of every operation: (version, operation, key, status, values, declaring ids, silent ids)."""
