@@ -189,13 +189,13 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
         return _decision(corpus, request, unrelated, first.reason, [], **fields)
     if not counted:
         return _decision(corpus, request, unrelated, "no_related_source", [])
-    found = [(s, s.claim(operation, claim_key)) for s in counted]
-    records = [_claim_record(corpus, s, claim) for s, claim in found if claim is not None]
+    found = [(s, _claim_record(corpus, s, operation, claim_key)) for s in counted]
+    records = [record for _, record in found if record is not None]
     claims = [record for record, _ in records]
     values = {claim["value"] for claim in claims}
     if len(values) > 1:
         return _decision(corpus, request, unrelated, "same_version_directives_disagree", claims)
-    missing = [s.source_id for s, claim in found if claim is None]
+    missing = [s.source_id for s, record in found if record is None]
     if missing:
         return _decision(corpus, request, unrelated, "requested_claim_missing", claims,
                          missing_claim_source_ids=missing)
@@ -203,16 +203,23 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
                      texts=tuple(text for _, text in records), agreed_value=values.pop())
 
 
-def _claim_record(corpus: Corpus, source: Source, claim: Claim) -> tuple[ClaimRecord, str]:
-    """:func:`claim_record` (a new dict each call) and its canonical JSON, both built once per claim of
-    ``corpus`` (its document revision hashed then) and kept in :attr:`Corpus.memo <_conflict_gate.corpus.Corpus.memo>`."""
-    key = ("claim", source.source_id, claim.operation, claim.claim_key)
+def _claim_record(corpus: Corpus, source: Source, operation: str, claim_key: str) -> tuple[ClaimRecord, str] | None:
+    """:func:`claim_record` of the claim ``source`` declares for ``operation``/``claim_key`` (a new dict
+    each call) and its canonical JSON, or ``None`` when it declares none. Looked up once per source and
+    claim of ``corpus`` (its document revision hashed then), the answer kept in
+    :attr:`Corpus.memo <_conflict_gate.corpus.Corpus.memo>`, a missing claim too."""
+    key = ("claim", source.source_id, operation, claim_key)
     known = corpus.memo.get(key)
     if known is None or known[0] is not source:
-        record = claim_record(source, claim)
-        known = (source, record, canonical_json(record))
+        claim = source.claim(operation, claim_key)
+        if claim is None:
+            known = (source, None)
+        else:
+            record = claim_record(source, claim)
+            known = (source, (record, canonical_json(record)))
         corpus.remember(key, known)
-    return cast(ClaimRecord, known[1].copy()), known[2]
+    found: tuple[ClaimRecord, str] | None = known[1]
+    return None if found is None else (found[0].copy(), found[1])
 
 
 def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[ClaimRecord],
