@@ -233,7 +233,8 @@ _HEX: Final = frozenset(b"0123456789abcdef")
 _ANY_FORMAT: Final = re.compile(rb'(?:\{"format":")?conflict-gate reading cache [0-9]+(?:\n|",)')
 #: A ``\u`` escape of a UTF-16 surrogate (an odd run of backslashes before the ``u``; an even one is
 #: escaped backslashes, text): the writer never makes one (it escapes only control characters), and
-#: a lone surrogate is text no page holds.
+#: a lone surrogate is text no page holds. Looked for only where ``\ud`` or ``\uD`` occurs at all
+#: (a byte search): a pattern that starts with a lookbehind is tried at every byte of the section.
 _SURROGATE_ESCAPE: Final = re.compile(rb"(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F]")
 
 
@@ -464,7 +465,9 @@ def section_entries(line: bytes) -> list[Any] | None:
     """The entries of one section's line, or ``None`` when its checksum differs (a flipped byte, an
     edit) or it is not a JSON array."""
     text = line[98:]
-    if hashlib.sha256(text).hexdigest().encode("ascii") != line[33:97] or _SURROGATE_ESCAPE.search(text):
+    if hashlib.sha256(text).hexdigest().encode("ascii") != line[33:97]:
+        return None
+    if (b"\\ud" in text or b"\\uD" in text) and _SURROGATE_ESCAPE.search(text):
         return None
     try:
         entries = json.loads(text.decode("utf-8"), parse_constant=_no_constant)
