@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import errno
+import gc
 import hashlib
 import json
 import os
@@ -21,6 +22,7 @@ import socket
 import stat
 import threading
 import unittest
+import weakref
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
@@ -286,6 +288,39 @@ class LoadTest(CorpusCase):
         self.assertEqual((refusal.reason, refusal.line, refusal.column, refusal.source_id),  # type: ignore[union-attr]
                          ("unknown_directive_value", 1, 34, "b"))
         self.assertEqual(corpus.sources["b"].claims, ())
+
+
+class _Loop:
+    """An object that refers to itself: garbage only the cyclic collector frees."""
+
+    me: _Loop | None = None
+
+
+class CollectorTest(CorpusCase):
+    """A load pauses Python's cyclic collector and leaves it as it found it."""
+
+    def test_a_load_restores_the_collector_and_keeps_nothing_from_it(self) -> None:
+        """Guards against a load leaving the collector off (or turning it on), against its objects
+        being walked by the first young collection after it, and against garbage kept from collection
+        by the promotion (a cycle made before the load is still collected)."""
+        self.put("docs/a.md")
+        self.write_manifest([self.entry("a", "docs/a.md")])
+        was = gc.isenabled()
+        self.addCleanup(gc.enable if was else gc.disable)
+        for enabled in (True, False):
+            with self.subTest(enabled=enabled):
+                (gc.enable if enabled else gc.disable)()
+                loop = _Loop()
+                loop.me = loop
+                dead = weakref.ref(loop)
+                del loop  # only the collector can free it now
+                corpus = load_documents(self.manifest, cache=False)
+                self.assertEqual(gc.isenabled(), enabled)
+                if enabled:  # the load's objects are in the oldest generation, none young
+                    young = {id(obj) for generation in (0, 1) for obj in gc.get_objects(generation)}
+                    self.assertFalse({id(corpus.sources), id(corpus.manifest)} & young, "the load's objects are young")
+                gc.collect()
+                self.assertIsNone(dead(), "a cycle made before the load was not collected")
 
 
 class DuplicateFileTest(CorpusCase):
