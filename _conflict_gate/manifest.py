@@ -318,15 +318,16 @@ def _all_plain(documents: list[Any], scheme: VersionScheme, require_pins: bool) 
                  and all(map(_PLAIN_PATH.fullmatch, paths)) and len(set(paths)) == len(paths)
                  and all(map(_SHA256_HEX.fullmatch, digests) if require_pins
                          else (digest == "" or _SHA256_HEX.fullmatch(digest) for digest in digests))
-                 and all(type(url) is str and url.isascii() and _URL.fullmatch(url) and url.isprintable()
-                         for url in urls)
+                 and all(type(url) is str for url in urls) and "".join(urls).isascii()
+                 and all(map(_URL.fullmatch, urls)) and all(map(str.isprintable, urls))
                  and all(type(status) is str and status in PAGE_STATUSES for status in statuses))
     except (KeyError, TypeError):
         return None
     if not plain:
         return None
-    return [Entry(source_id, version, path, entry.get("url"), entry.get("status", "approved"), digest,
-                  _keys_of(entry), index)
+    new = tuple.__new__  # every field checked above: an Entry made without a Python-level constructor
+    return [new(Entry, (source_id, version, path, entry.get("url"), entry.get("status", "approved"), digest,
+                        _keys_of(entry), index))
             for index, (entry, source_id, version, path, digest)
             in enumerate(zip(documents, ids, versions, paths, digests))]
 

@@ -761,6 +761,58 @@ class DocumentRevisionTest(ManifestCase):
             entry.written["url"] = "https://evil.example"  # type: ignore[index]
 
 
+class PlainEntriesTest(unittest.TestCase):
+    """The column-by-column check of plainly valid entries against the entry-by-entry one."""
+
+    def test_the_fast_check_accepts_only_what_the_full_check_accepts(self) -> None:
+        """Guards against the fast path (every entry checked one column at a time, used when all are
+        plain) taking an entry the full check refuses, or making another entry of it."""
+        import random
+        rng = random.Random(20261201)
+        scheme = VERSION_SCHEMES["major.minor"]
+        values = {
+            "source_id": ["a", "guide-1", "x/y", "", "-a", "caf\u00e9", "a b", "a" * 201, 7],
+            "version": ["1.0", "2.10", "1.0 ", "01.0", "\uff11.0", "", None],
+            "path": ["docs/a.md", "b.md", "docs/../a.md", "./a.md", "/a.md", "a\\b.md", "d//a.md", "a\tb.md",
+                     "caf\u00e9.md", "docs/", ""],
+            "url": ["https://docs.example/a", "https://d.example/\u00e9", "a b", "x" * 2049, "", "h\u2028",
+                    "https://e.example/\x85", 3],
+            "sha256": [hashlib.sha256(b"a").hexdigest(), hashlib.sha256(b"a").hexdigest().upper(), "", "0" * 63],
+            "status": ["approved", "draft", "deprecated", "Approved", ""],
+        }
+        fast_taken = 0
+        for _ in range(3000):
+            documents: list[Any] = []
+            for index in range(rng.randint(1, 4)):
+                entry: dict[str, Any] = {key: rng.choice(options) if rng.random() < 0.3 else options[0]
+                                         for key, options in values.items()}
+                if entry["source_id"] == "a":
+                    entry["source_id"] = f"s{index}"
+                if entry["path"] == "docs/a.md":
+                    entry["path"] = f"docs/p{index}.md"
+                for key in ("url", "status") if rng.random() < 0.3 else ():
+                    del entry[key]
+                if rng.random() < 0.05:
+                    entry["extra"] = "x"
+                documents.append(entry)
+            if rng.random() < 0.1:  # a repeated id, path or both
+                again = dict(documents[0])
+                field = rng.choice(["source_id", "path", None])
+                if field is not None:
+                    again[field] = f"{again[field]}-again" if field == "source_id" else "docs/again.md"
+                documents.append(again)
+            for require_pins in (True, False):
+                fast = manifest_module._all_plain(documents, scheme, require_pins)
+                if fast is None:
+                    continue
+                fast_taken += 1
+                full = manifest_module._check_each(documents, scheme, require_pins,
+                                                   lambda detail, *parts, **kw: IngestionError("invalid_manifest", detail))
+                self.assertEqual(fast, full, documents)
+                self.assertEqual([type(entry) for entry in fast], [type(entry) for entry in full])
+        self.assertGreater(fast_taken, 300)  # the fast path was tried, not only refused
+
+
 class VersionSchemeTest(unittest.TestCase):
     def test_the_schemes(self) -> None:
         """The four schemes, each fitting its own examples."""
