@@ -19,7 +19,7 @@ that it does not list.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Mapping, Sequence, cast
+from typing import Any, Mapping, Sequence
 
 from .corpus import Corpus, Source, collection_paused
 from .errors import GateError, LocatedError, printable

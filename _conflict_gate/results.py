@@ -405,7 +405,7 @@ def build(shape: type[_Shape], fields: Sequence[str] | Mapping[str, str], values
     known = _ORDERS.get(id(fields))
     if known is None or known[0] is not fields:  # the tables are constants: each is looked at once
         known = (fields, tuple(fields), frozenset(fields))
-        if len(_ORDERS) < _MAX_ORDERS:  # a table made per call (not a constant) is never kept
+        if len(_ORDERS) < _MAX_ORDERS:  # bounded: a caller making a table per call would grow it forever
             _ORDERS[id(fields)] = known
     order = known[1]
     if type(values) is dict and tuple(values) == order:  # every field, in order: builders run once per item
@@ -418,5 +418,6 @@ def build(shape: type[_Shape], fields: Sequence[str] | Mapping[str, str], values
 
 #: id of a field table -> (the table, its names in order, as a set), for :func:`build`.
 _ORDERS: dict[int, tuple[object, tuple[str, ...], frozenset[str]]] = {}
-#: More tables than the results define (each kept table holds its object alive).
+#: At most this many tables are kept in :data:`_ORDERS` (the results define a few dozen; each kept
+#: table's object stays alive).
 _MAX_ORDERS: Final = 256
