@@ -143,16 +143,21 @@ def _check_decision(corpus: Corpus, decision: Any) -> Decision:
 def _same(expected: Any, given: Any) -> bool:
     """Is ``given`` exactly ``expected``: the same types, keys in the same order, equal values? The
     cheap test made first (no pointer is built); :func:`_first_difference` says where they differ."""
-    if type(expected) is not type(given):
+    kind = type(expected)
+    if kind is not type(given):
         return False
-    if type(expected) is dict:
+    if kind is dict:
         if len(expected) != len(given):
             return False
         for (key, value), (other_key, other) in zip(expected.items(), given.items()):
-            if type(key) is not type(other_key) or key != other_key or not _same(value, other):
+            if type(key) is not type(other_key) or key != other_key:
+                return False
+            kind = type(value)
+            if kind is not type(other) or not (_same(value, other) if kind is dict or kind is list
+                                               else value == other):  # a leaf compared here, not by a call
                 return False
         return True
-    if type(expected) is list:
+    if kind is list:
         return len(expected) == len(given) and all(map(_same, expected, given))
     return bool(expected == given)
 
