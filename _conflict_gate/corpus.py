@@ -456,20 +456,17 @@ def collection_paused() -> Iterator[None]:
     load or an audit creates objects by the hundred thousand, none in a cycle, and each collection
     it would trigger walks every object already made (a third of a cached load).
 
-    When it ran, the block's objects then join the oldest generation at once (``gc.freeze()``, then
-    ``gc.unfreeze()``, which moves every tracked object there without examining it): otherwise the
-    first allocation after the block starts a young collection that walks all of them (65 ms after a
-    cached load of 10,000 pages), and they are walked again when promoted. Nothing is kept from
-    collection: garbage among them (and among the process's other young objects, promoted alike) is
-    found by the next full collection, as for any long-lived data."""
+    Only paused: a process's own use of the collector is left as it was (its frozen objects stay
+    frozen, its young garbage is collected by the next young collection). Moving the block's objects
+    to the oldest generation at its end (``gc.freeze()``, ``gc.unfreeze()``) would spare the first
+    young collection after a cached load its walk of them (65 ms at 10,000 pages), but it unfreezes
+    what the caller froze and leaves the caller's young garbage until a full collection: not done."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
-            gc.freeze()
-            gc.unfreeze()
             gc.enable()
 
 
