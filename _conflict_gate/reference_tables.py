@@ -35,6 +35,7 @@ from .registry import (
     AUDIT_STATUSES,
     COMMAND_EXIT_CODES,
     DECISIONS,
+    DEFAULT_RENDERER,
     EXIT_CODES,
     FINDINGS,
     MAX_ANSWER_BYTES,
@@ -246,7 +247,7 @@ _TOP_LEVEL_WORDS: Final = {
     "grammar": "the directive grammar of the corpus: `namespace`, `product`, `operations` (see below)",
     "version_scheme": "how versions are written: one of the version schemes below",
     "renderer": "how the docs site renders the pages, so which reading the gate judges them by: one of the "
-                "renderers below (omitted: `commonmark`)",
+                f"renderers below (omitted: `{DEFAULT_RENDERER}`)",
     "sources": "where the pages come from: `{\"include\": [patterns], \"exclude\": [patterns]}`, paths "
                "under the manifest's folder (see [Sources](#sources)); `init` writes it, `init --update`, "
                "`pin --check` and `audit` read it (omitted: none of that)",
