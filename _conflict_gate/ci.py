@@ -29,7 +29,8 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Final, Iterable, NamedTuple, Sequence
+from types import MappingProxyType
+from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence
 from urllib.parse import quote
 
 from . import __version__
@@ -235,10 +236,19 @@ def audit_checks(report: AuditReport, where: Locations) -> list[Check]:
         per_source.setdefault(miss["source_id"], []).append(Finding(
             "near_miss", severity("near_miss"), miss["source_id"], where.of(miss["path"]), miss["line"],
             miss["column"], f"near-miss in {miss['where']}: counts for nothing",
-            ("directive-shaped text in code is an example: it counts for nothing: " if miss["where"] == "code"
-             else "directive-shaped text a reader does not see counts for nothing: ") + printable(miss["quote"])))
+            _NEAR_MISS_WORDS.get(miss["where"], "directive-shaped text that counts for nothing: ")
+            + printable(miss["quote"])))
     checks += [Check("sources", sid, tuple(findings)) for sid, findings in sorted(per_source.items())]
     return [*checks, *unlisted_checks(report["unlisted_sources"], where)]
+
+
+#: How a near-miss's message begins, by where it was found (the places of
+#: :data:`~_conflict_gate.registry.NEAR_MISS_PLACES`).
+_NEAR_MISS_WORDS: Final[Mapping[str, str]] = MappingProxyType({
+    "code": "directive-shaped text in code is an example: it counts for nothing: ",
+    "hidden": "directive-shaped text a reader does not see counts for nothing: ",
+    "mention": "a mention of the namespace states nothing: it counts for nothing: ",
+})
 
 
 def unlisted_checks(pages: Sequence[UnlistedSource], where: Locations, *, fix: str = "") -> list[Check]:

@@ -41,6 +41,7 @@ from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import audit
 from _conflict_gate.registry import (
     DIRECTIVE_REASONS,
+    NEAR_MISS_PLACES,
     REPORT_SEVERITIES,
     SEVERITIES,
     SOURCE_INGESTION_REASONS,
@@ -248,6 +249,25 @@ class FindingsTest(CliCase):
         self.assertEqual(refused.message, "approved page broken: expected exactly '@quill <operation> "
                          "<key>=<value>', got '@quill create_copy existing_path = refuse'; use single spaces, "
                          "names from the grammar and nothing after the value")
+
+    def test_a_near_miss_says_where_it_is(self) -> None:
+        """Guards against a mention (text a reader does see, stating nothing) annotated as text a reader
+        does not see: each place of NEAR_MISS_PLACES has its own words."""
+        from _conflict_gate.ci import _NEAR_MISS_WORDS
+        self.assertEqual(set(_NEAR_MISS_WORDS), set(NEAR_MISS_PLACES))
+        folder = self.folder()
+        manifest = write_corpus(folder, {"docs/a.md": b"@quill create_copy existing_path=refuse\n\n"
+                                         b"Questions? Ping @quill on Slack.\n\n"
+                                         b"`@quill create_copy existing_path=overwrite`\n\n"
+                                         b"<!-- @quill create_copy existing_path=overwrite -->\n"},
+                                extra={"renderer": "github"})
+        messages = {f.message.split(":")[0]: f for check in audit_checks(audit(load_documents(manifest)),
+                                                                           Locations(str(folder), ""))
+                    for f in check.findings if f.reason == "near_miss"}
+        self.assertEqual(sorted(messages), ["a mention of the namespace states nothing",
+                                            "directive-shaped text a reader does not see counts for nothing",
+                                            "directive-shaped text in code is an example"])
+        self.assertEqual(messages["a mention of the namespace states nothing"].line, 3)
 
     def test_every_reason_of_the_table_is_produced_at_its_severity(self) -> None:
         """Every reason REPORT_SEVERITIES lists comes out of its command, on an approved page and on a draft."""
