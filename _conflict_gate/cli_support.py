@@ -75,16 +75,20 @@ def located_error(error: LocatedError, *, prog: str, manifest: str) -> tuple[str
     (``manifest`` as :func:`shown_manifest` gives it). The command line prints it; the MCP server's
     error results carry it as their text, so both say exactly the same."""
     kind = next(name for cls, name in ERROR_KINDS.items() if isinstance(error, cls))
-    hint = ""
-    if isinstance(error, IngestionError):
-        if error.reason == "hash_mismatch":
-            hint = f"; if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
-        elif error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
-            hint = f"; an empty sha256 means not pinned yet: {prog} pin --manifest {manifest}"
-        elif error.reason == "source_missing":
-            hint = (f"; restore the file, or remove its entry from the manifest (with \"sources\": "
-                    f"{prog} init --update --prune --manifest {manifest})")
+    hint = ingestion_fix(error, prog=prog, manifest=manifest) if isinstance(error, IngestionError) else ""
     return kind, error_line(prog, f"{error} [{error.reason}]{hint}")
+
+
+def ingestion_fix(error: IngestionError, *, prog: str, manifest: str) -> str:
+    """``"; "`` and the command that fixes ``error`` (a stale pin, no pin yet, a page gone), or ``""``."""
+    if error.reason == "hash_mismatch":
+        return f"; if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
+    if error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
+        return f"; an empty sha256 means not pinned yet: {prog} pin --manifest {manifest}"
+    if error.reason == "source_missing":
+        return (f"; restore the file, or remove its entry from the manifest (with \"sources\": "
+                f"{prog} init --update --prune --manifest {manifest})")
+    return ""
 
 
 def check_output(path: Path, *, create_only: bool = False) -> None:
@@ -178,14 +182,19 @@ def load_corpus(args: argparse.Namespace, *, warn: bool = True) -> Corpus:
 
 
 def failed_line(corpus: Corpus, args: argparse.Namespace) -> str:
-    """``N of M sources failed verification (first: MESSAGE [REASON])``, printable, with the fix
-    when a pin is stale."""
+    """``N of M sources failed verification (first: MESSAGE [REASON])``, printable, with the fix of each
+    reason among them (:func:`ingestion_fix`: a re-pin fixes a stale page, not a page that is gone)."""
     failed = corpus.failed
     first = failed[0].refusal
     assert first is not None
     line = f"{len(failed)} of {plural(len(corpus), 'source')} failed verification (first: {first} [{first.reason}])"
-    if any(source.refusal is not None and source.refusal.reason == "hash_mismatch" for source in failed):
-        line += f"; if the edits are intended, re-pin: {args.prog} pin --manifest {shlex.quote(printable_path(args.manifest))}"
+    fixes = {}
+    for source in failed:
+        refusal = source.refusal
+        if isinstance(refusal, IngestionError) and refusal.reason not in fixes:
+            fixes[refusal.reason] = ingestion_fix(refusal, prog=args.prog, manifest=shown_manifest(args.manifest))
+    for reason, fix in fixes.items():
+        line += fix.replace("; ", f"; [{reason}] ", 1) if len(fixes) > 1 and fix else fix
     return printable(line)
 
 

@@ -311,8 +311,14 @@ class CliIsolationTest(CorpusTestCase):
         self.assertEqual((status, json.loads(out)["status"]), (code("ok"), "ready"))
         self.assertEqual(err, "conflict-gate: warning: 1 of 7 sources failed verification (first: "
                               f"{load_documents(self.m, strict=False).sources['reference'].refusal} [hash_mismatch]); "
-                              f"if the edits are intended, re-pin: conflict-gate pin --manifest {self.m}; "
+                              f"if the edit is intended, re-pin: conflict-gate pin --manifest {self.m}; "
                               "each refuses the requests it is eligible for\n")
+        (self.root / "docs/rival.md").unlink()  # a page gone as well: each reason with its own fix
+        status, out, err = self.gate("guide", strict=False)
+        self.assertEqual(status, code("ok"))
+        self.assertIn(f"; [hash_mismatch] if the edit is intended, re-pin: conflict-gate pin --manifest {self.m}; "
+                      "[source_missing] restore the file, or remove its entry from the manifest (with \"sources\": "
+                      f"conflict-gate init --update --prune --manifest {self.m}); each refuses", err)
         status, out, err = self.gate("guide", "reference", strict=False)
         self.assertEqual((status, json.loads(out)["reason"]), (code("refused"), "hash_mismatch"))
         self.assertEqual(err.splitlines()[1], f"refused: {json.loads(out)['message']} [hash_mismatch]")
