@@ -135,7 +135,7 @@ def _check_decision(corpus: Corpus, decision: Any) -> Decision:
         reason, where = difference
         detail = ("the decision does not have the shape of a gate result" if reason == "invalid_decision"
                   else "the decision is not what the gate gives for its own request on this corpus "
-                       "(edited, or made from other sources or pins)")
+                       "(edited, or made from other sources or pins); if its pages changed, run the gate again")
         raise DecisionError(reason, detail, pointer=where)
     return expected
 
