@@ -806,8 +806,9 @@ class PlainEntriesTest(unittest.TestCase):
                 if fast is None:
                     continue
                 fast_taken += 1
-                full = manifest_module._check_each(documents, scheme, require_pins,
-                                                   lambda detail, *parts, **kw: IngestionError("invalid_manifest", detail))
+                full = manifest_module._check_each(
+                    documents, scheme, require_pins,
+                    lambda detail, *parts, **kw: IngestionError("invalid_manifest", detail))
                 self.assertEqual(fast, full, documents)
                 self.assertEqual([type(entry) for entry in fast], [type(entry) for entry in full])
         self.assertGreater(fast_taken, 300)  # the fast path was tried, not only refused
