@@ -175,10 +175,9 @@ def init_command(args: argparse.Namespace) -> int:
     sources = Sources((Pattern.parse(include, include=True),))
     found = scan(root, sources)
     scheme = args.scheme or "auto"
+    why = ""
     if scheme == "auto":
-        versions = [page.version for page in found.pages]
-        scheme = next((name for name in ("major.minor", "semver", "calver", "label")
-                       if all(VERSION_SCHEMES[name].fits(v) for v in versions)), "label")
+        scheme, why = _detected_scheme([page.version for page in found.pages])
     left_out = list(found.left_out)
     outcomes = plan(found.pages, VERSION_SCHEMES[scheme], root, base=sources.id_base())
     pages = _read_pages(root, _sort_out(outcomes, left_out), left_out)
@@ -200,13 +199,32 @@ def init_command(args: argparse.Namespace) -> int:
     write_atomically(manifest_path, render_json(manifest), create_only=True)
     _report_pages(left_out, [outcome for outcome, _ in pages if outcome.renamed])
     print(f"wrote {printable_path(manifest_path)}: {plural(len(pages), 'source')}, version scheme "
-          f"{scheme!r}{f', renderer {renderer.name!r}' if args.renderer else ''}, unpinned; {note}"
+          f"{scheme!r}{why}{f', renderer {renderer.name!r}' if args.renderer else ''}, unpinned; {note}"
           f"{'' if detected is None else '; renderer ' + printable(detected.why)}", file=sys.stderr)
     for line in () if detected is None else detected.warnings:
         print(f"renderer: {printable(line)}", file=sys.stderr)
     print(f"next: edit the grammar (and any \"status\": \"draft\"), then run: "
           f"{args.prog} pin --manifest {shlex.quote(printable_path(manifest_path))}", file=sys.stderr)
     return exit_code("ok")
+
+
+#: The schemes ``init`` tries, strictest first; the last fits any folder name a version can have.
+_DETECTED_SCHEMES: Final = ("major.minor", "semver", "calver", "label")
+
+
+def _detected_scheme(versions: Sequence[str]) -> tuple[str, str]:
+    """The first of :data:`_DETECTED_SCHEMES` every version fits, and, when that is ``label`` though
+    some version fits a stricter scheme, the words saying which version kept that scheme out (a
+    mixed tree loses the stricter order silently otherwise), else ``""``."""
+    scheme = next((name for name in _DETECTED_SCHEMES if all(map(VERSION_SCHEMES[name].fits, versions))), "label")
+    if scheme != "label":
+        return scheme, ""
+    best = max(_DETECTED_SCHEMES[:-1], key=lambda name: sum(map(VERSION_SCHEMES[name].fits, versions)))
+    misfit = next((v for v in sorted(versions) if not VERSION_SCHEMES[best].fits(v)), None)
+    if misfit is None or not any(map(VERSION_SCHEMES[best].fits, versions)):
+        return scheme, ""
+    return scheme, (f" (the folder {printable(misfit)!r} is no {best} version; name a scheme with --scheme "
+                    "and the pages that do not fit it are left out)")
 
 
 def _base_url(entries: Sequence[Entry]) -> str | None:

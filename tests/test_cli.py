@@ -1081,6 +1081,9 @@ class InitTest(CliCase):
                 for rel in left_out:
                     self.assertIn(f"left out: {rel}: version ", result.err)
                 self.assertNotIn("url", json.dumps(data["documents"]))
+                # label chosen though a folder fits a stricter scheme: the folder that kept it out is named
+                self.assertEqual("version scheme 'label' (the folder 'stable' is no major.minor version; name a "
+                                 "scheme with --scheme" in result.err, label == "mixed falls back to label", result.err)
 
     def test_placeholder_grammar_when_no_directive_is_found(self) -> None:
         docs = self.tmp / "plain"
