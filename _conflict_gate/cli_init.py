@@ -208,7 +208,8 @@ def init_command(args: argparse.Namespace) -> int:
     return exit_code("ok")
 
 
-#: The schemes ``init`` tries, strictest first; the last fits any folder name a version can have.
+#: The schemes ``init`` tries, strictest first (the last, label, takes most folder names; a page whose
+#: folder fits none is left out and named).
 _DETECTED_SCHEMES: Final = ("major.minor", "semver", "calver", "label")
 
 
