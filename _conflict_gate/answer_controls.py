@@ -31,6 +31,10 @@ __all__ = ["BIDI_CONTROLS", "CONTROLS", "control_findings"]
 BIDI_CONTROLS: Final = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 #: What a terminal or a chat window does not show as text (see the module docstring), as runs.
 CONTROLS: Final = re.compile(rf"(?:[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI_CONTROLS}]|\r+(?=[^\r\n]))+")
+#: A character a run of :data:`CONTROLS` starts with (a carriage return included, though one before a
+#: line feed starts none): a text without one has no run. One character class, which the regular
+#: expression engine scans for quickly; :data:`CONTROLS` itself is tried at every character.
+_ANY_CONTROL: Final = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
 
 
 def _name(ch: str) -> str:
@@ -48,6 +52,8 @@ def _name(ch: str) -> str:
 def control_findings(text: str) -> list[Finding]:
     """One ``control_character`` finding per run of :data:`CONTROLS` in ``text`` (offsets in code
     points), in text order. Linear in ``text``."""
+    if _ANY_CONTROL.search(text) is None:  # most answers: 2 us instead of 17 for the lab's 399 bytes
+        return []
     found = []
     for match in CONTROLS.finditer(text):
         detail = (f"{_name(match.group()[0])}: a terminal or a chat window shows this answer otherwise than "

@@ -13,7 +13,7 @@ import unittest
 from typing import Any
 
 from _conflict_gate.answer import check_answer
-from _conflict_gate.answer_controls import BIDI_CONTROLS
+from _conflict_gate.answer_controls import BIDI_CONTROLS, CONTROLS, control_findings
 from _conflict_gate.answer_forms import near_name
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import gate
@@ -171,6 +171,21 @@ class ControlCharacterTest(DisplayFixture):
         self.assert_supported(SUPPORTED.replace("\n", "\r\n"))
         self.assert_supported(SUPPORTED.rstrip("\n") + "\r")  # the last character: nothing after it to overwrite
         self.assert_supported(SUPPORTED.replace("\n", "\r\r\n"))  # returns, then the line feed
+
+
+    def test_the_quick_search_never_hides_a_run(self) -> None:
+        """Guards against the one-class search that skips answers without controls skipping one with a
+        run: on random text rich in controls, line endings and look-alikes, the findings are the runs of
+        the full pattern, one each."""
+        import random
+        rng = random.Random(20261202)
+        alphabet = (["a", " ", "\n", "\t", "\r", "\r\n", "=", "`", "\u00e9", "\u2028", "\ufeff", "\u200b"]
+                    + [chr(c) for c in (*range(0, 9), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA1))]
+                    + list(BIDI_CONTROLS))
+        for _ in range(3000):
+            text = "".join(rng.choice(alphabet) if rng.random() < 0.3 else "x" for _ in range(rng.randint(0, 12)))
+            found = [(f["start"], f["end"]) for f in control_findings(text)]
+            self.assertEqual(found, [m.span() for m in CONTROLS.finditer(text)], repr(text))
 
 
 class HiddenByHtmlTest(DisplayFixture):
