@@ -29,12 +29,16 @@ __all__ = ["BIDI_CONTROLS", "CONTROLS", "control_findings"]
 
 #: The bidirectional controls (Unicode 15, UAX #9): embeddings, overrides, isolates, marks.
 BIDI_CONTROLS: Final = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-#: What a terminal or a chat window does not show as text (see the module docstring), as runs.
-CONTROLS: Final = re.compile(rf"(?:[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI_CONTROLS}]|\r+(?=[^\r\n]))+")
+#: The characters a terminal or a chat window does not show as text (see the module docstring) but
+#: the carriage return, as the body of a regular-expression character class.
+_CONTROL_CLASS: Final = rf"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI_CONTROLS}"
+#: What a terminal or a chat window does not show as text, as runs (a carriage return only where no
+#: line feed follows it).
+CONTROLS: Final = re.compile(rf"(?:[{_CONTROL_CLASS}]|\r+(?=[^\r\n]))+")
 #: A character a run of :data:`CONTROLS` starts with (a carriage return included, though one before a
 #: line feed starts none): a text without one has no run. One character class, which the regular
 #: expression engine scans for quickly; :data:`CONTROLS` itself is tried at every character.
-_ANY_CONTROL: Final = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
+_ANY_CONTROL: Final = re.compile(rf"[{_CONTROL_CLASS}\r]")
 
 
 def _name(ch: str) -> str:
