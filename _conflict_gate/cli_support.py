@@ -75,18 +75,18 @@ def located_error(error: LocatedError, *, prog: str, manifest: str) -> tuple[str
     (``manifest`` as :func:`shown_manifest` gives it). The command line prints it; the MCP server's
     error results carry it as their text, so both say exactly the same."""
     kind = next(name for cls, name in ERROR_KINDS.items() if isinstance(error, cls))
-    hint = ingestion_fix(error, prog=prog, manifest=manifest) if isinstance(error, IngestionError) else ""
-    return kind, error_line(prog, f"{error} [{error.reason}]{hint}")
+    fix = ingestion_fix(error, prog=prog, manifest=manifest) if isinstance(error, IngestionError) else ""
+    return kind, error_line(prog, f"{error} [{error.reason}]" + (f"; {fix}" if fix else ""))
 
 
 def ingestion_fix(error: IngestionError, *, prog: str, manifest: str) -> str:
-    """``"; "`` and the command that fixes ``error`` (a stale pin, no pin yet, a page gone), or ``""``."""
+    """The command that fixes ``error`` (a stale pin, no pin yet, a page gone), in words, or ``""``."""
     if error.reason == "hash_mismatch":
-        return f"; if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
+        return f"if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
     if error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
-        return f"; an empty sha256 means not pinned yet: {prog} pin --manifest {manifest}"
+        return f"an empty sha256 means not pinned yet: {prog} pin --manifest {manifest}"
     if error.reason == "source_missing":
-        return (f"; restore the file, or remove its entry from the manifest (with \"sources\": "
+        return (f"restore the file, or remove its entry from the manifest (with \"sources\": "
                 f"{prog} init --update --prune --manifest {manifest})")
     return ""
 
@@ -188,13 +188,13 @@ def failed_line(corpus: Corpus, args: argparse.Namespace) -> str:
     first = failed[0].refusal
     assert first is not None
     line = f"{len(failed)} of {plural(len(corpus), 'source')} failed verification (first: {first} [{first.reason}])"
-    fixes = {}
+    fixes: dict[str, str] = {}  # reason -> its fix, in the order the failed pages come
     for source in failed:
         refusal = source.refusal
         if isinstance(refusal, IngestionError) and refusal.reason not in fixes:
             fixes[refusal.reason] = ingestion_fix(refusal, prog=args.prog, manifest=shown_manifest(args.manifest))
-    for reason, fix in fixes.items():
-        line += fix.replace("; ", f"; [{reason}] ", 1) if len(fixes) > 1 and fix else fix
+    named = len(fixes) > 1  # more than one reason: each fix says which it is for
+    line += "".join(f"; [{reason}] {fix}" if named else f"; {fix}" for reason, fix in fixes.items() if fix)
     return printable(line)
 
 
