@@ -217,13 +217,12 @@ def _detected_scheme(versions: Sequence[str]) -> tuple[str, str]:
     """The first of :data:`_DETECTED_SCHEMES` every version fits, and, when that is ``label`` though
     some version fits a stricter scheme, the words saying which version kept that scheme out (a
     mixed tree loses the stricter order silently otherwise), else ``""``."""
-    scheme = next((name for name in _DETECTED_SCHEMES if all(map(VERSION_SCHEMES[name].fits, versions))), "label")
-    if scheme != "label":
+    fitting = {name: sum(map(VERSION_SCHEMES[name].fits, versions)) for name in _DETECTED_SCHEMES}
+    scheme = next((name for name in _DETECTED_SCHEMES if fitting[name] == len(versions)), "label")
+    best = max(_DETECTED_SCHEMES[:-1], key=fitting.__getitem__)  # the stricter scheme most folders fit
+    if scheme != "label" or fitting[best] == 0:
         return scheme, ""
-    best = max(_DETECTED_SCHEMES[:-1], key=lambda name: sum(map(VERSION_SCHEMES[name].fits, versions)))
-    misfit = next((v for v in sorted(versions) if not VERSION_SCHEMES[best].fits(v)), None)
-    if misfit is None or not any(map(VERSION_SCHEMES[best].fits, versions)):
-        return scheme, ""
+    misfit = min(v for v in versions if not VERSION_SCHEMES[best].fits(v))
     return scheme, (f" (the folder {printable(misfit)!r} is no {best} version; name a scheme with --scheme "
                     "and the pages that do not fit it are left out)")
 
