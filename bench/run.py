@@ -1256,8 +1256,8 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
         if hot and status in hot["by_status"]:
             evidence[target] = (f"the 10-doc requests on the N-doc corpus: {hot['by_status'][status]:.1f} us = "
                                 f"{hot['by_status'][status] / warm['small']['by_status'][status]:.2f} x the 10-doc "
-                                "corpus's (the same work; what grows is where the objects of 2,000 different "
-                                "requests sit in memory)")
+                                "corpus's (the same work; what grows is where the objects of the N-doc corpus's "
+                                "many different requests sit in memory)")
     supported = report.get("supported_answer")
     if supported:
         target = "check_answer on the lab's supported answer <= 3 x the answer reader's reading of it"
