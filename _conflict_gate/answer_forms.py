@@ -146,6 +146,8 @@ class FormWords:
         the value, optionally quoted, up to whitespace or ``, ; ) ] " '`` (and markup, and the first
         letter of another script or with a diacritic, which no value token holds). ``raw``: ``text`` is
         as written (raw HTML in it), not as shown."""
+        if "=" not in text:  # every statement holds one (a sound filter: the pattern is tried at every character)
+            return
         glued_run = _RAW_GLUED_RUN if raw else _GLUED_RUN
         openings: list[int] | None = None  # where each code span opens in shown text (its first code mark)
         for match in (self.raw_statement if raw else self.statement).finditer(text):
@@ -198,6 +200,8 @@ class FormWords:
 
     def directives(self, text: str) -> Iterator[tuple[int, int, str, str, str]]:
         """``(start, end, operation, key, value)`` of each directive of the namespace in ``text``."""
+        if "@" not in text:  # the shape starts with one
+            return
         for match in self.shape.finditer(text):
             rest = self.directive_rest.match(text, match.end())
             if rest is not None:
