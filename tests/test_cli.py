@@ -540,7 +540,7 @@ class GateTest(CliCase):
         edited = REFERENCE + b"\nEdited after pinning.\n"
         (self.root / "docs/reference.md").write_bytes(edited)
         ready = ("--version", "1.0", "--claim", "existing_path", "--operation", "create_copy", "guide")
-        self.assertEqual(self.gate(*ready), Run(
+        self.assertEqual(self.gate(*ready, "reference"), Run(
             code("input"), "",
             f"conflict-gate: error: source 'reference' (docs/reference.md): sha256 is {sha(edited)}, pinned "
             f"{sha(REFERENCE)} [hash_mismatch]; if the edit is intended, re-pin: conflict-gate pin "
@@ -866,7 +866,7 @@ class PinTest(CliCase):
         for label, manifest in (("through a link", linked), ("same path text", same_text)):
             for args in (("pin", "--manifest", manifest), ("pin", "--check", "--manifest", manifest),
                          ("gate", "--manifest", manifest, "--version", "1.0", "--claim", "close_required",
-                          "guide")):
+                          "guide", "reference", "alias")):
                 with self.subTest(label, command=" ".join(args[:2])):
                     before = Path(manifest).read_bytes()
                     self.assertUserError(self.cli(*args), "input", "source 'alias'", "[duplicate_path]")
