@@ -83,8 +83,8 @@ def ingestion_fix(error: IngestionError, *, prog: str, manifest: str) -> str:
     """The command that fixes ``error`` (a stale pin, no pin yet, a page gone), in words, or ``""``."""
     if error.reason == "hash_mismatch":
         return f"if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
-    if error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
-        return f"an empty sha256 means not pinned yet: {prog} pin --manifest {manifest}"
+    if error.reason == "source_unpinned":
+        return f"review the page, then pin it: {prog} pin --manifest {manifest}"
     if error.reason == "source_missing":
         return (f"restore the file, or remove its entry from the manifest (with \"sources\": "
                 f"{prog} init --update --prune --manifest {manifest})")

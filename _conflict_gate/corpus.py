@@ -469,7 +469,7 @@ def load_with(manifest_path: str | os.PathLike[str], *, strict: bool, cache: str
     if isinstance(only, (str, bytes)):  # a string is a collection of its characters: never meant
         raise TypeError(f"only must be a collection of source ids, not one id: got {only!r}")
     with collection_paused():
-        manifest = read_manifest(manifest_path)
+        manifest = read_manifest(manifest_path, require_pins=False)  # an entry not pinned yet fails alone
         path = cache_path(manifest.real_path, cache, environ)
         readings = ReadingCache.open(path, manifest.grammar, manifest.renderer.name, warn) if path is not None else None
         with SourceFiles(manifest.root) as files:
@@ -542,6 +542,9 @@ def _load(manifest: Manifest, entries: Sequence[Entry], files: SourceFiles, stri
     try:
         for entry in entries:
             try:
+                if not entry.sha256:  # not pinned yet: nothing to verify its bytes against, so never read
+                    raise IngestionError("source_unpinned", "not pinned yet (its sha256 is empty)",
+                                         source_id=entry.source_id, path=entry.path)
                 raw = files.read(entry)
                 digest = verified_digest(raw, entry)
             except IngestionError as error:

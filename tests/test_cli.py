@@ -546,9 +546,8 @@ class GateTest(CliCase):
             f"{sha(REFERENCE)} [hash_mismatch]; if the edit is intended, re-pin: conflict-gate pin "
             f"--manifest {shlex.quote(self.m)}\n"))
         unpinned = self.sub_manifest("unpinned.json", ("guide",), guide={"sha256": ""})
-        self.assertUserError(self.gate(*ready, manifest=unpinned), "input", "[invalid_sha256]",
-                             "an empty sha256 means not pinned yet: conflict-gate pin --manifest "
-                             + shlex.quote(unpinned))
+        self.assertUserError(self.gate(*ready, manifest=unpinned), "input", "[source_unpinned]",
+                             "review the page, then pin it: conflict-gate pin --manifest " + shlex.quote(unpinned))
 
     def test_control_characters_in_ids_paths_and_values_stay_escaped(self) -> None:
         """Regression: a newline or an escape in a path, id or version could forge a line on a terminal."""

@@ -871,6 +871,7 @@ class ReasonCoverageTest(CorpusCase):
             "source_unreadable": (manifest([good]), mock.patch.object(os, "open", denied_open)),
             "source_too_large": (manifest([dict(good, path="docs/big.md")]), None),
             "hash_mismatch": (manifest([dict(good, sha256="0" * 64)]), None),
+            "source_unpinned": (manifest([dict(good, sha256="")]), None),
             "source_not_utf8": (manifest([dict(good, path="docs/bad.md", sha256=sha(b"\xff"))]), None),
         }
         self.assertEqual(set(cases), set(INGESTION_REASONS))

@@ -183,6 +183,10 @@ def failing_corpus(folder: Callable[[], Path], reason: str, *, status: str = "ap
             handle.truncate(MAX_SOURCE_BYTES + 1)
     elif reason == "hash_mismatch":
         b.write_bytes(b.read_bytes() + b"edited\n")
+    elif reason == "source_unpinned":  # as init --update lists a new page
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data["documents"][1]["sha256"] = ""
+        manifest.write_text(json.dumps(data), encoding="utf-8")
     elif reason == "source_not_utf8":
         data = json.loads(manifest.read_text(encoding="utf-8"))
         b.write_bytes(b"\xff\n")
@@ -274,7 +278,7 @@ class FailedSourceTest(CorpusTestCase):
 
 #: Every per-source reason the tests above produce (test_decision's reason table counts on this list).
 FAILURES = ("duplicate_path", "path_outside_root", "source_missing", "source_not_regular_file",
-            "source_unreadable", "source_too_large", "hash_mismatch", "source_not_utf8")
+            "source_unreadable", "source_too_large", "hash_mismatch", "source_unpinned", "source_not_utf8")
 
 
 def code(name: str) -> int:
@@ -307,6 +311,26 @@ class CliIsolationTest(CorpusTestCase):
         (self.root / "docs/rival.md").unlink()
         for strict in (None, True, False):
             self.assertEqual(self.gate("guide", strict=strict), unchanged)
+
+    def test_an_unpinned_page_stops_only_what_reads_it(self) -> None:
+        """Guards against one page listed but not pinned yet (as init --update lists a new page) taking
+        every command down, --no-strict included: it is a failure of that page alone (found by a newcomer)."""
+        ready = self.gate("guide", "reference")
+        data = json.loads(self.manifest.read_text(encoding="utf-8"))
+        next(e for e in data["documents"] if e["source_id"] == "rival")["sha256"] = ""
+        self.manifest.write_text(json.dumps(data), encoding="utf-8")
+        for strict in (None, False):
+            self.assertEqual(self.gate("guide", "reference", strict=strict), ready)
+        status, out, err = self.gate("guide", "rival")
+        self.assertEqual((status, out), (code("input"), ""))
+        self.assertTrue(err.startswith("conflict-gate: error: source 'rival' (docs/rival.md): not pinned yet"), err)
+        self.assertIn(f"[source_unpinned]; review the page, then pin it: conflict-gate pin --manifest {self.m}", err)
+        status, out, err = self.gate("guide", "rival", strict=False)
+        self.assertEqual((status, json.loads(out)["reason"]), (code("refused"), "source_unpinned"))
+        status, out, err = run_cli(["audit", "--manifest", self.m, "--format", "json"])
+        self.assertEqual(status, code("input"), err)  # reported with every other finding, then exit 6
+        self.assertIn(("rival", "source_unpinned"), [(r["source_id"], r["reason"]) for r in
+                                                      json.loads(out)["refused_sources"]])
 
     def test_gate_is_strict_unless_told(self) -> None:
         self.change("docs/reference.md")
