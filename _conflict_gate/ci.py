@@ -263,7 +263,7 @@ def unlisted_checks(pages: Sequence[UnlistedSource], where: Locations, *, fix: s
 
 class PinDrift(NamedTuple):
     """One entry whose pin is not current: ``reason`` is ``hash_mismatch`` (pinned, bytes differ),
-    ``invalid_sha256`` (not pinned yet) or ``source_missing``; ``digest`` and ``size`` are the file's
+    ``source_unpinned`` (not pinned yet) or ``source_missing``; ``digest`` and ``size`` are the file's
     (``None`` when missing); ``hint`` explains a line-ending-only change, else ``""``."""
 
     entry: Entry
@@ -292,7 +292,7 @@ def pin_checks(entries: Sequence[Entry], drift: Iterable[PinDrift], where: Locat
             path, title = where.of(manifest_file), f"missing page: {entry.source_id}"
             message = (f"{entry.source_id} ({entry.path}) is listed in the manifest, but the file does not "
                        "exist: restore it, or remove its entry")
-        elif d.reason == "invalid_sha256":
+        elif d.reason == "source_unpinned":
             path, title = where.of(entry.path), f"not pinned: {entry.source_id}"
             message = (f"{entry.source_id} ({entry.path}) is not pinned yet (its sha256 is empty; the file's is "
                        f"{d.digest}, {d.size} bytes): pin it once reviewed: {fix}")

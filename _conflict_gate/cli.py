@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Callable, Final, Mapping, NoReturn, Sequence
 
 from . import __version__
-from .answer import check_answer, load_decision
+from .answer import CORPUS_WIDE_FINDINGS, check_answer, load_decision
 from .ci import FORMATS, Report, audit_checks
 from .cli_init import init_command
 from .cli_pin import pin_command
@@ -100,7 +100,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _gate(args: argparse.Namespace) -> int:
-    corpus = load_corpus(args)
+    corpus = load_corpus(args, only=args.source_ids)  # a decision reads its candidates' pages only
     operation = claim_operation(corpus.grammar, args.claim, args.operation, name_one=" with --operation",
                                 see_grammar=f"; see '{args.prog} grammar --manifest {shown_manifest(args.manifest)}'")
     result = gate(corpus, args.source_ids, args.version, operation, args.claim,
@@ -186,8 +186,12 @@ def _grammar(args: argparse.Namespace) -> int:
 
 
 def _check_answer(args: argparse.Namespace) -> int:
-    corpus = load_corpus(args)
     decision = load_decision(args.decision)
+    candidates = decision.get("candidate_ids") if isinstance(decision, dict) else None
+    if isinstance(candidates, list) and all(isinstance(sid, str) for sid in candidates):
+        corpus = load_corpus(args, only=candidates)  # the pages the decision was made from
+    else:
+        corpus = load_corpus(args)  # check_answer names what is wrong with the decision
     if args.answer == "-":
         answer = sys.stdin.buffer.read(MAX_ANSWER_BYTES + 1)
     else:
@@ -197,6 +201,8 @@ def _check_answer(args: argparse.Namespace) -> int:
         answer = read_head(os.path.realpath(args.answer), MAX_ANSWER_BYTES + 1, unreadable)
     try:
         report = check_answer(corpus, decision, answer)
+        if not corpus.complete and any(finding["kind"] in CORPUS_WIDE_FINDINGS for finding in report["findings"]):
+            report = check_answer(load_corpus(args, warn=False), decision, answer)  # a quote looked up in every page
     except DecisionError as error:
         if error.path is not None:
             raise
@@ -349,7 +355,8 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
         return sub
 
     p = command("gate", "decide one request; print the result as JSON",
-                "Decide one request over a manifest's sources; print the result as JSON on stdout.",
+                "Decide one request over a manifest's sources; print the result as JSON on stdout. "
+                "Only the candidates' pages are read and verified (audit verifies every page).",
                 f"which claims exist: {prog} grammar --manifest M\n\n" + _MANIFEST_HELP)
     p.add_argument("--manifest", required=True, help="path to the manifest")
     p.add_argument("--version", required=True, help="requested version, in the manifest's version scheme")
@@ -429,7 +436,9 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p = command("check-answer", "check a model's answer against a decision",
                 "Check an answer a model wrote from a ready decision's answer request: every claim "
                 "cited at its line, quotes exact and attributed, the agreed value and the requested "
-                "version stated, nothing else stated. Prints the verdict and every finding as JSON.",
+                "version stated, nothing else stated. Prints the verdict and every finding as JSON. "
+                "Reads and verifies the decision's candidates' pages, and every page when a quote "
+                "must be looked up in all of them.",
                 "verdicts, in precedence order: " + ", ".join(VERDICTS))
     p.add_argument("--manifest", required=True, help="path to the manifest the decision was made on")
     p.add_argument("--decision", required=True, help="the gate's result, as JSON (gate's stdout)")

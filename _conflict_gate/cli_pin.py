@@ -55,7 +55,7 @@ def pin_command(args: argparse.Namespace) -> int:
             pins.append(digest)
             if digest != entry.sha256:
                 hint = line_ending_hint(raw, entry.sha256) if entry.sha256 else ""
-                drift.append(PinDrift(entry, "hash_mismatch" if entry.sha256 else "invalid_sha256", digest,
+                drift.append(PinDrift(entry, "hash_mismatch" if entry.sha256 else "source_unpinned", digest,
                                       len(raw), hint))
     pages = unlisted_sources(manifest) if args.pin_check else []
     if args.pin_check and args.format in FORMATS:

@@ -18,7 +18,7 @@ import stat
 import sys
 from pathlib import Path
 from types import MappingProxyType
-from typing import Final, Mapping
+from typing import Collection, Final, Mapping
 
 from .ci import (
     FORMATS,
@@ -83,8 +83,8 @@ def ingestion_fix(error: IngestionError, *, prog: str, manifest: str) -> str:
     """The command that fixes ``error`` (a stale pin, no pin yet, a page gone), in words, or ``""``."""
     if error.reason == "hash_mismatch":
         return f"if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
-    if error.reason == "invalid_sha256" and error.detail.endswith("got ''"):
-        return f"an empty sha256 means not pinned yet: {prog} pin --manifest {manifest}"
+    if error.reason == "source_unpinned":
+        return f"review the page, then pin it: {prog} pin --manifest {manifest}"
     if error.reason == "source_missing":
         return (f"restore the file, or remove its entry from the manifest (with \"sources\": "
                 f"{prog} init --update --prune --manifest {manifest})")
@@ -167,13 +167,14 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def load_corpus(args: argparse.Namespace, *, warn: bool = True) -> Corpus:
+def load_corpus(args: argparse.Namespace, *, warn: bool = True, only: Collection[str] | None = None) -> Corpus:
     """The corpus of ``args.manifest``, loaded as ``args.strict``, ``args.cache`` and ``args.jobs`` say
-    (the default cache folder from ``args.environ``; a cache warning is one line on stderr). A non-strict
-    load that kept failed sources says so in one line on stderr, with ``warn`` (``audit`` ends with an
-    error instead)."""
+    (the default cache folder from ``args.environ``; a cache warning is one line on stderr); with
+    ``only``, just those sources (:func:`~_conflict_gate.corpus.load_with`). A non-strict load that
+    kept failed sources says so in one line on stderr, with ``warn`` (``audit`` ends with an error
+    instead)."""
     corpus = load_with(args.manifest, strict=args.strict, cache=getattr(args, "cache", None),
-                       jobs=getattr(args, "jobs", 1), environ=args.environ,
+                       jobs=getattr(args, "jobs", 1), environ=args.environ, only=only,
                        warn=lambda message: print(f"{args.prog}: warning: {printable(message)}", file=sys.stderr))
     if corpus.failed and warn:
         print(f"{args.prog}: warning: {failed_line(corpus, args)}; each refuses the requests it is "
@@ -187,7 +188,8 @@ def failed_line(corpus: Corpus, args: argparse.Namespace) -> str:
     failed = corpus.failed
     first = failed[0].refusal
     assert first is not None
-    line = f"{len(failed)} of {plural(len(corpus), 'source')} failed verification (first: {first} [{first.reason}])"
+    read = plural(len(corpus), "source" if corpus.complete else "candidate source")  # gate, check-answer: theirs only
+    line = f"{len(failed)} of {read} failed verification (first: {first} [{first.reason}])"
     fixes: dict[str, str] = {}  # reason -> its fix, in the order the failed pages come
     for source in failed:
         refusal = source.refusal

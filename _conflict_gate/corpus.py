@@ -35,7 +35,7 @@ import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Callable, Final, Iterator, Mapping, NamedTuple
+from typing import Any, Callable, Collection, Final, Iterator, Mapping, NamedTuple, Sequence
 
 from .cache import ReadingCache, cache_path, decode_reading, encode_reading
 from .errors import DirectiveError, IngestionError
@@ -116,14 +116,15 @@ class Source(NamedTuple):
 
 @dataclass(frozen=True)
 class Corpus:
-    """A verified, immutable snapshot of every source of a manifest.
+    """A verified, immutable snapshot of the sources of a manifest: every one, or (:attr:`complete`
+    false) the ones a load was asked for.
 
     ``sources`` maps source id to :class:`Source` in manifest order
     (read-only). The grammar and version scheme come from the manifest. A
     corpus does not notice files edited after loading: load again.
     :attr:`failed` lists the sources that failed verification (only a
     non-strict load keeps any). ``id_index`` is the did-you-mean index of the
-    source ids (:class:`~_conflict_gate.suggest.IdIndex`), built with the corpus;
+    manifest's source ids (:class:`~_conflict_gate.suggest.IdIndex`), built with the corpus;
     :attr:`quote_index` the index the answer check looks quotes up in, built on first use.
     """
 
@@ -136,7 +137,7 @@ class Corpus:
     memo: dict[Any, Any] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "id_index", IdIndex(self.sources))
+        object.__setattr__(self, "id_index", IdIndex(entry.source_id for entry in self.manifest.entries))
 
     def remember(self, key: Any, value: Any) -> None:
         """Keep ``value`` in :attr:`memo` under ``key`` (a full memo, :data:`MEMO_LIMIT` entries, starts
@@ -172,6 +173,13 @@ class Corpus:
     @property
     def manifest_path(self) -> str:
         return self.manifest.path
+
+    @property
+    def complete(self) -> bool:
+        """Does the corpus hold every source of its manifest? Only a load asked for some sources
+        (:func:`load_with`'s ``only``: the command line's ``gate`` and ``check-answer``) makes one that
+        does not; :func:`~_conflict_gate.decision.audit` and the versions listing refuse it."""
+        return len(self.sources) == len(self.manifest.entries)
 
     def __len__(self) -> int:
         return len(self.sources)
@@ -393,7 +401,8 @@ def decode_source(raw: bytes, *, source_id: str | None, path: str | None) -> str
 
 
 def load_documents(manifest_path: str | os.PathLike[str], *, strict: bool = True,
-                   cache: str | os.PathLike[str] | bool | None = None, jobs: int = 1) -> Corpus:
+                   cache: str | os.PathLike[str] | bool | None = None, jobs: int = 1,
+                   only: Collection[str] | None = None) -> Corpus:
     """Load, verify and read every source of a manifest; return a :class:`Corpus`.
 
     Every source is read exactly once: the same bytes are hashed, compared
@@ -422,8 +431,20 @@ def load_documents(manifest_path: str | os.PathLike[str], *, strict: bool = True
     ``jobs`` greater than 1 reads the pages left to read in that many worker
     processes once there are enough of them (:mod:`~_conflict_gate.pool`);
     the corpus and the first problem reported are the same.
+
+    ``only``, a collection of source ids: load just those sources (ids the
+    manifest lacks are ignored, so :func:`~_conflict_gate.decision.gate` still
+    names them ``unknown_candidate``). The manifest is read and checked whole;
+    no other page is opened, so one that changed or is gone does not stop the
+    load. The corpus is then not :attr:`Corpus.complete`: it decides about
+    those sources exactly as a whole one would, but ``audit`` and
+    ``versions_listing`` refuse it (``ValueError``), and the answer check's
+    quote look-up sees only its pages (a quote found nowhere there may be in
+    another page: check such an answer again over a whole corpus, as
+    ``conflict-gate check-answer`` does).
     """
-    return load_with(manifest_path, strict=strict, cache=cache, jobs=jobs, environ=os.environ, warn=_warn)
+    return load_with(manifest_path, strict=strict, cache=cache, jobs=jobs, environ=os.environ, warn=_warn,
+                     only=only)
 
 
 def _warn(message: str) -> None:
@@ -432,18 +453,28 @@ def _warn(message: str) -> None:
 
 def load_with(manifest_path: str | os.PathLike[str], *, strict: bool, cache: str | os.PathLike[str] | bool | None,
               jobs: int, environ: Mapping[str, str], warn: Callable[[str], None],
-              min_pages: int = PARALLEL_MIN_PAGES, method: str | None = None) -> Corpus:
+              min_pages: int = PARALLEL_MIN_PAGES, method: str | None = None,
+              only: Collection[str] | None = None) -> Corpus:
     """:func:`load_documents` with the environment the default cache folder comes from and where
     warnings go passed in (the command line passes its own); ``min_pages`` and ``method`` are the
-    pool's (:class:`~_conflict_gate.pool.PagePool`: the tests start workers for a few pages)."""
+    pool's (:class:`~_conflict_gate.pool.PagePool`: the tests start workers for a few pages).
+
+    ``only``: the source ids to load (ids the manifest lacks are ignored); the manifest is still read
+    and checked whole, but no other page is opened, so a page outside ``only`` that changed or is gone
+    does not stop the load. The corpus is then not :attr:`~Corpus.complete`: right for deciding about
+    those sources (a request's candidates), not for an audit, a versions listing or a quote looked up
+    in every source. ``None``, every source."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    if isinstance(only, (str, bytes)):  # a string is a collection of its characters: never meant
+        raise TypeError(f"only must be a collection of source ids, not one id: got {only!r}")
     with collection_paused():
-        manifest = read_manifest(manifest_path)
+        manifest = read_manifest(manifest_path, require_pins=False)  # an entry not pinned yet fails alone
         path = cache_path(manifest.real_path, cache, environ)
         readings = ReadingCache.open(path, manifest.grammar, manifest.renderer.name, warn) if path is not None else None
         with SourceFiles(manifest.root) as files:
-            sources = _load(manifest, files, strict, readings, jobs, min_pages, method)
+            entries = manifest.entries if only is None else _only(manifest.entries, only)
+            sources = _load(manifest, entries, files, strict, readings, jobs, min_pages, method)
         if readings is not None:
             readings.save()
             readings.close()
@@ -470,11 +501,18 @@ def collection_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _load(manifest: Manifest, files: SourceFiles, strict: bool, cache: ReadingCache | None = None,
-          jobs: int = 1, min_pages: int = PARALLEL_MIN_PAGES, method: str | None = None) -> dict[str, Source]:
-    """Every source of ``manifest``: read, hashed and verified here in manifest order; read for
-    directives from ``cache``, else here or by ``jobs`` workers. Raises the first problem in
-    manifest order (``strict``), else keeps failed sources."""
+def _only(entries: Sequence[Entry], only: Collection[str]) -> list[Entry]:
+    """The entries whose source id is in ``only``, in manifest order."""
+    wanted = frozenset(only)
+    return [entry for entry in entries if entry.source_id in wanted]
+
+
+def _load(manifest: Manifest, entries: Sequence[Entry], files: SourceFiles, strict: bool,
+          cache: ReadingCache | None = None, jobs: int = 1, min_pages: int = PARALLEL_MIN_PAGES,
+          method: str | None = None) -> dict[str, Source]:
+    """The sources of ``entries`` (``manifest``'s, in its order): read, hashed and verified here in
+    manifest order; read for directives from ``cache``, else here or by ``jobs`` workers. Raises the
+    first problem in manifest order (``strict``), else keeps failed sources."""
     grammar, renderer = manifest.grammar, manifest.renderer
     sources: dict[str, Source | None] = {}
     sizes: dict[str, tuple[Entry, str, int]] = {}
@@ -502,8 +540,11 @@ def _load(manifest: Manifest, files: SourceFiles, strict: bool, cache: ReadingCa
                     min_pages=min_pages)
     stop: IngestionError | None = None
     try:
-        for entry in manifest.entries:
+        for entry in entries:
             try:
+                if not entry.sha256:  # not pinned yet: nothing to verify its bytes against, so never read
+                    raise IngestionError("source_unpinned", "not pinned yet (its sha256 is empty)",
+                                         source_id=entry.source_id, path=entry.path)
                 raw = files.read(entry)
                 digest = verified_digest(raw, entry)
             except IngestionError as error:

@@ -109,7 +109,7 @@ def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, o
             raise GateError("duplicate_candidate", "candidate is listed twice", source_id=sid)
     scheme = corpus.version_scheme
     if not scheme.fits(requested_version):
-        have = ", ".join(scheme.sorted(s.version for s in corpus.sources.values())) or "none"
+        have = ", ".join(scheme.sorted(entry.version for entry in corpus.manifest.entries)) or "none"
         raise GateError("invalid_requested_version",
                         f"requested version {printable(repr(requested_version))} does not fit the "
                         f"version scheme {scheme.name!r} ({scheme.description}); the corpus has: {have}")
@@ -291,10 +291,19 @@ def audit(corpus: Corpus) -> AuditReport:
     folder there that cannot be listed raises
     :class:`~_conflict_gate.errors.IngestionError` (``source_unreadable``).
     ``clean``: no conflict, no refused approved source, no failed source and
-    no unlisted page. Output order is deterministic.
+    no unlisted page. Output order is deterministic. Raises ``ValueError`` for
+    a corpus that is not :attr:`~_conflict_gate.corpus.Corpus.complete` (it
+    would report the pages left out as if they did not exist).
     """
+    _require_complete(corpus, "an audit")
     with collection_paused():
         return _audit(corpus)
+
+
+def _require_complete(corpus: Corpus, what: str) -> None:
+    if not corpus.complete:
+        raise ValueError(f"{what} needs every source of the manifest; this corpus holds "
+                         f"{len(corpus)} of {len(corpus.manifest.entries)} (loaded with only=...)")
 
 
 def _audit(corpus: Corpus) -> AuditReport:
@@ -420,7 +429,9 @@ def versions_listing(corpus: Corpus) -> Versions:
     """What can be asked of ``corpus``: the grammar, the renderer, the version scheme and, per version
     (in the scheme's order), every approved source with its URL, its path and the keys it declares per
     operation, or why it is refused. Drafts and deprecated pages are left out: they are never eligible.
-    Sources are listed by id; reads nothing (the corpus holds it all)."""
+    Sources are listed by id; reads nothing (the corpus holds it all). Raises ``ValueError`` for a
+    corpus that is not :attr:`~_conflict_gate.corpus.Corpus.complete`."""
+    _require_complete(corpus, "the versions listing")
     by_version: dict[str, list[VersionSource]] = defaultdict(list)
     for source in sorted(corpus.sources.values(), key=lambda s: s.source_id):
         if source.status != ELIGIBLE_STATUS:

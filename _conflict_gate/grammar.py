@@ -276,11 +276,13 @@ class Grammar:
         keys = self.operations.get(operation)
         if keys is None:
             raise refuse("unsupported_operation", body.start(1) + 1,
-                          f"unsupported operation {_clip(operation)} (known: {_clip_list(self.operations)})")
+                          f"unsupported operation {_clip(operation)} (known: {_clip_list(self.operations)}); "
+                          "a new operation is added to the manifest's grammar first")
         rule = keys.get(key)
         if rule is None:
             raise refuse("unsupported_claim_key", body.start(2) + 1,
-                          f"unsupported key {_clip(key)} for {operation!r} (known: {_clip_list(keys)})")
+                          f"unsupported key {_clip(key)} for {operation!r} (known: {_clip_list(keys)}); "
+                          "a new key is added to the manifest's grammar first")
         problem = rule.check(value)
         if problem is not None:
             raise refuse(problem[0], body.start(3) + 1, f"{operation} {key}: {problem[1]}")

@@ -223,8 +223,14 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
     """
     shown = os.fspath(manifest_path)
     real_path = os.path.realpath(shown)
-    raw = read_capped(real_path, MAX_MANIFEST_BYTES,
-                      lambda reason, detail: IngestionError("manifest_unreadable", detail, path=shown))
+
+    def unreadable(reason: str, detail: str) -> IngestionError:
+        inside = os.path.join(shown, "manifest.json")
+        if os.path.isdir(real_path) and os.path.isfile(inside):  # a docs folder named for its manifest
+            detail = f"a folder, not a manifest file (did you mean {printable(inside)}?)"
+        return IngestionError("manifest_unreadable", detail, path=shown)
+
+    raw = read_capped(real_path, MAX_MANIFEST_BYTES, unreadable)
     data = _parse_json(raw, shown)
 
     def invalid(detail: str, *parts: str | int, reason: str = "invalid_manifest",

@@ -261,8 +261,8 @@ _ENTRY_WORDS: Final = {
             "is a symlink)",
     "url": "where readers find the page; copied into claims, never used to decide (omitted: none)",
     "status": "a page status (omitted: `approved`)",
-    "sha256": "the pin: lowercase hex SHA-256 of the file's raw bytes; `\"\"` means not pinned yet "
-              "(accepted by `pin` only)",
+    "sha256": "the pin: lowercase hex SHA-256 of the file's raw bytes; `\"\"` means not pinned yet: "
+              "`pin` fills it in, and until then the page alone fails (`source_unpinned`) wherever it is read",
 }
 
 

@@ -83,6 +83,7 @@ INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
     "source_unreadable": "a source file, or a folder the manifest's sources cover, could not be read",
     "source_too_large": f"a source file is larger than {MAX_SOURCE_BYTES} bytes",
     "hash_mismatch": "a source's raw bytes do not match its pinned sha256",
+    "source_unpinned": "a source is listed but not pinned yet (its sha256 is empty): nothing says its bytes were reviewed",
     "source_not_utf8": "a source is not valid UTF-8",
 })
 
@@ -93,7 +94,7 @@ INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
 SOURCE_INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
     reason: INGESTION_REASONS[reason] for reason in (
         "duplicate_path", "path_outside_root", "source_missing", "source_not_regular_file",
-        "source_unreadable", "source_too_large", "hash_mismatch", "source_not_utf8")
+        "source_unreadable", "source_too_large", "hash_mismatch", "source_unpinned", "source_not_utf8")
 })
 
 #: Reasons of a ``GrammarError``: the grammar the manifest declares is not usable.
@@ -304,9 +305,8 @@ REPORT_SEVERITIES: Final[Mapping[str, tuple[tuple[str, ...], str | None, str | N
     "near_miss": (("audit",), "notice", "notice"),
     # a source that fails verification: the audit reports every one (exit 6); pin --check the two
     # it can tell from a pin (exit 1) and stops at the others (exit 6)
-    **{reason: (("audit", "pin --check") if reason in ("hash_mismatch", "source_missing") else ("audit",),
-                "error", "error") for reason in SOURCE_INGESTION_REASONS},
-    "invalid_sha256": (("pin --check",), "error", "error"),
+    **{reason: (("audit", "pin --check") if reason in ("hash_mismatch", "source_missing", "source_unpinned")
+                else ("audit",), "error", "error") for reason in SOURCE_INGESTION_REASONS},
     # a page the manifest's "sources" take but do not list (exit 1 from both commands); it has no
     # status of its own, so it is judged as a page would be that is approved by default
     **{reason: (("audit", "pin --check"), "error", None) for reason in TREE_FINDINGS},

@@ -307,8 +307,8 @@ class GateService:
         would make of the file now. Reads and hashes the file; reads it for directives only when it
         changed and matches its pin."""
         sid = source.source_id
-        if source.failed and source.refusal is not None and source.refusal.reason == "duplicate_path":
-            return source  # which entry is the duplicate depends on every entry: kept until a reload
+        if source.failed and source.refusal is not None and source.refusal.reason in _MANIFEST_DECIDED:
+            return source  # the manifest alone decides these: kept until it changes (a reload)
         try:
             raw = files.read(source.entry)
         except IngestionError as error:
@@ -327,6 +327,11 @@ class GateService:
         self._failed_digests.pop(sid, None)
         self.reread += 1
         return fresh
+
+
+#: The per-source failures the manifest decides, not the page's bytes: which of two entries reaching one
+#: file is the duplicate (it depends on every entry), and a page not pinned yet (an empty pin).
+_MANIFEST_DECIDED: Final = frozenset({"duplicate_path", "source_unpinned"})
 
 
 def _eligible(corpus: Corpus, candidate_ids: Any, version: Any) -> list[Source]:

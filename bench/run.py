@@ -2,7 +2,7 @@
 
     python bench/run.py              # every figure below; a few minutes on 2 cores
     python bench/run.py --quick      # a smoke run in a few seconds (figures too small to judge)
-    python bench/run.py --only corpora|adversarial|operations|service|rag|suggest|init|answer
+    python bench/run.py --only corpora|realdocs|adversarial|operations|service|rag|suggest|init|answer
     python bench/run.py --json PATH  # where to save the figures (default: bench/results/)
 
 Standard library only; runs from anywhere (it puts the repository root on
@@ -22,6 +22,9 @@ long-paragraph (N x 8 KB)
     A heading and one paragraph of :data:`LONG_PARAGRAPH_LINES` (110) lines of
     the same prose (inline code, non-ASCII words, the odd ``@handle``), one of
     them, never the first, the page's directive line.
+real docs (N pages, N/5 timed cold)
+    Copies of the vendored real MkDocs pages (``tests/pages/``), each with a
+    sentence of its own, a directive at the top of one page in twenty.
 
 Figures
 -------
@@ -145,7 +148,7 @@ from _conflict_gate.corpus import load_documents  # noqa: E402
 from _conflict_gate.decision import audit, gate  # noqa: E402
 from _conflict_gate.grammar import grammar_from_json  # noqa: E402
 from _conflict_gate.reader import read_directives  # noqa: E402
-from _conflict_gate.registry import DEFAULT_RENDERER  # noqa: E402
+from _conflict_gate.registry import DECISIONS, DEFAULT_RENDERER, EXIT_CODES  # noqa: E402
 from _conflict_gate.renderers import RENDERER_VALUES  # noqa: E402
 
 RESULTS_DIR = REPO_ROOT / "bench" / "results"
@@ -672,6 +675,119 @@ def peak_rss(task: str = "import", *args: str) -> int | None:
         command = ["/bin/sh", "-c", '"$0" "$@"; exit $?', *command]
     maxrss = subprocess.run(command, check=True, capture_output=True, text=True).stdout.split()[-1]
     return int(maxrss) * (1 if sys.platform == "darwin" else 1024)
+
+
+# --------------------------------------------------------------------------
+# Real docs: vendored pages of real MkDocs sites (tests/pages/), a directive on one page in twenty
+
+#: The vendored real pages the real-docs corpus is made of (MIT licensed; notices in its README).
+REAL_PAGES_DIR = REPO_ROOT / "tests" / "pages"
+#: One page in this many holds a directive (issue 33: "a directive on one page in twenty").
+REAL_DIRECTIVE_EVERY = 20
+#: The share of the real-docs corpus timed cold per renderer (six renderers x repeat loads of it).
+REAL_COLD_SHARE = 5
+#: The exit codes of ``conflict-gate gate`` that carry a decision (of any status).
+GATE_STATUS_CODES = frozenset(EXIT_CODES[name][0] for name in ("ok", *DECISIONS) if name != "ready")
+
+
+def real_pages() -> list[tuple[str, bytes]]:
+    """The vendored real pages, ``(name, bytes)``, in name order."""
+    pages = sorted((str(path.relative_to(REAL_PAGES_DIR)), path.read_bytes())
+                   for path in REAL_PAGES_DIR.rglob("*.md") if path.name != "README.md")
+    if not pages:
+        raise RuntimeError(f"no real pages under {REAL_PAGES_DIR}")
+    return pages
+
+
+def _with_directive(raw: bytes, directive: bytes) -> bytes:
+    """``raw`` with ``directive`` as a paragraph of its own at the top, below any front matter."""
+    if raw.startswith(b"---\n"):
+        end = raw.find(b"\n---\n", 4)
+        if end >= 0:
+            cut = end + len(b"\n---\n")
+            return raw[:cut] + b"\n" + directive + b"\n\n" + raw[cut:]
+    return directive + b"\n\n" + raw
+
+
+def generate_real_corpus(root: Path, docs: int) -> list[dict[str, str]]:
+    """``docs`` pages under ``root/docs/``, each a vendored real page (in turn) with a sentence naming
+    its copy appended (so no two pages share bytes), versions 1.0 and 2.0 alternating, and one page in
+    :data:`REAL_DIRECTIVE_EVERY` with the directive of its version at the top; the manifest entries."""
+    pages = real_pages()
+    entries = []
+    for index in range(docs):
+        name, raw = pages[index % len(pages)]
+        version = VERSIONS[index % 2]
+        raw = raw + f"\nThis is copy {index} of this page.\n".encode("ascii")
+        if index % REAL_DIRECTIVE_EVERY == 0:
+            value = canonical_values(version)[("create_copy", "existing_path")]
+            raw = _with_directive(raw, f"@quill create_copy existing_path={value}".encode("ascii"))
+        source_id = f"real-{index:05d}"
+        path = f"docs/{version}/{source_id}.md"
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(raw)
+        entries.append({"source_id": source_id, "version": version, "path": path,
+                        "url": f"https://docs.quill.example/{version}/{source_id}",
+                        "sha256": hashlib.sha256(raw).hexdigest()})
+    return entries
+
+
+def markdown_it_parse() -> Callable[[list[str]], object] | None:
+    """markdown-it-py's block and inline parse of every text (tokens, no HTML), or ``None`` when it is
+    not installed (the bench itself needs the standard library only)."""
+    try:
+        from markdown_it import MarkdownIt
+    except ImportError:
+        return None
+    parser = MarkdownIt("commonmark")
+    return lambda texts: [parser.parse(text) for text in texts]
+
+
+def measure_real_docs(root: Path, docs: int, repeat: int) -> dict[str, Any]:
+    """The real-docs figures: per renderer (and the default, no ``"renderer"``), floor and cold (load +
+    audit, no cache, one process) over the first ``docs // REAL_COLD_SHARE`` pages, minimum of
+    ``repeat``; markdown-it-py's parse of the same pages' text, when installed; and the command line's
+    ``gate`` over the whole ``docs``-page manifest, two candidates, no cache, as a fresh process
+    running from bytecode as an installed package does (minimum of ``repeat + 2`` runs), beside a bare
+    interpreter's start and ``import conflict_gate``."""
+    folder = root / "real-docs"
+    entries = generate_real_corpus(folder, docs)
+    part = entries[:max(docs // REAL_COLD_SHARE, 1)]
+    manifests = {"default": write_manifest(folder / "manifest-default.json", part)}
+    for name in RENDERER_VALUES:
+        if name != DEFAULT_RENDERER:
+            manifests[name] = write_manifest(folder / f"manifest-{name}.json", part, name)
+    figures: dict[str, Any] = {"documents": len(part), "bytes": sum((folder / e["path"]).stat().st_size for e in part),
+                               "directive_every": REAL_DIRECTIVE_EVERY, "pages": [name for name, _ in real_pages()],
+                               "renderers": measure_cold(manifests, repeat)}
+    figures["audit_summary"] = {name: cold(manifest)["summary"] for name, manifest in manifests.items()}
+    parse = markdown_it_parse()
+    if parse is not None:
+        texts = [(folder / e["path"]).read_bytes().decode("utf-8") for e in part]
+        figures["markdown_it_seconds"] = min(timed(lambda: parse(texts)) for _ in range(repeat))
+    whole = write_manifest(folder / "manifest.json", entries)
+    # As an installed package runs: from bytecode (pip compiles it; written here to a folder of the
+    # bench's own, by the first run, so the checkout gets no __pycache__), never from source.
+    environ = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+               "CONFLICT_GATE_CACHE": "off", "PYTHONPYCACHEPREFIX": str(root / "pycache")}
+    command = [sys.executable, "-m", "conflict_gate", "gate", "--manifest", str(whole), "--version", "1.0",
+               "--claim", "existing_path", entries[0]["source_id"], entries[2]["source_id"]]
+
+    def run(argv: list[str]) -> float:
+        start = time.perf_counter()
+        done = subprocess.run(argv, capture_output=True, cwd=REPO_ROOT, env=environ, text=True)
+        elapsed = time.perf_counter() - start
+        if done.returncode not in GATE_STATUS_CODES:  # a decision of any status; not a user or input error
+            raise RuntimeError(f"{argv[1:4]} exited {done.returncode}: {done.stderr.strip()}")
+        return elapsed
+
+    runs = repeat + 2
+    run(command)  # writes the bytecode
+    figures["cli_gate"] = {"documents": docs, "seconds": min(run(command) for _ in range(runs)),
+                           "python_seconds": min(run([sys.executable, "-c", "pass"]) for _ in range(runs)),
+                           "import_seconds": min(run([sys.executable, "-c", "import conflict_gate"])
+                                                 for _ in range(runs))}
+    return figures
 
 
 # --------------------------------------------------------------------------
@@ -1261,6 +1377,25 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                                 f"{hot['by_status'][status] / warm['small']['by_status'][status]:.2f} x the 10-doc "
                                 "corpus's (the same work; what grows is where the objects of the N-doc corpus's "
                                 "many different requests sit in memory)")
+    real = report.get("real_docs")
+    if real:
+        for name, figures in real["renderers"].items():
+            label = "the default renderer" if name == "default" else f'"renderer": "{name}"'
+            target = f"real docs ({label}): cold load + audit, no cache, one process <= 5 x floor"
+            targets.append((target, figures["cold"] / figures["floor"], 5.0, "x floor"))
+        if "markdown_it_seconds" in real:
+            slowest = max(real["renderers"], key=lambda name: real["renderers"][name]["cold"])
+            target = (f"real docs: the slowest renderer ({slowest}) >= 10 x faster than markdown-it-py's parse "
+                      "of the same pages")
+            at_least.add(target)
+            targets.append((target, real["markdown_it_seconds"] / real["renderers"][slowest]["cold"], 10.0,
+                            "x faster"))
+        cli = real["cli_gate"]
+        target = f"conflict-gate gate, {cli['documents']:,}-page manifest, no cache, a fresh process <= 100 ms"
+        targets.append((target, cli["seconds"] * 1e3, 100.0, "ms"))
+        evidence[target] = (f"a bare interpreter starts in {cli['python_seconds'] * 1e3:.0f} ms and "
+                            f"'import conflict_gate' takes it to {cli['import_seconds'] * 1e3:.0f} ms; the rest "
+                            "is the manifest's read and checks and the two candidates' pages")
     supported = report.get("supported_answer")
     if supported:
         target = "check_answer on the lab's supported answer <= 3 x the answer reader's reading of it"
@@ -1373,6 +1508,23 @@ def render(report: dict[str, Any]) -> str:
             floor = stages[STAGES[0]]
             lines.append("  where a cold source's time goes (us per source, x floor):")
             lines += [f"    {stage:<34}{value:9.1f}  {value / floor:5.2f}x" for stage, value in stages.items()]
+    real = report.get("real_docs")
+    if real:
+        lines += ["", f"real docs: {real['documents']:,} copies of {len(real['pages'])} vendored MkDocs pages "
+                      f"({real['bytes'] / MB:.1f} MB), a directive on one in {real['directive_every']} "
+                      f"({real['documents'] // real['directive_every']:,} pages)"]
+        for name, figures in real["renderers"].items():
+            summary = real["audit_summary"][name]
+            lines.append(f"  {name:<12} floor {_seconds(figures['floor']):>10}  cold {_seconds(figures['cold']):>10}"
+                         f"  {figures['cold'] / figures['floor']:6.2f}x floor;  pages refused {summary['refused']:,}")
+        if "markdown_it_seconds" in real:
+            lines.append(f"  markdown-it-py's parse of the same pages: {_seconds(real['markdown_it_seconds'])}")
+        else:
+            lines.append("  markdown-it-py's parse: SKIPPED (markdown-it-py is not installed)")
+        cli = real["cli_gate"]
+        lines.append(f"  conflict-gate gate over {cli['documents']:,} pages, a fresh process: {_seconds(cli['seconds'])} "
+                     f"(python alone {_seconds(cli['python_seconds'])}, import conflict_gate "
+                     f"{_seconds(cli['import_seconds'])})")
     if "warm" in report:
         warm = report["warm"]
         lines += ["", f"warm gate(): median {warm['small']['median_us']:.1f} us at 10 docs, "
@@ -1471,8 +1623,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="runs of floor and cold (minimum kept)")
     parser.add_argument("--passes", type=int, default=5, help="timed passes over the warm requests")
     parser.add_argument("--requests", type=int, default=2000)
-    parser.add_argument("--only", choices=("corpora", "adversarial", "operations", "service", "rag", "suggest", "init",
-                                           "answer"))
+    parser.add_argument("--only", choices=("corpora", "realdocs", "adversarial", "operations", "service", "rag",
+                                           "suggest", "init", "answer"))
     parser.add_argument("--json", type=Path, help="where to save the figures (default: bench/results/)")
     parser.add_argument("--quick", action="store_true", help="a smoke run in a few seconds")
     parser.add_argument("--large", action="store_true",
@@ -1546,6 +1698,9 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
                     report["peak_rss"]["fence-heavy-100k"] = peak_rss(
                         "corpus", str(write_manifest(root / "fence-heavy-100k" / "manifest.json", big_entries)))
                     report["peak_rss_documents"]["fence-heavy-100k"] = big
+    if args.only in (None, "realdocs"):
+        progress(f"real docs: {args.docs:,} copies of the vendored pages, every renderer ...")
+        report["real_docs"] = measure_real_docs(root, args.docs, args.repeat)
     if args.only in (None, "operations"):
         progress(f"audit of {args.docs:,} pages, one operation each ...")
         report["operations"] = measure_operations(root, args.docs, args.seed, args.repeat)

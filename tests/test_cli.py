@@ -540,15 +540,14 @@ class GateTest(CliCase):
         edited = REFERENCE + b"\nEdited after pinning.\n"
         (self.root / "docs/reference.md").write_bytes(edited)
         ready = ("--version", "1.0", "--claim", "existing_path", "--operation", "create_copy", "guide")
-        self.assertEqual(self.gate(*ready), Run(
+        self.assertEqual(self.gate(*ready, "reference"), Run(
             code("input"), "",
             f"conflict-gate: error: source 'reference' (docs/reference.md): sha256 is {sha(edited)}, pinned "
             f"{sha(REFERENCE)} [hash_mismatch]; if the edit is intended, re-pin: conflict-gate pin "
             f"--manifest {shlex.quote(self.m)}\n"))
         unpinned = self.sub_manifest("unpinned.json", ("guide",), guide={"sha256": ""})
-        self.assertUserError(self.gate(*ready, manifest=unpinned), "input", "[invalid_sha256]",
-                             "an empty sha256 means not pinned yet: conflict-gate pin --manifest "
-                             + shlex.quote(unpinned))
+        self.assertUserError(self.gate(*ready, manifest=unpinned), "input", "[source_unpinned]",
+                             "review the page, then pin it: conflict-gate pin --manifest " + shlex.quote(unpinned))
 
     def test_control_characters_in_ids_paths_and_values_stay_escaped(self) -> None:
         """Regression: a newline or an escape in a path, id or version could forge a line on a terminal."""
@@ -866,7 +865,7 @@ class PinTest(CliCase):
         for label, manifest in (("through a link", linked), ("same path text", same_text)):
             for args in (("pin", "--manifest", manifest), ("pin", "--check", "--manifest", manifest),
                          ("gate", "--manifest", manifest, "--version", "1.0", "--claim", "close_required",
-                          "guide")):
+                          "guide", "reference", "alias")):
                 with self.subTest(label, command=" ".join(args[:2])):
                     before = Path(manifest).read_bytes()
                     self.assertUserError(self.cli(*args), "input", "source 'alias'", "[duplicate_path]")

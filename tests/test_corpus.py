@@ -290,6 +290,61 @@ class LoadTest(CorpusCase):
         self.assertEqual(corpus.sources["b"].claims, ())
 
 
+class OnlyTest(CorpusCase):
+    """``load_documents(..., only=...)``: a decision's candidates verified, no other page opened (issue 33)."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        other = b"@quill create_copy existing_path=overwrite\n"
+        self.put("docs/a.md")
+        self.put("docs/b.md", other)
+        self.write_manifest([self.entry("a", "docs/a.md"), self.entry("b", "docs/b.md", other),
+                             self.entry("gone", "docs/gone.md")])  # never written: missing
+
+    def test_only_the_named_sources_are_opened_and_verified(self) -> None:
+        """Guards against a one-request load paying for, or failing on, pages the request never reads."""
+        opened: list[str] = []
+        real_read = SourceFiles.read
+
+        def spy(files: SourceFiles, entry: Any) -> bytes:
+            opened.append(entry.source_id)
+            return real_read(files, entry)
+
+        with mock.patch.object(SourceFiles, "read", spy):
+            corpus = load_documents(self.manifest, only=["a", "not-in-the-manifest"], cache=False)
+        self.assertEqual(opened, ["a"])
+        self.assertEqual(list(corpus.sources), ["a"])
+        self.assertFalse(corpus.complete)
+        self.assertEqual(corpus.sources["a"], load_documents(self.manifest, strict=False, cache=False).sources["a"])
+
+    def test_a_named_source_that_fails_still_stops_a_strict_load(self) -> None:
+        """Guards against ``only`` loosening verification of the pages it does read."""
+        with self.assertRaises(IngestionError) as caught:
+            load_documents(self.manifest, only=["a", "gone"], cache=False)
+        self.assertEqual((caught.exception.reason, caught.exception.source_id), ("source_missing", "gone"))
+        kept = load_documents(self.manifest, only=["gone"], strict=False, cache=False)
+        self.assertEqual([s.failed for s in kept.sources.values()], [True])
+
+    def test_a_partial_corpus_is_refused_where_every_source_counts(self) -> None:
+        """Guards against an audit or a versions listing that silently leaves out the pages not loaded."""
+        from _conflict_gate.decision import versions_listing
+        corpus = load_documents(self.manifest, only=["a", "b"], cache=False)
+        for function in (audit, versions_listing):
+            with self.subTest(function=function.__name__), self.assertRaises(ValueError):
+                function(corpus)  # type: ignore[operator]
+        with self.assertRaises(TypeError):
+            load_documents(self.manifest, only="a")  # one id, not a collection of ids
+
+    def test_unknown_candidates_are_named_from_the_whole_manifest(self) -> None:
+        """Guards against the did-you-mean of a partial corpus suggesting only the pages it loaded."""
+        from conflict_gate import GateError, gate
+        corpus = load_documents(self.manifest, only=["a"], cache=False)
+        with self.assertRaises(GateError) as caught:
+            gate(corpus, ["a", "bb"], "1.0", "create_copy", "existing_path")
+        self.assertEqual(caught.exception.reason, "unknown_candidate")
+        self.assertIn("did you mean 'b'", str(caught.exception))
+
+
 class _Loop:
     """An object that refers to itself: garbage only the cyclic collector frees."""
 
@@ -816,6 +871,7 @@ class ReasonCoverageTest(CorpusCase):
             "source_unreadable": (manifest([good]), mock.patch.object(os, "open", denied_open)),
             "source_too_large": (manifest([dict(good, path="docs/big.md")]), None),
             "hash_mismatch": (manifest([dict(good, sha256="0" * 64)]), None),
+            "source_unpinned": (manifest([dict(good, sha256="")]), None),
             "source_not_utf8": (manifest([dict(good, path="docs/bad.md", sha256=sha(b"\xff"))]), None),
         }
         self.assertEqual(set(cases), set(INGESTION_REASONS))

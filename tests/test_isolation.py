@@ -183,6 +183,10 @@ def failing_corpus(folder: Callable[[], Path], reason: str, *, status: str = "ap
             handle.truncate(MAX_SOURCE_BYTES + 1)
     elif reason == "hash_mismatch":
         b.write_bytes(b.read_bytes() + b"edited\n")
+    elif reason == "source_unpinned":  # as init --update lists a new page
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data["documents"][1]["sha256"] = ""
+        manifest.write_text(json.dumps(data), encoding="utf-8")
     elif reason == "source_not_utf8":
         data = json.loads(manifest.read_text(encoding="utf-8"))
         b.write_bytes(b"\xff\n")
@@ -274,7 +278,7 @@ class FailedSourceTest(CorpusTestCase):
 
 #: Every per-source reason the tests above produce (test_decision's reason table counts on this list).
 FAILURES = ("duplicate_path", "path_outside_root", "source_missing", "source_not_regular_file",
-            "source_unreadable", "source_too_large", "hash_mismatch", "source_not_utf8")
+            "source_unreadable", "source_too_large", "hash_mismatch", "source_unpinned", "source_not_utf8")
 
 
 def code(name: str) -> int:
@@ -299,29 +303,57 @@ class CliIsolationTest(CorpusTestCase):
         return run_cli(["gate", "--manifest", self.m, "--version", "1.0", "--operation", "create_copy",
                         "--claim", key, *flags, *ids])
 
+    def test_gate_verifies_its_candidates_only(self) -> None:
+        """Guards against a gate that fails on, or pays for, pages it was not asked about (issue 33):
+        a changed page that is no candidate leaves the decision as it was."""
+        unchanged = self.gate("guide")
+        self.change("docs/reference.md")
+        (self.root / "docs/rival.md").unlink()
+        for strict in (None, True, False):
+            self.assertEqual(self.gate("guide", strict=strict), unchanged)
+
+    def test_an_unpinned_page_stops_only_what_reads_it(self) -> None:
+        """Guards against one page listed but not pinned yet (as init --update lists a new page) taking
+        every command down, --no-strict included: it is a failure of that page alone (found by a newcomer)."""
+        ready = self.gate("guide", "reference")
+        data = json.loads(self.manifest.read_text(encoding="utf-8"))
+        next(e for e in data["documents"] if e["source_id"] == "rival")["sha256"] = ""
+        self.manifest.write_text(json.dumps(data), encoding="utf-8")
+        for strict in (None, False):
+            self.assertEqual(self.gate("guide", "reference", strict=strict), ready)
+        status, out, err = self.gate("guide", "rival")
+        self.assertEqual((status, out), (code("input"), ""))
+        self.assertTrue(err.startswith("conflict-gate: error: source 'rival' (docs/rival.md): not pinned yet"), err)
+        self.assertIn(f"[source_unpinned]; review the page, then pin it: conflict-gate pin --manifest {self.m}", err)
+        status, out, err = self.gate("guide", "rival", strict=False)
+        self.assertEqual((status, json.loads(out)["reason"]), (code("refused"), "source_unpinned"))
+        status, out, err = run_cli(["audit", "--manifest", self.m, "--format", "json"])
+        self.assertEqual(status, code("input"), err)  # reported with every other finding, then exit 6
+        self.assertIn(("rival", "source_unpinned"), [(r["source_id"], r["reason"]) for r in
+                                                      json.loads(out)["refused_sources"]])
+
     def test_gate_is_strict_unless_told(self) -> None:
         self.change("docs/reference.md")
         for strict in (None, True):
-            status, out, err = self.gate("guide", strict=strict)
+            status, out, err = self.gate("guide", "reference", strict=strict)
             self.assertEqual((status, out), (code("input"), ""))
             self.assertTrue(err.startswith("conflict-gate: error: source 'reference' (docs/reference.md): "), err)
             self.assertTrue(err.rstrip("\n").endswith(f"[hash_mismatch]; if the edit is intended, re-pin: "
                                                       f"conflict-gate pin --manifest {self.m}"), err)
-        status, out, err = self.gate("guide", strict=False)
-        self.assertEqual((status, json.loads(out)["status"]), (code("ok"), "ready"))
-        self.assertEqual(err, "conflict-gate: warning: 1 of 7 sources failed verification (first: "
-                              f"{load_documents(self.m, strict=False).sources['reference'].refusal} [hash_mismatch]); "
-                              f"if the edit is intended, re-pin: conflict-gate pin --manifest {self.m}; "
-                              "each refuses the requests it is eligible for\n")
+        status, out, err = self.gate("guide", "reference", strict=False)
+        self.assertEqual((status, json.loads(out)["reason"]), (code("refused"), "hash_mismatch"))
+        self.assertEqual(err.splitlines()[0],
+                         "conflict-gate: warning: 1 of 2 candidate sources failed verification (first: "
+                         f"{load_documents(self.m, strict=False).sources['reference'].refusal} [hash_mismatch]); "
+                         f"if the edit is intended, re-pin: conflict-gate pin --manifest {self.m}; "
+                         "each refuses the requests it is eligible for")
+        self.assertEqual(err.splitlines()[1], f"refused: {json.loads(out)['message']} [hash_mismatch]")
         (self.root / "docs/rival.md").unlink()  # a page gone as well: each reason with its own fix
-        status, out, err = self.gate("guide", strict=False)
-        self.assertEqual(status, code("ok"))
+        status, out, err = self.gate("guide", "reference", "rival", strict=False)
+        self.assertEqual(status, code("refused"))
         self.assertIn(f"; [hash_mismatch] if the edit is intended, re-pin: conflict-gate pin --manifest {self.m}; "
                       "[source_missing] restore the file, or remove its entry from the manifest (with \"sources\": "
                       f"conflict-gate init --update --prune --manifest {self.m}); each refuses", err)
-        status, out, err = self.gate("guide", "reference", strict=False)
-        self.assertEqual((status, json.loads(out)["reason"]), (code("refused"), "hash_mismatch"))
-        self.assertEqual(err.splitlines()[1], f"refused: {json.loads(out)['message']} [hash_mismatch]")
 
     def test_audit_names_two_bad_pages_and_exits_6(self) -> None:
         """The issue's "Done when": one page changed, one missing; the audit reports both, then exits 6."""
@@ -350,8 +382,8 @@ class CliIsolationTest(CorpusTestCase):
         self.assertTrue(err.startswith("conflict-gate: error: source 'reference' (docs/reference.md)"), err)
 
     def test_check_answer_follows_the_load_it_is_told(self) -> None:
-        self.change("docs/rival.md")
-        status, out, _ = self.gate("guide", "reference", strict=False)
+        self.change("docs/draft.md")  # a candidate, never eligible: the decision stands without it
+        status, out, _ = self.gate("guide", "reference", "draft", strict=False)
         self.assertEqual(status, code("ok"))
         decision = self.root / "decision.json"
         decision.write_text(out, encoding="utf-8")
@@ -361,9 +393,32 @@ class CliIsolationTest(CorpusTestCase):
         argv = ["check-answer", "--manifest", self.m, "--decision", str(decision), "--answer", "-"]
         status, out, err = run_cli([*argv, "--no-strict"], stdin=answer)
         self.assertEqual((status, json.loads(out)["verdict"]), (code("ok"), "supported"), err)
-        self.assertTrue(err.startswith("conflict-gate: warning: 1 of 7 sources failed verification"), err)
+        self.assertTrue(err.startswith("conflict-gate: warning: 1 of 3 candidate sources failed verification"), err)
         status, out, err = run_cli(argv, stdin=answer)
         self.assertEqual((status, out), (code("input"), ""))
+
+    def test_check_answer_verifies_the_decisions_candidates_only(self) -> None:
+        """Guards against check-answer failing on a page the decision never read (issue 33), and against
+        a quote looked up in the candidates only: a quote from another page is still ``misattributed``
+        (found in a pinned page) once every page is loaded, and then a changed page stops it."""
+        status, out, _ = self.gate("guide", "reference")
+        decision = self.root / "decision.json"
+        decision.write_text(out, encoding="utf-8")
+        supported = (b"`existing_path=refuse` (`version=1.0`).\n"
+                     b"`@quill create_copy existing_path=refuse` [source: guide:5]\n"
+                     b"`@quill create_copy existing_path=refuse` [source: reference:5]\n")
+        elsewhere = supported + b"`@quill create_copy existing_path=overwrite` [source: guide:5]\n"  # rival's text
+        argv = ["check-answer", "--manifest", self.m, "--decision", str(decision), "--answer", "-"]
+        before = {name: run_cli(argv, stdin=answer) for name, answer in (("supported", supported),
+                                                                          ("elsewhere", elsewhere))}
+        self.assertEqual(before["supported"][0], code("ok"))
+        self.assertEqual([f["kind"] for f in json.loads(before["elsewhere"][1])["findings"]], ["misattributed"])
+        self.change("docs/next.md")  # no candidate of the decision
+        self.assertEqual(run_cli(argv, stdin=supported), before["supported"])
+        status, out, err = run_cli(argv, stdin=elsewhere)  # looked up in every page: the changed one stops it
+        self.assertEqual((status, out), (code("input"), ""), err)
+        self.assertIn("source 'next' (docs/next.md)", err)
+        self.assertEqual(run_cli([*argv, "--no-strict"], stdin=elsewhere)[:2], before["elsewhere"][:2])
 
 
 def set_aside_corpus(case: CorpusTestCase) -> Corpus:

@@ -239,6 +239,17 @@ class ManifestFileTest(ManifestCase):
                 self.assertEqual((error.reason, error.path, error.pointer), ("manifest_unreadable", str(path), None))
                 self.assertEqual(str(error), f"{path}: {detail}")
 
+    def test_a_folder_holding_a_manifest_is_named_with_it(self) -> None:
+        """Guards against ``--manifest docs`` saying only "not a regular file" when docs/manifest.json is
+        there (found by a newcomer)."""
+        (self.root / "site").mkdir()
+        (self.root / "site" / "manifest.json").write_text("{}", encoding="utf-8")
+        with self.assertRaises(IngestionError) as caught:
+            read_manifest(self.root / "site")
+        self.assertEqual(caught.exception.reason, "manifest_unreadable")
+        self.assertEqual(str(caught.exception), f"{self.root / 'site'}: a folder, not a manifest file (did you mean "
+                                                f"{self.root / 'site' / 'manifest.json'}?)")
+
     def test_manifest_path_is_escaped_in_messages(self) -> None:
         """Regression: a manifest path with a newline was echoed raw, so the message spanned two lines."""
         path = self.root / "odd\nname.json"

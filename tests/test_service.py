@@ -110,6 +110,19 @@ class FreshnessTest(LabCopyCase):
     READY = (["quill-guide", "quill-reference"], "1.0", "existing_path", "create_copy")
     NEWER = (["quill-new-version"], "2.0", "existing_path", "create_copy")
 
+    def test_a_page_not_pinned_yet_stays_refused_as_not_pinned(self) -> None:
+        """Guards against the re-verification of a page listed with an empty pin calling it changed
+        (``hash_mismatch``): until the manifest pins it, it is ``source_unpinned``, as a fresh load says."""
+        data = json.loads(self.manifest.read_text(encoding="utf-8"))
+        next(e for e in data["documents"] if e["source_id"] == "quill-guide")["sha256"] = ""
+        self.manifest.write_text(json.dumps(data), encoding="utf-8")
+        service = GateService(self.m)
+        fresh = self.cli_gate(*self._cli(self.READY), "--no-strict")
+        for _ in range(2):  # loaded, then re-verified
+            refused = service.gate(*self.READY)
+            self.assertEqual((refused["reason"], render_json(refused)), ("source_unpinned", fresh[1]))
+        self.assertEqual(service.gate(*self.NEWER)["status"], "ready")
+
     def test_a_page_edited_during_the_session_is_refused_on_the_next_call(self) -> None:
         """Guards against a long-running gate serving a page's old claims after the page changed."""
         service = GateService(self.m)

@@ -562,7 +562,7 @@ class HintTest(TreeCase):
         init = self.run_py("init", str(self.docs), "--version-from", "{version}/**")
         self.assertIn(f"then run: python run.py pin --manifest {shlex.quote(self.m)}", init.err)
         unpinned = self.run_py("gate", "--manifest", self.m, "--version", "1.0", "--claim", "max-retries", "1.0/a")
-        self.follow(unpinned.err, "not pinned yet: ")
+        self.follow(unpinned.err, "then pin it: ")
         self.put("1.0/a.md", page(value="3"))
         stale = self.run_py("gate", "--manifest", self.m, "--version", "1.0", "--claim", "max-retries", "1.0/a")
         self.assertIn("[hash_mismatch]", stale.err)
