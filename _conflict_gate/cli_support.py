@@ -292,8 +292,18 @@ class DefusedLines:
         self.pending += text
         if "\n" in text:
             done, _, self.pending = self.pending.rpartition("\n")
-            self.stream.write(defuse_commands(done + "\n"))
+            self._put(done + "\n")
         return len(text)
+
+    def _put(self, text: str) -> None:
+        """Write ``text`` defused. When the stream cannot encode it (a lone surrogate from a file name
+        that is not UTF-8, on a stdout whose errors are strict), every character but ASCII is written
+        as its backslash escape instead, rather than failing the command after its work is done."""
+        text = defuse_commands(text)
+        try:
+            self.stream.write(text)
+        except UnicodeEncodeError:  # nothing was written: the stream encodes the whole text first
+            self.stream.write(text.encode("ascii", "backslashreplace").decode("ascii"))
 
     def flush(self) -> None:
         self.stream.flush()  # a partial line waits for its end: a mark may be cut in two
@@ -301,7 +311,7 @@ class DefusedLines:
     def close(self) -> None:
         if self.pending:
             pending, self.pending = self.pending, ""
-            self.stream.write(defuse_commands(pending))
+            self._put(pending)
         self.stream.flush()
 
     def __getattr__(self, name: str) -> Any:
