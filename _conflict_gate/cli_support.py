@@ -16,6 +16,7 @@ import secrets
 import shlex
 import stat
 import sys
+import threading
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, Iterator, Mapping, TextIO, cast
@@ -287,12 +288,14 @@ class DefusedLines:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.pending = ""
+        self._lock = threading.Lock()  # the MCP server's threads may log at once
 
     def write(self, text: str) -> int:
-        self.pending += text
-        if "\n" in text:
-            done, _, self.pending = self.pending.rpartition("\n")
-            self._put(done + "\n")
+        with self._lock:
+            self.pending += text
+            if "\n" in text:
+                done, _, self.pending = self.pending.rpartition("\n")
+                self._put(done + "\n")
         return len(text)
 
     def _put(self, text: str) -> None:
@@ -309,9 +312,10 @@ class DefusedLines:
         self.stream.flush()  # a partial line waits for its end: a mark may be cut in two
 
     def close(self) -> None:
-        if self.pending:
+        with self._lock:
             pending, self.pending = self.pending, ""
-            self._put(pending)
+            if pending:
+                self._put(pending)
         self.stream.flush()
 
     def __getattr__(self, name: str) -> Any:
