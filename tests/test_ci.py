@@ -677,6 +677,27 @@ class RunnerCommandTest(CliCase):
         junit = ET.fromstring(runs["audit --format junit"].out)
         self.assertIn("::error file=x::forged", "".join(junit.itertext()))
 
+    def test_json_and_xml_are_defused_losslessly(self) -> None:
+        """Guards against a defused JSON or XML document that no longer parses, or parses to other text:
+        strings of ':', '#', '[', backslashes, quotes and markup characters, in keys and values, come
+        back exactly, and no line of the document is a workflow command (issue 34 item 1)."""
+        import random
+        from _conflict_gate.errors import defuse_commands
+        from _conflict_gate.jsondata import render_json
+        rng = random.Random(34)
+        for _ in range(300):
+            texts = ["".join(rng.choice(':#[]\\"<>&;\n xu0') for _ in range(rng.randrange(12))) for _ in range(4)]
+            value = {texts[0]: texts[1], "list": texts[2:], "n": 1}
+            text = render_json(value)
+            self.assertEqual(json.loads(text), value)
+            self.assertEqual(runner_command_lines(text), [])
+            element = ET.Element("case", {"name": texts[0]})
+            element.text = texts[1]
+            xml = defuse_commands(ET.tostring(element, encoding="unicode"), "xml")
+            parsed = ET.fromstring(xml)
+            self.assertEqual((parsed.get("name"), parsed.text or ""), (texts[0], texts[1]))
+            self.assertEqual(runner_command_lines(xml), [])
+
     def test_a_mark_cut_across_two_writes_is_still_defused(self) -> None:
         """Guards against a stream filter that defuses each write alone: ``#`` then ``#[x]`` written
         apart must not reach the log as ``##[x]`` (issue 34 item 1)."""
