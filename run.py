@@ -27,7 +27,7 @@ from typing import Any, Callable, Final
 
 from _conflict_gate.answer import check_answer
 from _conflict_gate.cli import main
-from _conflict_gate.cli_support import CliError, exit_code, write_atomically
+from _conflict_gate.cli_support import CliError, exit_code, printable_path, write_atomically
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import gate, refusal_fields
 from _conflict_gate.errors import IngestionError
@@ -219,7 +219,7 @@ def lab_command(manifest_path: Path = FIXTURE_MANIFEST,
             sys.stdout.write(text)
         else:
             write_atomically(Path(args.output), text)
-            print(f"wrote {args.output}: {len(LAB_CASES)} cases, the changed-source case and "
+            print(f"wrote {printable_path(args.output)}: {len(LAB_CASES)} cases, the changed-source case and "
                   f"{len(LAB_ANSWERS)} checked answers")
         return exit_code("ok")
 

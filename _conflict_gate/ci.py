@@ -22,7 +22,6 @@ the one the user names. ``reference/ci.md`` documents every choice made here.
 
 from __future__ import annotations
 
-import json
 import os
 import posixpath
 import re
@@ -34,7 +33,8 @@ from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence
 from urllib.parse import quote
 
 from . import __version__
-from .errors import located_message, printable
+from .errors import defuse_commands, located_message, printable
+from .jsondata import render_json
 from .manifest import Entry
 from .registry import ELIGIBLE_STATUS, REPORT_SEVERITIES, SEVERITIES, reason_meaning
 from .results_audit import AuditReport, UnlistedSource
@@ -42,8 +42,8 @@ from .results_audit import AuditReport, UnlistedSource
 __all__ = [
     "ANNOTATIONS_PER_SEVERITY", "FORMATS", "SARIF_LEVELS", "SARIF_SCHEMA", "SRCROOT", "SUMMARY_LIMIT",
     "Check", "Finding", "Locations", "PinDrift", "Report", "annotation", "audit_checks", "escape_data",
-    "escape_property", "github_summary", "pin_checks", "render_github", "render_junit", "render_sarif",
-    "repository_root", "severity",
+    "escape_property", "github_summary", "log_line", "pin_checks", "render_github", "render_junit", "render_sarif",
+    "repository_root", "severity", "workflow_command",
 ]
 
 #: The formats rendered here (``--format`` of ``audit`` and ``pin --check``).
@@ -329,6 +329,21 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def workflow_command(command: str, properties: Sequence[tuple[str, str]], message: str) -> str:
+    """One workflow command line, ``::COMMAND name=value,...::MESSAGE``: each value and the message
+    made visible (:func:`_visible`), escaped as the runner unescapes them, then defused
+    (:func:`~_conflict_gate.errors.defuse_commands`), so that no ``::`` or ``##[`` but the command's own
+    two ``::`` is in the line. Every command :func:`render_github` writes is made here."""
+    head = ",".join(f"{name}={defuse_commands(escape_property(_visible(value)))}" for name, value in properties)
+    return f"::{command} {head}::{defuse_commands(escape_data(_visible(message)))}"
+
+
+def log_line(text: str) -> str:
+    """One plain line of the log (not a command): printable, defused. Every line :func:`render_github`
+    writes that is not a workflow command is made here."""
+    return defuse_commands(printable(text))
+
+
 def annotation(finding: Finding) -> str:
     """``::error file=P,line=L,col=C,title=T::message [reason]`` (``notice``/``warning`` likewise)."""
     properties = []
@@ -339,8 +354,7 @@ def annotation(finding: Finding) -> str:
             if finding.column is not None:
                 properties.append(("col", str(finding.column)))
     properties.append(("title", finding.title))
-    head = ",".join(f"{name}={escape_property(_visible(value))}" for name, value in properties)
-    return f"::{finding.severity} {head}::{escape_data(_visible(f'{finding.message} [{finding.reason}]'))}"
+    return workflow_command(finding.severity, properties, f"{finding.message} [{finding.reason}]")
 
 
 def _counts(findings: Sequence[Finding]) -> str:
@@ -380,20 +394,36 @@ def render_github(report: Report, *, summarised: bool = False) -> str:
             rest.append(finding)
     if rest:
         where = "below and in the step summary" if summarised else "below"
-        lines.append(f"::notice title=conflict-gate {escape_property(report.command)}::" + escape_data(
+        lines.append(workflow_command("notice", [("title", f"conflict-gate {report.command}")],
             f"{len(rest)} more findings ({_counts(rest)}) are not annotated: GitHub shows at most "
             f"{ANNOTATIONS_PER_SEVERITY} errors, {ANNOTATIONS_PER_SEVERITY} warnings and "
             f"{ANNOTATIONS_PER_SEVERITY} notices per step; every finding is listed {where}"))
-        lines += [printable(f"conflict-gate: not annotated: {f.severity} {f.reason} {_where(f)}: {f.message}")
+        lines += [log_line(f"conflict-gate: not annotated: {f.severity} {f.reason} {_where(f)}: {f.message}")
                   for f in rest]
-    lines.append(f"conflict-gate {report.command}: {_counts(findings)}")
+    lines.append(log_line(f"conflict-gate {report.command}: {_counts(findings)}"))
     return "\n".join(lines) + "\n"
 
 
 def _summary_cell(text: str) -> str:
-    """A GFM table cell: one printable line, pipes escaped, HTML made text."""
-    return (printable(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace("|", "\\|"))
+    """A GFM table cell that shows ``text`` (page text: a path, a message quoting a line) as text, never
+    as Markdown: one printable line in a code span, in which nothing is a link, an image, HTML, an
+    autolink (GFM's extended ones included), an entity or emphasis (CommonMark 0.31.2 section 6.1).
+
+    The backtick run around it is longer than any inside; one space pads each side when the text starts
+    or ends with a backtick or a space, which a code span would take as its fence or strip. Every ``|``
+    is written ``\\|``: a GFM table splits a row at an unescaped pipe before reading its cells, code
+    spans included, and passes ``\\|`` on as ``|`` (GFM 0.29 section 4.10). ``""`` is an empty cell.
+
+    Not backslash escapes: GitHub's cmark-gfm links ``a\\@b.example`` as an e-mail address all the same
+    (its autolink extension reads the text after escapes are resolved).
+    """
+    shown = printable(text)
+    if not shown:
+        return ""
+    longest = max((len(run) for run in re.findall("`+", shown)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if shown[0] in "` " or shown[-1] in "` " else ""
+    return f"{fence}{pad}{shown}{pad}{fence}".replace("|", "\\|")
 
 
 def github_summary(report: Report, budget: int) -> str:
@@ -401,7 +431,7 @@ def github_summary(report: Report, budget: int) -> str:
     in at most ``budget`` bytes of UTF-8 (rows that do not fit are counted in a last line instead);
     ``""`` when not even the heading fits."""
     findings = report.findings
-    head = f"### conflict-gate {_summary_cell(report.command)}: {_counts(findings)}\n\n"
+    head = f"### conflict-gate {report.command}: {_counts(findings)}\n\n"
     if findings:
         head += "| severity | reason | location | message |\n|---|---|---|---|\n"
     cut = f"\n{len(findings)} more findings are not listed: GitHub caps a step summary at 1 MiB.\n"
@@ -410,8 +440,8 @@ def github_summary(report: Report, budget: int) -> str:
         return ""
     rows = []
     for finding in findings:
-        row = "| " + " | ".join(_summary_cell(cell) for cell in (
-            finding.severity, finding.reason, _where(finding), finding.message)) + " |\n"
+        row = (f"| {finding.severity} | {finding.reason} | {_summary_cell(_where(finding))} | "
+               f"{_summary_cell(finding.message)} |\n")  # severity and reason: the registry's names
         size = len(row.encode("utf-8"))
         if used + size > budget:
             break
@@ -463,7 +493,7 @@ def render_sarif(report: Report, where: Locations) -> str:
             "results": results,
         }],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return render_json(log)  # defused as JSON, losslessly
 
 
 def _default_severity(reason: str) -> str:
@@ -512,4 +542,6 @@ def render_junit(report: Report) -> str:
         if others:
             ET.SubElement(case, "system-out").text = _xml_safe("\n".join(_line(f) for f in others))
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    # defused as XML (a character reference for the second character of each mark), losslessly
+    return defuse_commands('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n",
+                           "xml")

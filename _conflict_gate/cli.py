@@ -39,6 +39,7 @@ from .cli_support import (
     CliError,
     check_ci_options,
     ci_locations,
+    defused,
     error_line,
     exit_code,
     failed_line,
@@ -502,22 +503,41 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "conflict-gate",
     it when no command is given. ``environ`` is the environment a command
     reads (only ``GITHUB_STEP_SUMMARY``, by ``--format github``); it defaults
     to ``os.environ``, read here and nowhere else. A user error is one line on
-    stderr, never a traceback.
+    stderr, never a traceback. No line printed on stdout or stderr holds ``::`` or
+    ``##[`` (GitHub's runner would read it as a workflow command) but the
+    commands ``--format github`` writes itself (reference/ci.md).
     """
+    with defused("stderr"):
+        return _main(argv, prog=prog, lab=lab, environ=environ)
+
+
+def _defused_stdout(args: argparse.Namespace) -> contextlib.AbstractContextManager[None]:
+    """Every line a command prints on stdout is defused (:class:`~_conflict_gate.cli_support.DefusedLines`),
+    but ``--format github``'s, which are workflow commands made defused one by one
+    (:func:`~_conflict_gate.ci.workflow_command`), and the MCP server's, which carries the protocol."""
+    if args.command == "mcp" or getattr(args, "format", None) == "github":
+        return contextlib.nullcontext()
+    return defused("stdout")
+
+
+def _main(argv: Sequence[str] | None, *, prog: str, lab: Callable[[argparse.Namespace], int] | None,
+          environ: Mapping[str, str] | None) -> int:
+    """:func:`main`, its stderr defused."""
     manifest = "manifest.json" if lab is not None else "..."  # the lab's, beside run.py
     try:
         args = _shared_parser(prog, lab is not None).parse_args(argv)
         args.prog = prog
         args.environ = os.environ if environ is None else environ
         manifest = shown_manifest(args.manifest) if getattr(args, "manifest", None) else manifest
-        if args.command is None:
-            if lab is None:  # argparse requires a command unless the lab is there
-                raise CliError("usage", f"a command is required (see '{prog} --help')")
-            code = lab(args)
-        elif lab is not None and (args.output is not None or args.check):
-            raise CliError("usage", f"--output and --check come without a command, not with {args.command!r}")
-        else:
-            code = _COMMANDS[args.command](args)
+        with _defused_stdout(args):
+            if args.command is None:
+                if lab is None:  # argparse requires a command unless the lab is there
+                    raise CliError("usage", f"a command is required (see '{prog} --help')")
+                code = lab(args)
+            elif lab is not None and (args.output is not None or args.check):
+                raise CliError("usage", f"--output and --check come without a command, not with {args.command!r}")
+            else:
+                code = _COMMANDS[args.command](args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         return code
     except BrokenPipeError:

@@ -12,17 +12,17 @@ import shlex
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any, Final, Sequence
+from typing import Any, Final, Mapping, NamedTuple, Sequence
 
 from .cli_support import CliError, check_output, exit_code, plural, printable_path, write_atomically
-from .corpus import SourceFiles, decode_source
+from .corpus import SourceFiles, decode_source, source_digest
 from .errors import GrammarError, IngestionError, printable
 from .grammar import CANONICAL_INTEGER, Grammar, NAME, VALUE_TOKEN, grammar_from_json
 from .jsondata import render_json
 from .manifest import ENTRY_FIELDS, Entry, VERSION_SCHEMES, read_manifest
 from .manifest_text import edit_documents
 from .reader import read_directives
-from .registry import DEFAULT_RENDERER
+from .registry import DEFAULT_RENDERER, ELIGIBLE_STATUS
 from .renderers import RENDERER_VALUES, Renderer
 from .site_detect import detect
 from .sources import Pattern, Sources, pattern_problem
@@ -103,8 +103,9 @@ def _sort_out(outcomes: Sequence[Outcome], left_out: list[tuple[str, str]]) -> l
     return adds
 
 
-def _read_pages(root: str, adds: Sequence[Outcome], left_out: list[tuple[str, str]]) -> list[tuple[Outcome, str]]:
-    """Each page to add, read once through :class:`SourceFiles` with its text: ``(outcome, text)``.
+def _read_pages(root: str, adds: Sequence[Outcome],
+                left_out: list[tuple[str, str]]) -> list[tuple[Outcome, str, str]]:
+    """Each page to add, read once through :class:`SourceFiles`: ``(outcome, text, SHA-256 of its bytes)``.
 
     A page that cannot be read is an input error naming it (``source_unreadable``),
     and so is one that is not UTF-8 (``source_not_utf8``, with the byte offset),
@@ -123,18 +124,82 @@ def _read_pages(root: str, adds: Sequence[Outcome], left_out: list[tuple[str, st
                     raise
                 left_out.append((path, f"{error.detail} ({error.reason})"))
                 continue
-            read.append((outcome, decode_source(raw, source_id=outcome.source_id, path=path)))
+            read.append((outcome, decode_source(raw, source_id=outcome.source_id, path=path), source_digest(raw)))
     return read
 
 
-def _entry(outcome: Outcome, base_url: str | None) -> dict[str, str]:
-    """A new manifest entry for a page: unpinned, approved (``status`` omitted)."""
+class Move(NamedTuple):
+    """What ``init --update`` makes of a new page whose bytes some gone entry was pinned to (its pin is
+    the page's SHA-256): ``moved_from``, the one gone entry, when exactly one gone entry has that pin
+    and exactly one new page those bytes; else ``None``: which page moved where cannot be told, and
+    ``gone`` (the ids of the gone entries with that pin) and ``copies`` (the other new pages with
+    those bytes) say why."""
+
+    moved_from: Entry | None
+    gone: tuple[str, ...] = ()
+    copies: tuple[str, ...] = ()
+
+
+def _moves(gone: Sequence[Entry], pages: Sequence[tuple[Outcome, str]]) -> dict[str, Move]:
+    """New page path -> its :class:`Move`, for the new pages (``(outcome, SHA-256)``) that hold the
+    pinned bytes of a gone entry. An unpinned gone entry (``"sha256": ""``) matches nothing."""
+    by_pin: dict[str, list[Entry]] = {}
+    for entry in gone:
+        if entry.sha256:
+            by_pin.setdefault(entry.sha256, []).append(entry)
+    by_digest: dict[str, list[str]] = {}
+    for outcome, digest in pages:
+        by_digest.setdefault(digest, []).append(outcome.page.path)
+    moves = {}
+    for outcome, digest in pages:
+        olds, paths = by_pin.get(digest, []), by_digest[digest]
+        if len(olds) == 1 and len(paths) == 1:
+            moves[outcome.page.path] = Move(olds[0])
+        elif olds:
+            moves[outcome.page.path] = Move(None, tuple(e.source_id for e in olds),
+                                            tuple(p for p in paths if p != outcome.page.path))
+    return moves
+
+
+def _entry(outcome: Outcome, base_url: str | None, move: Move | None = None) -> dict[str, str]:
+    """A new manifest entry for a page: unpinned, approved (``status`` omitted). A page moved from a
+    gone entry (``move``) takes its ``status`` (as written) and, when its version is the same, its
+    pin (the bytes are the ones pinned); one that several gone entries could be is a ``draft``."""
     source_id = outcome.source_id or ""
     entry: dict[str, str] = {"source_id": source_id, "version": outcome.page.version, "path": outcome.page.path}
     if base_url:
         entry["url"] = base_url.rstrip("/") + "/" + source_id
     entry["sha256"] = ""
+    if move is not None and move.moved_from is None:
+        entry["status"] = "draft"
+    elif move is not None and move.moved_from is not None:
+        old = move.moved_from
+        if "status" in old.written or old.status != ELIGIBLE_STATUS:
+            entry["status"] = old.status
+        if old.version == outcome.page.version:
+            entry["sha256"] = old.sha256
     return {key: entry[key] for key in ENTRY_FIELDS if key in entry}
+
+
+def _added_line(entry: Mapping[str, str], move: Move | None) -> str:
+    """The line on stderr for one page ``init --update`` adds (``entry``, as :func:`_entry` made it)."""
+    pinned = "pinned" if entry["sha256"] else "unpinned"
+    line = (f"added {printable_path(entry['path'])} as {entry['source_id']!r} (version {printable(entry['version'])}, "
+            f"{entry.get('status', ELIGIBLE_STATUS)}, {pinned})")
+    if move is None:
+        return line
+    old = move.moved_from
+    if old is None:
+        why = f"{len(move.gone)} gone {'entry' if len(move.gone) == 1 else 'entries'} ({', '.join(map(repr, move.gone))}) pinned to its bytes"
+        if move.copies:
+            why += f" and {plural(len(move.copies), 'other new page')} ({', '.join(map(printable_path, move.copies))}) " \
+                   "holding them"
+        return line + f": {why}, so which page moved here cannot be told: added as a draft; review it and set its status"
+    line += f": moved from {printable_path(old.path)} ({old.source_id!r}), bytes unchanged; its status"
+    if entry["sha256"]:
+        return line + " and pin carried over"
+    return line + (f" carried over, not its pin (version {printable(old.version)} -> "
+                   f"{printable(entry['version'])}: review it, then pin)")
 
 
 def _report_pages(left_out: Sequence[tuple[str, str]], renamed: Sequence[Outcome]) -> None:
@@ -192,12 +257,12 @@ def init_command(args: argparse.Namespace) -> int:
         detected = detect(docs, Path(root), tuple(RENDERER_VALUES), Path(os.getcwd()))
         named = None if detected.renderer == DEFAULT_RENDERER else detected.renderer
     renderer = RENDERER_VALUES[named or DEFAULT_RENDERER]
-    grammar, note = _starter_grammar([text for _, text in pages], renderer)
+    grammar, note = _starter_grammar([text for _, text, _ in pages], renderer)
     manifest = {"grammar": grammar, "version_scheme": scheme,
                 **({"renderer": named} if named else {}),
-                "sources": sources.written(), "documents": [_entry(outcome, args.base_url) for outcome, _ in pages]}
+                "sources": sources.written(), "documents": [_entry(outcome, args.base_url) for outcome, _, _ in pages]}
     write_atomically(manifest_path, render_json(manifest), create_only=True)
-    _report_pages(left_out, [outcome for outcome, _ in pages if outcome.renamed])
+    _report_pages(left_out, [outcome for outcome, _, _ in pages if outcome.renamed])
     print(f"wrote {printable_path(manifest_path)}: {plural(len(pages), 'source')}, version scheme "
           f"{scheme!r}{why}{f', renderer {renderer.name!r}' if args.renderer else ''}, unpinned; {note}"
           f"{'' if detected is None else '; renderer ' + printable(detected.why)}", file=sys.stderr)
@@ -255,13 +320,13 @@ def _update(args: argparse.Namespace) -> int:
     outcomes = plan(found.pages, manifest.version_scheme, root, manifest.entries, manifest.sources.id_base())
     pages = _read_pages(root, _sort_out(outcomes, left_out), left_out)
     gone = [entry for entry in manifest.entries if missing(root, entry.path)]
+    moves = _moves(gone, [(outcome, digest) for outcome, _, digest in pages])
     base_url = args.base_url or _base_url(manifest.entries)
-    new = [_entry(outcome, base_url) for outcome, _ in pages]
+    new = [_entry(outcome, base_url, moves.get(outcome.page.path)) for outcome, _, _ in pages]
     removed = {entry.position for entry in gone} if args.prune else set()
-    _report_pages(left_out, [outcome for outcome, _ in pages if outcome.renamed])
-    for outcome, _ in pages:
-        print(f"added {printable_path(outcome.page.path)} as {outcome.source_id!r} (version "
-              f"{printable(outcome.page.version)}, approved, unpinned)", file=sys.stderr)
+    _report_pages(left_out, [outcome for outcome, _, _ in pages if outcome.renamed])
+    for (outcome, _, _), added in zip(pages, new):
+        print(_added_line(added, moves.get(outcome.page.path)), file=sys.stderr)
     for entry in gone:
         print(f"{'removed' if args.prune else 'gone'} {printable_path(entry.path)} ({entry.source_id!r}): the file "
               "no longer exists" + ("" if args.prune else "; run with --prune to remove its entry"),

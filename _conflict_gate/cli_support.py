@@ -16,9 +16,10 @@ import secrets
 import shlex
 import stat
 import sys
+import threading
 from pathlib import Path
 from types import MappingProxyType
-from typing import Collection, Final, Mapping
+from typing import Any, Collection, Final, Iterator, Mapping, TextIO, cast
 
 from .ci import (
     FORMATS,
@@ -33,11 +34,12 @@ from .ci import (
 )
 from .corpus import Corpus, load_with
 from .decision import audit
-from .errors import DecisionError, GateError, GrammarError, IngestionError, LocatedError, printable
+from .errors import DecisionError, GateError, GrammarError, IngestionError, LocatedError, defuse_commands, printable
 from .registry import EXIT_CODES
 from .tree import missing
 
-__all__ = ["CliError", "ERROR_KINDS", "check_ci_options", "check_output", "ci_locations", "error_line", "exit_code",
+__all__ = ["CliError", "ERROR_KINDS", "DefusedLines", "check_ci_options", "check_output", "ci_locations",
+           "defused", "error_line", "exit_code",
            "failed_line", "load_corpus", "located_error", "plural", "printable_path", "shown_manifest",
            "write_atomically", "write_report"]
 
@@ -270,3 +272,68 @@ def _append_summary(path: Path, report: Report) -> bool:
     except OSError as error:
         raise CliError("output", f"cannot write the step summary {printable_path(path)}: {error.strerror}") from None
     return True
+
+
+# --------------------------------------------------------------------------
+# No workflow command in what the command line prints
+
+
+class DefusedLines:
+    """A text stream that passes whole lines on to ``stream``, each defused
+    (:func:`~_conflict_gate.errors.defuse_commands`): no line it writes holds ``::`` or ``##[``, so GitHub's
+    runner, which reads every line of a step's stdout and stderr, finds no workflow command in it.
+
+    A write is held until its line ends (a mark could straddle two writes); :meth:`close` writes a last
+    line that has no line ending and leaves ``stream`` open. Anything else (``fileno``, ``encoding``)
+    is ``stream``'s: bytes written to the file descriptor directly are not defused."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.pending = ""
+        self._lock = threading.Lock()  # the MCP server's threads may log at once
+
+    def write(self, text: str) -> int:
+        with self._lock:
+            self.pending += text
+            if "\n" in text:
+                done, _, self.pending = self.pending.rpartition("\n")
+                self._put(done + "\n")
+        return len(text)
+
+    def _put(self, text: str) -> None:
+        """Write ``text`` defused. When the stream cannot encode it (a lone surrogate from a file name
+        that is not UTF-8, on a stdout whose errors are strict), every character but ASCII is written
+        as its backslash escape instead, rather than failing the command after its work is done."""
+        text = defuse_commands(text)
+        try:
+            self.stream.write(text)
+        except UnicodeEncodeError:  # nothing was written: the stream encodes the whole text first
+            self.stream.write(text.encode("ascii", "backslashreplace").decode("ascii"))
+
+    def flush(self) -> None:
+        self.stream.flush()  # a partial line waits for its end: a mark may be cut in two
+
+    def close(self) -> None:
+        with self._lock:
+            pending, self.pending = self.pending, ""
+            if pending:
+                self._put(pending)
+        self.stream.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+@contextlib.contextmanager
+def defused(name: str) -> Iterator[None]:
+    """Inside the block, ``sys.stdout`` or ``sys.stderr`` (``name``) is a :class:`DefusedLines` over the
+    stream it was; the stream is put back at the end, after the last line is written, whatever happens."""
+    original = cast(TextIO, getattr(sys, name))
+    lines = DefusedLines(original)
+    setattr(sys, name, lines)
+    try:
+        yield
+    finally:
+        setattr(sys, name, original)
+        lines.close()
+

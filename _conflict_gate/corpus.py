@@ -39,7 +39,17 @@ from typing import Any, Callable, Collection, Final, Iterator, Mapping, NamedTup
 
 from .cache import ReadingCache, cache_path, decode_reading, encode_reading
 from .errors import DirectiveError, IngestionError
-from .files import DIR_FLAGS, HAS_DIR_FD, HAS_NOFOLLOW, OPEN_FLAGS, ErrorFactory, is_symlink_at, open_error, read_fd
+from .files import (
+    DIR_FLAGS,
+    HAS_DIR_FD,
+    HAS_NOFOLLOW,
+    OPEN_FLAGS,
+    ErrorFactory,
+    is_symlink_at,
+    open_error,
+    open_root,
+    read_fd,
+)
 from .grammar import Grammar, grammar_from_json
 from .jsondata import canonical_json
 from .manifest import Entry, Manifest, VersionScheme, read_manifest
@@ -232,6 +242,7 @@ class SourceFiles:
 
     def __init__(self, root: str, limit: int = MAX_SOURCE_BYTES, *, by_descriptor: bool = HAS_DIR_FD) -> None:
         self.root = root
+        self._real_root = os.path.realpath(root)  # resolved now: a later swap on its path is refused
         self.limit = limit
         self.by_descriptor = by_descriptor and HAS_DIR_FD
         self._root_fd: int | None = None
@@ -306,8 +317,11 @@ class SourceFiles:
         """The open folder at ``parts`` below the root and its symlink-free parts."""
         if self._root_fd is None:
             try:
-                self._root_fd = os.open(self.root, DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
+                self._root_fd = open_root(self._real_root)
             except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise error("path_outside_root", f"the manifest's folder {self._real_root!r} is no longer "
+                                                     "that folder: a folder on its path is now a symlink") from None
                 raise error("source_unreadable", f"cannot open the manifest's folder: {exc.strerror}") from None
         if not parts:
             return self._root_fd, ()

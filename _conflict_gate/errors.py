@@ -10,6 +10,7 @@ message is built from those parts, so it is always one printable line::
 
 from __future__ import annotations
 
+import re
 from types import MappingProxyType
 from typing import ClassVar, Final, Mapping
 
@@ -28,6 +29,8 @@ __all__ = [
     "GrammarError",
     "IngestionError",
     "LocatedError",
+    "RUNNER_MARK_ESCAPES",
+    "defuse_commands",
     "located_message",
     "printable",
     "shown_id",
@@ -44,6 +47,36 @@ def printable(text: str) -> str:
         return text
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
                    for ch in text)
+
+
+#: What GitHub's runner reads as a workflow command in a line of a step's output (stdout and stderr alike),
+#: from actions/runner's ``ActionCommand``: ``TryParseV2`` takes a line whose start, once leading white
+#: space is trimmed, is ``::`` (``::add-mask::x``); the legacy ``TryParse`` takes ``##[`` anywhere in a
+#: line (``##[set-output name=x;]y``). A text holding neither mark cannot be read as a command.
+_RUNNER_MARKS: Final = re.compile(r"::|##\[")
+
+#: How each kind of output writes the second character of a mark (``::`` -> ``:`` + first, ``##[`` ->
+#: ``#`` + second + ``[``): ``text`` (log lines, Markdown, stderr) as this tool writes any character it
+#: will not print, a Python escape, so a reader sees the neutralising (``:\x3a``, ``#\x23[``); ``json``
+#: and ``xml`` with the format's own escape, so a reader of the format gets the very same text back.
+RUNNER_MARK_ESCAPES: Final[Mapping[str, tuple[str, str]]] = MappingProxyType({
+    "text": ("\\x3a", "\\x23"), "json": ("\\u003a", "\\u0023"), "xml": ("&#58;", "&#35;")})
+
+
+def defuse_commands(text: str, form: str = "text") -> str:
+    """``text`` with every ``::`` and ``##[`` written so that GitHub's runner reads no workflow command in
+    any of its lines (:data:`_RUNNER_MARKS`); the second character of each mark is escaped as ``form``
+    (a key of :data:`RUNNER_MARK_ESCAPES`) says. The marks are taken leftmost first and never overlap,
+    and no escape holds ``:`` or ``#``, so the result holds neither mark (``:::`` -> ``:\x3a:``).
+
+    ``json`` and ``xml`` may be applied to a whole JSON or XML document this project writes: outside
+    its strings (and attribute values, text) such a document holds neither mark. Never applied to the
+    workflow commands this tool writes itself: their own ``::`` is added around defused text.
+    """
+    if "::" not in text and "##[" not in text:
+        return text
+    colon, hash_ = RUNNER_MARK_ESCAPES[form]
+    return _RUNNER_MARKS.sub(lambda mark: ":" + colon if mark.group() == "::" else "#" + hash_ + "[", text)
 
 
 #: Code points of a source id a message quotes; a longer id (only a request can hold one: a manifest's

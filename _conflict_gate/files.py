@@ -18,7 +18,7 @@ import stat
 from typing import Callable, Final
 
 __all__ = ["DIR_FLAGS", "ErrorFactory", "HAS_DIR_FD", "HAS_NOFOLLOW", "OPEN_FLAGS", "is_symlink_at", "open_error",
-           "read_capped", "read_fd", "read_head"]
+           "open_root", "read_capped", "read_fd", "read_head"]
 
 #: ``error(reason, detail)`` builds the exception to raise; the reasons are ``source_missing``,
 #: ``source_not_regular_file``, ``source_too_large``, ``source_unreadable`` and, from
@@ -38,6 +38,42 @@ DIR_FLAGS: Final = (os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_N
 #: (Windows) paths are resolved by name and confined, and re-checked after opening.
 HAS_DIR_FD: Final = (HAS_NOFOLLOW and hasattr(os, "O_DIRECTORY") and os.open in os.supports_dir_fd
                      and os.stat in os.supports_dir_fd and os.stat in os.supports_follow_symlinks)
+
+
+#: A folder passed through on the way to another, never through a symlink: ``O_PATH`` where the
+#: platform has it (Linux), which needs only search permission on the folder, else :data:`DIR_FLAGS`.
+_PASS_FLAGS: Final = (os.O_PATH | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_DIRECTORY", 0)
+                      if hasattr(os, "O_PATH") else DIR_FLAGS)
+
+
+def open_root(real_path: str) -> int:
+    """Open the folder ``real_path`` (absolute and symlink-free, as ``os.path.realpath`` gave it) with
+    :data:`DIR_FLAGS`, reached one component at a time from the file system's root, each opened
+    relative to the one before with ``O_NOFOLLOW``: a component swapped for a symlink since the path
+    was resolved raises ``OSError`` (``ELOOP`` or ``ENOTDIR``) instead of being followed.
+
+    Needs :data:`HAS_DIR_FD`. Where a folder on the way may only be searched, not read, and the
+    platform has no ``O_PATH`` (macOS), the rest of the path is opened by name, ``O_NOFOLLOW`` on
+    its last component only, as without ``openat``. Raises ``OSError`` as ``os.open`` does.
+    """
+    parts = [part for part in real_path.split(os.sep) if part]
+    if not parts:
+        return os.open(os.sep, DIR_FLAGS)
+    fd = os.open(os.sep, _PASS_FLAGS)  # the root of the file system is no symlink
+    try:
+        for at, name in enumerate(parts):
+            try:
+                child = os.open(name, DIR_FLAGS if at == len(parts) - 1 else _PASS_FLAGS, dir_fd=fd)
+            except PermissionError:
+                if _PASS_FLAGS != DIR_FLAGS or at == len(parts) - 1:
+                    raise
+                return os.open(real_path, DIR_FLAGS)  # a search-only folder, no O_PATH: by name
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def is_symlink_at(name: str, dir_fd: int) -> bool:

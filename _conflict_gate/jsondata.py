@@ -6,7 +6,7 @@
   different ones. The manifest and decision files use it.
 * :func:`canonical_json` is the form that is hashed or compared byte for
   byte: sorted keys, no spaces, UTF-8 (not ASCII-escaped).
-* :func:`render_json` is the form printed and saved: insertion order,
+* :func:`render_json` is the form printed and saved (defused: no GitHub workflow command): insertion order,
   two-space indent, UTF-8, a final newline.
 * :func:`json_pointer` builds an RFC 6901 pointer.
 """
@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 from typing import Any, Final
+
+from .errors import defuse_commands
 
 __all__ = ["JsonProblem", "canonical_json", "json_pointer", "parse_strict", "render_json"]
 
@@ -27,8 +29,11 @@ def canonical_json(value: Any) -> str:
 
 
 def render_json(value: Any) -> str:
-    """``value`` as display JSON: insertion key order, two-space indent, UTF-8, final newline."""
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    """``value`` as display JSON: insertion key order, two-space indent, UTF-8, final newline; defused
+    (:func:`~_conflict_gate.errors.defuse_commands`): the second character of each ``::`` or ``##[``
+    in a string is written as a ``\\u`` escape, so that printed to a CI log no line of it is a GitHub
+    workflow command, and any JSON reader gets the very same value back."""
+    return defuse_commands(json.dumps(value, indent=2, ensure_ascii=False) + "\n", "json")
 
 
 def json_pointer(*parts: str | int) -> str:

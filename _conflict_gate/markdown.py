@@ -8,7 +8,7 @@ from typing import Any, Final, Mapping, Sequence
 
 from .cli_support import printable_path
 from .decision import audit, gate, unlisted_sources
-from .errors import IngestionError, printable
+from .errors import IngestionError, defuse_commands, printable
 from .grammar import Grammar
 from .sources import Sources
 
@@ -49,7 +49,9 @@ def _location(item: Mapping[str, Any]) -> str:
 
 def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
     """The audit as Markdown for a CI log or a pull request; deterministic. The counts in its
-    summary line are the report's ``summary``; every table row is one item of the report."""
+    summary line are the report's ``summary``; every table row is one item of the report. Defused
+    (:func:`~_conflict_gate.errors.defuse_commands`): a ``::`` or ``##[`` of a page is shown as
+    ``:\\x3a`` or ``#\\x23[``, so that no line of it is a GitHub workflow command."""
     summary = report["summary"]
     verdict = "clean" if report["clean"] else "NOT CLEAN"
     counts = ", ".join(f"{value} {key}" for key, value in summary.items())
@@ -92,7 +94,7 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
                                 [(n["source_id"], _location(n), n["where"], code_span(n["quote"]))
                                  for n in report["near_misses"]])
     lines += _unlisted_markdown(report)
-    return "\n".join(lines) + "\n"
+    return defuse_commands("\n".join(lines) + "\n")  # printed to a CI log: no workflow command
 
 
 def _unlisted_markdown(report: Mapping[str, Any]) -> list[str]:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Final, Iterator, Literal, NamedTuple, Sequence
 
 from .errors import IngestionError
-from .files import DIR_FLAGS, HAS_DIR_FD
+from .files import DIR_FLAGS, HAS_DIR_FD, open_root
 from .manifest import SOURCE_ID, Entry, Manifest, VersionScheme, check_relative_path
 from .registry import MAX_FOLDER_DEPTH, MAX_SOURCE_BYTES
 from .sources import PAGE_SUFFIXES, Sources
@@ -203,7 +203,7 @@ def _walk(root: str, prefix: tuple[str, ...], by_descriptor: bool) -> Iterator[t
     opened: list[int] = []
     try:
         try:
-            fd = os.open(root, DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
+            fd = open_root(os.path.realpath(root))  # no component followed through a symlink
         except OSError as exc:
             raise unreadable("", exc) from None
         opened.append(fd)

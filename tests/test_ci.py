@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import html
+import io
 import json
 import os
 import re
@@ -85,6 +87,35 @@ def runner_parse(line: str) -> tuple[str, dict[str, str], str]:
     return name, properties, unescape_data(message[end + 2:])
 
 
+#: Page text that is Markdown: what a step summary's cell must show as text (issue 34 item 2).
+MARKDOWN_IN_CELLS = ("![x](https://img.example/a.png)", "[link](https://evil.example)", "<https://a.example>",
+                     "a@b.example www.evil.example https://c.example", "<img src=x onerror=alert(1)>",
+                     "a\\|b | c", "`code` ``x``", " lead and trail ", "&amp; &#x41;", "*em* _u_ ~~s~~ **b**",
+                     "x\\", "\\[not a link\\](x)", "[ref]: https://ref.example")
+
+
+def summary_renderers() -> list[tuple[str, Any]]:
+    """The GFM renderers installed (none in the default suite): markdown-it-py with GFM tables and
+    linkify, cmark-gfm with GitHub's extensions (autolink included)."""
+    found: list[tuple[str, Any]] = []
+    try:
+        from markdown_it import MarkdownIt
+    except ImportError:
+        pass
+    else:
+        md = MarkdownIt("commonmark", {"linkify": True, "html": True}).enable(["table", "strikethrough", "linkify"])
+        found.append(("markdown-it-py", md.render))
+    try:
+        import cmarkgfm
+        from cmarkgfm.cmark import Options
+    except ImportError:
+        pass
+    else:
+        found.append(("cmark-gfm", lambda text: cmarkgfm.github_flavored_markdown_to_html(
+            text, options=Options.CMARK_OPT_UNSAFE)))
+    return found
+
+
 def finding(severity: str = "error", reason: str = "hash_mismatch", n: int = 0, **fields: Any) -> Finding:
     values: dict[str, Any] = {"reason": reason, "severity": severity, "source_id": f"s{n}",
                               "path": f"docs/p{n}.md", "line": n + 1, "column": None,
@@ -108,9 +139,10 @@ class GithubEscapingTest(unittest.TestCase):
         name, properties, message = runner_parse(line)
         self.assertEqual(name, "warning")
         self.assertEqual(properties, {"file": f.path, "line": "7", "col": "3", "title": f.title})
-        self.assertEqual(message, f"{f.message} [malformed_directive]")
+        # the message's '::' is defused (issue 34 item 1); a property's ':' is %3A already
+        self.assertEqual(message, f"{f.message} [malformed_directive]".replace("b::c", "b:\\x3ac"))
         self.assertIn("title=title 100%25 done%3A%0D%0A a%2Cb%3A%3Ac %250A %2525 %253A%252C::", line)
-        self.assertTrue(line.endswith("::message 100%25 done:%0D%0A a,b::c %250A %2525 %253A%252C "
+        self.assertTrue(line.endswith("::message 100%25 done:%0D%0A a,b:\\x3ac %250A %2525 %253A%252C "
                                       "[malformed_directive]"), line)
 
     def test_other_control_characters_never_reach_the_log(self) -> None:
@@ -183,7 +215,32 @@ class StepSummaryTest(CliCase):
 
     def test_cells_stay_in_their_column(self) -> None:
         text = github_summary(report(finding(message="a | b <script> &\nc")), SUMMARY_LIMIT)
-        self.assertIn("| a \\| b &lt;script&gt; &amp;\\nc |", text)
+        self.assertIn("| `a \\| b <script> &\\nc` |", text)  # a code span: text, never Markdown
+
+    def test_page_markdown_in_a_finding_is_shown_as_text(self) -> None:
+        """Guards against page Markdown left live in the step summary's cells (an image that loads, a link,
+        an autolink, HTML, emphasis): each location and message is one code span showing the text as it
+        is; rendered by markdown-it-py (GFM tables) and cmark-gfm when installed (issue 34 item 2)."""
+        findings = [finding(n=i, path=f"docs/{text}.md", message=text) for i, text in enumerate(MARKDOWN_IN_CELLS)]
+        text = github_summary(report(*findings), SUMMARY_LIMIT)
+        rows = [line for line in text.splitlines() if line.startswith("| error |")]
+        self.assertEqual(len(rows), len(MARKDOWN_IN_CELLS))
+        for row, shown in zip(rows, MARKDOWN_IN_CELLS):
+            with self.subTest(shown):
+                cells = re.split(r"(?<!\\) \| ", row[2:-2])  # a cell's own pipes are written \|
+                self.assertEqual(len(cells), 4, row)
+                span = re.fullmatch(r"(`+)( ?)(.*)\2\1", cells[3])
+                self.assertIsNotNone(span, cells[3])
+                assert span is not None
+                self.assertEqual(span.group(3).replace("\\|", "|"), shown)
+        for name, render in summary_renderers():
+            with self.subTest(renderer=name):
+                html_text = render(text)
+                self.assertEqual(re.findall(r"<(?!/?(?:h3|table|thead|tbody|tr|th|td|code)\b)[a-z]+", html_text), [],
+                                 html_text)
+                codes = [html.unescape(code) for code in re.findall(r"<code>(.*?)</code>", html_text, re.S)]
+                self.assertEqual(codes[1::2], list(MARKDOWN_IN_CELLS))
+                self.assertEqual(codes[0::2], [f"docs/{shown}.md:{i + 1}" for i, shown in enumerate(MARKDOWN_IN_CELLS)])
 
     def test_appended_after_what_the_step_wrote_and_the_file_stays_under_1_mib(self) -> None:
         summary = self.tmp / "summary.md"
@@ -548,6 +605,110 @@ class RootTest(CliCase):
             with self.subTest(name):
                 self.assertUserError(self.cli(*argv), "usage", part)
         self.assertEqual(self.manifest.read_bytes(), before)
+
+
+#: Page text a hostile page holds to drive GitHub's runner: set an output, mask a value, stop the
+#: commands, add a problem matcher, forge an annotation (issue 34 item 1).
+RUNNER_COMMANDS = ("##[set-output name=x;]y", "::add-mask::secret", "::stop-commands::tok", "##[add-matcher]m.json",
+                   "::error file=x::forged")
+
+
+def runner_command_lines(text: str) -> list[str]:
+    """The lines of ``text`` GitHub's runner may read as a workflow command (actions/runner,
+    ``ActionCommand``): ``TryParseV2`` takes a line whose start, leading white space trimmed, is ``::``;
+    the legacy ``TryParse`` takes ``##[`` anywhere in a line. Lines are split as the runner reads a
+    step's output: at LF, CR or CR LF."""
+    return [line for line in re.split("\r\n|\r|\n", text) if line.lstrip().startswith("::") or "##[" in line]
+
+
+class RunnerCommandTest(CliCase):
+    """No page text becomes a workflow command in any line the tool prints (issue 34 item 1)."""
+
+    def hostile_corpus(self) -> Path:
+        folder = self.folder()
+        lines = ["@quill create_copy existing_path=refuse", ""]
+        for _ in range(3):  # 15 near-misses: past the notice cap, so plain lines hold page text too
+            lines += [f"`@quill create_copy existing_path=overwrite {text}`\n" for text in RUNNER_COMMANDS]
+        lines += ["@quill create_copy existing_path=refuse " + RUNNER_COMMANDS[0], ""]
+        manifest = write_corpus(folder, {"docs/a.md": "\n".join(lines).encode(),
+                                         "docs/##[add-mask]x/b.md": b"@quill create_copy existing_path=refuse ::x::\n",
+                                         "docs/::stop-commands::tok/c.md": b"gone\n"},
+                                extra={"renderer": "github"})
+        (folder / "docs/::stop-commands::tok/c.md").unlink()  # stderr names the missing page's path
+        return manifest
+
+    def assertNoRunnerCommand(self, text: str, what: str) -> None:
+        """No line of ``text`` is a workflow command but this tool's own annotations, whose only ``::``
+        are their own two (``::SEVERITY properties::message``)."""
+        for line in runner_command_lines(text):
+            self.assertNotIn("##[", line, what)
+            self.assertRegex(line, "^::(error|warning|notice) ", what)
+            self.assertEqual(line.count("::"), 2, f"{what}: {line}")
+
+    def test_page_text_never_becomes_a_workflow_command(self) -> None:
+        """Guards against page text printed raw in CI output (an annotation's message or file, the plain
+        lines past the annotation caps, stderr, the Markdown and JSON audit, SARIF, JUnit, pin --check)
+        that GitHub's runner reads as set-output, add-mask, stop-commands, add-matcher or a forged
+        annotation: issue 34 item 1."""
+        manifest = str(self.hostile_corpus())
+        summary = self.tmp / "summary.md"
+        runs = {f"audit --format {name}": self.cli("audit", "--manifest", manifest, "--format", name,
+                                                  environ={"GITHUB_STEP_SUMMARY": str(summary)})
+                for name in ("github", "sarif", "junit", "json", "markdown")}
+        runs["pin --check --format github"] = self.cli("pin", "--manifest", manifest, "--check", "--format", "github")
+        runs["pin --check"] = self.cli("pin", "--manifest", manifest, "--check")
+        runs["usage error"] = self.cli("audit", "--manifest", manifest, "--format", "##[add-mask]x")
+        github = runs["audit --format github"].out
+        self.assertIn("conflict-gate: not annotated: notice near_miss", github)  # the plain lines are there
+        self.assertIn("#\\x23[set-output name=x;]y", github)  # shown, neutralised
+        self.assertIn(":\\x3aadd-mask:\\x3asecret", github)
+        self.assertIn("#\\x23[add-mask]x", runs["usage error"].err)
+        for what, result in runs.items():
+            with self.subTest(what):
+                if not what.startswith("pin"):  # the audit's missing page, the usage error: on stderr
+                    self.assertTrue(result.err, what)
+                self.assertNoRunnerCommand(result.out, what + ": stdout")
+                self.assertNoRunnerCommand(result.err, what + ": stderr")
+        # JSON, SARIF and JUnit escape losslessly: a reader of the format gets the page text back
+        quotes = [m["quote"] for m in json.loads(runs["audit --format json"].out)["near_misses"]]
+        self.assertEqual(sorted({q.split("overwrite ")[1].rstrip("`") for q in quotes}), sorted(RUNNER_COMMANDS))
+        sarif = json.loads(runs["audit --format sarif"].out)
+        self.assertIn("##[set-output name=x;]y", json.dumps(sarif, ensure_ascii=False))
+        junit = ET.fromstring(runs["audit --format junit"].out)
+        self.assertIn("::error file=x::forged", "".join(junit.itertext()))
+
+    def test_json_and_xml_are_defused_losslessly(self) -> None:
+        """Guards against a defused JSON or XML document that no longer parses, or parses to other text:
+        strings of ':', '#', '[', backslashes, quotes and markup characters, in keys and values, come
+        back exactly, and no line of the document is a workflow command (issue 34 item 1)."""
+        import random
+        from _conflict_gate.errors import defuse_commands
+        from _conflict_gate.jsondata import render_json
+        rng = random.Random(34)
+        for _ in range(300):
+            texts = ["".join(rng.choice(':#[]\\"<>&;\n xu0') for _ in range(rng.randrange(12))) for _ in range(4)]
+            value = {texts[0]: texts[1], "list": texts[2:], "n": 1}
+            text = render_json(value)
+            self.assertEqual(json.loads(text), value)
+            self.assertEqual(runner_command_lines(text), [])
+            element = ET.Element("case", {"name": texts[0]})
+            element.text = texts[1]
+            xml = defuse_commands(ET.tostring(element, encoding="unicode"), "xml")
+            parsed = ET.fromstring(xml)
+            self.assertEqual((parsed.get("name"), parsed.text or ""), (texts[0], texts[1]))
+            self.assertEqual(runner_command_lines(xml), [])
+
+    def test_a_mark_cut_across_two_writes_is_still_defused(self) -> None:
+        """Guards against a stream filter that defuses each write alone: ``#`` then ``#[x]`` written
+        apart must not reach the log as ``##[x]`` (issue 34 item 1)."""
+        from _conflict_gate.cli_support import DefusedLines
+        target = io.StringIO()
+        lines = DefusedLines(target)
+        for part in ("warning: #", "#[add-mask]x\n:", ":error::y"):
+            lines.write(part)
+        self.assertEqual(target.getvalue(), "warning: #\\x23[add-mask]x\n")  # the last line waits for its end
+        lines.close()
+        self.assertEqual(target.getvalue(), "warning: #\\x23[add-mask]x\n:\\x3aerror:\\x3ay")
 
 
 class LabTest(unittest.TestCase):

@@ -1429,6 +1429,37 @@ class OutputErrorTest(CliCase):
             self.assertEqual(err.getvalue().count("\n"), 1, err.getvalue())
             self.assertIn(words, err.getvalue())
 
+    def test_an_output_path_that_is_not_utf8_is_written_and_named_escaped(self) -> None:
+        """Regression (issue 34 item 8): ``run.py --output`` with a file name that is not UTF-8 (a lone
+        surrogate once decoded) wrote the file, then printed the name raw: on a stdout that encodes
+        strictly (``PYTHONIOENCODING=utf-8``), a traceback after the work was done. Now the file is
+        written and the one line names it escaped, exit 0; any line a stream cannot encode is written
+        with backslash escapes rather than failing."""
+        raw_name = os.fsencode(self.tmp) + b"/lab-\xff.json"
+        try:
+            target = os.fsdecode(raw_name)
+            Path(target).touch()
+            os.unlink(target)
+        except (OSError, UnicodeError):
+            self.skipTest("the file system takes no file name that is not UTF-8")
+        stdout_bytes = io.BytesIO()
+        out = io.TextIOWrapper(stdout_bytes, encoding="utf-8", errors="strict", write_through=True)
+        err = io.StringIO()
+        with mock.patch.object(run, "run_lab", return_value=self.lab_result), \
+                contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(["--output", target], prog="python run.py", lab=run.lab)
+        self.assertEqual((status, err.getvalue()), (code("ok"), ""))
+        self.assertTrue(os.path.isfile(raw_name))
+        self.assertEqual(stdout_bytes.getvalue().decode("ascii"),
+                         f"wrote {self.tmp}/lab-\\xff.json: {len(run.LAB_CASES)} cases, the changed-source case "
+                         f"and {len(run.LAB_ANSWERS)} checked answers\n")
+        from _conflict_gate.cli_support import DefusedLines
+        lines = DefusedLines(io.TextIOWrapper(stdout_bytes, encoding="utf-8", errors="strict", write_through=True))
+        stdout_bytes.seek(0)
+        stdout_bytes.truncate()
+        lines.write("name: caf\u00e9 \udcff::x\n")
+        self.assertEqual(stdout_bytes.getvalue(), b"name: caf\\xe9 \\udcff:\\x3ax\n")
+
     def test_into_a_missing_folder(self) -> None:
         target = self.tmp / "no-such-folder" / "result.json"
         self.assertUserError(self.lab_output(target), "output",

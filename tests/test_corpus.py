@@ -18,6 +18,7 @@ import gc
 import hashlib
 import json
 import os
+import shutil
 import socket
 import stat
 import threading
@@ -570,6 +571,47 @@ class ConfinementTest(CorpusCase):
         self.assertEqual(spy.opened[identity_inside], 1)
         self.assertEqual(spy.opens_of(self.outside / "b.md"), 0, "the file outside the root was opened")
 
+    def swapped_folder_is_not_followed(self, below: str, swapped: Path) -> None:
+        """Load a manifest in ``root/below`` whose page holds the pinned bytes; right after the load makes
+        its :class:`SourceFiles` (the manifest read, no page opened yet), ``swapped`` (the manifest's
+        folder or one above it) is moved aside and a symlink to a copy of it outside put in its place.
+        The page must be refused, its copy never opened."""
+        folder = self.root / below if below else self.root
+        self.put(f"{below}/docs/a.md" if below else "docs/a.md", self.SECRET)
+        self.manifest = folder / "manifest-swap.json"
+        self.manifest.write_text(json.dumps({"grammar": QUILL_GRAMMAR, "version_scheme": "major.minor",
+                                             "documents": [self.entry("a", "docs/a.md", self.SECRET)]}),
+                                 encoding="utf-8")
+        copy = self.outside / "copy"
+        shutil.copytree(swapped, copy, symlinks=True)
+        real_init = SourceFiles.__init__
+
+        def init_then_swap(files: SourceFiles, *args: Any, **kwargs: Any) -> None:
+            real_init(files, *args, **kwargs)
+            if not swapped.is_symlink():
+                os.rename(swapped, swapped.with_name(swapped.name + "-moved"))
+                os.symlink(copy, swapped)
+
+        with mock.patch.object(SourceFiles, "__init__", init_then_swap), OpenSpy() as spy:
+            error = self.refused("path_outside_root", path="docs/a.md")
+        self.assertIn("is now a symlink", str(error))
+        copied = copy / os.path.relpath(folder / "docs" / "a.md", swapped)
+        self.assertEqual(copied.read_bytes(), self.SECRET)
+        self.assertEqual(spy.opens_of(copied), 0, "the page outside the root was opened")
+
+    @unittest.skipUnless(HAS_DIR_FD, "openat: without it, the fallback resolves the root by name")
+    def test_the_manifests_folder_swapped_for_a_symlink_mid_load_is_never_followed(self) -> None:
+        """Regression (issue 34 item 8): the manifest's folder was opened by name, symlinks followed, at
+        the first read, so swapped for a symlink after the manifest was read, every page was read from
+        where it led (a copy holding the pinned bytes loads without complaint). Now each component of
+        the path resolved when the load began is opened relative to the one before with O_NOFOLLOW."""
+        self.swapped_folder_is_not_followed("", self.root)
+
+    @unittest.skipUnless(HAS_DIR_FD, "openat: without it, the fallback resolves the root by name")
+    def test_a_folder_above_the_manifests_swapped_mid_load_is_never_followed(self) -> None:
+        """Issue 34 item 8: as above, a folder on the path to the manifest's folder swapped instead."""
+        self.swapped_folder_is_not_followed("site", self.root)
+
     def test_without_openat_links_out_are_refused_unopened_too(self) -> None:
         """The fallback for platforms without ``openat``: each path resolved, confined and re-checked."""
         for name, path in self.links().items():
@@ -802,8 +844,9 @@ class VerifyTest(CorpusCase):
             corpus = load_documents(self.manifest, cache=False)  # the cache file's reads: test_cache.py
         self.assertEqual(len(corpus), len(files))
         expected = Counter({identity(self.manifest): 1, **{identity(p): 1 for p in paths.values()}})
-        if HAS_DIR_FD:  # and each folder once, held open by descriptor
+        if HAS_DIR_FD:  # and each folder once, held open by descriptor, the folders above the root too
             expected.update({identity(self.root): 1, identity(self.root / "docs"): 1})
+            expected.update({identity(folder): 1 for folder in Path(os.path.realpath(self.root)).parents})
         self.assertEqual(spy.opened, expected)
         for rel, path in paths.items():
             with self.subTest(rel):

@@ -339,7 +339,7 @@ class ReadmeCiTest(unittest.TestCase):
         code, out, _ = self.run_line(commands[0], summary)
         self.assertEqual(code, EXIT_CODES["findings"][0])
         self.assertTrue(out.startswith("::error file=docs/1.0.0/connect.md,title=stale pin%3A 1.0.0/connect::"), out)
-        self.assertIn("| error | hash_mismatch | docs/1.0.0/connect.md |", read(summary))
+        self.assertIn("| error | hash_mismatch | `docs/1.0.0/connect.md` |", read(summary))
         self.assertEqual(self.run_line(commands[1])[0], EXIT_CODES["input"][0])
         self.assertEqual(run_cli(["pin", "--manifest", "docs/manifest.json"])[0], 0)
         for command in commands:

@@ -384,6 +384,76 @@ class UpdateTest(TreeCase):
         self.assertEqual(self.ids(), ["1.0/a", "2.0/e"])
         self.assertEqual(self.cli("pin", "--check", "--manifest", self.m).code, code("ok"))
 
+    def make_draft(self, *source_ids: str) -> None:
+        data = self.data()
+        for entry in data["documents"]:
+            if entry["source_id"] in source_ids:
+                entry["status"] = "draft"
+        self.manifest.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+    def entry(self, source_id: str) -> dict[str, str]:
+        return next(entry for entry in self.data()["documents"] if entry["source_id"] == source_id)
+
+    def test_a_moved_draft_stays_a_draft(self) -> None:
+        """Guards against a draft page moved (bytes unchanged) coming back approved from init --update
+        --prune: the pin shows the rename (the new page's SHA-256 is the gone entry's pin), so the
+        status and, in the same version, the pin are carried over (issue 34 item 7)."""
+        self.make_draft("1.0/a")
+        pin = self.entry("1.0/a")["sha256"]
+        (self.docs / "1.0" / "a.md").rename(self.docs / "1.0" / "b.md")
+        result = self.update("--prune")
+        self.assertEqual(result.code, code("ok"), result.err)
+        self.assertEqual(result.err.splitlines()[:2], [
+            "added 1.0/b.md as '1.0/b' (version 1.0, draft, pinned): moved from 1.0/a.md ('1.0/a'), bytes "
+            "unchanged; its status and pin carried over",
+            "removed 1.0/a.md ('1.0/a'): the file no longer exists"])
+        self.assertEqual(self.ids(), ["1.0/b", "1.0/c", "2.0/e"])
+        self.assertEqual(self.entry("1.0/b"), {"source_id": "1.0/b", "version": "1.0", "path": "1.0/b.md",
+                                               "url": "https://docs.orbit.example/1.0/b", "status": "draft",
+                                               "sha256": pin})
+        self.assertEqual(self.cli("pin", "--check", "--manifest", self.m).code, code("ok"))
+        gated = self.cli("gate", "--manifest", self.m, "--version", "1.0", "--claim", "max-retries", "1.0/b")
+        self.assertEqual(json.loads(gated.out)["reason"], "no_approved_source")
+
+    def test_a_draft_moved_to_another_version_keeps_its_status_not_its_pin(self) -> None:
+        """Issue 34 item 7: across versions the status is carried, the pin is not (the version is a new
+        claim about the page: review it, then pin); an approved page moved stays approved."""
+        self.make_draft("1.0/a")
+        (self.docs / "1.0" / "a.md").rename(self.docs / "2.0" / "a.md")
+        (self.docs / "1.0" / "c.md").rename(self.docs / "1.0" / "d.md")
+        result = self.update()  # without --prune too: the gone entries stay, named
+        self.assertEqual(result.code, code("ok"), result.err)
+        self.assertIn("added 1.0/d.md as '1.0/d' (version 1.0, approved, pinned): moved from 1.0/c.md ('1.0/c')",
+                      result.err)
+        self.assertIn("added 2.0/a.md as '2.0/a' (version 2.0, draft, unpinned): moved from 1.0/a.md ('1.0/a'), bytes "
+                      "unchanged; its status carried over, not its pin (version 1.0 -> 2.0: review it, then pin)",
+                      result.err)
+        self.assertEqual(self.entry("2.0/a")["status"], "draft")
+        self.assertEqual(self.entry("2.0/a")["sha256"], "")
+        self.assertNotIn("status", self.entry("1.0/d"))
+        self.assertEqual(self.ids(), ["1.0/a", "1.0/c", "1.0/d", "2.0/a", "2.0/e"])
+
+    def test_a_move_the_pins_cannot_tell_adds_a_draft(self) -> None:
+        """Issue 34 item 7: a page whose bytes several gone entries were pinned to, or that several new
+        pages hold, is added as a draft, said on stderr, whatever the gone entries' statuses."""
+        self.put("1.0/c.md", page(title="A"))  # the same bytes as 1.0/a.md
+        self.assertEqual(self.cli("pin", "--manifest", self.m).code, code("ok"))
+        self.assertEqual(self.entry("1.0/a")["sha256"], self.entry("1.0/c")["sha256"])
+        (self.docs / "1.0" / "a.md").rename(self.docs / "1.0" / "b.md")
+        (self.docs / "1.0" / "c.md").unlink()
+        self.put("2.0/f.md", page(title="E"))  # the bytes of 2.0/e.md, which is not gone: a copy, not a move
+        self.put("2.0/g.md", page(title="E"))
+        (self.docs / "2.0" / "e.md").rename(self.docs / "2.0" / "h.md")  # then moved: three new pages hold it
+        result = self.update("--prune")
+        self.assertEqual(result.code, code("ok"), result.err)
+        self.assertIn("added 1.0/b.md as '1.0/b' (version 1.0, draft, unpinned): 2 gone entries ('1.0/a', '1.0/c') "
+                      "pinned to its bytes, so which page moved here cannot be told: added as a draft; review it and "
+                      "set its status", result.err)
+        self.assertIn("added 2.0/f.md as '2.0/f' (version 2.0, draft, unpinned): 1 gone entry ('2.0/e') pinned to its "
+                      "bytes and 2 other new pages (2.0/g.md, 2.0/h.md) holding them, so", result.err)
+        self.assertEqual({sid: self.entry(sid).get("status") for sid in self.ids()},
+                         {"1.0/b": "draft", "2.0/f": "draft", "2.0/g": "draft", "2.0/h": "draft"})
+
     def test_a_hand_written_layout_is_kept(self) -> None:
         """One-line entries, CRLF line endings and a BOM: a new entry is written like its neighbours."""
         data = self.data()
