@@ -36,7 +36,6 @@ import sys
 from json import loads as json_loads
 from typing import Annotated, Any, AsyncIterable, AsyncIterator, Callable, Final, Mapping, cast
 
-import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.stdio import stdio_server
@@ -44,6 +43,8 @@ from mcp.shared.message import SessionMessage
 from mcp.types import (INVALID_REQUEST, PARSE_ERROR, CallToolResult, ErrorData, JSONRPCError, TextContent,
                        ToolAnnotations, jsonrpc_message_adapter)
 from pydantic import Field, ValidationError
+
+import anyio  # after the SDK (which depends on it): without the extra, the ImportError names mcp
 
 from . import __version__
 from .jsondata import render_json
