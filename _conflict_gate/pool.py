@@ -103,7 +103,8 @@ class PagePool:
         self._waiting: list[tuple[Any, bytes]] = []
         self._flight: deque[tuple[list[tuple[Any, bytes]], Future[list[tuple[Any, ...]]]]] = deque()
         self._executor: ProcessPoolExecutor | None = None
-        self._here_only = jobs <= 1 or self.method is None
+        # a daemonic process may not start children, whatever method it is told
+        self._here_only = jobs <= 1 or self.method is None or bool(multiprocessing.current_process().daemon)
         #: whether worker processes read pages (for the tests and the benchmark)
         self.used_workers = False
 

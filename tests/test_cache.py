@@ -59,10 +59,11 @@ def decisions(corpus: Corpus) -> str:
 
 
 def _load_inside(manifest: str) -> list[Any]:
-    """In a daemonic process: whether workers would start here, and the corpus of a ``jobs=2`` load."""
-    corpus = load_with(manifest, strict=True, cache=False, jobs=2, environ={}, warn=lambda message: None,
-                       min_pages=1)
-    return [start_method() is not None, snapshot(corpus)]
+    """In a daemonic process: whether workers would start here, and the corpus of a ``jobs=2`` load,
+    with the start method found here and with one named."""
+    loads = [snapshot(load_with(manifest, strict=True, cache=False, jobs=2, environ={}, warn=lambda message: None,
+                                min_pages=1, method=method)) for method in (None, start_method(daemonic=False))]
+    return [start_method() is not None, *loads]
 
 #: Pages of every kind the reader tells apart: claims, refusals, near-misses, a BOM, CRLF, not UTF-8.
 PAGES: dict[str, bytes] = {
@@ -565,7 +566,8 @@ class ParallelLoadTest(CorpusTestCase):
             self.skipTest("no worker processes here")
         with multiprocessing.get_context(method).Pool(1) as outer:
             inside = outer.apply(_load_inside, (str(manifest),))
-        self.assertEqual(inside, [False, snapshot(self.load(manifest, strict=True, jobs=1))])
+        one = snapshot(self.load(manifest, strict=True, jobs=1))
+        self.assertEqual(inside, [False, one, one])
 
     def test_jobs_must_be_a_positive_integer(self) -> None:
         manifest = write_corpus(self.folder(), self.pages(2))
