@@ -30,11 +30,13 @@ JSON object), never for a notification or a response.
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
 import re
 import sys
 from json import loads as json_loads
-from typing import Annotated, Any, AsyncIterable, AsyncIterator, Callable, Final, Mapping, cast
+from typing import Annotated, Any, AsyncIterable, AsyncIterator, BinaryIO, Callable, Final, Iterator, Mapping, cast
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
@@ -127,13 +129,36 @@ async def _serve_stdio(server: MCPServer) -> None:
     bad byte replaced) and passed through :class:`CheckedLines`. The SDK's ``MCPServer`` has no
     public way to run over given streams: its low-level server is reached as the SDK's own
     in-memory client reaches it."""
-    stdin = anyio.wrap_file(_StdinText(sys.stdin.buffer, encoding="utf-8", errors="replace"))
-    lines = CheckedLines(stdin)
-    # The SDK iterates the stream it is given and nothing else.
-    async with stdio_server(stdin=cast("anyio.AsyncFile[str]", lines)) as (read_stream, write_stream):
-        lines.answer_on(write_stream)
-        lowlevel = server._lowlevel_server
-        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+    with _stdin_wire() as wire:
+        lines = CheckedLines(anyio.wrap_file(_StdinText(wire, encoding="utf-8", errors="replace")))
+        # The SDK iterates the stream it is given and nothing else.
+        async with stdio_server(stdin=cast("anyio.AsyncFile[str]", lines)) as (read_stream, write_stream):
+            lines.answer_on(write_stream)
+            lowlevel = server._lowlevel_server
+            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
+
+@contextlib.contextmanager
+def _stdin_wire() -> Iterator[BinaryIO]:
+    """The client's bytes, read from a copy of descriptor 0 while descriptor 0 itself is the null device,
+    as the SDK's transport does with a stdin it opens itself: a process started meanwhile (a pool's
+    forkserver) inherits the null device, never the client's requests. Restored after; the copy is
+    never closed (a thread may still block reading it, and a closed number could be reused under it).
+    Where descriptor 0 cannot be copied, ``sys.stdin``'s own buffer."""
+    try:
+        wire = os.dup(0)
+    except OSError:
+        yield sys.stdin.buffer
+        return
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, 0)
+    finally:
+        os.close(null)
+    try:
+        yield open(wire, "rb", closefd=False)
+    finally:
+        os.dup2(wire, 0)
 
 
 class _StdinText(io.TextIOWrapper):
