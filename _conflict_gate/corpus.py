@@ -60,12 +60,50 @@ from .renderers import RENDERER_VALUES, Renderer
 from .registry import MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
 from .suggest import IdIndex
 
-__all__ = ["Corpus", "Source", "SourceFiles", "decode_source", "failed_source", "line_ending_hint", "load_documents",
+__all__ = ["MEMO_BYTES", "MEMO_ENTRY_BYTES", "Corpus", "Memo", "Source", "SourceFiles", "decode_source", "failed_source", "line_ending_hint", "load_documents",
            "collection_paused", "load_with", "read_chunk", "read_page", "source_digest", "source_from_bytes", "verified_digest"]
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
-#: Entries of :attr:`Corpus.memo`, at most (then it starts again empty).
-MEMO_LIMIT: Final = 1 << 16
+#: Bytes :attr:`Corpus.memo` holds, at most, as its entries' estimates say (:class:`Memo`): a full memo
+#: starts again empty.
+MEMO_BYTES: Final = 64 << 20
+#: The estimate of one memo entry's fixed part: its key and value tuples and its slot in the dict.
+MEMO_ENTRY_BYTES: Final = 200
+
+
+class Memo(dict[Any, Any]):
+    """A :class:`Corpus`'s memo: a dict bounded by the bytes its entries hold, as estimated by whoever
+    stores each one (:meth:`keep`), at most :data:`MEMO_BYTES`; ``held`` is the sum of the estimates
+    kept since it was last emptied.
+
+    The estimate is cheap by design, computed from what is stored, never by walking objects
+    (``sys.getsizeof`` of every part would cost the warm path more than the lookup it saves): a
+    string counts its length in characters (a byte each for ASCII text, what the claims and requests
+    mostly hold; more for other text, which the estimate does not see), a structure built from a
+    string about twice that string, and every entry :data:`MEMO_ENTRY_BYTES` more. An entry replaced
+    under its key is counted again (an overestimate, cleared with the rest).
+    """
+
+    __slots__ = ("held",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = 0
+
+    def keep(self, key: Any, value: Any, size: int) -> None:
+        """Keep ``value`` under ``key``, estimated at ``size`` bytes (:data:`MEMO_ENTRY_BYTES` included).
+        A memo that would pass :data:`MEMO_BYTES` starts again empty first; an entry over the bound
+        alone is not kept (it is computed again when asked for)."""
+        if size > MEMO_BYTES:
+            return
+        if self.held + size > MEMO_BYTES:
+            self.clear()
+        self[key] = value
+        self.held += size
+
+    def clear(self) -> None:
+        super().clear()
+        self.held = 0
 
 
 class Source(NamedTuple):
@@ -143,18 +181,16 @@ class Corpus:
     id_index: IdIndex = field(init=False, repr=False, compare=False)
     #: What the warm path (:func:`~_conflict_gate.decision.gate`) computed once for this corpus: claim
     #: records and answer requests, by what determines them (a corpus is immutable, so each stays
-    #: right); at most :data:`MEMO_LIMIT` entries.
-    memo: dict[Any, Any] = field(init=False, repr=False, compare=False, default_factory=dict)
+    #: right); at most :data:`MEMO_BYTES` bytes as estimated (:class:`Memo`).
+    memo: Memo = field(init=False, repr=False, compare=False, default_factory=Memo)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "id_index", IdIndex(entry.source_id for entry in self.manifest.entries))
 
-    def remember(self, key: Any, value: Any) -> None:
-        """Keep ``value`` in :attr:`memo` under ``key`` (a full memo, :data:`MEMO_LIMIT` entries, starts
-        again empty)."""
-        if len(self.memo) >= MEMO_LIMIT:
-            self.memo.clear()
-        self.memo[key] = value
+    def remember(self, key: Any, value: Any, size: int) -> None:
+        """Keep ``value`` in :attr:`memo` under ``key``, estimated at ``size`` bytes (:meth:`Memo.keep`: a
+        memo that would pass :data:`MEMO_BYTES` starts again empty)."""
+        self.memo.keep(key, value, size)
 
     @cached_property
     def quote_index(self) -> QuoteIndex:

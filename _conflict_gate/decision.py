@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Mapping, Sequence
 
-from .corpus import Corpus, Source, collection_paused
+from .corpus import MEMO_ENTRY_BYTES, Corpus, Source, collection_paused
 from .errors import GateError, LocatedError, printable
 from .grammar import Grammar, IntegerRule
 from .manifest import Manifest
@@ -213,11 +213,12 @@ def _claim_record(corpus: Corpus, source: Source, operation: str, claim_key: str
     if known is None or known[0] is not source:
         claim = source.claim(operation, claim_key)
         if claim is None:
-            known = (source, None)
+            known, size = (source, None), MEMO_ENTRY_BYTES
         else:
             record = claim_record(source, claim)
-            known = (source, (record, canonical_json(record)))
-        corpus.remember(key, known)
+            encoded = canonical_json(record)
+            known, size = (source, (record, encoded)), MEMO_ENTRY_BYTES + 3 * len(encoded)  # the JSON, the dict
+        corpus.remember(key, known, size)
     found: tuple[ClaimRecord, str] | None = known[1]
     return None if found is None else (found[0].copy(), found[1])
 
@@ -231,7 +232,8 @@ def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[Cla
     texts = corpus.memo.get(key)
     if texts is None:
         texts = request_texts(corpus.grammar, request, claims, encoded)
-        corpus.remember(key, texts)
+        # the texts; the key's claims JSON are the claim entries' own strings (counted there): a pointer each
+        corpus.remember(key, texts, MEMO_ENTRY_BYTES + len(texts[0]) + len(texts[1]) + 8 * len(encoded))
     system, user = texts
     return {"messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
 

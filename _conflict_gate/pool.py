@@ -13,14 +13,28 @@ pickled objects of the reader. Fewer pages are read in this process.
 
 How workers start (:func:`start_method`): ``fork`` on Linux in a process with
 one thread, ``forkserver`` when other threads run (a threaded service: a
-forked child would inherit their locks), ``spawn`` on macOS; on Windows, and
-wherever a pool cannot start, every page is read in this process. Results
-are identical to one process: the same function reads each page.
+forked child would inherit their locks), ``spawn`` on macOS; on Windows, in a
+daemonic process (a ``multiprocessing.Pool`` worker, which may not have
+children), and wherever a pool cannot start, every page is read in this
+process. Results are identical to one process: the same function reads each page.
+
+A worker never outlives the process that loads (:func:`_worker_started`, run
+first in each worker): a thread waits on ``multiprocessing.parent_process().sentinel``,
+the read end of a pipe whose write end only the loading process holds
+(inherited, under ``fork``, by the workers forked after it too, which exit the
+same way first), and ends the worker the moment it reports end of file, which the
+system does when the loading process ends however it ends (``SIGKILL`` included).
+This is the standard library's own parent-death signal on every start method
+and platform, where Linux's ``PR_SET_PDEATHSIG`` is Linux-only and polling
+``os.getppid()`` is late by its interval. The worker's standard output and error
+are the null device (results and errors travel back through the pool), so a
+caller reading the loading process's output to its end never waits on a worker.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import os
 import sys
 import threading
@@ -44,9 +58,12 @@ CHUNK_PAGES: Final = 32
 IN_FLIGHT_CHUNKS: Final = 4
 
 
-def start_method(platform: str = sys.platform, threads: int | None = None) -> str | None:
-    """How worker processes start here, or ``None`` (read in this process): see the module docstring."""
-    if platform == "win32":
+def start_method(platform: str = sys.platform, threads: int | None = None, daemonic: bool | None = None) -> str | None:
+    """How worker processes start here, or ``None`` (read in this process): see the module docstring.
+    ``threads`` (default: the threads running) and ``daemonic`` (default: whether this process is
+    daemonic, and so may not start children) describe the process."""
+    daemonic = bool(multiprocessing.current_process().daemon) if daemonic is None else daemonic
+    if platform == "win32" or daemonic:
         return None
     if platform == "darwin":
         return "spawn"
@@ -86,7 +103,8 @@ class PagePool:
         self._waiting: list[tuple[Any, bytes]] = []
         self._flight: deque[tuple[list[tuple[Any, bytes]], Future[list[tuple[Any, ...]]]]] = deque()
         self._executor: ProcessPoolExecutor | None = None
-        self._here_only = jobs <= 1 or self.method is None
+        # a daemonic process may not start children, whatever method it is told
+        self._here_only = jobs <= 1 or self.method is None or bool(multiprocessing.current_process().daemon)
         #: whether worker processes read pages (for the tests and the benchmark)
         self.used_workers = False
 
@@ -110,7 +128,8 @@ class PagePool:
         if self._executor is None and not self._here_only:
             try:
                 context = multiprocessing.get_context(self.method)
-                self._executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
+                self._executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context,
+                                                     initializer=_worker_started)
             except (OSError, ValueError, RuntimeError):
                 self._here_only = True
                 return False
@@ -171,3 +190,30 @@ class PagePool:
         self._flight.clear()
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
+
+
+#: A worker's exit status when the loading process has ended (no one reads it: the status of a
+#: process killed by ``SIGTERM``, as a shell reports it).
+ORPHAN_EXIT: Final = 143
+
+
+def _worker_started() -> None:
+    """In each worker, before its first task: its standard output and error sent to the null device,
+    and a daemon thread that ends the worker when the loading process ends (the module docstring)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in (1, 2):
+            os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), name="conflict-gate parent watch",
+                         daemon=True).start()
+
+
+def _exit_with(sentinel: int) -> None:
+    """Wait until the loading process's sentinel is ready (it has ended), then end this worker at once
+    (``os._exit``: the task it was reading has no one to go to)."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(ORPHAN_EXIT)

@@ -12,7 +12,8 @@ from exactly its ``command`` and ``args`` (the installed console script; the pla
 replaced by a copy of the lab's), from an unrelated folder, through the SDK's stdio client. Over that
 connection it makes the checks of :mod:`tests.test_mcp`: the tools and their published schemas, every
 tool's structured result against the installed command line's JSON for the lab's cases, a bad request
-as an error result with its reason, and a page edited during the session refused on the next call.
+as an error result with its reason, a page edited during the session refused on the next call, and
+requests the SDK's reader cannot read answered each with its id (a raw stdio session).
 
 Skips, saying why, without the SDK in this interpreter, without pip or venv, or when no package index
 answers.
@@ -32,7 +33,8 @@ from typing import Any, Awaitable, Callable
 
 from _conflict_gate.schema import result_schema
 from tests.install_check import BUILD_TIMEOUT, REPO, VenvCase, last_line
-from tests.test_mcp import HAVE_SDK, SKIP_WHY, check_bad_request, check_edit_during_session, check_lab, check_listing, copy_lab
+from tests.test_mcp import (HAVE_SDK, SKIP_WHY, check_bad_request, check_edit_during_session, check_every_request_answered,
+                             check_lab, check_listing, copy_lab)
 
 #: The manifest path the configuration block shows, replaced by the copy's.
 PLACEHOLDER = "/path/to/docs/manifest.json"
@@ -86,6 +88,7 @@ class McpStdioCheck(VenvCase):
         self.drive(command, args, work, lambda client: check_lab(self, client, cli, m, manifest.parent / "docs" / "answers"))
         self.drive(command, args, work, lambda client: check_bad_request(self, client, cli, m, validate))
         self.drive(command, args, work, lambda client: check_edit_during_session(self, client, cli, manifest))
+        check_every_request_answered(self, [command, *args], work, env=dict(self.env))
 
     def drive(self, command: str, args: list[str], cwd: Path, check: Callable[[Any], Awaitable[None]]) -> None:
         """Start the server as a client would (a subprocess over stdio), run ``check``, end the session."""

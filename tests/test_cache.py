@@ -10,8 +10,10 @@ import errno
 import hashlib
 import io
 import json
+import multiprocessing
 import os
 import random
+import signal
 import threading
 import unittest
 from contextlib import redirect_stderr
@@ -27,7 +29,7 @@ from _conflict_gate.jsondata import render_json
 from _conflict_gate.manifest import read_manifest
 from _conflict_gate.pool import start_method
 from _conflict_gate.reader import read_directives
-from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, CorpusTestCase, directive, run_cli, write_corpus
+from tests.support import FIXTURE_MANIFEST, REPO, QUILL_GRAMMAR, CorpusTestCase, directive, run_cli, write_corpus
 
 #: A read-only disk: the cache's rename fails.
 READ_ONLY = mock.patch("_conflict_gate.cache.os.replace", side_effect=OSError(errno.EROFS, "Read-only file system"))
@@ -54,6 +56,14 @@ def decisions(corpus: Corpus) -> str:
             out.append(gate(corpus, [a, b], version, "create_copy", key))
     return render_json(out)
 
+
+
+def _load_inside(manifest: str) -> list[Any]:
+    """In a daemonic process: whether workers would start here, and the corpus of a ``jobs=2`` load,
+    with the start method found here and with one named."""
+    loads = [snapshot(load_with(manifest, strict=True, cache=False, jobs=2, environ={}, warn=lambda message: None,
+                                min_pages=1, method=method)) for method in (None, start_method(daemonic=False))]
+    return [start_method() is not None, *loads]
 
 #: Pages of every kind the reader tells apart: claims, refusals, near-misses, a BOM, CRLF, not UTF-8.
 PAGES: dict[str, bytes] = {
@@ -509,6 +519,55 @@ class ParallelLoadTest(CorpusTestCase):
         thread.start()
         thread.join(60)
         self.assertEqual(results, [snapshot(self.load(manifest, strict=True, jobs=1))])
+
+    @unittest.skipUnless(hasattr(os, "fork") and start_method() is not None, "no worker processes here")
+    def test_workers_exit_when_the_loading_process_is_killed(self) -> None:
+        """Guards against orphaned workers (issue 34 item 3): a process killed (``SIGKILL`` or ``SIGTERM``)
+        during a ``--jobs 2`` load left both workers blocked forever on their task queue, holding its
+        stdout and stderr, so a caller capturing its output never returned. Now each worker exits when
+        the loading process ends and holds neither stream. :mod:`tests.pool_orphan` kills itself
+        once both workers block; each worker holds an ``flock`` until it exits. The waits are
+        bounded only against a hang, never timed."""
+        import fcntl
+        import subprocess
+        import sys
+        import time
+        for method in sorted({start_method(), start_method(threads=2)} - {None}):
+            for name in ("SIGKILL", "SIGTERM"):
+                with self.subTest(method=method, signal=name):
+                    folder = self.folder()
+                    done = subprocess.run([sys.executable, "-m", "tests.pool_orphan", str(folder), str(method), name],
+                                          cwd=REPO, capture_output=True, timeout=120)
+                    self.assertEqual((done.returncode, done.stdout), (-getattr(signal, name), b"loading\n"),
+                                     done.stderr)
+                    workers = sorted(folder.glob("worker-*"))
+                    self.assertEqual(len(workers), 2)
+                    for path in workers:
+                        fd = os.open(path, os.O_RDWR)
+                        try:
+                            deadline = time.monotonic() + 60
+                            while True:
+                                try:
+                                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                                    break
+                                except BlockingIOError:
+                                    self.assertLess(time.monotonic(), deadline, f"{path.name} still runs")
+                                    time.sleep(0.01)
+                        finally:
+                            os.close(fd)
+
+    def test_a_load_inside_a_daemonic_process_reads_the_pages_there(self) -> None:
+        """Guards against a bare ``AssertionError`` (issue 34 item 4): ``jobs=2`` in a daemonic process
+        (any ``multiprocessing.Pool`` worker), which may not start children, failed the load. Its pages
+        are now read in that process, giving the corpus one process gives."""
+        manifest = write_corpus(self.folder(), self.pages(70))
+        method = start_method()
+        if method is None:
+            self.skipTest("no worker processes here")
+        with multiprocessing.get_context(method).Pool(1) as outer:
+            inside = outer.apply(_load_inside, (str(manifest),))
+        one = snapshot(self.load(manifest, strict=True, jobs=1))
+        self.assertEqual(inside, [False, one, one])
 
     def test_jobs_must_be_a_positive_integer(self) -> None:
         manifest = write_corpus(self.folder(), self.pages(2))

@@ -45,6 +45,7 @@ from tests.support import (
     CorpusTestCase,
     assert_span_invariants,
     fixture_bytes,
+    write_corpus,
 )
 
 ALL_REASONS = frozenset(reason for reasons in DECISIONS.values() for reason in reasons)
@@ -721,6 +722,60 @@ class ResultIsolationTest(DialectCase):
         for _ in range(results._MAX_ORDERS + 50):  # a caller's table made per call is never kept past the bound
             self.assertEqual(results.build(dict, ("x", "y"), {"y": 1}), {"y": 1})
         self.assertLessEqual(len(results._ORDERS), results._MAX_ORDERS)
+
+
+class MemoBoundTest(CorpusTestCase):
+    """The warm path's memo is bounded by the bytes it holds, not by its entries."""
+
+    def test_many_large_requests_keep_the_memo_under_its_byte_bound(self) -> None:
+        """Guards against a memo bounded in entries only (issue 34 item 6): 2,000 ready requests over
+        200 candidates each kept 195 MB (about 6 GB at its 65,536 entries). Now its entries' estimates
+        never pass the bound, the memory it really holds (``tracemalloc``) stays near it, and decisions
+        made again, across the clears, equal a fresh corpus's. The bound is lowered here to 1 MiB."""
+        import random
+        import tracemalloc
+        from unittest import mock
+
+        from _conflict_gate import corpus as corpus_module
+
+        bound = 1 << 20
+        files = {f"docs/s{i:03d}.md": f"# Page {i}\n\n@quill create_copy existing_path=refuse\n".encode()
+                 for i in range(300)}
+        manifest = write_corpus(self.folder(), files)
+        ids = [f"s{i:03d}" for i in range(300)]
+        rng = random.Random(34)
+        requests = [sorted(rng.sample(ids, 200)) for _ in range(40)]
+        with mock.patch.object(corpus_module, "MEMO_BYTES", bound, create=True):
+            corpus = load_documents(manifest)
+            tracemalloc.start()
+            try:
+                before = tracemalloc.get_traced_memory()[0]
+                largest, estimates = 0, []
+                for candidates in requests:
+                    self.assertEqual(gate(corpus, candidates, "1.0", "create_copy", "existing_path")["status"], "ready")
+                    largest = max(largest, tracemalloc.get_traced_memory()[0] - before)
+                    estimates.append(getattr(corpus.memo, "held", None))
+            finally:
+                tracemalloc.stop()
+            self.assertLess(largest, 2 * bound)  # 40 requests of about 100 KB each: 4 MB unbounded
+            self.assertLessEqual(max(estimates), bound)
+            fresh = load_documents(manifest)
+            for candidates in requests[:3] + requests[-3:]:
+                again = gate(corpus, candidates, "1.0", "create_copy", "existing_path")
+                self.assertEqual(again, gate(fresh, candidates, "1.0", "create_copy", "existing_path"))
+                self.assertLessEqual(corpus.memo.held, bound)
+
+    def test_an_entry_over_the_bound_alone_is_not_kept(self) -> None:
+        """An entry estimated over the whole bound would empty the memo for itself: it is not kept (issue
+        34 item 6)."""
+        from _conflict_gate.corpus import MEMO_BYTES, Memo
+
+        memo = Memo()
+        memo.keep("small", 1, 100)
+        memo.keep("huge", 2, MEMO_BYTES + 1)
+        self.assertEqual((dict(memo), memo.held), ({"small": 1}, 100))
+        memo.keep("big", 3, MEMO_BYTES - 50)
+        self.assertEqual((dict(memo), memo.held), ({"big": 3}, MEMO_BYTES - 50))
 
 
 def audit_rows(report: Mapping[str, Any]) -> list[tuple[Any, ...]]:

@@ -20,6 +20,7 @@ import importlib.util
 import json
 import os
 import shutil
+import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -146,6 +147,72 @@ async def check_edit_during_session(test: unittest.TestCase, client: Any, cli: C
     test.assertEqual((await client.call_tool("gate", request)).structured_content["status"], "ready")
 
 
+#: Requests the SDK's stdio reader refuses though each is valid JSON (issue 34 item 5), by id: a lone
+#: surrogate escape in an argument, an argument nested 200 deep, an integer of 4,301 digits; then a
+#: request it reads, which must still be answered after them.
+UNREADABLE_REQUESTS: dict[int, str] = {
+    11: '"candidate_ids": ["\\ud83d"], "requested_version": "1.0", "claim_key": "existing_path"',
+    12: '"candidate_ids": ' + "[" * 200 + "]" * 200 + ', "requested_version": "1.0", "claim_key": "existing_path"',
+    13: '"candidate_ids": ["a"], "requested_version": "1.0", "claim_key": "existing_path", "limit": ' + "9" * 4301,
+    14: '"candidate_ids": ["nowhere"], "requested_version": "1.0", "claim_key": "existing_path"',
+}
+
+
+def check_every_request_answered(test: unittest.TestCase, argv: list[str], cwd: Path,
+                                 env: dict[str, str] | None = None) -> None:
+    """Start the server ``argv`` as a stdio subprocess, make the handshake by hand, send
+    :data:`UNREADABLE_REQUESTS` as ``tools/call`` lines, and assert each id gets its answer: a JSON-RPC
+    error (``-32600``) for the three the SDK cannot read, the tool's error result for the last. The
+    wait is bounded only against a server that never answers (the fault)."""
+    import selectors
+    import subprocess
+    import time
+
+    def line(message: str) -> bytes:
+        return (message + "\n").encode("utf-8")
+
+    hello = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}})
+    calls = [line(hello), line('{"jsonrpc": "2.0", "method": "notifications/initialized"}')]
+    calls += [line('{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "gate", "arguments": {%s}}}'
+                   % (request_id, arguments)) for request_id, arguments in UNREADABLE_REQUESTS.items()]
+    server = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
+    answers: dict[Any, Any] = {}
+    try:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write(b"".join(calls))
+        server.stdin.flush()
+        received = b""
+        deadline = time.monotonic() + 120
+        with selectors.DefaultSelector() as selector:
+            selector.register(server.stdout, selectors.EVENT_READ)
+            while set(answers) != {1, *UNREADABLE_REQUESTS} and time.monotonic() < deadline:
+                if selector.select(timeout=1):
+                    chunk = os.read(server.stdout.fileno(), 1 << 16)
+                    if not chunk:
+                        break
+                    received += chunk
+                    *whole, received = received.split(b"\n")
+                    for text in whole:
+                        answer = json.loads(text)
+                        answers[answer.get("id")] = answer
+        server.stdin.close()
+        server.wait(60)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    test.assertEqual(sorted(answers, key=str), sorted({1, *UNREADABLE_REQUESTS}, key=str))
+    for request_id in (11, 12, 13):
+        with test.subTest(request_id=request_id):
+            error = answers[request_id]["error"]
+            test.assertEqual(error["code"], -32600)
+            test.assertIn("the server cannot read this request", error["message"])
+    test.assertTrue(answers[14]["result"]["isError"])
+    test.assertEqual(answers[14]["result"]["structuredContent"]["reason"], "unknown_candidate")
+
+
 @unittest.skipUnless(HAVE_SDK, SKIP_WHY)
 class McpServerTest(unittest.TestCase):
     """The server in process, through ``mcp.Client(server)``."""
@@ -213,6 +280,56 @@ class McpServerTest(unittest.TestCase):
                     self.assertIn("validation error", text_of(result))
 
         self.drive(check)
+
+
+@unittest.skipUnless(HAVE_SDK, SKIP_WHY)
+class UnreadableRequestTest(unittest.TestCase):
+    """Every request gets an answer, whatever the SDK's reader makes of it."""
+
+    def test_requests_the_sdk_cannot_read_are_answered_over_stdio(self) -> None:
+        """Guards against requests left unanswered (issue 34 item 5): the SDK's stdio reader dropped a
+        valid JSON-RPC request it could not read (a lone surrogate escape, nesting 200 deep, a 4,301-digit
+        integer) without an answer, so the client waited for ever. Each now gets a JSON-RPC error
+        with its id, and the session goes on."""
+        with tempfile.TemporaryDirectory(prefix="conflict-gate-mcp-") as tmp:
+            manifest = copy_lab(Path(os.path.realpath(tmp)))
+            check_every_request_answered(self, [sys.executable, str(REPO / "conflict_gate.py"), "mcp", "--manifest",
+                                                str(manifest)], Path(tmp))
+
+    def test_what_is_answered_and_with_which_id(self) -> None:
+        """Guards against answering what JSON-RPC never answers (a notification, a response) and
+        against an answer that would end the session (an id the SDK's writer cannot write); the
+        request's id found at any depth of nesting (issue 34 item 5)."""
+        from _conflict_gate.mcp_server import answer_for, sdk_problem
+
+        deep = "[" * 100_000 + "]" * 100_000
+        cases: list[tuple[str, Any]] = [
+            ('{"jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": {"x": "\\ud83d"}}', ("a", -32600)),
+            ('{"jsonrpc": "2.0", "id": 7, "method": "m", "params": {"x": %s}}' % deep, (7, -32600)),
+            ('{"jsonrpc": "2.0", "method": "m", "params": {"x": %s}, "id": 8}' % deep, (8, -32600)),
+            ('{"jsonrpc": "2.0", "id": 9}', (9, -32600)),
+            ('{"jsonrpc": "2.0", "id": "\\ud83d", "method": "m"}', (None, -32600)),
+            ('{"jsonrpc": "2.0", "id": %s, "method": "m"}' % ("1" * 5000), (None, -32600)),
+            ('{"jsonrpc": "2.0", "id": [1], "method": "m", "params": 1}', (None, -32600)),
+            ("not JSON", (None, -32700)),
+            ('{"jsonrpc": "2.0", "id": 3, "method": "m", "params": {]}', (3, -32600)),
+            ('{"jsonrpc": "2.0", "method": "notifications/x", "params": {"x": "\\ud83d"}}', None),
+            ('{"jsonrpc": "2.0", "id": 4, "result": {"x": "\\ud83d"}}', None),
+            ("   ", None),
+        ]
+        for text, expected in cases:
+            with self.subTest(text=text[:80]):
+                problem = sdk_problem(text + "\n")
+                self.assertIsNotNone(problem)
+                assert problem is not None
+                answer = answer_for(text + "\n", *problem)
+                if expected is None:
+                    self.assertIsNone(answer)
+                    continue
+                assert answer is not None
+                written = json.loads(answer.model_dump_json(by_alias=True, exclude_unset=True))
+                self.assertEqual((written["id"], written["error"]["code"]), expected)
+        self.assertIsNone(sdk_problem('{"jsonrpc": "2.0", "id": 1, "method": "ping"}\n'))
 
 
 if __name__ == "__main__":
