@@ -77,9 +77,10 @@ def pin_command(args: argparse.Namespace) -> int:
             print(f"all {len(manifest.entries)} pins are current")
         elif any(item.reason != "source_missing" for item in drift):
             print(f"once the changed pages are reviewed, pin them: {args.prog} pin --manifest {quoted}")
-        if pages:
-            them = "it" if len(pages) == 1 else "them"
-            print(f"{plural(len(pages), 'page')} unlisted: add {them} with: {args.prog} init --update "
+        addable = [page for page in pages if page["source_id"] is not None]  # the others: fix or exclude
+        if addable:
+            them = "it" if len(addable) == 1 else "them"
+            print(f"{plural(len(addable), 'page')} unlisted: add {them} with: {args.prog} init --update "
                   f"--manifest {quoted} (or exclude {them} in \"sources\")")
         return exit_code("findings" if drift or pages else "ok")
     target = Path(manifest.real_path)

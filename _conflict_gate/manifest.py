@@ -228,6 +228,8 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
         inside = os.path.join(shown, "manifest.json")
         if os.path.isdir(real_path) and os.path.isfile(inside):  # a docs folder named for its manifest
             detail = f"a folder, not a manifest file (did you mean {printable(inside)}?)"
+        elif shown == "-" and reason == "source_missing":  # as --answer takes it; a manifest is a file
+            detail = "file does not exist (a manifest is read from its file, never from standard input)"
         return IngestionError("manifest_unreadable", detail, path=shown)
 
     raw = read_capped(real_path, MAX_MANIFEST_BYTES, unreadable)

@@ -157,7 +157,11 @@ def _link_target(root: str, path: str) -> tuple[str, os.stat_result | None]:
     full = os.path.join(root, *path.split("/"))
     try:
         info = os.stat(full)
-    except OSError:
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "a symlink in a loop (it leads back to itself)", None
+        if error.errno not in (errno.ENOENT, errno.ENOTDIR):
+            return f"a symlink whose target cannot be read ({error.strerror or error})", None
         return "a dangling symlink (its target does not exist)", None
     real = os.path.realpath(full)
     if not _inside(root, real):

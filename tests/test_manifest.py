@@ -249,6 +249,12 @@ class ManifestFileTest(ManifestCase):
         self.assertEqual(caught.exception.reason, "manifest_unreadable")
         self.assertEqual(str(caught.exception), f"{self.root / 'site'}: a folder, not a manifest file (did you mean "
                                                 f"{self.root / 'site' / 'manifest.json'}?)")
+        self.addCleanup(os.chdir, os.getcwd())
+        os.chdir(self.root)
+        with self.assertRaises(IngestionError) as caught:  # as --answer - reads stdin
+            read_manifest("-")
+        self.assertEqual(str(caught.exception), "-: file does not exist (a manifest is read from its file, never "
+                                                "from standard input)")
 
     def test_manifest_path_is_escaped_in_messages(self) -> None:
         """Regression: a manifest path with a newline was echoed raw, so the message spanned two lines."""

@@ -106,6 +106,7 @@ class InitPagesTest(TreeCase):
         self.put("1.0/notes.txt", b"not markdown at all, never mentioned\n")
         self.put("README.md", b"# Docs\n")
         (self.docs / "1.0" / "dangling.md").symlink_to("nowhere.md")
+        (self.docs / "1.0" / "loop.md").symlink_to("loop.md")  # a loop is no dangling link (a hostile tester)
         (self.docs / "1.0" / "latest.md").symlink_to("guide.md")
         os.link(self.docs / "1.0" / "guide.md", self.docs / "1.0" / "hard.md")
         outside = self.tmp / "outside.md"
@@ -132,6 +133,7 @@ class InitPagesTest(TreeCase):
             "left out: 1.0/folder.md: a folder, not a page (its pages are looked for inside)",
             "left out: 1.0/hard.md: the same file as 1.0/guide.md, which is listed (one file must not count twice)",
             "left out: 1.0/latest.md: a symlink to 1.0/guide.md, which is listed (one file must not count twice)",
+            "left out: 1.0/loop.md: a symlink in a loop (it leads back to itself)",
             "left out: 1.0/out.md: a symlink leading outside the manifest's folder",
             "left out: 1.0/pipe.md: not a regular file (FIFO)",
             *(["left out: 1.0/socket.md: not a regular file (socket)"] if hasattr(socket, "AF_UNIX") else []),
@@ -567,6 +569,7 @@ class UnlistedTest(TreeCase):
         self.assertIn("unlisted 1.1.0/x.md: matches the manifest's sources but is not listed, and init --update "
                       "cannot add it: version '1.1.0' (from the pattern) does not fit the version scheme "
                       "'major.minor'", check.out)
+        self.assertNotIn("init --update --manifest", check.out)  # no advice to run what cannot add it
         report = json.loads(self.cli("audit", "--manifest", self.m, "--format", "json").out)
         self.assertEqual([(u["path"], u["source_id"]) for u in report["unlisted_sources"]], [("1.1.0/x.md", None)])
         data = self.data()
