@@ -82,7 +82,8 @@ def located_error(error: LocatedError, *, prog: str, manifest: str) -> tuple[str
 
 
 def ingestion_fix(error: IngestionError, *, prog: str, manifest: str) -> str:
-    """The command that fixes ``error`` (a stale pin, no pin yet, a page gone), in words, or ``""``."""
+    """The command that fixes ``error`` (a stale pin, no pin yet, a page gone, a page not UTF-8), in words,
+    or ``""``."""
     if error.reason == "hash_mismatch":
         return f"if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
     if error.reason == "source_unpinned":
@@ -90,6 +91,8 @@ def ingestion_fix(error: IngestionError, *, prog: str, manifest: str) -> str:
     if error.reason == "source_missing":
         return (f"restore the file, or remove its entry from the manifest (with \"sources\": "
                 f"{prog} init --update --prune --manifest {manifest})")
+    if error.reason == "source_not_utf8":
+        return "pages are read as UTF-8 only: save the file as UTF-8, or leave it out of the manifest"
     return ""
 
 

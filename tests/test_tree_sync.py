@@ -219,7 +219,8 @@ class InitPagesTest(TreeCase):
         self.put("1.0/latin1.md", b"# Caf\xe9\n")
         result = self.init()
         self.assertError(result, "input", "source '1.0/latin1' (1.0/latin1.md): invalid UTF-8 at byte 5 "
-                                          "[source_not_utf8]")
+                                          "[source_not_utf8]; pages are read as UTF-8 only: save the file as "
+                                          "UTF-8, or leave it out of the manifest")
         self.assertFalse(self.manifest.exists())
 
     def test_a_path_that_is_not_an_id_gets_an_ascii_id(self) -> None:
