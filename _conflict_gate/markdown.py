@@ -10,6 +10,7 @@ from .cli_support import printable_path
 from .decision import audit, gate, unlisted_sources
 from .errors import IngestionError, defuse_commands, printable
 from .grammar import Grammar
+from .results_audit import AUDIT_SUMMARY_WORDS
 from .sources import Sources
 
 __all__ = ["code_span", "grammar_table", "markdown_table", "render_audit_markdown", "versions_table"]
@@ -54,7 +55,7 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
     ``:\\x3a`` or ``#\\x23[``, so that no line of it is a GitHub workflow command."""
     summary = report["summary"]
     verdict = "clean" if report["clean"] else "NOT CLEAN"
-    counts = ", ".join(f"{value} {key}" for key, value in summary.items())
+    counts = ", ".join(f"{value} {AUDIT_SUMMARY_WORDS[key]}" for key, value in summary.items())
     if report["unlisted_sources"]:
         counts += f", {len(report['unlisted_sources'])} unlisted"
     count = report["source_count"]

@@ -20,6 +20,7 @@ __all__ = [
     "AUDIT_REFUSAL_FIELDS",
     "AUDIT_SILENCE_FIELDS",
     "AUDIT_SUMMARY_FIELDS",
+    "AUDIT_SUMMARY_WORDS",
     "AuditClaim",
     "AuditEntry",
     "AuditOperation",
@@ -225,6 +226,16 @@ AUDIT_SUMMARY_FIELDS: Final[Mapping[str, str]] = _ro({
     "unapproved_conflicts": "draft or deprecated claims that would conflict once approved",
     "near_misses": "near-misses reported",
     "failed": "sources of any status that failed verification (`error` `IngestionError` in `refused_sources`)",
+})
+
+
+#: How the Markdown audit's summary line names each count of :data:`AUDIT_SUMMARY_FIELDS` (``N words``).
+AUDIT_SUMMARY_WORDS: Final[Mapping[str, str]] = _ro({
+    **{status: status for status in AUDIT_STATUSES},
+    "refused": "refused approved (failed ones included)",
+    "unapproved_conflicts": "unapproved conflicting",
+    "near_misses": "near-misses",
+    "failed": "failed verification",
 })
 
 

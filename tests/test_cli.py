@@ -100,8 +100,8 @@ BROKEN_MESSAGE = ("source 'broken' (docs/broken.md:3:33): expected exactly "
 AUDIT_MARKDOWN = """\
 # conflict-gate audit: {manifest}
 
-6 sources, versions 1.0, 2.0: **NOT CLEAN** (1 agree, 1 conflict, 1 partial, 1 refused, \
-1 unapproved_conflicts, 1 near_misses, 0 failed).
+6 sources, versions 1.0, 2.0: **NOT CLEAN** (1 agree, 1 conflict, 1 partial, 1 refused approved (failed ones \
+included), 1 unapproved conflicting, 1 near-misses, 0 failed verification).
 
 Pages read as the `portable` renderer shows them.
 

@@ -376,7 +376,7 @@ class CliIsolationTest(CorpusTestCase):
         self.assertEqual(status, code("input"))
         section = markdown.split("## Sources that failed verification\n\n", 1)[1].split("\n\n", 1)[0]
         self.assertEqual([row.split(" | ")[0].lstrip("| ") for row in section.splitlines()[2:]], ["reference", "rival"])
-        self.assertTrue(markdown.splitlines()[2].endswith(", 2 failed)."), markdown.splitlines()[2])
+        self.assertTrue(markdown.splitlines()[2].endswith(", 2 failed verification)."), markdown.splitlines()[2])
         status, out, err = run_cli(["audit", "--manifest", self.m, "--strict"])
         self.assertEqual((status, out), (code("input"), ""))
         self.assertTrue(err.startswith("conflict-gate: error: source 'reference' (docs/reference.md)"), err)

@@ -554,8 +554,8 @@ class UnlistedTest(TreeCase):
             "message": "matches the manifest's sources but is not listed (init --update adds it as '1.0/new')"}])
         markdown = self.cli("audit", "--manifest", self.m)
         self.assertEqual(markdown.code, code("findings"))
-        self.assertIn("**NOT CLEAN** (1 agree, 0 conflict, 0 partial, 0 refused, 0 unapproved_conflicts, "
-                      "0 near_misses, 0 failed, 1 unlisted)", markdown.out)
+        self.assertIn("**NOT CLEAN** (1 agree, 0 conflict, 0 partial, 0 refused approved (failed ones included), "
+                      "0 unapproved conflicting, 0 near-misses, 0 failed verification, 1 unlisted)", markdown.out)
         self.assertIn("## Pages the manifest does not list (its sources take them)\n\n"
                       "| path | version | id init --update gives it | why |\n|---|---|---|---|\n"
                       "| 1.0/new.md | 1.0 | 1.0/new | matches the manifest's sources but is not listed "
