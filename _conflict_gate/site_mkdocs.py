@@ -154,6 +154,14 @@ class MkDocsPage:
         # a footnote, a container, or an indented line, which Python-Markdown may nest it in
         view = self.view
         end = self._line_start(first)
+        if end > 0:
+            above = view[self._line_start(end - 1):end]
+            if above.strip(" \t\r\n"):
+                # right below a line that is not blank (a closing fence, a heading, an HTML block's last
+                # line): Python-Markdown has no indented code there but a paragraph's lazy line; after a
+                # fence superfences stashes, the fence and this line show as one paragraph
+                return ("MkDocs (Python-Markdown) reads an indented line right below a line that is not blank "
+                        "(such as a closing fence) as text of a paragraph, not as code")
         while end > 0:
             start = self._line_start(end - 1)
             text = view[start:end].rstrip("\r\n")
