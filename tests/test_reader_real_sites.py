@@ -1,0 +1,91 @@
+"""Issue 29: the reader on real sites, each case under every renderer it concerns.
+
+Each case was checked against the real renderer it names (``tests/github_oracle.py``: cmark-gfm and
+github.com's sanitizer; ``tests/reader_oracle.py``: markdown-it-py; ``tests/site_renderers.py``:
+Python-Markdown with pymdown-extensions, myst-parser; ``tests/mdx_oracle.py``: MDX 3 with
+Docusaurus's preprocessing). ``D`` is the ``refuse`` directive, ``O`` the ``overwrite`` one; *unsafe*
+is ``ready`` with D's value while the site shows O as a directive or hides D. Each outcome (claims, or the
+refusal; near-misses aside) is read with the block shortcuts and without (``fast=False``).
+"""
+
+from __future__ import annotations
+
+import unittest
+from typing import Mapping, NamedTuple
+
+from _conflict_gate.grammar import grammar_from_json
+from _conflict_gate.reader import read_directives
+from _conflict_gate.renderers import RENDERER_VALUES
+from tests.support import QUILL_GRAMMAR
+from tests.test_renderers import Outcome, claims, outcome, refused
+
+GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
+D = "@quill create_copy existing_path=refuse"
+O = "@quill create_copy existing_path=overwrite"
+AMBIGUOUS = "ambiguous_markup"
+MISPLACED = "misplaced_directive"
+
+
+class Case(NamedTuple):
+    """A page, the fault it guards against, and what the gate must make of it under each renderer named."""
+
+    name: str
+    fault: str
+    text: str
+    expected: Mapping[str, Outcome]
+
+
+CASES: tuple[Case, ...] = (
+    Case("a tilde fence closed by a shorter run",
+         "the top-level run's pattern let '~~~' close a '~~~~' fence (the opening run was matched short, its "
+         "last '~' taken for the info string), so D counted and O, a paragraph on GitHub, was code",
+         f"~~~~\n~~~\n{D}\n~~~~\n{O}\n",
+         {"github": claims((5, "overwrite")), "commonmark": claims((5, "overwrite")),
+          "myst": claims((5, "overwrite")), "docusaurus": claims((5, "overwrite"))}),
+    Case("a tilde fence closed by a shorter run, D above",
+         "as above: O below the fence must be read (here with D: two values)",
+         f"{D}\n\n~~~~\n~~~\n{D}\n~~~~\n{O}\n",
+         {"github": refused("duplicate_directive", 7), "commonmark": refused("duplicate_directive", 7),
+          "myst": refused("duplicate_directive", 7)}),
+    Case("an indented line right below a closing fence (MkDocs)",
+         "Python-Markdown puts the indented line after a fence superfences stashes into a paragraph with it; "
+         "the gate read it as indented code",
+         f"{D}\n\n```python\nx = 1\n```\n    {O}\n",
+         {"mkdocs": refused(AMBIGUOUS, 6), "commonmark": claims((1, "refuse"), near=((6, "code"),))}),
+    Case("a tilde fence, then an indented line (MkDocs)", "as above, with a tilde fence",
+         f"{D}\n\n~~~\nx = 1\n~~~\n    {O}\n", {"mkdocs": refused(AMBIGUOUS, 6)}),
+    Case("O below a fence in a details body (MkDocs)",
+         "a fence in a '???' body, then O indented deeper: in the body's paragraph for Python-Markdown",
+         f"{D}\n\n??? note\n\n    ```python\n    x = 1\n    ```\n        {O}\n", {"mkdocs": refused(MISPLACED, 8)}),
+    Case("O below a fence in a content tab (MkDocs)", "the same in a '=== \"tab\"' body",
+         f"{D}\n\n=== \"tab\"\n    ```python\n    x = 1\n    ```\n    {O}\n", {"mkdocs": refused(MISPLACED, 7)}),
+    Case("an mdx-code-block fence (Docusaurus)",
+         "Docusaurus's preprocessor drops the fence lines of an mdx-code-block fence and renders its body as "
+         "MDX, so O shows; the gate read it as code",
+         f"{D}\n\n```mdx-code-block\n{O}\n```\n",
+         {"docusaurus": refused(MISPLACED, 4), "portable": refused(MISPLACED, 4)}),
+    Case("an HTML comment (Docusaurus)",
+         "Docusaurus 3 builds HTML comments by default (mdx1Compat.comments) and hides them; refused as a build "
+         "error before", f"<!-- a comment -->\n\n{D}\n",
+         {"docusaurus": claims((3, "refuse")), "portable": claims((3, "refuse"))}),
+    Case("a heading id (Docusaurus)",
+         "Docusaurus escapes a heading line's '{#' (mdx1Compat.headingIds): refused as a build error before",
+         f"## Heading {{#id}}\n\n{D}\n", {"docusaurus": claims((3, "refuse")), "portable": claims((3, "refuse"))}),
+)
+
+
+class RealSitesTest(unittest.TestCase):
+    maxDiff = None
+
+    def test_every_case_under_each_renderer_it_concerns(self) -> None:
+        for case in CASES:
+            for name, expected in case.expected.items():
+                renderer = RENDERER_VALUES[name]
+                for fast in (True, False):
+                    with self.subTest(case=case.name, renderer=name, fast=fast):
+                        reading = read_directives(case.text, GRAMMAR, renderer=renderer, fast=fast)
+                        self.assertEqual(outcome(reading)[:2], expected[:2], f"{case.fault}: {reading.refusal}")
+
+
+if __name__ == "__main__":
+    unittest.main()
