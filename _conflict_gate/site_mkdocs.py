@@ -222,11 +222,18 @@ _TEXT_AFTER_END: Final = re.compile(r"(?:</(?:pre|script|style|textarea)\s*>|-->
                                     re.ASCII | re.IGNORECASE)
 
 
-def _loose_tag(view: str, last: int) -> tuple[int, str] | None:
+def _loose_tag(view: str, last: int, fenced: Sequence[tuple[int, int]] = ()) -> tuple[int, str] | None:
     """``(offset, tag)`` of the first tag before ``last`` that Python-Markdown passes to the browser
-    and CommonMark does not (:data:`_PYMD_TAG`, :data:`_COMMONMARK_TAG`), or None. Linear: each ``<``
-    is matched once."""
+    and CommonMark does not (:data:`_PYMD_TAG`, :data:`_COMMONMARK_TAG`), or None. A tag inside a fence
+    superfences closes (``fenced``: ``(start, end)`` offsets, in order) is code, not HTML (issue 29:
+    ``#> <class 'int'>`` in a Python example). Linear: each ``<`` is matched once, the fences walked
+    beside the tags."""
+    k = 0
     for tag in _PYMD_TAG.finditer(view, 0, last):
+        while k < len(fenced) and fenced[k][1] <= tag.start():
+            k += 1
+        if k < len(fenced) and fenced[k][0] <= tag.start():
+            continue
         if _COMMONMARK_TAG.fullmatch(tag.group()) is None:
             return tag.start(), tag.group()
     return None
@@ -244,6 +251,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
     includes: list[tuple[int, int]] = []
     code: set[int] = set()
     doubts: dict[int, tuple[str, int]] = {}
+    fenced: list[tuple[int, int]] = []  # (opening line's start, closing line's start) of the fences superfences closes
     if "8<" in view:
         for snippet in _SNIPPET_LINE.finditer(view):
             if not snippet.group(1):  # the first refuses the page
@@ -363,6 +371,8 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
             later = bisect.bisect_right(ends, start)
             if later < len(ends):
                 fence_end = ends[later]
+                if not unclosed_above:  # below an unclosed one superfences may stash no fence
+                    fenced.append((start, fence_end))
                 last_nonblank = True
                 continue
             unclosed_above = True  # superfences may then read no fence below (MkDocs shows their lines)
@@ -393,7 +403,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         last_nonblank = True
     if abbreviations and on_line:
         _abbreviated(view, abbreviations, on_line, doubts)
-    loose = _loose_tag(view, candidates[-1]) if candidates and "<" in view else None
+    loose = _loose_tag(view, candidates[-1], fenced) if candidates and "<" in view else None
     if loose is not None:
         offset, tag = loose
         line = _line_number(view, offset)

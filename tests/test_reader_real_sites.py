@@ -99,6 +99,22 @@ CASES: tuple[Case, ...] = (
          f"<my-card />\n\n{D}\n", {"commonmark": claims((3, "refuse"))}),
     Case("a self-closing HTML element stays open", "'<Details />' is <details> to a browser, which collapses D",
          f"<Details />\n\n{D}\n", {"commonmark": refused(AMBIGUOUS, 3)}),
+    # false refusals
+    Case("an @-handle and a directive example in inline code on one line",
+         "the claim in the code span was taken as stated under '@alice' (malformed_directive under every renderer); "
+         "every real renderer shows D alone, O as code",
+         f"{D}\n\nAsk @alice about `{O}`.\n",
+         {name: claims((1, "refuse")) for name in ("github", "commonmark", "mkdocs", "myst", "docusaurus", "portable")}),
+    Case("a typo of the namespace still states a claim", "the rule above must keep refusing a visible '@quil' claim",
+         f"{D}\n\nAsk @alice: @quil create_copy existing_path=overwrite\n",
+         {"github": refused("malformed_directive", 3), "portable": refused("malformed_directive", 3)}),
+    Case("a Python example printing a class (MkDocs)",
+         "'#> <class 'int'>' in a fence superfences closes was taken for raw HTML Python-Markdown passes on "
+         "(ambiguous_markup on 7 of 10 Pydantic pages); Python-Markdown shows it as code",
+         f"```python\nx = 1\n#> <class 'int'>\n```\n\n{D}\n", {"mkdocs": claims((6, "refuse")),
+                                                                   "portable": claims((6, "refuse"))}),
+    Case("the same tag in prose is still HTML to Python-Markdown (MkDocs)", "the rule above keeps prose tags",
+         f"Text <class 'int'> and\n\n{D}\n", {"mkdocs": refused(AMBIGUOUS, 3)}),
     Case("a self-closing component that may hide stays open", "its class may hide what follows in a browser",
          f"<Badge class=\"x\" />\n\n{D}\n", {"commonmark": refused(AMBIGUOUS, 3)}),
 )
