@@ -27,14 +27,17 @@ manifest (:attr:`Manifest.renderer <_conflict_gate.manifest.Manifest.renderer>`)
     Docusaurus 3 (MDX 3, GFM, its admonitions; :data:`~_conflict_gate.blocks.mdx.DOCUSAURUS`
     and :func:`~_conflict_gate.blocks.mdx.read_mdx`): no indented code, no
     HTML blocks but JSX elements, whose bodies are containers, as are
-    ``:::note`` admonitions; ``{/* */}`` hides text; a page that may not build
-    (``<!-- -->``, a bare ``{`` or ``<``) is refused (``build_error``), and so
-    is one that imports another page's content.
+    ``:::note`` admonitions; ``{/* */}`` and, under Docusaurus's defaults,
+    ``<!-- -->`` hide text; an ``mdx-code-block`` fence's body is MDX; a page
+    that may not build (a bare ``{`` or ``<``, an unclosed comment) is refused
+    (``build_error``), and so is one that imports another page's content.
 ``commonmark``
     The union of the readings (:data:`~_conflict_gate.blocks.GITHUB` compared
     with its three variants) with the tag filter in doubt, for a site whose
     renderer is not listed (VitePress, Hugo, Jekyll and the like): a line
-    counts only where every one of those readings shows it the same way.
+    counts only where every one of those readings shows it the same way; what
+    such sites add (an include line, ``{...}`` attributes, a Vue directive) refuses
+    the page (``_SITE_REFUSALS``).
 ``mkdocs``
     MkDocs (Python-Markdown with the extensions mkdocs-material documents):
     the ``commonmark`` reading plus a conservative model of where
