@@ -48,6 +48,12 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     "an HTML comment below D builds": (f"{D}\n\n<!-- TODO -->\n", claims((1, "refuse"))),
     "an HTML comment over lines": (f"<!-- a\n{O}\n-->\n\n{D}\n", claims((5, "refuse"), near=((2, "hidden"),))),
     "an HTML comment never closed breaks the build": (f"{D}\n\n<!-- TODO\n", refused("build_error", 3)),
+    # regression (the MDX harness): remark-comment does not take '<!-->' or '<!--->' for a comment's start
+    "an HTML comment begun '<!-->' breaks the build": (f"{D}\n\n<!-->{O}-->\n", refused("build_error", 3)),
+    "an HTML comment begun '<!--->' breaks the build": (f"{D}\n\n<!--->{O}-->\n", refused("build_error", 3)),
+    # regression (the MDX harness): MDX does not build a comment in a paragraph running over '<!-- c -->'
+    "an HTML comment in a paragraph over lines is taken for a build error": (
+        f"x <!-- y\n<!-- c -->\n{D}\n", refused("build_error", 1)),
     "an HTML comment in a paragraph over a blank line breaks the build": (
         f"{D}\n\ntext <!--\n\n{O}\n\n-->\n", refused("build_error", 3)),
     "text after an HTML comment on its line shows": (f"<!-- c --> {O}\n\n{D}\n", refused("misplaced_directive", 1)),
@@ -97,6 +103,9 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
         f"```mdx-code-block\n<Tabs>\n```\n\n{D}\n\n```mdx-code-block\n</Tabs>\n```\n", refused("misplaced_directive", 5)),
     "an mdx-code-block fence holding a fence is in doubt": (
         f"{D}\n\n```mdx-code-block\n~~~\n```\n{O}\n", refused("ambiguous_markup", 4)),
+    # regression (the MDX harness): the preprocessor unwraps it inside fenced code too, so that code runs on
+    "an mdx-code-block line in fenced code is in doubt": (
+        f"```\n{D}\n```mdx-code-block\n- item\n```\n{O}\n", refused("ambiguous_markup", 3)),
     "an mdx-code-block fence never closed is code": (f"{D}\n\n```mdx-code-block\n{O}\n",
                                                      claims((1, "refuse"), near=((4, "code"),))),
     # imports

@@ -261,6 +261,11 @@ class _Scan:
                 continue
             if opened is not None:  # jump to its closing line (the loop above reads no line between)
                 closing = _fence_closer(opened.group(1)[0], len(opened.group(1))).search(view, eol + 1)
+                inner = _UNWRAP_OPENER.search(view, eol + 1, size if closing is None else closing.start())
+                if inner is not None and self.doubt is None:
+                    self.doubt = (inner.start(), "Docusaurus's preprocessor unwraps this mdx-code-block fence in the "
+                                                 f"fenced code opened on line {self.line_of(pos)} too, which changes "
+                                                 "where that code ends; the gate does not model it")
                 if closing is None:
                     fence = (opened.group(1)[0], len(opened.group(1)))
                     pos = size
@@ -506,16 +511,20 @@ class _Scan:
         @slorber/remark-comment): hidden up to ``-->``; its end. Unclosed, MDX does not build the page.
         Text after it on its line shows, otherwise than as a line of its own: a region (refused there).
         One over several lines may hide a line that starts a block (a fence, a heading) the block
-        reading takes: the page is in doubt if a line of its body starts with such a character."""
+        reading takes: the page is in doubt if a line of its body starts with such a character. One begun
+        in a paragraph's text (text before it on its line) and running over lines is taken for a build
+        error: MDX does not build it when a later line may start a block (``<``, ``-``, ``#`` ...)."""
         view = self.view
         close = view.find("-->", at + 4)
         if close < 0:
             raise _BuildError(at, "an HTML comment that no '-->' closes: MDX does not build this page")
+        if view.startswith((">", "->"), at + 4):
+            raise _BuildError(at, "an HTML comment that begins '<!-->' or '<!--->': MDX does not build this page")
         end = close + 3
         line_start = view.rfind("\n", 0, at) + 1
-        if view[line_start:at].strip(" \t>") and _BLANK_AFTER.search(view, at, close) is not None:
-            raise _BuildError(at, "an HTML comment begun in a paragraph's text that runs over a blank line: MDX "
-                                  "does not build this page")
+        if view[line_start:at].strip(" \t>") and view.find("\n", at, close) != -1:
+            raise _BuildError(at, "an HTML comment begun in a paragraph's text that runs over lines: MDX does not "
+                                  "build it when a line it runs over may start a block, and the gate does not tell")
         line = self.line_of(at)
         self.regions.append(Region(at, end, True, "an HTML comment", line))
         eol = view.find("\n", end)
@@ -599,6 +608,8 @@ _MDX_CODE_BLOCK: Final = re.compile(r" *(`{3,4}) *mdx-code-block\r?$", re.ASCII)
 #: The line that closes an mdx-code-block fence of three or four backticks: spaces and exactly that run.
 _UNWRAP_CLOSERS: Final = {3: re.compile(r"^ *```\r?$", re.ASCII | re.MULTILINE),
                           4: re.compile(r"^ *````\r?$", re.ASCII | re.MULTILINE)}
+#: An mdx-code-block fence's opening line anywhere (Docusaurus unwraps it before Markdown is parsed).
+_UNWRAP_OPENER: Final = re.compile(r"^ *`{3,4} *mdx-code-block\r?$", re.ASCII | re.MULTILINE)
 #: A line of an mdx-code-block fence's body that opens a fence or a container directive.
 _BODY_BLOCK: Final = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}|:{3,})", re.ASCII | re.MULTILINE)
 #: A line inside a comment over several lines that may start a block the block reading takes.
