@@ -50,7 +50,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple, Sequence
 
-from .blocks.scan import first_in_a_candidates_paragraph
+from .blocks.scan import candidates_stretches, first_in_a_candidates_paragraph
 
 __all__ = ["MAX_CONTAINERS", "MKDOCS_EXTENSIONS", "MkDocsPage", "Problem", "attribute_line", "escaped_tag",
            "open_at_reference", "scan"]
@@ -138,6 +138,7 @@ class MkDocsPage:
     #: Candidate offset -> (why, 0-based line of the cause), for candidates MkDocs may read otherwise:
     #: lines that may continue a quote, list item, container or fence lazily; abbreviated words.
     doubts: dict[int, tuple[str, int]] = field(default_factory=dict)
+    _first_html: int | None = field(default=None, repr=False)
 
     def _line_start(self, offset: int) -> int:
         return max(self.view.rfind("\n", 0, offset), self.view.rfind("\r", 0, offset)) + 1
@@ -154,6 +155,11 @@ class MkDocsPage:
         # a footnote, a container, or an indented line, which Python-Markdown may nest it in
         view = self.view
         end = self._line_start(first)
+        html = self.first_html_line()
+        if 0 <= html < first:
+            return ("MkDocs (Python-Markdown) keeps the raw HTML begun on line "
+                    f"{_line_number(view, html) + 1} open over blank lines up to its end tag, and shows these "
+                    "lines in it as text")
         if end > 0:
             above = view[self._line_start(end - 1):end]
             if above.strip(" \t\r\n"):
@@ -173,6 +179,14 @@ class MkDocsPage:
             end = start
         return None
 
+    def first_html_line(self) -> int:
+        """The offset of the page's first line that begins (after 0-3 spaces) with a tag (``<`` and a
+        letter), or -1; found once."""
+        if self._first_html is None:
+            found = _HTML_LINE.search(self.view)
+            self._first_html = -1 if found is None else found.start()
+        return self._first_html
+
     def hidden_doubt(self, at: int, kind: str) -> str | None:
         """Why MkDocs may show text CommonMark hides at ``at`` (in a block of ``kind``), or None: a link
         definition's title begun on an earlier line (Python-Markdown reads a definition's title only on
@@ -188,6 +202,10 @@ class MkDocsPage:
         if "]:" in before or '"' in before or "'" in before or "(" in before:
             return None
         return "MkDocs (Python-Markdown) reads a link definition's title only from its quote on; this line may show as text"
+
+
+#: A line that begins (after 0-3 spaces) with a start tag: raw HTML Python-Markdown may keep open over blank lines.
+_HTML_LINE: Final = re.compile(r"^ {0,3}<[A-Za-z]", re.ASCII | re.MULTILINE)
 
 
 def _columns(indent: str) -> int:
@@ -403,6 +421,8 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         last_nonblank = True
     if abbreviations and on_line:
         _abbreviated(view, abbreviations, on_line, doubts)
+    if "```" in view:
+        _backtick_lines(view, candidates, fenced, contained, code, doubts)
     loose = _loose_tag(view, candidates[-1], fenced) if candidates and "<" in view else None
     if loose is not None:
         offset, tag = loose
@@ -412,6 +432,35 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
             if at not in contained and at not in code:
                 doubts.setdefault(at, (why, line))
     return MkDocsPage(contained, code, includes, view, doubts)
+
+
+#: A line that begins with a run of three or more backticks (after any indentation).
+_BACKTICK_LINE: Final = re.compile(r"^[ \t]*```", re.ASCII | re.MULTILINE)
+_BACKTICK_WHY: Final = ("the backticks beginning line {} open no fence superfences closes, so Python-Markdown may pair "
+                        "them with other backticks of this paragraph into a code span over its lines")
+
+
+def _backtick_lines(view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]],
+                    contained: dict[int, tuple[str, int]], code: set[int], doubts: dict[int, tuple[str, int]]) -> None:
+    """Note the candidates of a stretch of lines (between blank lines) holding a line that begins with
+    three or more backticks and is no opening or closing line of a fence superfences closes
+    (``fenced``): Python-Markdown reads such a line as paragraph text, and its backticks may make a
+    code span with others over the lines between, hiding a directive CommonMark shows (issue 29:
+    ``text⏎    ```⏎D⏎```````). Linear: the stretches and the backtick lines are walked side by side."""
+    fence_lines = {start for start, _ in fenced} | {end for _, end in fenced}
+    lines = [m.start() for m in _BACKTICK_LINE.finditer(view)
+             if view.rfind("\n", 0, m.start()) + 1 not in fence_lines]
+    if not lines:
+        return
+    k = 0
+    for start, end in candidates_stretches(view, candidates):
+        while k < len(lines) and lines[k] < start:
+            k += 1
+        if k < len(lines) and lines[k] < end:
+            line = _line_number(view, lines[k])
+            for at in candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, end)]:
+                if at not in contained and at not in code:
+                    doubts.setdefault(at, (_BACKTICK_WHY.format(line + 1), line))
 
 
 def _line_end(view: str, at: int) -> int:

@@ -59,6 +59,14 @@ CASES: tuple[Case, ...] = (
          f"{D}\n\n??? note\n\n    ```python\n    x = 1\n    ```\n        {O}\n", {"mkdocs": refused(MISPLACED, 8)}),
     Case("O below a fence in a content tab (MkDocs)", "the same in a '=== \"tab\"' body",
          f"{D}\n\n=== \"tab\"\n    ```python\n    x = 1\n    ```\n    {O}\n", {"mkdocs": refused(MISPLACED, 7)}),
+    Case("backticks Python-Markdown pairs over lines (MkDocs)",
+         "found by random pages against Python-Markdown: an indented '```' in a paragraph opens no fence, and it "
+         "and a '```' line below make a code span hiding D (ready refuse before, the site showed none)",
+         f"text\n    ```\n{D}\n```\n\nmore\n", {"mkdocs": refused(AMBIGUOUS, 3), "portable": refused(AMBIGUOUS, 3)}),
+    Case("indented code below raw HTML Python-Markdown keeps open (MkDocs)",
+         "found by random pages against Python-Markdown: it keeps '<div>' open over blank lines and shows the "
+         "indented O in it as text; the gate read O as indented code",
+         f"{D}\n\n<div>\n\n    {O}\n", {"mkdocs": refused(AMBIGUOUS, 5)}),
     Case("an mdx-code-block fence (Docusaurus)",
          "Docusaurus's preprocessor drops the fence lines of an mdx-code-block fence and renders its body as "
          "MDX, so O shows; the gate read it as code",
