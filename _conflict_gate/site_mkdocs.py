@@ -25,8 +25,14 @@ one pass over the page (:func:`scan`):
   CommonMark closes with a longer run, or one never closed, is paragraph
   text for MkDocs; indented code whose first line follows a list item,
   definition or footnote line (or any indented line) may belong to it,
-  since Python-Markdown nests by four columns. Directive-shaped text there
-  is in doubt (``ambiguous_markup``).
+  since Python-Markdown nests by four columns; indented code right below a
+  line that is not blank (a closing fence: Python-Markdown shows both as
+  one paragraph), or below a line that begins with a tag (raw HTML it keeps
+  open over blank lines), may be text too. Directive-shaped text there
+  is in doubt (``ambiguous_markup``). So is a candidate in a stretch of
+  lines holding a backtick line that opens no fence superfences closes (its
+  backticks may pair with others into a code span over the lines); a tag in
+  a fence superfences closes is code, not HTML Python-Markdown passes on.
 * **Hidden text that may show**: a link definition whose title's quote is on
   an earlier line is paragraph text for Python-Markdown, so directive-shaped
   text on its later lines is in doubt (:meth:`MkDocsPage.hidden_doubt`); raw
