@@ -54,6 +54,11 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     # regression (the MDX harness): MDX does not build a comment in a paragraph running over '<!-- c -->'
     "an HTML comment in a paragraph over lines is taken for a build error": (
         f"x <!-- y\n<!-- c -->\n{D}\n", refused("build_error", 1)),
+    # the spec's example 627 (the MDX harness builds it): a comment in a paragraph over a line of text
+    "an HTML comment in a paragraph over a line of text builds": (
+        f"foo <!-- this is a --\ncomment - with hyphens -->\n{D}\n", claims((3, "refuse"))),
+    # the spec's example 179: text after a comment opening a line is no JSX line, D below it a line of its own
+    "a line after a comment and text": (f"<!-- foo -->*bar*\n{D}\n*baz*\n", claims((2, "refuse"))),
     "an HTML comment in a paragraph over a blank line breaks the build": (
         f"{D}\n\ntext <!--\n\n{O}\n\n-->\n", refused("build_error", 3)),
     "text after an HTML comment on its line shows": (f"<!-- c --> {O}\n\n{D}\n", refused("misplaced_directive", 1)),

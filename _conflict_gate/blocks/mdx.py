@@ -292,7 +292,8 @@ class _Scan:
             heading = _HEADING_LINE.match(line)
             self.escaped = view.find("{#", pos, eol) if heading is not None else -1
             pos, resume = self._inline(pos, eol, stretch_end, no_closer)
-            if resume < 0 and line.lstrip(" \t>").startswith("<") and not _TAGS_ONLY.fullmatch(line.lstrip(" \t>")) \
+            if resume < 0 and line.lstrip(" \t>").startswith("<") and not line.lstrip(" \t>").startswith("<!--") \
+                    and not _TAGS_ONLY.fullmatch(line.lstrip(" \t>")) \
                     and pos < size and not _BLANK_LINE.match(view, pos):
                 # a line that opens with JSX and holds text, then more text: MDX unwraps that paragraph
                 next_line = self.line_of(pos)
@@ -512,8 +513,8 @@ class _Scan:
         Text after it on its line shows, otherwise than as a line of its own: a region (refused there).
         One over several lines may hide a line that starts a block (a fence, a heading) the block
         reading takes: the page is in doubt if a line of its body starts with such a character. One begun
-        in a paragraph's text (text before it on its line) and running over lines is taken for a build
-        error: MDX does not build it when a later line may start a block (``<``, ``-``, ``#`` ...)."""
+        in a paragraph's text (text before it on its line) and running over a blank line or a line that
+        may start a block (:data:`_BLOCKING_LINE`: ``<``, ``-``, ``#`` ...) is a build error."""
         view = self.view
         close = view.find("-->", at + 4)
         if close < 0:
@@ -522,9 +523,9 @@ class _Scan:
             raise _BuildError(at, "an HTML comment that begins '<!-->' or '<!--->': MDX does not build this page")
         end = close + 3
         line_start = view.rfind("\n", 0, at) + 1
-        if view[line_start:at].strip(" \t>") and view.find("\n", at, close) != -1:
-            raise _BuildError(at, "an HTML comment begun in a paragraph's text that runs over lines: MDX does not "
-                                  "build it when a line it runs over may start a block, and the gate does not tell")
+        if view[line_start:at].strip(" \t>") and _BLOCKING_LINE.search(view, at, close) is not None:
+            raise _BuildError(at, "an HTML comment begun in a paragraph's text that runs over a blank line or a line "
+                                  "that may start a block: MDX does not build this page")
         line = self.line_of(at)
         self.regions.append(Region(at, end, True, "an HTML comment", line))
         eol = view.find("\n", end)
@@ -612,6 +613,10 @@ _UNWRAP_CLOSERS: Final = {3: re.compile(r"^ *```\r?$", re.ASCII | re.MULTILINE),
 _UNWRAP_OPENER: Final = re.compile(r"^ *`{3,4} *mdx-code-block\r?$", re.ASCII | re.MULTILINE)
 #: A line of an mdx-code-block fence's body that opens a fence or a container directive.
 _BODY_BLOCK: Final = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}|:{3,})", re.ASCII | re.MULTILINE)
+#: A line a comment begun in a paragraph's text may not run over (MDX does not build it): blank, or beginning
+#: with a character that may start a block or a tag (checked against the MDX harness: ``x <!-- y⏎<!-- c -->``
+#: and ``x <!-- y⏎- c -->`` do not build, ``x <!-- y⏎z -->`` does).
+_BLOCKING_LINE: Final = re.compile(r"\n[ \t]*(?:[\r\n<>#*+\-=_`~:|{0-9]|\Z)", re.ASCII)
 #: A line inside a comment over several lines that may start a block the block reading takes.
 _COMMENT_BLOCK: Final = re.compile(r"\n[ \t>]*(?:`{3,}|~{3,}|:{3,}|[#|*+\-=_]|[0-9]{1,9}[.)])", re.ASCII)
 
