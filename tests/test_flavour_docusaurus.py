@@ -111,6 +111,11 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     # regression (the MDX harness): the preprocessor unwraps it inside fenced code too, so that code runs on
     "an mdx-code-block line in fenced code is in doubt": (
         f"```\n{D}\n```mdx-code-block\n- item\n```\n{O}\n", refused("ambiguous_markup", 3)),
+    # regression (the MDX harness): an import in an mdx-code-block fence is ESM, a partial pulled in
+    "an import of content in an mdx-code-block fence": (
+        f"```mdx-code-block\nimport P from './_p.mdx';\n```\n\n{D}\n\n<P />\n", refused("ambiguous_markup", 2)),
+    # regression (the MDX harness, ready refuse before): an exported string shows where the page uses it
+    "an exported value shows": (f"export const v = '{O}';\n\n{D}\n\n{{v}}\n", refused("misplaced_directive", 1)),
     "an mdx-code-block fence never closed is code": (f"{D}\n\n```mdx-code-block\n{O}\n",
                                                      claims((1, "refuse"), near=((4, "code"),))),
     # imports

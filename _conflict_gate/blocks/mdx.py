@@ -350,8 +350,11 @@ class _Scan:
             if at > 0:
                 previous = view.rfind("\n", 0, at - 1) + 1
                 above = view[previous:at - 1]
-                if above.strip(" \t\r") and last_end != at - 1 and not _TAGS_ONLY.fullmatch(above.lstrip(" \t>")):
-                    continue  # a paragraph's later line: text (after a line of JSX tags a block starts)
+                if above.strip(" \t\r") and last_end != at - 1 and not _TAGS_ONLY.fullmatch(above.lstrip(" \t>")) \
+                        and not _MDX_CODE_BLOCK.match(above):
+                    # a paragraph's later line: text (after a line of JSX tags, or an mdx-code-block fence's
+                    # opening line, which Docusaurus drops, a block starts)
+                    continue
             line_end = view.find("\n", at)
             line_end = len(view) if line_end == -1 else line_end
             esm = _ESM.match(view, at, line_end)
@@ -372,7 +375,8 @@ class _Scan:
                 self.include = (at, f"this import pulls in the page {source!r}, whose lines the gate does not read; "
                                     "a reader sees them where it is used")
             self.esm_lines.add(at)
-            self.regions.append(Region(at, line_end, True, "an import or export", self.line_of(at)))
+            # an exported value shows where the page uses it ({v}): directive-shaped text in it is refused
+            self.regions.append(Region(at, line_end, not esm.group("const"), "an import or export", self.line_of(at)))
             last_end = line_end
 
     # ---- inline: code spans, expressions, tags
