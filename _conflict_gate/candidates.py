@@ -116,8 +116,10 @@ def _next_at_sign(encoded: bytes, grammar: Grammar, plain: bool, start: int, end
 def _stated_claims(encoded: bytes, grammar: Grammar) -> list[int]:
     """The at signs on lines that state a claim under any at-word: after the line's first
     at sign, an operation of the grammar and later one of its keys followed by ``=``, as the raw
-    bytes spell them (ASCII case-insensitive). Every at sign on such a line, in order (at most one
-    past :data:`MAX_CANDIDATES`). Linear: each line is read once, from its first ``key=``."""
+    bytes spell them (ASCII case-insensitive). The claim is stated under the last at sign before
+    its operation (``Ask @alice about `@quill create_copy existing_path=x``` states it under
+    ``@quill``, in code, not under ``@alice``: issue 29); those at signs, in order (at most one past
+    :data:`MAX_CANDIDATES`). Linear: each line is read once, from its first ``key=``."""
     found: list[int] = []
     done = 0  # lines before this offset were read
     carriage_returns = b"\r" in encoded
@@ -135,15 +137,20 @@ def _stated_claims(encoded: bytes, grammar: Grammar) -> list[int]:
         first = grammar.at_sign.search(encoded, line_start, key.start())
         if first is None:
             continue
-        operations: set[str] = set()
+        operations: dict[str, int] = {}  # operation -> the at sign before its first occurrence
+        last_at, searched = first.start(), first.end()
         for word in grammar.stated_word.finditer(encoded, first.end(), line_end):
             if word.lastgroup == "op":
-                operations.add(word.group().decode("latin-1").lower())
+                for at in grammar.at_sign.finditer(encoded, searched, word.start()):
+                    last_at = at.start()
+                searched = word.start()
+                operations.setdefault(word.group().decode("latin-1").lower(), last_at)
             else:
                 spelled = _NAME_BYTES.match(word.group())
                 owners = grammar.key_owners.get(spelled.group().decode("latin-1").lower()) if spelled else None
-                if owners and operations & owners:
-                    found.extend(at.start() for at in grammar.at_sign.finditer(encoded, line_start, word.start()))
+                under = sorted({at for operation, at in operations.items() if owners and operation in owners})
+                if under:
+                    found.extend(under)
                     break
         if len(found) > MAX_CANDIDATES:
             break

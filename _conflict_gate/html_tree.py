@@ -14,7 +14,7 @@ shown as text.
 :class:`OpenElements` follows that tree only as far as the gate needs to be
 sound, and conservatively elsewhere: start tags open their element (void
 elements never do, 13.1.2; a self-closing flag closes only in SVG and
-MathML); an end tag closes its element and what was opened after it, as the
+MathML, and on a component's tag, :data:`_COMPONENT_NAME`); an end tag closes its element and what was opened after it, as the
 "in body" insertion mode does (a special element's end tag only when it is in
 scope, 13.2.4.2; a formatting element's as the adoption agency does when no
 special element was opened after it, 13.2.6.4.7, and not at all otherwise;
@@ -103,6 +103,19 @@ MAX_OPEN: Final = 1000
 #: right to left). A browser without a sanitizer applies them all.
 _MAY_HIDE_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"'/](?:hidden|style|class|dir)(?:[\t\n\f\r =/>]|\Z)",
                                         re.IGNORECASE | re.ASCII)
+#: A tag name written with an uppercase letter and no hyphen (``<Badge />``): a component of VitePress (Vue)
+#: or MDX. Written self-closing, Vue and MDX close it (issue 29); a browser reading it as HTML opens an
+#: unknown element (13.2.6.4.7 "any other start tag": HTMLUnknownElement, which a name without a hyphen
+#: cannot make a custom element with a shadow tree), which has no default style: what follows shows as it
+#: would outside it, so the self-closing tag opens nothing here unless an attribute may hide (``hidden``,
+#: ``style``, ``class``, ``dir``). A hyphenated name (``<my-card />``) may be a custom element whose shadow
+#: tree does not show its children: it opens its element.
+_COMPONENT_NAME: Final = re.compile(r"^[A-Za-z0-9]*[A-Z][A-Za-z0-9]*$", re.ASCII)
+#: The HTML Living Standard's element names (4, index of elements) and obsolete ones a browser still
+#: builds (16.2, 16.3): a self-closing tag of one of them (``<Details />``) opens that element.
+_HTML_ELEMENTS: Final = NOT_A_LINE | _SPECIAL | _FORMATTING | _VOID | frozenset(
+    "abbr acronym b bdi bdo big blink cite data dfn em i ins label map mark menuitem nobr output q rb rt rtc ruby "
+    "slot small span strong sub sup time u var wbr font image isindex multicol nextid spacer".split())
 #: Elements that may hide or reorder their text whatever their attributes: ``<font>`` (a colour or
 #: size), ``<bdo>`` and ``<bdi>`` (15.3.8: bidirectional overrides and isolates).
 _MAY_HIDE_ELEMENTS: Final = frozenset({"font", "bdo", "bdi"})
@@ -311,6 +324,10 @@ class OpenElements:
         self_closing = text[end - 2:end] == "/>"
         if self_closing and (name in _FOREIGN or any(e.name in _FOREIGN for e in self.stack)):
             return
+        if self_closing and _COMPONENT_NAME.match(tag[2]) and name not in _HTML_ELEMENTS \
+                and not _MAY_HIDE_ATTRIBUTE.search(" " + text[tag.end():end]):
+            return  # a component (<Badge ... />): closed by Vue and MDX; a browser opens an unknown element,
+            #        which shows what follows as it would show it outside (see _COMPONENT_NAME)
         if name in RAW_TEXT_ELEMENTS:  # (with the tag filter applied, only <noscript> gets here)
             shown = "text a browser shows in a text box" if name in RCDATA_SHOWN else "text it does not show"
             self.raw_text = name

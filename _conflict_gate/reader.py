@@ -310,6 +310,9 @@ def _page_regions(f: _Findings, page: MdxReading, candidates: list[int]) -> list
     if page.include is not None:
         f.refuse("ambiguous_markup", page.include[0], page.include[1])
         return []
+    if page.doubt is not None:
+        f.refuse("ambiguous_markup", page.doubt[0], page.doubt[1])
+        return []
     rest: list[int] = []
     regions, k = page.regions, 0
     stack: list[Region] = []  # the regions started so far; the innermost open one ends up on top

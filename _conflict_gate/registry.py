@@ -140,8 +140,8 @@ DIRECTIVE_REASONS: Final[Mapping[str, str]] = _ro({
     "invalid_integer": "an integer value is not canonical ASCII decimal (no '+', no leading zeros, at most 18 digits)",
     "integer_out_of_range": "an integer value is outside the key's min/max",
     "duplicate_directive": "one source declares the same operation and key twice",
-    "build_error": "the site's build fails on the page, or the gate cannot tell that it does not (MDX: an HTML "
-                   "comment, a '{' or '<' that starts no expression or tag the gate models, an unclosed element)",
+    "build_error": "the site's build fails on the page, or the gate cannot tell that it does not (MDX: an unclosed "
+                   "HTML comment, a '{' or '<' that starts no expression or tag the gate models, an unclosed element)",
 })
 
 #: The renderers a manifest may name (``"renderer"``): how its docs site turns a page into what a

@@ -27,14 +27,17 @@ manifest (:attr:`Manifest.renderer <_conflict_gate.manifest.Manifest.renderer>`)
     Docusaurus 3 (MDX 3, GFM, its admonitions; :data:`~_conflict_gate.blocks.mdx.DOCUSAURUS`
     and :func:`~_conflict_gate.blocks.mdx.read_mdx`): no indented code, no
     HTML blocks but JSX elements, whose bodies are containers, as are
-    ``:::note`` admonitions; ``{/* */}`` hides text; a page that may not build
-    (``<!-- -->``, a bare ``{`` or ``<``) is refused (``build_error``), and so
-    is one that imports another page's content.
+    ``:::note`` admonitions; ``{/* */}`` and, under Docusaurus's defaults,
+    ``<!-- -->`` hide text; an ``mdx-code-block`` fence's body is MDX; a page
+    that may not build (a bare ``{`` or ``<``, an unclosed comment) is refused
+    (``build_error``), and so is one that imports another page's content.
 ``commonmark``
     The union of the readings (:data:`~_conflict_gate.blocks.GITHUB` compared
     with its three variants) with the tag filter in doubt, for a site whose
     renderer is not listed (VitePress, Hugo, Jekyll and the like): a line
-    counts only where every one of those readings shows it the same way.
+    counts only where every one of those readings shows it the same way; what
+    such sites add (an include line, ``{...}`` attributes, a Vue directive) refuses
+    the page (``_SITE_REFUSALS``).
 ``mkdocs``
     MkDocs (Python-Markdown with the extensions mkdocs-material documents):
     the ``commonmark`` reading plus a conservative model of where
@@ -52,6 +55,7 @@ manifest (:attr:`Manifest.renderer <_conflict_gate.manifest.Manifest.renderer>`)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Callable, Final, Mapping, NamedTuple, Sequence
@@ -59,6 +63,7 @@ from typing import Callable, Final, Mapping, NamedTuple, Sequence
 from .blocks import GITHUB, GITHUB_ALONE, Flavour
 from .blocks.mdx import DOCUSAURUS, MdxReading, read_mdx, unclosed_front_matter
 from .blocks.myst import MYST, attributes_line, definition_lazy_line, field_list_line, include_line, math_line
+from .blocks.scan import first_in_a_candidates_paragraph
 from .inlines import TagFilter
 from .registry import DEFAULT_RENDERER, RENDERERS
 from .site_mkdocs import MkDocsPage, attribute_line, escaped_tag, open_at_reference
@@ -125,8 +130,54 @@ class Renderer:
         return RENDERERS[self.name]
 
 
+#: A site built from CommonMark-derived Markdown (VitePress, Hugo, Jekyll and the like) adds constructs of its
+#: own: a page that pulls another file in (VitePress's ``<!--@include: file-->``, Jekyll's ``{% include %}``
+#: and ``{% include_relative %}``); markdown-it-attrs (VitePress), kramdown (Jekyll) and Goldmark (Hugo)
+#: read ``{...}`` at the end of a block's line, or on a line of its own below it, as its attributes
+#: (``{hidden}``); Vue (VitePress) renders an element's text from ``v-text``/``v-html``, and shows or
+#: hides it by ``v-if``/``v-show``/``v-else``/``v-for`` or a bound (``:name``) attribute.
+_SITE_INCLUDE: Final = re.compile(r"<!--[ \t]*@include:|\{%-?[ \t]*include(?:_relative)?[ \t]", re.ASCII)
+_TRAILING_ATTRIBUTES: Final = re.compile(r"^(?![ \t>]*(?:`{3,}|~{3,}))[^\r\n]*\{[^\r\n{}]*\}[ \t]*\r?$",
+                                         re.ASCII | re.MULTILINE)
+_VUE_BINDING: Final = re.compile(
+    r"<[A-Za-z][^<>]*?[\t\n\f\r ](?:v-(?:text|html|if|else-if|else|show|for|bind)\b|:[A-Za-z][\w.-]*=)", re.ASCII)
+
+
+def site_include(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first line that pulls in another file on a site built from CommonMark-derived
+    Markdown (:data:`_SITE_INCLUDE`), or -1."""
+    found = _SITE_INCLUDE.search(view)
+    return found.start() if found is not None else -1
+
+
+def trailing_attributes(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first ``{...}`` ending a line of a stretch of lines that holds a candidate, or
+    -1: an attribute list (markdown-it-attrs, kramdown, Goldmark) may hide the paragraph."""
+    return first_in_a_candidates_paragraph(view, _TRAILING_ATTRIBUTES.finditer(view), candidates)
+
+
+def vue_binding(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first tag with a Vue directive that sets, shows or hides its content, or -1."""
+    found = _VUE_BINDING.search(view) if candidates else None
+    return found.start() if found is not None else -1
+
+
+#: What ``commonmark`` (and ``mkdocs``, which reads every page ``commonmark`` reads) refuses of such sites.
+_SITE_REFUSALS: Final = (
+    PageRefusal("ambiguous_markup", site_include,
+                "this line pulls in another file (VitePress's <!--@include: -->, Jekyll's {% include %}), whose lines "
+                "the gate does not read; a reader sees them in this page"),
+    PageRefusal("ambiguous_markup", trailing_attributes,
+                "'{...}' ending a line of this paragraph is an attribute list to VitePress (markdown-it-attrs), "
+                "Jekyll (kramdown) and Hugo (Goldmark), which may hide the paragraph ({hidden}); take it out, or set "
+                "the manifest's \"renderer\" to the site's"),
+    PageRefusal("ambiguous_markup", vue_binding,
+                "VitePress (Vue) renders this element's content from a Vue directive or a bound attribute "
+                "(v-text, v-html, v-if, v-show, :name), which the gate does not evaluate; a reader may see text "
+                "the page does not hold, or not see the directive"))
+
 GITHUB_COM: Final = Renderer("github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True)
-COMMONMARK: Final = Renderer("commonmark", GITHUB, TagFilter.IN_DOUBT)
+COMMONMARK: Final = Renderer("commonmark", GITHUB, TagFilter.IN_DOUBT, page_refusals=_SITE_REFUSALS)
 MKDOCS: Final = Renderer(
     "mkdocs", GITHUB, TagFilter.IN_DOUBT, site=scan_mkdocs,
     page_refusals=(PageRefusal("ambiguous_markup", attribute_line,
@@ -137,7 +188,7 @@ MKDOCS: Final = Renderer(
                                "browser, which may hide or contain the lines after it"),
                    PageRefusal("ambiguous_markup", open_at_reference,
                                "Python-Markdown completes this character reference without its ';' into an at "
-                               "sign, so the text after it may show as a directive")))
+                               "sign, so the text after it may show as a directive"), *_SITE_REFUSALS))
 DOCUSAURUS_SITE: Final = Renderer(
     "docusaurus", DOCUSAURUS, TagFilter.NONE, page_reading=read_mdx,
     page_refusals=(PageRefusal("ambiguous_markup", unclosed_front_matter,
@@ -167,13 +218,14 @@ READINGS: Final[tuple[Renderer, ...]] = tuple(sorted(
 
 
 def _covering(readings: tuple[Renderer, ...]) -> tuple[Renderer, ...]:
-    """``readings`` without those another one contains: a reading with a site model refuses all that the
-    same block reading without it refuses, and more, and counts nothing it does not (so ``commonmark``
-    is judged within ``mkdocs``, read once)."""
+    """``readings`` without those another one contains: a reading with a site model and every page
+    refusal of the same block reading without it refuses all that reading refuses, and more, and counts
+    nothing it does not (so ``commonmark`` is judged within ``mkdocs``, read once)."""
     def contains(bigger: Renderer, smaller: Renderer) -> bool:
         return (bigger is not smaller and smaller.site is None and bigger.site is not None
                 and bigger.flavour is smaller.flavour and bigger.tag_filter is smaller.tag_filter
-                and bigger.sanitized == smaller.sanitized and not smaller.page_refusals
+                and bigger.sanitized == smaller.sanitized
+                and all(rule in bigger.page_refusals for rule in smaller.page_refusals)
                 and smaller.page_reading is None and not smaller.code_spans_shown)
     return tuple(reading for reading in readings if not any(contains(other, reading) for other in readings))
 

@@ -25,8 +25,14 @@ one pass over the page (:func:`scan`):
   CommonMark closes with a longer run, or one never closed, is paragraph
   text for MkDocs; indented code whose first line follows a list item,
   definition or footnote line (or any indented line) may belong to it,
-  since Python-Markdown nests by four columns. Directive-shaped text there
-  is in doubt (``ambiguous_markup``).
+  since Python-Markdown nests by four columns; indented code right below a
+  line that is not blank (a closing fence: Python-Markdown shows both as
+  one paragraph), or below a line that begins with a tag (raw HTML it keeps
+  open over blank lines), may be text too. Directive-shaped text there
+  is in doubt (``ambiguous_markup``). So is a candidate in a stretch of
+  lines holding a backtick line that opens no fence superfences closes (its
+  backticks may pair with others into a code span over the lines); a tag in
+  a fence superfences closes is code, not HTML Python-Markdown passes on.
 * **Hidden text that may show**: a link definition whose title's quote is on
   an earlier line is paragraph text for Python-Markdown, so directive-shaped
   text on its later lines is in doubt (:meth:`MkDocsPage.hidden_doubt`); raw
@@ -50,7 +56,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple, Sequence
 
-from .blocks.scan import first_in_a_candidates_paragraph
+from .blocks.scan import candidates_stretches, first_in_a_candidates_paragraph
 
 __all__ = ["MAX_CONTAINERS", "MKDOCS_EXTENSIONS", "MkDocsPage", "Problem", "attribute_line", "escaped_tag",
            "open_at_reference", "scan"]
@@ -138,6 +144,7 @@ class MkDocsPage:
     #: Candidate offset -> (why, 0-based line of the cause), for candidates MkDocs may read otherwise:
     #: lines that may continue a quote, list item, container or fence lazily; abbreviated words.
     doubts: dict[int, tuple[str, int]] = field(default_factory=dict)
+    _first_html: int | None = field(default=None, repr=False)
 
     def _line_start(self, offset: int) -> int:
         return max(self.view.rfind("\n", 0, offset), self.view.rfind("\r", 0, offset)) + 1
@@ -154,6 +161,19 @@ class MkDocsPage:
         # a footnote, a container, or an indented line, which Python-Markdown may nest it in
         view = self.view
         end = self._line_start(first)
+        html = self.first_html_line()
+        if 0 <= html < first:
+            return ("MkDocs (Python-Markdown) keeps the raw HTML begun on line "
+                    f"{_line_number(view, html) + 1} open over blank lines up to its end tag, and shows these "
+                    "lines in it as text")
+        if end > 0:
+            above = view[self._line_start(end - 1):end]
+            if above.strip(" \t\r\n"):
+                # right below a line that is not blank (a closing fence, a heading, an HTML block's last
+                # line): Python-Markdown has no indented code there but a paragraph's lazy line; after a
+                # fence superfences stashes, the fence and this line show as one paragraph
+                return ("MkDocs (Python-Markdown) reads an indented line right below a line that is not blank "
+                        "(such as a closing fence) as text of a paragraph, not as code")
         while end > 0:
             start = self._line_start(end - 1)
             text = view[start:end].rstrip("\r\n")
@@ -164,6 +184,14 @@ class MkDocsPage:
                 return None
             end = start
         return None
+
+    def first_html_line(self) -> int:
+        """The offset of the page's first line that begins (after 0-3 spaces) with a tag (``<`` and a
+        letter), or -1; found once."""
+        if self._first_html is None:
+            found = _HTML_LINE.search(self.view)
+            self._first_html = -1 if found is None else found.start()
+        return self._first_html
 
     def hidden_doubt(self, at: int, kind: str) -> str | None:
         """Why MkDocs may show text CommonMark hides at ``at`` (in a block of ``kind``), or None: a link
@@ -180,6 +208,10 @@ class MkDocsPage:
         if "]:" in before or '"' in before or "'" in before or "(" in before:
             return None
         return "MkDocs (Python-Markdown) reads a link definition's title only from its quote on; this line may show as text"
+
+
+#: A line that begins (after 0-3 spaces) with a start tag: raw HTML Python-Markdown may keep open over blank lines.
+_HTML_LINE: Final = re.compile(r"^ {0,3}<[A-Za-z]", re.ASCII | re.MULTILINE)
 
 
 def _columns(indent: str) -> int:
@@ -214,11 +246,18 @@ _TEXT_AFTER_END: Final = re.compile(r"(?:</(?:pre|script|style|textarea)\s*>|-->
                                     re.ASCII | re.IGNORECASE)
 
 
-def _loose_tag(view: str, last: int) -> tuple[int, str] | None:
+def _loose_tag(view: str, last: int, fenced: Sequence[tuple[int, int]] = ()) -> tuple[int, str] | None:
     """``(offset, tag)`` of the first tag before ``last`` that Python-Markdown passes to the browser
-    and CommonMark does not (:data:`_PYMD_TAG`, :data:`_COMMONMARK_TAG`), or None. Linear: each ``<``
-    is matched once."""
+    and CommonMark does not (:data:`_PYMD_TAG`, :data:`_COMMONMARK_TAG`), or None. A tag inside a fence
+    superfences closes (``fenced``: ``(start, end)`` offsets, in order) is code, not HTML (issue 29:
+    ``#> <class 'int'>`` in a Python example). Linear: each ``<`` is matched once, the fences walked
+    beside the tags."""
+    k = 0
     for tag in _PYMD_TAG.finditer(view, 0, last):
+        while k < len(fenced) and fenced[k][1] <= tag.start():
+            k += 1
+        if k < len(fenced) and fenced[k][0] <= tag.start():
+            continue
         if _COMMONMARK_TAG.fullmatch(tag.group()) is None:
             return tag.start(), tag.group()
     return None
@@ -236,6 +275,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
     includes: list[tuple[int, int]] = []
     code: set[int] = set()
     doubts: dict[int, tuple[str, int]] = {}
+    fenced: list[tuple[int, int]] = []  # (opening line's start, closing line's start) of the fences superfences closes
     if "8<" in view:
         for snippet in _SNIPPET_LINE.finditer(view):
             if not snippet.group(1):  # the first refuses the page
@@ -355,6 +395,8 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
             later = bisect.bisect_right(ends, start)
             if later < len(ends):
                 fence_end = ends[later]
+                if not unclosed_above:  # below an unclosed one superfences may stash no fence
+                    fenced.append((start, fence_end))
                 last_nonblank = True
                 continue
             unclosed_above = True  # superfences may then read no fence below (MkDocs shows their lines)
@@ -385,7 +427,9 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         last_nonblank = True
     if abbreviations and on_line:
         _abbreviated(view, abbreviations, on_line, doubts)
-    loose = _loose_tag(view, candidates[-1]) if candidates and "<" in view else None
+    if "```" in view:
+        _backtick_lines(view, candidates, fenced, contained, code, doubts)
+    loose = _loose_tag(view, candidates[-1], fenced) if candidates and "<" in view else None
     if loose is not None:
         offset, tag = loose
         line = _line_number(view, offset)
@@ -394,6 +438,35 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
             if at not in contained and at not in code:
                 doubts.setdefault(at, (why, line))
     return MkDocsPage(contained, code, includes, view, doubts)
+
+
+#: A line that begins with a run of three or more backticks (after any indentation).
+_BACKTICK_LINE: Final = re.compile(r"^[ \t]*```", re.ASCII | re.MULTILINE)
+_BACKTICK_WHY: Final = ("the backticks beginning line {} open no fence superfences closes, so Python-Markdown may pair "
+                        "them with other backticks of this paragraph into a code span over its lines")
+
+
+def _backtick_lines(view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]],
+                    contained: dict[int, tuple[str, int]], code: set[int], doubts: dict[int, tuple[str, int]]) -> None:
+    """Note the candidates of a stretch of lines (between blank lines) holding a line that begins with
+    three or more backticks and is no opening or closing line of a fence superfences closes
+    (``fenced``): Python-Markdown reads such a line as paragraph text, and its backticks may make a
+    code span with others over the lines between, hiding a directive CommonMark shows (issue 29:
+    ``text⏎    ```⏎D⏎```````). Linear: the stretches and the backtick lines are walked side by side."""
+    fence_lines = {start for start, _ in fenced} | {end for _, end in fenced}
+    lines = [m.start() for m in _BACKTICK_LINE.finditer(view)
+             if view.rfind("\n", 0, m.start()) + 1 not in fence_lines]
+    if not lines:
+        return
+    k = 0
+    for start, end in candidates_stretches(view, candidates):
+        while k < len(lines) and lines[k] < start:
+            k += 1
+        if k < len(lines) and lines[k] < end:
+            line = _line_number(view, lines[k])
+            for at in candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, end)]:
+                if at not in contained and at not in code:
+                    doubts.setdefault(at, (_BACKTICK_WHY.format(line + 1), line))
 
 
 def _line_end(view: str, at: int) -> int:

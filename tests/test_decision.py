@@ -164,7 +164,7 @@ def reason_cases(d: Dialect) -> dict[str, Case]:
             {"docs/a.md": agreed, "docs/b.md": text("# B", d.line(d.agreed), "", d.line(d.agreed))},
             {}, {}, ["a", "b"], "1.0", {"source_id": "b", "line": 4, "column": 1}),
     }
-    cases["build_error"] = Case({"docs/a.md": agreed, "docs/b.md": text("# B", "", "<!-- a comment -->", d.line(d.agreed))},
+    cases["build_error"] = Case({"docs/a.md": agreed, "docs/b.md": text("# B", "", "{ here", d.line(d.agreed))},
                                 {}, {}, ["a", "b"], "1.0", {"source_id": "b", "line": 3, "column": 1},
                                 extra=MappingProxyType({"renderer": "docusaurus"}))
     for reason, (line, column) in d.bad.items():

@@ -43,8 +43,27 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     # comments
     "an MDX comment hides its text": (f"{D}\n\n{{/* {O} */}}\n", claims((1, "refuse"), near=((3, "hidden"),))),
     "an MDX comment over lines": (f"{D}\n\n{{/*\n{O}\n*/}}\n", claims((1, "refuse"), near=((4, "hidden"),))),
-    "an HTML comment breaks the build": (f"{D}\n\n<!-- {O} -->\n", refused("build_error", 3)),
-    "an HTML comment below D too": (f"{D}\n\n<!-- TODO -->\n", refused("build_error", 3)),
+    # issue 29: Docusaurus 3's defaults (mdx1Compat.comments) hide HTML comments; the MDX harness builds these
+    "an HTML comment hides its text": (f"{D}\n\n<!-- {O} -->\n", claims((1, "refuse"), near=((3, "hidden"),))),
+    "an HTML comment below D builds": (f"{D}\n\n<!-- TODO -->\n", claims((1, "refuse"))),
+    "an HTML comment over lines": (f"<!-- a\n{O}\n-->\n\n{D}\n", claims((5, "refuse"), near=((2, "hidden"),))),
+    "an HTML comment never closed breaks the build": (f"{D}\n\n<!-- TODO\n", refused("build_error", 3)),
+    # regression (the MDX harness): remark-comment does not take '<!-->' or '<!--->' for a comment's start
+    "an HTML comment begun '<!-->' breaks the build": (f"{D}\n\n<!-->{O}-->\n", refused("build_error", 3)),
+    "an HTML comment begun '<!--->' breaks the build": (f"{D}\n\n<!--->{O}-->\n", refused("build_error", 3)),
+    # regression (the MDX harness): MDX does not build a comment in a paragraph running over '<!-- c -->'
+    "an HTML comment in a paragraph over lines is taken for a build error": (
+        f"x <!-- y\n<!-- c -->\n{D}\n", refused("build_error", 1)),
+    # the spec's example 627 (the MDX harness builds it): a comment in a paragraph over a line of text
+    "an HTML comment in a paragraph over a line of text builds": (
+        f"foo <!-- this is a --\ncomment - with hyphens -->\n{D}\n", claims((3, "refuse"))),
+    # the spec's example 179: text after a comment opening a line is no JSX line, D below it a line of its own
+    "a line after a comment and text": (f"<!-- foo -->*bar*\n{D}\n*baz*\n", claims((2, "refuse"))),
+    "an HTML comment in a paragraph over a blank line breaks the build": (
+        f"{D}\n\ntext <!--\n\n{O}\n\n-->\n", refused("build_error", 3)),
+    "text after an HTML comment on its line shows": (f"<!-- c --> {O}\n\n{D}\n", refused("misplaced_directive", 1)),
+    "an HTML comment hiding a fence puts the page in doubt": (f"{D}\n\n<!--\n```\n-->\n{O}\n```\n",
+                                                              refused("ambiguous_markup", 4)),
     # containers
     "an admonition": (f"{D}\n\n:::note\n\n{O}\n\n:::\n", refused("misplaced_directive", 5)),
     "a titled admonition": (f"{D}\n\n:::warning[Overwriting]\n\n{O}\n\n:::\n", refused("misplaced_directive", 5)),
@@ -77,7 +96,28 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     "a style string breaks the build": (f"{D}\n\n<div style=\"color: red\">x</div>\n", refused("build_error", 3)),
     "an autolink breaks the build": (f"{D}\n\nSee <https://quill.example>.\n", refused("build_error", 3)),
     "an angle-bracket destination is no tag": (f"[api]: <https://quill.example/api>\n\n{D}\n", claims((3, "refuse"))),
-    "a heading id breaks plain MDX": (f"## Title {{#custom}}\n\n{D}\n", refused("build_error", 1)),
+    # issue 29: Docusaurus's preprocessor escapes a heading line's first '{#' (mdx1Compat.headingIds)
+    "a heading id builds": (f"## Title {{#custom}}\n\n{D}\n", claims((3, "refuse"))),
+    "a second heading id on the line breaks the build": (f"## Title {{#a}} {{#b}}\n\n{D}\n", refused("build_error", 1)),
+    "a heading id in a quote breaks the build": (f"> ## Title {{#custom}}\n\n{D}\n", refused("build_error", 1)),
+    # issue 29 (unsafe before: ready refuse while Docusaurus shows O): the fence's body is MDX
+    "an mdx-code-block fence's body shows": (f"{D}\n\n```mdx-code-block\n{O}\n```\n", refused("misplaced_directive", 4)),
+    "a four-backtick mdx-code-block fence": (f"{D}\n\n````mdx-code-block\n{O}\n````\n",
+                                             refused("misplaced_directive", 4)),
+    "an element opened in an mdx-code-block fence holds what follows": (
+        f"```mdx-code-block\n<Tabs>\n```\n\n{D}\n\n```mdx-code-block\n</Tabs>\n```\n", refused("misplaced_directive", 5)),
+    "an mdx-code-block fence holding a fence is in doubt": (
+        f"{D}\n\n```mdx-code-block\n~~~\n```\n{O}\n", refused("ambiguous_markup", 4)),
+    # regression (the MDX harness): the preprocessor unwraps it inside fenced code too, so that code runs on
+    "an mdx-code-block line in fenced code is in doubt": (
+        f"```\n{D}\n```mdx-code-block\n- item\n```\n{O}\n", refused("ambiguous_markup", 3)),
+    # regression (the MDX harness): an import in an mdx-code-block fence is ESM, a partial pulled in
+    "an import of content in an mdx-code-block fence": (
+        f"```mdx-code-block\nimport P from './_p.mdx';\n```\n\n{D}\n\n<P />\n", refused("ambiguous_markup", 2)),
+    # regression (the MDX harness, ready refuse before): an exported string shows where the page uses it
+    "an exported value shows": (f"export const v = '{O}';\n\n{D}\n\n{{v}}\n", refused("misplaced_directive", 1)),
+    "an mdx-code-block fence never closed is code": (f"{D}\n\n```mdx-code-block\n{O}\n",
+                                                     claims((1, "refuse"), near=((4, "code"),))),
     # imports
     "an import of a component": (f"{TABS}{D}\n", claims((4, "refuse"))),
     "an import of content": (f"import Partial from './_partial.mdx';\n\n{D}\n\n<Partial />\n", refused("ambiguous_markup", 1)),
@@ -117,7 +157,7 @@ class DocusaurusExamplesTest(unittest.TestCase):
 
     def test_through_a_manifest(self) -> None:
         files = {"docs/note.md": f"{D}\n\n:::note\n\n{O}\n\n:::\n".encode(),
-                 "docs/comment.md": f"{D}\n\n<!-- x -->\n".encode()}
+                 "docs/comment.md": f"{D}\n\nUse {{ here.\n".encode()}
         with tempfile.TemporaryDirectory(prefix="conflict-gate-test-") as tmp:
             corpus = load_documents(write_corpus(tmp, files, extra={"renderer": "docusaurus"}))
         self.assertEqual(corpus.renderer.name, "docusaurus")

@@ -129,11 +129,13 @@ class Region(NamedTuple):
 
 class MdxReading(NamedTuple):
     """What :func:`read_mdx` found: the first construct that breaks the build (offset, why) or an import
-    of content (offset, why), and the regions (in order of their starts; nested ones too)."""
+    of content (offset, why), and the regions (in order of their starts; nested ones too); ``doubt``:
+    the first construct whose effect on the lines after it the gate does not model (offset, why)."""
 
     build_error: tuple[int, str] | None
     include: tuple[int, str] | None
     regions: tuple[Region, ...]
+    doubt: tuple[int, str] | None = None
 
 
 _FENCE_OPEN: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(`{3,}(?![^\n]*`)|~{3,})", re.ASCII)
@@ -205,6 +207,10 @@ class _Scan:
         self.esm_lines: set[int] = set()
         self.counted = (0, 1)  # (offset, its line): line_of counts on from there
         self.text_spans: dict[int, tuple[int, int]] = {}  # line start -> (first text, end of last text)
+        self.doubt: tuple[int, str] | None = None
+        self.unwrapped: set[int] = set()  # line starts of the closing lines of mdx-code-block fences
+        self.escaped = -1  # the '{#' Docusaurus escapes on the current heading line
+        self.no_closer_after: dict[str, int] = {}  # backticks -> an offset after which no line closes them
 
     def line_of(self, at: int) -> int:
         """The 1-based line of ``at``, counted on from the last one asked (linear when asked in order)."""
@@ -230,7 +236,7 @@ class _Scan:
             if pos == resume:
                 pos, resume = self._inline(pos, eol, stretch_end, no_closer)
                 continue
-            if pos in self.esm_lines:
+            if pos in self.esm_lines or pos in self.unwrapped:
                 pos = eol + 1
                 continue
             plain = _PLAIN_LINES.match(view, pos)
@@ -250,8 +256,16 @@ class _Scan:
                 pos = eol + 1
                 continue
             opened = _FENCE_OPEN.match(line)
+            if opened is not None and self._unwrap(pos, eol, line):
+                pos = eol + 1  # Docusaurus drops the fence lines: its body is read as MDX
+                continue
             if opened is not None:  # jump to its closing line (the loop above reads no line between)
                 closing = _fence_closer(opened.group(1)[0], len(opened.group(1))).search(view, eol + 1)
+                inner = _UNWRAP_OPENER.search(view, eol + 1, size if closing is None else closing.start())
+                if inner is not None and self.doubt is None:
+                    self.doubt = (inner.start(), "Docusaurus's preprocessor unwraps this mdx-code-block fence in the "
+                                                 f"fenced code opened on line {self.line_of(pos)} too, which changes "
+                                                 "where that code ends; the gate does not model it")
                 if closing is None:
                     fence = (opened.group(1)[0], len(opened.group(1)))
                     pos = size
@@ -275,8 +289,11 @@ class _Scan:
             if stretch_end < pos:
                 stretch_end = _stretch_end(view, pos)
                 no_closer = _backtick_runs(view, pos, stretch_end)
+            heading = _HEADING_LINE.match(line)
+            self.escaped = view.find("{#", pos, eol) if heading is not None else -1
             pos, resume = self._inline(pos, eol, stretch_end, no_closer)
-            if resume < 0 and line.lstrip(" \t>").startswith("<") and not _TAGS_ONLY.fullmatch(line.lstrip(" \t>")) \
+            if resume < 0 and line.lstrip(" \t>").startswith("<") and not line.lstrip(" \t>").startswith("<!--") \
+                    and not _TAGS_ONLY.fullmatch(line.lstrip(" \t>")) \
                     and pos < size and not _BLANK_LINE.match(view, pos):
                 # a line that opens with JSX and holds text, then more text: MDX unwraps that paragraph
                 next_line = self.line_of(pos)
@@ -291,7 +308,35 @@ class _Scan:
             raise _BuildError(element.start, f"the JSX element <{element.name}> (line {element.line}) is never "
                                              "closed: MDX does not build this page")
         self.regions.sort(key=lambda region: region.start)
-        return MdxReading(None, self.include, tuple(self.regions))
+        return MdxReading(None, self.include, tuple(self.regions), self.doubt)
+
+    def _unwrap(self, pos: int, eol: int, line: str) -> bool:
+        """Docusaurus's preprocessor drops the fence lines of a fence of three or four backticks whose info
+        string is ``mdx-code-block`` (only spaces before the run, on both lines; closed by the first line of
+        spaces and that many backticks): its body is MDX. True when the line at ``pos`` opens one; its
+        body is a region (any directive-shaped text there is refused), its closing line is skipped. A
+        body holding a fence or a container directive, whose reach past the body the gate does not
+        model, puts the page in doubt (:attr:`MdxReading.doubt`)."""
+        opener = _MDX_CODE_BLOCK.match(line)
+        if opener is None:
+            return False
+        view, ticks = self.view, opener.group(1)
+        if self.no_closer_after.get(ticks, len(view) + 1) <= eol:
+            return False  # no closing line of that many backticks below an earlier one: none below this one
+        closer = _UNWRAP_CLOSERS[len(ticks)].search(view, eol + 1)
+        if closer is None:
+            self.no_closer_after[ticks] = eol
+            return False
+        line_no = self.line_of(pos)
+        self.unwrapped.add(closer.start())
+        self.regions.append(Region(eol + 1, closer.start(), False, f"the mdx-code-block fence opened on line "
+                                   f"{line_no}, whose body Docusaurus renders as MDX", line_no))
+        inner = _BODY_BLOCK.search(view, eol + 1, closer.start())
+        if inner is not None and self.doubt is None:
+            self.doubt = (inner.start(), f"a fence or a container directive inside the mdx-code-block fence opened on "
+                                         f"line {line_no}, which Docusaurus renders as MDX: the gate does not model "
+                                         "how far it reaches; move it out of that fence")
+        return True
 
     # ---- ESM: import and export lines
 
@@ -305,8 +350,11 @@ class _Scan:
             if at > 0:
                 previous = view.rfind("\n", 0, at - 1) + 1
                 above = view[previous:at - 1]
-                if above.strip(" \t\r") and last_end != at - 1 and not _TAGS_ONLY.fullmatch(above.lstrip(" \t>")):
-                    continue  # a paragraph's later line: text (after a line of JSX tags a block starts)
+                if above.strip(" \t\r") and last_end != at - 1 and not _TAGS_ONLY.fullmatch(above.lstrip(" \t>")) \
+                        and not _MDX_CODE_BLOCK.match(above):
+                    # a paragraph's later line: text (after a line of JSX tags, or an mdx-code-block fence's
+                    # opening line, which Docusaurus drops, a block starts)
+                    continue
             line_end = view.find("\n", at)
             line_end = len(view) if line_end == -1 else line_end
             esm = _ESM.match(view, at, line_end)
@@ -327,7 +375,8 @@ class _Scan:
                 self.include = (at, f"this import pulls in the page {source!r}, whose lines the gate does not read; "
                                     "a reader sees them where it is used")
             self.esm_lines.add(at)
-            self.regions.append(Region(at, line_end, True, "an import or export", self.line_of(at)))
+            # an exported value shows where the page uses it ({v}): directive-shaped text in it is refused
+            self.regions.append(Region(at, line_end, not esm.group("const"), "an import or export", self.line_of(at)))
             last_end = line_end
 
     # ---- inline: code spans, expressions, tags
@@ -359,6 +408,9 @@ class _Scan:
                     i = j
                     continue
                 i = starts[k] + n
+            elif ch == "{" and i == self.escaped:  # Docusaurus escapes the first '{#' of a heading line
+                i += 1
+                continue
             elif ch == "{":
                 i = self._expression(i)
             elif ch == "<" and i + 1 < len(view) and view[i + 1] not in " \t\r\n":
@@ -387,7 +439,7 @@ class _Scan:
         """A JSX tag at ``at`` (a ``<`` not followed by whitespace): its end; it opens or closes an element."""
         view = self.view
         if view.startswith("<!--", at):
-            raise _BuildError(at, "an HTML comment: plain MDX does not build it (write {/* ... */})")
+            return self._comment(at)
         i = _skip_space(view, at + 1)
         closing = view.startswith("/", i)
         if closing:
@@ -459,6 +511,39 @@ class _Scan:
         self.elements.append(_Element(name, at, line, self._flow(at, i), self.paragraph))
         return i
 
+    def _comment(self, at: int) -> int:
+        """An HTML comment at ``at``, as Docusaurus 3 reads it by default (``mdx1Compat.comments``:
+        @slorber/remark-comment): hidden up to ``-->``; its end. Unclosed, MDX does not build the page.
+        Text after it on its line shows, otherwise than as a line of its own: a region (refused there).
+        One over several lines may hide a line that starts a block (a fence, a heading) the block
+        reading takes: the page is in doubt if a line of its body starts with such a character. One begun
+        in a paragraph's text (text before it on its line) and running over a blank line or a line that
+        may start a block (:data:`_BLOCKING_LINE`: ``<``, ``-``, ``#`` ...) is a build error."""
+        view = self.view
+        close = view.find("-->", at + 4)
+        if close < 0:
+            raise _BuildError(at, "an HTML comment that no '-->' closes: MDX does not build this page")
+        if view.startswith((">", "->"), at + 4):
+            raise _BuildError(at, "an HTML comment that begins '<!-->' or '<!--->': MDX does not build this page")
+        end = close + 3
+        line_start = view.rfind("\n", 0, at) + 1
+        if view[line_start:at].strip(" \t>") and _BLOCKING_LINE.search(view, at, close) is not None:
+            raise _BuildError(at, "an HTML comment begun in a paragraph's text that runs over a blank line or a line "
+                                  "that may start a block: MDX does not build this page")
+        line = self.line_of(at)
+        self.regions.append(Region(at, end, True, "an HTML comment", line))
+        eol = view.find("\n", end)
+        eol = len(view) if eol == -1 else eol
+        if view[end:eol].strip(" \t\r"):
+            self.regions.append(Region(end, eol, False, f"the text after the HTML comment of line {line}", line))
+        if self.doubt is None and view.find("\n", at, close) != -1:
+            inner = _COMMENT_BLOCK.search(view, at, close)
+            if inner is not None:
+                self.doubt = (inner.start() + 1, f"the HTML comment opened on line {line} hides a line that may start a "
+                                             "block (a fence, a heading, a list, a table): the gate does not model "
+                                             "how the lines after the comment then read; move it out of the comment")
+        return end
+
     def _flow(self, at: int, end: int) -> bool:
         """Is the tag ``[at, end)`` on a line of its own (only tags and spaces besides, after container
         markers)? Then it is flow JSX, whose element may hold blocks; otherwise it is text JSX, which
@@ -519,6 +604,25 @@ def _stretch_end(view: str, pos: int) -> int:
 
 
 _NO_RUNS: Final = array("q")
+#: An ATX heading line at the start of a line, as Docusaurus's preprocessor finds it (``mdx1Compat.headingIds``:
+#: the first ``{#`` on it is escaped, and a trailing ``{#id}`` is the heading's id, not its text).
+_HEADING_LINE: Final = re.compile(r"#{1,6}(?!#)", re.ASCII)
+#: A fence Docusaurus unwraps (its preprocessor's ``unwrapMdxCodeBlocks``): spaces, three or four backticks,
+#: spaces, ``mdx-code-block``, the end of the line.
+_MDX_CODE_BLOCK: Final = re.compile(r" *(`{3,4}) *mdx-code-block\r?$", re.ASCII)
+#: The line that closes an mdx-code-block fence of three or four backticks: spaces and exactly that run.
+_UNWRAP_CLOSERS: Final = {3: re.compile(r"^ *```\r?$", re.ASCII | re.MULTILINE),
+                          4: re.compile(r"^ *````\r?$", re.ASCII | re.MULTILINE)}
+#: An mdx-code-block fence's opening line anywhere (Docusaurus unwraps it before Markdown is parsed).
+_UNWRAP_OPENER: Final = re.compile(r"^ *`{3,4} *mdx-code-block\r?$", re.ASCII | re.MULTILINE)
+#: A line of an mdx-code-block fence's body that opens a fence or a container directive.
+_BODY_BLOCK: Final = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}|:{3,})", re.ASCII | re.MULTILINE)
+#: A line a comment begun in a paragraph's text may not run over (MDX does not build it): blank, or beginning
+#: with a character that may start a block or a tag (checked against the MDX harness: ``x <!-- y⏎<!-- c -->``
+#: and ``x <!-- y⏎- c -->`` do not build, ``x <!-- y⏎z -->`` does).
+_BLOCKING_LINE: Final = re.compile(r"\n[ \t]*(?:[\r\n<>#*+\-=_`~:|{0-9]|\Z)", re.ASCII)
+#: A line inside a comment over several lines that may start a block the block reading takes.
+_COMMENT_BLOCK: Final = re.compile(r"\n[ \t>]*(?:`{3,}|~{3,}|:{3,}|[#|*+\-=_]|[0-9]{1,9}[.)])", re.ASCII)
 
 
 @lru_cache(maxsize=64)

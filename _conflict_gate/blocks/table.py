@@ -58,10 +58,12 @@ ATX_HEADING: Final = Construct(
     shortcuts=Shortcuts(top_lines=r"[ ]{0,3}#{1,6}(?=[ \t\r\n])[^\n|]*\n"))
 #: A whole unindented fenced code block, opening line to closing fence (4.5), its opening line without a
 #: "|" (tables.table_first reads such a line): back-to-back fences at top level are taken by one match.
+#: The opening run is the whole run (``(?!~)``): a shorter part of it, its rest taken for the info
+#: string, would let a shorter run close the block (4.5: at least as long as the opening fence).
 _WHOLE_FENCES: Final = (
     r"(?P<backticks>`{3,})[^`\n|]*\n(?:(?![ ]{0,3}(?P=backticks)`*[ \t]*\r?\n)[^\n]*\n)*?"
     r"[ ]{0,3}(?P=backticks)`*[ \t]*\r?\n"
-    r"|(?P<tildes>~{3,})[^\n|]*\n(?:(?![ ]{0,3}(?P=tildes)~*[ \t]*\r?\n)[^\n]*\n)*?"
+    r"|(?P<tildes>~{3,})(?!~)[^\n|]*\n(?:(?![ ]{0,3}(?P=tildes)~*[ \t]*\r?\n)[^\n]*\n)*?"
     r"[ ]{0,3}(?P=tildes)~*[ \t]*\r?\n")
 FENCED_CODE: Final = Construct(
     "fenced_code", "fenced_code", "CommonMark 4.5", Body.RAW, fenced_code_continues,
