@@ -92,6 +92,8 @@ _CITATION: Final = ANSWER_FORM.citation_pattern()
 _CITATION_START: Final = ANSWER_FORM.citation_start()
 #: Blocks whose text outside code is prose (a directive's body there is a quote without its backticks).
 _PROSE_KINDS: Final = frozenset({"paragraph", "heading", "table", "html_block"})
+#: Blocks whose whole shown text is code.
+_CODE_KINDS: Final = frozenset({"fenced_code", "indented_code"})
 #: A code span's (or code element's) content between its code marks, in a block's shown text.
 _CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
 #: After a code span's content in shown text: its closing code marks (after the one space trimmed off),
@@ -408,6 +410,15 @@ class _Check:
                 start, end = shown.span(a, b)
                 if start not in judged and self._judge(statement, start, end, text[a:b]):
                     judged.add(start)
+        if block.kind in _CODE_KINDS:
+            regions: list[tuple[int, int]] = [(0, len(text))]
+        else:
+            regions = [m.span() for m in _CODE_REGION.finditer(text)] if CODE_MARK in text else []
+        for a, b in regions:  # the statements only code makes: name: value, "name": value, --name value
+            for statement in self.words.code_statements(text, a, b):
+                start, end = shown.span(statement.start, statement.end)
+                if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
+                    judged.add(start)
         for at, stop, operation, key, value in self.words.directives(text):
             if operation == self.operation and key in self.words.names:
                 continue  # a key of the operation is judged as a statement
@@ -424,18 +435,26 @@ class _Check:
     def _judge(self, statement: Statement, start: int, end: int, quote: str) -> bool:
         """Judge one statement against the decision; ``True`` when it is at fault (a finding added)."""
         before = len(self.findings)
-        seen = quote.replace("\r\n", " ").replace("\n", " ")  # a line break in it shows as a space
+        # a line break in it shows as a space; a code span's edge inside it, nothing
+        seen = quote.replace("\r\n", " ").replace("\n", " ").replace(CODE_MARK, "")
+        quote = quote.replace(CODE_MARK, "`")
+        name = self.words.name_of(statement.name)  # a language form's name, None for another spelling
         if not seen.isascii() or not seen.isprintable():
             self.add("non_ascii_in_form", "the statement holds a non-ASCII or control character",
                      start, end, quote=quote)
-        elif statement.name == self.version_name:
+        elif name == self.version_name:
             if not self.words.agrees(statement.value, self.version):
                 self.add("other_version", f"states version {statement.value}, not {self.version}",
                          start, end, quote=quote)
-        elif statement.name.casefold() == self.version_name:
+        elif name is None and self.version_name in self.words.spelt_as(statement.name):
             self.add("other_version", f"states {statement.name}={statement.value}, not "
-                     f"{self.version_name}={self.version}", start, end, quote=quote)
-        elif statement.name != self.key:
+                     f"{self.version_name}={self.version}: {statement.name} is no way a language writes "
+                     f"{self.version_name}", start, end, quote=quote)
+        elif name is None:
+            self.add("other_value", f"states {statement.name}={statement.value}: {statement.name} is no way a "
+                     f"language writes {self.key}; an answer states only the decision's {self.key}={self.value}",
+                     start, end, quote=quote)
+        elif name != self.key:
             self.add("other_value", f"states another key, {statement.name}={statement.value}: an answer states "
                      f"only the decision's {self.key}={self.value}", start, end, quote=quote)
         elif not self.words.agrees(statement.value, self.value):

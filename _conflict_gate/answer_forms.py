@@ -49,7 +49,7 @@ from .grammar import Grammar
 from .lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes
 from .results import FINDING_FIELDS, Finding, build
 
-__all__ = ["BLANK", "NEAR_MIN_LENGTH", "SEPARATORS", "FormWords", "Statement", "finding", "near_name", "reading_findings",
+__all__ = ["BLANK", "NEAR_MIN_LENGTH", "language_forms", "SEPARATORS", "FormWords", "Statement", "finding", "near_name", "reading_findings",
            "resolve_markup"]
 
 #: What a quote's content is replaced with before statements are read around it: a lone surrogate,
@@ -77,7 +77,7 @@ _VALUE_RUN: Final = rf"[^\s{CODE_MARK}{BLANK}]+"
 _RAW_VALUE_RUN: Final = rf"(?:[^\s`<{CODE_MARK}{BLANK}]|<(?![A-Za-z/!?]))+"
 #: What may follow a value without being part of it (when only such characters follow up to the run's
 #: end): ``, ; ) ] " '``, markup ``* ~ | < > & [ _``, sentence punctuation and typographic punctuation.
-SEPARATORS: Final = ",;)]\"'*~|<>&[_.:!?" + _BREAKS
+SEPARATORS: Final = ",;)]}\"'*~|<>&[_.:!?" + _BREAKS
 _GLUED_RUN: Final = re.compile(_VALUE_RUN)
 _MARK_RUN: Final = re.compile(f"{CODE_MARK}+")
 _RAW_GLUED_RUN: Final = re.compile(_RAW_VALUE_RUN)
@@ -88,6 +88,22 @@ _SPACES: Final = r"[^\S\r\n]*"
 #: Spaces around a statement's ``=``: one line break among them too (a chat window shows a soft line
 #: break in a paragraph as a space: ``existing_path=`` at a line's end, ``overwrite`` on the next).
 _GAP: Final = rf"{_SPACES}(?:\r?\n{_SPACES})?"
+#: A code span's edge in shown text: its code marks (``existing_path`` in `existing_path`=overwrite).
+_MARKS: Final = f"{CODE_MARK}*"
+#: The spaces around a statement's ``=`` in shown text, code marks among them (`existing_path` = `overwrite`).
+_CODE_GAP: Final = rf"(?:[^\S\r\n]|{CODE_MARK})*(?:\r?\n(?:[^\S\r\n]|{CODE_MARK})*)?"
+#: A code span's or a code element's edge in raw text: backticks, ``<code>``, ``</kbd>``, ... (the inline
+#: elements whose content a chat window shows as code).
+_RAW_EDGE: Final = r"(?:`+|</?(?i:code|kbd|samp|tt|pre)[^\S\r\n]*>)"
+_RAW_EDGES: Final = f"{_RAW_EDGE}*"
+_RAW_GAP: Final = rf"(?:[^\S\r\n]|{_RAW_EDGE})*(?:\r?\n(?:[^\S\r\n]|{_RAW_EDGE})*)?"
+_IDENTIFIER: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A class no character is in (a flag's name follows ``--``: nothing is looked for before it).
+_NEVER: Final = r"[^\s\S]"
+#: Type names of Python and TypeScript: as a colon form's unquoted value (``existing_path: str``), an
+#: annotation, not a value (unless the grammar has a value of that name).
+_TYPE_NAMES: Final = frozenset({"str", "int", "float", "bool", "bytes", "object", "string", "number", "boolean",
+                                "any", "unknown", "Any", "Optional", "Literal", "Union", "Path", "PathLike"})
 #: A decorator or a handle in a code span (``@quill.task``, ``@retry(times=3)``, ``@docs-team``): not a quote.
 _DECORATOR: Final = re.compile(r"@[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0-9_\-]*)*(?:\(.*\))?", re.DOTALL)
 #: What the value of a statement is read with: sentence punctuation and emphasis after it do not count.
@@ -119,13 +135,36 @@ class FormWords:
         self.key = key
         siblings = [name for name in grammar.operations.get(operation, {}) if name != key]
         self.names = tuple(dict.fromkeys([key, *siblings, *RESERVED_KEYS]))
-        alternatives = "|".join(re.escape(name) for name in sorted(self.names, key=len, reverse=True))
-        head = (rf"(?P<name>{_words(self.names, _NAME_CHARS)})"
-                rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
-                rf"{_GAP}=(?!=){_GAP}[`{CODE_MARK}]*"
-                rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>")
-        self.statement = re.compile(head + _VALUE_RUN + "))")
-        self.raw_statement = re.compile(head + _RAW_VALUE_RUN + "))")
+        #: Each language form of a name (:func:`language_forms`) -> the name; ``None`` for a form two
+        #: names share (judged as neither: another key).
+        self.forms: dict[str, str | None] = {}
+        for name in self.names:  # the names as the grammar spells them first: they win over a form
+            self.forms[name] = name
+        for name in self.names:
+            for form in language_forms(name):
+                if self.forms.setdefault(form, name) != name:
+                    self.forms[form] = None
+        #: What a name is looked for as, in any ASCII case: its words joined by ``_``, by ``-`` or by nothing.
+        spellings = sorted({variant for name in self.names for variant in _spellings(name)})
+        alternatives = "|".join(re.escape(name) for name in sorted(spellings, key=len, reverse=True))
+        name = rf"(?P<name>{_words(spellings, _NAME_CHARS)})"
+        annotation = rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
+        value = (rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>")
+        # a code span's (or code element's) edge between the name and the value is read through: a
+        # reader sees `existing_path`=overwrite as one statement
+        self.statement = re.compile(rf"{name}{_MARKS}{annotation}{_CODE_GAP}=(?!=){_CODE_GAP}[`{CODE_MARK}]*"
+                                    + value + _VALUE_RUN + "))")
+        self.raw_statement = re.compile(rf"{name}{_RAW_EDGES}{annotation}{_RAW_GAP}=(?!=){_RAW_GAP}"
+                                        + value + _RAW_VALUE_RUN + "))")
+        keys = sorted({variant for name in self.names if name not in RESERVED_KEYS for variant in _spellings(name)})
+        #: In code only: ``name: value`` (YAML, JS objects, Python dicts), ``"name": value`` (JSON), and
+        #: ``--name value`` / ``--name=value`` (a command's flag; not ``--version``, which prints one).
+        self.colon_statement = re.compile(
+            rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)})[\"']?{_SPACES}(?::=|:(?![:=])){_SPACES}"
+            + value + _VALUE_RUN + "))")
+        self.flag_statement = re.compile(
+            rf"(?<![A-Za-z0-9_.\-])--(?P<name>{_words(keys, _NEVER)})(?![A-Za-z0-9_.\-])"
+            rf"(?:{_SPACES}={_SPACES}|{_SPACES}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))")
         self.begun = re.compile(rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))",
                                 re.IGNORECASE)
         self.shape = grammar.shape
@@ -136,21 +175,32 @@ class FormWords:
         self.directive_rest = re.compile(
             rf"[^\S\r\n]+([^\s=`{CODE_MARK}]+)[^\S\r\n]+([^\s=`{CODE_MARK}]+)"
             rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*({_VALUE})")
-        self.look_alikes = LookAlikes([*self.names, grammar.namespace])
+        self.look_alikes = LookAlikes([grammar.namespace], folded=spellings)
         self.near_targets = tuple(name.lower() for name in self.names if len(name) >= NEAR_MIN_LENGTH)
+        #: Lower-case spellings that are a name's (its words joined by ``_``, ``-`` or nothing): not near-names.
+        self.spelt = frozenset(variant.lower() for variant in spellings)
+        values: set[str] = set()
+        for name in self.names:
+            rule = grammar.operations.get(operation, {}).get(name)
+            values.update(getattr(rule, "values", ()))
+        #: Type names read as a colon form's unquoted value that are no value of the grammar: annotations.
+        self.type_names = _TYPE_NAMES - values
 
-    def statements(self, text: str, raw: bool = False) -> Iterator[Statement]:
+    def statements(self, text: str, raw: bool = False, pattern: re.Pattern[str] | None = None,
+                   pos: int = 0, endpos: int | None = None) -> Iterator[Statement]:
         """Every statement in ``text``: a name, in any case, as a whole word (not after an ASCII letter, digit,
         ``_``, ``.`` or ``-``; an emphasis run of ``_ * ~`` at a word's start does not count), an
         optional type annotation, optional spaces, ``=`` not followed by ``=``, optional spaces,
         the value, optionally quoted, up to whitespace or ``, ; ) ] " '`` (and markup, and the first
         letter of another script or with a diacritic, which no value token holds). ``raw``: ``text`` is
         as written (raw HTML in it), not as shown."""
-        if "=" not in text:  # every statement holds one (a sound filter: the pattern is tried at every character)
-            return
+        if pattern is None and "=" not in text:  # every statement holds one (a sound filter: the pattern is
+            return                                 # tried at every character)
         glued_run = _RAW_GLUED_RUN if raw else _GLUED_RUN
         openings: list[int] | None = None  # where each code span opens in shown text (its first code mark)
-        for match in (self.raw_statement if raw else self.statement).finditer(text):
+        if pattern is None:
+            pattern = self.raw_statement if raw else self.statement
+        for match in pattern.finditer(text, pos, len(text) if endpos is None else endpos):
             start = match.start()
             if start and text[start - 1] == "_":
                 before = start - 1
@@ -182,6 +232,31 @@ class FormWords:
                     yield Statement(match.group("name"), value[lead:] + "`", start, end)
                     continue
             yield Statement(match.group("name"), core[lead:], start, match.start("bare") + len(core))
+
+    def code_statements(self, text: str, start: int = 0, end: int | None = None) -> Iterator[Statement]:
+        """The statements only code makes, in ``text[start:end]`` (shown text of code): ``name: value``,
+        ``"name": value``, ``name := value`` (:attr:`colon_statement`; not a type annotation,
+        ``existing_path: str``, nor an object or a list opened, ``existing_path: {``) and a command's
+        ``--name value``, ``--name=value`` (:attr:`flag_statement`), each with a value read as a
+        statement's (:meth:`statements`)."""
+        for statement in self.statements(text, pattern=self.colon_statement, pos=start, endpos=end):
+            after = text[text.index(":", statement.start) + 1:statement.end].lstrip(" \t=")
+            head = _IDENTIFIER.match(after)
+            if after[:1] == "{" or (head is not None and head.group() in self.type_names):
+                continue  # an object opened, or a type annotation (unquoted): no value stated
+            yield statement
+        if "-" in text:
+            yield from self.statements(text, pattern=self.flag_statement, pos=start, endpos=end)
+
+    def name_of(self, spelling: str) -> str | None:
+        """The name (claim key, another key of the operation, ``version``) whose language form
+        :func:`language_forms` ``spelling`` is; ``None`` when it is another spelling of one (``Existing_Path``)."""
+        return self.forms.get(spelling)
+
+    def spelt_as(self, spelling: str) -> set[str]:
+        """The names ``spelling`` is, in some ASCII case, with its words joined by ``_``, ``-`` or nothing."""
+        lowered = spelling.lower()
+        return {name for name in self.names if lowered in {v.lower() for v in _spellings(name)}}
 
     def near_names(self, text: str) -> Iterator[tuple[int, int, str]]:
         """``(start, end, name)`` of each ``name=`` in ``text`` (a whole word, as a statement's) whose name
@@ -307,9 +382,9 @@ def near_name(word: str, targets: Sequence[str]) -> bool:
     With ``-`` read as ``_`` and case ignored, it is the name, or differs from it in one character, or
     in two adjacent ones swapped (``existing-path``, ``existlng_path``, ``verslon``, ``verison``)."""
     lowered = word.lower()
-    if lowered in targets:
-        return False  # the name itself, in some case: a statement
     folded = lowered.replace("-", "_")
+    if lowered in targets or folded in targets:
+        return False  # the name itself, in some case, or its kebab-case: a statement
     for target in targets:
         if len(folded) != len(target):
             continue
@@ -320,6 +395,24 @@ def near_name(word: str, targets: Sequence[str]) -> bool:
                 and folded[diffs[1]] == target[diffs[0]]:
             return True
     return False
+
+
+def language_forms(name: str) -> tuple[str, ...]:
+    """The ways a programming language writes ``name`` (a grammar's key, or ``version``): its words (split at
+    ``_`` and ``-``) in snake_case, kebab-case, SCREAMING_SNAKE_CASE, camelCase and PascalCase
+    (``max-retries``: ``max_retries``, ``max-retries``, ``MAX_RETRIES``, ``maxRetries``, ``MaxRetries``),
+    and ``name`` as the grammar writes it. A statement of one of them is a statement of ``name``; any other
+    case of them (``Max_Retries``, ``maxretries``) is another spelling."""
+    words = re.split(r"[_-]", name)
+    return tuple(dict.fromkeys([name, "_".join(words), "-".join(words), "_".join(words).upper(),
+                                words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:]),
+                                "".join(w[:1].upper() + w[1:] for w in words)]))
+
+
+def _spellings(name: str) -> tuple[str, ...]:
+    """``name``'s words joined by ``_``, by ``-`` and by nothing: what its forms are in some ASCII case."""
+    words = re.split(r"[_-]", name)
+    return tuple(dict.fromkeys([name, "_".join(words), "-".join(words), "".join(words)]))
 
 
 def _words(names: Sequence[str], not_after: str) -> str:

@@ -201,7 +201,8 @@ class StatementTest(Fixture):
             "in a code span": "`quill.create_copy(a, b, existing_path='overwrite')`",
             "bold": "**existing_path=overwrite**",
             "italic with underscores": "_existing_path=overwrite_",
-            "the key in upper case": "EXISTING_PATH=refuse",
+            "the key in a case no language writes it": "Existing_Path=refuse",
+            "the key in upper case, another value": "EXISTING_PATH=overwrite",
             "another key of the operation": "close_required=yes",
             "another version in code": "```toml\nversion = \"2.0\"\n```",
             "a directive of another operation": "```\n@quill delete_copy force=yes\n```",
@@ -217,6 +218,97 @@ class StatementTest(Fixture):
                       "`orbit.publish(body, retries=5)`", "`QUILL_LOG_LEVEL=debug`", '`name="x"`',
                       "Decorate with `@orbit.publisher`.", "`@retry(times=3)`", "pip install quill==1.0",
                       "existing_path=refuse.", 'existing_path = "refuse"', "**existing_path=refuse**"):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
+
+    def test_language_forms_of_the_key_are_statements_of_it(self) -> None:
+        """Guards against issue 31's first fault: ``client.connect(max_retries=3)`` in a Python sample,
+        the grammar's key being ``max-retries``, was ``look_alike``; and ``existingPath=overwrite`` was
+        free text. A name a programming language writes the key as states the key."""
+        for extra in ("existing-path=refuse", "EXISTING_PATH=refuse", "existingPath=refuse",
+                      "ExistingPath=refuse", "`copy(src, dst, existingPath: 'refuse')`", "VERSION=1.0",
+                      "Version=1.0", "```js\nquill.createCopy(src, dst, {existingPath: \"refuse\"});\n```"):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
+        for extra, kind in (("existing-path=overwrite", "other_value"), ("EXISTING_PATH=overwrite", "other_value"),
+                            ("existingPath=overwrite", "other_value"), ("ExistingPath = 'overwrite'", "other_value"),
+                            ("closeRequired=yes", "other_value"), ("CLOSE_REQUIRED=no", "other_value"),
+                            ("VERSION=2.0", "other_version"), ("Version=2.0", "other_version"),
+                            ("existingpath=refuse", "other_value"), ("Existing_Path=refuse", "other_value"),
+                            ("vERSION=1.0", "other_version"), ("existing_Path=refuse", "other_value")):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual(result["verdict"], "contradicts_decision", result["findings"])
+                self.assertEqual({f["kind"] for f in result["findings"]}, {kind})
+
+    def test_true_look_alikes_of_a_language_form_stay_malformed(self) -> None:
+        """Guards against a language form written with another script or another ``=`` passing, now
+        that the forms are statements: ``existingР ath`` with a Cyrillic ``Р``, ``EXISTING_PATH꞊``."""
+        for extra in ("existing\u0420ath=overwrite"[:8] + "\u0420ath=refuse", "EXISTING_PATH\ua78aoverwrite",
+                      "existingPath\u30a0overwrite", "EXISTING\u2010PATH=refuse", "\uff56\uff45\uff52\uff53\uff49\uff4f\uff4e=2.0"):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual(result["verdict"], "malformed_answer", result["findings"])
+                self.assertIn("look_alike", {f["kind"] for f in result["findings"]})
+
+    def test_a_statement_split_at_a_code_edge_is_read_as_shown(self) -> None:
+        """Guards against issue 31's second fault: `existing_path`=overwrite, `existing_path` =
+        `overwrite`, <code>existing_path</code>=overwrite, <kbd>..</kbd>, `version`=2.0 passed as
+        ``supported``, though a chat window shows a statement of the other value."""
+        for extra, kind in (("`existing_path`=overwrite", "other_value"),
+                            ("`existing_path` = `overwrite`", "other_value"),
+                            ("`existing_path`=`overwrite`", "other_value"),
+                            ("`existing_path` `=` `overwrite`", "other_value"),
+                            ("<code>existing_path</code>=overwrite", "other_value"),
+                            ("<code>existing_path</code>=<code>overwrite</code>", "other_value"),
+                            ("<kbd>existing_path</kbd>=overwrite", "other_value"),
+                            ("<samp>existing_path</samp> = overwrite", "other_value"),
+                            ("<tt>version</tt>=2.0", "other_version"),
+                            ("`version`=2.0", "other_version"), ("`version` = `2.0`", "other_version"),
+                            ("`existing_path=`overwrite", "other_value"), ("existing_path`=overwrite`", "other_value"),
+                            ("`existingPath`=overwrite", "other_value"), ("`close_required`=yes", "other_value"),
+                            ("Set `existing_path`\n= overwrite", "other_value")):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertNotEqual(result["verdict"], "supported")
+                self.assertEqual(result["verdict"], "contradicts_decision", result["findings"])
+                self.assertIn(kind, {f["kind"] for f in result["findings"]})
+        for extra in ("`existing_path`=refuse", "`existing_path` = `refuse`", "<code>version</code>=1.0",
+                      "The `existing_path` option; `refuse` is its value."):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
+
+    def test_colon_forms_and_flags_in_code_are_statements(self) -> None:
+        """Guards against issue 31's third fault: ``max-age: 3600`` (YAML), ``"max-age": 3600`` (JSON)
+        and a flag in a shell sample stating another value passed as ``supported``."""
+        for extra, kind in (("```yaml\nexisting_path: overwrite\n```", "other_value"),
+                            ("```yaml\ncopy:\n  existing-path: 'overwrite'  # replace\n```", "other_value"),
+                            ('```json\n{"existing_path": "overwrite"}\n```', "other_value"),
+                            ('```json\n{"existingPath":"overwrite","x":1}\n```', "other_value"),
+                            ("```js\ncopy(a, b, { existingPath: 'overwrite' });\n```", "other_value"),
+                            ('```python\nopts = {"existing_path": "overwrite"}\n```', "other_value"),
+                            ("```python\nif (existing_path := 'overwrite'): pass\n```", "other_value"),
+                            ("```sh\nquill copy a b --existing-path overwrite\n```", "other_value"),
+                            ("```sh\nquill copy a b --existing-path=overwrite\n```", "other_value"),
+                            ("```sh\nquill copy a b --existing_path 'overwrite'\n```", "other_value"),
+                            ("`existing_path: overwrite`", "other_value"),
+                            ("<code>existing_path: overwrite</code>", "other_value"),
+                            ("```yaml\nversion: \"2.0\"\n```", "other_version"),
+                            ("```yaml\nclose_required: yes\n```", "other_value"),
+                            ("    existing_path: overwrite", "other_value")):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual(result["verdict"], "contradicts_decision", result["findings"])
+                self.assertIn(kind, {f["kind"] for f in result["findings"]})
+        for extra in ("```yaml\nexisting_path: refuse\nversion: '1.0'\n```", '```json\n{"existing_path": "refuse"}\n```',
+                      "```sh\nquill copy a b --existing-path refuse --verbose\n```",
+                      "```python\n@dataclass\nclass Opts:\n    existing_path: str\n    close_required: bool\n```",
+                      "```ts\ninterface Opts { existingPath: string }\n```", "```yaml\nexisting_path:\n  - a\n```",
+                      "```sh\nquill --version\npython --version 2>&1\n```", "Note on existing_path: overwrite is 2.0.",
+                      '```json\n{"existing_path": {"note": "x"}}\n```'):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
