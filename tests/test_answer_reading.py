@@ -80,10 +80,24 @@ class AnswerFolderTest(Fixture):
         backtick is not closed``), ``orbit.publish(body, retries=5)`` (``key=value with no spaces``),
         a decorator in backticks (``quote_without_citation``)."""
         paths = sorted((ANSWERS / "realistic").glob("*.md"))
-        self.assertGreaterEqual(len(paths), 30)
+        self.assertGreaterEqual(len(paths), 60)
         for path in paths:
             with self.subTest(answer=path.name):
                 result = self.check(path.read_bytes())
+                self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
+
+    def test_realistic_answers_are_supported_on_every_ready_lab_decision(self) -> None:
+        """Guards against issue 31's rejections of answers real assistants write (35-60: the key as a
+        language writes it in Python, JS, Go, Kotlin, YAML, JSON, TOML, shell flags, environment
+        variables; tables, headings, German, French, Spanish, Chinese and Russian prose): each is
+        ``supported`` against both of the lab's ready decisions (``compatible-agreement`` and
+        ``draft-set-aside``), and so is none of them only by accident of one decision."""
+        drafted = gate(self.corpus, ["quill-guide", "quill-reference", "quill-draft"], "1.0", "create_copy",
+                       "existing_path")
+        self.assertEqual(drafted["status"], "ready")
+        for path in sorted((ANSWERS / "realistic").glob("*.md")):
+            with self.subTest(answer=path.name):
+                result = dict(check_answer(self.corpus, drafted, path.read_bytes()))
                 self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
 
     def test_disguised_answers_are_never_supported(self) -> None:
@@ -91,7 +105,7 @@ class AnswerFolderTest(Fixture):
         expected = json.loads((ANSWERS / "disguised" / "expected.json").read_text(encoding="utf-8"))
         paths = sorted((ANSWERS / "disguised").glob("*.md"))
         self.assertEqual(sorted(expected), [path.name for path in paths])
-        self.assertGreaterEqual(len(paths), 13)
+        self.assertGreaterEqual(len(paths), 50)
         for path in paths:
             with self.subTest(answer=path.name):
                 result = self.check(path.read_bytes())
