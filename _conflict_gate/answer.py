@@ -121,9 +121,11 @@ def _check_decision(corpus: Corpus, decision: Any) -> Decision:
             raise DecisionError("invalid_decision", f"missing {key!r}: not a gate result", pointer=f"/{key}")
     # a decision made with unrelated="set_aside" says so: it ends with set_aside_unrelated_ids
     unrelated = "set_aside" if "set_aside_unrelated_ids" in decision else "withhold"
+    # a request made with the user's question carries it as its third message: asked again with it
+    question = _question_of(decision)
     try:
         expected = gate(corpus, decision["candidate_ids"], decision["requested_version"],
-                        decision["operation"], decision["claim_key"], unrelated=unrelated)
+                        decision["operation"], decision["claim_key"], unrelated=unrelated, question=question)
     except GateError as error:
         raise DecisionError("invalid_decision", f"its request is not valid here: {error.detail} "
                             f"[{error.reason}]") from None
@@ -140,6 +142,18 @@ def _check_decision(corpus: Corpus, decision: Any) -> Decision:
                        "(edited, or made from other sources or pins); if its pages changed, run the gate again")
         raise DecisionError(reason, detail, pointer=where)
     return expected
+
+
+def _question_of(decision: Mapping[str, Any]) -> str | None:
+    """The user's question a decision's answer request carries (its third message's content, when that
+    is a user message holding text), else ``None``; anything else is left to the comparison."""
+    request = decision.get("answer_request")
+    found = request.get("messages") if isinstance(request, dict) else None
+    if isinstance(found, list) and len(found) == 3 and isinstance(found[2], dict) \
+            and found[2].get("role") == "user" and isinstance(found[2].get("content"), str):
+        content: str = found[2]["content"]
+        return content
+    return None
 
 
 def _same(expected: Any, given: Any) -> bool:

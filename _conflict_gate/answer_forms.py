@@ -44,12 +44,12 @@ from typing import Any, Callable, Final, Iterator, NamedTuple, Sequence
 
 from .answer_html import HIDING_ELEMENTS
 from .answer_reader import CODE_MARK, AnswerBlock, AnswerReading, Mapped
-from .form import ANSWER_FORM, RESERVED_KEYS
+from .form import ANSWER_FORM, RESERVED_KEYS, language_forms
 from .grammar import Grammar
 from .lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes
 from .results import FINDING_FIELDS, Finding, build
 
-__all__ = ["BLANK", "NEAR_MIN_LENGTH", "language_forms", "SEPARATORS", "FormWords", "Statement", "finding", "near_name", "reading_findings",
+__all__ = ["BLANK", "NEAR_MIN_LENGTH", "SEPARATORS", "FormWords", "Statement", "finding", "near_name", "reading_findings",
            "resolve_markup"]
 
 #: What a quote's content is replaced with before statements are read around it: a lone surrogate,
@@ -395,18 +395,6 @@ def near_name(word: str, targets: Sequence[str]) -> bool:
                 and folded[diffs[1]] == target[diffs[0]]:
             return True
     return False
-
-
-def language_forms(name: str) -> tuple[str, ...]:
-    """The ways a programming language writes ``name`` (a grammar's key, or ``version``): its words (split at
-    ``_`` and ``-``) in snake_case, kebab-case, SCREAMING_SNAKE_CASE, camelCase and PascalCase
-    (``max-retries``: ``max_retries``, ``max-retries``, ``MAX_RETRIES``, ``maxRetries``, ``MaxRetries``),
-    and ``name`` as the grammar writes it. A statement of one of them is a statement of ``name``; any other
-    case of them (``Max_Retries``, ``maxretries``) is another spelling."""
-    words = re.split(r"[_-]", name)
-    return tuple(dict.fromkeys([name, "_".join(words), "-".join(words), "_".join(words).upper(),
-                                words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:]),
-                                "".join(w[:1].upper() + w[1:] for w in words)]))
 
 
 def _spellings(name: str) -> tuple[str, ...]:
