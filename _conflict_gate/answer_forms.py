@@ -23,14 +23,17 @@ calls for ``malformed_answer``:
   attribute, an element of :data:`~_conflict_gate.answer_html.HIDING_ELEMENTS`);
 * ``look_alike``: a run that reads as a form with non-ASCII characters
   (:mod:`~_conflict_gate.lookalike`), or a ``name=`` whose ASCII name reads as a
-  statement name without being it (:func:`near_name`: ``existlng_path``, ``existing-path``);
+  statement name without being it (:func:`near_name`: ``existlng_path``, ``verslon``);
 * ``broken_form``: a citation begun and not completed, bracketed text that
   looks like a citation, a backtick left open before form-like text.
 
 *Form-like text* (a token) is a citation's opening (``[source`` and what
 follows up to ``]``), a statement (:meth:`FormWords.statements`) of the claim
-key, another key of its operation or ``version``, and the namespace's
-directive shape (``@quill``).
+key, another key of its operation or ``version`` (or a language form of one,
+:func:`~_conflict_gate.form.language_forms`, read through a code span's edge),
+and the namespace's directive shape (``@quill``). The statements only code
+makes (``name: value``, ``--name value``, :meth:`FormWords.code_statements`)
+are judged by :mod:`~_conflict_gate.answer` in code only.
 """
 
 from __future__ import annotations
@@ -380,7 +383,8 @@ _NEAR: Final = re.compile(rf"(?<![A-Za-z0-9_.\-])[A-Za-z][A-Za-z0-9_\-]{{{NEAR_M
 def near_name(word: str, targets: Sequence[str]) -> bool:
     """Does ``word`` read as one of ``targets`` (lower-case names) without being it in some ASCII case?
     With ``-`` read as ``_`` and case ignored, it is the name, or differs from it in one character, or
-    in two adjacent ones swapped (``existing-path``, ``existlng_path``, ``verslon``, ``verison``)."""
+    in two adjacent ones swapped (``existlng_path``, ``verslon``, ``verison``). The name itself with ``-``
+    for ``_`` (``existing-path``) is not one: a language form, or another spelling, read as a statement."""
     lowered = word.lower()
     folded = lowered.replace("-", "_")
     if lowered in targets or folded in targets:
