@@ -424,15 +424,23 @@ class _Check:
                 start, end = shown.span(a, b)
                 if start not in judged and self._judge(statement, start, end, text[a:b]):
                     judged.add(start)
-        if block.kind in _CODE_KINDS:
-            regions: list[tuple[int, int]] = [(0, len(text))]
+        # name: value, "name": value, --name value: in code only (each holds a colon or two hyphens)
+        found: list[Statement] = []
+        if block.kind in _CODE_KINDS or block.code:
+            found = list(self.words.code_statements(text))
         else:
-            regions = [m.span() for m in _CODE_REGION.finditer(text)] if CODE_MARK in text else []
-        for a, b in regions:  # the statements only code makes: name: value, "name": value, --name value
-            for statement in self.words.code_statements(text, a, b):
-                start, end = shown.span(statement.start, statement.end)
-                if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
-                    judged.add(start)
+            for span in block.spans:
+                if ":" in span.content or "--" in span.content:
+                    found = list(self.words.code_statements(text))
+                    break
+        if found and block.kind not in _CODE_KINDS:  # in prose, only those inside code spans and elements
+            opens = [m.start() for m in _CODE_REGION.finditer(text)]
+            closes = [m.end() for m in _CODE_REGION.finditer(text)]
+            found = [st for st in found if (k := bisect.bisect_right(opens, st.start) - 1) >= 0 and st.end <= closes[k]]
+        for statement in found:
+            start, end = shown.span(statement.start, statement.end)
+            if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
+                judged.add(start)
         for at, stop, operation, key, value in self.words.directives(text):
             if operation == self.operation and key in self.words.names:
                 continue  # a key of the operation is judged as a statement
@@ -450,8 +458,9 @@ class _Check:
         """Judge one statement against the decision; ``True`` when it is at fault (a finding added)."""
         before = len(self.findings)
         # a line break in it shows as a space; a code span's edge inside it, nothing
-        seen = quote.replace("\r\n", " ").replace("\n", " ").replace(CODE_MARK, "")
-        quote = quote.replace(CODE_MARK, "`")
+        seen = quote.replace("\r\n", " ").replace("\n", " ") if "\n" in quote else quote
+        if CODE_MARK in seen:
+            seen, quote = seen.replace(CODE_MARK, ""), quote.replace(CODE_MARK, "`")
         name = self.words.name_of(statement.name)  # a language form's name, None for another spelling
         if not seen.isascii() or not seen.isprintable():
             self.add("non_ascii_in_form", "the statement holds a non-ASCII or control character",

@@ -203,7 +203,9 @@ class FormWords:
         openings: list[int] | None = None  # where each code span opens in shown text (its first code mark)
         if pattern is None:
             pattern = self.raw_statement if raw else self.statement
-        for match in pattern.finditer(text, pos, len(text) if endpos is None else endpos):
+        matches = pattern.finditer(text) if not pos and endpos is None else \
+            pattern.finditer(text, pos, len(text) if endpos is None else endpos)
+        for match in matches:
             start = match.start()
             if start and text[start - 1] == "_":
                 before = start - 1
@@ -221,7 +223,9 @@ class FormWords:
                     yield Statement(match.group("name"), quoted, start, match.end())
                 continue
             value = match.group("bare")
-            cut = next((i for i, ch in enumerate(value) if _foreign(ch)), len(value))
+            # an ASCII value holds no foreign letter (the common case, without a call per character)
+            cut = len(value) if value.isascii() else next((i for i, ch in enumerate(value) if _foreign(ch)),
+                                                          len(value))
             core = value[:cut].rstrip(SEPARATORS)
             lead = len(core) - len(core.lstrip(_OPENERS))
             if not core[lead:]:
@@ -236,20 +240,25 @@ class FormWords:
                     continue
             yield Statement(match.group("name"), core[lead:], start, match.start("bare") + len(core))
 
-    def code_statements(self, text: str, start: int = 0, end: int | None = None) -> Iterator[Statement]:
-        """The statements only code makes, in ``text[start:end]`` (shown text of code): ``name: value``,
+    def code_statements(self, text: str) -> Iterator[Statement]:
+        """The statements only code makes, in ``text`` (shown text; the caller keeps those in code):
+        ``name: value``,
         ``"name": value``, ``name := value`` (:attr:`colon_statement`; not a type annotation,
         ``existing_path: str``, nor an object or a list opened, ``existing_path: {``) and a command's
         ``--name value``, ``--name=value`` (:attr:`flag_statement`), each with a value read as a
         statement's (:meth:`statements`)."""
-        for statement in self.statements(text, pattern=self.colon_statement, pos=start, endpos=end):
+        if ":" in text:
+            statements = self.statements(text, pattern=self.colon_statement)
+        else:
+            statements = iter(())
+        for statement in statements:
             after = text[text.index(":", statement.start) + 1:statement.end].lstrip(" \t=")
             head = _IDENTIFIER.match(after)
             if after[:1] == "{" or (head is not None and head.group() in self.type_names):
                 continue  # an object opened, or a type annotation (unquoted): no value stated
             yield statement
-        if "-" in text:
-            yield from self.statements(text, pattern=self.flag_statement, pos=start, endpos=end)
+        if "--" in text:
+            yield from self.statements(text, pattern=self.flag_statement)
 
     def name_of(self, spelling: str) -> str | None:
         """The name (claim key, another key of the operation, ``version``) whose language form
