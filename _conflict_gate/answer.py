@@ -426,17 +426,20 @@ class _Check:
                     judged.add(start)
         # name: value, "name": value, --name value: in code only (each holds a colon or two hyphens)
         found: list[Statement] = []
-        if block.kind in _CODE_KINDS or block.code:
+        if block.kind in _CODE_KINDS or block.code or "--" in text:
             found = list(self.words.code_statements(text))
         else:
             for span in block.spans:
-                if ":" in span.content or "--" in span.content:
+                if ":" in span.content:
                     found = list(self.words.code_statements(text))
                     break
-        if found and block.kind not in _CODE_KINDS:  # in prose, only those inside code spans and elements
+        if found and block.kind not in _CODE_KINDS:
+            # in prose, only those inside code spans and elements, and a flag with `=` (--existing-path=x)
             opens = [m.start() for m in _CODE_REGION.finditer(text)]
             closes = [m.end() for m in _CODE_REGION.finditer(text)]
-            found = [st for st in found if (k := bisect.bisect_right(opens, st.start) - 1) >= 0 and st.end <= closes[k]]
+            found = [st for st in found
+                     if (k := bisect.bisect_right(opens, st.start) - 1) >= 0 and st.end <= closes[k]
+                     or text.startswith("--", st.start) and "=" in text[st.start:st.end]]
         for statement in found:
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):

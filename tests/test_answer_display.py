@@ -256,7 +256,8 @@ class LookAlikeNameTest(DisplayFixture):
                      "existing_path", "VERSION", "mode"):
             with self.subTest(word=word):
                 self.assertFalse(near_name(word, ("existing_path", "close_required", "version")))
-        for extra in ("--existing-path=overwrite", "python_version=3.11", "existing_paths=overwrite", "session=abc"):
+        for extra in ("--existing-path=refuse", "python_version=3.11", "existing_paths=overwrite", "session=abc",
+                      "--version=2"):
             with self.subTest(extra=extra):
                 self.assert_supported(f"{SUPPORTED}\nAlso: {extra}\n")
 

@@ -312,7 +312,9 @@ class StatementTest(Fixture):
                             ("<code>existing_path: overwrite</code>", "other_value"),
                             ("```yaml\nversion: \"2.0\"\n```", "other_version"),
                             ("```yaml\nclose_required: yes\n```", "other_value"),
-                            ("    existing_path: overwrite", "other_value")):
+                            ("    existing_path: overwrite", "other_value"),
+                            ("Run quill copy a b --existing-path=overwrite.", "other_value"),
+                            ("Or pass --close-required=yes.", "other_value")):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual(result["verdict"], "contradicts_decision", result["findings"])
@@ -322,6 +324,7 @@ class StatementTest(Fixture):
                       "```python\n@dataclass\nclass Opts:\n    existing_path: str\n    close_required: bool\n```",
                       "```ts\ninterface Opts { existingPath: string }\n```", "```yaml\nexisting_path:\n  - a\n```",
                       "```sh\nquill --version\npython --version 2>&1\n```", "Note on existing_path: overwrite is 2.0.",
+                      "Pass --existing-path refuse or --version=2 in prose.",
                       '```json\n{"existing_path": {"note": "x"}}\n```'):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
