@@ -91,10 +91,12 @@ _SPACES: Final = r"[^\S\r\n]*"
 #: Spaces around a statement's ``=``: one line break among them too (a chat window shows a soft line
 #: break in a paragraph as a space: ``existing_path=`` at a line's end, ``overwrite`` on the next).
 _GAP: Final = rf"{_SPACES}(?:\r?\n{_SPACES})?"
-#: A code span's edge in shown text: its code marks (``existing_path`` in `existing_path`=overwrite).
-_MARKS: Final = f"{CODE_MARK}*"
-#: The spaces around a statement's ``=`` in shown text, code marks among them (`existing_path` = `overwrite`).
-_CODE_GAP: Final = rf"(?:[^\S\r\n]|{CODE_MARK})*(?:\r?\n(?:[^\S\r\n]|{CODE_MARK})*)?"
+#: A code span's edge in shown text: its code marks (``existing_path`` in `existing_path`=overwrite), and
+#: backticks a code span shows as text (`existing_path``=``overwrite` is one span a terminal reads as three).
+_MARKS: Final = f"[{CODE_MARK}`]*"
+#: The spaces around a statement's ``=`` in shown text, code marks and backticks among them
+#: (`existing_path` = `overwrite`).
+_CODE_GAP: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`])*(?:\r?\n(?:[^\S\r\n]|[{CODE_MARK}`])*)?"
 #: A code span's or a code element's edge in raw text: backticks, ``<code>``, ``</kbd>``, ... (the inline
 #: elements whose content a chat window shows as code).
 _RAW_EDGE: Final = r"(?:`+|</?(?i:code|kbd|samp|tt|pre)[^\S\r\n]*>)"

@@ -283,7 +283,9 @@ class StatementTest(Fixture):
                             ("`version`=2.0", "other_version"), ("`version` = `2.0`", "other_version"),
                             ("`existing_path=`overwrite", "other_value"), ("existing_path`=overwrite`", "other_value"),
                             ("`existingPath`=overwrite", "other_value"), ("`close_required`=yes", "other_value"),
-                            ("Set `existing_path`\n= overwrite", "other_value")):
+                            ("Set `existing_path`\n= overwrite", "other_value"),
+                            # one span showing backticks, three spans to a terminal (found by the fuzz below)
+                            ("`Version``=``2.0`", "other_version"), ("so `VERSION``=`2.0.", "other_version")):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertNotEqual(result["verdict"], "supported")
@@ -469,13 +471,43 @@ def _look_alike_key(rng: random.Random) -> str:
     return spelt + "=overwrite"
 
 
+#: The language forms of the key and of ``version``, each with a value other than the decision's.
+_FORMS = [(form, "overwrite") for form in ("existing_path", "existing-path", "EXISTING_PATH", "existingPath",
+                                             "ExistingPath")] + [(form, "2.0") for form in ("version", "VERSION", "Version")]
+
+
+def _split_statement(rng: random.Random) -> str:
+    """Another value stated across code edges (issue 31): the name, ``=`` and the value each maybe in a
+    code span or an inline code element, at least one edge between them."""
+    name, value = rng.choice(_FORMS)
+    wraps = ["`{}`", "<code>{}</code>", "<kbd>{}</kbd>", "<samp>{}</samp>", "<tt>{}</tt>"]
+    left = rng.choice(wraps).format(name)
+    middle = rng.choice(["=", " = ", "`=`", " `=` ", "=\n"])
+    right = rng.choice(["{}", "`{}`", "<code>{}</code>", "**{}**", "_{}_"]).format(value)
+    return rng.choice(["", "Set ", "so "]) + left + middle + right + rng.choice(["", ".", " here."])
+
+
+def _code_statement(rng: random.Random) -> str:
+    """Another value as code states it (issue 31): a language form with ``=``, ``: value``, ``"name":``, or
+    a flag, in a fence, an indented block or a code span."""
+    name, value = rng.choice(_FORMS)
+    kebab = name.lower().replace("_", "-") if name[0].islower() and "_" in name or "-" in name else "existing-path"
+    line = rng.choice([f"{name}={value}", f"{name} = '{value}'", f"{name}: {value}", f'"{name}": "{value}",',
+                       f"{{{name}: '{value}'}}", f"f(a, {name}=\"{value}\")",
+                       f"quill copy a b --{kebab} overwrite", f"quill copy a b --{kebab}=overwrite"])
+    return rng.choice(["\n\n```\n{}\n```\n", "\n\n~~~yaml\n{}\n~~~\n", "\n\n    {}\n", " `{}`",
+                       " <code>{}</code>"]).format(line)
+
+
 def _entity(rng: random.Random, text: str) -> str:
     opens, closes = ["&#91;", "&#x5B;", "&lbrack;", "&lsqb;"], ["&#93;", "&#x5d;", "&rbrack;", "&rsqb;"]
     return text.replace("[", rng.choice(opens)).replace("]", rng.choice(closes))
 
 
 class DisguiseFuzzTest(unittest.TestCase):
-    """Seeded fuzz: each disguise of the issue, applied to the lab's supported answer, is never supported."""
+    """Seeded fuzz: each disguise of the issue, applied to the lab's supported answer, is never supported
+    (issue 31 adds statements split at code edges and the statements code makes, with the key's
+    language forms)."""
 
     #: name -> disguise(rng, answer) -> the answer with it applied.
     DISGUISES: dict[str, Callable[[random.Random, str], str]] = {
@@ -498,6 +530,8 @@ class DisguiseFuzzTest(unittest.TestCase):
         "directive with a citation": lambda rng, a: a + "\n@quill create_copy {} {}".format(
             rng.choice(["existing_path=overwrite", "close_required=no", "existing_path=refuse"]), GUIDE),
         "look-alike in the key": lambda rng, a: a + " " + _look_alike_key(rng),
+        "statement split at a code edge": lambda rng, a: a + " " + _split_statement(rng),
+        "statement code makes": lambda rng, a: a + _code_statement(rng),
     }
 
     def test_disguises_are_never_supported(self) -> None:
