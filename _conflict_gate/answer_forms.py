@@ -181,7 +181,7 @@ class FormWords:
             rf"[^\S\r\n]+([^\s=`{CODE_MARK}]+)[^\S\r\n]+([^\s=`{CODE_MARK}]+)"
             rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*({_VALUE})")
         self.look_alikes = LookAlikes([grammar.namespace], folded=spellings)
-        self.near_targets = tuple(name.lower() for name in self.names if len(name) >= NEAR_MIN_LENGTH)
+        self.near_targets = tuple(name.lower().replace("-", "_") for name in self.names if len(name) >= NEAR_MIN_LENGTH)
         #: Lower-case spellings that are a name's (its words joined by ``_``, ``-`` or nothing): not near-names.
         self.spelt = frozenset(variant.lower() for variant in spellings)
         values: set[str] = set()
@@ -279,7 +279,7 @@ class FormWords:
             return
         for match in _NEAR.finditer(text):
             name = match.group()
-            if near_name(name, self.near_targets):
+            if name.lower() not in self.spelt and near_name(name, self.near_targets):
                 yield match.start(), match.end(), name
 
     def agrees(self, value: str, expected: str) -> bool:
@@ -392,7 +392,8 @@ _NEAR: Final = re.compile(rf"(?<![A-Za-z0-9_.\-])[A-Za-z][A-Za-z0-9_\-]{{{NEAR_M
 
 
 def near_name(word: str, targets: Sequence[str]) -> bool:
-    """Does ``word`` read as one of ``targets`` (lower-case names) without being it in some ASCII case?
+    """Does ``word`` read as one of ``targets`` (lower-case names, ``-`` written ``_``) without being it in
+    some ASCII case?
     With ``-`` read as ``_`` and case ignored, it is the name, or differs from it in one character, or
     in two adjacent ones swapped (``existlng_path``, ``verslon``, ``verison``). The name itself with ``-``
     for ``_`` (``existing-path``) is not one: a language form, or another spelling, read as a statement."""

@@ -685,6 +685,22 @@ class NonQuillGrammarTest(CorpusTestCase):
                 self.assertEqual(self.verdict(answer), verdict)
 
 
+    def test_the_key_as_code_writes_it(self) -> None:
+        """Guards against issue 31's report: 6 of 36 answers a model wrote were ``malformed_answer``
+        (``look_alike``) for ``client.connect(max_retries=3)`` in a Python sample, the grammar's key
+        being ``max-retries`` and 3 the agreed value."""
+        python = "\n\n```python\nclient = acme.Client()\nclient.connect(host, max_retries=3)\n```\n"
+        for sample in (python, "\n\n```js\nawait client.connect(host, { maxRetries: 3 });\n```\n",
+                       "\n\n```yaml\nclient:\n  max-retries: 3\n```\n", "\n\n```sh\nexport MAX_RETRIES=3\n```\n",
+                       "\n\n```sh\nacme connect --max-retries 3\n```\n", " Or `MaxRetries = 3` in C#."):
+            with self.subTest(sample=sample):
+                self.assertEqual(self.verdict(self.good + sample), "supported")
+                self.assertEqual(self.verdict(self.good + sample.replace("3", "5")), "contradicts_decision")
+        for look_alike in ("max_retr\u0456es=3", "MAX\u2010RETRIES=3", "maxRetries\ua78a3"):
+            with self.subTest(look_alike=look_alike):
+                self.assertEqual(self.verdict(self.good + " " + look_alike), "malformed_answer")
+
+
 # --------------------------------------------------------------------------
 # Seeded fuzz
 
