@@ -103,6 +103,9 @@ _RAW_EDGE: Final = r"(?:`+|</?(?i:code|kbd|samp|tt|pre)[^\S\r\n]*>)"
 _RAW_EDGES: Final = f"{_RAW_EDGE}*"
 _RAW_GAP: Final = rf"(?:[^\S\r\n]|{_RAW_EDGE})*(?:\r?\n(?:[^\S\r\n]|{_RAW_EDGE})*)?"
 _IDENTIFIER: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A type's arguments in brackets on its line (``Literal["refuse", "overwrite"]``), and a quoted literal among them.
+_TYPE_ARGUMENTS: Final = re.compile(r"\[([^\]\r\n]*)\]")
+_LITERAL: Final = re.compile(r"\"([^\"\r\n]*)\"|'([^'\r\n]*)'")
 #: A class no character is in (a flag's name follows ``--``: nothing is looked for before it).
 _NEVER: Final = r"[^\s\S]"
 #: Type names of Python and TypeScript: as a colon form's unquoted value (``existing_path: str``), an
@@ -165,7 +168,7 @@ class FormWords:
         #: In code only: ``name: value`` (YAML, JS objects, Python dicts), ``"name": value`` (JSON), and
         #: ``--name value`` / ``--name=value`` (a command's flag; not ``--version``, which prints one).
         self.colon_statement = re.compile(
-            rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)})[\"']?{_SPACES}(?::=|:(?![:=])){_SPACES}"
+            rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)})[\"']?\??{_SPACES}(?::=|:(?![:=])){_SPACES}"
             + value + _VALUE_RUN + "))")
         self.flag_statement = re.compile(
             rf"(?<![A-Za-z0-9_.\-])--(?P<name>{_words(keys, _NEVER)})(?![A-Za-z0-9_.\-])"
@@ -245,8 +248,9 @@ class FormWords:
     def code_statements(self, text: str) -> Iterator[Statement]:
         """The statements only code makes, in ``text`` (shown text; the caller keeps those in code):
         ``name: value``,
-        ``"name": value``, ``name := value`` (:attr:`colon_statement`; not a type annotation,
-        ``existing_path: str``, nor an object or a list opened, ``existing_path: {``) and a command's
+        ``"name": value``, ``name := value``, ``name?: value`` (:attr:`colon_statement`; not a type
+        annotation, ``existing_path: str``, unless its brackets hold literals, ``Literal["overwrite"]``,
+        each a value it states; nor an object or a list opened, ``existing_path: {``) and a command's
         ``--name value``, ``--name=value`` (:attr:`flag_statement`), each with a value read as a
         statement's (:meth:`statements`)."""
         if ":" in text:
@@ -254,10 +258,21 @@ class FormWords:
         else:
             statements = iter(())
         for statement in statements:
-            after = text[text.index(":", statement.start) + 1:statement.end].lstrip(" \t=")
-            head = _IDENTIFIER.match(after)
-            if after[:1] == "{" or (head is not None and head.group() in self.type_names):
-                continue  # an object opened, or a type annotation (unquoted): no value stated
+            at = text.index(":", statement.start) + 1
+            while at < statement.end and text[at] in " \t=":
+                at += 1
+            head = _IDENTIFIER.match(text, at)
+            if text.startswith("{", at):
+                continue  # an object opened: no value stated
+            if head is not None and head.group() in self.type_names:
+                # a type annotation states no value, unless its brackets hold literals (Literal["overwrite"]):
+                # each is a value it admits
+                typed = _TYPE_ARGUMENTS.match(text, head.end())
+                if typed is not None:
+                    for literal in _LITERAL.finditer(typed.group(1)):
+                        yield Statement(statement.name, literal.group(1) if literal.group(1) is not None
+                                        else literal.group(2), statement.start, typed.end())
+                continue
             yield statement
         if "--" in text:
             yield from self.statements(text, pattern=self.flag_statement)

@@ -316,6 +316,9 @@ class StatementTest(Fixture):
                             ("```yaml\nclose_required: yes\n```", "other_value"),
                             ("    existing_path: overwrite", "other_value"),
                             ("Run quill copy a b --existing-path=overwrite.", "other_value"),
+                            ('```python\nexisting_path: Literal["overwrite"]\n```', "other_value"),
+                            ('```python\nexisting_path: Literal["refuse", "overwrite"] = "refuse"\n```', "other_value"),
+                            ('```ts\ntype Opts = { existingPath?: "overwrite" };\n```', "other_value"),
                             ("Or pass --close-required=yes.", "other_value")):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
@@ -327,6 +330,7 @@ class StatementTest(Fixture):
                       "```ts\ninterface Opts { existingPath: string }\n```", "```yaml\nexisting_path:\n  - a\n```",
                       "```sh\nquill --version\npython --version 2>&1\n```", "Note on existing_path: overwrite is 2.0.",
                       "Pass --existing-path refuse or --version=2 in prose.",
+                      '```python\nexisting_path: Literal["refuse"] = "refuse"\n```', '```ts\ntype O = { existingPath?: "refuse" };\n```',
                       '```json\n{"existing_path": {"note": "x"}}\n```'):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
