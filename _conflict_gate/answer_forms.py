@@ -484,6 +484,8 @@ def reading_findings(reading: AnswerReading, words: FormWords) -> list[Finding]:
     for block in reading.blocks:
         if not block.plain:
             _compare(out, block, words)
+            if block.kind == "fenced_code" and block.hidden:
+                _hidden_code_statements(out, block, words)
         if block.doubt is not None or block.unsure:
             _doubts(out, block, words)
         if block.kind in ("paragraph", "heading", "table"):
@@ -571,6 +573,20 @@ def _compare(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
             continue
         out.add("escaped_form", "form-like text a chat window shows that a terminal does not (written with "
                 "character references or escapes)", *block.shown.span(i, j), quote=token)
+
+
+def _hidden_code_statements(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
+    """A statement only code makes (``name: value``, ``--name value``) in a fence's info string: some
+    chat windows show the info string, some do not (``hidden_form``, as a ``name=value`` there is)."""
+    shown = Counter((s.name, s.value) for s in words.code_statements(block.shown.text))
+    for statement in words.code_statements(block.raw.text):
+        if shown[(statement.name, statement.value)] > 0:
+            shown[(statement.name, statement.value)] -= 1
+            continue
+        span = block.raw.span(statement.start, statement.end)
+        if _overlaps(span, block.hidden):
+            out.add("hidden_form", "form-like text a terminal shows and a chat window may hide (a fence's "
+                    "info string)", *span, quote=block.raw.text[statement.start:statement.end])
 
 
 def _doubts(out: _Findings, block: AnswerBlock, words: FormWords) -> None:

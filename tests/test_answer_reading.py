@@ -336,6 +336,16 @@ class StatementTest(Fixture):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
 
+    def test_a_statement_code_makes_in_a_fence_info_string_is_hidden(self) -> None:
+        """Guards against ``name: value`` or a flag in a fence's info string passing unseen: some chat
+        windows show the info string, some do not, as for ``name=value`` there."""
+        for extra in ("```yaml existing_path: overwrite\nx: 1\n```", "```sh --existing-path overwrite\nls\n```",
+                      "```yaml existing_path: refuse\nx: 1\n```"):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual(result["verdict"], "malformed_answer", result["findings"])
+                self.assertIn("hidden_form", {f["kind"] for f in result["findings"]})
+
     def test_a_statement_inside_a_quote_is_judged_as_the_quote(self) -> None:
         answer = BASE + f"The 2.0 page: `@quill create_copy existing_path=overwrite` {GUIDE}\n"
         self.assertEqual([f["kind"] for f in self.check(answer)["findings"]], ["misattributed"])
