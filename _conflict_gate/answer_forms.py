@@ -150,7 +150,7 @@ class FormWords:
             self.forms[name] = name
         for name in self.names:
             for form in language_forms(name):
-                if self.forms.setdefault(form, name) != name:
+                if form not in self.names and self.forms.setdefault(form, name) != name:
                     self.forms[form] = None
         #: What a name is looked for as, in any ASCII case: its words joined by ``_``, by ``-`` or by nothing.
         spellings = sorted({variant for name in self.names for variant in _spellings(name)})
@@ -184,7 +184,8 @@ class FormWords:
             rf"[^\S\r\n]+([^\s=`{CODE_MARK}]+)[^\S\r\n]+([^\s=`{CODE_MARK}]+)"
             rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*({_VALUE})")
         self.look_alikes = LookAlikes([grammar.namespace], folded=spellings)
-        self.near_targets = tuple(name.lower().replace("-", "_") for name in self.names if len(name) >= NEAR_MIN_LENGTH)
+        self.near_targets = tuple(name.lower().replace("-", "_") for name in self.names
+                                  if len(name) >= NEAR_MIN_LENGTH)
         #: Lower-case spellings that are a name's (its words joined by ``_``, ``-`` or nothing): not near-names.
         self.spelt = frozenset(variant.lower() for variant in spellings)
         values: set[str] = set()
@@ -194,23 +195,22 @@ class FormWords:
         #: Type names read as a colon form's unquoted value that are no value of the grammar: annotations.
         self.type_names = _TYPE_NAMES - values
 
-    def statements(self, text: str, raw: bool = False, pattern: re.Pattern[str] | None = None,
-                   pos: int = 0, endpos: int | None = None) -> Iterator[Statement]:
+    def statements(self, text: str, raw: bool = False,
+                   pattern: re.Pattern[str] | None = None) -> Iterator[Statement]:
         """Every statement in ``text``: a name, in any case, as a whole word (not after an ASCII letter, digit,
         ``_``, ``.`` or ``-``; an emphasis run of ``_ * ~`` at a word's start does not count), an
         optional type annotation, optional spaces, ``=`` not followed by ``=``, optional spaces,
         the value, optionally quoted, up to whitespace or ``, ; ) ] " '`` (and markup, and the first
         letter of another script or with a diacritic, which no value token holds). ``raw``: ``text`` is
-        as written (raw HTML in it), not as shown."""
+        as written (raw HTML in it), not as shown. ``pattern``: another statement pattern with the same
+        groups (:attr:`colon_statement`, :attr:`flag_statement`), its values read the same way."""
         if pattern is None and "=" not in text:  # every statement holds one (a sound filter: the pattern is
             return                                 # tried at every character)
         glued_run = _RAW_GLUED_RUN if raw else _GLUED_RUN
         openings: list[int] | None = None  # where each code span opens in shown text (its first code mark)
         if pattern is None:
             pattern = self.raw_statement if raw else self.statement
-        matches = pattern.finditer(text) if not pos and endpos is None else \
-            pattern.finditer(text, pos, len(text) if endpos is None else endpos)
-        for match in matches:
+        for match in pattern.finditer(text):
             start = match.start()
             if start and text[start - 1] == "_":
                 before = start - 1
@@ -279,7 +279,8 @@ class FormWords:
 
     def name_of(self, spelling: str) -> str | None:
         """The name (claim key, another key of the operation, ``version``) whose language form
-        :func:`language_forms` ``spelling`` is; ``None`` when it is another spelling of one (``Existing_Path``)."""
+        (:func:`language_forms`) ``spelling`` is; ``None`` when it is another spelling of one
+        (``Existing_Path``) or a form two names share."""
         return self.forms.get(spelling)
 
     def spelt_as(self, spelling: str) -> set[str]:

@@ -27,10 +27,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from _conflict_gate.answer import check_answer
+from _conflict_gate.answer_forms import FormWords
 from _conflict_gate.answer_inline import InlineUnit
 from _conflict_gate.answer_reader import read_answer, segments
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import gate
+from _conflict_gate.form import language_forms
+from _conflict_gate.grammar import grammar_from_json
 from _conflict_gate.lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes, _is_accented_latin, is_look_alike
 from _conflict_gate.quotes import QuoteIndex
 from _conflict_gate.reader import MAX_OCCURRENCE_CHARS
@@ -256,6 +259,20 @@ class StatementTest(Fixture):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual(result["verdict"], "contradicts_decision", result["findings"])
                 self.assertEqual({f["kind"] for f in result["findings"]}, {kind})
+
+    def test_language_forms_are_exactly_five_and_a_shared_one_is_neither_name(self) -> None:
+        """Guards against the language forms drifting from reference/answer-check.md, and against a form
+        two keys share (``max_retries`` and ``max-retries`` both in a grammar) being read as either; a
+        key as the grammar spells it stays that key."""
+        self.assertEqual(language_forms("max-retries"),
+                         ("max-retries", "max_retries", "MAX_RETRIES", "maxRetries", "MaxRetries"))
+        self.assertEqual(language_forms("version"), ("version", "VERSION", "Version"))
+        grammar = grammar_from_json({"namespace": "acme", "product": "Acme", "operations": {"op": {
+            "max_retries": {"type": "integer", "min": 0, "max": 9},
+            "max-retries": {"type": "integer", "min": 0, "max": 9}}}})
+        words = FormWords(grammar, "op", "max-retries")
+        self.assertEqual([words.name_of(f) for f in ("max-retries", "max_retries", "MAX_RETRIES", "maxRetries")],
+                         ["max-retries", "max_retries", None, None])
 
     def test_true_look_alikes_of_a_language_form_stay_malformed(self) -> None:
         """Guards against a language form written with another script or another ``=`` passing, now
