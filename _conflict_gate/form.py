@@ -34,12 +34,12 @@ def language_forms(name: str) -> tuple[str, ...]:
     ``_`` and ``-``) in snake_case, kebab-case, SCREAMING_SNAKE_CASE, camelCase and PascalCase
     (``max-retries``: ``max_retries``, ``max-retries``, ``MAX_RETRIES``, ``maxRetries``, ``MaxRetries``),
     and ``name`` as the grammar writes it. A statement of one of them is a statement of ``name``; any other
-    case of them (``Max_Retries``, ``maxretries``) is another spelling."""
+    case of them (``Max_Retries``, ``maxretries``) is another spelling. The source of the rule:
+    reference/answer-check.md, "Names and their language forms"; the answer request names these forms."""
     words = re.split(r"[_-]", name)
     return tuple(dict.fromkeys([name, "_".join(words), "-".join(words), "_".join(words).upper(),
                                 words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:]),
                                 "".join(w[:1].upper() + w[1:] for w in words)]))
-
 
 
 @dataclass(frozen=True)
