@@ -97,6 +97,14 @@ LAB_ANSWERS: Final = (
      "states the other value with a look-alike equals sign (U+A78A, no NFKC mapping to '=')"),
     ("other-value-in-code", "compatible-agreement",
      "shows the other directive in a code block fenced with tildes"),
+    ("code-samples", "compatible-agreement",
+     "code samples in Python, JavaScript, YAML and shell give the key as each writes it (existingPath, "
+     "existing_path: refuse, --existing-path refuse), with the agreed value"),
+    ("split-statement", "compatible-agreement",
+     "states the other value split at a code span's edge (`existing_path`=overwrite), as a chat window shows it"),
+    ("colon-in-code", "compatible-agreement", "states the other value as YAML in a fence (existing_path: overwrite)"),
+    ("language-form-other-value", "compatible-agreement",
+     "states the other value in a JavaScript object, the key in camelCase (existingPath: \"overwrite\")"),
 )
 #: The changed-source case: a temporary copy whose file is edited without re-pinning.
 CHANGED_SOURCE: Final = {

@@ -92,6 +92,8 @@ _CITATION: Final = ANSWER_FORM.citation_pattern()
 _CITATION_START: Final = ANSWER_FORM.citation_start()
 #: Blocks whose text outside code is prose (a directive's body there is a quote without its backticks).
 _PROSE_KINDS: Final = frozenset({"paragraph", "heading", "table", "html_block"})
+#: Blocks whose whole shown text is code.
+_CODE_KINDS: Final = frozenset({"fenced_code", "indented_code"})
 #: A code span's (or code element's) content between its code marks, in a block's shown text.
 _CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
 #: After a code span's content in shown text: its closing code marks (after the one space trimmed off),
@@ -119,9 +121,11 @@ def _check_decision(corpus: Corpus, decision: Any) -> Decision:
             raise DecisionError("invalid_decision", f"missing {key!r}: not a gate result", pointer=f"/{key}")
     # a decision made with unrelated="set_aside" says so: it ends with set_aside_unrelated_ids
     unrelated = "set_aside" if "set_aside_unrelated_ids" in decision else "withhold"
+    # a request made with the user's question carries it as its third message: asked again with it
+    question = _question_of(decision)
     try:
         expected = gate(corpus, decision["candidate_ids"], decision["requested_version"],
-                        decision["operation"], decision["claim_key"], unrelated=unrelated)
+                        decision["operation"], decision["claim_key"], unrelated=unrelated, question=question)
     except GateError as error:
         raise DecisionError("invalid_decision", f"its request is not valid here: {error.detail} "
                             f"[{error.reason}]") from None
@@ -138,6 +142,18 @@ def _check_decision(corpus: Corpus, decision: Any) -> Decision:
                        "(edited, or made from other sources or pins); if its pages changed, run the gate again")
         raise DecisionError(reason, detail, pointer=where)
     return expected
+
+
+def _question_of(decision: Mapping[str, Any]) -> str | None:
+    """The user's question a decision's answer request carries (its third message's content, when that
+    is a user message holding text), else ``None``; anything else is left to the comparison."""
+    request = decision.get("answer_request")
+    found = request.get("messages") if isinstance(request, dict) else None
+    if isinstance(found, list) and len(found) == 3 and isinstance(found[2], dict) \
+            and found[2].get("role") == "user" and isinstance(found[2].get("content"), str):
+        content: str = found[2]["content"]
+        return content
+    return None
 
 
 def _same(expected: Any, given: Any) -> bool:
@@ -413,6 +429,26 @@ class _Check:
                 start, end = shown.span(a, b)
                 if start not in judged and self._judge(statement, start, end, text[a:b]):
                     judged.add(start)
+        # name: value, "name": value, --name value: in code only (each holds a colon or two hyphens)
+        found: list[Statement] = []
+        if block.kind in _CODE_KINDS or block.code or "--" in text:
+            found = list(self.words.code_statements(text))
+        else:
+            for span in block.spans:
+                if ":" in span.content:
+                    found = list(self.words.code_statements(text))
+                    break
+        if found and block.kind not in _CODE_KINDS:
+            # in prose, only those inside code spans and elements, and a flag with `=` (--existing-path=x)
+            opens = [m.start() for m in _CODE_REGION.finditer(text)]
+            closes = [m.end() for m in _CODE_REGION.finditer(text)]
+            found = [st for st in found
+                     if (k := bisect.bisect_right(opens, st.start) - 1) >= 0 and st.end <= closes[k]
+                     or text.startswith("--", st.start) and "=" in text[st.start:st.end]]
+        for statement in found:
+            start, end = shown.span(statement.start, statement.end)
+            if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
+                judged.add(start)
         for at, stop, operation, key, value in self.words.directives(text):
             if operation == self.operation and key in self.words.names:
                 continue  # a key of the operation is judged as a statement
@@ -429,18 +465,27 @@ class _Check:
     def _judge(self, statement: Statement, start: int, end: int, quote: str) -> bool:
         """Judge one statement against the decision; ``True`` when it is at fault (a finding added)."""
         before = len(self.findings)
-        seen = quote.replace("\r\n", " ").replace("\n", " ")  # a line break in it shows as a space
+        # a line break in it shows as a space; a code span's edge inside it, nothing
+        seen = quote.replace("\r\n", " ").replace("\n", " ") if "\n" in quote else quote
+        if CODE_MARK in seen:
+            seen, quote = seen.replace(CODE_MARK, ""), quote.replace(CODE_MARK, "`")
+        name = self.words.name_of(statement.name)  # a language form's name, None for another spelling
         if not seen.isascii() or not seen.isprintable():
             self.add("non_ascii_in_form", "the statement holds a non-ASCII or control character",
                      start, end, quote=quote)
-        elif statement.name == self.version_name:
+        elif name == self.version_name:
             if not self.words.agrees(statement.value, self.version):
                 self.add("other_version", f"states version {statement.value}, not {self.version}",
                          start, end, quote=quote)
-        elif statement.name.casefold() == self.version_name:
+        elif name is None and self.version_name in self.words.spelt_as(statement.name):
             self.add("other_version", f"states {statement.name}={statement.value}, not "
-                     f"{self.version_name}={self.version}", start, end, quote=quote)
-        elif statement.name != self.key:
+                     f"{self.version_name}={self.version}: {statement.name} is no way a language writes "
+                     f"{self.version_name}", start, end, quote=quote)
+        elif name is None:
+            self.add("other_value", f"states {statement.name}={statement.value}: {statement.name} is no way a "
+                     f"language writes {self.key}; an answer states only the decision's {self.key}={self.value}",
+                     start, end, quote=quote)
+        elif name != self.key:
             self.add("other_value", f"states another key, {statement.name}={statement.value}: an answer states "
                      f"only the decision's {self.key}={self.value}", start, end, quote=quote)
         elif not self.words.agrees(statement.value, self.value):

@@ -23,14 +23,17 @@ calls for ``malformed_answer``:
   attribute, an element of :data:`~_conflict_gate.answer_html.HIDING_ELEMENTS`);
 * ``look_alike``: a run that reads as a form with non-ASCII characters
   (:mod:`~_conflict_gate.lookalike`), or a ``name=`` whose ASCII name reads as a
-  statement name without being it (:func:`near_name`: ``existlng_path``, ``existing-path``);
+  statement name without being it (:func:`near_name`: ``existlng_path``, ``verslon``);
 * ``broken_form``: a citation begun and not completed, bracketed text that
   looks like a citation, a backtick left open before form-like text.
 
 *Form-like text* (a token) is a citation's opening (``[source`` and what
 follows up to ``]``), a statement (:meth:`FormWords.statements`) of the claim
-key, another key of its operation or ``version``, and the namespace's
-directive shape (``@quill``).
+key, another key of its operation or ``version`` (or a language form of one,
+:func:`~_conflict_gate.form.language_forms`, read through a code span's edge),
+and the namespace's directive shape (``@quill``). The statements only code
+makes (``name: value``, ``--name value``, :meth:`FormWords.code_statements`)
+are judged by :mod:`~_conflict_gate.answer` in code only.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from typing import Any, Callable, Final, Iterator, NamedTuple, Sequence
 
 from .answer_html import HIDING_ELEMENTS
 from .answer_reader import CODE_MARK, AnswerBlock, AnswerReading, Mapped
-from .form import ANSWER_FORM, RESERVED_KEYS
+from .form import ANSWER_FORM, RESERVED_KEYS, language_forms
 from .grammar import Grammar
 from .lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes
 from .results import FINDING_FIELDS, Finding, build
@@ -77,7 +80,7 @@ _VALUE_RUN: Final = rf"[^\s{CODE_MARK}{BLANK}]+"
 _RAW_VALUE_RUN: Final = rf"(?:[^\s`<{CODE_MARK}{BLANK}]|<(?![A-Za-z/!?]))+"
 #: What may follow a value without being part of it (when only such characters follow up to the run's
 #: end): ``, ; ) ] " '``, markup ``* ~ | < > & [ _``, sentence punctuation and typographic punctuation.
-SEPARATORS: Final = ",;)]\"'*~|<>&[_.:!?" + _BREAKS
+SEPARATORS: Final = ",;)]}\"'*~|<>&[_.:!?" + _BREAKS
 _GLUED_RUN: Final = re.compile(_VALUE_RUN)
 _MARK_RUN: Final = re.compile(f"{CODE_MARK}+")
 _RAW_GLUED_RUN: Final = re.compile(_RAW_VALUE_RUN)
@@ -88,6 +91,27 @@ _SPACES: Final = r"[^\S\r\n]*"
 #: Spaces around a statement's ``=``: one line break among them too (a chat window shows a soft line
 #: break in a paragraph as a space: ``existing_path=`` at a line's end, ``overwrite`` on the next).
 _GAP: Final = rf"{_SPACES}(?:\r?\n{_SPACES})?"
+#: A code span's edge in shown text: its code marks (``existing_path`` in `existing_path`=overwrite), and
+#: backticks a code span shows as text (`existing_path``=``overwrite` is one span a terminal reads as three).
+_MARKS: Final = f"[{CODE_MARK}`]*"
+#: The spaces around a statement's ``=`` in shown text, code marks and backticks among them
+#: (`existing_path` = `overwrite`).
+_CODE_GAP: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`])*(?:\r?\n(?:[^\S\r\n]|[{CODE_MARK}`])*)?"
+#: A code span's or a code element's edge in raw text: backticks, ``<code>``, ``</kbd>``, ... (the inline
+#: elements whose content a chat window shows as code).
+_RAW_EDGE: Final = r"(?:`+|</?(?i:code|kbd|samp|tt|pre)[^\S\r\n]*>)"
+_RAW_EDGES: Final = f"{_RAW_EDGE}*"
+_RAW_GAP: Final = rf"(?:[^\S\r\n]|{_RAW_EDGE})*(?:\r?\n(?:[^\S\r\n]|{_RAW_EDGE})*)?"
+_IDENTIFIER: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A type's arguments in brackets on its line (``Literal["refuse", "overwrite"]``), and a quoted literal among them.
+_TYPE_ARGUMENTS: Final = re.compile(r"\[([^\]\r\n]*)\]")
+_LITERAL: Final = re.compile(r"\"([^\"\r\n]*)\"|'([^'\r\n]*)'")
+#: A class no character is in (a flag's name follows ``--``: nothing is looked for before it).
+_NEVER: Final = r"[^\s\S]"
+#: Type names of Python and TypeScript: as a colon form's unquoted value (``existing_path: str``), an
+#: annotation, not a value (unless the grammar has a value of that name).
+_TYPE_NAMES: Final = frozenset({"str", "int", "float", "bool", "bytes", "object", "string", "number", "boolean",
+                                "any", "unknown", "Any", "Optional", "Literal", "Union", "Path", "PathLike"})
 #: A decorator or a handle in a code span (``@quill.task``, ``@retry(times=3)``, ``@docs-team``): not a quote.
 _DECORATOR: Final = re.compile(r"@[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0-9_\-]*)*(?:\(.*\))?", re.DOTALL)
 #: What the value of a statement is read with: sentence punctuation and emphasis after it do not count.
@@ -119,13 +143,36 @@ class FormWords:
         self.key = key
         siblings = [name for name in grammar.operations.get(operation, {}) if name != key]
         self.names = tuple(dict.fromkeys([key, *siblings, *RESERVED_KEYS]))
-        alternatives = "|".join(re.escape(name) for name in sorted(self.names, key=len, reverse=True))
-        head = (rf"(?P<name>{_words(self.names, _NAME_CHARS)})"
-                rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
-                rf"{_GAP}=(?!=){_GAP}[`{CODE_MARK}]*"
-                rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>")
-        self.statement = re.compile(head + _VALUE_RUN + "))")
-        self.raw_statement = re.compile(head + _RAW_VALUE_RUN + "))")
+        #: Each language form of a name (:func:`language_forms`) -> the name; ``None`` for a form two
+        #: names share (judged as neither: another key).
+        self.forms: dict[str, str | None] = {}
+        for name in self.names:  # the names as the grammar spells them first: they win over a form
+            self.forms[name] = name
+        for name in self.names:
+            for form in language_forms(name):
+                if form not in self.names and self.forms.setdefault(form, name) != name:
+                    self.forms[form] = None
+        #: What a name is looked for as, in any ASCII case: its words joined by ``_``, by ``-`` or by nothing.
+        spellings = sorted({variant for name in self.names for variant in _spellings(name)})
+        alternatives = "|".join(re.escape(name) for name in sorted(spellings, key=len, reverse=True))
+        name = rf"(?P<name>{_words(spellings, _NAME_CHARS)})"
+        annotation = rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
+        value = (rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>")
+        # a code span's (or code element's) edge between the name and the value is read through: a
+        # reader sees `existing_path`=overwrite as one statement
+        self.statement = re.compile(rf"{name}{_MARKS}{annotation}{_CODE_GAP}=(?!=){_CODE_GAP}[`{CODE_MARK}]*"
+                                    + value + _VALUE_RUN + "))")
+        self.raw_statement = re.compile(rf"{name}{_RAW_EDGES}{annotation}{_RAW_GAP}=(?!=){_RAW_GAP}"
+                                        + value + _RAW_VALUE_RUN + "))")
+        keys = sorted({variant for name in self.names if name not in RESERVED_KEYS for variant in _spellings(name)})
+        #: In code only: ``name: value`` (YAML, JS objects, Python dicts), ``"name": value`` (JSON), and
+        #: ``--name value`` / ``--name=value`` (a command's flag; not ``--version``, which prints one).
+        self.colon_statement = re.compile(
+            rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)})[\"']?\??{_SPACES}(?::=|:(?![:=])){_SPACES}"
+            + value + _VALUE_RUN + "))")
+        self.flag_statement = re.compile(
+            rf"(?<![A-Za-z0-9_.\-])--(?P<name>{_words(keys, _NEVER)})(?![A-Za-z0-9_.\-])"
+            rf"(?:{_SPACES}={_SPACES}|{_SPACES}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))")
         self.begun = re.compile(rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))",
                                 re.IGNORECASE)
         self.shape = grammar.shape
@@ -136,21 +183,34 @@ class FormWords:
         self.directive_rest = re.compile(
             rf"[^\S\r\n]+([^\s=`{CODE_MARK}]+)[^\S\r\n]+([^\s=`{CODE_MARK}]+)"
             rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*({_VALUE})")
-        self.look_alikes = LookAlikes([*self.names, grammar.namespace])
-        self.near_targets = tuple(name.lower() for name in self.names if len(name) >= NEAR_MIN_LENGTH)
+        self.look_alikes = LookAlikes([grammar.namespace], folded=spellings)
+        self.near_targets = tuple(name.lower().replace("-", "_") for name in self.names
+                                  if len(name) >= NEAR_MIN_LENGTH)
+        #: Lower-case spellings that are a name's (its words joined by ``_``, ``-`` or nothing): not near-names.
+        self.spelt = frozenset(variant.lower() for variant in spellings)
+        values: set[str] = set()
+        for name in self.names:
+            rule = grammar.operations.get(operation, {}).get(name)
+            values.update(getattr(rule, "values", ()))
+        #: Type names read as a colon form's unquoted value that are no value of the grammar: annotations.
+        self.type_names = _TYPE_NAMES - values
 
-    def statements(self, text: str, raw: bool = False) -> Iterator[Statement]:
+    def statements(self, text: str, raw: bool = False,
+                   pattern: re.Pattern[str] | None = None) -> Iterator[Statement]:
         """Every statement in ``text``: a name, in any case, as a whole word (not after an ASCII letter, digit,
         ``_``, ``.`` or ``-``; an emphasis run of ``_ * ~`` at a word's start does not count), an
         optional type annotation, optional spaces, ``=`` not followed by ``=``, optional spaces,
         the value, optionally quoted, up to whitespace or ``, ; ) ] " '`` (and markup, and the first
         letter of another script or with a diacritic, which no value token holds). ``raw``: ``text`` is
-        as written (raw HTML in it), not as shown."""
-        if "=" not in text:  # every statement holds one (a sound filter: the pattern is tried at every character)
-            return
+        as written (raw HTML in it), not as shown. ``pattern``: another statement pattern with the same
+        groups (:attr:`colon_statement`, :attr:`flag_statement`), its values read the same way."""
+        if pattern is None and "=" not in text:  # every statement holds one (a sound filter: the pattern is
+            return                                 # tried at every character)
         glued_run = _RAW_GLUED_RUN if raw else _GLUED_RUN
         openings: list[int] | None = None  # where each code span opens in shown text (its first code mark)
-        for match in (self.raw_statement if raw else self.statement).finditer(text):
+        if pattern is None:
+            pattern = self.raw_statement if raw else self.statement
+        for match in pattern.finditer(text):
             start = match.start()
             if start and text[start - 1] == "_":
                 before = start - 1
@@ -168,7 +228,9 @@ class FormWords:
                     yield Statement(match.group("name"), quoted, start, match.end())
                 continue
             value = match.group("bare")
-            cut = next((i for i, ch in enumerate(value) if _foreign(ch)), len(value))
+            # an ASCII value holds no foreign letter (the common case, without a call per character)
+            cut = len(value) if value.isascii() else next((i for i, ch in enumerate(value) if _foreign(ch)),
+                                                          len(value))
             core = value[:cut].rstrip(SEPARATORS)
             lead = len(core) - len(core.lstrip(_OPENERS))
             if not core[lead:]:
@@ -183,6 +245,49 @@ class FormWords:
                     continue
             yield Statement(match.group("name"), core[lead:], start, match.start("bare") + len(core))
 
+    def code_statements(self, text: str) -> Iterator[Statement]:
+        """The statements only code makes, in ``text`` (shown text; the caller keeps those in code):
+        ``name: value``,
+        ``"name": value``, ``name := value``, ``name?: value`` (:attr:`colon_statement`; not a type
+        annotation, ``existing_path: str``, unless its brackets hold literals, ``Literal["overwrite"]``,
+        each a value it states; nor an object or a list opened, ``existing_path: {``) and a command's
+        ``--name value``, ``--name=value`` (:attr:`flag_statement`), each with a value read as a
+        statement's (:meth:`statements`)."""
+        if ":" in text:
+            statements = self.statements(text, pattern=self.colon_statement)
+        else:
+            statements = iter(())
+        for statement in statements:
+            at = text.index(":", statement.start) + 1
+            while at < statement.end and text[at] in " \t=":
+                at += 1
+            head = _IDENTIFIER.match(text, at)
+            if text.startswith("{", at):
+                continue  # an object opened: no value stated
+            if head is not None and head.group() in self.type_names:
+                # a type annotation states no value, unless its brackets hold literals (Literal["overwrite"]):
+                # each is a value it admits
+                typed = _TYPE_ARGUMENTS.match(text, head.end())
+                if typed is not None:
+                    for literal in _LITERAL.finditer(typed.group(1)):
+                        yield Statement(statement.name, literal.group(1) if literal.group(1) is not None
+                                        else literal.group(2), statement.start, typed.end())
+                continue
+            yield statement
+        if "--" in text:
+            yield from self.statements(text, pattern=self.flag_statement)
+
+    def name_of(self, spelling: str) -> str | None:
+        """The name (claim key, another key of the operation, ``version``) whose language form
+        (:func:`language_forms`) ``spelling`` is; ``None`` when it is another spelling of one
+        (``Existing_Path``) or a form two names share."""
+        return self.forms.get(spelling)
+
+    def spelt_as(self, spelling: str) -> set[str]:
+        """The names ``spelling`` is, in some ASCII case, with its words joined by ``_``, ``-`` or nothing."""
+        lowered = spelling.lower()
+        return {name for name in self.names if lowered in {v.lower() for v in _spellings(name)}}
+
     def near_names(self, text: str) -> Iterator[tuple[int, int, str]]:
         """``(start, end, name)`` of each ``name=`` in ``text`` (a whole word, as a statement's) whose name
         is not a statement name in any case but reads as one (:func:`near_name`)."""
@@ -190,7 +295,7 @@ class FormWords:
             return
         for match in _NEAR.finditer(text):
             name = match.group()
-            if near_name(name, self.near_targets):
+            if name.lower() not in self.spelt and near_name(name, self.near_targets):
                 yield match.start(), match.end(), name
 
     def agrees(self, value: str, expected: str) -> bool:
@@ -303,13 +408,15 @@ _NEAR: Final = re.compile(rf"(?<![A-Za-z0-9_.\-])[A-Za-z][A-Za-z0-9_\-]{{{NEAR_M
 
 
 def near_name(word: str, targets: Sequence[str]) -> bool:
-    """Does ``word`` read as one of ``targets`` (lower-case names) without being it in some ASCII case?
+    """Does ``word`` read as one of ``targets`` (lower-case names, ``-`` written ``_``) without being it in
+    some ASCII case?
     With ``-`` read as ``_`` and case ignored, it is the name, or differs from it in one character, or
-    in two adjacent ones swapped (``existing-path``, ``existlng_path``, ``verslon``, ``verison``)."""
+    in two adjacent ones swapped (``existlng_path``, ``verslon``, ``verison``). The name itself with ``-``
+    for ``_`` (``existing-path``) is not one: a language form, or another spelling, read as a statement."""
     lowered = word.lower()
-    if lowered in targets:
-        return False  # the name itself, in some case: a statement
     folded = lowered.replace("-", "_")
+    if lowered in targets or folded in targets:
+        return False  # the name itself, in some case, or its kebab-case: a statement
     for target in targets:
         if len(folded) != len(target):
             continue
@@ -320,6 +427,12 @@ def near_name(word: str, targets: Sequence[str]) -> bool:
                 and folded[diffs[1]] == target[diffs[0]]:
             return True
     return False
+
+
+def _spellings(name: str) -> tuple[str, ...]:
+    """``name``'s words joined by ``_``, by ``-`` and by nothing: what its forms are in some ASCII case."""
+    words = re.split(r"[_-]", name)
+    return tuple(dict.fromkeys([name, "_".join(words), "-".join(words), "".join(words)]))
 
 
 def _words(names: Sequence[str], not_after: str) -> str:
@@ -372,6 +485,8 @@ def reading_findings(reading: AnswerReading, words: FormWords) -> list[Finding]:
     for block in reading.blocks:
         if not block.plain:
             _compare(out, block, words)
+            if block.kind == "fenced_code" and block.hidden:
+                _hidden_code_statements(out, block, words)
         if block.doubt is not None or block.unsure:
             _doubts(out, block, words)
         if block.kind in ("paragraph", "heading", "table"):
@@ -459,6 +574,20 @@ def _compare(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
             continue
         out.add("escaped_form", "form-like text a chat window shows that a terminal does not (written with "
                 "character references or escapes)", *block.shown.span(i, j), quote=token)
+
+
+def _hidden_code_statements(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
+    """A statement only code makes (``name: value``, ``--name value``) in a fence's info string: some
+    chat windows show the info string, some do not (``hidden_form``, as a ``name=value`` there is)."""
+    shown = Counter((s.name, s.value) for s in words.code_statements(block.shown.text))
+    for statement in words.code_statements(block.raw.text):
+        if shown[(statement.name, statement.value)] > 0:
+            shown[(statement.name, statement.value)] -= 1
+            continue
+        span = block.raw.span(statement.start, statement.end)
+        if _overlaps(span, block.hidden):
+            out.add("hidden_form", "form-like text a terminal shows and a chat window may hide (a fence's "
+                    "info string)", *span, quote=block.raw.text[statement.start:statement.end])
 
 
 def _doubts(out: _Findings, block: AnswerBlock, words: FormWords) -> None:

@@ -1,7 +1,7 @@
 """The ``conflict-gate`` command line: gate, audit, pin, init, grammar, check-answer, versions, mcp and schema.
 
     conflict-gate gate --manifest M --version V --claim KEY [--operation OP] [--no-strict]
-                       [--set-aside-unrelated] ID [ID ...]
+                       [--set-aside-unrelated] [--question TEXT] ID [ID ...]
     conflict-gate audit --manifest M [--format markdown|json|github|sarif|junit] [--root DIR] [--strict]
     conflict-gate pin --manifest M [--check [--format text|github|sarif|junit] [--root DIR]]
     conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S] [--manifest M]
@@ -105,7 +105,7 @@ def _gate(args: argparse.Namespace) -> int:
     operation = claim_operation(corpus.grammar, args.claim, args.operation, name_one=" with --operation",
                                 see_grammar=f"; see '{args.prog} grammar --manifest {shown_manifest(args.manifest)}'")
     result = gate(corpus, args.source_ids, args.version, operation, args.claim,
-                  unrelated="set_aside" if args.set_aside_unrelated else "withhold")
+                  unrelated="set_aside" if args.set_aside_unrelated else "withhold", question=args.question)
     sys.stdout.write(render_json(result))
     status, reason = result["status"], result["reason"]
     if reason == "no_eligible_version":
@@ -370,6 +370,9 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
                         "this one): listed in set_aside_unrelated_ids, they take no part in the decision; "
                         "a candidate about the operation but silent on KEY still withholds "
                         "(default: every eligible candidate must declare KEY)")
+    p.add_argument("--question", metavar="TEXT",
+                   help="the user's question: a ready result's answer_request carries it as a second user "
+                        "message, as written (it decides nothing; check-answer reads it from the decision)")
     p.add_argument("source_ids", nargs="+", metavar="SOURCE_ID", help="candidate source ids")
 
     p = command("audit", "report agreement, conflicts, gaps and refusals",

@@ -28,7 +28,7 @@ from .manifest import Manifest
 from .reader import Claim
 from .registry import AUDIT_STATUSES, DEFAULT_UNRELATED, ELIGIBLE_STATUS, UNRELATED_OPTIONS, status_of
 from .jsondata import canonical_json
-from .request import request_texts
+from .request import check_question, messages, request_texts
 from .tree import unlisted
 from .results import (
     AnswerRequest,
@@ -130,7 +130,7 @@ def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, o
 
 
 def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, operation: str,
-         claim_key: str, *, unrelated: str = DEFAULT_UNRELATED) -> Decision:
+         claim_key: str, *, unrelated: str = DEFAULT_UNRELATED, question: str | None = None) -> Decision:
     """Decide whether an answer about ``operation``/``claim_key`` at ``requested_version`` may be prepared.
 
     ``corpus`` is a loaded, verified :class:`Corpus` (load it once, decide
@@ -153,12 +153,17 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
     left, ``not_in_docs``/``no_related_source``. A source about the operation
     that is silent on the key still withholds, and a refused one still refuses.
 
+    ``question``: the user's question, carried by a ready decision's answer request as a second user
+    message (:func:`~_conflict_gate.request.answer_request`); it decides nothing.
+
     Raises :class:`GateError` for an invalid request (``invalid_candidate_ids``,
     ``duplicate_candidate``, ``invalid_requested_version``,
     ``unsupported_requested_claim``, ``unknown_candidate``,
-    ``invalid_unrelated_option``). Never sends the answer request anywhere.
+    ``invalid_unrelated_option``, ``invalid_question``). Never sends the answer request anywhere.
     """
     candidates = _check_request(corpus, candidate_ids, requested_version, operation, claim_key, unrelated)
+    if question is not None:
+        check_question(question)
     same_version = [s for s in candidates if s.version == requested_version]
     eligible = [s for s in same_version if s.status == ELIGIBLE_STATUS]
     request = {
@@ -200,7 +205,7 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
         return _decision(corpus, request, unrelated, "requested_claim_missing", claims,
                          missing_claim_source_ids=missing)
     return _decision(corpus, request, unrelated, "eligible_directives_agree", claims,
-                     texts=tuple(text for _, text in records), agreed_value=values.pop())
+                     texts=tuple(text for _, text in records), question=question, agreed_value=values.pop())
 
 
 def _claim_record(corpus: Corpus, source: Source, operation: str, claim_key: str) -> tuple[ClaimRecord, str] | None:
@@ -224,7 +229,7 @@ def _claim_record(corpus: Corpus, source: Source, operation: str, claim_key: str
 
 
 def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[ClaimRecord],
-                    encoded: tuple[str, ...]) -> AnswerRequest:
+                    encoded: tuple[str, ...], question: str | None = None) -> AnswerRequest:
     """:func:`~_conflict_gate.request.answer_request` of a ready decision whose claims' canonical JSON
     texts are ``encoded``, its texts built once per request and claims (kept in
     :attr:`Corpus.memo <_conflict_gate.corpus.Corpus.memo>`)."""
@@ -235,14 +240,15 @@ def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[Cla
         # the texts; the key's claims JSON are the claim entries' own strings (counted there): a pointer each
         corpus.remember(key, texts, MEMO_ENTRY_BYTES + len(texts[0]) + len(texts[1]) + 8 * len(encoded))
     system, user = texts
-    return {"messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
+    return {"messages": messages(system, user, question)}
 
 
 def _decision(corpus: Corpus, request: Mapping[str, Any], unrelated: str, reason: str,
-              claims: list[ClaimRecord], *, texts: tuple[str, ...] = (), **fields: Any) -> Decision:
+              claims: list[ClaimRecord], *, texts: tuple[str, ...] = (), question: str | None = None,
+              **fields: Any) -> Decision:
     """The decision for ``reason``; ``texts``: the canonical JSON of ``claims`` when it is ready."""
     status = status_of(reason)
-    answer = _answer_request(corpus, request, claims, texts) if status == "ready" else None
+    answer = _answer_request(corpus, request, claims, texts, question) if status == "ready" else None
     return build(Decision, decision_fields(reason, unrelated=unrelated),
                  {**request, "status": status, "reason": reason, **fields, "claims": claims,
                   "answer_request": answer})

@@ -26,7 +26,20 @@ from typing import TYPE_CHECKING, Final, Sequence
 if TYPE_CHECKING:  # the grammar imports this module (for RESERVED_KEYS); only its type is needed here
     from .grammar import Grammar
 
-__all__ = ["ANSWER_FORM", "AnswerForm", "RESERVED_KEYS"]
+__all__ = ["ANSWER_FORM", "AnswerForm", "RESERVED_KEYS", "language_forms"]
+
+
+def language_forms(name: str) -> tuple[str, ...]:
+    """The ways a programming language writes ``name`` (a grammar's key, or ``version``): its words (split at
+    ``_`` and ``-``) in snake_case, kebab-case, SCREAMING_SNAKE_CASE, camelCase and PascalCase
+    (``max-retries``: ``max_retries``, ``max-retries``, ``MAX_RETRIES``, ``maxRetries``, ``MaxRetries``),
+    and ``name`` as the grammar writes it. A statement of one of them is a statement of ``name``; any other
+    case of them (``Max_Retries``, ``maxretries``) is another spelling. The source of the rule:
+    reference/answer-check.md, "Names and their language forms"; the answer request names these forms."""
+    words = re.split(r"[_-]", name)
+    return tuple(dict.fromkeys([name, "_".join(words), "-".join(words), "_".join(words).upper(),
+                                words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:]),
+                                "".join(w[:1].upper() + w[1:] for w in words)]))
 
 
 @dataclass(frozen=True)
@@ -60,8 +73,11 @@ class AnswerForm:
             "each in backticks. Cite every source at the line of its claim, exactly as: "
             f"{', '.join(citations)}. Quote a directive only in backticks, exactly as the claim's "
             f"quote (e.g. {self.quote.format(directive=grammar.form)}), followed on the same line "
-            "by the citation of that claim. Use backticks for nothing else, and state no other "
-            "value or version."
+            "by the citation of that claim. You may show code samples, in backticks or in fenced code "
+            f"blocks. Code is read as statements too: however code writes {claim_key} "
+            f"({', '.join(language_forms(claim_key))}) or version, as name=value, name: value, "
+            "\"name\": value or --name value, give it no other value there either, and set no other "
+            "option of the operation. State no other value or version anywhere."
         )
 
 

@@ -13,14 +13,16 @@ of :data:`RUN_BREAKS`) that holds a non-ASCII character fails closed
   U+FE66, U+207C, ...), or
 * after NFKC, the look-alikes of :data:`CONFUSABLES` read as ASCII and every
   other non-ASCII character removed, it contains a *needle*: the claim key
-  (or another key of its operation), the namespace, or ``version``.
+  (or another key of its operation) or ``version``, with its words joined by ``_``, ``-`` or
+  nothing, in any ASCII case (as statements are read), or the namespace, as written.
 
 A Latin letter with a diacritic (``ó``, ``ä``) is visibly another letter, not
 a look-alike: it splits the run instead of being removed, so ``versión`` and
 ``Versionsänderung`` pass, while ``バージョン``, holding no needle, passes
 anyway. Every other non-ASCII character is removed, as the issue asks: a
 kana such as ``ニ`` or a geta mark ``〓`` can stand for ``=`` between two
-ASCII words. Needles are matched case-sensitively, as statements are.
+ASCII words. The namespace is matched case-sensitively (``Quill`` is the product's name); the
+statement names in any case, as statements are read.
 """
 
 from __future__ import annotations
@@ -96,10 +98,12 @@ def skeleton(text: str) -> str:
     return "".join("=" if not ch.isascii() and "EQUALS" in unicodedata.name(ch, "") else ch for ch in folded)
 
 
-def is_look_alike(run: str, needles: Sequence[str], equals_like: Mapping[str, bool] | None = None) -> bool:
+def is_look_alike(run: str, needles: Sequence[str], equals_like: Mapping[str, bool] | None = None,
+                  folded: Sequence[str] = ()) -> bool:
     """Does ``run`` (text holding no whitespace, backtick or :data:`RUN_BREAKS` character) read as a
     form though it is not ASCII? See the module docstring. ``equals_like`` may cache, per character,
-    whether its name says ``EQUALS`` (:class:`LookAlikes` passes one)."""
+    whether its name says ``EQUALS`` (:class:`LookAlikes` passes one). ``folded``: lower-case needles
+    matched in any case (the statement names, which statements are read in any case)."""
     if run.isascii():
         return False
     others = set("".join(_NON_ASCII.findall(run)))
@@ -120,6 +124,10 @@ def is_look_alike(run: str, needles: Sequence[str], equals_like: Mapping[str, bo
         for needle in needles:
             if needle in seen:
                 return True
+        if folded:
+            lowered = seen.lower()
+            if any(needle in lowered for needle in folded):
+                return True
     return False
 
 
@@ -134,8 +142,9 @@ class LookAlikes:
     """The look-alike check for one answer: its needles and a per-character cache of the
     ``EQUALS`` test (so a long non-English answer names each distinct character once)."""
 
-    def __init__(self, needles: Iterable[str]) -> None:
+    def __init__(self, needles: Iterable[str], folded: Iterable[str] = ()) -> None:
         self.needles = tuple(dict.fromkeys(needle for needle in needles if needle))
+        self.folded = tuple(dict.fromkeys(needle.lower() for needle in folded if needle))
         self.equals_like: dict[str, bool] = {}
         self.pattern = _RUN
 
@@ -151,7 +160,7 @@ class LookAlikes:
             for ch in set(run):
                 if not ch.isascii() and ch not in self.equals_like:
                     self.equals_like[ch] = "EQUALS" in unicodedata.name(ch, "")
-            if is_look_alike(run, self.needles, self.equals_like):
+            if is_look_alike(run, self.needles, self.equals_like, self.folded):
                 found.append((match.start(), match.end(), run))
         return found
 

@@ -70,6 +70,7 @@ RequestedVersion = Annotated[str, _doc("gate", "requested_version")]
 ClaimKey = Annotated[str, _doc("gate", "claim_key")]
 Operation = Annotated["str | None", _doc("gate", "operation")]
 Unrelated = Annotated[str, _doc("gate", "unrelated")]
+Question = Annotated["str | None", _doc("gate", "question")]
 DecisionArgument = Annotated["dict[str, Any]", _doc("check_answer", "decision")]
 AnswerText = Annotated[str, _doc("check_answer", "answer")]
 Limit = Annotated["int | None", Field(ge=0, description=TOOLS["audit"].parameters["limit"])]
@@ -94,8 +95,10 @@ def build_server(service: GateService) -> MCPServer:
         return _answer(service, service.versions)
 
     def gate(candidate_ids: CandidateIds, requested_version: RequestedVersion, claim_key: ClaimKey,
-             operation: Operation = None, unrelated: Unrelated = DEFAULT_UNRELATED) -> CallToolResult:
-        return _answer(service, lambda: service.gate(candidate_ids, requested_version, claim_key, operation, unrelated))
+             operation: Operation = None, unrelated: Unrelated = DEFAULT_UNRELATED,
+             question: Question = None) -> CallToolResult:
+        return _answer(service, lambda: service.gate(candidate_ids, requested_version, claim_key, operation, unrelated,
+                                                     question))
 
     def check_answer(decision: DecisionArgument, answer: AnswerText) -> CallToolResult:
         return _answer(service, lambda: service.check_answer(decision, answer))

@@ -25,6 +25,7 @@ __all__ = [
     "MAX_SOURCE_BYTES",
     "MAX_MANIFEST_BYTES",
     "MAX_ANSWER_BYTES",
+    "MAX_QUESTION_CHARS",
     "MAX_DECISION_BYTES",
     "NEAR_MISS_PLACES",
     "PAGE_STATUSES",
@@ -56,6 +57,8 @@ MAX_SOURCE_BYTES: Final = 16 * 1024 * 1024
 MAX_MANIFEST_BYTES: Final = 64 * 1024 * 1024
 #: Largest answer ``check_answer`` reads, in bytes of UTF-8.
 MAX_ANSWER_BYTES: Final = 64 * 1024
+#: The longest user's question an answer request carries, in code points.
+MAX_QUESTION_CHARS: Final = 4096
 #: Largest decision file ``check-answer`` reads, in bytes.
 MAX_DECISION_BYTES: Final = 16 * 1024 * 1024
 #: Deepest folder below the manifest's folder that the tree walk of ``sources`` enters.
@@ -124,6 +127,8 @@ GATE_REASONS: Final[Mapping[str, str]] = _ro({
     "unknown_candidate": "a candidate id is not in the manifest",
     "invalid_unrelated_option": "`unrelated` is not one of the option values ("
                                 + ", ".join(f"`{name}`" for name in UNRELATED_OPTIONS) + ")",
+    "invalid_question": f"the user's question is not text of 1 to {MAX_QUESTION_CHARS} code points, holding a "
+                        "character other than a line end or a tab that no one sees (a control), or only whitespace",
     "ambiguous_claim_key": "no operation was named and several operations of the grammar have the claim key: "
                            "name one (`--operation`, the `operation` argument of the `gate` tool)",
 })

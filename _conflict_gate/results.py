@@ -67,6 +67,7 @@ __all__ = [
     "SET_ASIDE_FIELDS",
     "SHAPES",
     "Sha256",
+    "Size",
     "TAIL_FIELDS",
     "build",
     "decision_fields",
@@ -91,6 +92,15 @@ class Pattern:
     """``Annotated`` metadata: the string matches ``regex`` (JSON Schema ``pattern``, anchored)."""
 
     regex: str
+
+
+@dataclass(frozen=True)
+class Size:
+    """``Annotated`` metadata: the list holds ``minimum`` to ``maximum`` items (JSON Schema ``minItems``,
+    ``maxItems``)."""
+
+    minimum: int
+    maximum: int
 
 
 _DECISION_REASONS: Final = tuple(reason for reasons in DECISIONS.values() for reason in reasons)
@@ -195,9 +205,11 @@ class ChatMessage(TypedDict):
 
 
 class AnswerRequest(TypedDict):
-    """Chat messages for a model (prepared, never sent): a system message, then a user message."""
+    """Chat messages for a model (prepared, never sent): a system message, a user message holding the
+    question's request and the claims as canonical JSON, then, when the user's question was given, a
+    second user message holding it as written."""
 
-    messages: list[ChatMessage]
+    messages: Annotated[list[ChatMessage], Size(2, 3)]
 
 
 class _DecisionAlways(TypedDict):
@@ -275,7 +287,8 @@ REFUSED_FIELDS: Final[Mapping[str, str]] = _ro({
 #: The fields every decision ends with.
 TAIL_FIELDS: Final[Mapping[str, str]] = _ro({
     "claims": "the claims found, one object each (fields below); `[]` when refused",
-    "answer_request": "`{messages: [system, user]}` when `ready`, else `null`",
+    "answer_request": "`{messages: [system, user]}` (`[system, user, user]` with the user's question) when "
+                      "`ready`, else `null`",
 })
 #: The fields a decision made with ``unrelated="set_aside"`` adds after :data:`TAIL_FIELDS`, whatever
 #: its reason (a decision made with the default has none: it is what it was before the option).

@@ -7,7 +7,7 @@ and renders each type once, under ``$defs``:
   ``Literal[...]`` -> ``const``/``enum``; ``X | Y`` -> ``anyOf``;
   ``list[X]`` -> ``array``; ``dict[str, X]`` -> an object of ``X``;
 * ``Annotated[str, OneOf(...)]`` -> ``enum`` (the registry's names);
-  ``Annotated[str, Pattern(...)]`` -> ``pattern``;
+  ``Annotated[str, Pattern(...)]`` -> ``pattern``; ``Annotated[list[X], Size(a, b)]`` -> ``minItems``, ``maxItems``;
 * a TypedDict -> an object with exactly its keys (``additionalProperties:
   false``), its required keys ``required``, each described by its field table.
 
@@ -34,6 +34,7 @@ from .results import (
     OneOf,
     Pattern,
     REASON_FIELDS,
+    Size,
     REASON_FIELD_MEANINGS,
     REFUSED_FIELDS,
 )
@@ -94,6 +95,8 @@ def _schema_of(annotation: Any, defs: dict[str, Any]) -> dict[str, Any]:
                 schema = {"enum": list(item.values)}
             elif isinstance(item, Pattern):
                 schema["pattern"] = item.regex
+            elif isinstance(item, Size):
+                schema = {**schema, "minItems": item.minimum, "maxItems": item.maximum}
         return schema
     if origin is Literal:
         values = list(get_args(annotation))

@@ -116,6 +116,9 @@ TOOLS: Final[Mapping[str, ToolSpec]] = MappingProxyType({
                          "(error `ambiguous_claim_key` otherwise)",
             "unrelated": "what becomes of eligible pages about other operations: "
                          + "; ".join(f"`{name}`: {meaning}" for name, meaning in UNRELATED_OPTIONS.items()),
+            "question": "the user's question, as written: a ready decision's answer request carries it as a "
+                        "second user message (it decides nothing; error `invalid_question` when empty, "
+                        "too long or holding control characters)",
         }), ("candidate_ids", "requested_version", "claim_key"), "decision"),
     "check_answer": ToolSpec(
         "Check an answer", "Check an answer written from a ready decision's answer request against that "
@@ -218,13 +221,15 @@ class GateService:
         return versions_listing(corpus)
 
     def gate(self, candidate_ids: Sequence[str], requested_version: str, claim_key: str,
-             operation: str | None = None, unrelated: str = DEFAULT_UNRELATED) -> Decision:
+             operation: str | None = None, unrelated: str = DEFAULT_UNRELATED,
+             question: str | None = None) -> Decision:
         """:func:`~_conflict_gate.decision.gate`, its eligible candidates re-verified first; without
         ``operation``, the one operation that has ``claim_key`` (:func:`~_conflict_gate.decision.claim_operation`)."""
         corpus = self.current(lambda c: _eligible(c, candidate_ids, requested_version))
         chosen = claim_operation(corpus.grammar, claim_key, operation, name_one=" in the gate tool's operation",
                                  see_grammar="; the versions tool lists them")
-        return gate(corpus, candidate_ids, requested_version, chosen, claim_key, unrelated=unrelated)
+        return gate(corpus, candidate_ids, requested_version, chosen, claim_key, unrelated=unrelated,
+                    question=question)
 
     def check_answer(self, decision: Any, answer: str | bytes) -> AnswerCheck:
         """:func:`~_conflict_gate.answer.check_answer`, the decision's eligible candidates re-verified

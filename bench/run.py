@@ -113,7 +113,8 @@ answer
     memory per page (the sources' tuples of occurrences, each distinct text once since they are
     interned, and the sorted tuple, by ``sys.getsizeof``). Then, per adversarial answer kind of
     :data:`HOSTILE_ANSWERS` (control characters, emphasis inside names, hiding raw HTML, citations as
-    link texts, tildes, glued values), ``check_answer`` on 16 KiB and 64 KiB of it: milliseconds
+    link texts, tildes, glued values, look-alike names, statements split at code edges, colon forms and
+    flags in code), ``check_answer`` on 16 KiB and 64 KiB of it: milliseconds
     (minimum of ``--repeat`` runs) and k between the two sizes.
 """
 
@@ -1185,7 +1186,8 @@ HOSTILE_ANSWERS: dict[str, str] = {
     "escape sequences": "\x1b[2K", "lone carriage returns": "a\r", "emphasis inside names": "exist*ing*_path=x ",
     "hiding raw HTML": '<span hidden>[source: quill-guide:37]</span> ', "citations as link texts":
     "[[source: quill-guide:37]](x) ", "tildes": "~ ", "glued values": "`version=1.0`.1 ",
-    "look-alike names": "existlng_path=x ",
+    "look-alike names": "existlng_path=x ", "statements split at code edges": "`existing_path` `=` x ",
+    "colon forms and flags in code": "`existingPath: x` `--existing-path x` ",
 }
 
 

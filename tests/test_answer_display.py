@@ -242,10 +242,11 @@ class CitationAsLinkTextTest(DisplayFixture):
 
 class LookAlikeNameTest(DisplayFixture):
     def test_ascii_look_alike_names(self) -> None:
-        """Guards against ``existlng_path=overwrite``, ``verslon=2.0`` and ``existing-path=overwrite``
-        passing as free text: a reader takes them for the key and the version."""
-        for extra in ("existlng_path=overwrite", "verslon=2.0", "existing-path=overwrite", "verison=2.0",
-                      "Existing-Path=overwrite", "close-required=yes", "existing_psth = refuse",
+        """Guards against ``existlng_path=overwrite`` and ``verslon=2.0`` passing as free text: a reader
+        takes them for the key and the version. (``existing-path`` is the key's kebab-case since issue 31:
+        a statement of it.)"""
+        for extra in ("existlng_path=overwrite", "verslon=2.0", "existing-pzth=overwrite", "verison=2.0",
+                      "Existing-Pxth=overwrite", "close-requirad=yes", "existing_psth = refuse",
                       "existlng_pa*th*=overwrite", "ver*sl*on=2.0"):  # emphasis inside a look-alike name
             with self.subTest(extra=extra):
                 self.assert_fails(f"{SUPPORTED}\nAlso: {extra}\n", "malformed_answer", {"look_alike"})
@@ -255,7 +256,8 @@ class LookAlikeNameTest(DisplayFixture):
                      "existing_path", "VERSION", "mode"):
             with self.subTest(word=word):
                 self.assertFalse(near_name(word, ("existing_path", "close_required", "version")))
-        for extra in ("--existing-path=overwrite", "python_version=3.11", "existing_paths=overwrite", "session=abc"):
+        for extra in ("--existing-path=refuse", "python_version=3.11", "existing_paths=overwrite", "session=abc",
+                      "--version=2"):
             with self.subTest(extra=extra):
                 self.assert_supported(f"{SUPPORTED}\nAlso: {extra}\n")
 
@@ -264,7 +266,7 @@ class StruckStatementTest(DisplayFixture):
     def test_a_struck_required_statement(self) -> None:
         """Guards against ``~~`existing_path=refuse`~~`` counting as stating the value: a reader sees it
         withdrawn."""
-        self.assert_fails(SUPPORTED.replace(VALUE, f"~~{VALUE}~~ `existing_path: overwrite`", 1),
+        self.assert_fails(SUPPORTED.replace(VALUE, f"~~{VALUE}~~ (see `existing_path`)", 1),
                           "missing_statement", {"missing_value"})
         self.assert_fails(SUPPORTED.replace(VERSION, f"~{VERSION}~", 1), "missing_statement", {"missing_version"})
         result = self.check(SUPPORTED.replace(VALUE, f"<del>{VALUE}</del>", 1))

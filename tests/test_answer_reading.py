@@ -27,10 +27,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from _conflict_gate.answer import check_answer
+from _conflict_gate.answer_forms import FormWords
 from _conflict_gate.answer_inline import InlineUnit
 from _conflict_gate.answer_reader import read_answer, segments
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import gate
+from _conflict_gate.form import language_forms
+from _conflict_gate.grammar import grammar_from_json
 from _conflict_gate.lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes, _is_accented_latin, is_look_alike
 from _conflict_gate.quotes import QuoteIndex
 from _conflict_gate.reader import MAX_OCCURRENCE_CHARS
@@ -80,10 +83,24 @@ class AnswerFolderTest(Fixture):
         backtick is not closed``), ``orbit.publish(body, retries=5)`` (``key=value with no spaces``),
         a decorator in backticks (``quote_without_citation``)."""
         paths = sorted((ANSWERS / "realistic").glob("*.md"))
-        self.assertGreaterEqual(len(paths), 30)
+        self.assertGreaterEqual(len(paths), 60)
         for path in paths:
             with self.subTest(answer=path.name):
                 result = self.check(path.read_bytes())
+                self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
+
+    def test_realistic_answers_are_supported_on_every_ready_lab_decision(self) -> None:
+        """Guards against issue 31's rejections of answers real assistants write (35-60: the key as a
+        language writes it in Python, JS, Go, Kotlin, YAML, JSON, TOML, shell flags, environment
+        variables; tables, headings, German, French, Spanish, Chinese and Russian prose): each is
+        ``supported`` against both of the lab's ready decisions (``compatible-agreement`` and
+        ``draft-set-aside``), and so is none of them only by accident of one decision."""
+        drafted = gate(self.corpus, ["quill-guide", "quill-reference", "quill-draft"], "1.0", "create_copy",
+                       "existing_path")
+        self.assertEqual(drafted["status"], "ready")
+        for path in sorted((ANSWERS / "realistic").glob("*.md")):
+            with self.subTest(answer=path.name):
+                result = dict(check_answer(self.corpus, drafted, path.read_bytes()))
                 self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
 
     def test_disguised_answers_are_never_supported(self) -> None:
@@ -91,7 +108,7 @@ class AnswerFolderTest(Fixture):
         expected = json.loads((ANSWERS / "disguised" / "expected.json").read_text(encoding="utf-8"))
         paths = sorted((ANSWERS / "disguised").glob("*.md"))
         self.assertEqual(sorted(expected), [path.name for path in paths])
-        self.assertGreaterEqual(len(paths), 13)
+        self.assertGreaterEqual(len(paths), 50)
         for path in paths:
             with self.subTest(answer=path.name):
                 result = self.check(path.read_bytes())
@@ -201,7 +218,8 @@ class StatementTest(Fixture):
             "in a code span": "`quill.create_copy(a, b, existing_path='overwrite')`",
             "bold": "**existing_path=overwrite**",
             "italic with underscores": "_existing_path=overwrite_",
-            "the key in upper case": "EXISTING_PATH=refuse",
+            "the key in a case no language writes it": "Existing_Path=refuse",
+            "the key in upper case, another value": "EXISTING_PATH=overwrite",
             "another key of the operation": "close_required=yes",
             "another version in code": "```toml\nversion = \"2.0\"\n```",
             "a directive of another operation": "```\n@quill delete_copy force=yes\n```",
@@ -220,6 +238,130 @@ class StatementTest(Fixture):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
+
+    def test_language_forms_of_the_key_are_statements_of_it(self) -> None:
+        """Guards against issue 31's first fault: ``client.connect(max_retries=3)`` in a Python sample,
+        the grammar's key being ``max-retries``, was ``look_alike``; and ``existingPath=overwrite`` was
+        free text. A name a programming language writes the key as states the key."""
+        for extra in ("existing-path=refuse", "EXISTING_PATH=refuse", "existingPath=refuse",
+                      "ExistingPath=refuse", "`copy(src, dst, existingPath: 'refuse')`", "VERSION=1.0",
+                      "Version=1.0", "```js\nquill.createCopy(src, dst, {existingPath: \"refuse\"});\n```"):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
+        for extra, kind in (("existing-path=overwrite", "other_value"), ("EXISTING_PATH=overwrite", "other_value"),
+                            ("existingPath=overwrite", "other_value"), ("ExistingPath = 'overwrite'", "other_value"),
+                            ("closeRequired=yes", "other_value"), ("CLOSE_REQUIRED=no", "other_value"),
+                            ("VERSION=2.0", "other_version"), ("Version=2.0", "other_version"),
+                            ("existingpath=refuse", "other_value"), ("Existing_Path=refuse", "other_value"),
+                            ("vERSION=1.0", "other_version"), ("existing_Path=refuse", "other_value")):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual(result["verdict"], "contradicts_decision", result["findings"])
+                self.assertEqual({f["kind"] for f in result["findings"]}, {kind})
+
+    def test_language_forms_are_exactly_five_and_a_shared_one_is_neither_name(self) -> None:
+        """Guards against the language forms drifting from reference/answer-check.md, and against a form
+        two keys share (``max_retries`` and ``max-retries`` both in a grammar) being read as either; a
+        key as the grammar spells it stays that key."""
+        self.assertEqual(language_forms("max-retries"),
+                         ("max-retries", "max_retries", "MAX_RETRIES", "maxRetries", "MaxRetries"))
+        self.assertEqual(language_forms("version"), ("version", "VERSION", "Version"))
+        grammar = grammar_from_json({"namespace": "acme", "product": "Acme", "operations": {"op": {
+            "max_retries": {"type": "integer", "min": 0, "max": 9},
+            "max-retries": {"type": "integer", "min": 0, "max": 9}}}})
+        words = FormWords(grammar, "op", "max-retries")
+        self.assertEqual([words.name_of(f) for f in ("max-retries", "max_retries", "MAX_RETRIES", "maxRetries")],
+                         ["max-retries", "max_retries", None, None])
+
+    def test_true_look_alikes_of_a_language_form_stay_malformed(self) -> None:
+        """Guards against a language form written with another script or another ``=`` passing, now
+        that the forms are statements: ``existingР ath`` with a Cyrillic ``Р``, ``EXISTING_PATH꞊``."""
+        for extra in ("existing\u0420ath=overwrite"[:8] + "\u0420ath=refuse", "EXISTING_PATH\ua78aoverwrite",
+                      "existingPath\u30a0overwrite", "EXISTING\u2010PATH=refuse", "\uff56\uff45\uff52\uff53\uff49\uff4f\uff4e=2.0"):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual(result["verdict"], "malformed_answer", result["findings"])
+                self.assertIn("look_alike", {f["kind"] for f in result["findings"]})
+
+    def test_a_statement_split_at_a_code_edge_is_read_as_shown(self) -> None:
+        """Guards against issue 31's second fault: `existing_path`=overwrite, `existing_path` =
+        `overwrite`, <code>existing_path</code>=overwrite, <kbd>..</kbd>, `version`=2.0 passed as
+        ``supported``, though a chat window shows a statement of the other value."""
+        for extra, kind in (("`existing_path`=overwrite", "other_value"),
+                            ("`existing_path` = `overwrite`", "other_value"),
+                            ("`existing_path`=`overwrite`", "other_value"),
+                            ("`existing_path` `=` `overwrite`", "other_value"),
+                            ("<code>existing_path</code>=overwrite", "other_value"),
+                            ("<code>existing_path</code>=<code>overwrite</code>", "other_value"),
+                            ("<kbd>existing_path</kbd>=overwrite", "other_value"),
+                            ("<samp>existing_path</samp> = overwrite", "other_value"),
+                            ("<tt>version</tt>=2.0", "other_version"),
+                            ("`version`=2.0", "other_version"), ("`version` = `2.0`", "other_version"),
+                            ("`existing_path=`overwrite", "other_value"), ("existing_path`=overwrite`", "other_value"),
+                            ("`existingPath`=overwrite", "other_value"), ("`close_required`=yes", "other_value"),
+                            ("Set `existing_path`\n= overwrite", "other_value"),
+                            # one span showing backticks, three spans to a terminal (found by the fuzz below)
+                            ("`Version``=``2.0`", "other_version"), ("so `VERSION``=`2.0.", "other_version")):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertNotEqual(result["verdict"], "supported")
+                self.assertEqual(result["verdict"], "contradicts_decision", result["findings"])
+                self.assertIn(kind, {f["kind"] for f in result["findings"]})
+        for extra in ("`existing_path`=refuse", "`existing_path` = `refuse`", "<code>version</code>=1.0",
+                      "The `existing_path` option; `refuse` is its value."):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
+
+    def test_colon_forms_and_flags_in_code_are_statements(self) -> None:
+        """Guards against issue 31's third fault: ``max-age: 3600`` (YAML), ``"max-age": 3600`` (JSON)
+        and a flag in a shell sample stating another value passed as ``supported``."""
+        for extra, kind in (("```yaml\nexisting_path: overwrite\n```", "other_value"),
+                            ("```yaml\ncopy:\n  existing-path: 'overwrite'  # replace\n```", "other_value"),
+                            ('```json\n{"existing_path": "overwrite"}\n```', "other_value"),
+                            ('```json\n{"existingPath":"overwrite","x":1}\n```', "other_value"),
+                            ("```js\ncopy(a, b, { existingPath: 'overwrite' });\n```", "other_value"),
+                            ('```python\nopts = {"existing_path": "overwrite"}\n```', "other_value"),
+                            ("```python\nif (existing_path := 'overwrite'): pass\n```", "other_value"),
+                            ("```sh\nquill copy a b --existing-path overwrite\n```", "other_value"),
+                            ("```sh\nquill copy a b --existing-path=overwrite\n```", "other_value"),
+                            ("```sh\nquill copy a b --existing_path 'overwrite'\n```", "other_value"),
+                            ("`existing_path: overwrite`", "other_value"),
+                            ("<code>existing_path: overwrite</code>", "other_value"),
+                            ("```yaml\nversion: \"2.0\"\n```", "other_version"),
+                            ("```yaml\nclose_required: yes\n```", "other_value"),
+                            ("    existing_path: overwrite", "other_value"),
+                            ("Run quill copy a b --existing-path=overwrite.", "other_value"),
+                            ('```python\nexisting_path: Literal["overwrite"]\n```', "other_value"),
+                            ('```python\nexisting_path: Literal["refuse", "overwrite"] = "refuse"\n```', "other_value"),
+                            ('```ts\ntype Opts = { existingPath?: "overwrite" };\n```', "other_value"),
+                            ("Or pass --close-required=yes.", "other_value")):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual(result["verdict"], "contradicts_decision", result["findings"])
+                self.assertIn(kind, {f["kind"] for f in result["findings"]})
+        for extra in ("```yaml\nexisting_path: refuse\nversion: '1.0'\n```", '```json\n{"existing_path": "refuse"}\n```',
+                      "```sh\nquill copy a b --existing-path refuse --verbose\n```",
+                      "```python\n@dataclass\nclass Opts:\n    existing_path: str\n    close_required: bool\n```",
+                      "```ts\ninterface Opts { existingPath: string }\n```", "```yaml\nexisting_path:\n  - a\n```",
+                      "```sh\nquill --version\npython --version 2>&1\n```", "Note on existing_path: overwrite is 2.0.",
+                      "Pass --existing-path refuse or --version=2 in prose.",
+                      '```python\nexisting_path: Literal["refuse"] = "refuse"\n```', '```ts\ntype O = { existingPath?: "refuse" };\n```',
+                      '```json\n{"existing_path": {"note": "x"}}\n```'):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
+
+    def test_a_statement_code_makes_in_a_fence_info_string_is_hidden(self) -> None:
+        """Guards against ``name: value`` or a flag in a fence's info string passing unseen: some chat
+        windows show the info string, some do not, as for ``name=value`` there."""
+        for extra in ("```yaml existing_path: overwrite\nx: 1\n```", "```sh --existing-path overwrite\nls\n```",
+                      "```yaml existing_path: refuse\nx: 1\n```"):
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual(result["verdict"], "malformed_answer", result["findings"])
+                self.assertIn("hidden_form", {f["kind"] for f in result["findings"]})
 
     def test_a_statement_inside_a_quote_is_judged_as_the_quote(self) -> None:
         answer = BASE + f"The 2.0 page: `@quill create_copy existing_path=overwrite` {GUIDE}\n"
@@ -360,13 +502,43 @@ def _look_alike_key(rng: random.Random) -> str:
     return spelt + "=overwrite"
 
 
+#: The language forms of the key and of ``version``, each with a value other than the decision's.
+_FORMS = [(form, "overwrite") for form in ("existing_path", "existing-path", "EXISTING_PATH", "existingPath",
+                                             "ExistingPath")] + [(form, "2.0") for form in ("version", "VERSION", "Version")]
+
+
+def _split_statement(rng: random.Random) -> str:
+    """Another value stated across code edges (issue 31): the name, ``=`` and the value each maybe in a
+    code span or an inline code element, at least one edge between them."""
+    name, value = rng.choice(_FORMS)
+    wraps = ["`{}`", "<code>{}</code>", "<kbd>{}</kbd>", "<samp>{}</samp>", "<tt>{}</tt>"]
+    left = rng.choice(wraps).format(name)
+    middle = rng.choice(["=", " = ", "`=`", " `=` ", "=\n"])
+    right = rng.choice(["{}", "`{}`", "<code>{}</code>", "**{}**", "_{}_"]).format(value)
+    return rng.choice(["", "Set ", "so "]) + left + middle + right + rng.choice(["", ".", " here."])
+
+
+def _code_statement(rng: random.Random) -> str:
+    """Another value as code states it (issue 31): a language form with ``=``, ``: value``, ``"name":``, or
+    a flag, in a fence, an indented block or a code span."""
+    name, value = rng.choice(_FORMS)
+    kebab = name.lower().replace("_", "-") if name[0].islower() and "_" in name or "-" in name else "existing-path"
+    line = rng.choice([f"{name}={value}", f"{name} = '{value}'", f"{name}: {value}", f'"{name}": "{value}",',
+                       f"{{{name}: '{value}'}}", f"f(a, {name}=\"{value}\")",
+                       f"quill copy a b --{kebab} overwrite", f"quill copy a b --{kebab}=overwrite"])
+    return rng.choice(["\n\n```\n{}\n```\n", "\n\n~~~yaml\n{}\n~~~\n", "\n\n    {}\n", " `{}`",
+                       " <code>{}</code>"]).format(line)
+
+
 def _entity(rng: random.Random, text: str) -> str:
     opens, closes = ["&#91;", "&#x5B;", "&lbrack;", "&lsqb;"], ["&#93;", "&#x5d;", "&rbrack;", "&rsqb;"]
     return text.replace("[", rng.choice(opens)).replace("]", rng.choice(closes))
 
 
 class DisguiseFuzzTest(unittest.TestCase):
-    """Seeded fuzz: each disguise of the issue, applied to the lab's supported answer, is never supported."""
+    """Seeded fuzz: each disguise of the issue, applied to the lab's supported answer, is never supported
+    (issue 31 adds statements split at code edges and the statements code makes, with the key's
+    language forms)."""
 
     #: name -> disguise(rng, answer) -> the answer with it applied.
     DISGUISES: dict[str, Callable[[random.Random, str], str]] = {
@@ -389,6 +561,8 @@ class DisguiseFuzzTest(unittest.TestCase):
         "directive with a citation": lambda rng, a: a + "\n@quill create_copy {} {}".format(
             rng.choice(["existing_path=overwrite", "close_required=no", "existing_path=refuse"]), GUIDE),
         "look-alike in the key": lambda rng, a: a + " " + _look_alike_key(rng),
+        "statement split at a code edge": lambda rng, a: a + " " + _split_statement(rng),
+        "statement code makes": lambda rng, a: a + _code_statement(rng),
     }
 
     def test_disguises_are_never_supported(self) -> None:

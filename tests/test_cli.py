@@ -1279,6 +1279,25 @@ class CheckAnswerTest(CliCase):
         self.assertEqual((report["verdict"], report["verdict_class"], report["findings"]),
                          ("supported", "supported", []))
 
+    def test_a_decision_made_with_the_users_question(self) -> None:
+        """Guards against issue 31's request without the user's question: ``gate --question`` puts it in a
+        third message (a user message after the claims), and check-answer accepts the decision it wrote;
+        a question with a control character is one usage line."""
+        question = "Will create_copy replace backup/report.md if it already exists?"
+        result = self.gate("--version", "1.0", "--claim", "existing_path", "--operation", "create_copy",
+                           "--question", question, "guide", "reference")
+        self.assertEqual((result.code, result.err), (code("ok"), ""))
+        messages = json.loads(result.out)["answer_request"]["messages"]
+        self.assertEqual([m["role"] for m in messages], ["system", "user", "user"])
+        self.assertEqual(messages[2]["content"], question)
+        self.assertEqual(messages[:2], json.loads(Path(self.ready).read_text(encoding="utf-8"))["answer_request"]["messages"])
+        path = self.tmp / "decision-question.json"
+        path.write_text(result.out, encoding="utf-8")
+        checked = self.check_answer(str(path), SUPPORTED_ANSWER)
+        self.assertEqual((checked.code, checked.err), (code("ok"), "supported: no findings\n"))
+        self.assertUserError(self.gate("--version", "1.0", "--claim", "existing_path", "--operation", "create_copy",
+                                       "--question", "a\x1b[2Kb", "guide"), "usage", "invalid_question")
+
     def test_exit_code_per_verdict_class(self) -> None:
         conflict = self.decision("guide", "rival")
         other_value = SUPPORTED_ANSWER.replace(b"`existing_path=refuse`", b"`existing_path=overwrite`")

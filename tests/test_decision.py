@@ -20,6 +20,7 @@ from _conflict_gate.decision import audit, claim_operation, gate
 from _conflict_gate.errors import GateError
 from _conflict_gate.grammar import grammar_from_json
 from _conflict_gate.manifest import VERSION_SCHEMES
+from _conflict_gate.registry import MAX_QUESTION_CHARS
 from _conflict_gate.registry import (
     AUDIT_STATUSES,
     DECISIONS,
@@ -491,9 +492,10 @@ class GateErrorTest(DialectCase):
 
     def refused(self, reason: str, corpus: Corpus | None = None, candidates: Any = ("quill-guide",),
                 version: Any = "1.0", operation: Any = "create_copy", key: Any = "existing_path",
-                unrelated: Any = "withhold") -> GateError:
+                unrelated: Any = "withhold", question: Any = None) -> GateError:
         with self.assertRaises(GateError) as caught:
-            gate(self.fixture if corpus is None else corpus, candidates, version, operation, key, unrelated=unrelated)
+            gate(self.fixture if corpus is None else corpus, candidates, version, operation, key, unrelated=unrelated,
+                 question=question)
         error = caught.exception
         self.assertIn(error.reason, GATE_REASONS)
         self.assertEqual(error.reason, reason, str(error))
@@ -619,6 +621,20 @@ class GateErrorTest(DialectCase):
                 self.assertTrue(str(error).endswith("is not one of: 'withhold', 'set_aside'"), str(error))
                 self.assertIsNone(error.source_id)
 
+    def test_invalid_question(self) -> None:
+        """Guards against a user's question the request cannot carry as shown: not text, empty, over
+        MAX_QUESTION_CHARS, or holding a control a terminal acts on or a bidirectional control (a model
+        would read what a person reviewing the request does not see)."""
+        for value in ("", "  \n", 3, b"q", ["q"], "x" * (MAX_QUESTION_CHARS + 1), "a\x1b[2Kb", "a\rb",
+                      "a\u202eb", "a\x00"):
+            with self.subTest(value=repr(value)[:40]):
+                self.refused("invalid_question", question=value)
+        for value in ("Does create_copy overwrite?", "x" * MAX_QUESTION_CHARS, "line 1\r\nline 2\ttab",
+                      "¿Sobrescribe? 上書きしますか"):
+            with self.subTest(value=value[:40]):
+                result = gate(self.fixture, ["quill-guide"], "1.0", "create_copy", "existing_path", question=value)
+                self.assertEqual(result["answer_request"]["messages"][2], {"role": "user", "content": value})
+
     def test_ambiguous_claim_key(self) -> None:
         """Guards against a request without an operation being decided for one of several operations
         that have its key (the command line's --operation rule, and the gate tool's)."""
@@ -639,7 +655,7 @@ class GateErrorTest(DialectCase):
     def test_every_gate_reason_is_tested(self) -> None:
         tested = {"invalid_candidate_ids", "duplicate_candidate", "invalid_requested_version",
                   "unsupported_requested_claim", "unknown_candidate", "invalid_unrelated_option",
-                  "ambiguous_claim_key"}
+                  "ambiguous_claim_key", "invalid_question"}
         self.assertEqual(tested, set(GATE_REASONS))
 
 

@@ -164,12 +164,18 @@ class SchemaValidationTest(unittest.TestCase):
             "an answer request when not ready": (conflict, lambda d: d.update(answer_request=ready["answer_request"])),
             "no answer request when ready": (ready, lambda d: d.update(answer_request=None)),
             "claims on a refusal": (refused, lambda d: d.update(claims=ready["claims"])),
+            "a fourth message": (ready, lambda d: d["answer_request"]["messages"].extend(
+                [{"role": "user", "content": "q"}, {"role": "user", "content": "r"}])),
+            "the claims' message dropped": (ready, lambda d: d["answer_request"]["messages"].pop()),
         }
         for why, (base, mutate) in mutants.items():
             with self.subTest(why):
                 mutant = copy.deepcopy(base)
                 mutate(mutant)
                 self.assertInvalid("decision", mutant, why)
+        asked = gate(load_documents(FIXTURE_MANIFEST), ["quill-guide", "quill-reference"], "1.0", "create_copy",
+                     "existing_path", question="Does create_copy overwrite?")
+        self.assertValid("decision", json.loads(json.dumps(asked)))  # three messages: the user's question last
         lab = copy.deepcopy(self.saved)
         lab["answers"][0]["verdict"] = "fine"
         self.assertInvalid("lab-result", lab, "an unregistered verdict")

@@ -105,6 +105,16 @@ class LabEqualityTest(LabCopyCase):
         self.assertEqual((status, render_json(service.versions())), (code("ok"), out))
         self.assertEqual((service.reloads, service.reread), (0, 0))
 
+    def test_the_gate_tool_carries_the_users_question_as_the_command_line_does(self) -> None:
+        """Guards against the gate tool and ``gate --question`` building different requests (issue 31)."""
+        service = GateService(self.m)
+        question = "Does create_copy overwrite in 1.0?"
+        result = service.gate(["quill-guide", "quill-reference"], "1.0", "existing_path", question=question)
+        status, out, err = self.cli("gate", "--manifest", self.m, "--version", "1.0", "--claim", "existing_path",
+                                    "--question", question, "quill-guide", "quill-reference")
+        self.assertEqual((status, render_json(result)), (code("ok"), out), err)
+        self.assertEqual(result["answer_request"]["messages"][2], {"role": "user", "content": question})
+
 
 class FreshnessTest(LabCopyCase):
     READY = (["quill-guide", "quill-reference"], "1.0", "existing_path", "create_copy")
