@@ -45,7 +45,7 @@ from typing import Callable, Final, NamedTuple, Sequence
 from .inlines import RAW_TEXT_ELEMENTS, Indexes, Spans, browser_markup_end, filtered_tag, raw_text_end
 
 __all__ = ["BLOCK", "CELL", "HEADING", "MAX_OPEN", "NOT_A_LINE", "OpenElements", "Opened", "RCDATA_SHOWN", "RawHtml",
-           "STRUCTURE", "TEXT", "readings", "shown_alt", "shown_attribute"]
+           "STRUCTURE", "TEXT", "readings", "shown_attribute"]
 
 #: HTML 13.1.2: void elements, and those the "in body" mode inserts and pops at once (13.2.6.4.7).
 _VOID: Final = frozenset({"area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img",
@@ -550,11 +550,11 @@ class RawHtml:
 
 #: An attribute whose value a browser draws as text: ``alt`` (an image without ``src``, or one that does not
 #: load, is drawn as its alt text), ``value`` and ``placeholder`` (a text field shows them), ``label`` (an
-#: ``<option>``'s or ``<track>``'s). Matched wherever it is written (in code too: coarse, in the safe direction).
+#: ``<option>``'s or ``<track>``'s). Matched wherever it is written (in code too: coarse, in the safe direction); a
+#: quoted value runs to its closing quote, or to the end of the page when there is none (linear: no value is read
+#: twice).
 _SHOWN_VALUE: Final = re.compile(r"""(?<![\w:.-])(alt|value|placeholder|label)[ \t\r\n]*=[ \t\r\n]*"""
-                                 r"""("[^"]*"|'[^']*'|[^\s"'=<>`]+)""", re.ASCII | re.IGNORECASE)
-_ALT_VALUE: Final = re.compile(_SHOWN_VALUE.pattern.replace("(alt|value|placeholder|label)", "(alt)"),
-                               re.ASCII | re.IGNORECASE)
+                                 r"""("[^"]*|'[^']*|[^\s"'=<>`]+)""", re.ASCII | re.IGNORECASE)
 #: An attribute that makes a browser show a document the page spells out otherwise: ``srcdoc`` (an iframe's
 #: HTML, its references decoded twice) and a ``data:`` URL an ``<object>``, ``<embed>`` or ``<iframe>`` shows
 #: (percent- or base64-encoded text).
@@ -580,19 +580,12 @@ def _candidate_in_value(view: str, candidates: Sequence[int], pattern: re.Patter
     return -1
 
 
-def shown_alt(view: str, candidates: Sequence[int]) -> int:
-    """The offset of the first candidate in an ``alt`` attribute's value, or -1 (hostile finding 7): a
-    browser draws an image without ``src``, or one that does not load, as its alt text, and GitHub's
-    sanitizer keeps ``alt``. The value is not a paragraph's line; what it shows the gate does not read."""
-    return _candidate_in_value(view, candidates, _ALT_VALUE)
-
-
 def shown_attribute(view: str, candidates: Sequence[int]) -> int:
     """The offset of the first candidate in an attribute value a browser shows (``alt``, ``value``,
     ``placeholder``, ``label``), or of the first ``srcdoc`` or ``data:`` URL an ``<object>``, ``<embed>``
-    or ``<iframe>`` shows, on a page with candidates; or -1 (hostile finding 7). GitHub's sanitizer
-    strips those elements and ``<input>`` (:func:`shown_alt` is its rule); a browser reading a site's
-    raw HTML shows them all."""
+    or ``<iframe>`` shows, on a page with candidates; or -1 (hostile finding 7). A browser draws an
+    image without ``src``, or one that does not load, as its alt text (github.com's sanitizer keeps
+    ``alt`` and strips the rest; a site passing raw HTML through shows them all)."""
     if not candidates:
         return -1
     found = _candidate_in_value(view, candidates, _SHOWN_VALUE)

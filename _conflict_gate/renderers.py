@@ -64,7 +64,7 @@ from .blocks import GITHUB, GITHUB_ALONE, Flavour
 from .blocks.mdx import DOCUSAURUS, MdxReading, read_mdx, unclosed_front_matter
 from .blocks.myst import MYST, attributes_line, definition_lazy_line, field_list_line, include_line, math_line
 from .blocks.scan import first_in_a_candidates_paragraph
-from .html_tree import shown_alt, shown_attribute
+from .html_tree import shown_attribute
 from .inlines import TagFilter
 from .registry import DEFAULT_RENDERER, RENDERERS
 from .site_mkdocs import MkDocsPage, attribute_line, escaped_tag, open_at_reference
@@ -163,17 +163,13 @@ def vue_binding(view: str, candidates: Sequence[int]) -> int:
     return found.start() if found is not None else -1
 
 
-#: Text a browser shows from an attribute (hostile finding 7): every renderer but ``github``, whose sanitizer
-#: keeps ``alt`` alone of them (:data:`_SHOWN_ALT`).
+#: Text a browser shows from an attribute (hostile finding 7), under every renderer: github.com's sanitizer keeps
+#: ``alt`` alone of them, but ``github`` is judged by cmark-gfm's own HTML too, which keeps them all.
 _SHOWN_ATTRIBUTE: Final = PageRefusal(
     "ambiguous_markup", shown_attribute,
     "a browser shows this attribute's text (an image's alt text, a field's value or placeholder, an option's "
     "label, an iframe's srcdoc, a data: URL an object, embed or iframe shows), which is no paragraph's line and "
     "which the gate does not read as the site shows it")
-_SHOWN_ALT: Final = PageRefusal(
-    "ambiguous_markup", shown_alt,
-    "a browser draws an image without src, or one that does not load, as its alt text (GitHub's sanitizer keeps "
-    "alt): directive-shaped text there is no paragraph's line, and the gate does not read it as shown")
 
 #: What ``commonmark`` (and ``mkdocs``, which reads every page ``commonmark`` reads) refuses of such sites.
 _SITE_REFUSALS: Final = (
@@ -190,7 +186,7 @@ _SITE_REFUSALS: Final = (
                 "(v-text, v-html, v-if, v-show, :name), which the gate does not evaluate; a reader may see text "
                 "the page does not hold, or not see the directive"))
 
-GITHUB_COM: Final = Renderer("github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True, page_refusals=(_SHOWN_ALT,))
+GITHUB_COM: Final = Renderer("github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True, page_refusals=(_SHOWN_ATTRIBUTE,))
 COMMONMARK: Final = Renderer("commonmark", GITHUB, TagFilter.IN_DOUBT, page_refusals=_SITE_REFUSALS)
 MKDOCS: Final = Renderer(
     "mkdocs", GITHUB, TagFilter.IN_DOUBT, site=scan_mkdocs,

@@ -216,7 +216,10 @@ class MkDocsPage:
             return ("MkDocs (Python-Markdown) passes an HTML block through only when it starts with a whole tag "
                     "or a comment closed later ('<!--' never closed is text); this text may show")
         if kind in ("paragraph", "table"):
-            if self.view[self._line_start(at):at].strip(" \t"):
+            view, i = self.view, at
+            while i > 0 and view[i - 1] in " \t":
+                i -= 1
+            if i > 0 and view[i - 1] not in "\r\n":
                 return None  # not the start of a line: no reading makes it a directive
             return ("MkDocs (Python-Markdown) reads code spans, links and inline math ($...$) before raw HTML, "
                     "which may then not hide this line as CommonMark does")
@@ -292,6 +295,22 @@ def _loose_tag(view: str, last: int, fenced: Sequence[tuple[int, int]] = ()) -> 
         if _COMMONMARK_TAG.fullmatch(tag.group()) is None:
             return tag.start(), tag.group()
     return None
+
+
+class _Lines:
+    """0-based line numbers of increasing offsets, counted on from the last one asked (linear in all)."""
+
+    def __init__(self, view: str) -> None:
+        self.view, self.offset, self.line = view, 0, 0
+
+    def __call__(self, offset: int) -> int:
+        if offset < self.offset:
+            self.offset, self.line = 0, 0
+        view = self.view
+        self.line += (view.count("\n", self.offset, offset) + view.count("\r", self.offset, offset)
+                      - view.count("\r\n", self.offset, offset))
+        self.offset = offset
+        return self.line
 
 
 def _line_number(view: str, offset: int) -> int:
@@ -519,6 +538,7 @@ def _abbreviation_titles(view: str, candidates: Sequence[int], doubts: dict[int,
     line, its title is the next line; Python-Markdown shows none of them. Linear: the ``]`` and ``\\``
     found last are reused by later starts before them."""
     close = backslash = -1
+    line_of = _Lines(view)
     for start in _ABBREVIATION_START.finditer(view, 0, candidates[-1] + 1):
         begin = start.start()
         if close < start.end():
@@ -537,9 +557,11 @@ def _abbreviation_titles(view: str, candidates: Sequence[int], doubts: dict[int,
         if end == after.end():  # no title on the line: the next line is the title
             newline = view.find("\n", end)
             end = len(view) if newline < 0 else _line_end(view, newline + 1)
-        line = _line_number(view, begin)
-        for at in candidates[bisect.bisect_left(candidates, begin):bisect.bisect_left(candidates, end)]:
-            doubts.setdefault(at, (_ABBREVIATION_WHY.format(line + 1), line))
+        taken = candidates[bisect.bisect_left(candidates, begin):bisect.bisect_left(candidates, end)]
+        if taken:
+            line = line_of(begin)
+            for at in taken:
+                doubts.setdefault(at, (_ABBREVIATION_WHY.format(line + 1), line))
 
 
 #: A definition (def_list: ``(^|\n)[ ]{0,3}:[ ]{1,3}(.*?)(\n|$)``, tabs expanded): the lines above it in
@@ -562,6 +584,7 @@ def _definition_terms(view: str, candidates: Sequence[int], fenced: Sequence[tup
     walk goes below the definition line before)."""
     covered = 0
     k = 0
+    line_of = _Lines(view)
     first = candidates[0] if candidates else len(view)
     for definition in _DEFINITION_LINE.finditer(view, first):
         here = definition.start()
@@ -578,9 +601,11 @@ def _definition_terms(view: str, candidates: Sequence[int], fenced: Sequence[tup
                 start = above
         while start > covered and not _blank(view, _line_above(view, start)):
             start = _line_above(view, start)
-        line = _line_number(view, here)
-        for at in candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, here)]:
-            doubts.setdefault(at, (_TERM_WHY.format(line + 1), line))
+        terms = candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, here)]
+        if terms:
+            line = line_of(here)
+            for at in terms:
+                doubts.setdefault(at, (_TERM_WHY.format(line + 1), line))
         covered = here
 
 
@@ -601,11 +626,12 @@ def _backtick_in_tags(view: str, candidates: Sequence[int], fenced: Sequence[tup
     finding 2e): CommonMark reads the tag or autolink first and the backtick inside it is no code span;
     Python-Markdown pairs it with a later backtick into a code span, which may hide the line. Linear:
     each attempt stops at the next ``<``."""
+    line_of = _Lines(view)
     for start, end in candidates_stretches(view, candidates):
         found = _BACKTICK_IN_TAG.search(view, start, end)
         if found is None:
             continue
-        line = _line_number(view, found.start())
+        line = line_of(found.start())
         for at in candidates[bisect.bisect_right(candidates, found.start()):bisect.bisect_left(candidates, end)]:
             doubts.setdefault(at, (_BACKTICK_IN_TAG_WHY.format(line + 1), line))
 
