@@ -34,6 +34,9 @@ One :class:`OpenElements` follows one reading: GFM's tag filter applied
 (GitHub writes ``<title>``, ``<script>`` ... as text, so they open nothing)
 or not (they are raw text elements). A renderer whose tag filter is in doubt
 follows both (:func:`readings`).
+
+:func:`shown_attribute` finds the attributes whose text a browser draws (an image's alt text, a
+field's value, an iframe's ``srcdoc``, a ``data:`` URL an ``<object>`` shows): a page rule of every renderer.
 """
 
 from __future__ import annotations
@@ -571,7 +574,7 @@ def _candidate_in_value(view: str, candidates: Sequence[int], pattern: re.Patter
     mention), or -1. Linear: one search, a bisection per match, each value searched once."""
     if not candidates:
         return -1
-    for found in pattern.finditer(view, 0, candidates[-1] + 4096):
+    for found in pattern.finditer(view):
         k = bisect.bisect_left(candidates, found.start(2))
         if k < len(candidates) and candidates[k] < found.end(2):
             rest = view[candidates[k]:found.end(2)]
