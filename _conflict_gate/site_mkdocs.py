@@ -154,6 +154,8 @@ class MkDocsPage:
     fenced: Sequence[tuple[int, int]] = ()
     _first_html: int | None = field(default=None, repr=False)
     _comment_ends: list[int] | None = field(default=None, repr=False)
+    #: for _read_first: (stretch start, offset scanned to, what was seen: a mark read before raw HTML, '<' count)
+    _stretch: tuple[int, int, bool, int] = field(default=(-1, -1, False, 0), repr=False)
 
     def _line_start(self, offset: int) -> int:
         return max(self.view.rfind("\n", 0, offset), self.view.rfind("\r", 0, offset)) + 1
@@ -221,6 +223,8 @@ class MkDocsPage:
                 i -= 1
             if i > 0 and view[i - 1] not in "\r\n":
                 return None  # not the start of a line: no reading makes it a directive
+            if not self._read_first(at):
+                return None  # nothing Python-Markdown reads before raw HTML: it hides the line too
             return ("MkDocs (Python-Markdown) reads code spans, links and inline math ($...$) before raw HTML, "
                     "which may then not hide this line as CommonMark does")
         if kind != "link_definition":
@@ -229,6 +233,30 @@ class MkDocsPage:
         if "]:" in before or '"' in before or "'" in before or "(" in before:
             return None
         return "MkDocs (Python-Markdown) reads a link definition's title only from its quote on; this line may show as text"
+
+    def _read_first(self, at: int) -> bool:
+        """Does the stretch of lines holding ``at`` hold, before it, something Python-Markdown reads before
+        raw HTML (a backtick, ``[``, ``$``, a backslash, ``++``: code spans, links, arithmatex, escapes,
+        keys) or a second ``<`` (an autolink, or a tag its looser pattern takes)? Asked at increasing
+        offsets, read on from the last answer (linear over the page)."""
+        view = self.view
+        start, scanned, seen, angles = self._stretch
+        if scanned < 0 or at < scanned or _BLANK_BETWEEN.search(view, scanned, at) is not None:
+            floor = scanned if 0 <= scanned <= at else 0  # no line above the last answer is walked twice
+            start = at
+            while start > 0:  # back to the stretch's first line
+                above = view.rfind("\n", 0, start - 1) + 1
+                if not view[above:start].strip(" \t\r\n") or above < floor:
+                    break
+                start = above
+            scanned, seen, angles = start, False, 0
+        for mark in _READ_BEFORE_HTML.finditer(view, scanned, at):
+            if mark.group() == "<":
+                angles += 1
+            else:
+                seen = True
+        self._stretch = (start, at, seen, angles)
+        return seen or angles >= 2
 
     def _comment_closed_after(self, at: int) -> bool:
         """Is there a ``-->`` after ``at`` outside the fences superfences closes (found once)?"""
@@ -244,6 +272,9 @@ class MkDocsPage:
         return bisect.bisect_right(self._comment_ends, at) < len(self._comment_ends)
 
 
+#: What Python-Markdown's inline patterns read before raw HTML (code spans, escapes, links, arithmatex, keys, autolinks).
+_READ_BEFORE_HTML: Final = re.compile(r"[`\[$\\<]|\+\+", re.ASCII)
+_BLANK_BETWEEN: Final = re.compile(r"\n[ \t\r]*\n", re.ASCII)
 #: A line that begins (after 0-3 spaces) with a start tag: raw HTML Python-Markdown may keep open over blank lines.
 _HTML_LINE: Final = re.compile(r"^ {0,3}<[A-Za-z]", re.ASCII | re.MULTILINE)
 
@@ -622,8 +653,9 @@ _BACKTICK_IN_TAG_WHY: Final = ("Python-Markdown reads code spans before autolink
 
 def _backtick_in_tags(view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]],
                       doubts: dict[int, tuple[str, int]]) -> None:
-    """Note the candidates after a ``<...>`` holding a backtick in their stretch of lines (hostile
-    finding 2e): CommonMark reads the tag or autolink first and the backtick inside it is no code span;
+    """Note the candidates after a ``<...>`` holding a backtick, and before a later backtick, in their
+    stretch of lines (hostile finding 2e): CommonMark reads the tag or autolink first and the backtick
+    inside it is no code span;
     Python-Markdown pairs it with a later backtick into a code span, which may hide the line. Linear:
     each attempt stops at the next ``<``."""
     line_of = _Lines(view)
@@ -631,8 +663,9 @@ def _backtick_in_tags(view: str, candidates: Sequence[int], fenced: Sequence[tup
         found = _BACKTICK_IN_TAG.search(view, start, end)
         if found is None:
             continue
+        last = view.rfind("`", found.end(), end)  # a code span over a line needs a backtick after it
         line = line_of(found.start())
-        for at in candidates[bisect.bisect_right(candidates, found.start()):bisect.bisect_left(candidates, end)]:
+        for at in candidates[bisect.bisect_right(candidates, found.start()):bisect.bisect_left(candidates, last)]:
             doubts.setdefault(at, (_BACKTICK_IN_TAG_WHY.format(line + 1), line))
 
 
