@@ -34,17 +34,21 @@ One :class:`OpenElements` follows one reading: GFM's tag filter applied
 (GitHub writes ``<title>``, ``<script>`` ... as text, so they open nothing)
 or not (they are raw text elements). A renderer whose tag filter is in doubt
 follows both (:func:`readings`).
+
+:func:`shown_attribute` finds the attributes whose text a browser draws (an image's alt text, a
+field's value, an iframe's ``srcdoc``, a ``data:`` URL an ``<object>`` shows): a page rule of every renderer.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Callable, Final, NamedTuple, Sequence
 
 from .inlines import RAW_TEXT_ELEMENTS, Indexes, Spans, browser_markup_end, filtered_tag, raw_text_end
 
 __all__ = ["BLOCK", "CELL", "HEADING", "MAX_OPEN", "NOT_A_LINE", "OpenElements", "Opened", "RCDATA_SHOWN", "RawHtml",
-           "STRUCTURE", "TEXT", "readings"]
+           "STRUCTURE", "TEXT", "readings", "shown_attribute"]
 
 #: HTML 13.1.2: void elements, and those the "in body" mode inserts and pops at once (13.2.6.4.7).
 _VOID: Final = frozenset({"area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img",
@@ -545,3 +549,55 @@ class RawHtml:
         for tracker in self.trackers:
             if tracker.gave_up is None:
                 tracker.gave_up = Opened(line, why, STRUCTURE)
+
+
+#: An attribute whose value a browser draws as text: ``alt`` (an image without ``src``, or one that does not
+#: load, is drawn as its alt text), ``value`` and ``placeholder`` (a text field shows them), ``label`` (an
+#: ``<option>``'s or ``<track>``'s). Matched wherever it is written (in code too: coarse, in the safe direction); a
+#: quoted value runs to its closing quote, or to the end of the page when there is none (linear: no value is read
+#: twice).
+_SHOWN_VALUE: Final = re.compile(r"""(?<![\w:.-])(alt|value|placeholder|label)[ \t\r\n]*=[ \t\r\n]*"""
+                                 r"""("[^"]*|'[^']*|[^\s"'=<>`]+)""", re.ASCII | re.IGNORECASE)
+#: An attribute that makes a browser show a document the page spells out otherwise: ``srcdoc`` (an iframe's
+#: HTML, its references decoded twice) and a ``data:`` URL an ``<object>``, ``<embed>`` or ``<iframe>`` shows
+#: (percent- or base64-encoded text).
+_EMBEDDED: Final = re.compile(r"""(?<![\w:.-])(?:srcdoc[ \t\r\n]*=|(?:data|src)[ \t\r\n]*=[ \t\r\n]*["']?[ \t\r\n]*data:)""",
+                              re.ASCII | re.IGNORECASE)
+#: An ``<img>`` or ``<input>``'s ``src``: ``data=`` and ``src=`` outside ``<object>``, ``<embed>``, ``<iframe>``
+#: show no text (an image's pixels are not the page's text).
+_IMAGE_SOURCE: Final = re.compile(r"<(?:img|image|input|source|video|audio|script|track)\b[^<>]*\Z", re.ASCII | re.IGNORECASE)
+
+
+def _candidate_in_value(view: str, candidates: Sequence[int], pattern: re.Pattern[str]) -> int:
+    """The first candidate inside a value ``pattern`` matches (its group 2) that may state a claim (an
+    ``=``, or a character reference that may be one, after it in the value: ``alt="@quill badge"`` is a
+    mention), or -1. Linear: one search, a bisection per match, each value searched once."""
+    if not candidates:
+        return -1
+    for found in pattern.finditer(view):
+        k = bisect.bisect_left(candidates, found.start(2))
+        if k < len(candidates) and candidates[k] < found.end(2):
+            rest = view[candidates[k]:found.end(2)]
+            if "=" in rest or "&" in rest:
+                return candidates[k]
+    return -1
+
+
+def shown_attribute(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first candidate in an attribute value a browser shows (``alt``, ``value``,
+    ``placeholder``, ``label``), or of the first ``srcdoc`` or ``data:`` URL an ``<object>``, ``<embed>``
+    or ``<iframe>`` shows, on a page with candidates; or -1 (hostile finding 7). A browser draws an
+    image without ``src``, or one that does not load, as its alt text (github.com's sanitizer keeps
+    ``alt`` and strips the rest; a site passing raw HTML through shows them all)."""
+    if not candidates:
+        return -1
+    found = _candidate_in_value(view, candidates, _SHOWN_VALUE)
+    for embedded in _EMBEDDED.finditer(view):
+        if embedded.group().lower().startswith("src"):
+            if embedded.group().lower().startswith("srcdoc"):
+                return embedded.start() if found < 0 else min(found, embedded.start())
+            tag = view.rfind("<", max(0, embedded.start() - 4096), embedded.start())
+            if tag >= 0 and _IMAGE_SOURCE.match(view, tag, embedded.start()):
+                continue  # an image's data: URL
+        return embedded.start() if found < 0 else min(found, embedded.start())
+    return found

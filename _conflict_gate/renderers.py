@@ -64,6 +64,7 @@ from .blocks import GITHUB, GITHUB_ALONE, Flavour
 from .blocks.mdx import DOCUSAURUS, MdxReading, read_mdx, unclosed_front_matter
 from .blocks.myst import MYST, attributes_line, definition_lazy_line, field_list_line, include_line, math_line
 from .blocks.scan import first_in_a_candidates_paragraph
+from .html_tree import shown_attribute
 from .inlines import TagFilter
 from .registry import DEFAULT_RENDERER, RENDERERS
 from .site_mkdocs import MkDocsPage, attribute_line, escaped_tag, open_at_reference
@@ -162,8 +163,17 @@ def vue_binding(view: str, candidates: Sequence[int]) -> int:
     return found.start() if found is not None else -1
 
 
+#: Text a browser shows from an attribute (hostile finding 7), under every renderer: github.com's sanitizer keeps
+#: ``alt`` alone of them, but ``github`` is judged by cmark-gfm's own HTML too, which keeps them all.
+_SHOWN_ATTRIBUTE: Final = PageRefusal(
+    "ambiguous_markup", shown_attribute,
+    "a browser shows this attribute's text (an image's alt text, a field's value or placeholder, an option's "
+    "label, an iframe's srcdoc, a data: URL an object, embed or iframe shows), which is no paragraph's line and "
+    "which the gate does not read as the site shows it")
+
 #: What ``commonmark`` (and ``mkdocs``, which reads every page ``commonmark`` reads) refuses of such sites.
 _SITE_REFUSALS: Final = (
+    _SHOWN_ATTRIBUTE,
     PageRefusal("ambiguous_markup", site_include,
                 "this line pulls in another file (VitePress's <!--@include: -->, Jekyll's {% include %}), whose lines "
                 "the gate does not read; a reader sees them in this page"),
@@ -176,7 +186,7 @@ _SITE_REFUSALS: Final = (
                 "(v-text, v-html, v-if, v-show, :name), which the gate does not evaluate; a reader may see text "
                 "the page does not hold, or not see the directive"))
 
-GITHUB_COM: Final = Renderer("github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True)
+GITHUB_COM: Final = Renderer("github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True, page_refusals=(_SHOWN_ATTRIBUTE,))
 COMMONMARK: Final = Renderer("commonmark", GITHUB, TagFilter.IN_DOUBT, page_refusals=_SITE_REFUSALS)
 MKDOCS: Final = Renderer(
     "mkdocs", GITHUB, TagFilter.IN_DOUBT, site=scan_mkdocs,
@@ -191,12 +201,12 @@ MKDOCS: Final = Renderer(
                                "sign, so the text after it may show as a directive"), *_SITE_REFUSALS))
 DOCUSAURUS_SITE: Final = Renderer(
     "docusaurus", DOCUSAURUS, TagFilter.NONE, page_reading=read_mdx,
-    page_refusals=(PageRefusal("ambiguous_markup", unclosed_front_matter,
+    page_refusals=(_SHOWN_ATTRIBUTE, PageRefusal("ambiguous_markup", unclosed_front_matter,
                                "this page opens front matter that no '---' line closes: gray-matter takes the whole "
                                "page as front matter, and Docusaurus shows none of it"),))
 MYST_SITE: Final = Renderer(
     "myst", MYST, TagFilter.NONE, code_spans_shown=True,
-    page_refusals=(PageRefusal("ambiguous_markup", lambda view, candidates: include_line(view),
+    page_refusals=(_SHOWN_ATTRIBUTE, PageRefusal("ambiguous_markup", lambda view, candidates: include_line(view),
                                "this line pulls in another file (a MyST {include} or {literalinclude}, or a reST "
                                "include), whose lines the gate does not read; a reader sees them in this page"),
                    PageRefusal("ambiguous_markup", field_list_line,

@@ -33,14 +33,20 @@ one pass over the page (:func:`scan`):
   lines holding a backtick line that opens no fence superfences closes (its
   backticks may pair with others into a code span over the lines); a tag in
   a fence superfences closes is code, not HTML Python-Markdown passes on.
-* **Hidden text that may show**: a link definition whose title's quote is on
-  an earlier line is paragraph text for Python-Markdown, so directive-shaped
-  text on its later lines is in doubt (:meth:`MkDocsPage.hidden_doubt`); raw
-  HTML and inline link titles over lines it hides as CommonMark does.
+* **Hidden text that may show** (:meth:`MkDocsPage.hidden_doubt`): a link
+  definition whose title's quote is on an earlier line is paragraph text for
+  Python-Markdown; an HTML block that is not a comment closed later (an
+  unclosed ``<!--`` is text); the start of a line raw HTML hides inside a
+  paragraph (code spans, links and arithmatex's ``$...$`` come first in
+  Python-Markdown). Directive-shaped text there is in doubt.
+* **Shown text that may hide** (``doubts``): the lines an abbreviation
+  definition takes (its title may be the next line), the terms above a
+  definition line (def_list), the lines after a ``<...>`` holding a backtick
+  (code spans come before autolinks and tags).
 
 What it does not model, and why that is safe: everything else Python-Markdown
 does differently (list indentation, setext headings, HTML blocks kept open
-over blank lines, attribute lists, abbreviations, MultiMarkdown meta) either
+over blank lines, attribute lists, MultiMarkdown meta) either
 only hides a line that CommonMark already refuses or happens where the
 CommonMark reading refuses already; the differential test against
 Python-Markdown (``tests/test_reader_differential_mkdocs.py``) measures it.
@@ -144,7 +150,12 @@ class MkDocsPage:
     #: Candidate offset -> (why, 0-based line of the cause), for candidates MkDocs may read otherwise:
     #: lines that may continue a quote, list item, container or fence lazily; abbreviated words.
     doubts: dict[int, tuple[str, int]] = field(default_factory=dict)
+    #: ``(start, end)`` offsets of the fences superfences closes, in order.
+    fenced: Sequence[tuple[int, int]] = ()
     _first_html: int | None = field(default=None, repr=False)
+    _comment_ends: list[int] | None = field(default=None, repr=False)
+    #: for _read_first: (stretch start, offset scanned to, what was seen: a mark read before raw HTML, '<' count)
+    _stretch: tuple[int, int, bool, int] = field(default=(-1, -1, False, 0), repr=False)
 
     def _line_start(self, offset: int) -> int:
         return max(self.view.rfind("\n", 0, offset), self.view.rfind("\r", 0, offset)) + 1
@@ -196,12 +207,26 @@ class MkDocsPage:
     def hidden_doubt(self, at: int, kind: str) -> str | None:
         """Why MkDocs may show text CommonMark hides at ``at`` (in a block of ``kind``), or None: a link
         definition's title begun on an earlier line (Python-Markdown reads a definition's title only on
-        its line or the next, from its quote; raw HTML and inline link titles over lines it hides too)."""
+        its line or the next, from its quote); an HTML block that is not a comment closed after ``at``
+        (Python-Markdown shows an unclosed ``<!--`` as text, hostile finding 2c); raw HTML inside a
+        paragraph hiding the start of a line (Python-Markdown reads code spans, links and arithmatex's
+        ``$...$`` before raw HTML, so ``[a <!-- ](x)`` or ``$`<!--$`` leave no comment open: hostile
+        finding 2d, 2f)."""
         if kind == "html_block":
-            if "<!--" in self.view[max(0, at - 4096):at]:
-                return None  # a comment: Python-Markdown hides it too
-            return ("MkDocs (Python-Markdown) passes an HTML block through only when it starts with a whole tag; "
-                    "this text may show")
+            if "<!--" in self.view[max(0, at - 4096):at] and self._comment_closed_after(at):
+                return None  # a comment closed after it: Python-Markdown hides it too
+            return ("MkDocs (Python-Markdown) passes an HTML block through only when it starts with a whole tag "
+                    "or a comment closed later ('<!--' never closed is text); this text may show")
+        if kind in ("paragraph", "table"):
+            view, i = self.view, at
+            while i > 0 and view[i - 1] in " \t":
+                i -= 1
+            if i > 0 and view[i - 1] not in "\r\n":
+                return None  # not the start of a line: no reading makes it a directive
+            if not self._read_first(at):
+                return None  # nothing Python-Markdown reads before raw HTML: it hides the line too
+            return ("MkDocs (Python-Markdown) reads code spans, links and inline math ($...$) before raw HTML, "
+                    "which may then not hide this line as CommonMark does")
         if kind != "link_definition":
             return None
         before = self.view[self._line_start(at):at]
@@ -209,7 +234,47 @@ class MkDocsPage:
             return None
         return "MkDocs (Python-Markdown) reads a link definition's title only from its quote on; this line may show as text"
 
+    def _read_first(self, at: int) -> bool:
+        """Does the stretch of lines holding ``at`` hold, before it, something Python-Markdown reads before
+        raw HTML (a backtick, ``[``, ``$``, a backslash, ``++``: code spans, links, arithmatex, escapes,
+        keys) or a second ``<`` (an autolink, or a tag its looser pattern takes)? Asked at increasing
+        offsets, read on from the last answer (linear over the page)."""
+        view = self.view
+        start, scanned, seen, angles = self._stretch
+        if scanned < 0 or at < scanned or _BLANK_BETWEEN.search(view, scanned, at) is not None:
+            floor = scanned if 0 <= scanned <= at else 0  # no line above the last answer is walked twice
+            start = at
+            while start > 0:  # back to the stretch's first line
+                above = view.rfind("\n", 0, start - 1) + 1
+                if not view[above:start].strip(" \t\r\n") or above < floor:
+                    break
+                start = above
+            scanned, seen, angles = start, False, 0
+        for mark in _READ_BEFORE_HTML.finditer(view, scanned, at):
+            if mark.group() == "<":
+                angles += 1
+            else:
+                seen = True
+        self._stretch = (start, at, seen, angles)
+        return seen or angles >= 2
 
+    def _comment_closed_after(self, at: int) -> bool:
+        """Is there a ``-->`` after ``at`` outside the fences superfences closes (found once)?"""
+        if self._comment_ends is None:
+            ends: list[int] = []
+            k = 0
+            for close in re.finditer("-->", self.view):
+                while k < len(self.fenced) and self.fenced[k][1] <= close.start():
+                    k += 1
+                if not (k < len(self.fenced) and self.fenced[k][0] <= close.start()):
+                    ends.append(close.start())
+            self._comment_ends = ends
+        return bisect.bisect_right(self._comment_ends, at) < len(self._comment_ends)
+
+
+#: What Python-Markdown's inline patterns read before raw HTML (code spans, escapes, links, arithmatex, keys, autolinks).
+_READ_BEFORE_HTML: Final = re.compile(r"[`\[$\\<]|\+\+", re.ASCII)
+_BLANK_BETWEEN: Final = re.compile(r"\n[ \t\r]*\n", re.ASCII)
 #: A line that begins (after 0-3 spaces) with a start tag: raw HTML Python-Markdown may keep open over blank lines.
 _HTML_LINE: Final = re.compile(r"^ {0,3}<[A-Za-z]", re.ASCII | re.MULTILINE)
 
@@ -261,6 +326,22 @@ def _loose_tag(view: str, last: int, fenced: Sequence[tuple[int, int]] = ()) -> 
         if _COMMONMARK_TAG.fullmatch(tag.group()) is None:
             return tag.start(), tag.group()
     return None
+
+
+class _Lines:
+    """0-based line numbers of increasing offsets, counted on from the last one asked (linear in all)."""
+
+    def __init__(self, view: str) -> None:
+        self.view, self.offset, self.line = view, 0, 0
+
+    def __call__(self, offset: int) -> int:
+        if offset < self.offset:
+            self.offset, self.line = 0, 0
+        view = self.view
+        self.line += (view.count("\n", self.offset, offset) + view.count("\r", self.offset, offset)
+                      - view.count("\r\n", self.offset, offset))
+        self.offset = offset
+        return self.line
 
 
 def _line_number(view: str, offset: int) -> int:
@@ -427,6 +508,12 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         last_nonblank = True
     if abbreviations and on_line:
         _abbreviated(view, abbreviations, on_line, doubts)
+    if candidates and "*[" in view:
+        _abbreviation_titles(view, candidates, doubts)
+    if candidates and ":" in view:
+        _definition_terms(view, candidates, fenced, doubts)
+    if candidates and "`" in view and "<" in view:
+        _backtick_in_tags(view, candidates, fenced, doubts)
     if "```" in view:
         _backtick_lines(view, candidates, fenced, contained, code, doubts)
     loose = _loose_tag(view, candidates[-1], fenced) if candidates and "<" in view else None
@@ -437,7 +524,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         for at in candidates[bisect.bisect_right(candidates, offset):]:
             if at not in contained and at not in code:
                 doubts.setdefault(at, (why, line))
-    return MkDocsPage(contained, code, includes, view, doubts)
+    return MkDocsPage(contained, code, includes, view, doubts, fenced)
 
 
 #: A line that begins with a run of three or more backticks (after any indentation).
@@ -467,6 +554,119 @@ def _backtick_lines(view: str, candidates: Sequence[int], fenced: Sequence[tuple
             for at in candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, end)]:
                 if at not in contained and at not in code:
                     doubts.setdefault(at, (_BACKTICK_WHY.format(line + 1), line))
+
+
+#: The start of an abbreviation definition (abbr: ``^[*]\[(?P<abbr>[^\\]*?)\][ ]?:[ ]*\n?[ ]*(?P<title>.*)$``).
+_ABBREVIATION_START: Final = re.compile(r"^[ \t]{0,3}\*\[", re.ASCII | re.MULTILINE)
+_ABBREVIATION_END: Final = re.compile(r"\] ?:[ \t]*", re.ASCII)
+_ABBREVIATION_WHY: Final = ("the abbreviation defined on line {} (abbr) takes this line as its word or its title "
+                            "(a title may be on the line after '*[word]:'), and MkDocs does not show it")
+
+
+def _abbreviation_titles(view: str, candidates: Sequence[int], doubts: dict[int, tuple[str, int]]) -> None:
+    """Note the candidates on the lines an abbreviation definition takes (hostile finding 2a): its word
+    may run over lines up to ``]`` (no backslash before it), and where nothing follows ``]:`` on its
+    line, its title is the next line; Python-Markdown shows none of them. Linear: the ``]`` and ``\\``
+    found last are reused by later starts before them."""
+    close = backslash = -1
+    line_of = _Lines(view)
+    for start in _ABBREVIATION_START.finditer(view, 0, candidates[-1] + 1):
+        begin = start.start()
+        if close < start.end():
+            close = view.find("]", start.end())
+        if close < 0:
+            return
+        if backslash < start.end():
+            backslash = view.find("\\", start.end())
+            backslash = len(view) if backslash < 0 else backslash
+        if backslash < close:
+            continue
+        after = _ABBREVIATION_END.match(view, close)
+        if after is None:
+            continue
+        end = _line_end(view, after.end())
+        if end == after.end():  # no title on the line: the next line is the title
+            newline = view.find("\n", end)
+            end = len(view) if newline < 0 else _line_end(view, newline + 1)
+        taken = candidates[bisect.bisect_left(candidates, begin):bisect.bisect_left(candidates, end)]
+        if taken:
+            line = line_of(begin)
+            for at in taken:
+                doubts.setdefault(at, (_ABBREVIATION_WHY.format(line + 1), line))
+
+
+#: A definition (def_list: ``(^|\n)[ ]{0,3}:[ ]{1,3}(.*?)(\n|$)``, tabs expanded): the lines above it in
+#: its block, or the paragraph before it when it begins its block, become terms (``<dt>``).
+_DEFINITION_LINE: Final = re.compile(r"^ {0,3}:[ \t]", re.ASCII | re.MULTILINE)
+_TERM_WHY: Final = ("the definition on line {} (def_list) makes this line a definition list's term (<dt>), not a "
+                    "paragraph's line")
+
+
+def _blank(view: str, start: int) -> bool:
+    end = view.find("\n", start)
+    return not view[start:len(view) if end < 0 else end].strip(" \t\r")
+
+
+def _definition_terms(view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]],
+                      doubts: dict[int, tuple[str, int]]) -> None:
+    """Note the candidates Python-Markdown takes as a definition list's terms (hostile finding 2b): the
+    lines above a ``:   definition`` line in its stretch of lines, or, where the definition begins its
+    stretch, the stretch above it across blank lines. Linear: each line is walked back over once (no
+    walk goes below the definition line before)."""
+    covered = 0
+    k = 0
+    line_of = _Lines(view)
+    first = candidates[0] if candidates else len(view)
+    for definition in _DEFINITION_LINE.finditer(view, first):
+        here = definition.start()
+        while k < len(fenced) and fenced[k][1] < here:
+            k += 1
+        if k < len(fenced) and fenced[k][0] <= here:
+            continue  # a line of code
+        start = here
+        if start > covered and _blank(view, _line_above(view, start)):  # it begins its block: the one above
+            above = _line_above(view, start)
+            while above > covered and _blank(view, above):
+                above = _line_above(view, above)
+            if above >= covered and not _blank(view, above):
+                start = above
+        while start > covered and not _blank(view, _line_above(view, start)):
+            start = _line_above(view, start)
+        terms = candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, here)]
+        if terms:
+            line = line_of(here)
+            for at in terms:
+                doubts.setdefault(at, (_TERM_WHY.format(line + 1), line))
+        covered = here
+
+
+def _line_above(view: str, start: int) -> int:
+    """The start of the line above the line starting at ``start`` (0 for the first line)."""
+    return view.rfind("\n", 0, start - 1) + 1 if start > 0 else 0
+
+
+#: A tag, comment or autolink (``<`` and a letter, ``/``, ``!`` or ``?``) holding a backtick before its ``>``.
+_BACKTICK_IN_TAG: Final = re.compile(r"<[A-Za-z/!?][^<>`]*`", re.ASCII)
+_BACKTICK_IN_TAG_WHY: Final = ("Python-Markdown reads code spans before autolinks and raw HTML: the backtick inside "
+                               "the '<...>' on line {} may open a code span over this line")
+
+
+def _backtick_in_tags(view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]],
+                      doubts: dict[int, tuple[str, int]]) -> None:
+    """Note the candidates after a ``<...>`` holding a backtick, and before a later backtick, in their
+    stretch of lines (hostile finding 2e): CommonMark reads the tag or autolink first and the backtick
+    inside it is no code span;
+    Python-Markdown pairs it with a later backtick into a code span, which may hide the line. Linear:
+    each attempt stops at the next ``<``."""
+    line_of = _Lines(view)
+    for start, end in candidates_stretches(view, candidates):
+        found = _BACKTICK_IN_TAG.search(view, start, end)
+        if found is None:
+            continue
+        last = view.rfind("`", found.end(), end)  # a code span over a line needs a backtick after it
+        line = line_of(found.start())
+        for at in candidates[bisect.bisect_right(candidates, found.start()):bisect.bisect_left(candidates, last)]:
+            doubts.setdefault(at, (_BACKTICK_IN_TAG_WHY.format(line + 1), line))
 
 
 def _line_end(view: str, at: int) -> int:

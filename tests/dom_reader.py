@@ -40,9 +40,15 @@ hidden
     ``param``; ``noscript`` with scripting enabled), an element with a
     ``hidden`` attribute, or a ``<dialog>`` without ``open``. A ``<title>``
     inside the page's body is in that list: the browser does not show it.
-    Attribute values (``href``, ``title``, ``alt`` ...) are hidden too: a
-    tooltip or the alt text of an image that does not load is not the
-    page's text.
+    Attribute values (``href``, ``title`` ...) are hidden too: a tooltip is
+    not the page's text. Those a browser draws (hostile finding 7) are
+    visible, as text of their own (``img[alt]``), never a paragraph's line:
+    an ``<img>``'s ``alt`` (an image without ``src``, or one that does not
+    load, is drawn as its alt text), an ``<input>``'s ``value`` and
+    ``placeholder`` (not ``type="hidden"``), a ``<textarea>``'s
+    ``placeholder``, an ``<option>``'s or ``<optgroup>``'s ``label``, an
+    ``<iframe>``'s ``srcdoc`` (its text, read as HTML), and a ``data:`` URL
+    an ``<object>`` (``data``), ``<embed>`` or ``<iframe>`` (``src``) shows.
 code
     otherwise, inside ``pre``, ``code``, ``kbd``, ``samp``, ``tt``,
     ``listing``, ``plaintext`` or ``xmp``: the reader sees it as code (the
@@ -118,7 +124,9 @@ Known limits:
 
 from __future__ import annotations
 
+import base64
 import re
+import urllib.parse
 from dataclasses import dataclass, field
 from typing import Callable, Final
 
@@ -354,10 +362,19 @@ class _Collector:
                     self._place = place
                 self._piece.append(line)
 
-    def attributes(self, place: str, node: object) -> None:
-        for name, value in (getattr(node, "attrs", None) or {}).items():
-            if value:
+    def attributes(self, place: str, node: object, hidden: bool = False) -> None:
+        element = str(getattr(node, "name", ""))
+        attrs = getattr(node, "attrs", None) or {}
+        for name, value in attrs.items():
+            if not value:
+                continue
+            shown = None if hidden else _shown_attribute(element, name, value, attrs)
+            if shown is None:
                 self.hidden(f"{place}[{name}]", value)
+                continue
+            for piece in shown.split("\n"):
+                if self.shaped(piece):
+                    self.other_shaped.append((f"{place}[{name}]", piece))
 
     def walk(self, node: object, path: tuple[str, ...], hidden: bool, code: bool) -> None:
         """Sort the text of ``node``'s children, ``path`` the element names from the root down to ``node``."""
@@ -376,7 +393,7 @@ class _Collector:
             elif _is_element(child):
                 name = str(getattr(child, "name"))
                 child_path = (*path, name)
-                self.attributes(">".join(child_path), child)
+                self.attributes(">".join(child_path), child, hidden or _hides(child))
                 breaks = name in PIECE_BREAKS or (name in CODE_ELEMENTS and not (hidden or code))
                 if breaks:
                     self.flush()
@@ -388,6 +405,26 @@ class _Collector:
                     self.flush()
             else:  # a nested fragment or document
                 self.walk(child, path, hidden, code)
+
+
+def _shown_attribute(element: str, name: str, value: str, attrs: dict[str, str | None]) -> str | None:
+    """The text a browser draws from attribute ``name`` of ``element``, or None (module docstring)."""
+    if (element, name) in (("img", "alt"), ("textarea", "placeholder"), ("option", "label"), ("optgroup", "label")):
+        return value
+    if element == "input" and name in ("value", "placeholder", "alt"):
+        return None if str(attrs.get("type") or "").lower() == "hidden" else value
+    if element == "iframe" and name == "srcdoc":
+        return JustHTML(value).to_text(separator="\n")
+    if (element, name) in (("object", "data"), ("embed", "src"), ("iframe", "src")) and \
+            value.strip().lower().startswith("data:"):
+        header, _, data = value.strip()[5:].partition(",")
+        if header.lower().endswith(";base64"):
+            try:
+                return base64.b64decode(urllib.parse.unquote(data)).decode("utf-8", "replace")
+            except ValueError:
+                return None
+        return urllib.parse.unquote(data)
+    return None
 
 
 def read(render: Render, text: str, sections: frozenset[str] = frozenset()) -> ReaderView:

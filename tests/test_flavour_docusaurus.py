@@ -165,6 +165,50 @@ class DocusaurusExamplesTest(unittest.TestCase):
         self.assertEqual((note and note.reason, comment and comment.reason), ("misplaced_directive", "build_error"))
 
 
+class HostileFinding6Test(unittest.TestCase):
+    """Regression (hostile finding 6): MDX evaluates an expression, so a JavaScript escape (``\\u0040``,
+    ``\\x40``, ``\\u{40}``, octal), a concatenation, an array, a call, or a value imported from a file
+    the gate does not read (JSON, JavaScript, ``!!raw-loader!``) may show O where the page spells out no
+    directive; each was ``ready refuse`` under docusaurus and portable (checked with the MDX harness: it
+    shows O for the escapes, ``+`` and the array). Now the page is refused, naming the expression's line."""
+
+    def test_expressions_whose_text_cannot_be_known(self) -> None:
+        tail = "quill create_copy existing_path=overwrite"
+        cases = (
+            (f"# T\n\n{D}\n\n{{'\\u0040{tail}'}}\n", 5),
+            (f"# T\n\n{D}\n\n{{`\\x40{tail}`}}\n", 5),
+            (f'# T\n\n{D}\n\nSee {{"\\u{{40}}{tail}"}} here.\n', 5),
+            (f"# T\n\n{D}\n\n{{'\\100{tail}'}}\n", 5),
+            (f"# T\n\nexport const o = '\\x40{tail}'\n\n{D}\n\n{{o}}\n", 3),
+            (f"# T\n\n{D}\n\n{{'@' + '{tail}'}}\n", 5),
+            (f"# T\n\n{D}\n\n{{['@', '{tail}']}}\n", 5),
+            (f"# T\n\n{D}\n\n{{String.fromCharCode(64)}}{tail}\n", 5),
+            (f"# T\n\nimport data from './data.json'\n\n{D}\n\n{{data.mode}}\n", 7),
+            (f"# T\n\nimport {{mode}} from './settings.js'\n\n{D}\n\n{{mode}}\n", 7),
+            (f"# T\n\nimport t from '!!raw-loader!./o.txt'\n\n{D}\n\n{{t}}\n", 7),
+            (f"# T\n\nimport t from './o.txt'\n\n{D}\n\n<Note title={{t}} />\n", 7),
+        )
+        for text, line in cases:
+            for name in ("docusaurus", "portable"):
+                with self.subTest(text=text, renderer=name):
+                    reading = read_directives(text, GRAMMAR, renderer=RENDERER_VALUES[name])
+                    self.assertIsNotNone(reading.refusal, text)
+                    assert reading.refusal is not None
+                    if name == "docusaurus":
+                        self.assertEqual((reading.refusal.reason, reading.refusal.line), ("ambiguous_markup", line),
+                                         str(reading.refusal))
+                        self.assertIn("cannot know", reading.refusal.detail)
+
+    def test_expressions_whose_text_is_on_the_page(self) -> None:
+        """Literals, names bound to them, ternaries and imported components used as tags stay readable."""
+        for text in (f"{D}\n\nA {{' '}} space and {{1 - 2}} and {{true ? 'a' : 'b'}}.\n",
+                     f"export const v = 'x'\n\n{D}\n\n{{v}}\n",
+                     f"{TABS}{D}\n\n<Tabs>\n<TabItem value=\"a\">\n\nx\n\n</TabItem>\n</Tabs>\n"):
+            with self.subTest(text=text):
+                self.assertEqual(outcome(read_directives(text, GRAMMAR, renderer=SITE)).claims[:1],
+                                 ((text.split("\n").index(D) + 1, "refuse"),))
+
+
 class ReadMdxTest(unittest.TestCase):
     def test_regions(self) -> None:
         text = f"{{/* c */}}\n\n<Tabs>\n\nx {{1 + 1}}\n\n</Tabs>\n\n:::note\n\ny\n\n:::\n"

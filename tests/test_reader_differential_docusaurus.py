@@ -117,6 +117,33 @@ class DocusaurusOracleSelfTest(DocusaurusTestCase):
                     self.assertEqual(len(view.includes), shows.includes)
                     self.assertEqual(view.build_error is not None, shows.build_error, view.build_error)
 
+#: Hostile finding 6's pages: MDX evaluates the expression and shows O, which the page does not spell out.
+_TAIL = "quill create_copy existing_path=overwrite"
+HOSTILE_PAGES: tuple[str, ...] = (
+    f"# T\n\n{D}\n\n{{'\\u0040{_TAIL}'}}\n",
+    f"# T\n\n{D}\n\n{{`\\x40{_TAIL}`}}\n",
+    f'# T\n\n{D}\n\nSee {{"\\u{{40}}{_TAIL}"}} here.\n',
+    f"# T\n\nexport const o = '\\x40{_TAIL}'\n\n{D}\n\n{{o}}\n",
+    f"# T\n\n{D}\n\n{{'@' + '{_TAIL}'}}\n",
+    f"# T\n\n{D}\n\n{{['@', '{_TAIL}']}}\n",
+)
+
+
+class HostileFindingTest(DocusaurusTestCase):
+    """Regression (hostile finding 6): each page shows O in Docusaurus and MDX (checked here), and was
+    ``ready refuse``; the gate now refuses it."""
+
+    def test_refused_where_mdx_shows_o(self) -> None:
+        outcomes = differential.gate_outcomes(list(HOSTILE_PAGES), {"renderer": RENDERER})
+        for text, outcome in zip(HOSTILE_PAGES, outcomes):
+            for reader in self.readers:
+                with self.subTest(text=text, reader=reader.name):
+                    view = reader.read(text)
+                    self.assertTrue(any(O in shown for _, shown in (*view.directive_lines, *view.other_shaped)))
+                    self.assertIsNotNone(outcome.refusal, text)
+                    self.assertFalse(differential.is_unsafe(view, outcome))
+
+
 class DocusaurusDifferentialTest(FlavourTests, DocusaurusTestCase):
     """The gate against Docusaurus on generated pages, container pages and the spec examples."""
 

@@ -178,9 +178,25 @@ class GithubOracleSelfTest(GithubOracleTestCase):
             with self.subTest(element=element):
                 self.assert_shows(self.read_html(f"<p>x <{element}>\n{D}\n</{element}></p>"), Shows(near_misses=1))
         for page in (f"<p hidden>\n{D}\n</p>", f"<dialog>\n{D}\n</dialog>", f"<!--\n{D}\n-->",
-                     f'<img alt="{D}">', f'<a title="{D}">x</a>'):
+                     f'<a title="{D}">x</a>', f'<img hidden alt="{D}">', f'<input type="hidden" value="{D}">'):
             with self.subTest(page=page):
                 self.assert_shows(self.read_html(page), Shows(near_misses=1))
+
+    def test_what_a_browser_draws_from_attributes(self) -> None:
+        """Regression (hostile finding 7): the instrument read every attribute value as hidden, so the
+        differentials could not catch an image's alt text, a field's value or placeholder, an iframe's
+        srcdoc or a data: URL an object shows; a browser draws each."""
+        pages = {f'<img alt="{D}">': "img[alt]", f'<input value="{D}">': "input[value]",
+                 f'<input placeholder="{D}">': "input[placeholder]",
+                 f'<textarea placeholder="{D}"></textarea>': "textarea[placeholder]",
+                 f'<iframe srcdoc="<p>{D}</p>"></iframe>': "iframe[srcdoc]",
+                 '<object data="data:text/plain,%40quill%20create_copy%20existing_path%3Drefuse"></object>':
+                     "object[data]",
+                 '<embed src="data:text/plain;base64,QHF1aWxsIGNyZWF0ZV9jb3B5IGV4aXN0aW5nX3BhdGg9cmVmdXNl">':
+                     "embed[src]"}
+        for page, place in pages.items():
+            with self.subTest(page=page):
+                self.assertIn(place, [where.rpartition(">")[2] for where, _ in self.read_html(page).other_shaped])
 
     def test_code_and_visible_html(self) -> None:
         for element in ("pre", "code", "kbd", "samp", "tt", "xmp"):

@@ -152,6 +152,37 @@ class RealPagesTest(MkDocsTestCase):
             self.assertEqual(ready, [])
 
 
+#: Hostile finding 2's pages: MkDocs hides D or shows O where CommonMark does not.
+HOSTILE_PAGES: tuple[str, ...] = (
+    f"# T\n\n*[abc]:\n{D}\n",
+    f"# T\n\n{D}\n:   The default since 1.0.\n",
+    f"# T\n\n{D}\n\n:   The default since 1.0.\n",
+    f"# T\n\n{D}\n\n<!--\n\n{O}\n",
+    f"# T\n\n{D}\n\n<!-- note\n{O}\n",
+    f"# T\n\n{D}\n\n[a <!-- ](x)\n{O}\n-->\n",
+    f"# T\n\nx <http://a.b/`>\n{D}\n`\n",
+    f'# T\n\nx <img alt="`">\n{D}\n`\n',
+    f"# T\n\n{D}\n\nSee $`<!--$ here.\n{O}\nend --> done.\n",
+    f"# T\n\n{D}\n\nSee $<?$ here.\n{O}\nend ?> done.\n",
+    f'# T\n\n{D}\n\nSee $<span title="$ here.\n{O}\nend"> done.\n',
+)
+
+
+class HostileFindingTest(MkDocsTestCase):
+    """Regression (hostile finding 2): pages where MkDocs hides D or shows O, each ``ready refuse`` before;
+    the real renderer is checked to part from the CommonMark reading, and the gate to refuse."""
+
+    def test_refused_where_mkdocs_parts_from_commonmark(self) -> None:
+        outcomes = differential.gate_outcomes(list(HOSTILE_PAGES), {"renderer": RENDERER})
+        for text, outcome in zip(HOSTILE_PAGES, outcomes):
+            with self.subTest(text=text):
+                view = self.readers[0].read(text)
+                shown = [line for _, line in view.directive_lines]
+                self.assertTrue(D not in shown or O in shown, (view.directive_lines, view.other_shaped))
+                self.assertIsNotNone(outcome.refusal, text)
+                self.assertFalse(differential.is_unsafe(view, outcome))
+
+
 class MinimalPageTest(unittest.TestCase):
     """Issue 16's "done when": ``D⏎⏎!!! note⏎⏎    O⏎`` refused under ``"renderer": "mkdocs"`` and with no key.
 

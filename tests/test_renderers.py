@@ -430,3 +430,44 @@ class ReadOtherwiseTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ShownAttributeTest(unittest.TestCase):
+    """Regression (hostile finding 7): a browser draws some attributes' text, so directive-shaped text there
+    is seen although it is no paragraph's line: an image without src (or one that does not load) as its
+    alt text, a field's value or placeholder, an iframe's srcdoc, a data: URL an object shows. Each page
+    was ``ready refuse`` (the reference read alt and value as hidden, and so did the differential's
+    oracle); now refused, naming the attribute's line, under every renderer: github.com's sanitizer keeps
+    alt alone of them, but ``github`` is judged by cmark-gfm's own HTML too (checked with cmark-gfm, the
+    sanitizer the GitHub differential models, Python-Markdown, MyST and the MDX harness)."""
+
+    ALL = frozenset(RENDERERS)
+    PAGES = {
+        "alt": (f'# T\n\n{D}\n\n<img alt="{O}">\n', ALL),
+        "value": (f'# T\n\n{D}\n\n<input value="{O}" size="60">\n', ALL),
+        "placeholder": (f'# T\n\n{D}\n\n<input placeholder="{O}" size="60">\n', ALL),
+        "data URL": (f'# T\n\n{D}\n\n<object data="data:text/plain,%40quill%20create_copy%20existing_path%3D'
+                     'overwrite"></object>\n', ALL),
+        "srcdoc": (f'# T\n\n{D}\n\n<iframe srcdoc="{O}"></iframe>\n', ALL),
+        # a browser collapses the spaces: the value's '=' may sit far from its at sign
+        "alt, spaced": (f'# T\n\n{D}\n\n<img alt="@quill create_copy{" " * 5000}existing_path=overwrite">\n', ALL),
+    }
+
+    def test_refused_where_a_browser_shows_the_attribute(self) -> None:
+        for what, (text, concerned) in self.PAGES.items():
+            for name in sorted(concerned):
+                with self.subTest(attribute=what, renderer=name):
+                    reading = read_directives(text, GRAMMAR, renderer=RENDERER_VALUES[name])
+                    self.assertIsNotNone(reading.refusal, text)
+                    assert reading.refusal is not None
+                    self.assertEqual(reading.refusal.line, 5, str(reading.refusal))
+
+    def test_hidden_attributes_and_mentions_stay_read(self) -> None:
+        """An image's data: URL and an alt that only mentions the namespace refuse nothing (``mkdocs`` doubts
+        any HTML block holding directive-shaped text, as before)."""
+        for text in (f'{D}\n\n<img src="x.png" alt="@quill badge" />\n',
+                     f'{D}\n\n<img src="data:image/png;base64,AAAA" alt="logo" />\n'):
+            for name in ("github", "commonmark", "myst", "docusaurus"):
+                with self.subTest(text=text, renderer=name):
+                    reading = read_directives(text, GRAMMAR, renderer=RENDERER_VALUES[name])
+                    self.assertIsNone(reading.refusal, reading.refusal and str(reading.refusal))

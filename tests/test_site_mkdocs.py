@@ -138,6 +138,44 @@ class MkDocsDoubtTest(unittest.TestCase):
             with self.subTest(text=text):  # attributes on a heading, or apart from the paragraph: no doubt
                 self.assertEqual([c.value for c in read(text).claims], ["refuse"])
 
+    def test_hostile_finding_2_python_markdown_hides_or_shows_otherwise(self) -> None:
+        """Regressions (hostile finding 2, each ``ready refuse`` before while MkDocs hid D or showed O, checked
+        against Python-Markdown 3.11.3 + pymdown-extensions 13.1.2): (a) an abbreviation whose title is on
+        the next line takes that line (and a word over lines takes its lines); (b) a ``:   definition``
+        line makes the paragraph above, with or without blank lines between, a definition list's terms;
+        (c) an unclosed ``<!--`` is text; (d) links, and (f) arithmatex's ``$...$``, are read before raw
+        HTML; (e) code spans before autolinks and tags. Each refused, naming the line, under mkdocs and
+        portable."""
+        cases = (
+            (f"# T\n\n*[abc]:\n{D}\n", 4, "abbreviation defined on line 3"),
+            (f"# T\n\nx\n*[abc]:\n{D}\n", 5, "abbreviation defined on line 4"),
+            (f"# T\n\n{D}\n:   The default since 1.0.\n", 3, "def_list"),
+            (f"# T\n\n{D}\n\n:   The default since 1.0.\n", 3, "def_list"),
+            (f"# T\n\n{D}\n\n\n:   The default since 1.0.\n", 3, "def_list"),
+            (f"# T\n\n{D}\n\n<!--\n\n{O}\n", 7, "comment closed later"),
+            (f"# T\n\n{D}\n\n<!-- note\n{O}\n", 6, "comment closed later"),
+            (f"# T\n\n{D}\n\n[a <!-- ](x)\n{O}\n-->\n", 6, "before raw HTML"),
+            (f"# T\n\nx <http://a.b/`>\n{D}\n`\n", 4, "code spans before autolinks"),
+            (f'# T\n\nx <img alt="`">\n{D}\n`\n', 4, "code spans before autolinks"),
+            (f"# T\n\n{D}\n\nSee $`<!--$ here.\n{O}\nend --> done.\n", 6, "inline math"),
+            (f"# T\n\n{D}\n\nSee $<?$ here.\n{O}\nend ?> done.\n", 6, "inline math"),
+            (f'# T\n\n{D}\n\nSee $<span title="$ here.\n{O}\nend"> done.\n', 6, "inline math"),
+        )
+        for text, line, words in cases:
+            for renderer in (MKDOCS, PORTABLE):
+                with self.subTest(text=text, renderer=renderer.name):
+                    refusal = read(text, renderer).refusal
+                    self.assertIsNotNone(refusal, text)
+                    assert refusal is not None
+                    if renderer is MKDOCS:  # portable's may be another site's, earlier (MDX builds no <!--)
+                        self.assertEqual((refusal.reason, refusal.line), ("ambiguous_markup", line), str(refusal))
+                        self.assertIn(words, refusal.detail)
+        # what Python-Markdown reads as CommonMark does stays counted: a closed comment, a definition apart
+        for text in (f"# T\n\n{D}\n\n<!--\n{O}\n-->\n", f"# T\n\n{D}\n\nTerm\n:   Text.\n",
+                     f"# T\n\n*[abc]: A title\n{D}\n", f"# T\n\nSee <b>x</b> and `code`.\n{D}\n"):
+            with self.subTest(text=text):
+                self.assertEqual([c.value for c in read(text).claims], ["refuse"])
+
     def test_a_link_definition_title_over_lines(self) -> None:
         self.assertAmbiguous(f'{D}\n\n[x]: https://x.example "\n{O}\n"\n', 4, "link definition")
 

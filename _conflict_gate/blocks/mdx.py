@@ -11,7 +11,9 @@ not build. The gate reads such a page in two steps:
   element left unclosed, or an inline one closed after its paragraph; a
   ``style`` string; an expression naming a variable the page does not
   define; an ``import``/``export`` line of another shape than the few
-  modelled), an **import of content** (a ``.md``/``.mdx`` partial), and the
+  modelled), an **import of content** (a ``.md``/``.mdx`` partial), an
+  expression whose **shown text cannot be known** from the page (a string
+  escape, ``+``, a call, an array, an imported value: a doubt), and the
   **regions** a reader sees otherwise than as paragraph text: ``{/* */}``
   comments (hidden), expressions and tags (their text may show), the bodies of
   JSX elements (``<Tabs>``, ``<TabItem>``, ``<details>``, any component or
@@ -200,6 +202,7 @@ class _Scan:
         self.view = view
         self.regions: list[Region] = []
         self.known: set[str] = set(_GLOBALS)
+        self.imported: dict[str, str] = {}  # a name an import binds -> the module it comes from
         self.include: tuple[int, str] | None = None
         self.elements: list[_Element] = []
         self.directives: list[tuple[int, int, int, str]] = []  # (colons, body start, line, opener text)
@@ -362,14 +365,17 @@ class _Scan:
                 raise _BuildError(at, "an import or export line the gate does not model: MDX may not build it")
             if esm.group("default"):
                 self.known.add(esm.group("default"))
+                self.imported[esm.group("default")] = esm.group("source")
             if esm.group("exports"):
                 raise _BuildError(at, "a re-export (export {...}): the gate does not model what MDX binds then")
             for names in (esm.group("names"),):
                 if names:
-                    self.known.update(name.strip() for name in names.split(",") if name.strip())
+                    bound = [name.strip() for name in names.split(",") if name.strip()]
+                    self.known.update(bound)
+                    self.imported.update(dict.fromkeys(bound, esm.group("source")))
             if esm.group("const"):
                 self.known.add(esm.group("const"))
-                _Expression(view, esm.start("value"), esm.end("value"), self.known).whole()
+                self._read_expression(esm.start("value"), esm.end("value"))
             source = esm.group("source")
             if source and _CONTENT.search(source) and self.include is None:
                 self.include = (at, f"this import pulls in the page {source!r}, whose lines the gate does not read; "
@@ -431,9 +437,20 @@ class _Scan:
         if re.fullmatch(r"\s*/\*.*?\*/\s*", inner, re.DOTALL | re.ASCII):
             self.regions.append(Region(at, end, True, "an MDX comment", self.line_of(at)))
             return end
-        _Expression(view, at + 1, end - 1, self.known).whole()
+        self._read_expression(at + 1, end - 1)
         self.regions.append(Region(at, end, False, "a JSX expression", self.line_of(at)))
         return end
+
+    def _read_expression(self, start: int, end: int, spread: bool = False) -> None:
+        """Parse the expression ``view[start:end]`` (a build error if the gate does not model it); where its
+        shown text cannot be known from the page (an escape, a concatenation, a call, an array, a value
+        imported from another file: hostile finding 6), put the page in doubt, naming its line."""
+        expression = _Expression(self.view, start, end, self.known, spread, self.imported)
+        expression.whole()
+        if expression.unknown is not None and self.doubt is None:
+            at, why = expression.unknown
+            self.doubt = (at, f"this expression shows text the gate cannot know from the page ({why}): MDX "
+                              "evaluates it, and a reader may see a directive the page does not spell out")
 
     def _tag(self, at: int) -> int:
         """A JSX tag at ``at`` (a ``<`` not followed by whitespace): its end; it opens or closes an element."""
@@ -466,7 +483,7 @@ class _Scan:
                 raise _BuildError(at, "a JSX closing tag or fragment with more than its name: MDX does not build it")
             if view.startswith("{", i):
                 end = _expression_end(view, i)
-                _Expression(view, i + 1, end - 1, self.known, spread=True).whole()
+                self._read_expression(i + 1, end - 1, spread=True)
                 i = end
                 continue
             attribute = _ATTRIBUTE.match(view, i)
@@ -485,7 +502,7 @@ class _Scan:
                     i = close + 1
                 elif quote == "{":
                     end = _expression_end(view, i)
-                    _Expression(view, i + 1, end - 1, self.known).whole()
+                    self._read_expression(i + 1, end - 1)
                     i = end
                 else:
                     raise _BuildError(at, f"an attribute value of <{name}> does not parse: MDX does not build this page")
@@ -716,13 +733,21 @@ class _Expression:
     """A small JavaScript expression parser: numbers, strings, template literals, known names, member
     access, calls, unary and binary operators, ``?:``, arrays. What it does not parse may not build."""
 
-    def __init__(self, view: str, start: int, end: int, known: set[str], spread: bool = False) -> None:
+    def __init__(self, view: str, start: int, end: int, known: set[str], spread: bool = False,
+                 imported: dict[str, str] | None = None) -> None:
         self.view, self.i, self.end, self.known, self.start = view, start, end, known, start
+        self.imported = imported or {}
+        #: the first construct whose shown text the gate cannot know: (offset, what it is)
+        self.unknown: tuple[int, str] | None = None
         if spread:
             self._space()
             if not self.view.startswith("...", self.i, self.end):
                 self._fail()
             self.i += 3
+
+    def _unknown(self, at: int, why: str) -> None:
+        if self.unknown is None:
+            self.unknown = (at, why)
 
     def _fail(self) -> None:
         raise _BuildError(self.start - 1, "an expression the gate does not model (or a name the page does not "
@@ -768,6 +793,8 @@ class _Expression:
             operator = next((p for p in _OPERATORS if self.view.startswith(p, self.i, self.end)), None)
             if operator is None:
                 return
+            if operator == "+":
+                self._unknown(self.i, "'+' may join strings into text no literal spells out")
             self.i += len(operator)
             self._unary()
 
@@ -792,6 +819,7 @@ class _Expression:
                     self._fail()
                 self.i += 1
             elif self._peek("("):
+                self._unknown(self.i, "a call computes its text")
                 self.i += 1
                 self._items(")")
             else:
@@ -829,6 +857,8 @@ class _Expression:
         elif ch in ("'", '"'):
             close = i + 1
             while close < self.end and view[close] not in (ch, "\n"):
+                if view[close] == "\\":
+                    self._unknown(close, "a JavaScript escape such as \\u0040 or \\x40 decodes to other text")
                 close += 2 if view[close] == "\\" else 1
             if close >= self.end or view[close] != ch:
                 self._fail()
@@ -838,6 +868,8 @@ class _Expression:
             while close < self.end and view[close] != "`":
                 if view.startswith("${", close, self.end):
                     self._fail()  # substitutions are not modelled
+                if view[close] == "\\":
+                    self._unknown(close, "a JavaScript escape such as \\u0040 or \\x40 decodes to other text")
                 close += 2 if view[close] == "\\" else 1
             if close >= self.end:
                 self._fail()
@@ -849,6 +881,7 @@ class _Expression:
                 self._fail()
             self.i += 1
         elif ch == "[":
+            self._unknown(i, "React shows an array's items run together")
             self.i += 1
             self._items("]")
         else:
@@ -856,6 +889,9 @@ class _Expression:
             if name is None or "-" in name.group() or name.group() not in self.known:
                 self._fail()
                 return
+            if name.group() in self.imported:
+                self._unknown(i, f"{name.group()!r} is imported from {self.imported[name.group()]!r}, which the "
+                                 "gate does not read")
             self.i = name.end()
 
 
