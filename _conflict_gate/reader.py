@@ -903,6 +903,7 @@ class _Content:
         self.inline: InlineView | None = None
         self.brackets = Spans()
         self.gave_up = False
+        self.link_doubt = -1
         renderer = f.renderer
         if not views:  # the text only (raw HTML to follow)
             self.code = self.hidden = self.unsure = Spans()
@@ -917,6 +918,7 @@ class _Content:
             self.code, self.hidden = self.inline.code, self.inline.hidden
             self.brackets, self.gave_up = self.inline.brackets, self.inline.gave_up
             self.unsure = self.inline.unsure
+            self.link_doubt = self.inline.link_doubt
         self.f = f
 
     def at(self, offset: int) -> int:
@@ -988,6 +990,15 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
         c = block.at(at)
         stated = at in f.stated
         opened = raw.at(c) if raw is not None else None
+        if 0 <= block.link_doubt <= c:
+            if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
+                    f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this text: a link's "
+                    f"destination, title or label on line {block.line_of(block.link_doubt) + 1} holds a backtick "
+                    "or a '<' that is part of the link if the link forms (CommonMark reads the link first), and "
+                    "otherwise starts a code span or raw HTML that runs on past it; write it as %60 or %3C in a "
+                    "destination, as &#96; or &lt; in a title", block, c):
+                return True
+            continue
         if block.unsure and block.unsure.contains(c):
             if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
                     f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this text: "
