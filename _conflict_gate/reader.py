@@ -179,9 +179,13 @@ def _read(text: str, encoded: bytes, found: tuple[list[int], frozenset[int]], gr
     """:func:`read_directives` by one reading (``renderer`` has no members), with the page's candidates
     and stated claims ``found`` (:func:`~_conflict_gate.candidates.candidates_of`)."""
     candidates, stated = found
-    if not candidates and (renderer.site is None or b"8<" not in encoded):
+    every_page = [rule for rule in renderer.page_refusals if rule.every_page] if not candidates else []
+    if not candidates and (renderer.site is None or b"8<" not in encoded) and not every_page:
         return _EMPTY
     view = text if text.isascii() else encoded.decode("latin-1")
+    if not candidates and (renderer.site is None or b"8<" not in encoded) and not any(
+            rule.find(view, candidates) >= 0 for rule in every_page):
+        return _EMPTY  # nothing on the page may show a directive its bytes do not spell
     findings = _Findings(view, encoded, grammar, source_id, path, renderer, stated)
     findings.fast = fast
     if len(candidates) > MAX_CANDIDATES:
