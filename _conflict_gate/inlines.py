@@ -314,7 +314,10 @@ class InlineView(NamedTuple):
     end (:func:`_link_tail_end`), or -1: if the link forms, that construct is
     part of the link and the text after the link is read afresh; if not, the
     construct is code or hidden up to its own end. The reading of everything
-    from there to the end of the content is in doubt.
+    from there to the end of the content is in doubt. ``backtick_doubt``: the
+    content offset of the first backtick run that opens a code span by the
+    spec (and markdown-it) but not in cmark-gfm (:meth:`_Scan.cmark_closes`),
+    or -1; from there on the two pair backticks differently.
     """
 
     content: str
@@ -328,6 +331,7 @@ class InlineView(NamedTuple):
     unsure: Spans
     raw_html: Spans
     link_doubt: int = -1
+    backtick_doubt: int = -1
 
 
 class _Index:
@@ -549,45 +553,26 @@ def _reference(match: re.Match[str]) -> str:
 
 class _Destinations:
     """The ``(`` right after a ``]`` -> its matching ``)`` (escapes skipped), for link destinations:
-    two arrays in the order of the ``(`` (every parenthesis is matched, only these are kept); and
-    the depth after each unescaped parenthesis (``(`` adds one, ``)`` takes one away), so whether
-    a stretch holds them balanced is two bisections."""
+    two arrays in the order of the ``(`` (every parenthesis is matched, only these are kept)."""
 
-    __slots__ = ("opens", "closes", "positions", "depths")
+    __slots__ = ("opens", "closes")
 
     def __init__(self, content: str) -> None:
         self.opens = _offsets(len(content))
         self.closes = _offsets(len(content))
-        self.positions = _offsets(len(content))
-        self.depths = _offsets(len(content))
 
     def close_of(self, at: int) -> int:
         """The ``)`` matching the ``(`` at ``at``, or -1."""
         k = bisect.bisect_left(self.opens, at)
         return self.closes[k] if k < len(self.opens) and self.opens[k] == at else -1
 
-    def depth(self, at: int) -> int:
-        """The depth before content offset ``at``."""
-        k = bisect.bisect_left(self.positions, at)
-        return self.depths[k - 1] if k else 0
-
-    def balanced(self, start: int, end: int) -> bool:
-        """Whether ``content[start:end]`` opens as many parentheses as it closes (its callers know
-        none of its ``)`` goes below the depth at ``start``)."""
-        return self.depth(start) == self.depth(end)
-
 
 def _matching_parentheses(content: str) -> tuple[_Destinations, bool]:
     """The link destinations' parentheses (:class:`_Destinations`), and whether it gave up."""
     found = _Destinations(content)
     stack: list[int] = []  # per open "(": its index in found, or -1 when not after "]"
-    depth = 0
     for match in re.finditer(r"\\.|[()]", content, re.DOTALL):
         ch = match.group()
-        if ch in "()":
-            depth += 1 if ch == "(" else -1
-            found.positions.append(match.start())
-            found.depths.append(depth)
         if ch == "(":
             if len(stack) >= MAX_NESTING:
                 return found, True
@@ -655,7 +640,7 @@ class _Scan:
 
     __slots__ = ("content", "indexes", "runs", "parentheses", "gave_up", "literal", "linked", "code", "hidden",
                  "unsure", "raw_html", "brackets", "open_brackets", "tag_filter", "definitions", "spaces", "tail_end",
-                 "link_doubt")
+                 "link_doubt", "cmark_scanned", "cmark_memo", "backtick_doubt")
 
     def __init__(self, content: str, tag_filter: TagFilter, definitions: bool = True,
                  every_bracket: bool = False) -> None:
@@ -683,6 +668,11 @@ class _Scan:
         self.brackets = _Brackets(content, every_bracket)
         self.open_brackets: list[int] = []
         self.definitions = definitions
+        #: cmark-gfm's memo of backtick runs (inlines.c ``scan_to_closing_backticks``): whether a scan
+        #: went through to the end, and per run length the start of the last run a scan passed
+        self.cmark_scanned = False
+        self.cmark_memo: dict[int, int] = {}
+        self.backtick_doubt = -1
         self.spaces = _PatternIndex(content, _DESTINATION_END)
         #: the end of the furthest link tail (destination and title, or reference label) found so far
         self.tail_end = -1
@@ -693,6 +683,37 @@ class _Scan:
         self.literal.show(chars, origin)
         if self.linked is not self.literal:
             self.linked.show(chars, origin)
+
+    def cmark_closes(self, at: int, length: int) -> bool:
+        """Does cmark-gfm find a closer for the backtick run of ``length`` opening at ``at`` (one the
+        spec finds a closer for)?
+
+        cmark-gfm 0.29 (``scan_to_closing_backticks``) skips the search for runs
+        longer than 80 backticks, and after one search has run to the end of
+        the content without a closer it trusts a memo of where each run length
+        was last seen, which later searches overwrite with earlier runs, so it
+        may answer "none" where a closer follows (``x``y` a⏎` `⏎O⏎` `` leaves
+        the backticks around O unpaired; the spec pairs them). Emulated here,
+        walking the content as it does: each walk ends at the next run of the
+        length (the closer), and scanning goes on after it, so the walks are
+        disjoint but for the one that runs to the end: linear overall.
+        """
+        if length > 80:
+            return False
+        if self.cmark_scanned and self.cmark_memo.get(length, 0) <= at + length:
+            return False
+        content, memo = self.content, self.cmark_memo
+        i = content.find("`", at + length)
+        while i >= 0:
+            run = _BACKTICKS.match(content, i)
+            end = run.end() if run else i + 1
+            if end - i <= 80:
+                memo[end - i] = i
+            if end - i == length:
+                return True
+            i = content.find("`", end)
+        self.cmark_scanned = True
+        return False
 
     def crossing(self, start: int, end: int) -> None:
         """A construct ``[start, end)`` found by the scan: when it starts inside a link's tail and runs
@@ -740,7 +761,7 @@ def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE, definition
     return InlineView(content, line_starts, literal_view, literal_view if one_view else linked.view(),
                       scan.code, scan.hidden,
                       scan.brackets.every_span() if every_bracket else scan.brackets.crossing_lines(),
-                      scan.gave_up, scan.unsure, scan.raw_html, scan.link_doubt)
+                      scan.gave_up, scan.unsure, scan.raw_html, scan.link_doubt, scan.backtick_doubt)
 
 
 def _escape(scan: _Scan, at: int) -> int:
@@ -759,7 +780,8 @@ def _escape(scan: _Scan, at: int) -> int:
 
 def _code_span(scan: _Scan, at: int) -> int:
     """6.1 Code spans: a backtick run up to the next run of the same length is code; a run without
-    one shows as text."""
+    one shows as text. Where cmark-gfm leaves a run unpaired that the spec pairs
+    (:meth:`_Scan.cmark_closes`), the rest is in doubt (``backtick_doubt``)."""
     content = scan.content
     run = _BACKTICKS.match(content, at)
     length = (run.end() if run else at + 1) - at
@@ -769,7 +791,10 @@ def _code_span(scan: _Scan, at: int) -> int:
         end = closers[k] + length
         scan.code.add(at, end)
         scan.crossing(at, end)
+        if not scan.cmark_closes(at, length) and scan.backtick_doubt < 0:
+            scan.backtick_doubt = at
         return end
+    scan.cmark_closes(at, length)  # no closer there either; but its search may change cmark-gfm's memo
     scan.show(content[at:at + length], at)
     return at + length
 
@@ -897,11 +922,12 @@ def _link_tail_end(scan: _Scan, i: int) -> int:
 
     Reads the spec's rules, a little wider than cmark-gfm and markdown-it
     (control characters are taken in a destination, which cmark-gfm allows
-    and markdown-it refuses; parentheses are not limited to 32 levels), so
-    that where either forms a link it ends where they end it: optional
-    spaces, tabs or a line ending; a destination in ``<...>``, or one that
-    does not start with ``<``, runs to a space, tab or line ending and holds
-    parentheses only balanced (up to the ``)`` that matches the ``(``); then,
+    and markdown-it refuses; parentheses are not limited to 32 levels, and a
+    destination ending at a space may leave one open, as cmark-gfm 0.29
+    allows), so that where either forms a link it ends where they end it:
+    optional spaces, tabs or a line ending; a destination in ``<...>``, or
+    one that does not start with ``<`` and runs to a space, tab or line
+    ending or to the ``)`` that matches the ``(``; then,
     after at least one space, tab or line ending, an optional title in
     ``"..."``, ``'...'`` or ``(...)`` (backslash escapes taken); optional
     spaces; ``)``. Never raises; linear over every tail of a content (each
@@ -918,7 +944,7 @@ def _link_tail_end(scan: _Scan, i: int) -> int:
         close = scan.parentheses.close_of(i)
         space = scan.spaces.next(j)
         end = min(close, space) if close >= 0 and space >= 0 else max(close, space)
-        if end < 0 or (end != close and not scan.parentheses.balanced(j, end)):
+        if end < 0:
             return -1
     k = m.end() if (m := _LINK_SPACE.match(content, end)) else end
     if content.startswith(")", k):

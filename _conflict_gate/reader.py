@@ -908,6 +908,7 @@ class _Content:
         self.brackets = Spans()
         self.gave_up = False
         self.link_doubt = -1
+        self.backtick_doubt = -1
         renderer = f.renderer
         if not views:  # the text only (raw HTML to follow)
             self.code = self.hidden = self.unsure = Spans()
@@ -923,6 +924,7 @@ class _Content:
             self.brackets, self.gave_up = self.inline.brackets, self.inline.gave_up
             self.unsure = self.inline.unsure
             self.link_doubt = self.inline.link_doubt
+            self.backtick_doubt = self.inline.backtick_doubt
         self.f = f
 
     def at(self, offset: int) -> int:
@@ -1001,6 +1003,14 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
                     "or a '<' that is part of the link if the link forms (CommonMark reads the link first), and "
                     "otherwise starts a code span or raw HTML that runs on past it; write it as %60 or %3C in a "
                     "destination, as &#96; or &lt; in a title", block, c):
+                return True
+            continue
+        if 0 <= block.backtick_doubt <= c:
+            if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
+                    f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this text: GitHub's "
+                    f"cmark-gfm leaves the backticks on line {block.line_of(block.backtick_doubt) + 1} unpaired "
+                    "after a run no backticks close (its memo of runs), where CommonMark pairs them into a code "
+                    "span; close or escape the unpaired run", block, c):
                 return True
             continue
         if block.unsure and block.unsure.contains(c):

@@ -3,7 +3,9 @@
 The pages are the constructs of hostile findings 1, 3, 4 and 5
 (``/work/wt/issues/hostile-1.md``): a backtick, ``<!--``, ``<?`` or
 ``<![CDATA[`` in a link's destination, title or label; MyST substitutions,
-``:file:``/``:url:`` options and dollar math taking a backtick. Each is
+``:file:``/``:url:`` options and dollar math taking a backtick; and what a
+fuzz of link tails against cmark-gfm found besides (its memo of backtick
+runs, a destination leaving a ``(`` open). Each is
 written with ``D`` (``refuse``) where every renderer shows it and ``O``
 (``overwrite``) where the construct decides what is seen, in both directions
 (O shown where the gate read code, D hidden where the gate read text). They
@@ -51,6 +53,8 @@ PAGES: dict[str, str] = {
     "backtick in a destination in angle brackets": f"# T\n\n{D}\n\n[a](<`>)\n{O}\n`\n",
     "backtick in a title in parentheses": f"# T\n\n{D}\n\n[a](x (`))\n{O}\n`\n",
     "backtick after a destination that is none": f"# T\n\n{D}\n\n[a](x y`)\n{O}\n`\n",
+    "backtick in a destination leaving '(' open": f"# T\n\n{D}\n\n![a](x`( )\n{O}\ntext\n` `\n{D}\n` `\n",
+    "cmark-gfm's backtick memo": f"# T\n\nx``y` a\n` `\n{O}\n` `\n\n{D}\n",
     "backtick in a reference label": f"# T\n\n{D}\n\n[a][`]\n{O}\n`\n\n[`]: /u\n",
     "the link takes a backtick, D in code": f"# T\n\n[a](`)\ntext\n`\n{D}\n`\n",
     "comment in a destination": f"# T\n\n{D}\n\nSee [docs](https://e.example/<!--).\n{O}\nend -->\n",

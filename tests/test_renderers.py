@@ -452,9 +452,10 @@ class LinkTailTest(unittest.TestCase):
                                  expected.get(name, expected["*"]))
 
     def test_a_backtick_in_a_destination_or_title_refuses(self) -> None:
-        """Regression (hostile finding 1): O below ``[a](`)`` was read as code; every renderer shows it."""
+        """Regression (hostile finding 1): O below ``[a](`)`` was read as code; every renderer shows it.
+        (``[a](x`( )``: cmark-gfm takes a destination that leaves a ``(`` open, markdown-it does not.)"""
         for link in ("[a](`)", '[a](x "`")', "![a](x`)", "[a](<`>)", "[a](x (`))", "[a](\n`)", '[a](x\n"`")',
-                     "[a](x y`)"):
+                     "[a](x y`)", "[a](x`( )"):
             with self.subTest(link=link):
                 self.check(f"{D}\n\n{link}\n{O}\n`\n", {"*": refused(AMBIGUOUS, 4 + link.count("\n"))})
 
@@ -485,6 +486,34 @@ class LinkTailTest(unittest.TestCase):
         self.check(f"Intro [a](x) `c` and [b](y \"`t`\").\n{D}\n", {"*": claims((2, "refuse"))})
         self.check(f"Intro [a](x) `c\n{O}\nd`.\n\n{D}\n",
                    {"*": Outcome(((5, "refuse"),), None, ((2, "code"),))})
+
+
+
+class CmarkBacktickMemoTest(unittest.TestCase):
+    """cmark-gfm's memo of backtick runs (found fuzzing hostile finding 1's link tails against cmark-gfm).
+
+    After a run no backticks close (a search that reached the end of the
+    paragraph), cmark-gfm trusts where it last saw each run length, and a later
+    search overwrites that with an earlier run: ``x``y` a⏎` `⏎O⏎` `` leaves the
+    backticks around O unpaired, so GitHub shows O as a paragraph line, where
+    the spec (and markdown-it) make it code. The gate read code and said
+    ``ready refuse``; now the rest of the paragraph is in doubt under every
+    renderer (the inline reading is shared).
+    """
+
+    check = LinkTailTest.check
+
+    def test_unpaired_by_cmark_gfm(self) -> None:
+        """Regression: O was read as code where GitHub shows it (and D where GitHub shows it as text)."""
+        self.check(f"x``y` a\n` `\n{O}\n` `\n\n{D}\n", {"*": refused(AMBIGUOUS, 3)})
+        self.check(f"```x `a``b` ``\n{O}\n``\n\n{D}\n", {"*": refused(AMBIGUOUS, 2)})
+        self.check(f"x {'`' * 81}\n{O}\ny {'`' * 81} z\n\n{D}\n", {"*": refused(AMBIGUOUS, 2)})
+
+    def test_paired_alike(self) -> None:
+        """Runs every closer pairs, and an unmatched run after them, read alike by cmark-gfm and the spec."""
+        self.check(f"A `b` and ``c``\n{O}\n`d` and ``` x\n\n{D}\n",
+                   {"*": refused("duplicate_directive", 5)})
+        self.check(f"A ``b` c``\n{D}\n", {"*": claims((2, "refuse"))})
 
 
 if __name__ == "__main__":
