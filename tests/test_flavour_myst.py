@@ -132,7 +132,8 @@ class IncludeLineTest(unittest.TestCase):
                          ("``{include} a\n", -1), ("..include:: a\n", -1), ("`:`{include}\n", -1), ("", -1),
                          ("a\n" + "`" * 10000 + "{include}\n", 2), ("```{raw} html\n:file: a.html\n", 14),
                          ("  :url: https://x\n", 0), ("x :file: a\n", -1), ("```{raw} html\n---\nurl: x\n---\n", 18),
-                         ("---\nfile: x\n---\n", -1), ("```python\n---\nfile: x\n", -1)):
+                         ("---\nfile: x\n---\n", -1), ("```python\n---\nfile: x\n", -1),
+                         (":file:`setup.cfg` holds it\n", -1)):
             with self.subTest(text=text[:30]):
                 self.assertEqual(include_line(text), at)
 

@@ -273,8 +273,9 @@ MYST: Final = replace(
 _NEEDLES: Final = ("include}", "include::")
 #: A directive's option that reads a file or a URL into the page (docutils's ``csv-table`` and ``raw``,
 #: and any other directive that has one): ``:file: x`` / ``:url: x`` as a field (a MyST option line, a
-#: reST option in ``{eval-rst}``), at a line's start after spaces, tabs and ``>``.
-_FILE_OPTION: Final = re.compile(r"^[ \t>]*:(?:file|url):", re.ASCII | re.MULTILINE | re.IGNORECASE)
+#: reST option in ``{eval-rst}``), at a line's start after spaces, tabs and ``>`` (not Sphinx's
+#: ``:file:`name``` role, which shows its text).
+_FILE_OPTION: Final = re.compile(r"^[ \t>]*:(?:file|url):(?!`)", re.ASCII | re.MULTILINE | re.IGNORECASE)
 #: A MyST directive's opening fence followed by a ``---`` line: its options as YAML, up to the next ``---``.
 _YAML_OPTIONS: Final = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}|:{3,})[ \t]*\{[^\n]*\n[ \t>]*---[ \t]*\r?$",
                                   re.ASCII | re.MULTILINE)
