@@ -13,7 +13,14 @@ Links are the one construct whose reading the gate does not settle: whether
 definitions anywhere on the page. So the view is built twice: *literal*
 (every bracket and parenthesis shows) and *linked* (brackets, destinations,
 titles and reference labels are hidden). Text that looks like a directive in
-one reading and not in the other is ambiguous, and the gate refuses it.
+one reading and not in the other is ambiguous, and the gate refuses it. A
+renderer reads a link's destination and title when it reaches the ``]``, so
+a backtick or a ``<`` there belongs to the link if it forms, and opens a
+code span or raw HTML if not: where such a construct runs past the link's
+tail, the rest of the content is in doubt (``link_doubt``). cmark-gfm pairs
+backticks otherwise than the spec after a run nothing closes, and past 80
+backticks: emulated, and where it parts from the spec the rest is in doubt
+too (``backtick_doubt``).
 
 :func:`html_view` reads an HTML block as a browser shows it: comments,
 processing instructions, declarations, CDATA, tags and ``<template>``
