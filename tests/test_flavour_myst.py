@@ -170,7 +170,15 @@ class PulledInTest(unittest.TestCase):
         self.check(f"{D}\n\n```{{eval-rst}}\nSee |overwrite|.\n```\n", refused("ambiguous_markup", 4))
 
     def test_what_is_no_substitution(self) -> None:
-        """Braces that no ``}}`` closes, a reST-like ``|x|`` outside ``{eval-rst}``, a table's bars."""
+        """Braces that no ``}}`` closes, a reST-like ``|x|`` outside ``{eval-rst}``, a table's bars, and
+        ``{{`` in a fenced or indented code block (a Jinja or Go template shown as code: MyST substitutes
+        nothing there); in a note's body it is substituted."""
+        for code, portable in (("```jinja\n{{ x }}\n```", None), ("- a\n\n  ```\n  {{ x }}\n  ```", None),
+                               ("Example:\n\n    {{ x }}", refused("build_error", 5))):  # MDX: no indented code
+            with self.subTest(code=code):
+                self.check(f"{D}\n\n{code}\n", claims((1, "refuse")), portable)
+        self.check(f"{D}\n\n```{{note}}\n{{{{ x }}}}\n```\n", refused("ambiguous_markup", 4))
+        self.check(f"{D}\n\nWrite `{{{{ x }}}}` here.\n", refused("ambiguous_markup", 3))
         self.check(f"{D}\n\nA set {{{{1, 2}} here.\n", claims((1, "refuse")), refused("build_error", 3))
         self.check(f"{D}\n\n| a | b |\n|---|---|\n|x|y|\n", claims((1, "refuse")))
 

@@ -38,6 +38,7 @@ role, ``{sub}`text```, shows its text): that is the inline reading's
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import replace
 from typing import Any, Final, NamedTuple, Sequence
@@ -47,6 +48,7 @@ from .construct import LEAF, LINE_CONSUMED, MATCHED, NO_START, NOT_MATCHED, Body
 from .flavours import FOOTNOTE_DOUBT, Flavour, LineDoubt, Variant
 from .leaves import FenceData, finish_paragraph
 from .page import footnotes, github_front_matter
+from .parse import parse_blocks
 from .scan import FENCE_CLOSE, FENCE_OPEN, candidates_stretches, closing_fence, first_in_a_candidates_paragraph
 from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, Block, State
 from .table import GFM_CONSTRUCTS
@@ -381,18 +383,43 @@ _EVAL_RST: Final = re.compile(r"^[ \t>]*(`{3,}|~{3,}|:{3,})[ \t]*\{eval-rst\}", 
 _RST_SUBSTITUTION: Final = re.compile(r"\|[^|\s](?:[^|\n]*[^|\s])?\|", re.ASCII)
 
 
+#: Leaf kinds MyST substitutes nothing in (their text is code).
+_CODE_KINDS: Final = frozenset({"fenced_code", "indented_code"})
+#: Past this many ``{{``, the first refuses the page unread.
+_MAX_SUBSTITUTIONS: Final = 1000
+
+
 def substitution_line(view: str, candidates: Sequence[int]) -> int:
     """The offset of the line of the first substitution on the page, or -1: a ``{{`` that a ``}}``
-    follows (anywhere after it, as MyST's substitution extension reads it over lines), or a reST
+    follows (anywhere after it, as MyST's substitution extension reads it over lines) outside a
+    fenced or indented code block as MyST's block reading builds the page (:data:`MYST`), or a reST
     substitution reference (``|name|``) in an ``{eval-rst}`` block. Its value comes from the page's
     front matter or the project's ``conf.py`` (``myst_substitutions``, ``rst_prolog``) through Jinja,
     none of which the gate reads, and a reader sees what it renders, wherever it is: a directive line
-    the page's bytes do not spell, anywhere on the page. Read on the raw page, code and all (coarse,
-    in the safe direction); ``candidates`` is not needed (a page without one is read too). Linear."""
+    the page's bytes do not spell, anywhere on the page. Only a code block (no doubt on it) is left
+    alone: a ``{{`` in a code span, a directive's body, front matter or a block in doubt refuses, and
+    so does the first of more than :data:`_MAX_SUBSTITUTIONS`. ``candidates`` is not needed (a page
+    without one is read too). Linear (one block reading of the page)."""
     best = -1
-    opening = _SUBSTITUTION.search(view)
-    if opening is not None and view.find("}}", opening.end()) >= 0:
-        best = _line_start(view, opening.start())
+    last_close = view.rfind("}}")
+    openings: list[int] = []
+    at = view.find("{{")
+    while 0 <= at < last_close and len(openings) <= _MAX_SUBSTITUTIONS:
+        openings.append(at)
+        at = view.find("{{", at + 2)
+    if len(openings) > _MAX_SUBSTITUTIONS:
+        best = _line_start(view, openings[0])
+    elif openings:
+        leaves = sorted((leaf for leaf in parse_blocks(view, openings, flavour=MYST) if leaf.lines),
+                        key=lambda leaf: leaf.lines[0][1])
+        starts = [leaf.lines[0][1] for leaf in leaves]
+        for opening in openings:
+            k = bisect.bisect_right(starts, opening) - 1
+            leaf = leaves[k] if k >= 0 else None
+            if leaf is None or leaf.end < opening or leaf.kind not in _CODE_KINDS or leaf.doubt is not None \
+                    or leaf.gave_up is not None:
+                best = _line_start(view, opening)
+                break
     body_end = 0
     for fence in _EVAL_RST.finditer(view, 0, best if best >= 0 else len(view)):
         if fence.start() < body_end:  # inside the body searched last: searched already
