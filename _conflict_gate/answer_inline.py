@@ -294,6 +294,12 @@ class InlineUnit:
         view = inline_view(content, ANSWER_TAG_FILTER, every_bracket=True)
         if view.gave_up:
             self.doubt = "brackets or parentheses nest deeper than the check reads"
+        elif view.backtick_doubt >= 0:
+            self.doubt = ("GitHub's cmark-gfm leaves backticks here unpaired that CommonMark pairs into a code "
+                          "span (after a run no backticks close)")
+        elif view.link_doubt >= 0:
+            self.doubt = ("a link's destination, title or label holds a backtick or a '<' that is part of the "
+                          "link if it forms and otherwise starts a code span or raw HTML running on past it")
         self.unsure = [to_answer(a, b) for a, b in view.unsure if b > a]
         self.hidden = [to_answer(a, b) for a, b in view.hidden if b > a]
         # What the linked reading hides and the literal one shows, but for the brackets themselves:

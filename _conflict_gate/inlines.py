@@ -13,7 +13,14 @@ Links are the one construct whose reading the gate does not settle: whether
 definitions anywhere on the page. So the view is built twice: *literal*
 (every bracket and parenthesis shows) and *linked* (brackets, destinations,
 titles and reference labels are hidden). Text that looks like a directive in
-one reading and not in the other is ambiguous, and the gate refuses it.
+one reading and not in the other is ambiguous, and the gate refuses it. A
+renderer reads a link's destination and title when it reaches the ``]``, so
+a backtick or a ``<`` there belongs to the link if it forms, and opens a
+code span or raw HTML if not: where such a construct runs past the link's
+tail, the rest of the content is in doubt (``link_doubt``). cmark-gfm pairs
+backticks otherwise than the spec after a run nothing closes, and past 80
+backticks: emulated, and where it parts from the spec the rest is in doubt
+too (``backtick_doubt``).
 
 :func:`html_view` reads an HTML block as a browser shows it: comments,
 processing instructions, declarations, CDATA, tags and ``<template>``
@@ -308,7 +315,16 @@ class InlineView(NamedTuple):
     a browser's tokenizer ends differently (``<?php a > b ?>`` ends at the
     first ``>`` in a browser), and, with the tag filter in doubt, the
     filtered tags. ``raw_html`` the raw HTML spans as a renderer writes them
-    out (what a browser reads as markup), in order.
+    out (what a browser reads as markup), in order. ``link_doubt``: the
+    content offset of the first code span, raw HTML or autolink that starts
+    inside a link's destination, title or reference label and runs past its
+    end (:func:`_link_tail_end`), or -1: if the link forms, that construct is
+    part of the link and the text after the link is read afresh; if not, the
+    construct is code or hidden up to its own end. The reading of everything
+    from there to the end of the content is in doubt. ``backtick_doubt``: the
+    content offset of the first backtick run that opens a code span by the
+    spec (and markdown-it) but not in cmark-gfm (:meth:`_Scan.cmark_closes`),
+    or -1; from there on the two pair backticks differently.
     """
 
     content: str
@@ -321,6 +337,8 @@ class InlineView(NamedTuple):
     gave_up: bool
     unsure: Spans
     raw_html: Spans
+    link_doubt: int = -1
+    backtick_doubt: int = -1
 
 
 class _Index:
@@ -343,6 +361,27 @@ class _Index:
             return self.found
         self.searched_from, self.found = pos, self.text.find(self.needle, pos)
         return self.found
+
+
+class _PatternIndex:
+    """:class:`_Index` for the next match of a pattern (a character class) instead of a substring."""
+
+    __slots__ = ("text", "pattern", "searched_from", "found")
+
+    def __init__(self, text: str, pattern: re.Pattern[str]) -> None:
+        self.text, self.pattern = text, pattern
+        self.searched_from, self.found = 0, -2  # -2: nothing searched yet
+
+    def next(self, pos: int) -> int:
+        if self.found != -2 and self.searched_from <= pos and (self.found == -1 or pos <= self.found):
+            return self.found
+        match = self.pattern.search(self.text, pos)
+        self.searched_from, self.found = pos, match.start() if match else -1
+        return self.found
+
+
+#: 6.3: what ends a link destination not in ``<...>`` (besides its closing parenthesis).
+_DESTINATION_END: Final = re.compile(r"[ \t\n]")
 
 
 class Indexes:
@@ -607,7 +646,8 @@ class _Scan:
     """
 
     __slots__ = ("content", "indexes", "runs", "parentheses", "gave_up", "literal", "linked", "code", "hidden",
-                 "unsure", "raw_html", "brackets", "open_brackets", "tag_filter")
+                 "unsure", "raw_html", "brackets", "open_brackets", "tag_filter", "definitions", "spaces", "tail_end",
+                 "link_doubt", "cmark_scanned", "cmark_memo", "backtick_doubt")
 
     def __init__(self, content: str, tag_filter: TagFilter, definitions: bool = True,
                  every_bracket: bool = False) -> None:
@@ -634,12 +674,59 @@ class _Scan:
         self.unsure, self.raw_html = Spans(len(content)), Spans(len(content))
         self.brackets = _Brackets(content, every_bracket)
         self.open_brackets: list[int] = []
+        self.definitions = definitions
+        #: cmark-gfm's memo of backtick runs (inlines.c ``scan_to_closing_backticks``): whether a scan
+        #: went through to the end, and per run length the start of the last run a scan passed
+        self.cmark_scanned = False
+        self.cmark_memo: dict[int, int] = {}
+        self.backtick_doubt = -1
+        self.spaces = _PatternIndex(content, _DESTINATION_END)
+        #: the end of the furthest link tail (destination and title, or reference label) found so far
+        self.tail_end = -1
+        self.link_doubt = -1
 
     def show(self, chars: str, origin: int) -> None:
         """Both views show ``chars`` for the construct at ``origin``."""
         self.literal.show(chars, origin)
         if self.linked is not self.literal:
             self.linked.show(chars, origin)
+
+    def cmark_closes(self, at: int, length: int) -> bool:
+        """Does cmark-gfm find a closer for the backtick run of ``length`` opening at ``at`` (one the
+        spec finds a closer for)?
+
+        cmark-gfm 0.29 (``scan_to_closing_backticks``) skips the search for runs
+        longer than 80 backticks, and after one search has run to the end of
+        the content without a closer it trusts a memo of where each run length
+        was last seen, which later searches overwrite with earlier runs, so it
+        may answer "none" where a closer follows (``x``y` a⏎` `⏎O⏎` `` leaves
+        the backticks around O unpaired; the spec pairs them). Emulated here,
+        walking the content as it does: each walk ends at the next run of the
+        length (the closer), and scanning goes on after it, so the walks are
+        disjoint but for the one that runs to the end: linear overall.
+        """
+        if length > 80:
+            return False
+        if self.cmark_scanned and self.cmark_memo.get(length, 0) <= at + length:
+            return False
+        content, memo = self.content, self.cmark_memo
+        i = content.find("`", at + length)
+        while i >= 0:
+            run = _BACKTICKS.match(content, i)
+            end = run.end() if run else i + 1
+            if end - i <= 80:
+                memo[end - i] = i
+            if end - i == length:
+                return True
+            i = content.find("`", end)
+        self.cmark_scanned = True
+        return False
+
+    def crossing(self, start: int, end: int) -> None:
+        """A construct ``[start, end)`` found by the scan: when it starts inside a link's tail and runs
+        past it (only the literal reading has it), the rest of the content is in doubt."""
+        if start < self.tail_end < end and self.link_doubt < 0 and self.linked is not self.literal:
+            self.link_doubt = start
 
 
 def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE, definitions: bool = True, *,
@@ -681,7 +768,7 @@ def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE, definition
     return InlineView(content, line_starts, literal_view, literal_view if one_view else linked.view(),
                       scan.code, scan.hidden,
                       scan.brackets.every_span() if every_bracket else scan.brackets.crossing_lines(),
-                      scan.gave_up, scan.unsure, scan.raw_html)
+                      scan.gave_up, scan.unsure, scan.raw_html, scan.link_doubt, scan.backtick_doubt)
 
 
 def _escape(scan: _Scan, at: int) -> int:
@@ -700,15 +787,21 @@ def _escape(scan: _Scan, at: int) -> int:
 
 def _code_span(scan: _Scan, at: int) -> int:
     """6.1 Code spans: a backtick run up to the next run of the same length is code; a run without
-    one shows as text."""
+    one shows as text. Where cmark-gfm leaves a run unpaired that the spec pairs
+    (:meth:`_Scan.cmark_closes`), the rest is in doubt (``backtick_doubt``)."""
     content = scan.content
     run = _BACKTICKS.match(content, at)
     length = (run.end() if run else at + 1) - at
     closers = scan.runs.get(length, ())
     k = bisect.bisect_left(closers, at + length)
     if k < len(closers):
-        scan.code.add(at, closers[k] + length)
-        return closers[k] + length
+        end = closers[k] + length
+        scan.code.add(at, end)
+        scan.crossing(at, end)
+        if not scan.cmark_closes(at, length) and scan.backtick_doubt < 0:
+            scan.backtick_doubt = at
+        return end
+    scan.cmark_closes(at, length)  # no closer there either; but its search may change cmark-gfm's memo
     scan.show(content[at:at + length], at)
     return at + length
 
@@ -724,6 +817,7 @@ def _angle(scan: _Scan, at: int) -> int:
         scan.literal.copy(at + 1, autolink.end() - 1)
         if scan.linked is not scan.literal:
             scan.linked.copy(at + 1, autolink.end() - 1)
+        scan.crossing(at, autolink.end())
         return autolink.end()
     end = _raw_html(content, at, scan.indexes)
     if end <= 0:
@@ -733,9 +827,11 @@ def _angle(scan: _Scan, at: int) -> int:
         if scan.tag_filter is TagFilter.APPLIED:  # "&lt;" and the rest of the tag as text
             scan.show("<", at)
             return at + 1
+        scan.crossing(at, end)
         scan.unsure.add(at, end)
         scan.raw_html.add(at, end)
         return end
+    scan.crossing(at, end)
     scan.raw_html.add(at, end)
     if _readers_differ(content, at, end):
         scan.unsure.add(at, end)  # raw HTML to CommonMark 0.31.2, text to others
@@ -777,22 +873,95 @@ def _open_bracket(scan: _Scan, at: int) -> int:
 
 
 def _close_bracket(scan: _Scan, at: int) -> int:
-    """6.3 A ``]`` closes the last open bracket; when linked, a destination in parentheses (6.7)
-    or a reference label in brackets right after it is hidden too."""
+    """6.3 A ``]`` closes the last open bracket; when linked, a destination and title in
+    parentheses or a reference label in brackets right after it is hidden too.
+
+    The parentheses end where an inline link's destination and title end
+    (:func:`_link_tail_end`: a title may hold a ``)``, an ``<...>``
+    destination too), else at the matching ``)``. A renderer parses that
+    tail when it reaches the ``]``, so a backtick or a ``<`` in it is part of
+    the link if the link forms; the scan goes on inside it all the same (the
+    literal reading), and :meth:`_Scan.crossing` puts the rest of the content
+    in doubt when a construct starting there runs past the tail."""
     content = scan.content
     scan.literal.copy(at, at + 1)
     if scan.open_brackets:
         scan.brackets.add(scan.open_brackets.pop(), at + 1)
     after = content[at + 1:at + 2]
-    close = scan.parentheses.close_of(at + 1) if after == "(" else -1
-    if close >= 0:
-        scan.brackets.add(at + 1, close + 1)
-        scan.linked.hidden_until = max(scan.linked.hidden_until, close + 1)
+    if after == "(":
+        end = _link_tail_end(scan, at + 1)
+        if end < 0:
+            close = scan.parentheses.close_of(at + 1)
+            end = close + 1 if close >= 0 else -1
+        if end > 0:
+            scan.brackets.add(at + 1, end)
+            scan.linked.hidden_until = max(scan.linked.hidden_until, end)
+            scan.tail_end = max(scan.tail_end, end)
     elif after == "[":
         close = scan.indexes.next("]", at + 2)
         if close > 0 and scan.indexes.next("[", at + 2) not in range(at + 2, close):
             scan.linked.hidden_until = max(scan.linked.hidden_until, close + 1)
+            if scan.definitions:  # a full reference link can form only with a definition on the page
+                scan.tail_end = max(scan.tail_end, close + 1)
     return at + 1
+
+
+#: 6.3: the spaces, tabs and line endings a link's parts may have between them (the spec allows
+#: one line ending; the block's content has no blank line, so more cannot come; cmark-gfm takes a
+#: vertical tab or a form feed there too).
+_LINK_SPACE: Final = re.compile(r"[ \t\n\v\f\r]*")
+#: 6.3: a link destination between ``<`` and ``>``: no line ending, no unescaped ``<`` or ``>``.
+#: (A backslash is taken with the character after it unless that is a line ending: an escaped
+#: ``<`` or ``>`` is allowed, and any other character is allowed anyway; the two branches start
+#: differently, so a failed match backtracks in linear time.)
+_ANGLE_DESTINATION: Final = re.compile(r"<(?:[^<>\n\\]|\\[^\n])*>")
+#: 6.3: a link title in double quotes, single quotes or parentheses (no unescaped ``(`` in those).
+_LINK_TITLES: Final = {
+    '"': re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL),
+    "'": re.compile(r"'(?:[^'\\]|\\.)*'", re.DOTALL),
+    "(": re.compile(r"\((?:[^()\\]|\\.)*\)", re.DOTALL),
+}
+
+
+def _link_tail_end(scan: _Scan, i: int) -> int:
+    """6.3 (inline links): where ``(destination "title")`` opening at ``content[i] == "("`` ends
+    (the offset after its ``)``), or -1 when it is not one.
+
+    Reads the spec's rules, a little wider than cmark-gfm and markdown-it
+    (control characters are taken in a destination, which cmark-gfm allows
+    and markdown-it refuses; parentheses are not limited to 32 levels, and a
+    destination ending at a space may leave one open, as cmark-gfm 0.29
+    allows), so that where either forms a link it ends where they end it:
+    optional spaces, tabs or a line ending; a destination in ``<...>``, or
+    one that does not start with ``<`` and runs to a space, tab or line
+    ending or to the ``)`` that matches the ``(``; then,
+    after at least one space, tab or line ending, an optional title in
+    ``"..."``, ``'...'`` or ``(...)`` (backslash escapes taken); optional
+    spaces; ``)``. Never raises; linear over every tail of a content (each
+    search stops at a character a later tail starts with).
+    """
+    content = scan.content
+    j = m.end() if (m := _LINK_SPACE.match(content, i + 1)) else i + 1
+    if content.startswith("<", j):
+        angle = _ANGLE_DESTINATION.match(content, j)
+        if not angle:
+            return -1
+        end = angle.end()
+    else:
+        close = scan.parentheses.close_of(i)
+        space = scan.spaces.next(j)
+        end = min(close, space) if close >= 0 and space >= 0 else max(close, space)
+        if end < 0:
+            return -1
+    k = m.end() if (m := _LINK_SPACE.match(content, end)) else end
+    if content.startswith(")", k):
+        return k + 1
+    title = _LINK_TITLES.get(content[k:k + 1])
+    quoted = title.match(content, k) if title is not None and k > end else None
+    if quoted is None:
+        return -1
+    k = m.end() if (m := _LINK_SPACE.match(content, quoted.end())) else quoted.end()
+    return k + 1 if content.startswith(")", k) else -1
 
 
 def _bang(scan: _Scan, at: int) -> int:

@@ -179,9 +179,13 @@ def _read(text: str, encoded: bytes, found: tuple[list[int], frozenset[int]], gr
     """:func:`read_directives` by one reading (``renderer`` has no members), with the page's candidates
     and stated claims ``found`` (:func:`~_conflict_gate.candidates.candidates_of`)."""
     candidates, stated = found
-    if not candidates and (renderer.site is None or b"8<" not in encoded):
+    every_page = [rule for rule in renderer.page_refusals if rule.every_page] if not candidates else []
+    if not candidates and (renderer.site is None or b"8<" not in encoded) and not every_page:
         return _EMPTY
     view = text if text.isascii() else encoded.decode("latin-1")
+    if not candidates and (renderer.site is None or b"8<" not in encoded) and not any(
+            rule.find(view, candidates) >= 0 for rule in every_page):
+        return _EMPTY  # nothing on the page may show a directive its bytes do not spell
     findings = _Findings(view, encoded, grammar, source_id, path, renderer, stated)
     findings.fast = fast
     if len(candidates) > MAX_CANDIDATES:
@@ -906,6 +910,8 @@ class _Content:
         self.inline: InlineView | None = None
         self.brackets = Spans()
         self.gave_up = False
+        self.link_doubt = -1
+        self.backtick_doubt = -1
         renderer = f.renderer
         if not views:  # the text only (raw HTML to follow)
             self.code = self.hidden = self.unsure = Spans()
@@ -920,6 +926,8 @@ class _Content:
             self.code, self.hidden = self.inline.code, self.inline.hidden
             self.brackets, self.gave_up = self.inline.brackets, self.inline.gave_up
             self.unsure = self.inline.unsure
+            self.link_doubt = self.inline.link_doubt
+            self.backtick_doubt = self.inline.backtick_doubt
         self.f = f
 
     def at(self, offset: int) -> int:
@@ -991,6 +999,23 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
         c = block.at(at)
         stated = at in f.stated
         opened = raw.at(c) if raw is not None else None
+        if 0 <= block.link_doubt <= c:
+            if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
+                    f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this text: a link's "
+                    f"destination, title or label on line {block.line_of(block.link_doubt) + 1} holds a backtick "
+                    "or a '<' that is part of the link if the link forms (CommonMark reads the link first), and "
+                    "otherwise starts a code span or raw HTML that runs on past it; write it as %60 or %3C in a "
+                    "destination, as &#96; or &lt; in a title", block, c):
+                return True
+            continue
+        if 0 <= block.backtick_doubt <= c:
+            if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
+                    f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this text: GitHub's "
+                    f"cmark-gfm leaves the backticks on line {block.line_of(block.backtick_doubt) + 1} unpaired "
+                    "after a run no backticks close (its memo of runs), where CommonMark pairs them into a code "
+                    "span; close or escape the unpaired run", block, c):
+                return True
+            continue
         if block.unsure and block.unsure.contains(c):
             if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
                     f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this text: "

@@ -62,7 +62,8 @@ from typing import Callable, Final, Mapping, NamedTuple, Sequence
 
 from .blocks import GITHUB, GITHUB_ALONE, Flavour
 from .blocks.mdx import DOCUSAURUS, MdxReading, read_mdx, unclosed_front_matter
-from .blocks.myst import MYST, attributes_line, definition_lazy_line, field_list_line, include_line, math_line
+from .blocks.myst import MYST, attributes_line, definition_lazy_line, field_list_line, include_line, math_line, \
+    substitution_line
 from .blocks.scan import first_in_a_candidates_paragraph
 from .html_tree import shown_attribute
 from .inlines import TagFilter
@@ -83,11 +84,13 @@ class PageRefusal(NamedTuple):
     breaks the site's build, or one that changes what a paragraph holding a candidate shows):
     ``find(view, candidates)`` gives its offset in the page's byte view (``candidates``: the byte
     offsets of the page's candidate at signs, in order), or -1; the page is refused with ``reason``,
-    the message ``why``, at that line."""
+    the message ``why``, at that line. ``every_page``: tried on a page without candidates too (the
+    construct may show a directive the page's bytes do not spell)."""
 
     reason: str
     find: Callable[[str, Sequence[int]], int]
     why: str
+    every_page: bool = False
 
 
 @dataclass(frozen=True)
@@ -207,14 +210,20 @@ DOCUSAURUS_SITE: Final = Renderer(
 MYST_SITE: Final = Renderer(
     "myst", MYST, TagFilter.NONE, code_spans_shown=True,
     page_refusals=(_SHOWN_ATTRIBUTE, PageRefusal("ambiguous_markup", lambda view, candidates: include_line(view),
-                               "this line pulls in another file (a MyST {include} or {literalinclude}, or a reST "
-                               "include), whose lines the gate does not read; a reader sees them in this page"),
+                               "this line pulls in another file (a MyST {include} or {literalinclude}, a reST "
+                               "include, a directive's :file: or :url: option), whose lines the gate does not "
+                               "read; a reader sees them in this page", every_page=True),
+                   PageRefusal("ambiguous_markup", substitution_line,
+                               "MyST renders this substitution ({{ ... }}, or |name| in reST) through Jinja, with "
+                               "values from the front matter or conf.py that the gate does not read: it may show a "
+                               "directive anywhere on the page", every_page=True),
                    PageRefusal("ambiguous_markup", field_list_line,
                                "MyST reads this line as a field list (fieldlist) and the lines below it, to the "
                                "next blank line, as its body: a directive there is no top-level paragraph line"),
                    PageRefusal("ambiguous_markup", math_line,
-                               "MyST's dollar math ($...$, $$...$$) may run over the lines of this paragraph and "
-                               "shows what it takes as math, not as text; write the dollar sign elsewhere"),
+                               "MyST's dollar math ($...$, $$...$$) may run over the lines of this paragraph or "
+                               "take in a backtick or '<' that otherwise starts code or HTML, and shows what it "
+                               "takes as math, not as text; write the dollar sign elsewhere"),
                    PageRefusal("ambiguous_markup", attributes_line,
                                "MyST may take the lines of this paragraph into an attribute list ({...} after a "
                                "span, link or code) or a substitution ({{ ... }}), which show no text"),

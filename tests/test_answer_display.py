@@ -240,6 +240,16 @@ class CitationAsLinkTextTest(DisplayFixture):
                 self.assert_fails(SUPPORTED.replace(GUIDE, link, 1), "malformed_answer", {"unclear_markup"})
 
 
+class LinkTailTest(DisplayFixture):
+    def test_a_backtick_in_a_destination(self) -> None:
+        """Regression (hostile finding 1, the answer's side): ``[docs](`)`` takes its backtick into the link
+        in a chat window, so the form on the line below is text, not the code span the check paired it in;
+        the check names the doubt (it failed closed before on the form alone)."""
+        answer = SUPPORTED.rstrip("\n") + "\n\nSee [docs](`)\nexisting_path=overwrite\n`.\n"
+        self.assert_fails(answer, "malformed_answer", {"unclear_markup"})
+        self.assert_supported(SUPPORTED.rstrip("\n") + "\n\nSee [docs](`).\n")
+
+
 class LookAlikeNameTest(DisplayFixture):
     def test_ascii_look_alike_names(self) -> None:
         """Guards against ``existlng_path=overwrite`` and ``verslon=2.0`` passing as free text: a reader

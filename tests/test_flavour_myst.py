@@ -130,9 +130,81 @@ class IncludeLineTest(unittest.TestCase):
         for text, at in (("```{include} a.md\n", 0), ("x\n~~~~{literalinclude} a.py\n", 2), ("  :::{include} a\n", 0),
                          (".. include:: a.rst\n", 0), ("   .. literalinclude:: a.py\n", 0), ("x {include} y\n", -1),
                          ("``{include} a\n", -1), ("..include:: a\n", -1), ("`:`{include}\n", -1), ("", -1),
-                         ("a\n" + "`" * 10000 + "{include}\n", 2)):
+                         ("a\n" + "`" * 10000 + "{include}\n", 2), ("```{raw} html\n:file: a.html\n", 14),
+                         ("  :url: https://x\n", 0), ("x :file: a\n", -1), ("```{raw} html\n---\nurl: x\n---\n", 18),
+                         ("---\nfile: x\n---\n", -1), ("```python\n---\nfile: x\n", -1),
+                         (":file:`setup.cfg` holds it\n", -1)):
             with self.subTest(text=text[:30]):
                 self.assertEqual(include_line(text), at)
+
+
+class PulledInTest(unittest.TestCase):
+    """What MyST shows that the page's bytes do not spell (hostile findings 3, 4 and 5), under ``myst``
+    and ``portable`` (which reads the page as MyST too). Each page was ``ready refuse`` while myst-parser
+    showed O (checked with ``tests.site_renderers.render_myst_page``)."""
+
+    def check(self, text: str, expected: Outcome, portable: Outcome | None = None) -> None:
+        """``portable``: where MDX refuses the page first (a ``{`` breaks its build), what it gives."""
+        for renderer, wanted in ((MYST_SITE, expected), (RENDERER_VALUES["portable"], portable or expected)):
+            for fast in (True, False):
+                with self.subTest(text=text, renderer=renderer.name, fast=fast):
+                    reading = read_directives(text, GRAMMAR, renderer=renderer, fast=fast)
+                    self.assertEqual(outcome(reading), wanted, reading.refusal and str(reading.refusal))
+
+    def test_a_substitution_refuses_the_page(self) -> None:
+        """Regression (hostile finding 3): ``{{ '\\x40quill ...' }}`` renders O; so does ``{{ k1 }}ill ...``
+        with ``k1: "@qu"`` in the front matter, on a page with no candidate of its own too, and a reST
+        substitution in ``{eval-rst}`` (its value may come from conf.py's ``rst_prolog``)."""
+        self.check(f"{D}\n\n{{{{ '\\x40quill create_copy existing_path=overwrite' }}}}\n", refused("ambiguous_markup", 3),
+                   refused("build_error", 3))
+        self.check(f"{D}\n\nUse {{{{ product }}}} here.\n", refused("ambiguous_markup", 3))
+        self.check(f"{{{{ x\ny }}}}\n\n{D}\n", refused("ambiguous_markup", 1), refused("build_error", 1))
+        front = '---\nmyst:\n  substitutions:\n    k1: "@qu"\n---\n'
+        self.check(f"{front}{D}\n\n{{{{ k1 }}}}ill create_copy existing_path=overwrite\n", refused("ambiguous_markup", 8),
+                   refused("build_error", 8))
+        for renderer in (MYST_SITE, RENDERER_VALUES["portable"]):
+            with self.subTest(renderer=renderer.name):
+                reading = read_directives(f"# T\n\n{{{{ k1 }}}}ill create_copy existing_path=overwrite\n", GRAMMAR,
+                                          renderer=renderer)
+                self.assertEqual(outcome(reading), refused("ambiguous_markup", 3))
+        self.check(f"{D}\n\n```{{eval-rst}}\nSee |overwrite|.\n```\n", refused("ambiguous_markup", 4))
+
+    def test_what_is_no_substitution(self) -> None:
+        """Braces that no ``}}`` closes, a reST-like ``|x|`` outside ``{eval-rst}``, a table's bars, and
+        ``{{`` in a fenced or indented code block (a Jinja or Go template shown as code: MyST substitutes
+        nothing there); in a note's body it is substituted."""
+        for code, portable in (("```jinja\n{{ x }}\n```", None), ("- a\n\n  ```\n  {{ x }}\n  ```", None),
+                               ("Example:\n\n    {{ x }}", refused("build_error", 5))):  # MDX: no indented code
+            with self.subTest(code=code):
+                self.check(f"{D}\n\n{code}\n", claims((1, "refuse")), portable)
+        self.check(f"{D}\n\n```{{note}}\n{{{{ x }}}}\n```\n", refused("ambiguous_markup", 4))
+        self.check(f"{D}\n\nWrite `{{{{ x }}}}` here.\n", refused("ambiguous_markup", 3))
+        self.check(f"{D}\n\nA set {{{{1, 2}} here.\n", claims((1, "refuse")), refused("build_error", 3))
+        self.check(f"{D}\n\n| a | b |\n|---|---|\n|x|y|\n", claims((1, "refuse")))
+
+    def test_a_file_or_url_option_refuses_the_page(self) -> None:
+        """Regression (hostile finding 4): ``csv-table`` and ``raw`` read ``:file:`` (or ``:url:``) into the
+        page, in backtick and colon fences, as YAML options, and as reST in ``{eval-rst}``; docutils
+        records the file as a dependency of the page."""
+        for body, line in (("```{csv-table} T\n:file: overwrite.md\n```", 4),
+                           ("```{raw} html\n:file: overwrite.md\n```", 4),
+                           (":::{csv-table} T\n:file: overwrite.md\n:::", 4),
+                           ("```{raw} html\n:url: https://e.example/o.html\n```", 4),
+                           ("```{raw} html\n---\nfile: overwrite.md\n---\n```", 5),
+                           ("```{eval-rst}\n.. csv-table:: T\n   :file: overwrite.md\n```", 5),
+                           ("```{eval-rst}\n.. raw:: html\n   :file: overwrite.md\n```", 5)):
+            with self.subTest(body=body):
+                self.check(f"{D}\n\n{body}\n", refused("ambiguous_markup", line),
+                           refused("build_error", 3) if body.startswith(":::{") else None)
+        self.check(f"{D}\n\n```{{csv-table}} T\n:header: a, b\n\n1, 2\n```\n", claims((1, "refuse")))
+
+    def test_dollar_math_taking_a_backtick(self) -> None:
+        """Regression (hostile finding 5): dollarmath (on in the projects the model stands for) takes
+        ``$`$`` as math, so the backtick opens no code span and O below is text; ``$<!--$`` likewise."""
+        self.check(f"{D}\n\nCost $`$ here.\n{O}\nand `x`.\n", refused("ambiguous_markup", 3))
+        self.check(f"{D}\n\nSee $<!--$ here.\n{O}\nend --> done.\n", refused("ambiguous_markup", 3))
+        self.check(f"Cost $`$ here.\ntext\n`\n{D}\n`\n", refused("ambiguous_markup", 1))
+        self.check(f"Cost $5 and `code` here, $6.\n\n{D}\n", claims((3, "refuse")))
 
 
 class MystBlocksTest(unittest.TestCase):

@@ -428,6 +428,96 @@ class ReadOtherwiseTest(unittest.TestCase):
         self.check(f"{D}\n\nÜber @quill: copying is safe.\n", Outcome(((1, "refuse"),), None, ((3, "mention"),)))
 
 
+
+class LinkTailTest(unittest.TestCase):
+    """A link's destination, title or label holding what starts a code span or raw HTML (hostile finding 1).
+
+    cmark-gfm and markdown-it read an inline link's ``(destination "title")``
+    when they reach its ``]`` (CommonMark 6.3), so a backtick or ``<!--`` in it
+    is part of the link when the link forms; when it does not, the backtick
+    opens a code span (6.1) and ``<!--`` a comment (6.6) that may run past the
+    ``)``. The gate does not settle whether a link forms, so the rest of the
+    paragraph is in doubt; each page below was ``ready refuse`` while the real
+    renderer (cmark-gfm, markdown-it, myst-parser, MDX) showed O as a paragraph
+    line, or hid D in a code span the gate did not see.
+    """
+
+    def check(self, text: str, expected: dict[str, Outcome]) -> None:
+        for name, renderer in RENDERER_VALUES.items():
+            with self.subTest(text=text, renderer=name):
+                reading = read_directives(text, GRAMMAR, renderer=renderer)
+                self.assertEqual(outcome(reading), expected.get(name, expected["*"]),
+                                 reading.refusal and str(reading.refusal))
+                self.assertEqual(outcome(read_directives(text, GRAMMAR, renderer=renderer, fast=False)),
+                                 expected.get(name, expected["*"]))
+
+    def test_a_backtick_in_a_destination_or_title_refuses(self) -> None:
+        """Regression (hostile finding 1): O below ``[a](`)`` was read as code; every renderer shows it.
+        (``[a](x`( )``: cmark-gfm takes a destination that leaves a ``(`` open, markdown-it does not.)"""
+        for link in ("[a](`)", '[a](x "`")', "![a](x`)", "[a](<`>)", "[a](x (`))", "[a](\n`)", '[a](x\n"`")',
+                     "[a](x y`)", "[a](x`( )"):
+            with self.subTest(link=link):
+                self.check(f"{D}\n\n{link}\n{O}\n`\n", {"*": refused(AMBIGUOUS, 4 + link.count("\n"))})
+
+    def test_raw_html_in_a_destination_refuses(self) -> None:
+        """Regression (hostile finding 1): ``<!--``, ``<?`` or ``<![CDATA[`` in a destination hid O below it.
+        MDX does not build the page with ``<?`` or ``<![CDATA[``; with ``<!--`` Docusaurus 3 builds it and
+        shows O (the link forms first: checked with the MDX harness), where the docusaurus reading of
+        comments had hidden it (``ready`` once both fixes met)."""
+        for opener, closer in (("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>")):
+            mdx = refused(AMBIGUOUS, 3) if opener == "<!--" else refused("build_error", 3)
+            with self.subTest(opener=opener):
+                self.check(f"{D}\n\nSee [docs](https://e.example/{opener}).\n{O}\nend {closer}\n",
+                           {"*": refused(AMBIGUOUS, 4), "docusaurus": mdx, "portable": mdx})
+
+    def test_a_code_span_the_link_takes_may_hide_d(self) -> None:
+        """Regression (hostile finding 1): after ``[a](`)`` the next two backticks pair, so D between them
+        is code to cmark-gfm; the gate paired the destination's backtick and counted D."""
+        self.check(f"[a](`)\ntext\n`\n{D}\n`\n", {"*": refused(AMBIGUOUS, 4)})
+
+    def test_a_title_may_hold_a_parenthesis(self) -> None:
+        """Regression (found with hostile finding 1): a title ends at its quote, not at the first ``)``, and
+        an ``<...>`` destination may hold one: cmark-gfm hides D in ``[a](x ")⏎D⏎")``'s title, which the
+        gate counted (``ready``). The title's lines are the link's when it forms, text when not."""
+        for link in ('[a](x ")', '[a](<)> "'):
+            self.check(f"{D}\n\n{link}\n{O}\n\")\n", {"*": refused(AMBIGUOUS, 4)})
+            self.check(f"{link}\n{D}\n\")\n", {"*": refused(AMBIGUOUS, 2)})
+
+    def test_code_inside_the_tail_or_after_the_link_is_no_doubt(self) -> None:
+        """A code span inside a title, or after the link, reads alike whether the link forms or not."""
+        self.check(f"Intro [a](x) `c` and [b](y \"`t`\").\n{D}\n", {"*": claims((2, "refuse"))})
+        self.check(f"Intro [a](x) `c\n{O}\nd`.\n\n{D}\n",
+                   {"*": Outcome(((5, "refuse"),), None, ((2, "code"),))})
+
+
+
+class CmarkBacktickMemoTest(unittest.TestCase):
+    """cmark-gfm's memo of backtick runs (found fuzzing hostile finding 1's link tails against cmark-gfm).
+
+    After a run no backticks close (a search that reached the end of the
+    paragraph), cmark-gfm trusts where it last saw each run length, and a later
+    search overwrites that with an earlier run: ``x``y` a⏎` `⏎O⏎` `` leaves the
+    backticks around O unpaired, so GitHub shows O as a paragraph line, where
+    the spec (and markdown-it) make it code. The gate read code and said
+    ``ready refuse``; now the rest of the paragraph is in doubt under every
+    renderer (the inline reading is shared).
+    """
+
+    check = LinkTailTest.check
+
+    def test_unpaired_by_cmark_gfm(self) -> None:
+        """Regression: O was read as code where GitHub shows it (and D where GitHub shows it as text)."""
+        self.check(f"x``y` a\n` `\n{O}\n` `\n\n{D}\n", {"*": refused(AMBIGUOUS, 3)})
+        self.check(f"```x `a``b` ``\n{O}\n``\n\n{D}\n", {"*": refused(AMBIGUOUS, 2)})
+        self.check(f"x {'`' * 81}\n{O}\ny {'`' * 81} z\n\n{D}\n", {"*": refused(AMBIGUOUS, 2)})
+
+    def test_paired_alike(self) -> None:
+        """Runs every closer pairs, and an unmatched run after them, read alike by cmark-gfm and the spec."""
+        self.check(f"A `b` and ``c``\n{O}\n`d` and ``` x\n\n{D}\n",
+                   {"*": refused("duplicate_directive", 5)})
+        self.check(f"A ``b` c``\n{D}\n", {"*": claims((2, "refuse"))})
+
+
 if __name__ == "__main__":
     unittest.main()
 

@@ -548,6 +548,14 @@ class _Scan:
             raise _BuildError(at, "an HTML comment begun in a paragraph's text that runs over a blank line or a line "
                                   "that may start a block: MDX does not build this page")
         line = self.line_of(at)
+        paragraph = max(view.rfind("\n\n", 0, at) + 2, 0)
+        if self.doubt is None and view[line_start:at].strip(" \t>") and (
+                "](" in view[paragraph:at] or "]:" in view[paragraph:at]):
+            # a link's destination or title may hold it: MDX forms the link first, and then no comment
+            # begins here (the lines below it show); the gate does not settle whether the link forms
+            self.doubt = (at + 1, f"the '<!--' on line {line} may be part of a link's destination or title (MDX "
+                                  "reads the link first, and then shows the lines below it): write it as %3C!-- "
+                                  "or &lt;!--")
         self.regions.append(Region(at, end, True, "an HTML comment", line))
         eol = view.find("\n", end)
         eol = len(view) if eol == -1 else eol

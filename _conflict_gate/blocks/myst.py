@@ -38,6 +38,7 @@ role, ``{sub}`text```, shows its text): that is the inline reading's
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import replace
 from typing import Any, Final, NamedTuple, Sequence
@@ -47,13 +48,14 @@ from .construct import LEAF, LINE_CONSUMED, MATCHED, NO_START, NOT_MATCHED, Body
 from .flavours import FOOTNOTE_DOUBT, Flavour, LineDoubt, Variant
 from .leaves import FenceData, finish_paragraph
 from .page import footnotes, github_front_matter
+from .parse import parse_blocks
 from .scan import FENCE_CLOSE, FENCE_OPEN, candidates_stretches, closing_fence, first_in_a_candidates_paragraph
 from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, Block, State
 from .table import GFM_CONSTRUCTS
 from .tables import table_first
 
 __all__ = ["COMMENT", "DEFLIST_DOUBT", "DIRECTIVE", "MATH", "MYST", "MYST_CONSTRUCTS", "attributes_line",
-           "definition_lazy_line", "field_list_line", "include_line", "math_line"]
+           "definition_lazy_line", "field_list_line", "include_line", "math_line", "substitution_line"]
 
 #: Leaf kinds: a directive's whole block (shown, not read as Markdown) and a line comment (hidden).
 DIRECTIVE: Final = "myst_directive"
@@ -271,14 +273,25 @@ MYST: Final = replace(
 # Includes: lines that pull in another file (the page is refused).
 
 _NEEDLES: Final = ("include}", "include::")
+#: A directive's option that reads a file or a URL into the page (docutils's ``csv-table`` and ``raw``,
+#: and any other directive that has one): ``:file: x`` / ``:url: x`` as a field (a MyST option line, a
+#: reST option in ``{eval-rst}``), at a line's start after spaces, tabs and ``>`` (not Sphinx's
+#: ``:file:`name``` role, which shows its text).
+_FILE_OPTION: Final = re.compile(r"^[ \t>]*:(?:file|url):(?!`)", re.ASCII | re.MULTILINE | re.IGNORECASE)
+#: A MyST directive's opening fence followed by a ``---`` line: its options as YAML, up to the next ``---``.
+_YAML_OPTIONS: Final = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}|:{3,})[ \t]*\{[^\n]*\n[ \t>]*---[ \t]*\r?$",
+                                  re.ASCII | re.MULTILINE)
+_YAML_FILE_KEY: Final = re.compile(r"^[ \t>]*['\"]?(?:file|url)['\"]?[ \t]*:", re.ASCII | re.MULTILINE | re.IGNORECASE)
+_YAML_END: Final = re.compile(r"^[ \t>]*---[ \t]*\r?$", re.ASCII | re.MULTILINE)
 
 
 def include_line(view: str) -> int:
     """The offset of the first line that pulls in another file: a fence (backticks, tildes or colons)
-    whose info starts ``{include}`` or ``{literalinclude}``, or a reST ``.. include::`` /
-    ``.. literalinclude::`` (in ``{eval-rst}``); -1 if none. Read on the raw page, code and all (a
-    match in code refuses too: coarse, in the safe direction). Linear: each match is checked backwards
-    over its own line only."""
+    whose info starts ``{include}`` or ``{literalinclude}``, a reST ``.. include::`` /
+    ``.. literalinclude::`` (in ``{eval-rst}``), or a directive's ``:file:`` or ``:url:`` option
+    (``csv-table``, ``raw``: as an option line or a key of the options' YAML block); -1 if none. Read
+    on the raw page, code and all (a match in code refuses too: coarse, in the safe direction).
+    Linear: each match is checked backwards over its own line only, each YAML block read once."""
     best = -1
     for needle in _NEEDLES:
         i = view.find(needle)
@@ -288,6 +301,18 @@ def include_line(view: str) -> int:
                 best = line_start if best < 0 else min(best, line_start)
                 break
             i = view.find(needle, i + len(needle))
+    option = _FILE_OPTION.search(view, 0, best if best >= 0 else len(view))
+    if option is not None:
+        best = _line_start(view, option.start())
+    searched = 0
+    for block in _YAML_OPTIONS.finditer(view, 0, best if best >= 0 else len(view)):
+        if block.start() < searched:
+            continue
+        end = _YAML_END.search(view, block.end())
+        searched = end.start() if end is not None else len(view)
+        key = _YAML_FILE_KEY.search(view, block.end(), searched)
+        if key is not None:
+            return _line_start(view, key.start())
     return best
 
 
@@ -326,20 +351,90 @@ def field_list_line(view: str, candidates: Sequence[int]) -> int:
 
 def math_line(view: str, candidates: Sequence[int]) -> int:
     """The offset of the first ``$`` of a candidate's stretch of lines where dollar math may run over
-    lines (two or more ``$`` in the stretch, a line with an odd number of them), or -1: MyST shows what
-    it takes as math. A line that starts with ``$$`` is a math block, which the block reading models
-    (:data:`MATH`)."""
+    lines (two or more ``$`` in the stretch, a line with an odd number of them), or may take in a
+    backtick or a ``<`` (a line with ``$``, then one of them, then ``$``), or -1: MyST shows what it
+    takes as math, and a backtick or ``<`` inside it starts no code span or raw HTML, so the lines
+    after it read otherwise (``Cost $`$ here.`` then O: O is text to MyST, code to CommonMark). A line
+    that starts with ``$$`` is a math block, which the block reading models (:data:`MATH`).
+
+    dollarmath is on only where the project's ``myst_enable_extensions`` lists it; the gate does not
+    read ``conf.py``, so it takes it as on (a site that may enable it is in doubt)."""
     for start, end in candidates_stretches(view, candidates):
         text = view[start:end]
         if text.count("$") < 2:
             continue
         lines = [line for line in text.split("\n") if not _MATH_BLOCK_LINE.match(line)]
-        if sum(line.count("$") for line in lines) >= 2 and any(line.count("$") % 2 for line in lines):
+        if sum(line.count("$") for line in lines) >= 2 and (
+                any(line.count("$") % 2 for line in lines) or any(_MATH_TAKES.search(line) for line in lines)):
             return view.index("$", start)
     return -1
 
 
 _MATH_BLOCK_LINE: Final = re.compile(r"[ ]{0,3}\$\$", re.ASCII)
+#: Inline dollar math that may hold a backtick or a ``<`` (on one line: over lines is in doubt anyway).
+_MATH_TAKES: Final = re.compile(r"\$[^$\n]*[`<][^\n]*\$", re.ASCII)
+
+
+#: A substitution reference (mdit-py-plugins ``substitution``): ``{{`` ... ``}}``, over lines too.
+_SUBSTITUTION: Final = re.compile(r"\{\{", re.ASCII)
+#: An ``{eval-rst}`` directive's opening fence.
+_EVAL_RST: Final = re.compile(r"^[ \t>]*(`{3,}|~{3,}|:{3,})[ \t]*\{eval-rst\}", re.ASCII | re.MULTILINE)
+#: A reST substitution reference (``|name|``, ``|name|_``): no space right inside the bars.
+_RST_SUBSTITUTION: Final = re.compile(r"\|[^|\s](?:[^|\n]*[^|\s])?\|", re.ASCII)
+
+
+#: Leaf kinds MyST substitutes nothing in (their text is code).
+_CODE_KINDS: Final = frozenset({"fenced_code", "indented_code"})
+#: Past this many ``{{``, the first refuses the page unread.
+_MAX_SUBSTITUTIONS: Final = 1000
+
+
+def substitution_line(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the line of the first substitution on the page, or -1: a ``{{`` that a ``}}``
+    follows (anywhere after it, as MyST's substitution extension reads it over lines) outside a
+    fenced or indented code block as MyST's block reading builds the page (:data:`MYST`), or a reST
+    substitution reference (``|name|``) in an ``{eval-rst}`` block. Its value comes from the page's
+    front matter or the project's ``conf.py`` (``myst_substitutions``, ``rst_prolog``) through Jinja,
+    none of which the gate reads, and a reader sees what it renders, wherever it is: a directive line
+    the page's bytes do not spell, anywhere on the page. Only a code block (no doubt on it) is left
+    alone: a ``{{`` in a code span, a directive's body, front matter or a block in doubt refuses, and
+    so does the first of more than :data:`_MAX_SUBSTITUTIONS`. ``candidates`` is not needed (a page
+    without one is read too). Linear (one block reading of the page)."""
+    best = -1
+    last_close = view.rfind("}}")
+    openings: list[int] = []
+    at = view.find("{{")
+    while 0 <= at < last_close and len(openings) <= _MAX_SUBSTITUTIONS:
+        openings.append(at)
+        at = view.find("{{", at + 2)
+    if len(openings) > _MAX_SUBSTITUTIONS:
+        best = _line_start(view, openings[0])
+    elif openings:
+        leaves = sorted((leaf for leaf in parse_blocks(view, openings, flavour=MYST) if leaf.lines),
+                        key=lambda leaf: leaf.lines[0][1])
+        starts = [leaf.lines[0][1] for leaf in leaves]
+        for opening in openings:
+            k = bisect.bisect_right(starts, opening) - 1
+            leaf = leaves[k] if k >= 0 else None
+            if leaf is None or leaf.end < opening or leaf.kind not in _CODE_KINDS or leaf.doubt is not None \
+                    or leaf.gave_up is not None:
+                best = _line_start(view, opening)
+                break
+    body_end = 0
+    for fence in _EVAL_RST.finditer(view, 0, best if best >= 0 else len(view)):
+        if fence.start() < body_end:  # inside the body searched last: searched already
+            continue
+        line_end = view.find("\n", fence.end())
+        if line_end < 0:
+            break
+        run = fence.group(1)
+        closing = closing_fence(view, line_end + 1, run[0], len(run))
+        body_end = len(view) if closing < 0 else closing
+        reference = _RST_SUBSTITUTION.search(view, line_end + 1, body_end)
+        if reference is not None:
+            at = _line_start(view, reference.start())
+            return at if best < 0 else min(at, best)
+    return best
 #: An attribute list after a span, link or code span (attrs_inline) or a substitution, not closed on its line.
 _OPEN_ATTRIBUTES: Final = re.compile(r"[\]`]\{(?![^\n]{0,1000}\})|\{\{(?![^\n]{0,1000}\}\})", re.ASCII)
 #: A definition line of a definition list (deflist): ``:`` or ``~`` and a space, up to three spaces in.
