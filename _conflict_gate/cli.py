@@ -1,8 +1,9 @@
 """The ``conflict-gate`` command line: gate, audit, pin, init, grammar, check-answer, versions, mcp and schema.
 
     conflict-gate gate --manifest M --version V --claim KEY [--operation OP] [--no-strict]
-                       [--set-aside-unrelated] ID [ID ...]
+                       [--set-aside-unrelated] [--site DIR] ID [ID ...]
     conflict-gate audit --manifest M [--format markdown|json|github|sarif|junit] [--root DIR] [--strict]
+                        [--site DIR]
     conflict-gate pin --manifest M [--check [--format text|github|sarif|junit] [--root DIR]]
     conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S] [--manifest M]
     conflict-gate init --update --manifest M [--prune] [--base-url URL]
@@ -51,6 +52,7 @@ from .cli_support import (
     write_atomically,
     write_report,
 )
+from .corpus import Corpus
 from .decision import audit, claim_operation, gate, versions_listing
 from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
 from .files import read_head
@@ -63,6 +65,7 @@ from .registry import COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, RENDERER
 from .results import build
 from .results_lab import GRAMMAR_REPORT_FIELDS, GrammarReport
 from .schema import SCHEMAS, result_schema
+from .site_build import judge_site, mkdocs_site
 from .tree import missing
 
 __all__ = ["CliError", "build_parser", "main", "render_json", "write_atomically"]
@@ -101,7 +104,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _gate(args: argparse.Namespace) -> int:
-    corpus = load_corpus(args, only=args.source_ids)  # a decision reads its candidates' pages only
+    corpus = _site_judged(args, load_corpus(args, only=args.source_ids))  # its candidates' pages only
     operation = claim_operation(corpus.grammar, args.claim, args.operation, name_one=" with --operation",
                                 see_grammar=f"; see '{args.prog} grammar --manifest {shown_manifest(args.manifest)}'")
     result = gate(corpus, args.source_ids, args.version, operation, args.claim,
@@ -136,7 +139,7 @@ def _gate(args: argparse.Namespace) -> int:
 
 def _audit(args: argparse.Namespace) -> int:
     check_ci_options(args)
-    corpus = load_corpus(args, warn=False)
+    corpus = _site_judged(args, load_corpus(args, warn=False))
     report = audit(corpus)
     if args.format == "json":
         sys.stdout.write(render_json(report))
@@ -315,6 +318,21 @@ def _positive(text: str) -> int:
     return value
 
 
+def _site_judged(args: argparse.Namespace, corpus: Corpus) -> Corpus:
+    """``corpus`` judged by the built site ``--site`` names (:func:`~_conflict_gate.site_build.judge_site`,
+    as ``--strict`` says), or as it is without ``--site``."""
+    if args.site is None:
+        return corpus
+    return judge_site(corpus, mkdocs_site(args.site, corpus.manifest.root), strict=args.strict)
+
+
+def _site_option(parser: argparse.ArgumentParser) -> None:
+    """``--site DIR``: judge the pages that hold directive-shaped text by the site's build (reference/site.md)."""
+    parser.add_argument("--site", metavar="DIR", default=None,
+                        help="judge every page that holds directive-shaped text by its built page: DIR is the "
+                             "MkDocs build (site_dir) or the folder holding mkdocs.yml (reference/site.md)")
+
+
 def _cache_options(parser: argparse.ArgumentParser) -> None:
     """``--cache PATH`` / ``--no-cache`` and ``--jobs N``: how the corpus is loaded (reference/cache.md)."""
     group = parser.add_mutually_exclusive_group()
@@ -365,6 +383,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--operation", help="operation (needed only when several operations have KEY)")
     _strict_option(p, True)
     _cache_options(p)
+    _site_option(p)
     p.add_argument("--set-aside-unrelated", action="store_true",
                    help="set aside eligible candidates about other operations (they declare no key of "
                         "this one): listed in set_aside_unrelated_ids, they take no part in the decision; "
@@ -384,6 +403,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
     _strict_option(p, False, "every such source is reported with the rest, then the audit exits 6")
     _cache_options(p)
+    _site_option(p)
 
     p = command("pin", "recompute pins; rewrite the manifest (or --check)",
                 "Recompute every source's sha256. Without --check, rewrite the changed pins in the "
