@@ -9,8 +9,8 @@ comment (:attr:`BuiltReading.context`), which counts for nothing, as in the Mark
 
 **The main content region** is found by the generator's conventions, in this order, the first
 convention that matches any element deciding (:data:`REGIONS`): Material for MkDocs' ``<article
-class="md-content__inner ...">``, then the element with ``role="main"`` (the ``mkdocs`` and
-``readthedocs`` themes). It must match exactly one element: none or several gives no region
+class="md-content__inner ...">``, then the ``readthedocs`` theme's ``<div itemprop="articleBody">``
+(inside its ``role="main"``), then the element with ``role="main"`` (the ``mkdocs`` theme). It must match exactly one element: none or several gives no region
 (:attr:`BuiltReading.region` ``None``), and the caller refuses the page. Text outside it (navigation,
 table of contents, header, footer, search) is the site's chrome, not read.
 
@@ -81,6 +81,10 @@ def _material(tag: str, attrs: Attrs) -> bool:
     return tag == "article" and "md-content__inner" in (_attr(attrs, "class") or "").split()
 
 
+def _article_body(tag: str, attrs: Attrs) -> bool:
+    return _attr(attrs, "itemprop") == "articleBody"
+
+
 def _role_main(tag: str, attrs: Attrs) -> bool:
     return _attr(attrs, "role") == "main"
 
@@ -89,7 +93,8 @@ def _role_main(tag: str, attrs: Attrs) -> bool:
 #: open it?). The first that matches any element of the page decides; it must match exactly one.
 REGIONS: Final[tuple[tuple[str, Callable[[str, Attrs], bool]], ...]] = (
     ("material: <article class=md-content__inner>", _material),
-    ("role=main (mkdocs, readthedocs)", _role_main),
+    ("readthedocs: itemprop=articleBody", _article_body),
+    ("mkdocs: role=main", _role_main),
 )
 
 _VOID: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",

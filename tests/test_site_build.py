@@ -53,7 +53,7 @@ class HtmlReadingTest(unittest.TestCase):
         the navigation outside the main region is not read."""
         reading = read_built_page(built_html(f"<h1>Title</h1>\n<p>{LINE}</p>\n<p>Text\n  {OTHER}  </p>\n"
                                              f"<p>a<br>{LINE}<br/>b</p>"), GRAMMAR)
-        self.assertEqual(reading.region, "role=main (mkdocs, readthedocs)")
+        self.assertEqual(reading.region, "mkdocs: role=main")
         self.assertEqual(reading.lines, (LINE, OTHER, LINE))
         self.assertEqual((reading.elsewhere, reading.context), ((), ()))
 
@@ -115,11 +115,14 @@ class HtmlReadingTest(unittest.TestCase):
         material = read_built_page(built_html(f"<p>{LINE}</p>", region='<article class="md-content__inner md-typeset">')
                                    .replace("</div>\n<footer", "</article>\n<footer"), GRAMMAR)
         self.assertEqual((material.region, material.lines), ("material: <article class=md-content__inner>", (LINE,)))
+        readthedocs = read_built_page(built_html(f'<div class="section" itemprop="articleBody"><p>{LINE}</p></div>',
+                                                 region='<div role="main" class="document">'), GRAMMAR)
+        self.assertEqual((readthedocs.region, readthedocs.lines), ("readthedocs: itemprop=articleBody", (LINE,)))
         none = read_built_page(f"<html><body><p>{LINE}</p></body></html>", GRAMMAR)
         self.assertIsNone(none.region)
         self.assertIn("no element matches", none.region_problem)
         several = read_built_page(built_html("<p>x</p>") + '<div role="main"><p>y</p></div>', GRAMMAR)
-        self.assertEqual((several.region, several.region_problem), (None, "2 elements match role=main (mkdocs, readthedocs)"))
+        self.assertEqual((several.region, several.region_problem), (None, "2 elements match mkdocs: role=main"))
 
     def test_any_text_reads_without_raising(self) -> None:
         """The reading never raises: broken markup, stray end tags, unclosed elements."""
