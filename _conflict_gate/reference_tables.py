@@ -264,6 +264,8 @@ _ENTRY_WORDS: Final = {
     "status": "a page status (omitted: `approved`)",
     "sha256": "the pin: lowercase hex SHA-256 of the file's raw bytes; `\"\"` means not pinned yet: "
               "`pin` fills it in, and until then the page alone fails (`source_unpinned`) wherever it is read",
+    "built": "`--site` only: the page's built page, relative to the built site (omitted: found by the "
+             "generator's conventions; [site.md](site.md))",
 }
 
 

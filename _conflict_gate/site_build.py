@@ -15,8 +15,10 @@ the configuration's ``docs_dir`` (default ``docs``, relative to the folder of ``
 Markdown extension (``.md``, ``.markdown``, ``.mdown``, ``.mkdn``, ``.mkd``); ``README`` is named
 ``index``; with ``use_directory_urls`` (the default) ``a/b.md`` is ``a/b/index.html`` and
 ``index.md`` ``index.html``, without it ``a/b.md`` is ``a/b.html``. A ``README.md`` beside an
-``index.md`` is not built (MkDocs excludes it). A page not found so is a failed source
-(``built_page_missing``), or the error in a strict judgement.
+``index.md`` is not built (MkDocs excludes it). A manifest entry's ``"built"`` (a path relative to the
+built site) names the page instead. A page not found is a failed source (``built_page_missing``), or
+the error in a strict judgement. A page the Markdown reading refused for a reason the build does not
+settle is kept as it is, its built page not opened.
 
 **The judgement** of one page (its built page read by :func:`~_conflict_gate.site_html.read_built_page`):
 
@@ -186,7 +188,11 @@ def judge_site(corpus: Corpus, site: SiteBuild, *, strict: bool = False) -> Corp
 
 def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar, root: str) -> Source:
     sid, path = source.source_id, source.path
-    built, why = built_path(site, os.path.join(root, path))
+    refusal = source.refusal
+    if isinstance(refusal, DirectiveError) and refusal.reason not in SETTLED_BY_BUILD:
+        return source  # refused for a reason the build does not settle: its built page is not opened
+    built, why = ((source.entry.built, "") if source.entry.built is not None
+                  else built_path(site, os.path.join(root, path)))
     if built is None:
         raise IngestionError("built_page_missing", f"no built page: {why}", source_id=sid, path=path)
     with SourceFiles(site.built) as pages:
@@ -201,9 +207,6 @@ def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar
             raise IngestionError("built_page_missing", f"its built page {built} is not UTF-8",
                                  source_id=sid, path=path) from None
     reading = read_built_page(page, grammar)
-    refusal = source.refusal
-    if isinstance(refusal, DirectiveError) and refusal.reason not in SETTLED_BY_BUILD:
-        return source  # refused for a reason the build does not settle
     raw = files.read(source.entry)
     verified_digest(raw, source.entry)
     text = decode_source(raw, source_id=sid, path=path)

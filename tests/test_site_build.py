@@ -284,6 +284,47 @@ class JudgeTest(FolderCase):
         self.assertEqual(caught.exception.reason, "built_page_missing")
 
 
+class BuiltOverrideTest(FolderCase):
+    """A manifest entry's "built": the page --site reads for it, checked as a path."""
+
+    def test_the_override_names_the_built_page(self) -> None:
+        """Guards against the conventions being used where the entry names its built page."""
+        root = self.folder()
+        manifest = write_site(root, {"a.md": f"{LINE}\n".encode()},
+                              {"moved/page.html": built_html(f"<p>{LINE}</p>"), "a/index.html": built_html("<p>x</p>")})
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data["documents"][0]["built"] = "moved/page.html"
+        manifest.write_text(json.dumps(data), encoding="utf-8")
+        corpus = load_documents(manifest, cache=False)
+        self.assertEqual(corpus.sources["a"].entry.built, "moved/page.html")
+        site = mkdocs_site(str(root / "site"), str(root))
+        self.assertIs(judge_site(corpus, site), corpus)
+        data["documents"][0]["built"] = "moved/gone.html"
+        manifest.write_text(json.dumps(data), encoding="utf-8")
+        with self.assertRaises(IngestionError) as caught:
+            judge_site(load_documents(manifest, cache=False), site, strict=True)
+        self.assertEqual(caught.exception.reason, "built_page_missing")
+        self.assertIn("moved/gone.html", str(caught.exception))
+
+    def test_a_bad_override_is_an_invalid_path(self) -> None:
+        root = self.folder()
+        manifest = write_site(root, {"a.md": f"{LINE}\n".encode()}, {})
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        revision = load_documents(manifest, cache=False).sources["a"].document_revision
+        for bad in ("../x.html", "/x.html", "a//b.html", ""):
+            with self.subTest(bad):
+                data["documents"][0]["built"] = bad
+                manifest.write_text(json.dumps(data), encoding="utf-8")
+                with self.assertRaises(IngestionError) as caught:
+                    load_documents(manifest, cache=False)
+                self.assertEqual((caught.exception.reason, caught.exception.pointer),
+                                 ("invalid_path", "/documents/0/built"))
+                self.assertIn("built", caught.exception.detail)
+        data["documents"][0]["built"] = "a.html"
+        manifest.write_text(json.dumps(data), encoding="utf-8")
+        self.assertNotEqual(load_documents(manifest, cache=False).sources["a"].document_revision, revision)
+
+
 class CommandLineTest(FolderCase):
     """audit --site and gate --site: exit codes as the command line's table says."""
 
