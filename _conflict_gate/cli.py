@@ -65,7 +65,7 @@ from .registry import COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, RENDERER
 from .results import build
 from .results_lab import GRAMMAR_REPORT_FIELDS, GrammarReport
 from .schema import SCHEMAS, result_schema
-from .site_build import judge_site, mkdocs_site
+from .site_build import judge_site, locate_site
 from .tree import missing
 
 __all__ = ["CliError", "build_parser", "main", "render_json", "write_atomically"]
@@ -323,7 +323,7 @@ def _site_judged(args: argparse.Namespace, corpus: Corpus) -> Corpus:
     as ``--strict`` says), or as it is without ``--site``."""
     if args.site is None:
         return corpus
-    return judge_site(corpus, mkdocs_site(args.site, corpus.manifest.root), strict=args.strict)
+    return judge_site(corpus, locate_site(args.site, corpus.manifest.root), strict=args.strict)
 
 
 def _site_option(parser: argparse.ArgumentParser) -> None:

@@ -2,13 +2,14 @@
 compared with its built page (``--site``).
 
 Flow: manifest -> verified corpus (:func:`~_conflict_gate.corpus.load_documents`) -> **site-judged
-corpus** (:func:`judge_site`) -> decision. :func:`mkdocs_site` finds the build and how MkDocs
+corpus** (:func:`judge_site`) -> decision. :func:`locate_site` finds the build and how MkDocs
 names its pages (:class:`SiteBuild`); :func:`judge_site` returns a new immutable
 :class:`~_conflict_gate.corpus.Corpus` whose judged sources are replaced.
 
-**Which pages are judged**: every verified source that holds directive-shaped text (it has
-occurrences, claims, near-misses or a :class:`~_conflict_gate.errors.DirectiveError` refusal). A
-page without any is kept as it is: whatever its build shows, it declares nothing.
+**Which pages are judged**: every verified source. One that holds directive-shaped text (it has
+occurrences, claims, near-misses or a :class:`~_conflict_gate.errors.DirectiveError` refusal) must
+have a built page; one that holds none is judged when its built page is there and shows some (an
+include, a macro: refused), and kept as it is otherwise (a built page missing is no error for it).
 
 **Locating a built page** (MkDocs 1.6, ``mkdocs/structure/files.py``): the source's path relative to
 the configuration's ``docs_dir`` (default ``docs``, relative to the folder of ``mkdocs.yml``), a
@@ -32,6 +33,9 @@ settle is kept as it is, its built page not opened.
   as many times each; a counted line the build does not show, or a shown line no counted line holds
   (an include, a macro, a line the Markdown reading placed elsewhere), refuses it (``site_disagrees``).
   Its claims stay as they were: source spans, lines and pins;
+* a reStructuredText page of a Sphinx site (``.rst``), which no Markdown reading reads, is judged by
+  its build alone, as a refused page below is (its claims from the build, at the source lines that hold
+  them; the Markdown reading's claims, refusal and near-misses dropped);
 * a page the Markdown reading refused with a reason the build settles (:data:`SETTLED_BY_BUILD`:
   doubt about how the site renders a line, or where) takes the build's reading instead: each shown
   line becomes a claim at the unindented source line that holds exactly that text (the spaces and
@@ -59,13 +63,16 @@ from .registry import MAX_SOURCE_BYTES
 from .site_detect import folders_up
 from .site_html import ELSEWHERE_PLACES, read_built_page
 
-__all__ = ["MARKDOWN_EXTENSIONS", "SETTLED_BY_BUILD", "SiteBuild", "built_path", "judge_site", "mkdocs_site"]
+__all__ = ["MARKDOWN_EXTENSIONS", "SETTLED_BY_BUILD", "SPHINX_SUFFIXES", "SiteBuild", "built_path", "judge_site",
+           "locate_site"]
 
 #: The extensions MkDocs reads as Markdown pages (``mkdocs.utils.markdown_extensions``).
 MARKDOWN_EXTENSIONS: Final = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")
 #: Refusal reasons of the Markdown reading that the build settles: the reader's doubt about how the
 #: site renders a line or where it sits. A page refused for one of them takes the build's reading.
 SETTLED_BY_BUILD: Final = frozenset({"ambiguous_markup", "misplaced_directive", "malformed_directive"})
+#: The source suffixes of a Sphinx site the gate reads (Sphinx's reStructuredText and MyST's Markdown).
+SPHINX_SUFFIXES: Final = (".rst", ".md")
 _CONFIG_NAMES: Final = ("mkdocs.yml", "mkdocs.yaml")
 _KEY: Final = re.compile(r"(?P<key>site_dir|docs_dir|use_directory_urls|INHERIT)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*(?:#.*)?\Z")
 _TRUE: Final = frozenset({"true", "yes", "on"})
@@ -74,39 +81,70 @@ _LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|\Z)")
 
 
 class SiteBuild(NamedTuple):
-    """A built MkDocs site: ``built`` (the folder the build wrote), ``docs_dir`` (the folder its pages
-    come from), ``use_directory_urls`` and ``config`` (the ``mkdocs.yml`` read); paths absolute."""
+    """A built site: ``built`` (the folder the build wrote), ``docs_dir`` (the folder its pages come
+    from), ``use_directory_urls`` (MkDocs), ``config`` (the configuration read) and ``generator``
+    (``mkdocs`` or ``sphinx``); paths absolute."""
 
     built: str
     docs_dir: str
     use_directory_urls: bool
     config: str
+    generator: str = "mkdocs"
 
 
 def _site_error(detail: str, path: str) -> IngestionError:
     return IngestionError("site_unreadable", detail, path=path)
 
 
-def mkdocs_site(site: str, manifest_root: str) -> SiteBuild:
-    """The MkDocs build ``--site`` names: ``site`` is either the folder holding ``mkdocs.yml`` (its
-    built pages are then in ``site_dir``, default ``site``) or the built folder itself (``mkdocs.yml``
-    then found in the manifest's folder or a parent, up to the repository's top level). Reads the
-    top-level keys ``site_dir``, ``docs_dir`` and ``use_directory_urls``, one line each (no YAML
-    library). Raises :class:`IngestionError` ``site_unreadable`` for a folder that is missing, no
-    configuration found, a value it does not read (``!ENV``, ``INHERIT``, anything but a plain or
-    quoted scalar) or a built folder that is missing."""
+def _configs(folder: Path) -> list[tuple[str, Path]]:
+    """The site configurations in ``folder``: ``(generator, file)``, MkDocs' first."""
+    found = [("mkdocs", folder / name) for name in _CONFIG_NAMES if (folder / name).is_file()][:1]
+    if (folder / "conf.py").is_file():
+        found.append(("sphinx", folder / "conf.py"))
+    return found
+
+
+def locate_site(site: str, manifest_root: str) -> SiteBuild:
+    """The build ``--site`` names: ``site`` is either the folder holding the site's configuration
+    (``mkdocs.yml`` or ``mkdocs.yaml``: MkDocs, its built pages in ``site_dir``, default ``site``;
+    ``conf.py``: Sphinx, its built pages in ``_build/html``) or the built folder itself (the
+    configuration then found in the manifest's folder or the nearest parent that has one, up to the
+    repository's top level). For MkDocs it reads the top-level keys ``site_dir``, ``docs_dir`` and
+    ``use_directory_urls``, one line each (no YAML library); Sphinx's pages come from the folder of
+    ``conf.py``. Raises :class:`IngestionError` ``site_unreadable`` for a folder that is missing, no
+    configuration found or two in one folder, a value it does not read (``!ENV``, ``INHERIT``,
+    anything but a plain or quoted scalar) or a built folder that is missing."""
     if not os.path.isdir(site):
-        raise _site_error("not a folder (--site names the built site, or the folder holding mkdocs.yml)", site)
-    here = next((os.path.join(site, name) for name in _CONFIG_NAMES if os.path.isfile(os.path.join(site, name))), None)
-    config = here
-    if config is None:
+        raise _site_error("not a folder (--site names the built site, or the folder holding mkdocs.yml or "
+                          "conf.py)", site)
+    here = _configs(Path(site))
+    found = here
+    if not found:
         for folder in folders_up(Path(manifest_root), (Path(manifest_root),)):
-            config = next((str(folder / name) for name in _CONFIG_NAMES if (folder / name).is_file()), None)
-            if config is not None:
+            found = _configs(folder)
+            if found:
                 break
-    if config is None:
-        raise _site_error("no mkdocs.yml in it, nor in the manifest's folder or a parent: --site reads MkDocs "
-                          "builds", site)
+    if not found:
+        raise _site_error("no mkdocs.yml or conf.py in it, nor in the manifest's folder or a parent: --site reads "
+                          "MkDocs and Sphinx builds", site)
+    if len(found) > 1:
+        raise _site_error(f"two sites' configurations in one folder ({found[0][1]}, {found[1][1]}): name the one "
+                          "whose build to read by its folder", site)
+    (generator, path), = found
+    config = str(path)
+    if generator == "sphinx":
+        home = os.path.dirname(os.path.abspath(config))
+        built = os.path.join(home, "_build", "html") if here else os.path.abspath(site)
+        if not os.path.isdir(built):
+            raise _site_error("the built site is missing: run sphinx-build first (sphinx-build -M html . _build)",
+                              built)
+        return SiteBuild(built, home, False, os.path.abspath(config), "sphinx")
+    return _mkdocs_site(site, config, bool(here))
+
+
+def _mkdocs_site(site: str, config: str, here: bool) -> SiteBuild:
+    """The MkDocs build of ``config`` (``mkdocs.yml``): in its ``site_dir`` when ``here`` (``site`` holds
+    the configuration), else ``site`` itself."""
     try:
         with open(config, "rb") as handle:
             text = handle.read(1 << 20).decode("utf-8")
@@ -131,7 +169,7 @@ def mkdocs_site(site: str, manifest_root: str) -> SiteBuild:
     if urls not in _TRUE | _FALSE:
         raise _site_error(f"use_directory_urls: {values['use_directory_urls']!r} is not true or false", config)
     home = os.path.dirname(os.path.abspath(config))
-    built = os.path.abspath(site) if here is None else os.path.join(home, values["site_dir"])
+    built = os.path.join(home, values["site_dir"]) if here else os.path.abspath(site)
     if not os.path.isdir(built):
         raise _site_error("the built site is missing: run mkdocs build first", built)
     return SiteBuild(built, os.path.join(home, values["docs_dir"]), urls in _TRUE, os.path.abspath(config))
@@ -147,6 +185,13 @@ def built_path(site: SiteBuild, source: str) -> tuple[str | None, str]:
     relative = Path(os.path.relpath(real, docs)).as_posix()
     parent, filename = posixpath.split(relative)
     stem, extension = posixpath.splitext(filename)
+    if site.generator == "sphinx":
+        if extension.lower() not in SPHINX_SUFFIXES:
+            return None, f"the gate reads Sphinx pages from {', '.join(SPHINX_SUFFIXES)} files only"
+        docname = posixpath.join(parent, stem)
+        if stem == "index" or os.path.isfile(os.path.join(site.built, docname + ".html")):
+            return docname + ".html", ""  # the html builder (and every builder's index)
+        return posixpath.join(docname, "index.html"), ""  # the dirhtml builder
     if extension.lower() not in MARKDOWN_EXTENSIONS:
         return None, f"MkDocs builds pages from {', '.join(MARKDOWN_EXTENSIONS)} files only"
     if any(part.startswith(".") for part in relative.split("/")):
@@ -170,11 +215,12 @@ def judge_site(corpus: Corpus, site: SiteBuild, *, strict: bool = False) -> Corp
     manifest = corpus.manifest
     with SourceFiles(manifest.root) as files:
         for source in corpus.sources.values():
-            if source.failed or not (source.occurrences or source.claims or source.near_misses
-                                     or isinstance(source.refusal, DirectiveError)):
+            if source.failed:
                 continue
+            holds = bool(source.occurrences or source.claims or source.near_misses
+                         or isinstance(source.refusal, DirectiveError))
             try:
-                judged = _judge(source, site, files, corpus.grammar, manifest.root)
+                judged = _judge(source, site, files, corpus.grammar, manifest.root, holds)
             except IngestionError as error:
                 if strict:
                     raise
@@ -186,27 +232,38 @@ def judge_site(corpus: Corpus, site: SiteBuild, *, strict: bool = False) -> Corp
     return Corpus(manifest, MappingProxyType({sid: changed.get(sid, s) for sid, s in corpus.sources.items()}))
 
 
-def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar, root: str) -> Source:
+def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar, root: str, holds: bool) -> Source:
+    """``source`` judged by its built page; ``holds``: does it hold directive-shaped text (else a built
+    page missing is no error, and it is judged only when its built page shows some)."""
     sid, path = source.source_id, source.path
     refusal = source.refusal
-    if isinstance(refusal, DirectiveError) and refusal.reason not in SETTLED_BY_BUILD:
+    alone = site.generator == "sphinx" and path.lower().endswith(".rst")  # no Markdown reading applies
+    if not alone and isinstance(refusal, DirectiveError) and refusal.reason not in SETTLED_BY_BUILD:
         return source  # refused for a reason the build does not settle: its built page is not opened
     built, why = ((source.entry.built, "") if source.entry.built is not None
                   else built_path(site, os.path.join(root, path)))
     if built is None:
+        if not holds:
+            return source
         raise IngestionError("built_page_missing", f"no built page: {why}", source_id=sid, path=path)
     with SourceFiles(site.built) as pages:
         try:
             page = pages.read_path(built).decode("utf-8")
         except IngestionError as error:
+            if not holds:
+                return source
             detail = (f"not found (build the site first; the page's name follows docs_dir and use_directory_urls "
                       f"of {site.config})" if error.reason == "source_missing" else error.detail)
             raise IngestionError("built_page_missing", f"its built page {built} in {site.built}: {detail}",
                                  source_id=sid, path=path) from None
         except UnicodeDecodeError:
+            if not holds:
+                return source
             raise IngestionError("built_page_missing", f"its built page {built} is not UTF-8",
                                  source_id=sid, path=path) from None
     reading = read_built_page(page, grammar)
+    if not holds and reading.region is not None and not reading.lines and not reading.elsewhere:
+        return source  # nothing shown, nothing held: nothing to compare
     raw = files.read(source.entry)
     verified_digest(raw, source.entry)
     text = decode_source(raw, source_id=sid, path=path)
@@ -240,7 +297,9 @@ def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar
                 error.reason, f"{error.detail} (built page {built})", quote=error.quote, source_id=sid, path=path,
                 line=error.line, column=error.column if error.line is not None else None))
     shown_count = Counter(reading.lines)
-    if refusal is None:
+    if alone:
+        source = source._replace(near_misses=())  # the Markdown reading's, of a page that is not Markdown
+    elif refusal is None:
         counted = Counter(claim.quote for claim in source.claims)
         for claim in source.claims:
             times = shown_count[claim.quote]

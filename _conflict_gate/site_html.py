@@ -10,12 +10,14 @@ comment (:attr:`BuiltReading.context`), which counts for nothing, as in the Mark
 **The main content region** is found by the generator's conventions, in this order, the first
 convention that matches any element deciding (:data:`REGIONS`): Material for MkDocs' ``<article
 class="md-content__inner ...">``, then the ``readthedocs`` theme's ``<div itemprop="articleBody">``
-(inside its ``role="main"``), then the element with ``role="main"`` (the ``mkdocs`` theme). It must match exactly one element: none or several gives no region
+(inside its ``role="main"``), then the element with ``role="main"`` (the ``mkdocs`` theme, and
+Sphinx's ``alabaster`` and ``furo``). It must match exactly one element: none or several gives no region
 (:attr:`BuiltReading.region` ``None``), and the caller refuses the page. Text outside it (navigation,
 table of contents, header, footer, search) is the site's chrome, not read.
 
 **A line of its own in a top-level paragraph**: the text of a ``<p>`` whose parent is the region
-element, cut into lines at its line breaks (a newline in its text, as the Markdown source's soft line
+element or a ``<section>`` at the top level (document structure: Sphinx wraps each heading's part of
+the page in one; it shows nothing of its own), cut into lines at its line breaks (a newline in its text, as the Markdown source's soft line
 break, or ``<br>``), spaces, tabs and newlines around each line left out (a browser shows none). Such a
 line is *plain* when no element opens or closes inside it; directive-shaped text on a plain line is a
 shown line; on a line with markup (a link, emphasis, a code span beside it) it is ``markup``.
@@ -94,8 +96,10 @@ def _role_main(tag: str, attrs: Attrs) -> bool:
 REGIONS: Final[tuple[tuple[str, Callable[[str, Attrs], bool]], ...]] = (
     ("material: <article class=md-content__inner>", _material),
     ("readthedocs: itemprop=articleBody", _article_body),
-    ("mkdocs: role=main", _role_main),
+    ("mkdocs, sphinx: role=main", _role_main),
 )
+#: Text each convention's element holds in its tag: a page without it is not parsed for that convention.
+_MARKERS: Final = ("md-content__inner", "articleBody", "main")
 
 _VOID: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
                           "source", "track", "wbr"})
@@ -173,6 +177,7 @@ class _Frame(NamedTuple):
     place: str | None  # the nearest ancestor's place, inside the region
     in_region: bool
     region: bool  # this element is the region
+    top: bool = False  # its children are at the top level: the region, or a <section> at the top level
 
 
 class _Reader(HTMLParser):
@@ -219,13 +224,16 @@ class _Reader(HTMLParser):
             collapsed = True
         code = (parent is not None and parent.code) or tag in _CODE_TAGS
         place = parent.place if parent is not None and parent.in_region else None
+        top = region
         if in_region:
-            if tag == "p" and parent is not None and parent.region and self.paragraph is None:
+            if tag == "p" and parent is not None and parent.top and self.paragraph is None:
                 self.paragraph = len(self.stack)
                 self.pieces = [[]]
+            elif tag == "section" and parent is not None and parent.top and self.paragraph is None:
+                top = True  # document structure (Sphinx wraps each heading's part in one), not a container
             elif self.paragraph is None:
                 place = _PLACE_OF_TAG.get(tag, place or "container")
-        self.stack.append(_Frame(tag, hidden, collapsed, code, place, in_region, region))
+        self.stack.append(_Frame(tag, hidden, collapsed, code, place, in_region, region, top))
 
     def handle_startendtag(self, tag: str, attrs: Attrs) -> None:
         self.handle_starttag(tag, attrs)
@@ -282,7 +290,7 @@ class _Reader(HTMLParser):
         if frame.code:
             self.context.append(Shown("code", _cut(data)))
         else:
-            self._shown("region_text" if frame.region else frame.place or "container", data)
+            self._shown("region_text" if frame.top else frame.place or "container", data)
 
     def handle_comment(self, data: str) -> None:
         if self.stack and (self.stack[-1].in_region or self.stack[-1].region) and shaped(data, self.grammar):
@@ -321,7 +329,9 @@ def _cut(text: str) -> str:
 def read_built_page(page: str, grammar: Grammar) -> BuiltReading:
     """Read one built HTML page (its decoded text) for the directive-shaped text it shows (see the
     module docstring). Never raises on any text; linear in the page."""
-    for name, opens in REGIONS:
+    for (name, opens), marker in zip(REGIONS, _MARKERS):
+        if marker not in page:
+            continue
         reader = _Reader(grammar, opens)
         reader.feed(page)
         reader.finish()

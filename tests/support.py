@@ -287,7 +287,7 @@ def site_judged_corpus(root: str | Path, reason: str, *, status: str | None = No
     """A corpus of two pages ``a`` (clean) and ``b``, judged by a hand-written MkDocs build
     (``strict=False``), in which ``b`` (with ``status``) is refused for ``reason``: ``site_disagrees``
     (its built page does not show its directive) or ``built_page_missing`` (it has none)."""
-    from _conflict_gate.site_build import judge_site, mkdocs_site
+    from _conflict_gate.site_build import judge_site, locate_site
 
     line = "@quill create_copy existing_path=refuse"
     built = {"a/index.html": built_html(f"<p>{line}</p>")}
@@ -298,4 +298,4 @@ def site_judged_corpus(root: str | Path, reason: str, *, status: str | None = No
     manifest = write_site(root, {"a.md": f"{line}\n".encode(), "b.md": f"{line}\n".encode()}, built,
                           statuses={"b": status} if status else None)
     corpus = load_documents(manifest, cache=False)
-    return judge_site(corpus, mkdocs_site(str(Path(root) / "site"), corpus.manifest.root))
+    return judge_site(corpus, locate_site(str(Path(root) / "site"), corpus.manifest.root))

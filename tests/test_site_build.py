@@ -18,9 +18,9 @@ from _conflict_gate.decision import gate
 from _conflict_gate.errors import DirectiveError, IngestionError
 from _conflict_gate.grammar import grammar_from_json
 from _conflict_gate.registry import EXIT_CODES
-from _conflict_gate.site_build import SiteBuild, built_path, judge_site, mkdocs_site
+from _conflict_gate.site_build import SiteBuild, built_path, judge_site, locate_site
 from _conflict_gate.site_html import CONTEXT_PLACES, ELSEWHERE_PLACES, read_built_page
-from tests.support import QUILL_GRAMMAR, built_html, run_cli, site_judged_corpus, write_site
+from tests.support import QUILL_GRAMMAR, built_html, run_cli, site_judged_corpus, write_corpus, write_site
 
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
 LINE = "@quill create_copy existing_path=refuse"
@@ -53,7 +53,7 @@ class HtmlReadingTest(unittest.TestCase):
         the navigation outside the main region is not read."""
         reading = read_built_page(built_html(f"<h1>Title</h1>\n<p>{LINE}</p>\n<p>Text\n  {OTHER}  </p>\n"
                                              f"<p>a<br>{LINE}<br/>b</p>"), GRAMMAR)
-        self.assertEqual(reading.region, "mkdocs: role=main")
+        self.assertEqual(reading.region, "mkdocs, sphinx: role=main")
         self.assertEqual(reading.lines, (LINE, OTHER, LINE))
         self.assertEqual((reading.elsewhere, reading.context), ((), ()))
 
@@ -122,7 +122,16 @@ class HtmlReadingTest(unittest.TestCase):
         self.assertIsNone(none.region)
         self.assertIn("no element matches", none.region_problem)
         several = read_built_page(built_html("<p>x</p>") + '<div role="main"><p>y</p></div>', GRAMMAR)
-        self.assertEqual((several.region, several.region_problem), (None, "2 elements match mkdocs: role=main"))
+        self.assertEqual((several.region, several.region_problem), (None, "2 elements match mkdocs, sphinx: role=main"))
+
+    def test_sections_are_document_structure(self) -> None:
+        """Sphinx wraps each heading's part in a <section>: its paragraphs are top-level; a section inside
+        a container is not."""
+        reading = read_built_page(built_html(f'<section id="a"><h1>A</h1><p>{LINE}</p><section id="b"><p>{OTHER}</p>'
+                                             f'</section></section>'), GRAMMAR)
+        self.assertEqual((reading.lines, reading.elsewhere), ((LINE, OTHER), ()))
+        self.assertEqual(places(f'<div class="admonition"><section><p>{LINE}</p></section></div>'), ["container"])
+        self.assertEqual(places(f"<section>{LINE}</section>"), ["region_text"])
 
     def test_any_text_reads_without_raising(self) -> None:
         """The reading never raises: broken markup, stray end tags, unclosed elements."""
@@ -168,9 +177,31 @@ class LocateTest(FolderCase):
         (root / "mkdocs.yml").write_text("site_name: T\nsite_dir: 'out'  # built here\ndocs_dir: pages\n"
                                          "use_directory_urls: False\n", encoding="utf-8")
         expected = SiteBuild(str(root / "out"), str(root / "pages"), False, str(root / "mkdocs.yml"))
-        self.assertEqual(mkdocs_site(str(root), str(root)), expected)
+        self.assertEqual(locate_site(str(root), str(root)), expected)
         (root / "corpus").mkdir()
-        self.assertEqual(mkdocs_site(str(root / "out"), str(root / "corpus")), expected)
+        self.assertEqual(locate_site(str(root / "out"), str(root / "corpus")), expected)
+
+    def test_sphinx(self) -> None:
+        """conf.py: Sphinx, its pages from conf.py's folder, built in _build/html (or the folder named);
+        a page is docname.html (html builder) or docname/index.html (dirhtml); .rst and .md only."""
+        root = self.folder()
+        (root / ".git").mkdir()
+        (root / "conf.py").write_text("project = 'T'\n", encoding="utf-8")
+        (root / "_build" / "html" / "guide").mkdir(parents=True)
+        (root / "_build" / "html" / "guide" / "a.html").write_text("x", encoding="utf-8")
+        site = locate_site(str(root), str(root))
+        self.assertEqual(site, SiteBuild(str(root / "_build" / "html"), str(root), False, str(root / "conf.py"),
+                                         "sphinx"))
+        self.assertEqual(locate_site(str(root / "_build" / "html"), str(root)).built, str(root / "_build" / "html"))
+        for rel, expected in (("guide/a.rst", "guide/a.html"), ("guide/b.md", "guide/b/index.html"),
+                              ("index.rst", "index.html"), ("guide/index.md", "guide/index.html")):
+            with self.subTest(rel):
+                self.assertEqual(built_path(site, str(root / rel)), (expected, ""))
+        self.assertIsNone(built_path(site, str(root / "notes.txt"))[0])
+        (root / "mkdocs.yml").write_text("site_name: T\n", encoding="utf-8")
+        with self.assertRaises(IngestionError) as caught:
+            locate_site(str(root), str(root))
+        self.assertIn("two sites' configurations", str(caught.exception))
 
     def test_what_it_refuses(self) -> None:
         """site_unreadable, naming the path: a missing folder, no configuration, a value it cannot read, a
@@ -189,7 +220,7 @@ class LocateTest(FolderCase):
                 if config:
                     (root / "mkdocs.yml").write_text(config, encoding="utf-8")
                 with self.assertRaises(IngestionError) as caught:
-                    mkdocs_site(site, str(root))
+                    locate_site(site, str(root))
                 self.assertEqual(caught.exception.reason, "site_unreadable")
                 self.assertIn(message, str(caught.exception))
                 self.assertIsNotNone(caught.exception.path)
@@ -203,7 +234,7 @@ class JudgeTest(FolderCase):
         root = self.folder()
         manifest = write_site(root, pages, built, **options)
         corpus = load_documents(manifest, cache=False)
-        return corpus, judge_site(corpus, mkdocs_site(str(root / "site"), str(root)), strict=strict)
+        return corpus, judge_site(corpus, locate_site(str(root / "site"), str(root)), strict=strict)
 
     def test_an_agreeing_page_keeps_its_claims_and_pins(self) -> None:
         """A page whose counted lines are exactly what the build shows is kept as loaded (the same corpus
@@ -266,6 +297,32 @@ class JudgeTest(FolderCase):
         self.assertEqual(refusal.reason if refusal else None, "site_disagrees")
         self.assertIn("2 unindented source line(s)", str(refusal))
 
+    def test_a_page_without_directive_shaped_text(self) -> None:
+        """Guards against an include or a macro showing a directive on a page whose source holds none:
+        refused (site_disagrees); the same page without a built page is kept (no error)."""
+        corpus, judged = self.judged({"a.md": b"# A\n\n{{ macro() }}\n", "b.md": b"# B\n"},
+                                     {"a/index.html": built_html(f"<h1>A</h1><p>{LINE}</p>")},
+                                     extra={"renderer": "mkdocs"})
+        self.assertEqual((corpus.sources["a"].refusal, corpus.sources["a"].claims), (None, ()))
+        refusal = judged.sources["a"].refusal
+        self.assertEqual(refusal.reason if refusal else None, "site_disagrees")
+        self.assertIs(judged.sources["b"], corpus.sources["b"])
+
+    def test_restructuredtext_is_judged_by_the_build_alone(self) -> None:
+        """A Sphinx site's .rst page: its claims come from the build, at the source lines that hold them."""
+        root = self.folder()
+        (root / "conf.py").write_text("project = 'T'\n", encoding="utf-8")
+        (root / "_build" / "html").mkdir(parents=True)
+        (root / "_build" / "html" / "a.html").write_text(built_html(
+            f'<section id="t"><h1>T</h1><p>{LINE}</p><div class="highlight"><pre>{OTHER}</pre></div></section>'),
+            encoding="utf-8")
+        manifest = write_corpus(root, {"a.rst": f"T\n=\n\n{LINE}\n\n::\n\n   {OTHER}\n".encode()})
+        corpus = load_documents(manifest, cache=False)
+        judged = judge_site(corpus, locate_site(str(root), str(root)), strict=True)
+        source = judged.sources["a"]
+        self.assertEqual((source.refusal, [(c.line, c.quote) for c in source.claims], source.near_misses),
+                         (None, [(4, LINE)], ()))
+
     def test_a_missing_built_page(self) -> None:
         """built_page_missing, naming the source, its path and the built page looked for: a failed source,
         or the error with strict."""
@@ -297,7 +354,7 @@ class BuiltOverrideTest(FolderCase):
         manifest.write_text(json.dumps(data), encoding="utf-8")
         corpus = load_documents(manifest, cache=False)
         self.assertEqual(corpus.sources["a"].entry.built, "moved/page.html")
-        site = mkdocs_site(str(root / "site"), str(root))
+        site = locate_site(str(root / "site"), str(root))
         self.assertIs(judge_site(corpus, site), corpus)
         data["documents"][0]["built"] = "moved/gone.html"
         manifest.write_text(json.dumps(data), encoding="utf-8")

@@ -27,7 +27,7 @@ import unittest
 from pathlib import Path
 
 from _conflict_gate.corpus import Corpus, load_documents
-from _conflict_gate.site_build import judge_site, mkdocs_site
+from _conflict_gate.site_build import judge_site, locate_site
 from tests.support import write_corpus
 
 MISSING = [name for name in ("mkdocs", "markdown", "pymdownx") if importlib.util.find_spec(name) is None]
@@ -127,10 +127,10 @@ def build(theme: str) -> tuple[tempfile.TemporaryDirectory[str], Path]:
     return tmp, manifest
 
 
-def outcomes(corpus: Corpus) -> tuple[list[str], list[str]]:
-    """``(unsafe, false refusals)`` of a corpus against :data:`PAGES`, one line each."""
+def outcomes(corpus: Corpus, pages: dict[str, tuple[str, str, tuple[int, ...]]] = PAGES) -> tuple[list[str], list[str]]:
+    """``(unsafe, false refusals)`` of a corpus against ``pages`` (:data:`PAGES`), one line each."""
     unsafe, false_refusals = [], []
-    for name, (_, truth, lines) in PAGES.items():
+    for name, (_, truth, lines) in pages.items():
         source = corpus.sources[name]
         counted = tuple(claim.line for claim in source.claims)
         if counted and (truth != COUNTS or counted != lines):
@@ -150,7 +150,7 @@ class MkDocsBuildTest(unittest.TestCase):
         tmp, manifest = build(theme)
         self.addCleanup(tmp.cleanup)
         corpus = load_documents(manifest, cache=False)
-        judged = judge_site(corpus, mkdocs_site(str(manifest.parent / "site"), str(manifest.parent)), strict=True)
+        judged = judge_site(corpus, locate_site(str(manifest.parent / "site"), str(manifest.parent)), strict=True)
         unsafe, false_refusals = outcomes(judged)
         self.assertEqual(unsafe, [], f"{theme}: unsafe readings")
         self.assertEqual(false_refusals, [], f"{theme}: false refusals")
