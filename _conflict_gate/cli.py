@@ -327,10 +327,10 @@ def _site_judged(args: argparse.Namespace, corpus: Corpus) -> Corpus:
 
 
 def _site_option(parser: argparse.ArgumentParser) -> None:
-    """``--site DIR``: judge the pages that hold directive-shaped text by the site's build (reference/site.md)."""
+    """``--site DIR``: judge the pages by the site's build (reference/site.md)."""
     parser.add_argument("--site", metavar="DIR", default=None,
-                        help="judge every page that holds directive-shaped text by its built page: DIR is the "
-                             "MkDocs build (site_dir) or the folder holding mkdocs.yml (reference/site.md)")
+                        help="judge every page by its built page: DIR is the built site, or the folder holding "
+                             "mkdocs.yml (MkDocs: site_dir) or conf.py (Sphinx: _build/html) (reference/site.md)")
 
 
 def _cache_options(parser: argparse.ArgumentParser) -> None:

@@ -86,7 +86,7 @@ INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
     "source_unpinned": "a source is listed but not pinned yet (its sha256 is empty): nothing says its bytes were reviewed",
     "source_not_utf8": "a source is not valid UTF-8",
     "site_unreadable": "`--site`: the built site or its configuration cannot be found or read (a missing folder, "
-                       "no mkdocs.yml, a value the gate does not read)",
+                       "no mkdocs.yml or conf.py, a value the gate does not read)",
     "built_page_missing": "`--site`: a page that holds directive-shaped text has no built page in the site, or it "
                           "cannot be read as UTF-8",
 })
