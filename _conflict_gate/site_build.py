@@ -206,11 +206,17 @@ def built_path(site: SiteBuild, source: str) -> tuple[str | None, str]:
 
 
 def judge_site(corpus: Corpus, site: SiteBuild, *, strict: bool = False) -> Corpus:
-    """``corpus`` with every verified source that holds directive-shaped text judged by its built page
-    (see the module docstring); the same object when nothing changed. A page whose built page is
-    missing or unreadable becomes a failed source (``built_page_missing``) or, with ``strict``, raises
-    that :class:`IngestionError`; a source whose file changed since the load, ``hash_mismatch`` the same
-    way. Raises nothing else for a page. Never changes a source that holds no directive-shaped text."""
+    """``corpus`` (a :class:`~_conflict_gate.corpus.Corpus`) with its verified sources judged by their
+    built pages in ``site`` (:func:`locate_site`); the same object when nothing changed, else a new
+    immutable corpus with the judged sources replaced. A source holding directive-shaped text counts
+    only what its built page shows as lines of their own in top-level paragraphs, at the source lines
+    that hold exactly that text (claims keep their spans and pins); anything else shown refuses it
+    (``misplaced_directive``, ``site_disagrees``, a grammar reason). A source holding none is refused
+    only when its built page shows some (an include, a macro). A source holding directive-shaped text
+    whose built page is missing or unreadable becomes a failed source (``built_page_missing``) or, with
+    ``strict``, raises that :class:`IngestionError`; a source whose file changed since the load,
+    ``hash_mismatch`` the same way. Raises nothing else for a page. Reads each built page once
+    (:mod:`~_conflict_gate.site_html`, linear in the page); reference/site.md has the rules."""
     changed: dict[str, Source] = {}
     manifest = corpus.manifest
     with SourceFiles(manifest.root) as files:
