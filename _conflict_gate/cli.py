@@ -8,7 +8,7 @@
     conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S] [--manifest M]
     conflict-gate init --update --manifest M [--prune] [--base-url URL]
     conflict-gate grammar --manifest M [--format table|json]
-    conflict-gate check-answer --manifest M --decision D.json --answer A.txt [--no-strict]
+    conflict-gate check-answer --manifest M --decision D.json --answer A.txt [--no-strict] [--site DIR]
     conflict-gate versions --manifest M [--format table|json] [--strict]
     conflict-gate mcp --manifest M
     conflict-gate schema decision|audit|answer-check|lab-result|versions|tool-error
@@ -193,9 +193,9 @@ def _check_answer(args: argparse.Namespace) -> int:
     decision = load_decision(args.decision)
     candidates = decision.get("candidate_ids") if isinstance(decision, dict) else None
     if isinstance(candidates, list) and all(isinstance(sid, str) for sid in candidates):
-        corpus = load_corpus(args, only=candidates)  # the pages the decision was made from
+        corpus = _site_judged(args, load_corpus(args, only=candidates))  # the pages the decision was made from
     else:
-        corpus = load_corpus(args)  # check_answer names what is wrong with the decision
+        corpus = _site_judged(args, load_corpus(args))  # check_answer names what is wrong with the decision
     if args.answer == "-":
         answer = sys.stdin.buffer.read(MAX_ANSWER_BYTES + 1)
     else:
@@ -206,7 +206,7 @@ def _check_answer(args: argparse.Namespace) -> int:
     try:
         report = check_answer(corpus, decision, answer)
         if not corpus.complete and any(finding["kind"] in CORPUS_WIDE_FINDINGS for finding in report["findings"]):
-            report = check_answer(load_corpus(args, warn=False), decision, answer)  # a quote looked up in every page
+            report = check_answer(_site_judged(args, load_corpus(args, warn=False)), decision, answer)  # every page
     except DecisionError as error:
         if error.path is not None:
             raise
@@ -466,6 +466,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--answer", required=True, help="the answer text, UTF-8 ('-' for stdin)")
     _strict_option(p, True)
     _cache_options(p)
+    _site_option(p)
 
     p = command("versions", "list the versions, their approved pages and the keys each declares",
                 "List what can be asked: the grammar, the renderer, the version scheme and, per version, "

@@ -411,6 +411,33 @@ class CommandLineTest(FolderCase):
                                   "--claim", "existing_path", "a", "b"])
         self.assertEqual((status, len(err.splitlines())), (code("input"), 1), err)
         self.assertIn("built_page_missing", err)
+
+    def test_check_answer_takes_the_same_judgement(self) -> None:
+        """Guards against a decision gate --site made (its claims from the build) failing check-answer:
+        with the same --site the answer is supported; without it the decision is not this corpus's."""
+        root = self.folder()
+        manifest = write_site(root, {"a.md": f"<div>\n\n{LINE}\n".encode()},
+                              {"a/index.html": built_html(f"<div>\n</div><p>{LINE}</p>")}, extra={"renderer": "mkdocs"})
+        site = str(root / "site")
+        status, out, err = run_cli(["gate", "--manifest", str(manifest), "--no-cache", "--site", site, "--version",
+                                    "1.0", "--claim", "existing_path", "a"])
+        self.assertEqual(status, code("ok"), err)
+        (root / "decision.json").write_text(out, encoding="utf-8")
+        (root / "answer.txt").write_text(
+            "In Quill 1.0 (`version=1.0`), create_copy refuses to replace a file: `existing_path=refuse`.\n\n"
+            f"The page declares it: `{LINE}` [source: a:3]\n", encoding="utf-8")
+        check = ["check-answer", "--manifest", str(manifest), "--no-cache", "--decision", str(root / "decision.json"),
+                 "--answer", str(root / "answer.txt")]
+        status, out, err = run_cli([*check, "--site", site])
+        self.assertEqual((status, json.loads(out)["verdict"]), (code("ok"), "supported"), err)
+        status, _, err = run_cli(check)
+        self.assertEqual(status, code("decision"), err)
+        self.assertIn("decision_mismatch", err)
+
+    def test_a_site_that_cannot_be_read(self) -> None:
+        """site_unreadable: one line on stderr, exit 6 (input), never a traceback."""
+        root = self.folder()
+        manifest = write_site(root, {"a.md": f"{LINE}\n".encode()}, {})
         status, _, err = run_cli(["audit", "--manifest", str(manifest), "--no-cache", "--site", str(root / "nowhere")])
         self.assertEqual((status, len(err.splitlines())), (code("input"), 1), err)
         self.assertIn("site_unreadable", err)
