@@ -9,7 +9,8 @@ names its pages (:class:`SiteBuild`); :func:`judge_site` returns a new immutable
 **Which pages are judged**: every verified source. One that holds directive-shaped text (it has
 occurrences, claims, near-misses or a :class:`~_conflict_gate.errors.DirectiveError` refusal) must
 have a built page; one that holds none is judged when its built page is there and shows some (an
-include, a macro: refused), and kept as it is otherwise (a built page missing is no error for it).
+include, a macro: refused), and kept as it is otherwise (a built page missing is no error for it, nor a
+page without a known region that has no candidate at sign anywhere).
 
 **Locating a built page** (MkDocs 1.6, ``mkdocs/structure/files.py``): the source's path relative to
 the configuration's ``docs_dir`` (default ``docs``, relative to the folder of ``mkdocs.yml``), a
@@ -55,6 +56,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
+from .candidates import candidates_of
 from .corpus import Corpus, Source, SourceFiles, decode_source, failed_source, verified_digest
 from .errors import DirectiveError, IngestionError
 from .grammar import Grammar
@@ -268,8 +270,9 @@ def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar
             raise IngestionError("built_page_missing", f"its built page {built} is not UTF-8",
                                  source_id=sid, path=path) from None
     reading = read_built_page(page, grammar)
-    if not holds and reading.region is not None and not reading.lines and not reading.elsewhere:
-        return source  # nothing shown, nothing held: nothing to compare
+    if not holds and (not reading.lines and not reading.elsewhere if reading.region is not None
+                      else not candidates_of(page.encode("utf-8", "surrogatepass"), grammar)[0]):
+        return source  # nothing shown (anywhere on the page, when its region is not known), nothing held
     raw = files.read(source.entry)
     verified_digest(raw, source.entry)
     text = decode_source(raw, source_id=sid, path=path)

@@ -307,6 +307,11 @@ class JudgeTest(FolderCase):
         refusal = judged.sources["a"].refusal
         self.assertEqual(refusal.reason if refusal else None, "site_disagrees")
         self.assertIs(judged.sources["b"], corpus.sources["b"])
+        corpus, judged = self.judged({"c.md": b"# C\n"}, {"c/index.html": "<html><p>A custom template.</p></html>"})
+        self.assertIs(judged, corpus)  # no region, but nothing directive-shaped anywhere: nothing to compare
+        corpus, judged = self.judged({"c.md": b"# C\n"}, {"c/index.html": f"<html><p>{LINE}</p></html>"})
+        refusal = judged.sources["c"].refusal
+        self.assertEqual(refusal.reason if refusal else None, "site_disagrees")
 
     def test_restructuredtext_is_judged_by_the_build_alone(self) -> None:
         """A Sphinx site's .rst page: its claims come from the build, at the source lines that hold them."""
