@@ -57,6 +57,8 @@ MODULES = (
     ("markdown", "the command line"),
     ("cli_pin", "the command line"),
     ("site_detect", "the command line"),
+    ("site_html", "one built page -> what a reader sees"),
+    ("site_build", "verified corpus -> site-judged corpus"),
     ("cli_init", "the command line"),
     ("service", "a long-running gate"),
     ("mcp_server", "the MCP server"),

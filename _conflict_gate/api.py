@@ -66,6 +66,7 @@ from .results_audit import (
     UnlistedSource,
 )
 from .schema import SCHEMAS, result_schema
+from .site_build import SiteBuild, judge_site, locate_site
 
 __all__ = [
     # the flow
@@ -78,6 +79,8 @@ __all__ = [
     "grammar_from_json",
     "source_digest",
     "result_schema",
+    "locate_site",
+    "judge_site",
     # what the flow passes along
     "Corpus",
     "Source",
@@ -92,6 +95,7 @@ __all__ = [
     "IntegerRule",
     "AnswerForm",
     "ANSWER_FORM",
+    "SiteBuild",
     # results (plain dicts, typed)
     "Decision",
     "CandidateRecord",

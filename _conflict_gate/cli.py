@@ -1,13 +1,14 @@
 """The ``conflict-gate`` command line: gate, audit, pin, init, grammar, check-answer, versions, mcp and schema.
 
     conflict-gate gate --manifest M --version V --claim KEY [--operation OP] [--no-strict]
-                       [--set-aside-unrelated] [--question TEXT] ID [ID ...]
+                       [--set-aside-unrelated] [--question TEXT] [--site DIR] ID [ID ...]
     conflict-gate audit --manifest M [--format markdown|json|github|sarif|junit] [--root DIR] [--strict]
+                        [--site DIR]
     conflict-gate pin --manifest M [--check [--format text|github|sarif|junit] [--root DIR]]
     conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S] [--manifest M]
     conflict-gate init --update --manifest M [--prune] [--base-url URL]
     conflict-gate grammar --manifest M [--format table|json]
-    conflict-gate check-answer --manifest M --decision D.json --answer A.txt [--no-strict]
+    conflict-gate check-answer --manifest M --decision D.json --answer A.txt [--no-strict] [--site DIR]
     conflict-gate versions --manifest M [--format table|json] [--strict]
     conflict-gate mcp --manifest M
     conflict-gate schema decision|audit|answer-check|lab-result|versions|tool-error
@@ -51,6 +52,7 @@ from .cli_support import (
     write_atomically,
     write_report,
 )
+from .corpus import Corpus
 from .decision import audit, claim_operation, gate, versions_listing
 from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
 from .files import read_head
@@ -63,6 +65,7 @@ from .registry import COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, RENDERER
 from .results import build
 from .results_lab import GRAMMAR_REPORT_FIELDS, GrammarReport
 from .schema import SCHEMAS, result_schema
+from .site_build import judge_site, locate_site
 from .tree import missing
 
 __all__ = ["CliError", "build_parser", "main", "render_json", "write_atomically"]
@@ -101,7 +104,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _gate(args: argparse.Namespace) -> int:
-    corpus = load_corpus(args, only=args.source_ids)  # a decision reads its candidates' pages only
+    corpus = _site_judged(args, load_corpus(args, only=args.source_ids))  # its candidates' pages only
     operation = claim_operation(corpus.grammar, args.claim, args.operation, name_one=" with --operation",
                                 see_grammar=f"; see '{args.prog} grammar --manifest {shown_manifest(args.manifest)}'")
     result = gate(corpus, args.source_ids, args.version, operation, args.claim,
@@ -136,7 +139,7 @@ def _gate(args: argparse.Namespace) -> int:
 
 def _audit(args: argparse.Namespace) -> int:
     check_ci_options(args)
-    corpus = load_corpus(args, warn=False)
+    corpus = _site_judged(args, load_corpus(args, warn=False))
     report = audit(corpus)
     if args.format == "json":
         sys.stdout.write(render_json(report))
@@ -190,9 +193,9 @@ def _check_answer(args: argparse.Namespace) -> int:
     decision = load_decision(args.decision)
     candidates = decision.get("candidate_ids") if isinstance(decision, dict) else None
     if isinstance(candidates, list) and all(isinstance(sid, str) for sid in candidates):
-        corpus = load_corpus(args, only=candidates)  # the pages the decision was made from
+        corpus = _site_judged(args, load_corpus(args, only=candidates))  # the pages the decision was made from
     else:
-        corpus = load_corpus(args)  # check_answer names what is wrong with the decision
+        corpus = _site_judged(args, load_corpus(args))  # check_answer names what is wrong with the decision
     if args.answer == "-":
         answer = sys.stdin.buffer.read(MAX_ANSWER_BYTES + 1)
     else:
@@ -203,7 +206,7 @@ def _check_answer(args: argparse.Namespace) -> int:
     try:
         report = check_answer(corpus, decision, answer)
         if not corpus.complete and any(finding["kind"] in CORPUS_WIDE_FINDINGS for finding in report["findings"]):
-            report = check_answer(load_corpus(args, warn=False), decision, answer)  # a quote looked up in every page
+            report = check_answer(_site_judged(args, load_corpus(args, warn=False)), decision, answer)  # every page
     except DecisionError as error:
         if error.path is not None:
             raise
@@ -315,6 +318,21 @@ def _positive(text: str) -> int:
     return value
 
 
+def _site_judged(args: argparse.Namespace, corpus: Corpus) -> Corpus:
+    """``corpus`` judged by the built site ``--site`` names (:func:`~_conflict_gate.site_build.judge_site`,
+    as ``--strict`` says), or as it is without ``--site``."""
+    if args.site is None:
+        return corpus
+    return judge_site(corpus, locate_site(args.site, corpus.manifest.root), strict=args.strict)
+
+
+def _site_option(parser: argparse.ArgumentParser) -> None:
+    """``--site DIR``: judge the pages by the site's build (reference/site.md)."""
+    parser.add_argument("--site", metavar="DIR", default=None,
+                        help="judge every page by its built page: DIR is the built site, or the folder holding "
+                             "mkdocs.yml (MkDocs: site_dir) or conf.py (Sphinx: _build/html) (reference/site.md)")
+
+
 def _cache_options(parser: argparse.ArgumentParser) -> None:
     """``--cache PATH`` / ``--no-cache`` and ``--jobs N``: how the corpus is loaded (reference/cache.md)."""
     group = parser.add_mutually_exclusive_group()
@@ -365,6 +383,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--operation", help="operation (needed only when several operations have KEY)")
     _strict_option(p, True)
     _cache_options(p)
+    _site_option(p)
     p.add_argument("--set-aside-unrelated", action="store_true",
                    help="set aside eligible candidates about other operations (they declare no key of "
                         "this one): listed in set_aside_unrelated_ids, they take no part in the decision; "
@@ -387,6 +406,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
     _strict_option(p, False, "every such source is reported with the rest, then the audit exits 6")
     _cache_options(p)
+    _site_option(p)
 
     p = command("pin", "recompute pins; rewrite the manifest (or --check)",
                 "Recompute every source's sha256. Without --check, rewrite the changed pins in the "
@@ -449,6 +469,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--answer", required=True, help="the answer text, UTF-8 ('-' for stdin)")
     _strict_option(p, True)
     _cache_options(p)
+    _site_option(p)
 
     p = command("versions", "list the versions, their approved pages and the keys each declares",
                 "List what can be asked: the grammar, the renderer, the version scheme and, per version, "

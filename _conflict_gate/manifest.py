@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 #: The fields of one manifest entry, in the order ``init`` writes them; ``url`` and ``status`` are optional.
-ENTRY_FIELDS: Final = ("source_id", "version", "path", "url", "status", "sha256")
+ENTRY_FIELDS: Final = ("source_id", "version", "path", "url", "status", "sha256", "built")
 _REQUIRED: Final = ("source_id", "version", "path", "sha256")
 _FIELD_SET: Final = frozenset(ENTRY_FIELDS)
 _TOP_LEVEL: Final = ("grammar", "version_scheme", "renderer", "sources", "documents")
@@ -158,6 +158,9 @@ class Entry(NamedTuple):
     sha256: str
     written: tuple[str, ...]
     position: int = 0  # index in "documents", for error locations
+    #: the page ``--site`` reads for this source, relative to the built site (``None``: found by the
+    #: generator's conventions, :mod:`~_conflict_gate.site_build`)
+    built: str | None = None
 
     @property
     def document_revision(self) -> str:
@@ -313,8 +316,8 @@ def _all_plain(documents: list[Any], scheme: VersionScheme, require_pins: bool) 
     instead of Python per entry); ``None`` when any may be wrong, and :func:`_check_each`
     then finds and names the problem. Accepts only what :func:`_check_each` accepts."""
     try:
-        if not all(type(entry) is dict and entry.keys() <= _FIELD_SET for entry in documents):
-            return None
+        if not all(type(entry) is dict and entry.keys() <= _FIELD_SET and "built" not in entry for entry in documents):
+            return None  # ("built" is rare: such a manifest is checked entry by entry)
         ids = [entry["source_id"] for entry in documents]
         versions = [sys.intern(entry["version"]) for entry in documents]  # a corpus keeps each version once
         paths = [entry["path"] for entry in documents]
@@ -335,7 +338,7 @@ def _all_plain(documents: list[Any], scheme: VersionScheme, require_pins: bool) 
         return None
     new = tuple.__new__  # every field checked above: an Entry made without a Python-level constructor
     return [new(Entry, (source_id, version, path, entry.get("url"), entry.get("status", "approved"), digest,
-                        _keys_of(entry), index))
+                        _keys_of(entry), index, None))
             for index, (entry, source_id, version, path, digest)
             in enumerate(zip(documents, ids, versions, paths, digests))]
 
@@ -391,6 +394,10 @@ def _check_each(documents: list[Any], scheme: VersionScheme, require_pins: bool,
         problem = check_relative_path(path)
         if problem:
             raise invalid(problem, *where, "path", reason="invalid_path", source_id=named)
+        built = entry.get("built")
+        problem = check_relative_path(built) if built is not None else ""
+        if problem:
+            raise invalid(problem.replace("path", "built", 1), *where, "built", reason="invalid_path", source_id=named)
         if named in seen_ids:
             raise invalid("source_id is used twice", *where, "source_id",
                           reason="duplicate_source_id", source_id=named)
@@ -399,7 +406,7 @@ def _check_each(documents: list[Any], scheme: VersionScheme, require_pins: bool,
             raise invalid(f"path {printable(repr(path))} is also used by {seen_paths[path]!r}",
                           *where, "path", reason="duplicate_path", source_id=named)
         seen_paths[path] = named
-        entries.append(Entry(named, version, path, url, status, digest, _keys_of(entry), index))
+        entries.append(Entry(named, version, path, url, status, digest, _keys_of(entry), index, built))
     return entries
 
 

@@ -68,6 +68,8 @@ TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "reader-limits": _static(t.reader_limits),
     "renderers": _static(t.renderers),
     "near-miss-places": _static(t.near_miss_places),
+    "site-places": _static(t.site_places),
+    "site-regions": _static(t.site_regions),
     "lab-grammar": t.lab_grammar,
     "lab-cases": t.lab_cases,
     "lab-answers": t.lab_answers,

@@ -55,6 +55,7 @@ from .registry import (
 )
 from .form import ANSWER_FORM
 from .schema import SCHEMAS
+from .site_html import CONTEXT_PLACES, ELSEWHERE_PLACES, REGIONS
 from .service import TOOLS
 from .sources import MAX_PATTERN_CHARS, MAX_PATTERNS
 from .results import (
@@ -263,6 +264,8 @@ _ENTRY_WORDS: Final = {
     "status": "a page status (omitted: `approved`)",
     "sha256": "the pin: lowercase hex SHA-256 of the file's raw bytes; `\"\"` means not pinned yet: "
               "`pin` fills it in, and until then the page alone fails (`source_unpinned`) wherever it is read",
+    "built": "`--site` only: the page's built page, relative to the built site (omitted: found by the "
+             "generator's conventions; [site.md](site.md))",
 }
 
 
@@ -351,6 +354,18 @@ def renderers() -> list[str]:
 def near_miss_places() -> list[str]:
     """Where a near-miss sits (the audit's ``where``)."""
     return markdown_table(("where", "meaning"), [(code(name), meaning) for name, meaning in NEAR_MISS_PLACES.items()])
+
+
+def site_places() -> list[str]:
+    """Where a built page shows directive-shaped text (``--site``): what refuses the page, what counts for nothing."""
+    rows = [(code(name), meaning, "refuses the page (`misplaced_directive`)") for name, meaning in ELSEWHERE_PLACES.items()]
+    rows += [(code(name), meaning, "counts for nothing") for name, meaning in CONTEXT_PLACES.items()]
+    return markdown_table(("place", "meaning", "effect"), rows)
+
+
+def site_regions() -> list[str]:
+    """The main content region's conventions (``--site``), in the order they are tried."""
+    return markdown_table(("order", "convention"), [(str(n), name) for n, (name, _) in enumerate(REGIONS, 1)])
 
 
 def reader_limits() -> list[str]:

@@ -88,6 +88,10 @@ INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
     "hash_mismatch": "a source's raw bytes do not match its pinned sha256",
     "source_unpinned": "a source is listed but not pinned yet (its sha256 is empty): nothing says its bytes were reviewed",
     "source_not_utf8": "a source is not valid UTF-8",
+    "site_unreadable": "`--site`: the built site or its configuration cannot be found or read (a missing folder, "
+                       "no mkdocs.yml or conf.py, a value the gate does not read)",
+    "built_page_missing": "`--site`: a page that holds directive-shaped text has no built page in the site, or it "
+                          "cannot be read as UTF-8",
 })
 
 #: The ingestion reasons of one source (not of the manifest): with ``load_documents(..., strict=False)``
@@ -97,7 +101,8 @@ INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
 SOURCE_INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
     reason: INGESTION_REASONS[reason] for reason in (
         "duplicate_path", "path_outside_root", "source_missing", "source_not_regular_file",
-        "source_unreadable", "source_too_large", "hash_mismatch", "source_unpinned", "source_not_utf8")
+        "source_unreadable", "source_too_large", "hash_mismatch", "source_unpinned", "source_not_utf8",
+        "built_page_missing")
 })
 
 #: Reasons of a ``GrammarError``: the grammar the manifest declares is not usable.
@@ -147,6 +152,9 @@ DIRECTIVE_REASONS: Final[Mapping[str, str]] = _ro({
     "duplicate_directive": "one source declares the same operation and key twice",
     "build_error": "the site's build fails on the page, or the gate cannot tell that it does not (MDX: an unclosed "
                    "HTML comment, a '{' or '<' that starts no expression or tag the gate models, an unclosed element)",
+    "site_disagrees": "`--site`: the site's built page and the source disagree: a counted line the build does not "
+                      "show as a line of its own in a top-level paragraph, a directive it shows that no source "
+                      "line holds (an include, a macro), or no main content region the gate knows",
 })
 
 #: The renderers a manifest may name (``"renderer"``): how its docs site turns a page into what a

@@ -29,7 +29,7 @@ import re
 from pathlib import Path
 from typing import Final, NamedTuple, Sequence
 
-__all__ = ["Detected", "detect", "mkdocs_extensions"]
+__all__ = ["Detected", "detect", "folders_up", "mkdocs_extensions"]
 
 #: Largest configuration file read, in bytes (a larger one is taken as found, its text not read).
 MAX_CONFIG_BYTES: Final = 1 << 20
@@ -46,7 +46,7 @@ class Detected(NamedTuple):
     warnings: tuple[str, ...] = ()
 
 
-def _folders(docs: Path, stops: Sequence[Path]) -> list[Path]:
+def folders_up(docs: Path, stops: Sequence[Path]) -> list[Path]:
     """The docs folder and its parents up to the repository's top level; without one, up to the highest
     of ``stops`` that holds the docs folder (or the docs folder alone)."""
     here = Path(os.path.realpath(docs))
@@ -82,7 +82,7 @@ def detect(docs: Path, manifest_folder: Path, known: Sequence[str], cwd: Path | 
     search ends at the highest of ``manifest_folder`` and ``cwd`` (the working folder) that holds
     ``docs``; ``known``: the renderer names the gate has. Folders are named relative to ``cwd``."""
     found: dict[str, Path] = {}
-    folders = _folders(docs, (manifest_folder, *([cwd] if cwd is not None else [])))
+    folders = folders_up(docs, (manifest_folder, *([cwd] if cwd is not None else [])))
     for folder in folders:
         for name in ("mkdocs.yml", "mkdocs.yaml"):
             if (folder / name).is_file():

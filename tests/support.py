@@ -257,3 +257,45 @@ def _yaml_scalar(text: str) -> Any:
     if re.fullmatch(r"[0-9]+", text):
         return int(text)
     return text
+
+
+def built_html(body: str, *, region: str = '<div class="col-md-9" role="main">') -> str:
+    """A built page as the ``mkdocs`` theme writes one: navigation (which the site reading leaves
+    out), then ``body`` inside the main content region."""
+    return (f"<!DOCTYPE html>\n<html><head><title>T</title></head><body>\n"
+            f"<nav><a href=\"#\">@quill create_copy existing_path=nav</a></nav>\n{region}\n{body}\n</div>\n"
+            f"<footer><p>Built with MkDocs.</p></footer></body></html>\n")
+
+
+def write_site(root: str | Path, pages: Mapping[str, bytes], built: Mapping[str, str], *,
+               config: str = "site_name: T\n", **options: Any) -> Path:
+    """A small MkDocs site under ``root``: ``mkdocs.yml`` (``config``), the source ``pages`` (paths
+    relative to ``docs/``) listed in a pinned manifest beside it (:func:`write_corpus`, ``options``
+    passed on), and the hand-written ``built`` pages (paths relative to ``site/``, HTML text). Returns
+    the manifest's path; the site folder is ``root/"site"``."""
+    root = Path(root)
+    (root / "site").mkdir(parents=True, exist_ok=True)
+    (root / "mkdocs.yml").write_text(config, encoding="utf-8")
+    for rel, text in built.items():
+        target = root / "site" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return write_corpus(root, {f"docs/{rel}": raw for rel, raw in pages.items()}, **options)
+
+
+def site_judged_corpus(root: str | Path, reason: str, *, status: str | None = None) -> Corpus:
+    """A corpus of two pages ``a`` (clean) and ``b``, judged by a hand-written MkDocs build
+    (``strict=False``), in which ``b`` (with ``status``) is refused for ``reason``: ``site_disagrees``
+    (its built page does not show its directive) or ``built_page_missing`` (it has none)."""
+    from _conflict_gate.site_build import judge_site, locate_site
+
+    line = "@quill create_copy existing_path=refuse"
+    built = {"a/index.html": built_html(f"<p>{line}</p>")}
+    if reason == "site_disagrees":
+        built["b/index.html"] = built_html("<p>Nothing here.</p>")
+    elif reason != "built_page_missing":
+        raise ValueError(reason)
+    manifest = write_site(root, {"a.md": f"{line}\n".encode(), "b.md": f"{line}\n".encode()}, built,
+                          statuses={"b": status} if status else None)
+    corpus = load_documents(manifest, cache=False)
+    return judge_site(corpus, locate_site(str(Path(root) / "site"), corpus.manifest.root))

@@ -49,7 +49,7 @@ from _conflict_gate.registry import (
     SOURCE_INGESTION_REASONS,
     reason_meaning,
 )
-from tests.support import FIXTURE_MANIFEST, REPO, write_corpus
+from tests.support import FIXTURE_MANIFEST, REPO, site_judged_corpus, write_corpus
 from tests.test_cli import GUIDE, CliCase, Run, code, sha
 from tests.test_decision import DIALECTS, reason_cases
 from tests.test_isolation import failing_corpus
@@ -354,6 +354,13 @@ class FindingsTest(CliCase):
                 with context:
                     corpus = load_documents(manifest, strict=False)
                 for check in audit_checks(audit(corpus), Locations(str(manifest.parent), "")):
+                    seen |= {("audit", f.reason, f"{status}:{f.severity}") for f in check.findings
+                             if f.source_id == "b"}
+        for reason in ("site_disagrees", "built_page_missing"):  # only a corpus judged by its build (--site)
+            for status in ("approved", "draft"):
+                folder = self.folder()
+                judged = site_judged_corpus(folder, reason, status=status)
+                for check in audit_checks(audit(judged), Locations(str(folder), "")):
                     seen |= {("audit", f.reason, f"{status}:{f.severity}") for f in check.findings
                              if f.source_id == "b"}
         data = self.manifest_data()  # guide, reference, rival approved; broken, next, draft as drafts

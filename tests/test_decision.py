@@ -208,7 +208,9 @@ class ReasonTableTest(DialectCase):
         """Adding a reason to DECISIONS (or a field table) without a case here must fail."""
         from tests.test_isolation import FAILURES  # each produced there, through a non-strict load
 
-        covered = set().union(*(reason_cases(d) for d in DIALECTS)) | set(FAILURES)
+        from tests.test_site_build import SITE_REASONS  # each produced there, by judging a corpus by its build
+
+        covered = set().union(*(reason_cases(d) for d in DIALECTS)) | set(FAILURES) | (SITE_REASONS & ALL_REASONS)
         self.assertEqual(covered, set(ALL_REASONS))
         self.assertEqual(set(DECISIONS["refused"]), set(DIRECTIVE_REASONS) | set(SOURCE_INGESTION_REASONS))
         self.assertEqual(list(DECISIONS["refused"])[:len(DIRECTIVE_REASONS)], list(DIRECTIVE_REASONS))

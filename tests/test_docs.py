@@ -513,11 +513,20 @@ class TestingPageTest(unittest.TestCase):
         ci = read(REPO / ".ci" / "run")
         pins = set(re.findall(r'"([a-z\-]+==[0-9.]+)"', ci))
         # markdown-it-py, mdit-py-plugins, linkify-it-py; cmarkgfm, justhtml; mkdocs, markdown, pymdown-extensions;
-        # myst-parser, docutils
-        self.assertEqual(len(pins), 10)
+        # myst-parser, docutils; mkdocs-material, sphinx (the --site steps, with the MkDocs and MyST pins)
+        self.assertEqual(len(pins), 12)
         sdk = re.findall(r"^MCP_VERSION=([0-9.]+)$", ci, re.MULTILINE)
         self.assertEqual(len(sdk), 1)  # the MCP step's pin, as testing.md shows it
-        for page, shown in ((REFERENCE / "directives.md", pins), (REFERENCE / "testing.md", {*pins, f"mcp=={sdk[0]}"})):
+        site_lines = re.findall(r"^SITE_[A-Z]+_PINS=.*$", ci, re.MULTILINE)
+        self.assertEqual(len(site_lines), 2)
+        site = set(re.findall(r'"([a-z\-]+==[0-9.]+)"', "\n".join(site_lines)))
+        rest = ci
+        for line in site_lines:
+            rest = rest.replace(line, "")
+        differential = pins - (site - set(re.findall(r'"([a-z\-]+==[0-9.]+)"', rest)))
+        self.assertLessEqual(site, set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(REFERENCE / "site.md"))))
+        for page, shown in ((REFERENCE / "directives.md", differential),
+                            (REFERENCE / "testing.md", {*pins, f"mcp=={sdk[0]}"})):
             with self.subTest(page=page.name):
                 self.assertEqual(set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(page))), shown)
 

@@ -342,7 +342,7 @@ class ManifestShapeTest(ManifestCase):
             "entry is null": (self.document([None]), "/documents/0", None, "an entry must be an object"),
             "unknown entry key": (self.document([dict(good, sha="x")]), "/documents/0/sha", "a",
                                   "unknown key 'sha' (an entry has source_id, version, path, url, "
-                                  "status, sha256)"),
+                                  "status, sha256, built)"),
             "entry key in the wrong case": (
                 self.document([{**{k: v for k, v in good.items() if k != "path"}, "Path": "docs/a.md"}]),
                 "/documents/0/Path", "a", "unknown key 'Path'"),
