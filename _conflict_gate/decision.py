@@ -122,6 +122,9 @@ def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, o
     for sid in ordered:
         source = corpus.sources.get(sid)
         if source is None:
+            if not corpus.complete and any(entry.source_id == sid for entry in corpus.manifest.entries):
+                raise GateError("unknown_candidate", "in the manifest, but not in this corpus: it was loaded with "
+                                "only= (load_documents) and without this source", source_id=sid)
             near = corpus.id_index.close(sid)
             hint = f" (did you mean {', '.join(map(repr, near))}?)" if near else ""
             raise GateError("unknown_candidate", f"not in the manifest{hint}", source_id=sid)

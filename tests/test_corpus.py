@@ -344,6 +344,10 @@ class OnlyTest(CorpusCase):
             gate(corpus, ["a", "bb"], "1.0", "create_copy", "existing_path")
         self.assertEqual(caught.exception.reason, "unknown_candidate")
         self.assertIn("did you mean 'b'", str(caught.exception))
+        with self.assertRaises(GateError) as caught:  # listed, not loaded: no "not in the manifest" (a hostile tester)
+            gate(corpus, ["a", "b"], "1.0", "create_copy", "existing_path")
+        self.assertEqual(str(caught.exception), "source 'b': in the manifest, but not in this corpus: it was loaded "
+                                                "with only= (load_documents) and without this source")
 
 
 class _Loop:
