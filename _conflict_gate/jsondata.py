@@ -14,11 +14,12 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Final
 
 from .errors import defuse_commands
 
-__all__ = ["JsonProblem", "canonical_json", "json_pointer", "parse_strict", "render_json"]
+__all__ = ["JsonProblem", "canonical_json", "json_pointer", "parse_strict", "printable_value", "render_json"]
 
 _CANONICAL: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 
@@ -28,12 +29,34 @@ def canonical_json(value: Any) -> str:
     return _CANONICAL(value)
 
 
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+def printable_value(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings (keys too) written as text, the one rule for an
+    undecodable file name in a result: a byte ``surrogateescape`` kept (``\\udcff``) becomes the four
+    characters ``\\xff``, as the CLI's printable paths write it; any other lone surrogate ``\\uXXXX``.
+    The result is always encodable as UTF-8; a value without surrogates comes back equal."""
+    if isinstance(value, str):
+        return _SURROGATE.sub(_escape_surrogate, value)
+    if isinstance(value, dict):
+        return {printable_value(key): printable_value(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [printable_value(item) for item in value]
+    return value
+
+
 def render_json(value: Any) -> str:
     """``value`` as display JSON: insertion key order, two-space indent, UTF-8, final newline; defused
     (:func:`~_conflict_gate.errors.defuse_commands`): the second character of each ``::`` or ``##[``
-    in a string is written as a ``\\u`` escape, so that printed to a CI log no line of it is a GitHub
+    in a string is written as a ``\\u`` escape; lone surrogates as :func:`printable_value` writes them, so that printed to a CI log no line of it is a GitHub
     workflow command, and any JSON reader gets the very same value back."""
-    return defuse_commands(json.dumps(value, indent=2, ensure_ascii=False) + "\n", "json")
+    return defuse_commands(json.dumps(printable_value(value), indent=2, ensure_ascii=False) + "\n", "json")
 
 
 def json_pointer(*parts: str | int) -> str:

@@ -42,14 +42,14 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
-from mcp.types import (INVALID_REQUEST, PARSE_ERROR, CallToolResult, ErrorData, JSONRPCError, TextContent,
-                       ToolAnnotations, jsonrpc_message_adapter)
+from mcp.types import (INVALID_REQUEST, PARSE_ERROR, CallToolResult, ErrorData, JSONRPCError, JSONRPCRequest,
+                       TextContent, ToolAnnotations, jsonrpc_message_adapter)
 from pydantic import Field, ValidationError
 
 import anyio  # after the SDK (which depends on it): without the extra, the ImportError names mcp
 
 from . import __version__
-from .jsondata import render_json
+from .jsondata import printable_value, render_json
 from .registry import DEFAULT_UNRELATED
 from .schema import result_schema
 from .service import FLOW, TOOL_ERRORS, TOOLS, GateService
@@ -82,10 +82,10 @@ def _answer(service: GateService, call: Callable[[], Mapping[str, Any]]) -> Call
         result = call()
     except TOOL_ERRORS as error:
         text, content = service.error_result(error)
-        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=dict(content),
-                              is_error=True)
-    return CallToolResult(content=[TextContent(type="text", text=render_json(result))],
-                          structured_content=dict(result))
+        return CallToolResult(content=[TextContent(type="text", text=text)],
+                              structured_content=printable_value(dict(content)), is_error=True)
+    result = printable_value(dict(result))  # an undecodable file name: always valid UTF-8 on the wire
+    return CallToolResult(content=[TextContent(type="text", text=render_json(result))], structured_content=result)
 
 
 def build_server(service: GateService) -> MCPServer:
@@ -129,11 +129,11 @@ def serve(service: GateService) -> None:
 
 async def _serve_stdio(server: MCPServer) -> None:
     """``MCPServer.run("stdio")``, but for the client's lines, read as the SDK reads them (UTF-8, a
-    bad byte replaced) and passed through :class:`CheckedLines`. The SDK's ``MCPServer`` has no
+    bad byte replaced) but split on LF only (a CR inside a line is JSON whitespace, never an end of line) and passed through :class:`CheckedLines`. The SDK's ``MCPServer`` has no
     public way to run over given streams: its low-level server is reached as the SDK's own
     in-memory client reaches it."""
     with _stdin_wire() as wire:
-        lines = CheckedLines(anyio.wrap_file(_StdinText(wire, encoding="utf-8", errors="replace")))
+        lines = CheckedLines(anyio.wrap_file(_StdinText(wire, encoding="utf-8", errors="replace", newline="\n")))
         # The SDK iterates the stream it is given and nothing else.
         async with stdio_server(stdin=cast("anyio.AsyncFile[str]", lines)) as (read_stream, write_stream):
             lines.answer_on(write_stream)
@@ -205,9 +205,15 @@ class CheckedLines:
 
 def sdk_problem(line: str) -> tuple[bool, str] | None:
     """Why the SDK's stdio reader would refuse ``line`` (it reads it with the same call): ``(whether its
-    JSON reader refused the text, the SDK's first error)``, or ``None`` when it reads it."""
+    JSON reader refused the text, the SDK's first error)``, or ``None`` when it reads it.
+
+    A line the SDK reads but would not answer although it is a request is refused too: a JSON object
+    with ``method`` and an ``id`` member that the SDK takes for something other than a request (an
+    ``id`` that is no string or integer: ``1.0``, ``true``, ``null``, ``[1]``; JSON-RPC 2.0 answers an
+    invalid request with a ``null`` id), or with ``method`` and ``result`` or ``error`` (neither a
+    request nor a response)."""
     try:
-        jsonrpc_message_adapter.validate_json(line, by_name=False)
+        message = jsonrpc_message_adapter.validate_json(line, by_name=False)
     except ValidationError as error:
         found = error.errors(include_url=False, include_context=False, include_input=False)
         if not found:
@@ -218,6 +224,13 @@ def sdk_problem(line: str) -> tuple[bool, str] | None:
         return first.get("type") == "json_invalid", text[:_PROBLEM_CHARS]
     except Exception as error:  # the SDK's reader catches every exception too
         return False, type(error).__name__
+    members = top_level_members(line)
+    if members is None or "method" not in members or "id" not in members:
+        return None
+    if "result" in members or "error" in members:
+        return False, "a request has no result or error member"
+    if not isinstance(message, JSONRPCRequest):
+        return False, "id: a request's id is a string or an integer"
     return None
 
 

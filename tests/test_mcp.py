@@ -316,6 +316,11 @@ class UnreadableRequestTest(unittest.TestCase):
             ('{"jsonrpc": "2.0", "method": "notifications/x", "params": {"x": "\\ud83d"}}', None),
             ('{"jsonrpc": "2.0", "id": 4, "result": {"x": "\\ud83d"}}', None),
             ("   ", None),
+            # hostile-2 finding 7: the SDK reads these as a notification or a response and answers none.
+            *[('{"jsonrpc": "2.0", "id": %s, "method": "ping"}' % bad, (None, -32600))
+              for bad in ("1.0", "4.5", "true", "false", "[1]", '{"a": 1}', "null", "1e400")],
+            ('{"jsonrpc": "2.0", "id": 3, "method": "ping", "error": {"code": 1, "message": "x"}}', (3, -32600)),
+            ('{"jsonrpc": "2.0", "id": 5, "method": "ping", "result": {}}', (5, -32600)),
         ]
         for text, expected in cases:
             with self.subTest(text=text[:80]):
@@ -330,6 +335,69 @@ class UnreadableRequestTest(unittest.TestCase):
                 written = json.loads(answer.model_dump_json(by_alias=True, exclude_unset=True))
                 self.assertEqual((written["id"], written["error"]["code"]), expected)
         self.assertIsNone(sdk_problem('{"jsonrpc": "2.0", "id": 1, "method": "ping"}\n'))
+
+    def test_a_cr_inside_a_line_and_an_undecodable_file_name_over_stdio(self) -> None:
+        """Guards against hostile-2 findings 6 and 7: a bare CR inside a request (JSON whitespace) split
+        the line in two (two parse errors, no answer for its id), and an unlisted page whose file name
+        is not UTF-8 made the audit tool's result unwritable, so the server died with request
+        unanswered. Now id 31 is answered, the audit answers with the name written ``\\xff``, and the
+        session goes on (id 33)."""
+        import selectors
+        import subprocess
+        import time
+        if not hasattr(os, "fsencode") or sys.platform in ("win32", "darwin"):
+            self.skipTest("needs a file system that holds a non-UTF-8 name")
+        with tempfile.TemporaryDirectory(prefix="conflict-gate-mcp-") as tmp:
+            root = Path(os.path.realpath(tmp))
+            import hashlib
+            page = b"# T\n\n@quill create_copy existing_path=refuse\n"
+            (root / "docs" / "1.0").mkdir(parents=True)
+            (root / "docs" / "1.0" / "a.md").write_bytes(page)
+            os.close(os.open(os.path.join(os.fsencode(root), b"docs", b"1.0", b"b\xff.md"),
+                             os.O_CREAT | os.O_WRONLY, 0o644))
+            manifest = root / "manifest.json"
+            manifest.write_text(json.dumps({
+                "grammar": {"namespace": "quill", "product": "Quill", "operations": {"create_copy": {
+                    "existing_path": {"type": "enum", "values": ["refuse", "overwrite"]}}}},
+                "version_scheme": "major.minor", "renderer": "github",
+                "sources": {"include": ["docs/{version}/**/*.md"]},
+                "documents": [{"source_id": "a", "version": "1.0", "path": "docs/1.0/a.md",
+                               "sha256": hashlib.sha256(page).hexdigest()}]}), encoding="utf-8")
+            audit = run_cli(["audit", "--manifest", str(manifest), "--format", "json"])
+            hello = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+            lines = [hello.encode(), b'{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+                     b'{"jsonrpc":"2.0",\r"id":31,"method":"ping"}',
+                     b'{"jsonrpc":"2.0","id":32,"method":"tools/call","params":{"name":"audit","arguments":{}}}',
+                     b'{"jsonrpc":"2.0","id":33,"method":"ping"}']
+            server = subprocess.Popen([sys.executable, str(REPO / "conflict_gate.py"), "mcp", "--manifest",
+                                       str(manifest)], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.DEVNULL)
+            answers: dict[Any, Any] = {}
+            try:
+                assert server.stdin is not None and server.stdout is not None
+                server.stdin.write(b"\n".join(lines) + b"\n")
+                server.stdin.flush()
+                with selectors.DefaultSelector() as selector:  # bounded only against a server that never answers
+                    selector.register(server.stdout, selectors.EVENT_READ)
+                    deadline = time.monotonic() + 120
+                    while set(answers) != {1, 31, 32, 33} and time.monotonic() < deadline:
+                        if selector.select(timeout=1):
+                            text = server.stdout.readline()
+                            if not text:
+                                break
+                            answer = json.loads(text.decode("utf-8"))
+                            answers[answer.get("id")] = answer
+                server.stdin.close()
+                server.wait(60)
+            finally:
+                if server.poll() is None:
+                    server.kill()
+                    server.wait()
+        self.assertIn("\\xff", json.dumps(json.loads(audit[1].encode("utf-8"))))
+        self.assertEqual(sorted(answers), [1, 31, 32, 33])
+        self.assertEqual(answers[31]["result"], {})
+        self.assertIn("\\xff", json.dumps(answers[32]["result"]["structuredContent"]))
 
 
 if __name__ == "__main__":
