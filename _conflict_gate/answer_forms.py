@@ -350,20 +350,25 @@ class FormWords:
         return self.is_quote(content) or bool(self.tokens(content))
 
 
-#: Inline markup a reader does not see as text: emphasis and strikethrough delimiters, link brackets.
-_MARKUP: Final = re.compile(r"[*~\[\]]+")
-#: Markup between two characters of a statement (a name's, ``=``, a value's): only then can taking it out
-#: make a statement another one (``existing_pa*th*=``, ``=**overwrite**``, ``=~~1.0~~2.0``).
-_INNER_MARKUP: Final = re.compile(r"[A-Za-z0-9_=.\-][*~\[\]]+[A-Za-z0-9_=.\-]")
+#: Inline markup a reader does not see as text: emphasis and strikethrough delimiters, link brackets, and an
+#: underscore run that is not inside a word (GFM: ``_`` between two alphanumerics never opens or closes
+#: emphasis, so ``existing_path`` keeps its underscore while ``_version_`` and ``__version__`` are emphasis).
+_MARKUP: Final = re.compile(r"[*~\[\]]+|(?<!\w)_+(?!_)|(?<!_)_+(?!\w)")
+#: Markup beside a character a statement holds or beside its gaps (a name's, ``=``, a value's, a space, a
+#: code span's edge): only then can taking it out make a statement another one (``existing_pa*th*=``,
+#: ``**version** = 2.0``, ``[version](x) = 2.0``, ``_version_=2.0``, ``=**`overwrite`**``, ``=~~1.0~~2.0``).
+_INNER_MARKUP: Final = re.compile(rf"[A-Za-z0-9_=.\-\s`{CODE_MARK}][*~\[\]]|[*~\[\]][A-Za-z0-9_=.\-\s`{CODE_MARK}]"
+                                  r"|(?<!\w)_+(?!_)|(?<!_)_+(?!\w)")
 #: A code span's (or code element's) content between its code marks: its markup is shown as written.
 _CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
 
 
 def resolve_markup(text: str) -> tuple[str, Callable[[int], int]] | None:
     """``text`` (a block's shown text) without the inline markup a chat window resolves (``*``, ``~``,
-    ``[``, ``]`` outside code spans: emphasis, strikethrough, link brackets), and a map from its
-    offsets back to ``text``'s; ``None`` when ``text`` holds none between two characters a statement
-    could hold (then taking it out could change no statement). A literal ``*`` is removed too:
+    ``[``, ``]`` and an underscore run not inside a word, outside code spans: emphasis, strikethrough,
+    link brackets), and a map from its offsets back to ``text``'s; ``None`` when ``text`` holds none
+    beside a character a statement could hold or its spaces and code edges (then taking it out could
+    change no statement). A literal ``*`` is removed too:
     that can only make more text read as a statement, never less. Linear."""
     if _INNER_MARKUP.search(text) is None:
         return None

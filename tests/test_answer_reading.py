@@ -378,6 +378,37 @@ class StatementTest(Fixture):
                 self.assertNotEqual(self.check(BASE + extra + "\n")["verdict"], "supported")
 
 
+class HostileRound2Test(Fixture):
+    """The answer check's findings of hostile round 2: statements a chat window shows that were read
+    as free text (``supported``), and faithful code that was read as another value."""
+
+    def assert_verdicts(self, cases: dict[str, str]) -> None:
+        for extra, verdict in cases.items():
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual(result["verdict"], verdict, result["findings"])
+                if verdict == "supported":
+                    self.assertEqual(result["findings"], [])
+
+    def test_emphasis_and_links_beside_a_statement_are_read_as_shown(self) -> None:
+        """Guards against hostile round 2, finding 1: emphasis (``*``, ``**``, ``_``, ``__``) or a link
+        around or beside a statement's name, ``=`` or value, next to a space or a backtick, was not
+        taken out before statements were read, so ``**version** = 2.0`` (shown as version = 2.0) passed."""
+        bad = "contradicts_decision"
+        self.assert_verdicts({
+            "**version** = 2.0": bad, "*version* = 2.0": bad, "version **=** 2.0": bad, "_version_=2.0": bad,
+            "__version__=2.0": bad, "__existing_path__=overwrite": bad, "_existing_path_=overwrite": bad,
+            '**existingPath** = "overwrite"': bad, "[version](https://x.example) = 2.0": bad,
+            "[`existing_path`](https://x.example)=overwrite": bad, "`existing_path` **=** `overwrite`": bad,
+            "existing_path = **`overwrite`**": bad, "**`version`** **=** **`2.0`**": bad,
+            "_existing_path_ = _overwrite_": bad,
+            # the agreed value, emphasised, and underscores inside words, stay what they are
+            "**existing_path** = refuse": "supported", "`existing_path` = **`refuse`**": "supported",
+            "__version__ = 1.0": "supported", "my__existing_path=overwrite": "supported",
+            "_my_existing_path_=overwrite": "supported",
+        })
+
+
 class LookAlikeTest(Fixture):
     """A run that reads as a form with non-ASCII characters fails closed; other text passes."""
 
