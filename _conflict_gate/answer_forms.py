@@ -97,6 +97,9 @@ _MARKS: Final = f"[{CODE_MARK}`]*"
 #: The spaces around a statement's ``=`` in shown text, code marks and backticks among them
 #: (`existing_path` = `overwrite`).
 _CODE_GAP: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`])*(?:\r?\n(?:[^\S\r\n]|[{CODE_MARK}`])*)?"
+#: The same on one line: the gaps of the statements only code makes (`existing_path`: `overwrite`,
+#: `--existing-path` `overwrite`), which a chat window shows as one statement.
+_LINE_CODE_GAP: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`])*"
 #: A code span's or a code element's edge in raw text: backticks, ``<code>``, ``</kbd>``, ... (the inline
 #: elements whose content a chat window shows as code).
 _RAW_EDGE: Final = r"(?:`+|</?(?i:code|kbd|samp|tt|pre)[^\S\r\n]*>)"
@@ -168,11 +171,11 @@ class FormWords:
         #: In code only: ``name: value`` (YAML, JS objects, Python dicts), ``"name": value`` (JSON), and
         #: ``--name value`` / ``--name=value`` (a command's flag; not ``--version``, which prints one).
         self.colon_statement = re.compile(
-            rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)})[\"']?\??{_SPACES}(?::=|:(?![:=])){_SPACES}"
-            + value + _VALUE_RUN + "))")
+            rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)}){_MARKS}[\"']?{_MARKS}\??{_LINE_CODE_GAP}"
+            rf"(?::=|:(?![:=])){_LINE_CODE_GAP}" + value + _VALUE_RUN + "))")
         self.flag_statement = re.compile(
             rf"(?<![A-Za-z0-9_.\-])--(?P<name>{_words(keys, _NEVER)})(?![A-Za-z0-9_.\-])"
-            rf"(?:{_SPACES}={_SPACES}|{_SPACES}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))")
+            rf"(?:{_LINE_CODE_GAP}={_LINE_CODE_GAP}|{_LINE_CODE_GAP}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))")
         self.begun = re.compile(rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))",
                                 re.IGNORECASE)
         self.shape = grammar.shape
@@ -192,6 +195,8 @@ class FormWords:
         for name in self.names:
             rule = grammar.operations.get(operation, {}).get(name)
             values.update(getattr(rule, "values", ()))
+        #: The values the grammar has for the names (a table's header cell holding one is a value, not a title).
+        self.values = frozenset(values)
         #: Type names read as a colon form's unquoted value that are no value of the grammar: annotations.
         self.type_names = _TYPE_NAMES - values
 
@@ -259,7 +264,7 @@ class FormWords:
             statements = iter(())
         for statement in statements:
             at = text.index(":", statement.start) + 1
-            while at < statement.end and text[at] in " \t=":
+            while at < statement.end and text[at] in f" \t=`{CODE_MARK}":
                 at += 1
             head = _IDENTIFIER.match(text, at)
             if text.startswith("{", at):

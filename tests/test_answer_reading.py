@@ -408,6 +408,29 @@ class HostileRound2Test(Fixture):
             "_my_existing_path_=overwrite": "supported",
         })
 
+    def test_code_forms_split_at_code_edges_and_table_rows_are_statements(self) -> None:
+        """Guards against hostile round 2, finding 2: the statements only code makes, split at code
+        edges (`existing_path` := `overwrite`, `existingPath:` `"overwrite"`, `--existing-path` `overwrite`),
+        were not read through as ``=`` is, and a table row | `existing_path` | `overwrite` | (a name's cell
+        then a value's, shown as a statement) was free text."""
+        bad = "contradicts_decision"
+        table = "| Option | Value |\n|---|---|\n"
+        self.assert_verdicts({
+            "`existing_path` := `overwrite`": bad, '`"existing_path"`: `"overwrite"`': bad,
+            '`existingPath:` `"overwrite"`': bad, "Run it with `--existing-path` `overwrite`.": bad,
+            "Set `existing_path`: `overwrite`.": bad, table + "| `existing_path` | `overwrite` |": bad,
+            table + "| version | 2.0 |": bad, table + "| existingPath | **overwrite** |": bad,
+            "| version | 2.0 |\n|---|---|": bad, "| existing_path | overwrite |\n|---|---|": bad,
+            # the agreed value; a colon in prose; a column's title; descriptions and types
+            "Set `existing_path`: `refuse`.": "supported", table + '| version | **1.0** |\n| `existing_path` | `"refuse"` |':
+                "supported",
+            "`existing_path`: the option that decides it.": "supported",
+            "Use `--existing-path` to choose; `refuse` is the default.": "supported",
+            "| Version | Changes |\n|---|---|\n| 1.0 | first release |": "supported",
+            "| Parameter | Type | Description |\n|---|---|---|\n| existing_path | str | what happens then |":
+                "supported",
+        })
+
 
 class LookAlikeTest(Fixture):
     """A run that reads as a form with non-ASCII characters fails closed; other text passes."""
