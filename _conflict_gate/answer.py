@@ -445,7 +445,8 @@ class _Check:
         found: list[Statement] = []
         if block.kind in _CODE_KINDS or block.code or "--" in text:
             found = list(self.words.code_statements(text))
-        elif block.spans and ":" in text:  # in a code span, or split at its edges (`existing_path`: `x`)
+        elif block.spans and (":" in text or "=>" in text or "<" in text or "setattr" in text or "define" in text):
+            # in a code span, or split at its edges (`existing_path`: `x`)
             found = list(self.words.code_statements(text))
         if found and block.kind not in _CODE_KINDS:
             # in prose, only those whose name and value are in code (one code span or element, or two a

@@ -121,8 +121,9 @@ _DECORATOR: Final = re.compile(r"@[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0
 _TRAILING: Final = ".:!?_*~"
 _BACKTICK_RUN: Final = re.compile(r"`+")
 #: What a name may not follow to be a whole word (a statement's name; an underscore is an emphasis
-#: run's part there, judged apart), and a directive body's operation.
-_NAME_CHARS: Final = r"[A-Za-z0-9.\-]"
+#: run's part there, judged apart; a ``.`` may come before it: ``opts.existing_path = v`` assigns the
+#: attribute), and a directive body's operation.
+_NAME_CHARS: Final = r"[A-Za-z0-9\-]"
 _NAME_CHARS_UNDERSCORE: Final = r"[A-Za-z0-9_.\-]"
 
 
@@ -158,21 +159,36 @@ class FormWords:
         #: What a name is looked for as, in any ASCII case: its words joined by ``_``, by ``-`` or by nothing.
         spellings = sorted({variant for name in self.names for variant in _spellings(name)})
         alternatives = "|".join(re.escape(name) for name in sorted(spellings, key=len, reverse=True))
-        name = rf"(?P<name>{_words(spellings, _NAME_CHARS)})"
+        # a SCREAMING prefix of the namespace or the product (QUILL_EXISTING_PATH, an environment variable
+        # of the product) is the name's too
+        prefixes = sorted({grammar.namespace.upper(), re.sub(r"[^A-Za-z0-9]", "_", grammar.product).upper()})
+        prefix = rf"(?:(?<![A-Za-z0-9_.\-])(?:{'|'.join(map(re.escape, prefixes))})_)?"
+        name = rf"{prefix}(?P<name>{_words(spellings, _NAME_CHARS)})"
+        subscript = r"(?:[\"']\])?"  # opts["existingPath"] = v
         annotation = rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
         value = (rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>")
         # a code span's (or code element's) edge between the name and the value is read through: a
         # reader sees `existing_path`=overwrite as one statement
-        self.statement = re.compile(rf"{name}{_MARKS}{annotation}{_CODE_GAP}=(?!=){_CODE_GAP}[`{CODE_MARK}]*"
+        self.statement = re.compile(rf"{name}{_MARKS}{subscript}{annotation}{_CODE_GAP}=(?!=){_CODE_GAP}[`{CODE_MARK}]*"
                                     + value + _VALUE_RUN + "))")
-        self.raw_statement = re.compile(rf"{name}{_RAW_EDGES}{annotation}{_RAW_GAP}=(?!=){_RAW_GAP}"
+        self.raw_statement = re.compile(rf"{name}{_RAW_EDGES}{subscript}{annotation}{_RAW_GAP}=(?!=){_RAW_GAP}"
                                         + value + _RAW_VALUE_RUN + "))")
         keys = sorted({variant for name in self.names if name not in RESERVED_KEYS for variant in _spellings(name)})
         #: In code only: ``name: value`` (YAML, JS objects, Python dicts), ``"name": value`` (JSON), and
         #: ``--name value`` / ``--name=value`` (a command's flag; not ``--version``, which prints one).
         self.colon_statement = re.compile(
             rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)}){_MARKS}[\"']?{_MARKS}\??{_LINE_CODE_GAP}"
-            rf"(?::=|:(?![:=])){_LINE_CODE_GAP}" + value + _VALUE_RUN + "))")
+            rf"(?::=|:(?![:=])|=>){_LINE_CODE_GAP}" + value + _VALUE_RUN + "))")
+        word = _words(spellings, _NAME_CHARS_UNDERSCORE)
+        #: In code only: setattr(o, "name", v), #define NAME v, and an XML element <name>v</name>.
+        self.setattr_statement = re.compile(
+            rf"\bsetattr\({_SPACES}[^,()\r\n]*,{_SPACES}[\"'](?P<name>{word})[\"']{_SPACES},{_SPACES}"
+            + value + _VALUE_RUN + "))")
+        self.define_statement = re.compile(
+            rf"#{_SPACES}define[^\S\r\n]+(?P<name>{word})[^\S\r\n]+" + value + _VALUE_RUN + "))")
+        self.element_statement = re.compile(
+            rf"<(?P<name>{word})>{_SPACES}(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[^<\s{CODE_MARK}{BLANK}]+)"
+            rf"{_SPACES}</(?P=name)>")
         self.flag_statement = re.compile(
             rf"(?<![A-Za-z0-9_.\-])--(?P<name>{_words(keys, _NEVER)})(?![A-Za-z0-9_.\-])"
             rf"(?:{_LINE_CODE_GAP}={_LINE_CODE_GAP}|{_LINE_CODE_GAP}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))")
@@ -253,17 +269,20 @@ class FormWords:
     def code_statements(self, text: str) -> Iterator[Statement]:
         """The statements only code makes, in ``text`` (shown text; the caller keeps those in code):
         ``name: value``,
-        ``"name": value``, ``name := value``, ``name?: value`` (:attr:`colon_statement`; not a type
-        annotation, ``existing_path: str``, unless its brackets hold literals, ``Literal["overwrite"]``,
-        each a value it states; nor an object or a list opened, ``existing_path: {``) and a command's
-        ``--name value``, ``--name=value`` (:attr:`flag_statement`), each with a value read as a
-        statement's (:meth:`statements`)."""
-        if ":" in text:
+        ``"name": value``, ``name := value``, ``name?: value``, ``'name' => value``, ``:name => value``
+        (:attr:`colon_statement`; not a type annotation, ``existing_path: str``, unless its brackets hold
+        literals, ``Literal["overwrite"]``, each a value it states; nor an object or a list opened,
+        ``existing_path: {``), a command's ``--name value``, ``--name=value`` (:attr:`flag_statement`),
+        ``setattr(o, "name", value)``, ``#define NAME value`` and ``<name>value</name>``, each with a value
+        read as a statement's (:meth:`statements`). A quoted value followed by ``| "literal"`` (a
+        TypeScript union) states each literal too."""
+        if ":" in text or "=>" in text:
             statements = self.statements(text, pattern=self.colon_statement)
         else:
             statements = iter(())
         for statement in statements:
-            at = text.index(":", statement.start) + 1
+            operator = _OPERATOR.search(text, statement.start)
+            at = operator.end() if operator is not None else statement.end
             while at < statement.end and text[at] in f" \t=`{CODE_MARK}":
                 at += 1
             head = _IDENTIFIER.match(text, at)
@@ -279,8 +298,15 @@ class FormWords:
                                         else literal.group(2), statement.start, typed.end())
                 continue
             yield statement
+            yield from _union(text, statement)
         if "--" in text:
             yield from self.statements(text, pattern=self.flag_statement)
+        if "setattr" in text:
+            yield from self.statements(text, pattern=self.setattr_statement)
+        if "define" in text:
+            yield from self.statements(text, pattern=self.define_statement)
+        if "</" in text:
+            yield from self.statements(text, pattern=self.element_statement)
 
     def name_of(self, spelling: str) -> str | None:
         """The name (claim key, another key of the operation, ``version``) whose language form
@@ -353,6 +379,24 @@ class FormWords:
     def formish(self, content: str) -> bool:
         """Is a code span's content form-like (a quote, or holding form-like text)?"""
         return self.is_quote(content) or bool(self.tokens(content))
+
+
+#: The operator of a colon form: ``:=``, ``:`` or a hash rocket ``=>``.
+_OPERATOR: Final = re.compile(r":=?|=>")
+#: One more literal of a TypeScript union after a quoted value: ``| "overwrite"``.
+_UNION_MEMBER: Final = re.compile(r"[^\S\r\n]*\|[^\S\r\n]*(?:\"([^\"\r\n]*)\"|'([^'\r\n]*)')")
+
+
+def _union(text: str, statement: Statement) -> Iterator[Statement]:
+    """Each literal of a union after a statement's quoted value (``"refuse" | "overwrite"``): a value it
+    states, as a ``Literal[...]``'s are."""
+    if text[statement.end - 1:statement.end] not in ("\"", "'"):
+        return
+    at = statement.end
+    while (member := _UNION_MEMBER.match(text, at)) is not None:
+        yield Statement(statement.name, member.group(1) if member.group(1) is not None else member.group(2),
+                        statement.start, member.end())
+        at = member.end()
 
 
 #: Inline markup a reader does not see as text: emphasis and strikethrough delimiters, link brackets, and an

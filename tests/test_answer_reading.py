@@ -231,7 +231,7 @@ class StatementTest(Fixture):
 
     def test_other_names_and_comparisons_are_prose(self) -> None:
         for extra in ("python_version=3.11", "my_existing_path=overwrite", 'existing_path == "overwrite"',
-                      "x.existing_path=1", "--version=2", "existing_paths=overwrite", "existing_path != x",
+                      "--version=2", "existing_paths=overwrite", "existing_path != x",
                       "`orbit.publish(body, retries=5)`", "`QUILL_LOG_LEVEL=debug`", '`name="x"`',
                       "Decorate with `@orbit.publisher`.", "`@retry(times=3)`", "pip install quill==1.0",
                       "existing_path=refuse.", 'existing_path = "refuse"', "**existing_path=refuse**"):
@@ -429,6 +429,32 @@ class HostileRound2Test(Fixture):
             "| Version | Changes |\n|---|---|\n| 1.0 | first release |": "supported",
             "| Parameter | Type | Description |\n|---|---|---|\n| existing_path | str | what happens then |":
                 "supported",
+        })
+
+    def test_assignments_code_makes_are_statements(self) -> None:
+        """Guards against hostile round 2, finding 3: attribute and subscript assignments, hash rockets,
+        ``setattr``, XML elements, an environment variable with the product's prefix and ``#define`` in
+        code were free text, and a TypeScript union of literals stated only its first (while
+        ``Literal[...]`` states each). ``x.existing_path=1`` (once free text) now assigns the attribute."""
+        bad = "contradicts_decision"
+
+        def fence(code: str) -> str:
+            return "```\n" + code + "\n```"
+        self.assert_verdicts({
+            fence('opts.existing_path = "overwrite"'): bad, fence('self.existing_path = "overwrite"'): bad,
+            "x.existing_path=1": bad, fence('opts["existingPath"] = "overwrite";'): bad,
+            fence("$opts = ['existing_path' => 'overwrite'];"): bad, fence('{ :existing_path => "overwrite" }'): bad,
+            fence('setattr(opts, "existing_path", "overwrite")'): bad,
+            fence("<existingPath>overwrite</existingPath>"): bad, fence("export QUILL_EXISTING_PATH=overwrite"): bad,
+            fence('#define EXISTING_PATH "overwrite"'): bad, fence("QUILL_VERSION=2.0"): "contradicts_decision",
+            fence('interface O { existingPath?: "refuse" | "overwrite"; }'): bad,
+            "`opts.existing_path = 'overwrite'`": bad,
+            # the same forms with the agreed value
+            fence('opts.existing_path = "refuse"\nopts["existingPath"] = "refuse"\n'
+                  "x = {'existing_path' => 'refuse', :existing_path => \"refuse\"}\n"
+                  'setattr(opts, "existing_path", "refuse")\nexport QUILL_EXISTING_PATH=refuse\n'
+                  '#define EXISTING_PATH "refuse"\n<existingPath>refuse</existingPath>\n'
+                  'interface O { existingPath?: "refuse"; mode: "a" | "b" }\nQUILL_LOG_LEVEL=debug'): "supported",
         })
 
 
