@@ -189,9 +189,19 @@ class FormWords:
         self.element_statement = re.compile(
             rf"<(?P<name>{word})>{_SPACES}(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[^<\s{CODE_MARK}{BLANK}]+)"
             rf"{_SPACES}</(?P=name)>")
+        flag = _words(keys, _NEVER)
+        # a quoted flag name ("--existing-path") is followed by its value only as the next item of an argv
+        # list (["--existing-path", "overwrite"]), never by the rest of a call (add_argument("--x", choices=...))
         self.flag_statement = re.compile(
-            rf"(?<![A-Za-z0-9_.\-])--(?P<name>{_words(keys, _NEVER)})(?![A-Za-z0-9_.\-])"
-            rf"(?:{_LINE_CODE_GAP}={_LINE_CODE_GAP}|{_LINE_CODE_GAP}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))")
+            rf"(?<![A-Za-z0-9_.\-])--(?P<name>{flag})(?![A-Za-z0-9_.\-])"
+            rf"(?:{_LINE_CODE_GAP}={_LINE_CODE_GAP}|[\"']{_SPACES},{_SPACES}(?=[\"'][^\-\"'\s])"
+            rf"|(?![\"']){_LINE_CODE_GAP}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))")
+        #: argparse's add_argument("--name", ..., default=v) and click's option("--name", ..., default=v): the
+        #: default is the flag's value (at most a bounded stretch of the call, one level of parentheses in it).
+        self.declared_flag = re.compile(
+            rf"\b(?:add_argument|add_option|option|Option)\(\s*(?:[\"']-[A-Za-z0-9_\-]*[\"']\s*,\s*)*"
+            rf"[\"']--(?P<name>{flag})[\"'](?:[^()]|\([^()]{{0,200}}\)){{0,400}}?\bdefault{_SPACES}={_SPACES}"
+            + value + _VALUE_RUN + "))")
         self.begun = re.compile(rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))",
                                 re.IGNORECASE)
         self.shape = grammar.shape
@@ -300,7 +310,13 @@ class FormWords:
             yield statement
             yield from _union(text, statement)
         if "--" in text:
-            yield from self.statements(text, pattern=self.flag_statement)
+            for statement in self.statements(text, pattern=self.flag_statement):
+                if text[statement.start + 2 + len(statement.name):][:1] in ("\"", "'") \
+                        and _DECLARATION.search(text, max(0, statement.start - 240), statement.start):
+                    continue  # a flag declared in a call (click.option("--x", "x", ...)): its default is read below
+                yield statement
+            if "default" in text:
+                yield from self.statements(text, pattern=self.declared_flag)
         if "setattr" in text:
             yield from self.statements(text, pattern=self.setattr_statement)
         if "define" in text:
@@ -381,6 +397,9 @@ class FormWords:
         return self.is_quote(content) or bool(self.tokens(content))
 
 
+#: The start of a call that declares a flag, right before a quoted flag name (``add_argument("-e", ``).
+_DECLARATION: Final = re.compile(r"\b(?:add_argument|add_option|option|Option)\(\s*(?:[\"']-[A-Za-z0-9_\-]*[\"']"
+                                 r"\s*,\s*)*[\"']\Z")
 #: The operator of a colon form: ``:=``, ``:`` or a hash rocket ``=>``.
 _OPERATOR: Final = re.compile(r":=?|=>")
 #: One more literal of a TypeScript union after a quoted value: ``| "overwrite"``.

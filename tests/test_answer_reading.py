@@ -457,6 +457,30 @@ class HostileRound2Test(Fixture):
                   'interface O { existingPath?: "refuse"; mode: "a" | "b" }\nQUILL_LOG_LEVEL=debug'): "supported",
         })
 
+    def test_declared_flags_read_their_default(self) -> None:
+        """Guards against hostile round 2, finding 8: a quoted flag name followed by the rest of a call,
+        argparse's ``add_argument("--existing-path", choices=[...], default="refuse")`` and click's
+        ``@click.option("--existing-path", default="refuse")``, was read as ``existing-path=, choices=[refuse``
+        (a false ``other_value``); the call's ``default=`` is read instead, and an argv list's next item
+        stays the flag's value."""
+        bad = "contradicts_decision"
+
+        def fence(code: str) -> str:
+            return "```python\n" + code + "\n```"
+        self.assert_verdicts({
+            fence('parser.add_argument("--existing-path", choices=["refuse", "overwrite"], default="refuse")'):
+                "supported",
+            fence('@click.option("--existing-path", default="refuse")'): "supported",
+            fence('@click.option("--existing-path", "existing_path", type=click.Choice(["refuse", "overwrite"]), '
+                  'default="refuse")'): "supported",
+            fence('parser.add_argument("--existing-path", choices=["refuse", "overwrite"])'): "supported",
+            fence('parser.add_argument(\n    "-e", "--existing-path",\n    choices=["refuse", "overwrite"],\n'
+                  '    default="overwrite",\n)'): bad,
+            fence('@click.option("--existing-path", default="overwrite")'): bad,
+            fence('subprocess.run(["quill", "copy", "--existing-path", "overwrite", "a", "b"])'): bad,
+            fence('subprocess.run(["quill", "copy", "--existing-path", "refuse", "a", "b"])'): "supported",
+        })
+
 
 class LookAlikeTest(Fixture):
     """A run that reads as a form with non-ASCII characters fails closed; other text passes."""
