@@ -464,6 +464,10 @@ class _Check:
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
                 judged.add(start)
+        for statement in self.words.pins(text, block.kind in _CODE_KINDS or bool(block.spans) or bool(block.code)):
+            start, end = shown.span(statement.start, statement.end)
+            if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
+                judged.add(start)
         if block.kind == "table" and "\t" in text:
             for statement in self._table_statements(block, text):
                 start, end = shown.span(statement.start, statement.end)

@@ -221,6 +221,17 @@ class FormWords:
         for name in self.names:
             rule = grammar.operations.get(operation, {}).get(name)
             values.update(getattr(rule, "values", ()))
+        products = "|".join(sorted({re.escape(grammar.namespace.lower()), re.escape(grammar.product.lower())}))
+        #: A dependency pin of the product (its namespace or its name, any case), read anywhere:
+        #: ``quill==2.0``, ``quill[s3]>=2.0``, ``quill @ 2.0`` is not one, ``quill@2.0`` (npm) is.
+        self.pin = re.compile(
+            rf"(?<![A-Za-z0-9_.\-/@])(?i:{products})(?:\[[^\]\s]*\])?"
+            rf"(?:{_SPACES}(?P<op2>===|==|~=|>=|<=|!=)|(?P<op1>[@<>]))"
+            rf"{_SPACES}(?P<version>[\^~]?[vV]?[0-9][^\s'\"`){CODE_MARK}{BLANK}]*)")
+        #: In code: ``"quill": "^2.0"`` (package.json), ``quill = "^2.0"`` (Poetry, Cargo).
+        self.code_pin = re.compile(
+            rf"(?<![A-Za-z0-9_.\-/@])[\"']?(?i:{products})[\"']?{_SPACES}[:=]{_SPACES}"
+            rf"[\"'](?P<version>[\^~=<>!vV0-9*][^\"'\r\n]*)[\"']")
         #: The values the grammar has for the names (a table's header cell holding one is a value, not a title).
         self.values = frozenset(values)
         #: Type names read as a colon form's unquoted value that are no value of the grammar: annotations.
@@ -323,6 +334,25 @@ class FormWords:
             yield from self.statements(text, pattern=self.define_statement)
         if "</" in text:
             yield from self.statements(text, pattern=self.element_statement)
+
+    def pins(self, text: str, code: bool) -> Iterator[Statement]:
+        """Each dependency pin of the product in ``text`` (:attr:`pin`; :attr:`code_pin` too when ``code``),
+        as a statement of ``version`` (:data:`~_conflict_gate.form.RESERVED_KEYS`): an exact pin
+        (``==``, ``===``, ``@``, or a bare version in quotes) states its version, a range (``>=2.0``,
+        ``^1.0``, ``~=1.0``) states the range, which is never the requested version alone."""
+        version = RESERVED_KEYS[0]
+        lowered = text.lower()
+        if self.grammar.namespace.lower() not in lowered and self.grammar.product.lower() not in lowered:
+            return
+        for match in self.pin.finditer(text):
+            value = match.group("version").rstrip(SEPARATORS)
+            operator = match.group("op2") or match.group("op1")
+            if value:
+                yield Statement(version, value if operator in ("==", "===", "@") else operator + value,
+                                match.start(), match.start("version") + len(value))
+        if code:
+            for match in self.code_pin.finditer(text):
+                yield Statement(version, match.group("version"), match.start(), match.end())
 
     def name_of(self, spelling: str) -> str | None:
         """The name (claim key, another key of the operation, ``version``) whose language form

@@ -481,6 +481,20 @@ class HostileRound2Test(Fixture):
             fence('subprocess.run(["quill", "copy", "--existing-path", "refuse", "a", "b"])'): "supported",
         })
 
+    def test_dependency_pins_of_the_product_state_its_version(self) -> None:
+        """Guards against hostile round 2, finding 4: a dependency pin of the product stating another
+        version (``pip install quill==2.0``, ``quill>=2.0``, ``quill@2.0``, ``"quill": "^2.0"``, Poetry's
+        ``quill = "^2.0"``) was free text; an exact pin of the requested version agrees, a range never does."""
+        bad = "contradicts_decision"
+        self.assert_verdicts({
+            "pip install quill==2.0": bad, "Requires `quill>=2.0`.": bad, "npm install quill@2.0": bad,
+            '```json\n{"dependencies": {"quill": "^2.0"}}\n```': bad,
+            '```toml\n[tool.poetry.dependencies]\nquill = "^2.0"\n```': bad, "`pip install quill>=1.0`": bad,
+            "pip install quill==1.0 and `npm install quill@1.0`": "supported",
+            '```json\n{"dependencies": {"quill": "1.0"}}\n```': "supported",
+            "Quill 2.0 changed it; quill-plugin==2.0 is another package; mail quill@example.com": "supported",
+        })
+
 
 class LookAlikeTest(Fixture):
     """A run that reads as a form with non-ASCII characters fails closed; other text passes."""
