@@ -102,6 +102,11 @@ _CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
 _GLUED: Final = re.compile(rf" ?{CODE_MARK}+[{re.escape(SEPARATORS)}]*{CODE_MARK}*[A-Za-z0-9]")
 
 
+#: A colon form's operator at a code span's edge in shown text (`existing_path`: `x`, `existingPath:` `x`).
+_COLON_EDGE: Final = re.compile(rf"{CODE_MARK}[^\S\r\n]*[\"']?(?::|=>)|(?::=?|=>)[^\S\r\n]*{CODE_MARK}")
+#: In a code span's content: what a statement only code makes holds (``:``, ``=>``, ``</``, ``setattr``,
+#: ``define``; a flag's ``--`` is looked for in the whole text).
+_CODE_ONLY: Final = re.compile(r":|=>|</|setattr|define")
 #: What surrounds a table cell's name or value without being part of it: spaces, code edges, emphasis.
 _CELL_EDGES: Final = f" \t{CODE_MARK}`*_"
 
@@ -445,7 +450,8 @@ class _Check:
         found: list[Statement] = []
         if block.kind in _CODE_KINDS or block.code or "--" in text:
             found = list(self.words.code_statements(text))
-        elif block.spans and (":" in text or "=>" in text or "<" in text or "setattr" in text or "define" in text):
+        elif block.spans and (_COLON_EDGE.search(text) is not None
+                              or any(_CODE_ONLY.search(span.content) is not None for span in block.spans)):
             # in a code span, or split at its edges (`existing_path`: `x`)
             found = list(self.words.code_statements(text))
         if found and block.kind not in _CODE_KINDS:

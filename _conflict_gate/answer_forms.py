@@ -450,13 +450,17 @@ def _union(text: str, statement: Statement) -> Iterator[Statement]:
 
 #: Inline markup a reader does not see as text: emphasis and strikethrough delimiters, link brackets, and an
 #: underscore run that is not inside a word (GFM: ``_`` between two alphanumerics never opens or closes
-#: emphasis, so ``existing_path`` keeps its underscore while ``_version_`` and ``__version__`` are emphasis).
-_MARKUP: Final = re.compile(r"[*~\[\]]+|(?<!\w)_+(?!_)|(?<!_)_+(?!\w)")
+#: emphasis, so ``existing_path`` keeps its underscore while ``_version_`` and ``__version__`` are emphasis;
+#: :func:`_inside_word` tells them apart, past other emphasis: ``existing_**path**`` keeps it too).
+_MARKUP: Final = re.compile(r"[*~\[\]]+|_+")
 #: Markup beside a character a statement holds or beside its gaps (a name's, ``=``, a value's, a space, a
 #: code span's edge): only then can taking it out make a statement another one (``existing_pa*th*=``,
 #: ``**version** = 2.0``, ``[version](x) = 2.0``, ``_version_=2.0``, ``=**`overwrite`**``, ``=~~1.0~~2.0``).
-_INNER_MARKUP: Final = re.compile(rf"[A-Za-z0-9_=.\-\s`{CODE_MARK}][*~\[\]]|[*~\[\]][A-Za-z0-9_=.\-\s`{CODE_MARK}]"
-                                  r"|(?<!\w)_+(?!_)|(?<!_)_+(?!\w)")
+#: A link's ``]`` needs no look: its ``[`` is one; a citation's ``[source:`` is none (a citation is no statement).
+_STATEMENT_SIDE: Final = rf"A-Za-z0-9_=.\-\s`{CODE_MARK}"
+_INNER_MARKUP: Final = re.compile(rf"[*~\[](?!(?<=\[)source:)(?:(?<=[{_STATEMENT_SIDE}].)|(?=[{_STATEMENT_SIDE}]))")
+#: An underscore run not inside a word (its first ``_`` after no word character, or its last before none).
+_LOOSE_UNDERSCORE: Final = re.compile(r"_(?:(?<!\w_)|(?!\w))")
 #: A code span's (or code element's) content between its code marks: its markup is shown as written.
 _CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
 
@@ -468,7 +472,7 @@ def resolve_markup(text: str) -> tuple[str, Callable[[int], int]] | None:
     beside a character a statement could hold or its spaces and code edges (then taking it out could
     change no statement). A literal ``*`` is removed too:
     that can only make more text read as a statement, never less. Linear."""
-    if _INNER_MARKUP.search(text) is None:
+    if _INNER_MARKUP.search(text) is None and ("_" not in text or _LOOSE_UNDERSCORE.search(text) is None):
         return None
     code = [(m.start(), m.end()) for m in _CODE_REGION.finditer(text)] if CODE_MARK in text else []
     parts: list[str] = []
@@ -490,6 +494,8 @@ def resolve_markup(text: str) -> tuple[str, Callable[[int], int]] | None:
             c += 1
         if c < len(code) and code[c][0] <= match.start():
             continue  # inside a code span
+        if text[match.start()] == "_" and _inside_word(text, match.start(), match.end()):
+            continue  # an underscore inside a word (existing_path, exist*ing*_path): text, never emphasis
         keep(at, match.start())
         at = match.end()
     keep(at, len(text))
@@ -499,6 +505,21 @@ def resolve_markup(text: str) -> tuple[str, Callable[[int], int]] | None:
         return origins[k] + i - starts[k] if k >= 0 else 0
 
     return "".join(parts), where
+
+
+def _inside_word(text: str, start: int, end: int) -> bool:
+    """Is the underscore run ``text[start:end]`` inside a word: a letter or a digit on both sides, past
+    other emphasis (``existing_**path**``, ``exist*ing*_path`` keep theirs)? Such a run never opens or
+    closes emphasis (GFM's flanking rules for ``_``)."""
+    before = start - 1
+    while before >= 0 and text[before] in "*~":
+        before -= 1
+    if before < 0 or not text[before].isalnum():
+        return False
+    after = end
+    while after < len(text) and text[after] in "*~":
+        after += 1
+    return after < len(text) and text[after].isalnum()
 
 
 #: A statement name that :func:`near_name` compares must be at least this long (a shorter one has too

@@ -405,7 +405,8 @@ class HostileRound2Test(Fixture):
             # the agreed value, emphasised, and underscores inside words, stay what they are
             "**existing_path** = refuse": "supported", "`existing_path` = **`refuse`**": "supported",
             "__version__ = 1.0": "supported", "my__existing_path=overwrite": "supported",
-            "_my_existing_path_=overwrite": "supported",
+            "_my_existing_path_=overwrite": "supported", "existing_**path**=refuse": "supported",
+            "exist*ing*_path=refuse": "supported", "existing_**path**=overwrite": bad,
         })
 
     def test_code_forms_split_at_code_edges_and_table_rows_are_statements(self) -> None:
