@@ -100,11 +100,25 @@ _CODE_GAP: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`])*(?:\r?\n(?:[^\S\r\n]|[{CODE_M
 #: The same on one line: the gaps of the statements only code makes (`existing_path`: `overwrite`,
 #: `--existing-path` `overwrite`), which a chat window shows as one statement.
 _LINE_CODE_GAP: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`])*"
+#: Between a colon form's name and its operator: a closing quote, a TypeScript ``?``, spaces and code edges.
+_COLON_LEAD: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`\"'?])*"
 #: A code span's or a code element's edge in raw text: backticks, ``<code>``, ``</kbd>``, ... (the inline
 #: elements whose content a chat window shows as code).
-_RAW_EDGE: Final = r"(?:`+|</?(?i:code|kbd|samp|tt|pre)[^\S\r\n]*>)"
+_RAW_EDGE: Final = r"(?:`|</?(?i:code|kbd|samp|tt|pre)[^\S\r\n]*>)"  # one backtick: `+ under * backtracks exponentially
 _RAW_EDGES: Final = f"{_RAW_EDGE}*"
 _RAW_GAP: Final = rf"(?:[^\S\r\n]|{_RAW_EDGE})*(?:\r?\n(?:[^\S\r\n]|{_RAW_EDGE})*)?"
+_ATOMIC_NAMES: Final = itertools.count()
+
+
+def _atomic(pattern: str) -> str:
+    """``pattern`` matched once, greedily, never given back (an atomic group, written so that Python 3.10
+    reads it: a lookahead's capture, then a reference to it). Two runs of the same characters side by side
+    (a code edge's marks, then the spaces and marks of a gap) then match in linear time, not quadratic or
+    worse when what follows fails."""
+    name = f"atomic{next(_ATOMIC_NAMES)}"
+    return f"(?=(?P<{name}>{pattern}))(?P={name})"
+
+
 _IDENTIFIER: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: A type's arguments in brackets on its line (``Literal["refuse", "overwrite"]``), and a quoted literal among them.
 _TYPE_ARGUMENTS: Final = re.compile(r"\[([^\]\r\n]*)\]")
@@ -169,16 +183,18 @@ class FormWords:
         value = (rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>")
         # a code span's (or code element's) edge between the name and the value is read through: a
         # reader sees `existing_path`=overwrite as one statement
-        self.statement = re.compile(rf"{name}{_MARKS}{subscript}{annotation}{_CODE_GAP}=(?!=){_CODE_GAP}[`{CODE_MARK}]*"
+        self.statement = re.compile(rf"{name}{_atomic(_MARKS)}{subscript}{annotation}{_atomic(_CODE_GAP)}=(?!=)"
+                                    rf"{_atomic(_CODE_GAP)}"
                                     + value + _VALUE_RUN + "))")
-        self.raw_statement = re.compile(rf"{name}{_RAW_EDGES}{subscript}{annotation}{_RAW_GAP}=(?!=){_RAW_GAP}"
+        self.raw_statement = re.compile(rf"{name}{_atomic(_RAW_EDGES)}{subscript}{annotation}{_atomic(_RAW_GAP)}=(?!=)"
+                                        rf"{_atomic(_RAW_GAP)}"
                                         + value + _RAW_VALUE_RUN + "))")
         keys = sorted({variant for name in self.names if name not in RESERVED_KEYS for variant in _spellings(name)})
         #: In code only: ``name: value`` (YAML, JS objects, Python dicts), ``"name": value`` (JSON), and
         #: ``--name value`` / ``--name=value`` (a command's flag; not ``--version``, which prints one).
         self.colon_statement = re.compile(
-            rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)}){_MARKS}[\"']?{_MARKS}\??{_LINE_CODE_GAP}"
-            rf"(?::=|:(?![:=])|=>){_LINE_CODE_GAP}" + value + _VALUE_RUN + "))")
+            rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)}){_atomic(_COLON_LEAD)}"
+            rf"(?::=|:(?![:=])|=>){_atomic(_LINE_CODE_GAP)}" + value + _VALUE_RUN + "))")
         word = _words(spellings, _NAME_CHARS_UNDERSCORE)
         #: In code only: setattr(o, "name", v), #define NAME v, and an XML element <name>v</name>.
         self.setattr_statement = re.compile(
@@ -194,8 +210,8 @@ class FormWords:
         # list (["--existing-path", "overwrite"]), never by the rest of a call (add_argument("--x", choices=...))
         self.flag_statement = re.compile(
             rf"(?<![A-Za-z0-9_.\-])--(?P<name>{flag})(?![A-Za-z0-9_.\-])"
-            rf"(?:{_LINE_CODE_GAP}={_LINE_CODE_GAP}|[\"']{_SPACES},{_SPACES}(?=[\"'][^\-\"'\s])"
-            rf"|(?![\"']){_LINE_CODE_GAP}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))")
+            rf"(?:{_atomic(_LINE_CODE_GAP)}={_atomic(_LINE_CODE_GAP)}|[\"']{_SPACES},{_SPACES}(?=[\"'][^\-\"'\s])"
+            rf"|(?![\"']){_atomic(_LINE_CODE_GAP)}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))")
         #: argparse's add_argument("--name", ..., default=v) and click's option("--name", ..., default=v): the
         #: default is the flag's value (at most a bounded stretch of the call, one level of parentheses in it).
         self.declared_flag = re.compile(

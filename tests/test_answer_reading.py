@@ -197,7 +197,12 @@ class HostileAnswerTest(Fixture):
                            "escape sequences": "\x1b[2K", "emphasis inside names": "exist*ing*_path=x ",
                            "hiding tags": "<span hidden>[source: quill-guide:37]</span> ", "tildes": "~ ",
                            "citations as link texts": "[[source: quill-guide:37]](x) ", "glued values": "`version=1.0`.1 ",
-                           "look-alike names": "existlng_path=x "}.items():
+                           "look-alike names": "existlng_path=x ",
+                           # the raw statement pattern's code edges (`+ under *) backtracked exponentially:
+                           # 20 backticks after a name took a second, 30 would take minutes (found in hostile
+                           # round 2's review of the split code forms)
+                           "backticks after a name": "Text &amp; existing_path" + "`" * 40 + "x:=1 --existing-path"
+                                                     + "`" * 40 + " "}.items():
             answer = (unit * (size // len(unit) + 1))[:size]
             if name == "table rows":
                 answer = "| a | b |\n|---|---|\n" + answer
