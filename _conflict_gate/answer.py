@@ -447,29 +447,21 @@ class _Check:
                 if start not in judged and self._judge(statement, start, end, text[a:b]):
                     judged.add(start)
         # name: value, "name": value, --name value: in code only (each holds a colon or two hyphens)
-        found: list[Statement] = []
-        if block.kind in _CODE_KINDS or block.code or "--" in text:
-            found = list(self.words.code_statements(text))
-        elif block.spans and (_COLON_EDGE.search(text) is not None
-                              or any(_CODE_ONLY.search(span.content) is not None for span in block.spans)):
-            # in a code span, or split at its edges (`existing_path`: `x`)
-            found = list(self.words.code_statements(text))
-        if found and block.kind not in _CODE_KINDS:
-            # in prose, only those whose name and value are in code (one code span or element, or two a
-            # chat window shows as one statement: `existing_path`: `overwrite`), and a flag with `=`
-            # (--existing-path=x)
-            opens = [m.start() for m in _CODE_REGION.finditer(text)]
-            closes = [m.end() for m in _CODE_REGION.finditer(text)]
-
-            def in_code(at: int) -> bool:
-                k = bisect.bisect_right(opens, at) - 1
-                return k >= 0 and at < closes[k]
-            found = [st for st in found if in_code(st.start) and in_code(st.end - 1)
-                     or text.startswith("--", st.start) and "=" in text[st.start:st.end]]
-        for statement in found:
+        for statement in self._code_forms(block, text):
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
                 judged.add(start)
+        if block.kind not in _CODE_KINDS and (":" in text or "--" in text):
+            # and with emphasis and link brackets taken out, as a chat window shows them (**`existing_path`**: `x`)
+            if resolved is None and "=" not in text:
+                resolved = resolve_markup(text)
+            if resolved is not None:
+                plain, where = resolved
+                for statement in self._code_forms(block, plain):
+                    a, b = where(statement.start), where(statement.end - 1) + 1
+                    start, end = shown.span(a, b)
+                    if start not in judged and self._judge(statement, start, end, text[a:b]):
+                        judged.add(start)
         for statement in self.words.pins(text, block.kind in _CODE_KINDS or bool(block.spans) or bool(block.code)):
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
@@ -492,6 +484,28 @@ class _Check:
                 start, end = shown.span(match.start(), match.end())
                 self.add("broken_form", "a directive is written in prose, without the backticks of a quote",
                          start, end, quote=match.group())
+
+    def _code_forms(self, block: AnswerBlock, text: str) -> list[Statement]:
+        """The statements only code makes in ``text`` (a block's shown text, or it with its markup taken
+        out): all of them in a code block; in prose, those whose name and value are in code (one code
+        span or element, or two a chat window shows as one statement: `existing_path`: `overwrite`), and
+        a flag with ``=`` (``--existing-path=x``)."""
+        found: list[Statement] = []
+        if block.kind in _CODE_KINDS or block.code or "--" in text:
+            found = list(self.words.code_statements(text))
+        elif block.spans and (_COLON_EDGE.search(text) is not None
+                              or any(_CODE_ONLY.search(span.content) is not None for span in block.spans)):
+            found = list(self.words.code_statements(text))
+        if found and block.kind not in _CODE_KINDS:
+            opens = [m.start() for m in _CODE_REGION.finditer(text)]
+            closes = [m.end() for m in _CODE_REGION.finditer(text)]
+
+            def in_code(at: int) -> bool:
+                k = bisect.bisect_right(opens, at) - 1
+                return k >= 0 and at < closes[k]
+            found = [st for st in found if in_code(st.start) and in_code(st.end - 1)
+                     or text.startswith("--", st.start) and "=" in text[st.start:st.end]]
+        return found
 
     def _table_statements(self, block: AnswerBlock, text: str) -> list[Statement]:
         """A table row's cell that is a name (or a language form or another spelling of one), and the cell

@@ -425,6 +425,9 @@ class HostileRound2Test(Fixture):
             "`existing_path` := `overwrite`": bad, '`"existing_path"`: `"overwrite"`': bad,
             '`existingPath:` `"overwrite"`': bad, "Run it with `--existing-path` `overwrite`.": bad,
             "Set `existing_path`: `overwrite`.": bad, table + "| `existing_path` | `overwrite` |": bad,
+            # with emphasis around them too (findings 1 and 2 together)
+            "- **`existing_path`**: `overwrite`": bad, "`existing_path` **:=** `overwrite`": bad,
+            "Run it with **`--existing-path`** `overwrite`.": bad, "- **`existing_path`**: `refuse`": "supported",
             table + "| version | 2.0 |": bad, table + "| existingPath | **overwrite** |": bad,
             "| version | 2.0 |\n|---|---|": bad, "| existing_path | overwrite |\n|---|---|": bad,
             # the agreed value; a colon in prose; a column's title; descriptions and types
