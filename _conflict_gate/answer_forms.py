@@ -320,6 +320,9 @@ class FormWords:
         for statement in statements:
             operator = _OPERATOR.search(text, statement.start)
             at = operator.end() if operator is not None else statement.end
+            if operator is not None and operator.group() == "=>" and text[statement.start - 1:statement.start] \
+                    not in ("'", '"', ":"):
+                continue  # a hash's key is quoted or a symbol; existingPath => ... is an arrow function
             while at < statement.end and text[at] in f" \t=`{CODE_MARK}":
                 at += 1
             head = _IDENTIFIER.match(text, at)

@@ -458,6 +458,7 @@ class HostileRound2Test(Fixture):
             fence('#define EXISTING_PATH "overwrite"'): bad, fence("QUILL_VERSION=2.0"): "contradicts_decision",
             fence('interface O { existingPath?: "refuse" | "overwrite"; }'): bad,
             "`opts.existing_path = 'overwrite'`": bad,
+            fence("paths.filter(existingPath => existingPath.length > 0)"): "supported",
             # the same forms with the agreed value
             fence('opts.existing_path = "refuse"\nopts["existingPath"] = "refuse"\n'
                   "x = {'existing_path' => 'refuse', :existing_path => \"refuse\"}\n"
