@@ -102,6 +102,23 @@ _CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
 _GLUED: Final = re.compile(rf" ?{CODE_MARK}+[{re.escape(SEPARATORS)}]*{CODE_MARK}*[A-Za-z0-9]")
 
 
+#: A colon form's operator at a code span's edge in shown text (`existing_path`: `x`, `existingPath:` `x`).
+_COLON_EDGE: Final = re.compile(rf"{CODE_MARK}[^\S\r\n]*[\"']?(?::|=>)|(?::=?|=>)[^\S\r\n]*{CODE_MARK}")
+#: In a code span's content: what a statement only code makes holds (``:``, ``=>``, ``</``, ``setattr``,
+#: ``define``; a flag's ``--`` is looked for in the whole text).
+_CODE_ONLY: Final = re.compile(r":|=>|</|setattr|define")
+#: What surrounds a table cell's name or value without being part of it: spaces, code edges, emphasis.
+_CELL_EDGES: Final = f" \t{CODE_MARK}`*_"
+
+
+def _cell_token(text: str, start: int, end: int) -> tuple[str, int]:
+    """A table cell's content without the spaces, code edges and emphasis around it, and its offset."""
+    cell = text[start:end]
+    stripped = cell.lstrip(_CELL_EDGES)
+    at = start + len(cell) - len(stripped)
+    return stripped.rstrip(_CELL_EDGES), at
+
+
 def verdict_of(findings: Sequence[Mapping[str, Any]], ready: bool) -> str:
     """The verdict for a list of findings: ``no_answer_allowed`` unless ``ready``, else the first
     verdict in :data:`~_conflict_gate.registry.VERDICT_PRECEDENCE` that a finding calls for
@@ -430,25 +447,31 @@ class _Check:
                 if start not in judged and self._judge(statement, start, end, text[a:b]):
                     judged.add(start)
         # name: value, "name": value, --name value: in code only (each holds a colon or two hyphens)
-        found: list[Statement] = []
-        if block.kind in _CODE_KINDS or block.code or "--" in text:
-            found = list(self.words.code_statements(text))
-        else:
-            for span in block.spans:
-                if ":" in span.content:
-                    found = list(self.words.code_statements(text))
-                    break
-        if found and block.kind not in _CODE_KINDS:
-            # in prose, only those inside code spans and elements, and a flag with `=` (--existing-path=x)
-            opens = [m.start() for m in _CODE_REGION.finditer(text)]
-            closes = [m.end() for m in _CODE_REGION.finditer(text)]
-            found = [st for st in found
-                     if (k := bisect.bisect_right(opens, st.start) - 1) >= 0 and st.end <= closes[k]
-                     or text.startswith("--", st.start) and "=" in text[st.start:st.end]]
-        for statement in found:
+        for statement in self._code_forms(block, text):
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
                 judged.add(start)
+        if block.kind not in _CODE_KINDS and (":" in text or "--" in text):
+            # and with emphasis and link brackets taken out, as a chat window shows them (**`existing_path`**: `x`)
+            if resolved is None and "=" not in text:
+                resolved = resolve_markup(text)
+            if resolved is not None:
+                plain, where = resolved
+                for statement in self._code_forms(block, plain):
+                    a, b = where(statement.start), where(statement.end - 1) + 1
+                    start, end = shown.span(a, b)
+                    if start not in judged and self._judge(statement, start, end, text[a:b]):
+                        judged.add(start)
+        for statement in self.words.pins(text, block.kind in _CODE_KINDS or bool(block.spans) or bool(block.code)):
+            start, end = shown.span(statement.start, statement.end)
+            if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
+                judged.add(start)
+        if block.kind == "table" and "\t" in text:
+            for statement in self._table_statements(block, text):
+                start, end = shown.span(statement.start, statement.end)
+                if start not in judged and self._judge(statement, start, end,
+                                                       f"| {statement.name} | {statement.value} |"):
+                    judged.add(start)
         for at, stop, operation, key, value in self.words.directives(text):
             if operation == self.operation and key in self.words.names:
                 continue  # a key of the operation is judged as a statement
@@ -461,6 +484,64 @@ class _Check:
                 start, end = shown.span(match.start(), match.end())
                 self.add("broken_form", "a directive is written in prose, without the backticks of a quote",
                          start, end, quote=match.group())
+
+    def _code_forms(self, block: AnswerBlock, text: str) -> list[Statement]:
+        """The statements only code makes in ``text`` (a block's shown text, or it with its markup taken
+        out): all of them in a code block; in prose, those whose name and value are in code (one code
+        span or element, or two a chat window shows as one statement: `existing_path`: `overwrite`), and
+        a flag with ``=`` (``--existing-path=x``)."""
+        found: list[Statement] = []
+        if block.kind in _CODE_KINDS or block.code or "--" in text:
+            found = list(self.words.code_statements(text))
+        elif block.spans and (_COLON_EDGE.search(text) is not None
+                              or any(_CODE_ONLY.search(span.content) is not None for span in block.spans)):
+            found = list(self.words.code_statements(text))
+        if found and block.kind not in _CODE_KINDS:
+            opens = [m.start() for m in _CODE_REGION.finditer(text)]
+            closes = [m.end() for m in _CODE_REGION.finditer(text)]
+
+            def in_code(at: int) -> bool:
+                k = bisect.bisect_right(opens, at) - 1
+                return k >= 0 and at < closes[k]
+            found = [st for st in found if in_code(st.start) and in_code(st.end - 1)
+                     or text.startswith("--", st.start) and "=" in text[st.start:st.end]]
+        return found
+
+    def _table_statements(self, block: AnswerBlock, text: str) -> list[Statement]:
+        """A table row's cell that is a name (or a language form or another spelling of one), and the cell
+        after it in its row holding one value token: a reader sees ``| existing_path | overwrite |`` as a
+        statement of that value. In the header row only when the value cell reads as a value, not a column's
+        title (in code, quoted, starting with a digit, or a value the grammar has: ``| version | 2.0 |``,
+        not ``| Version | Changes |``); never a cell of several words (a description) nor a type name
+        (``| existing_path | str | ... |``). The cells' code edges, emphasis and quotes are not part of the
+        name or the value."""
+        cells: list[tuple[int, int]] = []
+        at = 0
+        for cell in text.split("\t"):
+            cells.append((at, at + len(cell)))
+            at += len(cell) + 1
+        if len(cells) < 2:
+            return []
+        shown = block.shown
+        lines = [self.reading.line_of(shown.span(a, max(a + 1, b))[0]) if b > a else -1 for a, b in cells]
+        header = next((line for line in lines if line >= 0), -1)
+        found = []
+        for (a, b), (c, d), line, next_line in zip(cells, cells[1:], lines, lines[1:]):
+            if line < 0 or line != next_line:
+                continue
+            name, name_at = _cell_token(text, a, b)
+            if not name or not self.words.spelt_as(name):
+                continue
+            value, value_at = _cell_token(text, c, d)
+            if not value or any(ch.isspace() for ch in value) or value in self.words.type_names:
+                continue
+            if line == header and not (CODE_MARK in text[c:d] or value[0] in "\"'" or value[0].isdigit()
+                                       or value in self.words.values):
+                continue  # a column's title
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            found.append(Statement(name, value, name_at, value_at + len(value)))
+        return found
 
     def _judge(self, statement: Statement, start: int, end: int, quote: str) -> bool:
         """Judge one statement against the decision; ``True`` when it is at fault (a finding added)."""

@@ -97,11 +97,28 @@ _MARKS: Final = f"[{CODE_MARK}`]*"
 #: The spaces around a statement's ``=`` in shown text, code marks and backticks among them
 #: (`existing_path` = `overwrite`).
 _CODE_GAP: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`])*(?:\r?\n(?:[^\S\r\n]|[{CODE_MARK}`])*)?"
+#: The same on one line: the gaps of the statements only code makes (`existing_path`: `overwrite`,
+#: `--existing-path` `overwrite`), which a chat window shows as one statement.
+_LINE_CODE_GAP: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`])*"
+#: Between a colon form's name and its operator: a closing quote, a TypeScript ``?``, spaces and code edges.
+_COLON_LEAD: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`\"'?])*"
 #: A code span's or a code element's edge in raw text: backticks, ``<code>``, ``</kbd>``, ... (the inline
 #: elements whose content a chat window shows as code).
-_RAW_EDGE: Final = r"(?:`+|</?(?i:code|kbd|samp|tt|pre)[^\S\r\n]*>)"
+_RAW_EDGE: Final = r"(?:`|</?(?i:code|kbd|samp|tt|pre)[^\S\r\n]*>)"  # one backtick: `+ under * backtracks exponentially
 _RAW_EDGES: Final = f"{_RAW_EDGE}*"
 _RAW_GAP: Final = rf"(?:[^\S\r\n]|{_RAW_EDGE})*(?:\r?\n(?:[^\S\r\n]|{_RAW_EDGE})*)?"
+_ATOMIC_NAMES: Final = itertools.count()
+
+
+def _atomic(pattern: str) -> str:
+    """``pattern`` matched once, greedily, never given back (an atomic group, written so that Python 3.10
+    reads it: a lookahead's capture, then a reference to it). Two runs of the same characters side by side
+    (a code edge's marks, then the spaces and marks of a gap) then match in linear time, not quadratic or
+    worse when what follows fails."""
+    name = f"atomic{next(_ATOMIC_NAMES)}"
+    return f"(?=(?P<{name}>{pattern}))(?P={name})"
+
+
 _IDENTIFIER: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: A type's arguments in brackets on its line (``Literal["refuse", "overwrite"]``), and a quoted literal among them.
 _TYPE_ARGUMENTS: Final = re.compile(r"\[([^\]\r\n]*)\]")
@@ -118,8 +135,9 @@ _DECORATOR: Final = re.compile(r"@[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0
 _TRAILING: Final = ".:!?_*~"
 _BACKTICK_RUN: Final = re.compile(r"`+")
 #: What a name may not follow to be a whole word (a statement's name; an underscore is an emphasis
-#: run's part there, judged apart), and a directive body's operation.
-_NAME_CHARS: Final = r"[A-Za-z0-9.\-]"
+#: run's part there, judged apart; a ``.`` may come before it: ``opts.existing_path = v`` assigns the
+#: attribute), and a directive body's operation.
+_NAME_CHARS: Final = r"[A-Za-z0-9\-]"
 _NAME_CHARS_UNDERSCORE: Final = r"[A-Za-z0-9_.\-]"
 
 
@@ -155,24 +173,51 @@ class FormWords:
         #: What a name is looked for as, in any ASCII case: its words joined by ``_``, by ``-`` or by nothing.
         spellings = sorted({variant for name in self.names for variant in _spellings(name)})
         alternatives = "|".join(re.escape(name) for name in sorted(spellings, key=len, reverse=True))
-        name = rf"(?P<name>{_words(spellings, _NAME_CHARS)})"
+        # a SCREAMING prefix of the namespace or the product (QUILL_EXISTING_PATH, an environment variable
+        # of the product) is the name's too
+        prefixes = sorted({grammar.namespace.upper(), re.sub(r"[^A-Za-z0-9]", "_", grammar.product).upper()})
+        prefix = rf"(?:(?<![A-Za-z0-9_.\-])(?:{'|'.join(map(re.escape, prefixes))})_)?"
+        name = rf"{prefix}(?P<name>{_words(spellings, _NAME_CHARS)})"
+        subscript = r"(?:[\"']\])?"  # opts["existingPath"] = v
         annotation = rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
         value = (rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>")
         # a code span's (or code element's) edge between the name and the value is read through: a
         # reader sees `existing_path`=overwrite as one statement
-        self.statement = re.compile(rf"{name}{_MARKS}{annotation}{_CODE_GAP}=(?!=){_CODE_GAP}[`{CODE_MARK}]*"
+        self.statement = re.compile(rf"{name}{_atomic(_MARKS)}{subscript}{annotation}{_atomic(_CODE_GAP)}=(?!=)"
+                                    rf"{_atomic(_CODE_GAP)}"
                                     + value + _VALUE_RUN + "))")
-        self.raw_statement = re.compile(rf"{name}{_RAW_EDGES}{annotation}{_RAW_GAP}=(?!=){_RAW_GAP}"
+        self.raw_statement = re.compile(rf"{name}{_atomic(_RAW_EDGES)}{subscript}{annotation}{_atomic(_RAW_GAP)}=(?!=)"
+                                        rf"{_atomic(_RAW_GAP)}"
                                         + value + _RAW_VALUE_RUN + "))")
         keys = sorted({variant for name in self.names if name not in RESERVED_KEYS for variant in _spellings(name)})
         #: In code only: ``name: value`` (YAML, JS objects, Python dicts), ``"name": value`` (JSON), and
         #: ``--name value`` / ``--name=value`` (a command's flag; not ``--version``, which prints one).
         self.colon_statement = re.compile(
-            rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)})[\"']?\??{_SPACES}(?::=|:(?![:=])){_SPACES}"
+            rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)}){_atomic(_COLON_LEAD)}"
+            rf"(?::=|:(?![:=])|=>){_atomic(_LINE_CODE_GAP)}" + value + _VALUE_RUN + "))")
+        word = _words(spellings, _NAME_CHARS_UNDERSCORE)
+        #: In code only: setattr(o, "name", v), #define NAME v, and an XML element <name>v</name>.
+        self.setattr_statement = re.compile(
+            rf"\bsetattr\({_SPACES}[^,()\r\n]*,{_SPACES}[\"'](?P<name>{word})[\"']{_SPACES},{_SPACES}"
             + value + _VALUE_RUN + "))")
+        self.define_statement = re.compile(
+            rf"#{_SPACES}define[^\S\r\n]+(?P<name>{word})[^\S\r\n]+" + value + _VALUE_RUN + "))")
+        self.element_statement = re.compile(
+            rf"<(?P<name>{word})>{_SPACES}(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[^<\s{CODE_MARK}{BLANK}]+)"
+            rf"{_SPACES}</(?P=name)>")
+        flag = _words(keys, _NEVER)
+        # a quoted flag name ("--existing-path") is followed by its value only as the next item of an argv
+        # list (["--existing-path", "overwrite"]), never by the rest of a call (add_argument("--x", choices=...))
         self.flag_statement = re.compile(
-            rf"(?<![A-Za-z0-9_.\-])--(?P<name>{_words(keys, _NEVER)})(?![A-Za-z0-9_.\-])"
-            rf"(?:{_SPACES}={_SPACES}|{_SPACES}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))")
+            rf"(?<![A-Za-z0-9_.\-])--(?P<name>{flag})(?![A-Za-z0-9_.\-])"
+            rf"(?:{_atomic(_LINE_CODE_GAP)}={_atomic(_LINE_CODE_GAP)}|[\"']{_SPACES},{_SPACES}(?=[\"'][^\-\"'\s])"
+            rf"|(?![\"']){_atomic(_LINE_CODE_GAP)}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))")
+        #: argparse's add_argument("--name", ..., default=v) and click's option("--name", ..., default=v): the
+        #: default is the flag's value (at most a bounded stretch of the call, one level of parentheses in it).
+        self.declared_flag = re.compile(
+            rf"\b(?:add_argument|add_option|option|Option)\(\s*(?:[\"']-[A-Za-z0-9_\-]*[\"']\s*,\s*)*"
+            rf"[\"']--(?P<name>{flag})[\"'](?:[^()]|\([^()]{{0,200}}\)){{0,400}}?\bdefault{_SPACES}={_SPACES}"
+            + value + _VALUE_RUN + "))")
         self.begun = re.compile(rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))",
                                 re.IGNORECASE)
         self.shape = grammar.shape
@@ -192,6 +237,19 @@ class FormWords:
         for name in self.names:
             rule = grammar.operations.get(operation, {}).get(name)
             values.update(getattr(rule, "values", ()))
+        products = "|".join(sorted({re.escape(grammar.namespace.lower()), re.escape(grammar.product.lower())}))
+        #: A dependency pin of the product (its namespace or its name, any case), read anywhere:
+        #: ``quill==2.0``, ``quill[s3]>=2.0``, ``quill @ 2.0`` is not one, ``quill@2.0`` (npm) is.
+        self.pin = re.compile(
+            rf"(?<![A-Za-z0-9_.\-/@])(?i:{products})(?:\[[^\]\s]*\])?"
+            rf"(?:{_SPACES}(?P<op2>===|==|~=|>=|<=|!=)|(?P<op1>[@<>]))"
+            rf"{_SPACES}(?P<version>[\^~]?[vV]?[0-9][^\s'\"`){CODE_MARK}{BLANK}]*)")
+        #: In code: ``"quill": "^2.0"`` (package.json), ``quill = "^2.0"`` (Poetry, Cargo).
+        self.code_pin = re.compile(
+            rf"(?<![A-Za-z0-9_.\-/@])[\"']?(?i:{products})[\"']?{_SPACES}[:=]{_SPACES}"
+            rf"[\"'](?P<version>[\^~=<>!vV0-9*][^\"'\r\n]*)[\"']")
+        #: The values the grammar has for the names (a table's header cell holding one is a value, not a title).
+        self.values = frozenset(values)
         #: Type names read as a colon form's unquoted value that are no value of the grammar: annotations.
         self.type_names = _TYPE_NAMES - values
 
@@ -248,18 +306,24 @@ class FormWords:
     def code_statements(self, text: str) -> Iterator[Statement]:
         """The statements only code makes, in ``text`` (shown text; the caller keeps those in code):
         ``name: value``,
-        ``"name": value``, ``name := value``, ``name?: value`` (:attr:`colon_statement`; not a type
-        annotation, ``existing_path: str``, unless its brackets hold literals, ``Literal["overwrite"]``,
-        each a value it states; nor an object or a list opened, ``existing_path: {``) and a command's
-        ``--name value``, ``--name=value`` (:attr:`flag_statement`), each with a value read as a
-        statement's (:meth:`statements`)."""
-        if ":" in text:
+        ``"name": value``, ``name := value``, ``name?: value``, ``'name' => value``, ``:name => value``
+        (:attr:`colon_statement`; not a type annotation, ``existing_path: str``, unless its brackets hold
+        literals, ``Literal["overwrite"]``, each a value it states; nor an object or a list opened,
+        ``existing_path: {``), a command's ``--name value``, ``--name=value`` (:attr:`flag_statement`),
+        ``setattr(o, "name", value)``, ``#define NAME value`` and ``<name>value</name>``, each with a value
+        read as a statement's (:meth:`statements`). A quoted value followed by ``| "literal"`` (a
+        TypeScript union) states each literal too."""
+        if ":" in text or "=>" in text:
             statements = self.statements(text, pattern=self.colon_statement)
         else:
             statements = iter(())
         for statement in statements:
-            at = text.index(":", statement.start) + 1
-            while at < statement.end and text[at] in " \t=":
+            operator = _OPERATOR.search(text, statement.start)
+            at = operator.end() if operator is not None else statement.end
+            if operator is not None and operator.group() == "=>" and text[statement.start - 1:statement.start] \
+                    not in ("'", '"', ":"):
+                continue  # a hash's key is quoted or a symbol; existingPath => ... is an arrow function
+            while at < statement.end and text[at] in f" \t=`{CODE_MARK}":
                 at += 1
             head = _IDENTIFIER.match(text, at)
             if text.startswith("{", at):
@@ -274,8 +338,40 @@ class FormWords:
                                         else literal.group(2), statement.start, typed.end())
                 continue
             yield statement
+            yield from _union(text, statement)
         if "--" in text:
-            yield from self.statements(text, pattern=self.flag_statement)
+            for statement in self.statements(text, pattern=self.flag_statement):
+                if text[statement.start + 2 + len(statement.name):][:1] in ("\"", "'") \
+                        and _DECLARATION.search(text, max(0, statement.start - 240), statement.start):
+                    continue  # a flag declared in a call (click.option("--x", "x", ...)): its default is read below
+                yield statement
+            if "default" in text:
+                yield from self.statements(text, pattern=self.declared_flag)
+        if "setattr" in text:
+            yield from self.statements(text, pattern=self.setattr_statement)
+        if "define" in text:
+            yield from self.statements(text, pattern=self.define_statement)
+        if "</" in text:
+            yield from self.statements(text, pattern=self.element_statement)
+
+    def pins(self, text: str, code: bool) -> Iterator[Statement]:
+        """Each dependency pin of the product in ``text`` (:attr:`pin`; :attr:`code_pin` too when ``code``),
+        as a statement of ``version`` (:data:`~_conflict_gate.form.RESERVED_KEYS`): an exact pin
+        (``==``, ``===``, ``@``, or a bare version in quotes) states its version, a range (``>=2.0``,
+        ``^1.0``, ``~=1.0``) states the range, which is never the requested version alone."""
+        version = RESERVED_KEYS[0]
+        lowered = text.lower()
+        if self.grammar.namespace.lower() not in lowered and self.grammar.product.lower() not in lowered:
+            return
+        for match in self.pin.finditer(text):
+            value = match.group("version").rstrip(SEPARATORS)
+            operator = match.group("op2") or match.group("op1")
+            if value:
+                yield Statement(version, value if operator in ("==", "===", "@") else operator + value,
+                                match.start(), match.start("version") + len(value))
+        if code:
+            for match in self.code_pin.finditer(text):
+                yield Statement(version, match.group("version"), match.start(), match.end())
 
     def name_of(self, spelling: str) -> str | None:
         """The name (claim key, another key of the operation, ``version``) whose language form
@@ -350,22 +446,52 @@ class FormWords:
         return self.is_quote(content) or bool(self.tokens(content))
 
 
-#: Inline markup a reader does not see as text: emphasis and strikethrough delimiters, link brackets.
-_MARKUP: Final = re.compile(r"[*~\[\]]+")
-#: Markup between two characters of a statement (a name's, ``=``, a value's): only then can taking it out
-#: make a statement another one (``existing_pa*th*=``, ``=**overwrite**``, ``=~~1.0~~2.0``).
-_INNER_MARKUP: Final = re.compile(r"[A-Za-z0-9_=.\-][*~\[\]]+[A-Za-z0-9_=.\-]")
+#: The start of a call that declares a flag, right before a quoted flag name (``add_argument("-e", ``).
+_DECLARATION: Final = re.compile(r"\b(?:add_argument|add_option|option|Option)\(\s*(?:[\"']-[A-Za-z0-9_\-]*[\"']"
+                                 r"\s*,\s*)*[\"']\Z")
+#: The operator of a colon form: ``:=``, ``:`` or a hash rocket ``=>``.
+_OPERATOR: Final = re.compile(r":=?|=>")
+#: One more literal of a TypeScript union after a quoted value: ``| "overwrite"``.
+_UNION_MEMBER: Final = re.compile(r"[^\S\r\n]*\|[^\S\r\n]*(?:\"([^\"\r\n]*)\"|'([^'\r\n]*)')")
+
+
+def _union(text: str, statement: Statement) -> Iterator[Statement]:
+    """Each literal of a union after a statement's quoted value (``"refuse" | "overwrite"``): a value it
+    states, as a ``Literal[...]``'s are."""
+    if text[statement.end - 1:statement.end] not in ("\"", "'"):
+        return
+    at = statement.end
+    while (member := _UNION_MEMBER.match(text, at)) is not None:
+        yield Statement(statement.name, member.group(1) if member.group(1) is not None else member.group(2),
+                        statement.start, member.end())
+        at = member.end()
+
+
+#: Inline markup a reader does not see as text: emphasis and strikethrough delimiters, link brackets, and an
+#: underscore run that is not inside a word (GFM: ``_`` between two alphanumerics never opens or closes
+#: emphasis, so ``existing_path`` keeps its underscore while ``_version_`` and ``__version__`` are emphasis;
+#: :func:`_inside_word` tells them apart, past other emphasis: ``existing_**path**`` keeps it too).
+_MARKUP: Final = re.compile(r"[*~\[\]]+|_+")
+#: Markup beside a character a statement holds or beside its gaps (a name's, ``=``, a value's, a space, a
+#: code span's edge): only then can taking it out make a statement another one (``existing_pa*th*=``,
+#: ``**version** = 2.0``, ``[version](x) = 2.0``, ``_version_=2.0``, ``=**`overwrite`**``, ``=~~1.0~~2.0``).
+#: A link's ``]`` needs no look: its ``[`` is one; a citation's ``[source:`` is none (a citation is no statement).
+_STATEMENT_SIDE: Final = rf"A-Za-z0-9_=.\-\s`{CODE_MARK}"
+_INNER_MARKUP: Final = re.compile(rf"[*~\[](?!(?<=\[)source:)(?:(?<=[{_STATEMENT_SIDE}].)|(?=[{_STATEMENT_SIDE}]))")
+#: An underscore run not inside a word (its first ``_`` after no word character, or its last before none).
+_LOOSE_UNDERSCORE: Final = re.compile(r"_(?:(?<!\w_)|(?!\w))")
 #: A code span's (or code element's) content between its code marks: its markup is shown as written.
 _CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
 
 
 def resolve_markup(text: str) -> tuple[str, Callable[[int], int]] | None:
     """``text`` (a block's shown text) without the inline markup a chat window resolves (``*``, ``~``,
-    ``[``, ``]`` outside code spans: emphasis, strikethrough, link brackets), and a map from its
-    offsets back to ``text``'s; ``None`` when ``text`` holds none between two characters a statement
-    could hold (then taking it out could change no statement). A literal ``*`` is removed too:
+    ``[``, ``]`` and an underscore run not inside a word, outside code spans: emphasis, strikethrough,
+    link brackets), and a map from its offsets back to ``text``'s; ``None`` when ``text`` holds none
+    beside a character a statement could hold or its spaces and code edges (then taking it out could
+    change no statement). A literal ``*`` is removed too:
     that can only make more text read as a statement, never less. Linear."""
-    if _INNER_MARKUP.search(text) is None:
+    if _INNER_MARKUP.search(text) is None and ("_" not in text or _LOOSE_UNDERSCORE.search(text) is None):
         return None
     code = [(m.start(), m.end()) for m in _CODE_REGION.finditer(text)] if CODE_MARK in text else []
     parts: list[str] = []
@@ -387,6 +513,8 @@ def resolve_markup(text: str) -> tuple[str, Callable[[int], int]] | None:
             c += 1
         if c < len(code) and code[c][0] <= match.start():
             continue  # inside a code span
+        if text[match.start()] == "_" and _inside_word(text, match.start(), match.end()):
+            continue  # an underscore inside a word (existing_path, exist*ing*_path): text, never emphasis
         keep(at, match.start())
         at = match.end()
     keep(at, len(text))
@@ -396,6 +524,21 @@ def resolve_markup(text: str) -> tuple[str, Callable[[int], int]] | None:
         return origins[k] + i - starts[k] if k >= 0 else 0
 
     return "".join(parts), where
+
+
+def _inside_word(text: str, start: int, end: int) -> bool:
+    """Is the underscore run ``text[start:end]`` inside a word: a letter or a digit on both sides, past
+    other emphasis (``existing_**path**``, ``exist*ing*_path`` keep theirs)? Such a run never opens or
+    closes emphasis (GFM's flanking rules for ``_``)."""
+    before = start - 1
+    while before >= 0 and text[before] in "*~":
+        before -= 1
+    if before < 0 or not text[before].isalnum():
+        return False
+    after = end
+    while after < len(text) and text[after] in "*~":
+        after += 1
+    return after < len(text) and text[after].isalnum()
 
 
 #: A statement name that :func:`near_name` compares must be at least this long (a shorter one has too

@@ -1188,6 +1188,7 @@ HOSTILE_ANSWERS: dict[str, str] = {
     "[[source: quill-guide:37]](x) ", "tildes": "~ ", "glued values": "`version=1.0`.1 ",
     "look-alike names": "existlng_path=x ", "statements split at code edges": "`existing_path` `=` x ",
     "colon forms and flags in code": "`existingPath: x` `--existing-path x` ",
+    "backticks after names": "existing_path" + "`" * 40 + "x:=1 ",
 }
 
 

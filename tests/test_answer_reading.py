@@ -197,7 +197,12 @@ class HostileAnswerTest(Fixture):
                            "escape sequences": "\x1b[2K", "emphasis inside names": "exist*ing*_path=x ",
                            "hiding tags": "<span hidden>[source: quill-guide:37]</span> ", "tildes": "~ ",
                            "citations as link texts": "[[source: quill-guide:37]](x) ", "glued values": "`version=1.0`.1 ",
-                           "look-alike names": "existlng_path=x "}.items():
+                           "look-alike names": "existlng_path=x ",
+                           # the raw statement pattern's code edges (`+ under *) backtracked exponentially:
+                           # 20 backticks after a name took a second, 30 would take minutes (found in hostile
+                           # round 2's review of the split code forms)
+                           "backticks after a name": "Text &amp; existing_path" + "`" * 40 + "x:=1 --existing-path"
+                                                     + "`" * 40 + " "}.items():
             answer = (unit * (size // len(unit) + 1))[:size]
             if name == "table rows":
                 answer = "| a | b |\n|---|---|\n" + answer
@@ -231,7 +236,7 @@ class StatementTest(Fixture):
 
     def test_other_names_and_comparisons_are_prose(self) -> None:
         for extra in ("python_version=3.11", "my_existing_path=overwrite", 'existing_path == "overwrite"',
-                      "x.existing_path=1", "--version=2", "existing_paths=overwrite", "existing_path != x",
+                      "--version=2", "existing_paths=overwrite", "existing_path != x",
                       "`orbit.publish(body, retries=5)`", "`QUILL_LOG_LEVEL=debug`", '`name="x"`',
                       "Decorate with `@orbit.publisher`.", "`@retry(times=3)`", "pip install quill==1.0",
                       "existing_path=refuse.", 'existing_path = "refuse"', "**existing_path=refuse**"):
@@ -376,6 +381,129 @@ class StatementTest(Fixture):
                       f"`@quill `reate_copy existing_path=refuse` {GUIDE}"):  # seed 7, case 6936 of test_answer's fuzz
             with self.subTest(extra=extra):
                 self.assertNotEqual(self.check(BASE + extra + "\n")["verdict"], "supported")
+
+
+class HostileRound2Test(Fixture):
+    """The answer check's findings of hostile round 2: statements a chat window shows that were read
+    as free text (``supported``), and faithful code that was read as another value."""
+
+    def assert_verdicts(self, cases: dict[str, str]) -> None:
+        for extra, verdict in cases.items():
+            with self.subTest(extra=extra):
+                result = self.check(BASE + "\n" + extra + "\n")
+                self.assertEqual(result["verdict"], verdict, result["findings"])
+                if verdict == "supported":
+                    self.assertEqual(result["findings"], [])
+
+    def test_emphasis_and_links_beside_a_statement_are_read_as_shown(self) -> None:
+        """Guards against hostile round 2, finding 1: emphasis (``*``, ``**``, ``_``, ``__``) or a link
+        around or beside a statement's name, ``=`` or value, next to a space or a backtick, was not
+        taken out before statements were read, so ``**version** = 2.0`` (shown as version = 2.0) passed."""
+        bad = "contradicts_decision"
+        self.assert_verdicts({
+            "**version** = 2.0": bad, "*version* = 2.0": bad, "version **=** 2.0": bad, "_version_=2.0": bad,
+            "__version__=2.0": bad, "__existing_path__=overwrite": bad, "_existing_path_=overwrite": bad,
+            '**existingPath** = "overwrite"': bad, "[version](https://x.example) = 2.0": bad,
+            "[`existing_path`](https://x.example)=overwrite": bad, "`existing_path` **=** `overwrite`": bad,
+            "existing_path = **`overwrite`**": bad, "**`version`** **=** **`2.0`**": bad,
+            "_existing_path_ = _overwrite_": bad,
+            # the agreed value, emphasised, and underscores inside words, stay what they are
+            "**existing_path** = refuse": "supported", "`existing_path` = **`refuse`**": "supported",
+            "__version__ = 1.0": "supported", "my__existing_path=overwrite": "supported",
+            "_my_existing_path_=overwrite": "supported", "existing_**path**=refuse": "supported",
+            "exist*ing*_path=refuse": "supported", "existing_**path**=overwrite": bad,
+        })
+
+    def test_code_forms_split_at_code_edges_and_table_rows_are_statements(self) -> None:
+        """Guards against hostile round 2, finding 2: the statements only code makes, split at code
+        edges (`existing_path` := `overwrite`, `existingPath:` `"overwrite"`, `--existing-path` `overwrite`),
+        were not read through as ``=`` is, and a table row | `existing_path` | `overwrite` | (a name's cell
+        then a value's, shown as a statement) was free text."""
+        bad = "contradicts_decision"
+        table = "| Option | Value |\n|---|---|\n"
+        self.assert_verdicts({
+            "`existing_path` := `overwrite`": bad, '`"existing_path"`: `"overwrite"`': bad,
+            '`existingPath:` `"overwrite"`': bad, "Run it with `--existing-path` `overwrite`.": bad,
+            "Set `existing_path`: `overwrite`.": bad, table + "| `existing_path` | `overwrite` |": bad,
+            # with emphasis around them too (findings 1 and 2 together)
+            "- **`existing_path`**: `overwrite`": bad, "`existing_path` **:=** `overwrite`": bad,
+            "Run it with **`--existing-path`** `overwrite`.": bad, "- **`existing_path`**: `refuse`": "supported",
+            table + "| version | 2.0 |": bad, table + "| existingPath | **overwrite** |": bad,
+            "| version | 2.0 |\n|---|---|": bad, "| existing_path | overwrite |\n|---|---|": bad,
+            # the agreed value; a colon in prose; a column's title; descriptions and types
+            "Set `existing_path`: `refuse`.": "supported", table + '| version | **1.0** |\n| `existing_path` | `"refuse"` |':
+                "supported",
+            "`existing_path`: the option that decides it.": "supported",
+            "Use `--existing-path` to choose; `refuse` is the default.": "supported",
+            "| Version | Changes |\n|---|---|\n| 1.0 | first release |": "supported",
+            "| Parameter | Type | Description |\n|---|---|---|\n| existing_path | str | what happens then |":
+                "supported",
+        })
+
+    def test_assignments_code_makes_are_statements(self) -> None:
+        """Guards against hostile round 2, finding 3: attribute and subscript assignments, hash rockets,
+        ``setattr``, XML elements, an environment variable with the product's prefix and ``#define`` in
+        code were free text, and a TypeScript union of literals stated only its first (while
+        ``Literal[...]`` states each). ``x.existing_path=1`` (once free text) now assigns the attribute."""
+        bad = "contradicts_decision"
+
+        def fence(code: str) -> str:
+            return "```\n" + code + "\n```"
+        self.assert_verdicts({
+            fence('opts.existing_path = "overwrite"'): bad, fence('self.existing_path = "overwrite"'): bad,
+            "x.existing_path=1": bad, fence('opts["existingPath"] = "overwrite";'): bad,
+            fence("$opts = ['existing_path' => 'overwrite'];"): bad, fence('{ :existing_path => "overwrite" }'): bad,
+            fence('setattr(opts, "existing_path", "overwrite")'): bad,
+            fence("<existingPath>overwrite</existingPath>"): bad, fence("export QUILL_EXISTING_PATH=overwrite"): bad,
+            fence('#define EXISTING_PATH "overwrite"'): bad, fence("QUILL_VERSION=2.0"): "contradicts_decision",
+            fence('interface O { existingPath?: "refuse" | "overwrite"; }'): bad,
+            "`opts.existing_path = 'overwrite'`": bad,
+            fence("paths.filter(existingPath => existingPath.length > 0)"): "supported",
+            # the same forms with the agreed value
+            fence('opts.existing_path = "refuse"\nopts["existingPath"] = "refuse"\n'
+                  "x = {'existing_path' => 'refuse', :existing_path => \"refuse\"}\n"
+                  'setattr(opts, "existing_path", "refuse")\nexport QUILL_EXISTING_PATH=refuse\n'
+                  '#define EXISTING_PATH "refuse"\n<existingPath>refuse</existingPath>\n'
+                  'interface O { existingPath?: "refuse"; mode: "a" | "b" }\nQUILL_LOG_LEVEL=debug'): "supported",
+        })
+
+    def test_declared_flags_read_their_default(self) -> None:
+        """Guards against hostile round 2, finding 8: a quoted flag name followed by the rest of a call,
+        argparse's ``add_argument("--existing-path", choices=[...], default="refuse")`` and click's
+        ``@click.option("--existing-path", default="refuse")``, was read as ``existing-path=, choices=[refuse``
+        (a false ``other_value``); the call's ``default=`` is read instead, and an argv list's next item
+        stays the flag's value."""
+        bad = "contradicts_decision"
+
+        def fence(code: str) -> str:
+            return "```python\n" + code + "\n```"
+        self.assert_verdicts({
+            fence('parser.add_argument("--existing-path", choices=["refuse", "overwrite"], default="refuse")'):
+                "supported",
+            fence('@click.option("--existing-path", default="refuse")'): "supported",
+            fence('@click.option("--existing-path", "existing_path", type=click.Choice(["refuse", "overwrite"]), '
+                  'default="refuse")'): "supported",
+            fence('parser.add_argument("--existing-path", choices=["refuse", "overwrite"])'): "supported",
+            fence('parser.add_argument(\n    "-e", "--existing-path",\n    choices=["refuse", "overwrite"],\n'
+                  '    default="overwrite",\n)'): bad,
+            fence('@click.option("--existing-path", default="overwrite")'): bad,
+            fence('subprocess.run(["quill", "copy", "--existing-path", "overwrite", "a", "b"])'): bad,
+            fence('subprocess.run(["quill", "copy", "--existing-path", "refuse", "a", "b"])'): "supported",
+        })
+
+    def test_dependency_pins_of_the_product_state_its_version(self) -> None:
+        """Guards against hostile round 2, finding 4: a dependency pin of the product stating another
+        version (``pip install quill==2.0``, ``quill>=2.0``, ``quill@2.0``, ``"quill": "^2.0"``, Poetry's
+        ``quill = "^2.0"``) was free text; an exact pin of the requested version agrees, a range never does."""
+        bad = "contradicts_decision"
+        self.assert_verdicts({
+            "pip install quill==2.0": bad, "Requires `quill>=2.0`.": bad, "npm install quill@2.0": bad,
+            '```json\n{"dependencies": {"quill": "^2.0"}}\n```': bad,
+            '```toml\n[tool.poetry.dependencies]\nquill = "^2.0"\n```': bad, "`pip install quill>=1.0`": bad,
+            "pip install quill==1.0 and `npm install quill@1.0`": "supported",
+            '```json\n{"dependencies": {"quill": "1.0"}}\n```': "supported",
+            "Quill 2.0 changed it; quill-plugin==2.0 is another package; mail quill@example.com": "supported",
+        })
 
 
 class LookAlikeTest(Fixture):
