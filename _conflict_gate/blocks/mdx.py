@@ -130,12 +130,16 @@ class Region(NamedTuple):
 class MdxReading(NamedTuple):
     """What :func:`read_mdx` found: the first construct that breaks the build (offset, why) or an import
     of content (offset, why), and the regions (in order of their starts; nested ones too); ``doubt``:
-    the first construct whose effect on the lines after it the gate does not model (offset, why)."""
+    the first construct whose effect on the lines after it the gate does not model (offset, why).
+    ``build_certain``: whether MDX certainly fails to build the page at ``build_error`` (a construct MDX
+    cannot parse), rather than the gate not modelling it (an expression or import it does not read, a
+    name it does not know: the page may build)."""
 
     build_error: tuple[int, str] | None
     include: tuple[int, str] | None
     regions: tuple[Region, ...]
     doubt: tuple[int, str] | None = None
+    build_certain: bool = True
 
 
 _FENCE_OPEN: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(`{3,}(?![^\n]*`)|~{3,})", re.ASCII)
@@ -171,9 +175,11 @@ _OPERATORS: Final = ("===", "!==", "**", "==", "!=", "<=", ">=", "&&", "||", "??
 
 
 class _BuildError(Exception):
-    def __init__(self, at: int, why: str) -> None:
+    """MDX does not build the page at ``at`` (``certain``), or the gate cannot tell that it does."""
+
+    def __init__(self, at: int, why: str, certain: bool = True) -> None:
         super().__init__(why)
-        self.at, self.why = at, why
+        self.at, self.why, self.certain = at, why, certain
 
 
 def read_mdx(view: str) -> MdxReading:
@@ -184,7 +190,7 @@ def read_mdx(view: str) -> MdxReading:
     try:
         return _Scan(view).run()
     except _BuildError as error:
-        return MdxReading((error.at, error.why), None, ())
+        return MdxReading((error.at, error.why), None, (), None, error.certain)
 
 
 class _Element(NamedTuple):
@@ -359,11 +365,13 @@ class _Scan:
             line_end = len(view) if line_end == -1 else line_end
             esm = _ESM.match(view, at, line_end)
             if esm is None or view[esm.end():line_end].strip(" \t\r"):
-                raise _BuildError(at, "an import or export line the gate does not model: MDX may not build it")
+                raise _BuildError(at, "an import or export line the gate does not model: MDX may not build it",
+                                  certain=False)
             if esm.group("default"):
                 self.known.add(esm.group("default"))
             if esm.group("exports"):
-                raise _BuildError(at, "a re-export (export {...}): the gate does not model what MDX binds then")
+                raise _BuildError(at, "a re-export (export {...}): the gate does not model what MDX binds then",
+                                  certain=False)
             for names in (esm.group("names"),):
                 if names:
                     self.known.update(name.strip() for name in names.split(",") if name.strip())
@@ -450,7 +458,7 @@ class _Scan:
             i = name_match.end()
             if view[i:i + 1] in (".", ":"):
                 raise _BuildError(at, f"the JSX name <{name}{view[i]}...>: the gate does not model member or namespace "
-                                      "names, which may not build")
+                                      "names, which may not build", certain=False)
         elif not view.startswith(">", i):
             raise _BuildError(at, "a '<' that starts no JSX tag: MDX does not build this page (write \\< or &lt;)")
         self_closing = False
@@ -507,7 +515,8 @@ class _Scan:
             return i
         if name.lower() in _SPECIAL:
             raise _BuildError(at, f"the element <{name}>: React renders it only with rules of its own (a void "
-                                  "element has no children, a textarea one): the gate does not model them")
+                                  "element has no children, a textarea one): the gate does not model them",
+                              certain=False)
         self.elements.append(_Element(name, at, line, self._flow(at, i), self.paragraph))
         return i
 
@@ -712,6 +721,14 @@ def _template_literal(view: str, i: int, at: int, stack: list[str]) -> int:
     raise _BuildError(at, "a template literal is never closed: MDX does not build this page")
 
 
+#: An expression's first character that begins no JavaScript expression (ECMAScript's PrimaryExpression and
+#: UnaryExpression starts): a ``.`` before no digit, ``#`` (a private name outside a class), ``*``, ``)``,
+#: ``]``, ``=``, ``:``, ``;``, ``,``, ``?``, ``|``, ``&``, ``^``, ``%``, ``>``, ``@``. Acorn, which MDX parses
+#: expressions with, fails on it whatever follows, so MDX certainly does not build the page
+#: (``{ #anchor }``, ``{.class}``, ``{* file *}``, Python-Markdown's attribute lists and FastAPI's includes).
+_NO_EXPRESSION_START: Final = re.compile(r"[ \t\r\n]*(\.(?![0-9])|[#*)\]=:;,?|&^%>@])", re.ASCII)
+
+
 class _Expression:
     """A small JavaScript expression parser: numbers, strings, template literals, known names, member
     access, calls, unary and binary operators, ``?:``, arrays. What it does not parse may not build."""
@@ -725,8 +742,12 @@ class _Expression:
             self.i += 3
 
     def _fail(self) -> None:
+        first = _NO_EXPRESSION_START.match(self.view, self.start, self.end)
+        if first is not None:
+            raise _BuildError(self.start - 1, f"an expression that begins {first.group(1)!r}, which begins no "
+                                              "JavaScript expression: MDX does not build this page (write \\{)")
         raise _BuildError(self.start - 1, "an expression the gate does not model (or a name the page does not "
-                                          "define): MDX may not build this page")
+                                          "define): MDX may not build this page", certain=False)
 
     def _space(self) -> None:
         view = self.view

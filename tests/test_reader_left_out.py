@@ -1,0 +1,68 @@
+"""The default renderer (``portable``) judges a page by the readings under which it builds (issue 29, item 2)."""
+
+from __future__ import annotations
+
+import unittest
+
+from _conflict_gate.grammar import grammar_from_json
+from _conflict_gate.reader import LeftOut, read_directives
+from _conflict_gate.renderers import RENDERER_VALUES
+from tests.support import QUILL_GRAMMAR
+
+GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
+D = "@quill create_copy existing_path=refuse"
+O = "@quill create_copy existing_path=overwrite"
+PORTABLE = RENDERER_VALUES["portable"]
+DOCUSAURUS = RENDERER_VALUES["docusaurus"]
+
+
+class LeftOutReadingTest(unittest.TestCase):
+    def test_a_page_mdx_cannot_build_is_judged_by_the_other_readings(self) -> None:
+        """Regression: an ordinary MkDocs page ({ #anchor } heading, FastAPI's {* file *} include, a
+        Python-Markdown attribute list {.class}) was refused under the default (build_error), because
+        it is no valid MDX, though no site shows it through MDX; now MDX is left out and named."""
+        for line in ("# Path Parameters { #path-parameters }", "{* docs_src/app/tutorial001.py hl[9] *}",
+                     "[Read more](more.md){.internal-link target=_blank}"):
+            with self.subTest(line=line):
+                reading = read_directives(f"{line}\n\n{D}\n", GRAMMAR, renderer=PORTABLE)
+                self.assertIsNone(reading.refusal, reading.refusal)
+                self.assertEqual([(c.line, c.value) for c in reading.claims], [(3, "refuse")])
+                self.assertEqual([(out.reading, out.line) for out in reading.left_out], [("docusaurus", 1)])
+                self.assertIn("MDX does not build this page", reading.left_out[0].why)
+
+    def test_docusaurus_alone_still_refuses_and_names_nothing_left_out(self) -> None:
+        """Regression: the docusaurus renderer must keep refusing a page it does not build; left_out is
+        only for a combined renderer."""
+        reading = read_directives(f"# Title {{ #anchor }}\n\n{D}\n", GRAMMAR, renderer=DOCUSAURUS)
+        self.assertIsNotNone(reading.refusal)
+        assert reading.refusal is not None
+        self.assertEqual((reading.refusal.reason, reading.refusal.line), ("build_error", 1))
+        self.assertEqual(reading.left_out, ())
+
+    def test_the_remaining_readings_still_refuse_what_they_doubt(self) -> None:
+        """Regression: leaving MDX out must not leave out the other readings' doubts: a directive in a
+        list item is refused by them, with the build error noted."""
+        reading = read_directives(f"# T {{ #t }}\n\n- {D}\n", GRAMMAR, renderer=PORTABLE)
+        assert reading.refusal is not None
+        self.assertEqual((reading.refusal.reason, reading.refusal.line), ("misplaced_directive", 3))
+        self.assertEqual([out.reading for out in reading.left_out], ["docusaurus"])
+        disagree = read_directives(f"# T {{ #t }}\n\n{D}\n\n    {O}\n", GRAMMAR, renderer=PORTABLE)
+        self.assertEqual([(c.line, c.value) for c in disagree.claims], [(3, "refuse")])  # code under all the others
+
+    def test_a_build_error_the_gate_cannot_be_sure_of_still_refuses(self) -> None:
+        """Regression (fail closed): where the gate only does not model a construct (an unknown name, an
+        expression it does not parse, <style>), the page may build under MDX, which then shows what the
+        others may not (an indented line as a paragraph): it must still refuse, nothing left out."""
+        for line in ("Version {version}.", "[a](b.md){ data-preview }", "<style>\n.x { color: red }\n</style>"):
+            with self.subTest(line=line):
+                reading = read_directives(f"{line}\n\n{D}\n\n    {O}\n", GRAMMAR, renderer=PORTABLE)
+                assert reading.refusal is not None
+                self.assertEqual(reading.refusal.reason, "build_error")
+                self.assertEqual(reading.left_out, ())
+
+    def test_left_out_is_a_named_tuple_of_reading_line_why(self) -> None:
+        self.assertEqual(LeftOut._fields, ("reading", "line", "why"))
+
+
+if __name__ == "__main__":
+    unittest.main()
