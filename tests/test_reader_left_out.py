@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import tempfile
 import unittest
+from pathlib import Path
 
+from _conflict_gate.cache import decode_reading, encode_reading
+from _conflict_gate.corpus import load_documents
+from _conflict_gate.decision import audit
 from _conflict_gate.grammar import grammar_from_json
+from _conflict_gate.markdown import render_audit_markdown
+from _conflict_gate.service import limit_report
 from _conflict_gate.reader import LeftOut, read_directives
 from _conflict_gate.renderers import RENDERER_VALUES
-from tests.support import QUILL_GRAMMAR
+from tests.support import QUILL_GRAMMAR, write_corpus
 
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
 D = "@quill create_copy existing_path=refuse"
@@ -62,6 +69,40 @@ class LeftOutReadingTest(unittest.TestCase):
 
     def test_left_out_is_a_named_tuple_of_reading_line_why(self) -> None:
         self.assertEqual(LeftOut._fields, ("reading", "line", "why"))
+
+
+class LeftOutThroughThePipelineTest(unittest.TestCase):
+    def test_the_cache_keeps_what_was_left_out(self) -> None:
+        """Regression: a cached reading must give the readings left out exactly as the reader did (a hit
+        that dropped them would hide from the audit that MDX was not judged)."""
+        reading = read_directives(f"# T {{ #t }}\n\n{D}\n", GRAMMAR, renderer=PORTABLE)
+        self.assertTrue(reading.left_out)
+        again = decode_reading(encode_reading(reading), None, None)
+        self.assertEqual(again, reading)
+        data = encode_reading(reading)
+        for wrong in ([["nosuch", 1, "x"]], [["docusaurus", 0, "x"]], [["docusaurus", 1]], "x"):
+            with self.subTest(wrong=wrong), self.assertRaises((ValueError, TypeError)):
+                decode_reading([*data[:4], wrong], None, None)
+        with self.assertRaises(ValueError):  # an entry of format 3 (four items) is a miss
+            decode_reading(data[:4], None, None)
+
+    def test_the_audit_names_the_readings_left_out(self) -> None:
+        """Regression: the audit must say which readings a page was not judged by and why (JSON, Markdown,
+        the MCP tool's limited report); a declared renderer leaves none out."""
+        with tempfile.TemporaryDirectory() as root:
+            page = f"# T {{ #t }}\n\n{D}\n".encode()
+            manifest = write_corpus(Path(root) / "a", {"docs/a.md": page, "docs/b.md": f"{D}\n".encode()})
+            report = audit(load_documents(manifest, cache=False))
+            self.assertEqual([(o["source_id"], o["path"], o["reading"], o["line"]) for o in report["left_out_readings"]],
+                             [("a", "docs/a.md", "docusaurus", 1)])
+            self.assertTrue(report["clean"])
+            markdown = render_audit_markdown(report, str(manifest))
+            self.assertIn("## Readings left out", markdown)
+            self.assertIn("| a | docs/a.md:1 | docusaurus |", markdown)
+            self.assertEqual(limit_report(report, 0)["left_out_readings"], [])
+            self.assertTrue(limit_report(report, 0)["truncated"])
+            declared = write_corpus(Path(root) / "b", {"docs/a.md": page}, extra={"renderer": "mkdocs"})
+            self.assertEqual(audit(load_documents(declared, cache=False))["left_out_readings"], [])
 
 
 if __name__ == "__main__":
