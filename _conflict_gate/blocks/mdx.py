@@ -167,6 +167,10 @@ _TAGS_ONLY: Final = re.compile(r"(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?(?:<[^<>\n]*
 _SPECIAL: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
                              "source", "track", "wbr", "textarea", "select", "option", "html", "head", "body",
                              "script", "style", "title", "iframe", "noscript", "template", "plaintext", "xmp"})
+#: HTML's void elements: opened without '/>' and never closed by their closing tag, JSX does not parse them.
+_VOID: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+                          "source", "track", "wbr"})
+_VOID_CLOSE: Final = re.compile(r"</(?:" + "|".join(sorted(_VOID)) + r")(?![\w$\-])", re.ASCII | re.IGNORECASE)
 _ESM_START: Final = re.compile(r"(?m)^(?:import|export)\b", re.ASCII)
 _CONTENT: Final = re.compile(r"\.(?:md|mdx|markdown)(?:[?#].*)?$", re.IGNORECASE)
 _GLOBALS: Final = frozenset({"props", "true", "false", "null", "undefined", "Math", "JSON", "Date", "String", "Number",
@@ -217,6 +221,7 @@ class _Scan:
         self.unwrapped: set[int] = set()  # line starts of the closing lines of mdx-code-block fences
         self.escaped = -1  # the '{#' Docusaurus escapes on the current heading line
         self.no_closer_after: dict[str, int] = {}  # backticks -> an offset after which no line closes them
+        self.void_closed: int | None = None  # see _void_closed
 
     def line_of(self, at: int) -> int:
         """The 1-based line of ``at``, counted on from the last one asked (linear when asked in order)."""
@@ -513,12 +518,25 @@ class _Scan:
                                                  "and closes in another: MDX does not build this page")
             self.regions.append(Region(element.start, at, False, f"the JSX element <{name or '>'}>", element.line))
             return i
+        if name.lower() in _VOID and i > self._void_closed():
+            # JSX closes an element only by '/>' or its closing tag, whatever HTML says of void elements
+            raise _BuildError(at, f"the element <{name}> is never closed (JSX needs <{name} ... />): MDX does not "
+                                  "build this page")
         if name.lower() in _SPECIAL:
             raise _BuildError(at, f"the element <{name}>: React renders it only with rules of its own (a void "
                                   "element has no children, a textarea one): the gate does not model them",
                               certain=False)
         self.elements.append(_Element(name, at, line, self._flow(at, i), self.paragraph))
         return i
+
+    def _void_closed(self) -> int:
+        """The offset of the page's last closing tag of a void element (``</img``, any case), or -1;
+        found once per page."""
+        if self.void_closed is None:
+            self.void_closed = -1
+            for found in _VOID_CLOSE.finditer(self.view):
+                self.void_closed = found.start()
+        return self.void_closed
 
     def _comment(self, at: int) -> int:
         """An HTML comment at ``at``, as Docusaurus 3 reads it by default (``mdx1Compat.comments``:
