@@ -269,7 +269,7 @@ def _site_findings(f: _Findings, page: MkDocsPage, candidates: list[int]) -> lis
     for at, (name, line) in page.contained.items():
         if (_loosely_shaped(f, at) or at in f.stated) and (at in f.stated or not f.mention(at)):
             f.refuse("misplaced_directive", at, f"directive-shaped text in {name} (starting line {line + 1}), "
-                     f"which the site renders as a container like a block quote; {_SHOULD}")
+                     f"which the site renders as a container like a block quote; {_MOVE_OUT}")
             break
     if not f.problems:
         return candidates
@@ -374,7 +374,7 @@ def _page_regions(f: _Findings, page: MdxReading, candidates: list[int]) -> list
                 f.near_miss(at, "mention")
                 continue
             f.refuse("misplaced_directive", at, f"directive-shaped text inside {inner.name} (line {inner.line}), "
-                                               f"which MDX renders as a container or an expression; {_SHOULD}")
+                                               f"which MDX renders as a container or an expression; {_MOVE_OUT}")
             return []
     return rest
 
@@ -639,6 +639,12 @@ _PLACES: Final = {
 }
 _SHOULD: Final = ("a directive counts only as a line of its own in a top-level paragraph; "
                   "put examples in backticks or a code block")
+
+
+#: What to do with directive-shaped text in a container the message has just named (an admonition, a tab,
+#: a JSX element ...), in the terms of the reading that refused it.
+_MOVE_OUT: Final = ("move the directive out of it, to a line of its own in a top-level paragraph (unindented, "
+                    "a blank line above and below), or put an example in backticks or a code block")
 
 
 #: The renderer's element around a block's text, for the raw HTML in it (html_tree.RawHtml.begin).

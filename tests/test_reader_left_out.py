@@ -26,12 +26,13 @@ DOCUSAURUS = RENDERER_VALUES["docusaurus"]
 class LeftOutReadingTest(unittest.TestCase):
     def test_a_page_mdx_cannot_build_is_judged_by_the_other_readings(self) -> None:
         """Regression: an ordinary MkDocs page ({ #anchor } heading, FastAPI's {* file *} include, a
-        Python-Markdown attribute list {.class}, an <img> without '/>' as on README pages) was refused
-        under the default (build_error), because
-        it is no valid MDX, though no site shows it through MDX; now MDX is left out and named."""
+        Python-Markdown attribute list {.class}, an <img> without '/>' as on README pages, a MyST role
+        {ref}, a lowercase name nothing defines) was refused under the default (build_error), because it
+        is no valid MDX, though no site shows it through MDX; now MDX is left out and named."""
         for line in ("# Path Parameters { #path-parameters }", "{* docs_src/app/tutorial001.py hl[9] *}",
                      "[Read more](more.md){.internal-link target=_blank}",
-                     '<img src="logo.png" alt="Logo">', '<p align="center">\n<img src="a.png" alt="A">\n</p>'):
+                     '<img src="logo.png" alt="Logo">', '<p align="center">\n<img src="a.png" alt="A">\n</p>',
+                     "Version {version}.", "[Preview](b.md){ data-preview }", "See {ref}`install`."):
             with self.subTest(line=line):
                 reading = read_directives(f"{line}\n\n{D}\n", GRAMMAR, renderer=PORTABLE)
                 self.assertIsNone(reading.refusal, reading.refusal)
@@ -61,9 +62,10 @@ class LeftOutReadingTest(unittest.TestCase):
 
     def test_a_build_error_the_gate_cannot_be_sure_of_still_refuses(self) -> None:
         """Regression (fail closed): where the gate only does not model a construct (an unknown name, an
-        expression it does not parse, <style>), the page may build under MDX, which then shows what the
+        expression it does not parse, a name the site may define, <style>), the page may build under MDX,
+        which then shows what the
         others may not (an indented line as a paragraph): it must still refuse, nothing left out."""
-        for line in ("Version {version}.", "[a](b.md){ data-preview }", "<style>\n.x { color: red }\n</style>",
+        for line in ("Type {typeof note}.", "Contents: {toc}", "{Version}", "<style>\n.x { color: red }\n</style>",
                      '<img src="a.png">\n\n</img>'):
             with self.subTest(line=line):
                 reading = read_directives(f"{line}\n\n{D}\n\n    {O}\n", GRAMMAR, renderer=PORTABLE)
@@ -73,6 +75,22 @@ class LeftOutReadingTest(unittest.TestCase):
 
     def test_left_out_is_a_named_tuple_of_reading_line_why(self) -> None:
         self.assertEqual(LeftOut._fields, ("reading", "line", "why"))
+
+
+class RefusalAdviceTest(unittest.TestCase):
+    def test_a_directive_in_a_container_is_told_to_move_out_of_it(self) -> None:
+        """Regression: a directive in an admonition (MkDocs '!!! note', Docusaurus ':::note') was refused with
+        the generic advice (put examples in backticks); the message now names the container, the reading,
+        and says to move the directive out of it to a top-level paragraph."""
+        for page, reading in ((f"!!! note\n\n    {D}\n", "mkdocs reading"), (f":::note\n\n{D}\n\n:::\n", "docusaurus")):
+            with self.subTest(page=page):
+                refusal = read_directives(page, GRAMMAR, renderer=PORTABLE).refusal
+                assert refusal is not None
+                self.assertEqual(refusal.reason, "misplaced_directive")
+                self.assertIn("admonition", refusal.detail)
+                self.assertIn("move the directive out of it, to a line of its own in a top-level paragraph",
+                              refusal.detail)
+                self.assertIn(reading, refusal.detail)
 
 
 class LeftOutThroughThePipelineTest(unittest.TestCase):

@@ -171,6 +171,18 @@ _SPECIAL: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", 
 _VOID: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
                           "source", "track", "wbr"})
 _VOID_CLOSE: Final = re.compile(r"</(?:" + "|".join(sorted(_VOID)) + r")(?![\w$\-])", re.ASCII | re.IGNORECASE)
+#: Lowercase words an MDX expression may use without the page defining them: JavaScript's reserved and
+#: contextual words, what MDX and Docusaurus put in scope (``props``, ``toc``, ``metadata``, ``assets``,
+#: ``arguments`` in the content function), and the lowercase globals of Node, webpack and browsers.
+_MAYBE_DEFINED: Final = frozenset((
+    "break case catch class const continue debugger default delete do else enum export extends false finally for "
+    "function if import in instanceof new null return super switch this throw true try typeof var void while with "
+    "yield let static implements interface package private protected public await async of get set undefined "
+    "props toc metadata assets arguments "
+    "global process console require module exports fetch crypto performance navigator escape unescape eval atob "
+    "btoa window document self top parent frames location history name status length origin event screen opener "
+    "closed external print alert confirm prompt open close stop focus blur scroll scrollbars toolbar menubar "
+    "personalbar statusbar locationbar caches indexeddb localstorage sessionstorage").split())
 _ESM_START: Final = re.compile(r"(?m)^(?:import|export)\b", re.ASCII)
 _CONTENT: Final = re.compile(r"\.(?:md|mdx|markdown)(?:[?#].*)?$", re.IGNORECASE)
 _GLOBALS: Final = frozenset({"props", "true", "false", "null", "undefined", "Math", "JSON", "Date", "String", "Number",
@@ -893,9 +905,26 @@ class _Expression:
         else:
             name = _NAME.match(view, i, self.end)
             if name is None or "-" in name.group() or name.group() not in self.known:
+                if name is not None and self._undefined_first(name):
+                    raise _BuildError(self.start - 1, f"{name.group().partition('-')[0]!r} is a name the page does "
+                                                      "not define, so rendering it fails: MDX does not build this "
+                                                      "page (write \\{)")
                 self._fail()
                 return
             self.i = name.end()
+
+    def _undefined_first(self, name: re.Match[str]) -> bool:
+        """Is ``name`` the expression's first token, a lowercase word nothing defines (not the page, MDX,
+        Docusaurus, JavaScript, Node or a browser: :data:`_MAYBE_DEFINED`), evaluated whatever follows (not
+        a parameter: no ``=>`` or ``=`` after it)? Then rendering the page throws a ReferenceError, and
+        Docusaurus's build fails (MyST roles ``{ref}``, ``{note}``; attribute lists ``{ data-preview }``)."""
+        word = name.group().partition("-")[0]  # JavaScript reads 'data-preview' as data - preview
+        if not (word.isascii() and word.isalpha() and word.islower()) or word in _MAYBE_DEFINED \
+                or word in self.known or self.view[self.start:name.start()].strip(" \t\r\n"):
+            return False
+        after = _SPACE.match(self.view, name.start() + len(word), self.end)
+        rest = self.view[after.end():after.end() + 2] if after is not None else ""
+        return not (rest.startswith("=>") or (rest.startswith("=") and not rest.startswith("==")))
 
 
 _FRONT_MATTER_OPEN: Final = re.compile(r"---[ \t]*\r?\n", re.ASCII)
