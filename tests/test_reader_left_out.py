@@ -27,12 +27,14 @@ class LeftOutReadingTest(unittest.TestCase):
     def test_a_page_mdx_cannot_build_is_judged_by_the_other_readings(self) -> None:
         """Regression: an ordinary MkDocs page ({ #anchor } heading, FastAPI's {* file *} include, a
         Python-Markdown attribute list {.class}, an <img> without '/>' as on README pages, a MyST role
-        {ref}, a lowercase name nothing defines) was refused under the default (build_error), because it
-        is no valid MDX, though no site shows it through MDX; now MDX is left out and named."""
+        {ref}, a lowercase name nothing defines, CSS in <style>) was refused under the default
+        (build_error), because it is no valid MDX, though no site shows it through MDX; now MDX is left
+        out and named."""
         for line in ("# Path Parameters { #path-parameters }", "{* docs_src/app/tutorial001.py hl[9] *}",
                      "[Read more](more.md){.internal-link target=_blank}",
                      '<img src="logo.png" alt="Logo">', '<p align="center">\n<img src="a.png" alt="A">\n</p>',
-                     "Version {version}.", "[Preview](b.md){ data-preview }", "See {ref}`install`."):
+                     "Version {version}.", "[Preview](b.md){ data-preview }", "See {ref}`install`.",
+                     "<style>\n  .md-typeset .admonition {\n    border-width: 0;\n  }\n</style>"):
             with self.subTest(line=line):
                 reading = read_directives(f"{line}\n\n{D}\n", GRAMMAR, renderer=PORTABLE)
                 self.assertIsNone(reading.refusal, reading.refusal)
@@ -65,7 +67,7 @@ class LeftOutReadingTest(unittest.TestCase):
         expression it does not parse, a name the site may define, <style>), the page may build under MDX,
         which then shows what the
         others may not (an indented line as a paragraph): it must still refuse, nothing left out."""
-        for line in ("Type {typeof note}.", "Contents: {toc}", "{Version}", "<style>\n.x { color: red }\n</style>",
+        for line in ("Type {typeof note}.", "Contents: {toc}", "{Version}", "<style>{`.x { color: red }`}</style>",
                      '<img src="a.png">\n\n</img>'):
             with self.subTest(line=line):
                 reading = read_directives(f"{line}\n\n{D}\n\n    {O}\n", GRAMMAR, renderer=PORTABLE)

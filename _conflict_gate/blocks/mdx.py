@@ -534,6 +534,13 @@ class _Scan:
             # JSX closes an element only by '/>' or its closing tag, whatever HTML says of void elements
             raise _BuildError(at, f"the element <{name}> is never closed (JSX needs <{name} ... />): MDX does not "
                                   "build this page")
+        if name.lower() == "style":  # CSS in its body is text to MDX, a '{' an expression
+            body_end = view.find("</", i)
+            brace = view.find("{", i, len(view) if body_end < 0 else body_end)
+            if brace > 0 and view[brace - 1] != "\\" and "`" not in view[i:brace] \
+                    and _statements(view, brace + 1, _expression_end(view, brace) - 1):
+                raise _BuildError(brace, f"CSS in <{name}> (line {self.line_of(at)}): MDX reads its '{{' as a "
+                                         "JavaScript expression, which CSS is not: MDX does not build this page")
         if name.lower() in _SPECIAL:
             raise _BuildError(at, f"the element <{name}>: React renders it only with rules of its own (a void "
                                   "element has no children, a textarea one): the gate does not model them",
@@ -694,6 +701,29 @@ def _skip_space(view: str, i: int) -> int:
     return i if match is None else match.end()
 
 
+def _statements(view: str, start: int, end: int) -> bool:
+    """Does ``view[start:end]``, an expression's text without quotes, backticks or slashes (no string,
+    template, comment or regular expression to skip), hold a ``;``, or a ``:`` no ``?`` comes before,
+    outside brackets? No JavaScript expression does (CSS declarations ``width: 0;``), so acorn fails."""
+    text = view[start:end]
+    if any(ch in text for ch in "'\"`/"):
+        return False
+    depth = questions = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0:
+            if ch == ";" or (ch == ":" and questions == 0):
+                return True
+            if ch == "?":
+                questions += 1
+            elif ch == ":":
+                questions -= 1
+    return False
+
+
 def _expression_end(view: str, at: int) -> int:
     """The offset after the ``}`` that closes the expression opened at ``at`` (strings, template
     literals, comments and nested braces skipped); a build error if none."""
@@ -776,6 +806,10 @@ class _Expression:
         if first is not None:
             raise _BuildError(self.start - 1, f"an expression that begins {first.group(1)!r}, which begins no "
                                               "JavaScript expression: MDX does not build this page (write \\{)")
+        if _statements(self.view, self.start, self.end):
+            raise _BuildError(self.start - 1, "an expression holding ';' or ':' outside brackets (CSS, a statement), "
+                                              "which no JavaScript expression does: MDX does not build this page "
+                                              "(write \\{)")
         raise _BuildError(self.start - 1, "an expression the gate does not model (or a name the page does not "
                                           "define): MDX may not build this page", certain=False)
 
