@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import tempfile
 import unittest
 from pathlib import Path
@@ -11,6 +13,8 @@ from _conflict_gate.corpus import load_documents
 from _conflict_gate.decision import audit
 from _conflict_gate.grammar import grammar_from_json
 from _conflict_gate.markdown import render_audit_markdown
+from _conflict_gate.registry import RENDERERS
+from _conflict_gate.schema import result_schema
 from _conflict_gate.service import limit_report
 from _conflict_gate.reader import LeftOut, read_directives
 from _conflict_gate.renderers import RENDERER_VALUES
@@ -120,6 +124,11 @@ class LeftOutThroughThePipelineTest(unittest.TestCase):
             self.assertEqual([(o["source_id"], o["path"], o["reading"], o["line"]) for o in report["left_out_readings"]],
                              [("a", "docs/a.md", "docusaurus", 1)])
             self.assertTrue(report["clean"])
+            schema = result_schema("audit")
+            self.assertEqual(schema["$defs"]["LeftOutRecord"]["properties"]["reading"]["enum"], list(RENDERERS))
+            if importlib.util.find_spec("jsonschema") is not None:  # the oracles' environment (.ci/run step 4)
+                import jsonschema
+                jsonschema.validate(json.loads(json.dumps(report)), schema)
             markdown = render_audit_markdown(report, str(manifest))
             self.assertIn("## Readings left out", markdown)
             self.assertIn("| a | docs/a.md:1 | docusaurus |", markdown)
