@@ -3,7 +3,7 @@ unchanged is read and hashed but not parsed again (JSON only: never pickle or ma
 
 An entry is the :class:`~_conflict_gate.reader.Reading` of one page's bytes
 (claims, refusal, near-misses, occurrences: the quote index is built from
-them) and nothing else: the source id, path and messages are rebuilt on use,
+them; the readings left out) and nothing else: the source id, path and messages are rebuilt on use,
 so two pages with the same bytes share one entry. Its key is
 
 * the page's digest (the SHA-256 of its raw bytes, as pinned), the entry's first item;
@@ -63,10 +63,11 @@ from .reader import (
     MAX_NEAR_MISSES,
     MAX_OCCURRENCE_CHARS,
     Claim,
+    LeftOut,
     NearMiss,
     Reading,
 )
-from .registry import MAX_SOURCE_BYTES
+from .registry import MAX_SOURCE_BYTES, RENDERERS
 
 __all__ = ["CACHE_ENV", "CACHE_FORMAT", "MAX_CACHE_BYTES", "MAX_ENTRY_BYTES", "MAX_SECTIONS", "ReadingCache", "cache_folder",
            "cache_path", "decode_reading", "encode_reading", "reader_fingerprint"]
@@ -74,7 +75,7 @@ __all__ = ["CACHE_ENV", "CACHE_FORMAT", "MAX_CACHE_BYTES", "MAX_ENTRY_BYTES", "M
 #: The environment variable naming the cache's folder (``off``: no cache).
 CACHE_ENV: Final = "CONFLICT_GATE_CACHE"
 #: The ``"format"`` of a cache file; a file with another is not read.
-CACHE_FORMAT: Final = "conflict-gate reading cache 3"
+CACHE_FORMAT: Final = "conflict-gate reading cache 4"
 #: A cache file is never written larger than this; the entries of the load that writes it come first.
 MAX_CACHE_BYTES: Final = 64 << 20
 #: An entry whose text is longer than this is not stored (its page is read again next time).
@@ -159,15 +160,16 @@ def context_of(grammar: Grammar, renderer_name: str, fingerprint: str) -> str:
 
 
 def encode_reading(reading: Reading) -> list[Any]:
-    """``reading`` as JSON data: ``[claims, refusal, near-misses, occurrences]`` (the refusal
+    """``reading`` as JSON data: ``[claims, refusal, near-misses, occurrences, left out]`` (the refusal
     ``[reason, detail, quote, line, column]`` or ``null``; an occurrence that is a claim's quote, as
-    most are, is that claim's index), nothing naming the source. A cache entry puts the page's
-    digest first."""
+    most are, is that claim's index; a reading left out ``[reading, line, why]``), nothing naming the
+    source. A cache entry puts the page's digest first."""
     refusal = reading.refusal
     quotes = {claim.quote: index for index, claim in enumerate(reading.claims)}
     return [[list(claim) for claim in reading.claims],
             None if refusal is None else [refusal.reason, refusal.detail, refusal.quote, refusal.line, refusal.column],
-            [list(miss) for miss in reading.near_misses], [quotes.get(text, text) for text in reading.occurrences]]
+            [list(miss) for miss in reading.near_misses], [quotes.get(text, text) for text in reading.occurrences],
+            [list(out) for out in reading.left_out]]
 
 
 def decode_reading(data: Any, source_id: str | None, path: str | None) -> Reading:
@@ -177,8 +179,9 @@ def decode_reading(data: Any, source_id: str | None, path: str | None) -> Readin
     there is text, non-negative integers (never a bool or a float) where there are numbers. (The
     section's checksum tells damage apart; the shape is checked whatever the checksum says, so an
     entry no reader wrote is a miss, never a traceback.)"""
-    claims_data, refusal_data, near_data, occurrences_data = data
-    if type(claims_data) is not list or type(near_data) is not list or type(occurrences_data) is not list:
+    claims_data, refusal_data, near_data, occurrences_data, left_data = data
+    if type(claims_data) is not list or type(near_data) is not list or type(occurrences_data) is not list \
+            or type(left_data) is not list:
         raise ValueError("not an entry")
     intern = sys.intern
     claims = []
@@ -211,7 +214,15 @@ def decode_reading(data: Any, source_id: str | None, path: str | None) -> Readin
         near.append(_new(NearMiss, (line, column, intern(where), intern(quote))))
     occurrences = tuple([claims[text].quote if type(text) is int and text >= 0 else intern(text)
                          for text in occurrences_data])
-    return Reading(tuple(claims), refusal, tuple(near), occurrences)
+    left_out = []
+    for out in left_data:
+        if type(out) is not list or len(out) != 3:
+            raise ValueError("not a reading left out")
+        name, line, why = out
+        if not (type(name) is str and name in RENDERERS and type(line) is int and line > 0 and type(why) is str):
+            raise ValueError("not a reading left out")
+        left_out.append(_new(LeftOut, (intern(name), line, why)))
+    return Reading(tuple(claims), refusal, tuple(near), occurrences, tuple(left_out))
 
 
 #: A claim or near-miss made from its fields, checked above, without a Python-level constructor.
@@ -346,7 +357,7 @@ class ReadingCache:
                 self.misses += 1
                 return None
         try:
-            if len(entry) != 5:
+            if len(entry) != 6:
                 raise ValueError("not an entry")
             reading = decode_reading(entry[1:], source_id, path)
         except (ValueError, TypeError, IndexError):

@@ -55,7 +55,7 @@ from .jsondata import canonical_json
 from .manifest import Entry, Manifest, VersionScheme, read_manifest
 from .quotes import QuoteIndex
 from .pool import PARALLEL_MIN_PAGES, PagePool
-from .reader import Claim, NearMiss, Reading, read_directives
+from .reader import Claim, LeftOut, NearMiss, Reading, read_directives
 from .renderers import RENDERER_VALUES, Renderer
 from .registry import MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
 from .suggest import IdIndex
@@ -124,6 +124,10 @@ class Source(NamedTuple):
     ``occurrences``: the directive-shaped text of the source, wherever it is
     (:attr:`Reading.occurrences <_conflict_gate.reader.Reading.occurrences>`), where the
     answer check looks quotes up; empty for a failed source.
+
+    ``left_out``: the readings the page was not judged by, because it does not build under them
+    (:attr:`Reading.left_out <_conflict_gate.reader.Reading.left_out>`: only under a combined
+    renderer, ``portable``); empty for a failed source.
     """
 
     source_id: str
@@ -138,6 +142,7 @@ class Source(NamedTuple):
     near_misses: tuple[NearMiss, ...]
     entry: Entry
     occurrences: tuple[str, ...] = ()
+    left_out: tuple[LeftOut, ...] = ()
 
     @property
     def document_revision(self) -> str:
@@ -646,7 +651,7 @@ def read_chunk(grammar_json: str, renderer_name: str, pages: list[bytes]) -> lis
 
 def _source(entry: Entry, digest: str, size: int, reading: Reading) -> Source:
     return Source(entry.source_id, entry.version, entry.status, entry.path, entry.url, digest, size,
-                  reading.claims, reading.refusal, reading.near_misses, entry, reading.occurrences)
+                  reading.claims, reading.refusal, reading.near_misses, entry, reading.occurrences, reading.left_out)
 
 
 def failed_source(entry: Entry, error: IngestionError) -> Source:

@@ -58,6 +58,8 @@ from .results_audit import (
     AuditReport,
     AuditSilence,
     AuditSummary,
+    LEFT_OUT_FIELDS,
+    LeftOutRecord,
     NEAR_MISS_FIELDS,
     NearMissRecord,
     UNAPPROVED_CONFLICT_FIELDS,
@@ -381,6 +383,9 @@ def _audit(corpus: Corpus) -> AuditReport:
     near_misses = [build(NearMissRecord, NEAR_MISS_FIELDS, {
         "source_id": s.source_id, "path": s.path, "line": m.line, "column": m.column,
         "where": m.where, "quote": m.quote}) for s in ordered for m in s.near_misses]
+    left_out = [build(LeftOutRecord, LEFT_OUT_FIELDS, {
+        "source_id": s.source_id, "path": s.path, "reading": out.reading, "line": out.line, "why": out.why})
+        for s in ordered for out in s.left_out]
     summary = build(AuditSummary, AUDIT_SUMMARY_FIELDS, {
         **counts, "refused": sum(r["status"] == ELIGIBLE_STATUS for r in refused),
         "unapproved_conflicts": len(unapproved), "near_misses": len(near_misses),
@@ -393,6 +398,7 @@ def _audit(corpus: Corpus) -> AuditReport:
         "refused_sources": refused,
         "unapproved_conflicts": unapproved,
         "near_misses": near_misses,
+        "left_out_readings": left_out,
         "summary": summary,
         "clean": summary["conflict"] == 0 and summary["refused"] == 0 and summary["failed"] == 0
                  and not unlisted_pages,

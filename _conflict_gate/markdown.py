@@ -94,6 +94,11 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
         lines += markdown_table(("source", "location", "where", "quote"),
                                 [(n["source_id"], _location(n), n["where"], code_span(n["quote"]))
                                  for n in report["near_misses"]])
+    if report["left_out_readings"]:
+        lines += ["", "## Readings left out (the page does not build under them, so it is judged by the others)", ""]
+        lines += markdown_table(("source", "location", "reading", "why"),
+                                [(o["source_id"], _location(o), o["reading"], code_span(o["why"]))
+                                 for o in report["left_out_readings"]])
     lines += _unlisted_markdown(report)
     return defuse_commands("\n".join(lines) + "\n")  # printed to a CI log: no workflow command
 

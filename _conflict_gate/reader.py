@@ -64,8 +64,8 @@ from .candidates import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS, candidates_of, occ
 from .renderers import DEFAULT, RENDERER_VALUES, Renderer
 from .site_mkdocs import MkDocsPage
 
-__all__ = ["Claim", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "MAX_OCCURRENCE_CHARS", "NearMiss",
-           "Reading", "read_directives"]
+__all__ = ["Claim", "LeftOut", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "MAX_OCCURRENCE_CHARS",
+           "NearMiss", "Reading", "read_directives"]
 
 #: At most this many near-misses are kept per source, so no input can grow memory.
 MAX_NEAR_MISSES: Final = 100
@@ -116,9 +116,23 @@ class NearMiss(NamedTuple):
     quote: str
 
 
+class LeftOut(NamedTuple):
+    """A reading of a combined renderer (``portable``) the page was not judged by, because the page does
+    not build under it (it is no way the page is shown): the ``reading`` (a renderer's name), the 1-based
+    ``line`` of what breaks the build, and ``why`` (the build error's message)."""
+
+    reading: str
+    line: int
+    why: str
+
+
 class Reading(NamedTuple):
     """What one source declares: its ``claims`` in line order, or the ``refusal`` (then no claims);
     and its first :data:`MAX_NEAR_MISSES` ``near_misses``.
+
+    ``left_out``: under a combined renderer (``portable``), the readings the page was not judged by,
+    because it does not build under them (:class:`LeftOut`, in the order of the renderer's members);
+    empty under any other renderer.
 
     ``occurrences``: the directive-shaped text of the source, wherever it is (claims, near-misses
     in code or hidden HTML, inline-code mentions, refused lines): from each candidate at sign
@@ -131,6 +145,7 @@ class Reading(NamedTuple):
     refusal: DirectiveError | None
     near_misses: tuple[NearMiss, ...]
     occurrences: tuple[str, ...] = ()
+    left_out: tuple[LeftOut, ...] = ()
 
 
 _EMPTY: Final = Reading((), None, ())
@@ -171,7 +186,7 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     if renderer.members:
         return _combined(renderer, [_read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, member)
                                     for member in renderer.members], source_id, path)
-    return _read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, renderer)
+    return _read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, renderer)._replace(left_out=())
 
 
 def _read(text: str, encoded: bytes, found: tuple[list[int], frozenset[int]], grammar: Grammar,
@@ -206,9 +221,15 @@ def _read(text: str, encoded: bytes, found: tuple[list[int], frozenset[int]], gr
             findings.refuse(rule.reason, found_at, rule.why)
             return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, every))
     if renderer.page_reading is not None:  # MDX: the build, imports of content, and what regions decide
-        candidates = _page_regions(findings, renderer.page_reading(view), candidates)
+        page = renderer.page_reading(view)
+        candidates = _page_regions(findings, page, candidates)
         if findings.problems or not candidates:
-            return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, every))
+            reading = findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, every))
+            error = reading.refusal
+            if page.build_error is not None and page.build_certain and error is not None:
+                # the page does not build: no way it is shown (read_directives drops this for the renderer alone)
+                return reading._replace(left_out=(LeftOut(renderer.name, error.line or 1, error.detail),))
+            return reading
     if renderer.site is not None:
         candidates = _site_findings(findings, renderer.site(view, candidates), candidates)
         if not candidates:
@@ -252,7 +273,7 @@ def _site_findings(f: _Findings, page: MkDocsPage, candidates: list[int]) -> lis
     for at, (name, line) in page.contained.items():
         if (_loosely_shaped(f, at) or at in f.stated) and (at in f.stated or not f.mention(at)):
             f.refuse("misplaced_directive", at, f"directive-shaped text in {name} (starting line {line + 1}), "
-                     f"which the site renders as a container like a block quote; {_SHOULD}")
+                     f"which the site renders as a container like a block quote; {_MOVE_OUT}")
             break
     if not f.problems:
         return candidates
@@ -261,12 +282,30 @@ def _site_findings(f: _Findings, page: MkDocsPage, candidates: list[int]) -> lis
 
 
 def _combined(renderer: Renderer, readings: Sequence[Reading], source_id: str | None, path: str | None) -> Reading:
-    """A combined renderer's reading (``portable``) from its members': the first refusal in line order
-    if any refuses (on one place, one that names a container, else the later member's: a site model's
-    names the site's construct), its message naming the member when not every member refuses so; the
-    claims when every member reads the same ones; else the first line they read differently is in
-    doubt (``ambiguous_markup``)."""
-    names = [member.name for member in renderer.members]
+    """A combined renderer's reading (``portable``) from its members'.
+
+    A member under which the page certainly does not build (its reading has ``left_out``: MDX's build
+    error) is no way the page is shown: it neither refuses nor counts, and is named in the result's
+    ``left_out``, as long as another member builds it; when none does, the page is refused as each
+    member reads it. Among the members kept: the first refusal in line order if any refuses (on one
+    place, one that names a container, else the later member's: a site model's names the site's
+    construct), its message naming the member when not every member refuses so; the claims when every
+    member reads the same ones; else the first line they read differently is in doubt
+    (``ambiguous_markup``). (The source of the rule: issue 29, "the default judges by the readings
+    that apply"; reference/directives.md.)"""
+    members = list(renderer.members)
+    left_out = tuple(out for reading in readings for out in reading.left_out)
+    if left_out and len(left_out) < len(readings):
+        kept = [(member, reading) for member, reading in zip(members, readings) if not reading.left_out]
+        members, readings = [member for member, _ in kept], [reading for _, reading in kept]
+        return _judged(renderer, members, readings, source_id, path)._replace(left_out=left_out)
+    return _judged(renderer, members, readings, source_id, path)._replace(left_out=())
+
+
+def _judged(renderer: Renderer, members: Sequence[Renderer], readings: Sequence[Reading], source_id: str | None,
+            path: str | None) -> Reading:
+    """:func:`_combined` over the members it keeps (``members``, their ``readings``)."""
+    names = [member.name for member in members]
     refused = [(index, reading) for index, reading in enumerate(readings) if reading.refusal is not None]
     if refused:
         def place(item: tuple[int, Reading]) -> tuple[int, int, bool, int]:
@@ -283,8 +322,8 @@ def _combined(renderer: Renderer, readings: Sequence[Reading], source_id: str | 
             return chosen
         choices = ", ".join(name for name in RENDERER_VALUES if name != renderer.name)
         detail = (f"{error.detail} ({', '.join(alike)} reading{'s' if len(alike) > 1 else ''}: a {renderer.name} page "
-                  f"is judged by every renderer; set the manifest's \"renderer\" to the site's ({choices}) to judge "
-                  "it by that one alone)")
+                  f"is judged by every renderer that builds it; set the manifest's \"renderer\" to the site's "
+                  f"({choices}) to judge it by that one alone)")
         return chosen._replace(refusal=DirectiveError(error.reason, detail, quote=error.quote, source_id=error.source_id,
                                                       path=error.path, line=error.line, column=error.column))
     first = readings[0]
@@ -339,7 +378,7 @@ def _page_regions(f: _Findings, page: MdxReading, candidates: list[int]) -> list
                 f.near_miss(at, "mention")
                 continue
             f.refuse("misplaced_directive", at, f"directive-shaped text inside {inner.name} (line {inner.line}), "
-                                               f"which MDX renders as a container or an expression; {_SHOULD}")
+                                               f"which MDX renders as a container or an expression; {_MOVE_OUT}")
             return []
     return rest
 
@@ -604,6 +643,12 @@ _PLACES: Final = {
 }
 _SHOULD: Final = ("a directive counts only as a line of its own in a top-level paragraph; "
                   "put examples in backticks or a code block")
+
+
+#: What to do with directive-shaped text in a container the message has just named (an admonition, a tab,
+#: a JSX element ...), in the terms of the reading that refused it.
+_MOVE_OUT: Final = ("move the directive out of it, to a line of its own in a top-level paragraph (unindented, "
+                    "a blank line above and below), or put an example in backticks or a code block")
 
 
 #: The renderer's element around a block's text, for the raw HTML in it (html_tree.RawHtml.begin).

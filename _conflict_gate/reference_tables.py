@@ -74,6 +74,7 @@ from .results_audit import (
     AUDIT_FIELDS,
     AUDIT_OPERATION_FIELDS,
     AUDIT_REFUSAL_FIELDS,
+    LEFT_OUT_FIELDS,
     AUDIT_SILENCE_FIELDS,
     AUDIT_SUMMARY_FIELDS,
     NEAR_MISS_FIELDS,
@@ -409,6 +410,7 @@ _AUDIT_OBJECTS: Final = (
     ("`refused_sources[]`", AUDIT_REFUSAL_FIELDS),
     ("`unapproved_conflicts[]`", UNAPPROVED_CONFLICT_FIELDS),
     ("`near_misses[]`", NEAR_MISS_FIELDS),
+    ("`left_out_readings[]`", LEFT_OUT_FIELDS),
     ("`summary`", AUDIT_SUMMARY_FIELDS),
 )
 

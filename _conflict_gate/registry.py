@@ -174,7 +174,8 @@ RENDERERS: Final[Mapping[str, str]] = _ro({
                   "are containers, MDX comments are hidden, a page that may not build or imports content is refused",
     "portable": "every other renderer at once: a line counts only where every one shows it as a directive, "
                 "it is context only where every one hides it or shows it as code, anything else is doubt, and a "
-                "page one of them refuses is refused (the default)",
+                "page one of them refuses is refused, but a reading under which the page certainly does not "
+                "build (MDX) is left out while another builds it (the default)",
 })
 #: The renderer of a manifest that names none.
 DEFAULT_RENDERER: Final = "portable"

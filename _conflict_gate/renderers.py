@@ -49,8 +49,11 @@ manifest (:attr:`Manifest.renderer <_conflict_gate.manifest.Manifest.renderer>`)
     Every other renderer at once (:attr:`Renderer.members`: each value of
     :data:`READINGS`, so a renderer added there joins it): a line counts only
     where every one shows it as a directive, it is context only where every
-    one hides it or shows it as code, anything else is doubt. The reading of a
-    manifest that names no renderer.
+    one hides it or shows it as code, anything else is doubt. A member under
+    which the page certainly does not build (MDX's certain build errors) is
+    left out while another builds it (:attr:`Reading.left_out
+    <_conflict_gate.reader.Reading.left_out>`). The reading of a manifest that
+    names no renderer.
 """
 
 from __future__ import annotations

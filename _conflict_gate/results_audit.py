@@ -28,6 +28,8 @@ __all__ = [
     "AuditReport",
     "AuditSilence",
     "AuditSummary",
+    "LEFT_OUT_FIELDS",
+    "LeftOutRecord",
     "NEAR_MISS_FIELDS",
     "NearMissRecord",
     "SHAPES",
@@ -188,6 +190,25 @@ NEAR_MISS_FIELDS: Final[Mapping[str, str]] = _ro({
 })
 
 
+class LeftOutRecord(TypedDict):
+    """A reading the default renderer did not judge a page by, because the page does not build under it."""
+
+    source_id: str
+    path: str
+    reading: Annotated[str, OneOf.of(RENDERERS)]
+    line: int
+    why: str
+
+
+LEFT_OUT_FIELDS: Final[Mapping[str, str]] = _ro({
+    "source_id": "the source",
+    "path": "its path, relative to the manifest's folder",
+    "reading": "the renderer whose reading was left out (`docusaurus`: MDX does not build the page)",
+    "line": "1-based line of what breaks that reading's build",
+    "why": "the build error, in that reading's terms",
+})
+
+
 class UnlistedSource(TypedDict):
     """A page the manifest's ``sources`` take that its ``documents`` do not list."""
 
@@ -246,6 +267,7 @@ class _AuditReportAlways(TypedDict):
     refused_sources: list[AuditRefusal]
     unapproved_conflicts: list[UnapprovedConflict]
     near_misses: list[NearMissRecord]
+    left_out_readings: list[LeftOutRecord]
     summary: AuditSummary
     clean: bool
     unlisted_sources: list[UnlistedSource]
@@ -266,6 +288,8 @@ AUDIT_FIELDS: Final[Mapping[str, str]] = _ro({
     "refused_sources": "every refused source, of any status, by source id",
     "unapproved_conflicts": "claims of drafts and deprecated pages that would conflict once approved",
     "near_misses": "directive-shaped text in code or hidden HTML, and mentions of the namespace",
+    "left_out_readings": "under the default renderer (`portable`), the readings a page was not judged by, because "
+                         "it does not build under them (`[]` under any other renderer)",
     "summary": "the counts",
     "clean": "no approved sources conflict, no approved source is refused, no source failed verification "
              "and no page is unlisted",
@@ -286,6 +310,7 @@ SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro({
     AuditRefusal: AUDIT_REFUSAL_FIELDS,
     UnapprovedConflict: UNAPPROVED_CONFLICT_FIELDS,
     NearMissRecord: NEAR_MISS_FIELDS,
+    LeftOutRecord: LEFT_OUT_FIELDS,
     UnlistedSource: UNLISTED_SOURCE_FIELDS,
     AuditSummary: AUDIT_SUMMARY_FIELDS,
     AuditReport: AUDIT_FIELDS,

@@ -352,7 +352,7 @@ def _eligible(corpus: Corpus, candidate_ids: Any, version: Any) -> list[Source]:
 def limit_report(report: AuditReport, limit: int) -> AuditReport:
     """``report`` with every list of items cut to its first ``limit``: ``operations`` (and in each its
     ``source_ids`` and ``keys``, and in each key its ``claims`` and ``silent``), ``refused_sources``,
-    ``unapproved_conflicts``, ``near_misses`` and ``unlisted_sources``; ``truncated`` says whether one
+    ``unapproved_conflicts``, ``near_misses``, ``left_out_readings`` and ``unlisted_sources``; ``truncated`` says whether one
     was cut. ``source_count``, ``versions``, a key's ``values``, ``summary`` and ``clean`` stay whole."""
     cut = False
 
@@ -370,4 +370,4 @@ def limit_report(report: AuditReport, limit: int) -> AuditReport:
     return build(AuditReport, AUDIT_FIELDS, {
         **report, "operations": operations, "refused_sources": take(report["refused_sources"]),
         "unapproved_conflicts": take(report["unapproved_conflicts"]), "near_misses": take(report["near_misses"]),
-        "unlisted_sources": take(report["unlisted_sources"]), "truncated": cut})
+        "left_out_readings": take(report["left_out_readings"]), "unlisted_sources": take(report["unlisted_sources"]), "truncated": cut})

@@ -216,18 +216,28 @@ class Judged(NamedTuple):
 
 
 def judge(documents: Sequence[tuple[str, str]], readers: Sequence[Reader], outcomes: Sequence[GateOutcome],
-          eligible: Eligibility = nothing_else_shaped) -> list[Judged]:
-    """Read every document with every reader and compare with the gate's outcome for it."""
+          eligible: Eligibility = nothing_else_shaped, *, unbuilt_left_out: bool = False) -> list[Judged]:
+    """Read every document with every reader and compare with the gate's outcome for it.
+
+    ``unbuilt_left_out`` (the ``portable`` renderer, issue 29): a reader under which the page does not
+    build (its view has a ``build_error``) is no way the page is shown while another reader builds it:
+    it neither makes the page one that must be refused nor takes part in the expected claim. A page
+    no reader builds must still be refused; content pulled in (``includes``) always must.
+    """
     names = tuple(reader.name for reader in readers)
     judged = []
     for (label, text), outcome in zip(documents, outcomes):
         views = tuple(reader.read(text) for reader in readers)
+        kept = views
+        if unbuilt_left_out and any(view.build_error is None for view in views):
+            kept = tuple(view for view in views if view.build_error is None)
         judged.append(Judged(label, text, names, views, outcome,
                              tuple(name for name, view in zip(names, views) if is_unsafe(view, outcome)),
                              tuple(name for name, view in zip(names, views) if is_missed(view, outcome)),
-                             expected_claim(views, eligible),
+                             expected_claim(kept, eligible),
                              tuple(name for name, view in zip(names, views)
-                                   if view.must_refuse and outcome.refusal is None)))
+                                   if view.must_refuse and outcome.refusal is None
+                                   and (view in kept or view.includes))))
     return judged
 
 

@@ -62,6 +62,8 @@ class SiteDifferentialCase(unittest.TestCase):
     readers: ClassVar[tuple[differential.Reader, ...]]
     extra: ClassVar[Mapping[str, object]]
     note: ClassVar[str]
+    #: A reader under which the page does not build is left out while another builds it (``portable``).
+    unbuilt_left_out: ClassVar[bool] = False
 
     @classmethod
     def detect_renderer(cls) -> None:
@@ -88,7 +90,8 @@ class SiteDifferentialCase(unittest.TestCase):
         document) the share is reported, not asserted.
         """
         outcomes = differential.gate_outcomes([text for _, text in documents], self.extra)
-        judged = differential.judge(documents, self.readers, outcomes, differential.mentions_allowed)
+        judged = differential.judge(documents, self.readers, outcomes, differential.mentions_allowed,
+                                    unbuilt_left_out=self.unbuilt_left_out)
         names = [reader.name for reader in self.readers]
         eligible = [item for item in judged if item.expected is not None
                     and (realistic is None or realistic(item.label))]

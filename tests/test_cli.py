@@ -608,7 +608,7 @@ class AuditTest(CliCase):
         report = json.loads(result.out)
         self.assertEqual(result.out, render_json(report))
         self.assertEqual(list(report), ["source_count", "versions", "operations", "refused_sources",
-                                        "unapproved_conflicts", "near_misses", "summary", "clean",
+                                        "unapproved_conflicts", "near_misses", "left_out_readings", "summary", "clean",
                                         "unlisted_sources", "renderer"])
         self.assertEqual(report["renderer"], "portable")
         self.assertEqual(report["summary"], {"agree": 1, "conflict": 1, "partial": 1, "refused": 1,

@@ -833,7 +833,7 @@ class AuditTest(DialectCase):
     def test_report(self) -> None:
         report = audit(self.quill_corpus())
         self.assertEqual(list(report), ["source_count", "versions", "operations", "refused_sources",
-                                        "unapproved_conflicts", "near_misses", "summary", "clean",
+                                        "unapproved_conflicts", "near_misses", "left_out_readings", "summary", "clean",
                                         "unlisted_sources", "renderer"])
         self.assertEqual(report["source_count"], 11)
         self.assertEqual(report["versions"], ["1.0", "1.9", "1.10", "2.0"])

@@ -271,8 +271,8 @@ class FailedSourceTest(CorpusTestCase):
         """Guards against a merge-breaking reshuffle: the fields callers construct and read by position
         (a new field comes last, with a default, so positional constructions keep working)."""
         self.assertEqual(Source._fields, ("source_id", "version", "status", "path", "url", "sha256", "size", "claims",
-                                          "refusal", "near_misses", "entry", "occurrences"))
-        self.assertEqual(Source._field_defaults, {"occurrences": ()})
+                                          "refusal", "near_misses", "entry", "occurrences", "left_out"))
+        self.assertEqual(Source._field_defaults, {"occurrences": (), "left_out": ()})
         corpus = load_documents(FIXTURE_MANIFEST)
         self.assertEqual(corpus.failed, ())
         self.assertEqual(Corpus(corpus.manifest, corpus.sources), corpus)  # the index is not compared

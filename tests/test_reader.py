@@ -771,7 +771,8 @@ class AdversarialInputTest(unittest.TestCase):
         "a run of [": ("[" * SIZE + D, ("too_complex", 1, SIZE + 1), 0),
         "a run of [ then ]": ("[" * (SIZE // 2) + D + "]" * (SIZE // 2), ("too_complex", 1, SIZE // 2 + 1), 0),
         "nested link destinations": ("[a](" * (SIZE // 4) + D, ("too_complex", 1, SIZE + 1), 0),
-        "unclosed tags": ("<a " * (SIZE // 3) + D, ("build_error", 1, 1), 0),  # MDX does not build it
+        # MDX does not build it, so portable judges it by the other readings: text before D on its line
+        "unclosed tags": ("<a " * (SIZE // 3) + D, ("misplaced_directive", 1, SIZE // 3 * 3 + 1), 0),
     }
 
     def test_a_block_too_large_to_read_inline_is_refused(self) -> None:

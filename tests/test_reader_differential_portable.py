@@ -4,15 +4,17 @@
 where every renderer (``renderers.READINGS``: ``github``, ``commonmark``,
 ``mkdocs``, ``myst``, ``docusaurus``) shows it as a directive; it is context
 only where every one hides it or shows it as code; anything else is doubt, and
-a page one of them refuses is refused. Judged the same way here: each document
-is read by every reader below, and it is
+a page one of them refuses is refused; a reading under which the page does not
+build (MDX) is left out while another builds it (issue 29). Judged the same way
+here: each document is read by every reader below, and it is
 
-* **unsafe** / **missed** when it is so for any reader;
-* **not refused** when any reader says it must be refused (it pulls content in
-  for MkDocs or MyST, MDX does not build it) and the gate did not refuse it;
-* **eligible** for a false refusal only when every reader shows the same one
-  directive as a top-level paragraph line, other shaped text only mentions,
-  and nothing to refuse.
+* **unsafe** / **missed** when it is so for any reader that builds it;
+* **not refused** when a reader says it must be refused (it pulls content in
+  for MkDocs or MyST; no reader builds it) and the gate did not refuse it; one
+  reader's build error alone (MDX) is not a page that must be refused;
+* **eligible** for a false refusal only when every reader that builds it shows
+  the same one directive as a top-level paragraph line, other shaped text only
+  mentions, and nothing to refuse.
 
 The readers: ``commonmark`` (markdown-it-py 4.3.0's CommonMark preset,
 :func:`tests.reader_oracle.read`), ``cmark-gfm`` and ``github``
@@ -74,6 +76,7 @@ class PortableDifferentialTest(SiteDifferentialCase):
 
     heading = "portable reader differential"
     renderer = RENDERER
+    unbuilt_left_out = True
 
     @classmethod
     def setUpClass(cls) -> None:

@@ -132,12 +132,16 @@ class Region(NamedTuple):
 class MdxReading(NamedTuple):
     """What :func:`read_mdx` found: the first construct that breaks the build (offset, why) or an import
     of content (offset, why), and the regions (in order of their starts; nested ones too); ``doubt``:
-    the first construct whose effect on the lines after it the gate does not model (offset, why)."""
+    the first construct whose effect on the lines after it the gate does not model (offset, why).
+    ``build_certain``: whether MDX certainly fails to build the page at ``build_error`` (a construct MDX
+    cannot parse), rather than the gate not modelling it (an expression or import it does not read, a
+    name it does not know: the page may build)."""
 
     build_error: tuple[int, str] | None
     include: tuple[int, str] | None
     regions: tuple[Region, ...]
     doubt: tuple[int, str] | None = None
+    build_certain: bool = True
 
 
 _FENCE_OPEN: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(`{3,}(?![^\n]*`)|~{3,})", re.ASCII)
@@ -165,6 +169,22 @@ _TAGS_ONLY: Final = re.compile(r"(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?(?:<[^<>\n]*
 _SPECIAL: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
                              "source", "track", "wbr", "textarea", "select", "option", "html", "head", "body",
                              "script", "style", "title", "iframe", "noscript", "template", "plaintext", "xmp"})
+#: HTML's void elements: opened without '/>' and never closed by their closing tag, JSX does not parse them.
+_VOID: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+                          "source", "track", "wbr"})
+_VOID_CLOSE: Final = re.compile(r"</(?:" + "|".join(sorted(_VOID)) + r")(?![\w$\-])", re.ASCII | re.IGNORECASE)
+#: Lowercase words an MDX expression may use without the page defining them: JavaScript's reserved and
+#: contextual words, what MDX and Docusaurus put in scope (``props``, ``toc``, ``metadata``, ``assets``,
+#: ``arguments`` in the content function), and the lowercase globals of Node, webpack and browsers.
+_MAYBE_DEFINED: Final = frozenset((
+    "break case catch class const continue debugger default delete do else enum export extends false finally for "
+    "function if import in instanceof new null return super switch this throw true try typeof var void while with "
+    "yield let static implements interface package private protected public await async of get set undefined "
+    "props toc metadata assets arguments "
+    "global process console require module exports fetch crypto performance navigator escape unescape eval atob "
+    "btoa window document self top parent frames location history name status length origin event screen opener "
+    "closed external print alert confirm prompt open close stop focus blur scroll scrollbars toolbar menubar "
+    "personalbar statusbar locationbar caches indexeddb localstorage sessionstorage").split())
 _ESM_START: Final = re.compile(r"(?m)^(?:import|export)\b", re.ASCII)
 _CONTENT: Final = re.compile(r"\.(?:md|mdx|markdown)(?:[?#].*)?$", re.IGNORECASE)
 _GLOBALS: Final = frozenset({"props", "true", "false", "null", "undefined", "Math", "JSON", "Date", "String", "Number",
@@ -173,9 +193,11 @@ _OPERATORS: Final = ("===", "!==", "**", "==", "!=", "<=", ">=", "&&", "||", "??
 
 
 class _BuildError(Exception):
-    def __init__(self, at: int, why: str) -> None:
+    """MDX does not build the page at ``at`` (``certain``), or the gate cannot tell that it does."""
+
+    def __init__(self, at: int, why: str, certain: bool = True) -> None:
         super().__init__(why)
-        self.at, self.why = at, why
+        self.at, self.why, self.certain = at, why, certain
 
 
 def read_mdx(view: str) -> MdxReading:
@@ -186,7 +208,7 @@ def read_mdx(view: str) -> MdxReading:
     try:
         return _Scan(view).run()
     except _BuildError as error:
-        return MdxReading((error.at, error.why), None, ())
+        return MdxReading((error.at, error.why), None, (), None, error.certain)
 
 
 class _Element(NamedTuple):
@@ -214,6 +236,7 @@ class _Scan:
         self.unwrapped: set[int] = set()  # line starts of the closing lines of mdx-code-block fences
         self.escaped = -1  # the '{#' Docusaurus escapes on the current heading line
         self.no_closer_after: dict[str, int] = {}  # backticks -> an offset after which no line closes them
+        self.void_closed: int | None = None  # see _void_closed
 
     def line_of(self, at: int) -> int:
         """The 1-based line of ``at``, counted on from the last one asked (linear when asked in order)."""
@@ -362,12 +385,14 @@ class _Scan:
             line_end = len(view) if line_end == -1 else line_end
             esm = _ESM.match(view, at, line_end)
             if esm is None or view[esm.end():line_end].strip(" \t\r"):
-                raise _BuildError(at, "an import or export line the gate does not model: MDX may not build it")
+                raise _BuildError(at, "an import or export line the gate does not model: MDX may not build it",
+                                  certain=False)
             if esm.group("default"):
                 self.known.add(esm.group("default"))
                 self.imported[esm.group("default")] = esm.group("source")
             if esm.group("exports"):
-                raise _BuildError(at, "a re-export (export {...}): the gate does not model what MDX binds then")
+                raise _BuildError(at, "a re-export (export {...}): the gate does not model what MDX binds then",
+                                  certain=False)
             for names in (esm.group("names"),):
                 if names:
                     bound = [name.strip() for name in names.split(",") if name.strip()]
@@ -467,7 +492,7 @@ class _Scan:
             i = name_match.end()
             if view[i:i + 1] in (".", ":"):
                 raise _BuildError(at, f"the JSX name <{name}{view[i]}...>: the gate does not model member or namespace "
-                                      "names, which may not build")
+                                      "names, which may not build", certain=False)
         elif not view.startswith(">", i):
             raise _BuildError(at, "a '<' that starts no JSX tag: MDX does not build this page (write \\< or &lt;)")
         self_closing = False
@@ -522,11 +547,32 @@ class _Scan:
                                                  "and closes in another: MDX does not build this page")
             self.regions.append(Region(element.start, at, False, f"the JSX element <{name or '>'}>", element.line))
             return i
+        if name.lower() in _VOID and i > self._void_closed():
+            # JSX closes an element only by '/>' or its closing tag, whatever HTML says of void elements
+            raise _BuildError(at, f"the element <{name}> is never closed (JSX needs <{name} ... />): MDX does not "
+                                  "build this page")
+        if name.lower() == "style":  # CSS in its body is text to MDX, a '{' an expression
+            body_end = view.find("</", i)
+            brace = view.find("{", i, len(view) if body_end < 0 else body_end)
+            if brace > 0 and view[brace - 1] != "\\" and "`" not in view[i:brace] \
+                    and _statements(view, brace + 1, _expression_end(view, brace) - 1):
+                raise _BuildError(brace, f"CSS in <{name}> (line {self.line_of(at)}): MDX reads its '{{' as a "
+                                         "JavaScript expression, which CSS is not: MDX does not build this page")
         if name.lower() in _SPECIAL:
             raise _BuildError(at, f"the element <{name}>: React renders it only with rules of its own (a void "
-                                  "element has no children, a textarea one): the gate does not model them")
+                                  "element has no children, a textarea one): the gate does not model them",
+                              certain=False)
         self.elements.append(_Element(name, at, line, self._flow(at, i), self.paragraph))
         return i
+
+    def _void_closed(self) -> int:
+        """The offset of the page's last closing tag of a void element (``</img``, any case), or -1;
+        found once per page."""
+        if self.void_closed is None:
+            self.void_closed = -1
+            for found in _VOID_CLOSE.finditer(self.view):
+                self.void_closed = found.start()
+        return self.void_closed
 
     def _comment(self, at: int) -> int:
         """An HTML comment at ``at``, as Docusaurus 3 reads it by default (``mdx1Compat.comments``:
@@ -680,6 +726,29 @@ def _skip_space(view: str, i: int) -> int:
     return i if match is None else match.end()
 
 
+def _statements(view: str, start: int, end: int) -> bool:
+    """Does ``view[start:end]``, an expression's text without quotes, backticks or slashes (no string,
+    template, comment or regular expression to skip), hold a ``;``, or a ``:`` no ``?`` comes before,
+    outside brackets? No JavaScript expression does (CSS declarations ``width: 0;``), so acorn fails."""
+    text = view[start:end]
+    if any(ch in text for ch in "'\"`/"):
+        return False
+    depth = questions = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0:
+            if ch == ";" or (ch == ":" and questions == 0):
+                return True
+            if ch == "?":
+                questions += 1
+            elif ch == ":":
+                questions -= 1
+    return False
+
+
 def _expression_end(view: str, at: int) -> int:
     """The offset after the ``}`` that closes the expression opened at ``at`` (strings, template
     literals, comments and nested braces skipped); a build error if none."""
@@ -737,6 +806,14 @@ def _template_literal(view: str, i: int, at: int, stack: list[str]) -> int:
     raise _BuildError(at, "a template literal is never closed: MDX does not build this page")
 
 
+#: An expression's first character that begins no JavaScript expression (ECMAScript's PrimaryExpression and
+#: UnaryExpression starts): a ``.`` before no digit, ``#`` (a private name outside a class), ``*``, ``)``,
+#: ``]``, ``=``, ``:``, ``;``, ``,``, ``?``, ``|``, ``&``, ``^``, ``%``, ``>``, ``@``. Acorn, which MDX parses
+#: expressions with, fails on it whatever follows, so MDX certainly does not build the page
+#: (``{ #anchor }``, ``{.class}``, ``{* file *}``, Python-Markdown's attribute lists and FastAPI's includes).
+_NO_EXPRESSION_START: Final = re.compile(r"[ \t\r\n]*(\.(?![0-9])|[#*)\]=:;,?|&^%>@])", re.ASCII)
+
+
 class _Expression:
     """A small JavaScript expression parser: numbers, strings, template literals, known names, member
     access, calls, unary and binary operators, ``?:``, arrays. What it does not parse may not build."""
@@ -758,8 +835,16 @@ class _Expression:
             self.unknown = (at, why)
 
     def _fail(self) -> None:
+        first = _NO_EXPRESSION_START.match(self.view, self.start, self.end)
+        if first is not None:
+            raise _BuildError(self.start - 1, f"an expression that begins {first.group(1)!r}, which begins no "
+                                              "JavaScript expression: MDX does not build this page (write \\{)")
+        if _statements(self.view, self.start, self.end):
+            raise _BuildError(self.start - 1, "an expression holding ';' or ':' outside brackets (CSS, a statement), "
+                                              "which no JavaScript expression does: MDX does not build this page "
+                                              "(write \\{)")
         raise _BuildError(self.start - 1, "an expression the gate does not model (or a name the page does not "
-                                          "define): MDX may not build this page")
+                                          "define): MDX may not build this page", certain=False)
 
     def _space(self) -> None:
         view = self.view
@@ -895,12 +980,29 @@ class _Expression:
         else:
             name = _NAME.match(view, i, self.end)
             if name is None or "-" in name.group() or name.group() not in self.known:
+                if name is not None and self._undefined_first(name):
+                    raise _BuildError(self.start - 1, f"{name.group().partition('-')[0]!r} is a name the page does "
+                                                      "not define, so rendering it fails: MDX does not build this "
+                                                      "page (write \\{)")
                 self._fail()
                 return
             if name.group() in self.imported:
                 self._unknown(i, f"{name.group()!r} is imported from {self.imported[name.group()]!r}, which the "
                                  "gate does not read")
             self.i = name.end()
+
+    def _undefined_first(self, name: re.Match[str]) -> bool:
+        """Is ``name`` the expression's first token, a lowercase word nothing defines (not the page, MDX,
+        Docusaurus, JavaScript, Node or a browser: :data:`_MAYBE_DEFINED`), evaluated whatever follows (not
+        a parameter: no ``=>`` or ``=`` after it)? Then rendering the page throws a ReferenceError, and
+        Docusaurus's build fails (MyST roles ``{ref}``, ``{note}``; attribute lists ``{ data-preview }``)."""
+        word = name.group().partition("-")[0]  # JavaScript reads 'data-preview' as data - preview
+        if not (word.isascii() and word.isalpha() and word.islower()) or word in _MAYBE_DEFINED \
+                or word in self.known or self.view[self.start:name.start()].strip(" \t\r\n"):
+            return False
+        after = _SPACE.match(self.view, name.start() + len(word), self.end)
+        rest = self.view[after.end():after.end() + 2] if after is not None else ""
+        return not (rest.startswith("=>") or (rest.startswith("=") and not rest.startswith("==")))
 
 
 _FRONT_MATTER_OPEN: Final = re.compile(r"---[ \t]*\r?\n", re.ASCII)
