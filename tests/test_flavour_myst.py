@@ -179,7 +179,8 @@ class PulledInTest(unittest.TestCase):
                 self.check(f"{D}\n\n{code}\n", claims((1, "refuse")), portable)
         self.check(f"{D}\n\n```{{note}}\n{{{{ x }}}}\n```\n", refused("ambiguous_markup", 4))
         self.check(f"{D}\n\nWrite `{{{{ x }}}}` here.\n", refused("ambiguous_markup", 3))
-        self.check(f"{D}\n\nA set {{{{1, 2}} here.\n", claims((1, "refuse")), refused("build_error", 3))
+        self.check(f"{D}\n\nA set {{{{1, 2}} here.\n", claims((1, "refuse")))  # MDX certainly does not build it:
+        # the default judges by the readings that do (issue 29 item 2)
         self.check(f"{D}\n\n| a | b |\n|---|---|\n|x|y|\n", claims((1, "refuse")))
 
     def test_a_file_or_url_option_refuses_the_page(self) -> None:
@@ -194,8 +195,8 @@ class PulledInTest(unittest.TestCase):
                            ("```{eval-rst}\n.. csv-table:: T\n   :file: overwrite.md\n```", 5),
                            ("```{eval-rst}\n.. raw:: html\n   :file: overwrite.md\n```", 5)):
             with self.subTest(body=body):
-                self.check(f"{D}\n\n{body}\n", refused("ambiguous_markup", line),
-                           refused("build_error", 3) if body.startswith(":::{") else None)
+                self.check(f"{D}\n\n{body}\n", refused("ambiguous_markup", line))  # MDX, left out where it
+                # certainly does not build, no longer names the refusal (issue 29 item 2)
         self.check(f"{D}\n\n```{{csv-table}} T\n:header: a, b\n\n1, 2\n```\n", claims((1, "refuse")))
 
     def test_dollar_math_taking_a_backtick(self) -> None:

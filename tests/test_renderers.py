@@ -466,9 +466,10 @@ class LinkTailTest(unittest.TestCase):
         comments had hidden it (``ready`` once both fixes met)."""
         for opener, closer in (("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>")):
             mdx = refused(AMBIGUOUS, 3) if opener == "<!--" else refused("build_error", 3)
-            with self.subTest(opener=opener):
+            with self.subTest(opener=opener):  # the default leaves MDX out where it certainly does not build
                 self.check(f"{D}\n\nSee [docs](https://e.example/{opener}).\n{O}\nend {closer}\n",
-                           {"*": refused(AMBIGUOUS, 4), "docusaurus": mdx, "portable": mdx})
+                           {"*": refused(AMBIGUOUS, 4), "docusaurus": mdx,
+                            "portable": mdx if opener == "<!--" else refused(AMBIGUOUS, 4)})
 
     def test_a_code_span_the_link_takes_may_hide_d(self) -> None:
         """Regression (hostile finding 1): after ``[a](`)`` the next two backticks pair, so D between them
