@@ -19,9 +19,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import selectors
 import shutil
+import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 from typing import Any, Awaitable, Callable
@@ -158,36 +161,23 @@ UNREADABLE_REQUESTS: dict[int, str] = {
 }
 
 
-def check_every_request_answered(test: unittest.TestCase, argv: list[str], cwd: Path,
-                                 env: dict[str, str] | None = None) -> None:
-    """Start the server ``argv`` as a stdio subprocess, make the handshake by hand, send
-    :data:`UNREADABLE_REQUESTS` as ``tools/call`` lines, and assert each id gets its answer: a JSON-RPC
-    error (``-32600``) for the three the SDK cannot read, the tool's error result for the last. The
-    wait is bounded only against a server that never answers (the fault)."""
-    import selectors
-    import subprocess
-    import time
-
-    def line(message: str) -> bytes:
-        return (message + "\n").encode("utf-8")
-
-    hello = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}})
-    calls = [line(hello), line('{"jsonrpc": "2.0", "method": "notifications/initialized"}')]
-    calls += [line('{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "gate", "arguments": {%s}}}'
-                   % (request_id, arguments)) for request_id, arguments in UNREADABLE_REQUESTS.items()]
+def stdio_session(argv: list[str], cwd: Path, env: dict[str, str] | None, requests: bytes,
+                  wanted: set[Any]) -> dict[Any, Any]:
+    """Start the server ``argv``, send ``requests`` (newline-ended lines), and collect its answers by id until
+    every id of ``wanted`` has one (bounded only against a server that never answers); then close its input
+    and reap it."""
     server = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL)
     answers: dict[Any, Any] = {}
     try:
         assert server.stdin is not None and server.stdout is not None
-        server.stdin.write(b"".join(calls))
+        server.stdin.write(requests)
         server.stdin.flush()
         received = b""
         deadline = time.monotonic() + 120
         with selectors.DefaultSelector() as selector:
             selector.register(server.stdout, selectors.EVENT_READ)
-            while set(answers) != {1, *UNREADABLE_REQUESTS} and time.monotonic() < deadline:
+            while set(answers) != wanted and time.monotonic() < deadline:
                 if selector.select(timeout=1):
                     chunk = os.read(server.stdout.fileno(), 1 << 16)
                     if not chunk:
@@ -203,6 +193,24 @@ def check_every_request_answered(test: unittest.TestCase, argv: list[str], cwd: 
         if server.poll() is None:
             server.kill()
             server.wait()
+    return answers
+
+
+def check_every_request_answered(test: unittest.TestCase, argv: list[str], cwd: Path,
+                                 env: dict[str, str] | None = None) -> None:
+    """Start the server ``argv`` as a stdio subprocess, make the handshake by hand, send
+    :data:`UNREADABLE_REQUESTS` as ``tools/call`` lines, and assert each id gets its answer: a JSON-RPC
+    error (``-32600``) for the three the SDK cannot read, the tool's error result for the last. The
+    wait is bounded only against a server that never answers (the fault)."""
+    def line(message: str) -> bytes:
+        return (message + "\n").encode("utf-8")
+
+    hello = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}})
+    calls = [line(hello), line('{"jsonrpc": "2.0", "method": "notifications/initialized"}')]
+    calls += [line('{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "gate", "arguments": {%s}}}'
+                   % (request_id, arguments)) for request_id, arguments in UNREADABLE_REQUESTS.items()]
+    answers = stdio_session(argv, cwd, env, b"".join(calls), {1, *UNREADABLE_REQUESTS})
     test.assertEqual(sorted(answers, key=str), sorted({1, *UNREADABLE_REQUESTS}, key=str))
     for request_id in (11, 12, 13):
         with test.subTest(request_id=request_id):
@@ -342,9 +350,6 @@ class UnreadableRequestTest(unittest.TestCase):
         is not UTF-8 made the audit tool's result unwritable, so the server died with request
         unanswered. Now id 31 is answered, the audit answers with the name written ``\\xff``, and the
         session goes on (id 33)."""
-        import selectors
-        import subprocess
-        import time
         if not hasattr(os, "fsencode") or sys.platform in ("win32", "darwin"):
             self.skipTest("needs a file system that holds a non-UTF-8 name")
         with tempfile.TemporaryDirectory(prefix="conflict-gate-mcp-") as tmp:
@@ -370,30 +375,8 @@ class UnreadableRequestTest(unittest.TestCase):
                      b'{"jsonrpc":"2.0",\r"id":31,"method":"ping"}',
                      b'{"jsonrpc":"2.0","id":32,"method":"tools/call","params":{"name":"audit","arguments":{}}}',
                      b'{"jsonrpc":"2.0","id":33,"method":"ping"}']
-            server = subprocess.Popen([sys.executable, str(REPO / "conflict_gate.py"), "mcp", "--manifest",
-                                       str(manifest)], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.DEVNULL)
-            answers: dict[Any, Any] = {}
-            try:
-                assert server.stdin is not None and server.stdout is not None
-                server.stdin.write(b"\n".join(lines) + b"\n")
-                server.stdin.flush()
-                with selectors.DefaultSelector() as selector:  # bounded only against a server that never answers
-                    selector.register(server.stdout, selectors.EVENT_READ)
-                    deadline = time.monotonic() + 120
-                    while set(answers) != {1, 31, 32, 33} and time.monotonic() < deadline:
-                        if selector.select(timeout=1):
-                            text = server.stdout.readline()
-                            if not text:
-                                break
-                            answer = json.loads(text.decode("utf-8"))
-                            answers[answer.get("id")] = answer
-                server.stdin.close()
-                server.wait(60)
-            finally:
-                if server.poll() is None:
-                    server.kill()
-                    server.wait()
+            answers = stdio_session([sys.executable, str(REPO / "conflict_gate.py"), "mcp", "--manifest",
+                                     str(manifest)], root, None, b"\n".join(lines) + b"\n", {1, 31, 32, 33})
         self.assertIn("\\xff", json.dumps(json.loads(audit[1].encode("utf-8"))))
         self.assertEqual(sorted(answers), [1, 31, 32, 33])
         self.assertEqual(answers[31]["result"], {})
