@@ -132,8 +132,12 @@ def _limits() -> dict[str, Any]:
             "format": CACHE_FORMAT}
 
 
+#: The package's folder, wherever this module sits in it (one folder up per dot after the first).
+_PACKAGE = str(Path(__file__).resolve().parents[__name__.count(".") - 1])
+
+
 @lru_cache(maxsize=None)
-def reader_fingerprint(package: str = os.path.dirname(os.path.abspath(__file__))) -> str | None:
+def reader_fingerprint(package: str = _PACKAGE) -> str | None:
     """SHA-256 (hex) of every Python source file of the package (its relative path and bytes, in
     sorted order) and of the reader's limits: any change to the code that reads pages changes it.
     ``None`` when a file cannot be read (then there is no cache). Computed once per process."""

@@ -526,14 +526,14 @@ def api() -> list[str]:
 def modules() -> list[str]:
     """Every module of the package in the flow's order (``_conflict_gate.MODULES``), with its summary
     (read from its source, not imported: ``mcp_server`` needs the optional extra)."""
-    from . import MODULES
+    import _conflict_gate
 
-    package = Path(__file__).resolve().parent
+    package = Path(_conflict_gate.__file__).resolve().parent
     rows = []
-    for name, step in MODULES:
-        path = package / f"{name}.py"
+    for name, step in _conflict_gate.MODULES:
+        path = package.joinpath(*name.split(".")).with_suffix(".py")
         is_package = not path.is_file()
-        source = (package / name / "__init__.py" if is_package else path).read_text(encoding="utf-8")
+        source = (package.joinpath(*name.split("."), "__init__.py") if is_package else path).read_text(encoding="utf-8")
 
         class Documented:
             __doc__ = ast.get_docstring(ast.parse(source))

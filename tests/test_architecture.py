@@ -1,9 +1,12 @@
 """The module map: every module of ``_conflict_gate`` is listed in ``MODULES``, and the flow runs one way.
 
-``_conflict_gate.MODULES`` names the modules in the flow's order; each may import only modules
-listed before it (read from its ``from .x import`` statements, at module level and in functions;
-imports under ``if TYPE_CHECKING:`` serve annotations only and are left out), so the flow manifest -> corpus -> decision -> answer check has
-no cycle and no step reaches forward. ``reference/architecture.md`` renders the map.
+``_conflict_gate.MODULES`` names the modules in the flow's order, by dotted path inside the package
+(``reader``, or ``reading.reader`` once modules sit in subpackages by stage); a listed name that is a
+package (``blocks``) is one unit with all its modules. Each unit may import only units listed before
+it (read from its ``from .x import`` statements, at module level and in functions; imports under
+``if TYPE_CHECKING:`` serve annotations only and are left out), so the flow manifest -> corpus ->
+decision -> answer check has no cycle and no step reaches forward. A package that is not a unit (a
+stage's folder) holds a docstring and nothing else. ``reference/architecture.md`` renders the map.
 """
 
 from __future__ import annotations
@@ -18,44 +21,72 @@ from tests.support import REPO
 PACKAGE = REPO / "_conflict_gate"
 
 
-def modules_on_disk() -> set[str]:
-    names = {path.stem for path in PACKAGE.glob("*.py") if path.stem != "__init__"}
-    names |= {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").is_file()}
-    return names
+def files_on_disk() -> dict[str, Path]:
+    """Every Python file of the package (the type stubs left out) by dotted name inside the package
+    (a package's ``__init__.py`` by the package's name)."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts and parts[0] != "stubs" and "__pycache__" not in parts:
+            found[".".join(parts)] = path
+    return found
 
 
-def imported(module: str) -> set[str]:
-    """The ``_conflict_gate`` modules ``module`` imports (its own subpackage's modules left out)."""
-    path = PACKAGE / f"{module}.py"
-    files = [path] if path.is_file() else sorted((PACKAGE / module).glob("*.py"))
+def unit_of(name: str, units: list[str]) -> str | None:
+    """The listed unit the dotted name ``name`` belongs to (the longest listed prefix), or ``None``."""
+    owners = [unit for unit in units if name == unit or name.startswith(unit + ".")]
+    return max(owners, key=len) if owners else None
+
+
+def imported(unit: str, units: list[str]) -> set[str]:
+    """The units whose modules the modules of ``unit`` import (``unit`` itself left out)."""
+    files = {name: path for name, path in files_on_disk().items() if unit_of(name, units) == unit}
     found = set()
-    for file in files:
-        tree = ast.parse(file.read_text(encoding="utf-8"))
+    for name, path in files.items():
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
         for block in ast.walk(tree):  # imports for annotations only do not run: not part of the flow
             if isinstance(block, ast.If) and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
                 block.body = []
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level:
-                depth = node.level - (0 if path.is_file() else 1)
-                if depth == 1 and node.module:
-                    found.add(node.module.split(".")[0])
-                elif depth == 1:  # from . import x
-                    found |= {alias.name for alias in node.names}
-    return found - {module, "__init__"}
+                base = package[:len(package) - (node.level - 1)] if node.level > 1 else package
+                if node.module:
+                    targets = [".".join([*base, node.module])]
+                else:  # from . import x: x is a module or a name of the package
+                    targets = [".".join([*base, alias.name]) for alias in node.names]
+                for target in targets:
+                    owner = unit_of(target, units)
+                    if owner is not None:
+                        found.add(owner)
+    return found - {unit}
 
 
 class ModuleMapTest(unittest.TestCase):
     def test_every_module_is_listed_once(self) -> None:
         listed = [name for name, _ in _conflict_gate.MODULES]
         self.assertEqual(len(listed), len(set(listed)))
-        self.assertEqual(set(listed), modules_on_disk() - {"stubs"})
+        on_disk = files_on_disk()
+        self.assertEqual(sorted(set(listed) - set(on_disk)), [], "listed modules that are not on disk")
+        unlisted = []
+        for name, path in on_disk.items():
+            if unit_of(name, listed) is not None:
+                continue
+            if path.name == "__init__.py":  # a stage's folder: its docstring only
+                body = ast.parse(path.read_text(encoding="utf-8")).body
+                if name == "" or (len(body) == 1 and ast.get_docstring(ast.Module(body, [])) is not None):
+                    continue
+            unlisted.append(name)
+        self.assertEqual(unlisted, [], "modules missing from _conflict_gate.MODULES")
 
     def test_a_module_imports_only_modules_before_it(self) -> None:
         """Guards against a cycle or a step reaching forward in the flow."""
         order = [name for name, _ in _conflict_gate.MODULES]
         for position, module in enumerate(order):
             with self.subTest(module):
-                later = imported(module) - set(order[:position]) - {"__version__", "MODULES"}
+                later = imported(module, order) - set(order[:position])
                 self.assertEqual(later, set(), f"{module} imports modules listed after it")
 
 

@@ -112,6 +112,16 @@ class CacheLocationTest(unittest.TestCase):
         self.assertTrue(folder and "conflict-gate-test-cache-" in folder, folder)
 
 
+class FingerprintTest(unittest.TestCase):
+    def test_the_fingerprint_covers_the_whole_package(self) -> None:
+        """Guards against the reader's fingerprint hashing only the folder of the cache's module: once
+        modules sit in subpackages by stage, a change to the reader would then leave stale readings."""
+        import _conflict_gate
+        from _conflict_gate import cache
+
+        self.assertEqual(Path(cache._PACKAGE), Path(_conflict_gate.__file__).resolve().parent)
+
+
 class CacheTest(CorpusTestCase):
     def setUp(self) -> None:
         self.root = self.folder()
