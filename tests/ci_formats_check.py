@@ -111,7 +111,7 @@ class CiFormatsCheck(unittest.TestCase):
         jsonschema.Draft4Validator.check_schema(schema)
         validator = jsonschema.Draft4Validator(schema)
         checked = 0
-        for (where, command, fmt), (code, out, _) in self.runs.items():
+        for (where, command, fmt), (_code, out, _) in self.runs.items():
             if fmt != "sarif" or not out:
                 continue
             with self.subTest(where=where, command=command):
@@ -138,7 +138,7 @@ class CiFormatsCheck(unittest.TestCase):
                 self.assertEqual(code != 0, any(c.find("failure") is not None for c in cases))
 
     def test_github_lines_stop_at_the_caps(self) -> None:
-        for (where, command, fmt), (code, out, _) in self.runs.items():
+        for (where, command, fmt), (_code, out, _) in self.runs.items():
             if fmt != "github" or not out:
                 continue
             with self.subTest(where=where, command=command):

@@ -391,7 +391,7 @@ class _Collector:
             elif getattr(child, "name", "") in ("#comment", "#processing-instruction"):
                 self.hidden(place, str(getattr(child, "data", "") or ""))
             elif _is_element(child):
-                name = str(getattr(child, "name"))
+                name = str(child.name)
                 child_path = (*path, name)
                 self.attributes(">".join(child_path), child, hidden or _hides(child))
                 breaks = name in PIECE_BREAKS or (name in CODE_ELEMENTS and not (hidden or code))

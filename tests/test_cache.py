@@ -30,6 +30,7 @@ from _conflict_gate.manifest import read_manifest
 from _conflict_gate.pool import start_method
 from _conflict_gate.reader import read_directives
 from tests.support import FIXTURE_MANIFEST, REPO, QUILL_GRAMMAR, CorpusTestCase, directive, run_cli, write_corpus
+import itertools
 
 #: A read-only disk: the cache's rename fails.
 READ_ONLY = mock.patch("_conflict_gate.cache.os.replace", side_effect=OSError(errno.EROFS, "Read-only file system"))
@@ -50,7 +51,7 @@ def decisions(corpus: Corpus) -> str:
     """The audit and a decision per pair of sources and claim, as JSON."""
     ids = sorted(corpus.sources)
     out: list[Any] = [audit(corpus)]
-    for a, b in zip(ids, ids[1:]):
+    for a, b in itertools.pairwise(ids):
         version = corpus.sources[a].version
         for key in ("existing_path", "close_required"):
             out.append(gate(corpus, [a, b], version, "create_copy", key))
@@ -149,7 +150,7 @@ class CacheTest(CorpusTestCase):
         assert sections is not None
         [entries] = sections.values()
         self.assertEqual(sorted(entry[0] for entry in entries),
-                         sorted(set(hashlib.sha256(raw).hexdigest() for raw in PAGES.values())))
+                         sorted({hashlib.sha256(raw).hexdigest() for raw in PAGES.values()}))
         self.assertNotIn("refused.md", self.cache.read_text(encoding="utf-8"))
 
     def test_a_changed_grammar_or_renderer_is_a_miss(self) -> None:
@@ -168,10 +169,10 @@ class CacheTest(CorpusTestCase):
     def test_a_changed_reader_is_a_miss(self) -> None:
         """Guards against a cache entry outliving the code that wrote it."""
         self.load()
-        with mock.patch("_conflict_gate.cache.reader_fingerprint", return_value="another reader"):
-            with mock.patch("_conflict_gate.corpus.read_directives", side_effect=AssertionError("read")):
-                with self.assertRaises(AssertionError):
-                    self.load()
+        with mock.patch("_conflict_gate.cache.reader_fingerprint", return_value="another reader"), \
+                mock.patch("_conflict_gate.corpus.read_directives", side_effect=AssertionError("read")), \
+                self.assertRaises(AssertionError):
+            self.load()
 
     def test_strict_and_non_strict_loads_fail_as_without_a_cache(self) -> None:
         self.load()
@@ -538,7 +539,7 @@ class ParallelLoadTest(CorpusTestCase):
             for name in ("SIGKILL", "SIGTERM"):
                 with self.subTest(method=method, signal=name):
                     folder = self.folder()
-                    done = subprocess.run([sys.executable, "-m", "tests.pool_orphan", str(folder), str(method), name],
+                    done = subprocess.run([sys.executable, "-m", "tests.pool_orphan", str(folder), str(method), name], check=False,
                                           cwd=REPO, capture_output=True, timeout=120)
                     self.assertEqual((done.returncode, done.stdout), (-getattr(signal, name), b"loading\n"),
                                      done.stderr)

@@ -17,7 +17,6 @@ import io
 import json
 import os
 import re
-import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 from pathlib import Path

@@ -165,7 +165,7 @@ class CliCase(unittest.TestCase):
         self.root = self.tmp / "corpus"
         self.manifest = write_corpus(self.root, FILES, versions={"next": "2.0"},
                                      statuses={"draft": "draft"}, grammar=GRAMMAR,
-                                     urls={sid: None for sid in IDS})
+                                     urls=dict.fromkeys(IDS))
         self.m = str(self.manifest)
 
     def folder(self) -> Path:
@@ -415,7 +415,7 @@ class ExitCodeTableTest(CliCase):
         """``python run.py mcp`` as a real process whose client closes stdin at once: it ends, exit 0."""
         if importlib.util.find_spec("mcp") is None:
             self.skipTest("SKIPPED: the MCP SDK is not installed (.ci/run's MCP step runs this with it)")
-        done = subprocess.run([sys.executable, "run.py", "mcp", "--manifest", manifest], cwd=REPO,
+        done = subprocess.run([sys.executable, "run.py", "mcp", "--manifest", manifest], check=False, cwd=REPO,
                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
         self.assertEqual(done.stdout, "")
         return Run(done.returncode, done.stdout, done.stderr)
@@ -1733,7 +1733,7 @@ class EntryPointTest(CliCase):
     def run_py(self, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
         env["PYTHONIOENCODING"] = "utf-8"
-        return subprocess.run([sys.executable, str(REPO / "run.py"), *args], cwd=cwd, capture_output=True,
+        return subprocess.run([sys.executable, str(REPO / "run.py"), *args], check=False, cwd=cwd, capture_output=True,
                               text=True, encoding="utf-8", env=env, timeout=120)
 
     def test_help(self) -> None:

@@ -13,7 +13,7 @@ import itertools
 import json
 import unittest
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
 from _conflict_gate.corpus import Corpus, load_documents
 from _conflict_gate.decision import audit, claim_operation, gate
@@ -527,7 +527,7 @@ class GateErrorTest(DialectCase):
         self.assertEqual(str(error), "source 'quill-guide': candidate is listed twice")
 
     #: scheme -> (corpus versions by source, valid versions absent from the corpus, invalid versions)
-    SCHEMES: dict[str, tuple[dict[str, str], tuple[str, ...], tuple[Any, ...]]] = {
+    SCHEMES: ClassVar[dict[str, tuple[dict[str, str], tuple[str, ...], tuple[Any, ...]]]] = {
         "major.minor": ({"a": "2.13", "b": "1.0", "c": "1.9"}, ("3.0", "0.0", "10.12"),
                         ("1", "v1.0", "1.0.0", "01.0", "1.00", " 1.0", "1.0\n", "\uff11.0", "1.\u0660", "", "latest",
                          "+1.0", "1.0-beta", 1.0, 1, None, b"1.0", ["1.0"])),

@@ -48,7 +48,6 @@ import unittest
 import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterator
-from unittest import mock
 
 import run
 from _conflict_gate.answer import verdict_of

@@ -66,7 +66,7 @@ class OpenSpy:
             return real(path, *args, **kwargs)
         return spy
 
-    def __enter__(self) -> "OpenSpy":
+    def __enter__(self) -> OpenSpy:
         for target in (os, builtins):
             patcher = mock.patch.object(target, "open", self._wrap(target.open))
             patcher.start()

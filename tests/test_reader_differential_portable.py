@@ -56,7 +56,7 @@ SKIP_MESSAGE = ("{}: see the module docstring (the renderers' packages) "
                 "or reference/testing.md")
 DEFAULT_DOCS = 400
 DOCS = int(os.environ.get("CONFLICT_GATE_DIFF_DOCS", DEFAULT_DOCS))
-SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", 20261130))
+SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", "20261130"))
 RENDERER = "portable"
 #: The rule sets the generated documents are drawn from, in turn: GitHub's and every site's.
 RULE_SETS = {"github": reader_oracle.HTML_RULES, **site_pages.SITE_RULES}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import tempfile
 import unittest
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.grammar import grammar_from_json
@@ -533,7 +533,7 @@ class ShownAttributeTest(unittest.TestCase):
     sanitizer the GitHub differential models, Python-Markdown, MyST and the MDX harness)."""
 
     ALL = frozenset(RENDERERS)
-    PAGES = {
+    PAGES: ClassVar[dict[str, tuple[str, frozenset[str]]]] = {
         "alt": (f'# T\n\n{D}\n\n<img alt="{O}">\n', ALL),
         "value": (f'# T\n\n{D}\n\n<input value="{O}" size="60">\n', ALL),
         "placeholder": (f'# T\n\n{D}\n\n<input placeholder="{O}" size="60">\n', ALL),

@@ -110,7 +110,7 @@ class RegistryLinksTest(unittest.TestCase):
     def test_the_eligible_status_is_a_page_status_and_the_default(self) -> None:
         self.assertIn(ELIGIBLE_STATUS, PAGE_STATUSES)
         self.assertEqual(DEFAULT_STATUS, ELIGIBLE_STATUS)
-        self.assertEqual(list(PAGE_STATUSES)[0], ELIGIBLE_STATUS)
+        self.assertEqual(next(iter(PAGE_STATUSES)), ELIGIBLE_STATUS)
 
 
 class ProducedResultsTest(unittest.TestCase):
