@@ -18,7 +18,7 @@ import threading
 import unittest
 from contextlib import redirect_stderr
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from unittest import mock
 
 from _conflict_gate.cache import _READ_LIMIT, CACHE_ENV, CACHE_FORMAT, MAX_SECTIONS, ReadingCache, cache_folder, cache_path, parse_cache_file
@@ -188,9 +188,10 @@ class CacheTest(CorpusTestCase):
     def test_an_untrusted_folder_or_file_is_not_used_with_one_warning(self) -> None:
         self.load()
         folder = self.cache.parent
-        for what, change, undo in (
+        changes: tuple[tuple[str, Callable[[], None], Callable[[], None]], ...] = (
                 ("folder", lambda: folder.chmod(0o777), lambda: folder.chmod(0o700)),
-                ("file", lambda: self.cache.chmod(0o666), lambda: self.cache.chmod(0o600))):
+                ("file", lambda: self.cache.chmod(0o666), lambda: self.cache.chmod(0o600)))
+        for what, change, undo in changes:
             with self.subTest(what):
                 change()
                 try:
@@ -320,7 +321,7 @@ class CacheTest(CorpusTestCase):
             changed[index] = entry
             return write_sections({context: changed})
 
-        damages = {
+        damages: dict[str, Callable[[], bytes]] = {
             "flipped byte": lambda: bytes(b ^ (1 << rng.randrange(8)) if i == rng.randrange(len(good)) else b
                                           for i, b in enumerate(good)),
             # cut after the format line: a file cut inside it is no longer known as a cache and is left as it
@@ -485,7 +486,7 @@ class ParallelLoadTest(CorpusTestCase):
     def test_workers_give_the_same_corpus(self) -> None:
         manifest = write_corpus(self.folder(), self.pages(70))
         one = self.load(manifest, strict=True, jobs=1)
-        for method in sorted({start_method(), start_method(threads=2)} - {None}):
+        for method in sorted({m for m in (start_method(), start_method(threads=2)) if m is not None}):
             with self.subTest(method=method):
                 two = self.load(manifest, strict=True, jobs=2, method=method)
                 self.assertEqual(snapshot(two), snapshot(one))
@@ -535,7 +536,7 @@ class ParallelLoadTest(CorpusTestCase):
         import subprocess
         import sys
         import time
-        for method in sorted({start_method(), start_method(threads=2)} - {None}):
+        for method in sorted({m for m in (start_method(), start_method(threads=2)) if m is not None}):
             for name in ("SIGKILL", "SIGTERM"):
                 with self.subTest(method=method, signal=name):
                     folder = self.folder()

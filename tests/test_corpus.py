@@ -332,7 +332,7 @@ class OnlyTest(CorpusCase):
         corpus = load_documents(self.manifest, only=["a", "b"], cache=False)
         for function in (audit, versions_listing):
             with self.subTest(function=function.__name__), self.assertRaises(ValueError):
-                function(corpus)  # type: ignore[operator]
+                function(corpus)
         with self.assertRaises(TypeError):
             load_documents(self.manifest, only="a")  # one id, not a collection of ids
 

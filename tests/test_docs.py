@@ -28,7 +28,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from _conflict_gate import reference, reference_tables
 from _conflict_gate.results import (
@@ -191,6 +191,8 @@ class GeneratedRegionTest(unittest.TestCase):
 class ReadmeTest(unittest.TestCase):
     """The README is a front page whose commands and example work."""
 
+    text: ClassVar[str]
+
     @classmethod
     def setUpClass(cls) -> None:
         cls.text = read(README)
@@ -290,6 +292,10 @@ class ReadmeTest(unittest.TestCase):
 class ReadmeCiTest(unittest.TestCase):
     """The README's GitHub Actions steps and pre-commit configuration, run as written (in process) on a
     docs tree in a Git repository: they pass, fail on a changed page, and pass again after ``pin``."""
+
+    steps: ClassVar[list[Any]]
+    config: ClassVar[dict[str, Any]]
+    hooks: ClassVar[dict[str, Any]]
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -391,6 +397,8 @@ class LinkTest(unittest.TestCase):
 
 
 class BadInputTableTest(unittest.TestCase):
+    rows: ClassVar[list[list[str]]]
+
     @classmethod
     def setUpClass(cls) -> None:
         cls.rows = table_rows(section(read(REFERENCE / "errors.md"), "Bad input"))

@@ -328,7 +328,7 @@ class ImmutabilityTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             QUILL.operations["create_copy"]["mode"] = EnumRule(("a",))  # type: ignore[index]
         with self.assertRaises(dataclasses.FrozenInstanceError):
-            QUILL.operations["create_copy"]["existing_path"].values = ("merge",)  # type: ignore[misc]
+            QUILL.operations["create_copy"]["existing_path"].values = ("merge",)  # type: ignore[union-attr,misc]
         with self.assertRaises(dataclasses.FrozenInstanceError):
             RICH.rule("connect", "timeout").minimum = 0  # type: ignore[union-attr,misc]
 
@@ -546,7 +546,8 @@ class ParseTest(unittest.TestCase):
                     QUILL.parse(line)
                 self.assertEqual((caught.exception.reason, caught.exception.column),
                                  ("malformed_directive", column))
-                self.assertLessEqual(caught.exception.column, len(line))
+                self.assertIsNotNone(caught.exception.column)
+                self.assertLessEqual(caught.exception.column or 0, len(line))
 
     def test_integer_refusals_with_reason_and_column(self) -> None:
         """Guards against lenient integers in directives, and out-of-range ones reported as malformed."""
