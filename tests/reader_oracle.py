@@ -851,7 +851,7 @@ class Rules(NamedTuple):
     constructs: tuple[str, ...]
 
 
-#: The markdown-it differential's documents (its figures in ``reference/directives.md`` are for these).
+#: The markdown-it differential's documents (its figures in ``reference/dev/differential.md`` are for these).
 MARKDOWN_RULES: Final = Rules(PLACEMENTS, CONTEXT_BLOCKS, CONSTRUCTS)
 
 

@@ -128,7 +128,7 @@ class MkDocsDifferentialTest(FlavourTests, MkDocsTestCase):
     flavour = "mkdocs"
     docs, default_docs, seed = DOCS, DEFAULT_DOCS, SEED
     #: edge cases, not realistic pages: Python-Markdown parts from CommonMark on many, and the gate
-    #: refuses there (reference/directives.md); no unsafe and no missed document is asserted
+    #: refuses there (reference/dev/differential.md); no unsafe and no missed document is asserted
     spec_false_refusals = False
 
 

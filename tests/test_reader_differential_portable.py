@@ -123,7 +123,7 @@ class PortableDifferentialTest(SiteDifferentialCase):
             self.skipTest("no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON (see reference/testing.md)")
         counts = {"injection": Counter(label.partition(": ")[2] for label, _ in documents)}
         # edge cases, not realistic pages: Python-Markdown parts from CommonMark on many, and the gate
-        # refuses there (reference/directives.md); no unsafe and no missed document is asserted
+        # refuses there (reference/dev/differential.md); no unsafe and no missed document is asserted
         self.measure("CommonMark spec examples", documents, counts, assert_false_refusals=False)
 
 
