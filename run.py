@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-if sys.version_info < (3, 10):  # before the imports that need 3.10, so the message is readable
+if sys.version_info < (3, 10):  # noqa: UP036 - before the imports that need 3.10, so the message is readable
     raise SystemExit("conflict-gate needs Python 3.10 or newer")
 
 import argparse
@@ -23,7 +23,7 @@ import shlex
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Final
+from typing import Callable, Final
 
 from _conflict_gate.answer import check_answer
 from _conflict_gate.cli import main

@@ -491,10 +491,8 @@ class _Check:
         span or element, or two a chat window shows as one statement: `existing_path`: `overwrite`), and
         a flag with ``=`` (``--existing-path=x``)."""
         found: list[Statement] = []
-        if block.kind in _CODE_KINDS or block.code or "--" in text:
-            found = list(self.words.code_statements(text))
-        elif block.spans and (_COLON_EDGE.search(text) is not None
-                              or any(_CODE_ONLY.search(span.content) is not None for span in block.spans)):
+        if block.kind in _CODE_KINDS or block.code or "--" in text or (block.spans and (_COLON_EDGE.search(text) is not None
+                              or any(_CODE_ONLY.search(span.content) is not None for span in block.spans))):
             found = list(self.words.code_statements(text))
         if found and block.kind not in _CODE_KINDS:
             opens = [m.start() for m in _CODE_REGION.finditer(text)]
@@ -503,8 +501,8 @@ class _Check:
             def in_code(at: int) -> bool:
                 k = bisect.bisect_right(opens, at) - 1
                 return k >= 0 and at < closes[k]
-            found = [st for st in found if in_code(st.start) and in_code(st.end - 1)
-                     or text.startswith("--", st.start) and "=" in text[st.start:st.end]]
+            found = [st for st in found if (in_code(st.start) and in_code(st.end - 1))
+                     or (text.startswith("--", st.start) and "=" in text[st.start:st.end])]
         return found
 
     def _table_statements(self, block: AnswerBlock, text: str) -> list[Statement]:

@@ -642,7 +642,7 @@ def reading_findings(reading: AnswerReading, words: FormWords) -> list[Finding]:
             answer_start, answer_end = block.shown.span(start, end)
             _look_alike(out, answer_start, answer_end, run)
     outside = _outside(reading)
-    for kind, token, i, j in words.tokens(outside.text, raw=True):
+    for _kind, token, i, j in words.tokens(outside.text, raw=True):
         out.add("hidden_form", "form-like text outside every block a reader sees", *outside.span(i, j), quote=token)
     for start, end, run in words.look_alikes.runs(text):
         _look_alike(out, start, end, run)
@@ -742,7 +742,7 @@ def _doubts(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
         out.add("unclear_markup", f"readers may show this block differently: {block.doubt}; write the "
                 "forms in plain paragraphs", block.start, block.end)
         return
-    for kind, token, i, j in raw_tokens:
+    for _kind, token, i, j in raw_tokens:
         span = block.raw.span(i, j)
         if _overlaps(span, block.unsure):
             out.add("unclear_markup", "a browser may end the raw HTML here elsewhere than a Markdown reader "
@@ -798,7 +798,7 @@ def _hiding_markup(out: _Findings, reading: AnswerReading, block: AnswerBlock, w
     first = next((a for a, b in block.hidden if text.startswith("<", a) and _HIDING_TAG.match(text, a, b)), None)
     if first is None:
         return
-    for kind, token, i, j in words.tokens(block.raw.text, raw=True):
+    for _kind, token, i, j in words.tokens(block.raw.text, raw=True):
         start, end = block.raw.span(i, j)
         if start > first:
             out.add("unclear_markup", "raw HTML before this text hides or reorders its content or may (a "

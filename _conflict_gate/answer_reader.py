@@ -41,6 +41,7 @@ import bisect
 import html
 import re
 from dataclasses import replace
+from itertools import pairwise
 from typing import Final, NamedTuple, Sequence
 
 from .blocks import GITHUB, MARKDOWN_IT, Leaf, Variant, line_view, parse_blocks
@@ -50,8 +51,17 @@ from .answer_inline import (ANSWER_TAG_FILTER, CODE_MARK, EMPTY_MAPPED, Builder,
 from .answer_html import OpenHtml
 from .inlines import html_view
 
-__all__ = ["ANSWER_FLAVOUR", "AnswerBlock", "AnswerReading", "CODE_MARK", "CodeSpan", "Mapped", "Segment",
-           "read_answer", "segments"]
+__all__ = [
+    "ANSWER_FLAVOUR",
+    "CODE_MARK",
+    "AnswerBlock",
+    "AnswerReading",
+    "CodeSpan",
+    "Mapped",
+    "Segment",
+    "read_answer",
+    "segments",
+]
 
 _MARKDOWN_IT_WHY: Final = GITHUB.variants_by_name[MARKDOWN_IT_READING].why
 #: How an answer is read: GitHub's reading (CommonMark 0.31.2, GFM tables, its footnotes in doubt)
@@ -395,7 +405,7 @@ def segments(reading: AnswerReading) -> list[Segment]:
             for part in re.finditer(f"[^{CODE_MARK}]+", piece):
                 a, b = origin + part.start(), origin + part.end()
                 cuts = sorted({a, b, *(x for span in code for x in span if a < x < b)})
-                for left, right in zip(cuts, cuts[1:]):
+                for left, right in pairwise(cuts):
                     kind = "code" if whole_code or within(left, code) else "prose"
                     add(kind, left, right, reading.text[left:right] if shown.strides[k] else piece)
     return sorted(out, key=lambda segment: (segment.start, segment.end))

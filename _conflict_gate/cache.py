@@ -48,7 +48,7 @@ import secrets
 import stat
 import sys
 import unicodedata
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Final, Mapping
 
@@ -136,7 +136,7 @@ def _limits() -> dict[str, Any]:
 _PACKAGE = str(Path(__file__).resolve().parents[__name__.count(".") - 1])
 
 
-@lru_cache(maxsize=None)
+@cache
 def reader_fingerprint(package: str = _PACKAGE) -> str | None:
     """SHA-256 (hex) of every Python source file of the package (its relative path and bytes, in
     sorted order) and of the reader's limits: any change to the code that reads pages changes it.
@@ -145,7 +145,7 @@ def reader_fingerprint(package: str = _PACKAGE) -> str | None:
     try:
         files = sorted(p for p in Path(package).rglob("*.py") if "__pycache__" not in p.parts)
         for path in files:
-            digest.update(f"\0{path.relative_to(package).as_posix()}\0".encode("utf-8"))
+            digest.update(f"\0{path.relative_to(package).as_posix()}\0".encode())
             digest.update(path.read_bytes())
     except OSError:
         return None
@@ -275,7 +275,7 @@ class ReadingCache:
 
     @classmethod
     def open(cls, path: str, grammar: Grammar, renderer_name: str, warn: Warn,
-             limit: int = MAX_CACHE_BYTES) -> "ReadingCache":
+             limit: int = MAX_CACHE_BYTES) -> ReadingCache:
         """The cache in ``path`` for pages read with ``grammar`` and ``renderer_name``: its entries read
         if the file exists and is trusted (see the module docstring); empty otherwise. ``limit``: the
         most bytes of sections :meth:`save` writes."""

@@ -24,9 +24,7 @@ import argparse
 import contextlib
 import importlib.metadata
 import io
-import json
 import os
-import re
 import sys
 from functools import lru_cache
 from typing import Callable, Final, Mapping, NoReturn, Sequence
@@ -56,7 +54,6 @@ from .corpus import Corpus
 from .decision import audit, claim_operation, gate, versions_listing
 from .errors import DecisionError, GateError, GrammarError, IngestionError, printable
 from .files import read_head
-from .grammar import NAME
 from .jsondata import render_json
 from .manifest import VERSION_SCHEMES, read_manifest
 from .pool import DEFAULT_JOBS, PARALLEL_MIN_PAGES
@@ -66,7 +63,6 @@ from .results import build
 from .results_lab import GRAMMAR_REPORT_FIELDS, GrammarReport
 from .schema import SCHEMAS, result_schema
 from .site_build import judge_site, locate_site
-from .tree import missing
 
 __all__ = ["CliError", "build_parser", "main", "render_json", "write_atomically"]
 

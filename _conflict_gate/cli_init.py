@@ -17,7 +17,7 @@ from typing import Any, Final, Mapping, NamedTuple, Sequence
 from .cli_support import CliError, check_output, exit_code, plural, printable_path, write_atomically
 from .corpus import SourceFiles, decode_source, source_digest
 from .errors import GrammarError, IngestionError, printable
-from .grammar import CANONICAL_INTEGER, Grammar, NAME, VALUE_TOKEN, grammar_from_json
+from .grammar import CANONICAL_INTEGER, NAME, VALUE_TOKEN, grammar_from_json
 from .jsondata import render_json
 from .manifest import ENTRY_FIELDS, Entry, VERSION_SCHEMES, read_manifest
 from .manifest_text import edit_documents

@@ -26,7 +26,6 @@ from .decision import unlisted_sources
 from .errors import IngestionError, printable
 from .jsondata import render_json
 from .manifest import read_manifest
-from .tree import missing
 
 __all__ = ["pin_command"]
 

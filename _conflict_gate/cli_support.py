@@ -11,7 +11,6 @@ import argparse
 import contextlib
 import errno
 import os
-import re
 import secrets
 import shlex
 import stat
@@ -33,15 +32,28 @@ from .ci import (
     repository_root,
 )
 from .corpus import Corpus, load_with
-from .decision import audit
 from .errors import DecisionError, GateError, GrammarError, IngestionError, LocatedError, defuse_commands, printable
 from .registry import EXIT_CODES
-from .tree import missing
 
-__all__ = ["CliError", "ERROR_KINDS", "DefusedLines", "check_ci_options", "check_output", "ci_locations",
-           "defused", "error_line", "exit_code",
-           "failed_line", "load_corpus", "located_error", "plural", "printable_path", "shown_manifest",
-           "write_atomically", "write_report"]
+__all__ = [
+    "ERROR_KINDS",
+    "CliError",
+    "DefusedLines",
+    "check_ci_options",
+    "check_output",
+    "ci_locations",
+    "defused",
+    "error_line",
+    "exit_code",
+    "failed_line",
+    "load_corpus",
+    "located_error",
+    "plural",
+    "printable_path",
+    "shown_manifest",
+    "write_atomically",
+    "write_report",
+]
 
 
 class CliError(Exception):

@@ -60,8 +60,25 @@ from .renderers import RENDERER_VALUES, Renderer
 from .registry import MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
 from .suggest import IdIndex
 
-__all__ = ["MEMO_BYTES", "MEMO_ENTRY_BYTES", "Corpus", "Memo", "Source", "SourceFiles", "decode_source", "failed_source", "line_ending_hint", "load_documents",
-           "collection_paused", "load_with", "read_chunk", "read_page", "source_digest", "source_from_bytes", "verified_digest"]
+__all__ = [
+    "MEMO_BYTES",
+    "MEMO_ENTRY_BYTES",
+    "Corpus",
+    "Memo",
+    "Source",
+    "SourceFiles",
+    "collection_paused",
+    "decode_source",
+    "failed_source",
+    "line_ending_hint",
+    "load_documents",
+    "load_with",
+    "read_chunk",
+    "read_page",
+    "source_digest",
+    "source_from_bytes",
+    "verified_digest",
+]
 
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 #: Bytes :attr:`Corpus.memo` holds, at most, as its entries' estimates say (:class:`Memo`): a full memo
@@ -290,7 +307,7 @@ class SourceFiles:
         self._open_folders: dict[tuple[str, ...], tuple[int, tuple[str, ...]]] = {}
         self._seen: dict[tuple[int, int], str] = {}
 
-    def __enter__(self) -> "SourceFiles":
+    def __enter__(self) -> SourceFiles:
         return self
 
     def __exit__(self, *exc: object) -> None:

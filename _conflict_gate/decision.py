@@ -19,6 +19,7 @@ that it does not list.
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import pairwise
 from typing import Any, Mapping, Sequence
 
 from .corpus import MEMO_ENTRY_BYTES, Corpus, Source, collection_paused
@@ -106,7 +107,7 @@ def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, o
         raise GateError("invalid_candidate_ids", "candidate ids must be a list (or tuple) of non-empty "
                         f"strings, got {printable(repr(candidate_ids))[:200]}")
     ordered = sorted(candidate_ids)  # sorted: the id an error names never depends on order
-    for previous, sid in zip(ordered, ordered[1:]):
+    for previous, sid in pairwise(ordered):
         if sid == previous:
             raise GateError("duplicate_candidate", "candidate is listed twice", source_id=sid)
     scheme = corpus.version_scheme

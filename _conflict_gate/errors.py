@@ -23,13 +23,13 @@ from .registry import (
 )
 
 __all__ = [
+    "RUNNER_MARK_ESCAPES",
     "DecisionError",
     "DirectiveError",
     "GateError",
     "GrammarError",
     "IngestionError",
     "LocatedError",
-    "RUNNER_MARK_ESCAPES",
     "defuse_commands",
     "located_message",
     "printable",

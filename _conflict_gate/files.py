@@ -17,8 +17,19 @@ import os
 import stat
 from typing import Callable, Final
 
-__all__ = ["DIR_FLAGS", "ErrorFactory", "HAS_DIR_FD", "HAS_NOFOLLOW", "OPEN_FLAGS", "is_symlink_at", "open_error",
-           "open_root", "read_capped", "read_fd", "read_head"]
+__all__ = [
+    "DIR_FLAGS",
+    "HAS_DIR_FD",
+    "HAS_NOFOLLOW",
+    "OPEN_FLAGS",
+    "ErrorFactory",
+    "is_symlink_at",
+    "open_error",
+    "open_root",
+    "read_capped",
+    "read_fd",
+    "read_head",
+]
 
 #: ``error(reason, detail)`` builds the exception to raise; the reasons are ``source_missing``,
 #: ``source_not_regular_file``, ``source_too_large``, ``source_unreadable`` and, from

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Final, Sequence
 if TYPE_CHECKING:  # the grammar imports this module (for RESERVED_KEYS); only its type is needed here
     from .grammar import Grammar
 
-__all__ = ["ANSWER_FORM", "AnswerForm", "RESERVED_KEYS", "language_forms"]
+__all__ = ["ANSWER_FORM", "RESERVED_KEYS", "AnswerForm", "language_forms"]
 
 
 def language_forms(name: str) -> tuple[str, ...]:
@@ -63,7 +63,7 @@ class AnswerForm:
         """The text that starts a citation (a citation begun but not completed is malformed)."""
         return self.citation.partition("{source_id}")[0]
 
-    def instructions(self, grammar: "Grammar", claim_key: str, version: str,
+    def instructions(self, grammar: Grammar, claim_key: str, version: str,
                      citations: Sequence[str]) -> str:
         """The answer-form part of the system message."""
         example_value = self.value.format(claim_key=claim_key, value="<value>")

@@ -22,7 +22,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, Mapping, Union
+from typing import Any, Final, Mapping
 
 from .errors import DirectiveError, GrammarError, printable
 from .form import RESERVED_KEYS
@@ -30,11 +30,11 @@ from .jsondata import json_pointer
 
 __all__ = [
     "CANONICAL_INTEGER",
+    "NAME",
+    "VALUE_TOKEN",
     "EnumRule",
     "Grammar",
     "IntegerRule",
-    "NAME",
-    "VALUE_TOKEN",
     "grammar_from_json",
 ]
 
@@ -122,7 +122,7 @@ class IntegerRule:
         return data
 
 
-ValueRule = Union[EnumRule, IntegerRule]
+ValueRule = EnumRule | IntegerRule
 
 
 @dataclass(frozen=True)

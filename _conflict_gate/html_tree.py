@@ -47,8 +47,21 @@ from typing import Callable, Final, NamedTuple, Sequence
 
 from .inlines import RAW_TEXT_ELEMENTS, Indexes, Spans, browser_markup_end, filtered_tag, raw_text_end
 
-__all__ = ["BLOCK", "CELL", "HEADING", "MAX_OPEN", "NOT_A_LINE", "OpenElements", "Opened", "RCDATA_SHOWN", "RawHtml",
-           "STRUCTURE", "TEXT", "readings", "shown_attribute"]
+__all__ = [
+    "BLOCK",
+    "CELL",
+    "HEADING",
+    "MAX_OPEN",
+    "NOT_A_LINE",
+    "RCDATA_SHOWN",
+    "STRUCTURE",
+    "TEXT",
+    "OpenElements",
+    "Opened",
+    "RawHtml",
+    "readings",
+    "shown_attribute",
+]
 
 #: HTML 13.1.2: void elements, and those the "in body" mode inserts and pops at once (13.2.6.4.7).
 _VOID: Final = frozenset({"area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img",
@@ -118,8 +131,7 @@ _COMPONENT_NAME: Final = re.compile(r"^[A-Za-z0-9]*[A-Z][A-Za-z0-9]*$", re.ASCII
 #: The HTML Living Standard's element names (4, index of elements) and obsolete ones a browser still
 #: builds (16.2, 16.3): a self-closing tag of one of them (``<Details />``) opens that element.
 _HTML_ELEMENTS: Final = NOT_A_LINE | _SPECIAL | _FORMATTING | _VOID | frozenset(
-    "abbr acronym b bdi bdo big blink cite data dfn em i ins label map mark menuitem nobr output q rb rt rtc ruby "
-    "slot small span strong sub sup time u var wbr font image isindex multicol nextid spacer".split())
+    ["abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "cite", "data", "dfn", "em", "i", "ins", "label", "map", "mark", "menuitem", "nobr", "output", "q", "rb", "rt", "rtc", "ruby", "slot", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr", "font", "image", "isindex", "multicol", "nextid", "spacer"])
 #: Elements that may hide or reorder their text whatever their attributes: ``<font>`` (a colour or
 #: size), ``<bdo>`` and ``<bdi>`` (15.3.8: bidirectional overrides and isolates).
 _MAY_HIDE_ELEMENTS: Final = frozenset({"font", "bdo", "bdi"})

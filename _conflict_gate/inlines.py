@@ -56,9 +56,23 @@ import unicodedata
 from array import array
 from typing import Callable, Final, Iterator, NamedTuple, Sequence
 
-__all__ = ["ASCII_PUNCTUATION", "FILTERED_TAGS", "Indexes", "InlineView", "MAX_NESTING", "Spans", "TagFilter", "View",
-           "browser_markup_end", "filtered_tag", "html_tag_end", "html_view", "inline_view", "invisible",
-           "visible_word"]
+__all__ = [
+    "ASCII_PUNCTUATION",
+    "FILTERED_TAGS",
+    "MAX_NESTING",
+    "Indexes",
+    "InlineView",
+    "Spans",
+    "TagFilter",
+    "View",
+    "browser_markup_end",
+    "filtered_tag",
+    "html_tag_end",
+    "html_view",
+    "inline_view",
+    "invisible",
+    "visible_word",
+]
 
 #: Unmatched brackets or parentheses nested deeper than this are not followed.
 MAX_NESTING: Final = 1000
@@ -137,7 +151,7 @@ class Spans:
     on its first call), so it sees nested and overlapping spans too.
     """
 
-    __slots__ = ("starts", "ends", "reach")
+    __slots__ = ("ends", "reach", "starts")
 
     def __init__(self, size: int = 0) -> None:
         self.starts = _offsets(size)
@@ -236,8 +250,18 @@ class _Builder:
     per character however many constructs there are.
     """
 
-    __slots__ = ("content", "parts", "chunks", "length", "starts", "origins", "strides", "hidden_until",
-                 "run_start", "run_end")
+    __slots__ = (
+        "chunks",
+        "content",
+        "hidden_until",
+        "length",
+        "origins",
+        "parts",
+        "run_end",
+        "run_start",
+        "starts",
+        "strides",
+    )
 
     def __init__(self, content: str) -> None:
         self.content = content
@@ -350,7 +374,7 @@ class _Index:
     integers, not a list of occurrences, so memory stays flat on any text.
     """
 
-    __slots__ = ("text", "needle", "searched_from", "found")
+    __slots__ = ("found", "needle", "searched_from", "text")
 
     def __init__(self, text: str, needle: str) -> None:
         self.text, self.needle = text, needle
@@ -366,7 +390,7 @@ class _Index:
 class _PatternIndex:
     """:class:`_Index` for the next match of a pattern (a character class) instead of a substring."""
 
-    __slots__ = ("text", "pattern", "searched_from", "found")
+    __slots__ = ("found", "pattern", "searched_from", "text")
 
     def __init__(self, text: str, pattern: re.Pattern[str]) -> None:
         self.text, self.pattern = text, pattern
@@ -562,7 +586,7 @@ class _Destinations:
     """The ``(`` right after a ``]`` -> its matching ``)`` (escapes skipped), for link destinations:
     two arrays in the order of the ``(`` (every parenthesis is matched, only these are kept)."""
 
-    __slots__ = ("opens", "closes")
+    __slots__ = ("closes", "opens")
 
     def __init__(self, content: str) -> None:
         self.opens = _offsets(len(content))
@@ -603,7 +627,7 @@ class _Brackets:
     between them merged, so a line of thousands of links is one span (:class:`Spans`). With ``every``,
     each span is kept as found (:meth:`every_span`), for a reader that needs each link."""
 
-    __slots__ = ("content", "spans", "every")
+    __slots__ = ("content", "every", "spans")
 
     def __init__(self, content: str, every: bool = False) -> None:
         self.content = content
@@ -645,9 +669,29 @@ class _Scan:
     content before that offset is in both views (or deliberately left out).
     """
 
-    __slots__ = ("content", "indexes", "runs", "parentheses", "gave_up", "literal", "linked", "code", "hidden",
-                 "unsure", "raw_html", "brackets", "open_brackets", "tag_filter", "definitions", "spaces", "tail_end",
-                 "link_doubt", "cmark_scanned", "cmark_memo", "backtick_doubt")
+    __slots__ = (
+        "backtick_doubt",
+        "brackets",
+        "cmark_memo",
+        "cmark_scanned",
+        "code",
+        "content",
+        "definitions",
+        "gave_up",
+        "hidden",
+        "indexes",
+        "link_doubt",
+        "linked",
+        "literal",
+        "open_brackets",
+        "parentheses",
+        "raw_html",
+        "runs",
+        "spaces",
+        "tag_filter",
+        "tail_end",
+        "unsure",
+    )
 
     def __init__(self, content: str, tag_filter: TagFilter, definitions: bool = True,
                  every_bracket: bool = False) -> None:

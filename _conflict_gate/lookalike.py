@@ -31,7 +31,7 @@ import re
 import unicodedata
 from typing import Final, Iterable, Mapping, Sequence
 
-__all__ = ["CONFUSABLES", "LookAlikes", "RUN_BREAKS", "is_look_alike", "run_pattern", "skeleton"]
+__all__ = ["CONFUSABLES", "RUN_BREAKS", "LookAlikes", "is_look_alike", "run_pattern", "skeleton"]
 
 #: Characters that end a run as whitespace does: typographic quotation marks and apostrophes, the em
 #: dash, the ellipsis, and CJK and fullwidth punctuation. None of them looks like a character of a

@@ -42,10 +42,10 @@ from .sources import Sources, SourcesProblem, sources_from_json
 
 __all__ = [
     "ENTRY_FIELDS",
-    "Entry",
-    "Manifest",
     "SOURCE_ID",
     "VERSION_SCHEMES",
+    "Entry",
+    "Manifest",
     "VersionScheme",
     "check_relative_path",
     "read_manifest",

@@ -7,11 +7,9 @@ import re
 from typing import Any, Final, Mapping, Sequence
 
 from .cli_support import printable_path
-from .decision import audit, gate, unlisted_sources
-from .errors import IngestionError, defuse_commands, printable
+from .errors import defuse_commands, printable
 from .grammar import Grammar
 from .results_audit import AUDIT_SUMMARY_WORDS
-from .sources import Sources
 
 __all__ = ["code_span", "grammar_table", "markdown_table", "render_audit_markdown", "versions_table"]
 

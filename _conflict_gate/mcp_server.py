@@ -54,7 +54,7 @@ from .registry import DEFAULT_UNRELATED
 from .schema import result_schema
 from .service import FLOW, TOOL_ERRORS, TOOLS, GateService
 
-__all__ = ["SERVER_NAME", "CheckedLines", "answer_for", "build_server", "serve", "sdk_problem"]
+__all__ = ["SERVER_NAME", "CheckedLines", "answer_for", "build_server", "sdk_problem", "serve"]
 
 #: The server's name in the MCP handshake (its version is the package's).
 SERVER_NAME: Final = "conflict-gate"
@@ -159,7 +159,7 @@ def _stdin_wire() -> Iterator[BinaryIO]:
     finally:
         os.close(null)
     try:
-        yield open(wire, "rb", closefd=False)
+        yield open(wire, "rb", closefd=False)  # noqa: SIM115 - never closed, as the docstring says
     finally:
         os.dup2(wire, 0)
 
@@ -222,7 +222,7 @@ def sdk_problem(line: str) -> tuple[bool, str] | None:
         where = ".".join(str(part) for part in first.get("loc", ()))
         text = f"{where}: {first['msg']}" if where else str(first["msg"])
         return first.get("type") == "json_invalid", text[:_PROBLEM_CHARS]
-    except Exception as error:  # the SDK's reader catches every exception too
+    except Exception as error:  # noqa: BLE001 - the SDK's reader catches every exception too
         return False, type(error).__name__
     members = top_level_members(line)
     if members is None or "method" not in members or "id" not in members:
@@ -276,7 +276,7 @@ def _error(request_id: int | str | None, code: int, message: str) -> JSONRPCErro
     answer = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
     try:
         answer.model_dump_json(by_alias=True, exclude_unset=True)
-    except Exception:  # the writer would fail on it and end the session
+    except Exception:  # noqa: BLE001 - the writer would fail on it and end the session
         answer = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=code, message=message))
     return answer
 

@@ -158,7 +158,7 @@ class PagePool:
         chunk, future = self._flight.popleft()
         try:
             results = future.result()
-        except Exception:  # a worker died or failed: the same pages, read here
+        except Exception:  # noqa: BLE001 - a worker died or failed: the same pages, read here
             self._here_only = True
             for token, raw in chunk:
                 self._here(token, raw)

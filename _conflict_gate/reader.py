@@ -64,8 +64,17 @@ from .candidates import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS, candidates_of, occ
 from .renderers import DEFAULT, RENDERER_VALUES, Renderer
 from .site_mkdocs import MkDocsPage
 
-__all__ = ["Claim", "LeftOut", "MAX_BLOCK_BYTES", "MAX_CANDIDATES", "MAX_NEAR_MISSES", "MAX_OCCURRENCE_CHARS",
-           "NearMiss", "Reading", "read_directives"]
+__all__ = [
+    "MAX_BLOCK_BYTES",
+    "MAX_CANDIDATES",
+    "MAX_NEAR_MISSES",
+    "MAX_OCCURRENCE_CHARS",
+    "Claim",
+    "LeftOut",
+    "NearMiss",
+    "Reading",
+    "read_directives",
+]
 
 #: At most this many near-misses are kept per source, so no input can grow memory.
 MAX_NEAR_MISSES: Final = 100
@@ -313,7 +322,7 @@ def _judged(renderer: Renderer, members: Sequence[Renderer], readings: Sequence[
             assert reading.refusal is not None
             return (reading.refusal.line or 0, reading.refusal.column or 0,
                     reading.refusal.reason != "misplaced_directive", -index)
-        index, chosen = min(refused, key=place)
+        _index, chosen = min(refused, key=place)
         error = chosen.refusal
         assert error is not None
         alike = [names[i] for i, reading in refused if reading.refusal is not None
@@ -894,7 +903,7 @@ def _quiet_paragraph(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> bool:
         i = closer + 1
     if _LOUD.search(text, quiet_from):
         return False
-    for at, start, end in directive_lines:
+    for at, _start, _end in directive_lines:
         if any(a <= at < b for a, b in code):
             return False
     for _, start, end in directive_lines:

@@ -19,7 +19,7 @@ import ast
 import json
 import re
 from pathlib import Path
-from typing import Any, Callable, Final, Mapping, Sequence
+from typing import Any, Final, Mapping, Sequence
 
 from .blocks import MAX_DEPTH, MAX_LEAF_LINES
 from .ci import SARIF_LEVELS

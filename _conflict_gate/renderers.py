@@ -74,8 +74,20 @@ from .registry import DEFAULT_RENDERER, RENDERERS
 from .site_mkdocs import MkDocsPage, attribute_line, escaped_tag, open_at_reference
 from .site_mkdocs import scan as scan_mkdocs
 
-__all__ = ["COMMONMARK", "DEFAULT", "DOCUSAURUS_SITE", "GITHUB_COM", "MKDOCS", "MYST_SITE", "PORTABLE", "PageRefusal",
-           "READINGS", "RENDERER_VALUES", "Renderer", "SiteScan"]
+__all__ = [
+    "COMMONMARK",
+    "DEFAULT",
+    "DOCUSAURUS_SITE",
+    "GITHUB_COM",
+    "MKDOCS",
+    "MYST_SITE",
+    "PORTABLE",
+    "READINGS",
+    "RENDERER_VALUES",
+    "PageRefusal",
+    "Renderer",
+    "SiteScan",
+]
 
 
 #: A site model: ``scan(view, candidates)`` over the page's byte view and its candidate at signs.

@@ -20,55 +20,51 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Annotated, Any, Final, Literal, Mapping, Sequence, TypedDict, TypeVar, Union, cast
+from typing import Annotated, Any, Final, Literal, Mapping, Sequence, TypedDict, TypeVar, cast
 
 from .registry import (
-    AUDIT_STATUSES,
     DECISIONS,
     DEFAULT_UNRELATED,
     DIRECTIVE_REASONS,
     FINDINGS,
-    INGESTION_REASONS,
-    NEAR_MISS_PLACES,
     PAGE_STATUSES,
-    TREE_FINDINGS,
     VERDICT_CLASSES,
     VERDICTS,
 )
 
 __all__ = [
     "ANSWER_CHECK_FIELDS",
-    "AnswerCheck",
-    "AnswerRequest",
     "CANDIDATE_FIELDS",
     "CLAIM_FIELDS",
-    "CandidateRecord",
-    "ChatMessage",
-    "ClaimRecord",
     "DECISION_ECHO_FIELDS",
-    "Decision",
-    "DecisionEcho",
-    "DecisionReason",
-    "DecisionStatus",
-    "DirectiveReason",
     "FINDING_FIELDS",
-    "Finding",
-    "OneOf",
-    "PageStatus",
-    "Pattern",
     "REASON_FIELDS",
     "REASON_FIELD_MEANINGS",
     "REFUSED_FIELDS",
     "REFUSED_SOURCE_FIELDS",
     "RESULT_FIELDS",
+    "SET_ASIDE_FIELDS",
+    "SHAPES",
+    "TAIL_FIELDS",
+    "AnswerCheck",
+    "AnswerRequest",
+    "CandidateRecord",
+    "ChatMessage",
+    "ClaimRecord",
+    "Decision",
+    "DecisionEcho",
+    "DecisionReason",
+    "DecisionStatus",
+    "DirectiveReason",
+    "Finding",
+    "OneOf",
+    "PageStatus",
+    "Pattern",
     "RefusalError",
     "RefusedReason",
     "RefusedSourceRecord",
-    "SET_ASIDE_FIELDS",
-    "SHAPES",
     "Sha256",
     "Size",
-    "TAIL_FIELDS",
     "build",
     "decision_fields",
 ]
@@ -83,7 +79,7 @@ class OneOf:
     values: tuple[str, ...]
 
     @classmethod
-    def of(cls, table: Mapping[str, Any]) -> "OneOf":
+    def of(cls, table: Mapping[str, Any]) -> OneOf:
         return cls(tuple(table))
 
 

@@ -7,7 +7,7 @@ answer checks (see its docstring for how they are used).
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Annotated, Final, Literal, Mapping, TypedDict, Union
+from typing import Annotated, Final, Literal, Mapping, TypedDict
 
 from .registry import INGESTION_REASONS, RENDERERS
 from .results import (
@@ -24,21 +24,21 @@ from .results import (
 
 __all__ = [
     "CHANGED_SOURCE_FIELDS",
-    "ChangedSourceCase",
-    "EnumRuleSummary",
     "GRAMMAR_REPORT_FIELDS",
-    "GrammarReport",
-    "GrammarSummary",
     "INGESTION_REFUSAL_FIELDS",
-    "IngestionRefusal",
-    "IntegerRuleSummary",
     "LAB_ANSWER_FIELDS",
     "LAB_CASE_FIELDS",
     "LAB_RESULT_FIELDS",
+    "SHAPES",
+    "ChangedSourceCase",
+    "EnumRuleSummary",
+    "GrammarReport",
+    "GrammarSummary",
+    "IngestionRefusal",
+    "IntegerRuleSummary",
     "LabAnswer",
     "LabCase",
     "LabResult",
-    "SHAPES",
     "ValueRuleSummary",
 ]
 
@@ -64,7 +64,7 @@ class IntegerRuleSummary(_IntegerRuleType, total=False):
     max: int
 
 
-ValueRuleSummary = Union[EnumRuleSummary, IntegerRuleSummary]
+ValueRuleSummary = EnumRuleSummary | IntegerRuleSummary
 
 
 class GrammarSummary(TypedDict):

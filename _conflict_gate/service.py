@@ -52,7 +52,7 @@ from .results import AnswerCheck, Decision, build
 from .results_audit import AUDIT_ENTRY_FIELDS, AUDIT_FIELDS, AUDIT_OPERATION_FIELDS, AuditEntry, AuditOperation, AuditReport
 from .results_service import TOOL_ERROR_FIELDS, ToolError, Versions
 
-__all__ = ["FLOW", "GateService", "ToolSpec", "TOOLS", "TOOL_ERRORS", "limit_report"]
+__all__ = ["FLOW", "TOOLS", "TOOL_ERRORS", "GateService", "ToolSpec", "limit_report"]
 
 #: The typed errors a tool call reports as an error result (``isError: true``).
 TOOL_ERRORS: Final = (GateError, DecisionError, IngestionError, GrammarError)
@@ -156,7 +156,7 @@ class _Stamp:
         return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
     @classmethod
-    def of(cls, path: str, clock: Callable[[], float]) -> "_Stamp":
+    def of(cls, path: str, clock: Callable[[], float]) -> _Stamp:
         key = cls.stat_key(path)  # before reading: an edit after this is seen next time
         hashed_at = clock()
         try:

@@ -61,7 +61,6 @@ from .corpus import Corpus, Source, SourceFiles, decode_source, failed_source, v
 from .errors import DirectiveError, IngestionError
 from .grammar import Grammar
 from .reader import Claim
-from .registry import MAX_SOURCE_BYTES
 from .site_detect import folders_up
 from .site_html import ELSEWHERE_PLACES, read_built_page
 

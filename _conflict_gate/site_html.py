@@ -53,7 +53,7 @@ from typing import Callable, Final, Mapping, NamedTuple
 
 from .grammar import Grammar
 
-__all__ = ["BuiltReading", "CONTEXT_PLACES", "ELSEWHERE_PLACES", "REGIONS", "Shown", "read_built_page"]
+__all__ = ["CONTEXT_PLACES", "ELSEWHERE_PLACES", "REGIONS", "BuiltReading", "Shown", "read_built_page"]
 
 #: Where directive-shaped text on a built page refuses its source (place -> meaning).
 ELSEWHERE_PLACES: Final[Mapping[str, str]] = MappingProxyType({
@@ -206,7 +206,7 @@ class _Reader(HTMLParser):
         if region:
             self.regions += 1
         if in_region:
-            for name, value in attrs:
+            for _name, value in attrs:
                 if value and shaped(value, self.grammar):
                     self._shown("attribute", value)
         if tag == "br":

@@ -687,7 +687,7 @@ def _abbreviated(view: str, abbreviations: list[tuple[str, int]], on_line: list[
             doubts.setdefault(at, (f"the page defines more than {MAX_ABBREVIATIONS} abbreviations", 0))
         return
     words = re.compile("|".join(sorted((re.escape(term) for term, _ in abbreviations), key=len, reverse=True)))
-    lines = {term: line for term, line in abbreviations}
+    lines = dict(abbreviations)
     for at, end, _ in on_line:
         found = words.search(view, at, end)
         if found is not None:

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, Sequence
 
 __all__ = [
-    "MAX_PATTERN_CHARS",
     "MAX_PATTERNS",
+    "MAX_PATTERN_CHARS",
     "PAGE_SUFFIXES",
     "Pattern",
     "Sources",
@@ -88,7 +88,7 @@ class Pattern:
     version_at: int | None  # index of the segment holding {version} in an include pattern
 
     @classmethod
-    def parse(cls, text: str, *, include: bool) -> "Pattern":
+    def parse(cls, text: str, *, include: bool) -> Pattern:
         """The pattern ``text``; ``ValueError`` with :func:`pattern_problem`'s words when it is refused."""
         problem = pattern_problem(text, include=include)
         if problem:

@@ -37,7 +37,7 @@ MAX_SUGGEST_LENGTH: Final = 256
 class IdIndex:
     """The source ids of a corpus in two sorted orders, for :meth:`close`. Immutable once built."""
 
-    __slots__ = ("_forward", "_backward")
+    __slots__ = ("_backward", "_forward")
 
     def __init__(self, ids: Iterable[str]) -> None:
         forward = sorted(ids)

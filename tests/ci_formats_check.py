@@ -22,7 +22,7 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from _conflict_gate.ci import ANNOTATIONS_PER_SEVERITY
 from _conflict_gate.corpus import load_documents
@@ -58,6 +58,10 @@ def git_repository(folder: Path) -> None:
 
 
 class CiFormatsCheck(unittest.TestCase):
+    repo: ClassVar[Path]
+    manifest: ClassVar[Path]
+    runs: ClassVar[dict[tuple[str, str, str], tuple[int, str, str]]]
+
     @classmethod
     def setUpClass(cls) -> None:
         tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-ci-")
@@ -71,7 +75,7 @@ class CiFormatsCheck(unittest.TestCase):
         pages["v1/draft.md"] = b"# Draft\n\n@quill create_copy close_required=maybe\n"
         pages["v1/example.md"] = b"# Example\n\n```\n@quill create_copy existing_path=refuse\n```\n"
         cls.manifest = write_corpus(cls.repo / "site" / "content", pages, statuses={"draft": "draft"})
-        cls.runs: dict[tuple[str, str, str], tuple[int, str, str]] = {}
+        cls.runs = {}
         for command in ("audit", "pin"):  # the audit first; then a page changes, for pin --check
             if command == "pin":
                 (cls.repo / "site" / "content" / "v1" / "page1.md").write_bytes(b"# Page 1, edited\n")
@@ -111,7 +115,7 @@ class CiFormatsCheck(unittest.TestCase):
         jsonschema.Draft4Validator.check_schema(schema)
         validator = jsonschema.Draft4Validator(schema)
         checked = 0
-        for (where, command, fmt), (code, out, _) in self.runs.items():
+        for (where, command, fmt), (_code, out, _) in self.runs.items():
             if fmt != "sarif" or not out:
                 continue
             with self.subTest(where=where, command=command):
@@ -138,7 +142,7 @@ class CiFormatsCheck(unittest.TestCase):
                 self.assertEqual(code != 0, any(c.find("failure") is not None for c in cases))
 
     def test_github_lines_stop_at_the_caps(self) -> None:
-        for (where, command, fmt), (code, out, _) in self.runs.items():
+        for (where, command, fmt), (_code, out, _) in self.runs.items():
             if fmt != "github" or not out:
                 continue
             with self.subTest(where=where, command=command):

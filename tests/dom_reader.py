@@ -391,7 +391,7 @@ class _Collector:
             elif getattr(child, "name", "") in ("#comment", "#processing-instruction"):
                 self.hidden(place, str(getattr(child, "data", "") or ""))
             elif _is_element(child):
-                name = str(getattr(child, "name"))
+                name = str(getattr(child, "name", ""))
                 child_path = (*path, name)
                 self.attributes(">".join(child_path), child, hidden or _hides(child))
                 breaks = name in PIECE_BREAKS or (name in CODE_ELEMENTS and not (hidden or code))
@@ -414,7 +414,7 @@ def _shown_attribute(element: str, name: str, value: str, attrs: dict[str, str |
     if element == "input" and name in ("value", "placeholder", "alt"):
         return None if str(attrs.get("type") or "").lower() == "hidden" else value
     if element == "iframe" and name == "srcdoc":
-        return JustHTML(value).to_text(separator="\n")
+        return str(JustHTML(value).to_text(separator="\n"))
     if (element, name) in (("object", "data"), ("embed", "src"), ("iframe", "src")) and \
             value.strip().lower().startswith("data:"):
         header, _, data = value.strip()[5:].partition(",")

@@ -117,10 +117,9 @@ def render_github(text: str) -> str:
 # html-pipeline's public SanitizationFilter.WHITELIST, as data.
 
 ALLOWED_ELEMENTS: Final = frozenset(
-    "h1 h2 h3 h4 h5 h6 h7 h8 br b i strong em a pre code img tt div ins del sup sub p ol ul table thead tbody "
-    "tfoot blockquote dl dt dd kbd q samp var hr ruby rt rp li tr td th s strike summary details".split()
-    # what github.com has served since: footnotes in a <section>, <picture> with <source>
-    + ["section", "picture", "source"])
+    ["h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "br", "b", "i", "strong", "em", "a", "pre", "code", "img", "tt", "div", "ins", "del", "sup", "sub", "p", "ol", "ul", "table", "thead", "tbody", "tfoot", "blockquote", "dl", "dt", "dd", "kbd", "q", "samp", "var", "hr", "ruby", "rt", "rp", "li", "tr", "td", "th", "s", "strike", "summary", "details",
+     # what github.com has served since: footnotes in a <section>, <picture> with <source>
+     "section", "picture", "source"])
 REMOVE_CONTENTS: Final = frozenset({"script"})
 ALLOWED_ATTRIBUTES: Final[Mapping[str, frozenset[str]]] = {
     "a": frozenset({"href"}), "img": frozenset({"src", "longdesc"}), "div": frozenset({"itemscope", "itemtype"}),
@@ -128,11 +127,7 @@ ALLOWED_ATTRIBUTES: Final[Mapping[str, frozenset[str]]] = {
     "q": frozenset({"cite"}),
 }
 ALLOWED_ON_ALL: Final = frozenset(
-    "abbr accept accept-charset accesskey action align alt axis border cellpadding cellspacing char charoff "
-    "charset checked clear cols colspan color compact coords datetime dir disabled enctype for frame headers "
-    "height hreflang hspace ismap label lang maxlength media method multiple name nohref noshade nowrap open "
-    "prompt readonly rel rev rows rowspan rules scope selected shape size span start summary tabindex target "
-    "title type usemap valign value vspace width itemprop".split())
+    ["abbr", "accept", "accept-charset", "accesskey", "action", "align", "alt", "axis", "border", "cellpadding", "cellspacing", "char", "charoff", "charset", "checked", "clear", "cols", "colspan", "color", "compact", "coords", "datetime", "dir", "disabled", "enctype", "for", "frame", "headers", "height", "hreflang", "hspace", "ismap", "label", "lang", "maxlength", "media", "method", "multiple", "name", "nohref", "noshade", "nowrap", "open", "prompt", "readonly", "rel", "rev", "rows", "rowspan", "rules", "scope", "selected", "shape", "size", "span", "start", "summary", "tabindex", "target", "title", "type", "usemap", "valign", "value", "vspace", "width", "itemprop"])
 _LISTS: Final = frozenset({"ul", "ol"})
 _TABLE_PARTS: Final = frozenset({"thead", "tbody", "tfoot", "tr", "td", "th"})
 

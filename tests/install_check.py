@@ -131,7 +131,7 @@ class VenvCase(unittest.TestCase):
 
     def run_cmd(self, args: list[str], *, cwd: Path, timeout: float = RUN_TIMEOUT,
                 stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(args, cwd=cwd, env=self.env, capture_output=True, text=True, encoding="utf-8",
+        return subprocess.run(args, check=False, cwd=cwd, env=self.env, capture_output=True, text=True, encoding="utf-8",
                               errors="strict", timeout=timeout, input=stdin)
 
     # ------------------------------------------------------------------ preconditions (skip if unmet)

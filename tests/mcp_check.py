@@ -74,7 +74,7 @@ class McpStdioCheck(VenvCase):
         work.mkdir()
 
         def cli(*argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
-            done = subprocess.run([command, *argv], cwd=work, env=self.env, input=stdin, capture_output=True,
+            done = subprocess.run([command, *argv], check=False, cwd=work, env=self.env, input=stdin, capture_output=True,
                                   timeout=120)
             return done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
 

@@ -22,6 +22,7 @@ import subprocess
 import tempfile
 import unittest
 from pathlib import Path
+from typing import ClassVar
 
 from tests.support import REPO, run_cli, simple_yaml
 
@@ -32,6 +33,10 @@ PAGE = "# Connecting\n\n@acme-widgets client.connect max-retries={}\n"
 @unittest.skipUnless(PRE_COMMIT, "CONFLICT_GATE_PRE_COMMIT is unset: .ci/run sets it to a pinned pre-commit")
 @unittest.skipUnless(shutil.which("git"), "git is not installed")
 class PreCommitCheck(unittest.TestCase):
+    base: ClassVar[Path]
+    env: ClassVar[dict[str, str]]
+    hook_repo: ClassVar[Path]
+
     @classmethod
     def setUpClass(cls) -> None:
         tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-pre-commit-")
@@ -47,7 +52,7 @@ class PreCommitCheck(unittest.TestCase):
     def git(cls, folder: Path, *argv: str) -> str:
         done = subprocess.run(["git", "-C", str(folder), *argv], env=cls.env, check=True, capture_output=True,
                               text=True)
-        return done.stdout
+        return str(done.stdout)
 
     @classmethod
     def snapshot(cls, target: Path) -> None:
@@ -66,7 +71,7 @@ class PreCommitCheck(unittest.TestCase):
 
     def pre_commit(self, repo: Path) -> subprocess.CompletedProcess[str]:
         assert PRE_COMMIT is not None
-        return subprocess.run([PRE_COMMIT, "run"], cwd=repo, env=self.env, capture_output=True, text=True)
+        return subprocess.run([PRE_COMMIT, "run"], check=False, cwd=repo, env=self.env, capture_output=True, text=True)
 
     def readme_config(self) -> str:
         """The README's ``.pre-commit-config.yaml``, as written, pointing at the snapshot."""
@@ -104,8 +109,8 @@ class PreCommitCheck(unittest.TestCase):
         self.assertEqual(skipped.stdout.count("(no files to check)Skipped"), 2, skipped.stdout)
         self.git(docs_repo, "commit", "--quiet", "-m", "notes")
 
-        with open(docs_repo / "docs" / "1.0.0" / "connect.md", "a", encoding="utf-8") as page:
-            page.write("An edit nobody reviewed.\n")
+        with open(docs_repo / "docs" / "1.0.0" / "connect.md", "a", encoding="utf-8") as handle:
+            handle.write("An edit nobody reviewed.\n")
         self.git(docs_repo, "add", "docs/1.0.0/connect.md")
         failed = self.pre_commit(docs_repo)
         self.assertEqual(failed.returncode, 1, failed.stdout + failed.stderr)

@@ -155,6 +155,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Final, Iterator, Mapping, NamedTuple, Sequence
+import itertools
 
 if TYPE_CHECKING:  # imported by oracles(): the definitions and the generator need no renderer
     from markdown_it import MarkdownIt
@@ -164,14 +165,14 @@ __all__ = [
     "CONSTRUCTS",
     "DIRECTIVE",
     "GRAMMAR",
+    "HTML_PLACEMENTS",
+    "HTML_RULES",
+    "MARKDOWN_RULES",
     "NAMESPACE",
     "ORACLE_NAMES",
     "PLACEMENTS",
     "PRODUCT",
     "SPEC_TEXT",
-    "HTML_PLACEMENTS",
-    "HTML_RULES",
-    "MARKDOWN_RULES",
     "GeneratedDocument",
     "Oracle",
     "ReaderView",
@@ -382,7 +383,7 @@ def _line_range(token: Token) -> range:
 
 def _top_level_inlines(tokens: Sequence[Token]) -> Iterator[Token]:
     """The inline token of every top-level paragraph."""
-    for opener, inline in zip(tokens, tokens[1:]):
+    for opener, inline in itertools.pairwise(tokens):
         if opener.type == "paragraph_open" and opener.level == 0:
             yield inline
 
@@ -850,7 +851,7 @@ class Rules(NamedTuple):
     constructs: tuple[str, ...]
 
 
-#: The markdown-it differential's documents (its figures in ``reference/directives.md`` are for these).
+#: The markdown-it differential's documents (its figures in ``reference/dev/differential.md`` are for these).
 MARKDOWN_RULES: Final = Rules(PLACEMENTS, CONTEXT_BLOCKS, CONSTRUCTS)
 
 

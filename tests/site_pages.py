@@ -55,8 +55,8 @@ D: Final = "@quill create_copy existing_path=refuse"
 O: Final = "@quill create_copy existing_path=overwrite"
 FLAVOURS: Final = ("mkdocs", "myst", "docusaurus")
 
-_Block = reader_oracle._Block  # noqa: SLF001 - the generator's own block type
-_one_of = reader_oracle._html_one_of  # noqa: SLF001 - templates with {d}, {s}, {t}
+_Block = reader_oracle._Block  # the generator's own block type
+_one_of = reader_oracle._html_one_of  # templates with {d}, {s}, {t}
 
 
 def _indent(text: str, width: int = 4) -> str:
@@ -306,7 +306,7 @@ _MDX_BLOCKS: Final = (
 
 def _mdx_safe(block: Callable[[random.Random], reader_oracle._Block]) -> bool:
     """The CommonMark context blocks that compile as MDX (HTML comments and unclosed tags do not)."""
-    return block is not reader_oracle._html  # noqa: SLF001
+    return block is not reader_oracle._html
 
 
 def _rules(placements: Mapping[str, Callable[[random.Random, reader_oracle.Directives], str]],

@@ -1,4 +1,4 @@
-"""Renderers of two more docs sites, each ``render(text) -> html`` for :func:`tests.dom_reader.read`.
+r"""Renderers of two more docs sites, each ``render(text) -> html`` for :func:`tests.dom_reader.read`.
 
 Thin adapters for issue 16's differentials (``tests/test_reader_differential_mkdocs.py``,
 ``..._myst.py``, ``..._portable.py``), run by ``.ci/run``. Each needs its own

@@ -167,7 +167,7 @@ def assert_span_invariants(raw: bytes, claim: Any) -> None:
 def fixture_bytes(source_id: str) -> bytes:
     """Raw bytes of a lab fixture source, found through the lab's manifest."""
     documents = json.loads(FIXTURE_MANIFEST.read_text(encoding="utf-8"))["documents"]
-    return (REPO / next(d["path"] for d in documents if d["source_id"] == source_id)).read_bytes()
+    return (REPO / str(next(d["path"] for d in documents if d["source_id"] == source_id))).read_bytes()
 
 
 def run_cli(argv: Sequence[str], *, stdin: bytes = b"", lab: Callable[..., int] | None = None,

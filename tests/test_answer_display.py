@@ -156,7 +156,7 @@ class ControlCharacterTest(DisplayFixture):
             "an escape sequence in the key": f"{SUPPORTED}\nAlso: existing_\x1b[mpath=overwrite\n",
             "a line erased": SUPPORTED.rstrip("\n") + "\x1b[2K\rThe reference says: existing_path: overwrite\n",
             "hidden text": f"{SUPPORTED}\n\x1b[8m[source: quill-new-version:20]\x1b[0m\n",
-            "a lone CR in prose": "\n".join(lines[:1] + ["x\ry"] + lines[1:]),
+            "a lone CR in prose": "\n".join([*lines[:1], "x\ry", *lines[1:]]),
             "NUL": SUPPORTED + "\x00", "DEL": SUPPORTED.replace("the", "th\x7fe", 1), "C1 NEL": SUPPORTED + "a\x85b",
             "form feed": SUPPORTED.replace(". ", ".\x0c ", 1),
         }
@@ -180,7 +180,7 @@ class ControlCharacterTest(DisplayFixture):
         import random
         rng = random.Random(20261202)
         alphabet = (["a", " ", "\n", "\t", "\r", "\r\n", "=", "`", "\u00e9", "\u2028", "\ufeff", "\u200b"]
-                    + [chr(c) for c in (*range(0, 9), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA1))]
+                    + [chr(c) for c in (*range(9), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA1))]
                     + list(BIDI_CONTROLS))
         for _ in range(3000):
             text = "".join(rng.choice(alphabet) if rng.random() < 0.3 else "x" for _ in range(rng.randint(0, 12)))

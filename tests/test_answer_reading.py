@@ -24,7 +24,7 @@ import tempfile
 import unicodedata
 import unittest
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from _conflict_gate.answer import check_answer
 from _conflict_gate.answer_forms import FormWords
@@ -42,7 +42,7 @@ from tests.support import FIXTURE_MANIFEST, REPO
 
 ANSWERS = REPO / "tests" / "answers"
 SUPPORTED = (REPO / "docs" / "answers" / "supported.txt").read_text(encoding="utf-8")
-FUZZ_CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", 100))
+FUZZ_CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", "100"))
 FUZZ_SEED = int(os.environ.get("CONFLICT_GATE_FUZZ_SEED", "20240601"))
 VALUE = "`existing_path=refuse`"
 VERSION = "`version=1.0`"
@@ -144,7 +144,7 @@ class ReadingTest(Fixture):
         """Guards against the fast path for plain inline content (code spans, brackets, text) reading
         otherwise than the inline reader it stands in for."""
         rng = random.Random(FUZZ_SEED)
-        alphabet = list("ab =@[]``` \n_*~.x") + ["existing_path=", GUIDE, "@quill ", "``", "` `"]
+        alphabet = [*list("ab =@[]``` \n_*~.x"), "existing_path=", GUIDE, "@quill ", "``", "` `"]
         for index in range(2000):
             text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40))).strip("\n")
             text = re.sub(r"\n+", "\n", text)
@@ -650,7 +650,7 @@ def _code_statement(rng: random.Random) -> str:
     """Another value as code states it (issue 31): a language form with ``=``, ``: value``, ``"name":``, or
     a flag, in a fence, an indented block or a code span."""
     name, value = rng.choice(_FORMS)
-    kebab = name.lower().replace("_", "-") if name[0].islower() and "_" in name or "-" in name else "existing-path"
+    kebab = name.lower().replace("_", "-") if (name[0].islower() and "_" in name) or "-" in name else "existing-path"
     line = rng.choice([f"{name}={value}", f"{name} = '{value}'", f"{name}: {value}", f'"{name}": "{value}",',
                        f"{{{name}: '{value}'}}", f"f(a, {name}=\"{value}\")",
                        f"quill copy a b --{kebab} overwrite", f"quill copy a b --{kebab}=overwrite"])
@@ -669,10 +669,10 @@ class DisguiseFuzzTest(unittest.TestCase):
     language forms)."""
 
     #: name -> disguise(rng, answer) -> the answer with it applied.
-    DISGUISES: dict[str, Callable[[random.Random, str], str]] = {
+    DISGUISES: ClassVar[dict[str, Callable[[random.Random, str], str]]] = {
         "escaped backtick": lambda rng, a: a + rng.choice(["\\``{}`", "`a\\`{}`", "\\`{}\\`"]).format(_other(rng)),
-        "backtick in an autolink": lambda rng, a: a + "<https://x.example/`>{}`".format(_other(rng)),
-        "look-alike equals": lambda rng, a: a + _other(rng).replace("=", rng.choice(ISSUE_EQUALS + ("\u2a75", "\u229c"))),
+        "backtick in an autolink": lambda rng, a: a + f"<https://x.example/`>{_other(rng)}`",
+        "look-alike equals": lambda rng, a: a + _other(rng).replace("=", rng.choice((*ISSUE_EQUALS, "⩵", "⊜"))),
         "look-alike equals in the form": lambda rng, a: a.replace("existing_path=refuse", "existing_path"
                                                                   + rng.choice(ISSUE_EQUALS) + "refuse", 1),
         "citation with references": lambda rng, a: a + " " + _entity(rng, rng.choice(

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import unittest
-from pathlib import Path
 
 import _conflict_gate
 from tests.support import REPO

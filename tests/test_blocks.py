@@ -680,7 +680,7 @@ class ShortcutTest(unittest.TestCase):
                     mismatches.append((len(text), name, text, fast, slow))
         self.assertGreater(compared, self.PAGES)
         if mismatches:
-            size, name, text, fast, slow = min(mismatches, key=lambda m: m[0])
+            _size, name, text, fast, slow = min(mismatches, key=lambda m: m[0])
             differ: list[tuple[object, object]] = [(a, b) for a, b in zip(fast, slow) if a != b]
             first = differ[0] if differ else (fast, slow)
             self.fail(f"{len(mismatches)} of {compared} comparisons differ; shortest ({name}): {text!r}\n"

@@ -18,7 +18,7 @@ import threading
 import unittest
 from contextlib import redirect_stderr
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from unittest import mock
 
 from _conflict_gate.cache import _READ_LIMIT, CACHE_ENV, CACHE_FORMAT, MAX_SECTIONS, ReadingCache, cache_folder, cache_path, parse_cache_file
@@ -30,6 +30,7 @@ from _conflict_gate.manifest import read_manifest
 from _conflict_gate.pool import start_method
 from _conflict_gate.reader import read_directives
 from tests.support import FIXTURE_MANIFEST, REPO, QUILL_GRAMMAR, CorpusTestCase, directive, run_cli, write_corpus
+import itertools
 
 #: A read-only disk: the cache's rename fails.
 READ_ONLY = mock.patch("_conflict_gate.cache.os.replace", side_effect=OSError(errno.EROFS, "Read-only file system"))
@@ -50,7 +51,7 @@ def decisions(corpus: Corpus) -> str:
     """The audit and a decision per pair of sources and claim, as JSON."""
     ids = sorted(corpus.sources)
     out: list[Any] = [audit(corpus)]
-    for a, b in zip(ids, ids[1:]):
+    for a, b in itertools.pairwise(ids):
         version = corpus.sources[a].version
         for key in ("existing_path", "close_required"):
             out.append(gate(corpus, [a, b], version, "create_copy", key))
@@ -159,7 +160,7 @@ class CacheTest(CorpusTestCase):
         assert sections is not None
         [entries] = sections.values()
         self.assertEqual(sorted(entry[0] for entry in entries),
-                         sorted(set(hashlib.sha256(raw).hexdigest() for raw in PAGES.values())))
+                         sorted({hashlib.sha256(raw).hexdigest() for raw in PAGES.values()}))
         self.assertNotIn("refused.md", self.cache.read_text(encoding="utf-8"))
 
     def test_a_changed_grammar_or_renderer_is_a_miss(self) -> None:
@@ -178,10 +179,10 @@ class CacheTest(CorpusTestCase):
     def test_a_changed_reader_is_a_miss(self) -> None:
         """Guards against a cache entry outliving the code that wrote it."""
         self.load()
-        with mock.patch("_conflict_gate.cache.reader_fingerprint", return_value="another reader"):
-            with mock.patch("_conflict_gate.corpus.read_directives", side_effect=AssertionError("read")):
-                with self.assertRaises(AssertionError):
-                    self.load()
+        with mock.patch("_conflict_gate.cache.reader_fingerprint", return_value="another reader"), \
+                mock.patch("_conflict_gate.corpus.read_directives", side_effect=AssertionError("read")), \
+                self.assertRaises(AssertionError):
+            self.load()
 
     def test_strict_and_non_strict_loads_fail_as_without_a_cache(self) -> None:
         self.load()
@@ -197,9 +198,10 @@ class CacheTest(CorpusTestCase):
     def test_an_untrusted_folder_or_file_is_not_used_with_one_warning(self) -> None:
         self.load()
         folder = self.cache.parent
-        for what, change, undo in (
+        changes: tuple[tuple[str, Callable[[], None], Callable[[], None]], ...] = (
                 ("folder", lambda: folder.chmod(0o777), lambda: folder.chmod(0o700)),
-                ("file", lambda: self.cache.chmod(0o666), lambda: self.cache.chmod(0o600))):
+                ("file", lambda: self.cache.chmod(0o666), lambda: self.cache.chmod(0o600)))
+        for what, change, undo in changes:
             with self.subTest(what):
                 change()
                 try:
@@ -329,7 +331,7 @@ class CacheTest(CorpusTestCase):
             changed[index] = entry
             return write_sections({context: changed})
 
-        damages = {
+        damages: dict[str, Callable[[], bytes]] = {
             "flipped byte": lambda: bytes(b ^ (1 << rng.randrange(8)) if i == rng.randrange(len(good)) else b
                                           for i, b in enumerate(good)),
             # cut after the format line: a file cut inside it is no longer known as a cache and is left as it
@@ -494,7 +496,7 @@ class ParallelLoadTest(CorpusTestCase):
     def test_workers_give_the_same_corpus(self) -> None:
         manifest = write_corpus(self.folder(), self.pages(70))
         one = self.load(manifest, strict=True, jobs=1)
-        for method in sorted({start_method(), start_method(threads=2)} - {None}):
+        for method in sorted({m for m in (start_method(), start_method(threads=2)) if m is not None}):
             with self.subTest(method=method):
                 two = self.load(manifest, strict=True, jobs=2, method=method)
                 self.assertEqual(snapshot(two), snapshot(one))
@@ -544,11 +546,11 @@ class ParallelLoadTest(CorpusTestCase):
         import subprocess
         import sys
         import time
-        for method in sorted({start_method(), start_method(threads=2)} - {None}):
+        for method in sorted({m for m in (start_method(), start_method(threads=2)) if m is not None}):
             for name in ("SIGKILL", "SIGTERM"):
                 with self.subTest(method=method, signal=name):
                     folder = self.folder()
-                    done = subprocess.run([sys.executable, "-m", "tests.pool_orphan", str(folder), str(method), name],
+                    done = subprocess.run([sys.executable, "-m", "tests.pool_orphan", str(folder), str(method), name], check=False,
                                           cwd=REPO, capture_output=True, timeout=120)
                     self.assertEqual((done.returncode, done.stdout), (-getattr(signal, name), b"loading\n"),
                                      done.stderr)

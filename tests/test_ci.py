@@ -17,7 +17,6 @@ import io
 import json
 import os
 import re
-import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -393,11 +392,11 @@ class FindingsTest(CliCase):
                      for r in json.loads(result.out)["runs"][0]["results"] if r["ruleId"] == "unlisted_source"}
         expected = set()
         for reason, (commands, approved, unapproved) in REPORT_SEVERITIES.items():
-            for command in commands:
+            for listed_command in commands:
                 if approved is not None:
-                    expected.add((command, reason, f"approved:{approved}"))
+                    expected.add((listed_command, reason, f"approved:{approved}"))
                 if unapproved is not None:
-                    expected.add((command, reason, f"draft:{unapproved}"))
+                    expected.add((listed_command, reason, f"draft:{unapproved}"))
         self.assertEqual(expected - seen, set(), "reasons of the table that no input produced")
         self.assertEqual(seen - expected, set(), "findings at a severity the table does not give")
 

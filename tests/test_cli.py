@@ -30,7 +30,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Callable, ClassVar, Iterator, NamedTuple
 from unittest import mock
 
 import run
@@ -165,7 +165,7 @@ class CliCase(unittest.TestCase):
         self.root = self.tmp / "corpus"
         self.manifest = write_corpus(self.root, FILES, versions={"next": "2.0"},
                                      statuses={"draft": "draft"}, grammar=GRAMMAR,
-                                     urls={sid: None for sid in IDS})
+                                     urls=dict.fromkeys(IDS))
         self.m = str(self.manifest)
 
     def folder(self) -> Path:
@@ -239,7 +239,8 @@ class CliCase(unittest.TestCase):
         return str(path)
 
     def manifest_data(self) -> dict[str, Any]:
-        return json.loads(self.manifest.read_text(encoding="utf-8"))
+        data: dict[str, Any] = json.loads(self.manifest.read_text(encoding="utf-8"))
+        return data
 
     def sub_manifest(self, name: str, ids: tuple[str, ...], **overrides: dict[str, Any]) -> str:
         """A manifest beside the main one listing ``ids`` (entries overridden per id); its path."""
@@ -415,7 +416,7 @@ class ExitCodeTableTest(CliCase):
         """``python run.py mcp`` as a real process whose client closes stdin at once: it ends, exit 0."""
         if importlib.util.find_spec("mcp") is None:
             self.skipTest("SKIPPED: the MCP SDK is not installed (.ci/run's MCP step runs this with it)")
-        done = subprocess.run([sys.executable, "run.py", "mcp", "--manifest", manifest], cwd=REPO,
+        done = subprocess.run([sys.executable, "run.py", "mcp", "--manifest", manifest], check=False, cwd=REPO,
                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
         self.assertEqual(done.stdout, "")
         return Run(done.returncode, done.stdout, done.stderr)
@@ -657,7 +658,7 @@ class AuditTest(CliCase):
         """Regression: audit printed the raw manifest path; on a strict UTF-8 terminal, a traceback."""
         odd = os.fsencode(self.root) + b"/m\xff.json"
         try:
-            shutil.copy(self.sub_manifest("clean.json", ("guide", "reference")), odd)
+            shutil.copy(os.fsencode(self.sub_manifest("clean.json", ("guide", "reference"))), odd)
         except OSError as error:  # e.g. macOS file systems refuse names that are not UTF-8
             self.skipTest(f"this file system refuses a name that is not UTF-8: {error}")
         for fmt in ("markdown", "json"):
@@ -757,7 +758,7 @@ class PinTest(CliCase):
     def test_check_reports_drift_and_changes_nothing(self) -> None:
         edited = REFERENCE + b"\nA new paragraph.\n"
         crlf = RIVAL.replace(b"\n", b"\r\n")
-        cases = {
+        cases: dict[str, tuple[dict[str, bytes | None], str, str]] = {
             "clean": ({}, "ok", "all 6 pins are current\n"),
             "stale": ({"docs/reference.md": edited}, "findings",
                       self.line("stale", "reference", sha(REFERENCE), edited)),
@@ -896,7 +897,7 @@ class PinTest(CliCase):
                     for rel, raw in FILES.items():
                         (self.root / rel).write_bytes(raw)
                     try:
-                        shutil.copy(self.manifest, name)
+                        shutil.copy(os.fsencode(self.manifest), name)
                     except OSError as error:
                         self.skipTest(f"this file system refuses the name {name!r}: {error}")
                     if edit:
@@ -1403,6 +1404,8 @@ class CheckAnswerTest(CliCase):
 
 
 class OutputErrorTest(CliCase):
+    lab_result: ClassVar[Any]
+
     @classmethod
     def setUpClass(cls) -> None:
         cls.lab_result = run.run_lab()
@@ -1733,7 +1736,7 @@ class EntryPointTest(CliCase):
     def run_py(self, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
         env["PYTHONIOENCODING"] = "utf-8"
-        return subprocess.run([sys.executable, str(REPO / "run.py"), *args], cwd=cwd, capture_output=True,
+        return subprocess.run([sys.executable, str(REPO / "run.py"), *args], check=False, cwd=cwd, capture_output=True,
                               text=True, encoding="utf-8", env=env, timeout=120)
 
     def test_help(self) -> None:

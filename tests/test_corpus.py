@@ -64,7 +64,7 @@ class OpenSpy:
     def opens_of(self, path: str | Path) -> int:
         return self.opened[identity(path)]
 
-    def __enter__(self) -> "OpenSpy":
+    def __enter__(self) -> OpenSpy:
         real_open, real_read, real_close, real_builtin_open = os.open, os.read, os.close, builtins.open
         real_fstat = os.fstat
 
@@ -123,7 +123,7 @@ def with_watchdog(test: unittest.TestCase, action: Callable[[], Any], seconds: f
     def target() -> None:
         try:
             outcome["value"] = action()
-        except BaseException as error:  # re-raised in the test's thread
+        except BaseException as error:  # noqa: BLE001 - re-raised in the test's thread
             outcome["error"] = error
 
     thread = threading.Thread(target=target, daemon=True)
@@ -332,7 +332,7 @@ class OnlyTest(CorpusCase):
         corpus = load_documents(self.manifest, only=["a", "b"], cache=False)
         for function in (audit, versions_listing):
             with self.subTest(function=function.__name__), self.assertRaises(ValueError):
-                function(corpus)  # type: ignore[operator]
+                function(corpus)
         with self.assertRaises(TypeError):
             load_documents(self.manifest, only="a")  # one id, not a collection of ids
 

@@ -13,7 +13,7 @@ import itertools
 import json
 import unittest
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
 from _conflict_gate.corpus import Corpus, load_documents
 from _conflict_gate.decision import audit, claim_operation, gate
@@ -34,6 +34,7 @@ from _conflict_gate.form import ANSWER_FORM
 from _conflict_gate.request import answer_request
 from _conflict_gate.results import (
     CLAIM_FIELDS,
+    Decision,
     REASON_FIELDS,
     REFUSED_FIELDS,
     RESULT_FIELDS,
@@ -185,13 +186,13 @@ class DialectCase(CorpusTestCase):
         return corpus
 
     def decide(self, d: Dialect, corpus: Corpus, candidates: Sequence[str], version: str,
-               key: str | None = None, unrelated: str = "withhold") -> dict[str, Any]:
+               key: str | None = None, unrelated: str = "withhold") -> Decision:
         return gate(corpus, candidates, version, d.operation, key or d.key, unrelated=unrelated)
 
-    def run_case(self, d: Dialect, case: Case) -> dict[str, Any]:
+    def run_case(self, d: Dialect, case: Case) -> Decision:
         return self.run_case_on(d, case)[1]
 
-    def run_case_on(self, d: Dialect, case: Case) -> tuple[Corpus, dict[str, Any]]:
+    def run_case_on(self, d: Dialect, case: Case) -> tuple[Corpus, Decision]:
         """The case's corpus and result; every claim is checked against its source's bytes."""
         corpus = self.build(d, case.files, case.versions, case.statuses, extra=case.extra)
         result = self.decide(d, corpus, case.candidates, case.version, unrelated=case.unrelated)
@@ -230,7 +231,7 @@ class ReasonTableTest(DialectCase):
                     self.assertIn(result["reason"], DECISIONS[result["status"]])
                     self.assertEqual(list(result), expected_keys(reason, case.unrelated))
                     for key, value in case.expected.items():
-                        self.assertEqual(result[key], value, key)
+                        self.assertEqual(dict(result)[key], value, key)
                     self.assertEqual(result["candidate_ids"], case.candidates)
                     for claim in result["claims"]:
                         self.assertEqual(tuple(claim), tuple(CLAIM_FIELDS))
@@ -285,6 +286,7 @@ class ReasonTableTest(DialectCase):
 
     def test_empty_candidate_list(self) -> None:
         corpus = self.build(QUILL, {"docs/a.md": text(QUILL.line("refuse"))})
+        candidates: Sequence[str]
         for candidates in ([], ()):
             with self.subTest(candidates=candidates):
                 result = self.decide(QUILL, corpus, candidates, "1.0")
@@ -361,7 +363,9 @@ class EligibilityTest(DialectCase):
                         {"source_id": "x", "version": "1.0", "status": status},
                         {"source_id": "y", "version": "1.0", "status": status},
                         {"source_id": "z", "version": "1.0", "status": status}])
-                    system = result["answer_request"]["messages"][0]["content"]
+                    request = result["answer_request"]
+                    assert request is not None
+                    system = request["messages"][0]["content"]
                     for sid in "xyz":
                         self.assertNotIn(ANSWER_FORM.citation.format(source_id=sid, line=1), system)
                     alone = self.decide(d, corpus, ["a"], "1.0")
@@ -488,6 +492,8 @@ class OrderIndependenceTest(DialectCase):
 class GateErrorTest(DialectCase):
     """Invalid requests raise GateError with a registered reason; no decision is made."""
 
+    fixture: ClassVar[Corpus]
+
     @classmethod
     def setUpClass(cls) -> None:
         cls.fixture = load_documents(FIXTURE_MANIFEST)
@@ -527,7 +533,7 @@ class GateErrorTest(DialectCase):
         self.assertEqual(str(error), "source 'quill-guide': candidate is listed twice")
 
     #: scheme -> (corpus versions by source, valid versions absent from the corpus, invalid versions)
-    SCHEMES: dict[str, tuple[dict[str, str], tuple[str, ...], tuple[Any, ...]]] = {
+    SCHEMES: ClassVar[dict[str, tuple[dict[str, str], tuple[str, ...], tuple[Any, ...]]]] = {
         "major.minor": ({"a": "2.13", "b": "1.0", "c": "1.9"}, ("3.0", "0.0", "10.12"),
                         ("1", "v1.0", "1.0.0", "01.0", "1.00", " 1.0", "1.0\n", "\uff11.0", "1.\u0660", "", "latest",
                          "+1.0", "1.0-beta", 1.0, 1, None, b"1.0", ["1.0"])),
@@ -583,7 +589,7 @@ class GateErrorTest(DialectCase):
         or None operations and keys must be a GateError, not a TypeError."""
         quill_known = "(known: create_copy existing_path, create_copy close_required)"
         acme = self.build(ACME, {"docs/a.md": text(ACME.line("3"))})
-        cases = [
+        cases: list[tuple[Any, Any, Any, str]] = [
             (None, "create_copy", "mode", quill_known), (None, "delete", "existing_path", quill_known),
             (None, "create_copy", "Existing_path", quill_known), (None, "CREATE_COPY", "existing_path", quill_known),
             (None, "create_copy", " existing_path", quill_known), (None, "create_copy", "", quill_known),
@@ -635,7 +641,9 @@ class GateErrorTest(DialectCase):
                       "¿Sobrescribe? 上書きしますか"):
             with self.subTest(value=value[:40]):
                 result = gate(self.fixture, ["quill-guide"], "1.0", "create_copy", "existing_path", question=value)
-                self.assertEqual(result["answer_request"]["messages"][2], {"role": "user", "content": value})
+                request = result["answer_request"]
+                assert request is not None
+                self.assertEqual(request["messages"][2], {"role": "user", "content": value})
 
     def test_ambiguous_claim_key(self) -> None:
         """Guards against a request without an operation being decided for one of several operations
@@ -711,6 +719,8 @@ class ResultIsolationTest(DialectCase):
                         (["a", "b"], "no-such-key-of-it")]
             for candidates, key in requests:
                 with self.subTest(dialect=d.name, candidates=candidates, key=key):
+                    fresh: Decision | dict[str, str]
+                    again: Decision | dict[str, str]
                     try:
                         fresh = self.decide(d, self.build(d, files), candidates, "1.0", key)
                     except GateError as error:  # a key the grammar lacks: the same error every time
@@ -768,11 +778,11 @@ class MemoBoundTest(CorpusTestCase):
             tracemalloc.start()
             try:
                 before = tracemalloc.get_traced_memory()[0]
-                largest, estimates = 0, []
+                largest, estimates = 0, list[int]()
                 for candidates in requests:
                     self.assertEqual(gate(corpus, candidates, "1.0", "create_copy", "existing_path")["status"], "ready")
                     largest = max(largest, tracemalloc.get_traced_memory()[0] - before)
-                    estimates.append(getattr(corpus.memo, "held", None))
+                    estimates.append(corpus.memo.held)
             finally:
                 tracemalloc.stop()
             self.assertLess(largest, 2 * bound)  # 40 requests of about 100 KB each: 4 MB unbounded

@@ -28,7 +28,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from _conflict_gate import reference, reference_tables
 from _conflict_gate.results import (
@@ -77,7 +77,7 @@ def read(path: Path) -> str:
 
 
 def pages() -> list[Path]:
-    return [README, *sorted(REFERENCE.glob("*.md"))]
+    return [README, *sorted(REFERENCE.glob("*.md")), *sorted(REFERENCE.glob("dev/*.md"))]
 
 
 def fences(text: str) -> list[tuple[str, str]]:
@@ -191,6 +191,8 @@ class GeneratedRegionTest(unittest.TestCase):
 class ReadmeTest(unittest.TestCase):
     """The README is a front page whose commands and example work."""
 
+    text: ClassVar[str]
+
     @classmethod
     def setUpClass(cls) -> None:
         cls.text = read(README)
@@ -225,7 +227,7 @@ class ReadmeTest(unittest.TestCase):
         try:
             os.chdir(REPO)
             with contextlib.redirect_stdout(out):
-                exec(compile(code[0], "README.md (From Python)", "exec"), {"__name__": "__readme__"})
+                exec(compile(code[0], "README.md (From Python)", "exec"), {"__name__": "__readme__"})  # noqa: S102 - the README's own code
         finally:
             os.chdir(cwd)
             if added:
@@ -290,6 +292,10 @@ class ReadmeTest(unittest.TestCase):
 class ReadmeCiTest(unittest.TestCase):
     """The README's GitHub Actions steps and pre-commit configuration, run as written (in process) on a
     docs tree in a Git repository: they pass, fail on a changed page, and pass again after ``pin``."""
+
+    steps: ClassVar[list[Any]]
+    config: ClassVar[dict[str, Any]]
+    hooks: ClassVar[dict[str, Any]]
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -391,6 +397,8 @@ class LinkTest(unittest.TestCase):
 
 
 class BadInputTableTest(unittest.TestCase):
+    rows: ClassVar[list[list[str]]]
+
     @classmethod
     def setUpClass(cls) -> None:
         cls.rows = table_rows(section(read(REFERENCE / "errors.md"), "Bad input"))
@@ -525,7 +533,7 @@ class TestingPageTest(unittest.TestCase):
             rest = rest.replace(line, "")
         differential = pins - (site - set(re.findall(r'"([a-z\-]+==[0-9.]+)"', rest)))
         self.assertLessEqual(site, set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(REFERENCE / "site.md"))))
-        for page, shown in ((REFERENCE / "directives.md", differential),
+        for page, shown in ((REFERENCE / "dev" / "differential.md", differential),
                             (REFERENCE / "testing.md", {*pins, f"mcp=={sdk[0]}"})):
             with self.subTest(page=page.name):
                 self.assertEqual(set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(page))), shown)

@@ -211,7 +211,7 @@ class HostileFinding6Test(unittest.TestCase):
 
 class ReadMdxTest(unittest.TestCase):
     def test_regions(self) -> None:
-        text = f"{{/* c */}}\n\n<Tabs>\n\nx {{1 + 1}}\n\n</Tabs>\n\n:::note\n\ny\n\n:::\n"
+        text = "{/* c */}\n\n<Tabs>\n\nx {1 + 1}\n\n</Tabs>\n\n:::note\n\ny\n\n:::\n"
         reading = read_mdx(text)
         self.assertIsNone(reading.build_error)
         self.assertEqual([(region.name, region.hidden, text[region.start:region.end]) for region in reading.regions], [

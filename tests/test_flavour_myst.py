@@ -17,7 +17,7 @@ from _conflict_gate.corpus import load_documents
 from _conflict_gate.reader import read_directives
 from _conflict_gate.renderers import RENDERER_VALUES
 from tests.support import write_corpus
-from tests.test_renderers import GRAMMAR, Outcome, claims, near, outcome, refused
+from tests.test_renderers import GRAMMAR, Outcome, claims, outcome, refused
 
 D = "@quill create_copy existing_path=refuse"
 O = "@quill create_copy existing_path=overwrite"
@@ -164,7 +164,7 @@ class PulledInTest(unittest.TestCase):
                    refused("build_error", 8))
         for renderer in (MYST_SITE, RENDERER_VALUES["portable"]):
             with self.subTest(renderer=renderer.name):
-                reading = read_directives(f"# T\n\n{{{{ k1 }}}}ill create_copy existing_path=overwrite\n", GRAMMAR,
+                reading = read_directives("# T\n\n{{ k1 }}ill create_copy existing_path=overwrite\n", GRAMMAR,
                                           renderer=renderer)
                 self.assertEqual(outcome(reading), refused("ambiguous_markup", 3))
         self.check(f"{D}\n\n```{{eval-rst}}\nSee |overwrite|.\n```\n", refused("ambiguous_markup", 4))

@@ -255,7 +255,7 @@ class CorpusFuzzTest(unittest.TestCase):
     def _decide(self, rng: random.Random, corpus: Any) -> None:
         """Requests the gate refuses are exactly the invalid ones; ``clean`` is what audit says it is."""
         for _ in range(3):
-            ids = rng.sample(sorted(corpus.sources) + ["missing"], rng.randint(1, len(corpus.sources) + 1))
+            ids = rng.sample([*sorted(corpus.sources), "missing"], rng.randint(1, len(corpus.sources) + 1))
             version = rng.choice(["1.0", "2.0", "3.0", "1", ""])
             operation = rng.choice(["create_copy", "delete"])
             key = rng.choice(["existing_path", "close_required", "nope"])

@@ -19,7 +19,7 @@ import copy
 import dataclasses
 import unicodedata
 import unittest
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from conflict_gate import (
     DIRECTIVE_REASONS,
@@ -112,7 +112,7 @@ class GrammarFromJsonTest(unittest.TestCase):
         self.assertIsNone(RICH.rule(["connect"], "mode"))  # type: ignore[arg-type]  # unhashable: no TypeError
         for name in ("a", "a" * 64, "x1", "a.b-c_d", "z-"):
             with self.subTest(name=name):
-                data = edited(lambda g: g.update(namespace=name))
+                data = edited(lambda g: g.update(namespace=name))  # noqa: B023 - called at once
                 self.assertEqual(grammar_from_json(data).namespace, name)
 
     def test_problems_are_grammar_errors_with_the_pointer_of_the_bad_part(self) -> None:
@@ -328,7 +328,7 @@ class ImmutabilityTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             QUILL.operations["create_copy"]["mode"] = EnumRule(("a",))  # type: ignore[index]
         with self.assertRaises(dataclasses.FrozenInstanceError):
-            QUILL.operations["create_copy"]["existing_path"].values = ("merge",)  # type: ignore[misc]
+            QUILL.operations["create_copy"]["existing_path"].values = ("merge",)  # type: ignore[union-attr,misc]
         with self.assertRaises(dataclasses.FrozenInstanceError):
             RICH.rule("connect", "timeout").minimum = 0  # type: ignore[union-attr,misc]
 
@@ -546,7 +546,8 @@ class ParseTest(unittest.TestCase):
                     QUILL.parse(line)
                 self.assertEqual((caught.exception.reason, caught.exception.column),
                                  ("malformed_directive", column))
-                self.assertLessEqual(caught.exception.column, len(line))
+                self.assertIsNotNone(caught.exception.column)
+                self.assertLessEqual(caught.exception.column or 0, len(line))
 
     def test_integer_refusals_with_reason_and_column(self) -> None:
         """Guards against lenient integers in directives, and out-of-range ones reported as malformed."""
@@ -665,7 +666,7 @@ class ParseTest(unittest.TestCase):
 class ShapeTest(unittest.TestCase):
     """``Grammar.shape``: what a reader may take for a directive, matched after NFKC."""
 
-    SHAPED = [
+    SHAPED: ClassVar[list[str]] = [
         "@quill create_copy existing_path=refuse",
         "@quill x",
         "@quill_ x",  # a trailing '_' is emphasis markup, not a name character
@@ -685,7 +686,7 @@ class ShapeTest(unittest.TestCase):
         "@quill\tx",
         "@quill\u00e9",  # a non-ASCII letter is no name character
     ]
-    NOT_SHAPED = [
+    NOT_SHAPED: ClassVar[list[str]] = [
         "@quill_team",
         "@quilljs",
         "@quill.task(",
@@ -730,8 +731,7 @@ class ShapeTest(unittest.TestCase):
 
     def test_candidates_find_every_shaped_at_sign(self) -> None:
         """Guards against the cheap pre-filter skipping an at sign the shape would match (fail open)."""
-        for text in self.SHAPED + ["&#64;quill x", "&#x40;quill x", "&commat;quill x", "@qu&#105;ll x",
-                                   "@qu\\ill x", "@q\u200buill x", "@quill\u00ad x", "@<b>quill</b> x"]:
+        for text in [*self.SHAPED, "&#64;quill x", "&#x40;quill x", "&commat;quill x", "@qu&#105;ll x", "@qu\\ill x", "@q\u200buill x", "@quill\xad x", "@<b>quill</b> x"]:
             with self.subTest(text=text):
                 encoded = text.encode("utf-8")
                 found = [p.match(encoded) for literal, p in QUILL.candidates if encoded.startswith(literal)]

@@ -48,7 +48,6 @@ import unittest
 import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterator
-from unittest import mock
 
 import run
 from _conflict_gate.answer import verdict_of
@@ -158,7 +157,9 @@ class Lesson:
 
     def paragraphs(self) -> list[tuple[int, str]]:
         """``(first line index, text)`` of every prose paragraph (a heading or a table is one too)."""
-        found, current, start = [], [], 0
+        found: list[tuple[int, str]] = []
+        current: list[str] = []
+        start = 0
         for index, line in enumerate([*self.prose, ""]):
             if line.strip():
                 start = index if not current else start
@@ -643,13 +644,13 @@ def check_numbers(lesson: Lesson, saved: Saved) -> list[str]:
                 counted += 1
                 if (int(a), int(b)) not in known:
                     problems.append(f"line {index + 1}: {unit} {a}–{b} is no saved span")
-        for pattern, known in singles:
+        for pattern, numbers in singles:
             for number in re.findall(pattern, line):
                 counted += 1
                 if exercise is not None:
                     ok = re.search(rf"\b{number}\b", lesson.shown(exercise)[0]) is not None
                 else:
-                    ok = int(number) in known
+                    ok = int(number) in numbers
                 if not ok:
                     problems.append(f"line {index + 1}: {pattern} {number} is not the saved result's")
     return problems if counted else ["no numbers in prose"]

@@ -23,6 +23,7 @@ from typing import Any, Callable
 from unittest import mock
 
 import _conflict_gate.manifest as manifest_module
+from _conflict_gate.errors import LocatedError
 from _conflict_gate.jsondata import canonical_json
 from conflict_gate import (
     MAX_MANIFEST_BYTES,
@@ -66,7 +67,7 @@ class OpenSpy:
             return real(path, *args, **kwargs)
         return spy
 
-    def __enter__(self) -> "OpenSpy":
+    def __enter__(self) -> OpenSpy:
         for target in (os, builtins):
             patcher = mock.patch.object(target, "open", self._wrap(target.open))
             patcher.start()
@@ -117,7 +118,7 @@ class ManifestCase(CorpusFolderCase):
         self.manifest.write_bytes(raw)
 
     def refused(self, reason: str, *, pointer: str | None = None, source_id: str | None = None,
-                error_type: type = IngestionError, **kwargs: Any) -> Any:
+                error_type: type[LocatedError] = IngestionError, **kwargs: Any) -> Any:
         """Assert ``read_manifest`` refuses with ``reason`` at ``pointer`` having opened only the manifest."""
         with OpenSpy() as spy, self.assertRaises(error_type) as caught:
             read_manifest(self.manifest, **kwargs)
@@ -787,7 +788,7 @@ class PlainEntriesTest(unittest.TestCase):
         import random
         rng = random.Random(20261201)
         scheme = VERSION_SCHEMES["major.minor"]
-        values = {
+        values: dict[str, list[Any]] = {
             "source_id": ["a", "guide-1", "x/y", "", "-a", "caf\u00e9", "a b", "a" * 201, 7],
             "version": ["1.0", "2.10", "1.0 ", "01.0", "\uff11.0", "", None],
             "path": ["docs/a.md", "b.md", "docs/../a.md", "./a.md", "/a.md", "a\\b.md", "d//a.md", "a\tb.md",
@@ -873,9 +874,9 @@ class VersionSchemeTest(unittest.TestCase):
             for version in bad:
                 with self.subTest(scheme=name, does_not_fit=version):
                     self.assertFalse(scheme.fits(version))
-            for version in (1.0, 1, None, b"1.0", ["1.0"]):
-                with self.subTest(scheme=name, not_a_string=version):
-                    self.assertFalse(scheme.fits(version))
+            for not_a_string in (1.0, 1, None, b"1.0", ["1.0"]):
+                with self.subTest(scheme=name, not_a_string=not_a_string):
+                    self.assertFalse(scheme.fits(not_a_string))
 
     def test_semver_has_no_build_metadata_by_documented_choice(self) -> None:
         """Guards against '+build' sneaking in: two builds of one version would not be equal strings."""

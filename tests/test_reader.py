@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import tempfile
 import unittest
-from typing import Any
+from typing import Any, ClassVar
 
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.errors import DirectiveError
@@ -745,7 +745,7 @@ class AdversarialInputTest(unittest.TestCase):
     number of near-misses."""
 
     SIZE = 100_000
-    INPUTS: dict[str, tuple[str, tuple[str, int, int] | None, int]] = {
+    INPUTS: ClassVar[dict[str, tuple[str, tuple[str, int, int] | None, int]]] = {
         # More candidate at signs than MAX_CANDIDATES: refused unread, at the first one past the cap.
         "lone-CR lines full of at signs": ("@quill @@ @x* @ \r" * (SIZE // 17), ("too_complex", 5001, 1), 0),
         "lone-CR lines under the candidate cap": (("@quill create_copy\r" + "y" * 80 + "\r") * (SIZE // 100),

@@ -67,7 +67,7 @@ SKIP_MESSAGE = (
     "python -m unittest tests.test_reader_differential -v")
 DEFAULT_DOCS = 400
 DOCS = int(os.environ.get("CONFLICT_GATE_DIFF_DOCS", DEFAULT_DOCS))
-SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", 20261130))
+SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", "20261130"))
 MAX_FALSE_REFUSAL_SHARE = 0.01
 #: Each construct the generator flags must appear in at least this share of documents.
 MIN_CONSTRUCT_SHARE = 0.05

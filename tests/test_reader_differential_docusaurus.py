@@ -52,7 +52,7 @@ SKIP_MESSAGE = ("{}: (cd tests/mdx && npm ci) && python -m pip install \"justhtm
                 "&& python -m unittest tests.test_reader_differential_docusaurus -v")
 DEFAULT_DOCS = 400
 DOCS = int(os.environ.get("CONFLICT_GATE_DIFF_DOCS", DEFAULT_DOCS))
-SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", 20261130))
+SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", "20261130"))
 RENDERER = "docusaurus"
 D = site_pages.D
 O = site_pages.O

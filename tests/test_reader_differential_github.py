@@ -56,7 +56,7 @@ SKIP_MESSAGE = (
     "python -m unittest tests.test_reader_differential_github -v")
 DEFAULT_DOCS = 400
 DOCS = int(os.environ.get("CONFLICT_GATE_DIFF_DOCS", DEFAULT_DOCS))
-SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", 20261130))
+SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", "20261130"))
 MAX_FALSE_REFUSAL_SHARE = 0.01
 MIN_CONSTRUCT_SHARE = 0.05
 RENDERER = "github"
@@ -215,8 +215,8 @@ class GithubOracleSelfTest(GithubOracleTestCase):
         self.assert_shows(self.read_html(f"<p><em>x\n{D}\ny</em></p>"), Shows((2,)))  # emphasis around the line
         self.assert_shows(self.read_html(f"<p><code>x\n{D}\ny</code></p>"), Shows(near_misses=1))
         self.assert_shows(self.read_html(f"<div><p>\n{D}\n</p></div>"), Shows(places=("div>p",)))
-        self.assert_shows(self.read_html(f"<p>\n@<b>quill</b> create_copy\n</p>"), Shows(places=("p",)))
-        self.assert_shows(self.read_html(f"<p>\n@qu<!-- -->ill\n</p>"), Shows(places=("p",)))
+        self.assert_shows(self.read_html("<p>\n@<b>quill</b> create_copy\n</p>"), Shows(places=("p",)))
+        self.assert_shows(self.read_html("<p>\n@qu<!-- -->ill\n</p>"), Shows(places=("p",)))
 
 
 class GithubDifferentialTest(GithubOracleTestCase):

@@ -10,7 +10,7 @@ written with ``D`` (``refuse``) where every renderer shows it and ``O``
 (``overwrite``) where the construct decides what is seen, in both directions
 (O shown where the gate read code, D hidden where the gate read text). They
 are fixed pages, not drawn by the generators, so the generated documents
-(and the figures in ``reference/directives.md``) stay what they were.
+(and the figures in ``reference/dev/differential.md``) stay what they were.
 
 For each renderer a manifest may name, the gate reads every page with that
 renderer (through :func:`tests.differential.gate_outcomes`) and is judged

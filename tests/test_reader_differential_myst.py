@@ -44,7 +44,7 @@ SKIP_MESSAGE = ('missing {}: python -m pip install "myst-parser==5.2.0" "docutil
                 '&& python -m unittest tests.test_reader_differential_myst -v')
 DEFAULT_DOCS = 400
 DOCS = int(os.environ.get("CONFLICT_GATE_DIFF_DOCS", DEFAULT_DOCS))
-SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", 20261130))
+SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", "20261130"))
 RENDERER = "myst"
 D = site_pages.D
 O = site_pages.O

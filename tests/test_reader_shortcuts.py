@@ -53,7 +53,7 @@ class QuietParagraphTest(unittest.TestCase):
                     slow = read_directives(text, GRAMMAR, renderer=renderer, fast=False)
                     self.assertEqual(outcome(fast), outcome(slow))
         # the shortcut is taken on the plainest of these pages (prose and code spans only)
-        for case in range(200):
+        for _case in range(200):
             lines = [" ".join(rng.choice(WORDS[:7]) for _ in range(6)) for _ in range(40)]
             lines.insert(rng.randint(1, 39), DIRECTIVES[0])
             text = "\n".join(lines) + "\n"

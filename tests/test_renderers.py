@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import tempfile
 import unittest
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.grammar import grammar_from_json
@@ -161,7 +161,7 @@ class IssueExamplesTest(unittest.TestCase):
         files = {f"docs/e{i}.md": example.text.encode("utf-8") for i, example in enumerate(EXAMPLES)}
         for name in (*RENDERERS, None):
             with self.subTest(renderer=name), tempfile.TemporaryDirectory(prefix="conflict-gate-test-") as tmp:
-                manifest = write_corpus(tmp, files, **({} if name is None else {"extra": {"renderer": name}}))
+                manifest = write_corpus(tmp, files, extra=None if name is None else {"renderer": name})
                 corpus = load_documents(manifest)
                 self.assertEqual(corpus.renderer.name, name or "portable")
                 for i, example in enumerate(EXAMPLES):
@@ -284,15 +284,20 @@ class StatedClaimTest(unittest.TestCase):
                                                          GRAMMAR, renderer=renderer)), refused("ambiguous_markup", 3))
 
 
+def check_both_renderers(test: unittest.TestCase, text: str, expected: Outcome) -> None:
+    """``text`` reads as ``expected`` under github.com and CommonMark, with and without the fast paths."""
+    for renderer in (GITHUB_COM, COMMONMARK):
+        with test.subTest(text=text, renderer=renderer.name):
+            reading = read_directives(text, GRAMMAR, renderer=renderer)
+            test.assertEqual(outcome(reading), expected, reading.refusal and str(reading.refusal))
+            test.assertEqual(outcome(read_directives(text, GRAMMAR, renderer=renderer, fast=False)), expected)
+
+
 class RawHtmlLeftOpenTest(unittest.TestCase):
     """What raw HTML leaves open, as a browser builds the page (html_tree), under both renderers."""
 
     def check(self, text: str, expected: Outcome) -> None:
-        for renderer in (GITHUB_COM, COMMONMARK):
-            with self.subTest(text=text, renderer=renderer.name):
-                reading = read_directives(text, GRAMMAR, renderer=renderer)
-                self.assertEqual(outcome(reading), expected, reading.refusal and str(reading.refusal))
-                self.assertEqual(outcome(read_directives(text, GRAMMAR, renderer=renderer, fast=False)), expected)
+        check_both_renderers(self, text, expected)
 
     def test_closed_elements_leave_nothing_open(self) -> None:
         for html in ("<div>x</div>", "<p align=\"center\"><img src=x></p>", "<br>", "<div/>\n</div>", "<hr/>",
@@ -385,7 +390,8 @@ class ReadOtherwiseTest(unittest.TestCase):
     """Text a reader sees otherwise than its bytes spell: footnotes, bidirectional controls,
     strikethrough, look-alikes (under both renderers)."""
 
-    check = RawHtmlLeftOpenTest.check
+    def check(self, text: str, expected: Outcome) -> None:
+        check_both_renderers(self, text, expected)
 
     def test_a_footnote_takes_lines_that_start_no_paragraph_interrupting_block(self) -> None:
         """Regression: after ``[^1]: see`` a line starting ``<i``, ``<kbd>``, ``-->`` or ``|---|`` ended
@@ -429,6 +435,17 @@ class ReadOtherwiseTest(unittest.TestCase):
 
 
 
+def check_every_renderer(test: unittest.TestCase, text: str, expected: dict[str, Outcome]) -> None:
+    """``text`` reads as ``expected[renderer]`` (else ``expected["*"]``) under every renderer."""
+    for name, renderer in RENDERER_VALUES.items():
+        with test.subTest(text=text, renderer=name):
+            reading = read_directives(text, GRAMMAR, renderer=renderer)
+            test.assertEqual(outcome(reading), expected.get(name, expected["*"]),
+                             reading.refusal and str(reading.refusal))
+            test.assertEqual(outcome(read_directives(text, GRAMMAR, renderer=renderer, fast=False)),
+                             expected.get(name, expected["*"]))
+
+
 class LinkTailTest(unittest.TestCase):
     """A link's destination, title or label holding what starts a code span or raw HTML (hostile finding 1).
 
@@ -443,13 +460,7 @@ class LinkTailTest(unittest.TestCase):
     """
 
     def check(self, text: str, expected: dict[str, Outcome]) -> None:
-        for name, renderer in RENDERER_VALUES.items():
-            with self.subTest(text=text, renderer=name):
-                reading = read_directives(text, GRAMMAR, renderer=renderer)
-                self.assertEqual(outcome(reading), expected.get(name, expected["*"]),
-                                 reading.refusal and str(reading.refusal))
-                self.assertEqual(outcome(read_directives(text, GRAMMAR, renderer=renderer, fast=False)),
-                                 expected.get(name, expected["*"]))
+        check_every_renderer(self, text, expected)
 
     def test_a_backtick_in_a_destination_or_title_refuses(self) -> None:
         """Regression (hostile finding 1): O below ``[a](`)`` was read as code; every renderer shows it.
@@ -504,7 +515,8 @@ class CmarkBacktickMemoTest(unittest.TestCase):
     renderer (the inline reading is shared).
     """
 
-    check = LinkTailTest.check
+    def check(self, text: str, expected: dict[str, Outcome]) -> None:
+        check_every_renderer(self, text, expected)
 
     def test_unpaired_by_cmark_gfm(self) -> None:
         """Regression: O was read as code where GitHub shows it (and D where GitHub shows it as text)."""
@@ -533,7 +545,7 @@ class ShownAttributeTest(unittest.TestCase):
     sanitizer the GitHub differential models, Python-Markdown, MyST and the MDX harness)."""
 
     ALL = frozenset(RENDERERS)
-    PAGES = {
+    PAGES: ClassVar[dict[str, tuple[str, frozenset[str]]]] = {
         "alt": (f'# T\n\n{D}\n\n<img alt="{O}">\n', ALL),
         "value": (f'# T\n\n{D}\n\n<input value="{O}" size="60">\n', ALL),
         "placeholder": (f'# T\n\n{D}\n\n<input placeholder="{O}" size="60">\n', ALL),

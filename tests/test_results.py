@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typing
 import unittest
-from typing import Any, get_type_hints
+from typing import Any, ClassVar, get_type_hints
 
 from _conflict_gate import results, results_audit, results_lab, results_service
 from _conflict_gate.schema import ALL_SHAPES as SHAPES
@@ -110,16 +110,18 @@ class RegistryLinksTest(unittest.TestCase):
     def test_the_eligible_status_is_a_page_status_and_the_default(self) -> None:
         self.assertIn(ELIGIBLE_STATUS, PAGE_STATUSES)
         self.assertEqual(DEFAULT_STATUS, ELIGIBLE_STATUS)
-        self.assertEqual(list(PAGE_STATUSES)[0], ELIGIBLE_STATUS)
+        self.assertEqual(next(iter(PAGE_STATUSES)), ELIGIBLE_STATUS)
 
 
 class ProducedResultsTest(unittest.TestCase):
     """Every result the lab produces has its table's keys in order (the saved file is built so)."""
 
+    lab: ClassVar[Any]
+
     @classmethod
     def setUpClass(cls) -> None:
         import run
-        cls.lab: Any = run.run_lab(FIXTURE_MANIFEST)
+        cls.lab = run.run_lab(FIXTURE_MANIFEST)
 
     def test_lab_result_and_its_parts(self) -> None:
         lab = self.lab

@@ -20,7 +20,7 @@ import shutil
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, ClassVar, Iterator
 
 from _conflict_gate.answer import check_answer
 from _conflict_gate.corpus import load_documents
@@ -94,6 +94,9 @@ class SchemaStructureTest(unittest.TestCase):
 @unittest.skipIf(jsonschema is None, "SKIPPED: jsonschema is not installed; .ci/run installs it (pinned) into a "
                                      "throwaway venv and runs this class there")
 class SchemaValidationTest(unittest.TestCase):
+    validators: ClassVar[dict[str, Any]]
+    saved: ClassVar[Any]
+
     @classmethod
     def setUpClass(cls) -> None:
         assert jsonschema is not None
@@ -151,7 +154,7 @@ class SchemaValidationTest(unittest.TestCase):
         ready = next(c["result"] for c in self.saved["cases"] if c["result"]["status"] == "ready")
         conflict = next(c["result"] for c in self.saved["cases"] if c["result"]["status"] == "conflict")
         refused = next(c["result"] for c in self.saved["cases"] if c["result"]["status"] == "refused")
-        mutants = {
+        mutants: dict[str, tuple[Any, Callable[[Any], object]]] = {
             "a required field removed": (ready, lambda d: d.pop("eligible_source_ids")),
             "the reason's own field removed": (ready, lambda d: d.pop("agreed_value")),
             "an unknown field added": (ready, lambda d: d.update(extra=1)),
@@ -234,8 +237,8 @@ class SchemaValidationTest(unittest.TestCase):
             except LocatedError as error:
                 errors.append(error)
         self.assertEqual([type(e).__name__ for e in errors], ["GateError", "DecisionError", "IngestionError"])
-        for error in errors:
-            self.assertValid("tool-error", service.error_result(error)[1])
+        for located in errors:
+            self.assertValid("tool-error", service.error_result(located)[1])
         self.assertInvalid("tool-error", {**service.error_result(errors[0])[1], "reason": "oops"}, "an unknown reason")
         self.assertInvalid("versions", {**listing, "renderer": "hugo"}, "a renderer the registry does not have")
 

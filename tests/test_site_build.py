@@ -98,7 +98,7 @@ class HtmlReadingTest(unittest.TestCase):
             f"<p>Use <code>{LINE}</code></p>\n<!-- {LINE} -->\n<h2>About <code>{LINE}</code></h2>"), GRAMMAR)
         self.assertEqual((reading.lines, reading.elsewhere), ((), ()))
         self.assertEqual([shown.place for shown in reading.context], ["code", "code", "comment", "code"])
-        self.assertTrue(set(shown.place for shown in reading.context) <= set(CONTEXT_PLACES))
+        self.assertTrue({shown.place for shown in reading.context} <= set(CONTEXT_PLACES))
 
     def test_what_is_directive_shaped(self) -> None:
         """A mention states nothing; a look-alike at sign, a claim under another at-word and an
@@ -281,7 +281,7 @@ class JudgeTest(FolderCase):
         self.assertEqual([(c.line, c.quote, c.byte_start, c.byte_end, c.start) for c in source.claims],
                          [(3, LINE, 7, 7 + len(LINE), 7)])
         self.assertEqual(source.sha256, corpus.sources["a"].sha256)
-        bad = f"<div>\n\n@quill create_copy existing_path=maybe\n".encode()
+        bad = b"<div>\n\n@quill create_copy existing_path=maybe\n"
         _, judged = self.judged({"a.md": bad}, {"a/index.html": built_html("<p>@quill create_copy existing_path=maybe</p>")},
                                 extra={"renderer": "mkdocs"})
         refusal = judged.sources["a"].refusal

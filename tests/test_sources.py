@@ -16,7 +16,8 @@ from typing import Any
 from _conflict_gate.manifest import read_manifest
 from _conflict_gate.sources import MAX_PATTERNS, Pattern, Sources, pattern_problem, sources_from_json
 from conflict_gate import IngestionError
-from tests.support import QUILL_GRAMMAR, CorpusFolderCase, source_digest
+from _conflict_gate.corpus import source_digest
+from tests.support import QUILL_GRAMMAR, CorpusFolderCase
 
 #: pattern -> {path: the version it yields, or None when it does not match}
 MATCHES: dict[str, dict[str, str | None]] = {

@@ -59,7 +59,33 @@ from .state import MAX_DEPTH, MAX_LEAF_LINES, Block, Leaf, State, line_view
 from .table import BLOCK_STARTS, GFM_CONSTRUCTS
 from .tables import table_cells
 
-__all__ = ["BLOCK_STARTS", "Block", "Body", "Construct", "Continue", "FOOTNOTE_DOUBT", "Flavour", "GFM_CONSTRUCTS",
-           "GITHUB", "GITHUB_ALONE", "Leaf", "LineDoubt", "MARKDOWN_IT", "MAX_DEPTH", "MAX_LEAF_LINES", "Opener", "Shortcuts",
-           "Start", "State", "Variant", "WITHOUT_FRONT_MATTER", "WITHOUT_TABLES", "inserted", "line_view",
-           "never_continues", "parse_blocks", "table_cells", "without"]
+__all__ = [
+    "BLOCK_STARTS",
+    "FOOTNOTE_DOUBT",
+    "GFM_CONSTRUCTS",
+    "GITHUB",
+    "GITHUB_ALONE",
+    "MARKDOWN_IT",
+    "MAX_DEPTH",
+    "MAX_LEAF_LINES",
+    "WITHOUT_FRONT_MATTER",
+    "WITHOUT_TABLES",
+    "Block",
+    "Body",
+    "Construct",
+    "Continue",
+    "Flavour",
+    "Leaf",
+    "LineDoubt",
+    "Opener",
+    "Shortcuts",
+    "Start",
+    "State",
+    "Variant",
+    "inserted",
+    "line_view",
+    "never_continues",
+    "parse_blocks",
+    "table_cells",
+    "without",
+]

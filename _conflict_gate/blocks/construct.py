@@ -28,9 +28,25 @@ from typing import TYPE_CHECKING, Any, Callable, Final, NamedTuple
 if TYPE_CHECKING:
     from .state import Block, State
 
-__all__ = ["Body", "CONTAINER", "Construct", "Continue", "LEAF", "LINE_CONSUMED", "MATCHED", "NOT_AN_OPENER",
-           "NOT_MATCHED", "NO_START", "Opener", "STOP", "Shortcuts", "Start", "inserted", "never_continues",
-           "without"]
+__all__ = [
+    "CONTAINER",
+    "LEAF",
+    "LINE_CONSUMED",
+    "MATCHED",
+    "NOT_AN_OPENER",
+    "NOT_MATCHED",
+    "NO_START",
+    "STOP",
+    "Body",
+    "Construct",
+    "Continue",
+    "Opener",
+    "Shortcuts",
+    "Start",
+    "inserted",
+    "never_continues",
+    "without",
+]
 
 
 class Start(enum.IntEnum):
@@ -178,7 +194,7 @@ class Construct:
     finish: Callable[[State, Block[Any], int], None] | None = None
     detail: Callable[[Block[Any]], int | None] | None = None
     opener: Opener | None = None
-    shortcuts: Shortcuts = Shortcuts()
+    shortcuts: Shortcuts = Shortcuts()  # noqa: RUF009 - a NamedTuple: one immutable instance is shared
     #: Derived: counted against MAX_DEPTH and named in Leaf.containers.
     nests: bool = field(init=False, repr=False, compare=False)
     #: Derived: a leaf that takes lines (reported when it closes).
@@ -210,7 +226,7 @@ def inserted(table: tuple[Construct, ...], construct: Construct, *, before: str)
     if before not in names:
         raise KeyError(before)
     at = names.index(before)
-    return table[:at] + (construct,) + table[at:]
+    return (*table[:at], construct, *table[at:])
 
 
 def without(table: tuple[Construct, ...], name: str) -> tuple[Construct, ...]:

@@ -37,8 +37,17 @@ from .state import FOOTNOTES, HTML_START_VERSIONS, MARKDOWN_IT_READING, NO_FRONT
 from .table import GFM_CONSTRUCTS
 from .tables import table_first
 
-__all__ = ["FOOTNOTE_DOUBT", "Flavour", "GITHUB", "GITHUB_ALONE", "LineDoubt", "MARKDOWN_IT", "Variant", "WITHOUT_FRONT_MATTER",
-           "WITHOUT_TABLES"]
+__all__ = [
+    "FOOTNOTE_DOUBT",
+    "GITHUB",
+    "GITHUB_ALONE",
+    "MARKDOWN_IT",
+    "WITHOUT_FRONT_MATTER",
+    "WITHOUT_TABLES",
+    "Flavour",
+    "LineDoubt",
+    "Variant",
+]
 
 
 class LineDoubt(NamedTuple):

@@ -176,15 +176,7 @@ _VOID_CLOSE: Final = re.compile(r"</(?:" + "|".join(sorted(_VOID)) + r")(?![\w$\
 #: Lowercase words an MDX expression may use without the page defining them: JavaScript's reserved and
 #: contextual words, what MDX and Docusaurus put in scope (``props``, ``toc``, ``metadata``, ``assets``,
 #: ``arguments`` in the content function), and the lowercase globals of Node, webpack and browsers.
-_MAYBE_DEFINED: Final = frozenset((
-    "break case catch class const continue debugger default delete do else enum export extends false finally for "
-    "function if import in instanceof new null return super switch this throw true try typeof var void while with "
-    "yield let static implements interface package private protected public await async of get set undefined "
-    "props toc metadata assets arguments "
-    "global process console require module exports fetch crypto performance navigator escape unescape eval atob "
-    "btoa window document self top parent frames location history name status length origin event screen opener "
-    "closed external print alert confirm prompt open close stop focus blur scroll scrollbars toolbar menubar "
-    "personalbar statusbar locationbar caches indexeddb localstorage sessionstorage").split())
+_MAYBE_DEFINED: Final = frozenset(["break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "let", "static", "implements", "interface", "package", "private", "protected", "public", "await", "async", "of", "get", "set", "undefined", "props", "toc", "metadata", "assets", "arguments", "global", "process", "console", "require", "module", "exports", "fetch", "crypto", "performance", "navigator", "escape", "unescape", "eval", "atob", "btoa", "window", "document", "self", "top", "parent", "frames", "location", "history", "name", "status", "length", "origin", "event", "screen", "opener", "closed", "external", "print", "alert", "confirm", "prompt", "open", "close", "stop", "focus", "blur", "scroll", "scrollbars", "toolbar", "menubar", "personalbar", "statusbar", "locationbar", "caches", "indexeddb", "localstorage", "sessionstorage"])
 _ESM_START: Final = re.compile(r"(?m)^(?:import|export)\b", re.ASCII)
 _CONTENT: Final = re.compile(r"\.(?:md|mdx|markdown)(?:[?#].*)?$", re.IGNORECASE)
 _GLOBALS: Final = frozenset({"props", "true", "false", "null", "undefined", "Math", "JSON", "Date", "String", "Number",
@@ -305,7 +297,7 @@ class _Scan:
                 continue
             closed = _DIRECTIVE_CLOSE.match(line)
             if closed is not None and self.directives and len(closed.group(1)) >= self.directives[-1][0]:
-                colons, body, opened_line, text = self.directives.pop()
+                _colons, body, opened_line, text = self.directives.pop()
                 self.regions.append(Region(body, pos, False, f"the admonition {text!r}", opened_line))
                 pos = eol + 1
                 continue
@@ -327,7 +319,7 @@ class _Scan:
                                            f"the text after the JSX of line {next_line - 1}, which is no paragraph "
                                            "to MDX", next_line))
         if fence is None:
-            for colons, body, opened_line, text in reversed(self.directives):  # unclosed: to the end
+            for _colons, body, opened_line, text in reversed(self.directives):  # unclosed: to the end
                 self.regions.append(Region(body, size, False, f"the admonition {text!r}", opened_line))
         if self.elements:
             element = self.elements[-1]

@@ -242,8 +242,9 @@ _PARAGRAPH: Final = replace(next(row for row in GFM_CONSTRUCTS if row.name == "p
                             finish=finish_paragraph_or_term)
 #: GFM's rows with MyST's directives (tried before fenced code) and line comments; a paragraph above a
 #: definition line is in doubt.
-MYST_CONSTRUCTS: Final = inserted(inserted(tuple(_PARAGRAPH if row.name == "paragraph" else row for row in GFM_CONSTRUCTS),
-                                           MYST_DIRECTIVE, before="fenced_code"), MYST_COMMENT, before="block_quote") + (MYST_RAW, MYST_MATH)
+MYST_CONSTRUCTS: Final = (*inserted(inserted(tuple(_PARAGRAPH if row.name == "paragraph" else row for row in GFM_CONSTRUCTS),
+                                             MYST_DIRECTIVE, before="fenced_code"), MYST_COMMENT, before="block_quote"),
+                          MYST_RAW, MYST_MATH)
 
 _TABLES_DOUBT: Final = "a reader without GFM tables reads this differently"
 #: MyST's reading without the primary role (YAML front matter only: ``+++`` is a block break to MyST).

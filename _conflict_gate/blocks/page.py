@@ -14,7 +14,7 @@ from typing import Final
 
 from .construct import Body, Construct, never_continues
 from .scan import BLOCK_TAG_NAMES, next_blank_line
-from .state import FOOTNOTES, HTML_START_VERSIONS, NO_FRONT_MATTER, Block, State, lines_of, take
+from .state import HTML_START_VERSIONS, NO_FRONT_MATTER, Block, State, lines_of, take
 
 __all__ = ["FRONT_MATTER", "footnotes", "front_matter", "github_front_matter"]
 

@@ -7,7 +7,6 @@ pattern is compiled with ``re.ASCII`` and names its characters explicitly.
 
 from __future__ import annotations
 
-import bisect
 import re
 from typing import Final, Iterator, Sequence
 
@@ -93,7 +92,7 @@ def next_blank_line(view: str, pos: int) -> int:
     return len(view) if found is None else found.start() + 1
 
 
-def first_in_a_candidates_paragraph(view: str, matches: Iterator["re.Match[str]"], candidates: Sequence[int]) -> int:
+def first_in_a_candidates_paragraph(view: str, matches: Iterator[re.Match[str]], candidates: Sequence[int]) -> int:
     """The start of the first of ``matches`` (in order) whose stretch of lines between blank lines also
     holds one of ``candidates`` (byte offsets, in order), or -1: for a construct that changes what a
     whole paragraph shows. Linear: the candidates' stretches (:func:`candidates_stretches`) and the

@@ -25,9 +25,24 @@ from .construct import Body, Construct, never_continues
 if TYPE_CHECKING:
     from .flavours import Flavour
 
-__all__ = ["Block", "DOCUMENT", "FOOTNOTES", "Leaf", "MARKDOWN_IT_READING", "MAX_DEPTH", "MAX_LEAF_LINES",
-           "NO_FRONT_MATTER", "NO_TABLES", "ONE_COLUMN_TABLE", "PARAGRAPH", "State", "finalize", "line_view",
-           "lines_of", "take"]
+__all__ = [
+    "DOCUMENT",
+    "FOOTNOTES",
+    "MARKDOWN_IT_READING",
+    "MAX_DEPTH",
+    "MAX_LEAF_LINES",
+    "NO_FRONT_MATTER",
+    "NO_TABLES",
+    "ONE_COLUMN_TABLE",
+    "PARAGRAPH",
+    "Block",
+    "Leaf",
+    "State",
+    "finalize",
+    "line_view",
+    "lines_of",
+    "take",
+]
 
 #: Containers (block quotes, list items) nested deeper than this are not opened.
 MAX_DEPTH: Final = 64
@@ -103,7 +118,7 @@ class Stretches:
     """``(line, end)`` stretches of one name in page order, not overlapping, in two arrays of machine
     integers (16 bytes a stretch, however many footnotes a page has): the page doubts' stretches."""
 
-    __slots__ = ("lines", "ends")
+    __slots__ = ("ends", "lines")
 
     def __init__(self) -> None:
         self.lines: array[int] = array("q")
@@ -141,8 +156,20 @@ class Block(Generic[D]):
     only if the block is watched: :func:`lines_of`).
     """
 
-    __slots__ = ("construct", "kind", "continues", "line", "lines", "containers", "data", "empty", "doubt",
-                 "count", "last", "runs")
+    __slots__ = (
+        "construct",
+        "containers",
+        "continues",
+        "count",
+        "data",
+        "doubt",
+        "empty",
+        "kind",
+        "last",
+        "line",
+        "lines",
+        "runs",
+    )
 
     def __init__(self, construct: Construct, line: int, containers: tuple[tuple[str, int], ...], data: D,
                  doubt: tuple[int, str] | None = None) -> None:
@@ -279,7 +306,7 @@ class State:
         parent.empty = False
         containers = parent.containers
         if parent.construct.nests:
-            containers = containers + ((parent.kind, parent.line),)
+            containers = (*containers, (parent.kind, parent.line))
         block = Block(construct, self.line_no, containers, data, parent.doubt)
         self.stack.append(block)
         if construct.nests:
