@@ -20,7 +20,7 @@ from typing import Final, Iterator, Sequence
 from .grammar import Grammar
 from .lookalike import skeleton
 
-__all__ = ["MAX_CANDIDATES", "MAX_OCCURRENCE_CHARS", "candidates_of", "occurrences", "stated_keys"]
+__all__ = ["MAX_CANDIDATES", "MAX_OCCURRENCE_CHARS", "candidates_of", "may_state_claims", "occurrences", "stated_keys"]
 
 #: A source with more candidate at signs than this is refused (``too_complex``) unread.
 MAX_CANDIDATES: Final = 10_000
@@ -31,10 +31,11 @@ _NAME_BYTES: Final = re.compile(rb"[A-Za-z0-9_.\-]+")
 _JUMPS: Final = 64
 
 
-def candidates_of(encoded: bytes, grammar: Grammar) -> tuple[list[int], frozenset[int]]:
+def candidates_of(encoded: bytes, grammar: Grammar, *, full: bool = False) -> tuple[list[int], frozenset[int]]:
     """Byte offsets of the at signs that may start directive-shaped text or state a claim, in order
     (at most one past the cap); and those of them that state a claim under an at-word that is not
-    the namespace (:func:`_stated_claims`)."""
+    the namespace (:func:`_stated_claims`). ``full``: without the shortcut of a page that names no
+    operation (:func:`may_state_claims`; the same result, for the tests)."""
     found: list[int] = []
     lead_ef = b"\xef" in encoded  # U+FF20 and U+FE6B are both encoded from 0xEF
     for literal, pattern in grammar.candidates:
@@ -53,9 +54,9 @@ def candidates_of(encoded: bytes, grammar: Grammar) -> tuple[list[int], frozense
                     if len(more) > MAX_CANDIDATES:
                         break
             found = sorted(found + more) if found else more
-    stated = _stated_claims(encoded, grammar)
+    stated = _stated_claims(encoded, grammar, full=full)
     if not encoded.isascii():
-        stated += _look_alike_claims(encoded, grammar)
+        stated += _look_alike_claims(encoded, grammar, full=full)
     if stated:
         found = sorted(set(found).union(stated))
     return found, frozenset(stated)
@@ -113,14 +114,34 @@ def _next_at_sign(encoded: bytes, grammar: Grammar, plain: bool, start: int, end
     return -1 if sign is None else sign.start()
 
 
-def _stated_claims(encoded: bytes, grammar: Grammar) -> list[int]:
+#: Past this many operations, :func:`may_state_claims` does not look for each name (it says "may").
+_NAMED_OPERATIONS: Final = 32
+
+
+def may_state_claims(encoded: bytes, grammar: Grammar) -> bool:
+    """Whether an operation's name occurs in ``encoded`` (ASCII case-insensitive, as ``stated_word``
+    matches it): without one, no line states a claim under any at-word, so :func:`_stated_claims` finds
+    nothing. C-level scans only (one ``bytes.lower``, a ``bytes.find`` per name); "may" past
+    :data:`_NAMED_OPERATIONS` operations."""
+    names = grammar.operation_bytes
+    if len(names) > _NAMED_OPERATIONS:
+        return True
+    lowered = encoded.lower()  # ASCII letters only, as a bytes pattern's IGNORECASE folds them
+    return any(name in lowered for name in names)
+
+
+def _stated_claims(encoded: bytes, grammar: Grammar, *, full: bool = False) -> list[int]:
     """The at signs on lines that state a claim under any at-word: after the line's first
     at sign, an operation of the grammar and later one of its keys followed by ``=``, as the raw
     bytes spell them (ASCII case-insensitive). The claim is stated under the last at sign before
     its operation (``Ask @alice about `@quill create_copy existing_path=x``` states it under
     ``@quill``, in code, not under ``@alice``: issue 29); those at signs, in order (at most one past
-    :data:`MAX_CANDIDATES`). Linear: each line is read once, from its first ``key=``."""
+    :data:`MAX_CANDIDATES`). Linear: each line is read once, from its first ``key=``; a page that
+    names no operation (:func:`may_state_claims`) is not read line by line (``full``: it is, as the
+    tests' reference)."""
     found: list[int] = []
+    if not full and not may_state_claims(encoded, grammar):
+        return found
     done = 0  # lines before this offset were read
     carriage_returns = b"\r" in encoded
     for key in stated_keys(encoded, grammar, signed=True):  # a line without an at sign states nothing
@@ -161,7 +182,7 @@ _NON_ASCII_BYTE: Final = re.compile(rb"[\x80-\xff]")
 _LINE_BREAK: Final = re.compile(rb"[\r\n]")
 
 
-def _look_alike_claims(encoded: bytes, grammar: Grammar) -> list[int]:
+def _look_alike_claims(encoded: bytes, grammar: Grammar, *, full: bool = False) -> list[int]:
     """The at signs on lines that state a claim only once look-alikes are read as ASCII
     (:func:`~_conflict_gate.lookalike.skeleton`: ``@quіll сreate_copy existing_path=overwrite`` with a
     Cyrillic ``і`` and ``с``, or a ``꞊`` for ``=``): a reader sees a second directive there. Only
@@ -182,7 +203,7 @@ def _look_alike_claims(encoded: bytes, grammar: Grammar) -> list[int]:
         if _NON_ASCII_BYTE.search(encoded, start, end) is None:
             continue
         folded = skeleton(encoded[start:end].decode("utf-8", "replace")).encode("utf-8", "surrogatepass")
-        if _stated_claims(folded, grammar):
+        if _stated_claims(folded, grammar, full=full):
             found.extend(sign.start() for sign in grammar.at_sign.finditer(encoded, start, end))
     return found
 

@@ -169,6 +169,9 @@ class Grammar:
     #: ``operation_word`` over text (a reading's view of a line).
     operation_text: re.Pattern[str] = field(init=False, repr=False, compare=False)
     key_owners: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
+    #: The operations' names as bytes, ASCII letters lowered: a page in whose
+    #: bytes, lowered, none occurs states no claim under any at-word (``stated_word`` finds none).
+    operation_bytes: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         letters = [re.escape(ch) for ch in self.namespace if ch != "_"]
@@ -208,6 +211,7 @@ class Grammar:
             for key in op_keys:
                 owners.setdefault(key, set()).add(op)
         set_(self, "key_owners", MappingProxyType({key: frozenset(ops) for key, ops in owners.items()}))
+        set_(self, "operation_bytes", tuple(op.encode("latin-1").lower() for op in self.operations))
         token = r"[A-Za-z0-9](?:[A-Za-z0-9.\-]|_(?=[A-Za-z0-9]))*"
         plain = re.fullmatch(token, self.namespace) is not None
         set_(self, "plain_line", re.compile(rf"@{re.escape(self.namespace)} {token} {token}=-?{token}")
