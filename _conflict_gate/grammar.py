@@ -163,6 +163,10 @@ class Grammar:
     #: (group ``op``) or such a key (group ``key``); ``operation_word`` an operation alone.
     #: ``key_owners``: key -> the operations that have it.
     at_sign: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
+    #: ``at_sign``'s references alone (each begins with ``&``, so ``re`` looks for that byte first);
+    #: ``at_sign_literals`` its other spellings, as bytes.
+    at_sign_reference: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
+    at_sign_literals: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
     stated_key: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
     stated_word: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
     operation_word: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
@@ -195,6 +199,8 @@ class Grammar:
         set_(self, "candidates", tuple((literal, re.compile((at + after).encode("latin-1")))
                                        for literal, at in at_signs))
         set_(self, "at_sign", re.compile("|".join(at for _, at in at_signs).encode("latin-1")))
+        set_(self, "at_sign_reference", re.compile(at_signs[-1][1].encode("latin-1")))
+        set_(self, "at_sign_literals", tuple(literal for literal, _ in at_signs[:-1]))
         names = r"(?<![A-Za-z0-9_\-])(?:{})(?![A-Za-z0-9_\-])"
         operations = "|".join(re.escape(op) for op in sorted(self.operations, key=len, reverse=True))
         keys = "|".join(re.escape(key) for key in sorted({k for keys in self.operations.values() for k in keys},

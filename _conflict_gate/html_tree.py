@@ -588,6 +588,7 @@ def attribute_matches(pattern: re.Pattern[str], names: Sequence[str], view: str,
         yield from pattern.finditer(view)
         return
     done, walked = 0, 0
+    finals = {name[-1] for name in names}
     equals = view.find("=")
     while equals != -1:
         walked += 1
@@ -597,6 +598,9 @@ def attribute_matches(pattern: re.Pattern[str], names: Sequence[str], view: str,
         end = equals
         while end > done and view[end - 1] in " \t\r\n":
             end -= 1
+        if view[end - 1:end].lower() not in finals:  # no name ends there
+            equals = view.find("=", equals + 1)
+            continue
         for name in names:
             start = end - len(name)
             if start >= done and view[start:end].lower() == name:

@@ -4,11 +4,12 @@ pages, and random pages of the block tests' fragments with the hints' look-alike
 pages vendored under ``tests/pages/`` (as written, with a directive at the top, and with the hints'
 constructs added), each shortcut gives the same matches, offsets and decisions as the full scan:
 
-- a page that names no operation of the grammar states no claim under another at-word
-  (:func:`~_conflict_gate.candidates.may_state_claims`): the same candidates with ``full=True``;
+- a page without an at sign in any spelling, or that names no operation of the grammar, states no
+  claim (:func:`~_conflict_gate.candidates.may_state_claims`): the same candidates with ``full=True``;
+  and the next at sign found by a memchr per spelling is where ``Grammar.at_sign`` finds it;
 - an attribute a browser shows, found from the page's ``=`` signs
   (:func:`~_conflict_gate.html_tree.attribute_matches`): the same matches as the pattern over the page;
-- MyST's include and option lines, found from their literal hints
+- MyST's include and option lines, MkDocs's fence, backtick and definition lines, found from their hints
   (:func:`~_conflict_gate.blocks.scan.hinted_line_matches`): the same matches as ``finditer``;
 - every renderer's reading with the shortcuts (``fast=True``) and without them (``fast=False``): the
   same claims, refusal (reason, line, column, message) and near-misses.
@@ -25,9 +26,10 @@ import unittest
 from pathlib import Path
 from typing import Iterator
 
+from _conflict_gate import site_mkdocs
 from _conflict_gate.blocks import myst
 from _conflict_gate.blocks.scan import hinted_line_matches
-from _conflict_gate.candidates import _stated_claims, candidates_of, may_state_claims
+from _conflict_gate.candidates import _next_at_sign, _stated_claims, candidates_of, may_state_claims
 from _conflict_gate.grammar import grammar_from_json
 from _conflict_gate.html_tree import _EMBEDDED, _EMBEDDED_NAMES, _SHOWN_NAMES, _SHOWN_VALUE, attribute_matches, \
     shown_attribute
@@ -49,7 +51,9 @@ HINTED = ('<img alt="@quill create_copy existing_path=overwrite">', "<input valu
           ":file: a.csv", "   :URL: https://x", "> :file:`name`", "```{csv-table}\n---\nfile: x.csv\n---",
           ":::{raw} html\n---\nurl: x\n---", "``` {x}\n---", "---", "```{eval-rst}\n|name|\n```",
           "~~~ {eval-rst}\n.. include:: x\n~~~", "{eval-rst}", "{{ x }}", "}} {{", "```{include} a.md\n```",
-          "create_copy", "@team CREATE_COPY existing_path=x", "@alice create_copy", "a = b == c", "=" * 5)
+          "create_copy", "@team CREATE_COPY existing_path=x", "@alice create_copy", "a = b == c", "=" * 5,
+          "&#64;quill create_copy existing_path=x", "\uff20quill", "x \ufe6b y", "&#x40;", "&commat;q", "&#0064",
+          "&amp;", "&", "\ufe0f", ":   a definition", "   :\tb", "    : c", "x: y", "~~~~", "  ```  ", "\t```python", "``` x ```", "````")
 
 
 def real_pages() -> list[str]:
@@ -83,6 +87,14 @@ def spans(matches: Iterator["re.Match[str]"]) -> list[tuple[int, int, tuple[str 
     return [(found.start(), found.end(), found.groups()) for found in matches]
 
 
+#: Each pattern scanned from its hint: ``(pattern, hint, line)`` as :func:`hinted_line_matches` takes them.
+HINTS: tuple[tuple["re.Pattern[str]", "re.Pattern[str] | tuple[str, ...]", int], ...] = (
+    (myst._FILE_OPTION, myst._FILE_HINT, 0), (myst._YAML_OPTIONS, myst._YAML_HINT, 1),
+    (myst._EVAL_RST, myst._EVAL_RST_HINT, 0), (site_mkdocs._FENCE_ONLY, site_mkdocs._FENCE_RUNS, 0),
+    (site_mkdocs._BACKTICK_LINE, site_mkdocs._FENCE_RUNS[:1], 0),
+    (site_mkdocs._DEFINITION_LINE, site_mkdocs._DEFINITION_HINT, -1))
+
+
 class PrefilterTest(unittest.TestCase):
     maxDiff = None
 
@@ -109,6 +121,22 @@ class PrefilterTest(unittest.TestCase):
         self.assertGreater(stated, 0)
         self.assertGreater(skipped, 0)
 
+    def test_the_next_at_sign_is_where_the_pattern_finds_it(self) -> None:
+        """Guards against the at sign walk (a memchr per spelling, the references tried at each '&')
+        missing a spelling that comes first, or one cut off by the end of the range."""
+        rng = random.Random(5)
+        found = 0
+        for index, _, encoded in self.views():
+            for _ in range(20):
+                start = rng.randrange(len(encoded) + 1)
+                end = rng.randrange(start, len(encoded) + 1)
+                with self.subTest(page=index, start=start, end=end):
+                    sign = GRAMMAR.at_sign.search(encoded, start, end)
+                    expected = -1 if sign is None else sign.start()
+                    self.assertEqual(_next_at_sign(encoded, GRAMMAR, False, start, end), expected)
+                    found += expected >= 0
+        self.assertGreater(found, 100)
+
     def test_attributes_found_from_equals_signs_match_the_pattern(self) -> None:
         """Guards against the attribute shortcut missing an attribute (spaces or a line ending before
         its '=', upper case, a value that swallows the next one) or finding one the pattern does not."""
@@ -128,8 +156,7 @@ class PrefilterTest(unittest.TestCase):
         names the lines worth trying, the options' YAML block found from its '---' line."""
         found = 0
         for index, view, _ in self.views():
-            for pattern, hint, line in ((myst._FILE_OPTION, myst._FILE_HINT, 0), (myst._YAML_OPTIONS, myst._YAML_HINT, 1),
-                                        (myst._EVAL_RST, myst._EVAL_RST_HINT, 0)):
+            for pattern, hint, line in HINTS:
                 for start, end in ((0, len(view)), (len(view) // 3, len(view) // 2 + 7)):
                     with self.subTest(page=index, pattern=pattern.pattern[:30], start=start):
                         fast = spans(hinted_line_matches(pattern, hint, view, start, end, line=line))
