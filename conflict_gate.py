@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import sys
 
-from _conflict_gate.api import *  # noqa: F403  (the public names, defined once)
-from _conflict_gate.api import __all__ as __all__
-
-if __name__ == "__main__":  # python -m conflict_gate: the conflict-gate command line
+if __name__ == "__main__":  # python -m conflict_gate: the conflict-gate command line (it imports what it runs)
     from _conflict_gate.cli import main
 
     sys.exit(main(sys.argv[1:], prog="python -m conflict_gate"))
+
+from _conflict_gate.api import *  # noqa: F403, E402  (the public names, defined once)
+from _conflict_gate.api import __all__ as __all__  # noqa: E402

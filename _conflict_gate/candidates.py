@@ -20,7 +20,7 @@ from typing import Final, Iterator, Sequence
 from .grammar import Grammar
 from .lookalike import skeleton
 
-__all__ = ["MAX_CANDIDATES", "MAX_OCCURRENCE_CHARS", "candidates_of", "occurrences", "stated_keys"]
+__all__ = ["MAX_CANDIDATES", "MAX_OCCURRENCE_CHARS", "candidates_of", "may_state_claims", "occurrences", "stated_keys"]
 
 #: A source with more candidate at signs than this is refused (``too_complex``) unread.
 MAX_CANDIDATES: Final = 10_000
@@ -31,11 +31,16 @@ _NAME_BYTES: Final = re.compile(rb"[A-Za-z0-9_.\-]+")
 _JUMPS: Final = 64
 
 
-def candidates_of(encoded: bytes, grammar: Grammar) -> tuple[list[int], frozenset[int]]:
+def candidates_of(encoded: bytes, grammar: Grammar, *, full: bool = False) -> tuple[list[int], frozenset[int]]:
     """Byte offsets of the at signs that may start directive-shaped text or state a claim, in order
     (at most one past the cap); and those of them that state a claim under an at-word that is not
-    the namespace (:func:`_stated_claims`)."""
+    the namespace (:func:`_stated_claims`). A page without an at sign in any spelling costs three or
+    four memchr. ``full``: without that shortcut nor that of a page that names no operation
+    (:func:`may_state_claims`; the same result, for the tests)."""
     found: list[int] = []
+    if not full and b"@" not in encoded and b"&" not in encoded and (b"\xef" not in encoded or not any(
+            literal in encoded for literal in grammar.at_sign_literals)):
+        return found, frozenset()  # no at sign in any spelling: nothing starts or states a claim
     lead_ef = b"\xef" in encoded  # U+FF20 and U+FE6B are both encoded from 0xEF
     for literal, pattern in grammar.candidates:
         if (lead_ef or literal[0] != 0xEF) and literal in encoded:
@@ -53,9 +58,9 @@ def candidates_of(encoded: bytes, grammar: Grammar) -> tuple[list[int], frozense
                     if len(more) > MAX_CANDIDATES:
                         break
             found = sorted(found + more) if found else more
-    stated = _stated_claims(encoded, grammar)
+    stated = _stated_claims(encoded, grammar, full=full)
     if not encoded.isascii():
-        stated += _look_alike_claims(encoded, grammar)
+        stated += _look_alike_claims(encoded, grammar, full=full)
     if stated:
         found = sorted(set(found).union(stated))
     return found, frozenset(stated)
@@ -106,21 +111,55 @@ def _plain_at_signs(encoded: bytes) -> bool:
 
 def _next_at_sign(encoded: bytes, grammar: Grammar, plain: bool, start: int, end: int) -> int:
     """The offset of the first at sign in ``[start, end)``, or -1 (``plain``: :func:`_plain_at_signs`,
-    then a memchr)."""
+    then a memchr): where ``grammar.at_sign`` would find it (it has no literal first, so ``re`` would try
+    it at every byte), the first of its spellings' first offsets, each found by a memchr no further
+    than the first found so far, and the references tried at each ``&`` before it. Linear in the bytes
+    up to the at sign (a little past it)."""
     if plain:
         return encoded.find(b"@", start, end)
-    sign = grammar.at_sign.search(encoded, start, end)
-    return -1 if sign is None else sign.start()
+    first, bound = -1, end
+    for literal in grammar.at_sign_literals:
+        at = encoded.find(literal, start, bound)
+        if at != -1:
+            first, bound = at, min(end, at + _LONGEST_LITERAL - 1)  # a spelling before it ends by then
+    amp = encoded.find(b"&", start, end if first == -1 else first)
+    while amp != -1:
+        if grammar.at_sign_reference.match(encoded, amp, end):
+            return amp
+        amp = encoded.find(b"&", amp + 1, end if first == -1 else first)
+    return first
 
 
-def _stated_claims(encoded: bytes, grammar: Grammar) -> list[int]:
+#: The longest of ``Grammar.at_sign_literals`` (U+FF20 and U+FE6B: three bytes).
+_LONGEST_LITERAL: Final = 3
+#: Past this many operations, :func:`may_state_claims` does not look for each name (it says "may").
+_NAMED_OPERATIONS: Final = 32
+
+
+def may_state_claims(encoded: bytes, grammar: Grammar) -> bool:
+    """Whether an operation's name occurs in ``encoded`` (ASCII case-insensitive, as ``stated_word``
+    matches it): without one, no line states a claim under any at-word, so :func:`_stated_claims` finds
+    nothing. C-level scans only (one ``bytes.lower``, a ``bytes.find`` per name); "may" past
+    :data:`_NAMED_OPERATIONS` operations."""
+    names = grammar.operation_bytes
+    if len(names) > _NAMED_OPERATIONS:
+        return True
+    lowered = encoded.lower()  # ASCII letters only, as a bytes pattern's IGNORECASE folds them
+    return any(name in lowered for name in names)
+
+
+def _stated_claims(encoded: bytes, grammar: Grammar, *, full: bool = False) -> list[int]:
     """The at signs on lines that state a claim under any at-word: after the line's first
     at sign, an operation of the grammar and later one of its keys followed by ``=``, as the raw
     bytes spell them (ASCII case-insensitive). The claim is stated under the last at sign before
     its operation (``Ask @alice about `@quill create_copy existing_path=x``` states it under
     ``@quill``, in code, not under ``@alice``: issue 29); those at signs, in order (at most one past
-    :data:`MAX_CANDIDATES`). Linear: each line is read once, from its first ``key=``."""
+    :data:`MAX_CANDIDATES`). Linear: each line is read once, from its first ``key=``; a page that
+    names no operation (:func:`may_state_claims`) is not read line by line (``full``: it is, as the
+    tests' reference)."""
     found: list[int] = []
+    if not full and not may_state_claims(encoded, grammar):
+        return found
     done = 0  # lines before this offset were read
     carriage_returns = b"\r" in encoded
     for key in stated_keys(encoded, grammar, signed=True):  # a line without an at sign states nothing
@@ -161,7 +200,7 @@ _NON_ASCII_BYTE: Final = re.compile(rb"[\x80-\xff]")
 _LINE_BREAK: Final = re.compile(rb"[\r\n]")
 
 
-def _look_alike_claims(encoded: bytes, grammar: Grammar) -> list[int]:
+def _look_alike_claims(encoded: bytes, grammar: Grammar, *, full: bool = False) -> list[int]:
     """The at signs on lines that state a claim only once look-alikes are read as ASCII
     (:func:`~_conflict_gate.lookalike.skeleton`: ``@quіll сreate_copy existing_path=overwrite`` with a
     Cyrillic ``і`` and ``с``, or a ``꞊`` for ``=``): a reader sees a second directive there. Only
@@ -182,7 +221,7 @@ def _look_alike_claims(encoded: bytes, grammar: Grammar) -> list[int]:
         if _NON_ASCII_BYTE.search(encoded, start, end) is None:
             continue
         folded = skeleton(encoded[start:end].decode("utf-8", "replace")).encode("utf-8", "surrogatepass")
-        if _stated_claims(folded, grammar):
+        if _stated_claims(folded, grammar, full=full):
             found.extend(sign.start() for sign in grammar.at_sign.finditer(encoded, start, end))
     return found
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.metadata
 import io
 import os
 import sys
@@ -30,10 +29,7 @@ from functools import lru_cache
 from typing import Callable, Final, Mapping, NoReturn, Sequence
 
 from . import __version__
-from .answer import CORPUS_WIDE_FINDINGS, check_answer, load_decision
 from .ci import FORMATS, Report, audit_checks
-from .cli_init import init_command
-from .cli_pin import pin_command
 from .cli_support import (
     CliError,
     check_ci_options,
@@ -62,7 +58,7 @@ from .registry import COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, RENDERER
 from .results import build
 from .results_lab import GRAMMAR_REPORT_FIELDS, GrammarReport
 from .schema import SCHEMAS, result_schema
-from .site_build import judge_site, locate_site
+from .tree import missing
 
 __all__ = ["CliError", "build_parser", "main", "render_json", "write_atomically"]
 
@@ -160,8 +156,20 @@ def _audit(args: argparse.Namespace) -> int:
 # pin
 
 
+def _pin(args: argparse.Namespace) -> int:
+    from .cli_pin import pin_command  # each command's own modules are imported when it runs
+
+    return pin_command(args)
+
+
 # --------------------------------------------------------------------------
 # init
+
+
+def _init(args: argparse.Namespace) -> int:
+    from .cli_init import init_command
+
+    return init_command(args)
 
 
 # --------------------------------------------------------------------------
@@ -186,6 +194,8 @@ def _grammar(args: argparse.Namespace) -> int:
 
 
 def _check_answer(args: argparse.Namespace) -> int:
+    from .answer import CORPUS_WIDE_FINDINGS, check_answer, load_decision  # the answer check's readers: here only
+
     decision = load_decision(args.decision)
     candidates = decision.get("candidate_ids") if isinstance(decision, dict) else None
     if isinstance(candidates, list) and all(isinstance(sid, str) for sid in candidates):
@@ -238,6 +248,8 @@ def _mcp(args: argparse.Namespace) -> int:
     except ImportError as error:
         if not (error.name or "").split(".")[0] == "mcp":
             raise
+        import importlib.metadata  # 20-40 ms: only to say which mcp is installed
+
         try:
             found = f"; found mcp {importlib.metadata.version('mcp')}"
         except importlib.metadata.PackageNotFoundError:
@@ -319,6 +331,8 @@ def _site_judged(args: argparse.Namespace, corpus: Corpus) -> Corpus:
     as ``--strict`` says), or as it is without ``--site``."""
     if args.site is None:
         return corpus
+    from .site_build import judge_site, locate_site  # only with --site
+
     return judge_site(corpus, locate_site(args.site, corpus.manifest.root), strict=args.strict)
 
 
@@ -498,7 +512,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
 
 
 _COMMANDS: Final[Mapping[str, Callable[[argparse.Namespace], int]]] = {
-    "gate": _gate, "audit": _audit, "pin": pin_command, "init": init_command, "grammar": _grammar,
+    "gate": _gate, "audit": _audit, "pin": _pin, "init": _init, "grammar": _grammar,
     "check-answer": _check_answer, "schema": _schema, "versions": _versions, "mcp": _mcp,
 }
 

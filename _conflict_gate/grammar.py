@@ -163,12 +163,19 @@ class Grammar:
     #: (group ``op``) or such a key (group ``key``); ``operation_word`` an operation alone.
     #: ``key_owners``: key -> the operations that have it.
     at_sign: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
+    #: ``at_sign``'s references alone (each begins with ``&``, so ``re`` looks for that byte first);
+    #: ``at_sign_literals`` its other spellings, as bytes.
+    at_sign_reference: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
+    at_sign_literals: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
     stated_key: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
     stated_word: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
     operation_word: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
     #: ``operation_word`` over text (a reading's view of a line).
     operation_text: re.Pattern[str] = field(init=False, repr=False, compare=False)
     key_owners: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
+    #: The operations' names as bytes, ASCII letters lowered: a page in whose
+    #: bytes, lowered, none occurs states no claim under any at-word (``stated_word`` finds none).
+    operation_bytes: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         letters = [re.escape(ch) for ch in self.namespace if ch != "_"]
@@ -192,6 +199,8 @@ class Grammar:
         set_(self, "candidates", tuple((literal, re.compile((at + after).encode("latin-1")))
                                        for literal, at in at_signs))
         set_(self, "at_sign", re.compile("|".join(at for _, at in at_signs).encode("latin-1")))
+        set_(self, "at_sign_reference", re.compile(at_signs[-1][1].encode("latin-1")))
+        set_(self, "at_sign_literals", tuple(literal for literal, _ in at_signs[:-1]))
         names = r"(?<![A-Za-z0-9_\-])(?:{})(?![A-Za-z0-9_\-])"
         operations = "|".join(re.escape(op) for op in sorted(self.operations, key=len, reverse=True))
         keys = "|".join(re.escape(key) for key in sorted({k for keys in self.operations.values() for k in keys},
@@ -208,6 +217,7 @@ class Grammar:
             for key in op_keys:
                 owners.setdefault(key, set()).add(op)
         set_(self, "key_owners", MappingProxyType({key: frozenset(ops) for key, ops in owners.items()}))
+        set_(self, "operation_bytes", tuple(op.encode("latin-1").lower() for op in self.operations))
         token = r"[A-Za-z0-9](?:[A-Za-z0-9.\-]|_(?=[A-Za-z0-9]))*"
         plain = re.fullmatch(token, self.namespace) is not None
         set_(self, "plain_line", re.compile(rf"@{re.escape(self.namespace)} {token} {token}=-?{token}")

@@ -33,17 +33,17 @@ caller reading the loading process's output to its end never waits on a worker.
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.connection
 import os
 import sys
 import threading
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Callable, Final
+from typing import TYPE_CHECKING, Any, Callable, Final
 
 from .errors import IngestionError
 from .reader import Reading
+
+if TYPE_CHECKING:  # multiprocessing and concurrent.futures are imported only where workers start (40 ms)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 __all__ = ["CHUNK_PAGES", "DEFAULT_JOBS", "IN_FLIGHT_CHUNKS", "PARALLEL_MIN_PAGES", "PagePool", "start_method"]
 
@@ -58,10 +58,19 @@ CHUNK_PAGES: Final = 32
 IN_FLIGHT_CHUNKS: Final = 4
 
 
+def _daemonic() -> bool:
+    """Whether this process is daemonic (a worker of a pool: it may not start children)."""
+    import multiprocessing
+
+    return bool(multiprocessing.current_process().daemon)
+
+
 def start_method(platform: str = sys.platform, threads: int | None = None, daemonic: bool | None = None) -> str | None:
     """How worker processes start here, or ``None`` (read in this process): see the module docstring.
     ``threads`` (default: the threads running) and ``daemonic`` (default: whether this process is
     daemonic, and so may not start children) describe the process."""
+    import multiprocessing
+
     daemonic = bool(multiprocessing.current_process().daemon) if daemonic is None else daemonic
     if platform == "win32" or daemonic:
         return None
@@ -93,7 +102,7 @@ class PagePool:
                  done: Callable[[Any, Reading | None, str | None, str | None], None],
                  method: str | None = None, min_pages: int = PARALLEL_MIN_PAGES) -> None:
         self.jobs = jobs
-        self.method = start_method() if method is None else method
+        self.method = start_method() if method is None and jobs > 1 else method  # one job: no workers
         self.min_pages = min_pages
         self.worker = worker
         self.arguments = arguments
@@ -104,7 +113,7 @@ class PagePool:
         self._flight: deque[tuple[list[tuple[Any, bytes]], Future[list[tuple[Any, ...]]]]] = deque()
         self._executor: ProcessPoolExecutor | None = None
         # a daemonic process may not start children, whatever method it is told
-        self._here_only = jobs <= 1 or self.method is None or bool(multiprocessing.current_process().daemon)
+        self._here_only = jobs <= 1 or self.method is None or _daemonic()
         #: whether worker processes read pages (for the tests and the benchmark)
         self.used_workers = False
 
@@ -127,6 +136,9 @@ class PagePool:
     def _start(self) -> bool:
         if self._executor is None and not self._here_only:
             try:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
                 context = multiprocessing.get_context(self.method)
                 self._executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context,
                                                      initializer=_worker_started)
@@ -206,6 +218,8 @@ def _worker_started() -> None:
             os.dup2(devnull, fd)
     finally:
         os.close(devnull)
+    import multiprocessing
+
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), name="conflict-gate parent watch",
@@ -215,5 +229,7 @@ def _worker_started() -> None:
 def _exit_with(sentinel: int) -> None:
     """Wait until the loading process's sentinel is ready (it has ended), then end this worker at once
     (``os._exit``: the task it was reading has no one to go to)."""
+    import multiprocessing.connection
+
     multiprocessing.connection.wait([sentinel])
     os._exit(ORPHAN_EXIT)

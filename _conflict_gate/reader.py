@@ -61,7 +61,7 @@ from .grammar import Grammar
 from .html_tree import BLOCK, CELL, HEADING, TEXT, Opened, RawHtml
 from .inlines import _WORD_LIMIT, InlineView, Spans, View, html_view, inline_view, invisible, visible_word
 from .candidates import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS, candidates_of, occurrences
-from .renderers import DEFAULT, RENDERER_VALUES, Renderer
+from .renderers import DEFAULT, RENDERER_VALUES, PageRefusal, Renderer
 from .site_mkdocs import MkDocsPage
 
 __all__ = [
@@ -191,24 +191,28 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     open (:class:`~_conflict_gate.html_tree.RawHtml`).
     """
     encoded = text.encode("utf-8", "surrogatepass") if encoded is None else encoded
-    found = candidates_of(encoded, grammar)  # the same bytes for every reading: found once
+    found = candidates_of(encoded, grammar, full=not fast)  # the same bytes for every reading: found once
     if renderer.members:
-        return _combined(renderer, [_read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, member)
-                                    for member in renderer.members], source_id, path)
-    return _read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, renderer)._replace(left_out=())
+        shared: dict[PageRefusal, int] = {}  # a page refusal several members make, found once
+        return _combined(renderer, [_read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, member,
+                                          shared) for member in renderer.members], source_id, path)
+    return _read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, renderer, {})._replace(left_out=())
 
 
 def _read(text: str, encoded: bytes, found: tuple[list[int], frozenset[int]], grammar: Grammar,
-          bom_bytes: int, source_id: str | None, path: str | None, fast: bool, renderer: Renderer) -> Reading:
+          bom_bytes: int, source_id: str | None, path: str | None, fast: bool, renderer: Renderer,
+          shared: dict[PageRefusal, int]) -> Reading:
     """:func:`read_directives` by one reading (``renderer`` has no members), with the page's candidates
-    and stated claims ``found`` (:func:`~_conflict_gate.candidates.candidates_of`)."""
+    and stated claims ``found`` (:func:`~_conflict_gate.candidates.candidates_of`). ``shared``: the page
+    refusals found on this page by the readings before (the same rule on the same page and candidates
+    finds the same offset)."""
     candidates, stated = found
     every_page = [rule for rule in renderer.page_refusals if rule.every_page] if not candidates else []
     if not candidates and (renderer.site is None or b"8<" not in encoded) and not every_page:
         return _EMPTY
     view = text if text.isascii() else encoded.decode("latin-1")
     if not candidates and (renderer.site is None or b"8<" not in encoded) and not any(
-            rule.find(view, candidates) >= 0 for rule in every_page):
+            shared.setdefault(rule, rule.find(view, candidates)) >= 0 for rule in every_page):
         return _EMPTY  # nothing on the page may show a directive its bytes do not spell
     findings = _Findings(view, encoded, grammar, source_id, path, renderer, stated)
     findings.fast = fast
@@ -225,7 +229,9 @@ def _read(text: str, encoded: bytes, found: tuple[list[int], frozenset[int]], gr
         return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, candidates))
     every = candidates
     for rule in renderer.page_refusals:  # a construct that refuses the page wherever it is
-        found_at = rule.find(view, candidates)
+        found_at = shared.get(rule, -2)
+        if found_at == -2:
+            found_at = shared[rule] = rule.find(view, candidates)
         if found_at >= 0:
             findings.refuse(rule.reason, found_at, rule.why)
             return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, every))

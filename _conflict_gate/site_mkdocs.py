@@ -62,7 +62,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple, Sequence
 
-from .blocks.scan import candidates_stretches, first_in_a_candidates_paragraph
+from .blocks.scan import candidates_stretches, first_in_a_candidates_paragraph, hinted_line_matches
 
 __all__ = ["MAX_CONTAINERS", "MKDOCS_EXTENSIONS", "MkDocsPage", "Problem", "attribute_line", "escaped_tag",
            "open_at_reference", "scan"]
@@ -134,6 +134,8 @@ class _Open(NamedTuple):
 _SUPERFENCE: Final = re.compile(r"(`{3,}|~{3,})[ \t]*(?:\{[^\r\n{}]*\}|[\w#.+-]*[ \t]*(?:[A-Za-z][A-Za-z0-9_]*"
                                 r"(?:=(?:\"[^\"]*\"|'[^']*'))?[ \t]*)*)\Z", re.ASCII)
 _FENCE_ONLY: Final = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*\r?$", re.ASCII | re.MULTILINE)
+#: What a line of :data:`_FENCE_ONLY` (and of :data:`_BACKTICK_LINE`: the first) holds (the lines worth trying).
+_FENCE_RUNS: Final = ("```", "~~~")
 
 
 @dataclass
@@ -372,7 +374,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
     # (indentation, run) closes
     closers: dict[tuple[str, str], list[int]] = {}
     if "``" in view or "~~" in view:
-        for closer in _FENCE_ONLY.finditer(view):
+        for closer in hinted_line_matches(_FENCE_ONLY, _FENCE_RUNS, view):
             closers.setdefault((closer.group(1), closer.group(2)), []).append(closer.start())
     stack: list[_Open] = []
     fence_end = -1  # offset of the closing line of the open fence
@@ -541,7 +543,7 @@ def _backtick_lines(view: str, candidates: Sequence[int], fenced: Sequence[tuple
     code span with others over the lines between, hiding a directive CommonMark shows (issue 29:
     ``text⏎    ```⏎D⏎```````). Linear: the stretches and the backtick lines are walked side by side."""
     fence_lines = {start for start, _ in fenced} | {end for _, end in fenced}
-    lines = [m.start() for m in _BACKTICK_LINE.finditer(view)
+    lines = [m.start() for m in hinted_line_matches(_BACKTICK_LINE, _FENCE_RUNS[:1], view)
              if view.rfind("\n", 0, m.start()) + 1 not in fence_lines]
     if not lines:
         return
@@ -598,6 +600,8 @@ def _abbreviation_titles(view: str, candidates: Sequence[int], doubts: dict[int,
 #: A definition (def_list: ``(^|\n)[ ]{0,3}:[ ]{1,3}(.*?)(\n|$)``, tabs expanded): the lines above it in
 #: its block, or the paragraph before it when it begins its block, become terms (``<dt>``).
 _DEFINITION_LINE: Final = re.compile(r"^ {0,3}:[ \t]", re.ASCII | re.MULTILINE)
+#: A line of :data:`_DEFINITION_LINE` after the line ending above it (the lines worth trying).
+_DEFINITION_HINT: Final = re.compile(r"\n {0,3}:[ \t]", re.ASCII)
 _TERM_WHY: Final = ("the definition on line {} (def_list) makes this line a definition list's term (<dt>), not a "
                     "paragraph's line")
 
@@ -617,7 +621,7 @@ def _definition_terms(view: str, candidates: Sequence[int], fenced: Sequence[tup
     k = 0
     line_of = _Lines(view)
     first = candidates[0] if candidates else len(view)
-    for definition in _DEFINITION_LINE.finditer(view, first):
+    for definition in hinted_line_matches(_DEFINITION_LINE, _DEFINITION_HINT, view, first, line=-1):
         here = definition.start()
         while k < len(fenced) and fenced[k][1] < here:
             k += 1

@@ -49,7 +49,8 @@ from .flavours import FOOTNOTE_DOUBT, Flavour, LineDoubt, Variant
 from .leaves import FenceData, finish_paragraph
 from .page import footnotes, github_front_matter
 from .parse import parse_blocks
-from .scan import FENCE_CLOSE, FENCE_OPEN, candidates_stretches, closing_fence, first_in_a_candidates_paragraph
+from .scan import FENCE_CLOSE, FENCE_OPEN, candidates_stretches, closing_fence, first_in_a_candidates_paragraph, \
+    hinted_line_matches
 from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, Block, State
 from .table import GFM_CONSTRUCTS
 from .tables import table_first
@@ -284,6 +285,10 @@ _YAML_OPTIONS: Final = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}|:{3,})[ \t]*\{[^\n]*\
                                   re.ASCII | re.MULTILINE)
 _YAML_FILE_KEY: Final = re.compile(r"^[ \t>]*['\"]?(?:file|url)['\"]?[ \t]*:", re.ASCII | re.MULTILINE | re.IGNORECASE)
 _YAML_END: Final = re.compile(r"^[ \t>]*---[ \t]*\r?$", re.ASCII | re.MULTILINE)
+#: What every match of :data:`_FILE_OPTION` holds on its line, and what the line after a match of
+#: :data:`_YAML_OPTIONS`'s fence holds (:func:`~.scan.hinted_line_matches`: the lines worth trying).
+_FILE_HINT: Final = re.compile(r":(?:file|url):", re.ASCII | re.IGNORECASE)
+_YAML_HINT: Final = re.compile(r"---[ \t]*\r?$", re.ASCII | re.MULTILINE)
 
 
 def include_line(view: str) -> int:
@@ -302,11 +307,11 @@ def include_line(view: str) -> int:
                 best = line_start if best < 0 else min(best, line_start)
                 break
             i = view.find(needle, i + len(needle))
-    option = _FILE_OPTION.search(view, 0, best if best >= 0 else len(view))
+    option = next(hinted_line_matches(_FILE_OPTION, _FILE_HINT, view, 0, best if best >= 0 else len(view)), None)
     if option is not None:
         best = _line_start(view, option.start())
     searched = 0
-    for block in _YAML_OPTIONS.finditer(view, 0, best if best >= 0 else len(view)):
+    for block in hinted_line_matches(_YAML_OPTIONS, _YAML_HINT, view, 0, best if best >= 0 else len(view), line=1):
         if block.start() < searched:
             continue
         end = _YAML_END.search(view, block.end())
@@ -380,6 +385,7 @@ _MATH_TAKES: Final = re.compile(r"\$[^$\n]*[`<][^\n]*\$", re.ASCII)
 _SUBSTITUTION: Final = re.compile(r"\{\{", re.ASCII)
 #: An ``{eval-rst}`` directive's opening fence.
 _EVAL_RST: Final = re.compile(r"^[ \t>]*(`{3,}|~{3,}|:{3,})[ \t]*\{eval-rst\}", re.ASCII | re.MULTILINE)
+_EVAL_RST_HINT: Final = re.compile(r"\{eval-rst\}", re.ASCII)
 #: A reST substitution reference (``|name|``, ``|name|_``): no space right inside the bars.
 _RST_SUBSTITUTION: Final = re.compile(r"\|[^|\s](?:[^|\n]*[^|\s])?\|", re.ASCII)
 
@@ -404,7 +410,7 @@ def substitution_line(view: str, candidates: Sequence[int]) -> int:
     best = -1
     last_close = view.rfind("}}")
     openings: list[int] = []
-    at = view.find("{{")
+    at = view.find("{{", 0, max(last_close, 0))  # none before the last '}}': none it closes
     while 0 <= at < last_close and len(openings) <= _MAX_SUBSTITUTIONS:
         openings.append(at)
         at = view.find("{{", at + 2)
@@ -422,7 +428,7 @@ def substitution_line(view: str, candidates: Sequence[int]) -> int:
                 best = _line_start(view, opening)
                 break
     body_end = 0
-    for fence in _EVAL_RST.finditer(view, 0, best if best >= 0 else len(view)):
+    for fence in hinted_line_matches(_EVAL_RST, _EVAL_RST_HINT, view, 0, best if best >= 0 else len(view)):
         if fence.start() < body_end:  # inside the body searched last: searched already
             continue
         line_end = view.find("\n", fence.end())

@@ -14,7 +14,7 @@ from ..inlines import html_tag_end
 
 __all__ = ["ATX_OPEN", "BLOCK_TAG_NAMES", "BULLET", "FENCE_CLOSE", "FENCE_OPEN", "HTML_ENDS", "HTML_STARTS", "KIND_1_OPEN_TAG",
            "ORDERED", "SETEXT_UNDERLINE", "candidates_stretches", "closing_fence", "first_in_a_candidates_paragraph", "html_kind",
-           "is_thematic_break", "next_blank_line", "whole_tag_line"]
+           "hinted_line_matches", "is_thematic_break", "next_blank_line", "whole_tag_line"]
 
 #: 4.1: a character other than the marker, spaces and tabs (its absence makes a thematic break).
 _NOT_BREAK: Final = {marker: re.compile(rf"[^ \t{re.escape(marker)}]", re.ASCII) for marker in "*-_"}
@@ -155,3 +155,60 @@ def closing_fence(view: str, pos: int, char: str, length: int) -> int:
             newline = view.rfind("\n", line_start, i)
             line_start = line_start if newline == -1 else newline + 1
     return -1
+
+
+def hinted_line_matches(pattern: "re.Pattern[str]", hint: "re.Pattern[str] | tuple[str, ...]", view: str, start: int = 0,
+                        end: int | None = None, *, line: int = 0) -> Iterator["re.Match[str]"]:
+    """``pattern.finditer(view, start, end)``, for a ``pattern`` that matches only at a line's start
+    (``^`` under ``re.MULTILINE``, which the ``re`` module tries at every character: 10-15 ns a
+    byte) and every match of which holds a match of ``hint`` on its line ``line`` (0: its first line;
+    1: the line after it, for a pattern over two lines; -1: ``hint`` begins with the ``\n`` that ends
+    the line above, and the first line of ``view[start:end]`` is tried too). ``hint`` is a pattern
+    ``re`` finds fast (a literal first: one ``memchr`` per occurrence) or literal strings (each found
+    with ``str.find``, once per line). Only the lines a hint names are tried, once each, in order,
+    never before the end of the match before (as ``finditer`` goes on), so the matches are the same:
+    every match's line is tried, and a line that matches is a match wherever it was named from.
+    ``hint`` must not match a line ending (but the first ``\n`` of ``line=-1``)."""
+    stop = len(view) if end is None else end
+    done = start
+    for line_start in _hinted_lines(hint, view, start, stop, line):
+        if line_start < done:
+            continue
+        match = pattern.match(view, line_start, stop)
+        if match is not None:
+            done = match.end() if match.end() > line_start else line_start + 1
+            yield match
+        else:
+            done = line_start + 1
+
+
+def _hinted_lines(hint: "re.Pattern[str] | tuple[str, ...]", view: str, start: int, stop: int,
+                  line: int) -> Iterator[int]:
+    """The line starts :func:`hinted_line_matches` tries, in increasing order (repeats allowed)."""
+    if line == -1:
+        if start == 0 or view[start - 1] == "\n":
+            yield start
+        assert not isinstance(hint, tuple)
+        for found in hint.finditer(view, start, stop):
+            yield found.start() + 1
+        return
+    if isinstance(hint, tuple):
+        starts: list[int] = []
+        for literal in hint:
+            at = view.find(literal, start, stop)
+            while at != -1:
+                starts.append(view.rfind("\n", 0, at) + 1)
+                newline = view.find("\n", at)
+                if newline == -1:
+                    break
+                at = view.find(literal, newline + 1, stop)
+        found_starts: Iterator[int] = iter(sorted(starts))
+    else:
+        found_starts = (view.rfind("\n", 0, found.start()) + 1 for found in hint.finditer(view, start, stop))
+    for line_start in found_starts:
+        for _ in range(line):
+            if line_start == 0:
+                break
+            line_start = view.rfind("\n", 0, line_start - 1) + 1
+        else:
+            yield line_start

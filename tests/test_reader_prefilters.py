@@ -1,0 +1,185 @@
+"""The reader's page-wide scans found by their C-level hints read exactly as the scans they replace
+(issue 33, item 1): on the generated corpora (the bench's fence-heavy, prose-heavy and long-paragraph
+pages, and random pages of the block tests' fragments with the hints' look-alikes), and on the real
+pages vendored under ``tests/pages/`` (as written, with a directive at the top, and with the hints'
+constructs added), each shortcut gives the same matches, offsets and decisions as the full scan:
+
+- a page without an at sign in any spelling, or that names no operation of the grammar, states no
+  claim (:func:`~_conflict_gate.candidates.may_state_claims`): the same candidates with ``full=True``;
+  and the next at sign found by a memchr per spelling is where ``Grammar.at_sign`` finds it;
+- an attribute a browser shows, found from the page's ``=`` signs
+  (:func:`~_conflict_gate.html_tree.attribute_matches`): the same matches as the pattern over the page;
+- MyST's include and option lines, MkDocs's fence, backtick and definition lines, found from their hints
+  (:func:`~_conflict_gate.blocks.scan.hinted_line_matches`): the same matches as ``finditer``;
+- every renderer's reading with the shortcuts (``fast=True``) and without them (``fast=False``): the
+  same claims, refusal (reason, line, column, message) and near-misses.
+
+``CONFLICT_GATE_FUZZ_CASES`` (default 100) sets the random pages.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import unittest
+from pathlib import Path
+from typing import Iterator
+
+from _conflict_gate import site_mkdocs
+from _conflict_gate.blocks import myst
+from _conflict_gate.blocks.scan import hinted_line_matches
+from _conflict_gate.candidates import _next_at_sign, _stated_claims, candidates_of, may_state_claims
+from _conflict_gate.grammar import grammar_from_json
+from _conflict_gate.html_tree import _EMBEDDED, _EMBEDDED_NAMES, _SHOWN_NAMES, _SHOWN_VALUE, attribute_matches, \
+    shown_attribute
+from _conflict_gate.reader import read_directives
+from _conflict_gate.renderers import RENDERER_VALUES
+from tests.support import QUILL_GRAMMAR, REPO
+from tests.test_bench import BENCH
+from tests.test_blocks import random_page
+from tests.test_reader import outcome
+
+CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", "100"))
+GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
+DIRECTIVE = "@quill create_copy existing_path=refuse"
+
+#: The constructs the hints look for, their near-misses and spellings in other cases.
+HINTED = ('<img alt="@quill create_copy existing_path=overwrite">', "<input value = '@quill create_copy x=1'>",
+          "<option label=@quill>", 'placeholder\n= "a', "xalt=1", "data-alt=2", "<iframe srcdoc='x=@quill'>",
+          '<object data="data:text/html,@quill">', '<img src= "data:image/png;base64,AA">', "ALT  =\t'=",
+          ":file: a.csv", "   :URL: https://x", "> :file:`name`", "```{csv-table}\n---\nfile: x.csv\n---",
+          ":::{raw} html\n---\nurl: x\n---", "``` {x}\n---", "---", "```{eval-rst}\n|name|\n```",
+          "~~~ {eval-rst}\n.. include:: x\n~~~", "{eval-rst}", "{{ x }}", "}} {{", "```{include} a.md\n```",
+          "create_copy", "@team CREATE_COPY existing_path=x", "@alice create_copy", "a = b == c", "=" * 5,
+          "&#64;quill create_copy existing_path=x", "\uff20quill", "x \ufe6b y", "&#x40;", "&commat;q", "&#0064",
+          "&amp;", "&", "\ufe0f", ":   a definition", "   :\tb", "    : c", "x: y", "~~~~", "  ```  ", "\t```python", "``` x ```", "````")
+
+
+def real_pages() -> list[str]:
+    pages = sorted((REPO / "tests" / "pages").rglob("*.md"))
+    return [path.read_text(encoding="utf-8") for path in pages if path.name != "README.md"]
+
+
+def generated_pages(rng: random.Random) -> Iterator[str]:
+    """The bench's corpora (a few pages of each kind), the real pages four ways (as written, with a
+    directive, with the hints' constructs, the same with CRLF line endings), random pages (a third CRLF)."""
+    sentences = BENCH.sentence_pool(1, 200)
+    for kind in ("fence", "prose", "long"):
+        for index in range(12):
+            yield BENCH.make_document(kind, index, 8192, 1, sentences)[1].decode("utf-8")
+    for text in real_pages():
+        yield text
+        yield DIRECTIVE + "\n\n" + text
+        lines = text.split("\n")
+        for _ in range(6):
+            lines.insert(rng.randrange(len(lines) + 1), rng.choice(HINTED + (DIRECTIVE,)))
+        yield "\n".join(lines)
+        yield "\r\n".join(lines)
+    for case in range(CASES):
+        lines = random_page(rng).split("\n")
+        for _ in range(rng.randint(1, 6)):
+            lines.insert(rng.randrange(len(lines) + 1), rng.choice(HINTED + (DIRECTIVE, "")))
+        yield ("\r\n" if case % 3 == 0 else "\n").join(lines)
+
+
+def spans(matches: Iterator["re.Match[str]"]) -> list[tuple[int, int, tuple[str | None, ...]]]:
+    return [(found.start(), found.end(), found.groups()) for found in matches]
+
+
+#: Each pattern scanned from its hint: ``(pattern, hint, line)`` as :func:`hinted_line_matches` takes them.
+HINTS: tuple[tuple["re.Pattern[str]", "re.Pattern[str] | tuple[str, ...]", int], ...] = (
+    (myst._FILE_OPTION, myst._FILE_HINT, 0), (myst._YAML_OPTIONS, myst._YAML_HINT, 1),
+    (myst._EVAL_RST, myst._EVAL_RST_HINT, 0), (site_mkdocs._FENCE_ONLY, site_mkdocs._FENCE_RUNS, 0),
+    (site_mkdocs._BACKTICK_LINE, site_mkdocs._FENCE_RUNS[:1], 0),
+    (site_mkdocs._DEFINITION_LINE, site_mkdocs._DEFINITION_HINT, -1))
+
+
+class PrefilterTest(unittest.TestCase):
+    maxDiff = None
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.pages = list(generated_pages(random.Random(20261205)))
+
+    def views(self) -> Iterator[tuple[int, str, bytes]]:
+        for index, text in enumerate(self.pages):
+            encoded = text.encode("utf-8", "surrogatepass")
+            yield index, encoded.decode("latin-1"), encoded
+
+    def test_a_page_naming_no_operation_states_no_claim(self) -> None:
+        """Guards against the operation-name shortcut dropping a claim stated under another at-word
+        (``@alice create_copy existing_path=x``), in any case of the operation's letters."""
+        stated = skipped = 0
+        for index, _, encoded in self.views():
+            with self.subTest(page=index):
+                self.assertEqual(candidates_of(encoded, GRAMMAR), candidates_of(encoded, GRAMMAR, full=True))
+                if not may_state_claims(encoded, GRAMMAR):
+                    skipped += 1
+                    self.assertEqual(_stated_claims(encoded, GRAMMAR, full=True), [])
+                stated += bool(_stated_claims(encoded, GRAMMAR))
+        self.assertGreater(stated, 0)
+        self.assertGreater(skipped, 0)
+
+    def test_the_next_at_sign_is_where_the_pattern_finds_it(self) -> None:
+        """Guards against the at sign walk (a memchr per spelling, the references tried at each '&')
+        missing a spelling that comes first, or one cut off by the end of the range."""
+        rng = random.Random(5)
+        found = 0
+        for index, _, encoded in self.views():
+            for _ in range(20):
+                start = rng.randrange(len(encoded) + 1)
+                end = rng.randrange(start, len(encoded) + 1)
+                with self.subTest(page=index, start=start, end=end):
+                    sign = GRAMMAR.at_sign.search(encoded, start, end)
+                    expected = -1 if sign is None else sign.start()
+                    self.assertEqual(_next_at_sign(encoded, GRAMMAR, False, start, end), expected)
+                    found += expected >= 0
+        self.assertGreater(found, 100)
+
+    def test_attributes_found_from_equals_signs_match_the_pattern(self) -> None:
+        """Guards against the attribute shortcut missing an attribute (spaces or a line ending before
+        its '=', upper case, a value that swallows the next one) or finding one the pattern does not."""
+        found = 0
+        for index, view, _ in self.views():
+            for pattern, names in ((_SHOWN_VALUE, _SHOWN_NAMES), (_EMBEDDED, _EMBEDDED_NAMES)):
+                with self.subTest(page=index, pattern=pattern.pattern[:30]):
+                    fast = spans(attribute_matches(pattern, names, view))
+                    self.assertEqual(fast, spans(pattern.finditer(view)))
+                    found += len(fast)
+            candidates = [match.start() for match in re.finditer("@", view)]
+            self.assertEqual(shown_attribute(view, candidates), shown_attribute(view, candidates, full=True))
+        self.assertGreater(found, 20)
+
+    def test_hinted_line_matches_match_the_patterns(self) -> None:
+        """Guards against a MyST include, option or eval-rst line missed (or found) by the hint that
+        names the lines worth trying, the options' YAML block found from its '---' line."""
+        found = 0
+        for index, view, _ in self.views():
+            for pattern, hint, line in HINTS:
+                for start, end in ((0, len(view)), (len(view) // 3, len(view) // 2 + 7)):
+                    with self.subTest(page=index, pattern=pattern.pattern[:30], start=start):
+                        fast = spans(hinted_line_matches(pattern, hint, view, start, end, line=line))
+                        self.assertEqual(fast, spans(pattern.finditer(view, start, end)))
+                        found += len(fast)
+        self.assertGreater(found, 10)
+
+    def test_every_reading_is_the_same_with_and_without_the_shortcuts(self) -> None:
+        """Guards against any shortcut of the reader changing a decision, a refusal or its place and
+        message, or a near-miss, under any renderer (the default included)."""
+        claims = refusals = 0
+        for index, text in enumerate(self.pages):
+            for name, renderer in RENDERER_VALUES.items():
+                with self.subTest(page=index, renderer=name):
+                    fast = read_directives(text, GRAMMAR, renderer=renderer)
+                    full = read_directives(text, GRAMMAR, renderer=renderer, fast=False)
+                    self.assertEqual(outcome(fast), outcome(full))
+                    self.assertEqual((fast.occurrences, fast.left_out), (full.occurrences, full.left_out))
+                    claims += len(fast.claims)
+                    refusals += fast.refusal is not None
+        self.assertGreater(claims, 0)
+        self.assertGreater(refusals, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
