@@ -176,6 +176,18 @@ class MkDocsDoubtTest(unittest.TestCase):
             with self.subTest(text=text):
                 self.assertEqual([c.value for c in read(text).claims], ["refuse"])
 
+    def test_hostile_round_3_critic_marks_around_a_directive(self) -> None:
+        """Guards against hostile round 3: pymdownx.critic (in the modelled set) pairs ``{--`` with ``--}``
+        over lines and blank lines; ``{--`` above a directive and ``--}`` below struck it out (view mode) or
+        removed it (accept mode) while the gate said ``ready refuse``; likewise ``{++``, ``{==``, ``{>>``."""
+        self.assertAmbiguous(f"{{--\n{D}\n--}}\n", 2, "pymdownx.critic")
+        self.assertAmbiguous(f"{{--\n\n{D}\n\n--}}\n", 3, "pymdownx.critic")
+        self.assertAmbiguous(f"{{==\n{D}\n==}}\n", 2, "pymdownx.critic")
+        self.assertAmbiguous(f"{D}\n\n{{++\n\n{O}\n\n++}}\n", 5, "pymdownx.critic")
+        for text in (f"{{-- old --}} text\n\n{D}\n", f"{D}\n\n{{--\ngone\n--}}\n", f"{{--\n\n{D}\n"):
+            with self.subTest(text=text):
+                self.assertEqual([c.value for c in read(text).claims], ["refuse"])
+
     def test_a_link_definition_title_over_lines(self) -> None:
         self.assertAmbiguous(f'{D}\n\n[x]: https://x.example "\n{O}\n"\n', 4, "link definition")
 
