@@ -752,3 +752,19 @@ def open_at_reference(view: str, candidates: Sequence[int]) -> int:
     sign there, so the text after it may read as a directive CommonMark shows as text."""
     found = _OPEN_AT_REFERENCE.search(view)
     return found.start() if found is not None else -1
+
+
+def bracket_math_line(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first ``\\(`` of a candidate's stretch of lines whose ``\\)`` (the first after it)
+    is on a later line, or -1: arithmatex (generic) reads ``\\(...\\)`` as inline math over lines, and the
+    lines inside show as math, not as text (hostile round 3). Linear: each stretch is walked once."""
+    for start, end in candidates_stretches(view, candidates):
+        opened = view.find("\\(", start, end)
+        while opened >= 0:
+            closed = view.find("\\)", opened + 2, end)
+            if closed < 0:
+                break
+            if view.find("\n", opened, closed) >= 0:
+                return opened
+            opened = view.find("\\(", closed + 2, end)
+    return -1
