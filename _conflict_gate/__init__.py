@@ -49,6 +49,7 @@ MODULES = (
     ("answer_reader", "answer -> what a reader sees"),
     ("answer_forms", "answer -> forms and statements"),
     ("answer_struck", "answer -> what a reader sees"),
+    ("answer_disguise", "answer -> forms and statements"),
     ("decision", "corpus -> decision, audit"),
     ("answer", "decision + answer -> verdict"),
     ("schema", "result shapes -> JSON Schema"),

@@ -60,6 +60,7 @@ from operator import itemgetter
 from typing import Any, Final, Mapping, NamedTuple, Sequence
 
 from .answer_controls import control_findings
+from .answer_disguise import calls, go_pins, pairs, resolve_disguises
 from .answer_forms import BLANK, SEPARATORS, FormWords, Statement, finding, reading_findings, resolve_markup
 from .answer_inline import within
 from .answer_reader import CODE_MARK, AnswerBlock, AnswerReading, CodeSpan, read_answer
@@ -462,6 +463,18 @@ class _Check:
                     start, end = shown.span(a, b)
                     if start not in judged and self._judge(statement, start, end, text[a:b]):
                         judged.add(start)
+        disguised = resolve_disguises(text)
+        if disguised is not None:  # LaTeX, Mermaid's entity codes, arrows: as a chat window shows them
+            plain, where = disguised
+            for statement in [*self.words.statements(plain), *self._code_forms(block, plain)]:
+                a, b = where(statement.start), where(statement.end - 1) + 1
+                start, end = shown.span(a, b)
+                if start not in judged and self._judge(statement, start, end, plain[statement.start:statement.end]):
+                    judged.add(start)
+        for statement in [*calls(self.words, text), *pairs(self.words, text), *go_pins(self.words, text)]:
+            start, end = shown.span(statement.start, statement.end)
+            if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
+                judged.add(start)
         for statement in self.words.pins(text, block.kind in _CODE_KINDS or bool(block.spans) or bool(block.code)):
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):

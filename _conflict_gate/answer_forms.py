@@ -100,8 +100,11 @@ _CODE_GAP: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`])*(?:\r?\n(?:[^\S\r\n]|[{CODE_M
 #: The same on one line: the gaps of the statements only code makes (`existing_path`: `overwrite`,
 #: `--existing-path` `overwrite`), which a chat window shows as one statement.
 _LINE_CODE_GAP: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`])*"
-#: Between a colon form's name and its operator: a closing quote, a TypeScript ``?``, spaces and code edges.
-_COLON_LEAD: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`\"'?])*"
+#: Between a colon form's name and its operator: a closing quote (and bracket: a computed key,
+#: ``["existingPath"]: v``), a TypeScript ``?``, spaces and code edges.
+_COLON_LEAD: Final = rf"(?:[^\S\r\n]|[{CODE_MARK}`\"'?\]])*"
+#: A logical assignment's operator before a statement's ``=``: ``o.existingPath ??= "overwrite"``, ``||=``.
+_ASSIGN: Final = r"(?:\?\?|\|\|)?"
 #: A code span's or a code element's edge in raw text: backticks, ``<code>``, ``</kbd>``, ... (the inline
 #: elements whose content a chat window shows as code).
 _RAW_EDGE: Final = r"(?:`|</?(?i:code|kbd|samp|tt|pre)[^\S\r\n]*>)"  # one backtick: `+ under * backtracks exponentially
@@ -183,10 +186,10 @@ class FormWords:
         value = (rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>")
         # a code span's (or code element's) edge between the name and the value is read through: a
         # reader sees `existing_path`=overwrite as one statement
-        self.statement = re.compile(rf"{name}{_atomic(_MARKS)}{subscript}{annotation}{_atomic(_CODE_GAP)}=(?!=)"
+        self.statement = re.compile(rf"{name}{_atomic(_MARKS)}{subscript}{annotation}{_atomic(_CODE_GAP)}{_ASSIGN}=(?!=)"
                                     rf"{_atomic(_CODE_GAP)}"
                                     + value + _VALUE_RUN + "))")
-        self.raw_statement = re.compile(rf"{name}{_atomic(_RAW_EDGES)}{subscript}{annotation}{_atomic(_RAW_GAP)}=(?!=)"
+        self.raw_statement = re.compile(rf"{name}{_atomic(_RAW_EDGES)}{subscript}{annotation}{_atomic(_RAW_GAP)}{_ASSIGN}=(?!=)"
                                         rf"{_atomic(_RAW_GAP)}"
                                         + value + _RAW_VALUE_RUN + "))")
         keys = sorted({variant for name in self.names if name not in RESERVED_KEYS for variant in _spellings(name)})
@@ -196,6 +199,12 @@ class FormWords:
             rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)}){_atomic(_COLON_LEAD)}"
             rf"(?::=|:(?![:=])|=>){_atomic(_LINE_CODE_GAP)}" + value + _VALUE_RUN + "))")
         word = _words(spellings, _NAME_CHARS_UNDERSCORE)
+        #: In code only: a colon form whose value is on the next line, indented (YAML's plain or block scalar,
+        #: ``existing_path: |``; pretty-printed JSON), that line not a mapping's key, a list or an object opened.
+        self.next_line_statement = re.compile(
+            rf"(?P<name>{word})[\"']?{_SPACES}:{_SPACES}(?:[|>][-+0-9]*{_SPACES})?(?:#[^\r\n]*)?\r?\n"
+            rf"(?:{_SPACES}\r?\n)*[^\S\r\n]+(?![-\[{{#])(?![^\r\n]*:(?:\s|\Z))"
+            + value + _VALUE_RUN + "))")
         #: In code only: setattr(o, "name", v), #define NAME v, and an XML element <name>v</name>.
         self.setattr_statement = re.compile(
             rf"\bsetattr\({_SPACES}[^,()\r\n]*,{_SPACES}[\"'](?P<name>{word})[\"']{_SPACES},{_SPACES}"
@@ -321,13 +330,14 @@ class FormWords:
             operator = _OPERATOR.search(text, statement.start)
             at = operator.end() if operator is not None else statement.end
             if operator is not None and operator.group() == "=>" and text[statement.start - 1:statement.start] \
-                    not in ("'", '"', ":"):
-                continue  # a hash's key is quoted or a symbol; existingPath => ... is an arrow function
+                    not in ("'", '"', ":") and not _NAMED_ARGUMENT.match(text, operator.end()):
+                continue  # a hash's key is quoted or a symbol; existingPath => ... is an arrow function, unless
+                # a quoted literal follows (SQL's named argument, existing_path => 'overwrite')
             while at < statement.end and text[at] in f" \t=`{CODE_MARK}":
                 at += 1
             head = _IDENTIFIER.match(text, at)
-            if text.startswith("{", at):
-                continue  # an object opened: no value stated
+            if text.startswith("{", at) or _BLOCK_SCALAR.fullmatch(statement.value):
+                continue  # an object opened, or a block scalar's value on the next lines (read below)
             if head is not None and head.group() in self.type_names:
                 # a type annotation states no value, unless its brackets hold literals (Literal["overwrite"]):
                 # each is a value it admits
@@ -339,6 +349,8 @@ class FormWords:
                 continue
             yield statement
             yield from _union(text, statement)
+        if ":" in text and "\n" in text:
+            yield from self.statements(text, pattern=self.next_line_statement)
         if "--" in text:
             for statement in self.statements(text, pattern=self.flag_statement):
                 if text[statement.start + 2 + len(statement.name):][:1] in ("\"", "'") \
@@ -449,6 +461,11 @@ class FormWords:
 #: The start of a call that declares a flag, right before a quoted flag name (``add_argument("-e", ``).
 _DECLARATION: Final = re.compile(r"\b(?:add_argument|add_option|option|Option)\(\s*(?:[\"']-[A-Za-z0-9_\-]*[\"']"
                                  r"\s*,\s*)*[\"']\Z")
+#: A quoted literal or a number after a hash rocket, then the argument's end: ``existing_path => 'overwrite')``.
+_NAMED_ARGUMENT: Final = re.compile(r"[^\S\r\n]*(?:\"[^\"\r\n]*\"|'[^'\r\n]*'|[0-9][0-9.]*)[^\S\r\n]*(?:[,)\]};]|$)",
+                                    re.MULTILINE)
+#: A YAML block scalar's indicator, a colon form's value on its line (``existing_path: >-``).
+_BLOCK_SCALAR: Final = re.compile(r"[|>][-+0-9]*")
 #: The operator of a colon form: ``:=``, ``:`` or a hash rocket ``=>``.
 _OPERATOR: Final = re.compile(r":=?|=>")
 #: One more literal of a TypeScript union after a quoted value: ``| "overwrite"``.

@@ -73,9 +73,17 @@ ERROR_KINDS: Final[Mapping[type[LocatedError], str]] = MappingProxyType({
     GateError: "usage", GrammarError: "grammar", DecisionError: "decision", IngestionError: "input"})
 
 
+#: A ``repr``'s escape of a surrogate-escaped byte (``'quill-\\udcff'``), not after an escaped backslash.
+_REPR_BYTE: Final = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
+
+
 def error_line(prog: str, message: str) -> str:
-    """A user error as the command line prints it: ``PROG: error: MESSAGE``, one printable line."""
-    return f"{prog}: error: {printable(message)}"
+    """A user error as the command line prints it: ``PROG: error: MESSAGE``, one printable line. An
+    undecodable byte of an argument or a file name is written ``\\xff`` wherever the message holds it,
+    in a path (:func:`~_conflict_gate.errors.printable`) or in a quoted id or value (``repr``'s
+    ``\\udcff``), as JSON results write it."""
+    shown = _REPR_BYTE.sub(r"\1\\x\2", printable(message))
+    return f"{prog}: error: {shown}"
 
 
 def shown_manifest(path: str | os.PathLike[str]) -> str:

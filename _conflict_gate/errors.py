@@ -41,12 +41,15 @@ def printable(text: str) -> str:
     """``text`` with every non-printable character (newline, escape, U+2028, lone surrogate) escaped.
 
     Used for every path, id and quote placed in a message, so that a message
-    is one printable line and no input can forge a line on a terminal.
+    is one printable line and no input can forge a line on a terminal. A lone
+    surrogate U+DC80..U+DCFF is the byte of an undecodable command-line
+    argument or file name (Python's ``surrogateescape``): written as that byte,
+    ``\\xff``, as a path is everywhere else (messages and JSON results alike).
     """
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
-                   for ch in text)
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch) - 0xDC00:02x}" if "\udc80" <= ch <= "\udcff"
+                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 #: What GitHub's runner reads as a workflow command in a line of a step's output (stdout and stderr alike),

@@ -334,13 +334,15 @@ EXIT_CODES: Final[Mapping[str, tuple[int, str]]] = _ro({
     "conflict": (3, "gate: conflict"),
     "not_in_docs": (4, "gate: not_in_docs"),
     "refused": (5, "gate: refused"),
-    "input": (6, "the manifest or a source could not be loaded and verified (IngestionError); audit: a source failed verification"),
+    "input": (6, "the manifest or a source could not be loaded and verified (IngestionError); audit: a source failed "
+                 "verification; check-answer: the answer file cannot be read (missing, not a regular file, too large)"),
     "output": (7, "an output file could not be written, or init would overwrite a file"),
     "grammar": (8, "the manifest's grammar is invalid (GrammarError)"),
     "unsupported": (9, "check-answer: the answer is not supported by the decision"),
     "withheld": (10, "check-answer: the decision withheld the answer (no_answer_allowed)"),
     "malformed": (11, "check-answer: malformed_answer"),
-    "decision": (12, "check-answer: the decision file is not a result of this tool for this corpus (DecisionError)"),
+    "decision": (12, "check-answer: the decision file cannot be read, or is not a result of this tool for this corpus "
+                     "(DecisionError; every fault of the decision, its file's too: run gate again)"),
 })
 
 #: command -> the exit-code names it can end with (the README's per-command table).

@@ -71,7 +71,7 @@ from .blocks.scan import first_in_a_candidates_paragraph
 from .html_tree import shown_attribute
 from .inlines import TagFilter
 from .registry import DEFAULT_RENDERER, RENDERERS
-from .site_mkdocs import MkDocsPage, attribute_line, escaped_tag, open_at_reference
+from .site_mkdocs import MkDocsPage, attribute_line, bracket_math_line, escaped_tag, open_at_reference
 from .site_mkdocs import scan as scan_mkdocs
 
 __all__ = [
@@ -216,7 +216,14 @@ MKDOCS: Final = Renderer(
                                "browser, which may hide or contain the lines after it"),
                    PageRefusal("ambiguous_markup", open_at_reference,
                                "Python-Markdown completes this character reference without its ';' into an at "
-                               "sign, so the text after it may show as a directive"), *_SITE_REFUSALS))
+                               "sign, so the text after it may show as a directive"),
+                   PageRefusal("ambiguous_markup", math_line,
+                               "arithmatex's inline math ($...$) may run over the lines of this paragraph or take "
+                               "in a backtick or '<', and shows what it takes as math, not as text; write the "
+                               "dollar sign elsewhere"),
+                   PageRefusal("ambiguous_markup", bracket_math_line,
+                               "arithmatex's inline math (\\(...\\)) runs over the lines of this paragraph, and "
+                               "shows what it takes as math, not as text"), *_SITE_REFUSALS))
 DOCUSAURUS_SITE: Final = Renderer(
     "docusaurus", DOCUSAURUS, TagFilter.NONE, page_reading=read_mdx,
     page_refusals=(_SHOWN_ATTRIBUTE, PageRefusal("ambiguous_markup", unclosed_front_matter,

@@ -42,7 +42,8 @@ one pass over the page (:func:`scan`):
 * **Shown text that may hide** (``doubts``): the lines an abbreviation
   definition takes (its title may be the next line), the terms above a
   definition line (def_list), the lines after a ``<...>`` holding a backtick
-  (code spans come before autolinks and tags).
+  (code spans come before autolinks and tags), and the lines between a
+  pymdownx.critic mark's opener and its closer (``{--`` ... ``--}``).
 
 What it does not model, and why that is safe: everything else Python-Markdown
 does differently (list indentation, setext headings, HTML blocks kept open
@@ -518,6 +519,8 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         _backtick_in_tags(view, candidates, fenced, doubts)
     if "```" in view:
         _backtick_lines(view, candidates, fenced, contained, code, doubts)
+    if candidates and "{" in view:
+        _critic(view, candidates, doubts)
     loose = _loose_tag(view, candidates[-1], fenced) if candidates and "<" in view else None
     if loose is not None:
         offset, tag = loose
@@ -527,6 +530,32 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
             if at not in contained and at not in code:
                 doubts.setdefault(at, (why, line))
     return MkDocsPage(contained, code, includes, view, doubts, fenced)
+
+
+#: pymdownx.critic's marks, each opener with its closer: a preprocessor over the whole page (over lines and
+#: blank lines alike), before any block is read.
+_CRITIC: Final = (("{--", "--}"), ("{++", "++}"), ("{~~", "~~}"), ("{==", "==}"), ("{>>", "<<}"))
+_CRITIC_WHY: Final = ("pymdownx.critic's mark opened on line {} ({}) closes below: the line is struck out, "
+                      "inserted, highlighted or a comment (in the accept mode a deletion is not shown at all)")
+
+
+def _critic(view: str, candidates: Sequence[int], doubts: dict[int, tuple[str, int]]) -> None:
+    """Each candidate between a critic mark's opener and its closer (the first after the opener), as
+    pymdownx.critic pairs them: in doubt (hostile round 3: ``{--`` above a directive and ``--}`` below strike
+    it out, and the accept mode removes it). Linear: each kind's marks are found once."""
+    for opener, closer in _CRITIC:
+        if opener not in view:
+            continue
+        opens = [m.start() for m in re.finditer(re.escape(opener), view)]
+        closes = [m.start() for m in re.finditer(re.escape(closer), view)]
+        for at in candidates:
+            k = bisect.bisect_left(opens, at) - 1
+            if k < 0:
+                continue
+            c = bisect.bisect_left(closes, opens[k] + len(opener))
+            if c < len(closes) and closes[c] >= at:
+                line = _line_number(view, opens[k])
+                doubts.setdefault(at, (_CRITIC_WHY.format(line + 1, opener), line))
 
 
 #: A line that begins with a run of three or more backticks (after any indentation).
@@ -727,3 +756,19 @@ def open_at_reference(view: str, candidates: Sequence[int]) -> int:
     sign there, so the text after it may read as a directive CommonMark shows as text."""
     found = _OPEN_AT_REFERENCE.search(view)
     return found.start() if found is not None else -1
+
+
+def bracket_math_line(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first ``\\(`` of a candidate's stretch of lines whose ``\\)`` (the first after it)
+    is on a later line, or -1: arithmatex (generic) reads ``\\(...\\)`` as inline math over lines, and the
+    lines inside show as math, not as text (hostile round 3). Linear: each stretch is walked once."""
+    for start, end in candidates_stretches(view, candidates):
+        opened = view.find("\\(", start, end)
+        while opened >= 0:
+            closed = view.find("\\)", opened + 2, end)
+            if closed < 0:
+                break
+            if view.find("\n", opened, closed) >= 0:
+                return opened
+            opened = view.find("\\(", closed + 2, end)
+    return -1

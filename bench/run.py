@@ -862,6 +862,10 @@ ADVERSARIAL: dict[str, tuple[str, Callable[[int], str]]] = {
     "mkdocs_fence_closers": ("fence-only lines of every length (superfences closes on exact runs)",
                              lambda n: _whole("".join("`" * length + "\n" for length in range(3, 40)), n)),
     "mkdocs_abbreviations": ("abbreviation definitions by the thousand", lambda n: _whole("*[quill]: x\n\n", n)),
+    # hostile round 3: critic marks never closed, and arithmatex's \( ... \) on every line of a paragraph
+    "mkdocs_critic_openers": ("'{--' critic openers on every line, never closed", lambda n: _whole("{-- x\n", n)),
+    "mkdocs_bracket_math": ("'\\( a \\)' on every line of one paragraph, the directive its last line",
+                            lambda n: _block_of("\\( a \\)\n", n)),
     # The site readings (each row read under the renderer ADVERSARIAL_RENDERER names):
     "myst_directives": ("MyST directives and colon fences back to back (myst)",
                         lambda n: _whole("```{note}\nx\n```\n:::{tip}\ny\n:::\n", n)),
@@ -887,9 +891,15 @@ ADVERSARIAL_SCALE: dict[str, int] = {"short_links_block": 16, "myst_directives":
                                      # portable reads each page four times, MDX's reading among them, which
                                      # costs tens of microseconds per tag or line of markup: 5-30 us per byte
                                      "lone_cr_at": 16, "tag_openers": 16, "fences_then_open": 16,
-                                     "footnote_definitions": 16, "tag_lines": 16, "mkdocs_md_in_html": 16}
+                                     "footnote_definitions": 16, "tag_lines": 16, "mkdocs_md_in_html": 16,
+                                     "mkdocs_bracket_math": 16}
 #: These rows are held to k <= 1.15 (the others to k <= 1.1).
-ADVERSARIAL_K_LIMIT: dict[str, float] = dict.fromkeys(("fences_then_open", "comment_lines_then_open", "footnote_openers", "footnote_definitions", "fence_backtick_line", "tag_lines", "short_links_block", "list_staircase", "look_alike_lines", "mkdocs_nested_admonitions", "mkdocs_block_openers", "mkdocs_md_in_html", "mkdocs_snippets", "mkdocs_fence_closers", "mkdocs_abbreviations", *ADVERSARIAL_RENDERER), 1.15)
+ADVERSARIAL_K_LIMIT: dict[str, float] = {name: 1.15 for name in (
+    "fences_then_open", "comment_lines_then_open", "footnote_openers", "footnote_definitions",
+    "fence_backtick_line", "tag_lines", "short_links_block", "list_staircase", "look_alike_lines",
+    "mkdocs_nested_admonitions", "mkdocs_block_openers", "mkdocs_md_in_html", "mkdocs_snippets",
+    "mkdocs_fence_closers", "mkdocs_abbreviations", "mkdocs_critic_openers", "mkdocs_bracket_math",
+    *ADVERSARIAL_RENDERER)}
 
 
 def measure_adversarial(root: Path, sizes: Sequence[int], repeat: int) -> dict[str, Any]:
@@ -1185,6 +1195,9 @@ HOSTILE_ANSWERS: dict[str, str] = {
     "look-alike names": "existlng_path=x ", "statements split at code edges": "`existing_path` `=` x ",
     "colon forms and flags in code": "`existingPath: x` `--existing-path x` ",
     "backticks after names": "existing_path" + "`" * 40 + "x:=1 ",
+    # hostile round 3: the disguise reading (LaTeX, entity codes, arrows), calls, pairs, next-line values
+    "disguises": "$\\text{existing\\_path} #61; -> ", "calls and pairs": 'o.setExistingPath("x", ("existing_path", ',
+    "values on the next line": "existing_path: |\n\n  ", "hash rockets": "existing_path => ",
 }
 
 

@@ -543,7 +543,7 @@ class JunitTest(CliCase):
         root = ET.fromstring(text)
         failure = root.find("testsuite/testcase/failure")
         assert failure is not None
-        self.assertEqual(failure.get("message"), "nul \\x00 esc \\x1b surrogate \\udcff end \\ufffe")
+        self.assertEqual(failure.get("message"), "nul \\x00 esc \\x1b surrogate \\xff end \\ufffe")
         case = root.find("testsuite/testcase")
         assert case is not None
         self.assertEqual(case.get("name"), "a\\x01b")

@@ -669,6 +669,31 @@ class AuditTest(CliCase):
         heading = self.cli("audit", "--manifest", os.fsdecode(odd)).out.splitlines()[0]
         self.assertEqual(heading, f"# conflict-gate audit: {self.root}/m\\xff.json")
 
+    def test_an_undecodable_byte_is_written_alike_in_every_message(self) -> None:
+        """Guards against hostile round 1, finding 12 (open until round 3): an undecodable byte of a path
+        or an argument was written ``\\udcff`` in some messages (the manifest's, the decision's, a quoted
+        source id or version) and ``\\xff`` in others (the answer's, JSON results); now ``\\xff`` in all.
+        A backslash the user typed stays escaped (``a\\udcff`` typed is ``'a\\\\udcff'``)."""
+        missing = os.fsdecode(os.fsencode(self.root) + b"/no\xff.json")
+        manifest = self.sub_manifest("clean.json", ("guide", "reference"))
+        for argv, kind in (
+                (("gate", "--manifest", missing, "--version", "1.0", "--operation", "create_copy",
+                  "--claim", "existing_path", "guide"), "input"),
+                (("gate", "--manifest", manifest, "--version", "1.0", "--operation", "create_copy",
+                  "--claim", "existing_path", os.fsdecode(b"guide\xff")), "usage"),
+                (("gate", "--manifest", manifest, "--version", os.fsdecode(b"\xff"), "--operation", "create_copy",
+                  "--claim", "existing_path", "guide"), "usage"),
+                (("check-answer", "--manifest", manifest, "--decision", missing, "--answer", "-"), "decision"),
+                (("check-answer", "--manifest", manifest, "--decision", missing.replace(".json", ".d"),
+                  "--answer", missing), "decision")):
+            with self.subTest(argv=argv):
+                result = self.cli(*argv)
+                self.assertUserError(result, kind, "\\xff")
+                self.assertNotIn("udcff", result.err)
+        result = self.cli("gate", "--manifest", manifest, "--version", "1.0", "--operation", "create_copy", "--claim",
+                          "existing_path", "a\\udcff")
+        self.assertUserError(result, "usage", "'a\\\\udcff'")
+
     def test_a_heading_path_with_a_newline_stays_one_line(self) -> None:
         manifest = self.sub_manifest("a\nb.json", ("guide", "reference"))
         result = self.cli("audit", "--manifest", manifest)

@@ -157,9 +157,9 @@ class MkDocsDoubtTest(unittest.TestCase):
             (f"# T\n\n{D}\n\n[a <!-- ](x)\n{O}\n-->\n", 6, "before raw HTML"),
             (f"# T\n\nx <http://a.b/`>\n{D}\n`\n", 4, "code spans before autolinks"),
             (f'# T\n\nx <img alt="`">\n{D}\n`\n', 4, "code spans before autolinks"),
-            (f"# T\n\n{D}\n\nSee $`<!--$ here.\n{O}\nend --> done.\n", 6, "inline math"),
-            (f"# T\n\n{D}\n\nSee $<?$ here.\n{O}\nend ?> done.\n", 6, "inline math"),
-            (f'# T\n\n{D}\n\nSee $<span title="$ here.\n{O}\nend"> done.\n', 6, "inline math"),
+            (f"# T\n\n{D}\n\nSee $`<!--$ here.\n{O}\nend --> done.\n", 5, "inline math"),
+            (f"# T\n\n{D}\n\nSee $<?$ here.\n{O}\nend ?> done.\n", 5, "inline math"),
+            (f'# T\n\n{D}\n\nSee $<span title="$ here.\n{O}\nend"> done.\n', 5, "inline math"),
         )
         for text, line, words in cases:
             for renderer in (MKDOCS, PORTABLE):
@@ -170,9 +170,35 @@ class MkDocsDoubtTest(unittest.TestCase):
                     if renderer is MKDOCS:  # portable's may be another site's, earlier (MDX builds no <!--)
                         self.assertEqual((refusal.reason, refusal.line), ("ambiguous_markup", line), str(refusal))
                         self.assertIn(words, refusal.detail)
+        # (f) since hostile round 3 refused at the '$' line itself: math taking a '<' (arithmatex's rule, MyST's)
         # what Python-Markdown reads as CommonMark does stays counted: a closed comment, a definition apart
         for text in (f"# T\n\n{D}\n\n<!--\n{O}\n-->\n", f"# T\n\n{D}\n\nTerm\n:   Text.\n",
                      f"# T\n\n*[abc]: A title\n{D}\n", f"# T\n\nSee <b>x</b> and `code`.\n{D}\n"):
+            with self.subTest(text=text):
+                self.assertEqual([c.value for c in read(text).claims], ["refuse"])
+
+    def test_hostile_round_3_critic_marks_around_a_directive(self) -> None:
+        """Guards against hostile round 3: pymdownx.critic (in the modelled set) pairs ``{--`` with ``--}``
+        over lines and blank lines; ``{--`` above a directive and ``--}`` below struck it out (view mode) or
+        removed it (accept mode) while the gate said ``ready refuse``; likewise ``{++``, ``{==``, ``{>>``."""
+        self.assertAmbiguous(f"{{--\n{D}\n--}}\n", 2, "pymdownx.critic")
+        self.assertAmbiguous(f"{{--\n\n{D}\n\n--}}\n", 3, "pymdownx.critic")
+        self.assertAmbiguous(f"{{==\n{D}\n==}}\n", 2, "pymdownx.critic")
+        self.assertAmbiguous(f"{D}\n\n{{++\n\n{O}\n\n++}}\n", 5, "pymdownx.critic")
+        for text in (f"{{-- old --}} text\n\n{D}\n", f"{D}\n\n{{--\ngone\n--}}\n", f"{{--\n\n{D}\n"):
+            with self.subTest(text=text):
+                self.assertEqual([c.value for c in read(text).claims], ["refuse"])
+
+    def test_hostile_round_3_arithmatex_inline_math_over_lines(self) -> None:
+        """Guards against hostile round 3: arithmatex (generic) reads ``$a`` ... ``b$`` and ``\\(`` ... ``\\)``
+        as one inline math span over the lines of a paragraph; a directive line between them showed as math
+        while the gate said ``ready refuse`` (mkdocs, and portable for ``\\(``)."""
+        for renderer in (MKDOCS, PORTABLE):
+            for text in (f"x $a\n{D}\nb$ y\n", f"x \\(a\n{D}\nb\\) y\n"):
+                with self.subTest(renderer=renderer.name, text=text):
+                    refusal = read(text, renderer).refusal
+                    self.assertEqual(refusal and (refusal.reason, refusal.line), ("ambiguous_markup", 1))
+        for text in (f"x \\(a\\) y\n{D}\n", f"Costs $5.\n\n{D}\n"):
             with self.subTest(text=text):
                 self.assertEqual([c.value for c in read(text).claims], ["refuse"])
 
