@@ -36,5 +36,5 @@ if __name__ == "__main__":  # python -m conflict_gate: the conflict-gate command
 
     sys.exit(main(sys.argv[1:], prog="python -m conflict_gate"))
 
-from _conflict_gate.api import *  # noqa: F403, E402  (the public names, defined once)
-from _conflict_gate.api import __all__ as __all__  # noqa: E402
+from _conflict_gate.api import *  # noqa: F403  (the public names, defined once)
+from _conflict_gate.api import __all__ as __all__

@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import errno
 import os
+import re
 import secrets
 import shlex
 import stat

@@ -894,12 +894,12 @@ ADVERSARIAL_SCALE: dict[str, int] = {"short_links_block": 16, "myst_directives":
                                      "footnote_definitions": 16, "tag_lines": 16, "mkdocs_md_in_html": 16,
                                      "mkdocs_bracket_math": 16}
 #: These rows are held to k <= 1.15 (the others to k <= 1.1).
-ADVERSARIAL_K_LIMIT: dict[str, float] = {name: 1.15 for name in (
+ADVERSARIAL_K_LIMIT: dict[str, float] = dict.fromkeys((
     "fences_then_open", "comment_lines_then_open", "footnote_openers", "footnote_definitions",
     "fence_backtick_line", "tag_lines", "short_links_block", "list_staircase", "look_alike_lines",
     "mkdocs_nested_admonitions", "mkdocs_block_openers", "mkdocs_md_in_html", "mkdocs_snippets",
     "mkdocs_fence_closers", "mkdocs_abbreviations", "mkdocs_critic_openers", "mkdocs_bracket_math",
-    *ADVERSARIAL_RENDERER)}
+    *ADVERSARIAL_RENDERER), 1.15)
 
 
 def measure_adversarial(root: Path, sizes: Sequence[int], repeat: int) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import unittest
+from pathlib import Path
 
 import _conflict_gate
 from tests.support import REPO

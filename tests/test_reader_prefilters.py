@@ -23,7 +23,6 @@ import os
 import random
 import re
 import unittest
-from pathlib import Path
 from typing import Iterator
 
 from _conflict_gate import site_mkdocs
@@ -73,22 +72,22 @@ def generated_pages(rng: random.Random) -> Iterator[str]:
         yield DIRECTIVE + "\n\n" + text
         lines = text.split("\n")
         for _ in range(6):
-            lines.insert(rng.randrange(len(lines) + 1), rng.choice(HINTED + (DIRECTIVE,)))
+            lines.insert(rng.randrange(len(lines) + 1), rng.choice((*HINTED, DIRECTIVE)))
         yield "\n".join(lines)
         yield "\r\n".join(lines)
     for case in range(CASES):
         lines = random_page(rng).split("\n")
         for _ in range(rng.randint(1, 6)):
-            lines.insert(rng.randrange(len(lines) + 1), rng.choice(HINTED + (DIRECTIVE, "")))
+            lines.insert(rng.randrange(len(lines) + 1), rng.choice((*HINTED, DIRECTIVE, "")))
         yield ("\r\n" if case % 3 == 0 else "\n").join(lines)
 
 
-def spans(matches: Iterator["re.Match[str]"]) -> list[tuple[int, int, tuple[str | None, ...]]]:
+def spans(matches: Iterator[re.Match[str]]) -> list[tuple[int, int, tuple[str | None, ...]]]:
     return [(found.start(), found.end(), found.groups()) for found in matches]
 
 
 #: Each pattern scanned from its hint: ``(pattern, hint, line)`` as :func:`hinted_line_matches` takes them.
-HINTS: tuple[tuple["re.Pattern[str]", "re.Pattern[str] | tuple[str, ...]", int], ...] = (
+HINTS: tuple[tuple[re.Pattern[str], re.Pattern[str] | tuple[str, ...], int], ...] = (
     (myst._FILE_OPTION, myst._FILE_HINT, 0), (myst._YAML_OPTIONS, myst._YAML_HINT, 1),
     (myst._EVAL_RST, myst._EVAL_RST_HINT, 0), (site_mkdocs._FENCE_ONLY, site_mkdocs._FENCE_RUNS, 0),
     (site_mkdocs._BACKTICK_LINE, site_mkdocs._FENCE_RUNS[:1], 0),

@@ -12,9 +12,26 @@ from typing import Final, Iterator, Sequence
 
 from ..inlines import html_tag_end
 
-__all__ = ["ATX_OPEN", "BLOCK_TAG_NAMES", "BULLET", "FENCE_CLOSE", "FENCE_OPEN", "HTML_ENDS", "HTML_STARTS", "KIND_1_OPEN_TAG",
-           "ORDERED", "SETEXT_UNDERLINE", "candidates_stretches", "closing_fence", "first_in_a_candidates_paragraph", "html_kind",
-           "hinted_line_matches", "is_thematic_break", "next_blank_line", "whole_tag_line"]
+__all__ = [
+    "ATX_OPEN",
+    "BLOCK_TAG_NAMES",
+    "BULLET",
+    "FENCE_CLOSE",
+    "FENCE_OPEN",
+    "HTML_ENDS",
+    "HTML_STARTS",
+    "KIND_1_OPEN_TAG",
+    "ORDERED",
+    "SETEXT_UNDERLINE",
+    "candidates_stretches",
+    "closing_fence",
+    "first_in_a_candidates_paragraph",
+    "hinted_line_matches",
+    "html_kind",
+    "is_thematic_break",
+    "next_blank_line",
+    "whole_tag_line",
+]
 
 #: 4.1: a character other than the marker, spaces and tabs (its absence makes a thematic break).
 _NOT_BREAK: Final = {marker: re.compile(rf"[^ \t{re.escape(marker)}]", re.ASCII) for marker in "*-_"}
@@ -157,8 +174,8 @@ def closing_fence(view: str, pos: int, char: str, length: int) -> int:
     return -1
 
 
-def hinted_line_matches(pattern: "re.Pattern[str]", hint: "re.Pattern[str] | tuple[str, ...]", view: str, start: int = 0,
-                        end: int | None = None, *, line: int = 0) -> Iterator["re.Match[str]"]:
+def hinted_line_matches(pattern: re.Pattern[str], hint: re.Pattern[str] | tuple[str, ...], view: str, start: int = 0,
+                        end: int | None = None, *, line: int = 0) -> Iterator[re.Match[str]]:
     """``pattern.finditer(view, start, end)``, for a ``pattern`` that matches only at a line's start
     (``^`` under ``re.MULTILINE``, which the ``re`` module tries at every character: 10-15 ns a
     byte) and every match of which holds a match of ``hint`` on its line ``line`` (0: its first line;
@@ -182,7 +199,7 @@ def hinted_line_matches(pattern: "re.Pattern[str]", hint: "re.Pattern[str] | tup
             done = line_start + 1
 
 
-def _hinted_lines(hint: "re.Pattern[str] | tuple[str, ...]", view: str, start: int, stop: int,
+def _hinted_lines(hint: re.Pattern[str] | tuple[str, ...], view: str, start: int, stop: int,
                   line: int) -> Iterator[int]:
     """The line starts :func:`hinted_line_matches` tries, in increasing order (repeats allowed)."""
     if line == -1:
