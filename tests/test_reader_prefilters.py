@@ -96,6 +96,7 @@ HINTS: tuple[tuple[re.Pattern[str], re.Pattern[str] | tuple[str, ...], int], ...
 
 class PrefilterTest(unittest.TestCase):
     maxDiff = None
+    pages: list[str]
 
     @classmethod
     def setUpClass(cls) -> None:
