@@ -4,7 +4,7 @@
                        [--set-aside-unrelated] [--question TEXT] [--site DIR] ID [ID ...]
     conflict-gate audit --manifest M [--format markdown|json|github|sarif|junit] [--root DIR] [--strict]
                         [--site DIR]
-    conflict-gate pin --manifest M [--check [--format text|github|sarif|junit] [--root DIR]]
+    conflict-gate pin --manifest M [--check [--format text|github|sarif|junit] [--root DIR]] [--site DIR]
     conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S] [--manifest M]
     conflict-gate init --update --manifest M [--prune] [--base-url URL]
     conflict-gate grammar --manifest M [--format table|json]
@@ -66,6 +66,7 @@ from .results import build
 from .results_lab import GRAMMAR_REPORT_FIELDS, GrammarReport
 from .schema import SCHEMAS, result_schema
 from .site_build import judge_site, locate_site
+from .site_pin import pin_site_command
 from .tree import missing
 
 __all__ = ["CliError", "build_parser", "main", "render_json", "write_atomically"]
@@ -318,6 +319,11 @@ def _positive(text: str) -> int:
     return value
 
 
+def _pin(args: argparse.Namespace) -> int:
+    """``pin``: with ``--site``, pin and record the build's readings (:mod:`~_conflict_gate.site_pin`)."""
+    return pin_site_command(args) if args.site is not None else pin_command(args)
+
+
 def _site_judged(args: argparse.Namespace, corpus: Corpus) -> Corpus:
     """``corpus`` judged by the built site ``--site`` names (:func:`~_conflict_gate.site_build.judge_site`,
     as ``--strict`` says), or as it is without ``--site``."""
@@ -419,6 +425,9 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--format", choices=("text", *FORMATS), default="text",
                    help="with --check: text (default), or a CI format: github, sarif, junit")
     p.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
+    p.add_argument("--site", metavar="DIR", default=None,
+                   help="also record each page's reading as the site's build shows it, in the manifest's "
+                        "\"readings\" file (DIR as for audit --site; reference/site.md#recorded-readings)")
 
     p = command("init", "write a starter manifest for a folder of Markdown pages, or bring one up to date",
                 "Write a starter manifest (unpinned) listing every .md/.markdown file under DOCS_DIR "
@@ -502,7 +511,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
 
 
 _COMMANDS: Final[Mapping[str, Callable[[argparse.Namespace], int]]] = {
-    "gate": _gate, "audit": _audit, "pin": pin_command, "init": init_command, "grammar": _grammar,
+    "gate": _gate, "audit": _audit, "pin": _pin, "init": init_command, "grammar": _grammar,
     "check-answer": _check_answer, "schema": _schema, "versions": _versions, "mcp": _mcp,
 }
 

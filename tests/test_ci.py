@@ -363,6 +363,12 @@ class FindingsTest(CliCase):
                 for check in audit_checks(audit(judged), Locations(str(folder), "")):
                     seen |= {("audit", f.reason, f"{status}:{f.severity}") for f in check.findings
                              if f.source_id == "b"}
+        for status in ("approved", "draft"):  # a page no Markdown reading reads, judged by no build
+            folder = self.folder()
+            manifest = write_corpus(folder, {"docs/b.rst": b"T\n=\n\n@quill create_copy existing_path=refuse\n"},
+                                    statuses={"b": status})
+            for check in audit_checks(audit(load_documents(manifest)), Locations(str(folder), "")):
+                seen |= {("audit", f.reason, f"{status}:{f.severity}") for f in check.findings if f.source_id == "b"}
         data = self.manifest_data()  # guide, reference, rival approved; broken, next, draft as drafts
         for entry, status, change in zip(data["documents"], ["approved"] * 3 + ["draft"] * 3,
                                          ["unpinned", "gone", "stale"] * 2):
