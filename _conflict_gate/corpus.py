@@ -533,6 +533,7 @@ def load_with(manifest_path: str | os.PathLike[str], *, strict: bool, cache: str
         with SourceFiles(manifest.root) as files:
             entries = manifest.entries if only is None else _only(manifest.entries, only)
             sources = _load(manifest, entries, files, strict, readings, jobs, min_pages, method, recorded)
+        recorded = None  # its parsed records let go while collection is paused: none is walked after
         if readings is not None:
             readings.save()
             readings.close()

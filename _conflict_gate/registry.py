@@ -325,9 +325,10 @@ REPORT_SEVERITIES: Final[Mapping[str, tuple[tuple[str, ...], str | None, str | N
     "requested_claim_missing": (("audit",), "notice", None),
     "unapproved_conflict": (("audit",), None, "warning"),
     "near_miss": (("audit",), "notice", "notice"),
-    # a source that fails verification: the audit reports every one (exit 6); pin --check the two
-    # it can tell from a pin (exit 1) and stops at the others (exit 6)
-    **{reason: (("audit", "pin --check") if reason in ("hash_mismatch", "source_missing", "source_unpinned")
+    # a source that fails verification: the audit reports every one (exit 6); pin --check those it
+    # can tell from a pin or a recorded reading (exit 1) and stops at the others (exit 6)
+    **{reason: (("audit", "pin --check") if reason in ("hash_mismatch", "source_missing", "source_unpinned",
+                                                        "reading_unusable")
                 else ("audit",), "error", "error") for reason in SOURCE_INGESTION_REASONS},
     # a page the manifest's "sources" take but do not list (exit 1 from both commands); it has no
     # status of its own, so it is judged as a page would be that is approved by default
