@@ -427,7 +427,8 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
     p.add_argument("--site", metavar="DIR", default=None,
                    help="also record each page's reading as the site's build shows it, in the manifest's "
-                        "\"readings\" file (DIR as for audit --site; reference/site.md#recorded-readings)")
+                        "\"readings\" file (DIR as for audit --site); with --check, change nothing and report the "
+                        "pages whose recorded reading the build no longer gives (reference/site.md#recorded-readings)")
 
     p = command("init", "write a starter manifest for a folder of Markdown pages, or bring one up to date",
                 "Write a starter manifest (unpinned) listing every .md/.markdown file under DOCS_DIR "

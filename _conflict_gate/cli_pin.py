@@ -9,7 +9,7 @@ import os
 import re
 import shlex
 from pathlib import Path
-from typing import Final, Sequence
+from typing import Final, Mapping, Sequence
 
 from .ci import FORMATS, PinDrift, Report, pin_checks, unlisted_checks
 from .cli_support import (
@@ -26,6 +26,8 @@ from .decision import unlisted_sources
 from .errors import IngestionError, printable
 from .jsondata import render_json
 from .manifest import read_manifest
+from .cache import encode_reading
+from .reader import Reading
 from .site_record import recorded_reading
 from .tree import missing
 
@@ -35,7 +37,10 @@ __all__ = ["pin_command"]
 _PIN_VALUE: Final = re.compile(r'"sha256"\s*:\s*"([0-9a-f]{64}|)"')
 
 
-def pin_command(args: argparse.Namespace) -> int:
+def pin_command(args: argparse.Namespace, judged: Mapping[str, Reading] | None = None) -> int:
+    """``pin`` and ``pin --check`` (see the module docstring). ``judged``: with ``--check --site``, each
+    page's reading as the site's build judges it now (:mod:`~_conflict_gate.site_pin`); a page whose
+    recorded reading differs from it is stale (``reading_unusable``) too."""
     check_ci_options(args)
     manifest = read_manifest(args.manifest, require_pins=False)
     quoted = shlex.quote(printable_path(args.manifest))
@@ -61,9 +66,16 @@ def pin_command(args: argparse.Namespace) -> int:
                                       len(raw), hint))
             elif recorded is not None:
                 try:
-                    recorded_reading(recorded, entry, digest)
+                    kept = recorded_reading(recorded, entry, digest)
                 except IngestionError as error:
                     drift.append(PinDrift(entry, error.reason, digest, len(raw), error.detail))
+                    continue
+                fresh = judged.get(entry.source_id) if judged is not None else None
+                if fresh is not None and encode_reading(fresh) != encode_reading(kept):
+                    drift.append(PinDrift(entry, "reading_unusable", digest, len(raw), (
+                        f"the site's build now shows it otherwise than its reading recorded in {recorded.path} "
+                        "(an include, a snippet, a macro or the theme changed, or the page's reading): record it "
+                        "again: pin --site")))
     pages = unlisted_sources(manifest) if args.pin_check else []
     if args.pin_check and args.format in FORMATS:
         where = ci_locations(args, manifest.root)

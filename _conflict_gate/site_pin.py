@@ -1,6 +1,7 @@
 """``conflict-gate pin --site DIR``: pin every source and record, per page, what the site's build showed
 (its recorded reading, bound to the page's SHA-256), in the file the manifest names (``"readings"``),
-pinned by the manifest (``"readings_sha256"``).
+pinned by the manifest (``"readings_sha256"``); with ``--check``, change nothing and report the pages
+whose recorded reading the build no longer gives.
 
 The pages are read once: their bytes hashed (the new pins), read as Markdown and judged by the build
 exactly as ``audit --site`` judges them (:func:`~_conflict_gate.site_build.judge_site`, strict: a page
@@ -19,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 
-from .cli_pin import _rewrite_pins
+from .cli_pin import _rewrite_pins, pin_command
 from .cli_support import CliError, exit_code, plural, printable_path, write_atomically
 from .corpus import Corpus, SourceFiles, decode_source, source_digest, source_from_bytes
 from .errors import DirectiveError, printable
@@ -41,12 +42,14 @@ def default_readings_path(manifest_file: str) -> str:
 
 
 def pin_site_command(args: argparse.Namespace) -> int:
-    """``pin --site DIR`` (without ``--check``): see the module docstring. Exit 0 (the counts printed,
-    refused pages among them: ``audit`` lists them), 6 when a page cannot be read or judged."""
-    if args.pin_check:
-        raise CliError("usage", "--site records the build's readings: pin --check compares each page with the "
-                                "readings recorded, without --site")
+    """``pin --site DIR``: see the module docstring. Exit 0 (the counts printed, refused pages among them:
+    ``audit`` lists them), 6 when a page cannot be read or judged. With ``--check``, change nothing and
+    report, besides what ``pin --check`` reports, every page whose recorded reading the build no longer
+    gives (``reading_unusable``, exit 1): an include, a macro or the theme changed, not the page."""
     manifest = read_manifest(args.manifest, require_pins=False)
+    if args.pin_check and manifest.readings is None:
+        raise CliError("usage", "pin --check --site compares the readings the manifest records with the build, "
+                                "and it records none: record them with pin --site (without --check)")
     site = locate_site(args.site, manifest.root)
     sources = {}
     changed = 0
@@ -71,6 +74,8 @@ def pin_site_command(args: argparse.Namespace) -> int:
         refused += source.refusal is not None
         pages.append((entry, entry.sha256, Reading(source.claims, source.refusal, source.near_misses,
                                                    source.occurrences, source.left_out)))
+    if args.pin_check:  # change nothing: report the pages whose recorded reading the build no longer gives
+        return pin_command(args, judged={entry.source_id: reading for entry, _, reading in pages})
     readings = manifest.readings or default_readings_path(manifest.real_path)
     text = render_recorded(manifest.grammar, pages)
     target = Path(manifest.root) / readings

@@ -160,6 +160,27 @@ class PinSiteTest(RecordedCase):
         self.assertEqual(self.pin_site()[0], 0)
         self.assertEqual([c.quote for c in load_documents(self.manifest, cache=False).sources["a"].claims], [OTHER])
 
+    def test_pin_check_site_finds_a_build_that_changed_under_unchanged_pages(self) -> None:
+        """Guards against a recorded reading outliving the build it came from: an include, a macro or the
+        theme changed, not the page's bytes. pin --check --site reports the page (exit 1), pin --check
+        alone cannot (exit 0), pin --site records the build's new judgement."""
+        self.assertEqual(run_cli(["pin", "--manifest", str(self.manifest), "--site", self.site, "--check"])[0], 2)
+        self.pin_site()
+        check = ["pin", "--manifest", str(self.manifest), "--site", self.site, "--check"]
+        self.assertEqual(run_cli(check)[:2], (0, "all 4 pins are current\n"))
+        (self.root / "site" / "a" / "index.html").write_text(built_html(f"<p>{OTHER}</p>"), encoding="utf-8")
+        code, out, _ = run_cli(check)
+        self.assertEqual(code, 1)
+        self.assertIn("stale reading a (docs/a.md): the site's build now shows it otherwise", out)
+        self.assertEqual(run_cli(["pin", "--manifest", str(self.manifest), "--check"])[0], 0)
+        code, out, _ = run_cli(check + ["--format", "github"])
+        self.assertEqual(code, 1)
+        self.assertIn("::error file=docs/a.md", out)
+        self.pin_site()
+        self.assertEqual(run_cli(check)[0], 0)
+        refusal = load_documents(self.manifest, cache=False).sources["a"].refusal
+        self.assertEqual(refusal.reason if refusal else None, "site_disagrees")
+
     def test_a_built_page_missing_stops_pin_site(self) -> None:
         """Guards against recording a page the build could not judge: exit 6, nothing written."""
         before = self.manifest.read_bytes()
