@@ -66,7 +66,7 @@ def pin_command(args: argparse.Namespace, judged: Mapping[str, Reading] | None =
                                       len(raw), hint))
             elif recorded is not None:
                 try:
-                    kept = recorded_reading(recorded, entry, digest)
+                    kept = recorded_reading(recorded, entry, digest, raw)
                 except IngestionError as error:
                     drift.append(PinDrift(entry, error.reason, digest, len(raw), error.detail))
                     continue

@@ -628,7 +628,7 @@ def _load(manifest: Manifest, entries: Sequence[Entry], files: SourceFiles, stri
                 raw = files.read(entry)
                 digest = verified_digest(raw, entry)
                 if recorded is not None:
-                    sources[entry.source_id] = _source(entry, digest, len(raw), recorded_reading(recorded, entry, digest))
+                    sources[entry.source_id] = _source(entry, digest, len(raw), recorded_reading(recorded, entry, digest, raw))
                     continue
             except IngestionError as error:
                 if recorded is not None and error.reason == "hash_mismatch":
@@ -723,6 +723,6 @@ def source_from_bytes(raw: bytes, grammar: Grammar, entry: Entry, *, renderer: R
     ``source_not_utf8``, ``reading_unusable``)."""
     digest = verified_digest(raw, entry, digest)
     if recorded is not None:
-        return _source(entry, digest, len(raw), recorded_reading(recorded, entry, digest))
+        return _source(entry, digest, len(raw), recorded_reading(recorded, entry, digest, raw))
     reading = read_page(raw, grammar, renderer, entry.source_id, entry.path)
     return _source(entry, digest, len(raw), unjudged_format(reading, entry.path, renderer.name, entry.source_id))

@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
+import re
 from typing import Any, Final, Iterable, Mapping, NamedTuple
 
 from .cache import decode_reading, encode_reading
@@ -54,11 +55,15 @@ _MDX_RENDERER: Final = "docusaurus"
 
 
 class Recorded(NamedTuple):
-    """A recorded readings file, checked whole: ``path`` (as the manifest names it) and ``pages``
-    (source id -> its record, ``[path, sha256, reading]``, checked when used)."""
+    """A recorded readings file, checked whole: ``path`` (as the manifest names it), ``pages`` (source id
+    -> its record, ``[source id, path, sha256, reading]``, checked when used), the ``grammar`` it was
+    recorded under (the manifest's) and ``parsed``, each directive text met so far as the grammar parses
+    it (``None``: refused), so that a text repeated on many pages is parsed once."""
 
     path: str
     pages: Mapping[str, list[Any]]
+    grammar: Grammar
+    parsed: dict[str, tuple[str, str, str] | None]
 
 
 def grammar_digest(grammar: Grammar) -> str:
@@ -107,14 +112,17 @@ def parse_recorded(raw: bytes, manifest: Manifest) -> Recorded:
             raise _unreadable(manifest, "a page's record is not [source id, path, sha256, reading]")
         if pages.setdefault(record[0], record) is not record:
             raise _unreadable(manifest, f"{printable(record[0])[:200]} is recorded twice")
-    return Recorded(manifest.readings, pages)
+    return Recorded(manifest.readings, pages, manifest.grammar, {})
 
 
-def recorded_reading(recorded: Recorded, entry: Entry, digest: str) -> Reading:
-    """The recorded reading of ``entry``, whose bytes were verified to have ``digest`` (its pin). Raises
-    :class:`IngestionError` ``reading_unusable`` (naming the source and its path) when no reading is
-    recorded for it, or one for another path or other bytes (the page pinned again without ``--site``),
-    or one of the wrong shape."""
+def recorded_reading(recorded: Recorded, entry: Entry, digest: str, raw: bytes) -> Reading:
+    """The recorded reading of ``entry``, whose bytes ``raw`` were verified to have ``digest`` (its pin).
+    Raises :class:`IngestionError` ``reading_unusable`` (naming the source and its path) when no reading
+    is recorded for it, or one for another path or other bytes (the page pinned again without
+    ``--site``), or one of the wrong shape, or one holding a claim that is not the page's text at its
+    place (its bytes at the claim's byte span, starting a line and ending it but for spaces and tabs) or
+    not a directive the grammar allows with that operation, key and value: a readings file edited by
+    hand, even pinned again, never makes a page say what its bytes do not."""
     def unusable(detail: str) -> IngestionError:
         return IngestionError("reading_unusable", f"{detail}; review the page, build the site and record its "
                                                   "reading: pin --site", source_id=entry.source_id, path=entry.path)
@@ -132,9 +140,29 @@ def recorded_reading(recorded: Recorded, entry: Entry, digest: str) -> Reading:
     try:
         if type(data) is not list or len(data) != 5:
             raise ValueError("not a reading")
-        return decode_reading(data, entry.source_id, entry.path)
+        reading = decode_reading(data, entry.source_id, entry.path)
     except (ValueError, TypeError, IndexError):
         return _raise(unusable(f"its reading in {recorded.path} is not of the documented shape"))
+    parsed = recorded.parsed
+    for claim in reading.claims:
+        quote = claim.quote
+        if quote not in parsed:
+            try:
+                parsed[quote] = recorded.grammar.parse(quote)
+            except DirectiveError:
+                parsed[quote] = None
+        start, end = claim.byte_start, claim.byte_end
+        if (parsed[quote] != (claim.operation, claim.claim_key, claim.value) or raw[start:end] != quote.encode("utf-8")
+                or not (start == 0 or raw[start - 1:start] in b"\r\n" or (start == 3 and raw.startswith(_BOM)))
+                or _LINE_TAIL.match(raw, end) is None):
+            return _raise(unusable(f"{recorded.path} records a directive on line {claim.line} that is not the page's "
+                                   "text there, or not one the grammar allows"))
+    return reading
+
+
+_BOM: Final = b"\xef\xbb\xbf"
+#: What may follow a claim's text on its line: spaces and tabs, then the line's end.
+_LINE_TAIL: Final = re.compile(rb"[ \t]*(?:\r|\n|\Z)")
 
 
 def _raise(error: IngestionError) -> Reading:

@@ -246,8 +246,9 @@ class TamperTest(RecordedCase):
         self.assertIn("another grammar", str(self.load_error(strict=False)))
 
     def test_one_page_record(self) -> None:
-        """A page's record of the wrong shape, of another page's bytes or path, or absent: that page alone
-        fails (reading_unusable), the others load; strict, the load stops."""
+        """A page's record of the wrong shape, of another page's bytes or path, absent, or holding a claim
+        that is not the page's text at its place (a value edited, a span moved, a line cut short): that
+        page alone fails (reading_unusable), the others load; strict, the load stops."""
         def pages(data: dict[str, Any]) -> dict[str, list[Any]]:
             return {record[0]: record for record in data["pages"]}
 
@@ -258,6 +259,14 @@ class TamperTest(RecordedCase):
             "path": lambda data: pages(data)["a"].__setitem__(1, "docs/c.md"),
             "absent": lambda data: data.update(pages=[r for r in data["pages"] if r[0] != "a"]),
             "length": lambda data: pages(data)["a"][3].pop(),
+            # hand edits that keep the shape: a claim must be the page's own text at its place, as the
+            # grammar parses it
+            "value": lambda data: pages(data)["a"][3][0][0].__setitem__(2, "overwrite"),
+            "quote": lambda data: pages(data)["a"][3][0][0].__setitem__(
+                slice(2, 9), ["overwrite", 3, 0, 42, 6, 48, LINE.replace("refuse", "overwrite")]),
+            "span": lambda data: pages(data)["a"][3][0][0].__setitem__(slice(6, 8), [4, 43]),
+            "line end": lambda data: pages(data)["a"][3][0][0].__setitem__(
+                slice(2, 9), ["refus", 3, 0, 38, 6, 44, LINE[:-1]]),
         }
         for name, edit in edits.items():
             with self.subTest(name):
