@@ -262,8 +262,9 @@ def unlisted_checks(pages: Sequence[UnlistedSource], where: Locations, *, fix: s
 
 class PinDrift(NamedTuple):
     """One entry whose pin is not current: ``reason`` is ``hash_mismatch`` (pinned, bytes differ),
-    ``source_unpinned`` (not pinned yet) or ``source_missing``; ``digest`` and ``size`` are the file's
-    (``None`` when missing); ``hint`` explains a line-ending-only change, else ``""``."""
+    ``source_unpinned`` (not pinned yet), ``source_missing`` or ``reading_unusable`` (its recorded
+    reading is not of its pinned bytes); ``digest`` and ``size`` are the file's (``None`` when missing);
+    ``hint`` explains a line-ending-only change, or why the recorded reading is stale, else ``""``."""
 
     entry: Entry
     reason: str
@@ -291,6 +292,9 @@ def pin_checks(entries: Sequence[Entry], drift: Iterable[PinDrift], where: Locat
             path, title = where.of(manifest_file), f"missing page: {entry.source_id}"
             message = (f"{entry.source_id} ({entry.path}) is listed in the manifest, but the file does not "
                        "exist: restore it, or remove its entry")
+        elif d.reason == "reading_unusable":
+            path, title = where.of(entry.path), f"stale reading: {entry.source_id}"
+            message = f"{entry.source_id} ({entry.path}): {d.hint}"
         elif d.reason == "source_unpinned":
             path, title = where.of(entry.path), f"not pinned: {entry.source_id}"
             message = (f"{entry.source_id} ({entry.path}) is not pinned yet (its sha256 is empty; the file's is "

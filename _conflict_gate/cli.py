@@ -4,7 +4,7 @@
                        [--set-aside-unrelated] [--question TEXT] [--site DIR] ID [ID ...]
     conflict-gate audit --manifest M [--format markdown|json|github|sarif|junit] [--root DIR] [--strict]
                         [--site DIR]
-    conflict-gate pin --manifest M [--check [--format text|github|sarif|junit] [--root DIR]]
+    conflict-gate pin --manifest M [--check [--format text|github|sarif|junit] [--root DIR]] [--site DIR]
     conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S] [--manifest M]
     conflict-gate init --update --manifest M [--prune] [--base-url URL]
     conflict-gate grammar --manifest M [--format table|json]
@@ -156,7 +156,12 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _pin(args: argparse.Namespace) -> int:
-    from .cli_pin import pin_command  # each command's own modules are imported when it runs
+    """``pin``: with ``--site``, pin and record the build's readings (:mod:`~_conflict_gate.site_pin`)."""
+    if args.site is not None:
+        from .site_pin import pin_site_command  # each command's own modules are imported when it runs
+
+        return pin_site_command(args)
+    from .cli_pin import pin_command
 
     return pin_command(args)
 
@@ -428,6 +433,10 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--format", choices=("text", *FORMATS), default="text",
                    help="with --check: text (default), or a CI format: github, sarif, junit")
     p.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
+    p.add_argument("--site", metavar="DIR", default=None,
+                   help="also record each page's reading as the site's build shows it, in the manifest's "
+                        "\"readings\" file (DIR as for audit --site); with --check, change nothing and report the "
+                        "pages whose recorded reading the build no longer gives (reference/site.md#recorded-readings)")
 
     p = command("init", "write a starter manifest for a folder of Markdown pages, or bring one up to date",
                 "Write a starter manifest (unpinned) listing every .md/.markdown file under DOCS_DIR "

@@ -9,7 +9,7 @@ import os
 import re
 import shlex
 from pathlib import Path
-from typing import Final, Sequence
+from typing import Final, Mapping, Sequence
 
 from .ci import FORMATS, PinDrift, Report, pin_checks, unlisted_checks
 from .cli_support import (
@@ -21,11 +21,14 @@ from .cli_support import (
     write_atomically,
     write_report,
 )
-from .corpus import SourceFiles, decode_source, line_ending_hint, source_digest
+from .corpus import SourceFiles, decode_source, line_ending_hint, read_recorded, source_digest
 from .decision import unlisted_sources
 from .errors import IngestionError, printable
 from .jsondata import render_json
 from .manifest import read_manifest
+from .cache import encode_reading
+from .reader import Reading
+from .site_record import recorded_reading
 
 __all__ = ["pin_command"]
 
@@ -33,12 +36,16 @@ __all__ = ["pin_command"]
 _PIN_VALUE: Final = re.compile(r'"sha256"\s*:\s*"([0-9a-f]{64}|)"')
 
 
-def pin_command(args: argparse.Namespace) -> int:
+def pin_command(args: argparse.Namespace, judged: Mapping[str, Reading] | None = None) -> int:
+    """``pin`` and ``pin --check`` (see the module docstring). ``judged``: with ``--check --site``, each
+    page's reading as the site's build judges it now (:mod:`~_conflict_gate.site_pin`); a page whose
+    recorded reading differs from it is stale (``reading_unusable``) too."""
     check_ci_options(args)
     manifest = read_manifest(args.manifest, require_pins=False)
     quoted = shlex.quote(printable_path(args.manifest))
     pins = []
     drift = []
+    recorded = read_recorded(manifest) if args.pin_check else None  # the readings are checked too
     with SourceFiles(manifest.root) as files:
         for entry in manifest.entries:
             try:
@@ -56,6 +63,18 @@ def pin_command(args: argparse.Namespace) -> int:
                 hint = line_ending_hint(raw, entry.sha256) if entry.sha256 else ""
                 drift.append(PinDrift(entry, "hash_mismatch" if entry.sha256 else "source_unpinned", digest,
                                       len(raw), hint))
+            elif recorded is not None:
+                try:
+                    kept = recorded_reading(recorded, entry, digest, raw)
+                except IngestionError as error:
+                    drift.append(PinDrift(entry, error.reason, digest, len(raw), error.detail))
+                    continue
+                fresh = judged.get(entry.source_id) if judged is not None else None
+                if fresh is not None and encode_reading(fresh) != encode_reading(kept):
+                    drift.append(PinDrift(entry, "reading_unusable", digest, len(raw), (
+                        f"the site's build now shows it otherwise than its reading recorded in {recorded.path} "
+                        "(an include, a snippet, a macro or the theme changed, or the page's reading): record it "
+                        "again: pin --site")))
     pages = unlisted_sources(manifest) if args.pin_check else []
     if args.pin_check and args.format in FORMATS:
         where = ci_locations(args, manifest.root)
@@ -75,7 +94,8 @@ def pin_command(args: argparse.Namespace) -> int:
         if not drift:
             print(f"all {len(manifest.entries)} pins are current")
         elif any(item.reason != "source_missing" for item in drift):
-            print(f"once the changed pages are reviewed, pin them: {args.prog} pin --manifest {quoted}")
+            site = " --site DIR" if manifest.readings is not None else ""
+            print(f"once the changed pages are reviewed, pin them: {args.prog} pin --manifest {quoted}{site}")
         addable = [page for page in pages if page["source_id"] is not None]  # the others: fix or exclude
         if addable:
             them = "it" if len(addable) == 1 else "them"
@@ -92,6 +112,10 @@ def pin_command(args: argparse.Namespace) -> int:
     text = target.read_bytes().decode("utf-8")
     write_atomically(target, _rewrite_pins(text, [e.sha256 for e in manifest.entries], pins))
     print(f"wrote {shown}: {plural(len(drift), 'pin')} updated")
+    if manifest.readings is not None:  # their recorded readings are of the old bytes now
+        print(printable(f"note: the manifest records the site's readings ({manifest.readings}): the "
+                        f"{plural(len(drift), 'page')} pinned anew are refused (reading_unusable) until their "
+                        f"readings are recorded: {args.prog} pin --manifest {quoted} --site DIR"))
     return exit_code("ok")
 
 
@@ -100,6 +124,8 @@ def _drift_line(drift: PinDrift, check: bool) -> str:
     entry = drift.entry
     if drift.reason == "source_missing":
         return f"missing {entry.source_id} ({entry.path}): file does not exist"
+    if drift.reason == "reading_unusable":
+        return f"stale reading {entry.source_id} ({entry.path}): {drift.hint}"
     return (f"{'stale' if check else 'pinned'} {entry.source_id} ({entry.path}): {entry.sha256 or '(unpinned)'} "
             f"-> {drift.digest} ({drift.size} bytes)" + (f"; {drift.hint}" if drift.hint else ""))
 

@@ -109,6 +109,9 @@ def ingestion_fix(error: IngestionError, *, prog: str, manifest: str) -> str:
         return f"if the edit is intended, re-pin: {prog} pin --manifest {manifest}"
     if error.reason == "source_unpinned":
         return f"review the page, then pin it: {prog} pin --manifest {manifest}"
+    if error.reason in ("reading_unusable", "readings_unreadable"):
+        return (f"build the site, then record the readings again: {prog} pin --manifest {manifest} --site DIR (the "
+                "built site, or the folder of its configuration)")
     if error.reason == "source_missing":
         return (f"restore the file, or remove its entry from the manifest (with \"sources\": "
                 f"{prog} init --update --prune --manifest {manifest})")

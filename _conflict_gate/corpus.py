@@ -57,7 +57,8 @@ from .quotes import QuoteIndex
 from .pool import PARALLEL_MIN_PAGES, PagePool
 from .reader import Claim, LeftOut, NearMiss, Reading, read_directives
 from .renderers import RENDERER_VALUES, Renderer
-from .registry import MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
+from .registry import MAX_MANIFEST_BYTES, MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
+from .site_record import Recorded, parse_recorded, recorded_reading, unjudged_format
 from .suggest import IdIndex
 
 __all__ = [
@@ -75,6 +76,7 @@ __all__ = [
     "load_with",
     "read_chunk",
     "read_page",
+    "read_recorded",
     "source_digest",
     "source_from_bytes",
     "verified_digest",
@@ -542,11 +544,13 @@ def load_with(manifest_path: str | os.PathLike[str], *, strict: bool, cache: str
         raise TypeError(f"only must be a collection of source ids, not one id: got {only!r}")
     with collection_paused():
         manifest = read_manifest(manifest_path, require_pins=False)  # an entry not pinned yet fails alone
-        path = cache_path(manifest.real_path, cache, environ)
+        recorded = read_recorded(manifest)
+        path = cache_path(manifest.real_path, cache, environ) if recorded is None else None
         readings = ReadingCache.open(path, manifest.grammar, manifest.renderer.name, warn) if path is not None else None
         with SourceFiles(manifest.root) as files:
             entries = manifest.entries if only is None else _only(manifest.entries, only)
-            sources = _load(manifest, entries, files, strict, readings, jobs, min_pages, method)
+            sources = _load(manifest, entries, files, strict, readings, jobs, min_pages, method, recorded)
+        recorded = None  # its parsed records let go while collection is paused: none is walked after
         if readings is not None:
             readings.save()
             readings.close()
@@ -573,6 +577,25 @@ def collection_paused() -> Iterator[None]:
             gc.enable()
 
 
+def read_recorded(manifest: Manifest) -> Recorded | None:
+    """The recorded readings file ``manifest`` names (:mod:`~_conflict_gate.site_record`), read confined
+    to its folder, at most :data:`~_conflict_gate.registry.MAX_MANIFEST_BYTES`, and checked whole; ``None``
+    when it names none. Raises :class:`IngestionError` ``readings_unreadable`` (the file missing,
+    unreadable, not pinned yet, not its pin, of another shape, format or grammar)."""
+    if manifest.readings is None:
+        return None
+    if not manifest.readings_sha256:
+        raise IngestionError("readings_unreadable", "not pinned yet (readings_sha256 is empty); record the readings: "
+                             "pin --site", path=manifest.readings)
+    with SourceFiles(manifest.root, MAX_MANIFEST_BYTES) as files:
+        try:
+            raw = files.read_path(manifest.readings)
+        except IngestionError as error:
+            raise IngestionError("readings_unreadable", f"{error.detail}; record the readings: pin --site",
+                                 path=manifest.readings) from None
+    return parse_recorded(raw, manifest)
+
+
 def _only(entries: Sequence[Entry], only: Collection[str]) -> list[Entry]:
     """The entries whose source id is in ``only``, in manifest order."""
     wanted = frozenset(only)
@@ -581,9 +604,10 @@ def _only(entries: Sequence[Entry], only: Collection[str]) -> list[Entry]:
 
 def _load(manifest: Manifest, entries: Sequence[Entry], files: SourceFiles, strict: bool,
           cache: ReadingCache | None = None, jobs: int = 1, min_pages: int = PARALLEL_MIN_PAGES,
-          method: str | None = None) -> dict[str, Source]:
+          method: str | None = None, recorded: Recorded | None = None) -> dict[str, Source]:
     """The sources of ``entries`` (``manifest``'s, in its order): read, hashed and verified here in
-    manifest order; read for directives from ``cache``, else here or by ``jobs`` workers. Raises the
+    manifest order; each page's reading taken from ``recorded`` (the manifest's recorded readings: no page
+    is then read for directives), else from ``cache``, else read here or by ``jobs`` workers. Raises the
     first problem in manifest order (``strict``), else keeps failed sources."""
     grammar, renderer = manifest.grammar, manifest.renderer
     sources: dict[str, Source | None] = {}
@@ -604,7 +628,8 @@ def _load(manifest: Manifest, entries: Sequence[Entry], files: SourceFiles, stri
             return
         if cache is not None:
             cache.put(digest, reading)
-        sources[entry.source_id] = _source(entry, digest, size, reading)
+        sources[entry.source_id] = _source(entry, digest, size, unjudged_format(reading, entry.path, renderer.name,
+                                                                                entry.source_id))
 
     arguments = (canonical_json({key: value for key, value in grammar.summary().items() if key != "directive"}),
                  renderer.name)
@@ -619,7 +644,14 @@ def _load(manifest: Manifest, entries: Sequence[Entry], files: SourceFiles, stri
                                          source_id=entry.source_id, path=entry.path)
                 raw = files.read(entry)
                 digest = verified_digest(raw, entry)
+                if recorded is not None:
+                    sources[entry.source_id] = _source(entry, digest, len(raw), recorded_reading(recorded, entry, digest, raw))
+                    continue
             except IngestionError as error:
+                if recorded is not None and error.reason == "hash_mismatch":
+                    error = IngestionError(error.reason, f"{error.detail}; the manifest records the site's readings: "
+                                           "review the page, build the site and pin again with --site",
+                                           source_id=error.source_id, path=error.path)
                 if strict or error.reason not in SOURCE_INGESTION_REASONS:
                     stop = error
                     break
@@ -627,7 +659,8 @@ def _load(manifest: Manifest, entries: Sequence[Entry], files: SourceFiles, stri
                 continue
             reading = cache.get(digest, entry.source_id, entry.path) if cache is not None else None
             if reading is not None:
-                sources[entry.source_id] = _source(entry, digest, len(raw), reading)
+                sources[entry.source_id] = _source(entry, digest, len(raw), unjudged_format(
+                    reading, entry.path, renderer.name, entry.source_id))
                 continue
             sources[entry.source_id] = None  # its place in manifest order; filled when read
             sizes[entry.source_id] = (entry, digest, len(raw))
@@ -699,9 +732,14 @@ def read_page(raw: bytes, grammar: Grammar, renderer: Renderer, source_id: str |
 
 
 def source_from_bytes(raw: bytes, grammar: Grammar, entry: Entry, *, renderer: Renderer,
-                      digest: str | None = None) -> Source:
+                      digest: str | None = None, recorded: Recorded | None = None) -> Source:
     """The :class:`Source` of ``entry`` from its raw bytes, as :func:`load_documents` makes it: hashed
     (``digest``, when the caller has just computed it), compared with the pin, decoded and read for
-    directives as ``renderer`` shows them. Raises :class:`IngestionError` (``hash_mismatch``, ``source_not_utf8``)."""
+    directives as ``renderer`` shows them, or, with ``recorded`` (the manifest's recorded readings,
+    :func:`read_recorded`), given its recorded reading. Raises :class:`IngestionError` (``hash_mismatch``,
+    ``source_not_utf8``, ``reading_unusable``)."""
     digest = verified_digest(raw, entry, digest)
-    return _source(entry, digest, len(raw), read_page(raw, grammar, renderer, entry.source_id, entry.path))
+    if recorded is not None:
+        return _source(entry, digest, len(raw), recorded_reading(recorded, entry, digest, raw))
+    reading = read_page(raw, grammar, renderer, entry.source_id, entry.path)
+    return _source(entry, digest, len(raw), unjudged_format(reading, entry.path, renderer.name, entry.source_id))

@@ -55,9 +55,9 @@ __all__ = [
 ENTRY_FIELDS: Final = ("source_id", "version", "path", "url", "status", "sha256", "built")
 _REQUIRED: Final = ("source_id", "version", "path", "sha256")
 _FIELD_SET: Final = frozenset(ENTRY_FIELDS)
-_TOP_LEVEL: Final = ("grammar", "version_scheme", "renderer", "sources", "documents")
+_TOP_LEVEL: Final = ("grammar", "version_scheme", "renderer", "sources", "readings", "readings_sha256", "documents")
 #: The top-level keys a manifest may leave out.
-_OPTIONAL_TOP_LEVEL: Final = frozenset({"renderer", "sources"})
+_OPTIONAL_TOP_LEVEL: Final = frozenset({"renderer", "sources", "readings", "readings_sha256"})
 #: Source ids: ASCII letters, digits, ``.``, ``_``, ``-``, ``/``; a letter or digit first; at most 200.
 #: No ``:``, space or bracket, so a citation ``[source: id:line]`` is never ambiguous.
 SOURCE_ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/\-]{0,199}")
@@ -197,6 +197,10 @@ class Manifest:
     entries: tuple[Entry, ...]
     sources: Sources | None = None
     renderer: Renderer = RENDERER_VALUES[DEFAULT_RENDERER]
+    #: the recorded readings file (``"readings"``, relative to :attr:`root`; ``None``: none) and its pin
+    #: (``"readings_sha256"``; ``""``: not pinned yet), :mod:`~_conflict_gate.site_record`
+    readings: str | None = None
+    readings_sha256: str = ""
 
 
 def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool = True) -> Manifest:
@@ -271,12 +275,36 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
             sources = sources_from_json(data["sources"])
         except SourcesProblem as problem:
             raise invalid(problem.message, "sources", *problem.parts) from None
+    readings, readings_sha256 = _readings_keys(data, require_pins, invalid)
     documents = data.get("documents")
     if not isinstance(documents, list):
         raise invalid("'documents' must be a list", "documents")
     entries = tuple(_check_entries(documents, scheme, require_pins, invalid))
     return Manifest(path=shown, real_path=real_path, root=os.path.dirname(real_path),
-                    grammar=grammar, version_scheme=scheme, entries=entries, sources=sources, renderer=renderer)
+                    grammar=grammar, version_scheme=scheme, entries=entries, sources=sources, renderer=renderer,
+                    readings=readings, readings_sha256=readings_sha256)
+
+
+def _readings_keys(data: dict[str, Any], require_pins: bool,
+                   invalid: Callable[..., IngestionError]) -> tuple[str | None, str]:
+    """The checked ``"readings"`` (a plain relative path, or ``None``) and ``"readings_sha256"`` (its pin;
+    ``""`` only without ``require_pins``): both or neither."""
+    if "readings" not in data and "readings_sha256" not in data:
+        return None, ""
+    for key in ("readings", "readings_sha256"):
+        if key not in data:
+            raise invalid(f"{key!r} is missing: \"readings\" and \"readings_sha256\" come together "
+                          "(pin --site writes both)", key)
+        if not isinstance(data[key], str):
+            raise invalid(f"{key} must be a string", key)
+    path, digest = data["readings"], data["readings_sha256"]
+    problem = check_relative_path(path)
+    if problem:
+        raise invalid(problem, "readings", reason="invalid_path")
+    if not (_SHA256_HEX.fullmatch(digest) or (digest == "" and not require_pins)):
+        raise invalid(f"readings_sha256 must be 64 lowercase hex characters, got {printable(repr(digest))}",
+                      "readings_sha256", reason="invalid_sha256")
+    return path, digest
 
 
 def _parse_json(raw: bytes, shown: str) -> Any:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final, Mapping, Sequence
 
-__all__ = ["DocumentSpans", "edit_documents", "entry_spans"]
+__all__ = ["DocumentSpans", "edit_documents", "entry_spans", "set_top_level"]
 
 _WHITESPACE: Final = re.compile(r"[ \t\n\r]*")
 _DECODER: Final = json.JSONDecoder()
@@ -147,3 +147,48 @@ def edit_documents(text: str, keep: Sequence[bool], new: Sequence[tuple[int, Map
         out.append(item)
     out += [trail, text[spans.close:]]
     return "".join(out)
+
+
+def set_top_level(text: str, values: Mapping[str, str]) -> str:
+    """``text`` (a manifest :func:`~_conflict_gate.manifest.read_manifest` accepted) with each top-level
+    key of ``values`` set to its string: a key present has its value replaced in place, a key absent is
+    written before the ``documents`` key, on a line of its own when that key starts one (indented as it
+    is). Every other byte stays. ``ValueError`` when the text is not one top-level object with
+    ``documents``."""
+    at = _skip(text, 1 if text.startswith("\ufeff") else 0)
+    if not text.startswith("{", at):
+        raise ValueError("the manifest is not a JSON object")
+    at = _skip(text, at + 1)
+    found: dict[str, tuple[int, int]] = {}
+    documents = -1
+    while not text.startswith("}", at):
+        key_start = at
+        key, at = _DECODER.raw_decode(text, at)
+        at = _skip(text, at)
+        if not text.startswith(":", at):
+            raise ValueError("expected ':'")
+        at = _skip(text, at + 1)
+        value_start = at
+        _, at = _DECODER.raw_decode(text, at)
+        if key == "documents":
+            documents = key_start
+        elif key in values:
+            found[key] = (value_start, at)
+        at = _skip(text, at)
+        if text.startswith(",", at):
+            at = _skip(text, at + 1)
+    if documents < 0:
+        raise ValueError("the manifest has no 'documents'")
+    line_start = text.rfind("\n", 0, documents) + 1
+    indent = text[line_start:documents]
+    newline = "\r\n" if "\r\n" in text else "\n"
+    separator = f",{newline}{indent}" if not indent.strip() else ", "
+    added = "".join(f"{json.dumps(key)}: {json.dumps(value)}{separator}" for key, value in values.items()
+                     if key not in found)
+    edits = sorted([(start, end, json.dumps(values[key])) for key, (start, end) in found.items()]
+                   + [(documents, documents, added)])
+    parts, last = [], 0
+    for start, end, new in edits:
+        parts += [text[last:start], new]
+        last = end
+    return "".join(parts) + text[last:]

@@ -253,6 +253,12 @@ _TOP_LEVEL_WORDS: Final = {
     "sources": "where the pages come from: `{\"include\": [patterns], \"exclude\": [patterns]}`, paths "
                "under the manifest's folder (see [Sources](#sources)); `init` writes it, `init --update`, "
                "`pin --check` and `audit` read it (omitted: none of that)",
+    "readings": "the recorded readings file, relative to the manifest's folder: per page, what the site's build "
+                "showed, bound to the page's SHA-256; `pin --site` writes it and names it here "
+                "([site.md](site.md#recorded-readings)); a page is then read from it, not read as Markdown "
+                "(omitted: none)",
+    "readings_sha256": "the pin of the `readings` file: lowercase hex SHA-256 of its raw bytes, written by "
+                       "`pin --site`; given with `readings`, never alone",
     "documents": "the list of sources, one object each (see the entry fields below)",
 }
 

@@ -90,6 +90,11 @@ INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
                        "no mkdocs.yml or conf.py, a value the gate does not read)",
     "built_page_missing": "`--site`: a page that holds directive-shaped text has no built page in the site, or it "
                           "cannot be read as UTF-8",
+    "readings_unreadable": "the recorded readings file the manifest names (`readings`) is missing, unreadable, not "
+                           "the bytes its `readings_sha256` pins, of another format, or recorded under another "
+                           "grammar: `pin --site` records them again",
+    "reading_unusable": "the manifest has recorded readings, and the page's is missing, recorded for other bytes "
+                        "or another path, or of the wrong shape: `pin --site` records it again",
 })
 
 #: The ingestion reasons of one source (not of the manifest): with ``load_documents(..., strict=False)``
@@ -100,7 +105,7 @@ SOURCE_INGESTION_REASONS: Final[Mapping[str, str]] = _ro({
     reason: INGESTION_REASONS[reason] for reason in (
         "duplicate_path", "path_outside_root", "source_missing", "source_not_regular_file",
         "source_unreadable", "source_too_large", "hash_mismatch", "source_unpinned", "source_not_utf8",
-        "built_page_missing")
+        "built_page_missing", "reading_unusable")
 })
 
 #: Reasons of a ``GrammarError``: the grammar the manifest declares is not usable.
@@ -153,6 +158,9 @@ DIRECTIVE_REASONS: Final[Mapping[str, str]] = _ro({
     "site_disagrees": "`--site`: the site's built page and the source disagree: a counted line the build does not "
                       "show as a line of its own in a top-level paragraph, a directive it shows that no source "
                       "line holds (an include, a macro), or no main content region the gate knows",
+    "needs_site_build": "the page is in a text format no Markdown reading reads (reStructuredText `.rst`, MDX `.mdx` "
+                        "but under the `docusaurus` renderer, AsciiDoc `.adoc`) and holds directive-shaped text: only "
+                        "the site's build judges it (`--site`, or the reading `pin --site` recorded)",
 })
 
 #: The renderers a manifest may name (``"renderer"``): how its docs site turns a page into what a
@@ -315,9 +323,10 @@ REPORT_SEVERITIES: Final[Mapping[str, tuple[tuple[str, ...], str | None, str | N
     "requested_claim_missing": (("audit",), "notice", None),
     "unapproved_conflict": (("audit",), None, "warning"),
     "near_miss": (("audit",), "notice", "notice"),
-    # a source that fails verification: the audit reports every one (exit 6); pin --check the two
-    # it can tell from a pin (exit 1) and stops at the others (exit 6)
-    **{reason: (("audit", "pin --check") if reason in ("hash_mismatch", "source_missing", "source_unpinned")
+    # a source that fails verification: the audit reports every one (exit 6); pin --check those it
+    # can tell from a pin or a recorded reading (exit 1) and stops at the others (exit 6)
+    **{reason: (("audit", "pin --check") if reason in ("hash_mismatch", "source_missing", "source_unpinned",
+                                                        "reading_unusable")
                 else ("audit",), "error", "error") for reason in SOURCE_INGESTION_REASONS},
     # a page the manifest's "sources" take but do not list (exit 1 from both commands); it has no
     # status of its own, so it is judged as a page would be that is approved by default

@@ -40,7 +40,7 @@ from typing import Any, Callable, Final, Iterable, Mapping, Sequence
 
 from .answer import CORPUS_WIDE_FINDINGS, check_answer
 from .cli_support import located_error, shown_manifest
-from .corpus import Corpus, Source, SourceFiles, failed_source, load_documents, source_digest, source_from_bytes
+from .corpus import Corpus, Source, SourceFiles, failed_source, load_documents, read_recorded, source_digest, source_from_bytes
 from .decision import audit, claim_operation, gate, versions_listing
 from .errors import DecisionError, GateError, GrammarError, IngestionError, LocatedError
 from .files import read_capped
@@ -51,6 +51,7 @@ from .registry import DEFAULT_UNRELATED, ELIGIBLE_STATUS, MAX_MANIFEST_BYTES, SO
 from .results import AnswerCheck, Decision, build
 from .results_audit import AUDIT_ENTRY_FIELDS, AUDIT_FIELDS, AUDIT_OPERATION_FIELDS, AuditEntry, AuditOperation, AuditReport
 from .results_service import TOOL_ERROR_FIELDS, ToolError, Versions
+from .site_record import Recorded
 
 __all__ = ["FLOW", "TOOLS", "TOOL_ERRORS", "GateService", "ToolSpec", "limit_report"]
 
@@ -297,20 +298,29 @@ class GateService:
             return corpus
         changed: dict[str, Source] = {}
         grammar, renderer = corpus.grammar, corpus.manifest.renderer
+        recorded: list[Recorded | None] = []  # the manifest's recorded readings, read when a page changed
+
+        def readings() -> Recorded | None:
+            if not recorded:
+                recorded.append(read_recorded(corpus.manifest))
+            return recorded[0]
+
         with SourceFiles(corpus.manifest.root) as files:
             # manifest order, as a load reads them: of two entries reaching one file, the second fails
             for source in sorted(sources, key=lambda s: s.entry.position):
-                fresh = self._check(files, grammar, renderer, source)
+                fresh = self._check(files, grammar, renderer, source, readings)
                 if fresh is not source:
                     changed[source.source_id] = fresh
         if not changed:
             return corpus
         return Corpus(corpus.manifest, MappingProxyType({sid: changed.get(sid, s) for sid, s in corpus.sources.items()}))
 
-    def _check(self, files: SourceFiles, grammar: Grammar, renderer: Renderer, source: Source) -> Source:
+    def _check(self, files: SourceFiles, grammar: Grammar, renderer: Renderer, source: Source,
+               readings: Callable[[], Recorded | None]) -> Source:
         """``source`` if its file still holds the bytes it was loaded from, else the source a load
         would make of the file now. Reads and hashes the file; reads it for directives only when it
-        changed and matches its pin."""
+        changed and matches its pin (from the manifest's recorded readings when it has them,
+        ``readings()``: never as Markdown then)."""
         sid = source.source_id
         if source.failed and source.refusal is not None and source.refusal.reason in _MANIFEST_DECIDED:
             return source  # the manifest alone decides these: kept until it changes (a reload)
@@ -325,7 +335,8 @@ class GateService:
         if (not source.failed and digest == source.sha256) or self._failed_digests.get(sid) == digest:
             return source
         try:
-            fresh = source_from_bytes(raw, grammar, source.entry, renderer=renderer, digest=digest)
+            fresh = source_from_bytes(raw, grammar, source.entry, renderer=renderer, digest=digest,
+                                      recorded=readings() if digest == source.entry.sha256 else None)
         except IngestionError as error:
             self._failed_digests[sid] = digest
             return source if source.failed and _same_error(source.refusal, error) else failed_source(source.entry, error)

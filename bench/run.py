@@ -2,7 +2,7 @@
 
     python bench/run.py              # every figure below; a few minutes on 2 cores
     python bench/run.py --quick      # a smoke run in a few seconds (figures too small to judge)
-    python bench/run.py --only corpora|realdocs|adversarial|operations|service|rag|suggest|init|answer
+    python bench/run.py --only corpora|recorded|realdocs|adversarial|operations|service|rag|suggest|init|answer
     python bench/run.py --json PATH  # where to save the figures (default: bench/results/)
 
 Standard library only; runs from anywhere (it puts the repository root on
@@ -47,6 +47,11 @@ cached parts
     leaves (printed as the evidence of a cached target not met).
 parallel
     ``cold`` with ``jobs=2`` (fence-heavy only), against one process.
+recorded
+    ``docs`` fence-heavy pages with recorded readings (``pin --site``'s file, named and pinned by
+    the manifest): ``load_documents(manifest, cache=False)`` (every page read, hashed, verified and
+    given its recorded reading; none read for directives), and with ``audit``, against the floor;
+    and the readings file alone (read, checked against its pin, parsed).
 github
     floor, cold and cached again over a manifest that says
     ``"renderer": "github"`` (the others name no renderer: the default).
@@ -1345,6 +1350,43 @@ def environment() -> dict[str, Any]:
             "package_sha256": digest.hexdigest()[:12], "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 
+def measure_recorded(root: Path, docs: int, seed: int, repeat: int) -> dict[str, Any]:
+    """The recorded-readings figures: ``docs`` fence-heavy 8 KB pages whose readings are recorded (as
+    ``pin --site`` records them: the file the manifest names and pins), loaded with no reading cache,
+    against the floor over the same manifest; minimum of ``repeat`` runs each, alternating."""
+    from _conflict_gate.corpus import read_recorded
+    from _conflict_gate.manifest import read_manifest
+    from _conflict_gate.reader import Reading
+    from _conflict_gate.site_record import render_recorded
+
+    folder = root / "recorded"
+    entries, totals = generate_corpus(folder, "fence", docs, 8192, seed)
+    manifest = write_manifest(folder / "manifest.json", entries, "github")
+    corpus = load_documents(manifest, cache=False, jobs=2)  # the readings to record (a build would agree)
+    text = render_recorded(corpus.grammar, [
+        (s.entry, s.sha256, Reading(s.claims, s.refusal if not s.failed else None,  # type: ignore[arg-type]
+                                    s.near_misses, s.occurrences, s.left_out))
+        for s in corpus.sources.values()])
+    del corpus
+    (folder / "manifest.readings.json").write_text(text, encoding="utf-8")
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    documents = data.pop("documents")
+    data.update(readings="manifest.readings.json", readings_sha256=hashlib.sha256(text.encode()).hexdigest(),
+                documents=documents)
+    manifest.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    checked = read_manifest(manifest)
+    verify_floor(manifest)
+    load_documents(manifest, cache=False)  # a warm-up; also checks every record is used
+    samples: dict[str, list[float]] = {"floor": [], "load": [], "load + audit": [], "readings file": []}
+    for _ in range(repeat):
+        samples["floor"].append(timed(lambda: verify_floor(manifest)))
+        samples["load"].append(timed(lambda: load_documents(manifest, cache=False)))
+        samples["load + audit"].append(timed(lambda: audit(load_documents(manifest, cache=False))))
+        samples["readings file"].append(timed(lambda: read_recorded(checked)))
+    best = {name: min(times) for name, times in samples.items()}
+    return {**best, "documents": docs, "bytes": totals["bytes"], "readings_bytes": len(text.encode())}
+
+
 def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
     """Each target with the measured value, the limit and whether it is met."""
     targets = []  # (target, value, limit, unit)
@@ -1372,6 +1414,12 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                         f"{share['audit']:.2f} x); the cache's own: its section {share['cache section']:.2f} x, "
                         f"entries decoded {share['entries decoded']:.2f} x (the parts under {label}, above, "
                         "default renderer)")
+    recorded = report.get("recorded")
+    if recorded:
+        target = f"recorded readings: load of {recorded['documents']:,} pages <= 1.5 x floor"
+        targets.append((target, recorded["load"] / recorded["floor"], 1.5, "x floor"))
+        evidence[target] = (f"the readings file ({recorded['readings_bytes'] / MB:.1f} MB) read, checked and "
+                            f"parsed: {recorded['readings file'] / recorded['floor']:.2f} x floor")
     fence = corpora.get("fence-heavy", {}).get("large", {})
     if "parallel" in fence:
         at_least.add("fence-heavy: the first load with 2 workers >= 1.4 x faster than one process (no cache)")
@@ -1488,6 +1536,15 @@ def render(report: dict[str, Any]) -> str:
              f"Python {env['python']}  {env['platform']}  {env['cpu_count']} CPUs"]
     if report["parameters"]["quick"]:
         lines.append("--quick: a smoke run; the figures are too small to judge the targets")
+    recorded = report.get("recorded")
+    if recorded:
+        floor = recorded["floor"]
+        lines += ["", f"recorded readings: {recorded['documents']:,} fence-heavy documents, "
+                      f"{recorded['bytes'] / MB:.1f} MB, readings file {recorded['readings_bytes'] / MB:.1f} MB",
+                  f"  floor {_seconds(floor)}; load {_seconds(recorded['load'])} = {recorded['load'] / floor:.2f}x "
+                  f"floor; load + audit {_seconds(recorded['load + audit'])} = "
+                  f"{recorded['load + audit'] / floor:.2f}x; the readings file alone "
+                  f"{_seconds(recorded['readings file'])} = {recorded['readings file'] / floor:.2f}x"]
     for label, corpus in report.get("corpora", {}).items():
         small_n, large_n = corpus["small"]["documents"], corpus["large"]["documents"]
         lines += ["", f"{label}: {large_n:,} documents, {corpus['bytes'] / MB:.1f} MB "
@@ -1635,8 +1692,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="runs of floor and cold (minimum kept)")
     parser.add_argument("--passes", type=int, default=5, help="timed passes over the warm requests")
     parser.add_argument("--requests", type=int, default=2000)
-    parser.add_argument("--only", choices=("corpora", "realdocs", "adversarial", "operations", "service", "rag",
-                                           "suggest", "init", "answer"))
+    parser.add_argument("--only", choices=("corpora", "recorded", "realdocs", "adversarial", "operations", "service",
+                                           "rag", "suggest", "init", "answer"))
     parser.add_argument("--json", type=Path, help="where to save the figures (default: bench/results/)")
     parser.add_argument("--quick", action="store_true", help="a smoke run in a few seconds")
     parser.add_argument("--large", action="store_true",
@@ -1710,6 +1767,9 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
                     report["peak_rss"]["fence-heavy-100k"] = peak_rss(
                         "corpus", str(write_manifest(root / "fence-heavy-100k" / "manifest.json", big_entries)))
                     report["peak_rss_documents"]["fence-heavy-100k"] = big
+    if args.only in (None, "recorded"):
+        progress(f"recorded readings: {args.docs:,} fence-heavy pages ...")
+        report["recorded"] = measure_recorded(root, args.docs, args.seed, args.repeat)
     if args.only in (None, "realdocs"):
         progress(f"real docs: {args.docs:,} copies of the vendored pages, every renderer ...")
         report["real_docs"] = measure_real_docs(root, args.docs, args.repeat)

@@ -362,6 +362,12 @@ class FindingsTest(CliCase):
                 for check in audit_checks(audit(judged), Locations(str(folder), "")):
                     seen |= {("audit", f.reason, f"{status}:{f.severity}") for f in check.findings
                              if f.source_id == "b"}
+        for status in ("approved", "draft"):  # a page no Markdown reading reads, judged by no build
+            folder = self.folder()
+            manifest = write_corpus(folder, {"docs/b.rst": b"T\n=\n\n@quill create_copy existing_path=refuse\n"},
+                                    statuses={"b": status})
+            for check in audit_checks(audit(load_documents(manifest)), Locations(str(folder), "")):
+                seen |= {("audit", f.reason, f"{status}:{f.severity}") for f in check.findings if f.source_id == "b"}
         data = self.manifest_data()  # guide, reference, rival approved; broken, next, draft as drafts
         for entry, status, change in zip(data["documents"], ["approved"] * 3 + ["draft"] * 3,
                                          ["unpinned", "gone", "stale"] * 2):
@@ -379,6 +385,12 @@ class FindingsTest(CliCase):
         seen |= {("pin --check", r["ruleId"], f"{statuses[r['properties']['sourceId']]}:"
                   f"{'notice' if r['level'] == 'note' else r['level']}")
                  for r in json.loads(result.out)["runs"][0]["results"]}
+        for status in ("approved", "draft"):  # a page whose recorded reading is not of its pinned bytes
+            stale, _ = failing_corpus(self.folder, "reading_unusable", status=status)
+            result = self.cli("pin", "--check", "--manifest", str(stale), "--format", "sarif")
+            self.assertEqual(result.code, code("findings"), result.err)
+            seen |= {("pin --check", r["ruleId"], f"{status}:{'notice' if r['level'] == 'note' else r['level']}")
+                     for r in json.loads(result.out)["runs"][0]["results"]}
         tree = self.folder()  # a page the manifest's "sources" take but do not list
         listed = write_corpus(tree, {"1.0/a.md": b"@quill create_copy existing_path=refuse\n"})
         (tree / "1.0/new.md").write_bytes(b"@quill create_copy existing_path=refuse\n")

@@ -31,6 +31,8 @@ from unittest import mock
 
 from _conflict_gate.corpus import SourceFiles, line_ending_hint
 from _conflict_gate.files import HAS_DIR_FD
+from _conflict_gate.grammar import grammar_from_json
+from _conflict_gate.site_record import render_recorded
 from conflict_gate import INGESTION_REASONS, MAX_SOURCE_BYTES, IngestionError, audit, load_documents, read_manifest, source_digest
 from tests.support import PAGE, QUILL_GRAMMAR, CorpusFolderCase, run_cli
 
@@ -897,6 +899,8 @@ class ReasonCoverageTest(CorpusCase):
             data = {"grammar": QUILL_GRAMMAR, "version_scheme": "major.minor", "documents": documents, **top}
             return raw(json.dumps(data).encode())
 
+        no_readings = render_recorded(grammar_from_json(QUILL_GRAMMAR), []).encode()  # a's reading not recorded
+        self.put("docs/readings.json", no_readings)
         cases: dict[str, tuple[Path, Any]] = {
             "manifest_unreadable": (self.root / "absent.json", None),
             "manifest_not_utf8": (raw(b"\xff"), None),
@@ -920,6 +924,9 @@ class ReasonCoverageTest(CorpusCase):
             "hash_mismatch": (manifest([dict(good, sha256="0" * 64)]), None),
             "source_unpinned": (manifest([dict(good, sha256="")]), None),
             "source_not_utf8": (manifest([dict(good, path="docs/bad.md", sha256=sha(b"\xff"))]), None),
+            "readings_unreadable": (manifest([good], readings="none.json", readings_sha256="0" * 64), None),
+            "reading_unusable": (manifest([good], readings="docs/readings.json",
+                                          readings_sha256=sha(no_readings)), None),
         }
         # the reasons of --site come from judging a loaded corpus by its build: tests.test_site_build
         self.assertEqual(set(cases), set(INGESTION_REASONS) - {"site_unreadable", "built_page_missing"})

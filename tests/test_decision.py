@@ -211,7 +211,10 @@ class ReasonTableTest(DialectCase):
 
         from tests.test_site_build import SITE_REASONS  # each produced there, by judging a corpus by its build
 
-        covered = set().union(*(reason_cases(d) for d in DIALECTS)) | set(FAILURES) | (SITE_REASONS & ALL_REASONS)
+        from tests.test_site_record import FORMAT_REASONS  # produced there, by a page in another text format
+
+        covered = (set().union(*(reason_cases(d) for d in DIALECTS)) | set(FAILURES) | (SITE_REASONS & ALL_REASONS)
+                   | FORMAT_REASONS)
         self.assertEqual(covered, set(ALL_REASONS))
         self.assertEqual(set(DECISIONS["refused"]), set(DIRECTIVE_REASONS) | set(SOURCE_INGESTION_REASONS))
         self.assertEqual(list(DECISIONS["refused"])[:len(DIRECTIVE_REASONS)], list(DIRECTIVE_REASONS))

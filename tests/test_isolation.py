@@ -187,6 +187,19 @@ def failing_corpus(folder: Callable[[], Path], reason: str, *, status: str = "ap
         data = json.loads(manifest.read_text(encoding="utf-8"))
         data["documents"][1]["sha256"] = ""
         manifest.write_text(json.dumps(data), encoding="utf-8")
+    elif reason == "reading_unusable":  # the manifest records the pages' readings, but not b's
+        from _conflict_gate.reader import Reading
+        from _conflict_gate.site_record import render_recorded
+
+        loaded = load_documents(manifest, cache=False)
+        text = render_recorded(loaded.grammar, [
+            (s.entry, s.sha256, Reading(s.claims, None, s.near_misses, s.occurrences, s.left_out))
+            for s in loaded.sources.values() if s.source_id != "b"])
+        (root / "readings.json").write_text(text, encoding="utf-8")
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data["readings"] = "readings.json"
+        data["readings_sha256"] = __import__("hashlib").sha256(text.encode()).hexdigest()
+        manifest.write_text(json.dumps(data), encoding="utf-8")
     elif reason == "source_not_utf8":
         data = json.loads(manifest.read_text(encoding="utf-8"))
         b.write_bytes(b"\xff\n")
@@ -280,7 +293,8 @@ class FailedSourceTest(CorpusTestCase):
 
 #: Every per-source reason the tests above produce (test_decision's reason table counts on this list).
 FAILURES = ("duplicate_path", "path_outside_root", "source_missing", "source_not_regular_file",
-            "source_unreadable", "source_too_large", "hash_mismatch", "source_unpinned", "source_not_utf8")
+            "source_unreadable", "source_too_large", "hash_mismatch", "source_unpinned", "source_not_utf8",
+            "reading_unusable")
 
 
 def code(name: str) -> int:

@@ -330,7 +330,7 @@ class ManifestShapeTest(ManifestCase):
             "top level is null": (None, "", None, "the manifest must be an object"),
             "unknown top-level key": (self.document([good], version="1.0"), "/version", None,
                                       "unknown top-level key 'version' (a manifest has grammar, "
-                                      "version_scheme, renderer, sources, documents)"),
+                                      "version_scheme, renderer, sources, readings, readings_sha256, documents)"),
             "documents missing": ({"grammar": QUILL_GRAMMAR, "version_scheme": "major.minor"},
                                   "/documents", None, "'documents' must be a list"),
             "documents is an object": (self.document({"a": good}), "/documents", None,

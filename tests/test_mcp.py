@@ -28,13 +28,16 @@ import time
 import unittest
 from pathlib import Path
 from typing import Any, Awaitable, Callable
+from unittest import mock
 
 import run
 from _conflict_gate import __version__
+from _conflict_gate import corpus as corpus_module
 from _conflict_gate.jsondata import render_json
 from _conflict_gate.schema import result_schema
-from _conflict_gate.service import FLOW, TOOLS
+from _conflict_gate.service import FLOW, TOOLS, GateService
 from tests.support import REPO, run_cli
+from tests.test_site_record import RecordedCase, no_markdown_reading
 
 HAVE_SDK = importlib.util.find_spec("mcp") is not None
 SKIP_WHY = ("SKIPPED: the MCP SDK is not installed (pip install \"conflict-gate[mcp]\"); .ci/run installs it "
@@ -288,6 +291,33 @@ class McpServerTest(unittest.TestCase):
                     self.assertIn("validation error", text_of(result))
 
         self.drive(check)
+
+
+@unittest.skipUnless(HAVE_SDK, SKIP_WHY)
+class RecordedReadingsTest(RecordedCase):
+    """A site whose readings pin --site recorded (tests.test_site_record), served."""
+
+    def test_the_mcp_server_uses_recorded_readings(self) -> None:
+        """Guards against the MCP server reading a page as Markdown when the manifest records its reading:
+        its gate and audit tools answer from the records, as the command line does."""
+        import anyio
+        from mcp import Client
+
+        from _conflict_gate.mcp_server import build_server
+
+        self.assertEqual(self.pin_site()[0], 0)
+        request = {"candidate_ids": ["a", "b"], "requested_version": "1.0", "claim_key": "existing_path"}
+
+        async def main() -> None:
+            async with Client(build_server(GateService(str(self.manifest)))) as client:
+                decision = (await client.call_tool("gate", request)).structured_content
+                self.assertEqual((decision["status"], decision["reason"]), ("not_in_docs", "requested_claim_missing"))
+                self.assertEqual([c["source_id"] for c in decision["claims"]], ["a"])
+                report = (await client.call_tool("audit", {})).structured_content
+                self.assertEqual([r["source_id"] for r in report["refused_sources"]], ["c"])
+
+        with mock.patch.object(corpus_module, "read_page", no_markdown_reading):
+            anyio.run(main)
 
 
 @unittest.skipUnless(HAVE_SDK, SKIP_WHY)

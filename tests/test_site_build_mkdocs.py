@@ -142,6 +142,31 @@ def outcomes(corpus: Corpus, pages: dict[str, tuple[str, str, tuple[int, ...]]] 
     return unsafe, false_refusals
 
 
+def recorded_matches(test: unittest.TestCase, manifest: Path, site: str, judged: Corpus) -> Corpus:
+    """``pin --site`` over the built site, then the manifest loaded from its recorded readings, no page
+    read as Markdown: the corpus equals ``judged`` (the live judgement) page for page."""
+    from unittest import mock
+
+    from _conflict_gate import corpus as corpus_module
+    from tests.support import run_cli
+
+    code, out, err = run_cli(["pin", "--manifest", str(manifest), "--site", site])
+    test.assertEqual(code, 0, out + err)
+
+    def no_markdown(*args: object, **kwargs: object) -> object:
+        raise AssertionError("a page was read as Markdown")
+
+    with mock.patch.object(corpus_module, "read_page", no_markdown):
+        recorded = load_documents(manifest, cache=False)
+    for sid, source in judged.sources.items():
+        again = recorded.sources[sid]
+        test.assertEqual((again.claims, again.near_misses, again.occurrences,
+                          None if again.refusal is None else (again.refusal.reason, again.refusal.line)),
+                         (source.claims, source.near_misses, source.occurrences,
+                          None if source.refusal is None else (source.refusal.reason, source.refusal.line)), sid)
+    return recorded
+
+
 @unittest.skipIf(MISSING, SKIP_MESSAGE.format(", ".join(MISSING)))
 class MkDocsBuildTest(unittest.TestCase):
     """The judge against real MkDocs builds (see the module docstring)."""
@@ -159,8 +184,11 @@ class MkDocsBuildTest(unittest.TestCase):
                 refusal = judged.sources[name].refusal
                 self.assertIsNotNone(refusal, name)
         before = outcomes(corpus)
+        recorded = recorded_matches(self, manifest, str(manifest.parent / "site"), judged)
+        self.assertEqual(outcomes(recorded), ([], []), f"{theme}: from the recorded readings")
         print(f"\n  {theme}: {len(PAGES)} pages; the Markdown reading alone: {len(before[0])} unsafe, "
-              f"{len(before[1])} false refusals; judged by the build: 0 and 0", file=sys.stderr)
+              f"{len(before[1])} false refusals; judged by the build: 0 and 0; from the readings pin --site "
+              "recorded: 0 and 0", file=sys.stderr)
 
     def test_mkdocs_theme(self) -> None:
         """The ``mkdocs`` theme: the main region is ``<div role="main">``."""

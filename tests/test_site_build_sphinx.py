@@ -26,7 +26,7 @@ from pathlib import Path
 from _conflict_gate.corpus import load_documents
 from _conflict_gate.site_build import judge_site, locate_site
 from tests.support import write_corpus
-from tests.test_site_build_mkdocs import CONTEXT, COUNTS, GRAMMAR, REFUSED, D, E, outcomes
+from tests.test_site_build_mkdocs import CONTEXT, COUNTS, GRAMMAR, REFUSED, D, E, outcomes, recorded_matches
 
 MISSING = [name for name in ("sphinx", "myst_parser", "docutils") if importlib.util.find_spec(name) is None]
 SKIP_MESSAGE = ('missing {}: python -m pip install "sphinx==9.0.4" "myst-parser==5.2.0" "docutils==0.22.4" '
@@ -103,8 +103,11 @@ class SphinxBuildTest(unittest.TestCase):
             if truth == REFUSED:
                 self.assertIsNotNone(judged.sources[name].refusal, name)
         before = outcomes(corpus, pages)
+        recorded = recorded_matches(self, manifest, str(manifest.parent), judged)
+        self.assertEqual(outcomes(recorded, pages), ([], []), "from the recorded readings")
         print(f"\n  sphinx (alabaster): {len(pages)} pages; the Markdown reading alone: {len(before[0])} unsafe, "
-              f"{len(before[1])} false refusals; judged by the build: 0 and 0", file=sys.stderr)
+              f"{len(before[1])} false refusals; judged by the build: 0 and 0; from the readings pin --site "
+              "recorded: 0 and 0", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,389 @@
+"""Recorded readings (``pin --site``): per page, what the build showed, bound to the page's SHA-256 and
+used at load time instead of a Markdown reading; tamper cases fail closed; and pages in other text
+formats (``.rst``, ``.mdx``, ``.adoc``) refused without a build (hand-written HTML: fast, standard
+library only)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Any, Callable
+from unittest import mock
+
+from _conflict_gate import corpus as corpus_module
+from _conflict_gate.corpus import Corpus, load_documents, source_digest
+from _conflict_gate.decision import gate
+from _conflict_gate.errors import IngestionError
+from _conflict_gate.service import GateService
+from _conflict_gate.site_build import judge_site, locate_site
+from _conflict_gate.site_record import READINGS_FORMAT
+from tests.support import built_html, run_cli, write_corpus, write_site
+
+#: The reasons produced here only (the decision tests' coverage leaves them to this module).
+FORMAT_REASONS = frozenset({"needs_site_build"})
+LINE = "@quill create_copy existing_path=refuse"
+OTHER = "@quill create_copy close_required=yes"
+
+
+def no_markdown_reading(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("a page was read as Markdown")
+
+
+def outline(corpus: Corpus) -> dict[str, Any]:
+    """What a corpus holds per source, comparable across loads."""
+    return {sid: (source.sha256, source.claims, None if source.refusal is None else
+                  (source.refusal.reason, source.refusal.line, str(source.refusal)), source.near_misses,
+                  source.occurrences)
+            for sid, source in corpus.sources.items()}
+
+
+class RecordedCase(unittest.TestCase):
+    def setUp(self) -> None:
+        tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-record-")
+        self.addCleanup(tmp.cleanup)
+        self.root = Path(os.path.realpath(tmp.name))
+        # a: a plain directive; b: a directive the Markdown reading doubts (lazy line after a list),
+        # which the build shows as a line of its own (settled by the build); c: a directive in a table
+        # in the build (refused); d: nothing directive-shaped
+        self.manifest = write_site(self.root, {
+            "a.md": f"# A\n\n{LINE}\n".encode(),
+            "b.md": f"- item\n\n<p>\n{OTHER}\n</p>\n".encode(),
+            "c.md": f"# C\n\n{LINE}\n".encode(),
+            "d.md": b"# D\n\nNothing.\n",
+        }, {
+            "a/index.html": built_html(f"<h1>A</h1><p>{LINE}</p>"),
+            "b/index.html": built_html(f"<ul><li>item</li></ul><p>\n{OTHER}\n</p>"),
+            "c/index.html": built_html(f"<h1>C</h1><table><tr><td>{LINE}</td></tr></table>"),
+            "d/index.html": built_html("<h1>D</h1><p>Nothing.</p>"),
+        })
+        self.site = str(self.root / "site")
+
+    def pin_site(self) -> tuple[int, str, str]:
+        return run_cli(["pin", "--manifest", str(self.manifest), "--site", self.site])
+
+    def data(self) -> dict[str, Any]:
+        return dict(json.loads(self.manifest.read_text(encoding="utf-8")))
+
+    def readings_file(self) -> Path:
+        return self.root / str(self.data()["readings"])
+
+    def rewrite(self, edit: Callable[[dict[str, Any]], None]) -> None:
+        """The readings file edited by ``edit`` and pinned again in the manifest (a consistent tamper)."""
+        path = self.readings_file()
+        data = json.loads(path.read_text(encoding="utf-8"))
+        edit(data)
+        raw = json.dumps(data).encode()
+        path.write_bytes(raw)
+        manifest = self.data()
+        manifest["readings_sha256"] = source_digest(raw)
+        self.manifest.write_text(json.dumps(manifest), encoding="utf-8")
+
+    def load_error(self, **options: Any) -> IngestionError:
+        with self.assertRaises(IngestionError) as caught:
+            load_documents(self.manifest, cache=False, **options)
+        return caught.exception
+
+
+class PinSiteTest(RecordedCase):
+    def test_pin_site_records_what_the_build_showed(self) -> None:
+        """Guards against a recorded reading that differs from the live judgement: a corpus loaded from
+        the records equals the corpus --site judges (claims, spans, refusals, occurrences), and no page is
+        read as Markdown at load time."""
+        live = judge_site(load_documents(self.manifest, cache=False), locate_site(self.site, str(self.root)))
+        code, out, err = self.pin_site()
+        self.assertEqual((code, err), (0, ""), out)
+        self.assertIn("4 readings recorded", out)
+        self.assertIn("1 page refused", out)
+        data = self.data()
+        self.assertEqual(data["readings"], "manifest.readings.json")
+        self.assertEqual(data["readings_sha256"], source_digest(self.readings_file().read_bytes()))
+        self.assertEqual(list(data)[-1], "documents")
+        lines = self.readings_file().read_text(encoding="utf-8").splitlines()
+        self.assertEqual(len(lines), 1 + 4 + 1)  # the head, one page a line, the end
+        self.assertIn(READINGS_FORMAT, lines[0])
+        with mock.patch.object(corpus_module, "read_page", no_markdown_reading):
+            recorded = load_documents(self.manifest, cache=False)
+        self.assertEqual(outline(recorded), outline(live))
+        self.assertEqual([c.quote for c in recorded.sources["b"].claims], [OTHER])
+        refusal = recorded.sources["c"].refusal
+        self.assertEqual(refusal.reason if refusal else None, "misplaced_directive")
+        self.assertEqual(gate(recorded, ["a"], "1.0", "create_copy", "existing_path")["status"], "ready")
+        # pinned again with nothing changed: the same bytes
+        before = (self.manifest.read_bytes(), self.readings_file().read_bytes())
+        self.assertEqual(self.pin_site()[0], 0)
+        self.assertEqual((self.manifest.read_bytes(), self.readings_file().read_bytes()), before)
+
+    def test_the_manifest_layout_is_kept(self) -> None:
+        """Guards against pin --site re-rendering the manifest: only the pins and the two keys change."""
+        text = self.manifest.read_text(encoding="utf-8")
+        self.pin_site()
+        after = self.manifest.read_text(encoding="utf-8")
+        self.assertEqual(after.replace('  "readings": "manifest.readings.json",\n', "").replace(
+            f'  "readings_sha256": "{self.data()["readings_sha256"]}",\n', ""), text)
+
+    def test_a_page_whose_bytes_changed_is_refused_until_pinned_again(self) -> None:
+        """A changed page is hash_mismatch, the message saying to pin again with --site; pinned without
+        --site, its recorded reading is of other bytes (reading_unusable, naming source, path and the
+        command); pin --site makes it load again."""
+        self.pin_site()
+        page = self.root / "docs" / "a.md"
+        page.write_bytes(f"# A\n\n{OTHER}\n".encode())
+        error = self.load_error()
+        self.assertEqual((error.reason, error.source_id, error.path), ("hash_mismatch", "a", "docs/a.md"))
+        self.assertIn("pin again with --site", str(error))
+        loose = load_documents(self.manifest, cache=False, strict=False)
+        self.assertTrue(loose.sources["a"].failed)
+        code, out, _ = run_cli(["pin", "--manifest", str(self.manifest), "--check"])
+        self.assertEqual(code, 1)
+        self.assertIn("pin them: conflict-gate pin --manifest", out)
+        self.assertIn("--site DIR", out)
+        code, out, _ = run_cli(["pin", "--manifest", str(self.manifest)])
+        self.assertEqual(code, 0)
+        self.assertIn("refused (reading_unusable) until their readings are recorded", out)
+        code, out, _ = run_cli(["pin", "--manifest", str(self.manifest), "--check"])  # pins current, reading not
+        self.assertEqual(code, 1)
+        self.assertIn("stale reading a (docs/a.md): manifest.readings.json records the reading of other bytes", out)
+        error = self.load_error()
+        self.assertEqual((error.reason, error.source_id, error.path), ("reading_unusable", "a", "docs/a.md"))
+        self.assertIn("other bytes", str(error))
+        self.assertIn("pin --site", str(error))
+        code, _, err = run_cli(["gate", "--manifest", str(self.manifest), "--version", "1.0", "--claim",
+                                "existing_path", "a"])
+        self.assertEqual(code, 6)
+        self.assertIn("[reading_unusable]", err)
+        self.assertIn(f"pin --manifest {self.manifest} --site", err)
+        # the build shows the new text
+        (self.root / "site" / "a" / "index.html").write_text(built_html(f"<p>{OTHER}</p>"), encoding="utf-8")
+        self.assertEqual(self.pin_site()[0], 0)
+        self.assertEqual([c.quote for c in load_documents(self.manifest, cache=False).sources["a"].claims], [OTHER])
+
+    def test_pin_check_site_finds_a_build_that_changed_under_unchanged_pages(self) -> None:
+        """Guards against a recorded reading outliving the build it came from: an include, a macro or the
+        theme changed, not the page's bytes. pin --check --site reports the page (exit 1), pin --check
+        alone cannot (exit 0), pin --site records the build's new judgement."""
+        self.assertEqual(run_cli(["pin", "--manifest", str(self.manifest), "--site", self.site, "--check"])[0], 2)
+        self.pin_site()
+        check = ["pin", "--manifest", str(self.manifest), "--site", self.site, "--check"]
+        self.assertEqual(run_cli(check)[:2], (0, "all 4 pins are current\n"))
+        (self.root / "site" / "a" / "index.html").write_text(built_html(f"<p>{OTHER}</p>"), encoding="utf-8")
+        code, out, _ = run_cli(check)
+        self.assertEqual(code, 1)
+        self.assertIn("stale reading a (docs/a.md): the site's build now shows it otherwise", out)
+        self.assertEqual(run_cli(["pin", "--manifest", str(self.manifest), "--check"])[0], 0)
+        code, out, _ = run_cli([*check, "--format", "github"])
+        self.assertEqual(code, 1)
+        self.assertIn("::error file=docs/a.md", out)
+        self.pin_site()
+        self.assertEqual(run_cli(check)[0], 0)
+        refusal = load_documents(self.manifest, cache=False).sources["a"].refusal
+        self.assertEqual(refusal.reason if refusal else None, "site_disagrees")
+
+    def test_a_built_page_missing_stops_pin_site(self) -> None:
+        """Guards against recording a page the build could not judge: exit 6, nothing written."""
+        before = self.manifest.read_bytes()
+        (self.root / "site" / "a" / "index.html").unlink()
+        code, _, err = self.pin_site()
+        self.assertEqual(code, 6)
+        self.assertIn("built_page_missing", err)
+        self.assertEqual(self.manifest.read_bytes(), before)
+        self.assertFalse((self.root / "manifest.readings.json").exists())
+
+
+class TamperTest(RecordedCase):
+    """Every way the recorded readings can be wrong fails closed, naming the file or the page."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.assertEqual(self.pin_site()[0], 0)
+
+    def test_the_readings_file_edited(self) -> None:
+        """A byte changed in the readings file, the manifest not pinned again: readings_unreadable."""
+        path = self.readings_file()
+        path.write_bytes(path.read_bytes().replace(b"refuse", b"overwrite", 1))
+        error = self.load_error(strict=False)
+        self.assertEqual((error.reason, error.path), ("readings_unreadable", "manifest.readings.json"))
+        self.assertIn("pin --site", str(error))
+
+    def test_the_readings_file_missing_or_unpinned(self) -> None:
+        self.readings_file().unlink()
+        self.assertEqual(self.load_error(strict=False).reason, "readings_unreadable")
+        data = self.data()
+        data["readings_sha256"] = ""
+        self.manifest.write_text(json.dumps(data), encoding="utf-8")
+        self.assertIn("not pinned yet", str(self.load_error(strict=False)))
+
+    def test_the_file_as_a_whole(self) -> None:
+        """Another format, another grammar, a page recorded twice, a repeated key, not JSON: the whole
+        file is refused (readings_unreadable), even by a non-strict load."""
+        edits: dict[str, Callable[[dict[str, Any]], None]] = {
+            "format": lambda data: data.update(format="conflict-gate recorded readings 0"),
+            "grammar": lambda data: data.update(grammar="0" * 64),
+            "twice": lambda data: data["pages"].append(data["pages"][0]),
+            "shape": lambda data: data["pages"].append(["x", "y"]),
+            "keys": lambda data: data.update(extra=1),
+        }
+        for name, edit in edits.items():
+            with self.subTest(name):
+                self.setUp()
+                self.rewrite(edit)
+                self.assertEqual(self.load_error(strict=False).reason, "readings_unreadable")
+        self.setUp()
+        raw = self.readings_file().read_bytes().replace(b'"format"', b'"format": "x", "format"', 1)
+        self.readings_file().write_bytes(raw)
+        data = self.data()
+        data["readings_sha256"] = source_digest(raw)
+        self.manifest.write_text(json.dumps(data), encoding="utf-8")
+        self.assertIn("repeated", str(self.load_error(strict=False)))
+
+    def test_the_grammar_changed(self) -> None:
+        """Readings recorded under another grammar are not trusted (a value may no longer be allowed)."""
+        data = self.data()
+        data["grammar"]["operations"]["create_copy"]["existing_path"]["values"] = ["refuse"]
+        self.manifest.write_text(json.dumps(data), encoding="utf-8")
+        self.assertIn("another grammar", str(self.load_error(strict=False)))
+
+    def test_one_page_record(self) -> None:
+        """A page's record of the wrong shape, of another page's bytes or path, absent, or holding a claim
+        that is not the page's text at its place (a value edited, a span moved, a line cut short): that
+        page alone fails (reading_unusable), the others load; strict, the load stops."""
+        def pages(data: dict[str, Any]) -> dict[str, list[Any]]:
+            return {record[0]: record for record in data["pages"]}
+
+        edits: dict[str, Callable[[dict[str, Any]], None]] = {
+            "claims": lambda data: pages(data)["a"][3][0].__setitem__(0, ["create_copy"]),
+            "refusal": lambda data: pages(data)["a"][3].__setitem__(1, ["no_such_reason", "", "", 1, 1]),
+            "digest": lambda data: pages(data)["a"].__setitem__(2, pages(data)["c"][2]),
+            "path": lambda data: pages(data)["a"].__setitem__(1, "docs/c.md"),
+            "absent": lambda data: data.update(pages=[r for r in data["pages"] if r[0] != "a"]),
+            "length": lambda data: pages(data)["a"][3].pop(),
+            # hand edits that keep the shape: a claim must be the page's own text at its place, as the
+            # grammar parses it
+            "value": lambda data: pages(data)["a"][3][0][0].__setitem__(2, "overwrite"),
+            "quote": lambda data: pages(data)["a"][3][0][0].__setitem__(
+                slice(2, 9), ["overwrite", 3, 0, 42, 6, 48, LINE.replace("refuse", "overwrite")]),
+            "span": lambda data: pages(data)["a"][3][0][0].__setitem__(slice(6, 8), [4, 43]),
+            "line end": lambda data: pages(data)["a"][3][0][0].__setitem__(
+                slice(2, 9), ["refus", 3, 0, 38, 6, 44, LINE[:-1]]),
+        }
+        for name, edit in edits.items():
+            with self.subTest(name):
+                self.setUp()
+                self.rewrite(edit)
+                error = self.load_error()
+                self.assertEqual((error.reason, error.source_id, error.path), ("reading_unusable", "a", "docs/a.md"))
+                loose = load_documents(self.manifest, cache=False, strict=False)
+                self.assertTrue(loose.sources["a"].failed)
+                self.assertEqual([c.quote for c in loose.sources["b"].claims], [OTHER])
+                decision = gate(loose, ["a"], "1.0", "create_copy", "existing_path")
+                self.assertEqual((decision["status"], decision["reason"]), ("refused", "reading_unusable"))
+
+    def test_the_manifest_keys(self) -> None:
+        """readings without its pin, a path leading out, a pin that is not one: the manifest's errors."""
+        cases: dict[str, dict[str, str | None]] = {"invalid_manifest": {"readings_sha256": None}, "invalid_path": {"readings": "../x.json"},
+                 "invalid_sha256": {"readings_sha256": "x"}}
+        for reason, change in cases.items():
+            with self.subTest(reason):
+                self.setUp()
+                data = self.data()
+                for key, value in change.items():
+                    if value is None:
+                        del data[key]
+                    else:
+                        data[key] = value
+                self.manifest.write_text(json.dumps(data), encoding="utf-8")
+                self.assertEqual(self.load_error(strict=False).reason, reason)
+
+
+class ServiceTest(RecordedCase):
+    def test_the_service_and_the_gate_command_use_recorded_readings(self) -> None:
+        """Guards against the MCP server's service or the gate command reading a page as Markdown when the
+        manifest records its reading: a page changed and restored is taken from its record again."""
+        self.assertEqual(self.pin_site()[0], 0)
+        with mock.patch.object(corpus_module, "read_page", no_markdown_reading):
+            code, out, _ = run_cli(["gate", "--manifest", str(self.manifest), "--version", "1.0", "--claim",
+                                    "close_required", "b"])
+            self.assertEqual((code, json.loads(out)["status"]), (0, "ready"))
+            service = GateService(self.manifest, cache=False)
+            self.assertEqual(service.gate(["b"], "1.0", "close_required")["status"], "ready")
+            page = self.root / "docs" / "b.md"
+            raw = page.read_bytes()
+            page.write_bytes(raw + b"\nMore.\n")
+            decision = service.gate(["b"], "1.0", "close_required")
+            self.assertEqual((decision["status"], decision["reason"]), ("refused", "hash_mismatch"))
+            page.write_bytes(raw)
+            self.assertEqual(service.gate(["b"], "1.0", "close_required")["status"], "ready")
+            self.assertEqual(service.audit()["refused_sources"][0]["source_id"], "c")
+
+
+class OtherFormatTest(unittest.TestCase):
+    """Item 3 of issue 30: .rst, .mdx and .adoc pages."""
+
+    def folder(self) -> Path:
+        tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-format-")
+        self.addCleanup(tmp.cleanup)
+        return Path(os.path.realpath(tmp.name))
+
+    def test_refused_without_a_build(self) -> None:
+        """Guards against a reStructuredText, MDX or AsciiDoc page read as Markdown: one holding
+        directive-shaped text is refused (needs_site_build, at its line, saying what judges it); one
+        holding none says nothing and is kept; an .md page beside them is read as before."""
+        root = self.folder()
+        manifest = write_corpus(root, {"a.rst": f"T\n=\n\n{LINE}\n".encode(), "b.mdx": f"# B\n\n{LINE}\n".encode(),
+                                       "c.adoc": f"= C\n\n{LINE}\n".encode(), "d.rst": b"T\n=\n\nNothing.\n",
+                                       "e.md": f"# E\n\n{LINE}\n".encode()})
+        corpus = load_documents(manifest, cache=False)
+        for sid, name in (("a", "reStructuredText"), ("b", "MDX"), ("c", "AsciiDoc")):
+            refusal = corpus.sources[sid].refusal
+            assert refusal is not None
+            self.assertEqual((refusal.reason, refusal.line, corpus.sources[sid].claims), ("needs_site_build", 4 if sid == "a" else 3, ()))
+            self.assertIn(name, str(refusal))
+            self.assertIn("--site", str(refusal))
+        self.assertEqual((corpus.sources["d"].refusal, corpus.sources["d"].claims), (None, ()))
+        self.assertEqual([c.quote for c in corpus.sources["e"].claims], [LINE])
+        decision = gate(corpus, ["a", "e"], "1.0", "create_copy", "existing_path")
+        self.assertEqual((decision["status"], decision["reason"]), ("refused", "needs_site_build"))
+        # the same with the reading cache (a hit is judged alike)
+        cache = root / "cache.json"
+        load_documents(manifest, cache=cache)
+        self.assertEqual(load_documents(manifest, cache=cache).sources["a"].refusal.reason,  # type: ignore[union-attr]
+                         "needs_site_build")
+
+    def test_mdx_under_the_docusaurus_renderer(self) -> None:
+        """The docusaurus renderer reads MDX: a .mdx page under it is read as before."""
+        manifest = write_corpus(self.folder(), {"b.mdx": f"# B\n\n{LINE}\n".encode()},
+                                extra={"renderer": "docusaurus"})
+        source = load_documents(manifest, cache=False).sources["b"]
+        self.assertEqual((source.refusal, [c.quote for c in source.claims]), (None, [LINE]))
+
+    def sphinx_site(self) -> Path:
+        root = self.folder()
+        (root / "conf.py").write_text("project = 'T'\n", encoding="utf-8")
+        (root / "_build" / "html").mkdir(parents=True)
+        (root / "_build" / "html" / "a.html").write_text(built_html(
+            f'<section id="t"><h1>T</h1><p>{LINE}</p></section>'), encoding="utf-8")
+        return write_corpus(root, {"a.rst": f"T\n=\n\n{LINE}\n".encode()})
+
+    def test_accepted_when_judged_by_a_build(self) -> None:
+        """A .rst page of a Sphinx site counts with --site, and from the reading pin --site recorded
+        without it."""
+        manifest = self.sphinx_site()
+        root = str(manifest.parent)
+        code, out, _ = run_cli(["gate", "--manifest", str(manifest), "--version", "1.0", "--claim",
+                                "existing_path", "a"])
+        self.assertEqual((code, json.loads(out)["reason"]), (5, "needs_site_build"))
+        code, out, _ = run_cli(["gate", "--manifest", str(manifest), "--site", root, "--version", "1.0", "--claim",
+                                "existing_path", "a"])
+        self.assertEqual((code, json.loads(out)["status"]), (0, "ready"))
+        self.assertEqual(run_cli(["pin", "--manifest", str(manifest), "--site", root])[0], 0)
+        code, out, _ = run_cli(["gate", "--manifest", str(manifest), "--version", "1.0", "--claim",
+                                "existing_path", "a"])
+        self.assertEqual((code, json.loads(out)["status"]), (0, "ready"))
+        claim = load_documents(manifest, cache=False).sources["a"].claims[0]
+        self.assertEqual((claim.line, claim.quote), (4, LINE))
+
+
+if __name__ == "__main__":
+    unittest.main()
