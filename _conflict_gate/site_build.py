@@ -63,7 +63,7 @@ from .grammar import Grammar
 from .reader import Claim
 from .registry import MAX_SOURCE_BYTES
 from .site_detect import folders_up
-from .site_html import ELSEWHERE_PLACES, read_built_page
+from .site_html import ELSEWHERE_PLACES, read_built_page, shaped
 from .site_locate import Layout, find_configs, page_name, read_layout
 
 __all__ = ["MARKDOWN_EXTENSIONS", "SETTLED_BY_BUILD", "SPHINX_SUFFIXES", "SiteBuild", "built_path", "judge_site",
@@ -81,6 +81,10 @@ _KEY: Final = re.compile(r"(?P<key>site_dir|docs_dir|use_directory_urls|INHERIT)
 _TRUE: Final = frozenset({"true", "yes", "on"})
 _FALSE: Final = frozenset({"false", "no", "off"})
 _LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|\Z)")
+#: The longest VitePress line :func:`_unjoined` splits back into source lines, in code points, and the
+#: most candidate first lines it tries for one.
+_MAX_JOINED: Final = 4000
+_MAX_STARTS: Final = 64
 #: What names a generator's built pages, for the message of a page not found.
 _NAMED_BY: Final = MappingProxyType({
     "mkdocs": "docs_dir and use_directory_urls", "sphinx": "the builder (html or dirhtml)",
@@ -308,6 +312,8 @@ def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar
     verified_digest(raw, source.entry)
     text = decode_source(raw, source_id=sid, path=path)
     lines = _source_lines(text, len(raw) - len(raw.removeprefix(b"\xef\xbb\xbf")))
+    if site.generator == "vitepress":
+        reading = reading._replace(lines=_unjoined(reading.lines, lines, grammar))
 
     def refuse(reason: str, detail: str, shown: str, at: int | None = None) -> Source:
         """``source`` refused, located at line ``at``, else at the first source line holding ``shown``."""
@@ -374,6 +380,44 @@ def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar
                                 line.byte_start, line.byte_start + len(shown.encode("utf-8")), shown))
     claims.sort(key=lambda claim: claim.line)
     return source._replace(claims=tuple(claims), refusal=None)
+
+
+def _unjoined(shown: tuple[str, ...], lines: list[_Line], grammar: Grammar) -> tuple[str, ...]:
+    """VitePress' shown lines with the source's soft line breaks put back: Vue's template compiler writes
+    a paragraph's line breaks as spaces, so a shown line that is exactly one run of two or more
+    consecutive source lines (each without the spaces around it) joined by single spaces is those lines,
+    the ones holding directive-shaped text kept. A line found as no run or as several, longer than
+    :data:`_MAX_JOINED` or with more than :data:`_MAX_STARTS` candidate first lines is left as shown (a
+    single line, which the grammar then refuses). Linear in the page: each shown line's work is bounded
+    by its own length times these limits."""
+    starts: dict[str, list[int]] = {}
+    for index, line in enumerate(lines):
+        piece = line.text.strip(" \t")
+        if piece:
+            starts.setdefault(piece, []).append(index)
+    result: list[str] = []
+    for text in shown:
+        runs: list[list[str]] = []
+        candidates = [index for end in range(len(text)) if text[end] == " " and len(text) <= _MAX_JOINED
+                      for index in starts.get(text[:end], ())]
+        for start in candidates[:_MAX_STARTS] if len(candidates) <= _MAX_STARTS else ():
+            first = lines[start].text.strip(" \t")
+            run, length = [first], len(first)
+            for later in lines[start + 1:]:
+                piece = later.text.strip(" \t")
+                if length >= len(text) or not piece or not text.startswith(" " + piece, length):
+                    break
+                run.append(piece)
+                length += 1 + len(piece)
+            if length == len(text) and len(run) > 1:
+                runs.append(run)
+                if len(runs) > 1:
+                    break
+        if len(runs) == 1:
+            result += [piece for piece in runs[0] if shaped(piece, grammar)]
+        else:
+            result.append(text)
+    return tuple(result)
 
 
 class _Line(NamedTuple):

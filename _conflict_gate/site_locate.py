@@ -233,11 +233,11 @@ def _hugo(config: str, home: str, text: str) -> Layout:
                            directory_urls=not ugly, lower=not keep_case)
 
 
-def _head(source: str) -> dict[str, str] | None:
+def _head(source: str, json_object: bool) -> dict[str, str] | None:
     """The front matter of the page at ``source`` (its first 64 KiB), ``None`` when it cannot be read."""
     try:
         with open(source, "rb") as handle:
-            return front_matter(handle.read(_MAX_HEAD).decode("utf-8", "replace"))
+            return front_matter(handle.read(_MAX_HEAD).decode("utf-8", "replace"), json_object=json_object)
     except OSError:
         return None
 
@@ -265,7 +265,7 @@ def page_name(layout: Layout, source: str, relative: str) -> tuple[str | None, s
         if "[" in relative or any(part in ("node_modules", ".vitepress") for part in relative.split("/")):
             return None, f"a dynamic route or a file VitePress does not build as a page; {_OVERRIDE}"
         return _checked(posixpath.join(parent, stem + ".html"))
-    matter = _head(source)
+    matter = _head(source, layout.generator == "hugo")
     if matter is None:
         return None, f"its front matter is not read; {_OVERRIDE}"
     if layout.generator == "docusaurus":

@@ -177,16 +177,17 @@ def _scalar(value: str) -> str:
     return value
 
 
-def front_matter(text: str) -> dict[str, str] | None:
+def front_matter(text: str, *, json_object: bool = False) -> dict[str, str] | None:
     """A page's front matter: its top-level keys (case kept) and scalar values (:data:`UNREAD` for a
     list, a mapping, a block or a tagged value; lines indented below a key belong to it). YAML
-    between ``---`` lines or TOML between ``+++`` lines at the page's start, or a JSON object (Hugo).
+    between ``---`` lines or TOML between ``+++`` lines at the page's start, or, with ``json_object``,
+    a JSON object (Hugo).
     ``{}`` when the page has none; ``None`` when it opens one that does not close or cannot be read."""
     body = text.removeprefix("\ufeff")
     first, _, rest = body.partition("\n")
     fence = first.rstrip("\r \t")
     if fence not in ("---", "+++"):
-        if body.startswith("{"):
+        if json_object and body.startswith("{"):
             try:
                 decoded, _ = json.JSONDecoder().raw_decode(body)
             except ValueError:

@@ -79,8 +79,9 @@ class StaticTest(unittest.TestCase):
         self.assertEqual(front_matter("---\nslug: /a\nid: 'b'\ntags:\n  - x\n---\n# T\n"),
                          {"slug": "/a", "id": "b", "tags": UNREAD})
         self.assertEqual(front_matter('+++\nslug = "c"\n[params]\nx = 1\n+++\n'), {"slug": "c", "[params]": UNREAD})
-        self.assertEqual(front_matter('{"url": "/d/", "draft": false}\n\nText'), {"url": "/d/", "draft": "false"})
+        self.assertEqual(front_matter('{"url": "/d/", "draft": false}\n\nText', json_object=True), {"url": "/d/", "draft": "false"})
         self.assertEqual(front_matter("# No front matter\n"), {})
+        self.assertEqual(front_matter("{/* an MDX comment */}\n"), {})
         self.assertEqual(front_matter("---\nslug: !tag x\n---\n"), {"slug": UNREAD})
         self.assertIsNone(front_matter("---\nslug: a\n"))
 
@@ -181,6 +182,28 @@ class VitePressTest(Folder):
         self.assertIn("dynamic route", built_path(site, str(root / "docs/src/[pkg].md"))[1])
         self.assertEqual(locate_site(str(root / "docs/.vitepress/dist"), str(root)).built,
                          str(root / "docs/.vitepress/dist"))
+
+    def test_line_breaks_written_as_spaces(self) -> None:
+        """Guards against a VitePress paragraph whose soft line breaks Vue wrote as spaces being refused
+        (two directives on adjacent lines read as one malformed line), and against splitting a line the
+        source holds as one."""
+        from _conflict_gate.corpus import load_documents
+        from _conflict_gate.site_build import judge_site
+        from tests.support import write_corpus
+
+        root = self.folder()
+        other = "@quill create_copy close_required=yes"
+        self.write(root, {".vitepress/config.mjs": "export default {title: 'T'}\n"})
+        pages = {"two.md": f"Some text,\n{LINE}\n{other}\n", "one.md": f"Some text, {LINE}\n"}
+        manifest = write_corpus(root, {name: text.encode() for name, text in pages.items()})
+        for name in ("two", "one"):
+            shown = f"Some text, {LINE}" + (f" {other}" if name == "two" else "")
+            self.write(root, {f".vitepress/dist/{name}.html":
+                              f'<main><div class="vp-doc"><div><p>{shown}</p></div></div></main>'})
+        judged = judge_site(load_documents(manifest, cache=False), locate_site(str(root), str(root)))
+        self.assertEqual([claim.line for claim in judged.sources["two"].claims], [2, 3])
+        self.assertIsNone(judged.sources["two"].refusal)
+        self.assertIsNotNone(judged.sources["one"].refusal)
 
     def test_rewrites_are_not_followed(self) -> None:
         root = self.folder()
