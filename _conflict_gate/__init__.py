@@ -60,6 +60,8 @@ MODULES = (
     ("cli_pin", "the command line"),
     ("site_detect", "the command line"),
     ("site_html", "one built page -> what a reader sees"),
+    ("site_static", "verified corpus -> site-judged corpus"),
+    ("site_locate", "verified corpus -> site-judged corpus"),
     ("site_build", "verified corpus -> site-judged corpus"),
     ("site_pin", "the command line"),
     ("cli_init", "the command line"),

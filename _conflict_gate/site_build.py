@@ -62,7 +62,8 @@ from .errors import DirectiveError, IngestionError
 from .grammar import Grammar
 from .reader import Claim
 from .site_detect import folders_up
-from .site_html import ELSEWHERE_PLACES, read_built_page
+from .site_html import ELSEWHERE_PLACES, read_built_page, shaped
+from .site_locate import Layout, find_configs, page_name, read_layout
 
 __all__ = ["MARKDOWN_EXTENSIONS", "SETTLED_BY_BUILD", "SPHINX_SUFFIXES", "SiteBuild", "built_path", "judge_site",
            "locate_site"]
@@ -79,18 +80,30 @@ _KEY: Final = re.compile(r"(?P<key>site_dir|docs_dir|use_directory_urls|INHERIT)
 _TRUE: Final = frozenset({"true", "yes", "on"})
 _FALSE: Final = frozenset({"false", "no", "off"})
 _LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|\Z)")
+#: The longest VitePress line :func:`_unjoined` splits back into source lines, in code points, and the
+#: most candidate first lines it tries for one.
+_MAX_JOINED: Final = 4000
+_MAX_STARTS: Final = 64
+#: What names a generator's built pages, for the message of a page not found.
+_NAMED_BY: Final = MappingProxyType({
+    "mkdocs": "docs_dir and use_directory_urls", "sphinx": "the builder (html or dirhtml)",
+    "docusaurus": "docs.path, docs.routeBasePath, trailingSlash and the page's slug or id",
+    "vitepress": "srcDir and outDir", "hugo": "contentDir, publishDir, uglyURLs and the page's url or slug"})
 
 
 class SiteBuild(NamedTuple):
     """A built site: ``built`` (the folder the build wrote), ``docs_dir`` (the folder its pages come
-    from), ``use_directory_urls`` (MkDocs), ``config`` (the configuration read) and ``generator``
-    (``mkdocs`` or ``sphinx``); paths absolute."""
+    from), ``use_directory_urls`` (MkDocs), ``config`` (the configuration read), ``generator``
+    (``mkdocs``, ``sphinx``, ``docusaurus``, ``vitepress`` or ``hugo``) and ``layout`` (the last three's
+    naming settings); paths absolute."""
 
     built: str
     docs_dir: str
     use_directory_urls: bool
     config: str
     generator: str = "mkdocs"
+    #: Docusaurus, VitePress and Hugo: how the generator names pages (:class:`~_conflict_gate.site_locate.Layout`).
+    layout: Layout | None = None
 
 
 def _site_error(detail: str, path: str) -> IngestionError:
@@ -102,7 +115,7 @@ def _configs(folder: Path) -> list[tuple[str, Path]]:
     found = [("mkdocs", folder / name) for name in _CONFIG_NAMES if (folder / name).is_file()][:1]
     if (folder / "conf.py").is_file():
         found.append(("sphinx", folder / "conf.py"))
-    return found
+    return found + find_configs(folder)
 
 
 def locate_site(site: str, manifest_root: str) -> SiteBuild:
@@ -126,13 +139,29 @@ def locate_site(site: str, manifest_root: str) -> SiteBuild:
             if found:
                 break
     if not found:
-        raise _site_error("no mkdocs.yml or conf.py in it, nor in the manifest's folder or a parent: --site reads "
-                          "MkDocs and Sphinx builds", site)
+        for folder in Path(os.path.abspath(site)).parents:  # a built folder inside the site's folder
+            found = _configs(folder)
+            if found or (folder / ".git").exists():
+                break
+    if not found:
+        raise _site_error("no mkdocs.yml, conf.py, docusaurus.config.*, .vitepress/config.* or hugo.* in it, nor "
+                          "in the manifest's folder or a parent: --site reads MkDocs, Sphinx, Docusaurus, VitePress "
+                          "and Hugo builds", site)
     if len(found) > 1:
         raise _site_error(f"two sites' configurations in one folder ({found[0][1]}, {found[1][1]}): name the one "
                           "whose build to read by its folder", site)
     (generator, path), = found
     config = str(path)
+    if generator not in ("mkdocs", "sphinx"):
+        try:
+            layout = read_layout(generator, path)
+        except (OSError, UnicodeDecodeError) as error:
+            raise _site_error(f"cannot read it: {error}", config) from None
+        built = layout.built if here else os.path.abspath(site)
+        if not os.path.isdir(built):
+            raise _site_error(f"the built site is missing: build the {generator} site first", built)
+        return SiteBuild(built, layout.pages, layout.directory_urls, os.path.abspath(config), generator,
+                         layout._replace(built=built))
     if generator == "sphinx":
         home = os.path.dirname(os.path.abspath(config))
         built = os.path.join(home, "_build", "html") if here else os.path.abspath(site)
@@ -179,11 +208,16 @@ def _mkdocs_site(site: str, config: str, here: bool) -> SiteBuild:
 def built_path(site: SiteBuild, source: str) -> tuple[str | None, str]:
     """The built page of the source file at ``source`` (absolute), relative to ``site.built`` in POSIX
     form, and ``""``; or ``None`` and why MkDocs builds no page of it."""
+    if site.layout is not None and site.layout.unread:
+        return page_name(site.layout, source, "")
     docs = os.path.realpath(site.docs_dir)
     real = os.path.realpath(source)
     if not real.startswith(docs.rstrip(os.sep) + os.sep):
-        return None, f"it is outside the site's docs_dir {site.docs_dir}"
+        return None, (f"it is outside the site's docs_dir {site.docs_dir}" if site.layout is None
+                      else f"it is outside the folder the site's pages come from ({site.docs_dir})")
     relative = Path(os.path.relpath(real, docs)).as_posix()
+    if site.layout is not None:
+        return page_name(site.layout, real, relative)
     parent, filename = posixpath.split(relative)
     stem, extension = posixpath.splitext(filename)
     if site.generator == "sphinx":
@@ -259,8 +293,9 @@ def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar
         except IngestionError as error:
             if not holds:
                 return source
-            detail = (f"not found (build the site first; the page's name follows docs_dir and use_directory_urls "
-                      f"of {site.config})" if error.reason == "source_missing" else error.detail)
+            detail = (f"not found (build the site first; the page's name follows {_NAMED_BY[site.generator]} of "
+                      f"{site.config}, or name it with \"built\")" if error.reason == "source_missing"
+                      else error.detail)
             raise IngestionError("built_page_missing", f"its built page {built} in {site.built}: {detail}",
                                  source_id=sid, path=path) from None
         except UnicodeDecodeError:
@@ -276,6 +311,8 @@ def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar
     verified_digest(raw, source.entry)
     text = decode_source(raw, source_id=sid, path=path)
     lines = _source_lines(text, len(raw) - len(raw.removeprefix(b"\xef\xbb\xbf")))
+    if site.generator == "vitepress":
+        reading = reading._replace(lines=_unjoined(reading.lines, lines, grammar))
 
     def refuse(reason: str, detail: str, shown: str, at: int | None = None) -> Source:
         """``source`` refused, located at line ``at``, else at the first source line holding ``shown``."""
@@ -342,6 +379,44 @@ def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar
                                 line.byte_start, line.byte_start + len(shown.encode("utf-8")), shown))
     claims.sort(key=lambda claim: claim.line)
     return source._replace(claims=tuple(claims), refusal=None)
+
+
+def _unjoined(shown: tuple[str, ...], lines: list[_Line], grammar: Grammar) -> tuple[str, ...]:
+    """VitePress' shown lines with the source's soft line breaks put back: Vue's template compiler writes
+    a paragraph's line breaks as spaces, so a shown line that is exactly one run of two or more
+    consecutive source lines (each without the spaces around it) joined by single spaces is those lines,
+    the ones holding directive-shaped text kept. A line found as no run or as several, longer than
+    :data:`_MAX_JOINED` or with more than :data:`_MAX_STARTS` candidate first lines is left as shown (a
+    single line, which the grammar then refuses). Linear in the page: each shown line's work is bounded
+    by its own length times these limits."""
+    starts: dict[str, list[int]] = {}
+    for index, line in enumerate(lines):
+        piece = line.text.strip(" \t")
+        if piece:
+            starts.setdefault(piece, []).append(index)
+    result: list[str] = []
+    for text in shown:
+        runs: list[list[str]] = []
+        candidates = [index for end in range(len(text)) if text[end] == " " and len(text) <= _MAX_JOINED
+                      for index in starts.get(text[:end], ())]
+        for start in candidates[:_MAX_STARTS] if len(candidates) <= _MAX_STARTS else ():
+            first = lines[start].text.strip(" \t")
+            run, length = [first], len(first)
+            for later in lines[start + 1:]:
+                piece = later.text.strip(" \t")
+                if length >= len(text) or not piece or not text.startswith(" " + piece, length):
+                    break
+                run.append(piece)
+                length += 1 + len(piece)
+            if length == len(text) and len(run) > 1:
+                runs.append(run)
+                if len(runs) > 1:
+                    break
+        if len(runs) == 1:
+            result += [piece for piece in runs[0] if shaped(piece, grammar)]
+        else:
+            result.append(text)
+    return tuple(result)
 
 
 class _Line(NamedTuple):

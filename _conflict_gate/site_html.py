@@ -10,8 +10,12 @@ comment (:attr:`BuiltReading.context`), which counts for nothing, as in the Mark
 **The main content region** is found by the generator's conventions, in this order, the first
 convention that matches any element deciding (:data:`REGIONS`): Material for MkDocs' ``<article
 class="md-content__inner ...">``, then the ``readthedocs`` theme's ``<div itemprop="articleBody">``
-(inside its ``role="main"``), then the element with ``role="main"`` (the ``mkdocs`` theme, and
-Sphinx's ``alabaster`` and ``furo``). It must match exactly one element: none or several gives no region
+(inside its ``role="main"``), Docusaurus' ``<div class="theme-doc-markdown markdown">`` (a doc page),
+VitePress' ``<div class="vp-doc ...">`` (whose ``<div>`` without attributes that holds the page is
+document structure, as a ``<section>`` is), then the element with ``role="main"`` (the ``mkdocs``
+theme, and Sphinx's ``alabaster`` and ``furo``), and last the ``<main>`` element (Hugo, whose themes
+are the site's own: a theme that puts the page in a further element, such as an ``<article>``,
+shows it in a container, so its directives refuse). It must match exactly one element: none or several gives no region
 (:attr:`BuiltReading.region` ``None``), and the caller refuses the page. Text outside it (navigation,
 table of contents, header, footer, search) is the site's chrome, not read.
 
@@ -91,15 +95,34 @@ def _role_main(tag: str, attrs: Attrs) -> bool:
     return _attr(attrs, "role") == "main"
 
 
+def _docusaurus(tag: str, attrs: Attrs) -> bool:
+    return "theme-doc-markdown" in (_attr(attrs, "class") or "").split()
+
+
+def _vitepress(tag: str, attrs: Attrs) -> bool:
+    return "vp-doc" in (_attr(attrs, "class") or "").split()
+
+
+def _main(tag: str, attrs: Attrs) -> bool:
+    return tag == "main"
+
+
 #: The main content region's conventions, in the order they are tried: (name, does this start tag
 #: open it?). The first that matches any element of the page decides; it must match exactly one.
 REGIONS: Final[tuple[tuple[str, Callable[[str, Attrs], bool]], ...]] = (
     ("material: <article class=md-content__inner>", _material),
     ("readthedocs: itemprop=articleBody", _article_body),
+    ("docusaurus: class=theme-doc-markdown", _docusaurus),
+    ("vitepress: class=vp-doc", _vitepress),
     ("mkdocs, sphinx: role=main", _role_main),
+    ("hugo and other themes: the <main> element", _main),
 )
 #: Text each convention's element holds in its tag: a page without it is not parsed for that convention.
-_MARKERS: Final = ("md-content__inner", "articleBody", "main")
+_MARKERS: Final = ("md-content__inner", "articleBody", "theme-doc-markdown", "vp-doc", "main", "<main")
+#: Conventions whose region holds the content in a <div> without attributes (VitePress'
+#: ``<Content>``):
+#: that <div> is document structure, as a <section> is.
+_WRAPPED: Final = frozenset({"vitepress: class=vp-doc"})
 
 _VOID: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
                           "source", "track", "wbr"})
@@ -181,10 +204,11 @@ class _Frame(NamedTuple):
 
 
 class _Reader(HTMLParser):
-    def __init__(self, grammar: Grammar, opens: Callable[[str, Attrs], bool]) -> None:
+    def __init__(self, grammar: Grammar, opens: Callable[[str, Attrs], bool], wrapped: bool = False) -> None:
         super().__init__(convert_charrefs=True)
         self.grammar = grammar
         self.opens = opens
+        self.wrapped = wrapped
         self.stack: list[_Frame] = []
         self.regions = 0
         self.lines: list[str] = []
@@ -231,6 +255,8 @@ class _Reader(HTMLParser):
                 self.pieces = [[]]
             elif tag == "section" and parent is not None and parent.top and self.paragraph is None:
                 top = True  # document structure (Sphinx wraps each heading's part in one), not a container
+            elif self.wrapped and tag == "div" and not attrs and parent is not None and parent.region:
+                top = True  # the region's content wrapper (VitePress' <Content>): document structure
             elif self.paragraph is None:
                 place = _PLACE_OF_TAG.get(tag, place or "container")
         self.stack.append(_Frame(tag, hidden, collapsed, code, place, in_region, region, top))
@@ -332,7 +358,7 @@ def read_built_page(page: str, grammar: Grammar) -> BuiltReading:
     for (name, opens), marker in zip(REGIONS, _MARKERS):
         if marker not in page:
             continue
-        reader = _Reader(grammar, opens)
+        reader = _Reader(grammar, opens, name in _WRAPPED)
         reader.feed(page)
         reader.finish()
         if reader.regions == 0:

@@ -1,0 +1,124 @@
+"""``--site`` against a real Docusaurus build: a small site (``tests/site_docusaurus``: its configuration,
+``package.json`` and ``package-lock.json``) built by ``docusaurus build``, directives injected at the top,
+the end and inside each container and plugin construct (admonitions, tabs, details, MDX components, an
+imported partial), pages named by slugs, ids, number prefixes and category indexes, judged by its
+build: 0 unsafe, 0 false refusals.
+
+The truths and the counting are those of ``tests/test_site_build_mkdocs.py`` (:func:`outcomes`).
+``CONFLICT_GATE_DOCUSAURUS_DIR`` names a copy of ``tests/site_docusaurus`` where ``npm ci`` was run; the
+site is built in a temporary folder that links its ``node_modules``. Run it (the class skips, saying
+so, without it)::
+
+    cp -r tests/site_docusaurus /tmp/docusaurus && (cd /tmp/docusaurus && npm ci)
+    CONFLICT_GATE_DOCUSAURUS_DIR=/tmp/docusaurus python -m unittest tests.test_site_build_docusaurus -v
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path, PurePosixPath
+
+from _conflict_gate.corpus import load_documents
+from _conflict_gate.site_build import judge_site, locate_site
+from tests.support import REPO, write_corpus
+from tests.test_site_build_mkdocs import CONTEXT, COUNTS, GRAMMAR, REFUSED, D, E, outcomes
+
+HARNESS = os.environ.get("CONFLICT_GATE_DOCUSAURUS_DIR", "")
+READY = bool(HARNESS) and Path(HARNESS, "node_modules", "@docusaurus", "core").is_dir()
+SKIP_MESSAGE = ("CONFLICT_GATE_DOCUSAURUS_DIR does not name a copy of tests/site_docusaurus with npm ci done: "
+                "cp -r tests/site_docusaurus /tmp/docusaurus && (cd /tmp/docusaurus && npm ci) && "
+                "CONFLICT_GATE_DOCUSAURUS_DIR=/tmp/docusaurus python -m unittest tests.test_site_build_docusaurus -v")
+TABS = "import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n"
+
+#: page (relative to docs/; its source id is its file name's stem) -> (source, truth, counted lines)
+PAGES: dict[str, tuple[str, str, tuple[int, ...]]] = {
+    "top.md": (f"{D}\n\n# Top\n\nSome text.\n", COUNTS, (1,)),
+    "end.md": (f"# End\n\nSome text.\n\n{D}\n", COUNTS, (5,)),
+    "adjacent.md": (f"# Two\n\n{D}\n{E}\n", COUNTS, (3, 4)),
+    "after-prose.md": (f"Some text on a line,\n{D}\n", COUNTS, (2,)),
+    "with-examples.md": (f"{D}\n\n```text\n{E}\n```\n\nUse `{E}` to say so. Ping @quill on Slack.\n", COUNTS, (1,)),
+    "front-matter.md": (f"---\ntitle: Titled\nsidebar_position: 2\n---\n\n{D}\n", COUNTS, (6,)),
+    "01-numbered/02-prefixed.md": (f"# P\n\n{D}\n", COUNTS, (3,)),
+    "01-numbered/README.md": (f"# R\n\n{D}\n", COUNTS, (3,)),
+    "01-numbered/slugged.md": (f"---\nslug: /somewhere/else\n---\n\n{D}\n", COUNTS, (5,)),
+    "01-numbered/with-id.md": (f"---\nid: renamed\n---\n\n{D}\n", COUNTS, (5,)),
+    "category/category.md": (f"# C\n\n{D}\n", COUNTS, (3,)),
+    "admonition.md": (f"# A\n\n:::note\n\n{D}\n\n:::\n", REFUSED, ()),
+    "admonition-titled.md": (f":::warning[Careful]\n\nText.\n\n{D}\n\n:::\n", REFUSED, ()),
+    "admonition-tight.md": (f":::tip\n{D}\n:::\n", REFUSED, ()),
+    "details.md": (f"<details>\n<summary>More</summary>\n\n{D}\n\n</details>\n", REFUSED, ()),
+    "details-open.md": (f"<details open>\n<summary>More</summary>\n\n{D}\n\n</details>\n", REFUSED, ()),
+    "tab-active.md": (f'{TABS}<Tabs>\n<TabItem value="a" label="A">\n\n{D}\n\n</TabItem>\n'
+                      '<TabItem value="b" label="B">\n\nText.\n\n</TabItem>\n</Tabs>\n', REFUSED, ()),
+    "tab-inactive.md": (f'{TABS}<Tabs>\n<TabItem value="a" label="A">\n\nText.\n\n</TabItem>\n'
+                        f'<TabItem value="b" label="B">\n\n{D}\n\n</TabItem>\n</Tabs>\n', REFUSED, ()),
+    "jsx-div.md": (f'<div className="box">\n\n{D}\n\n</div>\n', REFUSED, ()),
+    "jsx-hidden.md": (f"<div hidden>\n\n{D}\n\n</div>\n", REFUSED, ()),
+    "jsx-style-none.md": (f"<div style={{{{display: 'none'}}}}>\n\n{D}\n\n</div>\n", REFUSED, ()),
+    "list.md": (f"- a\n- {D}\n", REFUSED, ()),
+    "quote.md": (f"> {D}\n", REFUSED, ()),
+    "heading.md": (f"## {D}\n", REFUSED, ()),
+    "table.md": (f"| a |\n|---|\n| {D} |\n", REFUSED, ()),
+    "emphasis.md": (f"*{D}*\n", REFUSED, ()),
+    "link.md": (f"[{D}](https://example.com)\n", REFUSED, ()),
+    "partial.md": ("import Part from './_part.md';\n\nText.\n\n<Part />\n", REFUSED, ()),
+    "expression.md": ("Text.\n\n{'@quill create_copy existing_path=refuse'}\n", REFUSED, ()),
+    "fence.md": (f"# F\n\n```\n{D}\n```\n", CONTEXT, ()),
+    "fence-in-admonition.md": (f":::note\n\n```\n{D}\n```\n\n:::\n", CONTEXT, ()),
+    "code-span.md": (f"Use `{D}` here.\n", CONTEXT, ()),
+    "mdx-comment.md": (f"{{/* {D} */}}\n\nText.\n", CONTEXT, ()),
+    "html-comment.md": (f"<!-- {D} -->\n\nText.\n", CONTEXT, ()),
+    "mention.md": ("Ping @quill on Slack.\n", CONTEXT, ()),
+}
+#: The partial the ``partial`` page imports (a file starting with ``_``: no page of its own).
+PARTIAL = f"{D}\n"
+
+
+def build() -> tuple[tempfile.TemporaryDirectory[str], Path]:
+    """The site built in a temporary folder (``build/``); its manifest (renderer ``docusaurus``)."""
+    tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-docusaurus-")
+    root = Path(os.path.realpath(tmp.name))
+    shutil.copy(REPO / "tests" / "site_docusaurus" / "docusaurus.config.js", root)
+    (root / "node_modules").symlink_to(Path(HARNESS, "node_modules").resolve())
+    manifest = write_corpus(root, {f"docs/{name}": source.encode() for name, (source, _, _) in PAGES.items()},
+                            grammar=GRAMMAR, extra={"renderer": "docusaurus"})
+    (root / "docs" / "_part.md").write_text(PARTIAL, encoding="utf-8")
+    command = ["node", str(root / "node_modules" / "@docusaurus" / "core" / "bin" / "docusaurus.mjs"), "build",
+               str(root)]
+    done = subprocess.run(command, check=False, capture_output=True, text=True, cwd=root, timeout=900,
+                          env={**os.environ, "DOCUSAURUS_TELEMETRY_DISABLED": "1"})
+    if done.returncode != 0:
+        raise AssertionError(f"docusaurus build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    return tmp, manifest
+
+
+def by_id(pages: dict[str, tuple[str, str, tuple[int, ...]]]) -> dict[str, tuple[str, str, tuple[int, ...]]]:
+    """``pages`` keyed by source id (the file name's stem, as tests.support.write_corpus names them)."""
+    return {PurePosixPath(name).stem: case for name, case in pages.items()}
+
+
+@unittest.skipUnless(READY, SKIP_MESSAGE)
+class DocusaurusBuildTest(unittest.TestCase):
+    """The judge against a real Docusaurus build (see the module docstring)."""
+
+    def test_classic_theme(self) -> None:
+        tmp, manifest = build()
+        self.addCleanup(tmp.cleanup)
+        corpus = load_documents(manifest, cache=False)
+        judged = judge_site(corpus, locate_site(str(manifest.parent), str(manifest.parent)), strict=True)
+        pages = by_id(PAGES)
+        unsafe, false_refusals = outcomes(judged, pages)
+        self.assertEqual(unsafe, [], "unsafe readings")
+        self.assertEqual(false_refusals, [], "false refusals")
+        before = outcomes(corpus, pages)
+        print(f"\n  docusaurus (classic): {len(pages)} pages; the Markdown reading alone: {len(before[0])} unsafe, "
+              f"{len(before[1])} false refusals; judged by the build: 0 and 0", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

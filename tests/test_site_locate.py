@@ -1,0 +1,299 @@
+"""``--site`` for Docusaurus, VitePress and Hugo: configurations read statically, built pages named as
+each generator names them, and the regions of their built pages (hand-written files: standard library
+only, fast). The tests that build real sites are ``tests/test_site_build_{docusaurus,vitepress,hugo}.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import unittest
+from pathlib import Path
+
+from _conflict_gate.errors import IngestionError
+from _conflict_gate.grammar import grammar_from_json
+from _conflict_gate.site_build import built_path, locate_site
+from _conflict_gate.site_html import read_built_page
+from _conflict_gate.site_static import UNREAD, StaticError, front_matter, js_object, js_tokens, scalars
+from tests.support import QUILL_GRAMMAR
+
+GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
+LINE = "@quill create_copy existing_path=refuse"
+
+DOCUSAURUS = """// @ts-check
+/** @type {import('@docusaurus/types').Config} */
+const config = {
+  title: 'T', // a comment with 'quotes
+  url: "https://example.com",
+  trailingSlash: TRAILING,
+  presets: [
+    [
+      require.resolve('@docusaurus/preset-classic'),
+      {
+        docs: {routeBasePath: ROUTE, path: 'pages', sidebarPath: './sidebars.js'},
+        blog: {routeBasePath: '/blog'},
+        theme: {customCss: './src/css/custom.css'},
+      },
+    ],
+  ],
+  themeConfig: {docs: {sidebar: {hideable: true}}},
+};
+module.exports = config;
+"""
+
+
+class Folder(unittest.TestCase):
+    def folder(self) -> Path:
+        tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-locate-")
+        self.addCleanup(tmp.cleanup)
+        root = Path(os.path.realpath(tmp.name))
+        (root / ".git").mkdir()
+        return root
+
+    def write(self, root: Path, files: dict[str, str]) -> None:
+        for name, text in files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text, encoding="utf-8")
+
+
+class StaticTest(unittest.TestCase):
+    """The static readers (site_static): what they take, and what they leave unread."""
+
+    def test_tokens_and_objects(self) -> None:
+        """Guards against a comment, a string holding a brace or a key, or a spread being read as
+        configuration."""
+        tokens = js_tokens("const a = {x: 'a}b', /* y: 1 */ y: true, z: f(), w: {v: 1}, 'q': `t`}")
+        start = tokens.index("{")
+        read = js_object(tokens, start)
+        assert read is not None
+        self.assertEqual(read[0], {"x": "a}b", "y": "true", "z": UNREAD, "w": UNREAD, "q": "t"})
+        for text in ("{...base, x: 1}", "{x: 1, x: 2}", "{[key]: 1}", "{x: 1"):
+            with self.subTest(text):
+                self.assertIsNone(js_object(js_tokens(text), 0))
+        for text in ("'open", "/* open", "`a ${b}`"):
+            with self.subTest(text), self.assertRaises(StaticError):
+                js_tokens(text)
+
+    def test_front_matter(self) -> None:
+        """YAML, TOML and JSON front matter: plain scalars read, anything else UNREAD, an unclosed one None."""
+        self.assertEqual(front_matter("---\nslug: /a\nid: 'b'\ntags:\n  - x\n---\n# T\n"),
+                         {"slug": "/a", "id": "b", "tags": UNREAD})
+        self.assertEqual(front_matter('+++\nslug = "c"\n[params]\nx = 1\n+++\n'), {"slug": "c", "[params]": UNREAD})
+        self.assertEqual(front_matter('{"url": "/d/", "draft": false}\n\nText', json_object=True), {"url": "/d/", "draft": "false"})
+        self.assertEqual(front_matter("# No front matter\n"), {})
+        self.assertEqual(front_matter("{/* an MDX comment */}\n"), {})
+        self.assertEqual(front_matter("---\nslug: !tag x\n---\n"), {"slug": UNREAD})
+        self.assertIsNone(front_matter("---\nslug: a\n"))
+
+    def test_scalars(self) -> None:
+        values, blocks = scalars('baseURL = "x"\nuglyURLs = true\n[permalinks]\nposts = "/:year/"\n', "toml")
+        self.assertEqual((values, blocks), ({"baseurl": "x", "uglyurls": "true"}, ["permalinks"]))
+        values, blocks = scalars("contentDir: src\nlanguages:\n  en: {}\n", "yaml")
+        self.assertEqual((values["contentdir"], blocks), ("src", ["languages"]))
+
+
+class DocusaurusTest(Folder):
+    """Docusaurus 3's names: slugs, ids, number prefixes, category indexes, routeBasePath, trailingSlash."""
+
+    def site(self, route: str = "'guides'", trailing: str = "undefined") -> tuple[Path, object]:
+        root = self.folder()
+        self.write(root, {"docusaurus.config.js": DOCUSAURUS.replace("ROUTE", route).replace("TRAILING", trailing)})
+        (root / "build").mkdir()
+        return root, locate_site(str(root), str(root))
+
+    def test_names(self) -> None:
+        """Guards against a Docusaurus page's built page being looked for where the build does not write it
+        (which would refuse every page, or read another page's HTML)."""
+        root, site = self.site()
+        self.write(root, {
+            "pages/intro.md": "# I\n",
+            "pages/01-guide/02-install.md": "# I\n",
+            "pages/01-guide/README.md": "# R\n",
+            "pages/01-guide/01-guide.mdx": "# G\n",
+            "pages/01-guide/slugged.md": "---\nslug: /elsewhere\n---\n",
+            "pages/01-guide/relative.md": "---\nslug: near\n---\n",
+            "pages/01-guide/ided.md": "---\nid: other\n---\n",
+            "pages/2021-01-news.md": "# N\n",
+            "pages/index.md": "# Home\n",
+        })
+        expected = {
+            "intro.md": "guides/intro/index.html",
+            "01-guide/02-install.md": "guides/guide/install/index.html",
+            "01-guide/README.md": "guides/guide/index.html",
+            "01-guide/01-guide.mdx": "guides/guide/index.html",
+            "01-guide/slugged.md": "guides/elsewhere/index.html",
+            "01-guide/relative.md": "guides/guide/near/index.html",
+            "01-guide/ided.md": "guides/guide/other/index.html",
+            "2021-01-news.md": "guides/2021-01-news/index.html",
+            "index.md": "guides/index.html",
+        }
+        for rel, name in expected.items():
+            with self.subTest(rel):
+                self.assertEqual(built_path(site, str(root / "pages" / rel)), (name, ""))  # type: ignore[arg-type]
+
+    def test_route_base_and_trailing_slash(self) -> None:
+        root, site = self.site("'/'", "false")
+        self.write(root, {"pages/a/b.md": "# B\n", "pages/index.md": "# H\n", "pages/_partial.md": "x",
+                          "pages/notes.txt": "x"})
+        self.assertEqual(built_path(site, str(root / "pages/a/b.md")), ("a/b.html", ""))  # type: ignore[arg-type]
+        self.assertEqual(built_path(site, str(root / "pages/index.md")), ("index.html", ""))  # type: ignore[arg-type]
+        for rel, why in (("_partial.md", "partial"), ("notes.txt", ".md and .mdx")):
+            with self.subTest(rel):
+                found, reason = built_path(site, str(root / "pages" / rel))  # type: ignore[arg-type]
+                self.assertIsNone(found)
+                self.assertIn(why, reason)
+
+    def test_what_it_does_not_read_needs_built(self) -> None:
+        """Guards against guessing a page's name from a configuration the gate cannot read without running
+        it: every page then needs "built", and the reason says so."""
+        cases = {"variable": ("routeBase", "routeBasePath is not a plain string"),
+                 "template": ("`${base}/docs`", "template literal")}
+        for name, (route, why) in cases.items():
+            with self.subTest(name):
+                root, site = self.site(route)
+                self.write(root, {"docs/a.md": "# A\n", "pages/a.md": "# A\n"})
+                found, reason = built_path(site, str(root / "pages/a.md"))  # type: ignore[arg-type]
+                self.assertIsNone(found)
+                self.assertIn(why, reason)
+                self.assertIn('"built"', reason)
+        root, site = self.site()
+        self.write(root, {"pages/a.md": "---\nslug: [x]\n---\n"})
+        found, reason = built_path(site, str(root / "pages/a.md"))  # type: ignore[arg-type]
+        self.assertIsNone(found)
+        self.assertIn("not a plain value", reason)
+
+
+class VitePressTest(Folder):
+    """VitePress 1's names: srcDir, outDir, a/b.md is a/b.html (cleanUrls or not)."""
+
+    def test_names(self) -> None:
+        """Guards against a VitePress page being looked for as a/b/index.html (cleanUrls changes links, not
+        files) or outside srcDir."""
+        root = self.folder()
+        self.write(root, {"docs/.vitepress/config.mts": "import {defineConfig} from 'vitepress'\nexport default "
+                                                        "defineConfig({srcDir: 'src', cleanUrls: true, "
+                                                        "themeConfig: {nav: []}})\n",
+                          "docs/src/guide/a.md": "# A\n", "docs/src/index.md": "# H\n", "docs/src/[pkg].md": "x"})
+        (root / "docs/.vitepress/dist").mkdir()
+        site = locate_site(str(root / "docs"), str(root))
+        self.assertEqual(site.generator, "vitepress")
+        self.assertEqual(built_path(site, str(root / "docs/src/guide/a.md")), ("guide/a.html", ""))
+        self.assertEqual(built_path(site, str(root / "docs/src/index.md")), ("index.html", ""))
+        self.assertIn("dynamic route", built_path(site, str(root / "docs/src/[pkg].md"))[1])
+        self.assertEqual(locate_site(str(root / "docs/.vitepress/dist"), str(root)).built,
+                         str(root / "docs/.vitepress/dist"))
+
+    def test_line_breaks_written_as_spaces(self) -> None:
+        """Guards against a VitePress paragraph whose soft line breaks Vue wrote as spaces being refused
+        (two directives on adjacent lines read as one malformed line), and against splitting a line the
+        source holds as one."""
+        from _conflict_gate.corpus import load_documents
+        from _conflict_gate.site_build import judge_site
+        from tests.support import write_corpus
+
+        root = self.folder()
+        other = "@quill create_copy close_required=yes"
+        self.write(root, {".vitepress/config.mjs": "export default {title: 'T'}\n"})
+        pages = {"two.md": f"Some text,\n{LINE}\n{other}\n", "one.md": f"Some text, {LINE}\n"}
+        manifest = write_corpus(root, {name: text.encode() for name, text in pages.items()})
+        for name in ("two", "one"):
+            shown = f"Some text, {LINE}" + (f" {other}" if name == "two" else "")
+            self.write(root, {f".vitepress/dist/{name}.html":
+                              f'<main><div class="vp-doc"><div><p>{shown}</p></div></div></main>'})
+        judged = judge_site(load_documents(manifest, cache=False), locate_site(str(root), str(root)))
+        self.assertEqual([claim.line for claim in judged.sources["two"].claims], [2, 3])
+        self.assertIsNone(judged.sources["two"].refusal)
+        self.assertIsNotNone(judged.sources["one"].refusal)
+
+    def test_rewrites_are_not_followed(self) -> None:
+        root = self.folder()
+        self.write(root, {".vitepress/config.js": "export default {rewrites: {'a.md': 'b.md'}}\n", "a.md": "# A\n"})
+        (root / ".vitepress/dist").mkdir()
+        found, reason = built_path(locate_site(str(root), str(root)), str(root / "a.md"))
+        self.assertIsNone(found)
+        self.assertIn("rewrites", reason)
+
+
+class HugoTest(Folder):
+    """Hugo's names: sections, bundles, slug, url, lower case, uglyURLs."""
+
+    def test_names(self) -> None:
+        """Guards against a Hugo page being looked for under its source's case, its file name where a slug
+        or url moves it, or as a page where it is a bundle's resource."""
+        root = self.folder()
+        self.write(root, {"hugo.toml": 'baseURL = "https://example.org/"\ntitle = "T"\n',
+                          "content/_index.md": "home", "content/Posts/_index.md": "s",
+                          "content/Posts/My-Page.md": "p", "content/posts/b/index.md": "b",
+                          "content/posts/b/other.md": "r", "content/posts/s.md": "---\nslug: moved\n---\n",
+                          "content/posts/u.md": '+++\nurl = "/x/y/"\n+++\n'})
+        (root / "public").mkdir()
+        site = locate_site(str(root), str(root))
+        expected = {"_index.md": "index.html", "Posts/_index.md": "posts/index.html",
+                    "Posts/My-Page.md": "posts/my-page/index.html", "posts/b/index.md": "posts/b/index.html",
+                    "posts/s.md": "posts/moved/index.html", "posts/u.md": "x/y/index.html"}
+        for rel, name in expected.items():
+            with self.subTest(rel):
+                self.assertEqual(built_path(site, str(root / "content" / rel)), (name, ""))
+        self.assertIn("resource", built_path(site, str(root / "content/posts/b/other.md"))[1])
+        (root / "hugo.toml").write_text("uglyURLs = true\npublishDir = 'out'\n", encoding="utf-8")
+        (root / "out").mkdir()
+        ugly = locate_site(str(root), str(root))
+        self.assertEqual(ugly.built, str(root / "out"))
+        self.assertEqual(built_path(ugly, str(root / "content/Posts/My-Page.md")), ("posts/my-page.html", ""))
+        self.assertEqual(built_path(ugly, str(root / "content/Posts/_index.md")), ("posts.html", ""))
+        (root / "hugo.toml").write_text("[permalinks]\nposts = '/:year/:slug/'\n", encoding="utf-8")
+        self.assertIn("permalinks", built_path(locate_site(str(root), str(root)),
+                                               str(root / "content/posts/s.md"))[1])
+
+    def test_a_missing_build(self) -> None:
+        root = self.folder()
+        self.write(root, {"hugo.toml": "title = 'T'\n"})
+        with self.assertRaises(IngestionError) as caught:
+            locate_site(str(root), str(root))
+        self.assertEqual(caught.exception.reason, "site_unreadable")
+        self.assertIn("build the hugo site first", str(caught.exception))
+
+
+class RegionTest(unittest.TestCase):
+    """The main region of Docusaurus, VitePress and Hugo pages, and what they hide (site_html)."""
+
+    def test_regions(self) -> None:
+        """Guards against a generator's page being read outside its content (chrome) or not at all."""
+        pages = {
+            "docusaurus": f'<main><nav><p>{LINE}x</p></nav><article><div class="theme-doc-markdown markdown">'
+                          f"<header><h1>T</h1></header><p>{LINE}</p></div></article></main>",
+            "vitepress": f'<main class="main"><div class="vp-doc _a"><div><h1>T</h1><p>{LINE}</p></div></div></main>'
+                         f'<footer><p>{LINE}x</p></footer>',
+            "hugo": f'<header><p>{LINE}x</p></header><main>\n<p>{LINE}</p>\n</main>',
+        }
+        for name, body in pages.items():
+            with self.subTest(name):
+                reading = read_built_page(f"<!DOCTYPE html><html><body>{body}</body></html>", GRAMMAR)
+                self.assertIn(name, reading.region or "")
+                self.assertEqual((reading.lines, reading.elsewhere), ((LINE,), ()))
+
+    def test_what_they_hide(self) -> None:
+        """Guards against an inactive Docusaurus tab (hidden), a collapsed Docusaurus or VitePress details,
+        a VitePress container or a div the wrapper rule is not for being read as a top-level paragraph."""
+        cases = {
+            f'<div role="tabpanel" hidden=""><p>{LINE}</p></div>': "hidden",
+            f'<div role="tabpanel"><p>{LINE}</p></div>': "container",
+            f'<details class="details_x" data-collapsed="true"><summary>S</summary><div><div><p>{LINE}</p></div>'
+            "</div></details>": "collapsed",
+            f'<div class="tip custom-block"><p class="custom-block-title">TIP</p><p>{LINE}</p></div>': "container",
+            f'<div><p>{LINE}</p></div>': "container",
+        }
+        for inner, place in cases.items():
+            for region in ('<div class="theme-doc-markdown markdown">', '<div class="vp-doc"><div>'):
+                with self.subTest(inner[:40], region=region):
+                    page = f"<html><body><main>{region}{inner}</div></div></main></body></html>"
+                    reading = read_built_page(page, GRAMMAR)
+                    self.assertEqual([shown.place for shown in reading.elsewhere], [place])
+        code_group = ('<div class="vp-code-group"><div class="blocks"><div class="language-sh"><pre><code>'
+                      f"{LINE}</code></pre></div></div></div>")
+        reading = read_built_page(f'<main><div class="vp-doc"><div>{code_group}</div></div></main>', GRAMMAR)
+        self.assertEqual((reading.lines, reading.elsewhere, [s.place for s in reading.context]), ((), (), ["code"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
