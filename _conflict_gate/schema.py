@@ -45,6 +45,8 @@ from .results_lab import SHAPES as LAB_SHAPES
 from .results_lab import LabResult
 from .results_service import SHAPES as SERVICE_SHAPES
 from .results_service import ToolError, Versions
+from .results_context import SHAPES as CONTEXT_SHAPES
+from .results_context import ContextDecision
 
 __all__ = ["ALL_SHAPES", "DIALECT", "SCHEMAS", "result_schema"]
 
@@ -53,7 +55,7 @@ DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
 #: Every result shape (TypedDict) -> its field table, from the three results modules.
 ALL_SHAPES: Final[Mapping[type, Mapping[str, str]]] = MappingProxyType({
-    **DECISION_SHAPES, **AUDIT_SHAPES, **LAB_SHAPES, **SERVICE_SHAPES})
+    **DECISION_SHAPES, **AUDIT_SHAPES, **LAB_SHAPES, **SERVICE_SHAPES, **CONTEXT_SHAPES})
 
 #: name -> (the result's TypedDict, what it describes). ``conflict-gate schema NAME`` prints one.
 SCHEMAS: Final[Mapping[str, tuple[type, str]]] = MappingProxyType({
@@ -64,6 +66,8 @@ SCHEMAS: Final[Mapping[str, tuple[type, str]]] = MappingProxyType({
     "lab-result": (LabResult, "the lab's saved result: `python run.py --output result.json`"),
     "versions": (Versions, "the versions listing: what `conflict-gate versions --format json` prints and the "
                            "MCP server's `versions` tool returns"),
+    "context-decision": (ContextDecision, "a context decision: what gate_context() returns (retrieved pages, "
+                                          "every claim they declare; reference/rag.md)"),
     "tool-error": (ToolError, "an MCP tool's error result (`isError: true`): its structured content"),
 })
 
