@@ -119,12 +119,12 @@ def gate_context(corpus: Corpus, candidate_ids: Sequence[str], requested_version
         return _result(request, first.reason, **fields)
 
     declared: dict[tuple[str, str], list[tuple[Source, ClaimRecord]]] = defaultdict(list)
-    for source in eligible:  # sorted by id; each source's claims in line order
+    claims: list[ClaimRecord] = []  # by source id, then line: eligible is sorted, claims in line order
+    for source in eligible:
         for claim in source.claims:
-            declared[(claim.operation, claim.claim_key)].append((source, claim_record(source, claim)))
-    claims = [record for source in eligible for found in declared.values() for s, record in found
-              if s is source]
-    claims.sort(key=lambda c: (c["source_id"], c["start_line"]))
+            record = claim_record(source, claim)
+            claims.append(record)
+            declared[(claim.operation, claim.claim_key)].append((source, record))
     everyone = [s.source_id for s in eligible]
     agreed: list[AgreedClaim] = []
     partial: list[PartialClaim] = []
@@ -137,9 +137,10 @@ def gate_context(corpus: Corpus, candidate_ids: Sequence[str], requested_version
                 "operation": operation, "claim_key": key, "values": values,
                 "claims": [record for _, record in found]}))
         if len(have) < len(everyone):
+            declaring = set(have)
             partial.append(build(PartialClaim, PARTIAL_FIELDS, {
                 "operation": operation, "claim_key": key, "values": values, "source_ids": have,
-                "silent_source_ids": [sid for sid in everyone if sid not in have]}))
+                "silent_source_ids": [sid for sid in everyone if sid not in declaring]}))
         elif len(values) == 1:
             agreed.append(build(AgreedClaim, AGREED_FIELDS, {
                 "operation": operation, "claim_key": key, "value": values[0], "source_ids": have}))
@@ -147,14 +148,15 @@ def gate_context(corpus: Corpus, candidate_ids: Sequence[str], requested_version
     if conflicts:
         return _result(request, "same_version_directives_disagree", **tail)
     if not agreed:
-        silent = [sid for sid in everyone if any(sid in p["silent_source_ids"] for p in partial)] or everyone
+        quiet = {sid for p in partial for sid in p["silent_source_ids"]}
+        silent = [sid for sid in everyone if sid in quiet] or everyone
         return _result(request, "requested_claim_missing", missing_claim_source_ids=silent, **tail)
     position = {sid: at for at, sid in enumerate(candidate_ids)}
     ordered = sorted(eligible, key=lambda s: position[s.source_id])  # the retriever's order
     texts = [(s, _page_text(corpus, s)) for s in ordered]
     pages, included = _budget(texts, max_context_chars)
-    agreed_claims = [c for c in claims if any(c["operation"] == a["operation"] and c["claim_key"] == a["claim_key"]
-                                              for a in agreed)]
+    agreed_keys = {(a["operation"], a["claim_key"]) for a in agreed}
+    agreed_claims = [c for c in claims if (c["operation"], c["claim_key"]) in agreed_keys]
     answer = _answer_request(corpus, requested_version, agreed, agreed_claims, pages, included, question)
     return _result(request, "eligible_directives_agree", **tail, pages=pages, answer_request=answer)
 
