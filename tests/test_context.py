@@ -229,3 +229,27 @@ class ImportTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FilterChunksTest(CorpusTestCase):
+    """rag.filter_chunks, which every framework adapter wraps (tested here without any framework)."""
+
+    def test_ready_keeps_the_eligible_pages_chunks_in_order(self) -> None:
+        from _conflict_gate.rag import filter_chunks
+        corpus, manifest = self.corpus({"docs/guide.md": GUIDE, "docs/reference.md": REFERENCE, "docs/new.md": OTHER},
+                                       versions={"new": "2.0"})
+        chunks = [{"source": "docs/new.md"}, {"source": "docs/guide.md"}, {"source_id": "reference"},
+                  {"file_path": str(manifest.parent / "docs/guide.md")}]
+        result = filter_chunks(corpus, "1.0", chunks, question="q?")
+        self.assertEqual((result.decision["status"], result.kept, result.withheld), ("ready", (1, 2, 3), False))
+        self.assertEqual(result.decision["candidate_ids"], ["new", "guide", "reference"])
+
+    def test_anything_but_ready_keeps_no_chunk(self) -> None:
+        """Guards against chunks passed on beside a conflict (the answer must be withheld)."""
+        from _conflict_gate.rag import filter_chunks
+        corpus, _ = self.corpus({"docs/guide.md": GUIDE, "docs/other.md": OTHER})
+        result = filter_chunks(corpus, "1.0", [{"source": "docs/guide.md"}, {"source": "docs/other.md"}])
+        self.assertEqual((result.decision["status"], result.kept, result.withheld), ("conflict", (), True))
+        self.assertEqual(filter_chunks(corpus, "1.0", []).decision["reason"], "no_eligible_version")
+        with self.assertRaises(GateError):
+            filter_chunks(corpus, "1.0", [{"source": "docs/guide.md"}, {"source": "docs/unlisted.md"}])
