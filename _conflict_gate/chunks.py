@@ -76,10 +76,11 @@ class SourceLookup:
                             "(from the current directory): give an absolute path or a source_id")
         return as_written or from_here
 
-    def lookup(self, metadata: Mapping[str, Any] | str) -> Entry:
+    def lookup(self, metadata: Mapping[str, Any] | str, id_key: str | None = "source_id") -> Entry:
         """The manifest entry of one chunk, from its metadata (a mapping) or its file path (a string).
 
-        ``source_id`` is read first, then the first of :data:`METADATA_PATH_KEYS` present (a file path,
+        ``id_key`` (``source_id`` unless the caller names another key, or ``None`` for none) is read
+        first, then the first of :data:`METADATA_PATH_KEYS` present (a file path,
         relative or absolute, or the entry's URL exactly). When both a ``source_id`` and a path are given
         they must name the same entry. Raises :class:`GateError` ``unknown_candidate`` when neither is
         there, a value is not a non-empty string, or it names no entry (or two)."""
@@ -88,17 +89,17 @@ class SourceLookup:
         if not isinstance(metadata, Mapping):
             raise GateError("unknown_candidate", f"a chunk's metadata is {type(metadata).__name__}, not a mapping")
         by_id: Entry | None = None
-        if "source_id" in metadata:
-            sid = metadata["source_id"]
+        if id_key is not None and id_key in metadata:
+            sid = metadata[id_key]
             if not isinstance(sid, str) or sid not in self.by_id:
-                raise GateError("unknown_candidate", f"the chunk's source_id {printable(repr(sid))[:200]} is not "
-                                "in the manifest")
+                raise GateError("unknown_candidate", f"the chunk's {printable(id_key)[:100]} "
+                                f"{printable(repr(sid))[:200]} is not a source id of the manifest")
             by_id = self.by_id[sid]
         key = next((k for k in METADATA_PATH_KEYS if k in metadata), None)
         if key is None:
             if by_id is None:
-                raise GateError("unknown_candidate", "the chunk names no source: no source_id and none of "
-                                + ", ".join(METADATA_PATH_KEYS) + " in its metadata")
+                raise GateError("unknown_candidate", f"the chunk names no source: no {id_key or 'source id key'} "
+                                "and none of " + ", ".join(METADATA_PATH_KEYS) + " in its metadata")
             return by_id
         value = metadata[key]
         if not isinstance(value, str) or not value or "\x00" in value:
@@ -106,7 +107,7 @@ class SourceLookup:
         found = self.by_url.get(value) or self.by_file(value)
         if found is None:
             raise GateError("unknown_candidate", f"the chunk's {key} {printable(repr(value))[:200]} is no page "
-                            f"of the manifest {printable(self.manifest.path)}", path=value)
+                            f"of the manifest {printable(self.manifest.path)}")
         if by_id is not None and by_id is not found:
             raise GateError("unknown_candidate", f"the chunk's source_id {by_id.source_id!r} and its {key} "
                             f"({found.source_id!r}) name different pages", source_id=by_id.source_id)
@@ -117,11 +118,12 @@ def _under(path: str, folder: str) -> bool:
     return path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def chunk_source(corpus: Corpus, metadata: Mapping[str, Any] | str) -> Entry:
+def chunk_source(corpus: Corpus, metadata: Mapping[str, Any] | str, *, id_key: str | None = "source_id") -> Entry:
     """The manifest entry a retrieved chunk comes from: :meth:`SourceLookup.lookup` over ``corpus``'s
     manifest (the look-up tables built once per corpus and kept in its memo).
 
-    ``metadata``: the chunk's metadata (LlamaIndex ``node.metadata``, LangChain ``document.metadata``,
+    ``id_key``: the metadata key holding a source id the application set (``None``: read none; Haystack's
+    ``DocumentSplitter`` writes ``source_id`` for its own parent document's id). ``metadata``: the chunk's metadata (LlamaIndex ``node.metadata``, LangChain ``document.metadata``,
     Haystack ``document.meta``) or its file path. Returns the :class:`~_conflict_gate.manifest.Entry`
     (its ``source_id`` is the candidate id to pass to ``gate_context``). Raises :class:`GateError`
     ``unknown_candidate`` for a chunk tied to no entry, or to two: never guesses."""
@@ -129,5 +131,5 @@ def chunk_source(corpus: Corpus, metadata: Mapping[str, Any] | str) -> Entry:
     if lookup is None:
         lookup = SourceLookup(corpus.manifest)
         corpus.remember(("chunk lookup",), lookup, 1024 + 512 * len(corpus.manifest.entries))
-    found: Entry = lookup.lookup(metadata)
+    found: Entry = lookup.lookup(metadata, id_key)
     return found

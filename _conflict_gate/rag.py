@@ -42,16 +42,17 @@ def question_of(query: object) -> str | None:
 
 
 def filter_chunks(corpus: Corpus, version: str, metadatas: Sequence[Mapping[str, Any] | str], *,
-                  question: str | None = None, max_context_chars: int = DEFAULT_CONTEXT_CHARS) -> ChunkFilter:
+                  question: str | None = None, max_context_chars: int = DEFAULT_CONTEXT_CHARS,
+                  id_key: str | None = "source_id") -> ChunkFilter:
     """Gate retrieved chunks: one metadata mapping (or file path) per chunk, in retrieval order.
 
-    The candidate ids are the distinct sources of the chunks, first retrieved first. Raises
+    ``id_key``: the metadata key of a source id (:func:`~_conflict_gate.chunks.chunk_source`). The candidate ids are the distinct sources of the chunks, first retrieved first. Raises
     :class:`~_conflict_gate.errors.GateError` ``unknown_candidate`` for a chunk tied to no manifest entry
     (fail closed: never dropped silently), and whatever :func:`~_conflict_gate.context.gate_context`
     raises. No chunk at all gives ``not_in_docs`` (``no_eligible_version``), as ``gate_context`` gives it
     for no candidates.
     """
-    sources = [chunk_source(corpus, metadata).source_id for metadata in metadatas]
+    sources = [chunk_source(corpus, metadata, id_key=id_key).source_id for metadata in metadatas]
     candidates = list(dict.fromkeys(sources))
     decision = gate_context(corpus, candidates, version, question=question, max_context_chars=max_context_chars)
     if decision["status"] != "ready":

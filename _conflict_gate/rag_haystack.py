@@ -9,7 +9,10 @@ Haystack)::
     pipeline.connect("gate.documents", "prompt_builder.documents")
 
 A document's page comes from its ``meta`` (``file_path``, as Haystack's
-converters write it, ``source`` or ``source_id``: :func:`~_conflict_gate.chunks.chunk_source`).
+converters write it with ``store_full_path=True``, or ``source``:
+:func:`~_conflict_gate.chunks.chunk_source`). No source-id key is read unless
+``id_key`` names one: Haystack's ``DocumentSplitter`` writes ``source_id`` for
+the id of the document it split, which is no page's id.
 The component's outputs are ``documents`` (none unless ``ready``: the answer is
 withheld) and ``decision``, the context decision. Requires haystack-ai (the
 version the extra pins).
@@ -36,14 +39,17 @@ class ConflictGate:
     :class:`~_conflict_gate.errors.GateError` for a document whose page the manifest does not list.
     Not serialisable (it holds a loaded corpus): build it in code."""
 
-    def __init__(self, corpus: Corpus, version: str, *, max_context_chars: int = DEFAULT_CONTEXT_CHARS) -> None:
+    def __init__(self, corpus: Corpus, version: str, *, max_context_chars: int = DEFAULT_CONTEXT_CHARS,
+                 id_key: Optional[str] = None) -> None:
         self.corpus = corpus
         self.version = version
         self.max_context_chars = max_context_chars
+        self.id_key = id_key
 
     @component.output_types(documents=List[Document], decision=Dict[str, Any])
     def run(self, documents: List[Document], query: Optional[str] = None) -> Dict[str, Any]:
         """Gate ``documents`` (retrieval order); ``query`` is the decision's question."""
         result = filter_chunks(self.corpus, self.version, [dict(d.meta) for d in documents],
-                               question=question_of(query), max_context_chars=self.max_context_chars)
+                               question=question_of(query), max_context_chars=self.max_context_chars,
+                               id_key=self.id_key)
         return {"documents": [documents[at] for at in result.kept], "decision": dict(result.decision)}

@@ -196,6 +196,15 @@ class ChunkSourceTest(CorpusTestCase):
             with self.subTest(metadata):
                 self.assertEqual(chunk_source(self.corpus_, metadata).source_id, "guide")
 
+    def test_the_source_id_key_can_be_renamed_or_ignored(self) -> None:
+        """Guards against a framework's own `source_id` (Haystack's splitter: the parent document's hash)
+        refusing every chunk when the adapter is told not to read it."""
+        meta = {"source_id": "0" * 64, "file_path": str(self.root / "docs" / "guide.md")}
+        with self.assertRaises(GateError):
+            chunk_source(self.corpus_, meta)
+        self.assertEqual(chunk_source(self.corpus_, meta, id_key=None).source_id, "guide")
+        self.assertEqual(chunk_source(self.corpus_, {"page": "reference"}, id_key="page").source_id, "reference")
+
     def test_a_path_relative_to_the_current_directory(self) -> None:
         previous = os.getcwd()
         os.chdir(self.root.parent)

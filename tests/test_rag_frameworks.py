@@ -5,6 +5,7 @@ and runs these with it, and reference/examples/)."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import unittest
 from typing import Any
 
@@ -16,6 +17,7 @@ HAVE_LLAMAINDEX = importlib.util.find_spec("llama_index") is not None \
     and importlib.util.find_spec("llama_index.core") is not None
 HAVE_LANGCHAIN = importlib.util.find_spec("langchain_core") is not None
 HAVE_HAYSTACK = importlib.util.find_spec("haystack") is not None
+os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")  # no usage data sent from a test run
 
 #: (page, path) of the lab: two agreeing 1.0 pages, a 2.0 page, a conflicting 1.0 page
 PAGES = {name: str(REPO / "docs" / f"{name}.md") for name in
@@ -85,14 +87,24 @@ class LangChainTest(unittest.TestCase):
 class HaystackTest(unittest.TestCase):
     def documents(self, *names: str) -> list[Any]:
         from haystack import Document
-        return [Document(content=name, meta={"file_path": PAGES[name]}) for name in names]
+        return [Document(content=f"{name}\n\nsecond passage", meta={"file_path": PAGES[name]}) for name in names]
 
     def test_component_keeps_eligible_pages_when_ready(self) -> None:
         from _conflict_gate.rag_haystack import ConflictGate
         out = ConflictGate(corpus(), "1.0").run(self.documents("quill-guide", "quill-new-version", "quill-reference"),
                                                 query=QUESTION)
-        self.assertEqual([d.content for d in out["documents"]], ["quill-guide", "quill-reference"])
+        self.assertEqual([d.meta["file_path"] for d in out["documents"]], [PAGES["quill-guide"], PAGES["quill-reference"]])
         self.assertEqual(out["decision"]["status"], "ready")
+
+    def test_the_splitters_own_source_id_is_not_read_as_a_page(self) -> None:
+        """Guards against every split document refused: DocumentSplitter writes meta["source_id"], the id of
+        the document it split (a hash), which no manifest lists."""
+        from haystack.components.preprocessors import DocumentSplitter
+        from _conflict_gate.rag_haystack import ConflictGate
+        split = DocumentSplitter(split_by="passage", split_length=1).run(self.documents("quill-guide"))["documents"]
+        self.assertTrue(split and all("source_id" in d.meta for d in split))
+        out = ConflictGate(corpus(), "1.0").run(split)
+        self.assertEqual((out["decision"]["status"], len(out["documents"])), ("ready", len(split)))
 
     def test_component_withholds_on_conflict_in_a_pipeline(self) -> None:
         from haystack import Pipeline
