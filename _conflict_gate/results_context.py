@@ -182,8 +182,8 @@ CONTEXT_TAIL_FIELDS: Final[Mapping[str, str]] = _ro({
     "partial": "the keys only some eligible pages declare (not agreement): `{operation, claim_key, values, "
                "source_ids, silent_source_ids}`",
     "conflicts": "the keys eligible pages declare with different values: `{operation, claim_key, values, claims}`",
-    "claims": "every claim the eligible pages declare (claim fields), by page then line; `[]` unless ready or "
-              "conflict",
+    "claims": "every claim the eligible pages declare (claim fields), by page then line; `[]` when no page was read "
+              "(no eligible page, or a refused one)",
     "pages": "when ready, each eligible page's text budget, in candidate order: `{source_id, path, chars, "
              "included_chars, truncated}`; else `[]`",
     "answer_request": "`{messages: [system, user]}` (`[system, user, user]` with the user's question) when "
