@@ -46,7 +46,7 @@ from .results_lab import LabResult
 from .results_service import SHAPES as SERVICE_SHAPES
 from .results_service import ToolError, Versions
 from .results_context import SHAPES as CONTEXT_SHAPES
-from .results_context import ContextDecision
+from .results_context import CONTEXT_REASON_FIELDS, ContextDecision
 
 __all__ = ["ALL_SHAPES", "DIALECT", "SCHEMAS", "result_schema"]
 
@@ -146,7 +146,28 @@ def _object(shape: Any, defs: dict[str, Any]) -> dict[str, Any]:
                    "additionalProperties": False})
     if shape is Decision:
         schema["allOf"] = _per_reason(defs)
+    if shape is ContextDecision:
+        schema["allOf"] = _context_per_reason(defs)
     return schema
+
+
+def _context_per_reason(defs: dict[str, Any]) -> list[dict[str, Any]]:
+    """A context decision's ``if``/``then`` per reason it can have: its status, its own fields, nothing
+    of the others, and the answer request only when ready."""
+    optional = [*dict.fromkeys(f for fields in CONTEXT_REASON_FIELDS.values() for f in fields), *REFUSED_FIELDS]
+    request = _schema_of(AnswerRequest, defs)
+    rules = []
+    reasons = [*CONTEXT_REASON_FIELDS, *DECISIONS["refused"]]
+    for reason in reasons:
+        status = status_of(reason)
+        own = list(REFUSED_FIELDS) if status == "refused" else list(CONTEXT_REASON_FIELDS[reason])
+        then: dict[str, Any] = {"status": {"const": status},
+                                "answer_request": request if status == "ready" else {"type": "null"}}
+        then.update({field: False for field in optional if field not in own})
+        rules.append({"if": {"properties": {"reason": {"const": reason}}, "required": ["reason"]},
+                      "then": {"properties": then, "required": own}})
+    rules.append({"properties": {"reason": {"enum": reasons}}})
+    return rules
 
 
 def _per_reason(defs: dict[str, Any]) -> list[dict[str, Any]]:

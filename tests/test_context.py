@@ -9,6 +9,7 @@ import subprocess
 import sys
 import unittest
 from pathlib import Path
+from typing import Any
 
 import conflict_gate
 from _conflict_gate.context import gate_context
@@ -132,9 +133,19 @@ class GateContextTest(CorpusTestCase):
             import jsonschema
         except ImportError:
             self.skipTest("jsonschema is not installed (the oracles venv has it)")
-        corpus, _ = self.corpus({"docs/guide.md": GUIDE, "docs/other.md": OTHER, "docs/reference.md": REFERENCE})
-        for ids in (["guide", "reference"], ["guide", "other"], ["nope-not"][:0]):
-            jsonschema.validate(gate_context(corpus, ids, "1.0", question="q"), result_schema("context-decision"))
+        corpus, _ = self.corpus({"docs/guide.md": GUIDE, "docs/other.md": OTHER, "docs/reference.md": REFERENCE,
+                                 "docs/plain.md": PLAIN, "docs/bad.md": b"# Bad\n\n@quill create_copy x=y\n",
+                                 "docs/draft.md": GUIDE}, statuses={"draft": "draft"})
+        schema = result_schema("context-decision")
+        seen = set()
+        for ids in (["guide", "reference"], ["guide", "other"], [], ["guide", "plain"], ["guide", "bad"], ["draft"]):
+            decision = gate_context(corpus, ids, "1.0", question="q")
+            seen.add(decision["reason"])
+            jsonschema.validate(decision, schema)
+        self.assertEqual(len(seen), 6)
+        wrong = dict(gate_context(corpus, ["guide", "other"], "1.0"), missing_claim_source_ids=["guide"])
+        with self.assertRaises(jsonschema.ValidationError):  # a field of another reason
+            jsonschema.validate(wrong, schema)
 
 
 class ContextAnswerCheckTest(CorpusTestCase):
@@ -262,3 +273,36 @@ class FilterChunksTest(CorpusTestCase):
         self.assertEqual(filter_chunks(corpus, "1.0", []).decision["reason"], "no_eligible_version")
         with self.assertRaises(GateError):
             filter_chunks(corpus, "1.0", [{"source": "docs/guide.md"}, {"source": "docs/unlisted.md"}])
+
+
+class TwoOperationsTest(CorpusTestCase):
+    """A context decision whose agreed keys belong to two operations: one check per operation, each
+    finding reported once."""
+
+    GRAMMAR = {"namespace": "quill", "product": "Quill", "operations": {
+        "create_copy": {"existing_path": {"type": "enum", "values": ["refuse", "overwrite"]}},
+        "move": {"replace": {"type": "enum", "values": ["yes", "no"]}}}}
+
+    def setUp(self) -> None:
+        page = b"# P\n\n@quill create_copy existing_path=refuse\n\n@quill move replace=no\n"
+        self.corpus_, _ = self.corpus({"docs/a.md": page, "docs/b.md": page}, grammar=self.GRAMMAR)
+        self.decision = gate_context(self.corpus_, ["a", "b"], "1.0")
+
+    def check(self, answer: str) -> Any:
+        return conflict_gate.check_answer(self.corpus_, self.decision, answer)
+
+    def test_both_operations_are_judged(self) -> None:
+        """Guards against the keys of the second operation going unread (one FormWords per operation)."""
+        self.assertEqual([(a["operation"], a["claim_key"]) for a in self.decision["agreed"]],
+                         [("create_copy", "existing_path"), ("move", "replace")])
+        good = ("In `version=1.0`: `existing_path=refuse` [source: a:3] [source: b:3] and `replace=no` "
+                "[source: a:5] [source: b:5].\n")
+        self.assertEqual((self.check(good)["verdict"], self.check(good)["findings"]), ("supported", []))
+        bad = self.check(good.replace("`replace=no`", "`replace=yes`"))
+        self.assertEqual(bad["verdict"], "contradicts_decision")
+        kinds = [(f["kind"], f["start"]) for f in bad["findings"]]
+        self.assertEqual(len(kinds), len(set(kinds)), "a finding reported twice")
+        quoted = self.check(good + "As written: `@quill move replace=yes` [source: a:5]\n")
+        self.assertEqual(quoted["verdict"], "quote_not_found")  # a quote is looked up, as for gate's decisions
+        unknown = self.check(good + "See [source: a:1].\n")
+        self.assertEqual([f["kind"] for f in unknown["findings"]], ["unknown_citation"])
