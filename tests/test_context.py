@@ -186,6 +186,18 @@ class ContextAnswerCheckTest(CorpusTestCase):
         with self.assertRaises(DecisionError):
             conflict_gate.check_answer(self.corpus_, dict(self.decision, max_context_chars=-5), SUPPORTED)
 
+    def test_check_answer_on_the_command_line_reads_a_context_decision_file(self) -> None:
+        """Guards against the command line's check-answer assuming a decision has an operation and key."""
+        import json
+        from tests.support import run_cli
+        folder = self.folder()
+        (folder / "decision.json").write_text(json.dumps(self.decision), encoding="utf-8")
+        (folder / "answer.txt").write_text(SUPPORTED, encoding="utf-8")
+        manifest = Path(self.corpus_.manifest.path)
+        code, out, err = run_cli(["check-answer", "--manifest", str(manifest), "--decision",
+                                  str(folder / "decision.json"), "--answer", str(folder / "answer.txt")])
+        self.assertEqual((code, json.loads(out)["verdict"]), (0, "supported"), err)
+
     def test_the_lab_supported_answer_passes_a_context_decision_too(self) -> None:
         corpus = conflict_gate.load_documents(FIXTURE_MANIFEST, cache=False)
         decision = gate_context(corpus, ["quill-guide", "quill-reference"], "1.0")
