@@ -21,6 +21,7 @@ from typing import Any, Final, Sequence
 from .corpus import MEMO_ENTRY_BYTES, Corpus, Source, SourceFiles, decode_source, verified_digest
 from .decision import candidate_sources, claim_record, refusal_fields
 from .form import ANSWER_FORM
+from .grammar import IntegerRule
 from .jsondata import canonical_json
 from .registry import ELIGIBLE_STATUS, status_of
 from .request import check_question, messages
@@ -163,8 +164,7 @@ def gate_context(corpus: Corpus, candidate_ids: Sequence[str], requested_version
 
 def _value_order(corpus: Corpus, operation: str, key: str) -> Any:
     """Sort key of a claim's values: as integers for an integer rule, else as text."""
-    rule = corpus.grammar.rule(operation, key)
-    return int if rule is not None and type(rule).__name__ == "IntegerRule" else None
+    return int if isinstance(corpus.grammar.rule(operation, key), IntegerRule) else None
 
 
 def _result(request: dict[str, Any], reason: str, **fields: Any) -> ContextDecision:
