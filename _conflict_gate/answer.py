@@ -68,6 +68,7 @@ from .answer_struck import struck_ranges
 from .corpus import MEMO_ENTRY_BYTES, Corpus
 from .files import read_capped
 from .decision import gate
+from .context import gate_context, is_context_decision
 from .errors import DecisionError, GateError, printable
 from .jsondata import json_pointer, parse_strict, JsonProblem
 from .registry import DECISIONS, FINDINGS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, VERDICT_PRECEDENCE, VERDICTS
@@ -134,6 +135,9 @@ def _check_decision(corpus: Corpus, decision: Any) -> Decision:
     """The gate's result for the decision's own request; raise :class:`DecisionError` unless equal."""
     if not isinstance(decision, dict):
         raise DecisionError("invalid_decision", "a decision is a JSON object (a gate result)")
+    if is_context_decision(decision):  # checked as a Decision's dict: the check reads it by key
+        context: Decision = _check_context_decision(corpus, decision)
+        return context
     for key in ("candidate_ids", "requested_version", "operation", "claim_key"):
         if key not in decision:
             raise DecisionError("invalid_decision", f"missing {key!r}: not a gate result", pointer=f"/{key}")
@@ -147,6 +151,32 @@ def _check_decision(corpus: Corpus, decision: Any) -> Decision:
     except GateError as error:
         raise DecisionError("invalid_decision", f"its request is not valid here: {error.detail} "
                             f"[{error.reason}]") from None
+    checked: Decision = _same_as(expected, decision)
+    return checked
+
+
+def _check_context_decision(corpus: Corpus, decision: dict[str, Any]) -> Any:
+    """:func:`_check_decision` of a context decision (``gate_context``'s result): asked again with its
+    own candidates, version, question and ``max_context_chars``, and compared whole."""
+    for key in ("candidate_ids", "requested_version"):
+        if key not in decision:
+            raise DecisionError("invalid_decision", f"missing {key!r}: not a gate result", pointer=f"/{key}")
+    try:
+        expected = gate_context(corpus, decision["candidate_ids"], decision["requested_version"],
+                                question=_question_of(decision), max_context_chars=decision["max_context_chars"])
+    except GateError as error:
+        raise DecisionError("invalid_decision", f"its request is not valid here: {error.detail} "
+                            f"[{error.reason}]") from None
+    except ValueError as error:  # max_context_chars out of range
+        raise DecisionError("invalid_decision", f"its request is not valid here: {error}",
+                            pointer="/max_context_chars") from None
+    checked: Any = _same_as(expected, decision)
+    return checked
+
+
+def _same_as(expected: Any, decision: dict[str, Any]) -> Any:
+    """``expected`` (the gate's result for the decision's own request) when ``decision`` is exactly it;
+    raises :class:`DecisionError` naming the first difference otherwise."""
     status = decision.get("status")
     if isinstance(status, str) and status in DECISIONS and status != expected["status"]:
         raise DecisionError("decision_mismatch", f"the gate now answers {expected['status']!r}, not "
@@ -258,7 +288,7 @@ def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> AnswerCh
         "verdict": verdict,
         "verdict_class": VERDICTS[verdict][0],
         "findings": findings,
-        "decision": build(DecisionEcho, DECISION_ECHO_FIELDS, {key: echoed[key] for key in DECISION_ECHO_FIELDS}),
+        "decision": build(DecisionEcho, DECISION_ECHO_FIELDS, {key: echoed.get(key) for key in DECISION_ECHO_FIELDS}),
     })
 
 
@@ -299,13 +329,53 @@ def _findings(corpus: Corpus, decision: Decision, answer: str | bytes) -> list[F
         return [_finding("too_large", f"over the {MAX_ANSWER_BYTES}-byte limit", None, None)]
     if not answer.strip():
         return [_finding("empty", "the answer is empty", None, None)]
+    if is_context_decision(decision):
+        return _context_findings(corpus, decision, answer)
     words = _form_words(corpus, decision["operation"], decision["claim_key"])
     reading = read_answer(answer)
     checked = _Check(corpus, decision, reading, words).run()
+    return control_findings(answer) + _read_findings(reading, words, checked) + checked
+
+
+def _read_findings(reading: AnswerReading, words: FormWords, checked: list[Finding]) -> list[Finding]:
+    """The reading's findings (:func:`reading_findings`), but a look-alike inside a form already found
+    non-ASCII (one mistake in a form, one finding)."""
     in_forms = [_span(f) for f in checked if f["kind"] == "non_ascii_in_form"]
-    read = [f for f in reading_findings(reading, words)  # one mistake in a form, one finding
+    return [f for f in reading_findings(reading, words)
             if not (f["kind"] == "look_alike" and any(a <= _span(f)[0] and _span(f)[1] <= b for a, b in in_forms))]
-    return control_findings(answer) + read + checked
+
+
+def _context_findings(corpus: Corpus, decision: Any, answer: str) -> list[Finding]:
+    """The findings of an answer to a ready context decision (``gate_context``): every key the answer
+    states must be an agreed key with its agreed value (a partial or other key is ``other_value``), the
+    version must be stated, at least one agreed key must be stated, and each agreed key stated must have
+    every claim of it cited. One check per operation of the agreed keys; a finding two of them make is
+    reported once."""
+    agreed = {(a["operation"], a["claim_key"]): a["value"] for a in decision["agreed"]}
+    citable = [c for c in decision["claims"] if (c["operation"], c["claim_key"]) in agreed]
+    reading = read_answer(answer)
+    found: list[Finding] = list(control_findings(answer))
+    stated: set[tuple[str, str]] = set()
+    stated_version = False
+    for operation in dict.fromkeys(op for op, _ in agreed):
+        first_key = next(key for op, key in agreed if op == operation)
+        words = _form_words(corpus, operation, first_key)
+        check = _Check(corpus, decision, reading, words, agreed=agreed, claims=citable)
+        checked = check.run()
+        found += _read_findings(reading, words, checked) + checked
+        stated |= check.stated_keys
+        stated_version = stated_version or check.stated_version
+    unique: dict[tuple[Any, ...], Finding] = {}
+    for item in found:
+        unique.setdefault(tuple(item.items()), item)
+    out = list(unique.values())
+    if not stated:
+        forms = ", ".join(f"`{key}={value}`" for (_, key), value in agreed.items())
+        out.append(_finding("missing_value", f"the answer states no agreed claim (one of {forms})", None, None))
+    if not stated_version:
+        out.append(_finding("missing_version", f"the answer does not state `version={decision['requested_version']}`",
+                            None, None))
+    return out
 
 
 def _span(found: Finding) -> tuple[int, int]:
@@ -326,14 +396,29 @@ class _Citation(NamedTuple):
 class _Check:
     """What one answer, as read, states and cites, against one ready decision."""
 
-    def __init__(self, corpus: Corpus, decision: Decision, reading: AnswerReading, words: FormWords) -> None:
+    def __init__(self, corpus: Corpus, decision: Decision, reading: AnswerReading, words: FormWords, *,
+                 agreed: Mapping[tuple[str, str], str] | None = None,
+                 claims: Sequence[Mapping[str, Any]] | None = None) -> None:
         self.corpus = corpus
         self.reading = reading
         self.words = words
-        self.claims = {(c["source_id"], c["start_line"]): c for c in decision["claims"]}
-        self.operation = decision["operation"]
-        self.key = decision["claim_key"]
-        self.value = decision["agreed_value"]
+        #: A context decision's check (``gate_context``): every agreed (operation, key) -> value; the
+        #: operation checked is ``words``'s, and ``claims`` are the agreed keys' claims (citable).
+        self.context = agreed is not None
+        self.all_agreed: Mapping[tuple[str, str], str] = agreed or {}
+        self.claims = {(c["source_id"], c["start_line"]): c
+                       for c in (decision["claims"] if claims is None else claims)}
+        if agreed is not None:
+            self.operation = words.operation
+            self.agreed = {key: value for (op, key), value in agreed.items() if op == self.operation}
+            self.key, self.value = words.key, self.agreed[words.key]
+        else:
+            self.operation = decision["operation"]
+            self.key = decision["claim_key"]
+            self.value = decision["agreed_value"]
+            self.agreed = {self.key: self.value}
+        self.stated_keys: set[tuple[str, str]] = set()
+        self.stated_version = False
         self.version = decision["requested_version"]
         self.version_name = RESERVED_KEYS[0]
         self.findings: list[Finding] = []
@@ -358,13 +443,14 @@ class _Check:
         stated_value = stated_version = False
         value_form = f"{self.key}={self.value}"
         version_form = f"{self.version_name}={self.version}"
+        value_forms = {f"{key}={value}": key for key, value in self.agreed.items()}
         is_quote = self.words.is_quote
         for block in self.reading.blocks:
             quotes: list[tuple[int, int]] = []  # shown ranges of quotes' content
             struck: list[tuple[int, int]] | None = None
             for span in block.spans:
                 content = span.content
-                if content in (value_form, version_form):
+                if content in value_forms or content == version_form:
                     if struck is None:
                         struck = struck_ranges(self.reading.text, block)
                     if within(span.start, struck):
@@ -374,8 +460,9 @@ class _Check:
                                  "(a letter or a digit, after punctuation or emphasis at most): a reader reads "
                                  "one longer value", span.start, span.end, quote=content)
                         continue
-                if content == value_form:
-                    stated_value = True
+                if content in value_forms:
+                    stated_value = stated_value or content == value_form
+                    self.stated_keys.add((self.operation, value_forms[content]))
                 elif content == version_form:
                     stated_version = True
                 elif is_quote(content):
@@ -385,9 +472,15 @@ class _Check:
         # every finding here has a span: order them as the answer does
         self.findings[before:] = sorted(self.findings[before:], key=itemgetter("start"))
         for (source_id, claim_line) in sorted(self.claims):
+            claim = self.claims[(source_id, claim_line)]
+            if self.context and (claim["operation"], claim["claim_key"]) not in self.stated_keys:
+                continue  # a context answer cites the claims of the keys it states
             if (source_id, claim_line) not in cited:
                 self.add("missing_citation", "a claim of the decision is not cited at its line",
                          None, None, source_id=source_id, line=claim_line)
+        self.stated_version = stated_version
+        if self.context:  # what is missing is judged over every operation's check (_context_findings)
+            return self.findings
         if not stated_value:
             self.add("missing_value", f"the answer does not state `{value_form}`", None, None)
         if not stated_version:
@@ -489,6 +582,11 @@ class _Check:
             if operation == self.operation and key in self.words.names:
                 continue  # a key of the operation is judged as a statement
             start, end = shown.span(at, stop)
+            if self.context:
+                if self.all_agreed.get((operation, key)) != value:
+                    self.add("other_value", f"states {operation} {key}={value}: not a claim every eligible page "
+                             "agrees on", start, end, quote=text[at:stop])
+                continue
             self.add("other_value", f"states {operation} {key}={value}; the decision is {self.operation} "
                      f"{self.key}={self.value}", start, end, quote=text[at:stop])
         if block.kind in _PROSE_KINDS and self.words.body.search(text):
@@ -573,6 +671,14 @@ class _Check:
             self.add("other_version", f"states {statement.name}={statement.value}, not "
                      f"{self.version_name}={self.version}: {statement.name} is no way a language writes "
                      f"{self.version_name}", start, end, quote=quote)
+        elif self.context and (name is None or name not in self.agreed):
+            self.add("other_value", f"states {statement.name}={statement.value}: not a key every eligible page "
+                     f"agrees on (agreed: {', '.join(f'{k}={v}' for k, v in self.agreed.items())})",
+                     start, end, quote=quote)
+        elif self.context and name is not None:
+            if not self.words.agrees(statement.value, self.agreed[name]):
+                self.add("other_value", f"states {statement.name}={statement.value}; the pages agree on "
+                         f"{name}={self.agreed[name]}", start, end, quote=quote)
         elif name is None:
             self.add("other_value", f"states {statement.name}={statement.value}: {statement.name} is no way a "
                      f"language writes {self.key}; an answer states only the decision's {self.key}={self.value}",

@@ -11,6 +11,8 @@ name with its summary (rendered from this list). Everything else in
 from __future__ import annotations
 
 from .answer import check_answer
+from .chunks import chunk_source
+from .context import gate_context
 from .corpus import Corpus, Source, load_documents, source_digest
 from .decision import audit, gate
 from .errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError, LocatedError
@@ -65,6 +67,7 @@ from .results_audit import (
     UnapprovedConflict,
     UnlistedSource,
 )
+from .results_context import AgreedClaim, ContextConflict, ContextDecision, ContextPage, PartialClaim
 from .schema import SCHEMAS, result_schema
 from .site_build import SiteBuild, judge_site, locate_site
 
@@ -72,6 +75,8 @@ __all__ = [  # noqa: RUF022 - grouped by use, in the order reference/api.md pres
     # the flow
     "load_documents",
     "gate",
+    "gate_context",
+    "chunk_source",
     "check_answer",
     "audit",
     "answer_request",
@@ -106,6 +111,11 @@ __all__ = [  # noqa: RUF022 - grouped by use, in the order reference/api.md pres
     "AnswerCheck",
     "Finding",
     "DecisionEcho",
+    "ContextDecision",
+    "AgreedClaim",
+    "PartialClaim",
+    "ContextConflict",
+    "ContextPage",
     "AuditReport",
     "AuditOperation",
     "AuditEntry",

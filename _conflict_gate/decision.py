@@ -77,7 +77,7 @@ from .results_service import (
     VersionSource,
 )
 
-__all__ = ["audit", "claim_operation", "claim_record", "gate", "refusal_fields", "unlisted_sources",
+__all__ = ["audit", "candidate_sources", "claim_operation", "claim_record", "gate", "refusal_fields", "unlisted_sources",
            "versions_listing"]
 
 
@@ -102,6 +102,15 @@ def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, o
     if not isinstance(unrelated, str) or unrelated not in UNRELATED_OPTIONS:
         raise GateError("invalid_unrelated_option", f"unrelated={printable(repr(unrelated))[:200]} is not one "
                         f"of: {', '.join(map(repr, UNRELATED_OPTIONS))}")
+    return candidate_sources(corpus, candidate_ids, requested_version, (operation, claim_key))
+
+
+def candidate_sources(corpus: Corpus, candidate_ids: Any, requested_version: Any,
+                      claim: tuple[Any, Any] | None = None) -> list[Source]:
+    """The candidate sources of a request, sorted by id, after checking the request as :func:`gate`
+    does: the ids, the version and (when ``claim`` is ``(operation, claim_key)``) the claim, in that
+    order. Raises :class:`GateError` (``invalid_candidate_ids``, ``duplicate_candidate``,
+    ``invalid_requested_version``, ``unsupported_requested_claim``, ``unknown_candidate``)."""
     if not isinstance(candidate_ids, (list, tuple)) or not all(
             isinstance(sid, str) and sid for sid in candidate_ids):
         raise GateError("invalid_candidate_ids", "candidate ids must be a list (or tuple) of non-empty "
@@ -116,7 +125,8 @@ def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, o
         raise GateError("invalid_requested_version",
                         f"requested version {printable(repr(requested_version))} does not fit the "
                         f"version scheme {scheme.name!r} ({scheme.description}); the corpus has: {have}")
-    if corpus.grammar.rule(operation, claim_key) is None:
+    if claim is not None and corpus.grammar.rule(*claim) is None:
+        operation, claim_key = claim
         known = ", ".join(f"{op} {key}" for op, key, _ in corpus.grammar.claims())
         raise GateError("unsupported_requested_claim",
                         f"the grammar has no claim {printable(repr(operation))} "

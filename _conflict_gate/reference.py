@@ -52,6 +52,7 @@ def _static(function: Callable[[], list[str]]) -> Callable[[Path], list[str]]:
 TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "decisions": _static(t.decisions),
     "result-fields": _static(t.result_fields),
+    "context-fields": _static(t.context_fields),
     "claim-fields": _static(t.claim_fields),
     "audit-statuses": _static(t.audit_statuses),
     "audit-fields": _static(t.audit_fields),

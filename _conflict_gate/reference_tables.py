@@ -67,6 +67,17 @@ from .results import (
     SET_ASIDE_FIELDS,
     TAIL_FIELDS,
 )
+from .results_context import (
+    AGREED_FIELDS,
+    CONFLICT_FIELDS,
+    CONTEXT_FIELDS,
+    CONTEXT_PAGE_FIELDS,
+    CONTEXT_REASON_FIELDS,
+    CONTEXT_TAIL_FIELDS,
+    PARTIAL_FIELDS,
+    SHAPES as CONTEXT_SHAPES,
+    ContextDecision,
+)
 from .results_service import TOOL_ERROR_FIELDS, VERSION_LISTING_FIELDS, VERSION_SOURCE_FIELDS, VERSIONS_FIELDS
 from .results_audit import (
     AUDIT_CLAIM_FIELDS,
@@ -404,6 +415,21 @@ def unrelated_options() -> list[str]:
     return markdown_table(("unrelated", "command line", "what it does"),
                           [(code(name), code("--set-aside-unrelated") if name == "set_aside" else "(default)",
                             meaning) for name, meaning in UNRELATED_OPTIONS.items()])
+
+
+def context_fields() -> list[str]:
+    """Every field of a context decision (``gate_context``), object by object, in order, and when it is present."""
+    meanings = CONTEXT_SHAPES[ContextDecision]
+    rows = [("the decision", code(field), "always", meaning) for field, meaning in CONTEXT_FIELDS.items()]
+    for field in dict.fromkeys(f for fields in CONTEXT_REASON_FIELDS.values() for f in fields):
+        reasons = [reason for reason, fields in CONTEXT_REASON_FIELDS.items() if field in fields]
+        rows.append(("the decision", code(field), "reason " + " or ".join(code(r) for r in reasons), meanings[field]))
+    rows += [("the decision", code(field), "status `refused`", meaning) for field, meaning in REFUSED_FIELDS.items()]
+    rows += [("the decision", code(field), "always", meaning) for field, meaning in CONTEXT_TAIL_FIELDS.items()]
+    for where, table in (("`agreed[]`", AGREED_FIELDS), ("`partial[]`", PARTIAL_FIELDS),
+                         ("`conflicts[]`", CONFLICT_FIELDS), ("`pages[]`", CONTEXT_PAGE_FIELDS)):
+        rows += [(where, code(field), "always", meaning) for field, meaning in table.items()]
+    return markdown_table(("object", "field", "present", "meaning"), rows)
 
 
 #: The audit's objects, in the order a reader meets them: (name in the report, its field table).

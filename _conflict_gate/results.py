@@ -351,16 +351,16 @@ class DecisionEcho(TypedDict):
     """The decision an answer was checked against, in brief."""
 
     requested_version: str
-    operation: str
-    claim_key: str
+    operation: str | None
+    claim_key: str | None
     status: DecisionStatus
     reason: DecisionReason
 
 
 DECISION_ECHO_FIELDS: Final[Mapping[str, str]] = _ro({
     "requested_version": "the decision's requested version",
-    "operation": "its operation",
-    "claim_key": "its claim key",
+    "operation": "its operation (`null` for a context decision, `gate_context`'s, which has none)",
+    "claim_key": "its claim key (`null` for a context decision)",
     "status": "its status",
     "reason": "its reason",
 })

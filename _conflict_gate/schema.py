@@ -45,6 +45,8 @@ from .results_lab import SHAPES as LAB_SHAPES
 from .results_lab import LabResult
 from .results_service import SHAPES as SERVICE_SHAPES
 from .results_service import ToolError, Versions
+from .results_context import SHAPES as CONTEXT_SHAPES
+from .results_context import CONTEXT_REASON_FIELDS, ContextDecision
 
 __all__ = ["ALL_SHAPES", "DIALECT", "SCHEMAS", "result_schema"]
 
@@ -53,7 +55,7 @@ DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
 #: Every result shape (TypedDict) -> its field table, from the three results modules.
 ALL_SHAPES: Final[Mapping[type, Mapping[str, str]]] = MappingProxyType({
-    **DECISION_SHAPES, **AUDIT_SHAPES, **LAB_SHAPES, **SERVICE_SHAPES})
+    **DECISION_SHAPES, **AUDIT_SHAPES, **LAB_SHAPES, **SERVICE_SHAPES, **CONTEXT_SHAPES})
 
 #: name -> (the result's TypedDict, what it describes). ``conflict-gate schema NAME`` prints one.
 SCHEMAS: Final[Mapping[str, tuple[type, str]]] = MappingProxyType({
@@ -64,6 +66,8 @@ SCHEMAS: Final[Mapping[str, tuple[type, str]]] = MappingProxyType({
     "lab-result": (LabResult, "the lab's saved result: `python run.py --output result.json`"),
     "versions": (Versions, "the versions listing: what `conflict-gate versions --format json` prints and the "
                            "MCP server's `versions` tool returns"),
+    "context-decision": (ContextDecision, "a context decision: what gate_context() returns (retrieved pages, "
+                                          "every claim they declare; reference/rag.md)"),
     "tool-error": (ToolError, "an MCP tool's error result (`isError: true`): its structured content"),
 })
 
@@ -142,7 +146,28 @@ def _object(shape: Any, defs: dict[str, Any]) -> dict[str, Any]:
                    "additionalProperties": False})
     if shape is Decision:
         schema["allOf"] = _per_reason(defs)
+    if shape is ContextDecision:
+        schema["allOf"] = _context_per_reason(defs)
     return schema
+
+
+def _context_per_reason(defs: dict[str, Any]) -> list[dict[str, Any]]:
+    """A context decision's ``if``/``then`` per reason it can have: its status, its own fields, nothing
+    of the others, and the answer request only when ready."""
+    optional = [*dict.fromkeys(f for fields in CONTEXT_REASON_FIELDS.values() for f in fields), *REFUSED_FIELDS]
+    request = _schema_of(AnswerRequest, defs)
+    rules = []
+    reasons = [*CONTEXT_REASON_FIELDS, *DECISIONS["refused"]]
+    for reason in reasons:
+        status = status_of(reason)
+        own = list(REFUSED_FIELDS) if status == "refused" else list(CONTEXT_REASON_FIELDS[reason])
+        then: dict[str, Any] = {"status": {"const": status},
+                                "answer_request": request if status == "ready" else {"type": "null"}}
+        then.update({field: False for field in optional if field not in own})
+        rules.append({"if": {"properties": {"reason": {"const": reason}}, "required": ["reason"]},
+                      "then": {"properties": then, "required": own}})
+    rules.append({"properties": {"reason": {"enum": reasons}}})
+    return rules
 
 
 def _per_reason(defs: dict[str, Any]) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ import typing
 import unittest
 from typing import Any, ClassVar, get_type_hints
 
-from _conflict_gate import results, results_audit, results_lab, results_service
+from _conflict_gate import results, results_audit, results_context, results_lab, results_service
 from _conflict_gate.schema import ALL_SHAPES as SHAPES
 from _conflict_gate.registry import (
     DECISIONS,
@@ -38,7 +38,7 @@ from tests.support import FIXTURE_MANIFEST
 
 def typeddicts() -> list[type]:
     """Every TypedDict the results module defines (public ones)."""
-    return [value for module in (results, results_audit, results_lab, results_service)
+    return [value for module in (results, results_audit, results_lab, results_service, results_context)
             for name, value in vars(module).items()
             if not name.startswith("_") and typing.is_typeddict(value) and value.__module__ == module.__name__]
 

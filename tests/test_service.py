@@ -451,7 +451,10 @@ class OptionalExtraTest(unittest.TestCase):
             import tomllib
             project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
             self.assertEqual(project["dependencies"], [])
-            self.assertEqual(project["optional-dependencies"], {"mcp": ["mcp>=2,<3"]})
+            self.assertEqual(project["optional-dependencies"], {
+                "mcp": ["mcp>=2,<3"],  # the RAG adapters' extras, pinned (reference/rag.md)
+                "llamaindex": ["llama-index-core==0.14.25"], "langchain": ["langchain-core==1.8.1"],
+                "haystack": ["haystack-ai==3.4.1"]})
 
 
 if __name__ == "__main__":
