@@ -58,12 +58,14 @@ manifest (:attr:`Manifest.renderer <_conflict_gate.manifest.Manifest.renderer>`)
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Callable, Final, Mapping, NamedTuple, Sequence
 
 from .blocks import GITHUB, GITHUB_ALONE, Flavour
+from .blocks.parse import parse_blocks
 from .blocks.mdx import DOCUSAURUS, MdxReading, read_mdx, unclosed_front_matter
 from .blocks.myst import MYST, attributes_line, definition_lazy_line, field_list_line, include_line, math_line, \
     substitution_line
@@ -175,10 +177,36 @@ def trailing_attributes(view: str, candidates: Sequence[int]) -> int:
     return first_in_a_candidates_paragraph(view, _TRAILING_ATTRIBUTES.finditer(view), candidates)
 
 
+#: Past this many tags with a Vue binding, the first refuses the page unread.
+_MAX_VUE_BINDINGS: Final = 1000
+
+
 def vue_binding(view: str, candidates: Sequence[int]) -> int:
-    """The offset of the first tag with a Vue directive that sets, shows or hides its content, or -1."""
-    found = _VUE_BINDING.search(view) if candidates else None
-    return found.start() if found is not None else -1
+    """The offset of the first tag with a Vue directive that sets, shows or hides its content, or -1.
+
+    A tag wholly inside a fenced code block (no doubt on it, as the ``github`` block reading builds the
+    page) is left alone: VitePress writes its fences with ``v-pre``, so Vue compiles nothing there
+    (issue 29: Vue examples on VitePress's own pages). Indented code is not (VitePress does not mark it),
+    and past :data:`_MAX_VUE_BINDINGS` tags the first refuses. Linear (one block reading of the page)."""
+    if not candidates:
+        return -1
+    found = []
+    for match in _VUE_BINDING.finditer(view):
+        found.append((match.start(), match.end()))
+        if len(found) > _MAX_VUE_BINDINGS:
+            return found[0][0]
+    if not found:
+        return -1
+    leaves = sorted((leaf for leaf in parse_blocks(view, [start for start, _ in found]) if leaf.lines),
+                    key=lambda leaf: leaf.lines[0][1])
+    starts = [leaf.lines[0][1] for leaf in leaves]
+    for start, end in found:
+        k = bisect.bisect_right(starts, start) - 1
+        leaf = leaves[k] if k >= 0 else None
+        if leaf is None or leaf.end < end or leaf.kind != "fenced_code" or leaf.doubt is not None \
+                or leaf.gave_up is not None:
+            return start
+    return -1
 
 
 #: Text a browser shows from an attribute (hostile finding 7), under every renderer: github.com's sanitizer keeps

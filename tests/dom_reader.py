@@ -65,7 +65,8 @@ The view
 ``directive_lines``: ``(line, directive)``, 1-based source line
     A line counts when it is a line of a **top-level paragraph** (a ``p``
     whose parent is the fragment's root, or a section element of a renderer
-    that wraps headings' sections in one, ``read(..., sections=)``: not in a
+    that wraps headings' sections in one, ``read(..., sections=)``, or an
+    unknown element no style sheet gives a box (``<badge>``, issue 29): not in a
     list, quote, table, heading, ``div`` or any element a browser kept
     open), the paragraph not hidden. Its lines are split at ``\\n`` in the text (as soft breaks
     render) and at ``<br>``. The line must be made of text only: one run of
@@ -270,14 +271,34 @@ def _directive_of(line: _ParagraphLine) -> str | None:
     return shown if DIRECTIVE.fullmatch(shown) else None
 
 
+#: The HTML Living Standard's element names (4, index of elements; 16.2, 16.3: obsolete ones a browser
+#: still builds) and SVG's and MathML's roots: any other name without a hyphen is an HTMLUnknownElement.
+HTML_ELEMENTS: Final = frozenset(
+    ["a", "abbr", "acronym", "address", "applet", "area", "article", "aside", "audio", "b", "base", "basefont", "bdi", "bdo", "bgsound", "big", "blink", "blockquote", "body", "br", "button", "canvas", "caption", "center", "cite", "code", "col", "colgroup", "data", "datalist", "dd", "del", "details", "dfn", "dialog", "dir", "div", "dl", "dt", "em", "embed", "fieldset", "figcaption", "figure", "font", "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hgroup", "hr", "html", "i", "iframe", "image", "img", "input", "ins", "isindex", "kbd", "keygen", "label", "legend", "li", "link", "listing", "main", "map", "mark", "marquee", "math", "menu", "menuitem", "meta", "meter", "multicol", "nav", "nextid", "nobr", "noembed", "noframes", "noscript", "object", "ol", "optgroup", "option", "output", "p", "param", "picture", "plaintext", "pre", "progress", "q", "rb", "rp", "rt", "rtc", "ruby", "s", "samp", "script", "search", "section", "select", "slot", "small", "source", "spacer", "span", "strike", "strong", "style", "sub", "summary", "sup", "svg", "table", "tbody", "td", "template", "textarea", "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr", "xmp"])
+#: Attributes that may hide or restyle an element's content (a site's style sheet may select a class).
+_MAY_RESTYLE: Final = frozenset({"hidden", "style", "class", "dir"})
+
+
+def _unknown_unstyled(node: object) -> bool:
+    """An HTMLUnknownElement (13.2.6.4.7 "any other start tag": a name neither HTML's nor hyphenated, so
+    no custom element with a shadow tree) with no attribute that may hide or restyle it: no style sheet
+    gives it a box of its own, so its paragraphs show as the page's own. A browser opens one for a
+    VitePress or MDX component a renderer passes through raw (``<Badge />``, which Vue itself closes)."""
+    name = getattr(node, "name", "")
+    attrs = getattr(node, "attrs", None) or {}
+    return (bool(name) and name[0].isalpha() and "-" not in name and ":" not in name
+            and name not in HTML_ELEMENTS and not _MAY_RESTYLE.intersection(attrs))
+
+
 def _top_level_paragraphs(root: object, sections: frozenset[str]) -> list[object]:
-    """The shown ``p`` children of ``root``, and of the section elements in it (``sections``), in order."""
+    """The shown ``p`` children of ``root``, and of the section elements (``sections``) and unknown
+    unstyled elements (:func:`_unknown_unstyled`) in it, in order."""
     found = []
     for child in _children(root):
         name = getattr(child, "name", "")
         if name == "p" and not _hides(child):
             found.append(child)
-        elif name in sections and not _hides(child):
+        elif (name in sections or _unknown_unstyled(child)) and not _hides(child):
             found += _top_level_paragraphs(child, sections)
     return found
 
