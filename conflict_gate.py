@@ -32,7 +32,7 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":  # python -m conflict_gate: the conflict-gate command line (it imports what it runs)
-    from _conflict_gate.cli import main
+    from _conflict_gate.cli.main import main
 
     sys.exit(main(sys.argv[1:], prog="python -m conflict_gate"))
 

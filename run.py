@@ -25,27 +25,16 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Final
 
-from _conflict_gate.answer import check_answer
-from _conflict_gate.cli import main
-from _conflict_gate.cli_support import CliError, exit_code, printable_path, write_atomically
-from _conflict_gate.corpus import load_documents
-from _conflict_gate.decision import gate, refusal_fields
-from _conflict_gate.errors import IngestionError
-from _conflict_gate.jsondata import render_json
-from _conflict_gate.manifest import read_manifest
-from _conflict_gate.results import build
-from _conflict_gate.results_lab import (
-    CHANGED_SOURCE_FIELDS,
-    ChangedSourceCase,
-    INGESTION_REFUSAL_FIELDS,
-    IngestionRefusal,
-    LAB_ANSWER_FIELDS,
-    LAB_CASE_FIELDS,
-    LAB_RESULT_FIELDS,
-    LabAnswer,
-    LabCase,
-    LabResult,
-)
+from _conflict_gate.answer.check import check_answer
+from _conflict_gate.cli.main import main
+from _conflict_gate.cli.support import CliError, exit_code, printable_path, write_atomically
+from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.decide.decision import gate, refusal_fields
+from _conflict_gate.base.errors import IngestionError
+from _conflict_gate.base.jsondata import render_json
+from _conflict_gate.manifest.read import read_manifest
+from _conflict_gate.results.shapes import build
+from _conflict_gate.results.lab import CHANGED_SOURCE_FIELDS, ChangedSourceCase, INGESTION_REFUSAL_FIELDS, IngestionRefusal, LAB_ANSWER_FIELDS, LAB_CASE_FIELDS, LAB_RESULT_FIELDS, LabAnswer, LabCase, LabResult
 
 HERE: Final = Path(__file__).resolve().parent
 FIXTURE_MANIFEST: Final = HERE / "manifest.json"
@@ -213,7 +202,7 @@ def _changed_source_case(manifest_path: Path) -> ChangedSourceCase:
 
 def lab_command(manifest_path: Path = FIXTURE_MANIFEST,
                 expected_path: Path = EXPECTED_RESULT) -> Callable[[argparse.Namespace], int]:
-    """The lab as a command for :func:`~_conflict_gate.cli.main`, over ``manifest_path`` and
+    """The lab as a command for :func:`~_conflict_gate.cli.main.main`, over ``manifest_path`` and
     compared with ``expected_path``: ``python run.py [--output FILE | --check]`` runs the lab and
     prints, saves or compares the result."""
     def lab(args: argparse.Namespace) -> int:

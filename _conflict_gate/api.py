@@ -10,66 +10,24 @@ name with its summary (rendered from this list). Everything else in
 
 from __future__ import annotations
 
-from .answer import check_answer
-from .chunks import chunk_source
-from .context import gate_context
-from .corpus import Corpus, Source, load_documents, source_digest
-from .decision import audit, gate
-from .errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError, LocatedError
-from .grammar import EnumRule, Grammar, IntegerRule, grammar_from_json
-from .manifest import VERSION_SCHEMES, Entry, Manifest, VersionScheme, read_manifest
-from .reader import Claim, NearMiss
-from .registry import (
-    AUDIT_STATUSES,
-    DECISION_FILE_REASONS,
-    DECISIONS,
-    DIRECTIVE_REASONS,
-    EXIT_CODES,
-    FINDINGS,
-    GATE_REASONS,
-    GRAMMAR_REASONS,
-    INGESTION_REASONS,
-    MAX_ANSWER_BYTES,
-    MAX_DECISION_BYTES,
-    MAX_FOLDER_DEPTH,
-    MAX_MANIFEST_BYTES,
-    MAX_SOURCE_BYTES,
-    PAGE_STATUSES,
-    RENDERERS,
-    SOURCE_INGESTION_REASONS,
-    UNRELATED_OPTIONS,
-    TREE_FINDINGS,
-    VERDICTS,
-)
-from .form import ANSWER_FORM, AnswerForm
-from .renderers import Renderer
-from .request import answer_request
-from .results import (
-    AnswerCheck,
-    AnswerRequest,
-    CandidateRecord,
-    ChatMessage,
-    ClaimRecord,
-    Decision,
-    DecisionEcho,
-    Finding,
-    RefusedSourceRecord,
-)
-from .results_audit import (
-    AuditClaim,
-    AuditEntry,
-    AuditOperation,
-    AuditRefusal,
-    AuditReport,
-    AuditSilence,
-    AuditSummary,
-    NearMissRecord,
-    UnapprovedConflict,
-    UnlistedSource,
-)
-from .results_context import AgreedClaim, ContextConflict, ContextDecision, ContextPage, PartialClaim
-from .schema import SCHEMAS, result_schema
-from .site_build import SiteBuild, judge_site, locate_site
+from .answer.check import check_answer
+from .corpus.chunks import chunk_source
+from .decide.context import gate_context
+from .corpus.load import Corpus, Source, load_documents, source_digest
+from .decide.decision import audit, gate
+from .base.errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError, LocatedError
+from .manifest.grammar import EnumRule, Grammar, IntegerRule, grammar_from_json
+from .manifest.read import VERSION_SCHEMES, Entry, Manifest, VersionScheme, read_manifest
+from .reading.reader import Claim, NearMiss
+from .base.registry import AUDIT_STATUSES, DECISION_FILE_REASONS, DECISIONS, DIRECTIVE_REASONS, EXIT_CODES, FINDINGS, GATE_REASONS, GRAMMAR_REASONS, INGESTION_REASONS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, MAX_FOLDER_DEPTH, MAX_MANIFEST_BYTES, MAX_SOURCE_BYTES, PAGE_STATUSES, RENDERERS, SOURCE_INGESTION_REASONS, UNRELATED_OPTIONS, TREE_FINDINGS, VERDICTS
+from .manifest.form import ANSWER_FORM, AnswerForm
+from .reading.renderers import Renderer
+from .decide.request import answer_request
+from .results.shapes import AnswerCheck, AnswerRequest, CandidateRecord, ChatMessage, ClaimRecord, Decision, DecisionEcho, Finding, RefusedSourceRecord
+from .results.audit import AuditClaim, AuditEntry, AuditOperation, AuditRefusal, AuditReport, AuditSilence, AuditSummary, NearMissRecord, UnapprovedConflict, UnlistedSource
+from .results.context import AgreedClaim, ContextConflict, ContextDecision, ContextPage, PartialClaim
+from .results.schema import SCHEMAS, result_schema
+from .site.build import SiteBuild, judge_site, locate_site
 
 __all__ = [  # noqa: RUF022 - grouped by use, in the order reference/api.md presents them
     # the flow

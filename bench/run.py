@@ -149,13 +149,13 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from _conflict_gate.cli import main as cli_main  # noqa: E402
-from _conflict_gate.corpus import load_documents  # noqa: E402
-from _conflict_gate.decision import audit, gate  # noqa: E402
-from _conflict_gate.grammar import grammar_from_json  # noqa: E402
-from _conflict_gate.reader import read_directives  # noqa: E402
-from _conflict_gate.registry import DECISIONS, DEFAULT_RENDERER, EXIT_CODES  # noqa: E402
-from _conflict_gate.renderers import RENDERER_VALUES  # noqa: E402
+from _conflict_gate.cli.main import main as cli_main  # noqa: E402
+from _conflict_gate.corpus.load import load_documents  # noqa: E402
+from _conflict_gate.decide.decision import audit, gate  # noqa: E402
+from _conflict_gate.manifest.grammar import grammar_from_json  # noqa: E402
+from _conflict_gate.reading.reader import read_directives  # noqa: E402
+from _conflict_gate.base.registry import DECISIONS, DEFAULT_RENDERER, EXIT_CODES  # noqa: E402
+from _conflict_gate.reading.renderers import RENDERER_VALUES  # noqa: E402
 
 RESULTS_DIR = REPO_ROOT / "bench" / "results"
 MB = 10**6
@@ -471,9 +471,9 @@ def measure_cached_parts(manifest_path: Path, cache: Path, repeat: int) -> dict[
     checksum, JSON); every entry decoded into a reading; ``audit`` of the loaded corpus, and its report
     made again from its JSON text (``json.loads``: what a kept audit would still cost); and the whole
     of ``audit(load_documents(manifest, cache=cache))`` for comparison, collections and all."""
-    from _conflict_gate.cache import ReadingCache
-    from _conflict_gate.corpus import SourceFiles, verified_digest
-    from _conflict_gate.manifest import read_manifest
+    from _conflict_gate.corpus.cache import ReadingCache
+    from _conflict_gate.corpus.load import SourceFiles, verified_digest
+    from _conflict_gate.manifest.read import read_manifest
 
     manifest = read_manifest(manifest_path)
     corpus = load_documents(manifest_path, cache=cache)
@@ -526,10 +526,10 @@ STAGES = ("floor: open, read, SHA-256", "manifest entry (JSON, checks)", "UTF-8 
 def measure_stages(manifest_path: Path, sample: int) -> dict[str, float]:
     """Microseconds per source of each of :data:`STAGES`, over the first ``sample`` sources: where a
     cold load's time goes, to set against the floor when a cold target is not met."""
-    from _conflict_gate.blocks import parse_blocks
-    from _conflict_gate.corpus import Corpus, Source, SourceFiles, source_digest
-    from _conflict_gate.manifest import read_manifest
-    from _conflict_gate.candidates import candidates_of as _candidates
+    from _conflict_gate.reading.blocks import parse_blocks
+    from _conflict_gate.corpus.load import Corpus, Source, SourceFiles, source_digest
+    from _conflict_gate.manifest.read import read_manifest
+    from _conflict_gate.reading.candidates import candidates_of as _candidates
 
     clock = time.perf_counter
     spent = dict.fromkeys(STAGES, 0.0)
@@ -638,19 +638,19 @@ def warm_ratio(warm: dict[str, dict[str, Any]], min_share: float = 0.05) -> tupl
 _CHILD = """\
 import resource, sys
 sys.path.insert(0, sys.argv[1])
-from _conflict_gate.corpus import load_documents
-from _conflict_gate.decision import audit
-from _conflict_gate.grammar import grammar_from_json
-from _conflict_gate.reader import read_directives
-from _conflict_gate.renderers import DEFAULT
+from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.decide.decision import audit
+from _conflict_gate.manifest.grammar import grammar_from_json
+from _conflict_gate.reading.reader import read_directives
+from _conflict_gate.reading.renderers import DEFAULT
 task = sys.argv[2]
 if task == "corpus":
     corpus = load_documents(sys.argv[3], cache=False)
     audit(corpus)
     corpus.quote_index
 elif task == "audit":
-    from _conflict_gate.cli import render_audit_markdown
-    from _conflict_gate.jsondata import render_json
+    from _conflict_gate.cli.main import render_audit_markdown
+    from _conflict_gate.base.jsondata import render_json
     report = audit(load_documents(sys.argv[3], cache=False))
     render_json(report)
     render_audit_markdown(report, sys.argv[3])
@@ -659,7 +659,7 @@ elif task == "source":
     grammar = grammar_from_json(json.loads(sys.argv[4]))
     with open(sys.argv[3], "rb") as handle:
         text = handle.read().decode("utf-8")
-    from _conflict_gate.renderers import RENDERER_VALUES
+    from _conflict_gate.reading.renderers import RENDERER_VALUES
     read_directives(text, grammar, renderer=RENDERER_VALUES[sys.argv[5]] if len(sys.argv) > 5 else DEFAULT)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
@@ -972,8 +972,8 @@ def generate_operations_corpus(root: Path, docs: int, seed: int) -> tuple[Path, 
 def measure_operations(root: Path, docs: int, seed: int, repeat: int) -> dict[str, Any]:
     """Load, then ``audit`` + ``render_json`` (minimum of ``repeat``), the report's size, and the peak
     RSS of a fresh interpreter that loads, audits and renders JSON and Markdown."""
-    from _conflict_gate.cli import render_audit_markdown
-    from _conflict_gate.jsondata import render_json
+    from _conflict_gate.cli.main import render_audit_markdown
+    from _conflict_gate.base.jsondata import render_json
 
     manifest, total = generate_operations_corpus(root / "operations", docs, seed)
     corpus = load_documents(manifest, cache=False)
@@ -994,7 +994,7 @@ def measure_service(root: Path, docs: int, seed: int, repeat: int, calls: int = 
     operations corpus of ``docs`` pages."""
     import shutil
 
-    from _conflict_gate.service import GateService
+    from _conflict_gate.service.gate import GateService
 
     lab = root / "service-lab"
     shutil.copytree(REPO_ROOT / "docs", lab / "docs")
@@ -1132,7 +1132,7 @@ def measure_suggest(sizes: Sequence[int], lookups: int) -> dict[str, Any]:
     number of ids, and the full difflib search it replaced at the smallest size."""
     import difflib
 
-    from _conflict_gate.suggest import IdIndex
+    from _conflict_gate.corpus.suggest import IdIndex
 
     rng = random.Random("quill-bench-suggest")
     figures: dict[str, Any] = {}
@@ -1182,7 +1182,7 @@ ANSWER_QUOTES = 3800
 def make_quotes_answer(decision: dict[str, Any], quotes: int) -> str:
     """A supported answer to ``decision``, then ``quotes`` short quotes that no page holds
     (`` `@quill x=N` ``), forty to a line, each line ending with a claim's citation."""
-    from _conflict_gate.form import ANSWER_FORM
+    from _conflict_gate.manifest.form import ANSWER_FORM
     cites = [ANSWER_FORM.citation.format(source_id=c["source_id"], line=c["start_line"]) for c in decision["claims"]]
     head = (f"`{decision['claim_key']}={decision['agreed_value']}` for `version={decision['requested_version']}`: "
             + " ".join(cites) + "\n\n")
@@ -1208,7 +1208,7 @@ HOSTILE_ANSWERS: dict[str, str] = {
 
 def measure_hostile_answers(corpus: Any, decision: Any, repeat: int) -> dict[str, Any]:
     """``check_answer`` on each of :data:`HOSTILE_ANSWERS` at 16 and 64 KiB: seconds and k."""
-    from _conflict_gate.answer import check_answer
+    from _conflict_gate.answer.check import check_answer
     out: dict[str, Any] = {}
     for name, unit in HOSTILE_ANSWERS.items():
         seconds = {}
@@ -1225,9 +1225,10 @@ def measure_supported_answer(calls: int) -> dict[str, Any]:
     answer reader's reading (``read_answer``, the floor of any check of the answer as its reader sees
     it), the reading's findings, and the decision check (the gate again, compared): minimum
     microseconds over ``calls`` calls each."""
-    from _conflict_gate.answer import _check_decision, check_answer
-    from _conflict_gate.answer_forms import FormWords, reading_findings
-    from _conflict_gate.answer_reader import read_answer
+    from _conflict_gate.answer.check import _check_decision, check_answer
+    from _conflict_gate.answer.forms import FormWords
+    from _conflict_gate.answer.findings import reading_findings
+    from _conflict_gate.answer.reader import read_answer
 
     corpus = load_documents(REPO_ROOT / "manifest.json", cache=False)
     decision = dict(gate(corpus, ["quill-guide", "quill-reference"], "1.0", "create_copy", "existing_path"))
@@ -1257,7 +1258,7 @@ def measure_supported_answer(calls: int) -> dict[str, Any]:
 
 def measure_answer(manifest: Path, repeat: int, quotes: int = ANSWER_QUOTES) -> dict[str, Any]:
     """The ``answer`` figure (see the module docstring) over a loaded fence-heavy corpus."""
-    from _conflict_gate.answer import check_answer
+    from _conflict_gate.answer.check import check_answer
     corpus = load_documents(manifest, cache=False)
     pairs: dict[tuple[str, str], list[str]] = {}
     for source_id, source in corpus.sources.items():
@@ -1354,10 +1355,10 @@ def measure_recorded(root: Path, docs: int, seed: int, repeat: int) -> dict[str,
     """The recorded-readings figures: ``docs`` fence-heavy 8 KB pages whose readings are recorded (as
     ``pin --site`` records them: the file the manifest names and pins), loaded with no reading cache,
     against the floor over the same manifest; minimum of ``repeat`` runs each, alternating."""
-    from _conflict_gate.corpus import read_recorded
-    from _conflict_gate.manifest import read_manifest
-    from _conflict_gate.reader import Reading
-    from _conflict_gate.site_record import render_recorded
+    from _conflict_gate.corpus.load import read_recorded
+    from _conflict_gate.manifest.read import read_manifest
+    from _conflict_gate.reading.reader import Reading
+    from _conflict_gate.corpus.recorded import render_recorded
 
     folder = root / "recorded"
     entries, totals = generate_corpus(folder, "fence", docs, 8192, seed)

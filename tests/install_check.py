@@ -42,7 +42,7 @@ import unittest
 from pathlib import Path
 from typing import Any
 
-from _conflict_gate.registry import EXIT_CODES
+from _conflict_gate.base.registry import EXIT_CODES
 
 REPO = Path(__file__).resolve().parent.parent
 #: What a copy of the checkout leaves out before building.

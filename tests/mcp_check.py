@@ -31,7 +31,7 @@ import unittest
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from _conflict_gate.schema import result_schema
+from _conflict_gate.results.schema import result_schema
 from tests.install_check import BUILD_TIMEOUT, REPO, VenvCase, last_line
 from tests.test_mcp import (HAVE_SDK, SKIP_WHY, check_bad_request, check_edit_during_session, check_every_request_answered,
                              check_lab, check_listing, copy_lab)

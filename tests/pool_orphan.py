@@ -1,7 +1,7 @@
 """A load whose workers block, for :mod:`tests.test_cache`'s test of a pool whose parent is killed.
 
 Not a test module: ``python -m tests.pool_orphan FOLDER METHOD SIGNAL`` starts a
-:class:`~_conflict_gate.pool.PagePool` of two workers (start method ``METHOD``) and hands it
+:class:`~_conflict_gate.corpus.pool.PagePool` of two workers (start method ``METHOD``) and hands it
 two chunks of pages. Each worker runs :func:`blocking_reader`: it takes an exclusive ``flock`` on
 ``FOLDER/worker-<pid>`` (released by the system only when the worker exits), writes its pid there,
 and blocks forever, so the load would never end. Once both workers hold their lock, this process
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _conflict_gate.pool import CHUNK_PAGES, PagePool
+from _conflict_gate.corpus.pool import CHUNK_PAGES, PagePool
 
 _HELD: list[int] = []  # the locked descriptors, kept open for the worker's life
 

@@ -4,7 +4,7 @@ pages (issue 30, ``.ci/run`` step 19).
 ``python -m tests.site_browser_check`` builds the Hugo site of ``tests/test_site_build_hugo.py`` and,
 when their harnesses are named (``CONFLICT_GATE_VITEPRESS_DIR``, ``CONFLICT_GATE_DOCUSAURUS_DIR``), the
 VitePress and Docusaurus sites, then, for every built page of a judged source, compares what
-:func:`~_conflict_gate.site_html.read_built_page` says with the ``innerText`` of the page's main region
+:func:`~_conflict_gate.site.html.read_built_page` says with the ``innerText`` of the page's main region
 in Chromium (the page's own scripts removed, its style sheets loaded): every line the gate counts is a
 line of ``innerText``, or a part of one between spaces (a browser shows a soft line break as a space;
 the gate takes it as a line, as its Markdown reading does: these are counted and listed); every
@@ -24,12 +24,12 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from _conflict_gate.corpus import load_documents
-from _conflict_gate.site_build import built_path, locate_site
-from _conflict_gate.site_html import read_built_page, shaped
+from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.site.build import built_path, locate_site
+from _conflict_gate.site.html import read_built_page, shaped
 
 BROWSERS = ("chromium-headless-shell", "chromium")
-#: The main region of each generator's page, as CSS selectors tried in site_html's order.
+#: The main region of each generator's page, as CSS selectors tried in site.html's order.
 SELECTORS = ("article.md-content__inner", "[itemprop=articleBody]", ".theme-doc-markdown", ".vp-doc",
              "[role=main]", "main")
 _SCRIPT = re.compile(r"<script\b.*?</script\s*>", re.IGNORECASE | re.DOTALL)

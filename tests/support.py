@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterator, Mapping, Sequence
 from unittest import mock
 
-from _conflict_gate.corpus import Corpus, load_documents, source_digest
+from _conflict_gate.corpus.load import Corpus, load_documents, source_digest
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE_MANIFEST = REPO / "manifest.json"
@@ -176,7 +176,7 @@ def run_cli(argv: Sequence[str], *, stdin: bytes = b"", lab: Callable[..., int] 
 
     ``environ`` is the environment the command sees (default: empty, so a test run inside GitHub
     Actions never writes to the real ``$GITHUB_STEP_SUMMARY``)."""
-    from _conflict_gate.cli import main
+    from _conflict_gate.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
     old_stdin = sys.stdin
@@ -196,7 +196,7 @@ def without_the_mcp_sdk() -> Iterator[None]:
     (the server module is imported afresh, so an earlier import cannot hide it); restored after."""
     blocked = {name: None for name in list(sys.modules) if name.split(".")[0] == "mcp"}
     with mock.patch.dict(sys.modules, {**blocked, "mcp": None}):
-        sys.modules.pop("_conflict_gate.mcp_server", None)
+        sys.modules.pop("_conflict_gate.service.mcp", None)
         yield
 
 
@@ -287,7 +287,7 @@ def site_judged_corpus(root: str | Path, reason: str, *, status: str | None = No
     """A corpus of two pages ``a`` (clean) and ``b``, judged by a hand-written MkDocs build
     (``strict=False``), in which ``b`` (with ``status``) is refused for ``reason``: ``site_disagrees``
     (its built page does not show its directive) or ``built_page_missing`` (it has none)."""
-    from _conflict_gate.site_build import judge_site, locate_site
+    from _conflict_gate.site.build import judge_site, locate_site
 
     line = "@quill create_copy existing_path=refuse"
     built = {"a/index.html": built_html(f"<p>{line}</p>")}

@@ -1,11 +1,11 @@
-"""Tests for the statements a chat window shows through a disguise (answer_disguise, and the colon
-forms of answer_forms): hostile round 3's findings against the answer check."""
+"""Tests for the statements a chat window shows through a disguise (answer.disguise, and the colon
+forms of answer.forms): hostile round 3's findings against the answer check."""
 
 from __future__ import annotations
 
 import unittest
 
-from _conflict_gate.answer_disguise import resolve_disguises
+from _conflict_gate.answer.disguise import resolve_disguises
 from tests.test_answer_reading import BASE, Fixture
 
 BAD = "contradicts_decision"

@@ -1,5 +1,5 @@
-"""Tests for how the answer check reads an answer: as CommonMark + GFM (answer_reader), form-like
-text raw against rendered (answer_forms), statements and directives anywhere a reader sees them,
+"""Tests for how the answer check reads an answer: as CommonMark + GFM (answer.reader), form-like
+text raw against rendered (answer.forms), statements and directives anywhere a reader sees them,
 look-alikes (lookalike), and quotes looked up in the corpus as loaded (quotes).
 
 Two folders of answers to the lab's ``compatible-agreement`` decision (ready, ``refuse``, claims at
@@ -26,18 +26,18 @@ import unittest
 from pathlib import Path
 from typing import Any, Callable, ClassVar
 
-from _conflict_gate.answer import check_answer
-from _conflict_gate.answer_forms import FormWords
-from _conflict_gate.answer_inline import InlineUnit
-from _conflict_gate.answer_reader import read_answer, segments
-from _conflict_gate.corpus import load_documents
-from _conflict_gate.decision import gate
-from _conflict_gate.form import language_forms
-from _conflict_gate.grammar import grammar_from_json
-from _conflict_gate.lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes, _is_accented_latin, is_look_alike
-from _conflict_gate.quotes import QuoteIndex
-from _conflict_gate.reader import MAX_OCCURRENCE_CHARS
-from _conflict_gate.registry import FINDINGS, VERDICTS
+from _conflict_gate.answer.check import check_answer
+from _conflict_gate.answer.forms import FormWords
+from _conflict_gate.answer.inline import InlineUnit
+from _conflict_gate.answer.reader import read_answer, segments
+from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.decide.decision import gate
+from _conflict_gate.manifest.form import language_forms
+from _conflict_gate.manifest.grammar import grammar_from_json
+from _conflict_gate.reading.lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes, _is_accented_latin, is_look_alike
+from _conflict_gate.corpus.quotes import QuoteIndex
+from _conflict_gate.reading.reader import MAX_OCCURRENCE_CHARS
+from _conflict_gate.base.registry import FINDINGS, VERDICTS
 from tests.support import FIXTURE_MANIFEST, REPO
 
 ANSWERS = REPO / "tests" / "answers"

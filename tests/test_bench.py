@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from _conflict_gate.corpus import load_documents
+from _conflict_gate.corpus.load import load_documents
 from tests.support import REPO, directive, write_corpus
 
 

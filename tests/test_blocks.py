@@ -25,7 +25,7 @@ import re
 import unittest
 from typing import Iterator, Sequence
 
-from _conflict_gate.blocks import MAX_DEPTH, Leaf, line_view, parse_blocks
+from _conflict_gate.reading.blocks import MAX_DEPTH, Leaf, line_view, parse_blocks
 
 P, H, T = "paragraph", "heading", "table"
 FENCE, CODE, DEF, FM = "fenced_code", "indented_code", "link_definition", "front_matter"

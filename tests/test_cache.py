@@ -21,19 +21,19 @@ from pathlib import Path
 from typing import Any, Callable
 from unittest import mock
 
-from _conflict_gate.cache import _READ_LIMIT, CACHE_ENV, CACHE_FORMAT, MAX_SECTIONS, ReadingCache, cache_folder, cache_path, parse_cache_file
-from _conflict_gate.corpus import Corpus, load_documents, load_with
-from _conflict_gate.decision import audit, gate
-from _conflict_gate.errors import IngestionError
-from _conflict_gate.jsondata import render_json
-from _conflict_gate.manifest import read_manifest
-from _conflict_gate.pool import start_method
-from _conflict_gate.reader import read_directives
+from _conflict_gate.corpus.cache import _READ_LIMIT, CACHE_ENV, CACHE_FORMAT, MAX_SECTIONS, ReadingCache, cache_folder, cache_path, parse_cache_file
+from _conflict_gate.corpus.load import Corpus, load_documents, load_with
+from _conflict_gate.decide.decision import audit, gate
+from _conflict_gate.base.errors import IngestionError
+from _conflict_gate.base.jsondata import render_json
+from _conflict_gate.manifest.read import read_manifest
+from _conflict_gate.corpus.pool import start_method
+from _conflict_gate.reading.reader import read_directives
 from tests.support import FIXTURE_MANIFEST, REPO, QUILL_GRAMMAR, CorpusTestCase, directive, run_cli, write_corpus
 import itertools
 
 #: A read-only disk: the cache's rename fails.
-READ_ONLY = mock.patch("_conflict_gate.cache.os.replace", side_effect=OSError(errno.EROFS, "Read-only file system"))
+READ_ONLY = mock.patch("_conflict_gate.corpus.cache.os.replace", side_effect=OSError(errno.EROFS, "Read-only file system"))
 FUZZ_ROUNDS = int(os.environ.get("CONFLICT_GATE_FUZZ_CACHE", "12"))
 BOM = b"\xef\xbb\xbf"
 
@@ -118,7 +118,7 @@ class FingerprintTest(unittest.TestCase):
         """Guards against the reader's fingerprint hashing only the folder of the cache's module: once
         modules sit in subpackages by stage, a change to the reader would then leave stale readings."""
         import _conflict_gate
-        from _conflict_gate import cache
+        from _conflict_gate.corpus import cache
 
         self.assertEqual(Path(cache._PACKAGE), Path(_conflict_gate.__file__).resolve().parent)
 
@@ -143,7 +143,7 @@ class CacheTest(CorpusTestCase):
 
     def test_an_unchanged_page_is_not_read_again(self) -> None:
         self.load()
-        with mock.patch("_conflict_gate.corpus.read_directives", side_effect=AssertionError("read again")):
+        with mock.patch("_conflict_gate.corpus.load.read_directives", side_effect=AssertionError("read again")):
             corpus = self.load()
         self.assertEqual(len(corpus), len(PAGES))
 
@@ -179,8 +179,8 @@ class CacheTest(CorpusTestCase):
     def test_a_changed_reader_is_a_miss(self) -> None:
         """Guards against a cache entry outliving the code that wrote it."""
         self.load()
-        with mock.patch("_conflict_gate.cache.reader_fingerprint", return_value="another reader"), \
-                mock.patch("_conflict_gate.corpus.read_directives", side_effect=AssertionError("read")), \
+        with mock.patch("_conflict_gate.corpus.cache.reader_fingerprint", return_value="another reader"), \
+                mock.patch("_conflict_gate.corpus.load.read_directives", side_effect=AssertionError("read")), \
                 self.assertRaises(AssertionError):
             self.load()
 
@@ -207,7 +207,7 @@ class CacheTest(CorpusTestCase):
                 try:
                     err = io.StringIO()
                     with redirect_stderr(err), \
-                            mock.patch("_conflict_gate.corpus.read_directives", wraps=read_directives) as spy:
+                            mock.patch("_conflict_gate.corpus.load.read_directives", wraps=read_directives) as spy:
                         corpus = self.load()
                     self.assertEqual(snapshot(corpus), snapshot(self.load(cache=False)))
                     self.assertTrue(spy.called, "an untrusted cache was read")
@@ -388,7 +388,7 @@ class CacheTest(CorpusTestCase):
         backslash) made its whole section look damaged, so no page was ever found."""
         manifest = write_corpus(self.root / "escaped", {"a.md": b"Text.\n\n`@quill create_copy existing_path=\\ud800`\n"})
         first = load_documents(manifest, cache=self.cache)
-        with mock.patch("_conflict_gate.corpus.read_directives", side_effect=AssertionError("read again")):
+        with mock.patch("_conflict_gate.corpus.load.read_directives", side_effect=AssertionError("read again")):
             second = load_documents(manifest, cache=self.cache)
         self.assertEqual(snapshot(second), snapshot(first))
         self.assertIn("\\ud800", " ".join(quote for source in first.sources.values() for quote in source.occurrences))

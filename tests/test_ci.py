@@ -1,6 +1,6 @@
 """The CI formats of ``audit`` and ``pin --check``: GitHub workflow commands, SARIF 2.1.0, JUnit XML.
 
-* the findings: one model (:mod:`_conflict_gate.ci`), the severity of each reason from the registry,
+* the findings: one model (:mod:`_conflict_gate.cli.ci`), the severity of each reason from the registry,
   every reason produced, an ``error`` exactly when the command exits 1;
 * GitHub: every special character escaped as GitHub's runner unescapes it (an emulation of the
   runner's parser reads the lines back), the caps per step, the step summary under 1 MiB;
@@ -23,31 +23,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from _conflict_gate.ci import (
-    ANNOTATIONS_PER_SEVERITY,
-    SUMMARY_LIMIT,
-    Check,
-    Finding,
-    Locations,
-    Report,
-    annotation,
-    audit_checks,
-    github_summary,
-    render_github,
-    render_junit,
-    render_sarif,
-    repository_root,
-)
-from _conflict_gate.corpus import load_documents
-from _conflict_gate.decision import audit
-from _conflict_gate.registry import (
-    DIRECTIVE_REASONS,
-    NEAR_MISS_PLACES,
-    REPORT_SEVERITIES,
-    SEVERITIES,
-    SOURCE_INGESTION_REASONS,
-    reason_meaning,
-)
+from _conflict_gate.cli.ci import ANNOTATIONS_PER_SEVERITY, SUMMARY_LIMIT, Check, Finding, Locations, Report, annotation, audit_checks, github_summary, render_github, render_junit, render_sarif, repository_root
+from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.decide.decision import audit
+from _conflict_gate.base.registry import DIRECTIVE_REASONS, NEAR_MISS_PLACES, REPORT_SEVERITIES, SEVERITIES, SOURCE_INGESTION_REASONS, reason_meaning
 from tests.support import FIXTURE_MANIFEST, REPO, site_judged_corpus, write_corpus
 from tests.test_cli import GUIDE, CliCase, Run, code, sha
 from tests.test_decision import DIALECTS, reason_cases
@@ -309,7 +288,7 @@ class FindingsTest(CliCase):
     def test_a_near_miss_says_where_it_is(self) -> None:
         """Guards against a mention (text a reader does see, stating nothing) annotated as text a reader
         does not see: each place of NEAR_MISS_PLACES has its own words."""
-        from _conflict_gate.ci import _NEAR_MISS_WORDS
+        from _conflict_gate.cli.ci import _NEAR_MISS_WORDS
         self.assertEqual(set(_NEAR_MISS_WORDS), set(NEAR_MISS_PLACES))
         folder = self.folder()
         manifest = write_corpus(folder, {"docs/a.md": b"@quill create_copy existing_path=refuse\n\n"
@@ -700,8 +679,8 @@ class RunnerCommandTest(CliCase):
         strings of ':', '#', '[', backslashes, quotes and markup characters, in keys and values, come
         back exactly, and no line of the document is a workflow command (issue 34 item 1)."""
         import random
-        from _conflict_gate.errors import defuse_commands
-        from _conflict_gate.jsondata import render_json
+        from _conflict_gate.base.errors import defuse_commands
+        from _conflict_gate.base.jsondata import render_json
         rng = random.Random(34)
         for _ in range(300):
             texts = ["".join(rng.choice(':#[]\\"<>&;\n xu0') for _ in range(rng.randrange(12))) for _ in range(4)]
@@ -719,7 +698,7 @@ class RunnerCommandTest(CliCase):
     def test_a_mark_cut_across_two_writes_is_still_defused(self) -> None:
         """Guards against a stream filter that defuses each write alone: ``#`` then ``#[x]`` written
         apart must not reach the log as ``##[x]`` (issue 34 item 1)."""
-        from _conflict_gate.cli_support import DefusedLines
+        from _conflict_gate.cli.support import DefusedLines
         target = io.StringIO()
         lines = DefusedLines(target)
         for part in ("warning: #", "#[add-mask]x\n:", ":error::y"):

@@ -2,8 +2,8 @@
 
 Every test but three calls ``main(argv)`` in process (:func:`tests.support.run_cli`)
 and checks the exit code, stdout and stderr. Exit codes are always read from
-:data:`~_conflict_gate.registry.EXIT_CODES` by name; :class:`ExitCodeTableTest`
-reaches every code :data:`~_conflict_gate.registry.COMMAND_EXIT_CODES` lists for
+:data:`~_conflict_gate.base.registry.EXIT_CODES` by name; :class:`ExitCodeTableTest`
+reaches every code :data:`~_conflict_gate.base.registry.COMMAND_EXIT_CODES` lists for
 each command. A user error must be exactly one line on stderr, starting with the
 program name, with no raw control character in it. Three subprocess tests run
 the real entry point, ``python run.py``.
@@ -34,12 +34,12 @@ from typing import Any, Callable, ClassVar, Iterator, NamedTuple
 from unittest import mock
 
 import run
-from _conflict_gate.cli import main
-from _conflict_gate.jsondata import render_json
-from _conflict_gate.schema import SCHEMAS, result_schema
-from _conflict_gate.corpus import load_documents
-from _conflict_gate.decision import gate as library_gate
-from _conflict_gate.registry import COMMAND_EXIT_CODES, EXIT_CODES, RENDERERS, VERDICTS
+from _conflict_gate.cli.main import main
+from _conflict_gate.base.jsondata import render_json
+from _conflict_gate.results.schema import SCHEMAS, result_schema
+from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.decide.decision import gate as library_gate
+from _conflict_gate.base.registry import COMMAND_EXIT_CODES, EXIT_CODES, RENDERERS, VERDICTS
 from tests.support import REPO, run_cli, without_the_mcp_sdk, write_corpus
 
 LAB = "run.py (the lab)"
@@ -1465,7 +1465,7 @@ class OutputErrorTest(CliCase):
             def write(self, text: str) -> int:
                 raise self.error
 
-        from _conflict_gate.cli import main
+        from _conflict_gate.cli.main import main
         for error, words in ((BrokenPipeError(32, "Broken pipe"), "standard output was closed"),
                              (OSError(28, "No space left on device"), "No space left on device")):
             err = io.StringIO()
@@ -1500,7 +1500,7 @@ class OutputErrorTest(CliCase):
         self.assertEqual(stdout_bytes.getvalue().decode("ascii"),
                          f"wrote {self.tmp}/lab-\\xff.json: {len(run.LAB_CASES)} cases, the changed-source case "
                          f"and {len(run.LAB_ANSWERS)} checked answers\n")
-        from _conflict_gate.cli_support import DefusedLines
+        from _conflict_gate.cli.support import DefusedLines
         lines = DefusedLines(io.TextIOWrapper(stdout_bytes, encoding="utf-8", errors="strict", write_through=True))
         stdout_bytes.seek(0)
         stdout_bytes.truncate()

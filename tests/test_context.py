@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import conflict_gate
-from _conflict_gate.context import gate_context
-from _conflict_gate.chunks import chunk_source
-from _conflict_gate.errors import DecisionError, GateError, IngestionError
-from _conflict_gate.schema import result_schema
+from _conflict_gate.decide.context import gate_context
+from _conflict_gate.corpus.chunks import chunk_source
+from _conflict_gate.base.errors import DecisionError, GateError, IngestionError
+from _conflict_gate.results.schema import result_schema
 from tests.support import FIXTURE_MANIFEST, REPO, CorpusTestCase, directive
 
 GUIDE = b"# Guide\n\nCopy a file.\n\n" + directive("refuse") + b"\n\n" + directive("no", "close_required") + b"\n"
@@ -251,8 +251,8 @@ class ImportTest(unittest.TestCase):
         """Guards against the public module importing an optional framework (LlamaIndex, LangChain, Haystack)."""
         code = ("import sys, conflict_gate\n"
                 "bad = [m for m in sys.modules if m.split('.')[0] in ('llama_index', 'langchain_core', "
-                "'langchain', 'haystack', '_conflict_gate.rag_llamaindex', '_conflict_gate.rag_langchain', "
-                "'_conflict_gate.rag_haystack')]\n"
+                "'langchain', 'haystack', '_conflict_gate.rag.llamaindex', '_conflict_gate.rag.langchain', "
+                "'_conflict_gate.rag.haystack')]\n"
                 "assert not bad, bad\n"
                 "assert callable(conflict_gate.gate_context) and callable(conflict_gate.chunk_source)\n")
         done = subprocess.run([sys.executable, "-c", code], check=False, cwd=REPO, capture_output=True, text=True)
@@ -267,7 +267,7 @@ class FilterChunksTest(CorpusTestCase):
     """rag.filter_chunks, which every framework adapter wraps (tested here without any framework)."""
 
     def test_ready_keeps_the_eligible_pages_chunks_in_order(self) -> None:
-        from _conflict_gate.rag import filter_chunks
+        from _conflict_gate.rag.filter import filter_chunks
         corpus, manifest = self.corpus({"docs/guide.md": GUIDE, "docs/reference.md": REFERENCE, "docs/new.md": OTHER},
                                        versions={"new": "2.0"})
         chunks = [{"source": "docs/new.md"}, {"source": "docs/guide.md"}, {"source_id": "reference"},
@@ -278,7 +278,7 @@ class FilterChunksTest(CorpusTestCase):
 
     def test_anything_but_ready_keeps_no_chunk(self) -> None:
         """Guards against chunks passed on beside a conflict (the answer must be withheld)."""
-        from _conflict_gate.rag import filter_chunks
+        from _conflict_gate.rag.filter import filter_chunks
         corpus, _ = self.corpus({"docs/guide.md": GUIDE, "docs/other.md": OTHER})
         result = filter_chunks(corpus, "1.0", [{"source": "docs/guide.md"}, {"source": "docs/other.md"}])
         self.assertEqual((result.decision["status"], result.kept, result.withheld), ("conflict", (), True))

@@ -1,4 +1,4 @@
-"""Loading a corpus (``_conflict_gate/corpus.py``): load_documents, SourceFiles, hashing, decoding.
+"""Loading a corpus (``_conflict_gate/corpus/load.py``): load_documents, SourceFiles, hashing, decoding.
 
 Each test builds a throw-away ``corpus/`` folder (the manifest's root) next to
 an ``outside/`` folder that plays the rest of the disk, and checks the exact
@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any, Callable
 from unittest import mock
 
-from _conflict_gate.corpus import SourceFiles, line_ending_hint
-from _conflict_gate.files import HAS_DIR_FD
-from _conflict_gate.grammar import grammar_from_json
-from _conflict_gate.site_record import render_recorded
+from _conflict_gate.corpus.load import SourceFiles, line_ending_hint
+from _conflict_gate.base.files import HAS_DIR_FD
+from _conflict_gate.manifest.grammar import grammar_from_json
+from _conflict_gate.corpus.recorded import render_recorded
 from conflict_gate import INGESTION_REASONS, MAX_SOURCE_BYTES, IngestionError, audit, load_documents, read_manifest, source_digest
 from tests.support import PAGE, QUILL_GRAMMAR, CorpusFolderCase, run_cli
 
@@ -330,7 +330,7 @@ class OnlyTest(CorpusCase):
 
     def test_a_partial_corpus_is_refused_where_every_source_counts(self) -> None:
         """Guards against an audit or a versions listing that silently leaves out the pages not loaded."""
-        from _conflict_gate.decision import versions_listing
+        from _conflict_gate.decide.decision import versions_listing
         corpus = load_documents(self.manifest, only=["a", "b"], cache=False)
         for function in (audit, versions_listing):
             with self.subTest(function=function.__name__), self.assertRaises(ValueError):

@@ -15,32 +15,16 @@ import unittest
 from types import MappingProxyType
 from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
-from _conflict_gate.corpus import Corpus, load_documents
-from _conflict_gate.decision import audit, claim_operation, gate
-from _conflict_gate.errors import GateError
-from _conflict_gate.grammar import grammar_from_json
-from _conflict_gate.manifest import VERSION_SCHEMES
-from _conflict_gate.registry import MAX_QUESTION_CHARS
-from _conflict_gate.registry import (
-    AUDIT_STATUSES,
-    DECISIONS,
-    DIRECTIVE_REASONS,
-    GATE_REASONS,
-    PAGE_STATUSES,
-    SOURCE_INGESTION_REASONS,
-    status_of,
-)
-from _conflict_gate.form import ANSWER_FORM
-from _conflict_gate.request import answer_request
-from _conflict_gate.results import (
-    CLAIM_FIELDS,
-    Decision,
-    REASON_FIELDS,
-    REFUSED_FIELDS,
-    RESULT_FIELDS,
-    SET_ASIDE_FIELDS,
-    TAIL_FIELDS,
-)
+from _conflict_gate.corpus.load import Corpus, load_documents
+from _conflict_gate.decide.decision import audit, claim_operation, gate
+from _conflict_gate.base.errors import GateError
+from _conflict_gate.manifest.grammar import grammar_from_json
+from _conflict_gate.manifest.read import VERSION_SCHEMES
+from _conflict_gate.base.registry import MAX_QUESTION_CHARS
+from _conflict_gate.base.registry import AUDIT_STATUSES, DECISIONS, DIRECTIVE_REASONS, GATE_REASONS, PAGE_STATUSES, SOURCE_INGESTION_REASONS, status_of
+from _conflict_gate.manifest.form import ANSWER_FORM
+from _conflict_gate.decide.request import answer_request
+from _conflict_gate.results.shapes import CLAIM_FIELDS, Decision, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS, SET_ASIDE_FIELDS, TAIL_FIELDS
 from tests.support import (
     FIXTURE_MANIFEST,
     QUILL_GRAMMAR,
@@ -740,7 +724,7 @@ class ResultIsolationTest(DialectCase):
         """Guards against memory that grows with every decision: each decision's field order was a new
         tuple, and :func:`build` kept every table it was given (a service deciding for a day grew
         without bound)."""
-        from _conflict_gate import results
+        from _conflict_gate.results import shapes as results
         d = DIALECTS[0]
         corpus = self.build(d, {"docs/a.md": text(d.line(d.agreed)), "docs/b.md": text(d.line(d.other))})
         for candidates in (["a"], ["a", "b"], ["b"]):
@@ -767,7 +751,7 @@ class MemoBoundTest(CorpusTestCase):
         import tracemalloc
         from unittest import mock
 
-        from _conflict_gate import corpus as corpus_module
+        from _conflict_gate.corpus import load as corpus_module
 
         bound = 1 << 20
         files = {f"docs/s{i:03d}.md": f"# Page {i}\n\n@quill create_copy existing_path=refuse\n".encode()
@@ -799,7 +783,7 @@ class MemoBoundTest(CorpusTestCase):
     def test_an_entry_over_the_bound_alone_is_not_kept(self) -> None:
         """An entry estimated over the whole bound would empty the memo for itself: it is not kept (issue
         34 item 6)."""
-        from _conflict_gate.corpus import MEMO_BYTES, Memo
+        from _conflict_gate.corpus.load import MEMO_BYTES, Memo
 
         memo = Memo()
         memo.keep("small", 1, 100)

@@ -1,6 +1,6 @@
 """The README and the reference pages against the code they describe (standard library only, fast).
 
-* every generated region equals what :mod:`_conflict_gate.reference` renders from the data, and the
+* every generated region equals what :mod:`reference._tools` renders from the data, and the
   ``--check``/``--write`` commands find and repair drift;
 * the README is a front page: at most 12,000 bytes, the two commands first, then "Use it on your own
   docs", and its Python example runs and prints what the README says it prints, writing nothing;
@@ -30,35 +30,11 @@ import unittest
 from pathlib import Path
 from typing import Any, ClassVar
 
-from _conflict_gate import reference, reference_tables
-from _conflict_gate.results import (
-    CLAIM_FIELDS,
-    REASON_FIELDS,
-    REFUSED_FIELDS,
-    RESULT_FIELDS,
-    SET_ASIDE_FIELDS,
-    TAIL_FIELDS,
-)
-from _conflict_gate.manifest import VERSION_SCHEMES
-from _conflict_gate.registry import (
-    AUDIT_STATUSES,
-    COMMAND_EXIT_CODES,
-    DECISION_FILE_REASONS,
-    DECISIONS,
-    DIRECTIVE_REASONS,
-    EXIT_CODES,
-    FINDINGS,
-    GATE_REASONS,
-    GRAMMAR_REASONS,
-    INGESTION_REASONS,
-    NEAR_MISS_PLACES,
-    PAGE_STATUSES,
-    RENDERERS,
-    REPORT_REASONS,
-    SEVERITIES,
-    TREE_FINDINGS,
-    VERDICTS,
-)
+from reference import _tools as reference
+from reference._tools import tables as reference_tables
+from _conflict_gate.results.shapes import CLAIM_FIELDS, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS, SET_ASIDE_FIELDS, TAIL_FIELDS
+from _conflict_gate.manifest.read import VERSION_SCHEMES
+from _conflict_gate.base.registry import AUDIT_STATUSES, COMMAND_EXIT_CODES, DECISION_FILE_REASONS, DECISIONS, DIRECTIVE_REASONS, EXIT_CODES, FINDINGS, GATE_REASONS, GRAMMAR_REASONS, INGESTION_REASONS, NEAR_MISS_PLACES, PAGE_STATUSES, RENDERERS, REPORT_REASONS, SEVERITIES, TREE_FINDINGS, VERDICTS
 from tests.support import REPO, run_cli, simple_yaml
 
 README = REPO / "README.md"
@@ -139,7 +115,7 @@ class GeneratedRegionTest(unittest.TestCase):
         found = [region.name for page in reference.pages(REPO) for region in reference.regions(read(page))]
         self.assertGreaterEqual(len(found), len(reference.TABLES), "the pages hold too few regions")
         self.assertEqual(reference.check(REPO), [],
-                         "run 'python -m _conflict_gate.reference --write' after changing the data")
+                         "run 'python -m reference._tools --write' after changing the data")
 
     def test_check_and_write_find_and_repair_drift(self) -> None:
         """Guards against a checker that passes on edited tables or a writer that damages the text."""
@@ -468,7 +444,7 @@ class VocabularyTest(unittest.TestCase):
 class ExampleTest(unittest.TestCase):
     def test_the_manifest_example_is_a_valid_manifest(self) -> None:
         """The JSON on manifest.md, with its placeholder pins left empty, is what ``pin`` accepts."""
-        from _conflict_gate.manifest import read_manifest
+        from _conflict_gate.manifest.read import read_manifest
 
         blocks = [content for info, content in fences(read(REFERENCE / "manifest.md")) if info == "json"]
         self.assertEqual(len(blocks), 1)

@@ -12,11 +12,11 @@ from __future__ import annotations
 import tempfile
 import unittest
 
-from _conflict_gate.blocks import parse_blocks
-from _conflict_gate.blocks.mdx import DOCUSAURUS, read_mdx
-from _conflict_gate.corpus import load_documents
-from _conflict_gate.reader import read_directives
-from _conflict_gate.renderers import RENDERER_VALUES
+from _conflict_gate.reading.blocks import parse_blocks
+from _conflict_gate.reading.blocks.mdx import DOCUSAURUS, read_mdx
+from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.reading.reader import read_directives
+from _conflict_gate.reading.renderers import RENDERER_VALUES
 from tests.support import write_corpus
 from tests.test_renderers import GRAMMAR, Outcome, claims, outcome, refused
 
@@ -222,7 +222,7 @@ class ReadMdxTest(unittest.TestCase):
     def test_template_literals_with_several_interpolations(self) -> None:
         """Regression (found writing the template-literal scan once): after a ``${...}`` closed, the next
         ``${`` was pushed twice, so an expression's end was not found after `` `a${x}b${y}c` ``."""
-        from _conflict_gate.blocks.mdx import _BuildError, _expression_end
+        from _conflict_gate.reading.blocks.mdx import _BuildError, _expression_end
         for text in ("{`a${x}b${y}c`}", "{`a${`in${z}`}b`}", "{'}'}", "{ {a} }"):
             with self.subTest(text=text):
                 self.assertEqual(_expression_end(text + " rest", 0), len(text))

@@ -11,11 +11,11 @@ from __future__ import annotations
 import tempfile
 import unittest
 
-from _conflict_gate.blocks import parse_blocks
-from _conflict_gate.blocks.myst import MYST, include_line
-from _conflict_gate.corpus import load_documents
-from _conflict_gate.reader import read_directives
-from _conflict_gate.renderers import RENDERER_VALUES
+from _conflict_gate.reading.blocks import parse_blocks
+from _conflict_gate.reading.blocks.myst import MYST, include_line
+from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.reading.reader import read_directives
+from _conflict_gate.reading.renderers import RENDERER_VALUES
 from tests.support import write_corpus
 from tests.test_renderers import GRAMMAR, Outcome, claims, outcome, refused
 

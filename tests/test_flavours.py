@@ -17,25 +17,7 @@ import unittest
 from dataclasses import replace
 from typing import Any, Sequence
 
-from _conflict_gate.blocks import (
-    BLOCK_STARTS,
-    GFM_CONSTRUCTS,
-    GITHUB,
-    MARKDOWN_IT,
-    WITHOUT_FRONT_MATTER,
-    WITHOUT_TABLES,
-    Block,
-    Body,
-    Construct,
-    Continue,
-    Flavour,
-    Opener,
-    Start,
-    State,
-    inserted,
-    parse_blocks,
-    without,
-)
+from _conflict_gate.reading.blocks import BLOCK_STARTS, GFM_CONSTRUCTS, GITHUB, MARKDOWN_IT, WITHOUT_FRONT_MATTER, WITHOUT_TABLES, Block, Body, Construct, Continue, Flavour, Opener, Start, State, inserted, parse_blocks, without
 from tests.test_blocks import CODE, DEF, FM, P, T, D, Outline, _row, comparable, every_offset, random_page
 
 COMMENT = "comment"

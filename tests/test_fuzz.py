@@ -34,12 +34,12 @@ import unittest
 from pathlib import Path
 from typing import Any, Callable
 
-from _conflict_gate.corpus import load_documents, source_digest
-from _conflict_gate.decision import audit, gate
-from _conflict_gate.errors import GateError, LocatedError
-from _conflict_gate.grammar import grammar_from_json
-from _conflict_gate.reader import read_directives
-from _conflict_gate.renderers import DEFAULT, RENDERER_VALUES, Renderer
+from _conflict_gate.corpus.load import load_documents, source_digest
+from _conflict_gate.decide.decision import audit, gate
+from _conflict_gate.base.errors import GateError, LocatedError
+from _conflict_gate.manifest.grammar import grammar_from_json
+from _conflict_gate.reading.reader import read_directives
+from _conflict_gate.reading.renderers import DEFAULT, RENDERER_VALUES, Renderer
 from tests.support import QUILL_GRAMMAR, assert_span_invariants, write_corpus
 from tests.test_blocks import FRAGMENTS, random_page
 

@@ -1,4 +1,4 @@
-"""The directive grammar a manifest declares (``_conflict_gate/grammar.py``).
+"""The directive grammar a manifest declares (``_conflict_gate/manifest/grammar.py``).
 
 Three parts, each tested on its own, with no file I/O:
 

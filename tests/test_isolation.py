@@ -27,20 +27,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 from unittest import mock
 
-from _conflict_gate.answer import check_answer
-from _conflict_gate.corpus import Corpus, Source, load_documents
-from _conflict_gate.decision import audit, gate
-from _conflict_gate.errors import DecisionError, GateError, IngestionError
-from _conflict_gate.jsondata import render_json
-from _conflict_gate.registry import (
-    DECISIONS,
-    EXIT_CODES,
-    MAX_SOURCE_BYTES,
-    SOURCE_INGESTION_REASONS,
-    UNRELATED_OPTIONS,
-)
-from _conflict_gate.results import decision_fields
-from _conflict_gate.suggest import MAX_SUGGEST_LENGTH, WINDOW, IdIndex
+from _conflict_gate.answer.check import check_answer
+from _conflict_gate.corpus.load import Corpus, Source, load_documents
+from _conflict_gate.decide.decision import audit, gate
+from _conflict_gate.base.errors import DecisionError, GateError, IngestionError
+from _conflict_gate.base.jsondata import render_json
+from _conflict_gate.base.registry import DECISIONS, EXIT_CODES, MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS, UNRELATED_OPTIONS
+from _conflict_gate.results.shapes import decision_fields
+from _conflict_gate.corpus.suggest import MAX_SUGGEST_LENGTH, WINDOW, IdIndex
 from tests.support import FIXTURE_MANIFEST, CorpusTestCase, run_cli, write_corpus
 from tests.test_corpus import opens_file
 
@@ -188,8 +182,8 @@ def failing_corpus(folder: Callable[[], Path], reason: str, *, status: str = "ap
         data["documents"][1]["sha256"] = ""
         manifest.write_text(json.dumps(data), encoding="utf-8")
     elif reason == "reading_unusable":  # the manifest records the pages' readings, but not b's
-        from _conflict_gate.reader import Reading
-        from _conflict_gate.site_record import render_recorded
+        from _conflict_gate.reading.reader import Reading
+        from _conflict_gate.corpus.recorded import render_recorded
 
         loaded = load_documents(manifest, cache=False)
         text = render_recorded(loaded.grammar, [
@@ -276,7 +270,7 @@ class FailedSourceTest(CorpusTestCase):
                     load_documents(manifest, strict=False)
                 self.assertEqual(caught.exception.reason, reason)
         manifest.write_text(json.dumps({**data, "grammar": {**GRAMMAR, "namespace": "Quill"}}), encoding="utf-8")
-        from _conflict_gate.errors import GrammarError
+        from _conflict_gate.base.errors import GrammarError
         with self.assertRaises(GrammarError):
             load_documents(manifest, strict=False)
 

@@ -1,4 +1,4 @@
-"""Reading a manifest (``_conflict_gate/manifest.py``): read_manifest, version schemes, entries.
+"""Reading a manifest (``_conflict_gate/manifest/read.py``): read_manifest, version schemes, entries.
 
 Every bad manifest is refused with a typed error: ``IngestionError`` (reason in
 ``INGESTION_REASONS``) or, for the grammar, ``GrammarError``; each test checks
@@ -22,9 +22,9 @@ import unittest
 from typing import Any, Callable
 from unittest import mock
 
-import _conflict_gate.manifest as manifest_module
-from _conflict_gate.errors import LocatedError
-from _conflict_gate.jsondata import canonical_json
+import _conflict_gate.manifest.read as manifest_module
+from _conflict_gate.base.errors import LocatedError
+from _conflict_gate.base.jsondata import canonical_json
 from conflict_gate import (
     MAX_MANIFEST_BYTES,
     VERSION_SCHEMES,
@@ -32,7 +32,7 @@ from conflict_gate import (
     IngestionError,
     read_manifest,
 )
-from _conflict_gate.registry import RENDERERS
+from _conflict_gate.base.registry import RENDERERS
 from tests.support import FIXTURE_MANIFEST, PAGE, QUILL_GRAMMAR, CorpusFolderCase
 
 BOM = b"\xef\xbb\xbf"

@@ -32,10 +32,10 @@ from unittest import mock
 
 import run
 from _conflict_gate import __version__
-from _conflict_gate import corpus as corpus_module
-from _conflict_gate.jsondata import render_json
-from _conflict_gate.schema import result_schema
-from _conflict_gate.service import FLOW, TOOLS, GateService
+from _conflict_gate.corpus import load as corpus_module
+from _conflict_gate.base.jsondata import render_json
+from _conflict_gate.results.schema import result_schema
+from _conflict_gate.service.gate import FLOW, TOOLS, GateService
 from tests.support import REPO, run_cli
 from tests.test_site_record import RecordedCase, no_markdown_reading
 
@@ -238,8 +238,8 @@ class McpServerTest(unittest.TestCase):
         import anyio
         from mcp import Client
 
-        from _conflict_gate.mcp_server import build_server
-        from _conflict_gate.service import GateService
+        from _conflict_gate.service.mcp import build_server
+        from _conflict_gate.service.gate import GateService
 
         server = build_server(GateService(self.m))
 
@@ -303,7 +303,7 @@ class RecordedReadingsTest(RecordedCase):
         import anyio
         from mcp import Client
 
-        from _conflict_gate.mcp_server import build_server
+        from _conflict_gate.service.mcp import build_server
 
         self.assertEqual(self.pin_site()[0], 0)
         request = {"candidate_ids": ["a", "b"], "requested_version": "1.0", "claim_key": "existing_path"}
@@ -338,7 +338,7 @@ class UnreadableRequestTest(unittest.TestCase):
         """Guards against answering what JSON-RPC never answers (a notification, a response) and
         against an answer that would end the session (an id the SDK's writer cannot write); the
         request's id found at any depth of nesting (issue 34 item 5)."""
-        from _conflict_gate.mcp_server import answer_for, sdk_problem
+        from _conflict_gate.service.mcp import answer_for, sdk_problem
 
         deep = "[" * 100_000 + "]" * 100_000
         cases: list[tuple[str, Any]] = [

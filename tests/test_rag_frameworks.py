@@ -10,7 +10,7 @@ import unittest
 from typing import Any
 
 import conflict_gate
-from _conflict_gate.errors import GateError
+from _conflict_gate.base.errors import GateError
 from tests.support import FIXTURE_MANIFEST, REPO
 
 HAVE_LLAMAINDEX = importlib.util.find_spec("llama_index") is not None \
@@ -38,7 +38,7 @@ class LlamaIndexTest(unittest.TestCase):
 
     def test_keeps_eligible_pages_when_ready(self) -> None:
         """Guards against another version's chunk reaching the model beside a ready decision's pages."""
-        from _conflict_gate.rag_llamaindex import ConflictGatePostprocessor
+        from _conflict_gate.rag.llamaindex import ConflictGatePostprocessor
         gate = ConflictGatePostprocessor.over(corpus(), "1.0")
         kept = gate.postprocess_nodes(self.nodes("quill-guide", "quill-new-version", "quill-reference"),
                                       query_str=QUESTION)
@@ -47,7 +47,7 @@ class LlamaIndexTest(unittest.TestCase):
 
     def test_withholds_on_conflict_with_the_decision_exposed(self) -> None:
         """Guards against a conflict smoothed over: no node, the conflict in last_decision."""
-        from _conflict_gate.rag_llamaindex import ConflictGatePostprocessor
+        from _conflict_gate.rag.llamaindex import ConflictGatePostprocessor
         gate = ConflictGatePostprocessor.over(corpus(), "1.0")
         self.assertEqual(gate.postprocess_nodes(self.nodes("quill-guide", "quill-conflicting-guide")), [])
         self.assertEqual(gate.last_decision["status"], "conflict")
@@ -66,7 +66,7 @@ class LangChainTest(unittest.TestCase):
         return [Document(page_content=name, metadata={"source": f"docs/{name}.md"}) for name in names]
 
     def test_compressor_keeps_eligible_pages_when_ready(self) -> None:
-        from _conflict_gate.rag_langchain import ConflictGateCompressor
+        from _conflict_gate.rag.langchain import ConflictGateCompressor
         gate = ConflictGateCompressor.over(corpus(), "1.0")
         kept = gate.compress_documents(self.documents("quill-new-version", "quill-guide", "quill-reference"), QUESTION)
         self.assertEqual([d.page_content for d in kept], ["quill-guide", "quill-reference"])
@@ -74,7 +74,7 @@ class LangChainTest(unittest.TestCase):
 
     def test_runnable_withholds_on_conflict_and_returns_the_decision(self) -> None:
         """Guards against a chain that drops the decision: it travels with the (empty) documents."""
-        from _conflict_gate.rag_langchain import ConflictGateCompressor
+        from _conflict_gate.rag.langchain import ConflictGateCompressor
         chain = ConflictGateCompressor.over(corpus(), "1.0").as_runnable()
         out = chain.invoke({"documents": self.documents("quill-guide", "quill-conflicting-guide"),
                             "question": QUESTION})
@@ -90,7 +90,7 @@ class HaystackTest(unittest.TestCase):
         return [Document(content=f"{name}\n\nsecond passage", meta={"file_path": PAGES[name]}) for name in names]
 
     def test_component_keeps_eligible_pages_when_ready(self) -> None:
-        from _conflict_gate.rag_haystack import ConflictGate
+        from _conflict_gate.rag.haystack import ConflictGate
         out = ConflictGate(corpus(), "1.0").run(self.documents("quill-guide", "quill-new-version", "quill-reference"),
                                                 query=QUESTION)
         self.assertEqual([d.meta["file_path"] for d in out["documents"]], [PAGES["quill-guide"], PAGES["quill-reference"]])
@@ -100,7 +100,7 @@ class HaystackTest(unittest.TestCase):
         """Guards against every split document refused: DocumentSplitter writes meta["source_id"], the id of
         the document it split (a hash), which no manifest lists."""
         from haystack.components.preprocessors import DocumentSplitter
-        from _conflict_gate.rag_haystack import ConflictGate
+        from _conflict_gate.rag.haystack import ConflictGate
         split = DocumentSplitter(split_by="passage", split_length=1).run(self.documents("quill-guide"))["documents"]
         self.assertTrue(split and all("source_id" in d.meta for d in split))
         out = ConflictGate(corpus(), "1.0").run(split)
@@ -108,7 +108,7 @@ class HaystackTest(unittest.TestCase):
 
     def test_component_withholds_on_conflict_in_a_pipeline(self) -> None:
         from haystack import Pipeline
-        from _conflict_gate.rag_haystack import ConflictGate
+        from _conflict_gate.rag.haystack import ConflictGate
         pipeline = Pipeline()
         pipeline.add_component("gate", ConflictGate(corpus(), "1.0"))
         out = pipeline.run({"gate": {"documents": self.documents("quill-guide", "quill-conflicting-guide")}})

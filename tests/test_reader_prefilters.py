@@ -5,12 +5,12 @@ pages vendored under ``tests/pages/`` (as written, with a directive at the top, 
 constructs added), each shortcut gives the same matches, offsets and decisions as the full scan:
 
 - a page without an at sign in any spelling, or that names no operation of the grammar, states no
-  claim (:func:`~_conflict_gate.candidates.may_state_claims`): the same candidates with ``full=True``;
+  claim (:func:`~_conflict_gate.reading.candidates.may_state_claims`): the same candidates with ``full=True``;
   and the next at sign found by a memchr per spelling is where ``Grammar.at_sign`` finds it;
 - an attribute a browser shows, found from the page's ``=`` signs
-  (:func:`~_conflict_gate.html_tree.attribute_matches`): the same matches as the pattern over the page;
+  (:func:`~_conflict_gate.reading.html_tree.attribute_matches`): the same matches as the pattern over the page;
 - MyST's include and option lines, MkDocs's fence, backtick and definition lines, found from their hints
-  (:func:`~_conflict_gate.blocks.scan.hinted_line_matches`): the same matches as ``finditer``;
+  (:func:`~_conflict_gate.reading.blocks.scan.hinted_line_matches`): the same matches as ``finditer``;
 - every renderer's reading with the shortcuts (``fast=True``) and without them (``fast=False``): the
   same claims, refusal (reason, line, column, message) and near-misses.
 
@@ -25,15 +25,14 @@ import re
 import unittest
 from typing import Iterator
 
-from _conflict_gate import site_mkdocs
-from _conflict_gate.blocks import myst
-from _conflict_gate.blocks.scan import hinted_line_matches
-from _conflict_gate.candidates import _next_at_sign, _stated_claims, candidates_of, may_state_claims
-from _conflict_gate.grammar import grammar_from_json
-from _conflict_gate.html_tree import _EMBEDDED, _EMBEDDED_NAMES, _SHOWN_NAMES, _SHOWN_VALUE, attribute_matches, \
-    shown_attribute
-from _conflict_gate.reader import read_directives
-from _conflict_gate.renderers import RENDERER_VALUES
+from _conflict_gate.reading import mkdocs as site_mkdocs
+from _conflict_gate.reading.blocks import myst
+from _conflict_gate.reading.blocks.scan import hinted_line_matches
+from _conflict_gate.reading.candidates import _next_at_sign, _stated_claims, candidates_of, may_state_claims
+from _conflict_gate.manifest.grammar import grammar_from_json
+from _conflict_gate.reading.html_tree import _EMBEDDED, _EMBEDDED_NAMES, _SHOWN_NAMES, _SHOWN_VALUE, attribute_matches, shown_attribute
+from _conflict_gate.reading.reader import read_directives
+from _conflict_gate.reading.renderers import RENDERER_VALUES
 from tests.support import QUILL_GRAMMAR, REPO
 from tests.test_bench import BENCH
 from tests.test_blocks import random_page

@@ -13,9 +13,9 @@ from __future__ import annotations
 import unittest
 from typing import Mapping, NamedTuple
 
-from _conflict_gate.grammar import grammar_from_json
-from _conflict_gate.reader import read_directives
-from _conflict_gate.renderers import RENDERER_VALUES
+from _conflict_gate.manifest.grammar import grammar_from_json
+from _conflict_gate.reading.reader import read_directives
+from _conflict_gate.reading.renderers import RENDERER_VALUES
 from tests.support import QUILL_GRAMMAR
 from tests.test_renderers import Outcome, claims, outcome, refused
 

@@ -11,10 +11,10 @@ import os
 import random
 import unittest
 
-from _conflict_gate.grammar import grammar_from_json
-from _conflict_gate.candidates import stated_keys as _stated_keys
-from _conflict_gate.reader import _quiet_paragraph, read_directives
-from _conflict_gate.renderers import RENDERER_VALUES
+from _conflict_gate.manifest.grammar import grammar_from_json
+from _conflict_gate.reading.candidates import stated_keys as _stated_keys
+from _conflict_gate.reading.reader import _quiet_paragraph, read_directives
+from _conflict_gate.reading.renderers import RENDERER_VALUES
 from tests.support import QUILL_GRAMMAR
 from tests.test_reader import outcome
 

@@ -16,12 +16,12 @@ import tempfile
 import unittest
 from typing import ClassVar, NamedTuple
 
-from _conflict_gate.corpus import load_documents
-from _conflict_gate.grammar import grammar_from_json
-from _conflict_gate.html_tree import MAX_OPEN
-from _conflict_gate.reader import MAX_HTML_LINES, Reading, read_directives
-from _conflict_gate.registry import DEFAULT_RENDERER, RENDERERS
-from _conflict_gate.renderers import COMMONMARK, DEFAULT, GITHUB_COM, PORTABLE, RENDERER_VALUES, Renderer
+from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.manifest.grammar import grammar_from_json
+from _conflict_gate.reading.html_tree import MAX_OPEN
+from _conflict_gate.reading.reader import MAX_HTML_LINES, Reading, read_directives
+from _conflict_gate.base.registry import DEFAULT_RENDERER, RENDERERS
+from _conflict_gate.reading.renderers import COMMONMARK, DEFAULT, GITHUB_COM, PORTABLE, RENDERER_VALUES, Renderer
 from tests.support import QUILL_GRAMMAR, assert_span_invariants, write_corpus
 
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)

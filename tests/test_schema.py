@@ -22,12 +22,12 @@ import unittest
 from pathlib import Path
 from typing import Any, Callable, ClassVar, Iterator
 
-from _conflict_gate.answer import check_answer
-from _conflict_gate.corpus import load_documents
-from _conflict_gate.decision import audit, gate
-from _conflict_gate.errors import LocatedError
-from _conflict_gate.registry import AUDIT_STATUSES, DECISIONS, FINDINGS, INGESTION_REASONS, VERDICTS
-from _conflict_gate.schema import DIALECT, SCHEMAS, result_schema
+from _conflict_gate.answer.check import check_answer
+from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.decide.decision import audit, gate
+from _conflict_gate.base.errors import LocatedError
+from _conflict_gate.base.registry import AUDIT_STATUSES, DECISIONS, FINDINGS, INGESTION_REASONS, VERDICTS
+from _conflict_gate.results.schema import DIALECT, SCHEMAS, result_schema
 from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, REPO, run_cli, write_corpus
 
 try:
@@ -213,7 +213,7 @@ class SchemaValidationTest(unittest.TestCase):
 
     def test_the_service_results_validate(self) -> None:
         """The versions listing (also with a failed page), a truncated audit and tool errors of each class."""
-        from _conflict_gate.service import GateService
+        from _conflict_gate.service.gate import GateService
 
         with tempfile.TemporaryDirectory(prefix="conflict-gate-schema-") as tmp:
             shutil.copytree(REPO / "docs", Path(tmp) / "docs")

@@ -31,13 +31,13 @@ from typing import Any, Callable
 from unittest import mock
 
 import run
-from _conflict_gate import corpus as corpus_module
-from _conflict_gate.corpus import Corpus, load_documents
-from _conflict_gate.errors import DecisionError, GateError, GrammarError, IngestionError
-from _conflict_gate.jsondata import render_json
-from _conflict_gate.registry import EXIT_CODES
-from _conflict_gate.results_service import TOOL_ERROR_CLASSES, ToolError
-from _conflict_gate.service import RACY_SECONDS, TOOLS, GateService, _Stamp
+from _conflict_gate.corpus import load as corpus_module
+from _conflict_gate.corpus.load import Corpus, load_documents
+from _conflict_gate.base.errors import DecisionError, GateError, GrammarError, IngestionError
+from _conflict_gate.base.jsondata import render_json
+from _conflict_gate.base.registry import EXIT_CODES
+from _conflict_gate.results.service import TOOL_ERROR_CLASSES, ToolError
+from _conflict_gate.service.gate import RACY_SECONDS, TOOLS, GateService, _Stamp
 from tests.support import REPO, run_cli, without_the_mcp_sdk
 
 BEFORE, AFTER = run.CHANGED_LINE
@@ -437,9 +437,9 @@ class McpCommandTest(LabCopyCase):
 
 class OptionalExtraTest(unittest.TestCase):
     def test_importing_conflict_gate_never_imports_the_sdk(self) -> None:
-        script = ("import sys, conflict_gate, _conflict_gate.cli\n"
+        script = ("import sys, conflict_gate, _conflict_gate.cli.main\n"
                   "loaded = [m for m in sys.modules if m.split('.')[0] in ('mcp', 'pydantic')\n"
-                  "          or m in ('_conflict_gate.mcp_server', '_conflict_gate.service')]\n"
+                  "          or m in ('_conflict_gate.service.mcp', '_conflict_gate.service.gate')]\n"
                   "print(loaded)\n")
         done = subprocess.run([sys.executable, "-c", script], check=False, cwd=REPO, capture_output=True, text=True, timeout=60)
         self.assertEqual((done.returncode, done.stdout), (0, "[]\n"), done.stderr)

@@ -13,13 +13,13 @@ import unittest
 from pathlib import Path
 from typing import Any
 
-from _conflict_gate.corpus import Corpus, load_documents
-from _conflict_gate.decision import gate
-from _conflict_gate.errors import DirectiveError, IngestionError
-from _conflict_gate.grammar import grammar_from_json
-from _conflict_gate.registry import EXIT_CODES
-from _conflict_gate.site_build import SiteBuild, built_path, judge_site, locate_site
-from _conflict_gate.site_html import CONTEXT_PLACES, ELSEWHERE_PLACES, read_built_page
+from _conflict_gate.corpus.load import Corpus, load_documents
+from _conflict_gate.decide.decision import gate
+from _conflict_gate.base.errors import DirectiveError, IngestionError
+from _conflict_gate.manifest.grammar import grammar_from_json
+from _conflict_gate.base.registry import EXIT_CODES
+from _conflict_gate.site.build import SiteBuild, built_path, judge_site, locate_site
+from _conflict_gate.site.html import CONTEXT_PLACES, ELSEWHERE_PLACES, read_built_page
 from tests.support import QUILL_GRAMMAR, built_html, run_cli, site_judged_corpus, write_corpus, write_site
 
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
@@ -46,7 +46,7 @@ class FolderCase(unittest.TestCase):
 
 
 class HtmlReadingTest(unittest.TestCase):
-    """Where a built page shows directive-shaped text (site_html)."""
+    """Where a built page shows directive-shaped text (site.html)."""
 
     def test_lines_of_their_own_in_top_level_paragraphs(self) -> None:
         """Each line of a top-level paragraph (a newline or <br> ends one) holding a directive is shown;
@@ -227,7 +227,7 @@ class LocateTest(FolderCase):
 
 
 class JudgeTest(FolderCase):
-    """The corpus judged by its build (site_build.judge_site)."""
+    """The corpus judged by its build (site.build.judge_site)."""
 
     def judged(self, pages: dict[str, bytes], built: dict[str, str], *, strict: bool = False,
                **options: Any) -> tuple[Corpus, Corpus]:

@@ -23,8 +23,8 @@ import tempfile
 import unittest
 from pathlib import Path, PurePosixPath
 
-from _conflict_gate.corpus import load_documents
-from _conflict_gate.site_build import judge_site, locate_site
+from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.site.build import judge_site, locate_site
 from tests.support import REPO, write_corpus
 from tests.test_site_build_mkdocs import CONTEXT, COUNTS, GRAMMAR, REFUSED, D, E, outcomes
 

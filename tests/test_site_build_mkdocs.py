@@ -26,8 +26,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from _conflict_gate.corpus import Corpus, load_documents
-from _conflict_gate.site_build import judge_site, locate_site
+from _conflict_gate.corpus.load import Corpus, load_documents
+from _conflict_gate.site.build import judge_site, locate_site
 from tests.support import write_corpus
 
 MISSING = [name for name in ("mkdocs", "markdown", "pymdownx") if importlib.util.find_spec(name) is None]
@@ -147,7 +147,7 @@ def recorded_matches(test: unittest.TestCase, manifest: Path, site: str, judged:
     read as Markdown: the corpus equals ``judged`` (the live judgement) page for page."""
     from unittest import mock
 
-    from _conflict_gate import corpus as corpus_module
+    from _conflict_gate.corpus import load as corpus_module
     from tests.support import run_cli
 
     code, out, err = run_cli(["pin", "--manifest", str(manifest), "--site", site])

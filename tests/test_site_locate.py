@@ -10,11 +10,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from _conflict_gate.errors import IngestionError
-from _conflict_gate.grammar import grammar_from_json
-from _conflict_gate.site_build import built_path, locate_site
-from _conflict_gate.site_html import read_built_page
-from _conflict_gate.site_static import UNREAD, StaticError, front_matter, js_object, js_tokens, scalars
+from _conflict_gate.base.errors import IngestionError
+from _conflict_gate.manifest.grammar import grammar_from_json
+from _conflict_gate.site.build import built_path, locate_site
+from _conflict_gate.site.html import read_built_page
+from _conflict_gate.site.static import UNREAD, StaticError, front_matter, js_object, js_tokens, scalars
 from tests.support import QUILL_GRAMMAR
 
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
@@ -57,7 +57,7 @@ class Folder(unittest.TestCase):
 
 
 class StaticTest(unittest.TestCase):
-    """The static readers (site_static): what they take, and what they leave unread."""
+    """The static readers (site.static): what they take, and what they leave unread."""
 
     def test_tokens_and_objects(self) -> None:
         """Guards against a comment, a string holding a brace or a key, or a spread being read as
@@ -187,8 +187,8 @@ class VitePressTest(Folder):
         """Guards against a VitePress paragraph whose soft line breaks Vue wrote as spaces being refused
         (two directives on adjacent lines read as one malformed line), and against splitting a line the
         source holds as one."""
-        from _conflict_gate.corpus import load_documents
-        from _conflict_gate.site_build import judge_site
+        from _conflict_gate.corpus.load import load_documents
+        from _conflict_gate.site.build import judge_site
         from tests.support import write_corpus
 
         root = self.folder()
@@ -255,7 +255,7 @@ class HugoTest(Folder):
 
 
 class RegionTest(unittest.TestCase):
-    """The main region of Docusaurus, VitePress and Hugo pages, and what they hide (site_html)."""
+    """The main region of Docusaurus, VitePress and Hugo pages, and what they hide (site.html)."""
 
     def test_regions(self) -> None:
         """Guards against a generator's page being read outside its content (chrome) or not at all."""

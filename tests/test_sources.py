@@ -1,4 +1,4 @@
-"""The ``sources`` key and its patterns (``_conflict_gate/sources.py``), and how the manifest checks them.
+"""The ``sources`` key and its patterns (``_conflict_gate/manifest/sources.py``), and how the manifest checks them.
 
 One glob syntax for ``init --version-from`` and ``"sources"``: each case is a
 pattern, paths, and the version each path yields (``None``: no match). Every
@@ -13,10 +13,10 @@ import time
 import unittest
 from typing import Any
 
-from _conflict_gate.manifest import read_manifest
-from _conflict_gate.sources import MAX_PATTERNS, Pattern, Sources, pattern_problem, sources_from_json
+from _conflict_gate.manifest.read import read_manifest
+from _conflict_gate.manifest.sources import MAX_PATTERNS, Pattern, Sources, pattern_problem, sources_from_json
 from conflict_gate import IngestionError
-from _conflict_gate.corpus import source_digest
+from _conflict_gate.corpus.load import source_digest
 from tests.support import QUILL_GRAMMAR, CorpusFolderCase
 
 #: pattern -> {path: the version it yields, or None when it does not match}

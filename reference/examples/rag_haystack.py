@@ -24,7 +24,7 @@ try:
 except ImportError:  # run from a checkout, not installed
     sys.path.insert(0, str(ROOT))
     import conflict_gate
-from _conflict_gate.rag_haystack import ConflictGate
+from _conflict_gate.rag.haystack import ConflictGate
 
 os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")  # Haystack sends usage data otherwise: no network
 

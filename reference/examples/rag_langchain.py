@@ -24,7 +24,7 @@ try:
 except ImportError:  # run from a checkout, not installed
     sys.path.insert(0, str(ROOT))
     import conflict_gate
-from _conflict_gate.rag_langchain import ConflictGateCompressor
+from _conflict_gate.rag.langchain import ConflictGateCompressor
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document

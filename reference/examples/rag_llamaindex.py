@@ -20,7 +20,7 @@ try:
 except ImportError:  # run from a checkout, not installed
     sys.path.insert(0, str(ROOT))
     import conflict_gate
-from _conflict_gate.rag_llamaindex import ConflictGatePostprocessor
+from _conflict_gate.rag.llamaindex import ConflictGatePostprocessor
 
 from llama_index.core import Settings, SimpleDirectoryReader, SimpleKeywordTableIndex
 from llama_index.core.llms import ChatMessage, MockLLM

@@ -1,0 +1,740 @@
+"""After the model: check a generated answer against the decision, deterministically.
+
+:func:`check_answer` reads the answer as its reader sees it
+(:mod:`~_conflict_gate.answer.reader`: CommonMark 0.31.2 + GFM, what a chat
+window shows, and the raw text a terminal shows), requires that the form-like
+text read the same both ways (:mod:`~_conflict_gate.answer.forms`), and judges
+what it states: the citations and quotes of the answer form
+(:data:`~_conflict_gate.manifest.form.ANSWER_FORM`), the required statements in
+backticks, and every statement of the claim key, of another key of its
+operation or of ``version``, and every directive of the namespace, wherever a
+reader sees it (prose, code spans, code blocks, tables). Other code and
+prose is free text. It returns one verdict from
+:data:`~_conflict_gate.base.registry.VERDICTS`, the first in this precedence that
+any finding calls for, and every finding so a person sees why:
+
+1. ``no_answer_allowed``: the decision is not ``ready``; nothing an answer
+   says can be supported.
+2. ``malformed_answer``: the answer cannot be read reliably (not UTF-8, too
+   large, empty, a form begun and not completed, a non-ASCII character
+   inside a form, a look-alike of one, form-like text hidden, escaped or in
+   doubtful markup, a control character a terminal acts on or a bidirectional
+   control, :mod:`~_conflict_gate.answer.controls`). Reading around a broken
+   form could miss what it says.
+3. ``contradicts_decision``: another value or version stated anywhere a
+   reader sees it; the most harmful error, a false statement.
+4. ``quote_not_found``: a quoted directive that no pinned source contains;
+   fabricated evidence.
+5. ``misattributed``: a quoted directive that is in a pinned source but is not
+   the claim at the cited source and line; real text, wrong evidence.
+6. ``unknown_citation``: a citation of a source or line that is not a claim of
+   the decision; evidence the decision does not hold.
+7. ``missing_statement``: the agreed value or the requested version is not stated.
+8. ``missing_citation``: a claim of the decision is not cited, or a quote has
+   no citation after it.
+9. ``supported``: none of the above.
+
+The decision is checked, not trusted: it must be exactly the result the gate
+gives for its own request on this corpus (claims, answer request and all),
+or :class:`DecisionError` is raised. A decision that ends with
+``set_aside_unrelated_ids`` was made with ``unrelated="set_aside"`` and is
+rebuilt so.
+
+Normalisation is minimal on purpose: whitespace at the two ends of the answer
+is not read, and a reader's rendering decodes what Markdown decodes (entities,
+escapes), which the check then requires to read the same raw. Unicode
+normalisation is used only to fail closed (a run that reads as a form after
+NFKC is a ``look_alike``), never to accept: it would turn look-alikes (a
+Cyrillic ``о``) into ASCII and let them pass; case folding would accept
+another key's spelling, and collapsing spaces inside a form would accept
+text the form does not allow. Offsets in findings are code points into the
+answer as given.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from operator import itemgetter
+from typing import Any, Final, Mapping, NamedTuple, Sequence
+
+from .controls import control_findings
+from .disguise import calls, go_pins, pairs, resolve_disguises
+from .forms import BLANK, SEPARATORS, FormWords, Statement, resolve_markup
+from .findings import finding, reading_findings
+from .inline import within
+from .reader import CODE_MARK, AnswerBlock, AnswerReading, CodeSpan, read_answer
+from .struck import struck_ranges
+from ..corpus.load import MEMO_ENTRY_BYTES, Corpus
+from ..base.files import read_capped
+from ..decide.decision import gate
+from ..decide.context import gate_context, is_context_decision
+from ..base.errors import DecisionError, GateError, printable
+from ..base.jsondata import json_pointer, parse_strict, JsonProblem
+from ..base.registry import DECISIONS, FINDINGS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, VERDICT_PRECEDENCE, VERDICTS
+from ..manifest.form import ANSWER_FORM, RESERVED_KEYS
+from ..results.shapes import ANSWER_CHECK_FIELDS, DECISION_ECHO_FIELDS, FINDING_FIELDS, AnswerCheck, Decision, DecisionEcho, Finding, build
+
+__all__ = ["CORPUS_WIDE_FINDINGS", "check_answer", "verdict_of"]
+
+#: The finding kinds that depend on every verified source, not only the decision's: a quote that is
+#: not the cited claim is looked up in :attr:`Corpus.quote_index <_conflict_gate.corpus.load.Corpus.quote_index>`.
+CORPUS_WIDE_FINDINGS: Final = frozenset({"misattributed", "quote_not_found"})
+
+_CITATION: Final = ANSWER_FORM.citation_pattern()
+_CITATION_START: Final = ANSWER_FORM.citation_start()
+#: Blocks whose text outside code is prose (a directive's body there is a quote without its backticks).
+_PROSE_KINDS: Final = frozenset({"paragraph", "heading", "table", "html_block"})
+#: Blocks whose whole shown text is code.
+_CODE_KINDS: Final = frozenset({"fenced_code", "indented_code"})
+#: A code span's (or code element's) content between its code marks, in a block's shown text.
+_CODE_REGION: Final = re.compile(f"{CODE_MARK}+[^{CODE_MARK}]*{CODE_MARK}+")
+#: After a code span's content in shown text: its closing code marks (after the one space trimmed off),
+#: then separators, markup or punctuation at most, then an ASCII letter or digit (or another code span
+#: starting with one): a value glued on.
+_GLUED: Final = re.compile(rf" ?{CODE_MARK}+[{re.escape(SEPARATORS)}]*{CODE_MARK}*[A-Za-z0-9]")
+
+
+#: A colon form's operator at a code span's edge in shown text (`existing_path`: `x`, `existingPath:` `x`).
+_COLON_EDGE: Final = re.compile(rf"{CODE_MARK}[^\S\r\n]*[\"']?(?::|=>)|(?::=?|=>)[^\S\r\n]*{CODE_MARK}")
+#: In a code span's content: what a statement only code makes holds (``:``, ``=>``, ``</``, ``setattr``,
+#: ``define``; a flag's ``--`` is looked for in the whole text).
+_CODE_ONLY: Final = re.compile(r":|=>|</|setattr|define")
+#: What surrounds a table cell's name or value without being part of it: spaces, code edges, emphasis.
+_CELL_EDGES: Final = f" \t{CODE_MARK}`*_"
+
+
+def _cell_token(text: str, start: int, end: int) -> tuple[str, int]:
+    """A table cell's content without the spaces, code edges and emphasis around it, and its offset."""
+    cell = text[start:end]
+    stripped = cell.lstrip(_CELL_EDGES)
+    at = start + len(cell) - len(stripped)
+    return stripped.rstrip(_CELL_EDGES), at
+
+
+def verdict_of(findings: Sequence[Mapping[str, Any]], ready: bool) -> str:
+    """The verdict for a list of findings: ``no_answer_allowed`` unless ``ready``, else the first
+    verdict in :data:`~_conflict_gate.base.registry.VERDICT_PRECEDENCE` that a finding calls for
+    (:data:`~_conflict_gate.base.registry.FINDINGS`), else ``supported``."""
+    if not ready:
+        return "no_answer_allowed"
+    called = {FINDINGS[finding["kind"]][0] for finding in findings}
+    return next((verdict for verdict in VERDICT_PRECEDENCE if verdict in called), "supported")
+
+
+def _check_decision(corpus: Corpus, decision: Any) -> Decision:
+    """The gate's result for the decision's own request; raise :class:`DecisionError` unless equal."""
+    if not isinstance(decision, dict):
+        raise DecisionError("invalid_decision", "a decision is a JSON object (a gate result)")
+    if is_context_decision(decision):  # checked as a Decision's dict: the check reads it by key
+        context: Decision = _check_context_decision(corpus, decision)
+        return context
+    for key in ("candidate_ids", "requested_version", "operation", "claim_key"):
+        if key not in decision:
+            raise DecisionError("invalid_decision", f"missing {key!r}: not a gate result", pointer=f"/{key}")
+    # a decision made with unrelated="set_aside" says so: it ends with set_aside_unrelated_ids
+    unrelated = "set_aside" if "set_aside_unrelated_ids" in decision else "withhold"
+    # a request made with the user's question carries it as its third message: asked again with it
+    question = _question_of(decision)
+    try:
+        expected = gate(corpus, decision["candidate_ids"], decision["requested_version"],
+                        decision["operation"], decision["claim_key"], unrelated=unrelated, question=question)
+    except GateError as error:
+        raise DecisionError("invalid_decision", f"its request is not valid here: {error.detail} "
+                            f"[{error.reason}]") from None
+    checked: Decision = _same_as(expected, decision)
+    return checked
+
+
+def _check_context_decision(corpus: Corpus, decision: dict[str, Any]) -> Any:
+    """:func:`_check_decision` of a context decision (``gate_context``'s result): asked again with its
+    own candidates, version, question and ``max_context_chars``, and compared whole."""
+    for key in ("candidate_ids", "requested_version"):
+        if key not in decision:
+            raise DecisionError("invalid_decision", f"missing {key!r}: not a gate result", pointer=f"/{key}")
+    try:
+        expected = gate_context(corpus, decision["candidate_ids"], decision["requested_version"],
+                                question=_question_of(decision), max_context_chars=decision["max_context_chars"])
+    except GateError as error:
+        raise DecisionError("invalid_decision", f"its request is not valid here: {error.detail} "
+                            f"[{error.reason}]") from None
+    except ValueError as error:  # max_context_chars out of range
+        raise DecisionError("invalid_decision", f"its request is not valid here: {error}",
+                            pointer="/max_context_chars") from None
+    checked: Any = _same_as(expected, decision)
+    return checked
+
+
+def _same_as(expected: Any, decision: dict[str, Any]) -> Any:
+    """``expected`` (the gate's result for the decision's own request) when ``decision`` is exactly it;
+    raises :class:`DecisionError` naming the first difference otherwise."""
+    status = decision.get("status")
+    if isinstance(status, str) and status in DECISIONS and status != expected["status"]:
+        raise DecisionError("decision_mismatch", f"the gate now answers {expected['status']!r}, not "
+                            f"{status!r}, for the decision's own request: its pages or pins changed "
+                            "since it was made; run the gate again", pointer="/status")
+    difference = None if _same(expected, decision) else _first_difference(expected, decision, "")
+    if difference is not None:
+        reason, where = difference
+        detail = ("the decision does not have the shape of a gate result" if reason == "invalid_decision"
+                  else "the decision is not what the gate gives for its own request on this corpus "
+                       "(edited, or made from other sources or pins); if its pages changed, run the gate again")
+        raise DecisionError(reason, detail, pointer=where)
+    return expected
+
+
+def _question_of(decision: Mapping[str, Any]) -> str | None:
+    """The user's question a decision's answer request carries (its third message's content, when that
+    is a user message holding text), else ``None``; anything else is left to the comparison."""
+    request = decision.get("answer_request")
+    found = request.get("messages") if isinstance(request, dict) else None
+    if isinstance(found, list) and len(found) == 3 and isinstance(found[2], dict) \
+            and found[2].get("role") == "user" and isinstance(found[2].get("content"), str):
+        content: str = found[2]["content"]
+        return content
+    return None
+
+
+def _same(expected: Any, given: Any) -> bool:
+    """Is ``given`` exactly ``expected``: the same types, keys in the same order, equal values? The
+    cheap test made first (no pointer is built); :func:`_first_difference` says where they differ."""
+    kind = type(expected)
+    if kind is not type(given):
+        return False
+    if kind is dict:
+        if len(expected) != len(given):
+            return False
+        for (key, value), (other_key, other) in zip(expected.items(), given.items()):
+            if type(key) is not type(other_key) or key != other_key:
+                return False
+            kind = type(value)
+            if kind is not type(other) or not (_same(value, other) if kind is dict or kind is list
+                                               else value == other):  # a leaf compared here, not by a call
+                return False
+        return True
+    if kind is list:
+        return len(expected) == len(given) and all(map(_same, expected, given))
+    return bool(expected == given)
+
+
+def _first_difference(expected: Any, given: Any, pointer: str) -> tuple[str, str] | None:
+    """``(reason, JSON pointer)`` of the first place ``given`` differs from ``expected``.
+
+    A missing, extra or reordered key, or an object or list where the gate
+    gives something else (or the reverse), is a shape problem
+    (``invalid_decision``); another value, of any type, is ``decision_mismatch``.
+    """
+    if type(expected) is not type(given):
+        containers = (dict, list)
+        shape = isinstance(expected, containers) or isinstance(given, containers)
+        return ("invalid_decision" if shape else "decision_mismatch", pointer)
+    if isinstance(expected, dict):
+        for key in expected:
+            if key not in given:
+                return ("invalid_decision", pointer + json_pointer(key))
+        for key in given:
+            if key not in expected:
+                return ("invalid_decision", pointer + json_pointer(key))
+        if list(expected) != list(given):
+            return ("invalid_decision", pointer)
+        for key in expected:
+            found = _first_difference(expected[key], given[key], pointer + json_pointer(key))
+            if found is not None:
+                return found
+        return None
+    if isinstance(expected, list):
+        if len(expected) != len(given):
+            return ("decision_mismatch", pointer)
+        for index, (a, b) in enumerate(zip(expected, given)):
+            found = _first_difference(a, b, f"{pointer}/{index}")
+            if found is not None:
+                return found
+        return None
+    return None if expected == given else ("decision_mismatch", pointer)
+
+
+def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> AnswerCheck:
+    """Check ``answer`` (text, or bytes that must be UTF-8) against ``decision`` over ``corpus``.
+
+    Returns an :class:`~_conflict_gate.results.shapes.AnswerCheck`: ``verdict``,
+    ``verdict_class``, ``findings`` and ``decision``. Each finding
+    (:data:`~_conflict_gate.results.shapes.FINDING_FIELDS`) is ``{"kind", "detail",
+    "start", "end"}`` (code points into the answer as given, the form's
+    backticks or brackets included; both ``None`` for a finding about
+    something the answer lacks or about the whole answer) plus ``quote`` (the
+    form's content, without its backticks), ``source_id`` and ``line`` where
+    they apply; ``decision`` echoes the request and status. Raises
+    :class:`DecisionError` when the decision is not this tool's result for
+    this corpus. Quotes are looked up in the corpus as loaded
+    (:attr:`Corpus.quote_index <_conflict_gate.corpus.load.Corpus.quote_index>`, built once): no
+    source is read again. Never calls a model; no answer makes it raise (a
+    broken one is ``malformed_answer``).
+    """
+    checked = _check_decision(corpus, decision)
+    ready = checked["status"] == "ready"
+    findings = _findings(corpus, checked, answer) if ready else []
+    verdict = verdict_of(findings, ready)
+    echoed: Mapping[str, Any] = checked
+    return build(AnswerCheck, ANSWER_CHECK_FIELDS, {
+        "verdict": verdict,
+        "verdict_class": VERDICTS[verdict][0],
+        "findings": findings,
+        "decision": build(DecisionEcho, DECISION_ECHO_FIELDS, {key: echoed.get(key) for key in DECISION_ECHO_FIELDS}),
+    })
+
+
+_finding: Final = finding
+
+
+#: The memo estimate of one claim's :class:`FormWords` (its compiled patterns; ``tracemalloc`` measured 14 KB
+#: for the lab's grammar).
+FORM_WORDS_BYTES: Final = MEMO_ENTRY_BYTES + (16 << 10)
+
+
+def _form_words(corpus: Corpus, operation: str, claim_key: str) -> FormWords:
+    """The :class:`FormWords` of a decision's claim, built once per corpus (its patterns compiled then)
+    and kept in :attr:`Corpus.memo <_conflict_gate.corpus.load.Corpus.memo>`."""
+    key = ("form words", operation, claim_key)
+    words = corpus.memo.get(key)
+    if words is None:
+        words = FormWords(corpus.grammar, operation, claim_key)
+        corpus.remember(key, words, FORM_WORDS_BYTES)
+    return words
+
+
+def _findings(corpus: Corpus, decision: Decision, answer: str | bytes) -> list[Finding]:
+    if isinstance(answer, (bytes, bytearray)):
+        if len(answer) > MAX_ANSWER_BYTES:
+            return [_finding("too_large", f"{len(answer)} bytes is over the {MAX_ANSWER_BYTES}-byte limit", None, None)]
+        try:
+            answer = bytes(answer).decode("utf-8")
+        except UnicodeDecodeError as error:
+            return [_finding("not_utf8", f"invalid UTF-8 at byte {error.start}", None, None)]
+    if not isinstance(answer, str):
+        return [_finding("not_utf8", "the answer is not text", None, None)]
+    try:
+        answer.encode("utf-8")
+    except UnicodeEncodeError as error:  # a lone surrogate: text no reader can be shown
+        return [_finding("not_utf8", f"a lone surrogate at code point {error.start}", error.start, error.end)]
+    if len(answer.encode("utf-8", "surrogatepass")) > MAX_ANSWER_BYTES:
+        return [_finding("too_large", f"over the {MAX_ANSWER_BYTES}-byte limit", None, None)]
+    if not answer.strip():
+        return [_finding("empty", "the answer is empty", None, None)]
+    if is_context_decision(decision):
+        return _context_findings(corpus, decision, answer)
+    words = _form_words(corpus, decision["operation"], decision["claim_key"])
+    reading = read_answer(answer)
+    checked = _Check(corpus, decision, reading, words).run()
+    return control_findings(answer) + _read_findings(reading, words, checked) + checked
+
+
+def _read_findings(reading: AnswerReading, words: FormWords, checked: list[Finding]) -> list[Finding]:
+    """The reading's findings (:func:`reading_findings`), but a look-alike inside a form already found
+    non-ASCII (one mistake in a form, one finding)."""
+    in_forms = [_span(f) for f in checked if f["kind"] == "non_ascii_in_form"]
+    return [f for f in reading_findings(reading, words)
+            if not (f["kind"] == "look_alike" and any(a <= _span(f)[0] and _span(f)[1] <= b for a, b in in_forms))]
+
+
+def _context_findings(corpus: Corpus, decision: Any, answer: str) -> list[Finding]:
+    """The findings of an answer to a ready context decision (``gate_context``): every key the answer
+    states must be an agreed key with its agreed value (a partial or other key is ``other_value``), the
+    version must be stated, at least one agreed key must be stated, and each agreed key stated must have
+    every claim of it cited. One check per operation of the agreed keys; a finding two of them make is
+    reported once."""
+    agreed = {(a["operation"], a["claim_key"]): a["value"] for a in decision["agreed"]}
+    citable = [c for c in decision["claims"] if (c["operation"], c["claim_key"]) in agreed]
+    reading = read_answer(answer)
+    found: list[Finding] = list(control_findings(answer))
+    stated: set[tuple[str, str]] = set()
+    stated_version = False
+    for operation in dict.fromkeys(op for op, _ in agreed):
+        first_key = next(key for op, key in agreed if op == operation)
+        words = _form_words(corpus, operation, first_key)
+        check = _Check(corpus, decision, reading, words, agreed=agreed, claims=citable)
+        checked = check.run()
+        found += _read_findings(reading, words, checked) + checked
+        stated |= check.stated_keys
+        stated_version = stated_version or check.stated_version
+    unique: dict[tuple[Any, ...], Finding] = {}
+    for item in found:
+        unique.setdefault(tuple(item.items()), item)
+    out = list(unique.values())
+    if not stated:
+        forms = ", ".join(f"`{key}={value}`" for (_, key), value in agreed.items())
+        out.append(_finding("missing_value", f"the answer states no agreed claim (one of {forms})", None, None))
+    if not stated_version:
+        out.append(_finding("missing_version", f"the answer does not state `version={decision['requested_version']}`",
+                            None, None))
+    return out
+
+
+def _span(found: Finding) -> tuple[int, int]:
+    """A finding's span, ``(-1, -1)`` when it has none."""
+    start, end = found["start"], found["end"]
+    return (-1, -1) if start is None or end is None else (start, end)
+
+
+class _Citation(NamedTuple):
+    start: int
+    end: int
+    line: int
+    source_id: str
+    claim_line: int
+    struck: bool = False  # shown struck out (only looked for when it is a claim's citation)
+
+
+class _Check:
+    """What one answer, as read, states and cites, against one ready decision."""
+
+    def __init__(self, corpus: Corpus, decision: Decision, reading: AnswerReading, words: FormWords, *,
+                 agreed: Mapping[tuple[str, str], str] | None = None,
+                 claims: Sequence[Mapping[str, Any]] | None = None) -> None:
+        self.corpus = corpus
+        self.reading = reading
+        self.words = words
+        #: A context decision's check (``gate_context``): every agreed (operation, key) -> value; the
+        #: operation checked is ``words``'s, and ``claims`` are the agreed keys' claims (citable).
+        self.context = agreed is not None
+        self.all_agreed: Mapping[tuple[str, str], str] = agreed or {}
+        self.claims = {(c["source_id"], c["start_line"]): c
+                       for c in (decision["claims"] if claims is None else claims)}
+        if agreed is not None:
+            self.operation = words.operation
+            self.agreed = {key: value for (op, key), value in agreed.items() if op == self.operation}
+            self.key, self.value = words.key, self.agreed[words.key]
+        else:
+            self.operation = decision["operation"]
+            self.key = decision["claim_key"]
+            self.value = decision["agreed_value"]
+            self.agreed = {self.key: self.value}
+        self.stated_keys: set[tuple[str, str]] = set()
+        self.stated_version = False
+        self.version = decision["requested_version"]
+        self.version_name = RESERVED_KEYS[0]
+        self.findings: list[Finding] = []
+        self.citation_starts: list[int] = []
+
+    def add(self, kind: str, detail: str, start: int | None, end: int | None, **extra: Any) -> None:
+        self.findings.append(_finding(kind, detail, start, end, **extra))
+
+    def run(self) -> list[Finding]:
+        """Citations, then quotes and statements in answer order, then what is missing."""
+        citations = self._citations()
+        self.citation_starts = [citation.start for citation in citations]
+        cited = set()
+        for citation in citations:
+            if (citation.source_id, citation.claim_line) in self.claims:
+                if not citation.struck:  # a struck citation cites nothing
+                    cited.add((citation.source_id, citation.claim_line))
+            else:
+                self.add("unknown_citation", "this citation is not the line of a claim of the decision",
+                         citation.start, citation.end, source_id=citation.source_id, line=citation.claim_line)
+        before = len(self.findings)
+        stated_value = stated_version = False
+        value_form = f"{self.key}={self.value}"
+        version_form = f"{self.version_name}={self.version}"
+        value_forms = {f"{key}={value}": key for key, value in self.agreed.items()}
+        is_quote = self.words.is_quote
+        for block in self.reading.blocks:
+            quotes: list[tuple[int, int]] = []  # shown ranges of quotes' content
+            struck: list[tuple[int, int]] | None = None
+            for span in block.spans:
+                content = span.content
+                if content in value_forms or content == version_form:
+                    if struck is None:
+                        struck = struck_ranges(self.reading.text, block)
+                    if within(span.start, struck):
+                        continue  # struck out: a reader sees it withdrawn, not stated
+                    if _GLUED.match(block.shown.text, span.shown_at + len(content)):
+                        self.add("broken_form", "the statement's code span is followed by more of a value "
+                                 "(a letter or a digit, after punctuation or emphasis at most): a reader reads "
+                                 "one longer value", span.start, span.end, quote=content)
+                        continue
+                if content in value_forms:
+                    stated_value = stated_value or content == value_form
+                    self.stated_keys.add((self.operation, value_forms[content]))
+                elif content == version_form:
+                    stated_version = True
+                elif is_quote(content):
+                    quotes.append((span.shown_at, span.shown_at + len(content)))
+                    self._quote(content, span.start, span.end, citations)
+            self._statements(block, quotes)
+        # every finding here has a span: order them as the answer does
+        self.findings[before:] = sorted(self.findings[before:], key=itemgetter("start"))
+        for (source_id, claim_line) in sorted(self.claims):
+            claim = self.claims[(source_id, claim_line)]
+            if self.context and (claim["operation"], claim["claim_key"]) not in self.stated_keys:
+                continue  # a context answer cites the claims of the keys it states
+            if (source_id, claim_line) not in cited:
+                self.add("missing_citation", "a claim of the decision is not cited at its line",
+                         None, None, source_id=source_id, line=claim_line)
+        self.stated_version = stated_version
+        if self.context:  # what is missing is judged over every operation's check (_context_findings)
+            return self.findings
+        if not stated_value:
+            self.add("missing_value", f"the answer does not state `{value_form}`", None, None)
+        if not stated_version:
+            self.add("missing_version", f"the answer does not state `{version_form}`", None, None)
+        return self.findings
+
+    def _citations(self) -> list[_Citation]:
+        """Every citation a reader sees (prose or code), in answer order."""
+        found = []
+        for block in self.reading.blocks:
+            shown = block.shown
+            if _CITATION_START not in shown.text:
+                continue
+            struck: list[tuple[int, int]] | None = None
+            for match in _CITATION.finditer(shown.text):
+                start, end = shown.span(match.start(), match.end())
+                digits = match.group(2)
+                line = int(digits) if len(digits) <= 9 and digits == str(int(digits)) else -1
+                if (match.group(1), line) in self.claims and struck is None:
+                    struck = struck_ranges(self.reading.text, block)
+                found.append(_Citation(start, end, self.reading.line_of(start), match.group(1), line,
+                                       struck is not None and within(start, struck)))
+        return sorted(found)
+
+    def _statements(self, block: AnswerBlock, quotes: list[tuple[int, int]]) -> None:
+        """Every statement and directive a reader sees outside a quote, against the decision."""
+        shown = block.shown
+        text = shown.text
+        if quotes:  # judged as quotes: blank them out (same length) before reading statements
+            parts: list[str] = []
+            copied = 0
+            for a, b in quotes:
+                parts += (text[copied:a], BLANK * (b - a))
+                copied = b
+            parts.append(text[copied:])
+            text = "".join(parts)
+        spans: dict[tuple[int, int], CodeSpan] | None = None
+        judged: set[int] = set()  # answer offsets of the statements found at fault
+        for statement in self.words.statements(text):
+            if spans is None:
+                spans = {(span.shown_at, span.shown_at + len(span.content)): span for span in block.spans}
+            span = spans.get((statement.start, statement.end))
+            if span is not None:  # the whole of a code span: the form's place, backticks included
+                start, end, quote = span.start, span.end, span.content
+            else:
+                start, end = shown.span(statement.start, statement.end)
+                quote = text[statement.start:statement.end]
+            if self._judge(statement, start, end, quote):
+                judged.add(start)
+        resolved = resolve_markup(text) if "=" in text else None
+        if resolved is not None:  # emphasis and link brackets as a reader sees them: not there
+            plain, where = resolved
+            for statement in self.words.statements(plain):
+                a, b = where(statement.start), where(statement.end - 1) + 1
+                if b - a == statement.end - statement.start:
+                    continue  # no markup inside: judged above as it stands
+                start, end = shown.span(a, b)
+                if start not in judged and self._judge(statement, start, end, text[a:b]):
+                    judged.add(start)
+        # name: value, "name": value, --name value: in code only (each holds a colon or two hyphens)
+        for statement in self._code_forms(block, text):
+            start, end = shown.span(statement.start, statement.end)
+            if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
+                judged.add(start)
+        if block.kind not in _CODE_KINDS and (":" in text or "--" in text):
+            # and with emphasis and link brackets taken out, as a chat window shows them (**`existing_path`**: `x`)
+            if resolved is None and "=" not in text:
+                resolved = resolve_markup(text)
+            if resolved is not None:
+                plain, where = resolved
+                for statement in self._code_forms(block, plain):
+                    a, b = where(statement.start), where(statement.end - 1) + 1
+                    start, end = shown.span(a, b)
+                    if start not in judged and self._judge(statement, start, end, text[a:b]):
+                        judged.add(start)
+        disguised = resolve_disguises(text)
+        if disguised is not None:  # LaTeX, Mermaid's entity codes, arrows: as a chat window shows them
+            plain, where = disguised
+            for statement in [*self.words.statements(plain), *self._code_forms(block, plain)]:
+                a, b = where(statement.start), where(statement.end - 1) + 1
+                start, end = shown.span(a, b)
+                if start not in judged and self._judge(statement, start, end, plain[statement.start:statement.end]):
+                    judged.add(start)
+        for statement in [*calls(self.words, text), *pairs(self.words, text), *go_pins(self.words, text)]:
+            start, end = shown.span(statement.start, statement.end)
+            if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
+                judged.add(start)
+        for statement in self.words.pins(text, block.kind in _CODE_KINDS or bool(block.spans) or bool(block.code)):
+            start, end = shown.span(statement.start, statement.end)
+            if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
+                judged.add(start)
+        if block.kind == "table" and "\t" in text:
+            for statement in self._table_statements(block, text):
+                start, end = shown.span(statement.start, statement.end)
+                if start not in judged and self._judge(statement, start, end,
+                                                       f"| {statement.name} | {statement.value} |"):
+                    judged.add(start)
+        for at, stop, operation, key, value in self.words.directives(text):
+            if operation == self.operation and key in self.words.names:
+                continue  # a key of the operation is judged as a statement
+            start, end = shown.span(at, stop)
+            if self.context:
+                if self.all_agreed.get((operation, key)) != value:
+                    self.add("other_value", f"states {operation} {key}={value}: not a claim every eligible page "
+                             "agrees on", start, end, quote=text[at:stop])
+                continue
+            self.add("other_value", f"states {operation} {key}={value}; the decision is {self.operation} "
+                     f"{self.key}={self.value}", start, end, quote=text[at:stop])
+        if block.kind in _PROSE_KINDS and self.words.body.search(text):
+            prose = _CODE_REGION.sub(lambda m: BLANK * len(m.group()), text)
+            for match in self.words.body.finditer(prose):
+                start, end = shown.span(match.start(), match.end())
+                self.add("broken_form", "a directive is written in prose, without the backticks of a quote",
+                         start, end, quote=match.group())
+
+    def _code_forms(self, block: AnswerBlock, text: str) -> list[Statement]:
+        """The statements only code makes in ``text`` (a block's shown text, or it with its markup taken
+        out): all of them in a code block; in prose, those whose name and value are in code (one code
+        span or element, or two a chat window shows as one statement: `existing_path`: `overwrite`), and
+        a flag with ``=`` (``--existing-path=x``)."""
+        found: list[Statement] = []
+        if block.kind in _CODE_KINDS or block.code or "--" in text or (block.spans and (_COLON_EDGE.search(text) is not None
+                              or any(_CODE_ONLY.search(span.content) is not None for span in block.spans))):
+            found = list(self.words.code_statements(text))
+        if found and block.kind not in _CODE_KINDS:
+            opens = [m.start() for m in _CODE_REGION.finditer(text)]
+            closes = [m.end() for m in _CODE_REGION.finditer(text)]
+
+            def in_code(at: int) -> bool:
+                k = bisect.bisect_right(opens, at) - 1
+                return k >= 0 and at < closes[k]
+            found = [st for st in found if (in_code(st.start) and in_code(st.end - 1))
+                     or (text.startswith("--", st.start) and "=" in text[st.start:st.end])]
+        return found
+
+    def _table_statements(self, block: AnswerBlock, text: str) -> list[Statement]:
+        """A table row's cell that is a name (or a language form or another spelling of one), and the cell
+        after it in its row holding one value token: a reader sees ``| existing_path | overwrite |`` as a
+        statement of that value. In the header row only when the value cell reads as a value, not a column's
+        title (in code, quoted, starting with a digit, or a value the grammar has: ``| version | 2.0 |``,
+        not ``| Version | Changes |``); never a cell of several words (a description) nor a type name
+        (``| existing_path | str | ... |``). The cells' code edges, emphasis and quotes are not part of the
+        name or the value."""
+        cells: list[tuple[int, int]] = []
+        at = 0
+        for cell in text.split("\t"):
+            cells.append((at, at + len(cell)))
+            at += len(cell) + 1
+        if len(cells) < 2:
+            return []
+        shown = block.shown
+        lines = [self.reading.line_of(shown.span(a, max(a + 1, b))[0]) if b > a else -1 for a, b in cells]
+        header = next((line for line in lines if line >= 0), -1)
+        found = []
+        for (a, b), (c, d), line, next_line in zip(cells, cells[1:], lines, lines[1:]):
+            if line < 0 or line != next_line:
+                continue
+            name, name_at = _cell_token(text, a, b)
+            if not name or not self.words.spelt_as(name):
+                continue
+            value, value_at = _cell_token(text, c, d)
+            if not value or any(ch.isspace() for ch in value) or value in self.words.type_names:
+                continue
+            if line == header and not (CODE_MARK in text[c:d] or value[0] in "\"'" or value[0].isdigit()
+                                       or value in self.words.values):
+                continue  # a column's title
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            found.append(Statement(name, value, name_at, value_at + len(value)))
+        return found
+
+    def _judge(self, statement: Statement, start: int, end: int, quote: str) -> bool:
+        """Judge one statement against the decision; ``True`` when it is at fault (a finding added)."""
+        before = len(self.findings)
+        # a line break in it shows as a space; a code span's edge inside it, nothing
+        seen = quote.replace("\r\n", " ").replace("\n", " ") if "\n" in quote else quote
+        if CODE_MARK in seen:
+            seen, quote = seen.replace(CODE_MARK, ""), quote.replace(CODE_MARK, "`")
+        name = self.words.name_of(statement.name)  # a language form's name, None for another spelling
+        if not seen.isascii() or not seen.isprintable():
+            self.add("non_ascii_in_form", "the statement holds a non-ASCII or control character",
+                     start, end, quote=quote)
+        elif name == self.version_name:
+            if not self.words.agrees(statement.value, self.version):
+                self.add("other_version", f"states version {statement.value}, not {self.version}",
+                         start, end, quote=quote)
+        elif name is None and self.version_name in self.words.spelt_as(statement.name):
+            self.add("other_version", f"states {statement.name}={statement.value}, not "
+                     f"{self.version_name}={self.version}: {statement.name} is no way a language writes "
+                     f"{self.version_name}", start, end, quote=quote)
+        elif self.context and (name is None or name not in self.agreed):
+            self.add("other_value", f"states {statement.name}={statement.value}: not a key every eligible page "
+                     f"agrees on (agreed: {', '.join(f'{k}={v}' for k, v in self.agreed.items())})",
+                     start, end, quote=quote)
+        elif self.context and name is not None:
+            if not self.words.agrees(statement.value, self.agreed[name]):
+                self.add("other_value", f"states {statement.name}={statement.value}; the pages agree on "
+                         f"{name}={self.agreed[name]}", start, end, quote=quote)
+        elif name is None:
+            self.add("other_value", f"states {statement.name}={statement.value}: {statement.name} is no way a "
+                     f"language writes {self.key}; an answer states only the decision's {self.key}={self.value}",
+                     start, end, quote=quote)
+        elif name != self.key:
+            self.add("other_value", f"states another key, {statement.name}={statement.value}: an answer states "
+                     f"only the decision's {self.key}={self.value}", start, end, quote=quote)
+        elif not self.words.agrees(statement.value, self.value):
+            self.add("other_value", f"states {statement.name}={statement.value}; the decision is "
+                     f"{self.key}={self.value}", start, end, quote=quote)
+        return len(self.findings) > before
+
+    def _quote(self, content: str, start: int, end: int, citations: list[_Citation]) -> None:
+        # the two kinds of CORPUS_WIDE_FINDINGS: the only findings that look beyond the decision's sources
+        if not content.isascii() or not content.isprintable():
+            self.add("non_ascii_in_form", "the quote holds a non-ASCII or control character",
+                     start, end, quote=content)
+            return
+        line = bisect.bisect_right(self.reading.line_ends, end - 1)
+        k = bisect.bisect_left(self.citation_starts, end)
+        after = citations[k] if k < len(citations) and citations[k].line == line else None
+        if after is None:
+            self.add("quote_without_citation", "a quoted directive has no citation after it on its line",
+                     start, end, quote=content)
+            return
+        source_id, claim_line = after.source_id, after.claim_line
+        claim = self.claims.get((source_id, claim_line))
+        if claim is not None and claim["quote"] == content:
+            return
+        if content in self.corpus.quote_index:
+            kind, detail = "misattributed", ("this text is in a pinned source, but it is not the claim at "
+                                             + ANSWER_FORM.citation.format(source_id=source_id, line=claim_line))
+        else:
+            kind, detail = "quote_not_found", "no pinned source contains this directive"
+        self.findings.append(build(Finding, FINDING_FIELDS, {
+            "kind": kind, "detail": detail, "start": start, "end": end, "quote": content,
+            "source_id": source_id, "line": claim_line}))
+
+
+def load_decision(path: str) -> Any:
+    """Read a decision JSON file (``-`` for stdin is not accepted: the answer may use stdin).
+
+    Read once, as :func:`~_conflict_gate.base.files.read_capped` reads (a regular
+    file of at most :data:`~_conflict_gate.base.registry.MAX_DECISION_BYTES`; a
+    symlink is followed, a FIFO never blocks) and parsed as strict JSON. Raises
+    :class:`DecisionError`: ``decision_unreadable`` for a missing, unreadable,
+    non-regular, too large, non-UTF-8 or non-JSON file (``NaN`` included);
+    ``invalid_decision`` for an object that repeats a key, which readers
+    disagree on (the last or the first wins), as the manifest refuses it.
+    """
+    def unreadable(reason: str, detail: str) -> DecisionError:
+        return DecisionError("decision_unreadable", detail, path=path)
+
+    raw = read_capped(os.path.realpath(path), MAX_DECISION_BYTES, unreadable)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DecisionError("decision_unreadable", f"invalid UTF-8 at byte {error.start}", path=path) from None
+    try:
+        return parse_strict(text)
+    except JsonProblem as problem:
+        if problem.kind == "duplicate_key":
+            raise DecisionError("invalid_decision", f"{printable(problem.message)}: a decision never "
+                                "repeats a key", path=path) from None
+        where = f" at line {problem.line}, column {problem.column}" if problem.line is not None else ""
+        raise DecisionError("decision_unreadable", f"not JSON ({printable(problem.message)[:120]}{where})",
+                            path=path) from None

@@ -1,0 +1,1 @@
+"""What every step uses: the vocabularies, typed errors, JSON in and out, reading files."""

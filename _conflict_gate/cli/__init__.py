@@ -1,0 +1,1 @@
+"""The command line: its support, the subcommands, findings for CI."""

@@ -1,0 +1,206 @@
+"""Recorded readings: per page, what the site's build showed (``pin --site``), bound to the page's SHA-256,
+in a file the manifest names and pins; and the pages no Markdown reading reads (no I/O).
+
+**The file** (the manifest's ``"readings"``, pinned by its ``"readings_sha256"``) is UTF-8 JSON, one
+object, written one page a line in manifest order::
+
+    {"format": "conflict-gate recorded readings 1",
+     "grammar": "<SHA-256 of the grammar's canonical JSON>",
+     "pages": [
+    ["guide", "guide.md", "<the page's SHA-256>", [claims, refusal, near-misses, occurrences, left out]],
+    ...
+    ]}
+
+A page's reading is the :class:`~_conflict_gate.reading.reader.Reading` the site's build judged it to have
+(:func:`~_conflict_gate.site.build.judge_site`), as :func:`~_conflict_gate.corpus.cache.encode_reading` writes
+it: its claims with their source lines and spans, or its refusal, its near-misses and the
+directive-shaped text the answer check looks quotes up in. :func:`parse_recorded` checks the file
+against its pin, its format and the manifest's grammar (else ``readings_unreadable``, an error of the
+whole manifest); :func:`recorded_reading` checks one page's record when the page is loaded: present,
+recorded for the path and the very bytes (SHA-256) of the page as verified, of the right shape (else
+``reading_unusable``, a failure of that page alone). A page read from its record is never read as
+Markdown.
+
+**Other text formats** (:data:`OTHER_FORMATS`: reStructuredText, MDX, AsciiDoc): no Markdown reading
+reads them, so a page in one that holds directive-shaped text is refused (``needs_site_build``) by
+:func:`unjudged_format` unless its site's build judges it (``--site``, or a recorded reading). MDX is
+read by the ``docusaurus`` renderer, which models it: under that renderer a ``.mdx`` page is read as
+before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import posixpath
+import re
+from typing import Any, Final, Iterable, Mapping, NamedTuple
+
+from .cache import decode_reading, encode_reading
+from ..base.errors import DirectiveError, IngestionError, printable
+from ..manifest.grammar import Grammar
+from ..base.jsondata import canonical_json
+from ..manifest.read import Entry, Manifest
+from ..reading.reader import Reading
+
+__all__ = ["OTHER_FORMATS", "READINGS_FORMAT", "Recorded", "grammar_digest", "parse_recorded", "recorded_reading",
+           "render_recorded", "unjudged_format"]
+
+#: The ``"format"`` of a recorded readings file; a file of another is refused (``readings_unreadable``).
+READINGS_FORMAT: Final = "conflict-gate recorded readings 1"
+#: Source suffixes (lowercase) of text formats no Markdown reading reads -> the format's name.
+OTHER_FORMATS: Final[Mapping[str, str]] = {".rst": "reStructuredText", ".mdx": "MDX", ".adoc": "AsciiDoc"}
+#: The renderer that reads ``.mdx`` pages (it models MDX): under it they are not an other format.
+_MDX_RENDERER: Final = "docusaurus"
+
+
+class Recorded(NamedTuple):
+    """A recorded readings file, checked whole: ``path`` (as the manifest names it), ``pages`` (source id
+    -> its record, ``[source id, path, sha256, reading]``, checked when used), the ``grammar`` it was
+    recorded under (the manifest's) and ``parsed``, each directive text met so far as the grammar parses
+    it (``None``: refused), so that a text repeated on many pages is parsed once."""
+
+    path: str
+    pages: Mapping[str, list[Any]]
+    grammar: Grammar
+    parsed: dict[str, tuple[str, str, str] | None]
+
+
+def grammar_digest(grammar: Grammar) -> str:
+    """SHA-256 (hex) of the grammar's canonical JSON: the grammar a file's readings were recorded under."""
+    return hashlib.sha256(canonical_json(grammar.summary()).encode("utf-8")).hexdigest()
+
+
+def _unreadable(manifest: Manifest, detail: str) -> IngestionError:
+    return IngestionError("readings_unreadable", f"{detail}; record the readings again: pin --site", path=manifest.readings)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _no_repeat(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise ValueError("a key is repeated")
+    return dict(pairs)
+
+
+def parse_recorded(raw: bytes, manifest: Manifest) -> Recorded:
+    """The recorded readings file of ``manifest`` from its raw bytes. Raises :class:`IngestionError`
+    ``readings_unreadable`` (naming the file) when the bytes are not the manifest's ``readings_sha256``,
+    not JSON of the documented shape (a repeated key, a page listed twice), of another format, or
+    recorded under another grammar. Linear in the file; decodes no page's reading."""
+    assert manifest.readings is not None
+    digest = hashlib.sha256(raw).hexdigest()
+    if digest != manifest.readings_sha256:
+        raise _unreadable(manifest, f"sha256 is {digest}, readings_sha256 pins {manifest.readings_sha256 or '(none)'} "
+                                    "(the file changed since pin --site wrote it)")
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant, object_pairs_hook=_no_repeat)
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
+        raise _unreadable(manifest, f"not JSON of the documented shape ({printable(str(error))[:200]})") from None
+    if type(data) is not dict or set(data) != {"format", "grammar", "pages"} or type(data["pages"]) is not list:
+        raise _unreadable(manifest, "not an object of format, grammar and pages")
+    if data["format"] != READINGS_FORMAT:
+        raise _unreadable(manifest, f"its format is {printable(repr(data['format']))[:100]}, not {READINGS_FORMAT!r}")
+    if data["grammar"] != grammar_digest(manifest.grammar):
+        raise _unreadable(manifest, "recorded under another grammar than the manifest's")
+    pages: dict[str, list[Any]] = {}
+    for record in data["pages"]:
+        if type(record) is not list or len(record) != 4 or type(record[0]) is not str:
+            raise _unreadable(manifest, "a page's record is not [source id, path, sha256, reading]")
+        if pages.setdefault(record[0], record) is not record:
+            raise _unreadable(manifest, f"{printable(record[0])[:200]} is recorded twice")
+    return Recorded(manifest.readings, pages, manifest.grammar, {})
+
+
+def recorded_reading(recorded: Recorded, entry: Entry, digest: str, raw: bytes) -> Reading:
+    """The recorded reading of ``entry``, whose bytes ``raw`` were verified to have ``digest`` (its pin).
+    Raises :class:`IngestionError` ``reading_unusable`` (naming the source and its path) when no reading
+    is recorded for it, or one for another path or other bytes (the page pinned again without
+    ``--site``), or one of the wrong shape, or one holding a claim that is not the page's text at its
+    place (its bytes at the claim's byte span, starting a line and ending it but for spaces and tabs) or
+    not a directive the grammar allows with that operation, key and value: a readings file edited by
+    hand, even pinned again, never makes a page say what its bytes do not."""
+    def unusable(detail: str) -> IngestionError:
+        return IngestionError("reading_unusable", f"{detail}; review the page, build the site and record its "
+                                                  "reading: pin --site", source_id=entry.source_id, path=entry.path)
+
+    record = recorded.pages.get(entry.source_id)
+    if record is None:
+        return _raise(unusable(f"no reading of it is recorded in {recorded.path}"))
+    _, path, sha256, data = record
+    if path != entry.path:
+        return _raise(unusable(f"{recorded.path} records a reading of {printable(str(path))[:200]!s}, not of this "
+                               "path"))
+    if sha256 != digest:
+        return _raise(unusable(f"{recorded.path} records the reading of other bytes (sha256 {printable(str(sha256))[:64]}, "
+                               f"the page's is {digest})"))
+    try:
+        if type(data) is not list or len(data) != 5:
+            raise ValueError("not a reading")
+        reading = decode_reading(data, entry.source_id, entry.path)
+    except (ValueError, TypeError, IndexError):
+        return _raise(unusable(f"its reading in {recorded.path} is not of the documented shape"))
+    parsed = recorded.parsed
+    for claim in reading.claims:
+        quote = claim.quote
+        if quote not in parsed:
+            try:
+                parsed[quote] = recorded.grammar.parse(quote)
+            except DirectiveError:
+                parsed[quote] = None
+        start, end = claim.byte_start, claim.byte_end
+        if (parsed[quote] != (claim.operation, claim.claim_key, claim.value) or raw[start:end] != quote.encode("utf-8")
+                or not (start == 0 or raw[start - 1:start] in b"\r\n" or (start == 3 and raw.startswith(_BOM)))
+                or _LINE_TAIL.match(raw, end) is None):
+            return _raise(unusable(f"{recorded.path} records a directive on line {claim.line} that is not the page's "
+                                   "text there, or not one the grammar allows"))
+    return reading
+
+
+_BOM: Final = b"\xef\xbb\xbf"
+#: What may follow a claim's text on its line: spaces and tabs, then the line's end.
+_LINE_TAIL: Final = re.compile(rb"[ \t]*(?:\r|\n|\Z)")
+
+
+def _raise(error: IngestionError) -> Reading:
+    raise error
+
+
+def render_recorded(grammar: Grammar, pages: Iterable[tuple[Entry, str, Reading]]) -> str:
+    """The text of a recorded readings file: ``pages`` (each entry, its SHA-256 and the reading its build
+    gave), one a line, in the order given. ASCII only (other characters escaped)."""
+    lines = [json.dumps([entry.source_id, entry.path, digest, encode_reading(reading)], separators=(",", ":"))
+             for entry, digest, reading in pages]
+    head = json.dumps({"format": READINGS_FORMAT, "grammar": grammar_digest(grammar)})[:-1]
+    return head + ', "pages": [\n' + ",\n".join(lines) + ("\n" if lines else "") + "]}\n"
+
+
+def other_format(path: str, renderer: str) -> str | None:
+    """The name of the text format of the page at ``path`` when no Markdown reading of ``renderer`` reads
+    it (:data:`OTHER_FORMATS`), else ``None``."""
+    suffix = posixpath.splitext(path)[1].lower()
+    if suffix == ".mdx" and renderer == _MDX_RENDERER:
+        return None
+    return OTHER_FORMATS.get(suffix)
+
+
+def unjudged_format(reading: Reading, path: str, renderer: str, source_id: str | None) -> Reading:
+    """``reading`` (the Markdown reading of the page at ``path``), or, for a page in another text format
+    (:func:`other_format`) that holds directive-shaped text (claims, occurrences, near-misses or a
+    refusal), that page refused: ``needs_site_build``, located at the first line that holds some. A
+    page in another format that holds none says nothing either way and is kept as it is."""
+    name = other_format(path, renderer)
+    if name is None or not (reading.claims or reading.occurrences or reading.near_misses or reading.refusal):
+        return reading
+    line = (reading.claims[0].line if reading.claims else reading.refusal.line if reading.refusal is not None
+            else reading.near_misses[0].line if reading.near_misses else None)
+    quote = (reading.claims[0].quote if reading.claims else reading.refusal.quote if reading.refusal is not None
+             else reading.near_misses[0].quote if reading.near_misses else reading.occurrences[0])
+    refusal = DirectiveError("needs_site_build", f"a {name} page, which no Markdown reading reads, holds "
+                             "directive-shaped text: only the site's build can judge it (--site DIR, or the "
+                             "reading pin --site DIR records)", quote=quote[:200], source_id=source_id, path=path,
+                             line=line, column=1 if line is not None else None)
+    return reading._replace(claims=(), refusal=refusal, near_misses=())

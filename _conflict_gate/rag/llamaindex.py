@@ -1,0 +1,71 @@
+"""The gate as a LlamaIndex node postprocessor: retrieved nodes kept only from the eligible pages of a ready decision (the ``[llamaindex]`` extra).
+
+Imported only by whoever uses it (``import conflict_gate`` never imports
+LlamaIndex)::
+
+    from _conflict_gate.rag.llamaindex import ConflictGatePostprocessor
+    gate = ConflictGatePostprocessor.over(corpus, "1.0")
+    engine = index.as_query_engine(node_postprocessors=[gate])
+
+A node's page comes from its metadata (``file_path``, as ``SimpleDirectoryReader``
+writes it, ``source`` or ``source_id``: :func:`~_conflict_gate.corpus.chunks.chunk_source`);
+the query is the decision's question. On anything but ``ready`` no node is
+returned (the answer is withheld) and :attr:`ConflictGatePostprocessor.last_decision`
+holds the decision, so the application can show the conflict. Requires
+llama-index-core (tested with the version the extra pins).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llama_index.core.bridge.pydantic import PrivateAttr
+from llama_index.core.postprocessor.types import BaseNodePostprocessor
+from llama_index.core.schema import NodeWithScore, QueryBundle
+
+from ..decide.context import DEFAULT_CONTEXT_CHARS
+from ..corpus.load import Corpus
+from .filter import filter_chunks, question_of
+
+__all__ = ["ConflictGatePostprocessor"]
+
+
+class ConflictGatePostprocessor(BaseNodePostprocessor):
+    """A LlamaIndex node postprocessor that gates retrieved nodes with
+    :func:`~_conflict_gate.decide.context.gate_context`: the nodes of the eligible pages when the decision is
+    ``ready``, none otherwise. ``last_decision`` is the decision of the latest call (``None`` before
+    the first); one instance is not meant to be shared between threads. Raises
+    :class:`~_conflict_gate.base.errors.GateError` for a node whose page the manifest does not list."""
+
+    version: str
+    max_context_chars: int = DEFAULT_CONTEXT_CHARS
+    _corpus: Any = PrivateAttr(default=None)
+    _last: Any = PrivateAttr(default=None)
+
+    @classmethod
+    def over(cls, corpus: Corpus, version: str, *,
+             max_context_chars: int = DEFAULT_CONTEXT_CHARS) -> ConflictGatePostprocessor:
+        """A postprocessor gating against ``corpus`` (a loaded :class:`~_conflict_gate.corpus.load.Corpus`)
+        at ``version``."""
+        made = cls(version=version, max_context_chars=max_context_chars)
+        made._corpus = corpus
+        return made
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "ConflictGatePostprocessor"
+
+    @property
+    def last_decision(self) -> Any:
+        """The context decision of the latest call, or ``None``."""
+        return self._last
+
+    def _postprocess_nodes(self, nodes: list[NodeWithScore],
+                           query_bundle: QueryBundle | None = None) -> list[NodeWithScore]:
+        if self._corpus is None:
+            raise ValueError("build the postprocessor with ConflictGatePostprocessor.over(corpus, version)")
+        query = question_of(query_bundle.query_str if query_bundle is not None else None)
+        result = filter_chunks(self._corpus, self.version, [dict(n.node.metadata) for n in nodes],
+                               question=query, max_context_chars=self.max_context_chars)
+        self._last = result.decision
+        return [nodes[at] for at in result.kept]

@@ -1,0 +1,676 @@
+"""MkDocs (Python-Markdown + the extensions mkdocs-material documents): a conservative model of where it parts
+from CommonMark, as a value the ``mkdocs`` renderer carries (no I/O).
+
+Python-Markdown is not CommonMark-derived, so the ``mkdocs`` renderer reads a
+page as the ``commonmark`` renderer does (the union of the CommonMark, GFM
+and markdown-it readings) and adds what this model finds, line by line, in
+one pass over the page (:func:`scan`):
+
+* **Containers** whose body MkDocs renders as Markdown where CommonMark sees
+  indented code or top-level paragraphs: admonitions (``!!! note``),
+  pymdownx.details (``??? info``, ``???+ info``), pymdownx.tabbed
+  (``=== "pip"``), definition lists (``:   body``), each with the lines
+  indented deeper than its opener after it; pymdownx.blocks (``/// note``
+  up to a line of only slashes); md_in_html (an HTML start tag with a
+  ``markdown`` attribute up to its end tag). Directive-shaped text in a
+  body is ``misplaced_directive``, the message naming the container, as in a
+  block quote. A body that is not closed runs to the end of the page.
+* **Includes**: a pymdownx.snippets line (``--8<-- "file"``, or ``--8<--``
+  alone opening or closing a list of files; not ``;--8<--``) refuses the page
+  (``ambiguous_markup``, naming the line), wherever it is: snippets runs
+  before Markdown is parsed, in code blocks too, and what it pulls in is not
+  on the page.
+* **Code that may be text** (:meth:`MkDocsPage.code_doubt`): superfences
+  closes a fence only with the opener's character and length, so a fence
+  CommonMark closes with a longer run, or one never closed, is paragraph
+  text for MkDocs; indented code whose first line follows a list item,
+  definition or footnote line (or any indented line) may belong to it,
+  since Python-Markdown nests by four columns; indented code right below a
+  line that is not blank (a closing fence: Python-Markdown shows both as
+  one paragraph), or below a line that begins with a tag (raw HTML it keeps
+  open over blank lines), may be text too. Directive-shaped text there
+  is in doubt (``ambiguous_markup``). So is a candidate in a stretch of
+  lines holding a backtick line that opens no fence superfences closes (its
+  backticks may pair with others into a code span over the lines); a tag in
+  a fence superfences closes is code, not HTML Python-Markdown passes on.
+* **Hidden text that may show** (:meth:`MkDocsPage.hidden_doubt`): a link
+  definition whose title's quote is on an earlier line is paragraph text for
+  Python-Markdown; an HTML block that is not a comment closed later (an
+  unclosed ``<!--`` is text); the start of a line raw HTML hides inside a
+  paragraph (code spans, links and arithmatex's ``$...$`` come first in
+  Python-Markdown). Directive-shaped text there is in doubt.
+* **Shown text that may hide** (``doubts``): the lines an abbreviation
+  definition takes (its title may be the next line), the terms above a
+  definition line (def_list), the lines after a ``<...>`` holding a backtick
+  (code spans come before autolinks and tags), and the lines between a
+  pymdownx.critic mark's opener and its closer (``{--`` ... ``--}``).
+
+What it does not model, and why that is safe: everything else Python-Markdown
+does differently (list indentation, setext headings, HTML blocks kept open
+over blank lines, attribute lists, MultiMarkdown meta) either
+only hides a line that CommonMark already refuses or happens where the
+CommonMark reading refuses already; the differential test against
+Python-Markdown (``tests/test_reader_differential_mkdocs.py``) measures it.
+Time is linear in the page: each line is looked at once, the container stack
+is at most :data:`MAX_CONTAINERS` deep (deeper openers are taken as one more
+level of the deepest).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Final, NamedTuple, Sequence
+
+from .blocks.scan import candidates_stretches, hinted_line_matches
+from .mkdocs_lines import MAX_ABBREVIATIONS, _Lines, _abbreviated, _backtick_in_tags, _line_end
+
+__all__ = ['MAX_CONTAINERS', 'MKDOCS_EXTENSIONS', 'MkDocsPage', 'Problem', 'scan']
+
+#: The Markdown extensions this model follows (mkdocs-material's documented set); ``init`` lists
+#: the others a ``mkdocs.yml`` enables.
+MKDOCS_EXTENSIONS: Final = frozenset({
+    "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "toc", "tables", "meta",
+    "markdown.extensions.abbr", "markdown.extensions.admonition", "markdown.extensions.attr_list",
+    "markdown.extensions.def_list", "markdown.extensions.footnotes", "markdown.extensions.md_in_html",
+    "markdown.extensions.toc", "markdown.extensions.tables", "markdown.extensions.meta",
+    "pymdownx.details", "pymdownx.superfences", "pymdownx.tabbed", "pymdownx.blocks.admonition",
+    "pymdownx.blocks.details", "pymdownx.blocks.tab", "pymdownx.blocks.html", "pymdownx.blocks.definition",
+    "pymdownx.snippets",
+    # inline-only extensions: they change no block and show no hidden text
+    "pymdownx.arithmatex", "pymdownx.betterem", "pymdownx.caret", "pymdownx.highlight", "pymdownx.inlinehilite",
+    "pymdownx.keys", "pymdownx.mark", "pymdownx.smartsymbols", "pymdownx.tasklist", "pymdownx.tilde",
+    "pymdownx.emoji", "pymdownx.critic",
+})
+#: Containers nested deeper than this are taken as one level (their bodies are still containers).
+MAX_CONTAINERS: Final = 64
+
+_LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|\Z)")
+_INDENT: Final = re.compile(r"[ \t]*")
+_ADMONITION: Final = re.compile(r"(!!!|\?\?\?\+?)[ \t]+[A-Za-z0-9_-]", re.ASCII)
+_TAB: Final = re.compile(r"===[!+]{0,2}[ \t]+\"", re.ASCII)
+_DEFINITION: Final = re.compile(r":[ \t]+\S", re.ASCII)
+_BLOCK_OPEN: Final = re.compile(r"(/{3,})[ \t]*([A-Za-z][A-Za-z0-9_-]*)", re.ASCII)
+_BLOCK_CLOSE: Final = re.compile(r"/{3,}[ \t]*\Z", re.ASCII)
+_MD_IN_HTML: Final = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)\b[^>]*?\smarkdown(?:[ \t]*=|[ \t>/]|\Z)", re.ASCII)
+_SNIPPET: Final = re.compile(r"[ \t]*(;*)-+8<-+(?:[ \t]+(?:\"(?:\\\"|[^\"])+?\"|'(?:\\'|[^'])+?')(?![ \t])|(?![ \t]))"
+                             r"[ \t]*\Z", re.ASCII)
+_LIST_OR_NOTE: Final = re.compile(r"(?:[*+-]|[0-9]{1,9}[.)])(?:[ \t]|\Z)|:[ \t]|\[\^[^\]]*\]:|(?:!!!|\?\?\?|===)",
+                                  re.ASCII)
+
+#: The first line of a run of lines (no blank line between) after which Python-Markdown may continue a
+#: block quote, list item, container, fence or HTML lazily where CommonMark starts a paragraph.
+_LAZY_FROM: Final = re.compile(r"[ \t]{0,3}(?:>|(?:[*+-]|[0-9]+[.)])(?:[ \t]|\Z)|`{3,}|~{3,}|:[ \t]|\$\$|\\\[|\\begin\{)",
+                               re.ASCII)
+#: An indented line: a run beginning with one continues the list item or quote above it (after a blank line).
+_INDENTED: Final = re.compile(r"(?: {4}| {0,3}\t)", re.ASCII)
+_ABBREVIATION: Final = re.compile(r"[ \t]{0,3}\*\[([^\]\r\n]+)\]:", re.ASCII)
+_LAZY_WHY: Final = ("MkDocs (Python-Markdown) may continue the block quote, list item, definition, fence or "
+                    "math block (arithmatex) begun on line {} over this line, where CommonMark reads a paragraph")
+
+_NAMES: Final = {"!!!": "an admonition", "???": "a collapsible details block (pymdownx.details)",
+                 "???+": "a collapsible details block (pymdownx.details)", "===": "a content tab (pymdownx.tabbed)",
+                 ":": "a definition list's definition (def_list)"}
+
+
+class Problem(NamedTuple):
+    """Something the model refuses: the byte ``offset`` it is about, its reason, and the message's detail."""
+
+    offset: int
+    reason: str
+    detail: str
+
+
+class _Open(NamedTuple):
+    name: str  # what the message calls it
+    line: int  # 0-based line of the opener
+    indent: int  # columns of the opener's indentation (indented bodies), -1 for delimited bodies
+    close: str  # "indent", "slashes", or a tag name (md_in_html)
+
+
+#: A fence superfences opens: the run, then a language, options (``title="..."``) or an attribute list.
+_SUPERFENCE: Final = re.compile(r"(`{3,}|~{3,})[ \t]*(?:\{[^\r\n{}]*\}|[\w#.+-]*[ \t]*(?:[A-Za-z][A-Za-z0-9_]*"
+                                r"(?:=(?:\"[^\"]*\"|'[^']*'))?[ \t]*)*)\Z", re.ASCII)
+_FENCE_ONLY: Final = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*\r?$", re.ASCII | re.MULTILINE)
+#: What a line of :data:`_FENCE_ONLY` (and of :data:`_BACKTICK_LINE`: the first) holds (the lines worth trying).
+_FENCE_RUNS: Final = ("```", "~~~")
+
+
+@dataclass
+class MkDocsPage:
+    """What :func:`scan` found on one page (byte offsets into the view, lines 0-based)."""
+
+    #: Candidate offset -> (container name, opener line), for candidates inside a container body.
+    contained: dict[int, tuple[str, int]]
+    #: The candidates inside a fence superfences closes (MkDocs shows them as code).
+    code: set[int]
+    #: The snippets lines: (offset of the line's start, 0-based line).
+    includes: list[tuple[int, int]]
+    view: str
+    #: Candidate offset -> (why, 0-based line of the cause), for candidates MkDocs may read otherwise:
+    #: lines that may continue a quote, list item, container or fence lazily; abbreviated words.
+    doubts: dict[int, tuple[str, int]] = field(default_factory=dict)
+    #: ``(start, end)`` offsets of the fences superfences closes, in order.
+    fenced: Sequence[tuple[int, int]] = ()
+    _first_html: int | None = field(default=None, repr=False)
+    _comment_ends: list[int] | None = field(default=None, repr=False)
+    #: for _read_first: (stretch start, offset scanned to, what was seen: a mark read before raw HTML, '<' count)
+    _stretch: tuple[int, int, bool, int] = field(default=(-1, -1, False, 0), repr=False)
+
+    def _line_start(self, offset: int) -> int:
+        return max(self.view.rfind("\n", 0, offset), self.view.rfind("\r", 0, offset)) + 1
+
+    def code_doubt(self, at: int, first: int, kind: str) -> str | None:
+        """Why MkDocs may show text at ``at`` that CommonMark reads as code in a block whose first line
+        starts at offset ``first``, or None."""
+        if at in self.code:
+            return None
+        if kind == "fenced_code":
+            return ("superfences closes a fence only with the opener's character and length, and reads no "
+                    "unclosed fence (nor, after one, the fences below it): MkDocs may show these lines as text")
+        # indented code: its first line follows, across blank lines, a line of a list item, a definition,
+        # a footnote, a container, or an indented line, which Python-Markdown may nest it in
+        view = self.view
+        end = self._line_start(first)
+        html = self.first_html_line()
+        if 0 <= html < first:
+            return ("MkDocs (Python-Markdown) keeps the raw HTML begun on line "
+                    f"{_line_number(view, html) + 1} open over blank lines up to its end tag, and shows these "
+                    "lines in it as text")
+        if end > 0:
+            above = view[self._line_start(end - 1):end]
+            if above.strip(" \t\r\n"):
+                # right below a line that is not blank (a closing fence, a heading, an HTML block's last
+                # line): Python-Markdown has no indented code there but a paragraph's lazy line; after a
+                # fence superfences stashes, the fence and this line show as one paragraph
+                return ("MkDocs (Python-Markdown) reads an indented line right below a line that is not blank "
+                        "(such as a closing fence) as text of a paragraph, not as code")
+        while end > 0:
+            start = self._line_start(end - 1)
+            text = view[start:end].rstrip("\r\n")
+            if text.strip(" \t"):
+                if text[0] in " \t" or _LIST_OR_NOTE.match(text):
+                    return ("MkDocs (Python-Markdown) nests indented lines in the list item, definition or "
+                            "container above by four columns, and may show them as text")
+                return None
+            end = start
+        return None
+
+    def first_html_line(self) -> int:
+        """The offset of the page's first line that begins (after 0-3 spaces) with a tag (``<`` and a
+        letter), or -1; found once."""
+        if self._first_html is None:
+            found = _HTML_LINE.search(self.view)
+            self._first_html = -1 if found is None else found.start()
+        return self._first_html
+
+    def hidden_doubt(self, at: int, kind: str) -> str | None:
+        """Why MkDocs may show text CommonMark hides at ``at`` (in a block of ``kind``), or None: a link
+        definition's title begun on an earlier line (Python-Markdown reads a definition's title only on
+        its line or the next, from its quote); an HTML block that is not a comment closed after ``at``
+        (Python-Markdown shows an unclosed ``<!--`` as text, hostile finding 2c); raw HTML inside a
+        paragraph hiding the start of a line (Python-Markdown reads code spans, links and arithmatex's
+        ``$...$`` before raw HTML, so ``[a <!-- ](x)`` or ``$`<!--$`` leave no comment open: hostile
+        finding 2d, 2f)."""
+        if kind == "html_block":
+            if "<!--" in self.view[max(0, at - 4096):at] and self._comment_closed_after(at):
+                return None  # a comment closed after it: Python-Markdown hides it too
+            return ("MkDocs (Python-Markdown) passes an HTML block through only when it starts with a whole tag "
+                    "or a comment closed later ('<!--' never closed is text); this text may show")
+        if kind in ("paragraph", "table"):
+            view, i = self.view, at
+            while i > 0 and view[i - 1] in " \t":
+                i -= 1
+            if i > 0 and view[i - 1] not in "\r\n":
+                return None  # not the start of a line: no reading makes it a directive
+            if not self._read_first(at):
+                return None  # nothing Python-Markdown reads before raw HTML: it hides the line too
+            return ("MkDocs (Python-Markdown) reads code spans, links and inline math ($...$) before raw HTML, "
+                    "which may then not hide this line as CommonMark does")
+        if kind != "link_definition":
+            return None
+        before = self.view[self._line_start(at):at]
+        if "]:" in before or '"' in before or "'" in before or "(" in before:
+            return None
+        return "MkDocs (Python-Markdown) reads a link definition's title only from its quote on; this line may show as text"
+
+    def _read_first(self, at: int) -> bool:
+        """Does the stretch of lines holding ``at`` hold, before it, something Python-Markdown reads before
+        raw HTML (a backtick, ``[``, ``$``, a backslash, ``++``: code spans, links, arithmatex, escapes,
+        keys) or a second ``<`` (an autolink, or a tag its looser pattern takes)? Asked at increasing
+        offsets, read on from the last answer (linear over the page)."""
+        view = self.view
+        start, scanned, seen, angles = self._stretch
+        if scanned < 0 or at < scanned or _BLANK_BETWEEN.search(view, scanned, at) is not None:
+            floor = scanned if 0 <= scanned <= at else 0  # no line above the last answer is walked twice
+            start = at
+            while start > 0:  # back to the stretch's first line
+                above = view.rfind("\n", 0, start - 1) + 1
+                if not view[above:start].strip(" \t\r\n") or above < floor:
+                    break
+                start = above
+            scanned, seen, angles = start, False, 0
+        for mark in _READ_BEFORE_HTML.finditer(view, scanned, at):
+            if mark.group() == "<":
+                angles += 1
+            else:
+                seen = True
+        self._stretch = (start, at, seen, angles)
+        return seen or angles >= 2
+
+    def _comment_closed_after(self, at: int) -> bool:
+        """Is there a ``-->`` after ``at`` outside the fences superfences closes (found once)?"""
+        if self._comment_ends is None:
+            ends: list[int] = []
+            k = 0
+            for close in re.finditer("-->", self.view):
+                while k < len(self.fenced) and self.fenced[k][1] <= close.start():
+                    k += 1
+                if not (k < len(self.fenced) and self.fenced[k][0] <= close.start()):
+                    ends.append(close.start())
+            self._comment_ends = ends
+        return bisect.bisect_right(self._comment_ends, at) < len(self._comment_ends)
+
+
+#: What Python-Markdown's inline patterns read before raw HTML (code spans, escapes, links, arithmatex, keys, autolinks).
+_READ_BEFORE_HTML: Final = re.compile(r"[`\[$\\<]|\+\+", re.ASCII)
+_BLANK_BETWEEN: Final = re.compile(r"\n[ \t\r]*\n", re.ASCII)
+#: A line that begins (after 0-3 spaces) with a start tag: raw HTML Python-Markdown may keep open over blank lines.
+_HTML_LINE: Final = re.compile(r"^ {0,3}<[A-Za-z]", re.ASCII | re.MULTILINE)
+
+
+def _columns(indent: str) -> int:
+    columns = 0
+    for ch in indent:
+        columns = columns + 4 - columns % 4 if ch == "\t" else columns + 1
+    return columns
+
+
+#: A run of plain lines: each starts, unindented, with a character no construct the model follows starts
+#: with (so each only ends the indented bodies open, and is read as text).
+_PLAIN_RUN: Final = re.compile(r"(?:[A-Za-z\x80-\xff\"'(@#%&,.\[\]^_{|}][^\r\n]*(?:\r\n|\r|\n|\Z))+", re.ASCII)
+#: The line may end in ``\n``, ``\r\n`` or a lone ``\r`` (a CRLF page's snippets line is one too).
+_SNIPPET_LINE: Final = re.compile(_SNIPPET.pattern.replace(r"\Z", r"(?=[\r\n]|\Z)"), re.ASCII)
+_ABBREVIATION_LINE: Final = re.compile(r"^" + _ABBREVIATION.pattern, re.ASCII | re.MULTILINE)
+
+
+#: Python-Markdown's inline raw HTML (its ``HTML_RE``): a tag is ``<``, a letter, anything but ``<>@`` and
+#: spaces, then perhaps a space and anything but ``<>``, then ``>``. Looser than CommonMark's (6.6).
+_PYMD_TAG: Final = re.compile(r"</?[A-Za-z][^<>@ \r\n]*(?: [^<>]*)?>", re.ASCII)
+#: CommonMark 6.6: an open tag (name, attributes with their values) or a closing tag; and an autolink (6.5),
+#: which Python-Markdown reads before raw HTML.
+_COMMONMARK_TAG: Final = re.compile(
+    r"<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*\s*/?>"
+    r"|</[A-Za-z][A-Za-z0-9-]*\s*>|<[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*>", re.ASCII)
+_LOOSE_TAG_WHY: Final = ("MkDocs (Python-Markdown) passes '{}' (line {}) to the browser as an HTML tag, which "
+                         "CommonMark shows as text; what it opens may stay open over the lines after it")
+#: A line on which the end of an HTML block of kinds 1-5 (CommonMark 4.6: ``</script>``, ``</pre>``,
+#: ``</style>``, ``</textarea>``, ``-->``, ``?>``, ``]]>``) is followed by text: Python-Markdown reads that
+#: text as Markdown of its own (``</script>1. *bar*`` is a list item), so the lines after may continue it.
+_TEXT_AFTER_END: Final = re.compile(r"(?:</(?:pre|script|style|textarea)\s*>|-->|\?>|\]\]>)[ \t]*[^ \t\r\n]",
+                                    re.ASCII | re.IGNORECASE)
+
+
+def _loose_tag(view: str, last: int, fenced: Sequence[tuple[int, int]] = ()) -> tuple[int, str] | None:
+    """``(offset, tag)`` of the first tag before ``last`` that Python-Markdown passes to the browser
+    and CommonMark does not (:data:`_PYMD_TAG`, :data:`_COMMONMARK_TAG`), or None. A tag inside a fence
+    superfences closes (``fenced``: ``(start, end)`` offsets, in order) is code, not HTML (issue 29:
+    ``#> <class 'int'>`` in a Python example). Linear: each ``<`` is matched once, the fences walked
+    beside the tags."""
+    k = 0
+    for tag in _PYMD_TAG.finditer(view, 0, last):
+        while k < len(fenced) and fenced[k][1] <= tag.start():
+            k += 1
+        if k < len(fenced) and fenced[k][0] <= tag.start():
+            continue
+        if _COMMONMARK_TAG.fullmatch(tag.group()) is None:
+            return tag.start(), tag.group()
+    return None
+
+
+def _line_number(view: str, offset: int) -> int:
+    """0-based line of ``offset`` (lines end at ``\n``, ``\r\n`` or a lone ``\r``)."""
+    return view.count("\n", 0, offset) + view.count("\r", 0, offset) - view.count("\r\n", 0, offset)
+
+
+def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
+    """Read the page's lines once, up to the last candidate's: the containers around each candidate, the
+    fences; and search the whole page for snippets lines and abbreviations."""
+    contained: dict[int, tuple[str, int]] = {}
+    includes: list[tuple[int, int]] = []
+    code: set[int] = set()
+    doubts: dict[int, tuple[str, int]] = {}
+    fenced: list[tuple[int, int]] = []  # (opening line's start, closing line's start) of the fences superfences closes
+    if "8<" in view:
+        for snippet in _SNIPPET_LINE.finditer(view):
+            if not snippet.group(1):  # the first refuses the page
+                includes.append((snippet.start(), _line_number(view, snippet.start())))
+                break
+    abbreviations: list[tuple[str, int]] = []
+    if "*[" in view:
+        for abbreviation in _ABBREVIATION_LINE.finditer(view):
+            abbreviations.append((abbreviation.group(1), _line_number(view, abbreviation.start())))
+            if len(abbreviations) > MAX_ABBREVIATIONS:
+                break
+    # superfences closes a fence at the next line of exactly its run, indented as its opener: where each
+    # (indentation, run) closes
+    closers: dict[tuple[str, str], list[int]] = {}
+    if "``" in view or "~~" in view:
+        for closer in hinted_line_matches(_FENCE_ONLY, _FENCE_RUNS, view):
+            closers.setdefault((closer.group(1), closer.group(2)), []).append(closer.start())
+    stack: list[_Open] = []
+    fence_end = -1  # offset of the closing line of the open fence
+    unclosed_above = False  # a fence opener above has no closing line
+    next_candidate = 0
+    count = len(candidates)
+    depth_of_tag = 0
+    last_nonblank = False
+    lazy_from = -1  # the line the current run of lines began on, when Python-Markdown may continue it lazily
+    listed = False  # the last run that began unindented began with a quote, list item, definition or fence
+    on_line: list[tuple[int, int, int]] = []  # (candidate, its line's end, -1) for abbreviations
+    number = -1
+    pos = 0
+    size = len(view)
+    while next_candidate < count and pos < size:
+        if fence_end < 0 and not (stack and stack[-1].close not in ("indent", "slashes")):
+            run = _PLAIN_RUN.match(view, pos)
+            if run is not None:  # plain text lines: they end the indented bodies, and are text
+                while stack and stack[-1].close == "indent":
+                    stack.pop()
+                if not last_nonblank:
+                    listed = False
+                end = run.end()
+                while next_candidate < count and candidates[next_candidate] < end:
+                    at = candidates[next_candidate]
+                    if stack:
+                        contained[at] = (stack[-1].name, stack[-1].line)
+                    else:
+                        if lazy_from >= 0 and last_nonblank:
+                            doubts[at] = (_LAZY_WHY.format(lazy_from + 1), lazy_from)
+                        if abbreviations:
+                            on_line.append((at, _line_end(view, at), -1))
+                    next_candidate += 1
+                piece = run.group()
+                number += piece.count("\n") + piece.count("\r") - piece.count("\r\n")
+                if not piece.endswith(("\n", "\r")):
+                    number += 1
+                last_nonblank = True
+                pos = end
+                continue
+        match = _LINE.match(view, pos)
+        assert match is not None
+        start, end = match.span()
+        if start == end:
+            break
+        number += 1
+        pos = end
+        text = view[start:end].rstrip("\r\n")
+        if start < fence_end:  # a line of a fence's code (after an unclosed opener, maybe text: not known code)
+            while next_candidate < count and candidates[next_candidate] < end:
+                if not unclosed_above:
+                    code.add(candidates[next_candidate])
+                next_candidate += 1
+            continue
+        if start == fence_end:  # its closing line
+            fence_end = -1
+            continue
+        stripped = text.lstrip(" \t")
+        columns = _columns(text[:len(text) - len(stripped)])
+        blank = not stripped
+        if blank:
+            lazy_from = -1
+        elif not last_nonblank and _INDENTED.match(text):
+            if listed:
+                lazy_from = number
+        elif lazy_from < 0 and (_LAZY_FROM.match(text) or _TEXT_AFTER_END.search(text)):
+            lazy_from = number
+        if not blank and not last_nonblank and not _INDENTED.match(text):
+            listed = _LAZY_FROM.match(text) is not None  # the run begins with a quote, list item, ...
+        elif not blank and not _INDENTED.match(text) and _LAZY_FROM.match(text):
+            listed = True  # ... or holds one (a definition under its term): indented lines below go on with it
+        if not blank:
+            # indented bodies end at a line not indented deeper than their opener
+            while stack and stack[-1].close == "indent" and columns <= stack[-1].indent:
+                stack.pop()
+            if stack and stack[-1].close == "slashes" and _BLOCK_CLOSE.match(stripped):
+                stack.pop()
+            elif stack and stack[-1].close not in ("indent", "slashes"):
+                tag = stack[-1].close
+                depth_of_tag += len(re.findall(rf"<{tag}\b", stripped, re.IGNORECASE))
+                depth_of_tag -= len(re.findall(rf"</{tag}\s*>", stripped, re.IGNORECASE))
+                if depth_of_tag <= 0:
+                    stack.pop()
+        while next_candidate < count and candidates[next_candidate] < end:
+            at = candidates[next_candidate]
+            if stack:
+                top = stack[-1]
+                contained[at] = (top.name, top.line)
+            else:
+                if 0 <= lazy_from < number:
+                    doubts[at] = (_LAZY_WHY.format(lazy_from + 1), lazy_from)
+                if abbreviations:
+                    on_line.append((at, start + len(text), number))
+            next_candidate += 1
+        if blank:
+            last_nonblank = False
+            continue
+        opener = _SUPERFENCE.match(stripped)
+        if opener is not None:
+            ends = closers.get((text[:len(text) - len(stripped)], opener.group(1)), [])
+            later = bisect.bisect_right(ends, start)
+            if later < len(ends):
+                fence_end = ends[later]
+                if not unclosed_above:  # below an unclosed one superfences may stash no fence
+                    fenced.append((start, fence_end))
+                last_nonblank = True
+                continue
+            unclosed_above = True  # superfences may then read no fence below (MkDocs shows their lines)
+        if len(stack) < MAX_CONTAINERS:
+            admonition = _ADMONITION.match(stripped)
+            if admonition is not None:
+                stack.append(_Open(_NAMES[admonition.group(1)], number, columns, "indent"))
+            elif _TAB.match(stripped):
+                stack.append(_Open(_NAMES["==="], number, columns, "indent"))
+            elif columns < 4 and _DEFINITION.match(stripped) and last_nonblank:
+                stack.append(_Open(_NAMES[":"], number, columns, "indent"))
+                # the definition's own line is its body
+                for at in candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, end)]:
+                    contained.setdefault(at, (_NAMES[":"], number))
+            else:
+                block = _BLOCK_OPEN.match(stripped)
+                if block is not None:
+                    stack.append(_Open(f"a '/// {block.group(2)}' block (pymdownx.blocks)", number, -1, "slashes"))
+                elif "markdown" in stripped and columns < 4:
+                    element = _MD_IN_HTML.match(stripped)
+                    if element is not None:
+                        tag = re.escape(element.group(1))
+                        depth_of_tag = (len(re.findall(rf"<{tag}\b", stripped, re.IGNORECASE))
+                                        - len(re.findall(rf"</{tag}\s*>", stripped, re.IGNORECASE)))
+                        if depth_of_tag > 0:
+                            stack.append(_Open(f"an HTML element with the markdown attribute "
+                                               f"(<{element.group(1)} markdown>, md_in_html)", number, -1, tag))
+        last_nonblank = True
+    if abbreviations and on_line:
+        _abbreviated(view, abbreviations, on_line, doubts)
+    if candidates and "*[" in view:
+        _abbreviation_titles(view, candidates, doubts)
+    if candidates and ":" in view:
+        _definition_terms(view, candidates, fenced, doubts)
+    if candidates and "`" in view and "<" in view:
+        _backtick_in_tags(view, candidates, fenced, doubts)
+    if "```" in view:
+        _backtick_lines(view, candidates, fenced, contained, code, doubts)
+    if candidates and "{" in view:
+        _critic(view, candidates, doubts)
+    loose = _loose_tag(view, candidates[-1], fenced) if candidates and "<" in view else None
+    if loose is not None:
+        offset, tag = loose
+        line = _line_number(view, offset)
+        why = _LOOSE_TAG_WHY.format(tag[:40], line + 1)
+        for at in candidates[bisect.bisect_right(candidates, offset):]:
+            if at not in contained and at not in code:
+                doubts.setdefault(at, (why, line))
+    return MkDocsPage(contained, code, includes, view, doubts, fenced)
+
+
+#: pymdownx.critic's marks, each opener with its closer: a preprocessor over the whole page (over lines and
+#: blank lines alike), before any block is read.
+_CRITIC: Final = (("{--", "--}"), ("{++", "++}"), ("{~~", "~~}"), ("{==", "==}"), ("{>>", "<<}"))
+_CRITIC_WHY: Final = ("pymdownx.critic's mark opened on line {} ({}) closes below: the line is struck out, "
+                      "inserted, highlighted or a comment (in the accept mode a deletion is not shown at all)")
+
+
+def _critic(view: str, candidates: Sequence[int], doubts: dict[int, tuple[str, int]]) -> None:
+    """Each candidate between a critic mark's opener and its closer (the first after the opener), as
+    pymdownx.critic pairs them: in doubt (hostile round 3: ``{--`` above a directive and ``--}`` below strike
+    it out, and the accept mode removes it). Linear: each kind's marks are found once."""
+    for opener, closer in _CRITIC:
+        if opener not in view:
+            continue
+        opens = [m.start() for m in re.finditer(re.escape(opener), view)]
+        closes = [m.start() for m in re.finditer(re.escape(closer), view)]
+        for at in candidates:
+            k = bisect.bisect_left(opens, at) - 1
+            if k < 0:
+                continue
+            c = bisect.bisect_left(closes, opens[k] + len(opener))
+            if c < len(closes) and closes[c] >= at:
+                line = _line_number(view, opens[k])
+                doubts.setdefault(at, (_CRITIC_WHY.format(line + 1, opener), line))
+
+
+#: A line that begins with a run of three or more backticks (after any indentation).
+_BACKTICK_LINE: Final = re.compile(r"^[ \t]*```", re.ASCII | re.MULTILINE)
+_BACKTICK_WHY: Final = ("the backticks beginning line {} open no fence superfences closes, so Python-Markdown may pair "
+                        "them with other backticks of this paragraph into a code span over its lines")
+
+
+def _backtick_lines(view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]],
+                    contained: dict[int, tuple[str, int]], code: set[int], doubts: dict[int, tuple[str, int]]) -> None:
+    """Note the candidates of a stretch of lines (between blank lines) holding a line that begins with
+    three or more backticks and is no opening or closing line of a fence superfences closes
+    (``fenced``): Python-Markdown reads such a line as paragraph text, and its backticks may make a
+    code span with others over the lines between, hiding a directive CommonMark shows (issue 29:
+    ``text⏎    ```⏎D⏎```````). Linear: the stretches and the backtick lines are walked side by side."""
+    fence_lines = {start for start, _ in fenced} | {end for _, end in fenced}
+    lines = [m.start() for m in hinted_line_matches(_BACKTICK_LINE, _FENCE_RUNS[:1], view)
+             if view.rfind("\n", 0, m.start()) + 1 not in fence_lines]
+    if not lines:
+        return
+    k = 0
+    for start, end in candidates_stretches(view, candidates):
+        while k < len(lines) and lines[k] < start:
+            k += 1
+        if k < len(lines) and lines[k] < end:
+            line = _line_number(view, lines[k])
+            for at in candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, end)]:
+                if at not in contained and at not in code:
+                    doubts.setdefault(at, (_BACKTICK_WHY.format(line + 1), line))
+
+
+#: The start of an abbreviation definition (abbr: ``^[*]\[(?P<abbr>[^\\]*?)\][ ]?:[ ]*\n?[ ]*(?P<title>.*)$``).
+_ABBREVIATION_START: Final = re.compile(r"^[ \t]{0,3}\*\[", re.ASCII | re.MULTILINE)
+_ABBREVIATION_END: Final = re.compile(r"\] ?:[ \t]*", re.ASCII)
+_ABBREVIATION_WHY: Final = ("the abbreviation defined on line {} (abbr) takes this line as its word or its title "
+                            "(a title may be on the line after '*[word]:'), and MkDocs does not show it")
+
+
+def _abbreviation_titles(view: str, candidates: Sequence[int], doubts: dict[int, tuple[str, int]]) -> None:
+    """Note the candidates on the lines an abbreviation definition takes (hostile finding 2a): its word
+    may run over lines up to ``]`` (no backslash before it), and where nothing follows ``]:`` on its
+    line, its title is the next line; Python-Markdown shows none of them. Linear: the ``]`` and ``\\``
+    found last are reused by later starts before them."""
+    close = backslash = -1
+    line_of = _Lines(view)
+    for start in _ABBREVIATION_START.finditer(view, 0, candidates[-1] + 1):
+        begin = start.start()
+        if close < start.end():
+            close = view.find("]", start.end())
+        if close < 0:
+            return
+        if backslash < start.end():
+            backslash = view.find("\\", start.end())
+            backslash = len(view) if backslash < 0 else backslash
+        if backslash < close:
+            continue
+        after = _ABBREVIATION_END.match(view, close)
+        if after is None:
+            continue
+        end = _line_end(view, after.end())
+        if end == after.end():  # no title on the line: the next line is the title
+            newline = view.find("\n", end)
+            end = len(view) if newline < 0 else _line_end(view, newline + 1)
+        taken = candidates[bisect.bisect_left(candidates, begin):bisect.bisect_left(candidates, end)]
+        if taken:
+            line = line_of(begin)
+            for at in taken:
+                doubts.setdefault(at, (_ABBREVIATION_WHY.format(line + 1), line))
+
+
+#: A definition (def_list: ``(^|\n)[ ]{0,3}:[ ]{1,3}(.*?)(\n|$)``, tabs expanded): the lines above it in
+#: its block, or the paragraph before it when it begins its block, become terms (``<dt>``).
+_DEFINITION_LINE: Final = re.compile(r"^ {0,3}:[ \t]", re.ASCII | re.MULTILINE)
+#: A line of :data:`_DEFINITION_LINE` after the line ending above it (the lines worth trying).
+_DEFINITION_HINT: Final = re.compile(r"\n {0,3}:[ \t]", re.ASCII)
+_TERM_WHY: Final = ("the definition on line {} (def_list) makes this line a definition list's term (<dt>), not a "
+                    "paragraph's line")
+
+
+def _blank(view: str, start: int) -> bool:
+    end = view.find("\n", start)
+    return not view[start:len(view) if end < 0 else end].strip(" \t\r")
+
+
+def _definition_terms(view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]],
+                      doubts: dict[int, tuple[str, int]]) -> None:
+    """Note the candidates Python-Markdown takes as a definition list's terms (hostile finding 2b): the
+    lines above a ``:   definition`` line in its stretch of lines, or, where the definition begins its
+    stretch, the stretch above it across blank lines. Linear: each line is walked back over once (no
+    walk goes below the definition line before)."""
+    covered = 0
+    k = 0
+    line_of = _Lines(view)
+    first = candidates[0] if candidates else len(view)
+    for definition in hinted_line_matches(_DEFINITION_LINE, _DEFINITION_HINT, view, first, line=-1):
+        here = definition.start()
+        while k < len(fenced) and fenced[k][1] < here:
+            k += 1
+        if k < len(fenced) and fenced[k][0] <= here:
+            continue  # a line of code
+        start = here
+        if start > covered and _blank(view, _line_above(view, start)):  # it begins its block: the one above
+            above = _line_above(view, start)
+            while above > covered and _blank(view, above):
+                above = _line_above(view, above)
+            if above >= covered and not _blank(view, above):
+                start = above
+        while start > covered and not _blank(view, _line_above(view, start)):
+            start = _line_above(view, start)
+        terms = candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, here)]
+        if terms:
+            line = line_of(here)
+            for at in terms:
+                doubts.setdefault(at, (_TERM_WHY.format(line + 1), line))
+        covered = here
+
+
+def _line_above(view: str, start: int) -> int:
+    """The start of the line above the line starting at ``start`` (0 for the first line)."""
+    return view.rfind("\n", 0, start - 1) + 1 if start > 0 else 0
+
+
+def bracket_math_line(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first ``\\(`` of a candidate's stretch of lines whose ``\\)`` (the first after it)
+    is on a later line, or -1: arithmatex (generic) reads ``\\(...\\)`` as inline math over lines, and the
+    lines inside show as math, not as text (hostile round 3). Linear: each stretch is walked once."""
+    for start, end in candidates_stretches(view, candidates):
+        opened = view.find("\\(", start, end)
+        while opened >= 0:
+            closed = view.find("\\)", opened + 2, end)
+            if closed < 0:
+                break
+            if view.find("\n", opened, closed) >= 0:
+                return opened
+            opened = view.find("\\(", closed + 2, end)
+    return -1

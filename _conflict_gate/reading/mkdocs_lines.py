@@ -1,0 +1,108 @@
+"""MkDocs lines read alone: attribute lists, escaped tags, backticks in tags."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import Final, Sequence
+from .blocks.scan import candidates_stretches, first_in_a_candidates_paragraph
+
+__all__ = ['attribute_line', 'escaped_tag', 'open_at_reference']
+#: At most this many abbreviations are followed; a page with more has every candidate line in doubt.
+MAX_ABBREVIATIONS: Final = 256
+
+
+class _Lines:
+    """0-based line numbers of increasing offsets, counted on from the last one asked (linear in all)."""
+
+    def __init__(self, view: str) -> None:
+        self.view, self.offset, self.line = view, 0, 0
+
+    def __call__(self, offset: int) -> int:
+        if offset < self.offset:
+            self.offset, self.line = 0, 0
+        view = self.view
+        self.line += (view.count("\n", self.offset, offset) + view.count("\r", self.offset, offset)
+                      - view.count("\r\n", self.offset, offset))
+        self.offset = offset
+        return self.line
+
+
+#: A tag, comment or autolink (``<`` and a letter, ``/``, ``!`` or ``?``) holding a backtick before its ``>``.
+_BACKTICK_IN_TAG: Final = re.compile(r"<[A-Za-z/!?][^<>`]*`", re.ASCII)
+_BACKTICK_IN_TAG_WHY: Final = ("Python-Markdown reads code spans before autolinks and raw HTML: the backtick inside "
+                               "the '<...>' on line {} may open a code span over this line")
+
+
+def _backtick_in_tags(view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]],
+                      doubts: dict[int, tuple[str, int]]) -> None:
+    """Note the candidates after a ``<...>`` holding a backtick, and before a later backtick, in their
+    stretch of lines (hostile finding 2e): CommonMark reads the tag or autolink first and the backtick
+    inside it is no code span;
+    Python-Markdown pairs it with a later backtick into a code span, which may hide the line. Linear:
+    each attempt stops at the next ``<``."""
+    line_of = _Lines(view)
+    for start, end in candidates_stretches(view, candidates):
+        found = _BACKTICK_IN_TAG.search(view, start, end)
+        if found is None:
+            continue
+        last = view.rfind("`", found.end(), end)  # a code span over a line needs a backtick after it
+        line = line_of(found.start())
+        for at in candidates[bisect.bisect_right(candidates, found.start()):bisect.bisect_left(candidates, last)]:
+            doubts.setdefault(at, (_BACKTICK_IN_TAG_WHY.format(line + 1), line))
+
+
+def _line_end(view: str, at: int) -> int:
+    end = len(view)
+    for ending in ("\n", "\r"):
+        found = view.find(ending, at, end)
+        if found != -1:
+            end = found
+    return end
+
+
+def _abbreviated(view: str, abbreviations: list[tuple[str, int]], on_line: list[tuple[int, int, int]],
+                 doubts: dict[int, tuple[str, int]]) -> None:
+    """Note the candidates whose line holds a word an abbreviation (``*[word]: ...``) defines: the abbr
+    extension wraps it in ``<abbr>``, so the line is no longer plain text."""
+    if len(abbreviations) > MAX_ABBREVIATIONS:
+        for at, _, _ in on_line:
+            doubts.setdefault(at, (f"the page defines more than {MAX_ABBREVIATIONS} abbreviations", 0))
+        return
+    words = re.compile("|".join(sorted((re.escape(term) for term, _ in abbreviations), key=len, reverse=True)))
+    lines = dict(abbreviations)
+    for at, end, _ in on_line:
+        found = words.search(view, at, end)
+        if found is not None:
+            line = lines.get(found.group(), 0)
+            doubts.setdefault(at, (f"the abbreviation defined on line {line + 1} (abbr) marks up "
+                                   f"{found.group()!r} on this line", line))
+
+
+#: attr_list's block form: a line of its own in braces sets the attributes of the paragraph above
+#: (``{: hidden }``, ``{/* x */}``: Python-Markdown takes ``hidden`` as an attribute).
+_ATTRIBUTE_LINE: Final = re.compile(r"^[ ]{0,3}\{[^\r\n]*\}[ \t]*\r?$", re.ASCII | re.MULTILINE)
+#: ``\<`` is no escape to Python-Markdown (its escapable characters do not include ``<``): the tag is raw HTML.
+_ESCAPED_TAG: Final = re.compile(r"\\<[A-Za-z/!?]", re.ASCII)
+#: A numeric reference to ``@`` without its ``;``, which Python-Markdown completes (CommonMark shows it as text).
+_OPEN_AT_REFERENCE: Final = re.compile(r"&#(?:0*64|[xX]0*40)(?![0-9A-Fa-f;])", re.ASCII)
+
+
+def attribute_line(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first attr_list line (``{...}`` alone) in a stretch of lines that holds a
+    candidate, or -1: Python-Markdown gives its attributes (``hidden``, ``style``) to the paragraph."""
+    return first_in_a_candidates_paragraph(view, _ATTRIBUTE_LINE.finditer(view), candidates)
+
+
+def escaped_tag(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first ``\\<`` before a tag name on a page with candidates, or -1: Python-Markdown
+    passes the tag through as raw HTML, which may hide or contain what follows."""
+    found = _ESCAPED_TAG.search(view)
+    return found.start() if found is not None and candidates else -1
+
+
+def open_at_reference(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first ``&#64`` or ``&#x40`` without ``;``, or -1: Python-Markdown shows an at
+    sign there, so the text after it may read as a directive CommonMark shows as text."""
+    found = _OPEN_AT_REFERENCE.search(view)
+    return found.start() if found is not None else -1

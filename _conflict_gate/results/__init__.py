@@ -1,0 +1,1 @@
+"""The shapes of results (decision, audit, lab, service) and their JSON Schema."""

@@ -1,0 +1,1 @@
+"""A long-running gate and the MCP server."""

@@ -1,0 +1,344 @@
+"""Where Docusaurus, VitePress and Hugo write a source page's built page, from their configuration read
+statically (no I/O but the configuration's own text; for ``--site``, :mod:`~_conflict_gate.site.build`).
+
+:func:`find_configs` names the configurations a folder holds; :func:`read_layout` reads one into a
+:class:`Layout` (the built folder, the pages' folder, the naming settings); :func:`page_name` names a
+source's built page, relative to the built folder. The sources of each rule:
+
+* **Docusaurus 3** (``@docusaurus/plugin-content-docs``: ``docs.ts``, ``slug.ts``,
+  ``numberPrefix.ts``; ``@docusaurus/core``'s ``ssgUtils.ts``): ``docusaurus.config.{js,ts,mjs,cjs}``;
+  pages from the classic preset's ``docs.path`` (default ``docs``), routed under
+  ``docs.routeBasePath`` (default ``docs``), built in ``build/``. A page's slug is its front matter's
+  ``slug`` (absolute, or relative to its folder), else its folder (number prefixes such as ``01-``
+  stripped from each part) for a category index (``index``, ``README``, or a file named as its
+  folder, any case), else its folder and its id (front matter ``id``, else its file name without its
+  number prefix). The built file is ``route/index.html``, or ``route.html`` with ``trailingSlash:
+  false``. Files and folders starting with ``_`` are partials, built into no page.
+* **VitePress 1** (``vitepress/src/node/build``): ``.vitepress/config.{js,ts,mjs,mts,cjs,cts}``
+  beside the pages' root; pages from ``srcDir`` (default the root), built in ``outDir`` (default
+  ``.vitepress/dist``); ``a/b.md`` is ``a/b.html`` whatever ``cleanUrls`` says (it changes links,
+  not files). ``rewrites`` and dynamic routes (``[name].md``) are not followed.
+* **Hugo** (``hugo.{toml,yaml,json}``, or ``config.*`` beside a ``content`` folder): pages from
+  ``contentDir`` (default ``content``), built in ``publishDir`` (default ``public``), paths lower-cased
+  (unless ``disablePathToLower``); ``_index.md`` is its section's page and ``index.md`` its bundle's;
+  front matter ``url`` names the page, ``slug`` its last part; ``a/b.md`` is ``a/b/index.html``, or
+  ``a/b.html`` with ``uglyURLs``. ``permalinks``, ``languages``, module mounts and a ``config/``
+  folder are not followed.
+
+**What is not read** (an expression, a variable, a spread, a second docs plugin, versioned docs,
+``rewrites``, ``permalinks``...) is not guessed: :attr:`Layout.unread` says what, and every page of
+the site then needs its manifest entry's ``"built"`` (:func:`page_name` says so in its reason). A
+page's front matter that cannot be read, or a name the generator would encode, does the same for that
+page.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+from pathlib import Path
+from typing import Final, NamedTuple
+
+from .static import UNREAD, StaticError, front_matter, js_object, js_tokens, key_index, read_flag, scalars
+
+__all__ = [
+    "DOCUSAURUS_CONFIGS",
+    "HUGO_CONFIGS",
+    "VITEPRESS_CONFIGS",
+    "Layout",
+    "find_configs",
+    "page_name",
+    "read_layout",
+]
+
+DOCUSAURUS_CONFIGS: Final = tuple(f"docusaurus.config.{ext}" for ext in ("js", "ts", "mjs", "cjs", "mts", "cts"))
+VITEPRESS_CONFIGS: Final = tuple(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts"))
+HUGO_CONFIGS: Final = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json")
+_HUGO_OLD: Final = ("config.toml", "config.yaml", "config.yml", "config.json")
+_DOCUSAURUS_SUFFIXES: Final = (".md", ".mdx")
+_VITEPRESS_SUFFIXES: Final = (".md",)
+_HUGO_SUFFIXES: Final = (".md", ".markdown", ".mdown")
+_PRESETS: Final = frozenset({"classic", "@docusaurus/preset-classic"})
+_IGNORED_PREFIX: Final = re.compile(r"\d+[-_.]\d+")
+_NUMBER_PREFIX: Final = re.compile(r"\d+\s*[-_.]+\s*(?P<rest>[^-_.\s].*)", re.DOTALL)
+#: Characters a built page's name may hold as the gate names it (others a generator may encode).
+_PLAIN: Final = re.compile(r"[\w./~-]*")
+_MAX_HEAD: Final = 1 << 16
+_VERSIONED: Final = ("lastVersion", "versions", "onlyIncludeVersions", "includeCurrentVersion", "disableVersioning")
+
+
+class Layout(NamedTuple):
+    """A site's naming settings: ``generator``; ``config`` (the file read); ``built`` (its default built
+    folder); ``pages`` (the folder its pages come from); ``directory_urls`` (``a/b`` is
+    ``a/b/index.html``, else ``a/b.html``); ``route_base`` (Docusaurus' docs routeBasePath);
+    ``strip_prefixes`` (Docusaurus' number prefixes); ``lower`` (Hugo's lower-cased paths); ``unread``:
+    why the configuration's naming is not known (then every page needs ``"built"``). Paths absolute."""
+
+    generator: str
+    config: str
+    built: str
+    pages: str
+    directory_urls: bool = True
+    route_base: str = ""
+    strip_prefixes: bool = True
+    lower: bool = False
+    unread: str = ""
+
+
+def find_configs(folder: Path) -> list[tuple[str, Path]]:
+    """The Docusaurus, VitePress and Hugo configurations ``folder`` holds: ``(generator, file)``, one per
+    generator (the first name found)."""
+    found: list[tuple[str, Path]] = []
+    for generator, names in (("docusaurus", DOCUSAURUS_CONFIGS), ("vitepress", VITEPRESS_CONFIGS),
+                             ("hugo", HUGO_CONFIGS)):
+        path = next((folder / name for name in names if (folder / name).is_file()), None)
+        if path is None and generator == "hugo" and (folder / "content").is_dir():
+            path = next((folder / name for name in _HUGO_OLD if (folder / name).is_file()), None)
+        if path is not None:
+            found.append((generator, path))
+    return found
+
+
+def _text(path: Path) -> str:
+    with open(path, "rb") as handle:
+        return handle.read(1 << 20).decode("utf-8")
+
+
+def read_layout(generator: str, config: Path) -> Layout:
+    """``config`` (a file of :func:`find_configs`) read statically into a :class:`Layout`. Raises
+    ``OSError`` or ``UnicodeDecodeError`` when the file cannot be read; what it cannot follow is
+    :attr:`Layout.unread`, not an error."""
+    text = _text(config)
+    home = config.parent.parent if generator == "vitepress" else config.parent
+    if generator == "docusaurus":
+        return _docusaurus(str(config), str(home), text)
+    if generator == "vitepress":
+        return _vitepress(str(config), str(home), text)
+    return _hugo(str(config), str(home), text)
+
+
+def _docusaurus(config: str, home: str, text: str) -> Layout:
+    layout = Layout("docusaurus", config, os.path.join(home, "build"), os.path.join(home, "docs"),
+                    route_base="docs")
+
+    def unread(why: str) -> Layout:
+        return layout._replace(unread=f"{config}: {why}")
+
+    try:
+        tokens = js_tokens(text)
+    except StaticError as error:
+        return unread(str(error))
+    strings = [token[1:-1] for token in tokens if token[:1] in "'\"`"]
+    if "@docusaurus/plugin-content-docs" in strings:
+        return unread("a docs plugin is configured by name (a second docs instance, or options the gate does "
+                      "not read)")
+    presets = [at for at, token in enumerate(tokens) if token[:1] in "'\"" and token[1:-1] in _PRESETS]
+    if len(presets) != 1:
+        return unread("the classic preset is not named once as a string (the gate reads its docs options)")
+    at = presets[0] + 1
+    if tokens[at:at + 1] == [")"]:  # require.resolve('@docusaurus/preset-classic')
+        at += 1
+    if tokens[at:at + 2] == [",", "{"]:
+        options = js_object(tokens, at + 1)
+        if options is None:
+            return unread("the classic preset's options are not an object literal the gate reads")
+        docs: dict[str, str] = {}
+        value = options[0].get("docs")
+        if value == "false":
+            return unread("the classic preset's docs are off")
+        if value == UNREAD:
+            index = key_index(tokens, at + 1, "docs")
+            read = js_object(tokens, index) if index is not None else None
+            if read is None:
+                return unread("the classic preset's docs options are not an object literal the gate reads")
+            docs = read[0]
+        elif value is not None:
+            return unread(f"the classic preset's docs option is {value!r}")
+        for key in ("path", "routeBasePath", "numberPrefixParser"):
+            if docs.get(key) == UNREAD or (key != "numberPrefixParser" and docs.get(key) in ("true", "false", "null")):
+                return unread(f"docs.{key} is not a plain string the gate reads")
+        if docs.get("numberPrefixParser") not in (None, "false"):
+            return unread("docs.numberPrefixParser is set")
+        if any(key in docs for key in _VERSIONED):
+            return unread("docs versions are configured")
+        layout = layout._replace(pages=os.path.normpath(os.path.join(home, docs.get("path", "docs"))),
+                                 route_base=docs.get("routeBasePath", "docs"),
+                                 strip_prefixes=docs.get("numberPrefixParser") != "false")
+    elif tokens[at:at + 1] != ["]"]:
+        return unread("the classic preset's options are not an object literal the gate reads")
+    if os.path.exists(os.path.join(home, "versions.json")):
+        return unread("versioned docs (versions.json): the current version's pages may be under another path")
+    slashes = [at for at, token in enumerate(tokens) if token == "trailingSlash" and tokens[at + 1:at + 2] == [":"]]
+    if len(slashes) > 1:
+        return unread("trailingSlash is set more than once")
+    if slashes:
+        value = tokens[slashes[0] + 2] if slashes[0] + 2 < len(tokens) else ""
+        if value not in ("true", "false", "undefined") or tokens[slashes[0] + 3:slashes[0] + 4] not in ([","], ["}"]):
+            return unread("trailingSlash is not true, false or undefined")
+        layout = layout._replace(directory_urls=value != "false")
+    return layout
+
+
+def _vitepress(config: str, home: str, text: str) -> Layout:
+    layout = Layout("vitepress", config, os.path.join(home, ".vitepress", "dist"), home)
+    try:
+        tokens = js_tokens(text)
+    except StaticError as error:
+        return layout._replace(unread=f"{config}: {error}")
+    values: dict[str, str] = {}
+    for at, token in enumerate(tokens):
+        if token in ("srcDir", "outDir", "rewrites") and tokens[at + 1:at + 2] == [":"] and at > 0 \
+                and tokens[at - 1] in ("{", ","):
+            if token in values:
+                return layout._replace(unread=f"{config}: {token} is set more than once")
+            value = tokens[at + 2] if at + 2 < len(tokens) else ""
+            plain = value[:1] in "'\"" and "\\" not in value and tokens[at + 3:at + 4] in ([","], ["}"])
+            values[token] = value[1:-1] if plain else UNREAD
+    if "rewrites" in values:
+        return layout._replace(unread=f"{config}: rewrites move pages (name each page's built page with \"built\")")
+    for key in ("srcDir", "outDir"):
+        if values.get(key) == UNREAD:
+            return layout._replace(unread=f"{config}: {key} is not a plain string the gate reads")
+    return layout._replace(pages=os.path.normpath(os.path.join(home, values.get("srcDir", "."))),
+                           built=os.path.normpath(os.path.join(home, values.get("outDir", ".vitepress/dist"))))
+
+
+def _hugo(config: str, home: str, text: str) -> Layout:
+    layout = Layout("hugo", config, os.path.join(home, "public"), os.path.join(home, "content"), lower=True)
+
+    def unread(why: str) -> Layout:
+        return layout._replace(unread=f"{config}: {why}")
+
+    if os.path.isdir(os.path.join(home, "config")):
+        return unread("a config folder beside it is not read")
+    if config.endswith(".json"):
+        try:
+            decoded = json.loads(text)
+        except ValueError as error:
+            return unread(f"not JSON ({error})")
+        if not isinstance(decoded, dict):
+            return unread("not a JSON object")
+        values = {str(key).lower(): (value if isinstance(value, str) else str(value).lower()
+                                     if isinstance(value, bool) else UNREAD) for key, value in decoded.items()}
+        blocks = [key for key, value in values.items() if value == UNREAD]
+    else:
+        values, blocks = scalars(text, "toml" if config.endswith(".toml") else "yaml")
+    for block in ("permalinks", "languages", "module", "uglyurls"):
+        if block in blocks:
+            return unread(f"{block} is not followed")
+    for key in ("contentdir", "publishdir"):
+        if values.get(key) == UNREAD:
+            return unread(f"{key} is not a plain value the gate reads")
+    ugly = read_flag(values, "uglyurls", False)
+    keep_case = read_flag(values, "disablepathtolower", False)
+    if ugly is None or keep_case is None:
+        return unread("uglyURLs or disablePathToLower is not true or false")
+    return layout._replace(pages=os.path.normpath(os.path.join(home, values.get("contentdir", "content"))),
+                           built=os.path.normpath(os.path.join(home, values.get("publishdir", "public"))),
+                           directory_urls=not ugly, lower=not keep_case)
+
+
+def _head(source: str, json_object: bool) -> dict[str, str] | None:
+    """The front matter of the page at ``source`` (its first 64 KiB), ``None`` when it cannot be read."""
+    try:
+        with open(source, "rb") as handle:
+            return front_matter(handle.read(_MAX_HEAD).decode("utf-8", "replace"), json_object=json_object)
+    except OSError:
+        return None
+
+
+def _strip_prefix(name: str) -> str:
+    if _IGNORED_PREFIX.match(name):
+        return name
+    match = _NUMBER_PREFIX.fullmatch(name)
+    return match.group("rest") if match else name
+
+
+_OVERRIDE: Final = 'name its built page with "built" in its manifest entry'
+
+
+def page_name(layout: Layout, source: str, relative: str) -> tuple[str | None, str]:
+    """The built page of the source at ``source`` (absolute), whose path relative to ``layout.pages`` is
+    ``relative`` (POSIX), relative to the built folder; or ``None`` and why the gate names none."""
+    if layout.unread:
+        return None, f"the gate cannot read the site's configuration statically ({layout.unread}); {_OVERRIDE}"
+    parent, filename = posixpath.split(relative)
+    stem, extension = posixpath.splitext(filename)
+    if layout.generator == "vitepress":
+        if extension.lower() not in _VITEPRESS_SUFFIXES:
+            return None, "VitePress builds pages from .md files only"
+        if "[" in relative or any(part in ("node_modules", ".vitepress") for part in relative.split("/")):
+            return None, f"a dynamic route or a file VitePress does not build as a page; {_OVERRIDE}"
+        return _checked(posixpath.join(parent, stem + ".html"))
+    matter = _head(source, layout.generator == "hugo")
+    if matter is None:
+        return None, f"its front matter is not read; {_OVERRIDE}"
+    if layout.generator == "docusaurus":
+        return _docusaurus_name(layout, relative, parent, stem, extension, matter)
+    return _hugo_name(layout, relative, parent, stem, extension, matter)
+
+
+def _checked(name: str) -> tuple[str | None, str]:
+    if not _PLAIN.fullmatch(name) or ".." in name.split("/"):
+        return None, f"its built page's name may be encoded by the generator ({name!r}); {_OVERRIDE}"
+    return name, ""
+
+
+def _docusaurus_name(layout: Layout, relative: str, parent: str, stem: str, extension: str,
+                     matter: dict[str, str]) -> tuple[str | None, str]:
+    if extension.lower() not in _DOCUSAURUS_SUFFIXES:
+        return None, "Docusaurus builds docs from .md and .mdx files only"
+    if any(part.startswith("_") or part == "__tests__" for part in relative.split("/")):
+        return None, "Docusaurus builds no page of a file or folder whose name starts with _ (a partial)"
+    slug, doc_id = matter.get("slug"), matter.get("id")
+    if UNREAD in (slug, doc_id):
+        return None, f"its front matter's slug or id is not a plain value; {_OVERRIDE}"
+    if slug is not None and (slug.startswith("/") is False and ("/" in slug.strip("/") or slug.startswith("."))):
+        return None, f"its front matter's slug is relative with folders ({slug!r}); {_OVERRIDE}"
+    strip = _strip_prefix if layout.strip_prefixes else (lambda name: name)
+    folder = "/" if not parent else "/" + "/".join(strip(part) for part in parent.split("/")) + "/"
+    if slug is not None and slug.startswith("/"):
+        route = slug
+    elif slug is None and stem.lower() in ("index", "readme", (parent.rsplit("/", 1)[-1].lower() if parent else "")):
+        route = folder
+    else:
+        route = folder + (slug if slug is not None else (doc_id if doc_id is not None else strip(stem)))
+    path = "/".join(part for part in f"{layout.route_base}/{route}".split("/") if part)
+    if not path:
+        return "index.html", ""
+    return _checked(f"{path}/index.html" if layout.directory_urls else f"{path}.html")
+
+
+def _hugo_name(layout: Layout, relative: str, parent: str, stem: str, extension: str,
+               matter: dict[str, str]) -> tuple[str | None, str]:
+    if extension.lower() not in _HUGO_SUFFIXES:
+        return None, f"the gate reads Hugo pages from {', '.join(_HUGO_SUFFIXES)} files only"
+    url, slug = matter.get("url"), matter.get("slug")
+    if UNREAD in (url, slug):
+        return None, f"its front matter's url or slug is not a plain value; {_OVERRIDE}"
+    if url is not None:
+        path = url.strip("/")
+        if path.endswith((".html", ".htm")):
+            return _checked(path)
+        return _checked(f"{path}/index.html" if path else "index.html")
+    section = stem == "_index"
+    if section and slug is not None:
+        return None, f"a section page with a slug; {_OVERRIDE}"
+    if not section and stem != "index" and os.path.isfile(os.path.join(layout.pages, parent, "index.md")):
+        return None, "a file in a leaf bundle (beside its index.md) is a resource of the bundle, not a page"
+    parts = parent.split("/") if parent else []
+    if not section:
+        if stem == "index":
+            if not parts:
+                return None, "a content/index.md is no page Hugo builds (the home page is _index.md)"
+            parts[-1] = slug if slug is not None else parts[-1]
+        else:
+            parts.append(slug if slug is not None else stem)
+    path = "/".join(part.replace(" ", "-") for part in parts)
+    if layout.lower:
+        path = path.lower()
+    if not path:
+        return "index.html", ""
+    return _checked(f"{path}/index.html" if layout.directory_urls else f"{path}.html")
