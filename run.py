@@ -22,19 +22,31 @@ import difflib
 import shlex
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Final
+from typing import Final
 
 from _conflict_gate.answer.check import check_answer
+from _conflict_gate.base.errors import IngestionError
+from _conflict_gate.base.jsondata import render_json
 from _conflict_gate.cli.main import main
 from _conflict_gate.cli.support import CliError, exit_code, printable_path, write_atomically
 from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.decide.decision import gate, refusal_fields
-from _conflict_gate.base.errors import IngestionError
-from _conflict_gate.base.jsondata import render_json
 from _conflict_gate.manifest.read import read_manifest
+from _conflict_gate.results.lab import (
+    CHANGED_SOURCE_FIELDS,
+    INGESTION_REFUSAL_FIELDS,
+    LAB_ANSWER_FIELDS,
+    LAB_CASE_FIELDS,
+    LAB_RESULT_FIELDS,
+    ChangedSourceCase,
+    IngestionRefusal,
+    LabAnswer,
+    LabCase,
+    LabResult,
+)
 from _conflict_gate.results.shapes import build
-from _conflict_gate.results.lab import CHANGED_SOURCE_FIELDS, ChangedSourceCase, INGESTION_REFUSAL_FIELDS, IngestionRefusal, LAB_ANSWER_FIELDS, LAB_CASE_FIELDS, LAB_RESULT_FIELDS, LabAnswer, LabCase, LabResult
 
 HERE: Final = Path(__file__).resolve().parent
 FIXTURE_MANIFEST: Final = HERE / "manifest.json"

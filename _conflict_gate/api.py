@@ -11,22 +11,64 @@ name with its summary (rendered from this list). Everything else in
 from __future__ import annotations
 
 from .answer.check import check_answer
-from .corpus.chunks import chunk_source
-from .decide.context import gate_context
-from .corpus.load import Corpus, Source, load_documents, source_digest
-from .decide.decision import audit, gate
 from .base.errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError, LocatedError
+from .base.registry import (
+    AUDIT_STATUSES,
+    DECISION_FILE_REASONS,
+    DECISIONS,
+    DIRECTIVE_REASONS,
+    EXIT_CODES,
+    FINDINGS,
+    GATE_REASONS,
+    GRAMMAR_REASONS,
+    INGESTION_REASONS,
+    MAX_ANSWER_BYTES,
+    MAX_DECISION_BYTES,
+    MAX_FOLDER_DEPTH,
+    MAX_MANIFEST_BYTES,
+    MAX_SOURCE_BYTES,
+    PAGE_STATUSES,
+    RENDERERS,
+    SOURCE_INGESTION_REASONS,
+    TREE_FINDINGS,
+    UNRELATED_OPTIONS,
+    VERDICTS,
+)
+from .corpus.chunks import chunk_source
+from .corpus.load import Corpus, Source, load_documents, source_digest
+from .decide.context import gate_context
+from .decide.decision import audit, gate
+from .decide.request import answer_request
+from .manifest.form import ANSWER_FORM, AnswerForm
 from .manifest.grammar import EnumRule, Grammar, IntegerRule, grammar_from_json
 from .manifest.read import VERSION_SCHEMES, Entry, Manifest, VersionScheme, read_manifest
 from .reading.reader import Claim, NearMiss
-from .base.registry import AUDIT_STATUSES, DECISION_FILE_REASONS, DECISIONS, DIRECTIVE_REASONS, EXIT_CODES, FINDINGS, GATE_REASONS, GRAMMAR_REASONS, INGESTION_REASONS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, MAX_FOLDER_DEPTH, MAX_MANIFEST_BYTES, MAX_SOURCE_BYTES, PAGE_STATUSES, RENDERERS, SOURCE_INGESTION_REASONS, UNRELATED_OPTIONS, TREE_FINDINGS, VERDICTS
-from .manifest.form import ANSWER_FORM, AnswerForm
 from .reading.renderers import Renderer
-from .decide.request import answer_request
-from .results.shapes import AnswerCheck, AnswerRequest, CandidateRecord, ChatMessage, ClaimRecord, Decision, DecisionEcho, Finding, RefusedSourceRecord
-from .results.audit import AuditClaim, AuditEntry, AuditOperation, AuditRefusal, AuditReport, AuditSilence, AuditSummary, NearMissRecord, UnapprovedConflict, UnlistedSource
+from .results.audit import (
+    AuditClaim,
+    AuditEntry,
+    AuditOperation,
+    AuditRefusal,
+    AuditReport,
+    AuditSilence,
+    AuditSummary,
+    NearMissRecord,
+    UnapprovedConflict,
+    UnlistedSource,
+)
 from .results.context import AgreedClaim, ContextConflict, ContextDecision, ContextPage, PartialClaim
 from .results.schema import SCHEMAS, result_schema
+from .results.shapes import (
+    AnswerCheck,
+    AnswerRequest,
+    CandidateRecord,
+    ChatMessage,
+    ClaimRecord,
+    Decision,
+    DecisionEcho,
+    Finding,
+    RefusedSourceRecord,
+)
 from .site.build import SiteBuild, judge_site, locate_site
 
 __all__ = [  # noqa: RUF022 - grouped by use, in the order reference/api.md presents them

@@ -141,20 +141,21 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Sequence
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from _conflict_gate.base.registry import DECISIONS, DEFAULT_RENDERER, EXIT_CODES  # noqa: E402
 from _conflict_gate.cli.main import main as cli_main  # noqa: E402
 from _conflict_gate.corpus.load import load_documents  # noqa: E402
 from _conflict_gate.decide.decision import audit, gate  # noqa: E402
 from _conflict_gate.manifest.grammar import grammar_from_json  # noqa: E402
 from _conflict_gate.reading.reader import read_directives  # noqa: E402
-from _conflict_gate.base.registry import DECISIONS, DEFAULT_RENDERER, EXIT_CODES  # noqa: E402
 from _conflict_gate.reading.renderers import RENDERER_VALUES  # noqa: E402
 
 RESULTS_DIR = REPO_ROOT / "bench" / "results"
@@ -526,9 +527,9 @@ STAGES = ("floor: open, read, SHA-256", "manifest entry (JSON, checks)", "UTF-8 
 def measure_stages(manifest_path: Path, sample: int) -> dict[str, float]:
     """Microseconds per source of each of :data:`STAGES`, over the first ``sample`` sources: where a
     cold load's time goes, to set against the floor when a cold target is not met."""
-    from _conflict_gate.reading.blocks import parse_blocks
     from _conflict_gate.corpus.load import Corpus, Source, SourceFiles, source_digest
     from _conflict_gate.manifest.read import read_manifest
+    from _conflict_gate.reading.blocks import parse_blocks
     from _conflict_gate.reading.candidates import candidates_of as _candidates
 
     clock = time.perf_counter
@@ -972,8 +973,8 @@ def generate_operations_corpus(root: Path, docs: int, seed: int) -> tuple[Path, 
 def measure_operations(root: Path, docs: int, seed: int, repeat: int) -> dict[str, Any]:
     """Load, then ``audit`` + ``render_json`` (minimum of ``repeat``), the report's size, and the peak
     RSS of a fresh interpreter that loads, audits and renders JSON and Markdown."""
-    from _conflict_gate.cli.main import render_audit_markdown
     from _conflict_gate.base.jsondata import render_json
+    from _conflict_gate.cli.main import render_audit_markdown
 
     manifest, total = generate_operations_corpus(root / "operations", docs, seed)
     corpus = load_documents(manifest, cache=False)
@@ -1226,8 +1227,8 @@ def measure_supported_answer(calls: int) -> dict[str, Any]:
     it), the reading's findings, and the decision check (the gate again, compared): minimum
     microseconds over ``calls`` calls each."""
     from _conflict_gate.answer.check import _check_decision, check_answer
-    from _conflict_gate.answer.forms import FormWords
     from _conflict_gate.answer.findings import reading_findings
+    from _conflict_gate.answer.forms import FormWords
     from _conflict_gate.answer.reader import read_answer
 
     corpus = load_documents(REPO_ROOT / "manifest.json", cache=False)
@@ -1356,9 +1357,9 @@ def measure_recorded(root: Path, docs: int, seed: int, repeat: int) -> dict[str,
     ``pin --site`` records them: the file the manifest names and pins), loaded with no reading cache,
     against the floor over the same manifest; minimum of ``repeat`` runs each, alternating."""
     from _conflict_gate.corpus.load import read_recorded
+    from _conflict_gate.corpus.recorded import render_recorded
     from _conflict_gate.manifest.read import read_manifest
     from _conflict_gate.reading.reader import Reading
-    from _conflict_gate.corpus.recorded import render_recorded
 
     folder = root / "recorded"
     entries, totals = generate_corpus(folder, "fence", docs, 8192, seed)

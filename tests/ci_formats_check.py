@@ -24,10 +24,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, ClassVar
 
+from _conflict_gate.base.registry import EXIT_CODES, SEVERITIES
 from _conflict_gate.cli.ci import ANNOTATIONS_PER_SEVERITY
 from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.decide.decision import audit
-from _conflict_gate.base.registry import EXIT_CODES, SEVERITIES
 from tests.support import REPO, run_cli, write_corpus
 from tests.test_ci import runner_parse
 

@@ -36,8 +36,9 @@ import hashlib
 import json
 import tempfile
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Callable, Mapping, NamedTuple, Sequence
+from typing import NamedTuple
 
 import conflict_gate
 from tests import reader_oracle

@@ -128,8 +128,9 @@ from __future__ import annotations
 import base64
 import re
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Final
+from typing import Final
 
 from justhtml import JustHTML
 from justhtml.dom import Template, Text

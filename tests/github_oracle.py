@@ -65,8 +65,9 @@ from __future__ import annotations
 import html
 import re
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Final, Mapping, Sequence
+from typing import Final
 
 import cmarkgfm
 from cmarkgfm.cmark import Options

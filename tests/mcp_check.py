@@ -28,13 +28,22 @@ import re
 import shutil
 import subprocess
 import unittest
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from _conflict_gate.results.schema import result_schema
 from tests.install_check import BUILD_TIMEOUT, REPO, VenvCase, last_line
-from tests.test_mcp import (HAVE_SDK, SKIP_WHY, check_bad_request, check_edit_during_session, check_every_request_answered,
-                             check_lab, check_listing, copy_lab)
+from tests.test_mcp import (
+    HAVE_SDK,
+    SKIP_WHY,
+    check_bad_request,
+    check_edit_during_session,
+    check_every_request_answered,
+    check_lab,
+    check_listing,
+    copy_lab,
+)
 
 #: The manifest path the configuration block shows, replaced by the copy's.
 PLACEHOLDER = "/path/to/docs/manifest.json"

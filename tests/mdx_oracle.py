@@ -45,8 +45,9 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Final, Sequence
+from typing import Final
 
 from tests import dom_reader
 from tests.differential import Reader

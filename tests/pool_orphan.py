@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import fcntl
 import os
-import sys
 import signal
+import sys
 import threading
 import time
 from pathlib import Path

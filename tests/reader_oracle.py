@@ -142,6 +142,7 @@ examples of two lines or more, between its middle lines.
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import os
 import random
@@ -150,12 +151,12 @@ import string
 import sys
 import unicodedata
 from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Final, Iterator, Mapping, NamedTuple, Sequence
-import itertools
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 if TYPE_CHECKING:  # imported by oracles(): the definitions and the generator need no renderer
     from markdown_it import MarkdownIt

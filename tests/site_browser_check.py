@@ -21,8 +21,8 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.site.build import built_path, locate_site

@@ -24,7 +24,8 @@ import random
 import sys
 import unittest
 from collections import Counter
-from typing import Callable, ClassVar, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import ClassVar
 
 from tests import differential, reader_oracle, site_pages
 from tests.support import REPO

@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Callable, Final, Mapping, NamedTuple
+from typing import Final, NamedTuple
 
 from tests import reader_oracle
-from tests.reader_oracle import HTML_PLACEMENTS, PLACEMENTS, Rules, SENTENCES
+from tests.reader_oracle import HTML_PLACEMENTS, PLACEMENTS, SENTENCES, Rules
 
 __all__ = [
     "CONTAINERS",

@@ -24,8 +24,9 @@ import re
 import sys
 import tempfile
 import unittest
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 from unittest import mock
 
 from _conflict_gate.corpus.load import Corpus, load_documents, source_digest

@@ -21,19 +21,20 @@ import random
 import re
 import tempfile
 import unittest
-from typing import Any, Callable, ClassVar, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 import _conflict_gate.answer.check as answer_module
 import _conflict_gate.decide.request as request_module
 from _conflict_gate.answer.check import check_answer
-from _conflict_gate.results.shapes import AnswerCheck
+from _conflict_gate.base.errors import DecisionError, GateError
+from _conflict_gate.base.jsondata import canonical_json
+from _conflict_gate.base.registry import DECISION_FILE_REASONS, FINDINGS, MAX_ANSWER_BYTES, VERDICT_PRECEDENCE, VERDICTS
 from _conflict_gate.corpus.load import Corpus, load_documents
 from _conflict_gate.decide.decision import gate
-from _conflict_gate.base.errors import DecisionError, GateError
-from _conflict_gate.base.registry import DECISION_FILE_REASONS, FINDINGS, MAX_ANSWER_BYTES, VERDICT_PRECEDENCE, VERDICTS
-from _conflict_gate.manifest.form import ANSWER_FORM, AnswerForm
-from _conflict_gate.base.jsondata import canonical_json
 from _conflict_gate.decide.request import answer_request
+from _conflict_gate.manifest.form import ANSWER_FORM, AnswerForm
+from _conflict_gate.results.shapes import AnswerCheck
 from tests.support import FIXTURE_MANIFEST, CorpusTestCase, fixture_bytes, write_corpus
 
 DEFAULT_FUZZ_CASES = 100

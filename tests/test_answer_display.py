@@ -15,9 +15,9 @@ from typing import Any
 from _conflict_gate.answer.check import check_answer
 from _conflict_gate.answer.controls import BIDI_CONTROLS, CONTROLS, control_findings
 from _conflict_gate.answer.forms import near_name
+from _conflict_gate.base.registry import FINDINGS
 from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.decide.decision import gate
-from _conflict_gate.base.registry import FINDINGS
 from tests.support import FIXTURE_MANIFEST, REPO
 
 SUPPORTED = (REPO / "docs" / "answers" / "supported.txt").read_text(encoding="utf-8")

@@ -23,21 +23,22 @@ import shutil
 import tempfile
 import unicodedata
 import unittest
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from _conflict_gate.answer.check import check_answer
 from _conflict_gate.answer.forms import FormWords
 from _conflict_gate.answer.inline import InlineUnit
 from _conflict_gate.answer.reader import read_answer, segments
+from _conflict_gate.base.registry import FINDINGS, VERDICTS
 from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.corpus.quotes import QuoteIndex
 from _conflict_gate.decide.decision import gate
 from _conflict_gate.manifest.form import language_forms
 from _conflict_gate.manifest.grammar import grammar_from_json
 from _conflict_gate.reading.lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes, _is_accented_latin, is_look_alike
-from _conflict_gate.corpus.quotes import QuoteIndex
 from _conflict_gate.reading.reader import MAX_OCCURRENCE_CHARS
-from _conflict_gate.base.registry import FINDINGS, VERDICTS
 from tests.support import FIXTURE_MANIFEST, REPO
 
 ANSWERS = REPO / "tests" / "answers"

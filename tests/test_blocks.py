@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 import re
 import unittest
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from _conflict_gate.reading.blocks import MAX_DEPTH, Leaf, line_view, parse_blocks
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import io
+import itertools
 import json
 import multiprocessing
 import os
@@ -16,21 +17,30 @@ import random
 import signal
 import threading
 import unittest
+from collections.abc import Callable
 from contextlib import redirect_stderr
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from unittest import mock
 
-from _conflict_gate.corpus.cache import _READ_LIMIT, CACHE_ENV, CACHE_FORMAT, MAX_SECTIONS, ReadingCache, cache_folder, cache_path, parse_cache_file
-from _conflict_gate.corpus.load import Corpus, load_documents, load_with
-from _conflict_gate.decide.decision import audit, gate
 from _conflict_gate.base.errors import IngestionError
 from _conflict_gate.base.jsondata import render_json
-from _conflict_gate.manifest.read import read_manifest
+from _conflict_gate.corpus.cache import (
+    _READ_LIMIT,
+    CACHE_ENV,
+    CACHE_FORMAT,
+    MAX_SECTIONS,
+    ReadingCache,
+    cache_folder,
+    cache_path,
+    parse_cache_file,
+)
+from _conflict_gate.corpus.load import Corpus, load_documents, load_with
 from _conflict_gate.corpus.pool import start_method
+from _conflict_gate.decide.decision import audit, gate
+from _conflict_gate.manifest.read import read_manifest
 from _conflict_gate.reading.reader import read_directives
-from tests.support import FIXTURE_MANIFEST, REPO, QUILL_GRAMMAR, CorpusTestCase, directive, run_cli, write_corpus
-import itertools
+from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, REPO, CorpusTestCase, directive, run_cli, write_corpus
 
 #: A read-only disk: the cache's rename fails.
 READ_ONLY = mock.patch("_conflict_gate.corpus.cache.os.replace", side_effect=OSError(errno.EROFS, "Read-only file system"))

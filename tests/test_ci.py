@@ -23,10 +23,31 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from _conflict_gate.cli.ci import ANNOTATIONS_PER_SEVERITY, SUMMARY_LIMIT, Check, Finding, Locations, Report, annotation, audit_checks, github_summary, render_github, render_junit, render_sarif, repository_root
+from _conflict_gate.base.registry import (
+    DIRECTIVE_REASONS,
+    NEAR_MISS_PLACES,
+    REPORT_SEVERITIES,
+    SEVERITIES,
+    SOURCE_INGESTION_REASONS,
+    reason_meaning,
+)
+from _conflict_gate.cli.ci import (
+    ANNOTATIONS_PER_SEVERITY,
+    SUMMARY_LIMIT,
+    Check,
+    Finding,
+    Locations,
+    Report,
+    annotation,
+    audit_checks,
+    github_summary,
+    render_github,
+    render_junit,
+    render_sarif,
+    repository_root,
+)
 from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.decide.decision import audit
-from _conflict_gate.base.registry import DIRECTIVE_REASONS, NEAR_MISS_PLACES, REPORT_SEVERITIES, SEVERITIES, SOURCE_INGESTION_REASONS, reason_meaning
 from tests.support import FIXTURE_MANIFEST, REPO, site_judged_corpus, write_corpus
 from tests.test_cli import GUIDE, CliCase, Run, code, sha
 from tests.test_decision import DIALECTS, reason_cases
@@ -679,6 +700,7 @@ class RunnerCommandTest(CliCase):
         strings of ':', '#', '[', backslashes, quotes and markup characters, in keys and values, come
         back exactly, and no line of the document is a workflow command (issue 34 item 1)."""
         import random
+
         from _conflict_gate.base.errors import defuse_commands
         from _conflict_gate.base.jsondata import render_json
         rng = random.Random(34)

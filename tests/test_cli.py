@@ -29,17 +29,18 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Iterator, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 from unittest import mock
 
 import run
-from _conflict_gate.cli.main import main
 from _conflict_gate.base.jsondata import render_json
-from _conflict_gate.results.schema import SCHEMAS, result_schema
+from _conflict_gate.base.registry import COMMAND_EXIT_CODES, EXIT_CODES, RENDERERS, VERDICTS
+from _conflict_gate.cli.main import main
 from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.decide.decision import gate as library_gate
-from _conflict_gate.base.registry import COMMAND_EXIT_CODES, EXIT_CODES, RENDERERS, VERDICTS
+from _conflict_gate.results.schema import SCHEMAS, result_schema
 from tests.support import REPO, run_cli, without_the_mcp_sdk, write_corpus
 
 LAB = "run.py (the lab)"

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import conflict_gate
-from _conflict_gate.decide.context import gate_context
-from _conflict_gate.corpus.chunks import chunk_source
 from _conflict_gate.base.errors import DecisionError, GateError, IngestionError
+from _conflict_gate.corpus.chunks import chunk_source
+from _conflict_gate.decide.context import gate_context
 from _conflict_gate.results.schema import result_schema
 from tests.support import FIXTURE_MANIFEST, REPO, CorpusTestCase, directive
 
@@ -189,6 +189,7 @@ class ContextAnswerCheckTest(CorpusTestCase):
     def test_check_answer_on_the_command_line_reads_a_context_decision_file(self) -> None:
         """Guards against the command line's check-answer assuming a decision has an operation and key."""
         import json
+
         from tests.support import run_cli
         folder = self.folder()
         (folder / "decision.json").write_text(json.dumps(self.decision), encoding="utf-8")

@@ -25,15 +25,24 @@ import threading
 import unittest
 import weakref
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from unittest import mock
 
-from _conflict_gate.corpus.load import SourceFiles, line_ending_hint
 from _conflict_gate.base.files import HAS_DIR_FD
-from _conflict_gate.manifest.grammar import grammar_from_json
+from _conflict_gate.corpus.load import SourceFiles, line_ending_hint
 from _conflict_gate.corpus.recorded import render_recorded
-from conflict_gate import INGESTION_REASONS, MAX_SOURCE_BYTES, IngestionError, audit, load_documents, read_manifest, source_digest
+from _conflict_gate.manifest.grammar import grammar_from_json
+from conflict_gate import (
+    INGESTION_REASONS,
+    MAX_SOURCE_BYTES,
+    IngestionError,
+    audit,
+    load_documents,
+    read_manifest,
+    source_digest,
+)
 from tests.support import PAGE, QUILL_GRAMMAR, CorpusFolderCase, run_cli
 
 BOM = b"\xef\xbb\xbf"

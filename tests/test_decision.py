@@ -12,19 +12,36 @@ import copy
 import itertools
 import json
 import unittest
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
+from typing import Any, ClassVar, NamedTuple
 
+from _conflict_gate.base.errors import GateError
+from _conflict_gate.base.registry import (
+    AUDIT_STATUSES,
+    DECISIONS,
+    DIRECTIVE_REASONS,
+    GATE_REASONS,
+    MAX_QUESTION_CHARS,
+    PAGE_STATUSES,
+    SOURCE_INGESTION_REASONS,
+    status_of,
+)
 from _conflict_gate.corpus.load import Corpus, load_documents
 from _conflict_gate.decide.decision import audit, claim_operation, gate
-from _conflict_gate.base.errors import GateError
+from _conflict_gate.decide.request import answer_request
+from _conflict_gate.manifest.form import ANSWER_FORM
 from _conflict_gate.manifest.grammar import grammar_from_json
 from _conflict_gate.manifest.read import VERSION_SCHEMES
-from _conflict_gate.base.registry import MAX_QUESTION_CHARS
-from _conflict_gate.base.registry import AUDIT_STATUSES, DECISIONS, DIRECTIVE_REASONS, GATE_REASONS, PAGE_STATUSES, SOURCE_INGESTION_REASONS, status_of
-from _conflict_gate.manifest.form import ANSWER_FORM
-from _conflict_gate.decide.request import answer_request
-from _conflict_gate.results.shapes import CLAIM_FIELDS, Decision, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS, SET_ASIDE_FIELDS, TAIL_FIELDS
+from _conflict_gate.results.shapes import (
+    CLAIM_FIELDS,
+    REASON_FIELDS,
+    REFUSED_FIELDS,
+    RESULT_FIELDS,
+    SET_ASIDE_FIELDS,
+    TAIL_FIELDS,
+    Decision,
+)
 from tests.support import (
     FIXTURE_MANIFEST,
     QUILL_GRAMMAR,
@@ -192,9 +209,7 @@ class ReasonTableTest(DialectCase):
     def test_tables_cover_every_reason(self) -> None:
         """Adding a reason to DECISIONS (or a field table) without a case here must fail."""
         from tests.test_isolation import FAILURES  # each produced there, through a non-strict load
-
         from tests.test_site_build import SITE_REASONS  # each produced there, by judging a corpus by its build
-
         from tests.test_site_record import FORMAT_REASONS  # produced there, by a page in another text format
 
         covered = (set().union(*(reason_cases(d) for d in DIALECTS)) | set(FAILURES) | (SITE_REASONS & ALL_REASONS)

@@ -30,11 +30,36 @@ import unittest
 from pathlib import Path
 from typing import Any, ClassVar
 
+from _conflict_gate.base.registry import (
+    AUDIT_STATUSES,
+    COMMAND_EXIT_CODES,
+    DECISION_FILE_REASONS,
+    DECISIONS,
+    DIRECTIVE_REASONS,
+    EXIT_CODES,
+    FINDINGS,
+    GATE_REASONS,
+    GRAMMAR_REASONS,
+    INGESTION_REASONS,
+    NEAR_MISS_PLACES,
+    PAGE_STATUSES,
+    RENDERERS,
+    REPORT_REASONS,
+    SEVERITIES,
+    TREE_FINDINGS,
+    VERDICTS,
+)
+from _conflict_gate.manifest.read import VERSION_SCHEMES
+from _conflict_gate.results.shapes import (
+    CLAIM_FIELDS,
+    REASON_FIELDS,
+    REFUSED_FIELDS,
+    RESULT_FIELDS,
+    SET_ASIDE_FIELDS,
+    TAIL_FIELDS,
+)
 from reference import _tools as reference
 from reference._tools import tables as reference_tables
-from _conflict_gate.results.shapes import CLAIM_FIELDS, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS, SET_ASIDE_FIELDS, TAIL_FIELDS
-from _conflict_gate.manifest.read import VERSION_SCHEMES
-from _conflict_gate.base.registry import AUDIT_STATUSES, COMMAND_EXIT_CODES, DECISION_FILE_REASONS, DECISIONS, DIRECTIVE_REASONS, EXIT_CODES, FINDINGS, GATE_REASONS, GRAMMAR_REASONS, INGESTION_REASONS, NEAR_MISS_PLACES, PAGE_STATUSES, RENDERERS, REPORT_REASONS, SEVERITIES, TREE_FINDINGS, VERDICTS
 from tests.support import REPO, run_cli, simple_yaml
 
 README = REPO / "README.md"

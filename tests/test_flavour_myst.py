@@ -11,9 +11,9 @@ from __future__ import annotations
 import tempfile
 import unittest
 
+from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.reading.blocks import parse_blocks
 from _conflict_gate.reading.blocks.myst import MYST, include_line
-from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.reading.reader import read_directives
 from _conflict_gate.reading.renderers import RENDERER_VALUES
 from tests.support import write_corpus

@@ -14,11 +14,30 @@ from __future__ import annotations
 
 import random
 import unittest
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any
 
-from _conflict_gate.reading.blocks import BLOCK_STARTS, GFM_CONSTRUCTS, GITHUB, MARKDOWN_IT, WITHOUT_FRONT_MATTER, WITHOUT_TABLES, Block, Body, Construct, Continue, Flavour, Opener, Start, State, inserted, parse_blocks, without
-from tests.test_blocks import CODE, DEF, FM, P, T, D, Outline, _row, comparable, every_offset, random_page
+from _conflict_gate.reading.blocks import (
+    BLOCK_STARTS,
+    GFM_CONSTRUCTS,
+    GITHUB,
+    MARKDOWN_IT,
+    WITHOUT_FRONT_MATTER,
+    WITHOUT_TABLES,
+    Block,
+    Body,
+    Construct,
+    Continue,
+    Flavour,
+    Opener,
+    Start,
+    State,
+    inserted,
+    parse_blocks,
+    without,
+)
+from tests.test_blocks import CODE, DEF, FM, D, Outline, P, T, _row, comparable, every_offset, random_page
 
 COMMENT = "comment"
 

@@ -31,12 +31,13 @@ import os
 import random
 import tempfile
 import unittest
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from _conflict_gate.base.errors import GateError, LocatedError
 from _conflict_gate.corpus.load import load_documents, source_digest
 from _conflict_gate.decide.decision import audit, gate
-from _conflict_gate.base.errors import GateError, LocatedError
 from _conflict_gate.manifest.grammar import grammar_from_json
 from _conflict_gate.reading.reader import read_directives
 from _conflict_gate.reading.renderers import DEFAULT, RENDERER_VALUES, Renderer

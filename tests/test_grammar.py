@@ -19,7 +19,8 @@ import copy
 import dataclasses
 import unicodedata
 import unittest
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from conflict_gate import (
     DIRECTIVE_REASONS,

@@ -23,18 +23,25 @@ import itertools
 import json
 import os
 import tracemalloc
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 from unittest import mock
 
 from _conflict_gate.answer.check import check_answer
-from _conflict_gate.corpus.load import Corpus, Source, load_documents
-from _conflict_gate.decide.decision import audit, gate
 from _conflict_gate.base.errors import DecisionError, GateError, IngestionError
 from _conflict_gate.base.jsondata import render_json
-from _conflict_gate.base.registry import DECISIONS, EXIT_CODES, MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS, UNRELATED_OPTIONS
-from _conflict_gate.results.shapes import decision_fields
+from _conflict_gate.base.registry import (
+    DECISIONS,
+    EXIT_CODES,
+    MAX_SOURCE_BYTES,
+    SOURCE_INGESTION_REASONS,
+    UNRELATED_OPTIONS,
+)
+from _conflict_gate.corpus.load import Corpus, Source, load_documents
 from _conflict_gate.corpus.suggest import MAX_SUGGEST_LENGTH, WINDOW, IdIndex
+from _conflict_gate.decide.decision import audit, gate
+from _conflict_gate.results.shapes import decision_fields
 from tests.support import FIXTURE_MANIFEST, CorpusTestCase, run_cli, write_corpus
 from tests.test_corpus import opens_file
 
@@ -182,8 +189,8 @@ def failing_corpus(folder: Callable[[], Path], reason: str, *, status: str = "ap
         data["documents"][1]["sha256"] = ""
         manifest.write_text(json.dumps(data), encoding="utf-8")
     elif reason == "reading_unusable":  # the manifest records the pages' readings, but not b's
-        from _conflict_gate.reading.reader import Reading
         from _conflict_gate.corpus.recorded import render_recorded
+        from _conflict_gate.reading.reader import Reading
 
         loaded = load_documents(manifest, cache=False)
         text = render_recorded(loaded.grammar, [

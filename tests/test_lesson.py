@@ -46,14 +46,27 @@ import sys
 import tempfile
 import unittest
 import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import run
 from _conflict_gate.answer.check import verdict_of
+from _conflict_gate.base.registry import (
+    DECISION_FILE_REASONS,
+    DECISIONS,
+    DIRECTIVE_REASONS,
+    EXIT_CODES,
+    FINDINGS,
+    GATE_REASONS,
+    GRAMMAR_REASONS,
+    INGESTION_REASONS,
+    PAGE_STATUSES,
+    VERDICT_PRECEDENCE,
+    VERDICTS,
+)
 from _conflict_gate.cli.main import render_json
 from _conflict_gate.results.shapes import CLAIM_FIELDS, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS
-from _conflict_gate.base.registry import DECISION_FILE_REASONS, DECISIONS, DIRECTIVE_REASONS, EXIT_CODES, FINDINGS, GATE_REASONS, GRAMMAR_REASONS, INGESTION_REASONS, PAGE_STATUSES, VERDICT_PRECEDENCE, VERDICTS
 from tests.support import REPO, run_cli
 
 LESSON = REPO / "LESSON.md"

@@ -19,12 +19,14 @@ import stat
 import sys
 import threading
 import unittest
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from unittest import mock
 
 import _conflict_gate.manifest.read as manifest_module
 from _conflict_gate.base.errors import LocatedError
 from _conflict_gate.base.jsondata import canonical_json
+from _conflict_gate.base.registry import RENDERERS
 from conflict_gate import (
     MAX_MANIFEST_BYTES,
     VERSION_SCHEMES,
@@ -32,7 +34,6 @@ from conflict_gate import (
     IngestionError,
     read_manifest,
 )
-from _conflict_gate.base.registry import RENDERERS
 from tests.support import FIXTURE_MANIFEST, PAGE, QUILL_GRAMMAR, CorpusFolderCase
 
 BOM = b"\xef\xbb\xbf"

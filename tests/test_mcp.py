@@ -26,14 +26,15 @@ import sys
 import tempfile
 import time
 import unittest
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 from unittest import mock
 
 import run
 from _conflict_gate import __version__
-from _conflict_gate.corpus import load as corpus_module
 from _conflict_gate.base.jsondata import render_json
+from _conflict_gate.corpus import load as corpus_module
 from _conflict_gate.results.schema import result_schema
 from _conflict_gate.service.gate import FLOW, TOOLS, GateService
 from tests.support import REPO, run_cli
@@ -238,8 +239,8 @@ class McpServerTest(unittest.TestCase):
         import anyio
         from mcp import Client
 
-        from _conflict_gate.service.mcp import build_server
         from _conflict_gate.service.gate import GateService
+        from _conflict_gate.service.mcp import build_server
 
         server = build_server(GateService(self.m))
 

@@ -100,6 +100,7 @@ class HaystackTest(unittest.TestCase):
         """Guards against every split document refused: DocumentSplitter writes meta["source_id"], the id of
         the document it split (a hash), which no manifest lists."""
         from haystack.components.preprocessors import DocumentSplitter
+
         from _conflict_gate.rag.haystack import ConflictGate
         split = DocumentSplitter(split_by="passage", split_length=1).run(self.documents("quill-guide"))["documents"]
         self.assertTrue(split and all("source_id" in d.meta for d in split))
@@ -108,6 +109,7 @@ class HaystackTest(unittest.TestCase):
 
     def test_component_withholds_on_conflict_in_a_pipeline(self) -> None:
         from haystack import Pipeline
+
         from _conflict_gate.rag.haystack import ConflictGate
         pipeline = Pipeline()
         pipeline.add_component("gate", ConflictGate(corpus(), "1.0"))

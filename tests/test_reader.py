@@ -15,8 +15,8 @@ import tempfile
 import unittest
 from typing import Any, ClassVar
 
-from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.base.errors import DirectiveError
+from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.manifest.grammar import grammar_from_json
 from _conflict_gate.reading.reader import MAX_NEAR_MISSES, Claim, NearMiss, Reading, read_directives
 from _conflict_gate.reading.renderers import COMMONMARK, GITHUB_COM

@@ -52,7 +52,8 @@ import random
 import sys
 import unittest
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from tests.support import REPO
 

@@ -40,7 +40,8 @@ import random
 import sys
 import unittest
 from collections import Counter
-from typing import TYPE_CHECKING, Mapping, NamedTuple, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from tests import differential, reader_oracle
 from tests.support import REPO

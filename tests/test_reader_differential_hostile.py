@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import importlib.util
 import unittest
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tests import differential, reader_oracle
 

@@ -57,8 +57,14 @@ MISSING_PACKAGES = [name for name in PACKAGES if importlib.util.find_spec(name) 
 if TYPE_CHECKING or not MISSING_PACKAGES:
     from markdown_it import MarkdownIt
 
-    from tests import (github_oracle, mdx_oracle, reader_oracle, test_reader_differential_mkdocs,
-                       test_reader_differential_myst, vitepress_oracle)
+    from tests import (
+        github_oracle,
+        mdx_oracle,
+        reader_oracle,
+        test_reader_differential_mkdocs,
+        test_reader_differential_myst,
+        vitepress_oracle,
+    )
 
 D: Final = site_pages.D
 O: Final = site_pages.O

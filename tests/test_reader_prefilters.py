@@ -23,14 +23,21 @@ import os
 import random
 import re
 import unittest
-from typing import Iterator
+from collections.abc import Iterator
 
+from _conflict_gate.manifest.grammar import grammar_from_json
 from _conflict_gate.reading import mkdocs as site_mkdocs
 from _conflict_gate.reading.blocks import myst
 from _conflict_gate.reading.blocks.scan import hinted_line_matches
 from _conflict_gate.reading.candidates import _next_at_sign, _stated_claims, candidates_of, may_state_claims
-from _conflict_gate.manifest.grammar import grammar_from_json
-from _conflict_gate.reading.html_tree import _EMBEDDED, _EMBEDDED_NAMES, _SHOWN_NAMES, _SHOWN_VALUE, attribute_matches, shown_attribute
+from _conflict_gate.reading.html_tree import (
+    _EMBEDDED,
+    _EMBEDDED_NAMES,
+    _SHOWN_NAMES,
+    _SHOWN_VALUE,
+    attribute_matches,
+    shown_attribute,
+)
 from _conflict_gate.reading.reader import read_directives
 from _conflict_gate.reading.renderers import RENDERER_VALUES
 from tests.support import QUILL_GRAMMAR, REPO

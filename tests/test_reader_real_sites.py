@@ -11,7 +11,8 @@ refusal; near-misses aside) is read with the block shortcuts and without (``fast
 from __future__ import annotations
 
 import unittest
-from typing import Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import NamedTuple
 
 from _conflict_gate.manifest.grammar import grammar_from_json
 from _conflict_gate.reading.reader import read_directives

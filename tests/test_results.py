@@ -10,10 +10,33 @@ import typing
 import unittest
 from typing import Any, ClassVar, get_type_hints
 
-from _conflict_gate.results import shapes as results, audit as results_audit, context as results_context, lab as results_lab, service as results_service
+from _conflict_gate.base.registry import (
+    DECISIONS,
+    DEFAULT_STATUS,
+    ELIGIBLE_STATUS,
+    FINDINGS,
+    PAGE_STATUSES,
+    VERDICT_CLASSES,
+    VERDICTS,
+)
+from _conflict_gate.results import audit as results_audit
+from _conflict_gate.results import context as results_context
+from _conflict_gate.results import lab as results_lab
+from _conflict_gate.results import service as results_service
+from _conflict_gate.results import shapes as results
 from _conflict_gate.results.schema import ALL_SHAPES as SHAPES
-from _conflict_gate.base.registry import DECISIONS, DEFAULT_STATUS, ELIGIBLE_STATUS, FINDINGS, PAGE_STATUSES, VERDICT_CLASSES, VERDICTS
-from _conflict_gate.results.shapes import REASON_FIELD_MEANINGS, REASON_FIELDS, REFUSED_FIELDS, RESULT_FIELDS, SET_ASIDE_FIELDS, TAIL_FIELDS, ClaimRecord, Decision, build, decision_fields
+from _conflict_gate.results.shapes import (
+    REASON_FIELD_MEANINGS,
+    REASON_FIELDS,
+    REFUSED_FIELDS,
+    RESULT_FIELDS,
+    SET_ASIDE_FIELDS,
+    TAIL_FIELDS,
+    ClaimRecord,
+    Decision,
+    build,
+    decision_fields,
+)
 from tests.support import FIXTURE_MANIFEST
 
 

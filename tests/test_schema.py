@@ -19,14 +19,15 @@ import random
 import shutil
 import tempfile
 import unittest
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Iterator
+from typing import Any, ClassVar
 
 from _conflict_gate.answer.check import check_answer
-from _conflict_gate.corpus.load import load_documents
-from _conflict_gate.decide.decision import audit, gate
 from _conflict_gate.base.errors import LocatedError
 from _conflict_gate.base.registry import AUDIT_STATUSES, DECISIONS, FINDINGS, INGESTION_REASONS, VERDICTS
+from _conflict_gate.corpus.load import load_documents
+from _conflict_gate.decide.decision import audit, gate
 from _conflict_gate.results.schema import DIALECT, SCHEMAS, result_schema
 from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, REPO, run_cli, write_corpus
 

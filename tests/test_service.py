@@ -26,16 +26,17 @@ import tempfile
 import threading
 import time
 import unittest
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from unittest import mock
 
 import run
-from _conflict_gate.corpus import load as corpus_module
-from _conflict_gate.corpus.load import Corpus, load_documents
 from _conflict_gate.base.errors import DecisionError, GateError, GrammarError, IngestionError
 from _conflict_gate.base.jsondata import render_json
 from _conflict_gate.base.registry import EXIT_CODES
+from _conflict_gate.corpus import load as corpus_module
+from _conflict_gate.corpus.load import Corpus, load_documents
 from _conflict_gate.results.service import TOOL_ERROR_CLASSES, ToolError
 from _conflict_gate.service.gate import RACY_SECONDS, TOOLS, GateService, _Stamp
 from tests.support import REPO, run_cli, without_the_mcp_sdk

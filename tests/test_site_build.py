@@ -13,11 +13,11 @@ import unittest
 from pathlib import Path
 from typing import Any
 
+from _conflict_gate.base.errors import DirectiveError, IngestionError
+from _conflict_gate.base.registry import EXIT_CODES
 from _conflict_gate.corpus.load import Corpus, load_documents
 from _conflict_gate.decide.decision import gate
-from _conflict_gate.base.errors import DirectiveError, IngestionError
 from _conflict_gate.manifest.grammar import grammar_from_json
-from _conflict_gate.base.registry import EXIT_CODES
 from _conflict_gate.site.build import SiteBuild, built_path, judge_site, locate_site
 from _conflict_gate.site.html import CONTEXT_PLACES, ELSEWHERE_PLACES, read_built_page
 from tests.support import QUILL_GRAMMAR, built_html, run_cli, site_judged_corpus, write_corpus, write_site

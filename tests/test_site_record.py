@@ -9,17 +9,18 @@ import json
 import os
 import tempfile
 import unittest
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from unittest import mock
 
+from _conflict_gate.base.errors import IngestionError
 from _conflict_gate.corpus import load as corpus_module
 from _conflict_gate.corpus.load import Corpus, load_documents, source_digest
+from _conflict_gate.corpus.recorded import READINGS_FORMAT
 from _conflict_gate.decide.decision import gate
-from _conflict_gate.base.errors import IngestionError
 from _conflict_gate.service.gate import GateService
 from _conflict_gate.site.build import judge_site, locate_site
-from _conflict_gate.corpus.recorded import READINGS_FORMAT
 from tests.support import built_html, run_cli, write_corpus, write_site
 
 #: The reasons produced here only (the decision tests' coverage leaves them to this module).

@@ -13,10 +13,10 @@ import time
 import unittest
 from typing import Any
 
+from _conflict_gate.corpus.load import source_digest
 from _conflict_gate.manifest.read import read_manifest
 from _conflict_gate.manifest.sources import MAX_PATTERNS, Pattern, Sources, pattern_problem, sources_from_json
 from conflict_gate import IngestionError
-from _conflict_gate.corpus.load import source_digest
 from tests.support import QUILL_GRAMMAR, CorpusFolderCase
 
 #: pattern -> {path: the version it yields, or None when it does not match}

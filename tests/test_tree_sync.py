@@ -25,13 +25,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from unittest import mock
 
-from _conflict_gate.cli import main as cli, init as cli_init
 from _conflict_gate.base.errors import IngestionError
 from _conflict_gate.base.jsondata import render_json
 from _conflict_gate.base.registry import EXIT_CODES, MAX_FOLDER_DEPTH, MAX_SOURCE_BYTES
+from _conflict_gate.cli import init as cli_init
+from _conflict_gate.cli import main as cli
+from _conflict_gate.corpus.load import source_digest
 from _conflict_gate.manifest.sources import Pattern, Sources
 from _conflict_gate.manifest.tree import propose_id, scan
-from _conflict_gate.corpus.load import source_digest
 from tests.support import run_cli
 
 ORBIT = b"# Queue\n\n@orbit queue.publish max-retries=2\n"

@@ -56,25 +56,35 @@ from __future__ import annotations
 import bisect
 import os
 import re
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
-from typing import Any, Final, Mapping, NamedTuple, Sequence
+from typing import Any, Final, NamedTuple
 
+from ..base.errors import DecisionError, GateError, printable
+from ..base.files import read_capped
+from ..base.jsondata import JsonProblem, json_pointer, parse_strict
+from ..base.registry import DECISIONS, FINDINGS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, VERDICT_PRECEDENCE, VERDICTS
+from ..corpus.load import MEMO_ENTRY_BYTES, Corpus
+from ..decide.context import gate_context, is_context_decision
+from ..decide.decision import gate
+from ..manifest.form import ANSWER_FORM, RESERVED_KEYS
+from ..results.shapes import (
+    ANSWER_CHECK_FIELDS,
+    DECISION_ECHO_FIELDS,
+    FINDING_FIELDS,
+    AnswerCheck,
+    Decision,
+    DecisionEcho,
+    Finding,
+    build,
+)
 from .controls import control_findings
 from .disguise import calls, go_pins, pairs, resolve_disguises
-from .forms import BLANK, SEPARATORS, FormWords, Statement, resolve_markup
 from .findings import finding, reading_findings
+from .forms import BLANK, SEPARATORS, FormWords, Statement, resolve_markup
 from .inline import within
 from .reader import CODE_MARK, AnswerBlock, AnswerReading, CodeSpan, read_answer
 from .struck import struck_ranges
-from ..corpus.load import MEMO_ENTRY_BYTES, Corpus
-from ..base.files import read_capped
-from ..decide.decision import gate
-from ..decide.context import gate_context, is_context_decision
-from ..base.errors import DecisionError, GateError, printable
-from ..base.jsondata import json_pointer, parse_strict, JsonProblem
-from ..base.registry import DECISIONS, FINDINGS, MAX_ANSWER_BYTES, MAX_DECISION_BYTES, VERDICT_PRECEDENCE, VERDICTS
-from ..manifest.form import ANSWER_FORM, RESERVED_KEYS
-from ..results.shapes import ANSWER_CHECK_FIELDS, DECISION_ECHO_FIELDS, FINDING_FIELDS, AnswerCheck, Decision, DecisionEcho, Finding, build
 
 __all__ = ["CORPUS_WIDE_FINDINGS", "check_answer", "verdict_of"]
 

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Callable, Final, Iterator
+from collections.abc import Callable, Iterator
+from typing import Final
 
+from ..manifest.form import RESERVED_KEYS
 from .forms import SEPARATORS, FormWords, Statement
 from .reader import CODE_MARK
-from ..manifest.form import RESERVED_KEYS
 
 __all__ = ["calls", "go_pins", "pairs", "resolve_disguises"]
 

@@ -7,12 +7,23 @@ import itertools
 import re
 import unicodedata
 from collections import Counter
-from typing import Any, Final, Sequence
-from .html import HIDING_ELEMENTS
-from .reader import AnswerBlock, AnswerReading, Mapped
+from collections.abc import Sequence
+from typing import Any, Final
+
 from ..manifest.form import ANSWER_FORM
 from ..results.shapes import FINDING_FIELDS, Finding, build
-from .forms import FormWords, _BACKTICK_RUN, _BRACKETED, _CITATION, _CITATION_LIKE, _CITATION_START, _CITATION_TOKEN, resolve_markup
+from .forms import (
+    _BACKTICK_RUN,
+    _BRACKETED,
+    _CITATION,
+    _CITATION_LIKE,
+    _CITATION_START,
+    _CITATION_TOKEN,
+    FormWords,
+    resolve_markup,
+)
+from .html import HIDING_ELEMENTS
+from .reader import AnswerBlock, AnswerReading, Mapped
 
 __all__ = ['finding', 'reading_findings']
 

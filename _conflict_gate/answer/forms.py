@@ -43,11 +43,13 @@ import itertools
 import re
 import unicodedata
 from collections import Counter
-from typing import Callable, Final, Iterator, NamedTuple, Sequence
-from .reader import CODE_MARK
+from collections.abc import Callable, Iterator, Sequence
+from typing import Final, NamedTuple
+
 from ..manifest.form import ANSWER_FORM, RESERVED_KEYS, language_forms
 from ..manifest.grammar import Grammar
 from ..reading.lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes
+from .reader import CODE_MARK
 
 __all__ = ['BLANK', 'NEAR_MIN_LENGTH', 'SEPARATORS', 'FormWords', 'Statement', 'near_name', 'resolve_markup']
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Callable, Final, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import Final, NamedTuple
 
 from ..reading.inlines import MAX_NESTING, TagFilter, View, inline_view
 

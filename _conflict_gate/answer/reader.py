@@ -40,15 +40,28 @@ from __future__ import annotations
 import bisect
 import html
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from itertools import pairwise
-from typing import Final, NamedTuple, Sequence
+from typing import Final, NamedTuple
 
 from ..reading.blocks import GITHUB, MARKDOWN_IT, Leaf, Variant, line_view, parse_blocks
 from ..reading.blocks.state import MARKDOWN_IT_READING
-from .inline import ANSWER_TAG_FILTER, CODE_MARK, EMPTY_MAPPED, Builder, CodeSpan, InlineUnit, Lines, Mapped, union, view_pieces, within
-from .html import OpenHtml
 from ..reading.inlines import html_view
+from .html import OpenHtml
+from .inline import (
+    ANSWER_TAG_FILTER,
+    CODE_MARK,
+    EMPTY_MAPPED,
+    Builder,
+    CodeSpan,
+    InlineUnit,
+    Lines,
+    Mapped,
+    union,
+    view_pieces,
+    within,
+)
 
 __all__ = [
     "ANSWER_FLAVOUR",

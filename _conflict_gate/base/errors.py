@@ -11,8 +11,9 @@ message is built from those parts, so it is always one printable line::
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import ClassVar, Final, Mapping
+from typing import ClassVar, Final
 
 from .registry import DECISION_FILE_REASONS, DIRECTIVE_REASONS, GATE_REASONS, GRAMMAR_REASONS, INGESTION_REASONS
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Callable, Final
+from collections.abc import Callable
+from typing import Final
 
 __all__ = [
     "DIR_FLAGS",

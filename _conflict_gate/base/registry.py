@@ -7,8 +7,9 @@ status, a verdict or an exit code. Adding an entry is a change of contract.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final, Mapping
+from typing import Final
 
 __all__ = [
     "AUDIT_STATUSES",

@@ -26,16 +26,17 @@ import os
 import posixpath
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Final, NamedTuple
 from urllib.parse import quote
 
 from .. import __version__
 from ..base.errors import defuse_commands, located_message, printable
 from ..base.jsondata import render_json
-from ..manifest.read import Entry
 from ..base.registry import ELIGIBLE_STATUS, REPORT_SEVERITIES, SEVERITIES, reason_meaning
+from ..manifest.read import Entry
 from ..results.audit import AuditReport, UnlistedSource
 
 __all__ = [

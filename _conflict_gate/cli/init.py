@@ -11,22 +11,23 @@ import re
 import shlex
 import sys
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final, Mapping, NamedTuple, Sequence
+from typing import Any, Final, NamedTuple
 
-from .support import CliError, check_output, exit_code, plural, printable_path, write_atomically
-from ..corpus.load import SourceFiles, decode_source, source_digest
 from ..base.errors import GrammarError, IngestionError, printable
-from ..manifest.grammar import CANONICAL_INTEGER, NAME, VALUE_TOKEN, grammar_from_json
 from ..base.jsondata import render_json
-from ..manifest.read import ENTRY_FIELDS, Entry, VERSION_SCHEMES, read_manifest
-from ..manifest.edit import edit_documents
-from ..reading.reader import read_directives
 from ..base.registry import DEFAULT_RENDERER, ELIGIBLE_STATUS
-from ..reading.renderers import RENDERER_VALUES, Renderer
-from ..site.detect import detect
+from ..corpus.load import SourceFiles, decode_source, source_digest
+from ..manifest.edit import edit_documents
+from ..manifest.grammar import CANONICAL_INTEGER, NAME, VALUE_TOKEN, grammar_from_json
+from ..manifest.read import ENTRY_FIELDS, VERSION_SCHEMES, Entry, read_manifest
 from ..manifest.sources import Pattern, Sources, pattern_problem
 from ..manifest.tree import Outcome, folder_order, missing, plan, scan
+from ..reading.reader import read_directives
+from ..reading.renderers import RENDERER_VALUES, Renderer
+from ..site.detect import detect
+from .support import CliError, check_output, exit_code, plural, printable_path, write_atomically
 
 __all__ = ["init_command"]
 

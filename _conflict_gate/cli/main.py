@@ -25,24 +25,40 @@ import contextlib
 import io
 import os
 import sys
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Callable, Final, Mapping, NoReturn, Sequence
+from typing import Final, NoReturn
 
 from .. import __version__
-from .ci import FORMATS, Report, audit_checks
-from .support import CliError, check_ci_options, ci_locations, defused, error_line, exit_code, failed_line, load_corpus, located_error, plural, printable_path, shown_manifest, write_atomically, write_report
-from ..corpus.load import Corpus
-from ..decide.decision import audit, claim_operation, gate, versions_listing
 from ..base.errors import DecisionError, GateError, GrammarError, IngestionError, printable
 from ..base.files import read_head
 from ..base.jsondata import render_json
-from ..manifest.read import VERSION_SCHEMES, read_manifest
-from ..corpus.pool import DEFAULT_JOBS, PARALLEL_MIN_PAGES
-from .markdown import grammar_table, render_audit_markdown, versions_table
 from ..base.registry import COMMAND_EXIT_CODES, EXIT_CODES, MAX_ANSWER_BYTES, RENDERERS, VERDICTS
-from ..results.shapes import build
+from ..corpus.load import Corpus
+from ..corpus.pool import DEFAULT_JOBS, PARALLEL_MIN_PAGES
+from ..decide.decision import audit, claim_operation, gate, versions_listing
+from ..manifest.read import VERSION_SCHEMES, read_manifest
 from ..results.lab import GRAMMAR_REPORT_FIELDS, GrammarReport
 from ..results.schema import SCHEMAS, result_schema
+from ..results.shapes import build
+from .ci import FORMATS, Report, audit_checks
+from .markdown import grammar_table, render_audit_markdown, versions_table
+from .support import (
+    CliError,
+    check_ci_options,
+    ci_locations,
+    defused,
+    error_line,
+    exit_code,
+    failed_line,
+    load_corpus,
+    located_error,
+    plural,
+    printable_path,
+    shown_manifest,
+    write_atomically,
+    write_report,
+)
 
 __all__ = ["CliError", "build_parser", "main", "render_json", "write_atomically"]
 
@@ -183,7 +199,11 @@ def _grammar(args: argparse.Namespace) -> int:
 
 
 def _check_answer(args: argparse.Namespace) -> int:
-    from ..answer.check import CORPUS_WIDE_FINDINGS, check_answer, load_decision  # the answer check's readers: here only
+    from ..answer.check import (  # the answer check's readers: here only
+        CORPUS_WIDE_FINDINGS,
+        check_answer,
+        load_decision,
+    )
 
     decision = load_decision(args.decision)
     candidates = decision.get("candidate_ids") if isinstance(decision, dict) else None

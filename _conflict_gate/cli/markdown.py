@@ -4,12 +4,13 @@ grammar table (no I/O). ``reference.py`` renders the reference pages' tables wit
 from __future__ import annotations
 
 import re
-from typing import Any, Final, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
-from .support import printable_path
 from ..base.errors import defuse_commands, printable
 from ..manifest.grammar import Grammar
 from ..results.audit import AUDIT_SUMMARY_WORDS
+from .support import printable_path
 
 __all__ = ["code_span", "grammar_table", "markdown_table", "render_audit_markdown", "versions_table"]
 

@@ -8,19 +8,20 @@ import json
 import os
 import re
 import shlex
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Final, Mapping, Sequence
+from typing import Final
 
-from .ci import FORMATS, PinDrift, Report, pin_checks, unlisted_checks
-from .support import check_ci_options, ci_locations, exit_code, plural, printable_path, write_atomically, write_report
-from ..corpus.load import SourceFiles, decode_source, line_ending_hint, read_recorded, source_digest
-from ..decide.decision import unlisted_sources
 from ..base.errors import IngestionError, printable
 from ..base.jsondata import render_json
-from ..manifest.read import read_manifest
 from ..corpus.cache import encode_reading
-from ..reading.reader import Reading
+from ..corpus.load import SourceFiles, decode_source, line_ending_hint, read_recorded, source_digest
 from ..corpus.recorded import recorded_reading
+from ..decide.decision import unlisted_sources
+from ..manifest.read import read_manifest
+from ..reading.reader import Reading
+from .ci import FORMATS, PinDrift, Report, pin_checks, unlisted_checks
+from .support import check_ci_options, ci_locations, exit_code, plural, printable_path, write_atomically, write_report
 
 __all__ = ["pin_command"]
 

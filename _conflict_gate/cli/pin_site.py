@@ -20,15 +20,15 @@ from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 
-from .pin import _rewrite_pins, pin_command
-from .support import CliError, exit_code, plural, printable_path, write_atomically
-from ..corpus.load import Corpus, SourceFiles, decode_source, source_digest, source_from_bytes
 from ..base.errors import DirectiveError, printable
-from ..manifest.read import read_manifest
+from ..corpus.load import Corpus, SourceFiles, decode_source, source_digest, source_from_bytes
+from ..corpus.recorded import render_recorded
 from ..manifest.edit import set_top_level
+from ..manifest.read import read_manifest
 from ..reading.reader import Reading
 from ..site.build import judge_site, locate_site
-from ..corpus.recorded import render_recorded
+from .pin import _rewrite_pins, pin_command
+from .support import CliError, exit_code, plural, printable_path, write_atomically
 
 __all__ = ["default_readings_path", "pin_site_command"]
 

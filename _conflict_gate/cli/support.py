@@ -17,14 +17,33 @@ import shlex
 import stat
 import sys
 import threading
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Collection, Final, Iterator, Mapping, TextIO, cast
+from typing import Any, Final, TextIO, cast
 
-from .ci import FORMATS, Locations, Report, SUMMARY_LIMIT, github_summary, render_github, render_junit, render_sarif, repository_root
-from ..corpus.load import Corpus, load_with
-from ..base.errors import DecisionError, GateError, GrammarError, IngestionError, LocatedError, defuse_commands, printable
+from ..base.errors import (
+    DecisionError,
+    GateError,
+    GrammarError,
+    IngestionError,
+    LocatedError,
+    defuse_commands,
+    printable,
+)
 from ..base.registry import EXIT_CODES
+from ..corpus.load import Corpus, load_with
+from .ci import (
+    FORMATS,
+    SUMMARY_LIMIT,
+    Locations,
+    Report,
+    github_summary,
+    render_github,
+    render_junit,
+    render_sarif,
+    repository_root,
+)
 
 __all__ = [
     "ERROR_KINDS",

@@ -48,17 +48,27 @@ import secrets
 import stat
 import sys
 import unicodedata
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable, Final, Mapping
+from typing import Any, Final
 
-from ..reading.blocks import MAX_LEAF_LINES
 from ..base.errors import DirectiveError
-from ..manifest.grammar import Grammar
-from ..reading.inlines import MAX_NESTING
 from ..base.jsondata import canonical_json
-from ..reading.reader import MAX_BLOCK_BYTES, MAX_CANDIDATES, MAX_NEAR_MISSES, MAX_OCCURRENCE_CHARS, Claim, LeftOut, NearMiss, Reading
 from ..base.registry import MAX_SOURCE_BYTES, RENDERERS
+from ..manifest.grammar import Grammar
+from ..reading.blocks import MAX_LEAF_LINES
+from ..reading.inlines import MAX_NESTING
+from ..reading.reader import (
+    MAX_BLOCK_BYTES,
+    MAX_CANDIDATES,
+    MAX_NEAR_MISSES,
+    MAX_OCCURRENCE_CHARS,
+    Claim,
+    LeftOut,
+    NearMiss,
+    Reading,
+)
 
 __all__ = ["CACHE_ENV", "CACHE_FORMAT", "MAX_CACHE_BYTES", "MAX_ENTRY_BYTES", "MAX_SECTIONS", "ReadingCache", "cache_folder",
            "cache_path", "decode_reading", "encode_reading", "reader_fingerprint"]

@@ -11,11 +11,12 @@ does not list is never let through. The rules are in ``reference/rag.md``.
 from __future__ import annotations
 
 import os
-from typing import Any, Final, Mapping
+from collections.abc import Mapping
+from typing import Any, Final
 
-from .load import Corpus
 from ..base.errors import GateError, printable
 from ..manifest.read import Entry, Manifest
+from .load import Corpus
 
 __all__ = ["METADATA_PATH_KEYS", "SourceLookup", "chunk_source"]
 

@@ -32,22 +32,33 @@ import json
 import os
 import posixpath
 import sys
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Callable, Collection, Final, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Final, NamedTuple
 
-from .cache import ReadingCache, cache_path, decode_reading, encode_reading
 from ..base.errors import DirectiveError, IngestionError
-from ..base.files import DIR_FLAGS, HAS_DIR_FD, HAS_NOFOLLOW, OPEN_FLAGS, ErrorFactory, is_symlink_at, open_error, open_root, read_fd
-from ..manifest.grammar import Grammar, grammar_from_json
+from ..base.files import (
+    DIR_FLAGS,
+    HAS_DIR_FD,
+    HAS_NOFOLLOW,
+    OPEN_FLAGS,
+    ErrorFactory,
+    is_symlink_at,
+    open_error,
+    open_root,
+    read_fd,
+)
 from ..base.jsondata import canonical_json
+from ..base.registry import MAX_MANIFEST_BYTES, MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
+from ..manifest.grammar import Grammar, grammar_from_json
 from ..manifest.read import Entry, Manifest, VersionScheme, read_manifest
-from .quotes import QuoteIndex
-from .pool import PARALLEL_MIN_PAGES, PagePool
 from ..reading.reader import Claim, LeftOut, NearMiss, Reading, read_directives
 from ..reading.renderers import RENDERER_VALUES, Renderer
-from ..base.registry import MAX_MANIFEST_BYTES, MAX_SOURCE_BYTES, SOURCE_INGESTION_REASONS
+from .cache import ReadingCache, cache_path, decode_reading, encode_reading
+from .pool import PARALLEL_MIN_PAGES, PagePool
+from .quotes import QuoteIndex
 from .recorded import Recorded, parse_recorded, recorded_reading, unjudged_format
 from .suggest import IdIndex
 

@@ -37,7 +37,8 @@ import os
 import sys
 import threading
 from collections import deque
-from typing import TYPE_CHECKING, Any, Callable, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
 
 from ..base.errors import IngestionError
 from ..reading.reader import Reading

@@ -28,7 +28,8 @@ occurrence (both verdicts it could get are unsupported ones).
 from __future__ import annotations
 
 import bisect
-from typing import Final, Iterable
+from collections.abc import Iterable
+from typing import Final
 
 from ..reading.reader import MAX_OCCURRENCE_CHARS
 

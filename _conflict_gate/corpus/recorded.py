@@ -34,14 +34,15 @@ import hashlib
 import json
 import posixpath
 import re
-from typing import Any, Final, Iterable, Mapping, NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import Any, Final, NamedTuple
 
-from .cache import decode_reading, encode_reading
 from ..base.errors import DirectiveError, IngestionError, printable
-from ..manifest.grammar import Grammar
 from ..base.jsondata import canonical_json
+from ..manifest.grammar import Grammar
 from ..manifest.read import Entry, Manifest
 from ..reading.reader import Reading
+from .cache import decode_reading, encode_reading
 
 __all__ = ["OTHER_FORMATS", "READINGS_FORMAT", "Recorded", "grammar_digest", "parse_recorded", "recorded_reading",
            "render_recorded", "unjudged_format"]

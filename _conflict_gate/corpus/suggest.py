@@ -24,7 +24,8 @@ from __future__ import annotations
 import bisect
 import difflib
 from array import array
-from typing import Final, Iterable
+from collections.abc import Iterable
+from typing import Final
 
 __all__ = ["MAX_SUGGEST_LENGTH", "WINDOW", "IdIndex"]
 

@@ -16,17 +16,29 @@ The statuses and reasons are :data:`~_conflict_gate.base.registry.DECISIONS`'s.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Final, Sequence
+from collections.abc import Sequence
+from typing import Any, Final
 
-from ..corpus.load import MEMO_ENTRY_BYTES, Corpus, Source, SourceFiles, decode_source, verified_digest
-from .decision import candidate_sources, claim_record, refusal_fields
-from ..manifest.form import ANSWER_FORM
-from ..manifest.grammar import IntegerRule
 from ..base.jsondata import canonical_json
 from ..base.registry import ELIGIBLE_STATUS, status_of
-from .request import check_question, messages
+from ..corpus.load import MEMO_ENTRY_BYTES, Corpus, Source, SourceFiles, decode_source, verified_digest
+from ..manifest.form import ANSWER_FORM
+from ..manifest.grammar import IntegerRule
+from ..results.context import (
+    AGREED_FIELDS,
+    CONFLICT_FIELDS,
+    CONTEXT_PAGE_FIELDS,
+    PARTIAL_FIELDS,
+    AgreedClaim,
+    ContextConflict,
+    ContextDecision,
+    ContextPage,
+    PartialClaim,
+    context_fields,
+)
 from ..results.shapes import CANDIDATE_FIELDS, AnswerRequest, CandidateRecord, ClaimRecord, build
-from ..results.context import AGREED_FIELDS, CONFLICT_FIELDS, CONTEXT_PAGE_FIELDS, PARTIAL_FIELDS, AgreedClaim, ContextConflict, ContextDecision, ContextPage, PartialClaim, context_fields
+from .decision import candidate_sources, claim_record, refusal_fields
+from .request import check_question, messages
 
 __all__ = ["DEFAULT_CONTEXT_CHARS", "MAX_CONTEXT_CHARS", "gate_context", "is_context_decision"]
 

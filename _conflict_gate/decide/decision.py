@@ -19,21 +19,64 @@ that it does not list.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from ..corpus.load import MEMO_ENTRY_BYTES, Corpus, Source, collection_paused
 from ..base.errors import GateError, LocatedError, printable
+from ..base.jsondata import canonical_json
+from ..base.registry import AUDIT_STATUSES, DEFAULT_UNRELATED, ELIGIBLE_STATUS, UNRELATED_OPTIONS, status_of
+from ..corpus.load import MEMO_ENTRY_BYTES, Corpus, Source, collection_paused
 from ..manifest.grammar import Grammar, IntegerRule
 from ..manifest.read import Manifest
-from ..reading.reader import Claim
-from ..base.registry import AUDIT_STATUSES, DEFAULT_UNRELATED, ELIGIBLE_STATUS, UNRELATED_OPTIONS, status_of
-from ..base.jsondata import canonical_json
-from .request import check_question, messages, request_texts
 from ..manifest.tree import unlisted
-from ..results.shapes import AnswerRequest, CANDIDATE_FIELDS, CLAIM_FIELDS, CandidateRecord, ClaimRecord, Decision, REFUSED_FIELDS, REFUSED_SOURCE_FIELDS, RefusedSourceRecord, build, decision_fields
-from ..results.audit import AUDIT_CLAIM_FIELDS, AUDIT_ENTRY_FIELDS, AUDIT_FIELDS, AUDIT_OPERATION_FIELDS, AUDIT_REFUSAL_FIELDS, AUDIT_SILENCE_FIELDS, AUDIT_SUMMARY_FIELDS, AuditClaim, AuditEntry, AuditOperation, AuditRefusal, AuditReport, AuditSilence, AuditSummary, LEFT_OUT_FIELDS, LeftOutRecord, NEAR_MISS_FIELDS, NearMissRecord, UNAPPROVED_CONFLICT_FIELDS, UNLISTED_SOURCE_FIELDS, UnapprovedConflict, UnlistedSource
-from ..results.service import VERSION_LISTING_FIELDS, VERSION_SOURCE_FIELDS, VERSIONS_FIELDS, VersionListing, Versions, VersionSource
+from ..reading.reader import Claim
+from ..results.audit import (
+    AUDIT_CLAIM_FIELDS,
+    AUDIT_ENTRY_FIELDS,
+    AUDIT_FIELDS,
+    AUDIT_OPERATION_FIELDS,
+    AUDIT_REFUSAL_FIELDS,
+    AUDIT_SILENCE_FIELDS,
+    AUDIT_SUMMARY_FIELDS,
+    LEFT_OUT_FIELDS,
+    NEAR_MISS_FIELDS,
+    UNAPPROVED_CONFLICT_FIELDS,
+    UNLISTED_SOURCE_FIELDS,
+    AuditClaim,
+    AuditEntry,
+    AuditOperation,
+    AuditRefusal,
+    AuditReport,
+    AuditSilence,
+    AuditSummary,
+    LeftOutRecord,
+    NearMissRecord,
+    UnapprovedConflict,
+    UnlistedSource,
+)
+from ..results.service import (
+    VERSION_LISTING_FIELDS,
+    VERSION_SOURCE_FIELDS,
+    VERSIONS_FIELDS,
+    VersionListing,
+    Versions,
+    VersionSource,
+)
+from ..results.shapes import (
+    CANDIDATE_FIELDS,
+    CLAIM_FIELDS,
+    REFUSED_FIELDS,
+    REFUSED_SOURCE_FIELDS,
+    AnswerRequest,
+    CandidateRecord,
+    ClaimRecord,
+    Decision,
+    RefusedSourceRecord,
+    build,
+    decision_fields,
+)
+from .request import check_question, messages, request_texts
 
 __all__ = ["audit", "candidate_sources", "claim_operation", "claim_record", "gate", "refusal_fields", "unlisted_sources",
            "versions_listing"]

@@ -11,14 +11,15 @@ Nothing in this project sends a request.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..answer.controls import CONTROLS
 from ..base.errors import GateError
-from ..manifest.form import ANSWER_FORM, AnswerForm
-from ..manifest.grammar import Grammar
 from ..base.jsondata import canonical_json
 from ..base.registry import MAX_QUESTION_CHARS
+from ..manifest.form import ANSWER_FORM, AnswerForm
+from ..manifest.grammar import Grammar
 from ..results.shapes import AnswerRequest, ChatMessage, ClaimRecord
 
 __all__ = ["answer_request", "check_question", "messages", "request_texts"]

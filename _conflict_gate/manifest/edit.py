@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Mapping, Sequence
+from typing import Any, Final
 
 __all__ = ["DocumentSpans", "edit_documents", "entry_spans", "set_top_level"]
 

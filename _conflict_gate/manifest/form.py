@@ -20,8 +20,9 @@ could tell the two apart.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Sequence
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # the grammar imports this module (for RESERVED_KEYS); only its type is needed here
     from .grammar import Grammar

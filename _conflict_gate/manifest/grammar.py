@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, Mapping
+from typing import Any, Final
 
 from ..base.errors import DirectiveError, GrammarError, printable
-from .form import RESERVED_KEYS
 from ..base.jsondata import json_pointer
+from .form import RESERVED_KEYS
 
 __all__ = [
     "CANONICAL_INTEGER",

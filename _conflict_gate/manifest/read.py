@@ -28,16 +28,17 @@ import os
 import posixpath
 import re
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Final, Mapping, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ..base.errors import IngestionError, printable
 from ..base.files import read_capped
-from .grammar import Grammar, grammar_from_json
 from ..base.jsondata import JsonProblem, canonical_json, json_pointer, parse_strict
 from ..base.registry import DEFAULT_RENDERER, MAX_MANIFEST_BYTES, PAGE_STATUSES, RENDERERS
 from ..reading.renderers import RENDERER_VALUES, Renderer
+from .grammar import Grammar, grammar_from_json
 from .sources import Sources, SourcesProblem, sources_from_json
 
 __all__ = [

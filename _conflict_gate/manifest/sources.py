@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Sequence
+from typing import Any, Final, Literal
 
 __all__ = [
     "MAX_PATTERNS",

@@ -35,13 +35,14 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, Iterator, Literal, NamedTuple, Sequence
+from typing import Final, Literal, NamedTuple
 
 from ..base.errors import IngestionError
 from ..base.files import DIR_FLAGS, HAS_DIR_FD, open_root
-from .read import SOURCE_ID, Entry, Manifest, VersionScheme, check_relative_path
 from ..base.registry import MAX_FOLDER_DEPTH, MAX_SOURCE_BYTES
+from .read import SOURCE_ID, Entry, Manifest, VersionScheme, check_relative_path
 from .sources import PAGE_SUFFIXES, Sources
 
 __all__ = ["OTHER_MARKDOWN_SUFFIXES", "Found", "Outcome", "Scan", "Unlisted", "folder_order", "missing",

@@ -12,11 +12,12 @@ over it, each imported only by whoever uses it.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from ..corpus.chunks import chunk_source
-from ..decide.context import DEFAULT_CONTEXT_CHARS, gate_context
 from ..corpus.load import Corpus
+from ..decide.context import DEFAULT_CONTEXT_CHARS, gate_context
 from ..results.context import ContextDecision
 
 __all__ = ["ChunkFilter", "filter_chunks", "question_of"]

@@ -24,8 +24,8 @@ from typing import Any
 
 from haystack import Document, component
 
-from ..decide.context import DEFAULT_CONTEXT_CHARS
 from ..corpus.load import Corpus
+from ..decide.context import DEFAULT_CONTEXT_CHARS
 from .filter import filter_chunks, question_of
 
 __all__ = ["ConflictGate"]

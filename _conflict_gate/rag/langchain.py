@@ -17,15 +17,16 @@ it in ``last_decision``. Requires langchain-core (the version the extra pins).
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from langchain_core.callbacks import Callbacks
 from langchain_core.documents import BaseDocumentCompressor, Document
 from langchain_core.runnables import RunnableLambda
 from pydantic import PrivateAttr
 
-from ..decide.context import DEFAULT_CONTEXT_CHARS
 from ..corpus.load import Corpus
+from ..decide.context import DEFAULT_CONTEXT_CHARS
 from .filter import filter_chunks, question_of
 
 __all__ = ["ConflictGateCompressor"]

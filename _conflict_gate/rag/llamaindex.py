@@ -23,8 +23,8 @@ from llama_index.core.bridge.pydantic import PrivateAttr
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import NodeWithScore, QueryBundle
 
-from ..decide.context import DEFAULT_CONTEXT_CHARS
 from ..corpus.load import Corpus
+from ..decide.context import DEFAULT_CONTEXT_CHARS
 from .filter import filter_chunks, question_of
 
 __all__ = ["ConflictGatePostprocessor"]

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Final, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Final
 
 from ..manifest.grammar import Grammar
 from .lookalike import skeleton

@@ -43,7 +43,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Callable, Final, Iterator, NamedTuple, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Final, NamedTuple
 
 from .inlines import RAW_TEXT_ELEMENTS, Indexes, Spans, browser_markup_end, filtered_tag, raw_text_end
 

@@ -54,7 +54,8 @@ import html.entities
 import re
 import unicodedata
 from array import array
-from typing import Callable, Final, Iterator, NamedTuple, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Final, NamedTuple
 
 __all__ = [
     "ASCII_PUNCTUATION",

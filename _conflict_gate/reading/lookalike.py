@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Final, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
 
 __all__ = ["CONFUSABLES", "RUN_BREAKS", "LookAlikes", "is_look_alike", "run_pattern", "skeleton"]
 

@@ -60,11 +60,12 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple, Sequence
+from typing import Final, NamedTuple
 
 from .blocks.scan import candidates_stretches, hinted_line_matches
-from .mkdocs_lines import MAX_ABBREVIATIONS, _Lines, _abbreviated, _backtick_in_tags, _line_end
+from .mkdocs_lines import MAX_ABBREVIATIONS, _abbreviated, _backtick_in_tags, _line_end, _Lines
 
 __all__ = ['MAX_CONTAINERS', 'MKDOCS_EXTENSIONS', 'MkDocsPage', 'Problem', 'scan']
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Final, Sequence
+from collections.abc import Sequence
+from typing import Final
+
 from .blocks.scan import candidates_stretches, first_in_a_candidates_paragraph
 
 __all__ = ['attribute_line', 'escaped_tag', 'open_at_reference']

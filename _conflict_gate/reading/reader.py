@@ -50,19 +50,22 @@ import html
 import re
 import sys
 import unicodedata
-from typing import Callable, Final, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import Final, NamedTuple
 
-from .blocks import FOOTNOTE_DOUBT, MAX_LEAF_LINES, Leaf, parse_blocks
-from .blocks.mdx import MdxReading, Region
-from .blocks.myst import COMMENT as MYST_COMMENT, DIRECTIVE as MYST_DIRECTIVE, MATH as MYST_MATH
-from .blocks.state import NO_FRONT_MATTER
 from ..base.errors import DirectiveError
 from ..manifest.grammar import Grammar
+from .blocks import FOOTNOTE_DOUBT, MAX_LEAF_LINES, Leaf, parse_blocks
+from .blocks.mdx import MdxReading, Region
+from .blocks.myst import COMMENT as MYST_COMMENT
+from .blocks.myst import DIRECTIVE as MYST_DIRECTIVE
+from .blocks.myst import MATH as MYST_MATH
+from .blocks.state import NO_FRONT_MATTER
+from .candidates import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS, candidates_of, occurrences
 from .html_tree import BLOCK, CELL, HEADING, TEXT, Opened, RawHtml
 from .inlines import _WORD_LIMIT, InlineView, Spans, View, html_view, inline_view, invisible, visible_word
-from .candidates import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS, candidates_of, occurrences
-from .renderers import DEFAULT, RENDERER_VALUES, PageRefusal, Renderer
 from .mkdocs import MkDocsPage
+from .renderers import DEFAULT, RENDERER_VALUES, PageRefusal, Renderer
 
 __all__ = [
     "MAX_BLOCK_BYTES",

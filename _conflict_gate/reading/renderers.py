@@ -60,21 +60,30 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Callable, Final, Mapping, NamedTuple, Sequence
+from typing import Final, NamedTuple
 
+from ..base.registry import DEFAULT_RENDERER, RENDERERS
 from .blocks import GITHUB, GITHUB_ALONE, Flavour
-from .blocks.parse import parse_blocks
 from .blocks.mdx import DOCUSAURUS, MdxReading, read_mdx, unclosed_front_matter
-from .blocks.myst import MYST, attributes_line, definition_lazy_line, field_list_line, include_line, math_line, substitution_line
+from .blocks.myst import (
+    MYST,
+    attributes_line,
+    definition_lazy_line,
+    field_list_line,
+    include_line,
+    math_line,
+    substitution_line,
+)
+from .blocks.parse import parse_blocks
 from .blocks.scan import first_in_a_candidates_paragraph
 from .html_tree import shown_attribute
 from .inlines import TagFilter
-from ..base.registry import DEFAULT_RENDERER, RENDERERS
 from .mkdocs import MkDocsPage, bracket_math_line
-from .mkdocs_lines import attribute_line, escaped_tag, open_at_reference
 from .mkdocs import scan as scan_mkdocs
+from .mkdocs_lines import attribute_line, escaped_tag, open_at_reference
 
 __all__ = [
     "COMMONMARK",

@@ -6,8 +6,9 @@ answer checks (see its docstring for how they are used).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Annotated, Final, Mapping, TypedDict
+from typing import Annotated, Final, TypedDict
 
 from ..base.registry import AUDIT_STATUSES, NEAR_MISS_PLACES, RENDERERS, TREE_FINDINGS
 from .shapes import OneOf, PageStatus, RefusalError, RefusedReason

@@ -10,10 +10,20 @@ status and reason are the decision vocabulary's
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final, Mapping, TypedDict
+from typing import Final, TypedDict
 
-from .shapes import REFUSED_FIELDS, AnswerRequest, CandidateRecord, ClaimRecord, DecisionReason, DecisionStatus, RefusalError, RefusedSourceRecord
+from .shapes import (
+    REFUSED_FIELDS,
+    AnswerRequest,
+    CandidateRecord,
+    ClaimRecord,
+    DecisionReason,
+    DecisionStatus,
+    RefusalError,
+    RefusedSourceRecord,
+)
 
 __all__ = [
     "AGREED_FIELDS",

@@ -6,11 +6,22 @@ answer checks (see its docstring for how they are used).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Annotated, Final, Literal, Mapping, TypedDict
+from typing import Annotated, Final, Literal, TypedDict
 
 from ..base.registry import INGESTION_REASONS, RENDERERS
-from .shapes import ANSWER_CHECK_FIELDS, REFUSED_FIELDS, RESULT_FIELDS, TAIL_FIELDS, AnswerCheck, ClaimRecord, Decision, OneOf, RefusedSourceRecord
+from .shapes import (
+    ANSWER_CHECK_FIELDS,
+    REFUSED_FIELDS,
+    RESULT_FIELDS,
+    TAIL_FIELDS,
+    AnswerCheck,
+    ClaimRecord,
+    Decision,
+    OneOf,
+    RefusedSourceRecord,
+)
 
 __all__ = [
     "CHANGED_SOURCE_FIELDS",

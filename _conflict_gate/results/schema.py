@@ -22,21 +22,32 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Final, Literal, Mapping, Union, get_args, get_origin, get_type_hints
+from typing import Any, Final, Literal, Union, get_args, get_origin, get_type_hints
 
 from .. import __version__
 from ..base.registry import DECISIONS, DIRECTIVE_REASONS, status_of
-from .shapes import AnswerCheck, AnswerRequest, Decision, OneOf, Pattern, REASON_FIELDS, Size, REASON_FIELD_MEANINGS, REFUSED_FIELDS
-from .shapes import SHAPES as DECISION_SHAPES
 from .audit import SHAPES as AUDIT_SHAPES
 from .audit import AuditReport
+from .context import CONTEXT_REASON_FIELDS, ContextDecision
+from .context import SHAPES as CONTEXT_SHAPES
 from .lab import SHAPES as LAB_SHAPES
 from .lab import LabResult
 from .service import SHAPES as SERVICE_SHAPES
 from .service import ToolError, Versions
-from .context import SHAPES as CONTEXT_SHAPES
-from .context import CONTEXT_REASON_FIELDS, ContextDecision
+from .shapes import (
+    REASON_FIELD_MEANINGS,
+    REASON_FIELDS,
+    REFUSED_FIELDS,
+    AnswerCheck,
+    AnswerRequest,
+    Decision,
+    OneOf,
+    Pattern,
+    Size,
+)
+from .shapes import SHAPES as DECISION_SHAPES
 
 __all__ = ["ALL_SHAPES", "DIALECT", "SCHEMAS", "result_schema"]
 

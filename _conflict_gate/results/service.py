@@ -8,12 +8,13 @@ answer checks (see its docstring for how they are used).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Annotated, Final, Literal, Mapping, TypedDict
+from typing import Annotated, Final, Literal, TypedDict
 
 from ..base.registry import DECISION_FILE_REASONS, GATE_REASONS, GRAMMAR_REASONS, INGESTION_REASONS, RENDERERS
-from .shapes import OneOf, RefusedReason
 from .lab import GrammarSummary
+from .shapes import OneOf, RefusedReason
 
 __all__ = [
     "SHAPES",

@@ -18,11 +18,20 @@ checks every pair, so neither can gain a field the other lacks.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Annotated, Any, Final, Literal, Mapping, Sequence, TypedDict, TypeVar, cast
+from typing import Annotated, Any, Final, Literal, TypedDict, TypeVar, cast
 
-from ..base.registry import DECISIONS, DEFAULT_UNRELATED, DIRECTIVE_REASONS, FINDINGS, PAGE_STATUSES, VERDICT_CLASSES, VERDICTS
+from ..base.registry import (
+    DECISIONS,
+    DEFAULT_UNRELATED,
+    DIRECTIVE_REASONS,
+    FINDINGS,
+    PAGE_STATUSES,
+    VERDICT_CLASSES,
+    VERDICTS,
+)
 
 __all__ = [
     "ANSWER_CHECK_FIELDS",

@@ -34,24 +34,47 @@ import hashlib
 import os
 import threading
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Final, Iterable, Mapping, Sequence
+from typing import Any, Final
 
 from ..answer.check import CORPUS_WIDE_FINDINGS, check_answer
-from ..cli.support import located_error, shown_manifest
-from ..corpus.load import Corpus, Source, SourceFiles, failed_source, load_documents, read_recorded, source_digest, source_from_bytes
-from ..decide.decision import audit, claim_operation, gate, versions_listing
 from ..base.errors import DecisionError, GateError, GrammarError, IngestionError, LocatedError
 from ..base.files import read_capped
+from ..base.registry import (
+    DEFAULT_UNRELATED,
+    ELIGIBLE_STATUS,
+    MAX_MANIFEST_BYTES,
+    SOURCE_INGESTION_REASONS,
+    UNRELATED_OPTIONS,
+)
+from ..cli.support import located_error, shown_manifest
+from ..corpus.load import (
+    Corpus,
+    Source,
+    SourceFiles,
+    failed_source,
+    load_documents,
+    read_recorded,
+    source_digest,
+    source_from_bytes,
+)
+from ..corpus.recorded import Recorded
+from ..decide.decision import audit, claim_operation, gate, versions_listing
 from ..manifest.form import ANSWER_FORM
 from ..manifest.grammar import Grammar
 from ..reading.renderers import Renderer
-from ..base.registry import DEFAULT_UNRELATED, ELIGIBLE_STATUS, MAX_MANIFEST_BYTES, SOURCE_INGESTION_REASONS, UNRELATED_OPTIONS
-from ..results.shapes import AnswerCheck, Decision, build
-from ..results.audit import AUDIT_ENTRY_FIELDS, AUDIT_FIELDS, AUDIT_OPERATION_FIELDS, AuditEntry, AuditOperation, AuditReport
+from ..results.audit import (
+    AUDIT_ENTRY_FIELDS,
+    AUDIT_FIELDS,
+    AUDIT_OPERATION_FIELDS,
+    AuditEntry,
+    AuditOperation,
+    AuditReport,
+)
 from ..results.service import TOOL_ERROR_FIELDS, ToolError, Versions
-from ..corpus.recorded import Recorded
+from ..results.shapes import AnswerCheck, Decision, build
 
 __all__ = ["FLOW", "TOOLS", "TOOL_ERRORS", "GateService", "ToolSpec", "limit_report"]
 

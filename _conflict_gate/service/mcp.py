@@ -35,17 +35,28 @@ import io
 import os
 import re
 import sys
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterator, Mapping
 from json import loads as json_loads
-from typing import Annotated, Any, AsyncIterable, AsyncIterator, BinaryIO, Callable, Final, Iterator, Mapping, cast
+from typing import Annotated, Any, BinaryIO, Final, cast
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
-from mcp.types import (INVALID_REQUEST, PARSE_ERROR, CallToolResult, ErrorData, JSONRPCError, JSONRPCRequest,
-                       TextContent, ToolAnnotations, jsonrpc_message_adapter)
+from mcp.types import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    CallToolResult,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCRequest,
+    TextContent,
+    ToolAnnotations,
+    jsonrpc_message_adapter,
+)
 from pydantic import Field, ValidationError
 
+# isort: split
 import anyio  # after the SDK (which depends on it): without the extra, the ImportError names mcp
 
 from .. import __version__

@@ -56,10 +56,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
-from ..reading.candidates import candidates_of
-from ..corpus.load import Corpus, Source, SourceFiles, decode_source, failed_source, verified_digest
 from ..base.errors import DirectiveError, IngestionError
+from ..corpus.load import Corpus, Source, SourceFiles, decode_source, failed_source, verified_digest
 from ..manifest.grammar import Grammar
+from ..reading.candidates import candidates_of
 from ..reading.reader import Claim
 from .detect import folders_up
 from .html import ELSEWHERE_PLACES, read_built_page, shaped

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Final, NamedTuple, Sequence
+from typing import Final, NamedTuple
 
 __all__ = ["Detected", "detect", "folders_up", "mkdocs_extensions"]
 

@@ -51,9 +51,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Mapping
 from html.parser import HTMLParser
 from types import MappingProxyType
-from typing import Callable, Final, Mapping, NamedTuple
+from typing import Final, NamedTuple
 
 from ..manifest.grammar import Grammar
 

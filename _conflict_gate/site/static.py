@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Final, Mapping
+from collections.abc import Mapping
+from typing import Final
 
 __all__ = ["UNREAD", "StaticError", "front_matter", "js_object", "js_tokens", "key_index", "read_flag", "scalars"]
 

@@ -24,12 +24,14 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Final, Mapping, Sequence
+from typing import Final
+
+from _conflict_gate.cli.support import CliError, write_atomically
 
 from . import tables as t
-from _conflict_gate.cli.support import CliError, write_atomically
 from .tables import DriftError
 
 __all__ = ["END", "PAGES", "START", "TABLES", "DriftError", "Region", "check", "main", "pages", "regions", "render",

@@ -18,30 +18,93 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final, Mapping, Sequence
+from typing import Any, Final
 
-from _conflict_gate.reading.blocks import MAX_DEPTH, MAX_LEAF_LINES
+from _conflict_gate.base.errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError
+from _conflict_gate.base.registry import (
+    AUDIT_STATUSES,
+    COMMAND_EXIT_CODES,
+    DECISIONS,
+    DEFAULT_RENDERER,
+    EXIT_CODES,
+    FINDINGS,
+    MAX_ANSWER_BYTES,
+    MAX_FOLDER_DEPTH,
+    MAX_MANIFEST_BYTES,
+    MAX_SOURCE_BYTES,
+    NEAR_MISS_PLACES,
+    PAGE_STATUSES,
+    RENDERERS,
+    REPORT_SEVERITIES,
+    SEVERITIES,
+    SOURCE_INGESTION_REASONS,
+    TREE_FINDINGS,
+    UNRELATED_OPTIONS,
+    VERDICTS,
+    reason_meaning,
+)
 from _conflict_gate.cli.ci import SARIF_LEVELS
 from _conflict_gate.cli.markdown import code_span as code
 from _conflict_gate.cli.markdown import grammar_table, markdown_table
-from _conflict_gate.base.errors import DecisionError, DirectiveError, GateError, GrammarError, IngestionError
-from _conflict_gate.manifest.grammar import NAME, VALUE_TOKEN
-from _conflict_gate.reading.inlines import _WORD_LIMIT, MAX_NESTING
-from _conflict_gate.manifest.read import _OPTIONAL_TOP_LEVEL, _REQUIRED, _TOP_LEVEL, ENTRY_FIELDS, SOURCE_ID, VERSION_SCHEMES, read_manifest
-from _conflict_gate.reading.html_tree import MAX_OPEN
-from _conflict_gate.reading.reader import MAX_BLOCK_BYTES, MAX_CANDIDATES, MAX_HTML_LINES, MAX_NEAR_MISSES, QUOTE_LIMIT
-from _conflict_gate.base.registry import AUDIT_STATUSES, COMMAND_EXIT_CODES, DECISIONS, DEFAULT_RENDERER, EXIT_CODES, FINDINGS, MAX_ANSWER_BYTES, MAX_FOLDER_DEPTH, MAX_MANIFEST_BYTES, MAX_SOURCE_BYTES, NEAR_MISS_PLACES, PAGE_STATUSES, RENDERERS, REPORT_SEVERITIES, SEVERITIES, SOURCE_INGESTION_REASONS, UNRELATED_OPTIONS, TREE_FINDINGS, VERDICTS, reason_meaning
 from _conflict_gate.manifest.form import ANSWER_FORM
-from _conflict_gate.results.schema import SCHEMAS
-from _conflict_gate.site.html import CONTEXT_PLACES, ELSEWHERE_PLACES, REGIONS
-from _conflict_gate.service.gate import TOOLS
+from _conflict_gate.manifest.grammar import NAME, VALUE_TOKEN
+from _conflict_gate.manifest.read import (
+    _OPTIONAL_TOP_LEVEL,
+    _REQUIRED,
+    _TOP_LEVEL,
+    ENTRY_FIELDS,
+    SOURCE_ID,
+    VERSION_SCHEMES,
+    read_manifest,
+)
 from _conflict_gate.manifest.sources import MAX_PATTERN_CHARS, MAX_PATTERNS
-from _conflict_gate.results.shapes import CLAIM_FIELDS, REASON_FIELDS, REASON_FIELD_MEANINGS, REFUSED_FIELDS, RESULT_FIELDS, SET_ASIDE_FIELDS, TAIL_FIELDS
-from _conflict_gate.results.context import AGREED_FIELDS, CONFLICT_FIELDS, CONTEXT_FIELDS, CONTEXT_PAGE_FIELDS, CONTEXT_REASON_FIELDS, CONTEXT_TAIL_FIELDS, PARTIAL_FIELDS, SHAPES as CONTEXT_SHAPES, ContextDecision
-from _conflict_gate.results.service import TOOL_ERROR_FIELDS, VERSION_LISTING_FIELDS, VERSION_SOURCE_FIELDS, VERSIONS_FIELDS
-from _conflict_gate.results.audit import AUDIT_CLAIM_FIELDS, AUDIT_ENTRY_FIELDS, AUDIT_FIELDS, AUDIT_OPERATION_FIELDS, AUDIT_REFUSAL_FIELDS, LEFT_OUT_FIELDS, AUDIT_SILENCE_FIELDS, AUDIT_SUMMARY_FIELDS, NEAR_MISS_FIELDS, UNAPPROVED_CONFLICT_FIELDS
-
+from _conflict_gate.reading.blocks import MAX_DEPTH, MAX_LEAF_LINES
+from _conflict_gate.reading.html_tree import MAX_OPEN
+from _conflict_gate.reading.inlines import _WORD_LIMIT, MAX_NESTING
+from _conflict_gate.reading.reader import MAX_BLOCK_BYTES, MAX_CANDIDATES, MAX_HTML_LINES, MAX_NEAR_MISSES, QUOTE_LIMIT
+from _conflict_gate.results.audit import (
+    AUDIT_CLAIM_FIELDS,
+    AUDIT_ENTRY_FIELDS,
+    AUDIT_FIELDS,
+    AUDIT_OPERATION_FIELDS,
+    AUDIT_REFUSAL_FIELDS,
+    AUDIT_SILENCE_FIELDS,
+    AUDIT_SUMMARY_FIELDS,
+    LEFT_OUT_FIELDS,
+    NEAR_MISS_FIELDS,
+    UNAPPROVED_CONFLICT_FIELDS,
+)
+from _conflict_gate.results.context import (
+    AGREED_FIELDS,
+    CONFLICT_FIELDS,
+    CONTEXT_FIELDS,
+    CONTEXT_PAGE_FIELDS,
+    CONTEXT_REASON_FIELDS,
+    CONTEXT_TAIL_FIELDS,
+    PARTIAL_FIELDS,
+    ContextDecision,
+)
+from _conflict_gate.results.context import SHAPES as CONTEXT_SHAPES
+from _conflict_gate.results.schema import SCHEMAS
+from _conflict_gate.results.service import (
+    TOOL_ERROR_FIELDS,
+    VERSION_LISTING_FIELDS,
+    VERSION_SOURCE_FIELDS,
+    VERSIONS_FIELDS,
+)
+from _conflict_gate.results.shapes import (
+    CLAIM_FIELDS,
+    REASON_FIELD_MEANINGS,
+    REASON_FIELDS,
+    REFUSED_FIELDS,
+    RESULT_FIELDS,
+    SET_ASIDE_FIELDS,
+    TAIL_FIELDS,
+)
+from _conflict_gate.service.gate import TOOLS
+from _conflict_gate.site.html import CONTEXT_PLACES, ELSEWHERE_PLACES, REGIONS
 
 #: The pages that may hold generated regions, relative to the root (globs).
 

@@ -24,13 +24,13 @@ try:
 except ImportError:  # run from a checkout, not installed
     sys.path.insert(0, str(ROOT))
     import conflict_gate
-from _conflict_gate.rag.langchain import ConflictGateCompressor
-
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableLambda, RunnableParallel, RunnablePassthrough
+
+from _conflict_gate.rag.langchain import ConflictGateCompressor
 
 QUESTION = "What does create_copy do when the destination path already exists?"
 WORD = re.compile(r"[a-z0-9_]+")

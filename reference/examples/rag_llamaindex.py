@@ -20,11 +20,11 @@ try:
 except ImportError:  # run from a checkout, not installed
     sys.path.insert(0, str(ROOT))
     import conflict_gate
-from _conflict_gate.rag.llamaindex import ConflictGatePostprocessor
-
 from llama_index.core import Settings, SimpleDirectoryReader, SimpleKeywordTableIndex
 from llama_index.core.llms import ChatMessage, MockLLM
 from llama_index.core.query_engine import RetrieverQueryEngine
+
+from _conflict_gate.rag.llamaindex import ConflictGatePostprocessor
 
 QUESTION = "What does create_copy do when the destination path already exists?"
 

@@ -43,7 +43,17 @@ Adding a construct is one :class:`Construct` row in a flavour's table (see
 from __future__ import annotations
 
 from .construct import Body, Construct, Continue, Opener, Shortcuts, Start, inserted, never_continues, without
-from .flavours import FOOTNOTE_DOUBT, GITHUB, GITHUB_ALONE, MARKDOWN_IT, WITHOUT_FRONT_MATTER, WITHOUT_TABLES, Flavour, LineDoubt, Variant
+from .flavours import (
+    FOOTNOTE_DOUBT,
+    GITHUB,
+    GITHUB_ALONE,
+    MARKDOWN_IT,
+    WITHOUT_FRONT_MATTER,
+    WITHOUT_TABLES,
+    Flavour,
+    LineDoubt,
+    Variant,
+)
 from .parse import parse_blocks
 from .state import MAX_DEPTH, MAX_LEAF_LINES, Block, Leaf, State, line_view
 from .table import BLOCK_STARTS, GFM_CONSTRUCTS

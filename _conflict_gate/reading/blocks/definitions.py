@@ -16,7 +16,8 @@ lengths count bytes.
 from __future__ import annotations
 
 import re
-from typing import Final, Literal, Sequence
+from collections.abc import Sequence
+from typing import Final, Literal
 
 from ..inlines import ASCII_PUNCTUATION
 from .state import Line, State, lines_of

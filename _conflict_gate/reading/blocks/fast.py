@@ -21,7 +21,8 @@ import bisect
 import heapq
 import re
 from array import array
-from typing import Any, Final, Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import Any, Final, NamedTuple
 
 from .construct import NOT_AN_OPENER, STOP, Construct
 from .leaves import FenceData, HtmlData

@@ -26,14 +26,23 @@ GitHub's own).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Callable, Final, Mapping, NamedTuple
+from typing import Final, NamedTuple
 
 from .construct import Construct, Opener, StartRule, without
 from .fast import FastPatterns, compile_shortcuts
 from .page import footnotes, front_matter, github_front_matter, html_start_differs
-from .state import FOOTNOTES, HTML_START_VERSIONS, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, State
+from .state import (
+    FOOTNOTES,
+    HTML_START_VERSIONS,
+    MARKDOWN_IT_READING,
+    NO_FRONT_MATTER,
+    NO_TABLES,
+    ONE_COLUMN_TABLE,
+    State,
+)
 from .table import GFM_CONSTRUCTS
 from .tables import table_first
 

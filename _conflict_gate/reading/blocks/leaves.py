@@ -14,7 +14,18 @@ from typing import Any, NamedTuple
 
 from .construct import LEAF, LINE_CONSUMED, MATCHED, NO_START, NOT_MATCHED, Continue, Start
 from .definitions import DEFINITION_LINES, split_definitions
-from .scan import ATX_OPEN, FENCE_CLOSE, FENCE_OPEN, HTML_ENDS, KIND_1_OPEN_TAG, SETEXT_UNDERLINE, html_kind, is_thematic_break, next_blank_line, whole_tag_line
+from .scan import (
+    ATX_OPEN,
+    FENCE_CLOSE,
+    FENCE_OPEN,
+    HTML_ENDS,
+    KIND_1_OPEN_TAG,
+    SETEXT_UNDERLINE,
+    html_kind,
+    is_thematic_break,
+    next_blank_line,
+    whole_tag_line,
+)
 from .state import MARKDOWN_IT_READING, MAX_LEAF_LINES, PARAGRAPH, Block, State, lines_of
 
 __all__ = ["FenceData", "HtmlData", "atx_heading", "fence_line", "fenced_code", "fenced_code_continues", "finish_paragraph",

@@ -32,9 +32,10 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Final, NamedTuple, Sequence
+from typing import Final, NamedTuple
 
 from .construct import NOT_AN_OPENER, Continue, Opener, Shortcuts, without
 from .fast import fenced_line_start

@@ -40,15 +40,36 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Final, NamedTuple, Sequence
+from typing import Any, Final, NamedTuple
 
-from .construct import LEAF, LINE_CONSUMED, MATCHED, NO_START, NOT_MATCHED, Body, Construct, Continue, Opener, Start, inserted, without
+from .construct import (
+    LEAF,
+    LINE_CONSUMED,
+    MATCHED,
+    NO_START,
+    NOT_MATCHED,
+    Body,
+    Construct,
+    Continue,
+    Opener,
+    Start,
+    inserted,
+    without,
+)
 from .flavours import FOOTNOTE_DOUBT, Flavour, LineDoubt, Variant
 from .leaves import FenceData, finish_paragraph
 from .page import footnotes, github_front_matter
 from .parse import parse_blocks
-from .scan import FENCE_CLOSE, FENCE_OPEN, candidates_stretches, closing_fence, first_in_a_candidates_paragraph, hinted_line_matches
+from .scan import (
+    FENCE_CLOSE,
+    FENCE_OPEN,
+    candidates_stretches,
+    closing_fence,
+    first_in_a_candidates_paragraph,
+    hinted_line_matches,
+)
 from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, Block, State
 from .table import GFM_CONSTRUCTS
 from .tables import table_first

@@ -4,7 +4,7 @@ of readings (no I/O)."""
 from __future__ import annotations
 
 import bisect
-from typing import Sequence
+from collections.abc import Sequence
 
 from .construct import LEAF, LINE_CONSUMED, NO_START, NOT_MATCHED
 from .definitions import markdown_it_definitions

@@ -8,7 +8,8 @@ pattern is compiled with ``re.ASCII`` and names its characters explicitly.
 from __future__ import annotations
 
 import re
-from typing import Final, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Final
 
 from ..inlines import html_tag_end
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
-from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, TypeVar
 
 from .construct import Body, Construct, never_continues
 

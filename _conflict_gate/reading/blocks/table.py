@@ -19,8 +19,31 @@ from typing import Final
 
 from .construct import Body, Construct, Opener, Shortcuts, never_continues
 from .containers import block_quote, block_quote_continues, list_continues, list_item, list_item_continues
-from .fast import fence_opener_end, fenced_line_start, fenced_run, html_opener_end, html_run, indented_line_start, indented_run, paragraph_line_start
-from .leaves import atx_heading, fenced_code, fenced_code_continues, finish_paragraph, html_block, html_block_continues, html_block_ends, html_detail, indented_code, indented_code_continues, paragraph_continues, setext_heading, thematic_break
+from .fast import (
+    fence_opener_end,
+    fenced_line_start,
+    fenced_run,
+    html_opener_end,
+    html_run,
+    indented_line_start,
+    indented_run,
+    paragraph_line_start,
+)
+from .leaves import (
+    atx_heading,
+    fenced_code,
+    fenced_code_continues,
+    finish_paragraph,
+    html_block,
+    html_block_continues,
+    html_block_ends,
+    html_detail,
+    indented_code,
+    indented_code_continues,
+    paragraph_continues,
+    setext_heading,
+    thematic_break,
+)
 from .tables import table, table_continues
 
 __all__ = ["BLOCK_STARTS", "GFM_CONSTRUCTS"]

@@ -16,7 +16,17 @@ from typing import Any, Final, NamedTuple
 
 from .construct import LEAF, MATCHED, NO_START, NOT_MATCHED, Continue, Start
 from .scan import ATX_OPEN, BULLET, FENCE_OPEN, HTML_STARTS, ORDERED, is_thematic_break, next_blank_line
-from .state import MARKDOWN_IT_READING, MAX_LEAF_LINES, NO_TABLES, ONE_COLUMN_TABLE, PARAGRAPH, Block, State, finalize, lines_of
+from .state import (
+    MARKDOWN_IT_READING,
+    MAX_LEAF_LINES,
+    NO_TABLES,
+    ONE_COLUMN_TABLE,
+    PARAGRAPH,
+    Block,
+    State,
+    finalize,
+    lines_of,
+)
 
 __all__ = ["TableData", "table", "table_cells", "table_continues", "table_first"]
 
