@@ -164,31 +164,80 @@ MB = 10**6
 GRAMMAR_JSON = {
     "namespace": "quill",
     "product": "Quill",
-    "operations": {"create_copy": {
-        "existing_path": {"type": "enum", "values": ["refuse", "overwrite"]},
-        "close_required": {"type": "enum", "values": ["yes", "no"]},
-    }},
+    "operations": {
+        "create_copy": {
+            "existing_path": {"type": "enum", "values": ["refuse", "overwrite"]},
+            "close_required": {"type": "enum", "values": ["yes", "no"]},
+        }
+    },
 }
 GRAMMAR = grammar_from_json(GRAMMAR_JSON)
 CLAIMS = tuple((op, key, rule.values) for op, key, rule in GRAMMAR.claims())  # type: ignore[union-attr]
 VERSIONS = ("1.0", "1.1", "2.0", "3.0")
-CONFLICT_RATE = 0.03   # sources that contradict their version on one key
-MISSING_RATE = 0.08    # chance a source does not declare a given key
+CONFLICT_RATE = 0.03  # sources that contradict their version on one key
+MISSING_RATE = 0.08  # chance a source does not declare a given key
 SYNTAX_PAGE_RATE = 0.10  # fence-heavy pages that also show directive examples
 CRLF_RATE = 0.03
 BOM_RATE = 0.01
 
 TOPICS = ("User Guide", "Reference", "Migration Notes", "Cookbook", "FAQ", "Release Notes")
 WORDS = (
-    "quill", "document", "handle", "copy", "destination", "source", "path", "scheduler",
-    "task", "revision", "archive", "backup", "the", "a", "is", "when", "before", "after",
-    "never", "always", "must", "may", "returns", "raises", "closes", "opens", "writes",
-    "existing", "file", "target", "version", "release", "behaviour", "default", "flag",
-    "callers", "should", "each", "every", "with", "without", "and", "or", "of", "to", "in",
+    "quill",
+    "document",
+    "handle",
+    "copy",
+    "destination",
+    "source",
+    "path",
+    "scheduler",
+    "task",
+    "revision",
+    "archive",
+    "backup",
+    "the",
+    "a",
+    "is",
+    "when",
+    "before",
+    "after",
+    "never",
+    "always",
+    "must",
+    "may",
+    "returns",
+    "raises",
+    "closes",
+    "opens",
+    "writes",
+    "existing",
+    "file",
+    "target",
+    "version",
+    "release",
+    "behaviour",
+    "default",
+    "flag",
+    "callers",
+    "should",
+    "each",
+    "every",
+    "with",
+    "without",
+    "and",
+    "or",
+    "of",
+    "to",
+    "in",
 )
 NON_ASCII_WORDS = ("naïve", "café", "façade", "Größe", "déjà", "señal", "→", "—", "日本語", "Ωmega")
-INLINE_CODE = ("`quill.create_copy(src, dst)`", "`dst`", "`quill.PathExists`", "`handle.close()`",
-               "`quill.open`", "`create_copy`")
+INLINE_CODE = (
+    "`quill.create_copy(src, dst)`",
+    "`dst`",
+    "`quill.PathExists`",
+    "`handle.close()`",
+    "`quill.open`",
+    "`create_copy`",
+)
 PYTHON_FENCES = (
     '@quill.task(name="{name}")\n'
     "def {name}(src: str, dst: str) -> None:\n"
@@ -210,7 +259,7 @@ PYTHON_FENCES = (
     "\n"
     "    @property\n"
     "    def target(self) -> str:\n"
-    '        return self.dst  # questions: docs@quill.example\n',
+    "        return self.dst  # questions: docs@quill.example\n",
 )
 #: Lines of the one paragraph of a long-paragraph page (the directive is one of them, never the first).
 LONG_PARAGRAPH_LINES = 110
@@ -235,8 +284,13 @@ def sentence_pool(seed: int, count: int = 2000) -> list[str]:
         words = []
         for _ in range(rng.randint(6, 18)):
             roll = rng.random()
-            words.append(rng.choice(NON_ASCII_WORDS) if roll < 0.04
-                         else rng.choice(INLINE_CODE) if roll < 0.10 else rng.choice(WORDS))
+            words.append(
+                rng.choice(NON_ASCII_WORDS)
+                if roll < 0.04
+                else rng.choice(INLINE_CODE)
+                if roll < 0.10
+                else rng.choice(WORDS)
+            )
         sentence = words[0].capitalize() + " " + " ".join(words[1:]) + "."
         if rng.random() < 0.03:  # '@' in prose that is neither a directive nor a near-miss
             sentence += " Ask the team (@docs-team) or write to docs@quill.example."
@@ -252,8 +306,7 @@ class Writer:
         self.sentences = sentences
 
     def prose(self) -> str:
-        return textwrap.fill(" ".join(self.rng.choice(self.sentences)
-                                      for _ in range(self.rng.randint(3, 6))), width=79)
+        return textwrap.fill(" ".join(self.rng.choice(self.sentences) for _ in range(self.rng.randint(3, 6))), width=79)
 
     def bullets(self) -> str:
         lines = []
@@ -264,8 +317,7 @@ class Writer:
         return "\n".join(lines)
 
     def steps(self) -> str:
-        return "\n".join(f"{i}. {self.rng.choice(self.sentences)}"
-                         for i in range(1, self.rng.randint(3, 6)))
+        return "\n".join(f"{i}. {self.rng.choice(self.sentences)}" for i in range(1, self.rng.randint(3, 6)))
 
     def heading(self) -> str:
         return f"## {self.rng.choice(WORDS).capitalize()} {self.rng.choice(WORDS)}"
@@ -273,8 +325,8 @@ class Writer:
     def python_fence(self) -> str:
         name = "_".join(self.rng.sample(WORDS[:12], 2))
         body = self.rng.choice(PYTHON_FENCES).format(
-            name=name, title=name.title().replace("_", ""), word=self.rng.choice(WORDS),
-            count=self.rng.randint(2, 5))
+            name=name, title=name.title().replace("_", ""), word=self.rng.choice(WORDS), count=self.rng.randint(2, 5)
+        )
         return f"```python\n{body}```"
 
     def example_fence(self) -> str:
@@ -291,17 +343,26 @@ class Writer:
         return textwrap.fill(
             f"To declare it, write `{GRAMMAR.directive(op, key, self.rng.choice(values))}` on its "
             "own line, outside any fence. Questions go to the team (@docs-team) or to "
-            "support@quill.example. " + self.rng.choice(self.sentences), width=79)
+            "support@quill.example. " + self.rng.choice(self.sentences),
+            width=79,
+        )
 
     def contract(self, version: str, declared: dict[tuple[str, str], str]) -> str:
         lines = [GRAMMAR.directive(op, key, value) for (op, key), value in declared.items()]
         self.rng.shuffle(lines)
-        return "\n\n".join(["## Contract", f"The following directives state the Quill {version} behaviour.",
-                            "\n".join(lines), self.prose()])
+        return "\n\n".join(
+            [
+                "## Contract",
+                f"The following directives state the Quill {version} behaviour.",
+                "\n".join(lines),
+                self.prose(),
+            ]
+        )
 
 
-def make_document(kind: str, index: int, size: int, seed: int,
-                  sentences: Sequence[str]) -> tuple[str, bytes, dict[str, int]]:
+def make_document(
+    kind: str, index: int, size: int, seed: int, sentences: Sequence[str]
+) -> tuple[str, bytes, dict[str, int]]:
     """``(version, raw bytes, traits)`` of document ``index`` of a ``kind`` corpus, about ``size`` bytes.
 
     A document depends only on its arguments, so a smaller corpus is a
@@ -310,10 +371,8 @@ def make_document(kind: str, index: int, size: int, seed: int,
     rng = random.Random(f"quill-bench:{kind}:{seed}:{index}")
     writer = Writer(rng, sentences)
     version = VERSIONS[index % len(VERSIONS)]
-    declared = {claim: value for claim, value in canonical_values(version).items()
-                if rng.random() >= MISSING_RATE}
-    traits = {"missing_keys": len(CLAIMS) - len(declared), "conflicting": 0, "syntax_page": 0,
-              "crlf": 0, "bom": 0}
+    declared = {claim: value for claim, value in canonical_values(version).items() if rng.random() >= MISSING_RATE}
+    traits = {"missing_keys": len(CLAIMS) - len(declared), "conflicting": 0, "syntax_page": 0, "crlf": 0, "bom": 0}
     if declared and rng.random() < CONFLICT_RATE:
         op, key = rng.choice(sorted(declared))
         allowed = GRAMMAR.operations[op][key].values  # type: ignore[union-attr]
@@ -321,8 +380,9 @@ def make_document(kind: str, index: int, size: int, seed: int,
         traits["conflicting"] = 1
     if kind == "long":  # the directive inside one long paragraph: LONG_PARAGRAPH_LINES lines, nothing else
         declared = dict([next(iter(declared.items()))]) if declared else {}
-        lines = textwrap.wrap(" ".join(rng.choice(sentences) for _ in range(LONG_PARAGRAPH_LINES)),
-                              width=72)[:LONG_PARAGRAPH_LINES - 1]
+        lines = textwrap.wrap(" ".join(rng.choice(sentences) for _ in range(LONG_PARAGRAPH_LINES)), width=72)[
+            : LONG_PARAGRAPH_LINES - 1
+        ]
         if declared:
             (op, key), value = next(iter(declared.items()))
             lines.insert(rng.randint(1, len(lines) - 1), GRAMMAR.directive(op, key, value))
@@ -336,8 +396,7 @@ def make_document(kind: str, index: int, size: int, seed: int,
         if rng.random() < SYNTAX_PAGE_RATE:
             makers += [writer.example_fence] * 2 + [writer.mention] * 2
             traits["syntax_page"] = 1
-    blocks = [f"# Quill {version} {rng.choice(TOPICS)} ({index})", writer.prose(),
-              "## Overview", writer.prose()]
+    blocks = [f"# Quill {version} {rng.choice(TOPICS)} ({index})", writer.prose(), "## Overview", writer.prose()]
     contract = writer.contract(version, declared) if declared else ""
     length = sum(len(block.encode()) + 2 for block in blocks) + len(contract.encode())
     body: list[str] = []
@@ -363,13 +422,13 @@ def make_document(kind: str, index: int, size: int, seed: int,
     return version, raw, traits
 
 
-def generate_corpus(root: Path, kind: str, docs: int, size: int,
-                    seed: int) -> tuple[list[dict[str, str]], dict[str, int]]:
+def generate_corpus(
+    root: Path, kind: str, docs: int, size: int, seed: int
+) -> tuple[list[dict[str, str]], dict[str, int]]:
     """Write ``docs`` sources under ``root/docs/``; return manifest entries and totals."""
     sentences = sentence_pool(seed)
     entries = []
-    totals = {"documents": docs, "bytes": 0, "missing_keys": 0, "conflicting": 0,
-              "syntax_page": 0, "crlf": 0, "bom": 0}
+    totals = {"documents": docs, "bytes": 0, "missing_keys": 0, "conflicting": 0, "syntax_page": 0, "crlf": 0, "bom": 0}
     for index in range(docs):
         version, raw, traits = make_document(kind, index, size, seed, sentences)
         source_id = f"{kind}-{index:05d}"
@@ -377,9 +436,15 @@ def generate_corpus(root: Path, kind: str, docs: int, size: int,
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(raw)
-        entries.append({"source_id": source_id, "version": version, "path": path,
-                        "url": f"https://docs.quill.example/{version}/{source_id}",
-                        "sha256": hashlib.sha256(raw).hexdigest()})
+        entries.append(
+            {
+                "source_id": source_id,
+                "version": version,
+                "path": path,
+                "url": f"https://docs.quill.example/{version}/{source_id}",
+                "sha256": hashlib.sha256(raw).hexdigest(),
+            }
+        )
         totals["bytes"] += len(raw)
         for trait, count in traits.items():
             totals[trait] += count
@@ -433,8 +498,9 @@ def cold(manifest_path: Path, cache: Path | bool = False, jobs: int = 1) -> dict
     return audit(load_documents(manifest_path, cache=cache, jobs=jobs))
 
 
-def measure_cold(manifests: dict[str, Path], repeat: int, cached: Sequence[str] = (),
-                 parallel: Sequence[str] = ()) -> dict[str, dict[str, float]]:
+def measure_cold(
+    manifests: dict[str, Path], repeat: int, cached: Sequence[str] = (), parallel: Sequence[str] = ()
+) -> dict[str, dict[str, float]]:
     """Minimum seconds of floor and cold (no cache, one process) per manifest, alternating, after a
     warm-up read; for the labels in ``cached`` also ``cached`` (load + audit with an up-to-date reading
     cache, written by a load before), and in ``parallel`` also ``parallel`` (no cache, 2 workers)."""
@@ -457,8 +523,17 @@ def measure_cold(manifests: dict[str, Path], repeat: int, cached: Sequence[str] 
 
 
 #: The parts of a load + audit with an up-to-date reading cache, in order (see :func:`measure_cached_parts`).
-CACHED_PARTS = ("floor", "manifest JSON", "manifest checks", "pages read and verified", "cache section",
-                "entries decoded", "audit", "audit from its JSON", "whole")
+CACHED_PARTS = (
+    "floor",
+    "manifest JSON",
+    "manifest checks",
+    "pages read and verified",
+    "cache section",
+    "entries decoded",
+    "audit",
+    "audit from its JSON",
+    "whole",
+)
 #: The parts of a cached load + audit that no reading cache removes: the floor itself, the manifest's
 #: checks (its JSON parse is in the floor) and the audit of every claim.
 UNCACHED_PARTS = ("floor", "manifest checks", "audit")
@@ -500,6 +575,7 @@ def measure_cached_parts(manifest_path: Path, cache: Path, repeat: int) -> dict[
                 return run()
             finally:
                 gc.enable()
+
         return call
 
     runs: dict[str, Callable[[], object]] = {
@@ -520,8 +596,15 @@ def measure_cached_parts(manifest_path: Path, cache: Path, repeat: int) -> dict[
 
 
 #: The stages of a cold source, in order, for the profile printed under each corpus.
-STAGES = ("floor: open, read, SHA-256", "manifest entry (JSON, checks)", "UTF-8 validation",
-          "candidate at signs", "block structure", "what a reader sees, claims", "Source, audit")
+STAGES = (
+    "floor: open, read, SHA-256",
+    "manifest entry (JSON, checks)",
+    "UTF-8 validation",
+    "candidate at signs",
+    "block structure",
+    "what a reader sees, claims",
+    "Source, audit",
+)
 
 
 def measure_stages(manifest_path: Path, sample: int) -> dict[str, float]:
@@ -554,13 +637,24 @@ def measure_stages(manifest_path: Path, sample: int) -> dict[str, float]:
         t4 = clock()
         reading = read_directives(text, grammar, bom_bytes=len(raw) - len(body), encoded=body)
         t5 = clock()
-        sources[entry.source_id] = Source(entry.source_id, entry.version, entry.status, entry.path, entry.url,
-                                          digest, len(raw), reading.claims, reading.refusal,
-                                          reading.near_misses, entry)
+        sources[entry.source_id] = Source(
+            entry.source_id,
+            entry.version,
+            entry.status,
+            entry.path,
+            entry.url,
+            digest,
+            len(raw),
+            reading.claims,
+            reading.refusal,
+            reading.near_misses,
+            entry,
+        )
         t6 = clock()
         # read_directives repeats the candidates and the blocks: only the rest is counted for it
-        for stage, seconds in zip(STAGES[:1] + STAGES[2:6], (t1 - t0, t2 - t1, t3 - t2, t4 - t3,
-                                                              (t5 - t4) - (t4 - t2))):
+        for stage, seconds in zip(
+            STAGES[:1] + STAGES[2:6], (t1 - t0, t2 - t1, t3 - t2, t4 - t3, (t5 - t4) - (t4 - t2))
+        ):
             spent[stage] += seconds
         spent[STAGES[6]] += t6 - t5
     t0 = clock()
@@ -595,8 +689,10 @@ def measure_warm(runs: dict[str, tuple[Path, Sequence[Request]]], passes: int) -
     (``by_status``), since the corpora's requests end in different mixes of statuses and a ready
     decision costs more than the others."""
     loaded: dict[Path, Any] = {}  # runs over one manifest share its corpus
-    corpora = {label: loaded.get(manifest) or loaded.setdefault(manifest, load_documents(manifest, cache=False))
-               for label, (manifest, _) in runs.items()}
+    corpora = {
+        label: loaded.get(manifest) or loaded.setdefault(manifest, load_documents(manifest, cache=False))
+        for label, (manifest, _) in runs.items()
+    }
     statuses: dict[str, list[str]] = {label: [] for label in runs}
     for label, (_, requests) in runs.items():  # untimed pass
         for candidates, version, op, key in requests:
@@ -616,11 +712,12 @@ def measure_warm(runs: dict[str, tuple[Path, Sequence[Request]]], passes: int) -
         by_status: dict[str, list[int]] = {}
         for index, elapsed in enumerate(times):
             by_status.setdefault(statuses[label][index % len(statuses[label])], []).append(elapsed)
-        result[label] = {"median_us": statistics.median(times) / 1000,
-                         "p90_us": statistics.quantiles(times, n=10)[-1] / 1000,
-                         "statuses": {status: len(values) // max(passes, 3) for status, values in sorted(by_status.items())},
-                         "by_status": {status: statistics.median(values) / 1000
-                                       for status, values in sorted(by_status.items())}}
+        result[label] = {
+            "median_us": statistics.median(times) / 1000,
+            "p90_us": statistics.quantiles(times, n=10)[-1] / 1000,
+            "statuses": {status: len(values) // max(passes, 3) for status, values in sorted(by_status.items())},
+            "by_status": {status: statistics.median(values) / 1000 for status, values in sorted(by_status.items())},
+        }
     return result
 
 
@@ -630,9 +727,13 @@ def warm_ratio(warm: dict[str, dict[str, Any]], min_share: float = 0.05) -> tupl
     decisions; and that status."""
     small, large = warm["small"], warm["large"]
     total_small, total_large = sum(small["statuses"].values()), sum(large["statuses"].values())
-    shared = [status for status in large["by_status"] if status in small["by_status"]
-              and small["statuses"][status] >= min_share * total_small
-              and large["statuses"][status] >= min_share * total_large]
+    shared = [
+        status
+        for status in large["by_status"]
+        if status in small["by_status"]
+        and small["statuses"][status] >= min_share * total_small
+        and large["statuses"][status] >= min_share * total_large
+    ]
     return max((large["by_status"][status] / small["by_status"][status], status) for status in shared)
 
 
@@ -699,8 +800,11 @@ GATE_STATUS_CODES = frozenset(EXIT_CODES[name][0] for name in ("ok", *DECISIONS)
 
 def real_pages() -> list[tuple[str, bytes]]:
     """The vendored real pages, ``(name, bytes)``, in name order."""
-    pages = sorted((str(path.relative_to(REAL_PAGES_DIR)), path.read_bytes())
-                   for path in REAL_PAGES_DIR.rglob("*.md") if path.name != "README.md")
+    pages = sorted(
+        (str(path.relative_to(REAL_PAGES_DIR)), path.read_bytes())
+        for path in REAL_PAGES_DIR.rglob("*.md")
+        if path.name != "README.md"
+    )
     if not pages:
         raise RuntimeError(f"no real pages under {REAL_PAGES_DIR}")
     return pages
@@ -733,9 +837,15 @@ def generate_real_corpus(root: Path, docs: int) -> list[dict[str, str]]:
         path = f"docs/{version}/{source_id}.md"
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_bytes(raw)
-        entries.append({"source_id": source_id, "version": version, "path": path,
-                        "url": f"https://docs.quill.example/{version}/{source_id}",
-                        "sha256": hashlib.sha256(raw).hexdigest()})
+        entries.append(
+            {
+                "source_id": source_id,
+                "version": version,
+                "path": path,
+                "url": f"https://docs.quill.example/{version}/{source_id}",
+                "sha256": hashlib.sha256(raw).hexdigest(),
+            }
+        )
     return entries
 
 
@@ -759,14 +869,18 @@ def measure_real_docs(root: Path, docs: int, repeat: int) -> dict[str, Any]:
     interpreter's start and ``import conflict_gate``."""
     folder = root / "real-docs"
     entries = generate_real_corpus(folder, docs)
-    part = entries[:max(docs // REAL_COLD_SHARE, 1)]
+    part = entries[: max(docs // REAL_COLD_SHARE, 1)]
     manifests = {"default": write_manifest(folder / "manifest-default.json", part)}
     for name in RENDERER_VALUES:
         if name != DEFAULT_RENDERER:
             manifests[name] = write_manifest(folder / f"manifest-{name}.json", part, name)
-    figures: dict[str, Any] = {"documents": len(part), "bytes": sum((folder / e["path"]).stat().st_size for e in part),
-                               "directive_every": REAL_DIRECTIVE_EVERY, "pages": [name for name, _ in real_pages()],
-                               "renderers": measure_cold(manifests, repeat)}
+    figures: dict[str, Any] = {
+        "documents": len(part),
+        "bytes": sum((folder / e["path"]).stat().st_size for e in part),
+        "directive_every": REAL_DIRECTIVE_EVERY,
+        "pages": [name for name, _ in real_pages()],
+        "renderers": measure_cold(manifests, repeat),
+    }
     figures["audit_summary"] = {name: cold(manifest)["summary"] for name, manifest in manifests.items()}
     parse = markdown_it_parse()
     if parse is not None:
@@ -775,10 +889,25 @@ def measure_real_docs(root: Path, docs: int, repeat: int) -> dict[str, Any]:
     whole = write_manifest(folder / "manifest.json", entries)
     # As an installed package runs: from bytecode (pip compiles it; written here to a folder of the
     # bench's own, by the first run, so the checkout gets no __pycache__), never from source.
-    environ = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-               "CONFLICT_GATE_CACHE": "off", "PYTHONPYCACHEPREFIX": str(root / "pycache")}
-    command = [sys.executable, "-m", "conflict_gate", "gate", "--manifest", str(whole), "--version", "1.0",
-               "--claim", "existing_path", entries[0]["source_id"], entries[2]["source_id"]]
+    environ = {
+        **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+        "CONFLICT_GATE_CACHE": "off",
+        "PYTHONPYCACHEPREFIX": str(root / "pycache"),
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "conflict_gate",
+        "gate",
+        "--manifest",
+        str(whole),
+        "--version",
+        "1.0",
+        "--claim",
+        "existing_path",
+        entries[0]["source_id"],
+        entries[2]["source_id"],
+    ]
 
     def run(argv: list[str]) -> float:
         start = time.perf_counter()
@@ -790,10 +919,12 @@ def measure_real_docs(root: Path, docs: int, repeat: int) -> dict[str, Any]:
 
     runs = repeat + 2
     run(command)  # writes the bytecode
-    figures["cli_gate"] = {"documents": docs, "seconds": min(run(command) for _ in range(runs)),
-                           "python_seconds": min(run([sys.executable, "-c", "pass"]) for _ in range(runs)),
-                           "import_seconds": min(run([sys.executable, "-c", "import conflict_gate"])
-                                                 for _ in range(runs))}
+    figures["cli_gate"] = {
+        "documents": docs,
+        "seconds": min(run(command) for _ in range(runs)),
+        "python_seconds": min(run([sys.executable, "-c", "pass"]) for _ in range(runs)),
+        "import_seconds": min(run([sys.executable, "-c", "import conflict_gate"]) for _ in range(runs)),
+    }
     return figures
 
 
@@ -804,7 +935,7 @@ _TAIL = "\n\n@quill create_copy existing_path=refuse\n"
 
 
 def _fill(unit: str, size: int) -> str:
-    return (unit * (size // len(unit) + 1))[:size - len(_TAIL)] + _TAIL
+    return (unit * (size // len(unit) + 1))[: size - len(_TAIL)] + _TAIL
 
 
 def _whole(unit: str, size: int, before_tail: str = "") -> str:
@@ -821,8 +952,10 @@ def _block_of(unit: str, size: int) -> str:
 #: name -> (what it is, text of about ``size`` bytes). Each ends with a real directive, so the
 #: gate must read the block structure all the way.
 ADVERSARIAL: dict[str, tuple[str, Callable[[int], str]]] = {
-    "lone_cr_at": ("lone-\\r line endings, every line a directive", lambda n: _fill(
-        "\r@quill create_copy existing_path=refuse", n)),
+    "lone_cr_at": (
+        "lone-\\r line endings, every line a directive",
+        lambda n: _fill("\r@quill create_copy existing_path=refuse", n),
+    ),
     "at_lines": ("'@' alone on millions of lines", lambda n: _fill("@\n", n)),
     "at_namespace_lines": ("'@quill' alone on every line", lambda n: _fill("@quill\n", n)),
     "deep_quotes": ("'> ' nested on one line", lambda n: _fill("> ", n)),
@@ -836,76 +969,127 @@ ADVERSARIAL: dict[str, tuple[str, Callable[[int], str]]] = {
     "tag_openers": ("'<a b=\"' repeated", lambda n: _fill('<a b="', n)),
     "one_long_line": ("one line of words", lambda n: _fill("word ", n)),
     # Under MAX_CANDIDATES at 16 MB (one candidate per 1.7 KB), so every one is read:
-    "fenced_near_misses": ("a directive in a fence every 1.7 KB", lambda n: _fill(
-        "```\n@quill create_copy existing_path=overwrite\n```\n\n" + "word " * 330 + "\n\n", n)),
-    "quoted_code_spans": ("a code span in a list in quotes every 1.7 KB", lambda n: _fill(
-        "> > - `@quill create_copy existing_path=overwrite` here\n> > " + "word " * 330 + "\n\n", n)),
+    "fenced_near_misses": (
+        "a directive in a fence every 1.7 KB",
+        lambda n: _fill("```\n@quill create_copy existing_path=overwrite\n```\n\n" + "word " * 330 + "\n\n", n),
+    ),
+    "quoted_code_spans": (
+        "a code span in a list in quotes every 1.7 KB",
+        lambda n: _fill("> > - `@quill create_copy existing_path=overwrite` here\n> > " + "word " * 330 + "\n\n", n),
+    ),
     # Each was quadratic once (the restart search walked every opener again per line; a footnote
     # looked back to its line start and counted lines from the top; a closing fence was looked for at
     # every backtick run of a line), or read one block's inline markup at 200 bytes per byte.
     "fences_then_open": ("back-to-back fences, then an open fence", lambda n: _whole("```\nx\n```\n", n, "```\n")),
-    "comment_lines_then_open": ("one-line HTML blocks (<!--x-->), then an open comment",
-                                lambda n: _whole("<!--x-->\n", n, "<!--\n")),
+    "comment_lines_then_open": (
+        "one-line HTML blocks (<!--x-->), then an open comment",
+        lambda n: _whole("<!--x-->\n", n, "<!--\n"),
+    ),
     "footnote_openers": ("a line of footnote openers '[^'", lambda n: _fill("[^", n)),
     "footnote_definitions": ("footnote definitions by the hundred thousand", lambda n: _whole("[^a]: x\n\n", n)),
     "fence_backtick_line": ("a line of backtick runs in an open fence", lambda n: "````\n" + _fill(" ```", n - 5)),
-    "tag_lines": ("raw HTML on every other line, followed for what it leaves open",
-                  lambda n: _whole("<b>x</b>\n\n", n)),
-    "short_links_block": ("one paragraph of '[a] ' short links, the directive its last line",
-                          lambda n: _block_of("[a] ", n)),
+    "tag_lines": (
+        "raw HTML on every other line, followed for what it leaves open",
+        lambda n: _whole("<b>x</b>\n\n", n),
+    ),
+    "short_links_block": (
+        "one paragraph of '[a] ' short links, the directive its last line",
+        lambda n: _block_of("[a] ", n),
+    ),
     # Each walked its indentation once per open container in Python, or reads each line as a reader
     # may take its look-alikes: linear, held to a small constant.
-    "list_staircase": ("list items indented 0 to 68 spaces in turn",
-                       lambda n: _fill("".join("  " * k + "- a\n" for k in range(35)), n)),
-    "look_alike_lines": ("lines holding an at sign and look-alike letters",
-                         lambda n: _fill("@qu\u0456ll \u0441reate_copy existing_path=x and more\n", n)),
+    "list_staircase": (
+        "list items indented 0 to 68 spaces in turn",
+        lambda n: _fill("".join("  " * k + "- a\n" for k in range(35)), n),
+    ),
+    "look_alike_lines": (
+        "lines holding an at sign and look-alike letters",
+        lambda n: _fill("@qu\u0456ll \u0441reate_copy existing_path=x and more\n", n),
+    ),
     # The MkDocs model's line scan (read under the default, portable, which includes it).
-    "mkdocs_nested_admonitions": ("admonitions nested 64 deep, again and again", lambda n: _whole(
-        "".join("    " * depth + "!!! note\n" for depth in range(64)) + "\n", n)),
+    "mkdocs_nested_admonitions": (
+        "admonitions nested 64 deep, again and again",
+        lambda n: _whole("".join("    " * depth + "!!! note\n" for depth in range(64)) + "\n", n),
+    ),
     "mkdocs_block_openers": ("'/// note' openers never closed", lambda n: _whole("/// note\n", n)),
     "mkdocs_md_in_html": ("'<div markdown>' opened on every line", lambda n: _whole("<div markdown>\n", n)),
     "mkdocs_snippets": ("a snippets line on every line", lambda n: _whole('--8<-- "a.md"\n', n)),
-    "mkdocs_fence_closers": ("fence-only lines of every length (superfences closes on exact runs)",
-                             lambda n: _whole("".join("`" * length + "\n" for length in range(3, 40)), n)),
+    "mkdocs_fence_closers": (
+        "fence-only lines of every length (superfences closes on exact runs)",
+        lambda n: _whole("".join("`" * length + "\n" for length in range(3, 40)), n),
+    ),
     "mkdocs_abbreviations": ("abbreviation definitions by the thousand", lambda n: _whole("*[quill]: x\n\n", n)),
     # hostile round 3: critic marks never closed, and arithmatex's \( ... \) on every line of a paragraph
     "mkdocs_critic_openers": ("'{--' critic openers on every line, never closed", lambda n: _whole("{-- x\n", n)),
-    "mkdocs_bracket_math": ("'\\( a \\)' on every line of one paragraph, the directive its last line",
-                            lambda n: _block_of("\\( a \\)\n", n)),
+    "mkdocs_bracket_math": (
+        "'\\( a \\)' on every line of one paragraph, the directive its last line",
+        lambda n: _block_of("\\( a \\)\n", n),
+    ),
     # The site readings (each row read under the renderer ADVERSARIAL_RENDERER names):
-    "myst_directives": ("MyST directives and colon fences back to back (myst)",
-                        lambda n: _whole("```{note}\nx\n```\n:::{tip}\ny\n:::\n", n)),
+    "myst_directives": (
+        "MyST directives and colon fences back to back (myst)",
+        lambda n: _whole("```{note}\nx\n```\n:::{tip}\ny\n:::\n", n),
+    ),
     "myst_comments_and_math": ("'%' comment lines and '$$' math lines (myst)", lambda n: _whole("% c\n$$x$$\n", n)),
     "myst_include_needles": ("'include}' on every line, no include (myst)", lambda n: _whole("x include} y\n", n)),
     "mdx_tags": ("JSX tags on every line, closed (docusaurus)", lambda n: _whole("<b>x</b>\n", n)),
-    "mdx_expressions": ("expressions and comments on every line (docusaurus)",
-                        lambda n: _whole("a {1 + 2} {/* c */} b\n", n)),
+    "mdx_expressions": (
+        "expressions and comments on every line (docusaurus)",
+        lambda n: _whole("a {1 + 2} {/* c */} b\n", n),
+    ),
     "mdx_backtick_runs": ("backtick runs of growing length (docusaurus)", lambda n: _fill("` `` ``` x ", n)),
     "mdx_indented_lines": ("four-space-indented list lines (docusaurus)", lambda n: _whole("- a\n\n    b\n", n)),
 }
 #: Rows read under another renderer than the default.
 ADVERSARIAL_RENDERER: dict[str, str] = {
     **dict.fromkeys(("myst_directives", "myst_comments_and_math", "myst_include_needles"), "myst"),
-    **dict.fromkeys(("mdx_tags", "mdx_expressions", "mdx_backtick_runs", "mdx_indented_lines"), "docusaurus")}
+    **dict.fromkeys(("mdx_tags", "mdx_expressions", "mdx_backtick_runs", "mdx_indented_lines"), "docusaurus"),
+}
 ADVERSARIAL_SIZES = (1 * MB, 4 * MB, 16 * MB)
 #: Rows whose input is one block whose inline markup is read: their sizes are the adversarial sizes
 #: divided by this, so the largest stays under MAX_BLOCK_BYTES (a larger block is refused unread); and
 #: the site readings slowest per byte (a JSX tag or an expression costs tens of microseconds), so a run
 #: stays within minutes.
-ADVERSARIAL_SCALE: dict[str, int] = {"short_links_block": 16, "myst_directives": 16, "mdx_tags": 16,
-                                     "mdx_expressions": 16, "mdx_indented_lines": 16,
-                                     # portable reads each page four times, MDX's reading among them, which
-                                     # costs tens of microseconds per tag or line of markup: 5-30 us per byte
-                                     "lone_cr_at": 16, "tag_openers": 16, "fences_then_open": 16,
-                                     "footnote_definitions": 16, "tag_lines": 16, "mkdocs_md_in_html": 16,
-                                     "mkdocs_bracket_math": 16}
+ADVERSARIAL_SCALE: dict[str, int] = {
+    "short_links_block": 16,
+    "myst_directives": 16,
+    "mdx_tags": 16,
+    "mdx_expressions": 16,
+    "mdx_indented_lines": 16,
+    # portable reads each page four times, MDX's reading among them, which
+    # costs tens of microseconds per tag or line of markup: 5-30 us per byte
+    "lone_cr_at": 16,
+    "tag_openers": 16,
+    "fences_then_open": 16,
+    "footnote_definitions": 16,
+    "tag_lines": 16,
+    "mkdocs_md_in_html": 16,
+    "mkdocs_bracket_math": 16,
+}
 #: These rows are held to k <= 1.15 (the others to k <= 1.1).
-ADVERSARIAL_K_LIMIT: dict[str, float] = dict.fromkeys((
-    "fences_then_open", "comment_lines_then_open", "footnote_openers", "footnote_definitions",
-    "fence_backtick_line", "tag_lines", "short_links_block", "list_staircase", "look_alike_lines",
-    "mkdocs_nested_admonitions", "mkdocs_block_openers", "mkdocs_md_in_html", "mkdocs_snippets",
-    "mkdocs_fence_closers", "mkdocs_abbreviations", "mkdocs_critic_openers", "mkdocs_bracket_math",
-    *ADVERSARIAL_RENDERER), 1.15)
+ADVERSARIAL_K_LIMIT: dict[str, float] = dict.fromkeys(
+    (
+        "fences_then_open",
+        "comment_lines_then_open",
+        "footnote_openers",
+        "footnote_definitions",
+        "fence_backtick_line",
+        "tag_lines",
+        "short_links_block",
+        "list_staircase",
+        "look_alike_lines",
+        "mkdocs_nested_admonitions",
+        "mkdocs_block_openers",
+        "mkdocs_md_in_html",
+        "mkdocs_snippets",
+        "mkdocs_fence_closers",
+        "mkdocs_abbreviations",
+        "mkdocs_critic_openers",
+        "mkdocs_bracket_math",
+        *ADVERSARIAL_RENDERER,
+    ),
+    1.15,
+)
 
 
 def measure_adversarial(root: Path, sizes: Sequence[int], repeat: int) -> dict[str, Any]:
@@ -936,8 +1120,10 @@ def measure_adversarial(root: Path, sizes: Sequence[int], repeat: int) -> dict[s
 # In front of an assistant: an API reference of one operation per page, RAG-style requests, the
 # did-you-mean of an unknown id
 
-OPERATION_RULES = {"timeout": {"type": "integer", "min": 0, "max": 3600},
-                   "mode": {"type": "enum", "values": ["sync", "async"]}}
+OPERATION_RULES = {
+    "timeout": {"type": "integer", "min": 0, "max": 3600},
+    "mode": {"type": "enum", "values": ["sync", "async"]},
+}
 CROSS_REFERENCE_EVERY = 20  # one page in 20 also declares one key of the next page's operation
 
 
@@ -954,19 +1140,32 @@ def generate_operations_corpus(root: Path, docs: int, seed: int) -> tuple[Path, 
         lines = [f"@acme api.op{i:05d} timeout={rng.randint(1, 3600)}", f"@acme api.op{i:05d} mode=sync"]
         if i % CROSS_REFERENCE_EVERY == 0 and i + 1 < docs:
             lines.append(f"@acme api.op{i + 1:05d} mode=sync")
-        text = "\n\n".join([f"# api.op{i:05d}", writer.prose(), "## Contract", "\n".join(lines),
-                            writer.prose(), writer.bullets()]) + "\n"
+        text = (
+            "\n\n".join(
+                [f"# api.op{i:05d}", writer.prose(), "## Contract", "\n".join(lines), writer.prose(), writer.bullets()]
+            )
+            + "\n"
+        )
         raw = text.encode("utf-8")
         path = f"docs/op{i:05d}.md"
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_bytes(raw)
-        entries.append({"source_id": f"api/op{i:05d}", "version": "1.0", "path": path,
-                        "sha256": hashlib.sha256(raw).hexdigest()})
+        entries.append(
+            {"source_id": f"api/op{i:05d}", "version": "1.0", "path": path, "sha256": hashlib.sha256(raw).hexdigest()}
+        )
         total += len(raw)
     manifest = root / "manifest.json"
-    manifest.write_text(json.dumps({"grammar": {"namespace": "acme", "product": "Acme", "operations": operations},
-                                    "version_scheme": "major.minor", "documents": entries}) + "\n",
-                        encoding="utf-8")
+    manifest.write_text(
+        json.dumps(
+            {
+                "grammar": {"namespace": "acme", "product": "Acme", "operations": operations},
+                "version_scheme": "major.minor",
+                "documents": entries,
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     return manifest, total
 
 
@@ -981,10 +1180,16 @@ def measure_operations(root: Path, docs: int, seed: int, repeat: int) -> dict[st
     load = min(timed(lambda: load_documents(manifest, cache=False)) for _ in range(repeat))
     seconds = min(timed(lambda: render_json(audit(corpus))) for _ in range(repeat))
     report = audit(corpus)
-    return {"documents": docs, "bytes": total, "load_seconds": load, "audit_seconds": seconds,
-            "json_bytes": len(render_json(report).encode("utf-8")),
-            "markdown_bytes": len(render_audit_markdown(report, str(manifest)).encode("utf-8")),
-            "summary": report["summary"], "peak_rss": peak_rss("audit", str(manifest))}
+    return {
+        "documents": docs,
+        "bytes": total,
+        "load_seconds": load,
+        "audit_seconds": seconds,
+        "json_bytes": len(render_json(report).encode("utf-8")),
+        "markdown_bytes": len(render_audit_markdown(report, str(manifest)).encode("utf-8")),
+        "summary": report["summary"],
+        "peak_rss": peak_rss("audit", str(manifest)),
+    }
 
 
 def measure_service(root: Path, docs: int, seed: int, repeat: int, calls: int = 2000) -> dict[str, Any]:
@@ -1025,21 +1230,44 @@ def measure_service(root: Path, docs: int, seed: int, repeat: int, calls: int = 
     audit_seconds = min(timed(lambda: audit(big)) for _ in range(repeat))
     service_seconds = min(timed(big_service.audit) for _ in range(repeat))
     reverify_seconds = min(timed(lambda: big_service.current(None)) for _ in range(repeat))
-    return {"gate_us": gate_us, "service_gate_us": service_us, "documents": docs, "bytes": total,
-            "audit_seconds": audit_seconds, "service_audit_seconds": service_seconds,
-            "reverify_seconds": reverify_seconds, "reread": service.reread + big_service.reread,
-            "reloads": service.reloads + big_service.reloads}
+    return {
+        "gate_us": gate_us,
+        "service_gate_us": service_us,
+        "documents": docs,
+        "bytes": total,
+        "audit_seconds": audit_seconds,
+        "service_audit_seconds": service_seconds,
+        "reverify_seconds": reverify_seconds,
+        "reread": service.reread + big_service.reread,
+        "reloads": service.reloads + big_service.reloads,
+    }
 
 
 #: The RAG-style corpus: operations (each with its keys) a page can be about.
 RAG_OPERATIONS: dict[str, dict[str, dict[str, Any]]] = {
-    op: {"timeout": {"type": "integer", "min": 1, "max": 600}, "retries": {"type": "integer", "min": 0, "max": 9},
-         "mode": {"type": "enum", "values": ["sync", "async", "batch"]}}
-    for op in ("files.copy", "files.move", "files.delete", "client.connect", "client.retry", "auth.login",
-               "auth.refresh", "jobs.submit", "jobs.cancel", "cache.get", "cache.put", "events.subscribe")}
+    op: {
+        "timeout": {"type": "integer", "min": 1, "max": 600},
+        "retries": {"type": "integer", "min": 0, "max": 9},
+        "mode": {"type": "enum", "values": ["sync", "async", "batch"]},
+    }
+    for op in (
+        "files.copy",
+        "files.move",
+        "files.delete",
+        "client.connect",
+        "client.retry",
+        "auth.login",
+        "auth.refresh",
+        "jobs.submit",
+        "jobs.cancel",
+        "cache.get",
+        "cache.put",
+        "events.subscribe",
+    )
+}
 RAG_PAGES, RAG_REQUESTS = 240, 5000
-RAG_KEY_MISSING = 0.12    # a page about an operation leaves out one of its keys
-RAG_SECOND_TOPIC = 0.25   # a page also mentions one key of a second operation
+RAG_KEY_MISSING = 0.12  # a page about an operation leaves out one of its keys
+RAG_SECOND_TOPIC = 0.25  # a page also mentions one key of a second operation
 RAG_NO_DIRECTIVES = 0.05  # an overview page: prose only
 RAG_OTHER_VERSION = 0.10  # a request's retrieval also returns a page of another version
 
@@ -1070,19 +1298,24 @@ def generate_rag_corpus(root: Path, seed: int) -> tuple[Path, dict[str, list[str
         for topic in topics:
             about.setdefault(f"{version} {topic}", []).append(sid)
         versions[sid] = version
-        text = "\n\n".join([f"# {sid}", writer.prose(), *(["\n".join(lines)] if lines else []),
-                            writer.prose()]) + "\n"
+        text = "\n\n".join([f"# {sid}", writer.prose(), *(["\n".join(lines)] if lines else []), writer.prose()]) + "\n"
         raw = text.encode("utf-8")
         path = f"docs/{sid}.md"
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_bytes(raw)
-        entries.append({"source_id": sid, "version": version, "path": path,
-                        "sha256": hashlib.sha256(raw).hexdigest()})
+        entries.append({"source_id": sid, "version": version, "path": path, "sha256": hashlib.sha256(raw).hexdigest()})
     manifest = root / "manifest.json"
-    manifest.write_text(json.dumps({"grammar": {"namespace": "acme", "product": "Acme",
-                                                "operations": RAG_OPERATIONS},
-                                    "version_scheme": "major.minor", "documents": entries}) + "\n",
-                        encoding="utf-8")
+    manifest.write_text(
+        json.dumps(
+            {
+                "grammar": {"namespace": "acme", "product": "Acme", "operations": RAG_OPERATIONS},
+                "version_scheme": "major.minor",
+                "documents": entries,
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     return manifest, about, versions
 
 
@@ -1122,10 +1355,15 @@ def measure_rag(root: Path, seed: int, count: int = RAG_REQUESTS) -> dict[str, A
             result = gate(corpus, candidates, version, operation, key, unrelated=unrelated)
             label = f"{result['status']}/{result['reason']}"
             counts[label] = counts.get(label, 0) + 1
-    return {"pages": len(versions), "requests": count,
-            "not_in_docs": {unrelated: sum(n for label, n in counts.items() if label.startswith("not_in_docs/"))
-                            / count for unrelated, counts in outcomes.items()},
-            "outcomes": {unrelated: dict(sorted(counts.items())) for unrelated, counts in outcomes.items()}}
+    return {
+        "pages": len(versions),
+        "requests": count,
+        "not_in_docs": {
+            unrelated: sum(n for label, n in counts.items() if label.startswith("not_in_docs/")) / count
+            for unrelated, counts in outcomes.items()
+        },
+        "outcomes": {unrelated: dict(sorted(counts.items())) for unrelated, counts in outcomes.items()},
+    }
 
 
 def measure_suggest(sizes: Sequence[int], lookups: int) -> dict[str, Any]:
@@ -1160,7 +1398,9 @@ def typo(rng: random.Random, text: str) -> str:
     """``text`` with one character dropped, doubled or replaced, at the start, middle or end."""
     at = rng.choice((0, len(text) // 2, len(text) - 1))
     kind = rng.randrange(3)
-    return text[:at] + ("" if kind == 0 else text[at] * 2 if kind == 1 else "#") + text[at + 1:]
+    return text[:at] + ("" if kind == 0 else text[at] * 2 if kind == 1 else "#") + text[at + 1 :]
+
+
 # init over a tree of one-key pages
 
 INIT_SIZES = (2000, 8000)
@@ -1171,8 +1411,11 @@ def make_init_tree(folder: Path, pages: int) -> Path:
     for index in range(pages):
         path = folder / VERSIONS[index % len(VERSIONS)] / f"page-{index:05d}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"# Page {index}\n\nWhat the queue does when a publish fails.\n\n"
-                        f"@quill queue.publish key-{index:05d}=yes\n", encoding="utf-8")
+        path.write_text(
+            f"# Page {index}\n\nWhat the queue does when a publish fails.\n\n"
+            f"@quill queue.publish key-{index:05d}=yes\n",
+            encoding="utf-8",
+        )
     return folder
 
 
@@ -1184,9 +1427,13 @@ def make_quotes_answer(decision: dict[str, Any], quotes: int) -> str:
     """A supported answer to ``decision``, then ``quotes`` short quotes that no page holds
     (`` `@quill x=N` ``), forty to a line, each line ending with a claim's citation."""
     from _conflict_gate.manifest.form import ANSWER_FORM
+
     cites = [ANSWER_FORM.citation.format(source_id=c["source_id"], line=c["start_line"]) for c in decision["claims"]]
-    head = (f"`{decision['claim_key']}={decision['agreed_value']}` for `version={decision['requested_version']}`: "
-            + " ".join(cites) + "\n\n")
+    head = (
+        f"`{decision['claim_key']}={decision['agreed_value']}` for `version={decision['requested_version']}`: "
+        + " ".join(cites)
+        + "\n\n"
+    )
     lines = []
     for start in range(0, quotes, 40):
         lines.append(" ".join(f"`@quill x={n}`" for n in range(start, min(start + 40, quotes))) + " " + cites[0])
@@ -1195,21 +1442,29 @@ def make_quotes_answer(decision: dict[str, Any], quotes: int) -> str:
 
 #: The adversarial answers of the ``answer`` figure: a unit repeated up to the size.
 HOSTILE_ANSWERS: dict[str, str] = {
-    "escape sequences": "\x1b[2K", "lone carriage returns": "a\r", "emphasis inside names": "exist*ing*_path=x ",
-    "hiding raw HTML": '<span hidden>[source: quill-guide:37]</span> ', "citations as link texts":
-    "[[source: quill-guide:37]](x) ", "tildes": "~ ", "glued values": "`version=1.0`.1 ",
-    "look-alike names": "existlng_path=x ", "statements split at code edges": "`existing_path` `=` x ",
+    "escape sequences": "\x1b[2K",
+    "lone carriage returns": "a\r",
+    "emphasis inside names": "exist*ing*_path=x ",
+    "hiding raw HTML": "<span hidden>[source: quill-guide:37]</span> ",
+    "citations as link texts": "[[source: quill-guide:37]](x) ",
+    "tildes": "~ ",
+    "glued values": "`version=1.0`.1 ",
+    "look-alike names": "existlng_path=x ",
+    "statements split at code edges": "`existing_path` `=` x ",
     "colon forms and flags in code": "`existingPath: x` `--existing-path x` ",
     "backticks after names": "existing_path" + "`" * 40 + "x:=1 ",
     # hostile round 3: the disguise reading (LaTeX, entity codes, arrows), calls, pairs, next-line values
-    "disguises": "$\\text{existing\\_path} #61; -> ", "calls and pairs": 'o.setExistingPath("x", ("existing_path", ',
-    "values on the next line": "existing_path: |\n\n  ", "hash rockets": "existing_path => ",
+    "disguises": "$\\text{existing\\_path} #61; -> ",
+    "calls and pairs": 'o.setExistingPath("x", ("existing_path", ',
+    "values on the next line": "existing_path: |\n\n  ",
+    "hash rockets": "existing_path => ",
 }
 
 
 def measure_hostile_answers(corpus: Any, decision: Any, repeat: int) -> dict[str, Any]:
     """``check_answer`` on each of :data:`HOSTILE_ANSWERS` at 16 and 64 KiB: seconds and k."""
     from _conflict_gate.answer.check import check_answer
+
     out: dict[str, Any] = {}
     for name, unit in HOSTILE_ANSWERS.items():
         seconds = {}
@@ -1248,18 +1503,23 @@ def measure_supported_answer(calls: int) -> dict[str, Any]:
         return min(samples) / 1000
 
     verdict = check_answer(corpus, decision, raw)["verdict"]
-    return {"verdict": verdict, "answer_bytes": len(raw),
-            "check_answer_us": best_us(lambda: check_answer(corpus, decision, raw)),
-            "read_answer_us": best_us(lambda: read_answer(text)),
-            "reading_findings_us": best_us(lambda: reading_findings(reading, words)),
-            "decision_check_us": best_us(lambda: _check_decision(corpus, decision)),
-            "gate_us": best_us(lambda: gate(corpus, ["quill-guide", "quill-reference"], "1.0", "create_copy",
-                                            "existing_path"))}
+    return {
+        "verdict": verdict,
+        "answer_bytes": len(raw),
+        "check_answer_us": best_us(lambda: check_answer(corpus, decision, raw)),
+        "read_answer_us": best_us(lambda: read_answer(text)),
+        "reading_findings_us": best_us(lambda: reading_findings(reading, words)),
+        "decision_check_us": best_us(lambda: _check_decision(corpus, decision)),
+        "gate_us": best_us(
+            lambda: gate(corpus, ["quill-guide", "quill-reference"], "1.0", "create_copy", "existing_path")
+        ),
+    }
 
 
 def measure_answer(manifest: Path, repeat: int, quotes: int = ANSWER_QUOTES) -> dict[str, Any]:
     """The ``answer`` figure (see the module docstring) over a loaded fence-heavy corpus."""
     from _conflict_gate.answer.check import check_answer
+
     corpus = load_documents(manifest, cache=False)
     pairs: dict[tuple[str, str], list[str]] = {}
     for source_id, source in corpus.sources.items():
@@ -1274,16 +1534,24 @@ def measure_answer(manifest: Path, repeat: int, quotes: int = ANSWER_QUOTES) -> 
     times = [timed(lambda: check_answer(corpus, decision, answer)) for _ in range(5 * repeat)]
     index = corpus.quote_index
     texts = {id(o): o for s in corpus.sources.values() for o in s.occurrences}  # interned: shared by pages
-    occurrence_bytes = (sum(sys.getsizeof(s.occurrences) for s in corpus.sources.values() if s.occurrences)
-                        + sum(sys.getsizeof(o) for o in texts.values()))
+    occurrence_bytes = sum(sys.getsizeof(s.occurrences) for s in corpus.sources.values() if s.occurrences) + sum(
+        sys.getsizeof(o) for o in texts.values()
+    )
     index_bytes = sys.getsizeof(index.occurrences)
-    return {"documents": len(corpus), "answer_bytes": len(answer.encode("utf-8")), "quotes": quotes,
-            "verdict": report["verdict"], "findings": len(report["findings"]),
-            "first_seconds": first, "seconds": min(times), "median_seconds": statistics.median(times),
-            "occurrences": sum(len(s.occurrences) for s in corpus.sources.values()),
-            "distinct_occurrences": len(index),
-            "index_bytes_per_page": (occurrence_bytes + index_bytes) / len(corpus),
-            "hostile": measure_hostile_answers(corpus, decision, repeat)}
+    return {
+        "documents": len(corpus),
+        "answer_bytes": len(answer.encode("utf-8")),
+        "quotes": quotes,
+        "verdict": report["verdict"],
+        "findings": len(report["findings"]),
+        "first_seconds": first,
+        "seconds": min(times),
+        "median_seconds": statistics.median(times),
+        "occurrences": sum(len(s.occurrences) for s in corpus.sources.values()),
+        "distinct_occurrences": len(index),
+        "index_bytes_per_page": (occurrence_bytes + index_bytes) / len(corpus),
+        "hostile": measure_hostile_answers(corpus, decision, repeat),
+    }
 
 
 def measure_init(root: Path, sizes: Sequence[int], repeat: int) -> dict[str, Any]:
@@ -1305,16 +1573,17 @@ def measure_init(root: Path, sizes: Sequence[int], repeat: int) -> dict[str, Any
                 raise RuntimeError(f"init wrote nothing: {err.getvalue()}")
             manifest.unlink()
         seconds[str(pages)] = min(runs)
-    return {"seconds": seconds, "k": growth_exponent(sizes[0], seconds[str(sizes[0])], sizes[-1],
-                                                     seconds[str(sizes[-1])])}
+    return {
+        "seconds": seconds,
+        "k": growth_exponent(sizes[0], seconds[str(sizes[0])], sizes[-1], seconds[str(sizes[-1])]),
+    }
 
 
 # --------------------------------------------------------------------------
 # Report
 
 
-def growth_exponent(small_n: float, small_cost: float | None, large_n: float,
-                    large_cost: float | None) -> float | None:
+def growth_exponent(small_n: float, small_cost: float | None, large_n: float, large_cost: float | None) -> float | None:
     """k in ``cost ~ n**k`` between two sizes (1.0 linear, 0.0 flat)."""
     if not small_cost or not large_cost or small_n == large_n or small_cost <= 0 or large_cost <= 0:
         return None
@@ -1335,8 +1604,14 @@ def fitted_exponent(points: Sequence[tuple[float, float]]) -> float | None:
 
 def git_commit() -> str:
     try:
-        result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], check=False, cwd=REPO_ROOT,
-                                capture_output=True, text=True, timeout=10)
+        result = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            check=False,
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return result.stdout.strip() if result.returncode == 0 and result.stdout.strip() else "unknown"
@@ -1347,9 +1622,14 @@ def environment() -> dict[str, Any]:
     digest = hashlib.sha256()
     for module in sorted((REPO_ROOT / "_conflict_gate").glob("*.py")):
         digest.update(module.read_bytes())
-    return {"python": platform.python_version(), "platform": platform.platform(),
-            "cpu_count": os.cpu_count(), "git_commit": git_commit(),
-            "package_sha256": digest.hexdigest()[:12], "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "git_commit": git_commit(),
+        "package_sha256": digest.hexdigest()[:12],
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
 
 
 def measure_recorded(root: Path, docs: int, seed: int, repeat: int) -> dict[str, Any]:
@@ -1365,16 +1645,32 @@ def measure_recorded(root: Path, docs: int, seed: int, repeat: int) -> dict[str,
     entries, totals = generate_corpus(folder, "fence", docs, 8192, seed)
     manifest = write_manifest(folder / "manifest.json", entries, "github")
     corpus = load_documents(manifest, cache=False, jobs=2)  # the readings to record (a build would agree)
-    text = render_recorded(corpus.grammar, [
-        (s.entry, s.sha256, Reading(s.claims, s.refusal if not s.failed else None,  # type: ignore[arg-type]
-                                    s.near_misses, s.occurrences, s.left_out))
-        for s in corpus.sources.values()])
+    text = render_recorded(
+        corpus.grammar,
+        [
+            (
+                s.entry,
+                s.sha256,
+                Reading(
+                    s.claims,
+                    s.refusal if not s.failed else None,  # type: ignore[arg-type]
+                    s.near_misses,
+                    s.occurrences,
+                    s.left_out,
+                ),
+            )
+            for s in corpus.sources.values()
+        ],
+    )
     del corpus
     (folder / "manifest.readings.json").write_text(text, encoding="utf-8")
     data = json.loads(manifest.read_text(encoding="utf-8"))
     documents = data.pop("documents")
-    data.update(readings="manifest.readings.json", readings_sha256=hashlib.sha256(text.encode()).hexdigest(),
-                documents=documents)
+    data.update(
+        readings="manifest.readings.json",
+        readings_sha256=hashlib.sha256(text.encode()).hexdigest(),
+        documents=documents,
+    )
     manifest.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     checked = read_manifest(manifest)
     verify_floor(manifest)
@@ -1399,8 +1695,14 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
     for label, limit in limits.items():
         if label in corpora:
             figures = corpora[label]["large"]
-            targets.append((f"{label}: cold load + audit, no cache, one process <= {limit:g} x floor",
-                            figures["cold"] / figures["floor"], limit, "x floor"))
+            targets.append(
+                (
+                    f"{label}: cold load + audit, no cache, one process <= {limit:g} x floor",
+                    figures["cold"] / figures["floor"],
+                    limit,
+                    "x floor",
+                )
+            )
     for label in ("fence-heavy", "prose-heavy"):
         for run, name in (("large", "default renderer"), ("github", '"renderer": "github"')):
             figures = corpora.get(label, {}).get(run, {})
@@ -1415,18 +1717,27 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                         f"{uncached_bound(parts):.2f} x floor (checks {share['manifest checks']:.2f} x, audit "
                         f"{share['audit']:.2f} x); the cache's own: its section {share['cache section']:.2f} x, "
                         f"entries decoded {share['entries decoded']:.2f} x (the parts under {label}, above, "
-                        "default renderer)")
+                        "default renderer)"
+                    )
     recorded = report.get("recorded")
     if recorded:
         target = f"recorded readings: load of {recorded['documents']:,} pages <= 1.5 x floor"
         targets.append((target, recorded["load"] / recorded["floor"], 1.5, "x floor"))
-        evidence[target] = (f"the readings file ({recorded['readings_bytes'] / MB:.1f} MB) read, checked and "
-                            f"parsed: {recorded['readings file'] / recorded['floor']:.2f} x floor")
+        evidence[target] = (
+            f"the readings file ({recorded['readings_bytes'] / MB:.1f} MB) read, checked and "
+            f"parsed: {recorded['readings file'] / recorded['floor']:.2f} x floor"
+        )
     fence = corpora.get("fence-heavy", {}).get("large", {})
     if "parallel" in fence:
         at_least.add("fence-heavy: the first load with 2 workers >= 1.4 x faster than one process (no cache)")
-        targets.append(("fence-heavy: the first load with 2 workers >= 1.4 x faster than one process (no cache)",
-                        fence["cold"] / fence["parallel"], 1.4, "x faster"))
+        targets.append(
+            (
+                "fence-heavy: the first load with 2 workers >= 1.4 x faster than one process (no cache)",
+                fence["cold"] / fence["parallel"],
+                1.4,
+                "x faster",
+            )
+        )
     if "warm" in report:
         warm = report["warm"]
         targets.append(("warm gate() <= 30 us", warm["large"]["median_us"], 30.0, "us"))
@@ -1435,10 +1746,12 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
         targets.append((target, ratio, 1.2, "x"))
         hot = warm.get("large, 10 sources")
         if hot and status in hot["by_status"]:
-            evidence[target] = (f"the 10-doc requests on the N-doc corpus: {hot['by_status'][status]:.1f} us = "
-                                f"{hot['by_status'][status] / warm['small']['by_status'][status]:.2f} x the 10-doc "
-                                "corpus's (the same work; what grows is where the objects of the N-doc corpus's "
-                                "many different requests sit in memory)")
+            evidence[target] = (
+                f"the 10-doc requests on the N-doc corpus: {hot['by_status'][status]:.1f} us = "
+                f"{hot['by_status'][status] / warm['small']['by_status'][status]:.2f} x the 10-doc "
+                "corpus's (the same work; what grows is where the objects of the N-doc corpus's "
+                "many different requests sit in memory)"
+            )
     real = report.get("real_docs")
     if real:
         for name, figures in real["renderers"].items():
@@ -1447,73 +1760,122 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
             targets.append((target, figures["cold"] / figures["floor"], 5.0, "x floor"))
         if "markdown_it_seconds" in real:
             slowest = max(real["renderers"], key=lambda name: real["renderers"][name]["cold"])
-            target = (f"real docs: the slowest renderer ({slowest}) >= 10 x faster than markdown-it-py's parse "
-                      "of the same pages")
+            target = (
+                f"real docs: the slowest renderer ({slowest}) >= 10 x faster than markdown-it-py's parse "
+                "of the same pages"
+            )
             at_least.add(target)
-            targets.append((target, real["markdown_it_seconds"] / real["renderers"][slowest]["cold"], 10.0,
-                            "x faster"))
+            targets.append((target, real["markdown_it_seconds"] / real["renderers"][slowest]["cold"], 10.0, "x faster"))
         cli = real["cli_gate"]
         target = f"conflict-gate gate, {cli['documents']:,}-page manifest, no cache, a fresh process <= 100 ms"
         targets.append((target, cli["seconds"] * 1e3, 100.0, "ms"))
-        evidence[target] = (f"a bare interpreter starts in {cli['python_seconds'] * 1e3:.0f} ms and "
-                            f"'import conflict_gate' takes it to {cli['import_seconds'] * 1e3:.0f} ms; the rest "
-                            "is the manifest's read and checks and the two candidates' pages")
+        evidence[target] = (
+            f"a bare interpreter starts in {cli['python_seconds'] * 1e3:.0f} ms and "
+            f"'import conflict_gate' takes it to {cli['import_seconds'] * 1e3:.0f} ms; the rest "
+            "is the manifest's read and checks and the two candidates' pages"
+        )
     supported = report.get("supported_answer")
     if supported:
         target = "check_answer on the lab's supported answer <= 3 x the answer reader's reading of it"
         targets.append((target, supported["check_answer_us"] / supported["read_answer_us"], 3.0, "x read_answer"))
-        rest = supported["check_answer_us"] - supported["read_answer_us"] - supported["reading_findings_us"] \
+        rest = (
+            supported["check_answer_us"]
+            - supported["read_answer_us"]
+            - supported["reading_findings_us"]
             - supported["decision_check_us"]
-        evidence[target] = (f"reading {supported['read_answer_us']:.0f} us, its findings "
-                            f"{supported['reading_findings_us']:.0f} us, the decision check "
-                            f"{supported['decision_check_us']:.0f} us, the rest (statements, quotes and citations "
-                            f"against the decision, control characters) {rest:.0f} us")
+        )
+        evidence[target] = (
+            f"reading {supported['read_answer_us']:.0f} us, its findings "
+            f"{supported['reading_findings_us']:.0f} us, the decision check "
+            f"{supported['decision_check_us']:.0f} us, the rest (statements, quotes and citations "
+            f"against the decision, control characters) {rest:.0f} us"
+        )
     rss = report.get("peak_rss", {})
     baseline = rss.get("baseline (import only)")
     for run, documents in report.get("peak_rss_documents", {}).items():
         if rss.get(run) is not None and baseline is not None:
-            targets.append((f"memory, {run} ({documents:,} pages, quote index included): "
-                            "(peak RSS - import) / pages <= 2.5 KB", (rss[run] - baseline) / documents / 1000,
-                            2.5, "KB per page"))
+            targets.append(
+                (
+                    f"memory, {run} ({documents:,} pages, quote index included): (peak RSS - import) / pages <= 2.5 KB",
+                    (rss[run] - baseline) / documents / 1000,
+                    2.5,
+                    "KB per page",
+                )
+            )
     operations = report.get("operations")
     if operations:
         docs = f"{operations['documents']:,}"
-        targets.append((f"audit + JSON, {docs} pages of one operation each <= 3 s", operations["audit_seconds"],
-                        3.0, "s"))
+        targets.append(
+            (f"audit + JSON, {docs} pages of one operation each <= 3 s", operations["audit_seconds"], 3.0, "s")
+        )
         if operations["peak_rss"] is not None:
-            targets.append((f"peak RSS, load + audit + render of those {docs} pages <= 200 MB",
-                            operations["peak_rss"] / MB, 200.0, "MB"))
+            targets.append(
+                (
+                    f"peak RSS, load + audit + render of those {docs} pages <= 200 MB",
+                    operations["peak_rss"] / MB,
+                    200.0,
+                    "MB",
+                )
+            )
     suggest = report.get("suggest")
     if suggest:
         small, large = (str(n) for n in report["parameters"]["id_counts"])
         targets.append((f"did-you-mean at {int(large):,} ids <= 1000 us", suggest[large]["median_us"], 1000.0, "us"))
-        targets.append((f"did-you-mean at {int(large):,} ids <= 1.5 x at {int(small):,}",
-                        suggest[large]["median_us"] / suggest[small]["median_us"], 1.5, "x"))
+        targets.append(
+            (
+                f"did-you-mean at {int(large):,} ids <= 1.5 x at {int(small):,}",
+                suggest[large]["median_us"] / suggest[small]["median_us"],
+                1.5,
+                "x",
+            )
+        )
     for name, entry in report.get("adversarial", {}).items():
         limit = ADVERSARIAL_K_LIMIT.get(name, 1.1)
         if entry["k"] is not None:
             targets.append((f"adversarial {name}: time growth k <= {limit:g}", entry["k"], limit, ""))
         if entry["peak_rss_above_baseline"] is not None:
             size = entry.get("sizes", report["parameters"]["adversarial_sizes"])[-1]
-            targets.append((f"adversarial {name}: peak memory <= 10 x source above baseline",
-                            entry["peak_rss_above_baseline"] / size, 10.0, "x source"))
+            targets.append(
+                (
+                    f"adversarial {name}: peak memory <= 10 x source above baseline",
+                    entry["peak_rss_above_baseline"] / size,
+                    10.0,
+                    "x source",
+                )
+            )
     answer = report.get("answer")
     if answer:
-        targets.append((f"check_answer, {answer['answer_bytes'] / 1024:.0f} KiB answer, {answer['quotes']:,} quotes "
-                        f"that are no claim, {answer['documents']:,} pages <= 50 ms", answer["seconds"] * 1e3, 50.0, "ms"))
+        targets.append(
+            (
+                f"check_answer, {answer['answer_bytes'] / 1024:.0f} KiB answer, {answer['quotes']:,} quotes "
+                f"that are no claim, {answer['documents']:,} pages <= 50 ms",
+                answer["seconds"] * 1e3,
+                50.0,
+                "ms",
+            )
+        )
     init = report.get("init")
     if init and init["k"] is not None:
         small, large = report["parameters"]["init_sizes"][0], report["parameters"]["init_sizes"][-1]
-        targets.append((f"init over one-key pages: time growth k ({small:,} -> {large:,} pages) <= 1.15",
-                        init["k"], 1.15, ""))
+        targets.append(
+            (f"init over one-key pages: time growth k ({small:,} -> {large:,} pages) <= 1.15", init["k"], 1.15, "")
+        )
     for label in limits:
         if "stages_us" in corpora.get(label, {}):
-            evidence[f"{label}: cold load + audit, no cache, one process <= {limits[label]:g} x floor"] = \
+            evidence[f"{label}: cold load + audit, no cache, one process <= {limits[label]:g} x floor"] = (
                 f"where a cold source's time goes: the stages under {label}, above"
-    return [{"target": name, "value": round(value, 4), "limit": limit, "unit": unit,
-             "met": value >= limit if name in at_least else value <= limit,
-             **({"evidence": evidence[name]} if name in evidence else {})}
-            for name, value, limit, unit in targets]
+            )
+    return [
+        {
+            "target": name,
+            "value": round(value, 4),
+            "limit": limit,
+            "unit": unit,
+            "met": value >= limit if name in at_least else value <= limit,
+            **({"evidence": evidence[name]} if name in evidence else {}),
+        }
+        for name, value, limit, unit in targets
+    ]
 
 
 def uncached_bound(parts: dict[str, float]) -> float:
@@ -1524,8 +1886,9 @@ def uncached_bound(parts: dict[str, float]) -> float:
 
 def cached_parts_text(parts: dict[str, float]) -> str:
     """The parts of a cached load + audit, each in ms and as a multiple of the floor, on one line."""
-    return ", ".join(f"{name} {parts[name] * 1e3:.0f} ms ({parts[name] / parts['floor']:.2f} x)"
-                     for name in CACHED_PARTS)
+    return ", ".join(
+        f"{name} {parts[name] * 1e3:.0f} ms ({parts[name] / parts['floor']:.2f} x)" for name in CACHED_PARTS
+    )
 
 
 def _seconds(value: float) -> str:
@@ -1534,39 +1897,57 @@ def _seconds(value: float) -> str:
 
 def render(report: dict[str, Any]) -> str:
     env = report["environment"]
-    lines = [f"conflict-gate bench  commit {env['git_commit']} (package {env['package_sha256']})  "
-             f"Python {env['python']}  {env['platform']}  {env['cpu_count']} CPUs"]
+    lines = [
+        f"conflict-gate bench  commit {env['git_commit']} (package {env['package_sha256']})  "
+        f"Python {env['python']}  {env['platform']}  {env['cpu_count']} CPUs"
+    ]
     if report["parameters"]["quick"]:
         lines.append("--quick: a smoke run; the figures are too small to judge the targets")
     recorded = report.get("recorded")
     if recorded:
         floor = recorded["floor"]
-        lines += ["", f"recorded readings: {recorded['documents']:,} fence-heavy documents, "
-                      f"{recorded['bytes'] / MB:.1f} MB, readings file {recorded['readings_bytes'] / MB:.1f} MB",
-                  f"  floor {_seconds(floor)}; load {_seconds(recorded['load'])} = {recorded['load'] / floor:.2f}x "
-                  f"floor; load + audit {_seconds(recorded['load + audit'])} = "
-                  f"{recorded['load + audit'] / floor:.2f}x; the readings file alone "
-                  f"{_seconds(recorded['readings file'])} = {recorded['readings file'] / floor:.2f}x"]
+        lines += [
+            "",
+            f"recorded readings: {recorded['documents']:,} fence-heavy documents, "
+            f"{recorded['bytes'] / MB:.1f} MB, readings file {recorded['readings_bytes'] / MB:.1f} MB",
+            f"  floor {_seconds(floor)}; load {_seconds(recorded['load'])} = {recorded['load'] / floor:.2f}x "
+            f"floor; load + audit {_seconds(recorded['load + audit'])} = "
+            f"{recorded['load + audit'] / floor:.2f}x; the readings file alone "
+            f"{_seconds(recorded['readings file'])} = {recorded['readings file'] / floor:.2f}x",
+        ]
     for label, corpus in report.get("corpora", {}).items():
         small_n, large_n = corpus["small"]["documents"], corpus["large"]["documents"]
-        lines += ["", f"{label}: {large_n:,} documents, {corpus['bytes'] / MB:.1f} MB "
-                      f"(mean {corpus['bytes'] // large_n:,} B); audit {corpus['audit_summary']}",
-                  f"  {'figure':<30}{f'{small_n:,} docs':>20}{f'{large_n:,} docs':>20}   k"]
+        lines += [
+            "",
+            f"{label}: {large_n:,} documents, {corpus['bytes'] / MB:.1f} MB "
+            f"(mean {corpus['bytes'] // large_n:,} B); audit {corpus['audit_summary']}",
+            f"  {'figure':<30}{f'{small_n:,} docs':>20}{f'{large_n:,} docs':>20}   k",
+        ]
         for name in ("floor", "cold"):
             values = [corpus[size][name] for size in ("small", "large")]
-            ratio = "" if name == "floor" else "  " + " / ".join(
-                f"{corpus[size]['cold'] / corpus[size]['floor']:.2f}x" for size in ("small", "large"))
-            lines.append(f"  {name:<30}{_seconds(values[0]):>20}{_seconds(values[1]):>20}   "
-                         f"{corpus['k'][name]:.2f}{ratio}")
+            ratio = (
+                ""
+                if name == "floor"
+                else "  "
+                + " / ".join(f"{corpus[size]['cold'] / corpus[size]['floor']:.2f}x" for size in ("small", "large"))
+            )
+            lines.append(
+                f"  {name:<30}{_seconds(values[0]):>20}{_seconds(values[1]):>20}   {corpus['k'][name]:.2f}{ratio}"
+            )
         large = corpus["large"]
-        extra = [f"cached {_seconds(large['cached'])} = {large['cached'] / large['floor']:.2f}x floor"] \
-            if "cached" in large else []
+        extra = (
+            [f"cached {_seconds(large['cached'])} = {large['cached'] / large['floor']:.2f}x floor"]
+            if "cached" in large
+            else []
+        )
         if "parallel" in large:
             extra.append(f"2 workers {_seconds(large['parallel'])} = {large['cold'] / large['parallel']:.2f}x faster")
         github = corpus.get("github")
         if github:
-            extra.append(f"github renderer: cold {github['cold'] / github['floor']:.2f}x, "
-                         f"cached {github['cached'] / github['floor']:.2f}x floor")
+            extra.append(
+                f"github renderer: cold {github['cold'] / github['floor']:.2f}x, "
+                f"cached {github['cached'] / github['floor']:.2f}x floor"
+            )
         if extra:
             lines.append(f"  at {large_n:,} docs: " + "; ".join(extra))
         per_doc = [corpus[size]["cold"] / corpus[size]["documents"] for size in ("small", "large")]
@@ -1581,74 +1962,105 @@ def render(report: dict[str, Any]) -> str:
             lines += [f"    {stage:<34}{value:9.1f}  {value / floor:5.2f}x" for stage, value in stages.items()]
     real = report.get("real_docs")
     if real:
-        lines += ["", f"real docs: {real['documents']:,} copies of {len(real['pages'])} vendored MkDocs pages "
-                      f"({real['bytes'] / MB:.1f} MB), a directive on one in {real['directive_every']} "
-                      f"({real['documents'] // real['directive_every']:,} pages)"]
+        lines += [
+            "",
+            f"real docs: {real['documents']:,} copies of {len(real['pages'])} vendored MkDocs pages "
+            f"({real['bytes'] / MB:.1f} MB), a directive on one in {real['directive_every']} "
+            f"({real['documents'] // real['directive_every']:,} pages)",
+        ]
         for name, figures in real["renderers"].items():
             summary = real["audit_summary"][name]
-            lines.append(f"  {name:<12} floor {_seconds(figures['floor']):>10}  cold {_seconds(figures['cold']):>10}"
-                         f"  {figures['cold'] / figures['floor']:6.2f}x floor;  pages refused {summary['refused']:,}")
+            lines.append(
+                f"  {name:<12} floor {_seconds(figures['floor']):>10}  cold {_seconds(figures['cold']):>10}"
+                f"  {figures['cold'] / figures['floor']:6.2f}x floor;  pages refused {summary['refused']:,}"
+            )
         if "markdown_it_seconds" in real:
             lines.append(f"  markdown-it-py's parse of the same pages: {_seconds(real['markdown_it_seconds'])}")
         else:
             lines.append("  markdown-it-py's parse: SKIPPED (markdown-it-py is not installed)")
         cli = real["cli_gate"]
-        lines.append(f"  conflict-gate gate over {cli['documents']:,} pages, a fresh process: {_seconds(cli['seconds'])} "
-                     f"(python alone {_seconds(cli['python_seconds'])}, import conflict_gate "
-                     f"{_seconds(cli['import_seconds'])})")
+        lines.append(
+            f"  conflict-gate gate over {cli['documents']:,} pages, a fresh process: {_seconds(cli['seconds'])} "
+            f"(python alone {_seconds(cli['python_seconds'])}, import conflict_gate "
+            f"{_seconds(cli['import_seconds'])})"
+        )
     if "warm" in report:
         warm = report["warm"]
-        lines += ["", f"warm gate(): median {warm['small']['median_us']:.1f} us at 10 docs, "
-                      f"{warm['large']['median_us']:.1f} us at {report['parameters']['docs']:,} docs "
-                      f"(p90 {warm['large']['p90_us']:.1f} us); decisions {warm['large']['statuses']}",
-                  "  median per decision: " + ", ".join(
-                      f"{status} {warm['small']['by_status'].get(status, float('nan')):.1f} -> {median:.1f} us"
-                      for status, median in warm["large"]["by_status"].items())]
+        lines += [
+            "",
+            f"warm gate(): median {warm['small']['median_us']:.1f} us at 10 docs, "
+            f"{warm['large']['median_us']:.1f} us at {report['parameters']['docs']:,} docs "
+            f"(p90 {warm['large']['p90_us']:.1f} us); decisions {warm['large']['statuses']}",
+            "  median per decision: "
+            + ", ".join(
+                f"{status} {warm['small']['by_status'].get(status, float('nan')):.1f} -> {median:.1f} us"
+                for status, median in warm["large"]["by_status"].items()
+            ),
+        ]
         hot = warm.get("large, 10 sources")
         if hot:
-            lines.append("  the 10-doc requests on the large corpus (the same work): " + ", ".join(
-                f"{status} {median:.1f} us" for status, median in hot["by_status"].items()))
+            lines.append(
+                "  the 10-doc requests on the large corpus (the same work): "
+                + ", ".join(f"{status} {median:.1f} us" for status, median in hot["by_status"].items())
+            )
     supported = report.get("supported_answer")
     if supported:
-        lines.append(f"check_answer on the lab's supported answer ({supported['answer_bytes']} bytes, "
-                     f"{supported['verdict']}): {supported['check_answer_us']:.0f} us; its parts: the answer "
-                     f"reader's reading {supported['read_answer_us']:.0f} us, the reading's findings "
-                     f"{supported['reading_findings_us']:.0f} us, the decision check "
-                     f"{supported['decision_check_us']:.0f} us (the gate alone {supported['gate_us']:.0f} us)")
+        lines.append(
+            f"check_answer on the lab's supported answer ({supported['answer_bytes']} bytes, "
+            f"{supported['verdict']}): {supported['check_answer_us']:.0f} us; its parts: the answer "
+            f"reader's reading {supported['read_answer_us']:.0f} us, the reading's findings "
+            f"{supported['reading_findings_us']:.0f} us, the decision check "
+            f"{supported['decision_check_us']:.0f} us (the gate alone {supported['gate_us']:.0f} us)"
+        )
     rss = report.get("peak_rss", {})
     if rss:
         lines.append("peak RSS: " + ", ".join(f"{k} {v / MB:.1f} MB" for k, v in rss.items() if v))
     operations = report.get("operations")
     if operations:
         peak = operations["peak_rss"]
-        lines += ["", f"audit on {operations['documents']:,} pages of one operation each "
-                      f"({operations['bytes'] / MB:.1f} MB): load {_seconds(operations['load_seconds'])}, "
-                      f"audit + JSON {_seconds(operations['audit_seconds'])}; JSON {operations['json_bytes'] / MB:.1f} MB, "
-                      f"Markdown {operations['markdown_bytes'] / MB:.1f} MB; peak RSS "
-                      + ("n/a" if peak is None else f"{peak / MB:.1f} MB"),
-                  f"  summary {operations['summary']}"]
+        lines += [
+            "",
+            f"audit on {operations['documents']:,} pages of one operation each "
+            f"({operations['bytes'] / MB:.1f} MB): load {_seconds(operations['load_seconds'])}, "
+            f"audit + JSON {_seconds(operations['audit_seconds'])}; JSON {operations['json_bytes'] / MB:.1f} MB, "
+            f"Markdown {operations['markdown_bytes'] / MB:.1f} MB; peak RSS "
+            + ("n/a" if peak is None else f"{peak / MB:.1f} MB"),
+            f"  summary {operations['summary']}",
+        ]
     service = report.get("service")
     if service:
-        lines += ["", f"service (the MCP server's freshness): gate {service['gate_us']:.1f} us on a loaded corpus, "
-                      f"{service['service_gate_us']:.1f} us re-verifying its two candidates first (the lab); "
-                      f"audit of {service['documents']:,} pages {_seconds(service['audit_seconds'])}, "
-                      f"{_seconds(service['service_audit_seconds'])} re-verifying every page first "
-                      f"(re-verification alone {_seconds(service['reverify_seconds'])}); pages read again "
-                      f"{service['reread']}, reloads {service['reloads']}"]
+        lines += [
+            "",
+            f"service (the MCP server's freshness): gate {service['gate_us']:.1f} us on a loaded corpus, "
+            f"{service['service_gate_us']:.1f} us re-verifying its two candidates first (the lab); "
+            f"audit of {service['documents']:,} pages {_seconds(service['audit_seconds'])}, "
+            f"{_seconds(service['service_audit_seconds'])} re-verifying every page first "
+            f"(re-verification alone {_seconds(service['reverify_seconds'])}); pages read again "
+            f"{service['reread']}, reloads {service['reloads']}",
+        ]
     rag = report.get("rag")
     if rag:
         shares = rag["not_in_docs"]
-        lines += ["", f"RAG-style requests: {rag['requests']:,} over {rag['pages']} pages; not_in_docs "
-                      f"{shares['withhold']:.1%} (unrelated=\"withhold\", the default), "
-                      f"{shares['set_aside']:.1%} (unrelated=\"set_aside\")"]
+        lines += [
+            "",
+            f"RAG-style requests: {rag['requests']:,} over {rag['pages']} pages; not_in_docs "
+            f'{shares["withhold"]:.1%} (unrelated="withhold", the default), '
+            f'{shares["set_aside"]:.1%} (unrelated="set_aside")',
+        ]
         lines += [f"  {unrelated}: {outcomes}" for unrelated, outcomes in rag["outcomes"].items()]
     suggest = report.get("suggest")
     if suggest:
         sizes = report["parameters"]["id_counts"]
-        lines += ["", "did-you-mean of an unknown id: " + ", ".join(
-            f"{suggest[str(n)]['median_us']:.0f} us at {n:,} ids (index built in "
-            f"{_seconds(suggest[str(n)]['build_seconds'])})" for n in sizes)
-            + f"; the full difflib search it replaced: {suggest['full_search_us'] / 1000:.1f} ms at {sizes[0]:,}"]
+        lines += [
+            "",
+            "did-you-mean of an unknown id: "
+            + ", ".join(
+                f"{suggest[str(n)]['median_us']:.0f} us at {n:,} ids (index built in "
+                f"{_seconds(suggest[str(n)]['build_seconds'])})"
+                for n in sizes
+            )
+            + f"; the full difflib search it replaced: {suggest['full_search_us'] / 1000:.1f} ms at {sizes[0]:,}",
+        ]
     if report.get("adversarial"):
         sizes = report["parameters"]["adversarial_sizes"]
         header = "".join(f"{f'{s // MB} MB':>10}" for s in sizes)
@@ -1666,19 +2078,26 @@ def render(report: dict[str, Any]) -> str:
         lines += ["", f"init over one-key-per-page pages: {figures}; k {init['k'] or 0:.2f}"]
     if report.get("answer"):
         answer = report["answer"]
-        lines += ["", f"check_answer on a {answer['answer_bytes']:,}-byte answer with {answer['quotes']:,} quotes that are "
-                      f"no claim, over {answer['documents']:,} fence-heavy pages: {_seconds(answer['seconds'])} "
-                      f"(median {_seconds(answer['median_seconds'])}; first call, building the quote index, "
-                      f"{_seconds(answer['first_seconds'])}); {answer['verdict']}, {answer['findings']:,} findings",
-                  f"  quote index: {answer['occurrences']:,} occurrences ({answer['distinct_occurrences']:,} distinct), "
-                  f"{answer['index_bytes_per_page']:.0f} bytes per page"]
+        lines += [
+            "",
+            f"check_answer on a {answer['answer_bytes']:,}-byte answer with {answer['quotes']:,} quotes that are "
+            f"no claim, over {answer['documents']:,} fence-heavy pages: {_seconds(answer['seconds'])} "
+            f"(median {_seconds(answer['median_seconds'])}; first call, building the quote index, "
+            f"{_seconds(answer['first_seconds'])}); {answer['verdict']}, {answer['findings']:,} findings",
+            f"  quote index: {answer['occurrences']:,} occurrences ({answer['distinct_occurrences']:,} distinct), "
+            f"{answer['index_bytes_per_page']:.0f} bytes per page",
+        ]
         for name, entry in answer.get("hostile", {}).items():
-            lines.append(f"  adversarial answer, {name:<24} 16 KiB {_seconds(entry['seconds_16k'])}, 64 KiB "
-                         f"{_seconds(entry['seconds_64k'])}, k {entry['k'] or 0:.2f}")
+            lines.append(
+                f"  adversarial answer, {name:<24} 16 KiB {_seconds(entry['seconds_16k'])}, 64 KiB "
+                f"{_seconds(entry['seconds_64k'])}, k {entry['k'] or 0:.2f}"
+            )
     lines += ["", "targets:"]
     for target in report["targets"]:
-        lines.append(f"  [{'met    ' if target['met'] else 'NOT MET'}] {target['target']}: "
-                     f"{target['value']:.2f} {target['unit']} (limit {target['limit']:g})")
+        lines.append(
+            f"  [{'met    ' if target['met'] else 'NOT MET'}] {target['target']}: "
+            f"{target['value']:.2f} {target['unit']} (limit {target['limit']:g})"
+        )
         if not target["met"] and "evidence" in target:
             lines.append(f"            evidence: {target['evidence']}")
     return "\n".join(lines)
@@ -1694,12 +2113,28 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="runs of floor and cold (minimum kept)")
     parser.add_argument("--passes", type=int, default=5, help="timed passes over the warm requests")
     parser.add_argument("--requests", type=int, default=2000)
-    parser.add_argument("--only", choices=("corpora", "recorded", "realdocs", "adversarial", "operations", "service",
-                                           "rag", "suggest", "init", "answer"))
+    parser.add_argument(
+        "--only",
+        choices=(
+            "corpora",
+            "recorded",
+            "realdocs",
+            "adversarial",
+            "operations",
+            "service",
+            "rag",
+            "suggest",
+            "init",
+            "answer",
+        ),
+    )
     parser.add_argument("--json", type=Path, help="where to save the figures (default: bench/results/)")
     parser.add_argument("--quick", action="store_true", help="a smoke run in a few seconds")
-    parser.add_argument("--large", action="store_true",
-                        help="also the peak RSS of a 100,000-page fence-heavy load (memory growth; minutes)")
+    parser.add_argument(
+        "--large",
+        action="store_true",
+        help="also the peak RSS of a 100,000-page fence-heavy load (memory growth; minutes)",
+    )
     args = parser.parse_args(argv)
     args.sizes = ADVERSARIAL_SIZES
     args.rag_requests, args.id_counts = RAG_REQUESTS, (10_000, 1_000_000)
@@ -1716,58 +2151,84 @@ def run_benchmark(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     def progress(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    report: dict[str, Any] = {"environment": environment(),
-                              "parameters": {"docs": args.docs, "seed": args.seed, "repeat": args.repeat,
-                                             "passes": args.passes, "requests": args.requests,
-                                             "adversarial_sizes": list(args.sizes), "quick": args.quick,
-                                             "rag_requests": args.rag_requests, "id_counts": list(args.id_counts),
-                                             "init_sizes": list(args.init_sizes)}}
+    report: dict[str, Any] = {
+        "environment": environment(),
+        "parameters": {
+            "docs": args.docs,
+            "seed": args.seed,
+            "repeat": args.repeat,
+            "passes": args.passes,
+            "requests": args.requests,
+            "adversarial_sizes": list(args.sizes),
+            "quick": args.quick,
+            "rag_requests": args.rag_requests,
+            "id_counts": list(args.id_counts),
+            "init_sizes": list(args.init_sizes),
+        },
+    }
     if args.only in (None, "corpora"):
         report["corpora"] = {}
-        for label, kind, docs, size in (("fence-heavy", "fence", args.docs, 8192),
-                                        ("prose-heavy", "prose", args.docs, 8192),
-                                        ("long-paragraph", "long", args.docs, 8192),
-                                        ("prose-heavy-64k", "prose", args.docs // 10, 65536)):
+        for label, kind, docs, size in (
+            ("fence-heavy", "fence", args.docs, 8192),
+            ("prose-heavy", "prose", args.docs, 8192),
+            ("long-paragraph", "long", args.docs, 8192),
+            ("prose-heavy-64k", "prose", args.docs // 10, 65536),
+        ):
             folder = root / label
             entries, totals = generate_corpus(folder, kind, docs, size, args.seed)
             progress(f"{label}: generated {docs:,} documents ({totals['bytes'] / MB:.1f} MB)")
-            manifests = {"large": write_manifest(folder / "manifest.json", entries),
-                         "small": write_manifest(folder / "manifest-small.json", entries[:docs // 10])}
+            manifests = {
+                "large": write_manifest(folder / "manifest.json", entries),
+                "small": write_manifest(folder / "manifest-small.json", entries[: docs // 10]),
+            }
             if label != "prose-heavy-64k":
                 manifests["github"] = write_manifest(folder / "manifest-github.json", entries, "github")
-            figures = measure_cold(manifests, args.repeat, cached=("large", "github"),
-                                   parallel=("large",) if label == "fence-heavy" else ())
+            figures = measure_cold(
+                manifests,
+                args.repeat,
+                cached=("large", "github"),
+                parallel=("large",) if label == "fence-heavy" else (),
+            )
             figures["large"]["documents"], figures["small"]["documents"] = docs, docs // 10
             if "github" in figures:
                 figures["github"]["documents"] = docs
             figures["bytes"] = totals["bytes"]
-            figures["k"] = {name: growth_exponent(docs // 10, figures["small"][name], docs, figures["large"][name])
-                            for name in ("floor", "cold")}
+            figures["k"] = {
+                name: growth_exponent(docs // 10, figures["small"][name], docs, figures["large"][name])
+                for name in ("floor", "cold")
+            }
             figures["audit_summary"] = cold(manifests["large"])["summary"]
             figures["stages_us"] = measure_stages(manifests["large"], min(docs, 1000))
             if label != "prose-heavy-64k":
-                figures["cached_parts"] = measure_cached_parts(manifests["large"],
-                                                               manifests["large"].with_suffix(".readings.json"),
-                                                               args.repeat)
+                figures["cached_parts"] = measure_cached_parts(
+                    manifests["large"], manifests["large"].with_suffix(".readings.json"), args.repeat
+                )
             report["corpora"][label] = figures
             if label == "fence-heavy":
                 progress("warm decisions, check_answer and peak RSS ...")
                 ten = write_manifest(folder / "manifest-10.json", entries[:10])
                 ten_requests = make_requests(entries[:10], args.requests, args.seed)
-                report["warm"] = measure_warm({
-                    "small": (ten, ten_requests),
-                    "large": (manifests["large"], make_requests(entries, args.requests, args.seed)),
-                    "large, 10 sources": (manifests["large"], ten_requests)}, args.passes)
+                report["warm"] = measure_warm(
+                    {
+                        "small": (ten, ten_requests),
+                        "large": (manifests["large"], make_requests(entries, args.requests, args.seed)),
+                        "large, 10 sources": (manifests["large"], ten_requests),
+                    },
+                    args.passes,
+                )
                 report["supported_answer"] = measure_supported_answer(10 * args.passes * 20)
-                report["peak_rss"] = {"baseline (import only)": peak_rss(),
-                                      "fence-heavy": peak_rss("corpus", str(manifests["large"]))}
+                report["peak_rss"] = {
+                    "baseline (import only)": peak_rss(),
+                    "fence-heavy": peak_rss("corpus", str(manifests["large"])),
+                }
                 report["peak_rss_documents"] = {"fence-heavy": docs}
                 if args.large:
                     big = 100_000
                     progress(f"fence-heavy: {big:,} documents for the memory growth (--large) ...")
                     big_entries, _ = generate_corpus(root / "fence-heavy-100k", "fence", big, 8192, args.seed)
                     report["peak_rss"]["fence-heavy-100k"] = peak_rss(
-                        "corpus", str(write_manifest(root / "fence-heavy-100k" / "manifest.json", big_entries)))
+                        "corpus", str(write_manifest(root / "fence-heavy-100k" / "manifest.json", big_entries))
+                    )
                     report["peak_rss_documents"]["fence-heavy-100k"] = big
     if args.only in (None, "recorded"):
         progress(f"recorded readings: {args.docs:,} fence-heavy pages ...")

@@ -69,8 +69,10 @@ class CiFormatsCheck(unittest.TestCase):
         cls.repo = Path(os.path.realpath(tmp.name)) / "docs-repo"
         cls.repo.mkdir()
         git_repository(cls.repo)
-        pages = {f"v1/page{i}.md": f"# Page {i}\n\n@quill create_copy existing_path={'refuse' if i % 3 else 'overwrite'}\n"
-                 .encode() for i in range(14)}
+        pages = {
+            f"v1/page{i}.md": f"# Page {i}\n\n@quill create_copy existing_path={'refuse' if i % 3 else 'overwrite'}\n".encode()
+            for i in range(14)
+        }
         pages["v1/odd dir/broken.md"] = b"# Broken\n\n@quill create_copy existing_path = refuse\n"
         pages["v1/draft.md"] = b"# Draft\n\n@quill create_copy close_required=maybe\n"
         pages["v1/example.md"] = b"# Example\n\n```\n@quill create_copy existing_path=refuse\n```\n"
@@ -88,8 +90,12 @@ class CiFormatsCheck(unittest.TestCase):
                     cls.runs[(where, command, fmt)] = run_cli(argv, environ=summary)
 
     def test_the_exit_codes_are_the_commands_own(self) -> None:
-        expected = {("lab", "audit"): "findings", ("lab", "pin"): "ok", ("repo", "audit"): "findings",
-                    ("repo", "pin"): "findings"}
+        expected = {
+            ("lab", "audit"): "findings",
+            ("lab", "pin"): "ok",
+            ("repo", "audit"): "findings",
+            ("repo", "pin"): "findings",
+        }
         for (where, command, fmt), (code, _, err) in self.runs.items():
             with self.subTest(where=where, command=command, fmt=fmt):
                 self.assertEqual(code, EXIT_CODES[expected[(where, command)]][0], err)
@@ -98,8 +104,9 @@ class CiFormatsCheck(unittest.TestCase):
         _, out, _ = self.runs[("repo", "pin", "github")]
         self.assertIn("::error file=site/content/v1/page1.md,title=stale pin%3A page1::", out)
         _, out, _ = self.runs[("repo", "audit", "github")]
-        self.assertIn("::error file=site/content/v1/odd dir/broken.md,line=3,col=33,title=refused%3A malformed_directive::",
-                      out)
+        self.assertIn(
+            "::error file=site/content/v1/odd dir/broken.md,line=3,col=33,title=refused%3A malformed_directive::", out
+        )
         self.assertIn("::warning file=site/content/v1/draft.md,line=3,col=35,", out)
         sarif = json.loads(self.runs[("repo", "audit", "sarif")][1])
         uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
@@ -149,13 +156,16 @@ class CiFormatsCheck(unittest.TestCase):
                 parsed = [runner_parse(line) for line in out.splitlines() if line.startswith("::")]
                 for name in SEVERITIES:
                     self.assertLessEqual(sum(p[0] == name for p in parsed), ANNOTATIONS_PER_SEVERITY)
-                self.assertTrue(out.splitlines()[-1].startswith(f"conflict-gate {command.replace('pin', 'pin --check')}: "))
+                self.assertTrue(
+                    out.splitlines()[-1].startswith(f"conflict-gate {command.replace('pin', 'pin --check')}: ")
+                )
         _, lab_audit, _ = self.runs[("lab", "audit", "github")]
         self.assertIn("are not annotated", lab_audit)  # the lab has more notices than the cap of 10
         summary = (self.repo.parent / "summary-lab-audit.md").read_text(encoding="utf-8")
         report = audit(load_documents(REPO / "manifest.json"))  # a notice per silent page and per near-miss
-        notices = sum(len(key["silent"]) for group in report["operations"] for key in group["keys"]) \
-            + len(report["near_misses"])
+        notices = sum(len(key["silent"]) for group in report["operations"] for key in group["keys"]) + len(
+            report["near_misses"]
+        )
         self.assertGreater(notices, 10)
         self.assertEqual(summary.count("| notice |"), notices)
 
@@ -166,17 +176,23 @@ class ReposAuditCheck(unittest.TestCase):
         with tempfile.TemporaryDirectory(prefix="conflict-gate-ci-") as tmp:
             repo = Path(os.path.realpath(tmp))
             git_repository(repo)
-            manifest = write_corpus(repo / "a" / "b", {
-                "guide.md": b"# G\n\n@quill create_copy existing_path=refuse\n",
-                "ref.md": b"# R\n\n@quill create_copy existing_path=overwrite\n"})
+            manifest = write_corpus(
+                repo / "a" / "b",
+                {
+                    "guide.md": b"# G\n\n@quill create_copy existing_path=refuse\n",
+                    "ref.md": b"# R\n\n@quill create_copy existing_path=overwrite\n",
+                },
+            )
             outputs: dict[str, Any] = {}
             for fmt in FORMATS:
                 code, out, err = run_cli(["audit", "--manifest", str(manifest), "--format", fmt])
                 self.assertEqual(code, EXIT_CODES["findings"][0], err)
                 outputs[fmt] = out
             self.assertIn("::error file=a/b/guide.md,line=3,", outputs["github"])
-            uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-                    for r in json.loads(outputs["sarif"])["runs"][0]["results"]]
+            uris = [
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                for r in json.loads(outputs["sarif"])["runs"][0]["results"]
+            ]
             self.assertEqual(uris, ["a/b/guide.md", "a/b/ref.md"])
             self.assertEqual(len(ET.fromstring(outputs["junit"]).findall("testsuite/testcase/failure")), 1)
             if jsonschema is not None:

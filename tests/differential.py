@@ -91,6 +91,7 @@ class Reader(NamedTuple):
 # --------------------------------------------------------------------------
 # The gate side.
 
+
 def source_id(number: int) -> str:
     return f"d{number:05d}"
 
@@ -100,20 +101,27 @@ def write_manifest(folder: Path, texts: Sequence[str], extra: Mapping[str, objec
 
     ``extra`` adds top-level manifest keys (``{"renderer": "github"}``).
     """
-    grammar = {"namespace": reader_oracle.NAMESPACE, "product": reader_oracle.PRODUCT,
-               "operations": {operation: {key: {"type": "enum", "values": list(values)}
-                                          for key, values in keys.items()}
-                              for operation, keys in reader_oracle.GRAMMAR.items()}}
+    grammar = {
+        "namespace": reader_oracle.NAMESPACE,
+        "product": reader_oracle.PRODUCT,
+        "operations": {
+            operation: {key: {"type": "enum", "values": list(values)} for key, values in keys.items()}
+            for operation, keys in reader_oracle.GRAMMAR.items()
+        },
+    }
     documents = []
     for number, text in enumerate(texts, 1):
         raw = text.encode("utf-8")
         path = f"{source_id(number)}.md"
         (folder / path).write_bytes(raw)
-        documents.append({"source_id": source_id(number), "version": "1.0", "path": path,
-                          "sha256": hashlib.sha256(raw).hexdigest()})
+        documents.append(
+            {"source_id": source_id(number), "version": "1.0", "path": path, "sha256": hashlib.sha256(raw).hexdigest()}
+        )
     manifest = folder / "manifest.json"
-    manifest.write_text(json.dumps({"grammar": grammar, "version_scheme": "major.minor",
-                                    "documents": documents, **(extra or {})}), encoding="utf-8")
+    manifest.write_text(
+        json.dumps({"grammar": grammar, "version_scheme": "major.minor", "documents": documents, **(extra or {})}),
+        encoding="utf-8",
+    )
     return manifest
 
 
@@ -150,6 +158,7 @@ def renderer_supported(renderer: str) -> tuple[bool, str]:
 # --------------------------------------------------------------------------
 # The comparison.
 
+
 def claim_of(line: int, text: str) -> Claim:
     match = reader_oracle.DIRECTIVE.fullmatch(text)
     assert match is not None, text
@@ -165,14 +174,18 @@ def is_unsafe(view: reader_oracle.ReaderView, outcome: GateOutcome) -> bool:
     for claim in outcome.claims:
         claimed.setdefault((claim.operation, claim.key), set()).add(claim.value)
     reader_lines = {line for line, _ in view.directive_lines}
-    return (any(values != shown.get(key, set()) for key, values in claimed.items())
-            or any(claim.line not in reader_lines for claim in outcome.claims))
+    return any(values != shown.get(key, set()) for key, values in claimed.items()) or any(
+        claim.line not in reader_lines for claim in outcome.claims
+    )
 
 
 def is_missed(view: reader_oracle.ReaderView, outcome: GateOutcome) -> bool:
     """Not refused, yet the reader sees a directive line the gate has no claim for."""
-    return outcome.refusal is None and view.build_error is None and any(
-        claim_of(line, text) not in outcome.claims for line, text in view.directive_lines)
+    return (
+        outcome.refusal is None
+        and view.build_error is None
+        and any(claim_of(line, text) not in outcome.claims for line, text in view.directive_lines)
+    )
 
 
 #: Which other directive-shaped text a page may hold and still expect its one claim.
@@ -189,8 +202,9 @@ def mentions_allowed(view: reader_oracle.ReaderView) -> bool:
     return all(reader_oracle.is_mention(text) for _, text in view.other_shaped)
 
 
-def expected_claim(views: Sequence[reader_oracle.ReaderView],
-                   eligible: Eligibility = nothing_else_shaped) -> Claim | None:
+def expected_claim(
+    views: Sequence[reader_oracle.ReaderView], eligible: Eligibility = nothing_else_shaped
+) -> Claim | None:
     """The one claim when every reader shows the same single directive line and nothing else that counts."""
     if all(len(view.directive_lines) == 1 and eligible(view) and not view.must_refuse for view in views):
         lines = {view.directive_lines[0] for view in views}
@@ -216,8 +230,14 @@ class Judged(NamedTuple):
         return self.expected is not None and (self.outcome.refusal, self.outcome.claims) != (None, (self.expected,))
 
 
-def judge(documents: Sequence[tuple[str, str]], readers: Sequence[Reader], outcomes: Sequence[GateOutcome],
-          eligible: Eligibility = nothing_else_shaped, *, unbuilt_left_out: bool = False) -> list[Judged]:
+def judge(
+    documents: Sequence[tuple[str, str]],
+    readers: Sequence[Reader],
+    outcomes: Sequence[GateOutcome],
+    eligible: Eligibility = nothing_else_shaped,
+    *,
+    unbuilt_left_out: bool = False,
+) -> list[Judged]:
     """Read every document with every reader and compare with the gate's outcome for it.
 
     ``unbuilt_left_out`` (the ``portable`` renderer, issue 29): a reader under which the page does not
@@ -232,18 +252,29 @@ def judge(documents: Sequence[tuple[str, str]], readers: Sequence[Reader], outco
         kept = views
         if unbuilt_left_out and any(view.build_error is None for view in views):
             kept = tuple(view for view in views if view.build_error is None)
-        judged.append(Judged(label, text, names, views, outcome,
-                             tuple(name for name, view in zip(names, views) if is_unsafe(view, outcome)),
-                             tuple(name for name, view in zip(names, views) if is_missed(view, outcome)),
-                             expected_claim(kept, eligible),
-                             tuple(name for name, view in zip(names, views)
-                                   if view.must_refuse and outcome.refusal is None
-                                   and (view in kept or view.includes))))
+        judged.append(
+            Judged(
+                label,
+                text,
+                names,
+                views,
+                outcome,
+                tuple(name for name, view in zip(names, views) if is_unsafe(view, outcome)),
+                tuple(name for name, view in zip(names, views) if is_missed(view, outcome)),
+                expected_claim(kept, eligible),
+                tuple(
+                    name
+                    for name, view in zip(names, views)
+                    if view.must_refuse and outcome.refusal is None and (view in kept or view.includes)
+                ),
+            )
+        )
     return judged
 
 
 # --------------------------------------------------------------------------
 # Reporting.
+
 
 def renderers_disagree(item: Judged) -> bool:
     """The renderers show different directive lines, or only one shows other directive-shaped text."""
@@ -252,24 +283,39 @@ def renderers_disagree(item: Judged) -> bool:
 
 def describe(item: Judged) -> str:
     """A failing document for a developer: numbered source lines, each renderer's view, the gate's outcome."""
-    flagged = [f"{kind} for {', '.join(names)}" for kind, names in (("unsafe", item.unsafe), ("missed", item.missed),
-                                                                      ("not refused", item.unrefused)) if names]
+    flagged = [
+        f"{kind} for {', '.join(names)}"
+        for kind, names in (("unsafe", item.unsafe), ("missed", item.missed), ("not refused", item.unrefused))
+        if names
+    ]
     lines = [f"--- {item.label}" + (f" ({'; '.join(flagged)})" if flagged else "")]
     lines += [f"{number:4}| {line!r}" for number, line in enumerate(item.text.split("\n"), 1)]
     for name, view in zip(item.names, item.views):
-        lines.append(f"  {name}: directive_lines={list(view.directive_lines)} "
-                     f"other_shaped={list(view.other_shaped)} near_misses={len(view.near_misses)}"
-                     + (f" build_error={view.build_error!r}" if view.build_error is not None else "")
-                     + (f" includes={list(view.includes)}" if view.includes else ""))
-    lines.append(f"  gate: refusal={item.outcome.refusal} claims={list(item.outcome.claims)} "
-                 f"near_misses={item.outcome.near_misses}")
+        lines.append(
+            f"  {name}: directive_lines={list(view.directive_lines)} "
+            f"other_shaped={list(view.other_shaped)} near_misses={len(view.near_misses)}"
+            + (f" build_error={view.build_error!r}" if view.build_error is not None else "")
+            + (f" includes={list(view.includes)}" if view.includes else "")
+        )
+    lines.append(
+        f"  gate: refusal={item.outcome.refusal} claims={list(item.outcome.claims)} "
+        f"near_misses={item.outcome.near_misses}"
+    )
     return "\n".join(lines)
 
 
-def summary(title: str, judged: Sequence[Judged], counts: Mapping[str, Counter[str]], names: Sequence[str],
-            max_false_refusal_share: float, *, heading: str = "reader differential",
-            eligible_means: str = "one directive line and nothing else shaped, for both renderers",
-            per_group: str | None = None, notes: Sequence[str] = ()) -> str:
+def summary(
+    title: str,
+    judged: Sequence[Judged],
+    counts: Mapping[str, Counter[str]],
+    names: Sequence[str],
+    max_false_refusal_share: float,
+    *,
+    heading: str = "reader differential",
+    eligible_means: str = "one directive line and nothing else shaped, for both renderers",
+    per_group: str | None = None,
+    notes: Sequence[str] = (),
+) -> str:
     """The figures of one run, and up to :data:`EXAMPLES_SHOWN` shortest examples of each failure.
 
     ``per_group`` names a group of ``counts`` whose documents are labelled
@@ -285,9 +331,11 @@ def summary(title: str, judged: Sequence[Judged], counts: Mapping[str, Counter[s
     for group, counter in counts.items():
         lines.append(f"  documents per {group}: " + ", ".join(f"{name} {n}" for name, n in sorted(counter.items())))
     for name in names:
-        lines.append(f"  {name}: unsafe {sum(name in item.unsafe for item in judged)}, "
-                     f"missed {sum(name in item.missed for item in judged)}"
-                     + (must_refuse_figures(judged, name) if refusing else ""))
+        lines.append(
+            f"  {name}: unsafe {sum(name in item.unsafe for item in judged)}, "
+            f"missed {sum(name in item.missed for item in judged)}"
+            + (must_refuse_figures(judged, name) if refusing else "")
+        )
     share = len(false_refusals) / len(eligible) if eligible else 0.0
     lines += [
         f"  refused by the gate: {sum(item.outcome.refusal is not None for item in judged)}",
@@ -302,14 +350,18 @@ def summary(title: str, judged: Sequence[Judged], counts: Mapping[str, Counter[s
         for name in sorted(counts[per_group]):
             mine = [item for item in judged if name in group_names(item.label)]
             mine_eligible = [item for item in mine if item.expected is not None]
-            lines.append(f"    {name}: {len(mine)}: unsafe {sum(bool(item.unsafe) for item in mine)}, "
-                         f"missed {sum(bool(item.missed) for item in mine)}, false refusals "
-                         f"{sum(item.false_refusal for item in mine_eligible)} of {len(mine_eligible)}"
-                         + (f", not refused {sum(bool(item.unrefused) for item in mine)}" if refusing else ""))
-    for kind, items in (("unsafe", [item for item in judged if item.unsafe]),
-                        ("missed", [item for item in judged if item.missed]),
-                        ("not refused", [item for item in judged if item.unrefused]),
-                        ("false refusal", false_refusals)):
+            lines.append(
+                f"    {name}: {len(mine)}: unsafe {sum(bool(item.unsafe) for item in mine)}, "
+                f"missed {sum(bool(item.missed) for item in mine)}, false refusals "
+                f"{sum(item.false_refusal for item in mine_eligible)} of {len(mine_eligible)}"
+                + (f", not refused {sum(bool(item.unrefused) for item in mine)}" if refusing else "")
+            )
+    for kind, items in (
+        ("unsafe", [item for item in judged if item.unsafe]),
+        ("missed", [item for item in judged if item.missed]),
+        ("not refused", [item for item in judged if item.unrefused]),
+        ("false refusal", false_refusals),
+    ):
         for item in sorted(items, key=lambda item: len(item.text))[:EXAMPLES_SHOWN]:
             lines.append(f"{kind}:\n{describe(item)}")
     return "\n".join(lines)
@@ -323,13 +375,15 @@ def view_of(item: Judged, name: str) -> reader_oracle.ReaderView:
 def must_refuse_figures(judged: Sequence[Judged], name: str) -> str:
     """``, must be refused N (build errors B, includes I), not refused M`` for one reader."""
     views = [view_of(item, name) for item in judged]
-    return (f", must be refused {sum(view.must_refuse for view in views)} (build errors "
-            f"{sum(view.build_error is not None for view in views)}, includes {sum(bool(view.includes) for view in views)}"
-            f"), not refused {sum(name in item.unrefused for item in judged)}")
+    return (
+        f", must be refused {sum(view.must_refuse for view in views)} (build errors "
+        f"{sum(view.build_error is not None for view in views)}, includes {sum(bool(view.includes) for view in views)}"
+        f"), not refused {sum(name in item.unrefused for item in judged)}"
+    )
 
 
 def group_names(label: str) -> set[str]:
     """The names a label carries in its trailing ``[a, b]`` (none without one)."""
     if not label.endswith("]") or " [" not in label:
         return set()
-    return set(label[label.rindex(" [") + 2:-1].split(", "))
+    return set(label[label.rindex(" [") + 2 : -1].split(", "))

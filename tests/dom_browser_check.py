@@ -64,8 +64,9 @@ def pages(count: int) -> list[str]:
     if examples:
         texts += [text for _, text in reader_oracle.spec_documents(examples, random.Random(1))]
     texts += [page.text for page in ISSUE_15_PAGES]
-    return [github_oracle.render_cmark(text) for text in texts] + [github_oracle.render_github(text)
-                                                                   for text in texts[:count]]
+    return [github_oracle.render_cmark(text) for text in texts] + [
+        github_oracle.render_github(text) for text in texts[:count]
+    ]
 
 
 def _joined(tree: Tree) -> Tree:
@@ -107,13 +108,20 @@ def html5lib_tree(node: Any) -> Tree:
 def chromium_trees(htmls: Sequence[str]) -> list[Tree]:
     """Each HTML string parsed by Chromium as ``innerHTML`` of a ``<div>``, as a tree."""
     payload = json.dumps(list(htmls)).replace("</", "<\\/")
-    page = ("<!DOCTYPE html><html><head></head><body><pre id=out></pre><script>"
-            f"const PAGES = {payload};{_WALK_JS}</script></body></html>")
+    page = (
+        "<!DOCTYPE html><html><head></head><body><pre id=out></pre><script>"
+        f"const PAGES = {payload};{_WALK_JS}</script></body></html>"
+    )
     with tempfile.TemporaryDirectory(prefix="conflict-gate-browser-") as folder:
         path = Path(folder, "check.html")
         path.write_text(page, encoding="utf-8")
-        dumped = subprocess.run([BROWSER, "--no-sandbox", "--disable-gpu", "--dump-dom", path.as_uri()],
-                                capture_output=True, text=True, timeout=600, check=True).stdout
+        dumped = subprocess.run(
+            [BROWSER, "--no-sandbox", "--disable-gpu", "--dump-dom", path.as_uri()],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=True,
+        ).stdout
     match = re.search(r'<pre id="out">(.*?)</pre>', dumped, re.DOTALL)
     if match is None:
         raise SystemExit(f"{BROWSER} printed no result")
@@ -125,14 +133,21 @@ def main(argv: Sequence[str]) -> int:
     numbers = [arg for arg in argv if arg != "--html5lib"]
     htmls = pages(int(numbers[0]) if numbers else 1500)
     browser = [_joined(["root", [], tree]) for tree in chromium_trees(htmls)]
-    parsers: dict[str, Callable[[str], list[Tree]]] = {"justhtml": lambda text: [justhtml_tree(node) for node in
-                                         getattr(dom_reader.fragment(text), "children", None) or []]}
+    parsers: dict[str, Callable[[str], list[Tree]]] = {
+        "justhtml": lambda text: [
+            justhtml_tree(node) for node in getattr(dom_reader.fragment(text), "children", None) or []
+        ]
+    }
     if with_html5lib:
         import html5lib
 
         parse_fragment: Any = html5lib.parseFragment
-        parsers["html5lib"] = lambda text: [html5lib_tree(node) for node in parse_fragment(
-            text, container="div", treebuilder="dom", namespaceHTMLElements=False, scripting=True).childNodes]
+        parsers["html5lib"] = lambda text: [
+            html5lib_tree(node)
+            for node in parse_fragment(
+                text, container="div", treebuilder="dom", namespaceHTMLElements=False, scripting=True
+            ).childNodes
+        ]
     failed = False
     for name, parse in parsers.items():
         differ = [text for text, expected in zip(htmls, browser) if _joined(["root", [], parse(text)]) != expected]

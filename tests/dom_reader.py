@@ -153,23 +153,105 @@ Render = Callable[[str], str]
 
 #: Elements the HTML standard's user-agent style sheet does not display (15.3.1), plus ``noscript``
 #: (displayed nowhere with scripting enabled) and ``head``.
-HIDDEN_ELEMENTS: Final = frozenset({
-    "area", "base", "basefont", "datalist", "head", "link", "meta", "noembed", "noframes", "noscript",
-    "param", "rp", "script", "style", "template", "title",
-})
+HIDDEN_ELEMENTS: Final = frozenset(
+    {
+        "area",
+        "base",
+        "basefont",
+        "datalist",
+        "head",
+        "link",
+        "meta",
+        "noembed",
+        "noframes",
+        "noscript",
+        "param",
+        "rp",
+        "script",
+        "style",
+        "template",
+        "title",
+    }
+)
 #: Elements that strike their text out: a reader reads it as withdrawn, never as a directive line.
 STRUCK: Final = frozenset({"del", "s", "strike"})
 #: Elements whose text a reader sees as code.
 CODE_ELEMENTS: Final = frozenset({"pre", "code", "kbd", "samp", "tt", "listing", "plaintext", "xmp"})
 #: Elements that end a piece of visible text: block boxes, table parts, replaced and form elements.
-PIECE_BREAKS: Final = frozenset({
-    "address", "article", "aside", "blockquote", "body", "center", "details", "dialog", "dd", "dir", "div",
-    "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
-    "header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "optgroup", "option", "p",
-    "search", "section", "summary", "table", "caption", "colgroup", "col", "thead", "tbody", "tfoot", "tr",
-    "td", "th", "ul", "br", "img", "input", "select", "textarea", "button", "iframe", "video", "audio",
-    "canvas", "object", "embed", "svg", "math", "meter", "progress", "frameset", "frame", "picture",
-})
+PIECE_BREAKS: Final = frozenset(
+    {
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "center",
+        "details",
+        "dialog",
+        "dd",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "legend",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "optgroup",
+        "option",
+        "p",
+        "search",
+        "section",
+        "summary",
+        "table",
+        "caption",
+        "colgroup",
+        "col",
+        "thead",
+        "tbody",
+        "tfoot",
+        "tr",
+        "td",
+        "th",
+        "ul",
+        "br",
+        "img",
+        "input",
+        "select",
+        "textarea",
+        "button",
+        "iframe",
+        "video",
+        "audio",
+        "canvas",
+        "object",
+        "embed",
+        "svg",
+        "math",
+        "meter",
+        "progress",
+        "frameset",
+        "frame",
+        "picture",
+    }
+)
 #: A source line that may be a directive line: the directive, then only spaces and tabs.
 _CANDIDATE: Final = re.compile(rf"({DIRECTIVE.pattern})[ \t]*")
 #: ASCII whitespace a browser collapses at the ends of a line (HTML "ASCII whitespace" less the line feed).
@@ -190,7 +272,7 @@ def _hides(node: object) -> bool:
     """Whether an element is not displayed (its whole subtree hidden)."""
     name = getattr(node, "name", "")
     attrs = getattr(node, "attrs", None) or {}
-    return (name in HIDDEN_ELEMENTS or "hidden" in attrs or (name == "dialog" and "open" not in attrs))
+    return name in HIDDEN_ELEMENTS or "hidden" in attrs or (name == "dialog" and "open" not in attrs)
 
 
 def _is_element(node: object) -> bool:
@@ -212,8 +294,13 @@ def _passes(node: object) -> bool:
     not a link (``a`` with ``href``), not struck out (:data:`STRUCK`)."""
     name = getattr(node, "name", "")
     attrs = getattr(node, "attrs", None) or {}
-    return (name not in PIECE_BREAKS and name not in CODE_ELEMENTS and name not in STRUCK and not _hides(node)
-            and not (name == "a" and "href" in attrs))
+    return (
+        name not in PIECE_BREAKS
+        and name not in CODE_ELEMENTS
+        and name not in STRUCK
+        and not _hides(node)
+        and not (name == "a" and "href" in attrs)
+    )
 
 
 def paragraph_lines(paragraph: object) -> list[_ParagraphLine]:
@@ -275,7 +362,153 @@ def _directive_of(line: _ParagraphLine) -> str | None:
 #: The HTML Living Standard's element names (4, index of elements; 16.2, 16.3: obsolete ones a browser
 #: still builds) and SVG's and MathML's roots: any other name without a hyphen is an HTMLUnknownElement.
 HTML_ELEMENTS: Final = frozenset(
-    ["a", "abbr", "acronym", "address", "applet", "area", "article", "aside", "audio", "b", "base", "basefont", "bdi", "bdo", "bgsound", "big", "blink", "blockquote", "body", "br", "button", "canvas", "caption", "center", "cite", "code", "col", "colgroup", "data", "datalist", "dd", "del", "details", "dfn", "dialog", "dir", "div", "dl", "dt", "em", "embed", "fieldset", "figcaption", "figure", "font", "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hgroup", "hr", "html", "i", "iframe", "image", "img", "input", "ins", "isindex", "kbd", "keygen", "label", "legend", "li", "link", "listing", "main", "map", "mark", "marquee", "math", "menu", "menuitem", "meta", "meter", "multicol", "nav", "nextid", "nobr", "noembed", "noframes", "noscript", "object", "ol", "optgroup", "option", "output", "p", "param", "picture", "plaintext", "pre", "progress", "q", "rb", "rp", "rt", "rtc", "ruby", "s", "samp", "script", "search", "section", "select", "slot", "small", "source", "spacer", "span", "strike", "strong", "style", "sub", "summary", "sup", "svg", "table", "tbody", "td", "template", "textarea", "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr", "xmp"])
+    [
+        "a",
+        "abbr",
+        "acronym",
+        "address",
+        "applet",
+        "area",
+        "article",
+        "aside",
+        "audio",
+        "b",
+        "base",
+        "basefont",
+        "bdi",
+        "bdo",
+        "bgsound",
+        "big",
+        "blink",
+        "blockquote",
+        "body",
+        "br",
+        "button",
+        "canvas",
+        "caption",
+        "center",
+        "cite",
+        "code",
+        "col",
+        "colgroup",
+        "data",
+        "datalist",
+        "dd",
+        "del",
+        "details",
+        "dfn",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "em",
+        "embed",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "font",
+        "footer",
+        "form",
+        "frame",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "head",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "i",
+        "iframe",
+        "image",
+        "img",
+        "input",
+        "ins",
+        "isindex",
+        "kbd",
+        "keygen",
+        "label",
+        "legend",
+        "li",
+        "link",
+        "listing",
+        "main",
+        "map",
+        "mark",
+        "marquee",
+        "math",
+        "menu",
+        "menuitem",
+        "meta",
+        "meter",
+        "multicol",
+        "nav",
+        "nextid",
+        "nobr",
+        "noembed",
+        "noframes",
+        "noscript",
+        "object",
+        "ol",
+        "optgroup",
+        "option",
+        "output",
+        "p",
+        "param",
+        "picture",
+        "plaintext",
+        "pre",
+        "progress",
+        "q",
+        "rb",
+        "rp",
+        "rt",
+        "rtc",
+        "ruby",
+        "s",
+        "samp",
+        "script",
+        "search",
+        "section",
+        "select",
+        "slot",
+        "small",
+        "source",
+        "spacer",
+        "span",
+        "strike",
+        "strong",
+        "style",
+        "sub",
+        "summary",
+        "sup",
+        "svg",
+        "table",
+        "tbody",
+        "td",
+        "template",
+        "textarea",
+        "tfoot",
+        "th",
+        "thead",
+        "time",
+        "title",
+        "tr",
+        "track",
+        "tt",
+        "u",
+        "ul",
+        "var",
+        "video",
+        "wbr",
+        "xmp",
+    ]
+)
 #: Attributes that may hide or restyle an element's content (a site's style sheet may select a class).
 _MAY_RESTYLE: Final = frozenset({"hidden", "style", "class", "dir"})
 
@@ -287,8 +520,14 @@ def _unknown_unstyled(node: object) -> bool:
     VitePress or MDX component a renderer passes through raw (``<Badge />``, which Vue itself closes)."""
     name = getattr(node, "name", "")
     attrs = getattr(node, "attrs", None) or {}
-    return (bool(name) and name[0].isalpha() and "-" not in name and ":" not in name
-            and name not in HTML_ELEMENTS and not _MAY_RESTYLE.intersection(attrs))
+    return (
+        bool(name)
+        and name[0].isalpha()
+        and "-" not in name
+        and ":" not in name
+        and name not in HTML_ELEMENTS
+        and not _MAY_RESTYLE.intersection(attrs)
+    )
 
 
 def _top_level_paragraphs(root: object, sections: frozenset[str]) -> list[object]:
@@ -314,8 +553,7 @@ def _sentinel(number: int) -> str:
             return "zq" + letters
 
 
-def _shown_directives(root: object, sections: frozenset[str]
-                      ) -> dict[tuple[int, int], tuple[str, _ParagraphLine]]:
+def _shown_directives(root: object, sections: frozenset[str]) -> dict[tuple[int, int], tuple[str, _ParagraphLine]]:
     """``(paragraph, line) -> (directive, line)`` for every text-only top-level paragraph line showing one."""
     shown = {}
     for number, paragraph in enumerate(_top_level_paragraphs(root, sections)):
@@ -326,8 +564,9 @@ def _shown_directives(root: object, sections: frozenset[str]
     return shown
 
 
-def _confirmed(render: Render, text: str, shown: dict[tuple[int, int], tuple[str, _ParagraphLine]],
-               sections: frozenset[str]) -> dict[tuple[int, int], int]:
+def _confirmed(
+    render: Render, text: str, shown: dict[tuple[int, int], tuple[str, _ParagraphLine]], sections: frozenset[str]
+) -> dict[tuple[int, int], int]:
     """``(paragraph, line) -> 0-based source line`` of the shown directives whose raw line is one (the probe)."""
     parts = _LINE_BREAK.split(text)
     candidates: dict[str, tuple[int, str]] = {}
@@ -336,7 +575,7 @@ def _confirmed(render: Render, text: str, shown: dict[tuple[int, int], tuple[str
         if match:
             sentinel = f"@{NAMESPACE} {match[2]} {match[3]}={_sentinel(len(candidates))}"
             candidates[sentinel] = index // 2, match[1]
-            parts[index] = sentinel + parts[index][match.end(1):]
+            parts[index] = sentinel + parts[index][match.end(1) :]
     if not candidates or not shown:
         return {}
     probed = _shown_directives(fragment(render("".join(parts))), sections)
@@ -437,8 +676,11 @@ def _shown_attribute(element: str, name: str, value: str, attrs: dict[str, str |
         return None if str(attrs.get("type") or "").lower() == "hidden" else value
     if element == "iframe" and name == "srcdoc":
         return str(JustHTML(value).to_text(separator="\n"))
-    if (element, name) in (("object", "data"), ("embed", "src"), ("iframe", "src")) and \
-            value.strip().lower().startswith("data:"):
+    if (element, name) in (
+        ("object", "data"),
+        ("embed", "src"),
+        ("iframe", "src"),
+    ) and value.strip().lower().startswith("data:"):
         header, _, data = value.strip()[5:].partition(",")
         if header.lower().endswith(";base64"):
             try:
@@ -476,4 +718,3 @@ def read(render: Render, text: str, sections: frozenset[str] = frozenset()) -> R
     collector.walk(root, (), False, False)
     collector.flush()
     return ReaderView(tuple(lines), tuple(collector.other_shaped), tuple(collector.near_misses))
-

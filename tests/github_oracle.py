@@ -107,10 +107,11 @@ def render_github(text: str) -> str:
     front_matter = _FRONT_MATTER.match(text)
     table = ""
     if front_matter:
-        rows = "".join(f"<tr><td>{html.escape(line)}</td></tr>"
-                       for line in re.split(r"\r\n?|\n", front_matter[1]) if line.strip())
+        rows = "".join(
+            f"<tr><td>{html.escape(line)}</td></tr>" for line in re.split(r"\r\n?|\n", front_matter[1]) if line.strip()
+        )
         table = f"<table><tbody>{rows}</tbody></table>\n"
-        text = text[front_matter.end():]
+        text = text[front_matter.end() :]
     return table + sanitize(render_cmark(text))
 
 
@@ -118,17 +119,144 @@ def render_github(text: str) -> str:
 # html-pipeline's public SanitizationFilter.WHITELIST, as data.
 
 ALLOWED_ELEMENTS: Final = frozenset(
-    ["h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "br", "b", "i", "strong", "em", "a", "pre", "code", "img", "tt", "div", "ins", "del", "sup", "sub", "p", "ol", "ul", "table", "thead", "tbody", "tfoot", "blockquote", "dl", "dt", "dd", "kbd", "q", "samp", "var", "hr", "ruby", "rt", "rp", "li", "tr", "td", "th", "s", "strike", "summary", "details",
-     # what github.com has served since: footnotes in a <section>, <picture> with <source>
-     "section", "picture", "source"])
+    [
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "h7",
+        "h8",
+        "br",
+        "b",
+        "i",
+        "strong",
+        "em",
+        "a",
+        "pre",
+        "code",
+        "img",
+        "tt",
+        "div",
+        "ins",
+        "del",
+        "sup",
+        "sub",
+        "p",
+        "ol",
+        "ul",
+        "table",
+        "thead",
+        "tbody",
+        "tfoot",
+        "blockquote",
+        "dl",
+        "dt",
+        "dd",
+        "kbd",
+        "q",
+        "samp",
+        "var",
+        "hr",
+        "ruby",
+        "rt",
+        "rp",
+        "li",
+        "tr",
+        "td",
+        "th",
+        "s",
+        "strike",
+        "summary",
+        "details",
+        # what github.com has served since: footnotes in a <section>, <picture> with <source>
+        "section",
+        "picture",
+        "source",
+    ]
+)
 REMOVE_CONTENTS: Final = frozenset({"script"})
 ALLOWED_ATTRIBUTES: Final[Mapping[str, frozenset[str]]] = {
-    "a": frozenset({"href"}), "img": frozenset({"src", "longdesc"}), "div": frozenset({"itemscope", "itemtype"}),
-    "blockquote": frozenset({"cite"}), "del": frozenset({"cite"}), "ins": frozenset({"cite"}),
+    "a": frozenset({"href"}),
+    "img": frozenset({"src", "longdesc"}),
+    "div": frozenset({"itemscope", "itemtype"}),
+    "blockquote": frozenset({"cite"}),
+    "del": frozenset({"cite"}),
+    "ins": frozenset({"cite"}),
     "q": frozenset({"cite"}),
 }
 ALLOWED_ON_ALL: Final = frozenset(
-    ["abbr", "accept", "accept-charset", "accesskey", "action", "align", "alt", "axis", "border", "cellpadding", "cellspacing", "char", "charoff", "charset", "checked", "clear", "cols", "colspan", "color", "compact", "coords", "datetime", "dir", "disabled", "enctype", "for", "frame", "headers", "height", "hreflang", "hspace", "ismap", "label", "lang", "maxlength", "media", "method", "multiple", "name", "nohref", "noshade", "nowrap", "open", "prompt", "readonly", "rel", "rev", "rows", "rowspan", "rules", "scope", "selected", "shape", "size", "span", "start", "summary", "tabindex", "target", "title", "type", "usemap", "valign", "value", "vspace", "width", "itemprop"])
+    [
+        "abbr",
+        "accept",
+        "accept-charset",
+        "accesskey",
+        "action",
+        "align",
+        "alt",
+        "axis",
+        "border",
+        "cellpadding",
+        "cellspacing",
+        "char",
+        "charoff",
+        "charset",
+        "checked",
+        "clear",
+        "cols",
+        "colspan",
+        "color",
+        "compact",
+        "coords",
+        "datetime",
+        "dir",
+        "disabled",
+        "enctype",
+        "for",
+        "frame",
+        "headers",
+        "height",
+        "hreflang",
+        "hspace",
+        "ismap",
+        "label",
+        "lang",
+        "maxlength",
+        "media",
+        "method",
+        "multiple",
+        "name",
+        "nohref",
+        "noshade",
+        "nowrap",
+        "open",
+        "prompt",
+        "readonly",
+        "rel",
+        "rev",
+        "rows",
+        "rowspan",
+        "rules",
+        "scope",
+        "selected",
+        "shape",
+        "size",
+        "span",
+        "start",
+        "summary",
+        "tabindex",
+        "target",
+        "title",
+        "type",
+        "usemap",
+        "valign",
+        "value",
+        "vspace",
+        "width",
+        "itemprop",
+    ]
+)
 _LISTS: Final = frozenset({"ul", "ol"})
 _TABLE_PARTS: Final = frozenset({"thead", "tbody", "tfoot", "tr", "td", "th"})
 
@@ -155,8 +283,11 @@ def _clean(node: object) -> None:
             for grandchild in list(child.template_content.children or ()):
                 child.append_child(grandchild)
         _clean(child)
-        unwrap = (name not in ALLOWED_ELEMENTS or (name == "li" and not _within(child, _LISTS))
-                  or (name in _TABLE_PARTS and not _within(child, frozenset({"table"}))))
+        unwrap = (
+            name not in ALLOWED_ELEMENTS
+            or (name == "li" and not _within(child, _LISTS))
+            or (name in _TABLE_PARTS and not _within(child, frozenset({"table"})))
+        )
         if name in REMOVE_CONTENTS:
             node.remove_child(child)  # type: ignore[attr-defined]
         elif unwrap:
@@ -179,8 +310,10 @@ def sanitize(page: str) -> str:
 
 def readers() -> tuple[Reader, ...]:
     """The two readers, in :data:`READER_NAMES` order."""
-    return (Reader("cmark-gfm", lambda text: dom_reader.read(render_cmark, text)),
-            Reader("github", lambda text: dom_reader.read(render_github, text)))
+    return (
+        Reader("cmark-gfm", lambda text: dom_reader.read(render_cmark, text)),
+        Reader("github", lambda text: dom_reader.read(render_github, text)),
+    )
 
 
 def main(argv: Sequence[str]) -> int:

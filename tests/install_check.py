@@ -46,11 +46,40 @@ from _conflict_gate.base.registry import EXIT_CODES
 
 REPO = Path(__file__).resolve().parent.parent
 #: What a copy of the checkout leaves out before building.
-NOT_SOURCES = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", ".mypy_cache",
-                                     ".ruff_cache", ".pytest_cache", ".tox", ".venv", "venv", "results")
+NOT_SOURCES = shutil.ignore_patterns(
+    ".git",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".tox",
+    ".venv",
+    "venv",
+    "results",
+)
 #: Names that must not be top-level in site-packages: the checkout's lab, shims, tests and private modules.
-NOT_INSTALLED_AT_TOP = ("run", "load_documents", "blocks", "inlines", "reader", "grammar", "manifest", "corpus",
-                        "decision", "answer", "request", "registry", "errors", "cli", "tests", "bench", "docs")
+NOT_INSTALLED_AT_TOP = (
+    "run",
+    "load_documents",
+    "blocks",
+    "inlines",
+    "reader",
+    "grammar",
+    "manifest",
+    "corpus",
+    "decision",
+    "answer",
+    "request",
+    "registry",
+    "errors",
+    "cli",
+    "tests",
+    "bench",
+    "docs",
+)
 PROBE_TIMEOUT = 60
 BUILD_TIMEOUT = 600
 RUN_TIMEOUT = 120
@@ -62,21 +91,17 @@ PAGES = {
         b"\n"
         b"A client retries a refused connection before it gives up.\n"
         b"\n"
-        b"@acme-widgets client.connect max-retries=3\n"),
+        b"@acme-widgets client.connect max-retries=3\n"
+    ),
     "1.0.0/client/reference.md": (
         b"# client.connect reference\n"
         b"\n"
         b"@acme-widgets client.connect max-retries=3\n"
         b"\n"
-        b"Example: `@acme-widgets client.connect max-retries=9` is not how 1.0.0 behaves.\n"),
-    "1.0.0/client/retries-proposal.md": (
-        b"# Proposal: more retries\n"
-        b"\n"
-        b"@acme-widgets client.connect max-retries=5\n"),
-    "2.1.0-beta.1/client/connect.md": (
-        b"# Connecting a client (beta)\n"
-        b"\n"
-        b"@acme-widgets client.connect max-retries=5\n"),
+        b"Example: `@acme-widgets client.connect max-retries=9` is not how 1.0.0 behaves.\n"
+    ),
+    "1.0.0/client/retries-proposal.md": (b"# Proposal: more retries\n\n@acme-widgets client.connect max-retries=5\n"),
+    "2.1.0-beta.1/client/connect.md": (b"# Connecting a client (beta)\n\n@acme-widgets client.connect max-retries=5\n"),
     "index.md": b"# Acme Widgets documentation\n",
 }
 DRAFT = "1.0.0/client/retries-proposal"
@@ -126,13 +151,27 @@ class VenvCase(unittest.TestCase):
         self.addCleanup(tmp.cleanup)
         self.tmp = Path(os.path.realpath(tmp.name))
         # The user's shell: nothing of the checkout on the path.
-        self.env = {k: v for k, v in os.environ.items()
-                    if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "PYTHONSAFEPATH")}
+        self.env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "PYTHONSAFEPATH")
+        }
 
-    def run_cmd(self, args: list[str], *, cwd: Path, timeout: float = RUN_TIMEOUT,
-                stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(args, check=False, cwd=cwd, env=self.env, capture_output=True, text=True, encoding="utf-8",
-                              errors="strict", timeout=timeout, input=stdin)
+    def run_cmd(
+        self, args: list[str], *, cwd: Path, timeout: float = RUN_TIMEOUT, stdin: str | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            args,
+            check=False,
+            cwd=cwd,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="strict",
+            timeout=timeout,
+            input=stdin,
+        )
 
     # ------------------------------------------------------------------ preconditions (skip if unmet)
 
@@ -145,28 +184,53 @@ class VenvCase(unittest.TestCase):
             self.skipTest(f"install check SKIPPED: pip is not available ({last_line(pip.stderr)})")
         if importlib.util.find_spec("venv") is None:
             self.skipTest("install check SKIPPED: the venv module is not available")
-        probe = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
-                 "--retries", "0", "--timeout", "15", "-d", str(self.tmp / "probe"), "setuptools"]
+        probe = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "--retries",
+            "0",
+            "--timeout",
+            "15",
+            "-d",
+            str(self.tmp / "probe"),
+            "setuptools",
+        ]
         try:
             reached = self.run_cmd(probe, cwd=self.tmp, timeout=PROBE_TIMEOUT)
         except subprocess.TimeoutExpired:
-            self.skipTest(f"install check SKIPPED: no package index reachable ('pip download setuptools' took "
-                          f"over {PROBE_TIMEOUT} s); building the wheel needs setuptools from the index")
+            self.skipTest(
+                f"install check SKIPPED: no package index reachable ('pip download setuptools' took "
+                f"over {PROBE_TIMEOUT} s); building the wheel needs setuptools from the index"
+            )
         if reached.returncode != 0:
-            self.skipTest("install check SKIPPED: no package index reachable ('pip download setuptools' failed: "
-                          f"{last_line(reached.stderr)}); building the wheel needs setuptools from the index")
+            self.skipTest(
+                "install check SKIPPED: no package index reachable ('pip download setuptools' failed: "
+                f"{last_line(reached.stderr)}); building the wheel needs setuptools from the index"
+            )
 
     def make_venv(self) -> tuple[Path, Path, Path]:
         """A fresh venv with pip: (its python, its scripts folder, its site-packages)."""
         venv = self.tmp / "venv"
         made = self.run_cmd([sys.executable, "-m", "venv", str(venv)], cwd=self.tmp, timeout=BUILD_TIMEOUT)
         if made.returncode != 0:
-            self.skipTest(f"install check SKIPPED: 'python -m venv' failed ({last_line(made.stderr)}); "
-                          "on Debian/Ubuntu install python3-venv")
+            self.skipTest(
+                f"install check SKIPPED: 'python -m venv' failed ({last_line(made.stderr)}); "
+                "on Debian/Ubuntu install python3-venv"
+            )
         python = venv / ("Scripts" if os.name == "nt" else "bin") / ("python.exe" if os.name == "nt" else "python")
-        paths = self.run_cmd([str(python), "-c", "import json, sysconfig; "
-                              "print(json.dumps([sysconfig.get_paths()['scripts'], sysconfig.get_paths()['purelib']]))"],
-                             cwd=self.tmp)
+        paths = self.run_cmd(
+            [
+                str(python),
+                "-c",
+                "import json, sysconfig; "
+                "print(json.dumps([sysconfig.get_paths()['scripts'], sysconfig.get_paths()['purelib']]))",
+            ],
+            cwd=self.tmp,
+        )
         self.assertEqual(paths.returncode, 0, paths.stderr)
         scripts, purelib = json.loads(paths.stdout)
         if self.run_cmd([str(python), "-m", "pip", "--version"], cwd=self.tmp).returncode != 0:
@@ -178,8 +242,21 @@ class VenvCase(unittest.TestCase):
         source = self.tmp / "source"
         shutil.copytree(REPO, source, ignore=NOT_SOURCES, symlinks=True)
         wheels = self.tmp / "wheels"
-        built = self.run_cmd([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check",
-                              "-w", str(wheels), str(source)], cwd=self.tmp, timeout=BUILD_TIMEOUT)
+        built = self.run_cmd(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "wheel",
+                "--no-deps",
+                "--disable-pip-version-check",
+                "-w",
+                str(wheels),
+                str(source),
+            ],
+            cwd=self.tmp,
+            timeout=BUILD_TIMEOUT,
+        )
         self.assertEqual(built.returncode, 0, f"pip wheel failed:\n{built.stdout}\n{built.stderr}")
         found = sorted(wheels.glob("conflict_gate-*.whl"))
         self.assertEqual(len(found), 1, os.listdir(wheels))
@@ -197,9 +274,20 @@ class InstallCheck(VenvCase):
 
         # 2. install it into a fresh venv
         python, scripts, site = self.make_venv()
-        installed = self.run_cmd([str(python), "-m", "pip", "install", "--no-deps", "--no-index",
-                                  "--disable-pip-version-check", str(found[0])], cwd=self.tmp,
-                                 timeout=BUILD_TIMEOUT)
+        installed = self.run_cmd(
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "--no-deps",
+                "--no-index",
+                "--disable-pip-version-check",
+                str(found[0]),
+            ],
+            cwd=self.tmp,
+            timeout=BUILD_TIMEOUT,
+        )
         self.assertEqual(installed.returncode, 0, installed.stderr)
 
         # 3. site-packages holds the public module and its private package, nothing else of the checkout
@@ -208,8 +296,10 @@ class InstallCheck(VenvCase):
             self.assertTrue((site / "_conflict_gate" / f"{module}.py").is_file(), module)
         for name in NOT_INSTALLED_AT_TOP:
             with self.subTest(not_installed=name):
-                self.assertFalse((site / f"{name}.py").exists() or (site / name).exists(),
-                                 f"{name} is installed at the top of site-packages")
+                self.assertFalse(
+                    (site / f"{name}.py").exists() or (site / name).exists(),
+                    f"{name} is installed at the top of site-packages",
+                )
         self.assertTrue((site / "_conflict_gate" / "py.typed").is_file())
         self.assertTrue((site / "conflict_gate-stubs" / "__init__.pyi").is_file())
         self.assertFalse((site / "_conflict_gate" / "stubs").exists())
@@ -220,8 +310,15 @@ class InstallCheck(VenvCase):
         work.mkdir()
         cli = scripts / ("conflict-gate.exe" if os.name == "nt" else "conflict-gate")
         self.assertTrue(cli.is_file(), f"no console script at {cli}")
-        isolated = self.run_cmd([str(python), "-c", "import conflict_gate, importlib.util; "
-                                 "print(conflict_gate.__file__); print(importlib.util.find_spec('run'))"], cwd=work)
+        isolated = self.run_cmd(
+            [
+                str(python),
+                "-c",
+                "import conflict_gate, importlib.util; "
+                "print(conflict_gate.__file__); print(importlib.util.find_spec('run'))",
+            ],
+            cwd=work,
+        )
         self.assertEqual(isolated.returncode, 0, isolated.stderr)
         module_file, run_spec = isolated.stdout.splitlines()
         self.assertEqual(Path(module_file).parent, site)
@@ -243,20 +340,46 @@ class InstallCheck(VenvCase):
     def type_check_a_user_script(self, python: Path, work: Path) -> None:
         mypy = os.environ.get("CONFLICT_GATE_MYPY", "")
         if not mypy:
-            print("\ninstall check: the typed user script SKIPPED: CONFLICT_GATE_MYPY names no mypy "
-                  "(.ci/run sets it)", file=sys.stderr)
+            print(
+                "\ninstall check: the typed user script SKIPPED: CONFLICT_GATE_MYPY names no mypy (.ci/run sets it)",
+                file=sys.stderr,
+            )
             return
         script = work / "typed_user.py"
         script.write_text(TYPED_USER_SCRIPT, encoding="utf-8")
-        checked = self.run_cmd([mypy, "--python-executable", str(python), "--strict", "--disallow-any-expr",
-                                "--no-incremental", "--cache-dir", os.devnull, script.name], cwd=work)
+        checked = self.run_cmd(
+            [
+                mypy,
+                "--python-executable",
+                str(python),
+                "--strict",
+                "--disallow-any-expr",
+                "--no-incremental",
+                "--cache-dir",
+                os.devnull,
+                script.name,
+            ],
+            cwd=work,
+        )
         self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
         self.assertIn("Success: no issues found in 1 source file", checked.stdout)
         broken = work / "typed_user_broken.py"
-        broken.write_text(TYPED_USER_SCRIPT + "line_text: str = decision['claims'][0]['start_line']\n",
-                          encoding="utf-8")
-        caught = self.run_cmd([mypy, "--python-executable", str(python), "--strict", "--no-incremental",
-                               "--cache-dir", os.devnull, broken.name], cwd=work)
+        broken.write_text(
+            TYPED_USER_SCRIPT + "line_text: str = decision['claims'][0]['start_line']\n", encoding="utf-8"
+        )
+        caught = self.run_cmd(
+            [
+                mypy,
+                "--python-executable",
+                str(python),
+                "--strict",
+                "--no-incremental",
+                "--cache-dir",
+                os.devnull,
+                broken.name,
+            ],
+            cwd=work,
+        )
         self.assertEqual(caught.returncode, 1, caught.stdout)  # the types are real: a wrong use fails
         self.assertIn('Incompatible types in assignment (expression has type "int"', caught.stdout)
         script.unlink()
@@ -290,8 +413,9 @@ class InstallCheck(VenvCase):
             return self.run_cmd([str(cli), *args], cwd=work, stdin=stdin)
 
         # init: a starter manifest, unpinned, grammar proposed from the directive lines
-        init = tool("init", "acme-docs", "--version-from", "{version}/**",
-                    "--base-url", "https://docs.acme-widgets.example")
+        init = tool(
+            "init", "acme-docs", "--version-from", "{version}/**", "--base-url", "https://docs.acme-widgets.example"
+        )
         self.assertEqual((init.returncode, init.stdout), (code("ok"), ""), init.stderr)
         self.assertIn("left out: index.md: ", init.stderr)
         self.assertIn("conflict-gate pin --manifest", init.stderr)
@@ -299,15 +423,22 @@ class InstallCheck(VenvCase):
         self.assertEqual(data["version_scheme"], "semver")
         self.assertEqual(data["grammar"]["namespace"], "acme-widgets")
         self.assertEqual(data["grammar"]["operations"], {"client.connect": {"max-retries": {"type": "integer"}}})
-        self.assertEqual([(d["source_id"], d["version"], d["sha256"]) for d in data["documents"]],
-                         [("1.0.0/client/connect", "1.0.0", ""), ("1.0.0/client/reference", "1.0.0", ""),
-                          (DRAFT, "1.0.0", ""), ("2.1.0-beta.1/client/connect", "2.1.0-beta.1", "")])
+        self.assertEqual(
+            [(d["source_id"], d["version"], d["sha256"]) for d in data["documents"]],
+            [
+                ("1.0.0/client/connect", "1.0.0", ""),
+                ("1.0.0/client/reference", "1.0.0", ""),
+                (DRAFT, "1.0.0", ""),
+                ("2.1.0-beta.1/client/connect", "2.1.0-beta.1", ""),
+            ],
+        )
         self.assertEqual(data["documents"][0]["url"], "https://docs.acme-widgets.example/1.0.0/client/connect")
         before = manifest.read_bytes()
         again = tool("init", "acme-docs", "--version-from", "{version}/**")
         self.assertEqual(again.returncode, code("output"))
-        self.assertTrue(again.stderr.startswith("conflict-gate: error: ") and again.stderr.count("\n") == 1,
-                        again.stderr)
+        self.assertTrue(
+            again.stderr.startswith("conflict-gate: error: ") and again.stderr.count("\n") == 1, again.stderr
+        )
         self.assertEqual(manifest.read_bytes(), before)
 
         # the user's edits: bounds on the integer, the proposal marked as a draft
@@ -331,34 +462,51 @@ class InstallCheck(VenvCase):
         audit = tool("audit", "--manifest", m)
         self.assertEqual(audit.returncode, code("ok"), audit.stdout + audit.stderr)
         self.assertIn("**clean**", audit.stdout)
-        self.assertIn(f"| {DRAFT} | draft | 1.0.0/client/retries-proposal.md:3 | client.connect max-retries | 5 | 3 |",
-                      audit.stdout)
+        self.assertIn(
+            f"| {DRAFT} | draft | 1.0.0/client/retries-proposal.md:3 | client.connect max-retries | 5 | 3 |",
+            audit.stdout,
+        )
         report = json.loads(tool("audit", "--manifest", m, "--format", "json").stdout)
-        self.assertEqual((report["clean"], report["summary"]["unapproved_conflicts"], report["summary"]["near_misses"]),
-                         (True, 1, 1))
+        self.assertEqual(
+            (report["clean"], report["summary"]["unapproved_conflicts"], report["summary"]["near_misses"]), (True, 1, 1)
+        )
 
         # gate: ready on the approved 1.0.0 pages, the draft set aside
         ready = tool("gate", "--manifest", m, "--version", "1.0.0", "--claim", "max-retries", *APPROVED_1_0_0, DRAFT)
         self.assertEqual((ready.returncode, ready.stderr), (code("ok"), ""))
         decision = json.loads(ready.stdout)
-        self.assertEqual((decision["status"], decision["operation"], decision["agreed_value"]),
-                         ("ready", "client.connect", "3"))
+        self.assertEqual(
+            (decision["status"], decision["operation"], decision["agreed_value"]), ("ready", "client.connect", "3")
+        )
         self.assertEqual(decision["eligible_source_ids"], list(APPROVED_1_0_0))
         self.assertEqual(decision["excluded_unapproved_ids"], [DRAFT])
         draft_only = tool("gate", "--manifest", m, "--version", "1.0.0", "--claim", "max-retries", DRAFT)
-        self.assertEqual((draft_only.returncode, draft_only.stderr),
-                         (code("not_in_docs"), f"not_in_docs: no approved candidate has version 1.0.0 "
-                                               f"(set aside: {DRAFT})\n"))
-        beta = tool("gate", "--manifest", m, "--version", "2.1.0-beta.1", "--claim", "max-retries",
-                    "2.1.0-beta.1/client/connect", *APPROVED_1_0_0)
+        self.assertEqual(
+            (draft_only.returncode, draft_only.stderr),
+            (code("not_in_docs"), f"not_in_docs: no approved candidate has version 1.0.0 (set aside: {DRAFT})\n"),
+        )
+        beta = tool(
+            "gate",
+            "--manifest",
+            m,
+            "--version",
+            "2.1.0-beta.1",
+            "--claim",
+            "max-retries",
+            "2.1.0-beta.1/client/connect",
+            *APPROVED_1_0_0,
+        )
         self.assertEqual((beta.returncode, json.loads(beta.stdout)["agreed_value"]), (code("ok"), "5"))
-        self.assertEqual(tool("gate", "--manifest", m, "--version", "2.1.0", "--claim", "max-retries",
-                              *APPROVED_1_0_0).returncode, code("not_in_docs"))
+        self.assertEqual(
+            tool("gate", "--manifest", m, "--version", "2.1.0", "--claim", "max-retries", *APPROVED_1_0_0).returncode,
+            code("not_in_docs"),
+        )
 
         # check-answer: an answer in the requested form is supported
         (work / "decision.json").write_text(ready.stdout, encoding="utf-8")
         answer = "In Acme Widgets 1.0.0 (`version=1.0.0`) a client retries `max-retries=3` times.\n" + "".join(
-            f"`{c['quote']}` [source: {c['source_id']}:{c['start_line']}]\n" for c in decision["claims"])
+            f"`{c['quote']}` [source: {c['source_id']}:{c['start_line']}]\n" for c in decision["claims"]
+        )
         checked = tool("check-answer", "--manifest", m, "--decision", "decision.json", "--answer", "-", stdin=answer)
         self.assertEqual((checked.returncode, checked.stderr), (code("ok"), "supported: no findings\n"))
 

@@ -51,8 +51,11 @@ PLACEHOLDER = "/path/to/docs/manifest.json"
 
 def configuration_block(page: Path = REPO / "reference" / "mcp.md") -> dict[str, Any]:
     """The ``conflict-gate`` entry of the one ``mcpServers`` JSON block in ``page``."""
-    blocks = [json.loads(body) for body in re.findall(r"^```json\n(.*?)^```$", page.read_text(encoding="utf-8"),
-                                                      re.MULTILINE | re.DOTALL) if '"mcpServers"' in body]
+    blocks = [
+        json.loads(body)
+        for body in re.findall(r"^```json\n(.*?)^```$", page.read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL)
+        if '"mcpServers"' in body
+    ]
     if len(blocks) != 1:
         raise AssertionError(f"{page}: expected one mcpServers block, found {len(blocks)}")
     entry: dict[str, Any] = blocks[0]["mcpServers"]["conflict-gate"]
@@ -66,11 +69,15 @@ class McpStdioCheck(VenvCase):
         wheel = self.build_wheel()
         python, scripts, _ = self.make_venv()
         pin = f"mcp=={importlib.metadata.version('mcp')}"
-        installed = self.run_cmd([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                                  f"{wheel}[mcp]", pin], cwd=self.tmp, timeout=BUILD_TIMEOUT)
+        installed = self.run_cmd(
+            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{wheel}[mcp]", pin],
+            cwd=self.tmp,
+            timeout=BUILD_TIMEOUT,
+        )
         if installed.returncode != 0:
-            self.skipTest(f"MCP check SKIPPED: 'pip install {wheel.name}[mcp] {pin}' failed "
-                          f"({last_line(installed.stderr)})")
+            self.skipTest(
+                f"MCP check SKIPPED: 'pip install {wheel.name}[mcp] {pin}' failed ({last_line(installed.stderr)})"
+            )
 
         entry = configuration_block()
         self.assertIn(PLACEHOLDER, entry["args"])
@@ -83,8 +90,9 @@ class McpStdioCheck(VenvCase):
         work.mkdir()
 
         def cli(*argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
-            done = subprocess.run([command, *argv], check=False, cwd=work, env=self.env, input=stdin, capture_output=True,
-                                  timeout=120)
+            done = subprocess.run(
+                [command, *argv], check=False, cwd=work, env=self.env, input=stdin, capture_output=True, timeout=120
+            )
             return done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
 
         def validate(name: str, instance: Any) -> None:
@@ -94,7 +102,9 @@ class McpStdioCheck(VenvCase):
 
         self.drive(command, args, work, lambda client: check_listing(self, client))
         m = str(manifest)
-        self.drive(command, args, work, lambda client: check_lab(self, client, cli, m, manifest.parent / "docs" / "answers"))
+        self.drive(
+            command, args, work, lambda client: check_lab(self, client, cli, m, manifest.parent / "docs" / "answers")
+        )
         self.drive(command, args, work, lambda client: check_bad_request(self, client, cli, m, validate))
         self.drive(command, args, work, lambda client: check_edit_during_session(self, client, cli, manifest))
         check_every_request_answered(self, [command, *args], work, env=dict(self.env))
@@ -104,8 +114,12 @@ class McpStdioCheck(VenvCase):
         import anyio
         from mcp import Client, StdioServerParameters
 
-        server = StdioServerParameters(command=command, args=args, cwd=str(cwd),
-                                       env={**self.env, "PATH": f"{Path(command).parent}{os.pathsep}{self.env.get('PATH', '')}"})
+        server = StdioServerParameters(
+            command=command,
+            args=args,
+            cwd=str(cwd),
+            env={**self.env, "PATH": f"{Path(command).parent}{os.pathsep}{self.env.get('PATH', '')}"},
+        )
 
         async def main() -> None:
             with anyio.fail_after(300):

@@ -89,9 +89,16 @@ class MdxRenderer:
             script = self.folder / "render.mjs"
             if not script.is_file():  # an npm ci'd copy without the script: use the checkout's
                 script = HARNESS / "render.mjs"
-            self._process = subprocess.Popen(["node", str(script)], cwd=self.folder, stdin=subprocess.PIPE,
-                                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                             encoding="utf-8", bufsize=1)
+            self._process = subprocess.Popen(
+                ["node", str(script)],
+                cwd=self.folder,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                encoding="utf-8",
+                bufsize=1,
+            )
             atexit.register(self.close)
         return self._process
 
@@ -129,8 +136,11 @@ class MdxRenderer:
         """What ``reader`` shows a reader of ``text`` (a build error shows nothing)."""
         text = text.removeprefix("\ufeff")
         answer = self.answer(text, reader)
-        includes = tuple(f"import of {source}" for source in map(str, answer.get("includes") or ())  # type: ignore[call-overload]
-                         if _CONTENT_IMPORT.search(source))
+        includes = tuple(
+            f"import of {source}"
+            for source in map(str, answer.get("includes") or ())  # type: ignore[call-overload]
+            if _CONTENT_IMPORT.search(source)
+        )
         if "error" in answer:
             return ReaderView((), (), (), build_error=str(answer["error"]), includes=includes)
         try:
@@ -143,8 +153,10 @@ class MdxRenderer:
 def readers(renderer: MdxRenderer | None = None, names: Sequence[str] = READER_NAMES) -> tuple[Reader, ...]:
     """The readers ``names`` (by default both, in :data:`READER_NAMES` order), sharing one Node process."""
     shared = renderer or MdxRenderer()
-    return tuple(Reader(name, lambda text, name=name: shared.read(text, name))  # type: ignore[misc]
-                 for name in names)
+    return tuple(
+        Reader(name, lambda text, name=name: shared.read(text, name))  # type: ignore[misc]
+        for name in names
+    )
 
 
 #: The reader the gate's ``docusaurus`` renderer stands for (issue 29): Docusaurus 3's defaults, whose

@@ -40,8 +40,9 @@ def main(folder: str, method: str, signal_name: str) -> None:
     def refuse(*_: Any) -> Any:
         raise AssertionError("pages must not be read in this process")
 
-    pool = PagePool(2, blocking_reader, (folder,), read_here=refuse, decode=refuse, done=refuse, method=method,
-                    min_pages=1)
+    pool = PagePool(
+        2, blocking_reader, (folder,), read_here=refuse, decode=refuse, done=refuse, method=method, min_pages=1
+    )
     for index in range(2 * CHUNK_PAGES):
         pool.add(index, b"page\n")
     print("loading", flush=True)

@@ -42,24 +42,34 @@ class PreCommitCheck(unittest.TestCase):
         tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-pre-commit-")
         cls.addClassCleanup(tmp.cleanup)
         cls.base = Path(os.path.realpath(tmp.name))
-        cls.env = {**os.environ, "PRE_COMMIT_HOME": str(cls.base / "cache"), "GIT_AUTHOR_NAME": "ci",
-                   "GIT_AUTHOR_EMAIL": "ci@example.invalid", "GIT_COMMITTER_NAME": "ci",
-                   "GIT_COMMITTER_EMAIL": "ci@example.invalid", "PRE_COMMIT_COLOR": "never"}
+        cls.env = {
+            **os.environ,
+            "PRE_COMMIT_HOME": str(cls.base / "cache"),
+            "GIT_AUTHOR_NAME": "ci",
+            "GIT_AUTHOR_EMAIL": "ci@example.invalid",
+            "GIT_COMMITTER_NAME": "ci",
+            "GIT_COMMITTER_EMAIL": "ci@example.invalid",
+            "PRE_COMMIT_COLOR": "never",
+        }
         cls.hook_repo = cls.base / "conflict-gate"
         cls.snapshot(cls.hook_repo)
 
     @classmethod
     def git(cls, folder: Path, *argv: str) -> str:
-        done = subprocess.run(["git", "-C", str(folder), *argv], env=cls.env, check=True, capture_output=True,
-                              text=True)
+        done = subprocess.run(
+            ["git", "-C", str(folder), *argv], env=cls.env, check=True, capture_output=True, text=True
+        )
         return str(done.stdout)
 
     @classmethod
     def snapshot(cls, target: Path) -> None:
         """This checkout's files as a new repository with one commit on ``main`` (what a clone holds,
         with uncommitted edits: the hooks under test are the working tree's)."""
-        listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others",
-                                 "--exclude-standard"], check=True, capture_output=True).stdout
+        listed = subprocess.run(
+            ["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            check=True,
+            capture_output=True,
+        ).stdout
         for name in sorted(set(listed.decode("utf-8", "surrogateescape").split("\0")) - {""}):
             source = REPO / name
             if source.is_file():
@@ -76,8 +86,11 @@ class PreCommitCheck(unittest.TestCase):
     def readme_config(self) -> str:
         """The README's ``.pre-commit-config.yaml``, as written, pointing at the snapshot."""
         part = (REPO / "README.md").read_text(encoding="utf-8")
-        (config,) = [m.group(1) for m in re.finditer(r"^```yaml\n(.*?)^```", part, re.MULTILINE | re.DOTALL)
-                     if "repos:" in m.group(1)]
+        (config,) = [
+            m.group(1)
+            for m in re.finditer(r"^```yaml\n(.*?)^```", part, re.MULTILINE | re.DOTALL)
+            if "repos:" in m.group(1)
+        ]
         self.assertIn("repo: /path/to/conflict-gate ", config)
         return config.replace("/path/to/conflict-gate", str(self.hook_repo))
 
@@ -91,7 +104,10 @@ class PreCommitCheck(unittest.TestCase):
         cwd = os.getcwd()
         os.chdir(docs_repo)
         try:
-            for argv in (["init", "docs", "--version-from", "{version}/**"], ["pin", "--manifest", "docs/manifest.json"]):
+            for argv in (
+                ["init", "docs", "--version-from", "{version}/**"],
+                ["pin", "--manifest", "docs/manifest.json"],
+            ):
                 code, _, err = run_cli(argv)
                 self.assertEqual(code, 0, err)
         finally:

@@ -196,9 +196,11 @@ __all__ = [
 
 NAMESPACE: Final = "quill"
 PRODUCT: Final = "Quill"
-GRAMMAR: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = MappingProxyType({
-    "create_copy": MappingProxyType({"existing_path": ("refuse", "overwrite"), "close_required": ("yes", "no")}),
-})
+GRAMMAR: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = MappingProxyType(
+    {
+        "create_copy": MappingProxyType({"existing_path": ("refuse", "overwrite"), "close_required": ("yes", "no")}),
+    }
+)
 _TOKEN: Final = "[a-z][a-z0-9_]*"
 #: A directive, exactly: ``@<namespace> <operation> <key>=<value>``, single spaces.
 DIRECTIVE: Final = re.compile(rf"@{NAMESPACE} ({_TOKEN}) ({_TOKEN})=({_TOKEN})")
@@ -221,8 +223,9 @@ _LENIENT: Final = re.compile("@" + "_*".join(NAMESPACE) + r"[\s_]+(\w+)\s+(\w+)\
 
 def visible_form(text: str) -> str:
     """``text`` without the characters that render as nothing."""
-    return "".join(ch for ch in text
-                   if ch not in BLANK_LETTERS and unicodedata.category(ch) not in INVISIBLE_CATEGORIES)
+    return "".join(
+        ch for ch in text if ch not in BLANK_LETTERS and unicodedata.category(ch) not in INVISIBLE_CATEGORIES
+    )
 
 
 def _namespace_at(text: str, pos: int) -> bool:
@@ -266,8 +269,13 @@ def _folded(text: str) -> str:
 
 #: ``@<any word> <operation> <key>=<value>`` for an operation and key of :data:`GRAMMAR`, however spaced.
 _STATED: Final = re.compile(
-    r"@\S*\s+(" + "|".join(map(re.escape, GRAMMAR)) + r")\s+(" + "|".join(sorted(
-        {re.escape(key) for keys in GRAMMAR.values() for key in keys})) + r")\s*=\s*(\w+)", re.ASCII)
+    r"@\S*\s+("
+    + "|".join(map(re.escape, GRAMMAR))
+    + r")\s+("
+    + "|".join(sorted({re.escape(key) for keys in GRAMMAR.values() for key in keys}))
+    + r")\s*=\s*(\w+)",
+    re.ASCII,
+)
 
 
 def stated_claims(text: str) -> set[tuple[str, str, str]]:
@@ -277,8 +285,9 @@ def stated_claims(text: str) -> set[tuple[str, str, str]]:
     value whatever the namespace's spelling; only an operation of the grammar
     with one of its keys counts (``@app.get("/")`` does not).
     """
-    return {(match[1], match[2], match[3]) for match in _STATED.finditer(_folded(text))
-            if match[2] in GRAMMAR[match[1]]}
+    return {
+        (match[1], match[2], match[3]) for match in _STATED.finditer(_folded(text)) if match[2] in GRAMMAR[match[1]]
+    }
 
 
 def is_mention(text: str) -> bool:
@@ -288,11 +297,10 @@ def is_mention(text: str) -> bool:
     mentions; ``@quill create_copy`` is not (an operation follows).
     """
     clean = visible_form(text)
-    at = next((index for index, char in enumerate(clean) if char in AT_SIGNS and _namespace_at(clean, index + 1)),
-              None)
+    at = next((index for index, char in enumerate(clean) if char in AT_SIGNS and _namespace_at(clean, index + 1)), None)
     if at is None or "=" in _folded(clean):
         return False
-    return not any(word in GRAMMAR for word in re.findall(r"\w+", _folded(clean[at + 1:]), re.ASCII))
+    return not any(word in GRAMMAR for word in re.findall(r"\w+", _folded(clean[at + 1 :]), re.ASCII))
 
 
 # --------------------------------------------------------------------------
@@ -301,8 +309,8 @@ def is_mention(text: str) -> bool:
 ORACLE_NAMES: Final = ("commonmark", "gfm")
 #: GitHub's "disallowed raw HTML": the ``<`` of these tags is escaped, so tag and content show as text.
 GFM_TAG_FILTER: Final = re.compile(
-    r"<(?=/?(?:title|textarea|style|xmp|iframe|noembed|noframes|script|plaintext)(?:[\s/>]|$))",
-    re.IGNORECASE)
+    r"<(?=/?(?:title|textarea|style|xmp|iframe|noembed|noframes|script|plaintext)(?:[\s/>]|$))", re.IGNORECASE
+)
 #: Elements whose content the CommonMark oracle hides (the browser runs or applies it).
 HIDDEN_RAW_TEXT: Final = frozenset({"script", "style"})
 
@@ -401,8 +409,12 @@ def _sentinel(number: int) -> str:
 
 def directive_lines(oracle: Oracle, lines: Sequence[str], tokens: Sequence[Token]) -> list[int]:
     """0-based indexes of the source lines a reader sees as directive lines (the probe, see module doc)."""
-    candidates = [(index, match) for inline in _top_level_inlines(tokens) for index in _line_range(inline)
-                  if (match := DIRECTIVE.fullmatch(lines[index].rstrip(" \t")))]  # a reader sees no trailing space
+    candidates = [
+        (index, match)
+        for inline in _top_level_inlines(tokens)
+        for index in _line_range(inline)
+        if (match := DIRECTIVE.fullmatch(lines[index].rstrip(" \t")))
+    ]  # a reader sees no trailing space
     if not candidates:
         return []
     probe = list(lines)
@@ -410,8 +422,11 @@ def directive_lines(oracle: Oracle, lines: Sequence[str], tokens: Sequence[Token
     for number, (index, match) in enumerate(candidates):
         probe[index] = f"@{NAMESPACE} {match[1]} {match[2]}={_sentinel(number)}"
         sentinels[probe[index]] = index
-    shown = [plain_text(line) for inline in _top_level_inlines(oracle.md.parse("\n".join(probe)))
-             for line in visible_lines(inline.children or ())]
+    shown = [
+        plain_text(line)
+        for inline in _top_level_inlines(oracle.md.parse("\n".join(probe)))
+        for line in visible_lines(inline.children or ())
+    ]
     return sorted(sentinels[text] for text in shown if text in sentinels)
 
 
@@ -543,8 +558,9 @@ def read(oracle: Oracle, text: str) -> ReaderView:
     env: dict[str, Any] = {}
     tokens = oracle.md.parse(text, env)
     found = directive_lines(oracle, lines, tokens)
-    paragraph_of = {index: _line_range(inline).start for inline in _top_level_inlines(tokens)
-                    for index in _line_range(inline)}
+    paragraph_of = {
+        index: _line_range(inline).start for inline in _top_level_inlines(tokens) for index in _line_range(inline)
+    }
     collector = _Collector(Counter((paragraph_of[index], lines[index].rstrip(" \t")) for index in found))
     stack: list[str] = []
     for token in tokens:
@@ -567,8 +583,11 @@ def read(oracle: Oracle, text: str) -> ReaderView:
     duplicates = [(definition["label"], definition) for definition in env.get("duplicate_refs", [])]
     for label, definition in [*env.get("references", {}).items(), *duplicates]:
         collector.hidden("reference", f"{label}\n{definition['href']}\n{definition['title']}")
-    return ReaderView(tuple((index + 1, lines[index].rstrip(" \t")) for index in found),
-                      tuple(collector.other_shaped), tuple(collector.near_misses))
+    return ReaderView(
+        tuple((index + 1, lines[index].rstrip(" \t")) for index in found),
+        tuple(collector.other_shaped),
+        tuple(collector.near_misses),
+    )
 
 
 # --------------------------------------------------------------------------
@@ -609,25 +628,47 @@ SENTENCES: Final = (
     "Every copy is recorded in the audit log.",
     "Nothing is written until the source has been read completely.",
 )
-INLINE_SENTENCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
-    "emphasis": ("Copies are *never* made in place.", "**Note:** the destination folder must exist.",
-                 "The second argument is _optional_ in 1.0.", "~~Links are followed.~~ Links are copied as links."),
-    "code_span": ("Call `quill.create_copy(src, dst)` to copy a file.", "The result is a `CopyResult` with a `path`.",
-                  "Use ``dst=`tmp` `` to copy into a scratch folder."),
-    "code_span_multiline": ("The call `quill.create_copy(src,\ndst)` returns the new path.",
-                            "Set it with `quill.configure(\nclose_required=True)` first."),
-    "inline_html": ("Press <kbd>Ctrl</kbd>+<kbd>C</kbd> to cancel a copy.",
-                    "The command line flag is <kbd>--force</kbd>."),
-    "entity": ("Quill &copy; 2024 &mdash; all rights reserved.", "Paths like &lt;dst&gt; are resolved first.",
-               "Copy&nbsp;mode is the default &amp; cannot be changed."),
-    "reference_link": ("See [the guide][quill-guide] for details.", "The [API reference][api] lists every option."),
-    "tab": ("Sizes are reported in bytes\tand rounded down.", "Columns:\tsource\tdestination."),
-})
-LIST_ITEMS: Final = ("Copy a file", "Copy a folder", "Check the destination", "Close the handle",
-                     "`existing_path` decides what happens to an existing file", "Read the audit log")
+INLINE_SENTENCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {
+        "emphasis": (
+            "Copies are *never* made in place.",
+            "**Note:** the destination folder must exist.",
+            "The second argument is _optional_ in 1.0.",
+            "~~Links are followed.~~ Links are copied as links.",
+        ),
+        "code_span": (
+            "Call `quill.create_copy(src, dst)` to copy a file.",
+            "The result is a `CopyResult` with a `path`.",
+            "Use ``dst=`tmp` `` to copy into a scratch folder.",
+        ),
+        "code_span_multiline": (
+            "The call `quill.create_copy(src,\ndst)` returns the new path.",
+            "Set it with `quill.configure(\nclose_required=True)` first.",
+        ),
+        "inline_html": (
+            "Press <kbd>Ctrl</kbd>+<kbd>C</kbd> to cancel a copy.",
+            "The command line flag is <kbd>--force</kbd>.",
+        ),
+        "entity": (
+            "Quill &copy; 2024 &mdash; all rights reserved.",
+            "Paths like &lt;dst&gt; are resolved first.",
+            "Copy&nbsp;mode is the default &amp; cannot be changed.",
+        ),
+        "reference_link": ("See [the guide][quill-guide] for details.", "The [API reference][api] lists every option."),
+        "tab": ("Sizes are reported in bytes\tand rounded down.", "Columns:\tsource\tdestination."),
+    }
+)
+LIST_ITEMS: Final = (
+    "Copy a file",
+    "Copy a folder",
+    "Check the destination",
+    "Close the handle",
+    "`existing_path` decides what happens to an existing file",
+    "Read the audit log",
+)
 TITLES: Final = ("Copying files", "Quill 1.0 guide", "Options", "Behaviour", "Troubleshooting", "Examples")
 PYTHON_SNIPPETS: Final = (
-    'from quill import App\n\napp = App()\n\n\n'
+    "from quill import App\n\napp = App()\n\n\n"
     '@app.get("/")\ndef index():\n    return app.create_copy("a.txt", "b.txt")',
     "@dataclass(frozen=True)\nclass Options:\n    overwrite: bool = False",
     "@quill.on_copy\ndef audit(event):\n    log(event.path)",
@@ -734,8 +775,9 @@ def _fence(rng: random.Random) -> _Block:
 def _indented_code(rng: random.Random) -> _Block:
     """An introducing sentence (which ends any list above), then indented code, some lines tab-indented."""
     tab = rng.random() < 0.3
-    code = "\n".join(("\t" if tab and line else "    ") + line if line else ""
-                     for line in rng.choice(PYTHON_SNIPPETS).split("\n"))
+    code = "\n".join(
+        ("\t" if tab and line else "    ") + line if line else "" for line in rng.choice(PYTHON_SNIPPETS).split("\n")
+    )
     constructs = {"indented_code", "decorators"} | ({"tab"} if tab else set())
     return _Block(f"For example:\n\n{code}", frozenset(constructs))
 
@@ -743,14 +785,20 @@ def _indented_code(rng: random.Random) -> _Block:
 def _html(rng: random.Random) -> _Block:
     kind = rng.choice(("html_badge", "html_comment", "html_details", "html_div"))
     if kind == "html_badge":
-        text = ('<p align="center">\n'
-                '  <img src="https://img.shields.io/badge/quill-1.0-blue.svg" alt="Quill 1.0">\n'
-                '  <a href="https://ci.quill.example"><img src="https://ci.quill.example/badge.svg" alt="CI"></a>\n'
-                '</p>')
+        text = (
+            '<p align="center">\n'
+            '  <img src="https://img.shields.io/badge/quill-1.0-blue.svg" alt="Quill 1.0">\n'
+            '  <a href="https://ci.quill.example"><img src="https://ci.quill.example/badge.svg" alt="CI"></a>\n'
+            "</p>"
+        )
     elif kind == "html_comment":
-        text = rng.choice(("<!-- TODO: document the 2.0 behaviour -->",
-                           "<!--\nTODO: screenshots\n-->",
-                           f"<!--\n{random_directive(rng)}\n(enable when 2.0 ships)\n-->"))
+        text = rng.choice(
+            (
+                "<!-- TODO: document the 2.0 behaviour -->",
+                "<!--\nTODO: screenshots\n-->",
+                f"<!--\n{random_directive(rng)}\n(enable when 2.0 ships)\n-->",
+            )
+        )
     elif kind == "html_details":
         text = f"<details>\n<summary>Advanced options</summary>\n\n{rng.choice(SENTENCES)}\n\n</details>"
     else:
@@ -761,78 +809,132 @@ def _html(rng: random.Random) -> _Block:
 def _table(rng: random.Random) -> _Block:
     delimiter = rng.choice(("| --- | --- |", "|:---|:---:|", "|---|---|"))
     rows = ["| `existing_path` | `refuse`, `overwrite` |", "| `close_required` | `yes` \\| `no` |"]
-    return _Block("\n".join(["| Key | Values |", delimiter, *rng.sample(rows, rng.randint(1, 2))]),
-                  frozenset({"table"}))
+    return _Block(
+        "\n".join(["| Key | Values |", delimiter, *rng.sample(rows, rng.randint(1, 2))]), frozenset({"table"})
+    )
 
 
 def _references(rng: random.Random) -> _Block:
-    definitions = ['[quill-guide]: https://docs.quill.example/1.0/guide "Quill guide"',
-                   "[api]: <https://docs.quill.example/1.0/api>"]
+    definitions = [
+        '[quill-guide]: https://docs.quill.example/1.0/guide "Quill guide"',
+        "[api]: <https://docs.quill.example/1.0/api>",
+    ]
     return _Block("\n".join(rng.sample(definitions, rng.randint(1, 2))), frozenset({"link_reference_definition"}))
 
 
 def _front_matter(rng: random.Random) -> _Block:
     if rng.random() < 0.55:
-        return _Block("---\ntitle: Copying files\nversion: 1.0\ntags: [quill, files]\n---",
-                      frozenset({"front_matter_yaml"}))
+        return _Block(
+            "---\ntitle: Copying files\nversion: 1.0\ntags: [quill, files]\n---", frozenset({"front_matter_yaml"})
+        )
     return _Block('+++\ntitle = "Copying files"\nweight = 10\n+++', frozenset({"front_matter_toml"}))
 
 
-CONTEXT_BLOCKS: Final = (_prose, _prose, _prose, _heading, _list, _list, _block_quote, _fence, _fence,
-                         _indented_code, _html, _html, _table, _references)
+CONTEXT_BLOCKS: Final = (
+    _prose,
+    _prose,
+    _prose,
+    _heading,
+    _list,
+    _list,
+    _block_quote,
+    _fence,
+    _fence,
+    _indented_code,
+    _html,
+    _html,
+    _table,
+    _references,
+)
 #: Every construct the generator flags; each should appear in a fair share of documents.
 CONSTRUCTS: Final = (
-    "prose", "atx_heading", "setext_heading", "bullet_list", "ordered_list", "nested_list", "list_fence",
-    "task_list", "block_quote", "lazy_continuation", "fence_backtick", "fence_tilde", "decorators",
-    "fence_directive_example", "indented_code", "html_badge", "html_comment", "html_details", "html_div",
-    "inline_html", "table", "front_matter_yaml", "front_matter_toml", "link_reference_definition", "entity",
-    "code_span", "code_span_multiline", "emphasis", "reference_link", "tab", "crlf",
+    "prose",
+    "atx_heading",
+    "setext_heading",
+    "bullet_list",
+    "ordered_list",
+    "nested_list",
+    "list_fence",
+    "task_list",
+    "block_quote",
+    "lazy_continuation",
+    "fence_backtick",
+    "fence_tilde",
+    "decorators",
+    "fence_directive_example",
+    "indented_code",
+    "html_badge",
+    "html_comment",
+    "html_details",
+    "html_div",
+    "inline_html",
+    "table",
+    "front_matter_yaml",
+    "front_matter_toml",
+    "link_reference_definition",
+    "entity",
+    "code_span",
+    "code_span_multiline",
+    "emphasis",
+    "reference_link",
+    "tab",
+    "crlf",
 )
 
 
 def _one_of(*options: str) -> Callable[[random.Random, Directives], str]:
     """A placement written as templates; ``{d}`` is a fresh directive, ``{s}`` a sentence."""
+
     def place(rng: random.Random, directive: Directives) -> str:
         template = rng.choice(options)
         while "{d}" in template:
             template = template.replace("{d}", directive(), 1)
         return template.replace("{s}", rng.choice(SENTENCES))
+
     return place
 
 
 #: Where an adversarial document puts a directive: placement name -> text builder.
-PLACEMENTS: Final[Mapping[str, Callable[[random.Random, Directives], str]]] = MappingProxyType({
-    "own_paragraph": _one_of("{d}"),
-    "in_prose": _one_of("{s}\n{d}", "{d}\n{s}", "{s}\n{d}\n{s}"),
-    "adjacent_lines": _one_of("{d}\n{d}", "{s}\n{d}\n{d}"),
-    "list_item": _one_of("- {d}", "1. {d}", "- [ ] {d}", "* Options\n  - {d}", "- Behaviour:\n\n  {d}"),
-    "block_quote": _one_of("> {d}", "> **Note**\n>\n> {d}"),
-    "heading": _one_of("## {d}", "# {d} #"),
-    "table_cell": _one_of("| Setting | Directive |\n| --- | --- |\n| copy | {d} |"),
-    "html_block": _one_of("<div>\n{d}\n</div>", '<p align="center">\n{d}\n</p>',
-                          "<details>\n<summary>Behaviour</summary>\n{d}\n</details>", "<script>\n{d}\n</script>"),
-    "html_comment": _one_of("<!--\n{d}\n-->", "<!-- {d} -->", "{s} <!--\n{d}\n--> More text."),
-    "code_span": _one_of("Write `{d}` on a line of its own."),
-    "fence": _one_of("```text\n{d}\n```", "~~~\n{d}\n~~~"),
-    "indented_code": _one_of("For example:\n\n    {d}"),
-    "front_matter": _one_of("---\ntitle: Copying files\n{d}\n---", "+++\n{d}\n+++"),
-    "after_nbsp": _one_of("&nbsp;{d}"),
-    "after_zwsp_entity": _one_of("&#8203;{d}"),
-    "after_invisible": _one_of("\u200b{d}", "\u200b{d}", "\u2060{d}", "\ufeff{d}", "\u3164{d}"),
-    "after_empty_code_span": _one_of("` `{d}"),
-    "after_empty_link": _one_of("[](){d}"),
-    "escaped": _one_of("\\{d}"),
-    "entity_at": _one_of("&#64;{d}", "&#x40;{d}", "&commat;{d}"),
-    "indented": _one_of(" {d}", "  {d}", "   {d}"),
-    "lazy_list_item": _one_of("- Copy a file\n{d}", "1. Copy a file\n{d}"),
-    "lazy_block_quote": _one_of("> {s}\n{d}"),
-    "mid_line": _one_of("Set {d} in the page header."),
-    "setext_heading": _one_of("{d}\n---", "{d}\n==="),
-    "after_table": _one_of("| Key | Value |\n| --- | --- |\n| existing_path | see below |\n{d}"),
-    "link_title": _one_of('[migration]: https://docs.quill.example/2.0/migration "The 2.0 pages say\n{d}\ninstead"'),
-    "html_tag": _one_of('<img src="badge.svg" alt="Quill\n{d}\nbadge">', '<div title="note\n{d}\n">\n</div>'),
-    "code_span_crossing": _one_of("The 2.0 pages write `\n{d}\n` instead."),
-})
+PLACEMENTS: Final[Mapping[str, Callable[[random.Random, Directives], str]]] = MappingProxyType(
+    {
+        "own_paragraph": _one_of("{d}"),
+        "in_prose": _one_of("{s}\n{d}", "{d}\n{s}", "{s}\n{d}\n{s}"),
+        "adjacent_lines": _one_of("{d}\n{d}", "{s}\n{d}\n{d}"),
+        "list_item": _one_of("- {d}", "1. {d}", "- [ ] {d}", "* Options\n  - {d}", "- Behaviour:\n\n  {d}"),
+        "block_quote": _one_of("> {d}", "> **Note**\n>\n> {d}"),
+        "heading": _one_of("## {d}", "# {d} #"),
+        "table_cell": _one_of("| Setting | Directive |\n| --- | --- |\n| copy | {d} |"),
+        "html_block": _one_of(
+            "<div>\n{d}\n</div>",
+            '<p align="center">\n{d}\n</p>',
+            "<details>\n<summary>Behaviour</summary>\n{d}\n</details>",
+            "<script>\n{d}\n</script>",
+        ),
+        "html_comment": _one_of("<!--\n{d}\n-->", "<!-- {d} -->", "{s} <!--\n{d}\n--> More text."),
+        "code_span": _one_of("Write `{d}` on a line of its own."),
+        "fence": _one_of("```text\n{d}\n```", "~~~\n{d}\n~~~"),
+        "indented_code": _one_of("For example:\n\n    {d}"),
+        "front_matter": _one_of("---\ntitle: Copying files\n{d}\n---", "+++\n{d}\n+++"),
+        "after_nbsp": _one_of("&nbsp;{d}"),
+        "after_zwsp_entity": _one_of("&#8203;{d}"),
+        "after_invisible": _one_of("\u200b{d}", "\u200b{d}", "\u2060{d}", "\ufeff{d}", "\u3164{d}"),
+        "after_empty_code_span": _one_of("` `{d}"),
+        "after_empty_link": _one_of("[](){d}"),
+        "escaped": _one_of("\\{d}"),
+        "entity_at": _one_of("&#64;{d}", "&#x40;{d}", "&commat;{d}"),
+        "indented": _one_of(" {d}", "  {d}", "   {d}"),
+        "lazy_list_item": _one_of("- Copy a file\n{d}", "1. Copy a file\n{d}"),
+        "lazy_block_quote": _one_of("> {s}\n{d}"),
+        "mid_line": _one_of("Set {d} in the page header."),
+        "setext_heading": _one_of("{d}\n---", "{d}\n==="),
+        "after_table": _one_of("| Key | Value |\n| --- | --- |\n| existing_path | see below |\n{d}"),
+        "link_title": _one_of(
+            '[migration]: https://docs.quill.example/2.0/migration "The 2.0 pages say\n{d}\ninstead"'
+        ),
+        "html_tag": _one_of('<img src="badge.svg" alt="Quill\n{d}\nbadge">', '<div title="note\n{d}\n">\n</div>'),
+        "code_span_crossing": _one_of("The 2.0 pages write `\n{d}\n` instead."),
+    }
+)
 #: Placements that must begin the document (at most one per document).
 _AT_START: Final = frozenset({"front_matter"})
 #: Placements that hold two directives; every other holds one.
@@ -862,8 +964,11 @@ def _adversarial_placements(rng: random.Random, first: str, rules: Rules = MARKD
     total = rng.randint(_directive_count(placements), MAX_DIRECTIVES)
     while _directive_count(placements) < total:
         room = total - _directive_count(placements)
-        options = [name for name in rules.placements
-                   if _directive_count([name]) <= room and not (name in _AT_START and name in placements)]
+        options = [
+            name
+            for name in rules.placements
+            if _directive_count([name]) <= room and not (name in _AT_START and name in placements)
+        ]
         placements.append(rng.choice(options + ["own_paragraph"] * 4))
     return placements
 
@@ -922,12 +1027,24 @@ TAG_FILTERED: Final = ("script", "style", "textarea", "title", "iframe", "nofram
 #: Elements whose content a browser hides or holds as raw text when opened inside a paragraph.
 RAW_OPENERS: Final = ("template", "title", "script", "style", "textarea", "iframe", "noembed", "xmp", "noscript")
 #: Elements a browser keeps open across Markdown blocks when their end tag is missing.
-KEPT_OPEN: Final = ("<div><pre>", "<blockquote>", "<ul>", "<h1>", '<a href="https://docs.quill.example/2.0">',
-                    "<code>", "<div hidden>", "<details>")
+KEPT_OPEN: Final = (
+    "<div><pre>",
+    "<blockquote>",
+    "<ul>",
+    "<h1>",
+    '<a href="https://docs.quill.example/2.0">',
+    "<code>",
+    "<div hidden>",
+    "<details>",
+)
 #: Misspellings of the namespace that are not directive-shaped (:func:`is_directive_shaped` is false).
 NAMESPACE_TYPOS: Final = ("quil", "qill", "quilll", "qiull", "quil_")
-MENTIONS: Final = ("Questions? Ping @quill on Slack.", "Release notes: https://github.com/@quill",
-                   "Follow @quill for release news.", "Thanks to @Quill for the review.")
+MENTIONS: Final = (
+    "Questions? Ping @quill on Slack.",
+    "Release notes: https://github.com/@quill",
+    "Follow @quill for release news.",
+    "Thanks to @Quill for the review.",
+)
 
 
 def _end_tags(opener: str) -> str:
@@ -948,29 +1065,51 @@ def _html_one_of(*options: str) -> Callable[[random.Random, Directives], str]:
             value = rng.choice(GRAMMAR[match[1]][match[2]])
             text = text.replace("{t}", f"@{rng.choice(NAMESPACE_TYPOS)} {match[1]} {match[2]}={value}", 1)
         return text
+
     return typo_place
 
 
-HTML_PLACEMENTS: Final[Mapping[str, Callable[[random.Random, Directives], str]]] = MappingProxyType({
-    # D⏎⏎<script⏎O⏎: github.com shows the tag and what follows as text.
-    "tag_filter_block": _html_one_of(*(template.format(tag=tag) for tag in TAG_FILTERED for template in (
-        "<{tag}>\n{{d}}\n</{tag}>", "<{tag}\n{{d}}", "<{tag}>\n\n{{d}}"))),
-    "tag_filter_inline": _html_one_of(*(template.format(tag=tag) for tag in TAG_FILTERED for template in (
-        "{{s}} <{tag}> {{s}}\n{{d}}", "Use <{tag}> here.\n\n{{d}}"))),
-    # x <template>⏎O⏎</template>⏎: the browser hides O (or holds it as raw text).
-    "raw_html_in_paragraph": _html_one_of(*(template.format(tag=tag) for tag in RAW_OPENERS for template in (
-        "x <{tag}>\n{{d}}\n</{tag}>", "{{s}} <{tag}>\n{{d}}"))),
-    # <div><pre>⏎⏎D⏎: the browser keeps the element open over the paragraph.
-    "kept_open": _html_one_of(*(f"{opener}\n\n{{d}}" for opener in KEPT_OPEN),
-                              *(f"{opener}\n\n{{d}}\n\n{_end_tags(opener)}" for opener in KEPT_OPEN)),
-    "namespace_typo": _html_one_of("{t}\n{d}", "{t}\n\n{d}", "{d}\n{t}"),
-    "mention": _html_one_of(*(f"{mention}\n\n{{d}}" for mention in MENTIONS), *(f"{{d}}\n\n{mention}"
-                                                                                for mention in MENTIONS)),
-    "trailing_whitespace": _html_one_of("{d} ", "{d}\t", "{d}   ", "{s}\n{d} \n{s}", "{d} \t"),
-})
+HTML_PLACEMENTS: Final[Mapping[str, Callable[[random.Random, Directives], str]]] = MappingProxyType(
+    {
+        # D⏎⏎<script⏎O⏎: github.com shows the tag and what follows as text.
+        "tag_filter_block": _html_one_of(
+            *(
+                template.format(tag=tag)
+                for tag in TAG_FILTERED
+                for template in ("<{tag}>\n{{d}}\n</{tag}>", "<{tag}\n{{d}}", "<{tag}>\n\n{{d}}")
+            )
+        ),
+        "tag_filter_inline": _html_one_of(
+            *(
+                template.format(tag=tag)
+                for tag in TAG_FILTERED
+                for template in ("{{s}} <{tag}> {{s}}\n{{d}}", "Use <{tag}> here.\n\n{{d}}")
+            )
+        ),
+        # x <template>⏎O⏎</template>⏎: the browser hides O (or holds it as raw text).
+        "raw_html_in_paragraph": _html_one_of(
+            *(
+                template.format(tag=tag)
+                for tag in RAW_OPENERS
+                for template in ("x <{tag}>\n{{d}}\n</{tag}>", "{{s}} <{tag}>\n{{d}}")
+            )
+        ),
+        # <div><pre>⏎⏎D⏎: the browser keeps the element open over the paragraph.
+        "kept_open": _html_one_of(
+            *(f"{opener}\n\n{{d}}" for opener in KEPT_OPEN),
+            *(f"{opener}\n\n{{d}}\n\n{_end_tags(opener)}" for opener in KEPT_OPEN),
+        ),
+        "namespace_typo": _html_one_of("{t}\n{d}", "{t}\n\n{d}", "{d}\n{t}"),
+        "mention": _html_one_of(
+            *(f"{mention}\n\n{{d}}" for mention in MENTIONS), *(f"{{d}}\n\n{mention}" for mention in MENTIONS)
+        ),
+        "trailing_whitespace": _html_one_of("{d} ", "{d}\t", "{d}   ", "{s}\n{d} \n{s}", "{d} \t"),
+    }
+)
 #: Prose sentences of the HTML differentials: the markdown-it ones, plus mentions of the namespace.
-HTML_INLINE_SENTENCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({**INLINE_SENTENCES,
-                                                                               "mention": MENTIONS})
+HTML_INLINE_SENTENCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {**INLINE_SENTENCES, "mention": MENTIONS}
+)
 
 
 def _prose_with_mentions(rng: random.Random) -> _Block:
@@ -981,7 +1120,8 @@ def _prose_with_mentions(rng: random.Random) -> _Block:
 HTML_RULES: Final = Rules(
     MappingProxyType({**PLACEMENTS, **HTML_PLACEMENTS}),
     tuple(_prose_with_mentions if block is _prose else block for block in CONTEXT_BLOCKS),
-    (*CONSTRUCTS, "mention"))
+    (*CONSTRUCTS, "mention"),
+)
 
 
 # --------------------------------------------------------------------------
@@ -997,8 +1137,8 @@ def parse_spec_text(text: str) -> list[str]:
     while index < len(lines):
         if lines[index] == _EXAMPLE_FENCE + " example":
             end = lines.index(_EXAMPLE_FENCE, index + 1)
-            body = lines[index + 1:end]
-            markdown = body[:body.index(".")]
+            body = lines[index + 1 : end]
+            markdown = body[: body.index(".")]
             examples.append("".join(line + "\n" for line in markdown).replace("\u2192", "\t"))
             index = end
         index += 1
@@ -1021,8 +1161,12 @@ def spec_documents(examples: Sequence[str], rng: random.Random) -> list[tuple[st
         body = markdown if markdown.endswith("\n") or not markdown else markdown + "\n"
         lines = body.split("\n")[:-1]
         directive = random_directive(rng)
-        variants = {"before": f"{directive}\n{body}", "before, blank line": f"{directive}\n\n{body}",
-                    "after": f"{body}{directive}\n", "after, blank line": f"{body}\n{directive}\n"}
+        variants = {
+            "before": f"{directive}\n{body}",
+            "before, blank line": f"{directive}\n\n{body}",
+            "after": f"{body}{directive}\n",
+            "after, blank line": f"{body}\n{directive}\n",
+        }
         if len(lines) >= 2:
             middle = len(lines) // 2
             variants["inside"] = "".join(line + "\n" for line in [*lines[:middle], directive, *lines[middle:]])

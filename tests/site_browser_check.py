@@ -30,8 +30,14 @@ from _conflict_gate.site.html import read_built_page, shaped
 
 BROWSERS = ("chromium-headless-shell", "chromium")
 #: The main region of each generator's page, as CSS selectors tried in site.html's order.
-SELECTORS = ("article.md-content__inner", "[itemprop=articleBody]", ".theme-doc-markdown", ".vp-doc",
-             "[role=main]", "main")
+SELECTORS = (
+    "article.md-content__inner",
+    "[itemprop=articleBody]",
+    ".theme-doc-markdown",
+    ".vp-doc",
+    "[role=main]",
+    "main",
+)
 _SCRIPT = re.compile(r"<script\b.*?</script\s*>", re.IGNORECASE | re.DOTALL)
 _PROBE = """<script>
 addEventListener('load', () => {
@@ -56,10 +62,22 @@ def inner_text(browser: str, page: Path, built: Path) -> str:
     with tempfile.TemporaryDirectory(prefix="conflict-gate-browser-") as folder:
         copy = Path(folder, "page.html")
         copy.write_text(text, encoding="utf-8")
-        dumped = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                                 "--allow-file-access-from-files", "--virtual-time-budget=5000", "--dump-dom",
-                                 copy.as_uri()],
-                                capture_output=True, text=True, timeout=120, check=True).stdout
+        dumped = subprocess.run(
+            [
+                browser,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--allow-file-access-from-files",
+                "--virtual-time-budget=5000",
+                "--dump-dom",
+                copy.as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
     match = re.search(r'<pre id="gate-out">(.*?)</pre>', dumped, re.DOTALL)
     return html.unescape(match.group(1)) if match else "\x00no result"
 
@@ -100,9 +118,11 @@ def compare(browser: str, name: str, build: Build) -> tuple[int, list[str]]:
                 if item.place in ("hidden", "collapsed") and item.text in shown:
                     problems.append(f"{name} {rel}: the gate reads {item.text!r} as {item.place}; Chromium shows it")
         if joined:
-            print(f"{name}: {len(joined)} counted lines that Chromium shows on one line with their paragraph's other "
-                  "lines (a soft line break is a line for the gate, a space for a browser): "
-                  + ", ".join(sorted(set(joined))))
+            print(
+                f"{name}: {len(joined)} counted lines that Chromium shows on one line with their paragraph's other "
+                "lines (a soft line break is a line for the gate, a space for a browser): "
+                + ", ".join(sorted(set(joined)))
+            )
         return count, problems
     finally:
         tmp.cleanup()
@@ -116,12 +136,15 @@ def main() -> int:
     sites: list[tuple[str, Build]] = []
     if shutil.which("hugo"):
         from tests import test_site_build_hugo
+
         sites.append(("hugo", test_site_build_hugo.build))
     if os.environ.get("CONFLICT_GATE_VITEPRESS_DIR"):
         from tests import test_site_build_vitepress
+
         sites.append(("vitepress", test_site_build_vitepress.build))
     if os.environ.get("CONFLICT_GATE_DOCUSAURUS_DIR"):
         from tests import test_site_build_docusaurus
+
         sites.append(("docusaurus", test_site_build_docusaurus.build))
     failed = False
     for name, build in sites:

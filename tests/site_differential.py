@@ -35,16 +35,21 @@ __all__ = ["MAX_FALSE_REFUSAL_SHARE", "SiteDifferentialCase", "generated", "spec
 MAX_FALSE_REFUSAL_SHARE = 0.01
 
 
-def generated(seed: int, count: int, rules: reader_oracle.Rules, prefix: str = ""
-              ) -> tuple[list[tuple[str, str]], dict[str, Counter[str]], set[str]]:
+def generated(
+    seed: int, count: int, rules: reader_oracle.Rules, prefix: str = ""
+) -> tuple[list[tuple[str, str]], dict[str, Counter[str]], set[str]]:
     """``count`` generated documents labelled with their placements (``realistic`` for realistic pages),
     the construct and placement counts, and the labels of the realistic pages."""
     documents = reader_oracle.generate_documents(seed, count, rules)
     groups = [["realistic"] if document.realistic else sorted(set(document.placements)) for document in documents]
-    labelled = [(f"{prefix}seed {seed}, document {number} [{', '.join(names)}]", document.text)
-                for number, (document, names) in enumerate(zip(documents, groups), 1)]
-    counts = {"construct": Counter(name for document in documents for name in document.constructs),
-              "placement": Counter(name for names in groups for name in names)}
+    labelled = [
+        (f"{prefix}seed {seed}, document {number} [{', '.join(names)}]", document.text)
+        for number, (document, names) in enumerate(zip(documents, groups), 1)
+    ]
+    counts = {
+        "construct": Counter(name for document in documents for name in document.constructs),
+        "placement": Counter(name for names in groups for name in names),
+    }
     realistic = {label for (label, _), document in zip(labelled, documents) if document.realistic}
     return labelled, counts, realistic
 
@@ -71,17 +76,27 @@ class SiteDifferentialCase(unittest.TestCase):
         """Set :attr:`extra` and :attr:`note` from whether the gate accepts ``"renderer": cls.renderer``."""
         supported, why = differential.renderer_supported(cls.renderer)
         cls.extra = {"renderer": cls.renderer} if supported else {}
-        cls.note = (f'manifests say "renderer": "{cls.renderer}"; targets asserted' if supported else
-                    f'the gate does not accept "renderer": "{cls.renderer}" yet ({why.splitlines()[0]}): '
-                    "measured as it is today, without the key; targets reported, not asserted")
+        cls.note = (
+            f'manifests say "renderer": "{cls.renderer}"; targets asserted'
+            if supported
+            else f'the gate does not accept "renderer": "{cls.renderer}" yet ({why.splitlines()[0]}): '
+            "measured as it is today, without the key; targets reported, not asserted"
+        )
 
     @property
     def supported(self) -> bool:
         return bool(self.extra)
 
-    def measure(self, title: str, documents: Sequence[tuple[str, str]], counts: Mapping[str, Counter[str]],
-                per_group: str | None = None, realistic: Callable[[str], bool] | None = None,
-                notes: Sequence[str] = (), assert_false_refusals: bool = True) -> list[differential.Judged]:
+    def measure(
+        self,
+        title: str,
+        documents: Sequence[tuple[str, str]],
+        counts: Mapping[str, Counter[str]],
+        per_group: str | None = None,
+        realistic: Callable[[str], bool] | None = None,
+        notes: Sequence[str] = (),
+        assert_false_refusals: bool = True,
+    ) -> list[differential.Judged]:
         """Judge ``documents`` (``(label, text)``), print the summary, assert the targets when supported.
 
         ``realistic`` picks the labels whose eligible pages the false-refusal
@@ -91,31 +106,47 @@ class SiteDifferentialCase(unittest.TestCase):
         document) the share is reported, not asserted.
         """
         outcomes = differential.gate_outcomes([text for _, text in documents], self.extra)
-        judged = differential.judge(documents, self.readers, outcomes, differential.mentions_allowed,
-                                    unbuilt_left_out=self.unbuilt_left_out)
+        judged = differential.judge(
+            documents, self.readers, outcomes, differential.mentions_allowed, unbuilt_left_out=self.unbuilt_left_out
+        )
         names = [reader.name for reader in self.readers]
-        eligible = [item for item in judged if item.expected is not None
-                    and (realistic is None or realistic(item.label))]
+        eligible = [
+            item for item in judged if item.expected is not None and (realistic is None or realistic(item.label))
+        ]
         false_refusals = sum(item.false_refusal for item in eligible)
-        target = (f"false refusals among the eligible realistic pages: {false_refusals} of {len(eligible)}"
-                  if realistic is not None else "")
-        documents_line = (f"documents unsafe for some reader: {sum(bool(item.unsafe) for item in judged)}, missed: "
-                          f"{sum(bool(item.missed) for item in judged)}, not refused although they must be: "
-                          f"{sum(bool(item.unrefused) for item in judged)}")
+        target = (
+            f"false refusals among the eligible realistic pages: {false_refusals} of {len(eligible)}"
+            if realistic is not None
+            else ""
+        )
+        documents_line = (
+            f"documents unsafe for some reader: {sum(bool(item.unsafe) for item in judged)}, missed: "
+            f"{sum(bool(item.missed) for item in judged)}, not refused although they must be: "
+            f"{sum(bool(item.unrefused) for item in judged)}"
+        )
         report = differential.summary(
-            title, judged, counts, names, MAX_FALSE_REFUSAL_SHARE, heading=self.heading, per_group=per_group,
+            title,
+            judged,
+            counts,
+            names,
+            MAX_FALSE_REFUSAL_SHARE,
+            heading=self.heading,
+            per_group=per_group,
             notes=[self.note, *notes, documents_line, *([target] if target else [])],
             eligible_means="one directive as a top-level paragraph line, other shaped text only mentions, "
-                           f"nothing to refuse, for every reader ({', '.join(names)})")
+            f"nothing to refuse, for every reader ({', '.join(names)})",
+        )
         print(report, file=sys.stderr)
         if self.supported:
             self.assertEqual([item.label for item in judged if item.unsafe], [], "unsafe documents, see stderr")
             self.assertEqual([item.label for item in judged if item.missed], [], "missed directives, see stderr")
-            self.assertEqual([item.label for item in judged if item.unrefused], [],
-                             "pages that must be refused were not, see stderr")
+            self.assertEqual(
+                [item.label for item in judged if item.unrefused], [], "pages that must be refused were not, see stderr"
+            )
             if assert_false_refusals:
-                self.assertLessEqual(false_refusals, MAX_FALSE_REFUSAL_SHARE * len(eligible),
-                                     "too many false refusals, see stderr")
+                self.assertLessEqual(
+                    false_refusals, MAX_FALSE_REFUSAL_SHARE * len(eligible), "too many false refusals, see stderr"
+                )
         return judged
 
 
@@ -134,15 +165,17 @@ class FlavourTests:
     def test_generated_documents(self) -> None:
         case = self._case()
         documents, counts, realistic = generated(self.seed, self.docs, site_pages.SITE_RULES[self.flavour])
-        case.measure(f"generated, seed {self.seed}", documents, counts, per_group="placement",
-                     realistic=realistic.__contains__)
+        case.measure(
+            f"generated, seed {self.seed}", documents, counts, per_group="placement", realistic=realistic.__contains__
+        )
 
     def test_container_pages(self) -> None:
         pages = site_pages.container_pages(self.flavour)
-        counts = {"container": Counter(differential.group_names(page.label).pop() for page in pages),
-                  "variant": Counter(page.label.partition(": ")[2].rpartition(" [")[0] for page in pages)}
-        self._case().measure("D at the top, O inside and around every container", pages, counts,
-                             per_group="container")
+        counts = {
+            "container": Counter(differential.group_names(page.label).pop() for page in pages),
+            "variant": Counter(page.label.partition(": ")[2].rpartition(" [")[0] for page in pages),
+        }
+        self._case().measure("D at the top, O inside and around every container", pages, counts, per_group="container")
 
     def test_generator_covers_every_placement(self) -> None:
         case = self._case()
@@ -159,8 +192,7 @@ class FlavourTests:
         if documents is None:
             case.skipTest("no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON (see reference/testing.md)")
         counts = {"injection": Counter(label.partition(": ")[2] for label, _ in documents)}
-        case.measure("CommonMark spec examples", documents, counts,
-                     assert_false_refusals=self.spec_false_refusals)
+        case.measure("CommonMark spec examples", documents, counts, assert_false_refusals=self.spec_false_refusals)
 
     def _case(self) -> SiteDifferentialCase:
         assert isinstance(self, SiteDifferentialCase), "FlavourTests is mixed into a SiteDifferentialCase"

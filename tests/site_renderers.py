@@ -64,19 +64,49 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["FIXTURES", "MKDOCS_EXTENSIONS", "MKDOCS_EXTENSION_CONFIGS", "MYST_EXTENSIONS", "MYST_SECTIONS",
-           "mkdocs_includes", "render_mkdocs", "render_myst", "render_myst_page"]
+__all__ = [
+    "FIXTURES",
+    "MKDOCS_EXTENSIONS",
+    "MKDOCS_EXTENSION_CONFIGS",
+    "MYST_EXTENSIONS",
+    "MYST_SECTIONS",
+    "mkdocs_includes",
+    "render_mkdocs",
+    "render_myst",
+    "render_myst_page",
+]
 
 #: The folder a rendered page is taken to live in: what its snippets and includes pull in.
 FIXTURES: Final = Path(__file__).resolve().parent / "site_fixtures"
 
 MKDOCS_EXTENSIONS: Final = (
-    "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "toc", "tables",
-    "pymdownx.arithmatex", "pymdownx.betterem", "pymdownx.caret", "pymdownx.details", "pymdownx.highlight",
-    "pymdownx.inlinehilite", "pymdownx.keys", "pymdownx.mark", "pymdownx.smartsymbols", "pymdownx.superfences",
-    "pymdownx.tabbed", "pymdownx.tasklist", "pymdownx.tilde",
-    "pymdownx.blocks.admonition", "pymdownx.blocks.details", "pymdownx.blocks.tab", "pymdownx.blocks.html",
-    "pymdownx.blocks.definition", "pymdownx.snippets",
+    "abbr",
+    "admonition",
+    "attr_list",
+    "def_list",
+    "footnotes",
+    "md_in_html",
+    "toc",
+    "tables",
+    "pymdownx.arithmatex",
+    "pymdownx.betterem",
+    "pymdownx.caret",
+    "pymdownx.details",
+    "pymdownx.highlight",
+    "pymdownx.inlinehilite",
+    "pymdownx.keys",
+    "pymdownx.mark",
+    "pymdownx.smartsymbols",
+    "pymdownx.superfences",
+    "pymdownx.tabbed",
+    "pymdownx.tasklist",
+    "pymdownx.tilde",
+    "pymdownx.blocks.admonition",
+    "pymdownx.blocks.details",
+    "pymdownx.blocks.tab",
+    "pymdownx.blocks.html",
+    "pymdownx.blocks.definition",
+    "pymdownx.snippets",
 )
 MKDOCS_EXTENSION_CONFIGS: Final[dict[str, dict[str, Any]]] = {
     "toc": {"permalink": True},
@@ -87,8 +117,16 @@ MKDOCS_EXTENSION_CONFIGS: Final[dict[str, dict[str, Any]]] = {
     "pymdownx.blocks.tab": {"alternate_style": True},
     "pymdownx.snippets": {"base_path": [str(FIXTURES)]},
 }
-MYST_EXTENSIONS: Final = ("colon_fence", "deflist", "dollarmath", "tasklist", "attrs_inline", "fieldlist",
-                          "substitution", "html_admonition")
+MYST_EXTENSIONS: Final = (
+    "colon_fence",
+    "deflist",
+    "dollarmath",
+    "tasklist",
+    "attrs_inline",
+    "fieldlist",
+    "substitution",
+    "html_admonition",
+)
 #: The elements docutils wraps a heading's section in: a ``p`` inside one is still top level.
 MYST_SECTIONS: Final = frozenset({"section"})
 
@@ -153,12 +191,23 @@ def render_myst_page(text: str) -> tuple[str, tuple[str, ...]]:
 
     DependencyList.add = add
     try:
-        parts = publish_parts(text, source_path=str(FIXTURES / "page.md"), parser=Parser(), writer="html5",
-                              settings_overrides={
-            "myst_enable_extensions": list(MYST_EXTENSIONS), "report_level": 2, "halt_level": 5,
-            "warning_stream": False, "file_insertion_enabled": True, "raw_enabled": True,
-            "output_encoding": "unicode", "embed_stylesheet": False, "doctitle_xform": False,
-        })
+        parts = publish_parts(
+            text,
+            source_path=str(FIXTURES / "page.md"),
+            parser=Parser(),
+            writer="html5",
+            settings_overrides={
+                "myst_enable_extensions": list(MYST_EXTENSIONS),
+                "report_level": 2,
+                "halt_level": 5,
+                "warning_stream": False,
+                "file_insertion_enabled": True,
+                "raw_enabled": True,
+                "output_encoding": "unicode",
+                "embed_stylesheet": False,
+                "doctitle_xform": False,
+            },
+        )
     finally:
         DependencyList.add = original
     # Sphinx's HTML writer writes an inline literal as <code class="docutils literal">; plain docutils's

@@ -38,20 +38,27 @@ _BOM = b"\xef\xbb\xbf"
 QUILL_GRAMMAR: dict[str, Any] = {
     "namespace": "quill",
     "product": "Quill",
-    "operations": {"create_copy": {
-        "existing_path": {"type": "enum", "values": ["refuse", "overwrite"]},
-        "close_required": {"type": "enum", "values": ["yes", "no"]},
-    }},
+    "operations": {
+        "create_copy": {
+            "existing_path": {"type": "enum", "values": ["refuse", "overwrite"]},
+            "close_required": {"type": "enum", "values": ["yes", "no"]},
+        }
+    },
 }
 
 
-def write_corpus(root: str | Path, files: Mapping[str, bytes], *,
-                 versions: Mapping[str, str] | None = None,
-                 statuses: Mapping[str, str] | None = None,
-                 urls: Mapping[str, str | None] | None = None,
-                 grammar: Mapping[str, Any] = QUILL_GRAMMAR,
-                 scheme: str = "major.minor", manifest_name: str = "manifest.json",
-                 extra: Mapping[str, Any] | None = None) -> Path:
+def write_corpus(
+    root: str | Path,
+    files: Mapping[str, bytes],
+    *,
+    versions: Mapping[str, str] | None = None,
+    statuses: Mapping[str, str] | None = None,
+    urls: Mapping[str, str | None] | None = None,
+    grammar: Mapping[str, Any] = QUILL_GRAMMAR,
+    scheme: str = "major.minor",
+    manifest_name: str = "manifest.json",
+    extra: Mapping[str, Any] | None = None,
+) -> Path:
     """Write ``files`` under ``root`` and a pinned ``root/manifest_name``; return its path.
 
     ``files`` maps a manifest-relative POSIX path to raw bytes, in manifest
@@ -78,8 +85,11 @@ def write_corpus(root: str | Path, files: Mapping[str, bytes], *,
         entry["sha256"] = source_digest(raw)
         documents.append(entry)
     manifest = root / manifest_name
-    manifest.write_text(json.dumps({"grammar": grammar, "version_scheme": scheme, **(extra or {}),
-                                    "documents": documents}, indent=2) + "\n", encoding="utf-8")
+    manifest.write_text(
+        json.dumps({"grammar": grammar, "version_scheme": scheme, **(extra or {}), "documents": documents}, indent=2)
+        + "\n",
+        encoding="utf-8",
+    )
     return manifest
 
 
@@ -150,7 +160,7 @@ def assert_span_invariants(raw: bytes, claim: Any) -> None:
     else:
         quote, start, end = claim.quote, claim.start, claim.end
         byte_start, byte_end, line = claim.byte_start, claim.byte_end, claim.line
-    text = (raw[len(_BOM):] if raw.startswith(_BOM) else raw).decode("utf-8")
+    text = (raw[len(_BOM) :] if raw.startswith(_BOM) else raw).decode("utf-8")
     checks = {
         "text[start:end] == quote": text[start:end] == quote,
         "raw[byte_start:byte_end].decode() == quote": raw[byte_start:byte_end].decode("utf-8") == quote,
@@ -171,8 +181,13 @@ def fixture_bytes(source_id: str) -> bytes:
     return (REPO / str(next(d["path"] for d in documents if d["source_id"] == source_id))).read_bytes()
 
 
-def run_cli(argv: Sequence[str], *, stdin: bytes = b"", lab: Callable[..., int] | None = None,
-            environ: Mapping[str, str] | None = None) -> tuple[int, str, str]:
+def run_cli(
+    argv: Sequence[str],
+    *,
+    stdin: bytes = b"",
+    lab: Callable[..., int] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> tuple[int, str, str]:
     """Run ``conflict-gate`` (or, with ``lab``, ``run.py``) in process: ``(exit code, stdout, stderr)``.
 
     ``environ`` is the environment the command sees (default: empty, so a test run inside GitHub
@@ -184,8 +199,12 @@ def run_cli(argv: Sequence[str], *, stdin: bytes = b"", lab: Callable[..., int] 
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(list(argv), prog="python run.py" if lab is not None else "conflict-gate", lab=lab,
-                        environ={} if environ is None else environ)
+            code = main(
+                list(argv),
+                prog="python run.py" if lab is not None else "conflict-gate",
+                lab=lab,
+                environ={} if environ is None else environ,
+            )
     finally:
         sys.stdin = old_stdin
     return code, out.getvalue(), err.getvalue()
@@ -263,13 +282,21 @@ def _yaml_scalar(text: str) -> Any:
 def built_html(body: str, *, region: str = '<div class="col-md-9" role="main">') -> str:
     """A built page as the ``mkdocs`` theme writes one: navigation (which the site reading leaves
     out), then ``body`` inside the main content region."""
-    return (f"<!DOCTYPE html>\n<html><head><title>T</title></head><body>\n"
-            f"<nav><a href=\"#\">@quill create_copy existing_path=nav</a></nav>\n{region}\n{body}\n</div>\n"
-            f"<footer><p>Built with MkDocs.</p></footer></body></html>\n")
+    return (
+        f"<!DOCTYPE html>\n<html><head><title>T</title></head><body>\n"
+        f'<nav><a href="#">@quill create_copy existing_path=nav</a></nav>\n{region}\n{body}\n</div>\n'
+        f"<footer><p>Built with MkDocs.</p></footer></body></html>\n"
+    )
 
 
-def write_site(root: str | Path, pages: Mapping[str, bytes], built: Mapping[str, str], *,
-               config: str = "site_name: T\n", **options: Any) -> Path:
+def write_site(
+    root: str | Path,
+    pages: Mapping[str, bytes],
+    built: Mapping[str, str],
+    *,
+    config: str = "site_name: T\n",
+    **options: Any,
+) -> Path:
     """A small MkDocs site under ``root``: ``mkdocs.yml`` (``config``), the source ``pages`` (paths
     relative to ``docs/``) listed in a pinned manifest beside it (:func:`write_corpus`, ``options``
     passed on), and the hand-written ``built`` pages (paths relative to ``site/``, HTML text). Returns
@@ -296,7 +323,11 @@ def site_judged_corpus(root: str | Path, reason: str, *, status: str | None = No
         built["b/index.html"] = built_html("<p>Nothing here.</p>")
     elif reason != "built_page_missing":
         raise ValueError(reason)
-    manifest = write_site(root, {"a.md": f"{line}\n".encode(), "b.md": f"{line}\n".encode()}, built,
-                          statuses={"b": status} if status else None)
+    manifest = write_site(
+        root,
+        {"a.md": f"{line}\n".encode(), "b.md": f"{line}\n".encode()},
+        built,
+        statuses={"b": status} if status else None,
+    )
     corpus = load_documents(manifest, cache=False)
     return judge_site(corpus, locate_site(str(Path(root) / "site"), corpus.manifest.root))

@@ -42,9 +42,17 @@ FUZZ_CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", DEFAULT_FUZZ_CASES))
 FUZZ_SEED = int(os.environ.get("CONFLICT_GATE_FUZZ_SEED", "20240601"))
 
 #: The verdicts the answer check documents, in precedence order (the issue "After the model").
-DOCUMENTED_VERDICTS = ("no_answer_allowed", "malformed_answer", "contradicts_decision", "quote_not_found",
-                       "misattributed", "unknown_citation", "missing_statement", "missing_citation",
-                       "supported")
+DOCUMENTED_VERDICTS = (
+    "no_answer_allowed",
+    "malformed_answer",
+    "contradicts_decision",
+    "quote_not_found",
+    "misattributed",
+    "unknown_citation",
+    "missing_statement",
+    "missing_citation",
+    "supported",
+)
 
 QUOTE = "@quill create_copy existing_path=refuse"
 GUIDE = "[source: quill-guide:37]"
@@ -55,10 +63,7 @@ QUOTE_GUIDE = f"`{QUOTE}` {GUIDE}"
 QUOTE_REFERENCE = f"`{QUOTE}` {REFERENCE}"
 STATEMENTS = f"In short: {VALUE} for {VERSION}."
 #: A supported answer in the documented form, written out by hand.
-GOOD = ("Quill 1.0 refuses to copy onto an existing path.\n"
-        f"{QUOTE_GUIDE}\n"
-        f"{QUOTE_REFERENCE}\n"
-        f"{STATEMENTS}\n")
+GOOD = f"Quill 1.0 refuses to copy onto an existing path.\n{QUOTE_GUIDE}\n{QUOTE_REFERENCE}\n{STATEMENTS}\n"
 #: The issue's example: real text (the 2.0 page, the guide's code example), not the guide's claim at 37.
 ISSUE_EXAMPLE = f"`@quill create_copy existing_path=overwrite` {GUIDE}"
 
@@ -78,11 +83,16 @@ def supported_answer(decision: Mapping[str, Any], eol: str = "\n") -> str:
     """A supported answer built from ANSWER_FORM and the decision's claims."""
     lines = ["The contract, as documented:"]
     for claim in decision["claims"]:
-        lines.append(f"{ANSWER_FORM.quote.format(directive=claim['quote'])} "
-                     f"{cite(claim['source_id'], claim['start_line'])}")
-    lines.append("In short: " + ANSWER_FORM.value.format(claim_key=decision["claim_key"],
-                                                        value=decision["agreed_value"])
-                 + " for " + ANSWER_FORM.version.format(version=decision["requested_version"]) + ".")
+        lines.append(
+            f"{ANSWER_FORM.quote.format(directive=claim['quote'])} {cite(claim['source_id'], claim['start_line'])}"
+        )
+    lines.append(
+        "In short: "
+        + ANSWER_FORM.value.format(claim_key=decision["claim_key"], value=decision["agreed_value"])
+        + " for "
+        + ANSWER_FORM.version.format(version=decision["requested_version"])
+        + "."
+    )
     return eol.join(lines) + eol
 
 
@@ -102,11 +112,13 @@ class FixtureCase(unittest.TestCase):
         cls.corpus = load_documents(FIXTURE_MANIFEST)
         cls.ready = gate(cls.corpus, ["quill-guide", "quill-reference"], "1.0", "create_copy", "existing_path")
         cls.decisions = {
-            "conflict": gate(cls.corpus, ["quill-guide", "quill-conflicting-guide"], "1.0", "create_copy",
-                             "existing_path"),
+            "conflict": gate(
+                cls.corpus, ["quill-guide", "quill-conflicting-guide"], "1.0", "create_copy", "existing_path"
+            ),
             "no_eligible_version": gate(cls.corpus, ["quill-new-version"], "1.0", "create_copy", "existing_path"),
-            "no_approved_source": gate(cls.corpus, ["quill-draft", "quill-guide"], "1.0", "create_copy",
-                                       "close_required"),
+            "no_approved_source": gate(
+                cls.corpus, ["quill-draft", "quill-guide"], "1.0", "create_copy", "close_required"
+            ),
             "requested_claim_missing": gate(cls.corpus, ["quill-guide"], "1.0", "create_copy", "close_required"),
             "refused": gate(cls.corpus, ["quill-guide", "quill-malformed"], "1.0", "create_copy", "existing_path"),
         }
@@ -133,12 +145,20 @@ class AnswerRequestTest(FixtureCase):
 
     def test_fixture_decision_is_ready_with_two_claims(self) -> None:
         self.assertEqual((self.ready["status"], self.ready["agreed_value"]), ("ready", "refuse"))
-        self.assertEqual([(c["source_id"], c["start_line"], c["quote"]) for c in self.ready["claims"]],
-                         [("quill-guide", 37, QUOTE), ("quill-reference", 22, QUOTE)])
+        self.assertEqual(
+            [(c["source_id"], c["start_line"], c["quote"]) for c in self.ready["claims"]],
+            [("quill-guide", 37, QUOTE), ("quill-reference", 22, QUOTE)],
+        )
 
     def test_system_message_holds_every_citation_exactly(self) -> None:
         system = self.system()
-        for text in (GUIDE, REFERENCE, "`existing_path=<value>`", "`version=1.0`", "`@quill <operation> <key>=<value>`"):
+        for text in (
+            GUIDE,
+            REFERENCE,
+            "`existing_path=<value>`",
+            "`version=1.0`",
+            "`@quill <operation> <key>=<value>`",
+        ):
             self.assertIn(text, system)
         found = [(m.group(1), int(m.group(2))) for m in ANSWER_FORM.citation_pattern().finditer(system)]
         self.assertEqual(found, [("quill-guide", 37), ("quill-reference", 22)])
@@ -157,19 +177,35 @@ class AnswerRequestTest(FixtureCase):
 
     def test_message_derives_from_answer_form(self) -> None:
         """Guards against a second copy of the form in the request: another ANSWER_FORM changes every part."""
-        other = AnswerForm(citation="<<cite {source_id} at line {line}>>", quote="~~{directive}~~",
-                           value="{claim_key} := {value}", version="release {version}")
+        other = AnswerForm(
+            citation="<<cite {source_id} at line {line}>>",
+            quote="~~{directive}~~",
+            value="{claim_key} := {value}",
+            version="release {version}",
+        )
         request = {k: self.ready[k] for k in ("requested_version", "operation", "claim_key")}
-        system = answer_request(self.corpus.grammar, request, self.ready["claims"],
-                                form=other)["messages"][0]["content"]
-        for text in ("<<cite quill-guide at line 37>>", "<<cite quill-reference at line 22>>",
-                     "existing_path := <value>", "release 1.0", "~~@quill <operation> <key>=<value>~~"):
+        system = answer_request(self.corpus.grammar, request, self.ready["claims"], form=other)["messages"][0][
+            "content"
+        ]
+        for text in (
+            "<<cite quill-guide at line 37>>",
+            "<<cite quill-reference at line 22>>",
+            "existing_path := <value>",
+            "release 1.0",
+            "~~@quill <operation> <key>=<value>~~",
+        ):
             self.assertIn(text, system)
         for text in ("[source:", "`version=", "`existing_path="):
             self.assertNotIn(text, system)
-        self.assertIn(other.instructions(self.corpus.grammar, "existing_path", "1.0",
-                                         ["<<cite quill-guide at line 37>>", "<<cite quill-reference at line 22>>"]),
-                      system)
+        self.assertIn(
+            other.instructions(
+                self.corpus.grammar,
+                "existing_path",
+                "1.0",
+                ["<<cite quill-guide at line 37>>", "<<cite quill-reference at line 22>>"],
+            ),
+            system,
+        )
 
     def test_message_allows_code_samples_and_says_what_they_may_not_state(self) -> None:
         """Guards against issue 31's "Use backticks for nothing else": a faithful model could show no code
@@ -178,8 +214,17 @@ class AnswerRequestTest(FixtureCase):
         system = self.ready["answer_request"]["messages"][0]["content"]
         self.assertNotIn("Use backticks for nothing else", system)
         self.assertIn("fenced code blocks", system)
-        for form in ("existing_path", "existing-path", "EXISTING_PATH", "existingPath", "ExistingPath",
-                     "name=value", "name: value", '"name": value', "--name value"):
+        for form in (
+            "existing_path",
+            "existing-path",
+            "EXISTING_PATH",
+            "existingPath",
+            "ExistingPath",
+            "name=value",
+            "name: value",
+            '"name": value',
+            "--name value",
+        ):
             self.assertIn(form, system)
 
     def test_the_users_question_is_a_separate_user_message(self) -> None:
@@ -201,9 +246,13 @@ class AnswerRequestTest(FixtureCase):
         user = self.ready["answer_request"]["messages"][1]["content"]
         payload = json.loads(user)
         self.assertEqual(canonical_json(payload), user)
-        self.assertEqual(payload, {"question": {"requested_version": "1.0", "operation": "create_copy",
-                                                "claim_key": "existing_path"},
-                                   "claims": self.ready["claims"]})
+        self.assertEqual(
+            payload,
+            {
+                "question": {"requested_version": "1.0", "operation": "create_copy", "claim_key": "existing_path"},
+                "claims": self.ready["claims"],
+            },
+        )
 
     def test_answer_request_is_pure(self) -> None:
         request = {k: self.ready[k] for k in ("requested_version", "operation", "claim_key")}
@@ -244,20 +293,25 @@ class VerdictTableTest(FixtureCase):
         ],
         "no_answer_allowed": [
             (f"{name}: {label}", answer, name)
-            for name in ("conflict", "no_eligible_version", "no_approved_source", "requested_claim_missing",
-                         "refused")
+            for name in ("conflict", "no_eligible_version", "no_approved_source", "requested_claim_missing", "refused")
             for label, answer in (("a perfect answer", GOOD), ("empty", ""), ("not UTF-8", b"\xff"))
         ],
         "malformed_answer": [
-            ("empty", "", None), ("whitespace only", " \r\n\t ", None), ("empty bytes", b"", None),
-            ("not UTF-8", GOOD.encode() + b"\xff", None), ("overlong UTF-8", b"\xc0\xaf" + GOOD.encode(), None),
+            ("empty", "", None),
+            ("whitespace only", " \r\n\t ", None),
+            ("empty bytes", b"", None),
+            ("not UTF-8", GOOD.encode() + b"\xff", None),
+            ("overlong UTF-8", b"\xc0\xaf" + GOOD.encode(), None),
             ("encoded surrogate", GOOD.encode() + b"\xed\xa0\x80", None),
             ("Cyrillic o in a quote", GOOD + "`@quill create_copy existing_path=\u043everwrite` " + GUIDE, None),
             ("Cyrillic e in the agreed value", GOOD.replace(VALUE, "`existing_path=r\u0435fuse`"), None),
             ("Cyrillic i in a citation id", GOOD.replace(GUIDE, "[source: qu\u0456ll-guide:37]"), None),
             ("fullwidth digits in a citation line", GOOD.replace(GUIDE, "[source: quill-guide:\uff13\uff17]"), None),
-            ("zero-width space in a quote", GOOD.replace(f"`{QUOTE}` {GUIDE}", f"`@quill\u200b create_copy "
-                                                                               f"existing_path=refuse` {GUIDE}"), None),
+            (
+                "zero-width space in a quote",
+                GOOD.replace(f"`{QUOTE}` {GUIDE}", f"`@quill\u200b create_copy existing_path=refuse` {GUIDE}"),
+                None,
+            ),
             ("fullwidth equals in a statement", GOOD.replace(VERSION, "`version\uff1d1.0`"), None),
             ("no-break space in a statement", GOOD.replace(VALUE, "`existing_path=\u00a0refuse`"), None),
             ("control character in a quote", GOOD.replace(f"`{QUOTE}`", f"`{QUOTE}\x07`"), None),
@@ -270,7 +324,8 @@ class VerdictTableTest(FixtureCase):
             ("too large", GOOD + "x" * (MAX_ANSWER_BYTES - len(GOOD) + 1), None),
             ("too large as bytes", (GOOD + "x" * (MAX_ANSWER_BYTES - len(GOOD) + 1)).encode(), None),
             ("too large in bytes, not in code points", GOOD + "\u00e9" * (MAX_ANSWER_BYTES // 2), None),
-            ("not text", None, None), ("a list", [GOOD], None),
+            ("not text", None, None),
+            ("a list", [GOOD], None),
         ],
         "contradicts_decision": [
             ("another value added", GOOD + "`existing_path=overwrite`", None),
@@ -289,8 +344,11 @@ class VerdictTableTest(FixtureCase):
         "misattributed": [
             ("the issue's example alone", ISSUE_EXAMPLE, None),
             ("the issue's example in a good answer", GOOD + ISSUE_EXAMPLE + "\n", None),
-            ("the draft's claim cited as the reference", GOOD + f"`@quill create_copy existing_path=overwrite` {REFERENCE}",
-             None),
+            (
+                "the draft's claim cited as the reference",
+                GOOD + f"`@quill create_copy existing_path=overwrite` {REFERENCE}",
+                None,
+            ),
             ("a code example's line cited as a claim", GOOD + f"`@quill create_copy close_required=no` {GUIDE}", None),
         ],
         "unknown_citation": [
@@ -309,8 +367,7 @@ class VerdictTableTest(FixtureCase):
         ],
         "missing_citation": [
             ("the reference not cited", GOOD.replace(QUOTE_REFERENCE + "\n", ""), None),
-            ("the quote's citation on the next line",
-             GOOD.replace(QUOTE_REFERENCE, f"`{QUOTE}`\n{REFERENCE}"), None),
+            ("the quote's citation on the next line", GOOD.replace(QUOTE_REFERENCE, f"`{QUOTE}`\n{REFERENCE}"), None),
             ("the citation before the quote only", GOOD.replace(QUOTE_REFERENCE, f"{REFERENCE} `{QUOTE}`"), None),
             ("citation in another bracket", GOOD.replace(REFERENCE, "(source: quill-reference:22)"), None),
         ],
@@ -333,17 +390,31 @@ class VerdictTableTest(FixtureCase):
     def test_precedence_when_several_apply(self) -> None:
         cases = [
             ("malformed before contradicts", GOOD + "`version=2.0` `existing_path=\u043everwrite`", "malformed_answer"),
-            ("contradicts before quote_not_found",
-             GOOD + f"`@quill create_copy existing_path=replace` {GUIDE} `existing_path=overwrite`",
-             "contradicts_decision"),
-            ("quote_not_found before misattributed",
-             GOOD + ISSUE_EXAMPLE + f"\n`@quill create_copy existing_path=replace` {GUIDE}", "quote_not_found"),
-            ("misattributed before unknown_citation", GOOD + ISSUE_EXAMPLE + " [source: quill-guide:38]",
-             "misattributed"),
-            ("unknown_citation before missing_statement", GOOD.replace(VERSION, "1.0") + "[source: quill-nope:1]",
-             "unknown_citation"),
-            ("missing_statement before missing_citation", GOOD.replace(VERSION, "1.0").replace(QUOTE_REFERENCE, ""),
-             "missing_statement"),
+            (
+                "contradicts before quote_not_found",
+                GOOD + f"`@quill create_copy existing_path=replace` {GUIDE} `existing_path=overwrite`",
+                "contradicts_decision",
+            ),
+            (
+                "quote_not_found before misattributed",
+                GOOD + ISSUE_EXAMPLE + f"\n`@quill create_copy existing_path=replace` {GUIDE}",
+                "quote_not_found",
+            ),
+            (
+                "misattributed before unknown_citation",
+                GOOD + ISSUE_EXAMPLE + " [source: quill-guide:38]",
+                "misattributed",
+            ),
+            (
+                "unknown_citation before missing_statement",
+                GOOD.replace(VERSION, "1.0") + "[source: quill-nope:1]",
+                "unknown_citation",
+            ),
+            (
+                "missing_statement before missing_citation",
+                GOOD.replace(VERSION, "1.0").replace(QUOTE_REFERENCE, ""),
+                "missing_statement",
+            ),
             ("a citation alone", GUIDE, "missing_statement"),
         ]
         for name, answer, verdict in cases:
@@ -361,22 +432,37 @@ class VerdictTableTest(FixtureCase):
         result = self.check(ISSUE_EXAMPLE)
         self.assertEqual(result["verdict"], "misattributed")
         first = result["findings"][0]
-        self.assertEqual({k: first[k] for k in ("kind", "quote", "source_id", "line", "start", "end")},
-                         {"kind": "misattributed", "quote": "@quill create_copy existing_path=overwrite",
-                          "source_id": "quill-guide", "line": 37, "start": 0,
-                          "end": len("`@quill create_copy existing_path=overwrite`")})
+        self.assertEqual(
+            {k: first[k] for k in ("kind", "quote", "source_id", "line", "start", "end")},
+            {
+                "kind": "misattributed",
+                "quote": "@quill create_copy existing_path=overwrite",
+                "source_id": "quill-guide",
+                "line": 37,
+                "start": 0,
+                "end": len("`@quill create_copy existing_path=overwrite`"),
+            },
+        )
         self.assertEqual(self.verdict(ISSUE_EXAMPLE.replace("overwrite", "\u043everwrite")), "malformed_answer")
 
     def test_result_shape(self) -> None:
         result = self.check(GOOD)
         self.assertEqual(list(result), ["verdict", "verdict_class", "findings", "decision"])
-        self.assertEqual(result["decision"], {"requested_version": "1.0", "operation": "create_copy",
-                                              "claim_key": "existing_path", "status": "ready",
-                                              "reason": "eligible_directives_agree"})
+        self.assertEqual(
+            result["decision"],
+            {
+                "requested_version": "1.0",
+                "operation": "create_copy",
+                "claim_key": "existing_path",
+                "status": "ready",
+                "reason": "eligible_directives_agree",
+            },
+        )
         finding = self.check(GOOD.replace(QUOTE_REFERENCE, ""))["findings"][0]
         self.assertEqual(list(finding)[:4], ["kind", "detail", "start", "end"])
-        self.assertEqual((finding["kind"], finding["source_id"], finding["line"]),
-                         ("missing_citation", "quill-reference", 22))
+        self.assertEqual(
+            (finding["kind"], finding["source_id"], finding["line"]), ("missing_citation", "quill-reference", 22)
+        )
 
     def test_the_decision_is_not_changed(self) -> None:
         saved = copy.deepcopy(self.ready)
@@ -390,9 +476,15 @@ class OffsetTest(FixtureCase):
 
     def test_offsets_are_code_points_into_the_answer_as_given(self) -> None:
         prefix = " \r\n  Na\u00efve caf\u00e9 \u2014 "  # whitespace kept, non-ASCII before every form
-        answer = (prefix + GOOD.replace("\n", "\r\n") + ISSUE_EXAMPLE + " [source: quill-guide:38]\r\n"
-                  + "`existing_path=overwrite` `version=2.0` `@quill create_copy existing_path=replace` "
-                  + GUIDE + " `existing_path=r\u0435fuse`\n")
+        answer = (
+            prefix
+            + GOOD.replace("\n", "\r\n")
+            + ISSUE_EXAMPLE
+            + " [source: quill-guide:38]\r\n"
+            + "`existing_path=overwrite` `version=2.0` `@quill create_copy existing_path=replace` "
+            + GUIDE
+            + " `existing_path=r\u0435fuse`\n"
+        )
         for form in (answer, answer.encode("utf-8")):
             with self.subTest(type=type(form).__name__):
                 findings = self.check(form)["findings"]
@@ -404,27 +496,35 @@ class OffsetTest(FixtureCase):
                     ("quote_not_found", "`@quill create_copy existing_path=replace`"),
                     ("non_ascii_in_form", "`existing_path=r\u0435fuse`"),
                 }
-                seen = {(f["kind"], answer[f["start"]:f["end"]]) for f in findings
-                        if f["start"] is not None and f["end"] is not None and f["end"] > f["start"]}
+                seen = {
+                    (f["kind"], answer[f["start"] : f["end"]])
+                    for f in findings
+                    if f["start"] is not None and f["end"] is not None and f["end"] > f["start"]
+                }
                 self.assertEqual(seen, expected)
                 for finding in findings:
                     if "quote" in finding and finding["kind"] != "broken_form":
-                        self.assertEqual(answer[finding["start"]:finding["end"]], f"`{finding['quote']}`")
+                        self.assertEqual(answer[finding["start"] : finding["end"]], f"`{finding['quote']}`")
                 unknown = next(f for f in findings if f["kind"] == "unknown_citation")
                 self.assertEqual((unknown["source_id"], unknown["line"]), ("quill-guide", 38))
 
     def test_another_key_of_the_operation_is_named_as_such(self) -> None:
         """Regression (a newcomer's trial): an answer that also stated another key of the operation was
         told ``states close_required=yes; the decision is existing_path=refuse``, as if the two clashed."""
-        finding = next(f for f in self.check(GOOD + "\nIt also sets `close_required=yes`.\n")["findings"]
-                       if f["kind"] == "other_value")
-        self.assertEqual(finding["detail"], "states another key, close_required=yes: an answer states only the "
-                                            "decision's existing_path=refuse")
+        finding = next(
+            f
+            for f in self.check(GOOD + "\nIt also sets `close_required=yes`.\n")["findings"]
+            if f["kind"] == "other_value"
+        )
+        self.assertEqual(
+            finding["detail"],
+            "states another key, close_required=yes: an answer states only the decision's existing_path=refuse",
+        )
 
     def test_broken_citation_span(self) -> None:
         answer = "\u00e9\u00e9 " + GOOD + "[source: quill-guide]"
         finding = next(f for f in self.check(answer)["findings"] if f["kind"] == "broken_form")
-        self.assertEqual(answer[finding["start"]:finding["end"]], "[source: quill-guide]")
+        self.assertEqual(answer[finding["start"] : finding["end"]], "[source: quill-guide]")
 
 
 class NormalisationTest(FixtureCase):
@@ -449,7 +549,9 @@ class NormalisationTest(FixtureCase):
         """Guards against Unicode normalisation, case folding or space collapsing letting a look-alike pass."""
         cases = {
             "NFKC fullwidth letters": GOOD.replace(VALUE, "`existing_path=\uff52efuse`"),
-            "NFKC fullwidth at sign": GOOD.replace(f"`{QUOTE}` {GUIDE}", f"`\uff20quill create_copy existing_path=refuse` {GUIDE}"),
+            "NFKC fullwidth at sign": GOOD.replace(
+                f"`{QUOTE}` {GUIDE}", f"`\uff20quill create_copy existing_path=refuse` {GUIDE}"
+            ),
             "case": GOOD.replace(VALUE, "`EXISTING_PATH=REFUSE`"),
             "inner space in a statement": GOOD.replace(VALUE, "`existing_path= refuse`"),
             "tab in a quote": GOOD.replace(f"`{QUOTE}`", "`@quill\tcreate_copy existing_path=refuse`"),
@@ -469,8 +571,9 @@ class FailClosedTest(FixtureCase):
             "Cyrillic o in overwrite (quote)": f"`@quill create_copy existing_path=\u043everwrite` {GUIDE}",
             "Cyrillic o in a statement": GOOD + "`existing_path=\u043everwrite`",
             "Cyrillic e in refuse (statement, otherwise perfect)": GOOD.replace(VALUE, "`existing_path=r\u0435fuse`"),
-            "Cyrillic e in refuse (quote, otherwise perfect)":
-                GOOD.replace(QUOTE_GUIDE, f"`@quill create_copy existing_path=r\u0435fuse` {GUIDE}"),
+            "Cyrillic e in refuse (quote, otherwise perfect)": GOOD.replace(
+                QUOTE_GUIDE, f"`@quill create_copy existing_path=r\u0435fuse` {GUIDE}"
+            ),
             "Cyrillic e in a citation id": GOOD.replace(REFERENCE, "[source: quill-r\u0435ference:22]"),
             "lone surrogate in a quote": GOOD.replace(f"`{QUOTE}`", f"`{QUOTE}\ud800`"),
         }.items():
@@ -481,17 +584,24 @@ class FailClosedTest(FixtureCase):
     def test_hostile_text_outside_forms_gives_the_verdict_a_reader_would(self) -> None:
         """Guards against a crash, and against hostile text around a good answer passing or failing by accident."""
         for answer, verdict, kinds in (
-                (GOOD + "\ud800", "malformed_answer", {"not_utf8"}),  # no reader can be shown a lone surrogate
-                ("\x00" * 10, "malformed_answer", {"control_character", "missing_citation", "missing_value",
-                                                    "missing_version"}),
-                ("[" * 1000, "missing_statement", {"missing_citation", "missing_value", "missing_version"}),
-                # a line of backticks opens a fenced code block (CommonMark 4.5): nothing in it is a form
-                ("`" * 999, "missing_statement", {"missing_citation", "missing_value", "missing_version"}),
-                ("[source: " * 500, "malformed_answer",
-                 {"broken_form", "missing_citation", "missing_value", "missing_version"}),
-                ("\u2028".join([GOOD, GOOD]), "supported", set()),  # prose line separator: the forms hold
-                ("\ufeff" + GOOD, "supported", set()),  # a BOM is invisible
-                (GOOD + "[source: \u00e9]", "malformed_answer", {"broken_form"})):
+            (GOOD + "\ud800", "malformed_answer", {"not_utf8"}),  # no reader can be shown a lone surrogate
+            (
+                "\x00" * 10,
+                "malformed_answer",
+                {"control_character", "missing_citation", "missing_value", "missing_version"},
+            ),
+            ("[" * 1000, "missing_statement", {"missing_citation", "missing_value", "missing_version"}),
+            # a line of backticks opens a fenced code block (CommonMark 4.5): nothing in it is a form
+            ("`" * 999, "missing_statement", {"missing_citation", "missing_value", "missing_version"}),
+            (
+                "[source: " * 500,
+                "malformed_answer",
+                {"broken_form", "missing_citation", "missing_value", "missing_version"},
+            ),
+            ("\u2028".join([GOOD, GOOD]), "supported", set()),  # prose line separator: the forms hold
+            ("\ufeff" + GOOD, "supported", set()),  # a BOM is invisible
+            (GOOD + "[source: \u00e9]", "malformed_answer", {"broken_form"}),
+        ):
             with self.subTest(answer=answer[:40]):
                 result = self.check(answer)
                 self.assertEqual((result["verdict"], {f["kind"] for f in result["findings"]}), (verdict, kinds))
@@ -511,19 +621,23 @@ class FailClosedTest(FixtureCase):
     def test_a_look_alike_citation_is_not_ignored(self) -> None:
         """Guards against a citation a reader sees, spelled with look-alikes of ``source`` or of the
         brackets, being skipped as prose: it cites a line that is no claim, yet the answer was supported."""
-        for name, extra in {"Cyrillic e in 'source'": "[sourc\u0435: quill-guide:99]",
-                            "Cyrillic o in 'source'": "[s\u043eurce: quill-new-version:20]",
-                            "fullwidth brackets": "\uff3bsource: quill-guide:99\uff3d",
-                            "ASCII form beside a fullwidth colon": "[source\uff1a quill-guide:99]"}.items():
+        for name, extra in {
+            "Cyrillic e in 'source'": "[sourc\u0435: quill-guide:99]",
+            "Cyrillic o in 'source'": "[s\u043eurce: quill-new-version:20]",
+            "fullwidth brackets": "\uff3bsource: quill-guide:99\uff3d",
+            "ASCII form beside a fullwidth colon": "[source\uff1a quill-guide:99]",
+        }.items():
             with self.subTest(name):
                 self.assertNotEqual(self.verdict(GOOD + extra), "supported")
 
     def test_a_double_backtick_code_span_is_read(self) -> None:
         """Guards against a statement a reader sees as code (Markdown ````x=y````) passing as prose:
         ``existing_path=overwrite`` or ``version=2.0`` in double backticks left the answer supported."""
-        for name, extra in {"another value": "Since 2.0: ``existing_path=overwrite``",
-                            "another version": "See ``version=2.0``",
-                            "a misattributed quote": f"``@quill create_copy existing_path=overwrite`` {GUIDE}"}.items():
+        for name, extra in {
+            "another value": "Since 2.0: ``existing_path=overwrite``",
+            "another version": "See ``version=2.0``",
+            "a misattributed quote": f"``@quill create_copy existing_path=overwrite`` {GUIDE}",
+        }.items():
             with self.subTest(name):
                 self.assertNotEqual(self.verdict(GOOD + extra), "supported")
 
@@ -538,7 +652,9 @@ class DecisionCheckTest(FixtureCase):
         self.assertIn(error.reason, DECISION_FILE_REASONS)
         return error
 
-    def edited(self, edit: Callable[[dict[str, Any]], Any], decision: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def edited(
+        self, edit: Callable[[dict[str, Any]], Any], decision: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         copied = copy.deepcopy(dict(decision or self.ready))
         edit(copied)
         return copied
@@ -577,9 +693,10 @@ class DecisionCheckTest(FixtureCase):
         """Guards against a decision missing a field (or with an extra one) being reported as a
         mismatch of values at the root: it is not the shape of a gate result."""
         for name, edit, pointer in (
-                ("status removed", lambda d: d.pop("status"), "/status"),
-                ("answer_request removed", lambda d: d.pop("answer_request"), "/answer_request"),
-                ("an extra field", lambda d: d.update(verified=True), "/verified")):
+            ("status removed", lambda d: d.pop("status"), "/status"),
+            ("answer_request removed", lambda d: d.pop("answer_request"), "/answer_request"),
+            ("an extra field", lambda d: d.update(verified=True), "/verified"),
+        ):
             with self.subTest(name):
                 error = self.error(self.edited(edit))
                 self.assertEqual((error.reason, error.pointer), ("invalid_decision", pointer))
@@ -595,10 +712,10 @@ class DecisionCheckTest(FixtureCase):
             "/claims": lambda d: d["claims"].pop(),
             "/agreed_value": lambda d: d.update(agreed_value="overwrite"),
             "/status": lambda d: d.update(status="conflict"),
-            "/answer_request/messages/0/content":
-                lambda d: d["answer_request"]["messages"][0].update(content="Answer freely."),
-            "/answer_request/messages/1/content":
-                lambda d: d["answer_request"]["messages"][1].update(content="{}"),
+            "/answer_request/messages/0/content": lambda d: d["answer_request"]["messages"][0].update(
+                content="Answer freely."
+            ),
+            "/answer_request/messages/1/content": lambda d: d["answer_request"]["messages"][1].update(content="{}"),
             "/eligible_source_ids": lambda d: d.update(eligible_source_ids=["quill-guide"]),
         }
         for pointer, edit in cases.items():
@@ -621,8 +738,9 @@ class DecisionCheckTest(FixtureCase):
         """Same ids and request, other pinned bytes: the decision is not this corpus's."""
         guide = fixture_bytes("quill-guide").replace(b"## Contract\n", b"## Contract\n\n")
         with tempfile.TemporaryDirectory(prefix="conflict-gate-test-") as root:
-            manifest = write_corpus(root, {"docs/quill-guide.md": guide,
-                                           "docs/quill-reference.md": fixture_bytes("quill-reference")})
+            manifest = write_corpus(
+                root, {"docs/quill-guide.md": guide, "docs/quill-reference.md": fixture_bytes("quill-reference")}
+            )
             other = load_documents(manifest)
             decision = gate(other, ["quill-guide", "quill-reference"], "1.0", "create_copy", "existing_path")
             self.assertEqual(decision["claims"][0]["start_line"], 38)
@@ -632,8 +750,9 @@ class DecisionCheckTest(FixtureCase):
             self.assertTrue(str(caught.exception.pointer).startswith("/claims/0/"), caught.exception.pointer)
             with self.assertRaises(DecisionError):
                 check_answer(other, self.ready, GOOD)
-            self.assertEqual(check_answer(other, decision, GOOD.replace(GUIDE, "[source: quill-guide:38]"))["verdict"],
-                             "supported")
+            self.assertEqual(
+                check_answer(other, decision, GOOD.replace(GUIDE, "[source: quill-guide:38]"))["verdict"], "supported"
+            )
 
 
 class NonQuillGrammarTest(CorpusTestCase):
@@ -645,11 +764,16 @@ class NonQuillGrammarTest(CorpusTestCase):
             "docs/acme-b.md": b"# B\n\nprose\n\n@acme-widgets client.connect max-retries=3\n",
             "docs/acme-draft.md": b"@acme-widgets client.connect max-retries=7\n",
         }
-        self.acme, _ = self.corpus(files, grammar=ACME_GRAMMAR, scheme="semver",
-                                   versions=dict.fromkeys(("acme-a", "acme-b", "acme-draft"), ACME_VERSION),
-                                   statuses={"acme-draft": "draft"})
-        self.decision = gate(self.acme, ["acme-a", "acme-b", "acme-draft"], ACME_VERSION, "client.connect",
-                             "max-retries")
+        self.acme, _ = self.corpus(
+            files,
+            grammar=ACME_GRAMMAR,
+            scheme="semver",
+            versions=dict.fromkeys(("acme-a", "acme-b", "acme-draft"), ACME_VERSION),
+            statuses={"acme-draft": "draft"},
+        )
+        self.decision = gate(
+            self.acme, ["acme-a", "acme-b", "acme-draft"], ACME_VERSION, "client.connect", "max-retries"
+        )
         self.good = supported_answer(self.decision)
 
     def verdict(self, answer: Any) -> str:
@@ -660,8 +784,13 @@ class NonQuillGrammarTest(CorpusTestCase):
         request = self.decision["answer_request"]
         assert request is not None
         system = request["messages"][0]["content"]
-        for text in (f"Acme Widgets {ACME_VERSION}", "[source: acme-a:3], [source: acme-b:5]", "`max-retries=<value>`",
-                     f"`version={ACME_VERSION}`", "`@acme-widgets <operation> <key>=<value>`"):
+        for text in (
+            f"Acme Widgets {ACME_VERSION}",
+            "[source: acme-a:3], [source: acme-b:5]",
+            "`max-retries=<value>`",
+            f"`version={ACME_VERSION}`",
+            "`@acme-widgets <operation> <key>=<value>`",
+        ):
             self.assertIn(text, system)
         self.assertNotIn("acme-draft", system)
         self.assertNotIn("quill", system.lower())
@@ -683,15 +812,19 @@ class NonQuillGrammarTest(CorpusTestCase):
             with self.subTest(answer=answer):
                 self.assertEqual(self.verdict(answer), verdict)
 
-
     def test_the_key_as_code_writes_it(self) -> None:
         """Guards against issue 31's report: 6 of 36 answers a model wrote were ``malformed_answer``
         (``look_alike``) for ``client.connect(max_retries=3)`` in a Python sample, the grammar's key
         being ``max-retries`` and 3 the agreed value."""
         python = "\n\n```python\nclient = acme.Client()\nclient.connect(host, max_retries=3)\n```\n"
-        for sample in (python, "\n\n```js\nawait client.connect(host, { maxRetries: 3 });\n```\n",
-                       "\n\n```yaml\nclient:\n  max-retries: 3\n```\n", "\n\n```sh\nexport MAX_RETRIES=3\n```\n",
-                       "\n\n```sh\nacme connect --max-retries 3\n```\n", " Or `MaxRetries = 3` in C#."):
+        for sample in (
+            python,
+            "\n\n```js\nawait client.connect(host, { maxRetries: 3 });\n```\n",
+            "\n\n```yaml\nclient:\n  max-retries: 3\n```\n",
+            "\n\n```sh\nexport MAX_RETRIES=3\n```\n",
+            "\n\n```sh\nacme connect --max-retries 3\n```\n",
+            " Or `MaxRetries = 3` in C#.",
+        ):
             with self.subTest(sample=sample):
                 self.assertEqual(self.verdict(self.good + sample), "supported")
                 self.assertEqual(self.verdict(self.good + sample.replace("3", "5")), "contradicts_decision")
@@ -704,19 +837,56 @@ class NonQuillGrammarTest(CorpusTestCase):
 # Seeded fuzz
 
 #: character -> a look-alike that is not it.
-LOOKALIKES = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "o": "\u043e", "p": "\u0440", "x": "\u0445",
-              "y": "\u0443", "i": "\u0456", "s": "\u0455", "l": "\u04cf", "u": "\u057d", "g": "\u0261",
-              "-": "\u2010", "_": "\uff3f", ":": "\uff1a", ".": "\u2024", "=": "\ua78a", "@": "\uff20",
-              "0": "\u041e", "1": "\u0661", "2": "\u14bf", "3": "\u0417", "7": "\uff17", "r": "\u0433", "t": "\u0442", "w": "\u051d", "m": "\u043c", "n": "\u0578",
-              "q": "\u051b", "d": "\u0501", "b": "\u042c", "f": "\u0192", "h": "\u04bb", "k": "\u03ba",
-              "v": "\u03bd"}
+LOOKALIKES = {
+    "a": "\u0430",
+    "c": "\u0441",
+    "e": "\u0435",
+    "o": "\u043e",
+    "p": "\u0440",
+    "x": "\u0445",
+    "y": "\u0443",
+    "i": "\u0456",
+    "s": "\u0455",
+    "l": "\u04cf",
+    "u": "\u057d",
+    "g": "\u0261",
+    "-": "\u2010",
+    "_": "\uff3f",
+    ":": "\uff1a",
+    ".": "\u2024",
+    "=": "\ua78a",
+    "@": "\uff20",
+    "0": "\u041e",
+    "1": "\u0661",
+    "2": "\u14bf",
+    "3": "\u0417",
+    "7": "\uff17",
+    "r": "\u0433",
+    "t": "\u0442",
+    "w": "\u051d",
+    "m": "\u043c",
+    "n": "\u0578",
+    "q": "\u051b",
+    "d": "\u0501",
+    "b": "\u042c",
+    "f": "\u0192",
+    "h": "\u04bb",
+    "k": "\u03ba",
+    "v": "\u03bd",
+}
 
 
 class FuzzContext:
     """A ready decision and what a supported answer for it is made of."""
 
-    def __init__(self, name: str, corpus: Corpus, decision: Mapping[str, Any],
-                 other_values: tuple[str, ...], other_versions: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        name: str,
+        corpus: Corpus,
+        decision: Mapping[str, Any],
+        other_values: tuple[str, ...],
+        other_versions: tuple[str, ...],
+    ) -> None:
         self.name = name
         self.corpus = corpus
         self.decision = decision
@@ -731,7 +901,13 @@ class FuzzContext:
 
     def base(self, rng: random.Random) -> str:
         """A random supported answer: every claim cited once, quotes optional, both statements."""
-        prose = ["The contract is documented.", "Quoting the sources:", "", "See below.", "Na\u00efve \u2014 caf\u00e9."]
+        prose = [
+            "The contract is documented.",
+            "Quoting the sources:",
+            "",
+            "See below.",
+            "Na\u00efve \u2014 caf\u00e9.",
+        ]
         lines = []
         for source_id, line, quote in self.claims:
             citation = cite(source_id, line)
@@ -745,7 +921,7 @@ class FuzzContext:
             lines.insert(rng.randrange(len(lines) + 1), rng.choice(prose))
         if rng.random() < 0.3 and len(lines) > 1:  # two forms on one line
             i = rng.randrange(len(lines) - 1)
-            lines[i:i + 2] = [lines[i] + " " + lines[i + 1]]
+            lines[i : i + 2] = [lines[i] + " " + lines[i + 1]]
         eol = rng.choice(["\n", "\r\n", "\r\n"])  # a lone CR is a control_character (a terminal overwrites)
         return rng.choice(["", " ", "\n", "\r\n\t"]) + eol.join(lines) + rng.choice(["", eol, " \n", "\t"])
 
@@ -804,13 +980,13 @@ class FuzzContext:
         pool = "abcdefghijklmnopqrstuvwxyz0123456789_-.=@ `[]:" + "\u00e9\u043e\u200b\u00a0\uff41"
         op = rng.choice(["replace", "insert", "delete"])
         if op == "delete":
-            return answer[:at] + answer[at + 1:]
+            return answer[:at] + answer[at + 1 :]
         ch = rng.choice(pool)
         if op == "insert":
             return answer[:at] + ch + answer[at:]
         if ch == answer[at]:
             return None
-        return answer[:at] + ch + answer[at + 1:]
+        return answer[:at] + ch + answer[at + 1 :]
 
     def move_line(self, rng: random.Random, answer: str) -> str | None:
         if len(self.claims) < 2:
@@ -841,10 +1017,9 @@ class FuzzContext:
         if not positions:
             return None
         at = rng.choice(positions)
-        return answer[:at] + LOOKALIKES[answer[at]] + answer[at + 1:]
+        return answer[:at] + LOOKALIKES[answer[at]] + answer[at + 1 :]
 
-    MUTATIONS = ("drop_citation", "add_citation", "swap_value", "swap_version", "edit_quote", "move_line",
-                 "lookalike")
+    MUTATIONS = ("drop_citation", "add_citation", "swap_value", "swap_version", "edit_quote", "move_line", "lookalike")
 
 
 class FuzzTest(CorpusTestCase):
@@ -853,22 +1028,40 @@ class FuzzTest(CorpusTestCase):
     def contexts(self) -> list[FuzzContext]:
         fixture = load_documents(FIXTURE_MANIFEST)
         ready = gate(fixture, ["quill-guide", "quill-reference"], "1.0", "create_copy", "existing_path")
-        files = {"docs/acme-a.md": b"# A\n\n@acme-widgets client.connect max-retries=3\n",
-                 "docs/acme-b.md": b"# B\n\n\n\n\n@acme-widgets client.connect max-retries=3\n",
-                 "docs/acme-old.md": b"@acme-widgets client.connect max-retries=7\n"}
-        acme, _ = self.corpus(files, grammar=ACME_GRAMMAR, scheme="semver",
-                              versions={"acme-a": ACME_VERSION, "acme-b": ACME_VERSION, "acme-old": "1.1.0"})
+        files = {
+            "docs/acme-a.md": b"# A\n\n@acme-widgets client.connect max-retries=3\n",
+            "docs/acme-b.md": b"# B\n\n\n\n\n@acme-widgets client.connect max-retries=3\n",
+            "docs/acme-old.md": b"@acme-widgets client.connect max-retries=7\n",
+        }
+        acme, _ = self.corpus(
+            files,
+            grammar=ACME_GRAMMAR,
+            scheme="semver",
+            versions={"acme-a": ACME_VERSION, "acme-b": ACME_VERSION, "acme-old": "1.1.0"},
+        )
         acme_ready = gate(acme, ["acme-a", "acme-b"], ACME_VERSION, "client.connect", "max-retries")
         return [
-            FuzzContext("quill", fixture, ready, ("overwrite", "Refuse", "refuse2", "yes", "refus"),
-                        ("2.0", "1.1", "1.00", "01.0", "1", "1.0.0", "latest", "0.1")),
-            FuzzContext("acme", acme, acme_ready, ("7", "03", "30", "0", "10", "-3", "3.0", "+3"),
-                        ("1.2.0", "1.2.0-rc.2", "1.1.0", "1.2.0-RC.1", "v1.2.0-rc.1")),
+            FuzzContext(
+                "quill",
+                fixture,
+                ready,
+                ("overwrite", "Refuse", "refuse2", "yes", "refus"),
+                ("2.0", "1.1", "1.00", "01.0", "1", "1.0.0", "latest", "0.1"),
+            ),
+            FuzzContext(
+                "acme",
+                acme,
+                acme_ready,
+                ("7", "03", "30", "0", "10", "-3", "3.0", "+3"),
+                ("1.2.0", "1.2.0-rc.2", "1.1.0", "1.2.0-RC.1", "v1.2.0-rc.1"),
+            ),
         ]
 
     def where(self, index: int, *parts: Any) -> str:
-        return (f"seed={FUZZ_SEED} case={index} (rerun: CONFLICT_GATE_FUZZ_SEED={FUZZ_SEED} "
-                f"CONFLICT_GATE_FUZZ_CASES={FUZZ_CASES}) " + " ".join(repr(p) for p in parts))
+        return (
+            f"seed={FUZZ_SEED} case={index} (rerun: CONFLICT_GATE_FUZZ_SEED={FUZZ_SEED} "
+            f"CONFLICT_GATE_FUZZ_CASES={FUZZ_CASES}) " + " ".join(repr(p) for p in parts)
+        )
 
     def test_mutations_are_never_supported(self) -> None:
         rng = random.Random(FUZZ_SEED)
@@ -894,7 +1087,25 @@ class FuzzTest(CorpusTestCase):
 
     def test_random_bytes_give_a_verdict(self) -> None:
         rng = random.Random(FUZZ_SEED + 1)
-        alphabet = [*list("`[]:=@ \r\n\t0123456789abcdefghijklmnopqrstuvwxyz-_./"), "[source: ", "quill-guide", ":37]", "`@quill create_copy existing_path=", "refuse`", "`version=1.0`", "é", "о", "\u200b", "�", "\x00", "\x1b", "\u2028", "\ufeff", "｀", "［"]
+        alphabet = [
+            *list("`[]:=@ \r\n\t0123456789abcdefghijklmnopqrstuvwxyz-_./"),
+            "[source: ",
+            "quill-guide",
+            ":37]",
+            "`@quill create_copy existing_path=",
+            "refuse`",
+            "`version=1.0`",
+            "é",
+            "о",
+            "\u200b",
+            "�",
+            "\x00",
+            "\x1b",
+            "\u2028",
+            "\ufeff",
+            "｀",
+            "［",
+        ]
         contexts = self.contexts()
         for index in range(FUZZ_CASES):
             ctx = contexts[index % len(contexts)]
@@ -917,8 +1128,25 @@ class FuzzTest(CorpusTestCase):
 
     def test_random_decisions_raise_only_decision_error(self) -> None:
         rng = random.Random(FUZZ_SEED + 2)
-        leaves: list[Any] = [None, 0, -1, 37, 2 ** 70, 1.5, True, "", "x", "1.0", "ready", "quill-guide", [], {},
-                             ["quill-guide"], {"a": 1}, "\ud800"]
+        leaves: list[Any] = [
+            None,
+            0,
+            -1,
+            37,
+            2**70,
+            1.5,
+            True,
+            "",
+            "x",
+            "1.0",
+            "ready",
+            "quill-guide",
+            [],
+            {},
+            ["quill-guide"],
+            {"a": 1},
+            "\ud800",
+        ]
         contexts = self.contexts()
         for index in range(FUZZ_CASES):
             ctx = contexts[index % len(contexts)]
@@ -937,8 +1165,11 @@ class FuzzTest(CorpusTestCase):
                 # a user message grown after the claims is the user's question (issue 31): accepted as
                 # the request gate(..., question=...) builds, and nothing else may differ
                 decision["answer_request"]["messages"] = messages[:2]
-            self.assertEqual(json.dumps(decision), json.dumps(ctx.decision),
-                             self.where(index, "accepted an edited decision", decision))
+            self.assertEqual(
+                json.dumps(decision),
+                json.dumps(ctx.decision),
+                self.where(index, "accepted an edited decision", decision),
+            )
             self.assertEqual(result["verdict"], "supported")
 
     @staticmethod

@@ -61,10 +61,15 @@ class MarkupInStatementsTest(DisplayFixture):
         """Guards against ``existing_path=**overwrite**``, ``existing_path=[overwrite](x)``,
         ``version=[2.0]`` and ``version=~~1.0~~2.0`` passing: the value stopped at the first ``*``,
         ``[`` or ``~``, so nothing was read, or only ``1.0``."""
-        for extra, kind in (("existing_path=**overwrite**", "other_value"), ("existing_path=[overwrite](x)", "other_value"),
-                            ("existing_path=_overwrite_", "other_value"), ("version=[2.0]", "other_version"),
-                            ("version=~~1.0~~2.0", "other_version"), ("version=**2.0**", "other_version"),
-                            ("existing_path= ~~refuse~~ overwrite", "other_value")):
+        for extra, kind in (
+            ("existing_path=**overwrite**", "other_value"),
+            ("existing_path=[overwrite](x)", "other_value"),
+            ("existing_path=_overwrite_", "other_value"),
+            ("version=[2.0]", "other_version"),
+            ("version=~~1.0~~2.0", "other_version"),
+            ("version=**2.0**", "other_version"),
+            ("existing_path= ~~refuse~~ overwrite", "other_value"),
+        ):
             with self.subTest(extra=extra):
                 result = self.check(f"{SUPPORTED}\nAlso: {extra}\n")
                 self.assertNotEqual(result["verdict"], "supported")
@@ -72,18 +77,31 @@ class MarkupInStatementsTest(DisplayFixture):
 
     def test_the_agreed_value_in_emphasis_still_agrees(self) -> None:
         """Guards against the markup rule contradicting an answer that states the agreed value in bold."""
-        for extra in ("existing_path=**refuse**", "version=*1.0*", "(existing_path=refuse).", "**existing_path=refuse**,",
-                      "existing_path=refuse, as documented", "\u201cexisting_path=refuse\u201d \u2014 yes"):
+        for extra in (
+            "existing_path=**refuse**",
+            "version=*1.0*",
+            "(existing_path=refuse).",
+            "**existing_path=refuse**,",
+            "existing_path=refuse, as documented",
+            "\u201cexisting_path=refuse\u201d \u2014 yes",
+        ):
             with self.subTest(extra=extra):
                 self.assert_supported(f"{SUPPORTED}\nAlso: {extra}\n")
 
     def test_emphasis_inside_the_key(self) -> None:
         """Guards against ``existing_pa*th*=overwrite`` and ``exist*ing*_path=overwrite`` (a chat window
         shows ``existing_path=overwrite``) passing: the name was read with its emphasis markers."""
-        for extra in ("existing_pa*th*=overwrite", "exist*ing*_path=overwrite", "exist**ing**_path=overwrite",
-                      "ver~~si~~on=2.0", "exist[ing](x)_path=overwrite"):
+        for extra in (
+            "existing_pa*th*=overwrite",
+            "exist*ing*_path=overwrite",
+            "exist**ing**_path=overwrite",
+            "ver~~si~~on=2.0",
+            "exist[ing](x)_path=overwrite",
+        ):
             with self.subTest(extra=extra):
-                self.assert_fails(f"{SUPPORTED}\nNote: {extra}\n", "contradicts_decision", {"other_value", "other_version"})
+                self.assert_fails(
+                    f"{SUPPORTED}\nNote: {extra}\n", "contradicts_decision", {"other_value", "other_version"}
+                )
 
 
 class ValueBoundaryTest(DisplayFixture):
@@ -93,11 +111,22 @@ class ValueBoundaryTest(DisplayFixture):
         """Guards against ``existing_path=refuse|overwrite`` (and ``,``, ``*``, ``’``, ``;``, ``>``,
         ``<``, ``]``, a code span or a lone backtick right after) passing as the agreed value: the value
         stopped at the separator and the rest was never read."""
-        for extra in ("existing_path=refuse|overwrite", "existing_path=refuse,overwrite", "existing_path=refuse*overwrite*",
-                      "version=1.0;2.0", "version=1.0>2.0", "version=1.0<2.0", "version=1.0]2.0",
-                      "existing_path=refuse)overwrite", "`version=1.0|2.0`", "existing_path=refuse|`overwrite`"):
+        for extra in (
+            "existing_path=refuse|overwrite",
+            "existing_path=refuse,overwrite",
+            "existing_path=refuse*overwrite*",
+            "version=1.0;2.0",
+            "version=1.0>2.0",
+            "version=1.0<2.0",
+            "version=1.0]2.0",
+            "existing_path=refuse)overwrite",
+            "`version=1.0|2.0`",
+            "existing_path=refuse|`overwrite`",
+        ):
             with self.subTest(extra=extra):
-                self.assert_fails(f"{SUPPORTED}\nAlso: {extra}\n", "contradicts_decision", {"other_value", "other_version"})
+                self.assert_fails(
+                    f"{SUPPORTED}\nAlso: {extra}\n", "contradicts_decision", {"other_value", "other_version"}
+                )
         # a lone backtick or a "<" that starts no tag is text a chat window shows; a terminal's reading of
         # the raw text stops there, so the two readings may part too (escaped_form)
         for extra in ("existing_path=refuse`overwrite", "existing_path=<overwrite", "existing_path=refuse|<overwrite}"):
@@ -105,17 +134,24 @@ class ValueBoundaryTest(DisplayFixture):
                 result = self.check(f"{SUPPORTED}\nAlso: {extra}\n")
                 self.assertIn(result["verdict"], ("malformed_answer", "contradicts_decision"))
                 self.assertIn("other_value", {f["kind"] for f in result["findings"]}, result["findings"])
-        self.assert_fails(f"{SUPPORTED}\nAlso: existing_path=refuse\u2019overwrite\n", "malformed_answer",
-                          {"non_ascii_in_form"})
+        self.assert_fails(
+            f"{SUPPORTED}\nAlso: existing_path=refuse\u2019overwrite\n", "malformed_answer", {"non_ascii_in_form"}
+        )
 
     def test_a_value_glued_after_a_quoted_value_or_across_a_line_break(self) -> None:
         """Guards against ``existing_path='refuse'|'overwrite'`` (the rest after the closing quote never
         read) and ``existing_path=`` at a line's end with ``overwrite`` on the next (a chat window shows
         the soft line break as a space) passing."""
-        for extra in ("existing_path='refuse'|'overwrite'", "existing_path=\noverwrite", "existing_path\n= overwrite",
-                      "version =\r\n2.0"):
+        for extra in (
+            "existing_path='refuse'|'overwrite'",
+            "existing_path=\noverwrite",
+            "existing_path\n= overwrite",
+            "version =\r\n2.0",
+        ):
             with self.subTest(extra=extra):
-                self.assert_fails(f"{SUPPORTED}\nAlso: {extra}\n", "contradicts_decision", {"other_value", "other_version"})
+                self.assert_fails(
+                    f"{SUPPORTED}\nAlso: {extra}\n", "contradicts_decision", {"other_value", "other_version"}
+                )
         for extra in ("existing_path='refuse'.", "f(existing_path='refuse', x=1)"):
             with self.subTest(extra=extra):
                 self.assert_supported(f"{SUPPORTED}\nAlso: {extra}\n")
@@ -123,8 +159,13 @@ class ValueBoundaryTest(DisplayFixture):
     def test_a_value_glued_after_the_forms_backticks(self) -> None:
         """Guards against `` `existing_path=refuse`overwrite `` (a reader sees one longer value) counting
         as the required statement: the code span's content was compared alone."""
-        for old, new in ((VALUE, VALUE + "overwrite"), (VALUE, VALUE + "|overwrite"), (VERSION, VERSION + ".1"),
-                         (VERSION, VERSION + "**2**"), (VALUE, VALUE + "|`overwrite`")):
+        for old, new in (
+            (VALUE, VALUE + "overwrite"),
+            (VALUE, VALUE + "|overwrite"),
+            (VERSION, VERSION + ".1"),
+            (VERSION, VERSION + "**2**"),
+            (VALUE, VALUE + "|`overwrite`"),
+        ):
             with self.subTest(new=new):
                 self.assert_fails(SUPPORTED.replace(old, new, 1), "malformed_answer", {"broken_form"})
         self.assert_supported(SUPPORTED.replace(VALUE, VALUE + "\u3002\u30ac\u30a4\u30c9", 1))  # CJK after it
@@ -136,13 +177,15 @@ class ControlCharacterTest(DisplayFixture):
     def test_bidirectional_controls(self) -> None:
         """Guards against ``U+202E etirwrevo=htap_gnitsixe U+202C`` (shown as ``existing_path=overwrite``)
         passing: the check read the characters in memory order."""
-        self.assert_fails(f"{SUPPORTED}\nNote: \u202eetirwrevo=htap_gnitsixe\u202c\n", "malformed_answer",
-                          {"control_character"})
+        self.assert_fails(
+            f"{SUPPORTED}\nNote: \u202eetirwrevo=htap_gnitsixe\u202c\n", "malformed_answer", {"control_character"}
+        )
         self.assert_fails(f"{SUPPORTED}\nNote: \u202e0.2=noisrev\u202c\n", "malformed_answer", {"control_character"})
         for ch in BIDI_CONTROLS:
             with self.subTest(ch=f"U+{ord(ch):04X}"):
-                self.assert_fails(SUPPORTED.replace("refuses", f"re{ch}fuses", 1), "malformed_answer",
-                                  {"control_character"})
+                self.assert_fails(
+                    SUPPORTED.replace("refuses", f"re{ch}fuses", 1), "malformed_answer", {"control_character"}
+                )
 
     def test_terminal_controls(self) -> None:
         """Guards against a backspace, an escape sequence or a carriage return rewriting what a terminal
@@ -151,13 +194,17 @@ class ControlCharacterTest(DisplayFixture):
         lines = SUPPORTED.split("\n")
         cases = {
             "backspaces over the value": SUPPORTED.replace(VALUE, VALUE + "\b" * 7 + "overwrite`", 1),
-            "CR and cursor forward over the value": SUPPORTED.replace(f"{VALUE}. If", f"{VALUE}. If\r\x1b[15Coverwrite`. If", 1),
+            "CR and cursor forward over the value": SUPPORTED.replace(
+                f"{VALUE}. If", f"{VALUE}. If\r\x1b[15Coverwrite`. If", 1
+            ),
             "CR over the version": SUPPORTED.replace("destination:\n", "destination:\r\x1b[23C2\n", 1),
             "an escape sequence in the key": f"{SUPPORTED}\nAlso: existing_\x1b[mpath=overwrite\n",
             "a line erased": SUPPORTED.rstrip("\n") + "\x1b[2K\rThe reference says: existing_path: overwrite\n",
             "hidden text": f"{SUPPORTED}\n\x1b[8m[source: quill-new-version:20]\x1b[0m\n",
             "a lone CR in prose": "\n".join([*lines[:1], "x\ry", *lines[1:]]),
-            "NUL": SUPPORTED + "\x00", "DEL": SUPPORTED.replace("the", "th\x7fe", 1), "C1 NEL": SUPPORTED + "a\x85b",
+            "NUL": SUPPORTED + "\x00",
+            "DEL": SUPPORTED.replace("the", "th\x7fe", 1),
+            "C1 NEL": SUPPORTED + "a\x85b",
             "form feed": SUPPORTED.replace(". ", ".\x0c ", 1),
         }
         for name, answer in cases.items():
@@ -172,16 +219,18 @@ class ControlCharacterTest(DisplayFixture):
         self.assert_supported(SUPPORTED.rstrip("\n") + "\r")  # the last character: nothing after it to overwrite
         self.assert_supported(SUPPORTED.replace("\n", "\r\r\n"))  # returns, then the line feed
 
-
     def test_the_quick_search_never_hides_a_run(self) -> None:
         """Guards against the one-class search that skips answers without controls skipping one with a
         run: on random text rich in controls, line endings and look-alikes, the findings are the runs of
         the full pattern, one each."""
         import random
+
         rng = random.Random(20261202)
-        alphabet = (["a", " ", "\n", "\t", "\r", "\r\n", "=", "`", "\u00e9", "\u2028", "\ufeff", "\u200b"]
-                    + [chr(c) for c in (*range(9), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA1))]
-                    + list(BIDI_CONTROLS))
+        alphabet = (
+            ["a", " ", "\n", "\t", "\r", "\r\n", "=", "`", "\u00e9", "\u2028", "\ufeff", "\u200b"]
+            + [chr(c) for c in (*range(9), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA1))]
+            + list(BIDI_CONTROLS)
+        )
         for _ in range(3000):
             text = "".join(rng.choice(alphabet) if rng.random() < 0.3 else "x" for _ in range(rng.randint(0, 12)))
             found = [(f["start"], f["end"]) for f in control_findings(text)]
@@ -198,17 +247,25 @@ class HiddenByHtmlTest(DisplayFixture):
         cases = {
             "a hidden citation": SUPPORTED.replace(REFERENCE, f"<span hidden>{REFERENCE}</span>"),
             "a styled-away citation": SUPPORTED.replace(REFERENCE, f'<span style="display:none">{REFERENCE}</span>'),
-            "a styled-away version": SUPPORTED.replace(f"({VERSION})", f'(<span style="display:none">{VERSION}</span>version 2.0)'),
+            "a styled-away version": SUPPORTED.replace(
+                f"({VERSION})", f'(<span style="display:none">{VERSION}</span>version 2.0)'
+            ),
             "a styled-away value": SUPPORTED.replace(VALUE, f'<span style="display:none">{VALUE}</span>', 1),
-            "a hidden block": SUPPORTED.replace("The reference", "<div hidden>\nThe reference").rstrip("\n") + "\n</div>\n",
-            "a styled block": SUPPORTED.replace("The reference", '<div style="display:none">\n\nThe reference')
-            .rstrip("\n") + "\n\n</div>\n",
-            "a reversed citation": SUPPORTED.replace(REFERENCE, '<bdo dir="rtl">]22:ecnerefer-lliuq :ecruos[</bdo>'
-                                                     f" {REFERENCE}"),
+            "a hidden block": SUPPORTED.replace("The reference", "<div hidden>\nThe reference").rstrip("\n")
+            + "\n</div>\n",
+            "a styled block": SUPPORTED.replace("The reference", '<div style="display:none">\n\nThe reference').rstrip(
+                "\n"
+            )
+            + "\n\n</div>\n",
+            "a reversed citation": SUPPORTED.replace(
+                REFERENCE, f'<bdo dir="rtl">]22:ecnerefer-lliuq :ecruos[</bdo> {REFERENCE}'
+            ),
             "a reordered value": SUPPORTED.replace(VALUE, f'<span dir="rtl">{VALUE}</span>', 1),
             "an invisible colour": SUPPORTED.replace(REFERENCE, f'<font color="#ffffff">{REFERENCE}</font>'),
-            "a collapsed details": SUPPORTED.replace("The reference", "<details><summary>More</summary>\n\nThe reference")
-            .rstrip("\n") + "\n\n</details>\n",
+            "a collapsed details": SUPPORTED.replace(
+                "The reference", "<details><summary>More</summary>\n\nThe reference"
+            ).rstrip("\n")
+            + "\n\n</details>\n",
         }
         for name, answer in cases.items():
             with self.subTest(name):
@@ -219,11 +276,13 @@ class HiddenByHtmlTest(DisplayFixture):
     def test_the_combined_disguise(self) -> None:
         """Guards against ``/tmp/breaker/ans_killer.txt`` (hidden forms, a struck version, a bold value)
         passing as supported."""
-        answer = ('In Quill 1.0 (<span style="display:none">`version=1.0`</span>version=~~1.0~~2.0), create_copy '
-                  'replaces an existing destination:\n<span style="display:none">`existing_path=refuse`</span>'
-                  "existing_path=**overwrite**.\n\n"
-                  f"The user guide declares it: `@quill create_copy existing_path=refuse` {GUIDE}\n"
-                  f"The reference agrees: `@quill create_copy existing_path=refuse` {REFERENCE}\n")
+        answer = (
+            'In Quill 1.0 (<span style="display:none">`version=1.0`</span>version=~~1.0~~2.0), create_copy '
+            'replaces an existing destination:\n<span style="display:none">`existing_path=refuse`</span>'
+            "existing_path=**overwrite**.\n\n"
+            f"The user guide declares it: `@quill create_copy existing_path=refuse` {GUIDE}\n"
+            f"The reference agrees: `@quill create_copy existing_path=refuse` {REFERENCE}\n"
+        )
         result = self.check(answer)
         self.assertEqual(result["verdict"], "malformed_answer")
         self.assertTrue({"unclear_markup", "other_value", "other_version"} <= {f["kind"] for f in result["findings"]})
@@ -234,8 +293,11 @@ class CitationAsLinkTextTest(DisplayFixture):
         """Guards against ``[[source: quill-guide:37]](https://evil.example/...)`` passing: a chat window
         shows the citation as a link to another page, but only brackets directly before a destination
         were taken for a link."""
-        for link in (f"[{GUIDE}](https://evil.example/quill-new-version)", f"[see {GUIDE} here](https://x.example)",
-                     f"[{GUIDE}][ref]\n\n[ref]: https://x.example"):
+        for link in (
+            f"[{GUIDE}](https://evil.example/quill-new-version)",
+            f"[see {GUIDE} here](https://x.example)",
+            f"[{GUIDE}][ref]\n\n[ref]: https://x.example",
+        ):
             with self.subTest(link=link):
                 self.assert_fails(SUPPORTED.replace(GUIDE, link, 1), "malformed_answer", {"unclear_markup"})
 
@@ -255,19 +317,41 @@ class LookAlikeNameTest(DisplayFixture):
         """Guards against ``existlng_path=overwrite`` and ``verslon=2.0`` passing as free text: a reader
         takes them for the key and the version. (``existing-path`` is the key's kebab-case since issue 31:
         a statement of it.)"""
-        for extra in ("existlng_path=overwrite", "verslon=2.0", "existing-pzth=overwrite", "verison=2.0",
-                      "Existing-Pxth=overwrite", "close-requirad=yes", "existing_psth = refuse",
-                      "existlng_pa*th*=overwrite", "ver*sl*on=2.0"):  # emphasis inside a look-alike name
+        for extra in (
+            "existlng_path=overwrite",
+            "verslon=2.0",
+            "existing-pzth=overwrite",
+            "verison=2.0",
+            "Existing-Pxth=overwrite",
+            "close-requirad=yes",
+            "existing_psth = refuse",
+            "existlng_pa*th*=overwrite",
+            "ver*sl*on=2.0",
+        ):  # emphasis inside a look-alike name
             with self.subTest(extra=extra):
                 self.assert_fails(f"{SUPPORTED}\nAlso: {extra}\n", "malformed_answer", {"look_alike"})
 
     def test_other_names_are_not_look_alikes(self) -> None:
-        for word in ("existing_paths", "python_version", "my_existing_path", "versions", "session", "revision",
-                     "existing_path", "VERSION", "mode"):
+        for word in (
+            "existing_paths",
+            "python_version",
+            "my_existing_path",
+            "versions",
+            "session",
+            "revision",
+            "existing_path",
+            "VERSION",
+            "mode",
+        ):
             with self.subTest(word=word):
                 self.assertFalse(near_name(word, ("existing_path", "close_required", "version")))
-        for extra in ("--existing-path=refuse", "python_version=3.11", "existing_paths=overwrite", "session=abc",
-                      "--version=2"):
+        for extra in (
+            "--existing-path=refuse",
+            "python_version=3.11",
+            "existing_paths=overwrite",
+            "session=abc",
+            "--version=2",
+        ):
             with self.subTest(extra=extra):
                 self.assert_supported(f"{SUPPORTED}\nAlso: {extra}\n")
 
@@ -276,8 +360,9 @@ class StruckStatementTest(DisplayFixture):
     def test_a_struck_required_statement(self) -> None:
         """Guards against ``~~`existing_path=refuse`~~`` counting as stating the value: a reader sees it
         withdrawn."""
-        self.assert_fails(SUPPORTED.replace(VALUE, f"~~{VALUE}~~ (see `existing_path`)", 1),
-                          "missing_statement", {"missing_value"})
+        self.assert_fails(
+            SUPPORTED.replace(VALUE, f"~~{VALUE}~~ (see `existing_path`)", 1), "missing_statement", {"missing_value"}
+        )
         self.assert_fails(SUPPORTED.replace(VERSION, f"~{VERSION}~", 1), "missing_statement", {"missing_version"})
         result = self.check(SUPPORTED.replace(VALUE, f"<del>{VALUE}</del>", 1))
         self.assertEqual(result["verdict"], "malformed_answer")

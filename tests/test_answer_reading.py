@@ -96,8 +96,9 @@ class AnswerFolderTest(Fixture):
         variables; tables, headings, German, French, Spanish, Chinese and Russian prose): each is
         ``supported`` against both of the lab's ready decisions (``compatible-agreement`` and
         ``draft-set-aside``), and so is none of them only by accident of one decision."""
-        drafted = gate(self.corpus, ["quill-guide", "quill-reference", "quill-draft"], "1.0", "create_copy",
-                       "existing_path")
+        drafted = gate(
+            self.corpus, ["quill-guide", "quill-reference", "quill-draft"], "1.0", "create_copy", "existing_path"
+        )
         self.assertEqual(drafted["status"], "ready")
         for path in sorted((ANSWERS / "realistic").glob("*.md")):
             with self.subTest(answer=path.name):
@@ -122,24 +123,35 @@ class ReadingTest(Fixture):
     """What a reader sees: visible prose, code and hidden text, in code points of the answer."""
 
     def test_segments_of_each_construct(self) -> None:
-        answer = ("# Heading `existing_path=refuse` #\n\n"
-                  "Text &amp; <!-- hidden --> [link](https://u.example \"title\") <code>c</code>\n\n"
-                  "```python info\nprint(1)\n```\n\n"
-                  "| a | b |\n|---|---|\n| `x` | y | dropped |\n\n"
-                  "<div title=\"t\">shown <code>in code</code></div>\n\n"
-                  "[label]: https://u.example\n")
+        answer = (
+            "# Heading `existing_path=refuse` #\n\n"
+            'Text &amp; <!-- hidden --> [link](https://u.example "title") <code>c</code>\n\n'
+            "```python info\nprint(1)\n```\n\n"
+            "| a | b |\n|---|---|\n| `x` | y | dropped |\n\n"
+            '<div title="t">shown <code>in code</code></div>\n\n'
+            "[label]: https://u.example\n"
+        )
         seen = [(s.kind, s.text) for s in segments(read_answer(answer))]
-        for expected in [("code", "existing_path=refuse"), ("hidden", "<!-- hidden -->"),
-                         ("hidden", '(https://u.example "title")'), ("code", "c"), ("hidden", "python info"),
-                         ("code", "print(1)"), ("code", "x"), ("hidden", "dropped"), ("hidden", '<div title="t">'),
-                         ("code", "in code"), ("hidden", "[label]: https://u.example")]:
+        for expected in [
+            ("code", "existing_path=refuse"),
+            ("hidden", "<!-- hidden -->"),
+            ("hidden", '(https://u.example "title")'),
+            ("code", "c"),
+            ("hidden", "python info"),
+            ("code", "print(1)"),
+            ("code", "x"),
+            ("hidden", "dropped"),
+            ("hidden", '<div title="t">'),
+            ("code", "in code"),
+            ("hidden", "[label]: https://u.example"),
+        ]:
             self.assertIn(expected, seen)
         prose = " ".join(text for kind, text in seen if kind == "prose")
         self.assertIn("Text & ", prose)
         self.assertNotIn("hidden", prose)
         for segment in segments(read_answer(answer)):
             if segment.kind == "hidden":
-                self.assertEqual(answer[segment.start:segment.end], segment.text)
+                self.assertEqual(answer[segment.start : segment.end], segment.text)
 
     def test_plain_content_reads_as_the_full_inline_reading(self) -> None:
         """Guards against the fast path for plain inline content (code spans, brackets, text) reading
@@ -169,17 +181,19 @@ class ReadingTest(Fixture):
                 self.assertEqual(self.check(lead + BASE + "  \n")["verdict"], "supported")
 
     def test_offsets_are_code_points_in_containers_and_non_ascii_text(self) -> None:
-        for answer in (f"> caf\u00e9 \u2014 `existing_path=overwrite`\r\n> {BASE}",
-                       f"- na\u00efve\r\n  - `existing_path=overwrite` {BASE}",
-                       f"| \u65e5\u672c | x |\n|---|---|\n| `existing_path=overwrite` | {BASE.strip()} |\n"):
+        for answer in (
+            f"> caf\u00e9 \u2014 `existing_path=overwrite`\r\n> {BASE}",
+            f"- na\u00efve\r\n  - `existing_path=overwrite` {BASE}",
+            f"| \u65e5\u672c | x |\n|---|---|\n| `existing_path=overwrite` | {BASE.strip()} |\n",
+        ):
             with self.subTest(answer=answer):
                 found = next(f for f in self.check(answer)["findings"] if f["kind"] == "other_value")
-                self.assertEqual(answer[found["start"]:found["end"]], "`existing_path=overwrite`")
+                self.assertEqual(answer[found["start"] : found["end"]], "`existing_path=overwrite`")
 
     def test_a_form_in_doubtful_markup_is_unclear(self) -> None:
         """Guards against forms in a block whose reading depends on the renderer (an HTML comment
         opened in an earlier block, raw HTML a browser ends elsewhere) being judged by one reading."""
-        for extra in ("<div title=\"x\n\n`existing_path=overwrite`\n", "a <?php `existing_path=overwrite` ?> b\n"):
+        for extra in ('<div title="x\n\n`existing_path=overwrite`\n', "a <?php `existing_path=overwrite` ?> b\n"):
             with self.subTest(extra=extra):
                 self.assertEqual(self.check(BASE + "\n" + extra)["verdict"], "malformed_answer")
 
@@ -190,20 +204,35 @@ class HostileAnswerTest(Fixture):
 
     def test_hostile_answers_give_a_verdict(self) -> None:
         size = 8192
-        for name, unit in {"brackets": "[", "links": "[a](b) ", "angles": "<", "tags": '<a title="x">',
-                           "entities": "&amp;", "escaped backticks": "\\`", "backtick runs": "` `` ",
-                           "comments": "<!--", "lines": "a\n", "carriage returns": "a\r", "fences": "```\n",
-                           "quotes": "> ", "table rows": "| `x` | [source: quill-guide:37] |\n",
-                           "look-alikes": "v\u0435rsion ", "non-English": "versi\u00f3n ", "at signs": "@quill ",
-                           "escape sequences": "\x1b[2K", "emphasis inside names": "exist*ing*_path=x ",
-                           "hiding tags": "<span hidden>[source: quill-guide:37]</span> ", "tildes": "~ ",
-                           "citations as link texts": "[[source: quill-guide:37]](x) ", "glued values": "`version=1.0`.1 ",
-                           "look-alike names": "existlng_path=x ",
-                           # the raw statement pattern's code edges (`+ under *) backtracked exponentially:
-                           # 20 backticks after a name took a second, 30 would take minutes (found in hostile
-                           # round 2's review of the split code forms)
-                           "backticks after a name": "Text &amp; existing_path" + "`" * 40 + "x:=1 --existing-path"
-                                                     + "`" * 40 + " "}.items():
+        for name, unit in {
+            "brackets": "[",
+            "links": "[a](b) ",
+            "angles": "<",
+            "tags": '<a title="x">',
+            "entities": "&amp;",
+            "escaped backticks": "\\`",
+            "backtick runs": "` `` ",
+            "comments": "<!--",
+            "lines": "a\n",
+            "carriage returns": "a\r",
+            "fences": "```\n",
+            "quotes": "> ",
+            "table rows": "| `x` | [source: quill-guide:37] |\n",
+            "look-alikes": "v\u0435rsion ",
+            "non-English": "versi\u00f3n ",
+            "at signs": "@quill ",
+            "escape sequences": "\x1b[2K",
+            "emphasis inside names": "exist*ing*_path=x ",
+            "hiding tags": "<span hidden>[source: quill-guide:37]</span> ",
+            "tildes": "~ ",
+            "citations as link texts": "[[source: quill-guide:37]](x) ",
+            "glued values": "`version=1.0`.1 ",
+            "look-alike names": "existlng_path=x ",
+            # the raw statement pattern's code edges (`+ under *) backtracked exponentially:
+            # 20 backticks after a name took a second, 30 would take minutes (found in hostile
+            # round 2's review of the split code forms)
+            "backticks after a name": "Text &amp; existing_path" + "`" * 40 + "x:=1 --existing-path" + "`" * 40 + " ",
+        }.items():
             answer = (unit * (size // len(unit) + 1))[:size]
             if name == "table rows":
                 answer = "| a | b |\n|---|---|\n" + answer
@@ -227,7 +256,7 @@ class StatementTest(Fixture):
             "the key in a case no language writes it": "Existing_Path=refuse",
             "the key in upper case, another value": "EXISTING_PATH=overwrite",
             "another key of the operation": "close_required=yes",
-            "another version in code": "```toml\nversion = \"2.0\"\n```",
+            "another version in code": '```toml\nversion = "2.0"\n```',
             "a directive of another operation": "```\n@quill delete_copy force=yes\n```",
             "a table cell": "| a |\n|---|\n| existing_path=overwrite |",
         }.items():
@@ -236,11 +265,23 @@ class StatementTest(Fixture):
                 self.assertEqual(result["verdict"], "contradicts_decision", result["findings"])
 
     def test_other_names_and_comparisons_are_prose(self) -> None:
-        for extra in ("python_version=3.11", "my_existing_path=overwrite", 'existing_path == "overwrite"',
-                      "--version=2", "existing_paths=overwrite", "existing_path != x",
-                      "`orbit.publish(body, retries=5)`", "`QUILL_LOG_LEVEL=debug`", '`name="x"`',
-                      "Decorate with `@orbit.publisher`.", "`@retry(times=3)`", "pip install quill==1.0",
-                      "existing_path=refuse.", 'existing_path = "refuse"', "**existing_path=refuse**"):
+        for extra in (
+            "python_version=3.11",
+            "my_existing_path=overwrite",
+            'existing_path == "overwrite"',
+            "--version=2",
+            "existing_paths=overwrite",
+            "existing_path != x",
+            "`orbit.publish(body, retries=5)`",
+            "`QUILL_LOG_LEVEL=debug`",
+            '`name="x"`',
+            "Decorate with `@orbit.publisher`.",
+            "`@retry(times=3)`",
+            "pip install quill==1.0",
+            "existing_path=refuse.",
+            'existing_path = "refuse"',
+            "**existing_path=refuse**",
+        ):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
@@ -249,18 +290,33 @@ class StatementTest(Fixture):
         """Guards against issue 31's first fault: ``client.connect(max_retries=3)`` in a Python sample,
         the grammar's key being ``max-retries``, was ``look_alike``; and ``existingPath=overwrite`` was
         free text. A name a programming language writes the key as states the key."""
-        for extra in ("existing-path=refuse", "EXISTING_PATH=refuse", "existingPath=refuse",
-                      "ExistingPath=refuse", "`copy(src, dst, existingPath: 'refuse')`", "VERSION=1.0",
-                      "Version=1.0", "```js\nquill.createCopy(src, dst, {existingPath: \"refuse\"});\n```"):
+        for extra in (
+            "existing-path=refuse",
+            "EXISTING_PATH=refuse",
+            "existingPath=refuse",
+            "ExistingPath=refuse",
+            "`copy(src, dst, existingPath: 'refuse')`",
+            "VERSION=1.0",
+            "Version=1.0",
+            '```js\nquill.createCopy(src, dst, {existingPath: "refuse"});\n```',
+        ):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
-        for extra, kind in (("existing-path=overwrite", "other_value"), ("EXISTING_PATH=overwrite", "other_value"),
-                            ("existingPath=overwrite", "other_value"), ("ExistingPath = 'overwrite'", "other_value"),
-                            ("closeRequired=yes", "other_value"), ("CLOSE_REQUIRED=no", "other_value"),
-                            ("VERSION=2.0", "other_version"), ("Version=2.0", "other_version"),
-                            ("existingpath=refuse", "other_value"), ("Existing_Path=refuse", "other_value"),
-                            ("vERSION=1.0", "other_version"), ("existing_Path=refuse", "other_value")):
+        for extra, kind in (
+            ("existing-path=overwrite", "other_value"),
+            ("EXISTING_PATH=overwrite", "other_value"),
+            ("existingPath=overwrite", "other_value"),
+            ("ExistingPath = 'overwrite'", "other_value"),
+            ("closeRequired=yes", "other_value"),
+            ("CLOSE_REQUIRED=no", "other_value"),
+            ("VERSION=2.0", "other_version"),
+            ("Version=2.0", "other_version"),
+            ("existingpath=refuse", "other_value"),
+            ("Existing_Path=refuse", "other_value"),
+            ("vERSION=1.0", "other_version"),
+            ("existing_Path=refuse", "other_value"),
+        ):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual(result["verdict"], "contradicts_decision", result["findings"])
@@ -270,21 +326,38 @@ class StatementTest(Fixture):
         """Guards against the language forms drifting from reference/answer-check.md, and against a form
         two keys share (``max_retries`` and ``max-retries`` both in a grammar) being read as either; a
         key as the grammar spells it stays that key."""
-        self.assertEqual(language_forms("max-retries"),
-                         ("max-retries", "max_retries", "MAX_RETRIES", "maxRetries", "MaxRetries"))
+        self.assertEqual(
+            language_forms("max-retries"), ("max-retries", "max_retries", "MAX_RETRIES", "maxRetries", "MaxRetries")
+        )
         self.assertEqual(language_forms("version"), ("version", "VERSION", "Version"))
-        grammar = grammar_from_json({"namespace": "acme", "product": "Acme", "operations": {"op": {
-            "max_retries": {"type": "integer", "min": 0, "max": 9},
-            "max-retries": {"type": "integer", "min": 0, "max": 9}}}})
+        grammar = grammar_from_json(
+            {
+                "namespace": "acme",
+                "product": "Acme",
+                "operations": {
+                    "op": {
+                        "max_retries": {"type": "integer", "min": 0, "max": 9},
+                        "max-retries": {"type": "integer", "min": 0, "max": 9},
+                    }
+                },
+            }
+        )
         words = FormWords(grammar, "op", "max-retries")
-        self.assertEqual([words.name_of(f) for f in ("max-retries", "max_retries", "MAX_RETRIES", "maxRetries")],
-                         ["max-retries", "max_retries", None, None])
+        self.assertEqual(
+            [words.name_of(f) for f in ("max-retries", "max_retries", "MAX_RETRIES", "maxRetries")],
+            ["max-retries", "max_retries", None, None],
+        )
 
     def test_true_look_alikes_of_a_language_form_stay_malformed(self) -> None:
         """Guards against a language form written with another script or another ``=`` passing, now
         that the forms are statements: ``existingР ath`` with a Cyrillic ``Р``, ``EXISTING_PATH꞊``."""
-        for extra in ("existing\u0420ath=overwrite"[:8] + "\u0420ath=refuse", "EXISTING_PATH\ua78aoverwrite",
-                      "existingPath\u30a0overwrite", "EXISTING\u2010PATH=refuse", "\uff56\uff45\uff52\uff53\uff49\uff4f\uff4e=2.0"):
+        for extra in (
+            "existing\u0420ath=overwrite"[:8] + "\u0420ath=refuse",
+            "EXISTING_PATH\ua78aoverwrite",
+            "existingPath\u30a0overwrite",
+            "EXISTING\u2010PATH=refuse",
+            "\uff56\uff45\uff52\uff53\uff49\uff4f\uff4e=2.0",
+        ):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual(result["verdict"], "malformed_answer", result["findings"])
@@ -294,28 +367,38 @@ class StatementTest(Fixture):
         """Guards against issue 31's second fault: `existing_path`=overwrite, `existing_path` =
         `overwrite`, <code>existing_path</code>=overwrite, <kbd>..</kbd>, `version`=2.0 passed as
         ``supported``, though a chat window shows a statement of the other value."""
-        for extra, kind in (("`existing_path`=overwrite", "other_value"),
-                            ("`existing_path` = `overwrite`", "other_value"),
-                            ("`existing_path`=`overwrite`", "other_value"),
-                            ("`existing_path` `=` `overwrite`", "other_value"),
-                            ("<code>existing_path</code>=overwrite", "other_value"),
-                            ("<code>existing_path</code>=<code>overwrite</code>", "other_value"),
-                            ("<kbd>existing_path</kbd>=overwrite", "other_value"),
-                            ("<samp>existing_path</samp> = overwrite", "other_value"),
-                            ("<tt>version</tt>=2.0", "other_version"),
-                            ("`version`=2.0", "other_version"), ("`version` = `2.0`", "other_version"),
-                            ("`existing_path=`overwrite", "other_value"), ("existing_path`=overwrite`", "other_value"),
-                            ("`existingPath`=overwrite", "other_value"), ("`close_required`=yes", "other_value"),
-                            ("Set `existing_path`\n= overwrite", "other_value"),
-                            # one span showing backticks, three spans to a terminal (found by the fuzz below)
-                            ("`Version``=``2.0`", "other_version"), ("so `VERSION``=`2.0.", "other_version")):
+        for extra, kind in (
+            ("`existing_path`=overwrite", "other_value"),
+            ("`existing_path` = `overwrite`", "other_value"),
+            ("`existing_path`=`overwrite`", "other_value"),
+            ("`existing_path` `=` `overwrite`", "other_value"),
+            ("<code>existing_path</code>=overwrite", "other_value"),
+            ("<code>existing_path</code>=<code>overwrite</code>", "other_value"),
+            ("<kbd>existing_path</kbd>=overwrite", "other_value"),
+            ("<samp>existing_path</samp> = overwrite", "other_value"),
+            ("<tt>version</tt>=2.0", "other_version"),
+            ("`version`=2.0", "other_version"),
+            ("`version` = `2.0`", "other_version"),
+            ("`existing_path=`overwrite", "other_value"),
+            ("existing_path`=overwrite`", "other_value"),
+            ("`existingPath`=overwrite", "other_value"),
+            ("`close_required`=yes", "other_value"),
+            ("Set `existing_path`\n= overwrite", "other_value"),
+            # one span showing backticks, three spans to a terminal (found by the fuzz below)
+            ("`Version``=``2.0`", "other_version"),
+            ("so `VERSION``=`2.0.", "other_version"),
+        ):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertNotEqual(result["verdict"], "supported")
                 self.assertEqual(result["verdict"], "contradicts_decision", result["findings"])
                 self.assertIn(kind, {f["kind"] for f in result["findings"]})
-        for extra in ("`existing_path`=refuse", "`existing_path` = `refuse`", "<code>version</code>=1.0",
-                      "The `existing_path` option; `refuse` is its value."):
+        for extra in (
+            "`existing_path`=refuse",
+            "`existing_path` = `refuse`",
+            "<code>version</code>=1.0",
+            "The `existing_path` option; `refuse` is its value.",
+        ):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
@@ -323,38 +406,46 @@ class StatementTest(Fixture):
     def test_colon_forms_and_flags_in_code_are_statements(self) -> None:
         """Guards against issue 31's third fault: ``max-age: 3600`` (YAML), ``"max-age": 3600`` (JSON)
         and a flag in a shell sample stating another value passed as ``supported``."""
-        for extra, kind in (("```yaml\nexisting_path: overwrite\n```", "other_value"),
-                            ("```yaml\ncopy:\n  existing-path: 'overwrite'  # replace\n```", "other_value"),
-                            ('```json\n{"existing_path": "overwrite"}\n```', "other_value"),
-                            ('```json\n{"existingPath":"overwrite","x":1}\n```', "other_value"),
-                            ("```js\ncopy(a, b, { existingPath: 'overwrite' });\n```", "other_value"),
-                            ('```python\nopts = {"existing_path": "overwrite"}\n```', "other_value"),
-                            ("```python\nif (existing_path := 'overwrite'): pass\n```", "other_value"),
-                            ("```sh\nquill copy a b --existing-path overwrite\n```", "other_value"),
-                            ("```sh\nquill copy a b --existing-path=overwrite\n```", "other_value"),
-                            ("```sh\nquill copy a b --existing_path 'overwrite'\n```", "other_value"),
-                            ("`existing_path: overwrite`", "other_value"),
-                            ("<code>existing_path: overwrite</code>", "other_value"),
-                            ("```yaml\nversion: \"2.0\"\n```", "other_version"),
-                            ("```yaml\nclose_required: yes\n```", "other_value"),
-                            ("    existing_path: overwrite", "other_value"),
-                            ("Run quill copy a b --existing-path=overwrite.", "other_value"),
-                            ('```python\nexisting_path: Literal["overwrite"]\n```', "other_value"),
-                            ('```python\nexisting_path: Literal["refuse", "overwrite"] = "refuse"\n```', "other_value"),
-                            ('```ts\ntype Opts = { existingPath?: "overwrite" };\n```', "other_value"),
-                            ("Or pass --close-required=yes.", "other_value")):
+        for extra, kind in (
+            ("```yaml\nexisting_path: overwrite\n```", "other_value"),
+            ("```yaml\ncopy:\n  existing-path: 'overwrite'  # replace\n```", "other_value"),
+            ('```json\n{"existing_path": "overwrite"}\n```', "other_value"),
+            ('```json\n{"existingPath":"overwrite","x":1}\n```', "other_value"),
+            ("```js\ncopy(a, b, { existingPath: 'overwrite' });\n```", "other_value"),
+            ('```python\nopts = {"existing_path": "overwrite"}\n```', "other_value"),
+            ("```python\nif (existing_path := 'overwrite'): pass\n```", "other_value"),
+            ("```sh\nquill copy a b --existing-path overwrite\n```", "other_value"),
+            ("```sh\nquill copy a b --existing-path=overwrite\n```", "other_value"),
+            ("```sh\nquill copy a b --existing_path 'overwrite'\n```", "other_value"),
+            ("`existing_path: overwrite`", "other_value"),
+            ("<code>existing_path: overwrite</code>", "other_value"),
+            ('```yaml\nversion: "2.0"\n```', "other_version"),
+            ("```yaml\nclose_required: yes\n```", "other_value"),
+            ("    existing_path: overwrite", "other_value"),
+            ("Run quill copy a b --existing-path=overwrite.", "other_value"),
+            ('```python\nexisting_path: Literal["overwrite"]\n```', "other_value"),
+            ('```python\nexisting_path: Literal["refuse", "overwrite"] = "refuse"\n```', "other_value"),
+            ('```ts\ntype Opts = { existingPath?: "overwrite" };\n```', "other_value"),
+            ("Or pass --close-required=yes.", "other_value"),
+        ):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual(result["verdict"], "contradicts_decision", result["findings"])
                 self.assertIn(kind, {f["kind"] for f in result["findings"]})
-        for extra in ("```yaml\nexisting_path: refuse\nversion: '1.0'\n```", '```json\n{"existing_path": "refuse"}\n```',
-                      "```sh\nquill copy a b --existing-path refuse --verbose\n```",
-                      "```python\n@dataclass\nclass Opts:\n    existing_path: str\n    close_required: bool\n```",
-                      "```ts\ninterface Opts { existingPath: string }\n```", "```yaml\nexisting_path:\n  - a\n```",
-                      "```sh\nquill --version\npython --version 2>&1\n```", "Note on existing_path: overwrite is 2.0.",
-                      "Pass --existing-path refuse or --version=2 in prose.",
-                      '```python\nexisting_path: Literal["refuse"] = "refuse"\n```', '```ts\ntype O = { existingPath?: "refuse" };\n```',
-                      '```json\n{"existing_path": {"note": "x"}}\n```'):
+        for extra in (
+            "```yaml\nexisting_path: refuse\nversion: '1.0'\n```",
+            '```json\n{"existing_path": "refuse"}\n```',
+            "```sh\nquill copy a b --existing-path refuse --verbose\n```",
+            "```python\n@dataclass\nclass Opts:\n    existing_path: str\n    close_required: bool\n```",
+            "```ts\ninterface Opts { existingPath: string }\n```",
+            "```yaml\nexisting_path:\n  - a\n```",
+            "```sh\nquill --version\npython --version 2>&1\n```",
+            "Note on existing_path: overwrite is 2.0.",
+            "Pass --existing-path refuse or --version=2 in prose.",
+            '```python\nexisting_path: Literal["refuse"] = "refuse"\n```',
+            '```ts\ntype O = { existingPath?: "refuse" };\n```',
+            '```json\n{"existing_path": {"note": "x"}}\n```',
+        ):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual((result["verdict"], result["findings"]), ("supported", []))
@@ -362,8 +453,11 @@ class StatementTest(Fixture):
     def test_a_statement_code_makes_in_a_fence_info_string_is_hidden(self) -> None:
         """Guards against ``name: value`` or a flag in a fence's info string passing unseen: some chat
         windows show the info string, some do not, as for ``name=value`` there."""
-        for extra in ("```yaml existing_path: overwrite\nx: 1\n```", "```sh --existing-path overwrite\nls\n```",
-                      "```yaml existing_path: refuse\nx: 1\n```"):
+        for extra in (
+            "```yaml existing_path: overwrite\nx: 1\n```",
+            "```sh --existing-path overwrite\nls\n```",
+            "```yaml existing_path: refuse\nx: 1\n```",
+        ):
             with self.subTest(extra=extra):
                 result = self.check(BASE + "\n" + extra + "\n")
                 self.assertEqual(result["verdict"], "malformed_answer", result["findings"])
@@ -376,10 +470,12 @@ class StatementTest(Fixture):
     def test_a_quote_without_its_head_or_backticks_is_not_evidence(self) -> None:
         """Guards against a quote that lost its at sign (or its backticks) passing as prose that
         states the agreed value next to a citation."""
-        for extra in (f"`quill create_copy existing_path=refuse` {GUIDE}",
-                      f"@quill create_copy existing_path=refuse {GUIDE}",
-                      f"`@quill`create_copy existing_path=refuse` {GUIDE}",
-                      f"`@quill `reate_copy existing_path=refuse` {GUIDE}"):  # seed 7, case 6936 of test_answer's fuzz
+        for extra in (
+            f"`quill create_copy existing_path=refuse` {GUIDE}",
+            f"@quill create_copy existing_path=refuse {GUIDE}",
+            f"`@quill`create_copy existing_path=refuse` {GUIDE}",
+            f"`@quill `reate_copy existing_path=refuse` {GUIDE}",
+        ):  # seed 7, case 6936 of test_answer's fuzz
             with self.subTest(extra=extra):
                 self.assertNotEqual(self.check(BASE + extra + "\n")["verdict"], "supported")
 
@@ -401,19 +497,33 @@ class HostileRound2Test(Fixture):
         around or beside a statement's name, ``=`` or value, next to a space or a backtick, was not
         taken out before statements were read, so ``**version** = 2.0`` (shown as version = 2.0) passed."""
         bad = "contradicts_decision"
-        self.assert_verdicts({
-            "**version** = 2.0": bad, "*version* = 2.0": bad, "version **=** 2.0": bad, "_version_=2.0": bad,
-            "__version__=2.0": bad, "__existing_path__=overwrite": bad, "_existing_path_=overwrite": bad,
-            '**existingPath** = "overwrite"': bad, "[version](https://x.example) = 2.0": bad,
-            "[`existing_path`](https://x.example)=overwrite": bad, "`existing_path` **=** `overwrite`": bad,
-            "existing_path = **`overwrite`**": bad, "**`version`** **=** **`2.0`**": bad,
-            "_existing_path_ = _overwrite_": bad,
-            # the agreed value, emphasised, and underscores inside words, stay what they are
-            "**existing_path** = refuse": "supported", "`existing_path` = **`refuse`**": "supported",
-            "__version__ = 1.0": "supported", "my__existing_path=overwrite": "supported",
-            "_my_existing_path_=overwrite": "supported", "existing_**path**=refuse": "supported",
-            "exist*ing*_path=refuse": "supported", "existing_**path**=overwrite": bad,
-        })
+        self.assert_verdicts(
+            {
+                "**version** = 2.0": bad,
+                "*version* = 2.0": bad,
+                "version **=** 2.0": bad,
+                "_version_=2.0": bad,
+                "__version__=2.0": bad,
+                "__existing_path__=overwrite": bad,
+                "_existing_path_=overwrite": bad,
+                '**existingPath** = "overwrite"': bad,
+                "[version](https://x.example) = 2.0": bad,
+                "[`existing_path`](https://x.example)=overwrite": bad,
+                "`existing_path` **=** `overwrite`": bad,
+                "existing_path = **`overwrite`**": bad,
+                "**`version`** **=** **`2.0`**": bad,
+                "_existing_path_ = _overwrite_": bad,
+                # the agreed value, emphasised, and underscores inside words, stay what they are
+                "**existing_path** = refuse": "supported",
+                "`existing_path` = **`refuse`**": "supported",
+                "__version__ = 1.0": "supported",
+                "my__existing_path=overwrite": "supported",
+                "_my_existing_path_=overwrite": "supported",
+                "existing_**path**=refuse": "supported",
+                "exist*ing*_path=refuse": "supported",
+                "existing_**path**=overwrite": bad,
+            }
+        )
 
     def test_code_forms_split_at_code_edges_and_table_rows_are_statements(self) -> None:
         """Guards against hostile round 2, finding 2: the statements only code makes, split at code
@@ -422,24 +532,32 @@ class HostileRound2Test(Fixture):
         then a value's, shown as a statement) was free text."""
         bad = "contradicts_decision"
         table = "| Option | Value |\n|---|---|\n"
-        self.assert_verdicts({
-            "`existing_path` := `overwrite`": bad, '`"existing_path"`: `"overwrite"`': bad,
-            '`existingPath:` `"overwrite"`': bad, "Run it with `--existing-path` `overwrite`.": bad,
-            "Set `existing_path`: `overwrite`.": bad, table + "| `existing_path` | `overwrite` |": bad,
-            # with emphasis around them too (findings 1 and 2 together)
-            "- **`existing_path`**: `overwrite`": bad, "`existing_path` **:=** `overwrite`": bad,
-            "Run it with **`--existing-path`** `overwrite`.": bad, "- **`existing_path`**: `refuse`": "supported",
-            table + "| version | 2.0 |": bad, table + "| existingPath | **overwrite** |": bad,
-            "| version | 2.0 |\n|---|---|": bad, "| existing_path | overwrite |\n|---|---|": bad,
-            # the agreed value; a colon in prose; a column's title; descriptions and types
-            "Set `existing_path`: `refuse`.": "supported", table + '| version | **1.0** |\n| `existing_path` | `"refuse"` |':
-                "supported",
-            "`existing_path`: the option that decides it.": "supported",
-            "Use `--existing-path` to choose; `refuse` is the default.": "supported",
-            "| Version | Changes |\n|---|---|\n| 1.0 | first release |": "supported",
-            "| Parameter | Type | Description |\n|---|---|---|\n| existing_path | str | what happens then |":
-                "supported",
-        })
+        self.assert_verdicts(
+            {
+                "`existing_path` := `overwrite`": bad,
+                '`"existing_path"`: `"overwrite"`': bad,
+                '`existingPath:` `"overwrite"`': bad,
+                "Run it with `--existing-path` `overwrite`.": bad,
+                "Set `existing_path`: `overwrite`.": bad,
+                table + "| `existing_path` | `overwrite` |": bad,
+                # with emphasis around them too (findings 1 and 2 together)
+                "- **`existing_path`**: `overwrite`": bad,
+                "`existing_path` **:=** `overwrite`": bad,
+                "Run it with **`--existing-path`** `overwrite`.": bad,
+                "- **`existing_path`**: `refuse`": "supported",
+                table + "| version | 2.0 |": bad,
+                table + "| existingPath | **overwrite** |": bad,
+                "| version | 2.0 |\n|---|---|": bad,
+                "| existing_path | overwrite |\n|---|---|": bad,
+                # the agreed value; a colon in prose; a column's title; descriptions and types
+                "Set `existing_path`: `refuse`.": "supported",
+                table + '| version | **1.0** |\n| `existing_path` | `"refuse"` |': "supported",
+                "`existing_path`: the option that decides it.": "supported",
+                "Use `--existing-path` to choose; `refuse` is the default.": "supported",
+                "| Version | Changes |\n|---|---|\n| 1.0 | first release |": "supported",
+                "| Parameter | Type | Description |\n|---|---|---|\n| existing_path | str | what happens then |": "supported",
+            }
+        )
 
     def test_assignments_code_makes_are_statements(self) -> None:
         """Guards against hostile round 2, finding 3: attribute and subscript assignments, hash rockets,
@@ -450,23 +568,33 @@ class HostileRound2Test(Fixture):
 
         def fence(code: str) -> str:
             return "```\n" + code + "\n```"
-        self.assert_verdicts({
-            fence('opts.existing_path = "overwrite"'): bad, fence('self.existing_path = "overwrite"'): bad,
-            "x.existing_path=1": bad, fence('opts["existingPath"] = "overwrite";'): bad,
-            fence("$opts = ['existing_path' => 'overwrite'];"): bad, fence('{ :existing_path => "overwrite" }'): bad,
-            fence('setattr(opts, "existing_path", "overwrite")'): bad,
-            fence("<existingPath>overwrite</existingPath>"): bad, fence("export QUILL_EXISTING_PATH=overwrite"): bad,
-            fence('#define EXISTING_PATH "overwrite"'): bad, fence("QUILL_VERSION=2.0"): "contradicts_decision",
-            fence('interface O { existingPath?: "refuse" | "overwrite"; }'): bad,
-            "`opts.existing_path = 'overwrite'`": bad,
-            fence("paths.filter(existingPath => existingPath.length > 0)"): "supported",
-            # the same forms with the agreed value
-            fence('opts.existing_path = "refuse"\nopts["existingPath"] = "refuse"\n'
-                  "x = {'existing_path' => 'refuse', :existing_path => \"refuse\"}\n"
-                  'setattr(opts, "existing_path", "refuse")\nexport QUILL_EXISTING_PATH=refuse\n'
-                  '#define EXISTING_PATH "refuse"\n<existingPath>refuse</existingPath>\n'
-                  'interface O { existingPath?: "refuse"; mode: "a" | "b" }\nQUILL_LOG_LEVEL=debug'): "supported",
-        })
+
+        self.assert_verdicts(
+            {
+                fence('opts.existing_path = "overwrite"'): bad,
+                fence('self.existing_path = "overwrite"'): bad,
+                "x.existing_path=1": bad,
+                fence('opts["existingPath"] = "overwrite";'): bad,
+                fence("$opts = ['existing_path' => 'overwrite'];"): bad,
+                fence('{ :existing_path => "overwrite" }'): bad,
+                fence('setattr(opts, "existing_path", "overwrite")'): bad,
+                fence("<existingPath>overwrite</existingPath>"): bad,
+                fence("export QUILL_EXISTING_PATH=overwrite"): bad,
+                fence('#define EXISTING_PATH "overwrite"'): bad,
+                fence("QUILL_VERSION=2.0"): "contradicts_decision",
+                fence('interface O { existingPath?: "refuse" | "overwrite"; }'): bad,
+                "`opts.existing_path = 'overwrite'`": bad,
+                fence("paths.filter(existingPath => existingPath.length > 0)"): "supported",
+                # the same forms with the agreed value
+                fence(
+                    'opts.existing_path = "refuse"\nopts["existingPath"] = "refuse"\n'
+                    "x = {'existing_path' => 'refuse', :existing_path => \"refuse\"}\n"
+                    'setattr(opts, "existing_path", "refuse")\nexport QUILL_EXISTING_PATH=refuse\n'
+                    '#define EXISTING_PATH "refuse"\n<existingPath>refuse</existingPath>\n'
+                    'interface O { existingPath?: "refuse"; mode: "a" | "b" }\nQUILL_LOG_LEVEL=debug'
+                ): "supported",
+            }
+        )
 
     def test_declared_flags_read_their_default(self) -> None:
         """Guards against hostile round 2, finding 8: a quoted flag name followed by the rest of a call,
@@ -478,33 +606,46 @@ class HostileRound2Test(Fixture):
 
         def fence(code: str) -> str:
             return "```python\n" + code + "\n```"
-        self.assert_verdicts({
-            fence('parser.add_argument("--existing-path", choices=["refuse", "overwrite"], default="refuse")'):
-                "supported",
-            fence('@click.option("--existing-path", default="refuse")'): "supported",
-            fence('@click.option("--existing-path", "existing_path", type=click.Choice(["refuse", "overwrite"]), '
-                  'default="refuse")'): "supported",
-            fence('parser.add_argument("--existing-path", choices=["refuse", "overwrite"])'): "supported",
-            fence('parser.add_argument(\n    "-e", "--existing-path",\n    choices=["refuse", "overwrite"],\n'
-                  '    default="overwrite",\n)'): bad,
-            fence('@click.option("--existing-path", default="overwrite")'): bad,
-            fence('subprocess.run(["quill", "copy", "--existing-path", "overwrite", "a", "b"])'): bad,
-            fence('subprocess.run(["quill", "copy", "--existing-path", "refuse", "a", "b"])'): "supported",
-        })
+
+        self.assert_verdicts(
+            {
+                fence(
+                    'parser.add_argument("--existing-path", choices=["refuse", "overwrite"], default="refuse")'
+                ): "supported",
+                fence('@click.option("--existing-path", default="refuse")'): "supported",
+                fence(
+                    '@click.option("--existing-path", "existing_path", type=click.Choice(["refuse", "overwrite"]), '
+                    'default="refuse")'
+                ): "supported",
+                fence('parser.add_argument("--existing-path", choices=["refuse", "overwrite"])'): "supported",
+                fence(
+                    'parser.add_argument(\n    "-e", "--existing-path",\n    choices=["refuse", "overwrite"],\n'
+                    '    default="overwrite",\n)'
+                ): bad,
+                fence('@click.option("--existing-path", default="overwrite")'): bad,
+                fence('subprocess.run(["quill", "copy", "--existing-path", "overwrite", "a", "b"])'): bad,
+                fence('subprocess.run(["quill", "copy", "--existing-path", "refuse", "a", "b"])'): "supported",
+            }
+        )
 
     def test_dependency_pins_of_the_product_state_its_version(self) -> None:
         """Guards against hostile round 2, finding 4: a dependency pin of the product stating another
         version (``pip install quill==2.0``, ``quill>=2.0``, ``quill@2.0``, ``"quill": "^2.0"``, Poetry's
         ``quill = "^2.0"``) was free text; an exact pin of the requested version agrees, a range never does."""
         bad = "contradicts_decision"
-        self.assert_verdicts({
-            "pip install quill==2.0": bad, "Requires `quill>=2.0`.": bad, "npm install quill@2.0": bad,
-            '```json\n{"dependencies": {"quill": "^2.0"}}\n```': bad,
-            '```toml\n[tool.poetry.dependencies]\nquill = "^2.0"\n```': bad, "`pip install quill>=1.0`": bad,
-            "pip install quill==1.0 and `npm install quill@1.0`": "supported",
-            '```json\n{"dependencies": {"quill": "1.0"}}\n```': "supported",
-            "Quill 2.0 changed it; quill-plugin==2.0 is another package; mail quill@example.com": "supported",
-        })
+        self.assert_verdicts(
+            {
+                "pip install quill==2.0": bad,
+                "Requires `quill>=2.0`.": bad,
+                "npm install quill@2.0": bad,
+                '```json\n{"dependencies": {"quill": "^2.0"}}\n```': bad,
+                '```toml\n[tool.poetry.dependencies]\nquill = "^2.0"\n```': bad,
+                "`pip install quill>=1.0`": bad,
+                "pip install quill==1.0 and `npm install quill@1.0`": "supported",
+                '```json\n{"dependencies": {"quill": "1.0"}}\n```': "supported",
+                "Quill 2.0 changed it; quill-plugin==2.0 is another package; mail quill@example.com": "supported",
+            }
+        )
 
 
 class LookAlikeTest(Fixture):
@@ -518,19 +659,40 @@ class LookAlikeTest(Fixture):
                     self.assertEqual(result["verdict"], "malformed_answer", result["findings"])
 
     def test_look_alike_letters_and_signs(self) -> None:
-        for run in ("v\u0435rsion=2.0", "existing_p\u0430th=overwrite", "\uff20quill", "\ufe6bquill",
-                    "exist\u200bing_path=x", "ｖｅｒｓｉｏｎ=2.0", "existing\u02cdpath=x", "existing_path\u3013x"):
+        for run in (
+            "v\u0435rsion=2.0",
+            "existing_p\u0430th=overwrite",
+            "\uff20quill",
+            "\ufe6bquill",
+            "exist\u200bing_path=x",
+            "ｖｅｒｓｉｏｎ=2.0",
+            "existing\u02cdpath=x",
+            "existing_path\u3013x",
+        ):
             with self.subTest(run=run):
                 self.assertTrue(is_look_alike(run, NEEDLES))
                 self.assertEqual(self.check(BASE + run + "\n")["verdict"], "malformed_answer")
 
     def test_non_english_prose_passes(self) -> None:
-        for run in ("versión", "バージョン", "Versionsänderung", "Hauptversionsänderung", "Größe=1",
-                    'name="José"', "café", "日本語"):
+        for run in (
+            "versión",
+            "バージョン",
+            "Versionsänderung",
+            "Hauptversionsänderung",
+            "Größe=1",
+            'name="José"',
+            "café",
+            "日本語",
+        ):
             with self.subTest(run=run):
                 self.assertFalse(is_look_alike(run, NEEDLES))
-        for text in ("La versión 1.0 lo rechaza.", "バージョンを確認してください。", "the version’s default",
-                     "He wrote “existing_path=refuse” — and meant it…", "Quill® refuses."):
+        for text in (
+            "La versión 1.0 lo rechaza.",
+            "バージョンを確認してください。",
+            "the version’s default",
+            "He wrote “existing_path=refuse” — and meant it…",
+            "Quill® refuses.",
+        ):
             with self.subTest(text=text):
                 self.assertEqual(self.check(BASE + text + "\n")["findings"], [])
 
@@ -552,9 +714,13 @@ class LookAlikeTest(Fixture):
             if "@" in mapped:
                 nfkc += 1
                 self.assertTrue(is_look_alike(f"{ch}quill", NEEDLES), f"U+{code:04X}")
-            if ch.isspace() or ch in RUN_BREAKS or _is_accented_latin(ch) \
-                    or unicodedata.normalize("NFC", "h" + ch) != "h" + ch \
-                    or unicodedata.normalize("NFC", ch + "o") != ch + "o":
+            if (
+                ch.isspace()
+                or ch in RUN_BREAKS
+                or _is_accented_latin(ch)
+                or unicodedata.normalize("NFC", "h" + ch) != "h" + ch
+                or unicodedata.normalize("NFC", ch + "o") != ch + "o"
+            ):
                 continue
             self.assertTrue(is_look_alike(f"existing_path{ch}overwrite", NEEDLES), f"U+{code:04X}")
         self.assertGreater(equals, 30)
@@ -584,7 +750,9 @@ class QuoteIndexTest(Fixture):
         self.assertIn("@quill a b=c", index)
         self.assertNotIn("@quill a b=cd", index)
         self.assertNotIn("@quill b", index)
-        self.assertIn("x" * (MAX_OCCURRENCE_CHARS + 40), index)  # past the cut: its first code points are a cut occurrence
+        self.assertIn(
+            "x" * (MAX_OCCURRENCE_CHARS + 40), index
+        )  # past the cut: its first code points are a cut occurrence
         self.assertNotIn("y", QuoteIndex([]))
 
     def test_the_index_is_built_once_from_every_occurrence(self) -> None:
@@ -619,21 +787,31 @@ def _other(rng: random.Random) -> str:
 
 
 #: A letter of the key and a look-alike of it.
-_KEY_LOOK_ALIKES = {"a": "\u0430", "e": "\u0435", "i": "\u0456", "o": "\u043e", "p": "\u0440", "_": "\u02cd",
-                    "x": "\u0445", "s": "\u0455", "h": "\u04bb"}
+_KEY_LOOK_ALIKES = {
+    "a": "\u0430",
+    "e": "\u0435",
+    "i": "\u0456",
+    "o": "\u043e",
+    "p": "\u0440",
+    "_": "\u02cd",
+    "x": "\u0445",
+    "s": "\u0455",
+    "h": "\u04bb",
+}
 
 
 def _look_alike_key(rng: random.Random) -> str:
     """Another value stated with a look-alike letter in the key, or a zero-width space inside it."""
     key = "existing_path"
     at = rng.choice([i for i, ch in enumerate(key) if ch in _KEY_LOOK_ALIKES])
-    spelt = key[:at] + (_KEY_LOOK_ALIKES[key[at]] if rng.random() < 0.7 else "\u200b" + key[at]) + key[at + 1:]
+    spelt = key[:at] + (_KEY_LOOK_ALIKES[key[at]] if rng.random() < 0.7 else "\u200b" + key[at]) + key[at + 1 :]
     return spelt + "=overwrite"
 
 
 #: The language forms of the key and of ``version``, each with a value other than the decision's.
-_FORMS = [(form, "overwrite") for form in ("existing_path", "existing-path", "EXISTING_PATH", "existingPath",
-                                             "ExistingPath")] + [(form, "2.0") for form in ("version", "VERSION", "Version")]
+_FORMS = [
+    (form, "overwrite") for form in ("existing_path", "existing-path", "EXISTING_PATH", "existingPath", "ExistingPath")
+] + [(form, "2.0") for form in ("version", "VERSION", "Version")]
 
 
 def _split_statement(rng: random.Random) -> str:
@@ -652,11 +830,21 @@ def _code_statement(rng: random.Random) -> str:
     a flag, in a fence, an indented block or a code span."""
     name, value = rng.choice(_FORMS)
     kebab = name.lower().replace("_", "-") if (name[0].islower() and "_" in name) or "-" in name else "existing-path"
-    line = rng.choice([f"{name}={value}", f"{name} = '{value}'", f"{name}: {value}", f'"{name}": "{value}",',
-                       f"{{{name}: '{value}'}}", f"f(a, {name}=\"{value}\")",
-                       f"quill copy a b --{kebab} overwrite", f"quill copy a b --{kebab}=overwrite"])
-    return rng.choice(["\n\n```\n{}\n```\n", "\n\n~~~yaml\n{}\n~~~\n", "\n\n    {}\n", " `{}`",
-                       " <code>{}</code>"]).format(line)
+    line = rng.choice(
+        [
+            f"{name}={value}",
+            f"{name} = '{value}'",
+            f"{name}: {value}",
+            f'"{name}": "{value}",',
+            f"{{{name}: '{value}'}}",
+            f'f(a, {name}="{value}")',
+            f"quill copy a b --{kebab} overwrite",
+            f"quill copy a b --{kebab}=overwrite",
+        ]
+    )
+    return rng.choice(
+        ["\n\n```\n{}\n```\n", "\n\n~~~yaml\n{}\n~~~\n", "\n\n    {}\n", " `{}`", " <code>{}</code>"]
+    ).format(line)
 
 
 def _entity(rng: random.Random, text: str) -> str:
@@ -674,21 +862,53 @@ class DisguiseFuzzTest(unittest.TestCase):
         "escaped backtick": lambda rng, a: a + rng.choice(["\\``{}`", "`a\\`{}`", "\\`{}\\`"]).format(_other(rng)),
         "backtick in an autolink": lambda rng, a: a + f"<https://x.example/`>{_other(rng)}`",
         "look-alike equals": lambda rng, a: a + _other(rng).replace("=", rng.choice((*ISSUE_EQUALS, "⩵", "⊜"))),
-        "look-alike equals in the form": lambda rng, a: a.replace("existing_path=refuse", "existing_path"
-                                                                  + rng.choice(ISSUE_EQUALS) + "refuse", 1),
-        "citation with references": lambda rng, a: a + " " + _entity(rng, rng.choice(
-            ["[source: quill-new-version:20]", "[source: quill-draft:13]", "[source: quill-conflicting-guide:15]"])),
+        "look-alike equals in the form": lambda rng, a: a.replace(
+            "existing_path=refuse", "existing_path" + rng.choice(ISSUE_EQUALS) + "refuse", 1
+        ),
+        "citation with references": lambda rng, a: (
+            a
+            + " "
+            + _entity(
+                rng,
+                rng.choice(
+                    [
+                        "[source: quill-new-version:20]",
+                        "[source: quill-draft:13]",
+                        "[source: quill-conflicting-guide:15]",
+                    ]
+                ),
+            )
+        ),
         "claim's citation with references": lambda rng, a: a.replace(GUIDE, _entity(rng, GUIDE)),
-        "other directive as code": lambda rng, a: a + "\n" + rng.choice([
-            "~~~\n{}\n~~~", "```\n{}\n```", "    {}", "<pre>{}</pre>", "<code>{}</code>"]).format(
-            "@quill create_copy " + rng.choice(["existing_path=overwrite", "close_required=no"])),
-        "evidence hidden": lambda rng, a: "In Quill 1.0, create_copy overwrites an existing destination.\n" + rng.choice([
-            "<!-- {} -->", '[it](https://x.example "{}")', '<span title="{}">it</span>', "![{}](i.png)",
-            '\n[x]: https://x.example "{}"']).format(a.replace("\n", " ").replace('"', "'")) + "\n",
-        "form without backticks": lambda rng, a: a.replace(VALUE, rng.choice(
-            ["existing_path=overwrite, version=2.0", "existing_path=overwrite"]), 1),
-        "directive with a citation": lambda rng, a: a + "\n@quill create_copy {} {}".format(
-            rng.choice(["existing_path=overwrite", "close_required=no", "existing_path=refuse"]), GUIDE),
+        "other directive as code": lambda rng, a: (
+            a
+            + "\n"
+            + rng.choice(["~~~\n{}\n~~~", "```\n{}\n```", "    {}", "<pre>{}</pre>", "<code>{}</code>"]).format(
+                "@quill create_copy " + rng.choice(["existing_path=overwrite", "close_required=no"])
+            )
+        ),
+        "evidence hidden": lambda rng, a: (
+            "In Quill 1.0, create_copy overwrites an existing destination.\n"
+            + rng.choice(
+                [
+                    "<!-- {} -->",
+                    '[it](https://x.example "{}")',
+                    '<span title="{}">it</span>',
+                    "![{}](i.png)",
+                    '\n[x]: https://x.example "{}"',
+                ]
+            ).format(a.replace("\n", " ").replace('"', "'"))
+            + "\n"
+        ),
+        "form without backticks": lambda rng, a: a.replace(
+            VALUE, rng.choice(["existing_path=overwrite, version=2.0", "existing_path=overwrite"]), 1
+        ),
+        "directive with a citation": lambda rng, a: (
+            a
+            + "\n@quill create_copy {} {}".format(
+                rng.choice(["existing_path=overwrite", "close_required=no", "existing_path=refuse"]), GUIDE
+            )
+        ),
         "look-alike in the key": lambda rng, a: a + " " + _look_alike_key(rng),
         "statement split at a code edge": lambda rng, a: a + " " + _split_statement(rng),
         "statement code makes": lambda rng, a: a + _code_statement(rng),

@@ -52,7 +52,7 @@ def imported(unit: str, units: list[str]) -> set[str]:
                 block.body = []
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level:
-                base = package[:len(package) - (node.level - 1)] if node.level > 1 else package
+                base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
                 if node.module:
                     targets = [".".join([*base, node.module])]
                 else:  # from . import x: x is a module or a name of the package

@@ -25,27 +25,59 @@ def _bench() -> ModuleType:
 
 
 BENCH = _bench()
-PARTS = {"floor": 0.100, "manifest JSON": 0.006, "manifest checks": 0.027, "pages read and verified": 0.101,
-         "cache section": 0.026, "entries decoded": 0.034, "audit": 0.023, "audit from its JSON": 0.022,
-         "whole": 0.246}
+PARTS = {
+    "floor": 0.100,
+    "manifest JSON": 0.006,
+    "manifest checks": 0.027,
+    "pages read and verified": 0.101,
+    "cache section": 0.026,
+    "entries decoded": 0.034,
+    "audit": 0.023,
+    "audit from its JSON": 0.022,
+    "whole": 0.246,
+}
 
 
 def report(cached: float, large_ready_us: float) -> dict[str, Any]:
     """A report as ``run_benchmark`` saves it, with only the figures these targets read."""
     figures = {"floor": 0.100, "cold": 2.0, "cached": cached}
-    warm_small = {"median_us": 8.7, "statuses": {"ready": 90, "conflict": 10},
-                  "by_status": {"ready": 8.7, "conflict": 7.6}}
+    warm_small = {
+        "median_us": 8.7,
+        "statuses": {"ready": 90, "conflict": 10},
+        "by_status": {"ready": 8.7, "conflict": 7.6},
+    }
     return {
-        "corpora": {"fence-heavy": {"large": dict(figures), "github": dict(figures), "cached_parts": dict(PARTS),
-                                    "stages_us": {"floor: open, read, SHA-256": 12.0}}},
-        "warm": {"small": warm_small,
-                 "large": {"median_us": large_ready_us, "p90_us": large_ready_us + 1, "statuses": {"ready": 80, "conflict": 20},
-                           "by_status": {"ready": large_ready_us, "conflict": large_ready_us * 7.6 / 8.7}},
-                 "large, 10 sources": {"median_us": 8.8, "statuses": {"ready": 90, "conflict": 10},
-                                       "by_status": {"ready": 8.8, "conflict": 7.7}}},
-        "supported_answer": {"check_answer_us": 200.0, "read_answer_us": 54.0, "reading_findings_us": 38.0,
-                             "decision_check_us": 20.0, "gate_us": 8.0, "answer_bytes": 399,
-                             "verdict": "supported"},
+        "corpora": {
+            "fence-heavy": {
+                "large": dict(figures),
+                "github": dict(figures),
+                "cached_parts": dict(PARTS),
+                "stages_us": {"floor: open, read, SHA-256": 12.0},
+            }
+        },
+        "warm": {
+            "small": warm_small,
+            "large": {
+                "median_us": large_ready_us,
+                "p90_us": large_ready_us + 1,
+                "statuses": {"ready": 80, "conflict": 20},
+                "by_status": {"ready": large_ready_us, "conflict": large_ready_us * 7.6 / 8.7},
+            },
+            "large, 10 sources": {
+                "median_us": 8.8,
+                "statuses": {"ready": 90, "conflict": 10},
+                "by_status": {"ready": 8.8, "conflict": 7.7},
+            },
+        },
+        "supported_answer": {
+            "check_answer_us": 200.0,
+            "read_answer_us": 54.0,
+            "reading_findings_us": 38.0,
+            "decision_check_us": 20.0,
+            "gate_us": 8.0,
+            "answer_bytes": 399,
+            "verdict": "supported",
+        },
     }
 
 
@@ -76,12 +108,20 @@ class TargetEvidenceTest(unittest.TestCase):
 
     def test_evidence_is_printed_under_a_target_not_met_only(self) -> None:
         full = report(cached=0.120, large_ready_us=9.0)
-        full["environment"] = {"git_commit": "abc", "package_sha256": "def", "python": "3", "platform": "p",
-                               "cpu_count": 2}
+        full["environment"] = {
+            "git_commit": "abc",
+            "package_sha256": "def",
+            "python": "3",
+            "platform": "p",
+            "cpu_count": 2,
+        }
         full["parameters"] = {"quick": False, "docs": 10_000}
         full["corpora"]["fence-heavy"].update(
-            small={"floor": 0.01, "cold": 0.2, "documents": 1000}, bytes=82_000_000, audit_summary={},
-            k={"floor": 1.0, "cold": 1.0})
+            small={"floor": 0.01, "cold": 0.2, "documents": 1000},
+            bytes=82_000_000,
+            audit_summary={},
+            k={"floor": 1.0, "cold": 1.0},
+        )
         full["corpora"]["fence-heavy"]["large"]["documents"] = 10_000
         full["targets"] = BENCH.evaluate_targets(full)
         lines = BENCH.render(full).splitlines()
@@ -93,8 +133,15 @@ class TargetEvidenceTest(unittest.TestCase):
         met = [line for line in lines if line.startswith("  [met    ]")]
         self.assertTrue(any("load + audit with an up-to-date cache" in line for line in met), lines)
         self.assertTrue(any("warm gate() at N docs" in line for line in met), lines)
-        self.assertTrue(any(line.startswith("  a load + audit with an up-to-date cache, its parts: floor 100 ms "
-                                            "(1.00 x), manifest JSON 6 ms") for line in lines), lines)
+        self.assertTrue(
+            any(
+                line.startswith(
+                    "  a load + audit with an up-to-date cache, its parts: floor 100 ms (1.00 x), manifest JSON 6 ms"
+                )
+                for line in lines
+            ),
+            lines,
+        )
 
 
 class CachedPartsTest(unittest.TestCase):
@@ -132,16 +179,20 @@ class RealDocsTest(unittest.TestCase):
 
     def test_the_real_docs_targets_read_every_renderer_and_the_command_line(self) -> None:
         floor = {"floor": 0.010, "cold": 0.040}
-        real = {"renderers": {"default": {"floor": 0.010, "cold": 0.080}, "github": dict(floor)},
-                "markdown_it_seconds": 1.0,
-                "cli_gate": {"documents": 10_000, "seconds": 0.25, "python_seconds": 0.02, "import_seconds": 0.12}}
+        real = {
+            "renderers": {"default": {"floor": 0.010, "cold": 0.080}, "github": dict(floor)},
+            "markdown_it_seconds": 1.0,
+            "cli_gate": {"documents": 10_000, "seconds": 0.25, "python_seconds": 0.02, "import_seconds": 0.12},
+        }
         targets = {t["target"]: t for t in BENCH.evaluate_targets({"real_docs": real})}
         default = targets["real docs (the default renderer): cold load + audit, no cache, one process <= 5 x floor"]
         self.assertEqual((default["value"], default["met"]), (8.0, False))
-        self.assertTrue(targets['real docs ("renderer": "github"): cold load + audit, no cache, one process '
-                                '<= 5 x floor']["met"])
-        parse = targets["real docs: the slowest renderer (default) >= 10 x faster than markdown-it-py's parse of "
-                        "the same pages"]
+        self.assertTrue(
+            targets['real docs ("renderer": "github"): cold load + audit, no cache, one process <= 5 x floor']["met"]
+        )
+        parse = targets[
+            "real docs: the slowest renderer (default) >= 10 x faster than markdown-it-py's parse of the same pages"
+        ]
         self.assertEqual((parse["value"], parse["met"]), (12.5, True))
         cli = targets["conflict-gate gate, 10,000-page manifest, no cache, a fresh process <= 100 ms"]
         self.assertEqual((cli["value"], cli["met"]), (250.0, False))

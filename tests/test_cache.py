@@ -43,18 +43,48 @@ from _conflict_gate.reading.reader import read_directives
 from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, REPO, CorpusTestCase, directive, run_cli, write_corpus
 
 #: A read-only disk: the cache's rename fails.
-READ_ONLY = mock.patch("_conflict_gate.corpus.cache.os.replace", side_effect=OSError(errno.EROFS, "Read-only file system"))
+READ_ONLY = mock.patch(
+    "_conflict_gate.corpus.cache.os.replace", side_effect=OSError(errno.EROFS, "Read-only file system")
+)
 FUZZ_ROUNDS = int(os.environ.get("CONFLICT_GATE_FUZZ_CACHE", "12"))
 BOM = b"\xef\xbb\xbf"
 
 
 def snapshot(corpus: Corpus) -> list[Any]:
     """Everything a corpus holds per source, errors by class, message and every attribute."""
+
     def error(e: Any) -> Any:
-        return None if e is None else (type(e).__name__, str(e), e.reason, e.detail, e.source_id, e.path, e.line,
-                                        e.column, getattr(e, "quote", None))
-    return [(s.source_id, s.version, s.status, s.path, s.sha256, s.size, s.claims, error(s.refusal), s.near_misses,
-             s.occurrences) for s in corpus.sources.values()]
+        return (
+            None
+            if e is None
+            else (
+                type(e).__name__,
+                str(e),
+                e.reason,
+                e.detail,
+                e.source_id,
+                e.path,
+                e.line,
+                e.column,
+                getattr(e, "quote", None),
+            )
+        )
+
+    return [
+        (
+            s.source_id,
+            s.version,
+            s.status,
+            s.path,
+            s.sha256,
+            s.size,
+            s.claims,
+            error(s.refusal),
+            s.near_misses,
+            s.occurrences,
+        )
+        for s in corpus.sources.values()
+    ]
 
 
 def decisions(corpus: Corpus) -> str:
@@ -68,13 +98,26 @@ def decisions(corpus: Corpus) -> str:
     return render_json(out)
 
 
-
 def _load_inside(manifest: str) -> list[Any]:
     """In a daemonic process: whether workers would start here, and the corpus of a ``jobs=2`` load,
     with the start method found here and with one named."""
-    loads = [snapshot(load_with(manifest, strict=True, cache=False, jobs=2, environ={}, warn=lambda message: None,
-                                min_pages=1, method=method)) for method in (None, start_method(daemonic=False))]
+    loads = [
+        snapshot(
+            load_with(
+                manifest,
+                strict=True,
+                cache=False,
+                jobs=2,
+                environ={},
+                warn=lambda message: None,
+                min_pages=1,
+                method=method,
+            )
+        )
+        for method in (None, start_method(daemonic=False))
+    ]
     return [start_method() is not None, *loads]
+
 
 #: Pages of every kind the reader tells apart: claims, refusals, near-misses, a BOM, CRLF, not UTF-8.
 PAGES: dict[str, bytes] = {
@@ -98,8 +141,11 @@ class CacheLocationTest(unittest.TestCase):
             ({"XDG_CACHE_HOME": "relative", "HOME": "/h"}, "linux", "/h/.cache/conflict-gate"),
             ({"HOME": "/h"}, "linux", "/h/.cache/conflict-gate"),
             ({"HOME": "/h", "XDG_CACHE_HOME": "/xdg"}, "darwin", "/h/Library/Caches/conflict-gate"),
-            ({"LOCALAPPDATA": "C:\\Users\\u\\AppData\\Local"}, "win32",
-             os.path.join("C:\\Users\\u\\AppData\\Local", "conflict-gate")),
+            (
+                {"LOCALAPPDATA": "C:\\Users\\u\\AppData\\Local"},
+                "win32",
+                os.path.join("C:\\Users\\u\\AppData\\Local", "conflict-gate"),
+            ),
             ({}, "linux", None),
         ]
         for environ, platform, expected in cases:
@@ -169,8 +215,9 @@ class CacheTest(CorpusTestCase):
         sections = parse_cache_file(self.cache.read_bytes())
         assert sections is not None
         [entries] = sections.values()
-        self.assertEqual(sorted(entry[0] for entry in entries),
-                         sorted({hashlib.sha256(raw).hexdigest() for raw in PAGES.values()}))
+        self.assertEqual(
+            sorted(entry[0] for entry in entries), sorted({hashlib.sha256(raw).hexdigest() for raw in PAGES.values()})
+        )
         self.assertNotIn("refused.md", self.cache.read_text(encoding="utf-8"))
 
     def test_a_changed_grammar_or_renderer_is_a_miss(self) -> None:
@@ -189,9 +236,11 @@ class CacheTest(CorpusTestCase):
     def test_a_changed_reader_is_a_miss(self) -> None:
         """Guards against a cache entry outliving the code that wrote it."""
         self.load()
-        with mock.patch("_conflict_gate.corpus.cache.reader_fingerprint", return_value="another reader"), \
-                mock.patch("_conflict_gate.corpus.load.read_directives", side_effect=AssertionError("read")), \
-                self.assertRaises(AssertionError):
+        with (
+            mock.patch("_conflict_gate.corpus.cache.reader_fingerprint", return_value="another reader"),
+            mock.patch("_conflict_gate.corpus.load.read_directives", side_effect=AssertionError("read")),
+            self.assertRaises(AssertionError),
+        ):
             self.load()
 
     def test_strict_and_non_strict_loads_fail_as_without_a_cache(self) -> None:
@@ -209,15 +258,18 @@ class CacheTest(CorpusTestCase):
         self.load()
         folder = self.cache.parent
         changes: tuple[tuple[str, Callable[[], None], Callable[[], None]], ...] = (
-                ("folder", lambda: folder.chmod(0o777), lambda: folder.chmod(0o700)),
-                ("file", lambda: self.cache.chmod(0o666), lambda: self.cache.chmod(0o600)))
+            ("folder", lambda: folder.chmod(0o777), lambda: folder.chmod(0o700)),
+            ("file", lambda: self.cache.chmod(0o666), lambda: self.cache.chmod(0o600)),
+        )
         for what, change, undo in changes:
             with self.subTest(what):
                 change()
                 try:
                     err = io.StringIO()
-                    with redirect_stderr(err), \
-                            mock.patch("_conflict_gate.corpus.load.read_directives", wraps=read_directives) as spy:
+                    with (
+                        redirect_stderr(err),
+                        mock.patch("_conflict_gate.corpus.load.read_directives", wraps=read_directives) as spy,
+                    ):
                         corpus = self.load()
                     self.assertEqual(snapshot(corpus), snapshot(self.load(cache=False)))
                     self.assertTrue(spy.called, "an untrusted cache was read")
@@ -281,7 +333,9 @@ class CacheTest(CorpusTestCase):
         code, _, _ = run_cli(["versions", "--manifest", str(self.manifest)], environ={CACHE_ENV: str(folder)})
         self.assertEqual(code, 0)
         self.assertEqual(len(list(folder.glob("readings-*.json"))), 1)
-        code, _, _ = run_cli(["versions", "--manifest", str(self.manifest)], environ={CACHE_ENV: "off", "HOME": str(self.root)})
+        code, _, _ = run_cli(
+            ["versions", "--manifest", str(self.manifest)], environ={CACHE_ENV: "off", "HOME": str(self.root)}
+        )
         self.assertFalse((self.root / ".cache").exists())
 
     def test_fuzz_damaged_cache_files_never_change_a_decision(self) -> None:
@@ -321,13 +375,34 @@ class CacheTest(CorpusTestCase):
             index = rng.randrange(len(entries))
             digest = entries[index][0]
             changed = list(entries)
-            changed[index] = rng.choice([[], [digest, 1, 2, 3], [digest, [["x"]], None, [], []], "text", None,
-                                         [digest, [], None, [], [7]], [digest, [], None, [], [-1]]])
+            changed[index] = rng.choice(
+                [
+                    [],
+                    [digest, 1, 2, 3],
+                    [digest, [["x"]], None, [], []],
+                    "text",
+                    None,
+                    [digest, [], None, [], [7]],
+                    [digest, [], None, [], [-1]],
+                ]
+            )
             return write_sections(rng.choice([{context: changed}, {context: "text"}, {context: {digest: 1}}]))
 
         with_claims = [i for i, entry in enumerate(entries) if entry[1]]
-        wrong_values: list[Any] = ["1", 1.0, True, None, [], {}, -1, float("nan"), float("inf"), 10 ** 40 * -1,
-                                   "\ud800", {"abcdefghi": 0}]
+        wrong_values: list[Any] = [
+            "1",
+            1.0,
+            True,
+            None,
+            [],
+            {},
+            -1,
+            float("nan"),
+            float("inf"),
+            10**40 * -1,
+            "\ud800",
+            {"abcdefghi": 0},
+        ]
 
         def mistyped() -> bytes:  # a checksum that fits an entry no reader wrote: a miss, never a traceback
             index = rng.choice(with_claims)
@@ -342,18 +417,20 @@ class CacheTest(CorpusTestCase):
             return write_sections({context: changed})
 
         damages: dict[str, Callable[[], bytes]] = {
-            "flipped byte": lambda: bytes(b ^ (1 << rng.randrange(8)) if i == rng.randrange(len(good)) else b
-                                          for i, b in enumerate(good)),
+            "flipped byte": lambda: bytes(
+                b ^ (1 << rng.randrange(8)) if i == rng.randrange(len(good)) else b for i, b in enumerate(good)
+            ),
             # cut after the format line: a file cut inside it is no longer known as a cache and is left as it
             # is (test_a_file_that_is_no_reading_cache_is_never_overwritten), so it is not written anew
-            "truncated": lambda: good[:rng.randrange(len(CACHE_FORMAT) + 1, len(good))],
+            "truncated": lambda: good[: rng.randrange(len(CACHE_FORMAT) + 1, len(good))],
             "swapped entries": swapped,
             "shuffled entries": shuffled,
             "foreign entries": foreign,
             "misshapen entry": misshapen,
             "mistyped entry": mistyped,
-            "another format": lambda: rng.choice([b"", CACHE_FORMAT.encode()[:-1] + b"2\n",
-                                                  b'{"format":"conflict-gate reading cache 2","checksum":"0"}']),
+            "another format": lambda: rng.choice(
+                [b"", CACHE_FORMAT.encode()[:-1] + b"2\n", b'{"format":"conflict-gate reading cache 2","checksum":"0"}']
+            ),
         }
         for name, damage in damages.items():
             for round_ in range(FUZZ_ROUNDS):
@@ -370,8 +447,14 @@ class CacheTest(CorpusTestCase):
         without a cache."""
         expected = snapshot(self.load(cache=False))
         self.cache.parent.mkdir(mode=0o700, exist_ok=True)
-        for content in (b"{}", b"[1,2]", b"\xff\xfe", json.dumps({"format": "x"}).encode(), self.manifest.read_bytes(),
-                        b"conflict-gate reading cache notes\n\nmine\n"):
+        for content in (
+            b"{}",
+            b"[1,2]",
+            b"\xff\xfe",
+            json.dumps({"format": "x"}).encode(),
+            self.manifest.read_bytes(),
+            b"conflict-gate reading cache notes\n\nmine\n",
+        ):
             with self.subTest(content=content[:20]):
                 self.cache.write_bytes(content)
                 with redirect_stderr(io.StringIO()) as out:
@@ -396,7 +479,9 @@ class CacheTest(CorpusTestCase):
     def test_text_that_spells_a_surrogate_escape_is_kept(self) -> None:
         """Regression: a page quoting the text ``\\ud800`` (written to the file as ``\\\\ud800``, an escaped
         backslash) made its whole section look damaged, so no page was ever found."""
-        manifest = write_corpus(self.root / "escaped", {"a.md": b"Text.\n\n`@quill create_copy existing_path=\\ud800`\n"})
+        manifest = write_corpus(
+            self.root / "escaped", {"a.md": b"Text.\n\n`@quill create_copy existing_path=\\ud800`\n"}
+        )
         first = load_documents(manifest, cache=self.cache)
         with mock.patch("_conflict_gate.corpus.load.read_directives", side_effect=AssertionError("read again")):
             second = load_documents(manifest, cache=self.cache)
@@ -417,8 +502,12 @@ class CacheTest(CorpusTestCase):
     def test_the_file_is_bounded_this_loads_entries_first(self) -> None:
         """Guards against a cache growing without bound, or a full one dropping the entries just read."""
         grammar = read_manifest(self.manifest).grammar
-        readings = {digest: read_directives(text, grammar) for digest, text in
-                    ((f"{i:064x}", f"# Page {i}\n\n" + directive("refuse").decode() + "\n") for i in range(40))}
+        readings = {
+            digest: read_directives(text, grammar)
+            for digest, text in (
+                (f"{i:064x}", f"# Page {i}\n\n" + directive("refuse").decode() + "\n") for i in range(40)
+            )
+        }
         old = ReadingCache.open(str(self.cache), grammar, "github", print)  # another section
         for digest, reading in readings.items():
             old.put(digest, reading)
@@ -447,8 +536,10 @@ class CacheTest(CorpusTestCase):
         """Guards against every upgrade leaving a section behind for each load to read: at most
         MAX_SECTIONS, the load's own first, then the others in the order they were written."""
         grammar = read_manifest(self.manifest).grammar
-        others = [b"\t".join((f"{i:032x}".encode(), hashlib.sha256(b"[]").hexdigest().encode(), b"[]"))
-                  for i in range(MAX_SECTIONS + 2)]
+        others = [
+            b"\t".join((f"{i:032x}".encode(), hashlib.sha256(b"[]").hexdigest().encode(), b"[]"))
+            for i in range(MAX_SECTIONS + 2)
+        ]
         self.cache.parent.mkdir(mode=0o700, exist_ok=True)
         self.cache.write_bytes(CACHE_FORMAT.encode() + b"\n" + b"".join(line + b"\n" for line in others))
         cache = ReadingCache.open(str(self.cache), grammar, "commonmark", print)
@@ -457,7 +548,7 @@ class CacheTest(CorpusTestCase):
         lines = self.cache.read_bytes().split(b"\n")
         self.assertEqual(lines[0], CACHE_FORMAT.encode())
         self.assertEqual(lines[1][:32], cache.context.encode())
-        self.assertEqual(lines[2:-1], others[:MAX_SECTIONS - 1])
+        self.assertEqual(lines[2:-1], others[: MAX_SECTIONS - 1])
 
     def test_the_lab_is_the_same_with_and_without_the_cache(self) -> None:
         plain = load_documents(FIXTURE_MANIFEST, cache=False)
@@ -474,6 +565,7 @@ class DifferentialSetTest(CorpusTestCase):
     def test_cache_and_workers_change_nothing_on_the_differential_pages(self) -> None:
         from tests import reader_oracle, site_pages
         from tests.site_differential import generated
+
         pages: dict[str, bytes] = {}
         for name, rules in {"github": reader_oracle.HTML_RULES, **site_pages.SITE_RULES}.items():
             documents, _, _ = generated(7, 20, rules, prefix=name)
@@ -483,9 +575,15 @@ class DifferentialSetTest(CorpusTestCase):
         cache = self.folder() / "readings.json"
         plain = load_with(manifest, strict=False, cache=False, jobs=1, environ={}, warn=lambda message: None)
         load_with(manifest, strict=False, cache=cache, jobs=1, environ={}, warn=lambda message: None)
-        for name, corpus in (("cached", load_documents(manifest, strict=False, cache=cache)),
-                             ("workers", load_with(manifest, strict=False, cache=False, jobs=2, environ={},
-                                                   warn=lambda message: None, min_pages=1))):
+        for name, corpus in (
+            ("cached", load_documents(manifest, strict=False, cache=cache)),
+            (
+                "workers",
+                load_with(
+                    manifest, strict=False, cache=False, jobs=2, environ={}, warn=lambda message: None, min_pages=1
+                ),
+            ),
+        ):
             with self.subTest(name):
                 self.assertEqual(snapshot(corpus), snapshot(plain))
                 self.assertEqual(decisions(corpus), decisions(plain))
@@ -556,14 +654,21 @@ class ParallelLoadTest(CorpusTestCase):
         import subprocess
         import sys
         import time
+
         for method in sorted({m for m in (start_method(), start_method(threads=2)) if m is not None}):
             for name in ("SIGKILL", "SIGTERM"):
                 with self.subTest(method=method, signal=name):
                     folder = self.folder()
-                    done = subprocess.run([sys.executable, "-m", "tests.pool_orphan", str(folder), str(method), name], check=False,
-                                          cwd=REPO, capture_output=True, timeout=120)
-                    self.assertEqual((done.returncode, done.stdout), (-getattr(signal, name), b"loading\n"),
-                                     done.stderr)
+                    done = subprocess.run(
+                        [sys.executable, "-m", "tests.pool_orphan", str(folder), str(method), name],
+                        check=False,
+                        cwd=REPO,
+                        capture_output=True,
+                        timeout=120,
+                    )
+                    self.assertEqual(
+                        (done.returncode, done.stdout), (-getattr(signal, name), b"loading\n"), done.stderr
+                    )
                     workers = sorted(folder.glob("worker-*"))
                     self.assertEqual(len(workers), 2)
                     for path in workers:

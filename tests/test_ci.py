@@ -66,8 +66,7 @@ def unescape_data(text: str) -> str:
 
 def unescape_property(text: str) -> str:
     """What the runner does to a property value (ActionCommand.UnescapeProperty)."""
-    return (text.replace("%0D", "\r").replace("%0A", "\n").replace("%3A", ":").replace("%2C", ",")
-            .replace("%25", "%"))
+    return text.replace("%0D", "\r").replace("%0A", "\n").replace("%3A", ":").replace("%2C", ",").replace("%25", "%")
 
 
 def runner_parse(line: str) -> tuple[str, dict[str, str], str]:
@@ -83,14 +82,25 @@ def runner_parse(line: str) -> tuple[str, dict[str, str], str]:
         key, sep, value = item.partition("=")
         if sep and key and value:
             properties[key] = unescape_property(value)
-    return name, properties, unescape_data(message[end + 2:])
+    return name, properties, unescape_data(message[end + 2 :])
 
 
 #: Page text that is Markdown: what a step summary's cell must show as text (issue 34 item 2).
-MARKDOWN_IN_CELLS = ("![x](https://img.example/a.png)", "[link](https://evil.example)", "<https://a.example>",
-                     "a@b.example www.evil.example https://c.example", "<img src=x onerror=alert(1)>",
-                     "a\\|b | c", "`code` ``x``", " lead and trail ", "&amp; &#x41;", "*em* _u_ ~~s~~ **b**",
-                     "x\\", "\\[not a link\\](x)", "[ref]: https://ref.example")
+MARKDOWN_IN_CELLS = (
+    "![x](https://img.example/a.png)",
+    "[link](https://evil.example)",
+    "<https://a.example>",
+    "a@b.example www.evil.example https://c.example",
+    "<img src=x onerror=alert(1)>",
+    "a\\|b | c",
+    "`code` ``x``",
+    " lead and trail ",
+    "&amp; &#x41;",
+    "*em* _u_ ~~s~~ **b**",
+    "x\\",
+    "\\[not a link\\](x)",
+    "[ref]: https://ref.example",
+)
 
 
 def summary_renderers() -> list[tuple[str, Any]]:
@@ -110,15 +120,26 @@ def summary_renderers() -> list[tuple[str, Any]]:
     except ImportError:
         pass
     else:
-        found.append(("cmark-gfm", lambda text: cmarkgfm.github_flavored_markdown_to_html(
-            text, options=Options.CMARK_OPT_UNSAFE)))
+        found.append(
+            (
+                "cmark-gfm",
+                lambda text: cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE),
+            )
+        )
     return found
 
 
 def finding(severity: str = "error", reason: str = "hash_mismatch", n: int = 0, **fields: Any) -> Finding:
-    values: dict[str, Any] = {"reason": reason, "severity": severity, "source_id": f"s{n}",
-                              "path": f"docs/p{n}.md", "line": n + 1, "column": None,
-                              "title": f"title {n}", "message": f"message {n}"}
+    values: dict[str, Any] = {
+        "reason": reason,
+        "severity": severity,
+        "source_id": f"s{n}",
+        "path": f"docs/p{n}.md",
+        "line": n + 1,
+        "column": None,
+        "title": f"title {n}",
+        "message": f"message {n}",
+    }
     values.update(fields)
     return Finding(**values)
 
@@ -130,8 +151,16 @@ def report(*findings: Finding, command: str = "pin --check") -> Report:
 class GithubEscapingTest(unittest.TestCase):
     def test_every_special_character_round_trips_through_the_runner(self) -> None:
         """Ids, paths, titles and messages holding %, CR, LF, ':' and ',' come back exactly."""
-        f = Finding("malformed_directive", "warning", f"id{SPECIAL}", f"dir {SPECIAL}/page.md", 7, 3,
-                    f"title {SPECIAL}", f"message {SPECIAL}")
+        f = Finding(
+            "malformed_directive",
+            "warning",
+            f"id{SPECIAL}",
+            f"dir {SPECIAL}/page.md",
+            7,
+            3,
+            f"title {SPECIAL}",
+            f"message {SPECIAL}",
+        )
         line = annotation(f)
         self.assertNotIn("\r", line)
         self.assertNotIn("\n", line)
@@ -141,8 +170,9 @@ class GithubEscapingTest(unittest.TestCase):
         # the message's '::' is defused (issue 34 item 1); a property's ':' is %3A already
         self.assertEqual(message, f"{f.message} [malformed_directive]".replace("b::c", "b:\\x3ac"))
         self.assertIn("title=title 100%25 done%3A%0D%0A a%2Cb%3A%3Ac %250A %2525 %253A%252C::", line)
-        self.assertTrue(line.endswith("::message 100%25 done:%0D%0A a,b:\\x3ac %250A %2525 %253A%252C "
-                                      "[malformed_directive]"), line)
+        self.assertTrue(
+            line.endswith("::message 100%25 done:%0D%0A a,b:\\x3ac %250A %2525 %253A%252C [malformed_directive]"), line
+        )
 
     def test_other_control_characters_never_reach_the_log(self) -> None:
         """An escape sequence, a NUL or U+2028 in a path or message is shown as a backslash escape."""
@@ -160,9 +190,11 @@ class GithubEscapingTest(unittest.TestCase):
 
 class GithubCapsTest(unittest.TestCase):
     def lines(self, errors: int, warnings: int, notices: int, summarised: bool = False) -> list[str]:
-        findings = ([finding("error", n=i) for i in range(errors)]
-                    + [finding("warning", "unapproved_conflict", n=100 + i) for i in range(warnings)]
-                    + [finding("notice", "near_miss", n=200 + i) for i in range(notices)])
+        findings = (
+            [finding("error", n=i) for i in range(errors)]
+            + [finding("warning", "unapproved_conflict", n=100 + i) for i in range(warnings)]
+            + [finding("notice", "near_miss", n=200 + i) for i in range(notices)]
+        )
         return render_github(report(*findings, command="audit"), summarised=summarised).splitlines()
 
     def commands(self, lines: list[str]) -> list[tuple[str, dict[str, str], str]]:
@@ -235,8 +267,9 @@ class StepSummaryTest(CliCase):
         for name, render in summary_renderers():
             with self.subTest(renderer=name):
                 html_text = render(text)
-                self.assertEqual(re.findall(r"<(?!/?(?:h3|table|thead|tbody|tr|th|td|code)\b)[a-z]+", html_text), [],
-                                 html_text)
+                self.assertEqual(
+                    re.findall(r"<(?!/?(?:h3|table|thead|tbody|tr|th|td|code)\b)[a-z]+", html_text), [], html_text
+                )
                 codes = [html.unescape(code) for code in re.findall(r"<code>(.*?)</code>", html_text, re.S)]
                 self.assertEqual(codes[1::2], list(MARKDOWN_IN_CELLS))
                 self.assertEqual(codes[0::2], [f"docs/{shown}.md:{i + 1}" for i, shown in enumerate(MARKDOWN_IN_CELLS)])
@@ -245,8 +278,9 @@ class StepSummaryTest(CliCase):
         summary = self.tmp / "summary.md"
         earlier = b"x" * (SUMMARY_LIMIT - 3_000) + b"\n"
         summary.write_bytes(earlier)
-        result = self.cli("audit", "--manifest", self.m, "--format", "github",
-                          environ={"GITHUB_STEP_SUMMARY": str(summary)})
+        result = self.cli(
+            "audit", "--manifest", self.m, "--format", "github", environ={"GITHUB_STEP_SUMMARY": str(summary)}
+        )
         self.assertEqual((result.code, result.err), (code("findings"), ""))
         written = summary.read_bytes()
         self.assertTrue(written.startswith(earlier))
@@ -256,16 +290,18 @@ class StepSummaryTest(CliCase):
     def test_a_full_summary_is_left_alone_and_said_so(self) -> None:
         summary = self.tmp / "summary.md"
         summary.write_bytes(b"x" * SUMMARY_LIMIT)
-        result = self.cli("audit", "--manifest", self.m, "--format", "github",
-                          environ={"GITHUB_STEP_SUMMARY": str(summary)})
+        result = self.cli(
+            "audit", "--manifest", self.m, "--format", "github", environ={"GITHUB_STEP_SUMMARY": str(summary)}
+        )
         self.assertEqual(result.code, code("findings"))
         self.assertEqual(summary.stat().st_size, SUMMARY_LIMIT)
         self.assertTrue(result.err.startswith("summary: not appended: "), result.err)
         self.assertOneLine(result.err)
 
     def test_a_summary_that_cannot_be_written_is_exit_7_after_the_annotations(self) -> None:
-        result = self.cli("audit", "--manifest", self.m, "--format", "github",
-                          environ={"GITHUB_STEP_SUMMARY": str(self.tmp)})
+        result = self.cli(
+            "audit", "--manifest", self.m, "--format", "github", environ={"GITHUB_STEP_SUMMARY": str(self.tmp)}
+        )
         self.assertUserError(result, "output", "cannot write the step summary", "not a regular file", stdout=None)
         self.assertIn("::error file=", result.out)
 
@@ -282,47 +318,82 @@ class FindingsTest(CliCase):
     def test_the_audit_findings_of_the_cli_corpus(self) -> None:
         where = Locations(str(self.root), "")
         checks = audit_checks(audit(load_documents(self.manifest)), where)
-        got = [(c.classname, c.name, [(f.reason, f.severity, f.path, f.line, f.column) for f in c.findings])
-               for c in checks]
-        self.assertEqual(got, [
-            ("1.0/create_copy", "close_required", [  # reference and rival are about create_copy, silent on it
-                ("requested_claim_missing", "notice", "docs/reference.md", 3, None),
-                ("requested_claim_missing", "notice", "docs/rival.md", 3, None)]),
-            ("1.0/create_copy", "existing_path", [
-                ("same_version_directives_disagree", "error", "docs/guide.md", 3, None),
-                ("same_version_directives_disagree", "error", "docs/reference.md", 3, None),
-                ("same_version_directives_disagree", "error", "docs/rival.md", 3, None)]),
-            ("2.0/create_copy", "existing_path", []),
-            ("sources", "broken", [("malformed_directive", "error", "docs/broken.md", 3, 33)]),
-            ("sources", "draft", [("unapproved_conflict", "warning", "docs/draft.md", 3, None)]),
-            ("sources", "guide", [("near_miss", "notice", "docs/guide.md", 6, 8)]),
-        ])
+        got = [
+            (c.classname, c.name, [(f.reason, f.severity, f.path, f.line, f.column) for f in c.findings])
+            for c in checks
+        ]
+        self.assertEqual(
+            got,
+            [
+                (
+                    "1.0/create_copy",
+                    "close_required",
+                    [  # reference and rival are about create_copy, silent on it
+                        ("requested_claim_missing", "notice", "docs/reference.md", 3, None),
+                        ("requested_claim_missing", "notice", "docs/rival.md", 3, None),
+                    ],
+                ),
+                (
+                    "1.0/create_copy",
+                    "existing_path",
+                    [
+                        ("same_version_directives_disagree", "error", "docs/guide.md", 3, None),
+                        ("same_version_directives_disagree", "error", "docs/reference.md", 3, None),
+                        ("same_version_directives_disagree", "error", "docs/rival.md", 3, None),
+                    ],
+                ),
+                ("2.0/create_copy", "existing_path", []),
+                ("sources", "broken", [("malformed_directive", "error", "docs/broken.md", 3, 33)]),
+                ("sources", "draft", [("unapproved_conflict", "warning", "docs/draft.md", 3, None)]),
+                ("sources", "guide", [("near_miss", "notice", "docs/guide.md", 6, 8)]),
+            ],
+        )
         conflict = checks[1].findings[2]
-        self.assertEqual(conflict.message, "1.0 create_copy existing_path: this page declares overwrite, but the "
-                         "approved pages of 1.0 disagree: refuse (guide, reference); overwrite (rival); a request "
-                         "about it is a conflict")
+        self.assertEqual(
+            conflict.message,
+            "1.0 create_copy existing_path: this page declares overwrite, but the "
+            "approved pages of 1.0 disagree: refuse (guide, reference); overwrite (rival); a request "
+            "about it is a conflict",
+        )
         refused = checks[3].findings[0]
-        self.assertEqual(refused.message, "approved page broken: expected exactly '@quill <operation> "
-                         "<key>=<value>', got '@quill create_copy existing_path = refuse'; use single spaces, "
-                         "names from the grammar and nothing after the value")
+        self.assertEqual(
+            refused.message,
+            "approved page broken: expected exactly '@quill <operation> "
+            "<key>=<value>', got '@quill create_copy existing_path = refuse'; use single spaces, "
+            "names from the grammar and nothing after the value",
+        )
 
     def test_a_near_miss_says_where_it_is(self) -> None:
         """Guards against a mention (text a reader does see, stating nothing) annotated as text a reader
         does not see: each place of NEAR_MISS_PLACES has its own words."""
         from _conflict_gate.cli.ci import _NEAR_MISS_WORDS
+
         self.assertEqual(set(_NEAR_MISS_WORDS), set(NEAR_MISS_PLACES))
         folder = self.folder()
-        manifest = write_corpus(folder, {"docs/a.md": b"@quill create_copy existing_path=refuse\n\n"
-                                         b"Questions? Ping @quill on Slack.\n\n"
-                                         b"`@quill create_copy existing_path=overwrite`\n\n"
-                                         b"<!-- @quill create_copy existing_path=overwrite -->\n"},
-                                extra={"renderer": "github"})
-        messages = {f.message.split(":")[0]: f for check in audit_checks(audit(load_documents(manifest)),
-                                                                           Locations(str(folder), ""))
-                    for f in check.findings if f.reason == "near_miss"}
-        self.assertEqual(sorted(messages), ["a mention of the namespace states nothing",
-                                            "directive-shaped text a reader does not see counts for nothing",
-                                            "directive-shaped text in code is an example"])
+        manifest = write_corpus(
+            folder,
+            {
+                "docs/a.md": b"@quill create_copy existing_path=refuse\n\n"
+                b"Questions? Ping @quill on Slack.\n\n"
+                b"`@quill create_copy existing_path=overwrite`\n\n"
+                b"<!-- @quill create_copy existing_path=overwrite -->\n"
+            },
+            extra={"renderer": "github"},
+        )
+        messages = {
+            f.message.split(":")[0]: f
+            for check in audit_checks(audit(load_documents(manifest)), Locations(str(folder), ""))
+            for f in check.findings
+            if f.reason == "near_miss"
+        }
+        self.assertEqual(
+            sorted(messages),
+            [
+                "a mention of the namespace states nothing",
+                "directive-shaped text a reader does not see counts for nothing",
+                "directive-shaped text in code is an example",
+            ],
+        )
         self.assertEqual(messages["a mention of the namespace states nothing"].line, 3)
 
     def test_every_reason_of_the_table_is_produced_at_its_severity(self) -> None:
@@ -334,14 +405,20 @@ class FindingsTest(CliCase):
                     continue
                 for status in ("approved", "draft"):
                     folder = self.folder()
-                    manifest = write_corpus(folder, case.files, statuses={"b": status}, grammar=dialect.grammar,
-                                            extra=case.extra)
+                    manifest = write_corpus(
+                        folder, case.files, statuses={"b": status}, grammar=dialect.grammar, extra=case.extra
+                    )
                     checks = audit_checks(audit(load_documents(manifest)), Locations(str(folder), ""))
                     seen |= {("audit", f.reason, f"{status}:{f.severity}") for c in checks for f in c.findings}
         folder = self.folder()
-        in_code = write_corpus(folder, {"docs/a.md": b"@quill create_copy existing_path=refuse\n",
-                                        "docs/n.md": b"`@quill create_copy existing_path=refuse`\n"},
-                               statuses={"n": "draft"})
+        in_code = write_corpus(
+            folder,
+            {
+                "docs/a.md": b"@quill create_copy existing_path=refuse\n",
+                "docs/n.md": b"`@quill create_copy existing_path=refuse`\n",
+            },
+            statuses={"n": "draft"},
+        )
         for manifest in (self.manifest, in_code):
             for check in audit_checks(audit(load_documents(manifest)), Locations(str(self.root), "")):
                 for f in check.findings:
@@ -353,24 +430,28 @@ class FindingsTest(CliCase):
                 with context:
                     corpus = load_documents(manifest, strict=False)
                 for check in audit_checks(audit(corpus), Locations(str(manifest.parent), "")):
-                    seen |= {("audit", f.reason, f"{status}:{f.severity}") for f in check.findings
-                             if f.source_id == "b"}
+                    seen |= {
+                        ("audit", f.reason, f"{status}:{f.severity}") for f in check.findings if f.source_id == "b"
+                    }
         for reason in ("site_disagrees", "built_page_missing"):  # only a corpus judged by its build (--site)
             for status in ("approved", "draft"):
                 folder = self.folder()
                 judged = site_judged_corpus(folder, reason, status=status)
                 for check in audit_checks(audit(judged), Locations(str(folder), "")):
-                    seen |= {("audit", f.reason, f"{status}:{f.severity}") for f in check.findings
-                             if f.source_id == "b"}
+                    seen |= {
+                        ("audit", f.reason, f"{status}:{f.severity}") for f in check.findings if f.source_id == "b"
+                    }
         for status in ("approved", "draft"):  # a page no Markdown reading reads, judged by no build
             folder = self.folder()
-            manifest = write_corpus(folder, {"docs/b.rst": b"T\n=\n\n@quill create_copy existing_path=refuse\n"},
-                                    statuses={"b": status})
+            manifest = write_corpus(
+                folder, {"docs/b.rst": b"T\n=\n\n@quill create_copy existing_path=refuse\n"}, statuses={"b": status}
+            )
             for check in audit_checks(audit(load_documents(manifest)), Locations(str(folder), "")):
                 seen |= {("audit", f.reason, f"{status}:{f.severity}") for f in check.findings if f.source_id == "b"}
         data = self.manifest_data()  # guide, reference, rival approved; broken, next, draft as drafts
-        for entry, status, change in zip(data["documents"], ["approved"] * 3 + ["draft"] * 3,
-                                         ["unpinned", "gone", "stale"] * 2):
+        for entry, status, change in zip(
+            data["documents"], ["approved"] * 3 + ["draft"] * 3, ["unpinned", "gone", "stale"] * 2
+        ):
             entry["status"] = status
             if change == "unpinned":
                 entry["sha256"] = ""
@@ -382,15 +463,22 @@ class FindingsTest(CliCase):
         result = self.cli("pin", "--check", "--manifest", drifted, "--format", "sarif")
         self.assertEqual(result.code, code("findings"), result.err)
         statuses = {d["source_id"]: d["status"] for d in data["documents"]}
-        seen |= {("pin --check", r["ruleId"], f"{statuses[r['properties']['sourceId']]}:"
-                  f"{'notice' if r['level'] == 'note' else r['level']}")
-                 for r in json.loads(result.out)["runs"][0]["results"]}
+        seen |= {
+            (
+                "pin --check",
+                r["ruleId"],
+                f"{statuses[r['properties']['sourceId']]}:{'notice' if r['level'] == 'note' else r['level']}",
+            )
+            for r in json.loads(result.out)["runs"][0]["results"]
+        }
         for status in ("approved", "draft"):  # a page whose recorded reading is not of its pinned bytes
             stale, _ = failing_corpus(self.folder, "reading_unusable", status=status)
             result = self.cli("pin", "--check", "--manifest", str(stale), "--format", "sarif")
             self.assertEqual(result.code, code("findings"), result.err)
-            seen |= {("pin --check", r["ruleId"], f"{status}:{'notice' if r['level'] == 'note' else r['level']}")
-                     for r in json.loads(result.out)["runs"][0]["results"]}
+            seen |= {
+                ("pin --check", r["ruleId"], f"{status}:{'notice' if r['level'] == 'note' else r['level']}")
+                for r in json.loads(result.out)["runs"][0]["results"]
+            }
         tree = self.folder()  # a page the manifest's "sources" take but do not list
         listed = write_corpus(tree, {"1.0/a.md": b"@quill create_copy existing_path=refuse\n"})
         (tree / "1.0/new.md").write_bytes(b"@quill create_copy existing_path=refuse\n")
@@ -400,8 +488,11 @@ class FindingsTest(CliCase):
         for command in (("audit",), ("pin", "--check")):
             result = self.cli(*command, "--manifest", str(listed), "--format", "sarif")
             self.assertEqual(result.code, code("findings"), result.err)
-            seen |= {(" ".join(command), r["ruleId"], f"approved:{r['level']}")
-                     for r in json.loads(result.out)["runs"][0]["results"] if r["ruleId"] == "unlisted_source"}
+            seen |= {
+                (" ".join(command), r["ruleId"], f"approved:{r['level']}")
+                for r in json.loads(result.out)["runs"][0]["results"]
+                if r["ruleId"] == "unlisted_source"
+            }
         expected = set()
         for reason, (commands, approved, unapproved) in REPORT_SEVERITIES.items():
             for listed_command in commands:
@@ -422,8 +513,11 @@ class FindingsTest(CliCase):
                 manifest = self.sub_manifest("sub.json", chosen)
                 for fmt in ("junit", "github"):
                     result = self.cli("audit", "--manifest", manifest, "--format", fmt)
-                    errors = (result.out.count("<failure ") if fmt == "junit"
-                              else sum(line.startswith("::error ") for line in result.out.splitlines()))
+                    errors = (
+                        result.out.count("<failure ")
+                        if fmt == "junit"
+                        else sum(line.startswith("::error ") for line in result.out.splitlines())
+                    )
                     with self.subTest(chosen=chosen, fmt=fmt):
                         self.assertEqual(result.code, code("findings") if errors else code("ok"))
 
@@ -433,16 +527,21 @@ class FindingsTest(CliCase):
         result = self.cli("pin", "--check", "--manifest", self.m, "--format", "github")
         self.assertEqual((result.code, result.err), (code("findings"), ""))
         commands = [runner_parse(line) for line in result.out.splitlines() if line.startswith("::")]
-        self.assertEqual([(name, p["file"], p.get("line")) for name, p, _ in commands],
-                         [("error", "docs/guide.md", None), ("error", "manifest.json", None)])
-        self.assertIn(f"guide (docs/guide.md): the file's bytes differ from its pin ({sha(GUIDE)} -> "
-                      f"{sha(b'# edited' + bytes([13, 10]))}, 10 bytes); if the edit is intended, re-pin: "
-                      f"conflict-gate pin --manifest {self.m} [hash_mismatch]", commands[0][2])
-        self.assertIn("rival (docs/rival.md) is listed in the manifest, but the file does not exist",
-                      commands[1][2])
+        self.assertEqual(
+            [(name, p["file"], p.get("line")) for name, p, _ in commands],
+            [("error", "docs/guide.md", None), ("error", "manifest.json", None)],
+        )
+        self.assertIn(
+            f"guide (docs/guide.md): the file's bytes differ from its pin ({sha(GUIDE)} -> "
+            f"{sha(b'# edited' + bytes([13, 10]))}, 10 bytes); if the edit is intended, re-pin: "
+            f"conflict-gate pin --manifest {self.m} [hash_mismatch]",
+            commands[0][2],
+        )
+        self.assertIn("rival (docs/rival.md) is listed in the manifest, but the file does not exist", commands[1][2])
         self.assertEqual(result.out.splitlines()[-1], "conflict-gate pin --check: 2 errors, 0 warnings, 0 notices")
-        current = self.cli("pin", "--check", "--manifest", self.sub_manifest("ok.json", ("reference", "next")),
-                           "--format", "github")
+        current = self.cli(
+            "pin", "--check", "--manifest", self.sub_manifest("ok.json", ("reference", "next")), "--format", "github"
+        )
         self.assertEqual(current, Run(code("ok"), "conflict-gate pin --check: 0 errors, 0 warnings, 0 notices\n", ""))
 
 
@@ -480,8 +579,13 @@ class SarifTest(CliCase):
         folder = self.folder()
         odd = "dir with space/%25 #?[x]:é"
         (folder / ".git").mkdir()
-        manifest = write_corpus(folder / odd, {"docs/a.md": b"# A\n\n@quill create_copy existing_path=refuse\n",
-                                               "docs/b.md": b"# B\n\n@quill create_copy existing_path=overwrite\n"})
+        manifest = write_corpus(
+            folder / odd,
+            {
+                "docs/a.md": b"# A\n\n@quill create_copy existing_path=refuse\n",
+                "docs/b.md": b"# B\n\n@quill create_copy existing_path=overwrite\n",
+            },
+        )
         os.rename(folder / odd / "docs" / "a.md", folder / odd / "docs" / "a b#c?.md")
         data = json.loads(manifest.read_text(encoding="utf-8"))
         data["documents"][0]["path"] = "docs/a b#c?.md"
@@ -495,7 +599,7 @@ class SarifTest(CliCase):
             self.assertTrue((folder / unquote(uri)).is_file(), uri)
         base = log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"]
         self.assertTrue(base.startswith("file:///") and base.endswith("/"), base)
-        self.assertRegex(base[len("file://"):], URI_PATH)
+        self.assertRegex(base[len("file://") :], URI_PATH)
 
     def test_a_whole_file_finding_sits_at_line_1(self) -> None:
         (self.root / "docs" / "guide.md").write_bytes(b"# edited\n")
@@ -518,16 +622,21 @@ class JunitTest(CliCase):
         self.assertEqual(root.tag, "testsuites")
         (suite,) = root.findall("testsuite")
         self.assertEqual(suite.get("name"), "conflict-gate audit")
-        cases = [(c.get("classname"), c.get("name"), [f.get("type") for f in c.findall("failure")])
-                 for c in suite.findall("testcase")]
-        self.assertEqual(cases, [
-            ("1.0/create_copy", "close_required", []),
-            ("1.0/create_copy", "existing_path", ["same_version_directives_disagree"]),
-            ("2.0/create_copy", "existing_path", []),
-            ("sources", "broken", ["malformed_directive"]),
-            ("sources", "draft", []),
-            ("sources", "guide", []),
-        ])
+        cases = [
+            (c.get("classname"), c.get("name"), [f.get("type") for f in c.findall("failure")])
+            for c in suite.findall("testcase")
+        ]
+        self.assertEqual(
+            cases,
+            [
+                ("1.0/create_copy", "close_required", []),
+                ("1.0/create_copy", "existing_path", ["same_version_directives_disagree"]),
+                ("2.0/create_copy", "existing_path", []),
+                ("sources", "broken", ["malformed_directive"]),
+                ("sources", "draft", []),
+                ("sources", "guide", []),
+            ],
+        )
         self.assertEqual((suite.get("tests"), suite.get("failures"), suite.get("errors")), ("6", "2", "0"))
         self.assertEqual((root.get("tests"), root.get("failures")), ("6", "2"))
         conflict = suite.findall("testcase")[1].find("failure")
@@ -543,15 +652,23 @@ class JunitTest(CliCase):
         suite = self.parse("pin", "--check", "--manifest", self.m).find("testsuite")
         assert suite is not None
         self.assertEqual(suite.get("name"), "conflict-gate pin --check")
-        self.assertEqual([(c.get("name"), [f.get("type") for f in c.findall("failure")])
-                          for c in suite.findall("testcase")],
-                         [("guide", ["hash_mismatch"]), ("reference", []), ("rival", []), ("broken", []),
-                          ("next", []), ("draft", [])])
+        self.assertEqual(
+            [(c.get("name"), [f.get("type") for f in c.findall("failure")]) for c in suite.findall("testcase")],
+            [
+                ("guide", ["hash_mismatch"]),
+                ("reference", []),
+                ("rival", []),
+                ("broken", []),
+                ("next", []),
+                ("draft", []),
+            ],
+        )
 
     def test_characters_xml_cannot_hold_still_parse(self) -> None:
         """Regression guard: ElementTree writes control characters as they are, which no parser reads."""
-        text = render_junit(report(finding(message="nul \x00 esc \x1b surrogate \udcff end \ufffe",
-                                           source_id="a\x01b")))
+        text = render_junit(
+            report(finding(message="nul \x00 esc \x1b surrogate \udcff end \ufffe", source_id="a\x01b"))
+        )
         root = ET.fromstring(text)
         failure = root.find("testsuite/testcase/failure")
         assert failure is not None
@@ -583,8 +700,10 @@ class RootTest(CliCase):
         self.assertIn("::error file=site/docs/docs/broken.md,line=3,col=33,", github)
         sarif = json.loads(self.cli("audit", "--manifest", manifest, "--format", "sarif").out)
         near_miss = next(r for r in sarif["runs"][0]["results"] if r["ruleId"] == "near_miss")
-        self.assertEqual(near_miss["locations"][0]["physicalLocation"]["artifactLocation"],
-                         {"uri": "site/docs/docs/guide.md", "uriBaseId": "%SRCROOT%"})
+        self.assertEqual(
+            near_miss["locations"][0]["physicalLocation"]["artifactLocation"],
+            {"uri": "site/docs/docs/guide.md", "uriBaseId": "%SRCROOT%"},
+        )
         self.assertEqual(sarif["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"], repo.as_uri() + "/")
         junit = self.cli("audit", "--manifest", manifest, "--format", "junit").out
         self.assertIn("error malformed_directive site/docs/docs/broken.md:3:33: ", junit)
@@ -598,8 +717,13 @@ class RootTest(CliCase):
         folder = self.folder()
         if repository_root(str(folder)) is not None:
             self.skipTest(f"a folder above {folder} holds .git")
-        manifest = write_corpus(folder / "corpus", {"docs/a.md": b"@quill create_copy existing_path=overwrite\n",
-                                                    "docs/b.md": b"@quill create_copy existing_path=refuse\n"})
+        manifest = write_corpus(
+            folder / "corpus",
+            {
+                "docs/a.md": b"@quill create_copy existing_path=overwrite\n",
+                "docs/b.md": b"@quill create_copy existing_path=refuse\n",
+            },
+        )
         out = self.cli("audit", "--manifest", str(manifest), "--format", "github").out
         self.assertIn("::error file=docs/a.md,line=1,", out)
 
@@ -608,12 +732,18 @@ class RootTest(CliCase):
         not_a_folder.write_text("x", encoding="utf-8")
         elsewhere = self.folder()
         cases = {
-            "not a folder": (("audit", "--manifest", self.m, "--format", "sarif", "--root", str(not_a_folder)),
-                             ": not a folder"),
-            "missing": (("pin", "--check", "--manifest", self.m, "--format", "junit", "--root",
-                         str(self.tmp / "absent")), ": not a folder"),
-            "outside": (("audit", "--manifest", self.m, "--format", "github", "--root", str(elsewhere)),
-                        "is not inside it"),
+            "not a folder": (
+                ("audit", "--manifest", self.m, "--format", "sarif", "--root", str(not_a_folder)),
+                ": not a folder",
+            ),
+            "missing": (
+                ("pin", "--check", "--manifest", self.m, "--format", "junit", "--root", str(self.tmp / "absent")),
+                ": not a folder",
+            ),
+            "outside": (
+                ("audit", "--manifest", self.m, "--format", "github", "--root", str(elsewhere)),
+                "is not inside it",
+            ),
             "markdown": (("audit", "--manifest", self.m, "--root", str(self.tmp)), "--root applies to --format"),
             "text": (("pin", "--check", "--manifest", self.m, "--root", str(self.tmp)), "--root applies to --format"),
             "pin without --check": (("pin", "--manifest", self.m, "--format", "github"), "add --check"),
@@ -627,8 +757,13 @@ class RootTest(CliCase):
 
 #: Page text a hostile page holds to drive GitHub's runner: set an output, mask a value, stop the
 #: commands, add a problem matcher, forge an annotation (issue 34 item 1).
-RUNNER_COMMANDS = ("##[set-output name=x;]y", "::add-mask::secret", "::stop-commands::tok", "##[add-matcher]m.json",
-                   "::error file=x::forged")
+RUNNER_COMMANDS = (
+    "##[set-output name=x;]y",
+    "::add-mask::secret",
+    "::stop-commands::tok",
+    "##[add-matcher]m.json",
+    "::error file=x::forged",
+)
 
 
 def runner_command_lines(text: str) -> list[str]:
@@ -648,10 +783,15 @@ class RunnerCommandTest(CliCase):
         for _ in range(3):  # 15 near-misses: past the notice cap, so plain lines hold page text too
             lines += [f"`@quill create_copy existing_path=overwrite {text}`\n" for text in RUNNER_COMMANDS]
         lines += ["@quill create_copy existing_path=refuse " + RUNNER_COMMANDS[0], ""]
-        manifest = write_corpus(folder, {"docs/a.md": "\n".join(lines).encode(),
-                                         "docs/##[add-mask]x/b.md": b"@quill create_copy existing_path=refuse ::x::\n",
-                                         "docs/::stop-commands::tok/c.md": b"gone\n"},
-                                extra={"renderer": "github"})
+        manifest = write_corpus(
+            folder,
+            {
+                "docs/a.md": "\n".join(lines).encode(),
+                "docs/##[add-mask]x/b.md": b"@quill create_copy existing_path=refuse ::x::\n",
+                "docs/::stop-commands::tok/c.md": b"gone\n",
+            },
+            extra={"renderer": "github"},
+        )
         (folder / "docs/::stop-commands::tok/c.md").unlink()  # stderr names the missing page's path
         return manifest
 
@@ -670,9 +810,12 @@ class RunnerCommandTest(CliCase):
         annotation: issue 34 item 1."""
         manifest = str(self.hostile_corpus())
         summary = self.tmp / "summary.md"
-        runs = {f"audit --format {name}": self.cli("audit", "--manifest", manifest, "--format", name,
-                                                  environ={"GITHUB_STEP_SUMMARY": str(summary)})
-                for name in ("github", "sarif", "junit", "json", "markdown")}
+        runs = {
+            f"audit --format {name}": self.cli(
+                "audit", "--manifest", manifest, "--format", name, environ={"GITHUB_STEP_SUMMARY": str(summary)}
+            )
+            for name in ("github", "sarif", "junit", "json", "markdown")
+        }
         runs["pin --check --format github"] = self.cli("pin", "--manifest", manifest, "--check", "--format", "github")
         runs["pin --check"] = self.cli("pin", "--manifest", manifest, "--check")
         runs["usage error"] = self.cli("audit", "--manifest", manifest, "--format", "##[add-mask]x")
@@ -703,6 +846,7 @@ class RunnerCommandTest(CliCase):
 
         from _conflict_gate.base.errors import defuse_commands
         from _conflict_gate.base.jsondata import render_json
+
         rng = random.Random(34)
         for _ in range(300):
             texts = ["".join(rng.choice(':#[]\\"<>&;\n xu0') for _ in range(rng.randrange(12))) for _ in range(4)]
@@ -721,6 +865,7 @@ class RunnerCommandTest(CliCase):
         """Guards against a stream filter that defuses each write alone: ``#`` then ``#[x]`` written
         apart must not reach the log as ``##[x]`` (issue 34 item 1)."""
         from _conflict_gate.cli.support import DefusedLines
+
         target = io.StringIO()
         lines = DefusedLines(target)
         for part in ("warning: #", "#[add-mask]x\n:", ":error::y"):
@@ -740,8 +885,9 @@ class LabTest(unittest.TestCase):
         silent = sum(len(key["silent"]) for group in report["operations"] for key in group["keys"])
         self.assertEqual(counts, {"error": 5, "warning": 1, "notice": silent + len(report["near_misses"])})
         self.assertEqual(counts["notice"], 16)
-        sarif = json.loads(render_sarif(Report("audit", tuple(audit_checks(
-            audit(load_documents(FIXTURE_MANIFEST)), where))), where))
+        sarif = json.loads(
+            render_sarif(Report("audit", tuple(audit_checks(audit(load_documents(FIXTURE_MANIFEST)), where))), where)
+        )
         self.assertEqual(len(sarif["runs"][0]["results"]), len(findings))
         self.assertTrue(all(f.path is not None and (REPO / f.path).is_file() for f in findings))
 

@@ -48,9 +48,15 @@ COMMANDS = ("gate", "audit", "pin", "init", "grammar", "check-answer")
 #: Exit-code names that are user errors (one ``PROG: error: ...`` line); the others are outcomes.
 ERROR_KINDS = frozenset({"usage", "input", "output", "grammar", "decision"})
 #: What commands print on stderr when they end with an outcome rather than an error.
-OUTCOME_LINES = (*(f"{status}: " for status in ("conflict", "not_in_docs", "refused")),
-                 *(f"{verdict}: " for verdict in VERDICTS), "left out: ", "wrote ", "next: ", "drift: ",
-                 "python run.py: serving ")
+OUTCOME_LINES = (
+    *(f"{status}: " for status in ("conflict", "not_in_docs", "refused")),
+    *(f"{verdict}: " for verdict in VERDICTS),
+    "left out: ",
+    "wrote ",
+    "next: ",
+    "drift: ",
+    "python run.py: serving ",
+)
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 SENTINEL = b'{"sentinel": "an earlier file that must survive"}\n'
 
@@ -79,26 +85,37 @@ GRAMMAR: dict[str, Any] = {
         "move": {"existing_path": {"type": "enum", "values": ["refuse", "overwrite"]}},
     },
 }
-GUIDE = (b"# Guide\n"
-         b"\n"
-         b"@quill create_copy existing_path=refuse\n"
-         b"@quill create_copy close_required=yes\n"
-         b"\n"
-         b"Write `@quill create_copy existing_path=overwrite` to say the opposite.\n")
+GUIDE = (
+    b"# Guide\n"
+    b"\n"
+    b"@quill create_copy existing_path=refuse\n"
+    b"@quill create_copy close_required=yes\n"
+    b"\n"
+    b"Write `@quill create_copy existing_path=overwrite` to say the opposite.\n"
+)
 REFERENCE = b"# Reference\n\n@quill create_copy existing_path=refuse\n"
 RIVAL = b"# Rival\n\n@quill create_copy existing_path=overwrite\n"
 BROKEN = b"# Broken\n\n@quill create_copy existing_path = refuse\n"
 NEXT = b"# Next\n\n@quill create_copy existing_path=overwrite\n"
 DRAFT = b"# Draft\n\n@quill create_copy existing_path=overwrite\n"
-FILES = {"docs/guide.md": GUIDE, "docs/reference.md": REFERENCE, "docs/rival.md": RIVAL,
-         "docs/broken.md": BROKEN, "docs/next.md": NEXT, "docs/draft.md": DRAFT}
+FILES = {
+    "docs/guide.md": GUIDE,
+    "docs/reference.md": REFERENCE,
+    "docs/rival.md": RIVAL,
+    "docs/broken.md": BROKEN,
+    "docs/next.md": NEXT,
+    "docs/draft.md": DRAFT,
+}
 IDS = ("guide", "reference", "rival", "broken", "next", "draft")
 #: "@quill create_copy existing_path" is 32 code points; the line goes wrong at the space after it.
-BROKEN_MESSAGE = ("source 'broken' (docs/broken.md:3:33): expected exactly "
-                  "'@quill <operation> <key>=<value>', got '@quill create_copy existing_path = refuse'; "
-                  "use single spaces, names from the grammar and nothing after the value")
+BROKEN_MESSAGE = (
+    "source 'broken' (docs/broken.md:3:33): expected exactly "
+    "'@quill <operation> <key>=<value>', got '@quill create_copy existing_path = refuse'; "
+    "use single spaces, names from the grammar and nothing after the value"
+)
 
-AUDIT_MARKDOWN = """\
+AUDIT_MARKDOWN = (
+    """\
 # conflict-gate audit: {manifest}
 
 6 sources, versions 1.0, 2.0: **NOT CLEAN** (1 agree, 1 conflict, 1 partial, 1 refused approved (failed ones \
@@ -126,7 +143,9 @@ Pages read as the `portable` renderer shows them.
 
 | source | status | location | reason | message |
 |---|---|---|---|---|
-| broken | approved | docs/broken.md:3:33 | malformed_directive | `""" + BROKEN_MESSAGE + """` |
+| broken | approved | docs/broken.md:3:33 | malformed_directive | `"""
+    + BROKEN_MESSAGE
+    + """` |
 
 ## Drafts and deprecated pages that would conflict once approved
 
@@ -140,6 +159,7 @@ Pages read as the `portable` renderer shows them.
 |---|---|---|---|
 | guide | docs/guide.md:6:8 | code | ``Write `@quill create_copy existing_path=overwrite` to say the opposite.`` |
 """
+)
 
 
 class Run(NamedTuple):
@@ -164,9 +184,14 @@ class CliCase(unittest.TestCase):
     def setUp(self) -> None:
         self.tmp = self.folder()
         self.root = self.tmp / "corpus"
-        self.manifest = write_corpus(self.root, FILES, versions={"next": "2.0"},
-                                     statuses={"draft": "draft"}, grammar=GRAMMAR,
-                                     urls=dict.fromkeys(IDS))
+        self.manifest = write_corpus(
+            self.root,
+            FILES,
+            versions={"next": "2.0"},
+            statuses={"draft": "draft"},
+            grammar=GRAMMAR,
+            urls=dict.fromkeys(IDS),
+        )
         self.m = str(self.manifest)
 
     def folder(self) -> Path:
@@ -223,8 +248,9 @@ class CliCase(unittest.TestCase):
             self.assertTrue(line.startswith(prefixes), f"a line starting otherwise: {line!r} in {text!r}")
         text.encode("utf-8")
 
-    def assertUserError(self, result: Run, kind: str, *parts: str, prog: str = "conflict-gate",
-                        stdout: str | None = "") -> str:
+    def assertUserError(
+        self, result: Run, kind: str, *parts: str, prog: str = "conflict-gate", stdout: str | None = ""
+    ) -> str:
         """``result`` is the user error ``kind``: its exit code, one ``PROG: error: `` line holding ``parts``."""
         self.assertEqual(result.code, code(kind), result.err)
         self.assertTrue(result.err.startswith(f"{prog}: error: "), result.err)
@@ -263,13 +289,16 @@ class CliCase(unittest.TestCase):
         return str(path)
 
     def check_answer(self, decision: str, answer: bytes, manifest: str | None = None) -> Run:
-        return self.cli("check-answer", "--manifest", manifest or self.m, "--decision", decision,
-                        "--answer", "-", stdin=answer)
+        return self.cli(
+            "check-answer", "--manifest", manifest or self.m, "--decision", decision, "--answer", "-", stdin=answer
+        )
 
 
-SUPPORTED_ANSWER = (b"In Quill 1.0 (`version=1.0`) create_copy refuses: `existing_path=refuse`.\n"
-                    b"`@quill create_copy existing_path=refuse` [source: guide:3]\n"
-                    b"`@quill create_copy existing_path=refuse` [source: reference:3]\n")
+SUPPORTED_ANSWER = (
+    b"In Quill 1.0 (`version=1.0`) create_copy refuses: `existing_path=refuse`.\n"
+    b"`@quill create_copy existing_path=refuse` [source: guide:3]\n"
+    b"`@quill create_copy existing_path=refuse` [source: reference:3]\n"
+)
 
 
 def copy_lab_fixtures(target: Path) -> Path:
@@ -316,6 +345,7 @@ class ExitCodeTableTest(CliCase):
                     if golden is not None:
                         expected.write_bytes(golden)
                     return self.cli(*argv, lab=True)
+
             return call
 
         def failing_replace() -> Run:
@@ -327,8 +357,7 @@ class ExitCodeTableTest(CliCase):
             "gate": {
                 "ok": lambda: self.gate(*ready, "guide", "reference"),
                 "conflict": lambda: self.gate(*ready, "guide", "rival"),
-                "not_in_docs": lambda: self.gate("--version", "1.0", "--claim", "close_required", "guide",
-                                                 "reference"),
+                "not_in_docs": lambda: self.gate("--version", "1.0", "--claim", "close_required", "guide", "reference"),
                 "refused": lambda: self.gate(*ready, "guide", "broken"),
                 "usage": lambda: self.gate(*ready, "guide", "ghost"),
                 "input": lambda: self.gate(*ready, "guide", manifest=str(self.root / "absent.json")),
@@ -340,8 +369,14 @@ class ExitCodeTableTest(CliCase):
                 "usage": lambda: self.cli("audit", "--manifest", self.m, "--format", "html"),
                 "input": lambda: self.cli("audit", "--manifest", drifted),
                 "grammar": lambda: self.cli("audit", "--manifest", self.bad_grammar_manifest()),
-                "output": lambda: self.cli("audit", "--manifest", clean, "--format", "github", environ={
-                    "GITHUB_STEP_SUMMARY": str(self.tmp / "no-such-folder" / "summary.md")}),
+                "output": lambda: self.cli(
+                    "audit",
+                    "--manifest",
+                    clean,
+                    "--format",
+                    "github",
+                    environ={"GITHUB_STEP_SUMMARY": str(self.tmp / "no-such-folder" / "summary.md")},
+                ),
             },
             "pin": {
                 "ok": lambda: self.cli("pin", "--manifest", current),
@@ -355,8 +390,9 @@ class ExitCodeTableTest(CliCase):
                 "ok": lambda: self.cli("init", str(docs), "--version-from", "{version}/**"),
                 "usage": lambda: self.cli("init", str(docs), "--version-from", "docs/**"),
                 "input": lambda: self.cli("init", str(self.tmp / "no-such-docs"), "--version-from", "{version}/**"),
-                "output": lambda: self.cli("init", str(docs), "--version-from", "{version}/**",
-                                           "--manifest", str(existing)),
+                "output": lambda: self.cli(
+                    "init", str(docs), "--version-from", "{version}/**", "--manifest", str(existing)
+                ),
                 "grammar": lambda: self.cli("init", "--update", "--manifest", self.bad_grammar_manifest()),
             },
             "grammar": {
@@ -368,15 +404,24 @@ class ExitCodeTableTest(CliCase):
             "check-answer": {
                 "ok": lambda: self.check_answer(ready_decision, SUPPORTED_ANSWER),
                 "unsupported": lambda: self.check_answer(
-                    ready_decision, SUPPORTED_ANSWER.replace(b"`existing_path=refuse`", b"`existing_path=overwrite`")),
+                    ready_decision, SUPPORTED_ANSWER.replace(b"`existing_path=refuse`", b"`existing_path=overwrite`")
+                ),
                 "withheld": lambda: self.check_answer(conflict_decision, SUPPORTED_ANSWER),
                 "malformed": lambda: self.check_answer(ready_decision, b"  \n"),
                 "decision": lambda: self.check_answer(str(self.tmp / "no-decision.json"), SUPPORTED_ANSWER),
                 "usage": lambda: self.cli("check-answer", "--manifest", self.m, "--answer", "-"),
-                "input": lambda: self.cli("check-answer", "--manifest", self.m, "--decision", ready_decision,
-                                          "--answer", str(self.tmp / "no-answer.txt")),
-                "grammar": lambda: self.check_answer(ready_decision, SUPPORTED_ANSWER,
-                                                     manifest=self.bad_grammar_manifest()),
+                "input": lambda: self.cli(
+                    "check-answer",
+                    "--manifest",
+                    self.m,
+                    "--decision",
+                    ready_decision,
+                    "--answer",
+                    str(self.tmp / "no-answer.txt"),
+                ),
+                "grammar": lambda: self.check_answer(
+                    ready_decision, SUPPORTED_ANSWER, manifest=self.bad_grammar_manifest()
+                ),
             },
             "schema": {
                 "ok": lambda: self.cli("schema", "decision"),
@@ -417,8 +462,15 @@ class ExitCodeTableTest(CliCase):
         """``python run.py mcp`` as a real process whose client closes stdin at once: it ends, exit 0."""
         if importlib.util.find_spec("mcp") is None:
             self.skipTest("SKIPPED: the MCP SDK is not installed (.ci/run's MCP step runs this with it)")
-        done = subprocess.run([sys.executable, "run.py", "mcp", "--manifest", manifest], check=False, cwd=REPO,
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "run.py", "mcp", "--manifest", manifest],
+            check=False,
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         self.assertEqual(done.stdout, "")
         return Run(done.returncode, done.stdout, done.stderr)
 
@@ -427,15 +479,19 @@ class ExitCodeTableTest(CliCase):
         self.assertEqual(set(scenarios), set(COMMAND_EXIT_CODES))
         for command, cases in scenarios.items():
             with self.subTest(command):
-                self.assertEqual(sorted(cases), sorted(COMMAND_EXIT_CODES[command]),
-                                 "the table of scenarios must match COMMAND_EXIT_CODES")
+                self.assertEqual(
+                    sorted(cases),
+                    sorted(COMMAND_EXIT_CODES[command]),
+                    "the table of scenarios must match COMMAND_EXIT_CODES",
+                )
             for name, scenario in cases.items():
                 with self.subTest(command, exit=name):
                     result = scenario()
                     self.assertEqual(result.code, code(name), result)
                     if name in ERROR_KINDS:
-                        self.assertUserError(result, name, prog="python run.py" if command == LAB else "conflict-gate",
-                                             stdout=None)
+                        self.assertUserError(
+                            result, name, prog="python run.py" if command == LAB else "conflict-gate", stdout=None
+                        )
                     else:
                         self.assertNotIn("error:", result.err)
                         self.assertPrintableLines(result.err, OUTCOME_LINES)
@@ -458,11 +514,11 @@ class ExitCodeTableTest(CliCase):
 
 class GateTest(CliCase):
     def test_ready_prints_the_library_result_and_nothing_on_stderr(self) -> None:
-        result = self.gate("--version", "1.0", "--claim", "existing_path", "--operation", "create_copy",
-                           "reference", "guide")
+        result = self.gate(
+            "--version", "1.0", "--claim", "existing_path", "--operation", "create_copy", "reference", "guide"
+        )
         self.assertEqual((result.code, result.err), (code("ok"), ""))
-        expected = library_gate(load_documents(self.m), ["reference", "guide"], "1.0", "create_copy",
-                                "existing_path")
+        expected = library_gate(load_documents(self.m), ["reference", "guide"], "1.0", "create_copy", "existing_path")
         self.assertEqual(result.out, render_json(expected))
         decision = json.loads(result.out)
         self.assertEqual((decision["status"], decision["agreed_value"]), ("ready", "refuse"))
@@ -478,33 +534,67 @@ class GateTest(CliCase):
 
     def test_operation_needed_when_several_operations_have_the_key(self) -> None:
         """Guards against the gate picking one of several operations for an ambiguous key."""
-        self.assertUserError(self.gate("--version", "1.0", "--claim", "existing_path", "guide"), "usage",
-                             "existing_path", "create_copy, move", "--operation")
+        self.assertUserError(
+            self.gate("--version", "1.0", "--claim", "existing_path", "guide"),
+            "usage",
+            "existing_path",
+            "create_copy, move",
+            "--operation",
+        )
 
     def test_unknown_key_lists_the_claims_and_how_to_see_the_grammar(self) -> None:
         for operation in ((), ("--operation", "create_copy")):
             with self.subTest(operation=operation):
-                err = self.assertUserError(self.gate("--version", "1.0", "--claim", "colour", *operation, "guide"),
-                                           "usage", "'colour'", "create_copy existing_path",
-                                           "create_copy close_required", "move existing_path")
+                err = self.assertUserError(
+                    self.gate("--version", "1.0", "--claim", "colour", *operation, "guide"),
+                    "usage",
+                    "'colour'",
+                    "create_copy existing_path",
+                    "create_copy close_required",
+                    "move existing_path",
+                )
                 if not operation:
                     self.assertIn("grammar --manifest", err)
 
     def test_stderr_summary_per_status(self) -> None:
         cases = [
             ("ready", ("1.0", "existing_path", "guide", "reference"), "ok", ""),
-            ("conflict", ("1.0", "existing_path", "guide", "rival"), "conflict",
-             "conflict: guide=refuse, rival=overwrite\n"),
-            ("one silent", ("1.0", "close_required", "guide", "reference"), "not_in_docs",
-             "not_in_docs: reference does not declare create_copy close_required\n"),
-            ("two silent", ("1.0", "close_required", "guide", "reference", "rival"), "not_in_docs",
-             "not_in_docs: reference, rival do not declare create_copy close_required\n"),
-            ("absent version", ("3.0", "existing_path", "guide", "next"), "not_in_docs",
-             "not_in_docs: no candidate has version 3.0; candidates have: 1.0, 2.0\n"),
-            ("draft only", ("1.0", "existing_path", "draft", "next"), "not_in_docs",
-             "not_in_docs: no approved candidate has version 1.0 (set aside: draft)\n"),
-            ("refused", ("1.0", "existing_path", "guide", "broken"), "refused",
-             f"refused: {BROKEN_MESSAGE} [malformed_directive]\n"),
+            (
+                "conflict",
+                ("1.0", "existing_path", "guide", "rival"),
+                "conflict",
+                "conflict: guide=refuse, rival=overwrite\n",
+            ),
+            (
+                "one silent",
+                ("1.0", "close_required", "guide", "reference"),
+                "not_in_docs",
+                "not_in_docs: reference does not declare create_copy close_required\n",
+            ),
+            (
+                "two silent",
+                ("1.0", "close_required", "guide", "reference", "rival"),
+                "not_in_docs",
+                "not_in_docs: reference, rival do not declare create_copy close_required\n",
+            ),
+            (
+                "absent version",
+                ("3.0", "existing_path", "guide", "next"),
+                "not_in_docs",
+                "not_in_docs: no candidate has version 3.0; candidates have: 1.0, 2.0\n",
+            ),
+            (
+                "draft only",
+                ("1.0", "existing_path", "draft", "next"),
+                "not_in_docs",
+                "not_in_docs: no approved candidate has version 1.0 (set aside: draft)\n",
+            ),
+            (
+                "refused",
+                ("1.0", "existing_path", "guide", "broken"),
+                "refused",
+                f"refused: {BROKEN_MESSAGE} [malformed_directive]\n",
+            ),
         ]
         for label, (version, claim, *ids), exit_name, stderr in cases:
             with self.subTest(label):
@@ -513,8 +603,9 @@ class GateTest(CliCase):
                 self.assertEqual(result.out, render_json(json.loads(result.out)))
 
     def test_a_draft_never_decides(self) -> None:
-        result = self.gate("--version", "1.0", "--claim", "existing_path", "--operation", "create_copy",
-                           "guide", "reference", "draft")
+        result = self.gate(
+            "--version", "1.0", "--claim", "existing_path", "--operation", "create_copy", "guide", "reference", "draft"
+        )
         decision = json.loads(result.out)
         self.assertEqual((result.code, decision["status"], decision["agreed_value"]), (code("ok"), "ready", "refuse"))
         self.assertEqual(decision["excluded_unapproved_ids"], ["draft"])
@@ -523,12 +614,20 @@ class GateTest(CliCase):
         ready = ("--claim", "existing_path", "--operation", "create_copy")
         cases = {
             "bad version": (("--version", "v1.0", *ready, "guide"), "[invalid_requested_version]"),
-            "unknown candidate": (("--version", "1.0", *ready, "guidee"),
-                                  "source 'guidee': not in the manifest (did you mean 'guide'?) [unknown_candidate]"),
+            "unknown candidate": (
+                ("--version", "1.0", *ready, "guidee"),
+                "source 'guidee': not in the manifest (did you mean 'guide'?) [unknown_candidate]",
+            ),
             "duplicate candidate": (("--version", "1.0", *ready, "guide", "guide"), "[duplicate_candidate]"),
             "unknown option": (("--version", "1.0", *ready, "--bogus", "guide"), "--bogus"),
             "no candidates": (("--version", "1.0", *ready), "SOURCE_ID"),
-            "no manifest option": (("--version", "1.0",), "--manifest"),
+            "no manifest option": (
+                (
+                    "--version",
+                    "1.0",
+                ),
+                "--manifest",
+            ),
         }
         for label, (args, part) in cases.items():
             with self.subTest(label):
@@ -542,14 +641,23 @@ class GateTest(CliCase):
         edited = REFERENCE + b"\nEdited after pinning.\n"
         (self.root / "docs/reference.md").write_bytes(edited)
         ready = ("--version", "1.0", "--claim", "existing_path", "--operation", "create_copy", "guide")
-        self.assertEqual(self.gate(*ready, "reference"), Run(
-            code("input"), "",
-            f"conflict-gate: error: source 'reference' (docs/reference.md): sha256 is {sha(edited)}, pinned "
-            f"{sha(REFERENCE)} [hash_mismatch]; if the edit is intended, re-pin: conflict-gate pin "
-            f"--manifest {shlex.quote(self.m)}\n"))
+        self.assertEqual(
+            self.gate(*ready, "reference"),
+            Run(
+                code("input"),
+                "",
+                f"conflict-gate: error: source 'reference' (docs/reference.md): sha256 is {sha(edited)}, pinned "
+                f"{sha(REFERENCE)} [hash_mismatch]; if the edit is intended, re-pin: conflict-gate pin "
+                f"--manifest {shlex.quote(self.m)}\n",
+            ),
+        )
         unpinned = self.sub_manifest("unpinned.json", ("guide",), guide={"sha256": ""})
-        self.assertUserError(self.gate(*ready, manifest=unpinned), "input", "[source_unpinned]",
-                             "review the page, then pin it: conflict-gate pin --manifest " + shlex.quote(unpinned))
+        self.assertUserError(
+            self.gate(*ready, manifest=unpinned),
+            "input",
+            "[source_unpinned]",
+            "review the page, then pin it: conflict-gate pin --manifest " + shlex.quote(unpinned),
+        )
 
     def test_control_characters_in_ids_paths_and_values_stay_escaped(self) -> None:
         """Regression: a newline or an escape in a path, id or version could forge a line on a terminal."""
@@ -559,39 +667,77 @@ class GateTest(CliCase):
             "id with a newline": (self.gate("--version", "1.0", *ready, "gu\nide"), "usage", "'gu\\nide'"),
             "id with an escape": (self.gate("--version", "1.0", *ready, "\x1b[2Jguide"), "usage", "\\x1b[2J"),
             "version with an escape": (self.gate("--version", "1.0\x1b[31m", *ready, "guide"), "usage", "\\x1b[31m"),
-            "key with a newline": (self.gate("--version", "1.0", "--claim", "close\nrequired", "guide"), "usage",
-                                   "close\\nrequired"),
+            "key with a newline": (
+                self.gate("--version", "1.0", "--claim", "close\nrequired", "guide"),
+                "usage",
+                "close\\nrequired",
+            ),
             "missing manifest with a newline": (
-                self.gate("--version", "1.0", *ready, "guide", manifest=str(self.root / "a\nb.json")), "input",
-                "a\\nb.json"),
+                self.gate("--version", "1.0", *ready, "guide", manifest=str(self.root / "a\nb.json")),
+                "input",
+                "a\\nb.json",
+            ),
             "manifest path with a newline": (
-                self.gate("--version", "1.0", *ready, "guide", manifest=newline_manifest), "input", "new\\nline"),
+                self.gate("--version", "1.0", *ready, "guide", manifest=newline_manifest),
+                "input",
+                "new\\nline",
+            ),
             "path in the manifest with a newline": (
-                self.gate("--version", "1.0", *ready, "guide",
-                          manifest=self.sub_manifest("p.json", ("guide",), guide={"path": "docs/gu\nide.md"})),
-                "input", "[invalid_path]"),
+                self.gate(
+                    "--version",
+                    "1.0",
+                    *ready,
+                    "guide",
+                    manifest=self.sub_manifest("p.json", ("guide",), guide={"path": "docs/gu\nide.md"}),
+                ),
+                "input",
+                "[invalid_path]",
+            ),
             "path with an escape": (
-                self.gate("--version", "1.0", *ready, "guide",
-                          manifest=self.sub_manifest("q.json", ("guide",), guide={"path": "docs/\x1b]0;x\x07.md"})),
-                "input", "[invalid_path]"),
+                self.gate(
+                    "--version",
+                    "1.0",
+                    *ready,
+                    "guide",
+                    manifest=self.sub_manifest("q.json", ("guide",), guide={"path": "docs/\x1b]0;x\x07.md"}),
+                ),
+                "input",
+                "[invalid_path]",
+            ),
             "url with an escape": (
-                self.gate("--version", "1.0", *ready, "guide",
-                          manifest=self.sub_manifest("u.json", ("guide",), guide={"url": "https://x/\x1b[2J"})),
-                "input", "[invalid_url]"),
+                self.gate(
+                    "--version",
+                    "1.0",
+                    *ready,
+                    "guide",
+                    manifest=self.sub_manifest("u.json", ("guide",), guide={"url": "https://x/\x1b[2J"}),
+                ),
+                "input",
+                "[invalid_url]",
+            ),
             "source id with an escape in the manifest": (
-                self.gate("--version", "1.0", *ready, "guide",
-                          manifest=self.sub_manifest("r.json", ("guide",), guide={"source_id": "gu\x1bide"})),
-                "input", "[invalid_source_id]"),
+                self.gate(
+                    "--version",
+                    "1.0",
+                    *ready,
+                    "guide",
+                    manifest=self.sub_manifest("r.json", ("guide",), guide={"source_id": "gu\x1bide"}),
+                ),
+                "input",
+                "[invalid_source_id]",
+            ),
         }
         for label, (result, kind, part) in cases.items():
             with self.subTest(label):
                 self.assertUserError(result, kind, part)
 
     def test_bad_grammar_exits_8_before_deciding(self) -> None:
-        self.assertUserError(self.gate("--version", "1.0", "--claim", "existing_path", "guide",
-                                       manifest=self.bad_grammar_manifest()),
-                             "grammar", "/grammar/operations/create_copy/existing_path/values/1",
-                             "[invalid_value_rule]")
+        self.assertUserError(
+            self.gate("--version", "1.0", "--claim", "existing_path", "guide", manifest=self.bad_grammar_manifest()),
+            "grammar",
+            "/grammar/operations/create_copy/existing_path/values/1",
+            "[invalid_value_rule]",
+        )
 
 
 # ==========================================================================
@@ -601,28 +747,65 @@ class GateTest(CliCase):
 class AuditTest(CliCase):
     def test_markdown_exact(self) -> None:
         """Claims, conflicts, refused sources, drafts that would conflict and near-misses, in that order."""
-        self.assertEqual(self.cli("audit", "--manifest", self.m),
-                         Run(code("findings"), AUDIT_MARKDOWN.format(manifest=self.m), ""))
+        self.assertEqual(
+            self.cli("audit", "--manifest", self.m), Run(code("findings"), AUDIT_MARKDOWN.format(manifest=self.m), "")
+        )
 
     def test_json_shape(self) -> None:
         result = self.cli("audit", "--manifest", self.m, "--format", "json")
         self.assertEqual((result.code, result.err), (code("findings"), ""))
         report = json.loads(result.out)
         self.assertEqual(result.out, render_json(report))
-        self.assertEqual(list(report), ["source_count", "versions", "operations", "refused_sources",
-                                        "unapproved_conflicts", "near_misses", "left_out_readings", "summary", "clean",
-                                        "unlisted_sources", "renderer"])
+        self.assertEqual(
+            list(report),
+            [
+                "source_count",
+                "versions",
+                "operations",
+                "refused_sources",
+                "unapproved_conflicts",
+                "near_misses",
+                "left_out_readings",
+                "summary",
+                "clean",
+                "unlisted_sources",
+                "renderer",
+            ],
+        )
         self.assertEqual(report["renderer"], "portable")
-        self.assertEqual(report["summary"], {"agree": 1, "conflict": 1, "partial": 1, "refused": 1,
-                                             "unapproved_conflicts": 1, "near_misses": 1, "failed": 0})
+        self.assertEqual(
+            report["summary"],
+            {
+                "agree": 1,
+                "conflict": 1,
+                "partial": 1,
+                "refused": 1,
+                "unapproved_conflicts": 1,
+                "near_misses": 1,
+                "failed": 0,
+            },
+        )
         self.assertFalse(report["clean"])
-        self.assertEqual([(r["source_id"], r["status"], r["reason"], r["line"], r["column"])
-                          for r in report["refused_sources"]],
-                         [("broken", "approved", "malformed_directive", 3, 33)])
-        self.assertEqual(report["unapproved_conflicts"],
-                         [{"source_id": "draft", "status": "draft", "version": "1.0", "path": "docs/draft.md",
-                           "line": 3, "operation": "create_copy", "claim_key": "existing_path",
-                           "value": "overwrite", "approved_values": ["overwrite", "refuse"]}])
+        self.assertEqual(
+            [(r["source_id"], r["status"], r["reason"], r["line"], r["column"]) for r in report["refused_sources"]],
+            [("broken", "approved", "malformed_directive", 3, 33)],
+        )
+        self.assertEqual(
+            report["unapproved_conflicts"],
+            [
+                {
+                    "source_id": "draft",
+                    "status": "draft",
+                    "version": "1.0",
+                    "path": "docs/draft.md",
+                    "line": 3,
+                    "operation": "create_copy",
+                    "claim_key": "existing_path",
+                    "value": "overwrite",
+                    "approved_values": ["overwrite", "refuse"],
+                }
+            ],
+        )
 
     def test_exit_code_follows_conflicts_and_refused_approved_sources_only(self) -> None:
         """A partial claim, a conflicting draft, a refused draft and near-misses are reported; CI passes."""
@@ -642,18 +825,21 @@ class AuditTest(CliCase):
                 if "broken" in ids:
                     self.assertIn("## Refused sources", result.out)
                 if "draft" in ids:
-                    self.assertIn("## Drafts and deprecated pages that would conflict once approved\n\n"
-                                  "| source | status | location | claim | value | approved values |\n"
-                                  "|---|---|---|---|---|---|\n"
-                                  "| draft | draft | docs/draft.md:3 | create_copy existing_path | overwrite | refuse |\n",
-                                  result.out)
+                    self.assertIn(
+                        "## Drafts and deprecated pages that would conflict once approved\n\n"
+                        "| source | status | location | claim | value | approved values |\n"
+                        "|---|---|---|---|---|---|\n"
+                        "| draft | draft | docs/draft.md:3 | create_copy existing_path | overwrite | refuse |\n",
+                        result.out,
+                    )
 
     def test_a_deprecated_page_is_listed_like_a_draft(self) -> None:
         manifest = self.sub_manifest("deprecated.json", ("guide", "rival"), rival={"status": "deprecated"})
         result = self.cli("audit", "--manifest", manifest)
         self.assertEqual(result.code, code("ok"))
-        self.assertIn("| rival | deprecated | docs/rival.md:3 | create_copy existing_path | overwrite | refuse |",
-                      result.out)
+        self.assertIn(
+            "| rival | deprecated | docs/rival.md:3 | create_copy existing_path | overwrite | refuse |", result.out
+        )
 
     def test_manifest_whose_name_is_not_utf8(self) -> None:
         """Regression: audit printed the raw manifest path; on a strict UTF-8 terminal, a traceback."""
@@ -678,21 +864,81 @@ class AuditTest(CliCase):
         missing = os.fsdecode(os.fsencode(self.root) + b"/no\xff.json")
         manifest = self.sub_manifest("clean.json", ("guide", "reference"))
         for argv, kind in (
-                (("gate", "--manifest", missing, "--version", "1.0", "--operation", "create_copy",
-                  "--claim", "existing_path", "guide"), "input"),
-                (("gate", "--manifest", manifest, "--version", "1.0", "--operation", "create_copy",
-                  "--claim", "existing_path", os.fsdecode(b"guide\xff")), "usage"),
-                (("gate", "--manifest", manifest, "--version", os.fsdecode(b"\xff"), "--operation", "create_copy",
-                  "--claim", "existing_path", "guide"), "usage"),
-                (("check-answer", "--manifest", manifest, "--decision", missing, "--answer", "-"), "decision"),
-                (("check-answer", "--manifest", manifest, "--decision", missing.replace(".json", ".d"),
-                  "--answer", missing), "decision")):
+            (
+                (
+                    "gate",
+                    "--manifest",
+                    missing,
+                    "--version",
+                    "1.0",
+                    "--operation",
+                    "create_copy",
+                    "--claim",
+                    "existing_path",
+                    "guide",
+                ),
+                "input",
+            ),
+            (
+                (
+                    "gate",
+                    "--manifest",
+                    manifest,
+                    "--version",
+                    "1.0",
+                    "--operation",
+                    "create_copy",
+                    "--claim",
+                    "existing_path",
+                    os.fsdecode(b"guide\xff"),
+                ),
+                "usage",
+            ),
+            (
+                (
+                    "gate",
+                    "--manifest",
+                    manifest,
+                    "--version",
+                    os.fsdecode(b"\xff"),
+                    "--operation",
+                    "create_copy",
+                    "--claim",
+                    "existing_path",
+                    "guide",
+                ),
+                "usage",
+            ),
+            (("check-answer", "--manifest", manifest, "--decision", missing, "--answer", "-"), "decision"),
+            (
+                (
+                    "check-answer",
+                    "--manifest",
+                    manifest,
+                    "--decision",
+                    missing.replace(".json", ".d"),
+                    "--answer",
+                    missing,
+                ),
+                "decision",
+            ),
+        ):
             with self.subTest(argv=argv):
                 result = self.cli(*argv)
                 self.assertUserError(result, kind, "\\xff")
                 self.assertNotIn("udcff", result.err)
-        result = self.cli("gate", "--manifest", manifest, "--version", "1.0", "--operation", "create_copy", "--claim",
-                          "existing_path", "a\\udcff")
+        result = self.cli(
+            "gate",
+            "--manifest",
+            manifest,
+            "--version",
+            "1.0",
+            "--operation",
+            "create_copy",
+            "--claim",
+            "existing_path",
+            "a\\udcff",
+        )
         self.assertUserError(result, "usage", "'a\\\\udcff'")
 
     def test_a_heading_path_with_a_newline_stays_one_line(self) -> None:
@@ -725,14 +971,20 @@ class PinTest(CliCase):
         self.write_json(self.manifest, data)
         result = self.cli("pin", "--manifest", self.m)
         raw = {sid: FILES[f"docs/{sid}.md"] for sid in IDS}
-        self.assertEqual(result, Run(code("ok"), "".join(self.line("pinned", sid, "(unpinned)", raw[sid])
-                                                         for sid in IDS)
-                                     + f"wrote {self.m}: 6 pins updated\n", ""))
-        self.assertEqual([e["sha256"] for e in self.manifest_data()["documents"]],
-                         [sha(raw[sid]) for sid in IDS])
+        self.assertEqual(
+            result,
+            Run(
+                code("ok"),
+                "".join(self.line("pinned", sid, "(unpinned)", raw[sid]) for sid in IDS)
+                + f"wrote {self.m}: 6 pins updated\n",
+                "",
+            ),
+        )
+        self.assertEqual([e["sha256"] for e in self.manifest_data()["documents"]], [sha(raw[sid]) for sid in IDS])
         self.assertFolderHolds(self.root, {"manifest.json"})
-        self.assertEqual(self.cli("pin", "--check", "--manifest", self.m),
-                         Run(code("ok"), "all 6 pins are current\n", ""))
+        self.assertEqual(
+            self.cli("pin", "--check", "--manifest", self.m), Run(code("ok"), "all 6 pins are current\n", "")
+        )
         self.assertEqual(self.gate("--version", "1.0", "--claim", "close_required", "guide").code, code("ok"))
 
     def test_after_an_edit_only_that_pin_changes_in_place(self) -> None:
@@ -740,20 +992,31 @@ class PinTest(CliCase):
         rows = ",\r\n".join(
             f'    {{"sha256" :  "{e["sha256"]}", "path": "{e["path"]}", "version": "{e["version"]}",'
             f' "source_id": "{e["source_id"]}"' + (f', "status": "{e["status"]}"' if "status" in e else "") + "}"
-            for e in self.entries)
+            for e in self.entries
+        )
         grammar = json.dumps(GRAMMAR)
-        before = ("\ufeff{\r\n  \"version_scheme\": \"major.minor\",\r\n  \"grammar\": " + grammar
-                  + ",\r\n  \"documents\": [\r\n" + rows + "\r\n  ]\r\n}\r\n")
+        before = (
+            '\ufeff{\r\n  "version_scheme": "major.minor",\r\n  "grammar": '
+            + grammar
+            + ',\r\n  "documents": [\r\n'
+            + rows
+            + "\r\n  ]\r\n}\r\n"
+        )
         self.manifest.write_bytes(before.encode("utf-8"))
         self.manifest.chmod(0o640)
         edited = REFERENCE + b"\nA new paragraph.\n"
         (self.root / "docs/reference.md").write_bytes(edited)
         result = self.cli("pin", "--manifest", self.m)
-        self.assertEqual(result, Run(code("ok"), self.line("pinned", "reference", sha(REFERENCE), edited)
-                                     + f"wrote {self.m}: 1 pin updated\n", ""))
+        self.assertEqual(
+            result,
+            Run(
+                code("ok"),
+                self.line("pinned", "reference", sha(REFERENCE), edited) + f"wrote {self.m}: 1 pin updated\n",
+                "",
+            ),
+        )
         self.assertEqual(before.count(sha(REFERENCE)), 1)
-        self.assertEqual(self.manifest.read_bytes(),
-                         before.replace(sha(REFERENCE), sha(edited)).encode("utf-8"))
+        self.assertEqual(self.manifest.read_bytes(), before.replace(sha(REFERENCE), sha(edited)).encode("utf-8"))
         self.assertEqual(self.manifest.stat().st_mode & 0o777, 0o640)
         self.assertFolderHolds(self.root, {"manifest.json"})
 
@@ -774,11 +1037,13 @@ class PinTest(CliCase):
         info = self.manifest.stat()
         result = self.cli("pin", "--manifest", self.m)
         self.assertEqual((result.code, result.err), (code("ok"), ""))
-        self.assertTrue(result.out.startswith("all 6 pins are current; ") and result.out.endswith(" unchanged\n"),
-                        result.out)
+        self.assertTrue(
+            result.out.startswith("all 6 pins are current; ") and result.out.endswith(" unchanged\n"), result.out
+        )
         after = self.manifest.stat()
-        self.assertEqual((self.manifest.read_bytes(), after.st_mtime_ns, after.st_ino),
-                         (before, info.st_mtime_ns, info.st_ino))
+        self.assertEqual(
+            (self.manifest.read_bytes(), after.st_mtime_ns, after.st_ino), (before, info.st_mtime_ns, info.st_ino)
+        )
         self.assertFolderHolds(self.root, {"manifest.json"})
 
     def test_check_reports_drift_and_changes_nothing(self) -> None:
@@ -786,16 +1051,24 @@ class PinTest(CliCase):
         crlf = RIVAL.replace(b"\n", b"\r\n")
         cases: dict[str, tuple[dict[str, bytes | None], str, str]] = {
             "clean": ({}, "ok", "all 6 pins are current\n"),
-            "stale": ({"docs/reference.md": edited}, "findings",
-                      self.line("stale", "reference", sha(REFERENCE), edited)),
+            "stale": (
+                {"docs/reference.md": edited},
+                "findings",
+                self.line("stale", "reference", sha(REFERENCE), edited),
+            ),
             "missing": ({"docs/next.md": None}, "findings", "missing next (docs/next.md): file does not exist\n"),
-            "crlf": ({"docs/rival.md": crlf}, "findings",
-                     self.line("stale", "rival", sha(RIVAL), crlf)[:-1]
-                     + "; only line endings differ: the file has CRLF where the pinned bytes have LF\n"),
+            "crlf": (
+                {"docs/rival.md": crlf},
+                "findings",
+                self.line("stale", "rival", sha(RIVAL), crlf)[:-1]
+                + "; only line endings differ: the file has CRLF where the pinned bytes have LF\n",
+            ),
             "stale and missing, in manifest order": (
-                {"docs/next.md": None, "docs/reference.md": edited}, "findings",
+                {"docs/next.md": None, "docs/reference.md": edited},
+                "findings",
                 self.line("stale", "reference", sha(REFERENCE), edited)
-                + "missing next (docs/next.md): file does not exist\n"),
+                + "missing next (docs/next.md): file does not exist\n",
+            ),
         }
         repin = f"once the changed pages are reviewed, pin them: conflict-gate pin --manifest {self.m}\n"
         for label, (changes, exit_name, stdout) in cases.items():
@@ -811,8 +1084,7 @@ class PinTest(CliCase):
                         (self.root / rel).write_bytes(change)
                 before = self.manifest.read_bytes()
                 mtime = self.manifest.stat().st_mtime_ns
-                self.assertEqual(self.cli("pin", "--check", "--manifest", self.m),
-                                 Run(code(exit_name), stdout, ""))
+                self.assertEqual(self.cli("pin", "--check", "--manifest", self.m), Run(code(exit_name), stdout, ""))
                 self.assertEqual((self.manifest.read_bytes(), self.manifest.stat().st_mtime_ns), (before, mtime))
                 self.assertFolderHolds(self.root, {"manifest.json"})
 
@@ -820,11 +1092,17 @@ class PinTest(CliCase):
         before = self.manifest.read_bytes()
         (self.root / "docs/next.md").unlink()
         (self.root / "docs/reference.md").write_bytes(REFERENCE + b"\nA new paragraph.\n")
-        self.assertEqual(self.cli("pin", "--manifest", self.m), Run(
-            code("input"), "", "conflict-gate: error: source 'next' (docs/next.md): file does not exist (paths are "
-                               "relative to the folder that holds the manifest) [source_missing]; restore the "
-                               "file, or remove its entry from the manifest (with \"sources\": conflict-gate "
-                               f"init --update --prune --manifest {self.m})\n"))
+        self.assertEqual(
+            self.cli("pin", "--manifest", self.m),
+            Run(
+                code("input"),
+                "",
+                "conflict-gate: error: source 'next' (docs/next.md): file does not exist (paths are "
+                "relative to the folder that holds the manifest) [source_missing]; restore the "
+                'file, or remove its entry from the manifest (with "sources": conflict-gate '
+                f"init --update --prune --manifest {self.m})\n",
+            ),
+        )
         self.assertEqual(self.manifest.read_bytes(), before)
 
     def test_a_page_that_is_not_utf8_is_refused_with_the_byte_offset(self) -> None:
@@ -833,17 +1111,25 @@ class PinTest(CliCase):
         (self.root / "docs/reference.md").write_bytes(b"\xef\xbb\xbf# Ref\xe9rence\n")
         for check in ((), ("--check",)):
             with self.subTest(check=check):
-                self.assertUserError(self.cli("pin", *check, "--manifest", self.m), "input",
-                                     "source 'reference' (docs/reference.md): invalid UTF-8 at byte 8 "
-                                     "[source_not_utf8]")
+                self.assertUserError(
+                    self.cli("pin", *check, "--manifest", self.m),
+                    "input",
+                    "source 'reference' (docs/reference.md): invalid UTF-8 at byte 8 [source_not_utf8]",
+                )
                 self.assertEqual(self.manifest.read_bytes(), before)
 
     def test_missing_manifest_with_and_without_check(self) -> None:
         absent = str(self.root / "absent.json")
         for check in ((), ("--check",)):
             with self.subTest(check=check):
-                self.assertEqual(self.cli("pin", *check, "--manifest", absent), Run(
-                    code("input"), "", f"conflict-gate: error: {absent}: file does not exist [manifest_unreadable]\n"))
+                self.assertEqual(
+                    self.cli("pin", *check, "--manifest", absent),
+                    Run(
+                        code("input"),
+                        "",
+                        f"conflict-gate: error: {absent}: file does not exist [manifest_unreadable]\n",
+                    ),
+                )
                 self.assertFalse(os.path.lexists(absent))
 
     def test_symlinked_manifest_is_written_through_and_read_beside_the_real_file(self) -> None:
@@ -866,8 +1152,10 @@ class PinTest(CliCase):
         result = self.cli("pin", "--manifest", str(link))
         self.assertEqual((result.code, result.err), (code("ok"), ""))
         self.assertTrue(link.is_symlink(), "the link must stay a link")
-        self.assertEqual([e["sha256"] for e in json.loads(real.read_text(encoding="utf-8"))["documents"]],
-                         [sha(FILES[f"docs/{sid}.md"]) for sid in IDS])
+        self.assertEqual(
+            [e["sha256"] for e in json.loads(real.read_text(encoding="utf-8"))["documents"]],
+            [sha(FILES[f"docs/{sid}.md"]) for sid in IDS],
+        )
         wrote = result.out.splitlines()[-1]
         self.assertTrue(wrote.startswith(f"wrote {link}"), wrote)
         self.assertIn(str(real), wrote, "pin must name the file it wrote, not only the link")
@@ -890,9 +1178,22 @@ class PinTest(CliCase):
             manifests.append(self.write_json(self.root / name, data))
         linked, same_text = manifests
         for label, manifest in (("through a link", linked), ("same path text", same_text)):
-            for args in (("pin", "--manifest", manifest), ("pin", "--check", "--manifest", manifest),
-                         ("gate", "--manifest", manifest, "--version", "1.0", "--claim", "close_required",
-                          "guide", "reference", "alias")):
+            for args in (
+                ("pin", "--manifest", manifest),
+                ("pin", "--check", "--manifest", manifest),
+                (
+                    "gate",
+                    "--manifest",
+                    manifest,
+                    "--version",
+                    "1.0",
+                    "--claim",
+                    "close_required",
+                    "guide",
+                    "reference",
+                    "alias",
+                ),
+            ):
                 with self.subTest(label, command=" ".join(args[:2])):
                     before = Path(manifest).read_bytes()
                     self.assertUserError(self.cli(*args), "input", "source 'alias'", "[duplicate_path]")
@@ -907,16 +1208,19 @@ class PinTest(CliCase):
                 with mock.patch.object(os, step, side_effect=failure) as patched:
                     result = self.cli("pin", "--manifest", self.m)
                 self.assertTrue(patched.called)
-                self.assertUserError(result, "output", f"cannot write {self.m}: {os.strerror(errno.ENOSPC)}",
-                                     stdout=None)
+                self.assertUserError(
+                    result, "output", f"cannot write {self.m}: {os.strerror(errno.ENOSPC)}", stdout=None
+                )
                 self.assertEqual(self.manifest.read_bytes(), before)
                 self.assertFolderHolds(self.root, {"manifest.json"})
 
     def test_a_manifest_name_that_is_not_utf8_or_holds_a_newline(self) -> None:
         """Regression: pin printed the manifest path raw in its report: a lone surrogate crashed a
         strict UTF-8 terminal (after the write), a newline forged a second line."""
-        names = {"newline": os.fsencode(self.root) + b"/new\nline.json",
-                 "not UTF-8": os.fsencode(self.root) + b"/m\xff.json"}
+        names = {
+            "newline": os.fsencode(self.root) + b"/new\nline.json",
+            "not UTF-8": os.fsencode(self.root) + b"/m\xff.json",
+        }
         for label, name in names.items():
             for edit in (False, True):
                 with self.subTest(label, edit=edit):
@@ -952,7 +1256,7 @@ class InitTest(CliCase):
             "1.0.0/client/reference.markdown": b"# Reference\n\n@acme-widgets client.connect max-retries=3\n",
             "1.0.0/client/retries-draft.md": b"# Draft\n\n@acme-widgets client.connect max-retries=5\n",
             "2.1.0-beta.1/client/connect.md": b"# Beta\n\n@acme-widgets client.connect max-retries=5\n"
-                                              b"@acme-widgets client.connect mode=fast\n",
+            b"@acme-widgets client.connect mode=fast\n",
             "README.md": b"# Acme Widgets docs\n",
             "1.0.0/notes.txt": b"not markdown\n",
         }
@@ -965,16 +1269,18 @@ class InitTest(CliCase):
         """Regression: init proposed values and operations from directive lines in fenced examples."""
         docs = self.tmp / "site"
         (docs / "1.0").mkdir(parents=True)
-        (docs / "1.0" / "a.md").write_bytes(b"@acme net.connect tls=required\n\n```\n@acme net.connect "
-                                            b"tls=disabled\n@acme debug.log verbose=yes\n```\n")
+        (docs / "1.0" / "a.md").write_bytes(
+            b"@acme net.connect tls=required\n\n```\n@acme net.connect tls=disabled\n@acme debug.log verbose=yes\n```\n"
+        )
         result = self.cli("init", str(docs), "--version-from", "{version}/**")
         self.assertEqual(result.code, code("ok"), result.err)
         self.assertIn("grammar proposed from 1 directive line", result.err)
         # the lines left out are counted (a newcomer's pages were refused without a word until audit)
         self.assertIn("2 more lines left out: in code, or on pages the reader refuses (audit names them)", result.err)
         data = json.loads((docs / "manifest.json").read_text(encoding="utf-8"))
-        self.assertEqual(data["grammar"]["operations"],
-                         {"net.connect": {"tls": {"type": "enum", "values": ["required"]}}})
+        self.assertEqual(
+            data["grammar"]["operations"], {"net.connect": {"tls": {"type": "enum", "values": ["required"]}}}
+        )
 
     def test_renderer_is_written(self) -> None:
         """Issue 15: ``init --renderer NAME`` writes ``"renderer"`` after the version scheme, reads the pages
@@ -997,28 +1303,49 @@ class InitTest(CliCase):
     def test_starter_manifest_then_pin_grammar_audit_gate(self) -> None:
         docs = self.site()
         manifest = docs / "manifest.json"
-        result = self.cli("init", str(docs), "--version-from", "{version}/**",
-                          "--base-url", "https://widgets.acme.example/docs/")
+        result = self.cli(
+            "init", str(docs), "--version-from", "{version}/**", "--base-url", "https://widgets.acme.example/docs/"
+        )
         self.assertEqual((result.code, result.out), (code("ok"), ""))
         err = result.err.splitlines()
         self.assertEqual(err[0], "left out: README.md: does not match '{version}/**'")
-        self.assertTrue(err[1].startswith(f"wrote {manifest}: 4 sources, version scheme 'semver', unpinned; "),
-                        err[1])
-        self.assertEqual(err[2], 'next: edit the grammar (and any "status": "draft"), then run: '
-                                 f"conflict-gate pin --manifest {manifest}")
+        self.assertTrue(err[1].startswith(f"wrote {manifest}: 4 sources, version scheme 'semver', unpinned; "), err[1])
+        self.assertEqual(
+            err[2],
+            f'next: edit the grammar (and any "status": "draft"), then run: conflict-gate pin --manifest {manifest}',
+        )
         self.assertEqual(len(err), 3)
         data = json.loads(manifest.read_text(encoding="utf-8"))
         self.assertEqual(manifest.read_text(encoding="utf-8"), render_json(data))
         self.assertEqual(data["version_scheme"], "semver")
-        self.assertEqual(data["grammar"], {"namespace": "acme-widgets", "product": "Acme Widgets", "operations": {
-            "client.connect": {"max-retries": {"type": "integer"}, "mode": {"type": "enum", "values": ["fast"]}}}})
-        self.assertEqual(data["documents"], [
-            {"source_id": sid, "version": sid.split("/")[0], "path": path,
-             "url": f"https://widgets.acme.example/docs/{sid}", "sha256": ""}
-            for sid, path in (("1.0.0/client/connect", "1.0.0/client/connect.md"),
-                              ("1.0.0/client/reference", "1.0.0/client/reference.markdown"),
-                              ("1.0.0/client/retries-draft", "1.0.0/client/retries-draft.md"),
-                              ("2.1.0-beta.1/client/connect", "2.1.0-beta.1/client/connect.md"))])
+        self.assertEqual(
+            data["grammar"],
+            {
+                "namespace": "acme-widgets",
+                "product": "Acme Widgets",
+                "operations": {
+                    "client.connect": {"max-retries": {"type": "integer"}, "mode": {"type": "enum", "values": ["fast"]}}
+                },
+            },
+        )
+        self.assertEqual(
+            data["documents"],
+            [
+                {
+                    "source_id": sid,
+                    "version": sid.split("/")[0],
+                    "path": path,
+                    "url": f"https://widgets.acme.example/docs/{sid}",
+                    "sha256": "",
+                }
+                for sid, path in (
+                    ("1.0.0/client/connect", "1.0.0/client/connect.md"),
+                    ("1.0.0/client/reference", "1.0.0/client/reference.markdown"),
+                    ("1.0.0/client/retries-draft", "1.0.0/client/retries-draft.md"),
+                    ("2.1.0-beta.1/client/connect", "2.1.0-beta.1/client/connect.md"),
+                )
+            ],
+        )
 
         # the user's edits: bounds on the integer, the draft marked as such
         data["grammar"]["operations"]["client.connect"]["max-retries"] = ACME_GRAMMAR_EDIT
@@ -1034,15 +1361,28 @@ class InitTest(CliCase):
         self.assertIn("| `client.connect` | `max-retries` | integer 0..10 |", grammar.out)
         audit = self.cli("audit", "--manifest", m)
         self.assertEqual(audit.code, code("ok"), audit.out)
-        self.assertIn("| 1.0.0/client/retries-draft | draft | 1.0.0/client/retries-draft.md:3 | "
-                      "client.connect max-retries | 5 | 3 |", audit.out)
+        self.assertIn(
+            "| 1.0.0/client/retries-draft | draft | 1.0.0/client/retries-draft.md:3 | "
+            "client.connect max-retries | 5 | 3 |",
+            audit.out,
+        )
         ids = ("1.0.0/client/connect", "1.0.0/client/reference", "1.0.0/client/retries-draft")
         ready = self.cli("gate", "--manifest", m, "--version", "1.0.0", "--claim", "max-retries", *ids)
         decision = json.loads(ready.out)
-        self.assertEqual((ready.code, decision["agreed_value"], decision["excluded_unapproved_ids"]),
-                         (code("ok"), "3", ["1.0.0/client/retries-draft"]))
-        beta = self.cli("gate", "--manifest", m, "--version", "2.1.0-beta.1", "--claim", "max-retries",
-                        "2.1.0-beta.1/client/connect")
+        self.assertEqual(
+            (ready.code, decision["agreed_value"], decision["excluded_unapproved_ids"]),
+            (code("ok"), "3", ["1.0.0/client/retries-draft"]),
+        )
+        beta = self.cli(
+            "gate",
+            "--manifest",
+            m,
+            "--version",
+            "2.1.0-beta.1",
+            "--claim",
+            "max-retries",
+            "2.1.0-beta.1/client/connect",
+        )
         self.assertEqual((beta.code, json.loads(beta.out)["agreed_value"]), (code("ok"), "5"))
         absent = self.cli("gate", "--manifest", m, "--version", "2.1.0", "--claim", "max-retries", *ids)
         self.assertEqual(absent.code, code("not_in_docs"))
@@ -1054,16 +1394,21 @@ class InitTest(CliCase):
             with self.subTest(label):
                 target.write_bytes(SENTINEL)
                 extra = () if label == "the default manifest" else ("--manifest", str(target))
-                self.assertUserError(self.cli("init", str(docs), "--version-from", "{version}/**", *extra),
-                                     "output", f"{target} exists; init never overwrites a file")
+                self.assertUserError(
+                    self.cli("init", str(docs), "--version-from", "{version}/**", *extra),
+                    "output",
+                    f"{target} exists; init never overwrites a file",
+                )
                 self.assertEqual(target.read_bytes(), SENTINEL)
         dangling = self.tmp / "dangling.json"
         dangling.symlink_to(self.tmp / "nowhere.json")
-        self.assertUserError(self.cli("init", str(docs), "--version-from", "{version}/**", "--manifest",
-                                      str(dangling)), "output", "init never overwrites a file")
+        self.assertUserError(
+            self.cli("init", str(docs), "--version-from", "{version}/**", "--manifest", str(dangling)),
+            "output",
+            "init never overwrites a file",
+        )
         self.assertFalse((self.tmp / "nowhere.json").exists())
-        self.assertEqual(sorted(p.name for p in self.tmp.iterdir()),
-                         ["corpus", "dangling.json", "m.json", "site"])
+        self.assertEqual(sorted(p.name for p in self.tmp.iterdir()), ["corpus", "dangling.json", "m.json", "site"])
 
     def test_a_file_that_appears_during_the_write_is_not_overwritten(self) -> None:
         """Guards against the check-then-write race: the final step must fail if the file now exists."""
@@ -1088,8 +1433,12 @@ class InitTest(CliCase):
             "calver": (("2024-06-01", "2025-01-31"), (), "calver", []),
             "label": (("v2", "stable"), (), "label", []),
             "mixed falls back to label": (("1.0", "stable"), (), "label", []),
-            "given scheme leaves out what does not fit": (("1.0", "1.0.0"), ("--scheme", "semver"), "semver",
-                                                          ["1.0/page.md"]),
+            "given scheme leaves out what does not fit": (
+                ("1.0", "1.0.0"),
+                ("--scheme", "semver"),
+                "semver",
+                ["1.0/page.md"],
+            ),
         }
         for label, (versions, extra, scheme, left_out) in cases.items():
             with self.subTest(label):
@@ -1102,14 +1451,19 @@ class InitTest(CliCase):
                 data = json.loads((docs / "manifest.json").read_text(encoding="utf-8"))
                 self.assertEqual(data["version_scheme"], scheme)
                 kept = [v for v in versions if f"{v}/page.md" not in left_out]
-                self.assertEqual([(d["source_id"], d["version"]) for d in data["documents"]],
-                                 sorted((f"{v}/page", v) for v in kept))
+                self.assertEqual(
+                    [(d["source_id"], d["version"]) for d in data["documents"]], sorted((f"{v}/page", v) for v in kept)
+                )
                 for rel in left_out:
                     self.assertIn(f"left out: {rel}: version ", result.err)
                 self.assertNotIn("url", json.dumps(data["documents"]))
                 # label chosen though a folder fits a stricter scheme: the folder that kept it out is named
-                self.assertEqual("version scheme 'label' (the folder 'stable' is no major.minor version; name a "
-                                 "scheme with --scheme" in result.err, label == "mixed falls back to label", result.err)
+                self.assertEqual(
+                    "version scheme 'label' (the folder 'stable' is no major.minor version; name a "
+                    "scheme with --scheme" in result.err,
+                    label == "mixed falls back to label",
+                    result.err,
+                )
 
     def test_placeholder_grammar_when_no_directive_is_found(self) -> None:
         docs = self.tmp / "plain"
@@ -1152,13 +1506,22 @@ class InitTest(CliCase):
             "no {version}": ((str(docs), "--version-from", "docs/**"), "usage", "--version-from must hold"),
             "two {version}": ((str(docs), "--version-from", "{version}/{version}"), "usage", "once"),
             "unknown scheme": ((str(docs), "--version-from", "{version}/**", "--scheme", "date"), "usage", "date"),
-            "no docs folder": ((str(self.tmp / "gone\ndocs"), "--version-from", "{version}/**"), "input",
-                               "gone\\ndocs is not a folder"),
+            "no docs folder": (
+                (str(self.tmp / "gone\ndocs"), "--version-from", "{version}/**"),
+                "input",
+                "gone\\ndocs is not a folder",
+            ),
             "docs is a file": ((str(docs / "README.md"), "--version-from", "{version}/**"), "input", "not a folder"),
-            "manifest folder missing": ((str(docs), "--version-from", "{version}/**", "--manifest",
-                                         str(self.tmp / "no" / "m.json")), "output", "does not exist"),
-            "manifest is a folder": ((str(docs), "--version-from", "{version}/**", "--manifest", str(docs)),
-                                     "output", "it is a directory"),
+            "manifest folder missing": (
+                (str(docs), "--version-from", "{version}/**", "--manifest", str(self.tmp / "no" / "m.json")),
+                "output",
+                "does not exist",
+            ),
+            "manifest is a folder": (
+                (str(docs), "--version-from", "{version}/**", "--manifest", str(docs)),
+                "output",
+                "it is a directory",
+            ),
         }
         for label, (args, kind, part) in cases.items():
             with self.subTest(label):
@@ -1174,8 +1537,9 @@ class InitTest(CliCase):
         (docs / "1.0" / "esc\x1b[2J.md").write_bytes(b"# Esc\n")
         target_dir = self.tmp / "out\nput"
         target_dir.mkdir()
-        result = self.cli("init", str(docs), "--version-from", "{version}/**",
-                          "--manifest", str(target_dir / "manifest.json"))
+        result = self.cli(
+            "init", str(docs), "--version-from", "{version}/**", "--manifest", str(target_dir / "manifest.json")
+        )
         # The docs are outside the manifest's folder: no page fits, nothing is written.
         self.assertUserError(result, "input", "no page under", "out\\nput", "nothing written")
         self.assertFalse((target_dir / "manifest.json").exists())
@@ -1210,45 +1574,75 @@ class SchemaCommandTest(CliCase):
 
 class GrammarCommandTest(CliCase):
     def test_table(self) -> None:
-        self.assertEqual(self.cli("grammar", "--manifest", self.m), Run(code("ok"), (
-            "Quill: directives are whole lines '@quill <operation> <key>=<value>'\n"
-            f"renderer: portable ({RENDERERS['portable']})\n"
-            "\n"
-            "| operation | key | allowed values |\n"
-            "|---|---|---|\n"
-            "| `create_copy` | `existing_path` | refuse \\| overwrite |\n"
-            "| `create_copy` | `close_required` | yes \\| no |\n"
-            "| `move` | `existing_path` | refuse \\| overwrite |\n"), ""))
+        self.assertEqual(
+            self.cli("grammar", "--manifest", self.m),
+            Run(
+                code("ok"),
+                (
+                    "Quill: directives are whole lines '@quill <operation> <key>=<value>'\n"
+                    f"renderer: portable ({RENDERERS['portable']})\n"
+                    "\n"
+                    "| operation | key | allowed values |\n"
+                    "|---|---|---|\n"
+                    "| `create_copy` | `existing_path` | refuse \\| overwrite |\n"
+                    "| `create_copy` | `close_required` | yes \\| no |\n"
+                    "| `move` | `existing_path` | refuse \\| overwrite |\n"
+                ),
+                "",
+            ),
+        )
 
     def test_json(self) -> None:
         result = self.cli("grammar", "--manifest", self.m, "--format", "json")
         self.assertEqual((result.code, result.err), (code("ok"), ""))
-        self.assertEqual(json.loads(result.out), {"namespace": "quill", "product": "Quill",
-                                                  "directive": "@quill <operation> <key>=<value>",
-                                                  "operations": GRAMMAR["operations"], "renderer": "portable"})
+        self.assertEqual(
+            json.loads(result.out),
+            {
+                "namespace": "quill",
+                "product": "Quill",
+                "directive": "@quill <operation> <key>=<value>",
+                "operations": GRAMMAR["operations"],
+                "renderer": "portable",
+            },
+        )
         self.assertEqual(result.out, render_json(json.loads(result.out)))
-        self.assertEqual(list(json.loads(result.out)), ["namespace", "product", "directive", "operations",
-                                                        "renderer"])
+        self.assertEqual(list(json.loads(result.out)), ["namespace", "product", "directive", "operations", "renderer"])
 
     def test_the_renderer_is_named(self) -> None:
         """``grammar`` names the manifest's renderer, in the table and in JSON (issue 15)."""
         data = self.manifest_data()
         data["renderer"] = "github"
         manifest = self.write_json(self.root / "github.json", data)
-        self.assertIn(f"renderer: github ({RENDERERS['github']})\n",
-                      self.cli("grammar", "--manifest", manifest).out)
-        self.assertEqual(json.loads(self.cli("grammar", "--manifest", manifest, "--format", "json").out)["renderer"],
-                         "github")
+        self.assertIn(f"renderer: github ({RENDERERS['github']})\n", self.cli("grammar", "--manifest", manifest).out)
+        self.assertEqual(
+            json.loads(self.cli("grammar", "--manifest", manifest, "--format", "json").out)["renderer"], "github"
+        )
 
     def test_integer_rules_are_described(self) -> None:
-        grammar = {"namespace": "acme", "product": "Acme", "operations": {"connect": {
-            "a": {"type": "integer"}, "b": {"type": "integer", "min": 0}, "c": {"type": "integer", "max": 5},
-            "d": {"type": "integer", "min": -1, "max": 3}}}}
+        grammar = {
+            "namespace": "acme",
+            "product": "Acme",
+            "operations": {
+                "connect": {
+                    "a": {"type": "integer"},
+                    "b": {"type": "integer", "min": 0},
+                    "c": {"type": "integer", "max": 5},
+                    "d": {"type": "integer", "min": -1, "max": 3},
+                }
+            },
+        }
         (self.tmp / "acme").mkdir()
         manifest = write_corpus(self.tmp / "acme", {}, grammar=grammar, scheme="semver")
         table = self.cli("grammar", "--manifest", str(manifest)).out.splitlines()[-4:]
-        self.assertEqual(table, ["| `connect` | `a` | integer |", "| `connect` | `b` | integer >= 0 |",
-                                 "| `connect` | `c` | integer <= 5 |", "| `connect` | `d` | integer -1..3 |"])
+        self.assertEqual(
+            table,
+            [
+                "| `connect` | `a` | integer |",
+                "| `connect` | `b` | integer >= 0 |",
+                "| `connect` | `c` | integer <= 5 |",
+                "| `connect` | `d` | integer -1..3 |",
+            ],
+        )
 
     def test_bad_grammar_is_one_line_with_the_json_pointer(self) -> None:
         _absent = object()
@@ -1267,21 +1661,37 @@ class GrammarCommandTest(CliCase):
             "grammar null": (None, "at /grammar: ", "[missing_grammar]"),
             "not an object": ([], "at /grammar: ", "[invalid_grammar]"),
             "bad namespace": ({**GRAMMAR, "namespace": "Quill"}, "at /grammar/namespace: ", "[invalid_name]"),
-            "bad value": ({**GRAMMAR, "operations": {"create_copy": {"existing_path": {
-                "type": "enum", "values": ["refuse", "re\nfuse"]}}}},
-                "at /grammar/operations/create_copy/existing_path/values/1: ", "[invalid_value_rule]"),
-            "min over max": ({**GRAMMAR, "operations": {"connect": {"max-retries": {
-                "type": "integer", "min": 5, "max": 1}}}},
-                "at /grammar/operations/connect/max-retries: ", "[invalid_value_rule]"),
-            "a slash in a name": ({**GRAMMAR, "operations": {"a/b": ops["create_copy"]}},
-                                  "at /grammar/operations/a~1b: ", "[invalid_name]"),
+            "bad value": (
+                {
+                    **GRAMMAR,
+                    "operations": {
+                        "create_copy": {"existing_path": {"type": "enum", "values": ["refuse", "re\nfuse"]}}
+                    },
+                },
+                "at /grammar/operations/create_copy/existing_path/values/1: ",
+                "[invalid_value_rule]",
+            ),
+            "min over max": (
+                {**GRAMMAR, "operations": {"connect": {"max-retries": {"type": "integer", "min": 5, "max": 1}}}},
+                "at /grammar/operations/connect/max-retries: ",
+                "[invalid_value_rule]",
+            ),
+            "a slash in a name": (
+                {**GRAMMAR, "operations": {"a/b": ops["create_copy"]}},
+                "at /grammar/operations/a~1b: ",
+                "[invalid_name]",
+            ),
         }
         for label, (grammar, pointer, reason) in cases.items():
             with self.subTest(label):
                 manifest = with_grammar(grammar)
                 for fmt in ("table", "json"):
-                    err = self.assertUserError(self.cli("grammar", "--manifest", manifest, "--format", fmt),
-                                               "grammar", f"{manifest} {pointer}", reason)
+                    err = self.assertUserError(
+                        self.cli("grammar", "--manifest", manifest, "--format", fmt),
+                        "grammar",
+                        f"{manifest} {pointer}",
+                        reason,
+                    )
                     self.assertTrue(err.endswith(f"{reason}\n"), err)
 
 
@@ -1303,27 +1713,53 @@ class CheckAnswerTest(CliCase):
         self.assertEqual((from_stdin.code, from_stdin.err), (code("ok"), "supported: no findings\n"))
         report = json.loads(from_stdin.out)
         self.assertEqual(from_stdin.out, render_json(report))
-        self.assertEqual((report["verdict"], report["verdict_class"], report["findings"]),
-                         ("supported", "supported", []))
+        self.assertEqual(
+            (report["verdict"], report["verdict_class"], report["findings"]), ("supported", "supported", [])
+        )
 
     def test_a_decision_made_with_the_users_question(self) -> None:
         """Guards against issue 31's request without the user's question: ``gate --question`` puts it in a
         third message (a user message after the claims), and check-answer accepts the decision it wrote;
         a question with a control character is one usage line."""
         question = "Will create_copy replace backup/report.md if it already exists?"
-        result = self.gate("--version", "1.0", "--claim", "existing_path", "--operation", "create_copy",
-                           "--question", question, "guide", "reference")
+        result = self.gate(
+            "--version",
+            "1.0",
+            "--claim",
+            "existing_path",
+            "--operation",
+            "create_copy",
+            "--question",
+            question,
+            "guide",
+            "reference",
+        )
         self.assertEqual((result.code, result.err), (code("ok"), ""))
         messages = json.loads(result.out)["answer_request"]["messages"]
         self.assertEqual([m["role"] for m in messages], ["system", "user", "user"])
         self.assertEqual(messages[2]["content"], question)
-        self.assertEqual(messages[:2], json.loads(Path(self.ready).read_text(encoding="utf-8"))["answer_request"]["messages"])
+        self.assertEqual(
+            messages[:2], json.loads(Path(self.ready).read_text(encoding="utf-8"))["answer_request"]["messages"]
+        )
         path = self.tmp / "decision-question.json"
         path.write_text(result.out, encoding="utf-8")
         checked = self.check_answer(str(path), SUPPORTED_ANSWER)
         self.assertEqual((checked.code, checked.err), (code("ok"), "supported: no findings\n"))
-        self.assertUserError(self.gate("--version", "1.0", "--claim", "existing_path", "--operation", "create_copy",
-                                       "--question", "a\x1b[2Kb", "guide"), "usage", "invalid_question")
+        self.assertUserError(
+            self.gate(
+                "--version",
+                "1.0",
+                "--claim",
+                "existing_path",
+                "--operation",
+                "create_copy",
+                "--question",
+                "a\x1b[2Kb",
+                "guide",
+            ),
+            "usage",
+            "invalid_question",
+        )
 
     def test_exit_code_per_verdict_class(self) -> None:
         conflict = self.decision("guide", "rival")
@@ -1337,8 +1773,12 @@ class CheckAnswerTest(CliCase):
             "other version": (self.ready, other_version, "contradicts_decision", "unsupported"),
             "a claim not cited": (self.ready, uncited, "missing_citation", "unsupported"),
             "invented quote": (self.ready, invented, "quote_not_found", "unsupported"),
-            "unknown citation": (self.ready, SUPPORTED_ANSWER + b"See [source: rival:3].\n", "unknown_citation",
-                                 "unsupported"),
+            "unknown citation": (
+                self.ready,
+                SUPPORTED_ANSWER + b"See [source: rival:3].\n",
+                "unknown_citation",
+                "unsupported",
+            ),
             "withheld": (conflict, SUPPORTED_ANSWER, "no_answer_allowed", "withheld"),
             "empty": (self.ready, b"", "malformed_answer", "malformed"),
             "not UTF-8": (self.ready, b"\xff" + SUPPORTED_ANSWER, "malformed_answer", "malformed"),
@@ -1374,8 +1814,10 @@ class CheckAnswerTest(CliCase):
         not_object = self.write_json(self.tmp / "list.json", [])
         text = Path(self.ready).read_text(encoding="utf-8")
         repeated = self.tmp / "repeated.json"  # the last key wins in json.loads: a reader may take the first
-        repeated.write_text(text.replace('"agreed_value": "refuse"',
-                                         '"agreed_value": "overwrite", "agreed_value": "refuse"'), encoding="utf-8")
+        repeated.write_text(
+            text.replace('"agreed_value": "refuse"', '"agreed_value": "overwrite", "agreed_value": "refuse"'),
+            encoding="utf-8",
+        )
         nan = self.tmp / "nan.json"
         nan.write_text(re.sub(r'"start_line": [0-9]+', '"start_line": NaN', text, count=1), encoding="utf-8")
         cases = {
@@ -1402,16 +1844,24 @@ class CheckAnswerTest(CliCase):
         ``invalid_decision`` ("not the shape of a gate result"); it is a real result, only stale."""
         (self.root / "docs/reference.md").write_bytes(RIVAL)
         self.assertEqual(self.cli("pin", "--manifest", self.m).code, code("ok"))
-        err = self.assertUserError(self.check_answer(self.ready, SUPPORTED_ANSWER), "decision", "[decision_mismatch]",
-                                   "at /status", "now answers 'conflict', not 'ready'", "run the gate again")
+        err = self.assertUserError(
+            self.check_answer(self.ready, SUPPORTED_ANSWER),
+            "decision",
+            "[decision_mismatch]",
+            "at /status",
+            "now answers 'conflict', not 'ready'",
+            "run the gate again",
+        )
         self.assertNotIn("shape", err)
 
     def test_answer_file_errors_are_input_errors(self) -> None:
         """Guards against a FIFO (or a symlink to one) as the answer blocking the check forever."""
         folder = self.tmp / "a-folder"
         folder.mkdir()
-        cases = [("missing", str(self.tmp / "no\x1b.txt"), "file does not exist"),
-                 ("a folder", str(folder), "not a regular file")]
+        cases = [
+            ("missing", str(self.tmp / "no\x1b.txt"), "file does not exist"),
+            ("a folder", str(folder), "not a regular file"),
+        ]
         if hasattr(os, "mkfifo"):
             fifo = self.tmp / "answer.fifo"
             os.mkfifo(fifo)  # no writer: opening it to read would block; it is refused at once
@@ -1421,8 +1871,12 @@ class CheckAnswerTest(CliCase):
             cases.append(("a symlink to a FIFO", str(link), "not a regular file"))
         for label, answer, why in cases:
             with self.subTest(label):
-                self.assertUserError(self.cli("check-answer", "--manifest", self.m, "--decision", self.ready,
-                                              "--answer", answer), "input", "cannot read the answer ", why)
+                self.assertUserError(
+                    self.cli("check-answer", "--manifest", self.m, "--decision", self.ready, "--answer", answer),
+                    "input",
+                    "cannot read the answer ",
+                    why,
+                )
 
 
 # ==========================================================================
@@ -1451,13 +1905,15 @@ class OutputErrorTest(CliCase):
             targets.append(self.tmp / "fifo")
         for target in targets:
             with self.subTest(target=target.name):
-                self.assertUserError(self.lab_output(target), "output", "it is not a regular file",
-                                     prog="python run.py")
+                self.assertUserError(
+                    self.lab_output(target), "output", "it is not a regular file", prog="python run.py"
+                )
         self.assertTrue(link.is_symlink())
         self.assertFalse((self.tmp / "elsewhere.json").exists())
 
     def test_stdout_that_fails_is_one_line_and_the_output_code(self) -> None:
         """Regression: a closed pipe (``| head``) or a full disk on stdout ended in a traceback, exit 1."""
+
         class Failing(io.StringIO):
             def __init__(self, error: OSError) -> None:
                 super().__init__()
@@ -1467,11 +1923,18 @@ class OutputErrorTest(CliCase):
                 raise self.error
 
         from _conflict_gate.cli.main import main
-        for error, words in ((BrokenPipeError(32, "Broken pipe"), "standard output was closed"),
-                             (OSError(28, "No space left on device"), "No space left on device")):
+
+        for error, words in (
+            (BrokenPipeError(32, "Broken pipe"), "standard output was closed"),
+            (OSError(28, "No space left on device"), "No space left on device"),
+        ):
             err = io.StringIO()
-            with self.subTest(error=error), mock.patch.object(sys, "argv", ["conflict-gate"]), \
-                    contextlib.redirect_stdout(Failing(error)), contextlib.redirect_stderr(err):
+            with (
+                self.subTest(error=error),
+                mock.patch.object(sys, "argv", ["conflict-gate"]),
+                contextlib.redirect_stdout(Failing(error)),
+                contextlib.redirect_stderr(err),
+            ):
                 exit_code_ = main(["audit", "--manifest", str(REPO / "manifest.json")])
             self.assertEqual(exit_code_, code("output"))
             self.assertEqual(err.getvalue().count("\n"), 1, err.getvalue())
@@ -1493,15 +1956,21 @@ class OutputErrorTest(CliCase):
         stdout_bytes = io.BytesIO()
         out = io.TextIOWrapper(stdout_bytes, encoding="utf-8", errors="strict", write_through=True)
         err = io.StringIO()
-        with mock.patch.object(run, "run_lab", return_value=self.lab_result), \
-                contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with (
+            mock.patch.object(run, "run_lab", return_value=self.lab_result),
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+        ):
             status = main(["--output", target], prog="python run.py", lab=run.lab)
         self.assertEqual((status, err.getvalue()), (code("ok"), ""))
         self.assertTrue(os.path.isfile(raw_name))
-        self.assertEqual(stdout_bytes.getvalue().decode("ascii"),
-                         f"wrote {self.tmp}/lab-\\xff.json: {len(run.LAB_CASES)} cases, the changed-source case "
-                         f"and {len(run.LAB_ANSWERS)} checked answers\n")
+        self.assertEqual(
+            stdout_bytes.getvalue().decode("ascii"),
+            f"wrote {self.tmp}/lab-\\xff.json: {len(run.LAB_CASES)} cases, the changed-source case "
+            f"and {len(run.LAB_ANSWERS)} checked answers\n",
+        )
         from _conflict_gate.cli.support import DefusedLines
+
         lines = DefusedLines(io.TextIOWrapper(stdout_bytes, encoding="utf-8", errors="strict", write_through=True))
         stdout_bytes.seek(0)
         stdout_bytes.truncate()
@@ -1510,16 +1979,21 @@ class OutputErrorTest(CliCase):
 
     def test_into_a_missing_folder(self) -> None:
         target = self.tmp / "no-such-folder" / "result.json"
-        self.assertUserError(self.lab_output(target), "output",
-                             f"cannot write {target}: folder {target.parent} does not exist", prog="python run.py")
+        self.assertUserError(
+            self.lab_output(target),
+            "output",
+            f"cannot write {target}: folder {target.parent} does not exist",
+            prog="python run.py",
+        )
         self.assertFalse(target.parent.exists())
 
     def test_onto_a_directory_or_under_a_file(self) -> None:
         folder = self.tmp / "result.json"
         folder.mkdir()
         (folder / "keep.json").write_bytes(SENTINEL)
-        self.assertUserError(self.lab_output(folder), "output", f"cannot write {folder}: it is a directory",
-                             prog="python run.py")
+        self.assertUserError(
+            self.lab_output(folder), "output", f"cannot write {folder}: it is a directory", prog="python run.py"
+        )
         self.assertEqual(os.listdir(folder), ["keep.json"])
         plain = self.tmp / "plain.json"
         plain.write_bytes(SENTINEL)
@@ -1534,8 +2008,9 @@ class OutputErrorTest(CliCase):
         target.write_bytes(SENTINEL)
         folder.chmod(0o555)
         self.addCleanup(folder.chmod, 0o755)
-        self.assertUserError(self.lab_output(target), "output", f"cannot write {target}: Permission denied",
-                             prog="python run.py")
+        self.assertUserError(
+            self.lab_output(target), "output", f"cannot write {target}: Permission denied", prog="python run.py"
+        )
         self.assertEqual(target.read_bytes(), SENTINEL)
         self.assertEqual(os.listdir(folder), ["result.json"])
 
@@ -1551,8 +2026,14 @@ class OutputErrorTest(CliCase):
                 with mock.patch.object(os, step, side_effect=failure) as patched:
                     result = self.lab_output(target)
                 self.assertTrue(patched.called, f"os.{step} is no longer part of the write")
-                self.assertEqual(result, Run(code("output"), "", f"python run.py: error: cannot write {target}: "
-                                                                 f"{os.strerror(errno.ENOSPC)}\n"))
+                self.assertEqual(
+                    result,
+                    Run(
+                        code("output"),
+                        "",
+                        f"python run.py: error: cannot write {target}: {os.strerror(errno.ENOSPC)}\n",
+                    ),
+                )
                 self.assertEqual(target.read_bytes(), SENTINEL)
                 self.assertEqual(os.listdir(folder), ["result.json"])
 
@@ -1564,8 +2045,7 @@ class OutputErrorTest(CliCase):
         target.write_bytes(SENTINEL)
         for step in ("fsync", "replace"):
             with self.subTest(step):
-                with mock.patch.object(os, step, side_effect=KeyboardInterrupt), \
-                        self.assertRaises(KeyboardInterrupt):
+                with mock.patch.object(os, step, side_effect=KeyboardInterrupt), self.assertRaises(KeyboardInterrupt):
                     self.lab_output(target)
                 self.assertEqual(target.read_bytes(), SENTINEL)
                 self.assertEqual(os.listdir(folder), ["result.json"])
@@ -1605,8 +2085,9 @@ class LabTest(CliCase):
             self.assertEqual(self.cli("--check", lab=True), Run(code("ok"), f"{golden.name} is up to date\n", ""))
             golden.write_bytes(fresh.replace(b'"model_called": false', b'"model_called": true'))
             drift = self.cli("--check", lab=True)
-            self.assertEqual((drift.code, drift.err),
-                             (code("findings"), f"drift: a fresh run differs from {golden.name}\n"))
+            self.assertEqual(
+                (drift.code, drift.err), (code("findings"), f"drift: a fresh run differs from {golden.name}\n")
+            )
             self.assertIn('-  "model_called": true,\n+  "model_called": false,\n', drift.out)
             self.assertTrue(drift.out.startswith(f"--- {golden.name}\n+++ fresh run\n"), drift.out[:200])
             golden.unlink()
@@ -1646,22 +2127,38 @@ class LabTest(CliCase):
     def test_outside_a_checkout_is_one_clear_line(self) -> None:
         missing = self.tmp / "absent" / "manifest.json"
         with self.lab_on(missing, self.tmp / "expected-result.json"):
-            self.assertEqual(self.cli("--check", lab=True), Run(
-                code("input"), "", f"python run.py: error: the lab runs from a checkout of conflict-gate: {missing} is not "
-                                   "there; on your own docs use the gate, audit and pin commands\n"))
+            self.assertEqual(
+                self.cli("--check", lab=True),
+                Run(
+                    code("input"),
+                    "",
+                    f"python run.py: error: the lab runs from a checkout of conflict-gate: {missing} is not "
+                    "there; on your own docs use the gate, audit and pin commands\n",
+                ),
+            )
 
     def test_lab_options_with_a_command_are_a_usage_error(self) -> None:
         target = self.tmp / "x.json"
         for option in (("--output", str(target)), ("--check",)):
-            for command in (("gate", "--manifest", self.m, "--version", "1.0", "--claim", "close_required", "guide"),
-                            ("audit", "--manifest", self.m), ("grammar", "--manifest", self.m)):
+            for command in (
+                ("gate", "--manifest", self.m, "--version", "1.0", "--claim", "close_required", "guide"),
+                ("audit", "--manifest", self.m),
+                ("grammar", "--manifest", self.m),
+            ):
                 with self.subTest(option=option[0], command=command[0]):
-                    self.assertEqual(self.cli(*option, *command, lab=True), Run(
-                        code("usage"), "", "python run.py: error: --output and --check come without a command, "
-                                           f"not with {command[0]!r}\n"))
+                    self.assertEqual(
+                        self.cli(*option, *command, lab=True),
+                        Run(
+                            code("usage"),
+                            "",
+                            "python run.py: error: --output and --check come without a command, "
+                            f"not with {command[0]!r}\n",
+                        ),
+                    )
         self.assertFalse(target.exists())
-        self.assertUserError(self.cli("--check", "--output", str(target), lab=True), "usage", "--check",
-                             prog="python run.py")
+        self.assertUserError(
+            self.cli("--check", "--output", str(target), lab=True), "usage", "--check", prog="python run.py"
+        )
         self.assertUserError(self.cli("--output", str(target)), "usage", "invalid choice")  # no lab: no such option
 
     def test_commands_never_modify_the_fixtures(self) -> None:
@@ -1670,8 +2167,20 @@ class LabTest(CliCase):
         before = tree_digest(*watched)
         fixture = str(REPO / "manifest.json")
         decision = self.tmp / "decision.json"
-        decision.write_text(self.cli("gate", "--manifest", fixture, "--version", "1.0", "--claim", "existing_path",
-                                     "quill-guide", "quill-reference").out, encoding="utf-8")
+        decision.write_text(
+            self.cli(
+                "gate",
+                "--manifest",
+                fixture,
+                "--version",
+                "1.0",
+                "--claim",
+                "existing_path",
+                "quill-guide",
+                "quill-reference",
+            ).out,
+            encoding="utf-8",
+        )
         commands = (
             (("--output", str(self.tmp / "result.json")), True),
             (("--check",), True),
@@ -1680,8 +2189,20 @@ class LabTest(CliCase):
             (("audit", "--manifest", fixture, "--format", "json"), False),
             (("pin", "--check", "--manifest", fixture), False),
             (("grammar", "--manifest", fixture), False),
-            (("gate", "--manifest", fixture, "--version", "1.0", "--claim", "existing_path", "quill-guide",
-              "quill-conflicting-guide"), False),
+            (
+                (
+                    "gate",
+                    "--manifest",
+                    fixture,
+                    "--version",
+                    "1.0",
+                    "--claim",
+                    "existing_path",
+                    "quill-guide",
+                    "quill-conflicting-guide",
+                ),
+                False,
+            ),
             (("check-answer", "--manifest", fixture, "--decision", str(decision), "--answer", "-"), False),
         )
         for args, lab in commands:
@@ -1705,8 +2226,13 @@ class HelpTest(CliCase):
                 self.assertEqual(result.code, code("ok"))
                 _, _, codes = result.out.partition("exit codes:\n")
                 listed = [line for line in codes.splitlines() if line[:4].strip().isdigit()]
-                self.assertEqual(listed, [f"  {number:>2}  {meaning}" for number, meaning in
-                                          sorted(EXIT_CODES[name] for name in COMMAND_EXIT_CODES[command])])
+                self.assertEqual(
+                    listed,
+                    [
+                        f"  {number:>2}  {meaning}"
+                        for number, meaning in sorted(EXIT_CODES[name] for name in COMMAND_EXIT_CODES[command])
+                    ],
+                )
 
     def test_gate_help_says_how_to_list_the_grammar(self) -> None:
         out = self.cli("gate", "--help").out
@@ -1729,19 +2255,24 @@ class VersionFlagTest(CliCase):
             with self.subTest(lab=lab):
                 out = io.StringIO()
                 with contextlib.redirect_stdout(out), self.assertRaises(SystemExit) as caught:
-                    main(["--version"], prog="python run.py" if lab else "conflict-gate",
-                         lab=self.lab_program if lab else None)
+                    main(
+                        ["--version"],
+                        prog="python run.py" if lab else "conflict-gate",
+                        lab=self.lab_program if lab else None,
+                    )
                 self.assertEqual((caught.exception.code, out.getvalue()), (0, f"conflict-gate {__version__}\n"))
 
     def test_version_before_the_command_is_a_usage_error(self) -> None:
         """Regression: `conflict-gate --version 2.0 gate ...` printed the program's version and exited 0,
         so a script meaning to gate version 2.0 went on as if it had been decided."""
         ready = ("--claim", "existing_path", "--operation", "create_copy", "guide", "reference")
-        for argv in (("--version", "2.0", "gate", "--manifest", self.m, *ready),
-                     ("--version=2.0", "gate", "--manifest", self.m, *ready),
-                     ("--vers", "1.0", "gate", "--manifest", self.m, *ready),
-                     ("--version", "gate", "--manifest", self.m, "--version", "1.0", *ready),
-                     ("--version", "audit", "--manifest", self.m)):
+        for argv in (
+            ("--version", "2.0", "gate", "--manifest", self.m, *ready),
+            ("--version=2.0", "gate", "--manifest", self.m, *ready),
+            ("--vers", "1.0", "gate", "--manifest", self.m, *ready),
+            ("--version", "gate", "--manifest", self.m, "--version", "1.0", *ready),
+            ("--version", "audit", "--manifest", self.m),
+        ):
             with self.subTest(argv=argv[:2]):
                 self.assertUserError(self.cli(*argv), "usage", "put --version after the command")
         self.assertEqual(self.gate("--version", "1.0", *ready).code, code("ok"))
@@ -1762,25 +2293,44 @@ class EntryPointTest(CliCase):
     def run_py(self, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
         env["PYTHONIOENCODING"] = "utf-8"
-        return subprocess.run([sys.executable, str(REPO / "run.py"), *args], check=False, cwd=cwd, capture_output=True,
-                              text=True, encoding="utf-8", env=env, timeout=120)
+        return subprocess.run(
+            [sys.executable, str(REPO / "run.py"), *args],
+            check=False,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            env=env,
+            timeout=120,
+        )
 
     def test_help(self) -> None:
         proc = self.run_py("--help", cwd=self.tmp)
         self.assertEqual((proc.returncode, proc.stderr), (code("ok"), ""))
         # the hints say how the script was started: here by its absolute path, from another folder
-        self.assertTrue(proc.stdout.startswith(f"usage: python {shlex.quote(str(REPO / 'run.py'))} "),
-                        proc.stdout[:80])
+        self.assertTrue(proc.stdout.startswith(f"usage: python {shlex.quote(str(REPO / 'run.py'))} "), proc.stdout[:80])
         for command in COMMANDS:
             self.assertIn(command, proc.stdout)
 
     def test_gate_end_to_end(self) -> None:
         """From another folder, with a relative manifest path: same bytes as in process."""
-        args = ("gate", "--manifest", "corpus/manifest.json", "--version", "1.0", "--claim", "existing_path",
-                "--operation", "create_copy", "guide", "rival")
+        args = (
+            "gate",
+            "--manifest",
+            "corpus/manifest.json",
+            "--version",
+            "1.0",
+            "--claim",
+            "existing_path",
+            "--operation",
+            "create_copy",
+            "guide",
+            "rival",
+        )
         proc = self.run_py(*args, cwd=self.tmp)
-        self.assertEqual((proc.returncode, proc.stderr),
-                         (code("conflict"), "conflict: guide=refuse, rival=overwrite\n"))
+        self.assertEqual(
+            (proc.returncode, proc.stderr), (code("conflict"), "conflict: guide=refuse, rival=overwrite\n")
+        )
         in_process = self.cli(*args[:2], self.m, *args[3:])
         self.assertEqual(proc.stdout, in_process.out)
 

@@ -24,8 +24,10 @@ ONLY_PATH = b"# Short\n\n" + directive("refuse") + b"\n"
 OTHER = b"# Other\n\n" + directive("overwrite") + b"\n"
 PLAIN = b"# Plain\n\nNo directive here.\n"
 
-SUPPORTED = ("In Quill 1.0 (`version=1.0`) an existing destination is refused: `existing_path=refuse` "
-             "[source: guide:5] [source: reference:3].\n")
+SUPPORTED = (
+    "In Quill 1.0 (`version=1.0`) an existing destination is refused: `existing_path=refuse` "
+    "[source: guide:5] [source: reference:3].\n"
+)
 
 
 class GateContextTest(CorpusTestCase):
@@ -34,8 +36,10 @@ class GateContextTest(CorpusTestCase):
         corpus, _ = self.corpus({"docs/guide.md": GUIDE, "docs/reference.md": REFERENCE})
         decision = gate_context(corpus, ["reference", "guide"], "1.0", question="What if it exists?")
         self.assertEqual((decision["status"], decision["reason"]), ("ready", "eligible_directives_agree"))
-        self.assertEqual([(a["claim_key"], a["value"]) for a in decision["agreed"]],
-                         [("close_required", "no"), ("existing_path", "refuse")])
+        self.assertEqual(
+            [(a["claim_key"], a["value"]) for a in decision["agreed"]],
+            [("close_required", "no"), ("existing_path", "refuse")],
+        )
         self.assertEqual(decision["partial"], [])
         request = decision["answer_request"]
         assert request is not None
@@ -52,8 +56,10 @@ class GateContextTest(CorpusTestCase):
         decision = gate_context(corpus, ["guide", "short"], "1.0")
         self.assertEqual(decision["status"], "ready")
         self.assertEqual([a["claim_key"] for a in decision["agreed"]], ["existing_path"])
-        self.assertEqual([(p["claim_key"], p["source_ids"], p["silent_source_ids"]) for p in decision["partial"]],
-                         [("close_required", ["guide"], ["short"])])
+        self.assertEqual(
+            [(p["claim_key"], p["source_ids"], p["silent_source_ids"]) for p in decision["partial"]],
+            [("close_required", ["guide"], ["short"])],
+        )
         answer = SUPPORTED.replace("reference:3", "short:3")
         self.assertEqual(conflict_gate.check_answer(corpus, decision, answer)["verdict"], "supported")
         answer += "Close it first: `close_required=no` [source: guide:7].\n"
@@ -69,8 +75,10 @@ class GateContextTest(CorpusTestCase):
         self.assertIsNone(decision["answer_request"])
         (conflict,) = decision["conflicts"]
         self.assertEqual((conflict["claim_key"], conflict["values"]), ("existing_path", ["overwrite", "refuse"]))
-        self.assertEqual([(c["source_id"], c["path"], c["start_line"], c["value"]) for c in conflict["claims"]],
-                         [("guide", "docs/guide.md", 5, "refuse"), ("other", "docs/other.md", 3, "overwrite")])
+        self.assertEqual(
+            [(c["source_id"], c["path"], c["start_line"], c["value"]) for c in conflict["claims"]],
+            [("guide", "docs/guide.md", 5, "refuse"), ("other", "docs/other.md", 3, "overwrite")],
+        )
         self.assertEqual(conflict_gate.check_answer(corpus, decision, SUPPORTED)["verdict"], "no_answer_allowed")
 
     def test_no_key_every_page_declares_is_not_in_docs(self) -> None:
@@ -82,17 +90,27 @@ class GateContextTest(CorpusTestCase):
 
     def test_version_status_and_refusal_as_gate_gives_them(self) -> None:
         """Guards against another version or a draft used as a fallback, and a refused page ignored."""
-        corpus, _ = self.corpus({"docs/guide.md": GUIDE, "docs/new.md": OTHER, "docs/draft.md": OTHER,
-                                 "docs/bad.md": b"# Bad\n\n@quill create_copy existing_path = refuse\n"},
-                                versions={"new": "2.0"}, statuses={"draft": "draft"})
+        corpus, _ = self.corpus(
+            {
+                "docs/guide.md": GUIDE,
+                "docs/new.md": OTHER,
+                "docs/draft.md": OTHER,
+                "docs/bad.md": b"# Bad\n\n@quill create_copy existing_path = refuse\n",
+            },
+            versions={"new": "2.0"},
+            statuses={"draft": "draft"},
+        )
         self.assertEqual(gate_context(corpus, ["new"], "1.0")["reason"], "no_eligible_version")
         self.assertEqual(gate_context(corpus, ["draft"], "1.0")["reason"], "no_approved_source")
         ready = gate_context(corpus, ["guide", "new", "draft"], "1.0")
-        self.assertEqual((ready["status"], ready["excluded_wrong_version_ids"], ready["excluded_unapproved_ids"]),
-                         ("ready", ["new"], ["draft"]))
+        self.assertEqual(
+            (ready["status"], ready["excluded_wrong_version_ids"], ready["excluded_unapproved_ids"]),
+            ("ready", ["new"], ["draft"]),
+        )
         refused = gate_context(corpus, ["guide", "bad"], "1.0")
-        self.assertEqual((refused["status"], refused["reason"], refused["source_id"]),
-                         ("refused", "malformed_directive", "bad"))
+        self.assertEqual(
+            (refused["status"], refused["reason"], refused["source_id"]), ("refused", "malformed_directive", "bad")
+        )
 
     def test_the_size_limit_cuts_text_and_says_so(self) -> None:
         """Guards against a request over the caller's limit, or a cut the model is not told about."""
@@ -111,9 +129,12 @@ class GateContextTest(CorpusTestCase):
 
     def test_bad_requests_raise_gate_errors(self) -> None:
         corpus, _ = self.corpus({"docs/guide.md": GUIDE})
-        for ids, version, reason in ((["nope"], "1.0", "unknown_candidate"), (["guide", "guide"], "1.0",
-                                     "duplicate_candidate"), ("guide", "1.0", "invalid_candidate_ids"),
-                                     (["guide"], "v1", "invalid_requested_version")):
+        for ids, version, reason in (
+            (["nope"], "1.0", "unknown_candidate"),
+            (["guide", "guide"], "1.0", "duplicate_candidate"),
+            ("guide", "1.0", "invalid_candidate_ids"),
+            (["guide"], "v1", "invalid_requested_version"),
+        ):
             with self.subTest(reason), self.assertRaises(GateError) as caught:
                 gate_context(corpus, ids, version)
             self.assertEqual(caught.exception.reason, reason)
@@ -133,9 +154,17 @@ class GateContextTest(CorpusTestCase):
             import jsonschema
         except ImportError:
             self.skipTest("jsonschema is not installed (the oracles venv has it)")
-        corpus, _ = self.corpus({"docs/guide.md": GUIDE, "docs/other.md": OTHER, "docs/reference.md": REFERENCE,
-                                 "docs/plain.md": PLAIN, "docs/bad.md": b"# Bad\n\n@quill create_copy x=y\n",
-                                 "docs/draft.md": GUIDE}, statuses={"draft": "draft"})
+        corpus, _ = self.corpus(
+            {
+                "docs/guide.md": GUIDE,
+                "docs/other.md": OTHER,
+                "docs/reference.md": REFERENCE,
+                "docs/plain.md": PLAIN,
+                "docs/bad.md": b"# Bad\n\n@quill create_copy x=y\n",
+                "docs/draft.md": GUIDE,
+            },
+            statuses={"draft": "draft"},
+        )
         schema = result_schema("context-decision")
         seen = set()
         for ids in (["guide", "reference"], ["guide", "other"], [], ["guide", "plain"], ["guide", "bad"], ["draft"]):
@@ -167,10 +196,13 @@ class ContextAnswerCheckTest(CorpusTestCase):
     def test_every_stated_key_must_match_its_agreed_value(self) -> None:
         """Guards against another value of any agreed key passing (not only the first key's)."""
         self.assertEqual(self.verdict(SUPPORTED + "Or `close_required=yes`.\n"), "contradicts_decision")
-        self.assertEqual(self.verdict(SUPPORTED.replace("existing_path=refuse", "existing_path=overwrite")),
-                         "contradicts_decision")
-        self.assertEqual(self.verdict(SUPPORTED + "```python\ncreate_copy(a, b, close_required='yes')\n```\n"),
-                         "contradicts_decision")
+        self.assertEqual(
+            self.verdict(SUPPORTED.replace("existing_path=refuse", "existing_path=overwrite")), "contradicts_decision"
+        )
+        self.assertEqual(
+            self.verdict(SUPPORTED + "```python\ncreate_copy(a, b, close_required='yes')\n```\n"),
+            "contradicts_decision",
+        )
 
     def test_a_stated_key_needs_its_claims_cited_and_the_version_stated(self) -> None:
         self.assertEqual(self.verdict(SUPPORTED.replace(" [source: reference:3]", "")), "missing_citation")
@@ -191,12 +223,22 @@ class ContextAnswerCheckTest(CorpusTestCase):
         import json
 
         from tests.support import run_cli
+
         folder = self.folder()
         (folder / "decision.json").write_text(json.dumps(self.decision), encoding="utf-8")
         (folder / "answer.txt").write_text(SUPPORTED, encoding="utf-8")
         manifest = Path(self.corpus_.manifest.path)
-        code, out, err = run_cli(["check-answer", "--manifest", str(manifest), "--decision",
-                                  str(folder / "decision.json"), "--answer", str(folder / "answer.txt")])
+        code, out, err = run_cli(
+            [
+                "check-answer",
+                "--manifest",
+                str(manifest),
+                "--decision",
+                str(folder / "decision.json"),
+                "--answer",
+                str(folder / "answer.txt"),
+            ]
+        )
         self.assertEqual((code, json.loads(out)["verdict"]), (0, "supported"), err)
 
     def test_the_lab_supported_answer_passes_a_context_decision_too(self) -> None:
@@ -214,9 +256,16 @@ class ChunkSourceTest(CorpusTestCase):
     def test_paths_relative_absolute_and_source_ids_find_the_entry(self) -> None:
         """Guards against a chunk's path (as LlamaIndex's file_path or LangChain's source hold it) not found."""
         absolute = str(self.root / "docs" / "guide.md")
-        for metadata in ({"file_path": absolute}, {"source": "docs/guide.md"}, {"source": "./docs/../docs/guide.md"},
-                         {"source_id": "guide"}, absolute, {"source": "https://docs.quill.example/1.0/guide"},
-                         {"source_id": "guide", "file_path": absolute}, {"file_path": "file://" + absolute}):
+        for metadata in (
+            {"file_path": absolute},
+            {"source": "docs/guide.md"},
+            {"source": "./docs/../docs/guide.md"},
+            {"source_id": "guide"},
+            absolute,
+            {"source": "https://docs.quill.example/1.0/guide"},
+            {"source_id": "guide", "file_path": absolute},
+            {"file_path": "file://" + absolute},
+        ):
             with self.subTest(metadata):
                 self.assertEqual(chunk_source(self.corpus_, metadata).source_id, "guide")
 
@@ -239,9 +288,16 @@ class ChunkSourceTest(CorpusTestCase):
     def test_unknown_or_missing_sources_fail_closed(self) -> None:
         """Guards against a chunk from a page the manifest does not list being let through."""
         outside = self.folder() / "guide.md"
-        for metadata in ({"file_path": str(outside)}, {"source": "docs/nope.md"}, {"source_id": "nope"},
-                         {}, {"source": 3}, {"source_id": "guide", "source": "docs/reference.md"},
-                         {"file_path": str(self.root / "manifest.json")}, {"source": ""}):
+        for metadata in (
+            {"file_path": str(outside)},
+            {"source": "docs/nope.md"},
+            {"source_id": "nope"},
+            {},
+            {"source": 3},
+            {"source_id": "guide", "source": "docs/reference.md"},
+            {"file_path": str(self.root / "manifest.json")},
+            {"source": ""},
+        ):
             with self.subTest(metadata), self.assertRaises(GateError) as caught:
                 chunk_source(self.corpus_, metadata)
             self.assertEqual(caught.exception.reason, "unknown_candidate")
@@ -250,12 +306,14 @@ class ChunkSourceTest(CorpusTestCase):
 class ImportTest(unittest.TestCase):
     def test_importing_conflict_gate_needs_no_rag_framework(self) -> None:
         """Guards against the public module importing an optional framework (LlamaIndex, LangChain, Haystack)."""
-        code = ("import sys, conflict_gate\n"
-                "bad = [m for m in sys.modules if m.split('.')[0] in ('llama_index', 'langchain_core', "
-                "'langchain', 'haystack', '_conflict_gate.rag.llamaindex', '_conflict_gate.rag.langchain', "
-                "'_conflict_gate.rag.haystack')]\n"
-                "assert not bad, bad\n"
-                "assert callable(conflict_gate.gate_context) and callable(conflict_gate.chunk_source)\n")
+        code = (
+            "import sys, conflict_gate\n"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('llama_index', 'langchain_core', "
+            "'langchain', 'haystack', '_conflict_gate.rag.llamaindex', '_conflict_gate.rag.langchain', "
+            "'_conflict_gate.rag.haystack')]\n"
+            "assert not bad, bad\n"
+            "assert callable(conflict_gate.gate_context) and callable(conflict_gate.chunk_source)\n"
+        )
         done = subprocess.run([sys.executable, "-c", code], check=False, cwd=REPO, capture_output=True, text=True)
         self.assertEqual(done.returncode, 0, done.stderr)
 
@@ -269,10 +327,16 @@ class FilterChunksTest(CorpusTestCase):
 
     def test_ready_keeps_the_eligible_pages_chunks_in_order(self) -> None:
         from _conflict_gate.rag.filter import filter_chunks
-        corpus, manifest = self.corpus({"docs/guide.md": GUIDE, "docs/reference.md": REFERENCE, "docs/new.md": OTHER},
-                                       versions={"new": "2.0"})
-        chunks = [{"source": "docs/new.md"}, {"source": "docs/guide.md"}, {"source_id": "reference"},
-                  {"file_path": str(manifest.parent / "docs/guide.md")}]
+
+        corpus, manifest = self.corpus(
+            {"docs/guide.md": GUIDE, "docs/reference.md": REFERENCE, "docs/new.md": OTHER}, versions={"new": "2.0"}
+        )
+        chunks = [
+            {"source": "docs/new.md"},
+            {"source": "docs/guide.md"},
+            {"source_id": "reference"},
+            {"file_path": str(manifest.parent / "docs/guide.md")},
+        ]
         result = filter_chunks(corpus, "1.0", chunks, question="q?")
         self.assertEqual((result.decision["status"], result.kept, result.withheld), ("ready", (1, 2, 3), False))
         self.assertEqual(result.decision["candidate_ids"], ["new", "guide", "reference"])
@@ -280,6 +344,7 @@ class FilterChunksTest(CorpusTestCase):
     def test_anything_but_ready_keeps_no_chunk(self) -> None:
         """Guards against chunks passed on beside a conflict (the answer must be withheld)."""
         from _conflict_gate.rag.filter import filter_chunks
+
         corpus, _ = self.corpus({"docs/guide.md": GUIDE, "docs/other.md": OTHER})
         result = filter_chunks(corpus, "1.0", [{"source": "docs/guide.md"}, {"source": "docs/other.md"}])
         self.assertEqual((result.decision["status"], result.kept, result.withheld), ("conflict", (), True))
@@ -292,9 +357,14 @@ class TwoOperationsTest(CorpusTestCase):
     """A context decision whose agreed keys belong to two operations: one check per operation, each
     finding reported once."""
 
-    GRAMMAR: ClassVar[dict[str, Any]] = {"namespace": "quill", "product": "Quill", "operations": {
-        "create_copy": {"existing_path": {"type": "enum", "values": ["refuse", "overwrite"]}},
-        "move": {"replace": {"type": "enum", "values": ["yes", "no"]}}}}
+    GRAMMAR: ClassVar[dict[str, Any]] = {
+        "namespace": "quill",
+        "product": "Quill",
+        "operations": {
+            "create_copy": {"existing_path": {"type": "enum", "values": ["refuse", "overwrite"]}},
+            "move": {"replace": {"type": "enum", "values": ["yes", "no"]}},
+        },
+    }
 
     def setUp(self) -> None:
         page = b"# P\n\n@quill create_copy existing_path=refuse\n\n@quill move replace=no\n"
@@ -306,10 +376,14 @@ class TwoOperationsTest(CorpusTestCase):
 
     def test_both_operations_are_judged(self) -> None:
         """Guards against the keys of the second operation going unread (one FormWords per operation)."""
-        self.assertEqual([(a["operation"], a["claim_key"]) for a in self.decision["agreed"]],
-                         [("create_copy", "existing_path"), ("move", "replace")])
-        good = ("In `version=1.0`: `existing_path=refuse` [source: a:3] [source: b:3] and `replace=no` "
-                "[source: a:5] [source: b:5].\n")
+        self.assertEqual(
+            [(a["operation"], a["claim_key"]) for a in self.decision["agreed"]],
+            [("create_copy", "existing_path"), ("move", "replace")],
+        )
+        good = (
+            "In `version=1.0`: `existing_path=refuse` [source: a:3] [source: b:3] and `replace=no` "
+            "[source: a:5] [source: b:5].\n"
+        )
         self.assertEqual((self.check(good)["verdict"], self.check(good)["findings"]), ("supported", []))
         bad = self.check(good.replace("`replace=no`", "`replace=yes`"))
         self.assertEqual(bad["verdict"], "contradicts_decision")

@@ -107,8 +107,12 @@ class OpenSpy:
                     self.opened[(info.st_dev, info.st_ino)] += 1
             return handle
 
-        for target, name, spy in ((os, "open", spy_open), (os, "read", spy_read), (os, "close", spy_close),
-                                  (builtins, "open", spy_builtin_open)):
+        for target, name, spy in (
+            (os, "open", spy_open),
+            (os, "read", spy_read),
+            (os, "close", spy_close),
+            (builtins, "open", spy_builtin_open),
+        ):
             patcher = mock.patch.object(target, name, spy)
             patcher.start()
             self._patches.append(patcher)
@@ -178,16 +182,23 @@ class CorpusCase(CorpusFolderCase):
 
     def entry(self, sid: str, rel: str, raw: bytes = TEXT, **fields: str) -> dict[str, str]:
         """A manifest entry pinned to ``raw`` (the file itself is written separately)."""
-        entry = {"source_id": sid, "version": "1.0", "path": rel,
-                 "url": f"https://docs.quill.example/1.0/{sid}", "sha256": sha(raw)}
+        entry = {
+            "source_id": sid,
+            "version": "1.0",
+            "path": rel,
+            "url": f"https://docs.quill.example/1.0/{sid}",
+            "sha256": sha(raw),
+        }
         entry.update(fields)
         return entry
 
     def write_manifest(self, documents: list[dict[str, str]], *, name: str | None = None) -> Path:
         self._count += 1
         self.manifest = self.root / (name or f"manifest-{self._count}.json")
-        self.manifest.write_text(json.dumps({"grammar": QUILL_GRAMMAR, "version_scheme": "major.minor",
-                                             "documents": documents}, indent=2), encoding="utf-8")
+        self.manifest.write_text(
+            json.dumps({"grammar": QUILL_GRAMMAR, "version_scheme": "major.minor", "documents": documents}, indent=2),
+            encoding="utf-8",
+        )
         return self.manifest
 
     def refused(self, reason: str, source_id: str | None = "a", path: str | None = None) -> IngestionError:
@@ -209,24 +220,32 @@ class LoadTest(CorpusCase):
         other = b"@quill create_copy close_required=yes\n"
         self.put("docs/a.md")
         self.put("b.md", other)
-        self.write_manifest([self.entry("a", "docs/a.md"),
-                             {k: v for k, v in self.entry("b", "b.md", other, status="draft").items()
-                              if k != "url"}])
+        self.write_manifest(
+            [
+                self.entry("a", "docs/a.md"),
+                {k: v for k, v in self.entry("b", "b.md", other, status="draft").items() if k != "url"},
+            ]
+        )
         corpus = load_documents(self.manifest)
         self.assertEqual(list(corpus.sources), ["a", "b"])
         self.assertEqual(len(corpus), 2)
         a, b = corpus.sources["a"], corpus.sources["b"]
-        self.assertEqual((a.version, a.status, a.path, a.url, a.sha256, a.size),
-                         ("1.0", "approved", "docs/a.md", "https://docs.quill.example/1.0/a", sha(TEXT),
-                          len(TEXT)))
+        self.assertEqual(
+            (a.version, a.status, a.path, a.url, a.sha256, a.size),
+            ("1.0", "approved", "docs/a.md", "https://docs.quill.example/1.0/a", sha(TEXT), len(TEXT)),
+        )
         self.assertEqual((b.status, b.url, b.path), ("draft", None, "b.md"))
-        self.assertEqual([(c.operation, c.claim_key, c.value, c.line) for c in a.claims],
-                         [("create_copy", "existing_path", "refuse", 3)])
+        self.assertEqual(
+            [(c.operation, c.claim_key, c.value, c.line) for c in a.claims],
+            [("create_copy", "existing_path", "refuse", 3)],
+        )
         self.assertEqual(b.claim("create_copy", "close_required").value, "yes")  # type: ignore[union-attr]
         self.assertIsNone(a.refusal)
         self.assertEqual(a.document_revision, a.entry.document_revision)
-        self.assertEqual((corpus.manifest_path, corpus.grammar.namespace, corpus.version_scheme.name),
-                         (str(self.manifest), "quill", "major.minor"))
+        self.assertEqual(
+            (corpus.manifest_path, corpus.grammar.namespace, corpus.version_scheme.name),
+            (str(self.manifest), "quill", "major.minor"),
+        )
 
     def test_the_corpus_is_immutable_and_keeps_no_text(self) -> None:
         """Guards against a corpus edited after verification, or one that grows with the sources' bytes."""
@@ -255,7 +274,7 @@ class LoadTest(CorpusCase):
         self.assertEqual((source.sha256, source.size), (sha(crlf), len(crlf)))
         (claim,) = source.claims
         self.assertEqual(claim.quote, "@quill create_copy existing_path=refuse")
-        self.assertEqual(crlf[claim.byte_start:claim.byte_end + 2], claim.quote.encode() + b"\r\n")
+        self.assertEqual(crlf[claim.byte_start : claim.byte_end + 2], claim.quote.encode() + b"\r\n")
 
     def test_a_symlinked_manifest_reads_the_sources_beside_its_real_file(self) -> None:
         """Guards against resolving paths against the link's folder, where other files may wait.
@@ -297,8 +316,10 @@ class LoadTest(CorpusCase):
         self.write_manifest([self.entry("a", "docs/a.md"), self.entry("b", "docs/b.md", bad)])
         corpus = load_documents(self.manifest)
         refusal = corpus.sources["b"].refusal
-        self.assertEqual((refusal.reason, refusal.line, refusal.column, refusal.source_id),  # type: ignore[union-attr]
-                         ("unknown_directive_value", 1, 34, "b"))
+        self.assertEqual(
+            (refusal.reason, refusal.line, refusal.column, refusal.source_id),  # type: ignore[union-attr]
+            ("unknown_directive_value", 1, 34, "b"),
+        )
         self.assertEqual(corpus.sources["b"].claims, ())
 
 
@@ -310,8 +331,9 @@ class OnlyTest(CorpusCase):
         other = b"@quill create_copy existing_path=overwrite\n"
         self.put("docs/a.md")
         self.put("docs/b.md", other)
-        self.write_manifest([self.entry("a", "docs/a.md"), self.entry("b", "docs/b.md", other),
-                             self.entry("gone", "docs/gone.md")])  # never written: missing
+        self.write_manifest(
+            [self.entry("a", "docs/a.md"), self.entry("b", "docs/b.md", other), self.entry("gone", "docs/gone.md")]
+        )  # never written: missing
 
     def test_only_the_named_sources_are_opened_and_verified(self) -> None:
         """Guards against a one-request load paying for, or failing on, pages the request never reads."""
@@ -340,6 +362,7 @@ class OnlyTest(CorpusCase):
     def test_a_partial_corpus_is_refused_where_every_source_counts(self) -> None:
         """Guards against an audit or a versions listing that silently leaves out the pages not loaded."""
         from _conflict_gate.decide.decision import versions_listing
+
         corpus = load_documents(self.manifest, only=["a", "b"], cache=False)
         for function in (audit, versions_listing):
             with self.subTest(function=function.__name__), self.assertRaises(ValueError):
@@ -350,6 +373,7 @@ class OnlyTest(CorpusCase):
     def test_unknown_candidates_are_named_from_the_whole_manifest(self) -> None:
         """Guards against the did-you-mean of a partial corpus suggesting only the pages it loaded."""
         from conflict_gate import GateError, gate
+
         corpus = load_documents(self.manifest, only=["a"], cache=False)
         with self.assertRaises(GateError) as caught:
             gate(corpus, ["a", "bb"], "1.0", "create_copy", "existing_path")
@@ -357,8 +381,11 @@ class OnlyTest(CorpusCase):
         self.assertIn("did you mean 'b'", str(caught.exception))
         with self.assertRaises(GateError) as caught:  # listed, not loaded: no "not in the manifest" (a hostile tester)
             gate(corpus, ["a", "b"], "1.0", "create_copy", "existing_path")
-        self.assertEqual(str(caught.exception), "source 'b': in the manifest, but not in this corpus: it was loaded "
-                                                "with only= (load_documents) and without this source")
+        self.assertEqual(
+            str(caught.exception),
+            "source 'b': in the manifest, but not in this corpus: it was loaded "
+            "with only= (load_documents) and without this source",
+        )
 
 
 class _Loop:
@@ -403,8 +430,7 @@ class DuplicateFileTest(CorpusCase):
         os.symlink("a.md", self.root / "docs" / "link.md")
         os.symlink("docs", self.root / "docs2")
         os.link(self.root / "docs" / "a.md", self.root / "docs" / "hard.md")
-        self.links = {"file symlink": "docs/link.md", "folder symlink": "docs2/a.md",
-                      "hard link": "docs/hard.md"}
+        self.links = {"file symlink": "docs/link.md", "folder symlink": "docs2/a.md", "hard link": "docs/hard.md"}
 
     def test_two_paths_reaching_one_file_are_a_duplicate(self) -> None:
         """Guards against one file counted as two agreeing sources through a symlink or a hard link."""
@@ -464,13 +490,15 @@ class ConfinementTest(CorpusCase):
         os.symlink("../../outside/missing.md", docs / "dangling.md")
         os.symlink("../..", docs / "up")
         os.symlink(self.outside / "nowhere", docs / "dangling-folder")
-        return {"file symlink (absolute)": "docs/absolute-link.md",
-                "file symlink (relative)": "docs/relative-link.md",
-                "folder symlink": "folder-link/secret.md",
-                "symlink to a symlink": "docs/chain.md",
-                "dangling symlink to outside": "docs/dangling.md",
-                "folder symlink to the parent": "docs/up/outside/secret.md",
-                "dangling folder symlink to outside": "docs/dangling-folder/a.md"}
+        return {
+            "file symlink (absolute)": "docs/absolute-link.md",
+            "file symlink (relative)": "docs/relative-link.md",
+            "folder symlink": "folder-link/secret.md",
+            "symlink to a symlink": "docs/chain.md",
+            "dangling symlink to outside": "docs/dangling.md",
+            "folder symlink to the parent": "docs/up/outside/secret.md",
+            "dangling folder symlink to outside": "docs/dangling-folder/a.md",
+        }
 
     def test_symlinks_leading_outside_are_refused_unopened(self) -> None:
         """Guards against following a symlink out of the root and reading what it points at.
@@ -594,9 +622,16 @@ class ConfinementTest(CorpusCase):
         folder = self.root / below if below else self.root
         self.put(f"{below}/docs/a.md" if below else "docs/a.md", self.SECRET)
         self.manifest = folder / "manifest-swap.json"
-        self.manifest.write_text(json.dumps({"grammar": QUILL_GRAMMAR, "version_scheme": "major.minor",
-                                             "documents": [self.entry("a", "docs/a.md", self.SECRET)]}),
-                                 encoding="utf-8")
+        self.manifest.write_text(
+            json.dumps(
+                {
+                    "grammar": QUILL_GRAMMAR,
+                    "version_scheme": "major.minor",
+                    "documents": [self.entry("a", "docs/a.md", self.SECRET)],
+                }
+            ),
+            encoding="utf-8",
+        )
         copy = self.outside / "copy"
         shutil.copytree(swapped, copy, symlinks=True)
         real_init = SourceFiles.__init__
@@ -744,8 +779,10 @@ class SourceFileTest(CorpusCase):
         self.write_manifest([self.entry("big", "docs/big.md", b"")])
         with OpenSpy() as spy:
             error = self.refused("source_too_large", source_id="big")
-        self.assertEqual(str(error), f"source 'big' (docs/big.md): {MAX_SOURCE_BYTES + 1} bytes is over "
-                                     f"the {MAX_SOURCE_BYTES}-byte limit")
+        self.assertEqual(
+            str(error),
+            f"source 'big' (docs/big.md): {MAX_SOURCE_BYTES + 1} bytes is over the {MAX_SOURCE_BYTES}-byte limit",
+        )
         self.assertEqual(spy.bytes_read[identity(big_path)], 0)
 
     def test_source_that_grows_past_the_limit_while_read(self) -> None:
@@ -765,8 +802,9 @@ class SourceFileTest(CorpusCase):
 
         with mock.patch.object(os, "fstat", shrunk):
             error = self.refused("source_too_large")
-        self.assertEqual(str(error), f"source 'a' (docs/a.md): file grew over the {MAX_SOURCE_BYTES}-byte "
-                                     "limit while read")
+        self.assertEqual(
+            str(error), f"source 'a' (docs/a.md): file grew over the {MAX_SOURCE_BYTES}-byte limit while read"
+        )
 
     def test_a_file_that_grows_under_the_limit_is_hashed_as_read(self) -> None:
         """Guards against hashing one size and parsing another: the bytes read are the bytes verified."""
@@ -794,10 +832,16 @@ class VerifyTest(CorpusCase):
         lf = TEXT
         crlf = lf.replace(b"\n", b"\r\n")
         cases = {
-            "CRLF checkout of an LF pin": (lf, crlf, "only line endings differ: the file has CRLF "
-                                                     "where the pinned bytes have LF"),
-            "LF checkout of a CRLF pin": (crlf, lf, "only line endings differ: the file has LF "
-                                                    "where the pinned bytes have CRLF"),
+            "CRLF checkout of an LF pin": (
+                lf,
+                crlf,
+                "only line endings differ: the file has CRLF where the pinned bytes have LF",
+            ),
+            "LF checkout of a CRLF pin": (
+                crlf,
+                lf,
+                "only line endings differ: the file has LF where the pinned bytes have CRLF",
+            ),
             "CRLF and an edit": (lf, crlf.replace(b"refuse", b"overwrite"), None),
             "an edit only": (lf, lf.replace(b"refuse", b"overwrite"), None),
             "BOM added": (lf, BOM + lf, None),
@@ -851,8 +895,13 @@ class VerifyTest(CorpusCase):
 
     def test_each_source_is_read_exactly_once(self) -> None:
         """Guards against a second read (a time-of-check/time-of-use gap between hashing and parsing)."""
-        files = {"docs/a.md": TEXT, "docs/b.md": TEXT + b"b\n", "docs/c.md": BOM + b"c\n",
-                 "d.md": b"@quill create_copy close_required=no\r\n", "docs/e.md": b""}
+        files = {
+            "docs/a.md": TEXT,
+            "docs/b.md": TEXT + b"b\n",
+            "docs/c.md": BOM + b"c\n",
+            "d.md": b"@quill create_copy close_required=no\r\n",
+            "docs/e.md": b"",
+        }
         paths = {rel: self.put(rel, raw) for rel, raw in files.items()}
         self.write_manifest([self.entry(Path(rel).stem, rel, raw) for rel, raw in files.items()])
         with OpenSpy() as spy:
@@ -872,11 +921,13 @@ class VerifyTest(CorpusCase):
         self.put("docs/a.md")
         self.put("docs/b.md", b"changed\n")
         self.put("docs/c.md", b"\xff")
-        self.write_manifest([self.entry("a", "docs/a.md"), self.entry("c", "docs/c.md", b"\xff"),
-                             self.entry("b", "docs/b.md")])
+        self.write_manifest(
+            [self.entry("a", "docs/a.md"), self.entry("c", "docs/c.md", b"\xff"), self.entry("b", "docs/b.md")]
+        )
         self.refused("source_not_utf8", source_id="c")
-        self.write_manifest([self.entry("a", "docs/a.md"), self.entry("b", "docs/b.md"),
-                             self.entry("c", "docs/c.md", b"\xff")])
+        self.write_manifest(
+            [self.entry("a", "docs/a.md"), self.entry("b", "docs/b.md"), self.entry("c", "docs/c.md", b"\xff")]
+        )
         self.refused("hash_mismatch", source_id="b")
 
 
@@ -934,8 +985,10 @@ class ReasonCoverageTest(CorpusCase):
             "source_unpinned": (manifest([dict(good, sha256="")]), None),
             "source_not_utf8": (manifest([dict(good, path="docs/bad.md", sha256=sha(b"\xff"))]), None),
             "readings_unreadable": (manifest([good], readings="none.json", readings_sha256="0" * 64), None),
-            "reading_unusable": (manifest([good], readings="docs/readings.json",
-                                          readings_sha256=sha(no_readings)), None),
+            "reading_unusable": (
+                manifest([good], readings="docs/readings.json", readings_sha256=sha(no_readings)),
+                None,
+            ),
         }
         # the reasons of --site come from judging a loaded corpus by its build: tests.test_site_build
         self.assertEqual(set(cases), set(INGESTION_REASONS) - {"site_unreadable", "built_page_missing"})

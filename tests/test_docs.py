@@ -97,7 +97,7 @@ def section(text: str, title: str) -> str:
     if match is None:
         raise AssertionError(f"no '## {title}' section")
     end = re.compile(r"^## ", re.MULTILINE).search(text, match.end())
-    return text[match.end():end.start() if end else len(text)]
+    return text[match.end() : end.start() if end else len(text)]
 
 
 def table_rows(text: str) -> list[list[str]]:
@@ -139,8 +139,7 @@ class GeneratedRegionTest(unittest.TestCase):
     def test_every_region_is_in_sync_and_every_table_is_shown(self) -> None:
         found = [region.name for page in reference.pages(REPO) for region in reference.regions(read(page))]
         self.assertGreaterEqual(len(found), len(reference.TABLES), "the pages hold too few regions")
-        self.assertEqual(reference.check(REPO), [],
-                         "run 'python -m reference._tools --write' after changing the data")
+        self.assertEqual(reference.check(REPO), [], "run 'python -m reference._tools --write' after changing the data")
 
     def test_check_and_write_find_and_repair_drift(self) -> None:
         """Guards against a checker that passes on edited tables or a writer that damages the text."""
@@ -211,7 +210,7 @@ class ReadmeTest(unittest.TestCase):
         """After the two commands, the first section is how to use the tool; the lesson is linked there."""
         titles = re.findall(r"^## (.+)$", self.text, re.MULTILINE)
         self.assertEqual(titles[0], "Use it on your own docs")
-        self.assertIn("](LESSON.md)", self.text[:self.text.find("\n## ")], "the guided tour is named up front")
+        self.assertIn("](LESSON.md)", self.text[: self.text.find("\n## ")], "the guided tour is named up front")
 
     def test_python_example_runs_and_prints_what_the_readme_shows(self) -> None:
         """Exec'd in process from the repository root; it must print the shown output and write nothing."""
@@ -240,8 +239,7 @@ class ReadmeTest(unittest.TestCase):
     def _tree() -> dict[str, tuple[int, int]]:
         """Size and mtime of every file at the root and in docs/ (where the example could write)."""
         files = [*REPO.iterdir(), *(REPO / "docs").rglob("*")]
-        return {p.relative_to(REPO).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns)
-                for p in files if p.is_file()}
+        return {p.relative_to(REPO).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns) for p in files if p.is_file()}
 
     def test_status_table_matches_the_exit_codes(self) -> None:
         rows = table_rows(section(self.text, "What to do with each status"))
@@ -261,16 +259,19 @@ class ReadmeTest(unittest.TestCase):
         page = next(content for info, content in fences(part) if info == "markdown")
         with tempfile.TemporaryDirectory(prefix="conflict-gate-readme-") as tmp:
             docs = Path(tmp, "docs")
-            for path, text in {"1.0.0/connect.md": page,
-                               "1.0.0/reference.md": "# Reference\n\n@acme-widgets client.connect max-retries=3\n",
-                               "2.0.0/connect.md": "# Connecting\n\n@acme-widgets client.connect max-retries=5\n"
-                               }.items():
+            for path, text in {
+                "1.0.0/connect.md": page,
+                "1.0.0/reference.md": "# Reference\n\n@acme-widgets client.connect max-retries=3\n",
+                "2.0.0/connect.md": "# Connecting\n\n@acme-widgets client.connect max-retries=5\n",
+            }.items():
                 (docs / path).parent.mkdir(parents=True, exist_ok=True)
                 (docs / path).write_text(text, encoding="utf-8")
             Path(tmp, "answer.txt").write_text(
                 "A 1.0.0 client retries: `max-retries=3` (`version=1.0.0`).\n"
                 "`@acme-widgets client.connect max-retries=3` [source: 1.0.0/connect:5]\n"
-                "`@acme-widgets client.connect max-retries=3` [source: 1.0.0/reference:3]\n", encoding="utf-8")
+                "`@acme-widgets client.connect max-retries=3` [source: 1.0.0/reference:3]\n",
+                encoding="utf-8",
+            )
             cwd = os.getcwd()
             try:
                 os.chdir(tmp)
@@ -278,7 +279,7 @@ class ReadmeTest(unittest.TestCase):
                     words = shlex.split(command, comments=True)[1:]
                     target = None
                     if ">" in words:
-                        words, target = words[:words.index(">")], words[words.index(">") + 1]
+                        words, target = words[: words.index(">")], words[words.index(">") + 1]
                     with self.subTest(command=command):
                         code, out, err = run_cli(words)
                         self.assertEqual(code, 0, err)
@@ -314,8 +315,9 @@ class ReadmeCiTest(unittest.TestCase):
         docs = self.tree / "docs"
         for path, value in {"1.0.0/connect.md": 3, "2.0.0/connect.md": 5}.items():
             (docs / path).parent.mkdir(parents=True)
-            (docs / path).write_text(f"# Connecting\n\n@acme-widgets client.connect max-retries={value}\n",
-                                     encoding="utf-8")
+            (docs / path).write_text(
+                f"# Connecting\n\n@acme-widgets client.connect max-retries={value}\n", encoding="utf-8"
+            )
         cwd = os.getcwd()
         os.chdir(self.tree)
         self.addCleanup(os.chdir, cwd)
@@ -367,8 +369,9 @@ class ReadmeCiTest(unittest.TestCase):
         for command in commands:
             self.assertEqual(self.run_line(command)[0], 0, command)
         self.change_a_page()
-        self.assertEqual([self.run_line(command)[0] for command in commands],
-                         [EXIT_CODES["findings"][0], EXIT_CODES["input"][0]])
+        self.assertEqual(
+            [self.run_line(command)[0] for command in commands], [EXIT_CODES["findings"][0], EXIT_CODES["input"][0]]
+        )
         self.assertEqual(run_cli(["pin", "--manifest", "docs/manifest.json"])[0], 0)
         for command in commands:
             self.assertEqual(self.run_line(command)[0], 0, command)
@@ -418,8 +421,15 @@ class BadInputTableTest(unittest.TestCase):
 
     def test_every_error_reason_has_a_row(self) -> None:
         outcomes = set().union(*(backticked(row[1]) for row in self.rows))
-        for registry in (INGESTION_REASONS, GRAMMAR_REASONS, GATE_REASONS, DIRECTIVE_REASONS,
-                         DECISION_FILE_REASONS, REPORT_REASONS, TREE_FINDINGS):
+        for registry in (
+            INGESTION_REASONS,
+            GRAMMAR_REASONS,
+            GATE_REASONS,
+            DIRECTIVE_REASONS,
+            DECISION_FILE_REASONS,
+            REPORT_REASONS,
+            TREE_FINDINGS,
+        ):
             for reason in registry:
                 self.assertIn(reason, outcomes)
 
@@ -430,23 +440,35 @@ class VocabularyTest(unittest.TestCase):
     def test_every_name_of_the_registry_is_documented(self) -> None:
         names = backticked("\n".join(read(page) for page in sorted(REFERENCE.glob("*.md"))))
         vocabularies: dict[str, Any] = {
-            "ingestion reasons": INGESTION_REASONS, "grammar reasons": GRAMMAR_REASONS,
-            "gate reasons": GATE_REASONS, "directive reasons": DIRECTIVE_REASONS,
-            "decision-file reasons": DECISION_FILE_REASONS, "statuses": DECISIONS,
+            "ingestion reasons": INGESTION_REASONS,
+            "grammar reasons": GRAMMAR_REASONS,
+            "gate reasons": GATE_REASONS,
+            "directive reasons": DIRECTIVE_REASONS,
+            "decision-file reasons": DECISION_FILE_REASONS,
+            "statuses": DECISIONS,
             "decision reasons": {r for reasons in DECISIONS.values() for r in reasons},
-            "page statuses": PAGE_STATUSES, "audit statuses": AUDIT_STATUSES, "verdicts": VERDICTS,
+            "page statuses": PAGE_STATUSES,
+            "audit statuses": AUDIT_STATUSES,
+            "verdicts": VERDICTS,
             "verdict classes": {verdict_class for verdict_class, _ in VERDICTS.values()},
-            "findings": FINDINGS, "exit codes": EXIT_CODES, "version schemes": VERSION_SCHEMES,
-            "report reasons": REPORT_REASONS, "severities": SEVERITIES, "tree findings": TREE_FINDINGS,
-            "renderers": RENDERERS, "near-miss places": NEAR_MISS_PLACES,
+            "findings": FINDINGS,
+            "exit codes": EXIT_CODES,
+            "version schemes": VERSION_SCHEMES,
+            "report reasons": REPORT_REASONS,
+            "severities": SEVERITIES,
+            "tree findings": TREE_FINDINGS,
+            "renderers": RENDERERS,
+            "near-miss places": NEAR_MISS_PLACES,
         }
         for vocabulary, values in vocabularies.items():
             for name in values:
                 with self.subTest(vocabulary=vocabulary):
                     self.assertIn(name, names)
         exit_rows = table_rows(section(read(REFERENCE / "errors.md"), "Exit codes"))
-        self.assertEqual({(int(row[0]), row[1].strip("`")) for row in exit_rows},
-                         {(number, name) for name, (number, _) in EXIT_CODES.items()})
+        self.assertEqual(
+            {(int(row[0]), row[1].strip("`")) for row in exit_rows},
+            {(number, name) for name, (number, _) in EXIT_CODES.items()},
+        )
         for command in COMMAND_EXIT_CODES:
             self.assertIn(command.partition(" (")[0], read(REFERENCE / "errors.md"))
 
@@ -457,8 +479,10 @@ class VocabularyTest(unittest.TestCase):
         self.assertEqual(sorted(keys - documented), [])
 
     def test_saved_results_have_the_documented_fields_in_order(self) -> None:
-        documented = [row[0].strip("`") for row in table_rows(
-            section(read(REFERENCE / "decisions.md"), "The result").split("### Claims")[0])]
+        documented = [
+            row[0].strip("`")
+            for row in table_rows(section(read(REFERENCE / "decisions.md"), "The result").split("### Claims")[0])
+        ]
         saved = json.loads(read(REPO / "expected-result.json"))
         for case in saved["cases"]:
             with self.subTest(case=case["case_id"]):
@@ -480,7 +504,6 @@ class ExampleTest(unittest.TestCase):
         self.assertEqual([entry.status for entry in manifest.entries], ["approved", "draft"])
         self.assertEqual(manifest.version_scheme.name, "semver")
 
-
     def test_the_canned_answers_table_lists_every_answer(self) -> None:
         """Every file in docs/answers/ has a row with its case, verdict, class, findings and what it shows."""
         rows = table_rows(section(read(REFERENCE / "answer-check.md"), "The lab's canned answers"))
@@ -491,11 +514,15 @@ class ExampleTest(unittest.TestCase):
         for row, answer in zip(rows, saved):
             with self.subTest(answer=answer["answer_id"]):
                 self.assertEqual(row[0], f"[`{answer['answer_id']}`](../{answer['path']})")
-                self.assertEqual([cell.strip("`") for cell in row[1:4]],
-                                 [answer["case_id"], answer["verdict"], answer["verdict_class"]])
+                self.assertEqual(
+                    [cell.strip("`") for cell in row[1:4]],
+                    [answer["case_id"], answer["verdict"], answer["verdict_class"]],
+                )
                 kinds = re.findall(r"`(\w+)` (?:([0-9]+)–([0-9]+)|\(no span\))", row[4])
-                self.assertEqual([(k, int(a) if a else None, int(b) if b else None) for k, a, b in kinds],
-                                 [(f["kind"], f["start"], f["end"]) for f in answer["findings"]])
+                self.assertEqual(
+                    [(k, int(a) if a else None, int(b) if b else None) for k, a, b in kinds],
+                    [(f["kind"], f["start"], f["end"]) for f in answer["findings"]],
+                )
                 self.assertEqual(row[5], answer["shows"])
 
     def test_the_supported_answer_shown_is_the_lab_answer(self) -> None:
@@ -506,8 +533,10 @@ class ExampleTest(unittest.TestCase):
 class TestingPageTest(unittest.TestCase):
     def test_environment_variables_and_their_defaults(self) -> None:
         """Every ``CONFLICT_GATE_*`` variable a test module reads has a row, with that module's default."""
-        rows = {(row[0].strip("`"), row[1].strip("`"), row[2])
-                for row in table_rows(section(read(REFERENCE / "testing.md"), "Opt-in long runs"))}
+        rows = {
+            (row[0].strip("`"), row[1].strip("`"), row[2])
+            for row in table_rows(section(read(REFERENCE / "testing.md"), "Opt-in long runs"))
+        }
         read_here = re.compile(r"os\.environ\.get\(\"(CONFLICT_GATE_\w+)\"(?:, *([^)]+))?\)")
         found = set()
         for path in sorted((REPO / "tests").glob("*.py")):
@@ -534,8 +563,10 @@ class TestingPageTest(unittest.TestCase):
             rest = rest.replace(line, "")
         differential = pins - (site - set(re.findall(r'"([a-z\-]+==[0-9.]+)"', rest)))
         self.assertLessEqual(site, set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(REFERENCE / "site.md"))))
-        for page, shown in ((REFERENCE / "dev" / "differential.md", differential),
-                            (REFERENCE / "testing.md", {*pins, f"mcp=={sdk[0]}"})):
+        for page, shown in (
+            (REFERENCE / "dev" / "differential.md", differential),
+            (REFERENCE / "testing.md", {*pins, f"mcp=={sdk[0]}"}),
+        ):
             with self.subTest(page=page.name):
                 self.assertEqual(set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(page))), shown)
 

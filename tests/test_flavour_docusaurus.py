@@ -36,10 +36,14 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     # regression: the shortcuts took the indented line as the paragraph's, unread by the line check
     "a lazy line, then one indented four columns": (f"- a\n{O}\n      b\n\n{D}\n", refused("ambiguous_markup", 2)),
     "an indented underline makes a heading": (f"{D}\n    ---\n", refused("ambiguous_markup", 1)),
-    "decorators indented are text, not namespace-shaped": (f"    @retry(times=3)\n    def copy(): ...\n\n{D}\n",
-                                                           claims((4, "refuse"))),
-    "a closing fence indented any amount closes": (f"```\n{O}\n      ```\n\n{D}\n",
-                                                   claims((5, "refuse"), near=((2, "code"),))),
+    "decorators indented are text, not namespace-shaped": (
+        f"    @retry(times=3)\n    def copy(): ...\n\n{D}\n",
+        claims((4, "refuse")),
+    ),
+    "a closing fence indented any amount closes": (
+        f"```\n{O}\n      ```\n\n{D}\n",
+        claims((5, "refuse"), near=((2, "code"),)),
+    ),
     # comments
     "an MDX comment hides its text": (f"{D}\n\n{{/* {O} */}}\n", claims((1, "refuse"), near=((3, "hidden"),))),
     "an MDX comment over lines": (f"{D}\n\n{{/*\n{O}\n*/}}\n", claims((1, "refuse"), near=((4, "hidden"),))),
@@ -53,38 +57,59 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     "an HTML comment begun '<!--->' breaks the build": (f"{D}\n\n<!--->{O}-->\n", refused("build_error", 3)),
     # regression (the MDX harness): MDX does not build a comment in a paragraph running over '<!-- c -->'
     "an HTML comment in a paragraph over lines is taken for a build error": (
-        f"x <!-- y\n<!-- c -->\n{D}\n", refused("build_error", 1)),
+        f"x <!-- y\n<!-- c -->\n{D}\n",
+        refused("build_error", 1),
+    ),
     # the spec's example 627 (the MDX harness builds it): a comment in a paragraph over a line of text
     "an HTML comment in a paragraph over a line of text builds": (
-        f"foo <!-- this is a --\ncomment - with hyphens -->\n{D}\n", claims((3, "refuse"))),
+        f"foo <!-- this is a --\ncomment - with hyphens -->\n{D}\n",
+        claims((3, "refuse")),
+    ),
     # the spec's example 179: text after a comment opening a line is no JSX line, D below it a line of its own
     "a line after a comment and text": (f"<!-- foo -->*bar*\n{D}\n*baz*\n", claims((2, "refuse"))),
     "an HTML comment in a paragraph over a blank line breaks the build": (
-        f"{D}\n\ntext <!--\n\n{O}\n\n-->\n", refused("build_error", 3)),
+        f"{D}\n\ntext <!--\n\n{O}\n\n-->\n",
+        refused("build_error", 3),
+    ),
     "text after an HTML comment on its line shows": (f"<!-- c --> {O}\n\n{D}\n", refused("misplaced_directive", 1)),
-    "an HTML comment hiding a fence puts the page in doubt": (f"{D}\n\n<!--\n```\n-->\n{O}\n```\n",
-                                                              refused("ambiguous_markup", 4)),
+    "an HTML comment hiding a fence puts the page in doubt": (
+        f"{D}\n\n<!--\n```\n-->\n{O}\n```\n",
+        refused("ambiguous_markup", 4),
+    ),
     # containers
     "an admonition": (f"{D}\n\n:::note\n\n{O}\n\n:::\n", refused("misplaced_directive", 5)),
     "a titled admonition": (f"{D}\n\n:::warning[Overwriting]\n\n{O}\n\n:::\n", refused("misplaced_directive", 5)),
     "a legacy title": (f"{D}\n\n:::tip Overwriting\n\n{O}\n\n:::\n", refused("misplaced_directive", 5)),
     "nested admonitions": (f"{D}\n\n::::danger\n\n:::info\n\n{O}\n\n:::\n\n::::\n", refused("misplaced_directive", 7)),
-    "an admonition in a list item": (f"{D}\n\n- Copy\n\n  :::note\n\n  {O}\n\n  :::\n", refused("misplaced_directive", 7)),
+    "an admonition in a list item": (
+        f"{D}\n\n- Copy\n\n  :::note\n\n  {O}\n\n  :::\n",
+        refused("misplaced_directive", 7),
+    ),
     "an unclosed admonition takes the rest": (f":::note\n\nText.\n\n{D}\n", refused("misplaced_directive", 5)),
     "D after an admonition": (f":::note\n\nText.\n\n:::\n\n{D}\n", claims((7, "refuse"))),
-    "tabs": (f"{TABS}{D}\n\n<Tabs>\n<TabItem value=\"a\">\n\n{O}\n\n</TabItem>\n</Tabs>\n",
-             refused("misplaced_directive", 9)),
+    "tabs": (
+        f'{TABS}{D}\n\n<Tabs>\n<TabItem value="a">\n\n{O}\n\n</TabItem>\n</Tabs>\n',
+        refused("misplaced_directive", 9),
+    ),
     "details": (f"{D}\n\n<details>\n<summary>More</summary>\n\n{O}\n\n</details>\n", refused("misplaced_directive", 6)),
-    "a component": (f"{D}\n\n<Callout kind=\"info\">\n\n{O}\n\n</Callout>\n", refused("misplaced_directive", 5)),
+    "a component": (f'{D}\n\n<Callout kind="info">\n\n{O}\n\n</Callout>\n', refused("misplaced_directive", 5)),
     "inline JSX": (f"{D}\n\n<Highlight>{O}</Highlight>\n", refused("misplaced_directive", 3)),
-    "a JSX attribute": (f"{D}\n\n<Callout title=\"{O}\" />\n", refused("misplaced_directive", 3)),
-    "D after tabs": (f"{TABS}<Tabs>\n<TabItem value=\"a\">\n\nText.\n\n</TabItem>\n</Tabs>\n\n{D}\n", claims((12, "refuse"))),
-    "text right after a line of JSX and text": (f"{D}\n\n<div><b>x</b></div>\n{O}\n", refused("misplaced_directive", 4)),
+    "a JSX attribute": (f'{D}\n\n<Callout title="{O}" />\n', refused("misplaced_directive", 3)),
+    "D after tabs": (
+        f'{TABS}<Tabs>\n<TabItem value="a">\n\nText.\n\n</TabItem>\n</Tabs>\n\n{D}\n',
+        claims((12, "refuse")),
+    ),
+    "text right after a line of JSX and text": (
+        f"{D}\n\n<div><b>x</b></div>\n{O}\n",
+        refused("misplaced_directive", 4),
+    ),
     # expressions and the build
     "an expression shows its string": (f"{D}\n\n{{'{O}'}}\n", refused("misplaced_directive", 3)),
     "a template literal over lines": (f"{D}\n\n{{`\n{O}\n`}}\n", refused("misplaced_directive", 4)),
-    "a known expression builds": (f"export const version = '1.0';\n\nVersion {{version}}, {{2 * 32}} KiB.\n\n{D}\n",
-                                  claims((5, "refuse"))),
+    "a known expression builds": (
+        f"export const version = '1.0';\n\nVersion {{version}}, {{2 * 32}} KiB.\n\n{D}\n",
+        claims((5, "refuse")),
+    ),
     "an unknown name breaks the build": (f"{D}\n\nVersion {{version}}.\n", refused("build_error", 3)),
     "a bare brace breaks the build": (f"{D}\n\nUse {{ here.\n", refused("build_error", 3)),
     "a bare < before a letter breaks the build": (f"{D}\n\na <b here\n", refused("build_error", 3)),
@@ -92,8 +117,8 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     "an escaped brace is text": (f"{D}\n\nUse \\{{ here.\n", claims((1, "refuse"))),
     "braces in code are code": (f"Use `{{x}}` and `<b`.\n\n```js\nconst a = {{\n```\n\n{D}\n", claims((7, "refuse"))),
     "an unclosed element breaks the build": (f"{D}\n\n<Tabs>\n\nText.\n", refused("build_error", 3)),
-    "a void element without /> breaks the build": (f"{D}\n\n<img src=\"a.png\">\n", refused("build_error", 3)),
-    "a style string breaks the build": (f"{D}\n\n<div style=\"color: red\">x</div>\n", refused("build_error", 3)),
+    "a void element without /> breaks the build": (f'{D}\n\n<img src="a.png">\n', refused("build_error", 3)),
+    "a style string breaks the build": (f'{D}\n\n<div style="color: red">x</div>\n', refused("build_error", 3)),
     "an autolink breaks the build": (f"{D}\n\nSee <https://quill.example>.\n", refused("build_error", 3)),
     "an angle-bracket destination is no tag": (f"[api]: <https://quill.example/api>\n\n{D}\n", claims((3, "refuse"))),
     # issue 29: Docusaurus's preprocessor escapes a heading line's first '{#' (mdx1Compat.headingIds)
@@ -101,29 +126,49 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     "a second heading id on the line breaks the build": (f"## Title {{#a}} {{#b}}\n\n{D}\n", refused("build_error", 1)),
     "a heading id in a quote breaks the build": (f"> ## Title {{#custom}}\n\n{D}\n", refused("build_error", 1)),
     # issue 29 (unsafe before: ready refuse while Docusaurus shows O): the fence's body is MDX
-    "an mdx-code-block fence's body shows": (f"{D}\n\n```mdx-code-block\n{O}\n```\n", refused("misplaced_directive", 4)),
-    "a four-backtick mdx-code-block fence": (f"{D}\n\n````mdx-code-block\n{O}\n````\n",
-                                             refused("misplaced_directive", 4)),
+    "an mdx-code-block fence's body shows": (
+        f"{D}\n\n```mdx-code-block\n{O}\n```\n",
+        refused("misplaced_directive", 4),
+    ),
+    "a four-backtick mdx-code-block fence": (
+        f"{D}\n\n````mdx-code-block\n{O}\n````\n",
+        refused("misplaced_directive", 4),
+    ),
     "an element opened in an mdx-code-block fence holds what follows": (
-        f"```mdx-code-block\n<Tabs>\n```\n\n{D}\n\n```mdx-code-block\n</Tabs>\n```\n", refused("misplaced_directive", 5)),
+        f"```mdx-code-block\n<Tabs>\n```\n\n{D}\n\n```mdx-code-block\n</Tabs>\n```\n",
+        refused("misplaced_directive", 5),
+    ),
     "an mdx-code-block fence holding a fence is in doubt": (
-        f"{D}\n\n```mdx-code-block\n~~~\n```\n{O}\n", refused("ambiguous_markup", 4)),
+        f"{D}\n\n```mdx-code-block\n~~~\n```\n{O}\n",
+        refused("ambiguous_markup", 4),
+    ),
     # regression (the MDX harness): the preprocessor unwraps it inside fenced code too, so that code runs on
     "an mdx-code-block line in fenced code is in doubt": (
-        f"```\n{D}\n```mdx-code-block\n- item\n```\n{O}\n", refused("ambiguous_markup", 3)),
+        f"```\n{D}\n```mdx-code-block\n- item\n```\n{O}\n",
+        refused("ambiguous_markup", 3),
+    ),
     # regression (the MDX harness): an import in an mdx-code-block fence is ESM, a partial pulled in
     "an import of content in an mdx-code-block fence": (
-        f"```mdx-code-block\nimport P from './_p.mdx';\n```\n\n{D}\n\n<P />\n", refused("ambiguous_markup", 2)),
+        f"```mdx-code-block\nimport P from './_p.mdx';\n```\n\n{D}\n\n<P />\n",
+        refused("ambiguous_markup", 2),
+    ),
     # regression (the MDX harness, ready refuse before): an exported string shows where the page uses it
     "an exported value shows": (f"export const v = '{O}';\n\n{D}\n\n{{v}}\n", refused("misplaced_directive", 1)),
-    "an mdx-code-block fence never closed is code": (f"{D}\n\n```mdx-code-block\n{O}\n",
-                                                     claims((1, "refuse"), near=((4, "code"),))),
+    "an mdx-code-block fence never closed is code": (
+        f"{D}\n\n```mdx-code-block\n{O}\n",
+        claims((1, "refuse"), near=((4, "code"),)),
+    ),
     # imports
     "an import of a component": (f"{TABS}{D}\n", claims((4, "refuse"))),
-    "an import of content": (f"import Partial from './_partial.mdx';\n\n{D}\n\n<Partial />\n", refused("ambiguous_markup", 1)),
+    "an import of content": (
+        f"import Partial from './_partial.mdx';\n\n{D}\n\n<Partial />\n",
+        refused("ambiguous_markup", 1),
+    ),
     "an import of another shape": (f"import * as x from 'y';\n\n{D}\n", refused("build_error", 1)),
-    "a mention in an admonition": (f"{D}\n\n:::note\n\nPing @quill on Slack.\n\n:::\n",
-                                   claims((1, "refuse"), near=((5, "mention"),))),
+    "a mention in an admonition": (
+        f"{D}\n\n:::note\n\nPing @quill on Slack.\n\n:::\n",
+        claims((1, "refuse"), near=((5, "mention"),)),
+    ),
 }
 
 
@@ -139,8 +184,9 @@ class DocusaurusExamplesTest(unittest.TestCase):
                 self.assertEqual(outcome(slow), expected)
 
     def test_the_message_names_the_container(self) -> None:
-        reading = read_directives(f"{TABS}{D}\n\n<Tabs>\n<TabItem value=\"a\">\n\n{O}\n\n</TabItem>\n</Tabs>\n",
-                                  GRAMMAR, renderer=SITE)
+        reading = read_directives(
+            f'{TABS}{D}\n\n<Tabs>\n<TabItem value="a">\n\n{O}\n\n</TabItem>\n</Tabs>\n', GRAMMAR, renderer=SITE
+        )
         assert reading.refusal is not None
         self.assertIn("inside the JSX element <TabItem> (line 7)", str(reading.refusal))
         reading = read_directives(f"{D}\n\n:::note\n\n{O}\n\n:::\n", GRAMMAR, renderer=SITE)
@@ -150,14 +196,19 @@ class DocusaurusExamplesTest(unittest.TestCase):
     def test_commonmark_reads_them_otherwise(self) -> None:
         """Regression (issue 16): under ``commonmark`` an indented O is code and an admonition's O a line."""
         commonmark = RENDERER_VALUES["commonmark"]
-        self.assertEqual(outcome(read_directives(f"{D}\n\n    {O}\n", GRAMMAR, renderer=commonmark)),
-                         claims((1, "refuse"), near=((3, "code"),)))
-        self.assertEqual(outcome(read_directives(f":::note\n\n{O}\n\n:::\n", GRAMMAR, renderer=commonmark)),
-                         claims((3, "overwrite")))
+        self.assertEqual(
+            outcome(read_directives(f"{D}\n\n    {O}\n", GRAMMAR, renderer=commonmark)),
+            claims((1, "refuse"), near=((3, "code"),)),
+        )
+        self.assertEqual(
+            outcome(read_directives(f":::note\n\n{O}\n\n:::\n", GRAMMAR, renderer=commonmark)), claims((3, "overwrite"))
+        )
 
     def test_through_a_manifest(self) -> None:
-        files = {"docs/note.md": f"{D}\n\n:::note\n\n{O}\n\n:::\n".encode(),
-                 "docs/comment.md": f"{D}\n\nUse {{ here.\n".encode()}
+        files = {
+            "docs/note.md": f"{D}\n\n:::note\n\n{O}\n\n:::\n".encode(),
+            "docs/comment.md": f"{D}\n\nUse {{ here.\n".encode(),
+        }
         with tempfile.TemporaryDirectory(prefix="conflict-gate-test-") as tmp:
             corpus = load_documents(write_corpus(tmp, files, extra={"renderer": "docusaurus"}))
         self.assertEqual(corpus.renderer.name, "docusaurus")
@@ -195,18 +246,25 @@ class HostileFinding6Test(unittest.TestCase):
                     self.assertIsNotNone(reading.refusal, text)
                     assert reading.refusal is not None
                     if name == "docusaurus":
-                        self.assertEqual((reading.refusal.reason, reading.refusal.line), ("ambiguous_markup", line),
-                                         str(reading.refusal))
+                        self.assertEqual(
+                            (reading.refusal.reason, reading.refusal.line),
+                            ("ambiguous_markup", line),
+                            str(reading.refusal),
+                        )
                         self.assertIn("cannot know", reading.refusal.detail)
 
     def test_expressions_whose_text_is_on_the_page(self) -> None:
         """Literals, names bound to them, ternaries and imported components used as tags stay readable."""
-        for text in (f"{D}\n\nA {{' '}} space and {{1 - 2}} and {{true ? 'a' : 'b'}}.\n",
-                     f"export const v = 'x'\n\n{D}\n\n{{v}}\n",
-                     f"{TABS}{D}\n\n<Tabs>\n<TabItem value=\"a\">\n\nx\n\n</TabItem>\n</Tabs>\n"):
+        for text in (
+            f"{D}\n\nA {{' '}} space and {{1 - 2}} and {{true ? 'a' : 'b'}}.\n",
+            f"export const v = 'x'\n\n{D}\n\n{{v}}\n",
+            f'{TABS}{D}\n\n<Tabs>\n<TabItem value="a">\n\nx\n\n</TabItem>\n</Tabs>\n',
+        ):
             with self.subTest(text=text):
-                self.assertEqual(outcome(read_directives(text, GRAMMAR, renderer=SITE)).claims[:1],
-                                 ((text.split("\n").index(D) + 1, "refuse"),))
+                self.assertEqual(
+                    outcome(read_directives(text, GRAMMAR, renderer=SITE)).claims[:1],
+                    ((text.split("\n").index(D) + 1, "refuse"),),
+                )
 
 
 class ReadMdxTest(unittest.TestCase):
@@ -214,15 +272,23 @@ class ReadMdxTest(unittest.TestCase):
         text = "{/* c */}\n\n<Tabs>\n\nx {1 + 1}\n\n</Tabs>\n\n:::note\n\ny\n\n:::\n"
         reading = read_mdx(text)
         self.assertIsNone(reading.build_error)
-        self.assertEqual([(region.name, region.hidden, text[region.start:region.end]) for region in reading.regions], [
-            ("an MDX comment", True, "{/* c */}"), ("the JSX tag <Tabs>", False, "<Tabs>"),
-            ("the JSX element <Tabs>", False, "<Tabs>\n\nx {1 + 1}\n\n"), ("a JSX expression", False, "{1 + 1}"),
-            ("the JSX tag </Tabs>", False, "</Tabs>"), ("the admonition ':::note'", False, "\ny\n\n")])
+        self.assertEqual(
+            [(region.name, region.hidden, text[region.start : region.end]) for region in reading.regions],
+            [
+                ("an MDX comment", True, "{/* c */}"),
+                ("the JSX tag <Tabs>", False, "<Tabs>"),
+                ("the JSX element <Tabs>", False, "<Tabs>\n\nx {1 + 1}\n\n"),
+                ("a JSX expression", False, "{1 + 1}"),
+                ("the JSX tag </Tabs>", False, "</Tabs>"),
+                ("the admonition ':::note'", False, "\ny\n\n"),
+            ],
+        )
 
     def test_template_literals_with_several_interpolations(self) -> None:
         """Regression (found writing the template-literal scan once): after a ``${...}`` closed, the next
         ``${`` was pushed twice, so an expression's end was not found after `` `a${x}b${y}c` ``."""
         from _conflict_gate.reading.blocks.mdx import _BuildError, _expression_end
+
         for text in ("{`a${x}b${y}c`}", "{`a${`in${z}`}b`}", "{'}'}", "{ {a} }"):
             with self.subTest(text=text):
                 self.assertEqual(_expression_end(text + " rest", 0), len(text))
@@ -232,8 +298,14 @@ class ReadMdxTest(unittest.TestCase):
 
     def test_linear_on_adversarial_input(self) -> None:
         """Runs of backticks, braces and tags of every length: one pass each (no quadratic search)."""
-        for text in ("".join("`" * n + " x " for n in range(1, 400)), "{" * 5000, "<a " * 5000, "\\" * 10001,
-                     "<b>" * 3000 + "</b>" * 3000, "`" * 100000 + "{"):
+        for text in (
+            "".join("`" * n + " x " for n in range(1, 400)),
+            "{" * 5000,
+            "<a " * 5000,
+            "\\" * 10001,
+            "<b>" * 3000 + "</b>" * 3000,
+            "`" * 100000 + "{",
+        ):
             with self.subTest(text=text[:20]):
                 read_mdx(text)  # returns (a build error or not) without a traceback
 
@@ -243,8 +315,9 @@ class ReadMdxTest(unittest.TestCase):
         watch = [i for i in range(len(text)) if text.startswith("@quill", i)]
         fast = parse_blocks(text, watch, flavour=DOCUSAURUS)
         self.assertEqual(fast, parse_blocks(text, watch, flavour=DOCUSAURUS, fast=False))
-        self.assertEqual([(leaf.kind, leaf.lines[0][0]) for leaf in fast],
-                         [("paragraph", 2), ("fenced_code", 4), ("paragraph", 8)])
+        self.assertEqual(
+            [(leaf.kind, leaf.lines[0][0]) for leaf in fast], [("paragraph", 2), ("fenced_code", 4), ("paragraph", 8)]
+        )
 
 
 if __name__ == "__main__":

@@ -27,23 +27,32 @@ MYST_SITE = RENDERER_VALUES["myst"]
 EXAMPLES: dict[str, tuple[str, Outcome]] = {
     "a note": (f"{D}\n\n```{{note}}\n{O}\n```\n", refused("misplaced_directive", 4)),
     "an admonition with a title": (f"{D}\n\n```{{admonition}} Title\n{O}\n```\n", refused("misplaced_directive", 4)),
-    "a directive-shaped admonition title": (f"{D}\n\n```{{admonition}} {O}\nText.\n```\n",
-                                            refused("misplaced_directive", 3)),
+    "a directive-shaped admonition title": (
+        f"{D}\n\n```{{admonition}} {O}\nText.\n```\n",
+        refused("misplaced_directive", 3),
+    ),
     "a warning": (f"{D}\n\n```{{warning}}\n{O}\n```\n", refused("misplaced_directive", 4)),
     "a colon-fence note": (f"{D}\n\n:::{{note}}\n{O}\n:::\n", refused("misplaced_directive", 4)),
     "a bare colon fence": (f"{D}\n\n:::\n{O}\n:::\n", refused("misplaced_directive", 4)),
     "a colon fence interrupting a paragraph": (f"{D}\n:::{{note}}\n{O}\n:::\n", refused("misplaced_directive", 3)),
     "a nested tip": (f"{D}\n\n````{{tip}}\n```{{note}}\n{O}\n```\n````\n", refused("misplaced_directive", 5)),
-    "O after code inside a note": (f"{D}\n\n````{{note}}\n```python\nx = 1\n```\n\n{O}\n````\n",
-                                   refused("misplaced_directive", 8)),
+    "O after code inside a note": (
+        f"{D}\n\n````{{note}}\n```python\nx = 1\n```\n\n{O}\n````\n",
+        refused("misplaced_directive", 8),
+    ),
     "options then O": (f"{D}\n\n```{{tip}}\n:class: dropdown\n\n{O}\n```\n", refused("misplaced_directive", 6)),
     "a note in a list item": (f"{D}\n\n- Copy\n\n  ```{{note}}\n  {O}\n  ```\n", refused("misplaced_directive", 6)),
     "eval-rst": (f"{D}\n\n```{{eval-rst}}\n{O}\n```\n", refused("misplaced_directive", 4)),
     "eval-rst note": (f"{D}\n\n```{{eval-rst}}\n.. note::\n\n   {O}\n```\n", refused("misplaced_directive", 6)),
-    "an indented line in eval-rst (a reST block quote)": (f"{D}\n\n```{{eval-rst}}\nText\n\n    {O}\n```\n",
-                                                          refused("misplaced_directive", 6)),
+    "an indented line in eval-rst (a reST block quote)": (
+        f"{D}\n\n```{{eval-rst}}\nText\n\n    {O}\n```\n",
+        refused("misplaced_directive", 6),
+    ),
     "raw html": (f"{D}\n\n```{{raw}} html\n<p>{O}</p>\n```\n", refused("misplaced_directive", 4)),
-    "a comment in raw html is hidden": (f"{D}\n\n```{{raw}} html\n<!-- {O} -->\n```\n", claims((1, "refuse"), near=((4, "hidden"),))),
+    "a comment in raw html is hidden": (
+        f"{D}\n\n```{{raw}} html\n<!-- {O} -->\n```\n",
+        claims((1, "refuse"), near=((4, "hidden"),)),
+    ),
     "an include": (f"{D}\n\n```{{include}} overwrite.md\n```\n", refused("ambiguous_markup", 3)),
     "a colon-fence include": (f"{D}\n\n:::{{include}} overwrite.md\n:::\n", refused("ambiguous_markup", 3)),
     "a literalinclude": (f"{D}\n\n```{{literalinclude}} overwrite.md\n```\n", refused("ambiguous_markup", 3)),
@@ -55,14 +64,20 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     "an indented comment": (f"  % {O}\n\n{D}\n", claims((3, "refuse"), near=((1, "hidden"),))),
     "comment lines go on": (f"% a\n  % {O}\n\n{D}\n", claims((4, "refuse"), near=((2, "hidden"),))),
     "a code-block is code": (f"{D}\n\n```{{code-block}} text\n{O}\n```\n", claims((1, "refuse"), near=((4, "code"),))),
-    "a code-block with a caption shows its options": (f"{D}\n\n```{{code-block}} text\n:caption: {O}\n\nx\n```\n",
-                                                     refused("misplaced_directive", 4)),
+    "a code-block with a caption shows its options": (
+        f"{D}\n\n```{{code-block}} text\n:caption: {O}\n\nx\n```\n",
+        refused("misplaced_directive", 4),
+    ),
     "a role shows its text": (f"{D}\n\n{{sub}}`{O}`\n", refused("misplaced_directive", 3)),
-    "a code span is code (Sphinx writes <code>)": (f"{D}\n\nWrite `{O}` instead.\n",
-                                                   claims((1, "refuse"), near=((3, "code"),))),
+    "a code span is code (Sphinx writes <code>)": (
+        f"{D}\n\nWrite `{O}` instead.\n",
+        claims((1, "refuse"), near=((3, "code"),)),
+    ),
     "a role shows its content as text": (f"{D}\n\nWrite {{sub}}`{O}` instead.\n", refused("misplaced_directive", 3)),
-    "a mention in a role's content": (f"{D}\n\nPing {{abbr}}`@quill` on Slack.\n",
-                                      claims((1, "refuse"), near=((3, "mention"),))),
+    "a mention in a role's content": (
+        f"{D}\n\nPing {{abbr}}`@quill` on Slack.\n",
+        claims((1, "refuse"), near=((3, "mention"),)),
+    ),
     "a definition term": (f"{D}\n: A definition.\n", refused("ambiguous_markup", 1)),
     "a definition term over a blank line": (f"{D}\n\n: A definition.\n", refused("ambiguous_markup", 1)),
     "a field list is no definition": (f"{D}\n:Version: 1.0\n", claims((1, "refuse"))),
@@ -73,8 +88,10 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     "an attribute value over lines": (f'[x]{{title="\n{D}\n"}}\n', refused("ambiguous_markup", 1)),
     "a substitution over lines": (f"{{{{\n{D}\n}}}}\n", refused("ambiguous_markup", 1)),
     "a definition's lazy line": (f"Term\n:   a\n\n    x\n{D}\n", refused("ambiguous_markup", 5)),
-    "a mention in a note": (f"{D}\n\n```{{note}}\nQuestions? Ping @quill on Slack.\n```\n",
-                            claims((1, "refuse"), near=((4, "mention"),))),
+    "a mention in a note": (
+        f"{D}\n\n```{{note}}\nQuestions? Ping @quill on Slack.\n```\n",
+        claims((1, "refuse"), near=((4, "mention"),)),
+    ),
     "D after a note": (f"```{{note}}\nText.\n```\n\n{D}\n", claims((5, "refuse"))),
     "D after a closed colon fence": (f":::{{note}}\nText.\n\n:::\n\n{D}\n", claims((6, "refuse"))),
     "an unclosed note takes the rest": (f"```{{note}}\nText.\n\n{D}\n", refused("misplaced_directive", 4)),
@@ -83,8 +100,14 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
     "a math block interrupting a paragraph": (f"Text.\n$$\n{D}\n$$\n", refused("misplaced_directive", 3)),
     "D after a math block": (f"$$\nE = mc^2\n$$\n\n{D}\n", claims((5, "refuse"))),
     "a plain fence is code": (f"{D}\n\n```text\n{O}\n```\n", claims((1, "refuse"), near=((4, "code"),))),
-    "a shorter fence does not close a directive": (f"````{{note}}\n```\n{D}\n````\n", refused("misplaced_directive", 3)),
-    "a TOML-like +++ is a block break, not front matter": ("+++\ntitle = 'x'\n+++\n\n" + D + "\n", claims((5, "refuse"))),
+    "a shorter fence does not close a directive": (
+        f"````{{note}}\n```\n{D}\n````\n",
+        refused("misplaced_directive", 3),
+    ),
+    "a TOML-like +++ is a block break, not front matter": (
+        "+++\ntitle = 'x'\n+++\n\n" + D + "\n",
+        claims((5, "refuse")),
+    ),
 }
 
 
@@ -111,29 +134,50 @@ class MystExamplesTest(unittest.TestCase):
     def test_commonmark_reads_them_otherwise(self) -> None:
         """Regression (issue 16): under ``commonmark`` a MyST note is fenced code and a ``%`` line text."""
         commonmark = RENDERER_VALUES["commonmark"]
-        self.assertEqual(outcome(read_directives(f"{D}\n\n```{{note}}\n{O}\n```\n", GRAMMAR, renderer=commonmark)),
-                         claims((1, "refuse"), near=((4, "code"),)))
-        self.assertEqual(outcome(read_directives(f"% {O}\n\n{D}\n", GRAMMAR, renderer=commonmark)),
-                         refused("misplaced_directive", 1))
+        self.assertEqual(
+            outcome(read_directives(f"{D}\n\n```{{note}}\n{O}\n```\n", GRAMMAR, renderer=commonmark)),
+            claims((1, "refuse"), near=((4, "code"),)),
+        )
+        self.assertEqual(
+            outcome(read_directives(f"% {O}\n\n{D}\n", GRAMMAR, renderer=commonmark)), refused("misplaced_directive", 1)
+        )
 
     def test_through_a_manifest(self) -> None:
-        files = {"docs/note.md": f"{D}\n\n```{{note}}\n{O}\n```\n".encode(), "docs/comment.md": f"% {O}\n\n{D}\n".encode()}
+        files = {
+            "docs/note.md": f"{D}\n\n```{{note}}\n{O}\n```\n".encode(),
+            "docs/comment.md": f"% {O}\n\n{D}\n".encode(),
+        }
         with tempfile.TemporaryDirectory(prefix="conflict-gate-test-") as tmp:
             corpus = load_documents(write_corpus(tmp, files, extra={"renderer": "myst"}))
         self.assertEqual(corpus.renderer.name, "myst")
-        self.assertEqual(corpus.sources["note"].refusal and corpus.sources["note"].refusal.reason, "misplaced_directive")
+        self.assertEqual(
+            corpus.sources["note"].refusal and corpus.sources["note"].refusal.reason, "misplaced_directive"
+        )
         self.assertEqual([claim.value for claim in corpus.sources["comment"].claims], ["refuse"])
 
 
 class IncludeLineTest(unittest.TestCase):
     def test_forms(self) -> None:
-        for text, at in (("```{include} a.md\n", 0), ("x\n~~~~{literalinclude} a.py\n", 2), ("  :::{include} a\n", 0),
-                         (".. include:: a.rst\n", 0), ("   .. literalinclude:: a.py\n", 0), ("x {include} y\n", -1),
-                         ("``{include} a\n", -1), ("..include:: a\n", -1), ("`:`{include}\n", -1), ("", -1),
-                         ("a\n" + "`" * 10000 + "{include}\n", 2), ("```{raw} html\n:file: a.html\n", 14),
-                         ("  :url: https://x\n", 0), ("x :file: a\n", -1), ("```{raw} html\n---\nurl: x\n---\n", 18),
-                         ("---\nfile: x\n---\n", -1), ("```python\n---\nfile: x\n", -1),
-                         (":file:`setup.cfg` holds it\n", -1)):
+        for text, at in (
+            ("```{include} a.md\n", 0),
+            ("x\n~~~~{literalinclude} a.py\n", 2),
+            ("  :::{include} a\n", 0),
+            (".. include:: a.rst\n", 0),
+            ("   .. literalinclude:: a.py\n", 0),
+            ("x {include} y\n", -1),
+            ("``{include} a\n", -1),
+            ("..include:: a\n", -1),
+            ("`:`{include}\n", -1),
+            ("", -1),
+            ("a\n" + "`" * 10000 + "{include}\n", 2),
+            ("```{raw} html\n:file: a.html\n", 14),
+            ("  :url: https://x\n", 0),
+            ("x :file: a\n", -1),
+            ("```{raw} html\n---\nurl: x\n---\n", 18),
+            ("---\nfile: x\n---\n", -1),
+            ("```python\n---\nfile: x\n", -1),
+            (":file:`setup.cfg` holds it\n", -1),
+        ):
             with self.subTest(text=text[:30]):
                 self.assertEqual(include_line(text), at)
 
@@ -155,17 +199,24 @@ class PulledInTest(unittest.TestCase):
         """Regression (hostile finding 3): ``{{ '\\x40quill ...' }}`` renders O; so does ``{{ k1 }}ill ...``
         with ``k1: "@qu"`` in the front matter, on a page with no candidate of its own too, and a reST
         substitution in ``{eval-rst}`` (its value may come from conf.py's ``rst_prolog``)."""
-        self.check(f"{D}\n\n{{{{ '\\x40quill create_copy existing_path=overwrite' }}}}\n", refused("ambiguous_markup", 3),
-                   refused("build_error", 3))
+        self.check(
+            f"{D}\n\n{{{{ '\\x40quill create_copy existing_path=overwrite' }}}}\n",
+            refused("ambiguous_markup", 3),
+            refused("build_error", 3),
+        )
         self.check(f"{D}\n\nUse {{{{ product }}}} here.\n", refused("ambiguous_markup", 3))
         self.check(f"{{{{ x\ny }}}}\n\n{D}\n", refused("ambiguous_markup", 1), refused("build_error", 1))
         front = '---\nmyst:\n  substitutions:\n    k1: "@qu"\n---\n'
-        self.check(f"{front}{D}\n\n{{{{ k1 }}}}ill create_copy existing_path=overwrite\n", refused("ambiguous_markup", 8),
-                   refused("build_error", 8))
+        self.check(
+            f"{front}{D}\n\n{{{{ k1 }}}}ill create_copy existing_path=overwrite\n",
+            refused("ambiguous_markup", 8),
+            refused("build_error", 8),
+        )
         for renderer in (MYST_SITE, RENDERER_VALUES["portable"]):
             with self.subTest(renderer=renderer.name):
-                reading = read_directives("# T\n\n{{ k1 }}ill create_copy existing_path=overwrite\n", GRAMMAR,
-                                          renderer=renderer)
+                reading = read_directives(
+                    "# T\n\n{{ k1 }}ill create_copy existing_path=overwrite\n", GRAMMAR, renderer=renderer
+                )
                 self.assertEqual(outcome(reading), refused("ambiguous_markup", 3))
         self.check(f"{D}\n\n```{{eval-rst}}\nSee |overwrite|.\n```\n", refused("ambiguous_markup", 4))
 
@@ -173,8 +224,11 @@ class PulledInTest(unittest.TestCase):
         """Braces that no ``}}`` closes, a reST-like ``|x|`` outside ``{eval-rst}``, a table's bars, and
         ``{{`` in a fenced or indented code block (a Jinja or Go template shown as code: MyST substitutes
         nothing there); in a note's body it is substituted."""
-        for code, portable in (("```jinja\n{{ x }}\n```", None), ("- a\n\n  ```\n  {{ x }}\n  ```", None),
-                               ("Example:\n\n    {{ x }}", refused("build_error", 5))):  # MDX: no indented code
+        for code, portable in (
+            ("```jinja\n{{ x }}\n```", None),
+            ("- a\n\n  ```\n  {{ x }}\n  ```", None),
+            ("Example:\n\n    {{ x }}", refused("build_error", 5)),
+        ):  # MDX: no indented code
             with self.subTest(code=code):
                 self.check(f"{D}\n\n{code}\n", claims((1, "refuse")), portable)
         self.check(f"{D}\n\n```{{note}}\n{{{{ x }}}}\n```\n", refused("ambiguous_markup", 4))
@@ -187,13 +241,15 @@ class PulledInTest(unittest.TestCase):
         """Regression (hostile finding 4): ``csv-table`` and ``raw`` read ``:file:`` (or ``:url:``) into the
         page, in backtick and colon fences, as YAML options, and as reST in ``{eval-rst}``; docutils
         records the file as a dependency of the page."""
-        for body, line in (("```{csv-table} T\n:file: overwrite.md\n```", 4),
-                           ("```{raw} html\n:file: overwrite.md\n```", 4),
-                           (":::{csv-table} T\n:file: overwrite.md\n:::", 4),
-                           ("```{raw} html\n:url: https://e.example/o.html\n```", 4),
-                           ("```{raw} html\n---\nfile: overwrite.md\n---\n```", 5),
-                           ("```{eval-rst}\n.. csv-table:: T\n   :file: overwrite.md\n```", 5),
-                           ("```{eval-rst}\n.. raw:: html\n   :file: overwrite.md\n```", 5)):
+        for body, line in (
+            ("```{csv-table} T\n:file: overwrite.md\n```", 4),
+            ("```{raw} html\n:file: overwrite.md\n```", 4),
+            (":::{csv-table} T\n:file: overwrite.md\n:::", 4),
+            ("```{raw} html\n:url: https://e.example/o.html\n```", 4),
+            ("```{raw} html\n---\nfile: overwrite.md\n---\n```", 5),
+            ("```{eval-rst}\n.. csv-table:: T\n   :file: overwrite.md\n```", 5),
+            ("```{eval-rst}\n.. raw:: html\n   :file: overwrite.md\n```", 5),
+        ):
             with self.subTest(body=body):
                 self.check(f"{D}\n\n{body}\n", refused("ambiguous_markup", line))  # MDX, left out where it
                 # certainly does not build, no longer names the refusal (issue 29 item 2)
@@ -215,9 +271,10 @@ class MystBlocksTest(unittest.TestCase):
         watch = [i for i in range(len(text)) if text.startswith("@quill", i)]
         fast = parse_blocks(text, watch, flavour=MYST)
         self.assertEqual(fast, parse_blocks(text, watch, flavour=MYST, fast=False))
-        self.assertEqual([(leaf.kind, leaf.lines[0][0], leaf.lines[-1][0]) for leaf in fast],
-                         [("myst_directive", 0, 4), ("paragraph", 6, 6), ("myst_directive", 8, 12),
-                          ("myst_comment", 14, 14)])
+        self.assertEqual(
+            [(leaf.kind, leaf.lines[0][0], leaf.lines[-1][0]) for leaf in fast],
+            [("myst_directive", 0, 4), ("paragraph", 6, 6), ("myst_directive", 8, 12), ("myst_comment", 14, 14)],
+        )
 
 
 if __name__ == "__main__":

@@ -78,11 +78,19 @@ def comment_end(view: str, line_start: int, line_end: int) -> int:
 
 #: The one record that adds the construct.
 COMMENT_BLOCK = Construct(
-    COMMENT, COMMENT, "a toy: %%% fences a comment", Body.RAW, comment_continues,
-    start=comment_start, first=frozenset("%"), opener=Opener(("%%%",), comment_end))
+    COMMENT,
+    COMMENT,
+    "a toy: %%% fences a comment",
+    Body.RAW,
+    comment_continues,
+    start=comment_start,
+    first=frozenset("%"),
+    opener=Opener(("%%%",), comment_end),
+)
 #: A flavour whose table has it, tried before fenced code; judged by its own reading alone.
-TOY = replace(GITHUB, name="toy", constructs=inserted(GITHUB.constructs, COMMENT_BLOCK, before="fenced_code"),
-              variants=())
+TOY = replace(
+    GITHUB, name="toy", constructs=inserted(GITHUB.constructs, COMMENT_BLOCK, before="fenced_code"), variants=()
+)
 
 
 def outline(text: str, flavour: Flavour, *, fast: bool = True) -> Outline:
@@ -91,8 +99,10 @@ def outline(text: str, flavour: Flavour, *, fast: bool = True) -> Outline:
 
 def doubted(text: str, flavour: Flavour) -> dict[tuple[str, int], int | None]:
     """``(kind, 1-based first line) -> the 1-based line the doubt names`` (``None``: no doubt)."""
-    return {(leaf.kind, leaf.lines[0][0] + 1): None if leaf.doubt is None else leaf.doubt[0] + 1
-            for leaf in parse_blocks(text, every_offset(text), flavour=flavour)}
+    return {
+        (leaf.kind, leaf.lines[0][0] + 1): None if leaf.doubt is None else leaf.doubt[0] + 1
+        for leaf in parse_blocks(text, every_offset(text), flavour=flavour)
+    }
 
 
 class ToyConstructTest(unittest.TestCase):
@@ -148,14 +158,27 @@ class FlavourTest(unittest.TestCase):
         """The first characters some row may start a block on: what blocks.py once spelled out by hand."""
         self.assertEqual(GITHUB.maybe_special, frozenset("#`~*+_=<>0123456789-|:"))
         self.assertEqual(WITHOUT_TABLES.maybe_special, frozenset("#`~*+_=<>0123456789-"))
-        self.assertEqual([rule.__name__ for rule in GITHUB.starts["-"]],
-                         ["table", "setext_heading", "thematic_break", "list_item"])
+        self.assertEqual(
+            [rule.__name__ for rule in GITHUB.starts["-"]], ["table", "setext_heading", "thematic_break", "list_item"]
+        )
         self.assertEqual(GITHUB.indented_paragraph_starts, ())  # indented code cannot interrupt a paragraph
-        self.assertEqual([row.name for row in BLOCK_STARTS],
-                         ["block_quote", "atx_heading", "fenced_code", "html_block", "table", "setext_heading",
-                          "thematic_break", "list_item", "indented_code"])
-        self.assertEqual({row.name for row in GFM_CONSTRUCTS} - {row.name for row in BLOCK_STARTS},
-                         {"paragraph", "list"})
+        self.assertEqual(
+            [row.name for row in BLOCK_STARTS],
+            [
+                "block_quote",
+                "atx_heading",
+                "fenced_code",
+                "html_block",
+                "table",
+                "setext_heading",
+                "thematic_break",
+                "list_item",
+                "indented_code",
+            ],
+        )
+        self.assertEqual(
+            {row.name for row in GFM_CONSTRUCTS} - {row.name for row in BLOCK_STARTS}, {"paragraph", "list"}
+        )
 
     def test_rows_are_named_once_and_name_their_spec_section(self) -> None:
         names = [row.name for row in GFM_CONSTRUCTS]
@@ -178,15 +201,22 @@ class FlavourTest(unittest.TestCase):
         copy = replace(GITHUB, name="copy")
         self.assertNotEqual(copy, GITHUB)
         self.assertEqual(replace(GITHUB), GITHUB)
-        for text in (f"| a |\n| - |\n| {D} |\n", f"---\nx: 1\n---\n{D}\n", f"[a]: /u\n    {D}\n",
-                     f"[^1]: x\n{D}\n", f"> a |\n---\n{D}\n"):
+        for text in (
+            f"| a |\n| - |\n| {D} |\n",
+            f"---\nx: 1\n---\n{D}\n",
+            f"[a]: /u\n    {D}\n",
+            f"[^1]: x\n{D}\n",
+            f"> a |\n---\n{D}\n",
+        ):
             with self.subTest(text=text):
-                self.assertEqual(parse_blocks(text, every_offset(text), flavour=copy),
-                                 parse_blocks(text, every_offset(text)))
+                self.assertEqual(
+                    parse_blocks(text, every_offset(text), flavour=copy), parse_blocks(text, every_offset(text))
+                )
         self.assertTrue(GITHUB.primary)
         self.assertEqual([variant.flavour.primary for variant in GITHUB.variants], [False, False, False])
-        self.assertEqual([variant.flavour for variant in GITHUB.variants],
-                         [WITHOUT_FRONT_MATTER, WITHOUT_TABLES, MARKDOWN_IT])
+        self.assertEqual(
+            [variant.flavour for variant in GITHUB.variants], [WITHOUT_FRONT_MATTER, WITHOUT_TABLES, MARKDOWN_IT]
+        )
 
 
 class JudgedByGitHubAloneTest(unittest.TestCase):
@@ -194,8 +224,9 @@ class JudgedByGitHubAloneTest(unittest.TestCase):
 
     GITHUB_ONLY = replace(GITHUB, name="github-only", variants=())
 
-    def check(self, text: str, with_variants: dict[tuple[str, int], int | None],
-              alone: dict[tuple[str, int], int | None]) -> None:
+    def check(
+        self, text: str, with_variants: dict[tuple[str, int], int | None], alone: dict[tuple[str, int], int | None]
+    ) -> None:
         self.assertEqual(doubted(text, GITHUB), with_variants)
         self.assertEqual(doubted(text, self.GITHUB_ONLY), alone)
 
@@ -208,8 +239,11 @@ class JudgedByGitHubAloneTest(unittest.TestCase):
     def test_markdown_it_readings(self) -> None:
         """A link definition then an indented line, and markdown-it's table rule tried before a quote."""
         self.check(f"[a]: /url\n    {D}\n", {(DEF, 1): None, (P, 2): 2}, {(DEF, 1): None, (P, 2): None})
-        self.check(f"> a |\n---\n{D}\n\nafter\n", {(P, 1): 1, (P, 3): 1, (P, 5): None},
-                   {(P, 1): None, (P, 3): None, (P, 5): None})
+        self.check(
+            f"> a |\n---\n{D}\n\nafter\n",
+            {(P, 1): 1, (P, 3): 1, (P, 5): None},
+            {(P, 1): None, (P, 3): None, (P, 5): None},
+        )
 
     def test_what_github_does_and_the_gate_does_not_model(self) -> None:
         """Footnotes and one-column tables are GitHub's own: in doubt whatever is compared."""

@@ -50,13 +50,23 @@ SEED = int(os.environ.get("CONFLICT_GATE_FUZZ_SEED", "20261130"))
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
 
 #: Extra fragments: at-sign look-alikes, references, invisible characters, near-directives.
-EXTRA = ("\uff20quill create_copy existing_path=refuse", "&#64;quill create_copy existing_path=refuse",
-         "&#64quill create_copy existing_path=overwrite", "\u200b@quill create_copy existing_path=refuse",
-         "@quill create_copy existing_path=refuse  ", "@quill create_copy existing_path=Refuse",
-         "@quill create_copy close_required=yes", "@QUILL create_copy existing_path=refuse",
-         "@qu*ill* create_copy existing_path=refuse", "<!-- @quill create_copy existing_path=refuse -->",
-         "<?php @quill create_copy existing_path=overwrite ?>", "`@quill create_copy`",
-         "@quill create_copy existing_path=refuse\\", "caf\u00e9 \u03a9 @quill", "@quill")
+EXTRA = (
+    "\uff20quill create_copy existing_path=refuse",
+    "&#64;quill create_copy existing_path=refuse",
+    "&#64quill create_copy existing_path=overwrite",
+    "\u200b@quill create_copy existing_path=refuse",
+    "@quill create_copy existing_path=refuse  ",
+    "@quill create_copy existing_path=Refuse",
+    "@quill create_copy close_required=yes",
+    "@QUILL create_copy existing_path=refuse",
+    "@qu*ill* create_copy existing_path=refuse",
+    "<!-- @quill create_copy existing_path=refuse -->",
+    "<?php @quill create_copy existing_path=overwrite ?>",
+    "`@quill create_copy`",
+    "@quill create_copy existing_path=refuse\\",
+    "caf\u00e9 \u03a9 @quill",
+    "@quill",
+)
 
 
 def rerun(seed: int) -> str:
@@ -74,8 +84,11 @@ def fuzz_page(rng: random.Random) -> str:
 def outcome(text: str, fast: bool, renderer: Renderer = DEFAULT) -> tuple[Any, ...]:
     reading = read_directives(text, GRAMMAR, fast=fast, renderer=renderer)
     refusal = reading.refusal
-    return (reading.claims, None if refusal is None else (refusal.reason, refusal.line, refusal.column),
-            reading.near_misses)
+    return (
+        reading.claims,
+        None if refusal is None else (refusal.reason, refusal.line, refusal.column),
+        reading.near_misses,
+    )
 
 
 class ReaderFuzzTest(unittest.TestCase):
@@ -110,8 +123,27 @@ class ReaderFuzzTest(unittest.TestCase):
 
 def _mutate_json(rng: random.Random, data: Any) -> Any:
     """One random change somewhere in a JSON value: drop, retype, replace or add a member."""
-    weird: list[Any] = [None, True, 0, -1, 1.5, "", "x" * 300, "../etc", "a\nb", "\u202e", [], {}, "1.0", "quill",
-             "approved", "draft", "sha256", "0" * 64, "é"]
+    weird: list[Any] = [
+        None,
+        True,
+        0,
+        -1,
+        1.5,
+        "",
+        "x" * 300,
+        "../etc",
+        "a\nb",
+        "\u202e",
+        [],
+        {},
+        "1.0",
+        "quill",
+        "approved",
+        "draft",
+        "sha256",
+        "0" * 64,
+        "é",
+    ]
     if isinstance(data, dict) and data and rng.random() < 0.7:
         key = rng.choice(sorted(data))
         roll = rng.random()
@@ -140,11 +172,11 @@ def _mutate_json(rng: random.Random, data: Any) -> Any:
 SOURCES = {
     "docs/1.0/guide.md": b"# Guide\n\n@quill create_copy existing_path=refuse\n\n```\n@quill x\n```\n",
     "docs/1.0/reference.md": b"\xef\xbb\xbfRef\r\n\r\n@quill create_copy existing_path=refuse\r\n"
-                             b"@quill create_copy close_required=yes\r\n",
+    b"@quill create_copy close_required=yes\r\n",
     "docs/2.0/notes.md": "Caf\u00e9 \u2014 notes\n\n@quill create_copy existing_path=overwrite\n".encode(),
 }
 SOURCE_MUTATIONS: tuple[Callable[[random.Random, bytes], bytes], ...] = (
-    lambda rng, raw: raw[:rng.randrange(len(raw) + 1)],
+    lambda rng, raw: raw[: rng.randrange(len(raw) + 1)],
     lambda rng, raw: raw + bytes([rng.randrange(256)]),
     lambda rng, raw: raw.replace(b"refuse", rng.choice([b"overwrite", b"Refuse", b"refuse\xff", b""])),
     lambda rng, raw: raw.replace(b"\n", b"\r", rng.randint(1, 3)),
@@ -182,8 +214,15 @@ class CorpusFuzzTest(unittest.TestCase):
         self.assertGreater(outcomes["typed error"], 0, outcomes)
         self.assertGreater(outcomes["source error foreseen"], 0, outcomes)
 
-    def _check_error(self, root: Path, manifest: Path, error: LocatedError, manifest_changed: bool,
-                     foreseen: tuple[str, str] | None, described: str) -> None:
+    def _check_error(
+        self,
+        root: Path,
+        manifest: Path,
+        error: LocatedError,
+        manifest_changed: bool,
+        foreseen: tuple[str, str] | None,
+        described: str,
+    ) -> None:
         """The error is the one due: foreseen when the manifest is untouched; a source error names a
         source whose file is as it says; any other error follows a change of the manifest."""
         if foreseen is not None:
@@ -207,12 +246,18 @@ class CorpusFuzzTest(unittest.TestCase):
         for source in corpus.sources.values():
             raw = (root / source.path).read_bytes()
             body = raw.removeprefix(b"\xef\xbb\xbf")
-            reading = read_directives(body.decode("utf-8"), corpus.grammar, bom_bytes=len(raw) - len(body),
-                                      source_id=source.source_id, path=source.path)
+            reading = read_directives(
+                body.decode("utf-8"),
+                corpus.grammar,
+                bom_bytes=len(raw) - len(body),
+                source_id=source.source_id,
+                path=source.path,
+            )
             self.assertEqual((source.sha256, source.size), (source_digest(raw), len(raw)), described)
             self.assertEqual((source.claims, source.near_misses), (reading.claims, reading.near_misses), described)
-            self.assertEqual(source.refusal and str(source.refusal), reading.refusal and str(reading.refusal),
-                             described)
+            self.assertEqual(
+                source.refusal and str(source.refusal), reading.refusal and str(reading.refusal), described
+            )
 
     def _mutate(self, rng: random.Random, root: Path, manifest: Path) -> tuple[str, bool]:
         """Apply one or two random mutations; return what was done (for the failure message) and
@@ -260,9 +305,15 @@ class CorpusFuzzTest(unittest.TestCase):
             version = rng.choice(["1.0", "2.0", "3.0", "1", ""])
             operation = rng.choice(["create_copy", "delete"])
             key = rng.choice(["existing_path", "close_required", "nope"])
-            invalid = ("invalid_requested_version" if not corpus.version_scheme.fits(version)
-                       else "unsupported_requested_claim" if corpus.grammar.rule(operation, key) is None
-                       else "unknown_candidate" if "missing" in ids else None)
+            invalid = (
+                "invalid_requested_version"
+                if not corpus.version_scheme.fits(version)
+                else "unsupported_requested_claim"
+                if corpus.grammar.rule(operation, key) is None
+                else "unknown_candidate"
+                if "missing" in ids
+                else None
+            )
             try:
                 result = gate(corpus, ids, version, operation, key)
             except GateError as error:

@@ -55,8 +55,14 @@ QUILL = grammar_from_json(QUILL_GRAMMAR)
 RICH = grammar_from_json(RICH_JSON)
 
 #: The reasons ``Grammar.parse`` documents; the reader adds its own (markup, duplicates, ...).
-PARSE_REASONS = {"malformed_directive", "unsupported_operation", "unsupported_claim_key",
-                 "unknown_directive_value", "invalid_integer", "integer_out_of_range"}
+PARSE_REASONS = {
+    "malformed_directive",
+    "unsupported_operation",
+    "unsupported_claim_key",
+    "unknown_directive_value",
+    "invalid_integer",
+    "integer_out_of_range",
+}
 
 
 def edited(change: Callable[[dict[str, Any]], Any]) -> dict[str, Any]:
@@ -91,14 +97,18 @@ class GrammarFromJsonTest(unittest.TestCase):
     def test_the_lab_grammar_loads(self) -> None:
         """Control for the tables below: the lab's grammar becomes a Grammar with its rules in order."""
         self.assertEqual((QUILL.namespace, QUILL.product), ("quill", "Quill"))
-        self.assertEqual(QUILL.claims(), [
-            ("create_copy", "existing_path", EnumRule(("refuse", "overwrite"))),
-            ("create_copy", "close_required", EnumRule(("yes", "no"))),
-        ])
+        self.assertEqual(
+            QUILL.claims(),
+            [
+                ("create_copy", "existing_path", EnumRule(("refuse", "overwrite"))),
+                ("create_copy", "close_required", EnumRule(("yes", "no"))),
+            ],
+        )
         self.assertEqual(QUILL.head, "@quill ")
         self.assertEqual(QUILL.form, "@quill <operation> <key>=<value>")
-        self.assertEqual(QUILL.directive("create_copy", "existing_path", "refuse"),
-                         "@quill create_copy existing_path=refuse")
+        self.assertEqual(
+            QUILL.directive("create_copy", "existing_path", "refuse"), "@quill create_copy existing_path=refuse"
+        )
 
     def test_names_and_values_the_issue_requires_work(self) -> None:
         """Guards against names like ``acme-widgets``/``max-retries`` or values like ``30`` being refused."""
@@ -126,108 +136,291 @@ class GrammarFromJsonTest(unittest.TestCase):
             "absent": (None, "missing_grammar", "/grammar", "the manifest declares no grammar"),
             "a list": ([QUILL_GRAMMAR], "invalid_grammar", "/grammar", "the grammar must be an object"),
             "a string": ("quill", "invalid_grammar", "/grammar", "the grammar must be an object"),
-            "unknown key": (edited(lambda g: g.update(version="1")), "invalid_grammar", "/grammar/version",
-                            "unknown key 'version' (a grammar has namespace, product, operations)"),
-            "missing namespace": (edited(lambda g: g.pop("namespace")), "invalid_grammar",
-                                  "/grammar/namespace", "missing 'namespace'"),
-            "missing product": (edited(lambda g: g.pop("product")), "invalid_grammar",
-                                "/grammar/product", "missing 'product'"),
-            "missing operations": (edited(lambda g: g.pop("operations")), "invalid_grammar",
-                                   "/grammar/operations", "missing 'operations'"),
-            "namespace upper case": (edited(lambda g: g.update(namespace="Quill")), "invalid_name",
-                                     "/grammar/namespace", "namespace 'Quill' is not a name"),
-            "namespace starts with a digit": (edited(lambda g: g.update(namespace="2quill")),
-                                              "invalid_name", "/grammar/namespace", "'2quill'"),
-            "namespace starts with '_'": (edited(lambda g: g.update(namespace="_quill")),
-                                          "invalid_name", "/grammar/namespace", "'_quill'"),
-            "namespace of 65 characters": (edited(lambda g: g.update(namespace="q" * 65)),
-                                           "invalid_name", "/grammar/namespace", "at most 64 characters"),
-            "empty namespace": (edited(lambda g: g.update(namespace="")), "invalid_name",
-                                "/grammar/namespace", "namespace '' is not a name"),
-            "namespace with a space": (edited(lambda g: g.update(namespace="qu ill")), "invalid_name",
-                                       "/grammar/namespace", "'qu ill'"),
-            "non-ASCII namespace": (edited(lambda g: g.update(namespace="qu\u00edll")), "invalid_name",
-                                    "/grammar/namespace", "'qu\u00edll'"),
-            "namespace with a trailing newline": (edited(lambda g: g.update(namespace="quill\n")),
-                                                  "invalid_name", "/grammar/namespace", "'quill\\n'"),
-            "namespace is a number": (edited(lambda g: g.update(namespace=7)), "invalid_name",
-                                      "/grammar/namespace", "namespace an int is not a name"),
-            "empty product": (edited(lambda g: g.update(product="")), "invalid_grammar",
-                              "/grammar/product", "product must be 1-100 printable characters"),
-            "product of 101 characters": (edited(lambda g: g.update(product="Q" * 101)),
-                                          "invalid_grammar", "/grammar/product", "1-100 printable characters"),
-            "product with an escape": (edited(lambda g: g.update(product="Quill\x1b[2J")),
-                                       "invalid_grammar", "/grammar/product", "no control, format or line-separator characters"),
-            "product with a C1 control": (edited(lambda g: g.update(product="Quill\x85")),
-                                          "invalid_grammar", "/grammar/product", "no control, format or line-separator characters"),
-            "product is a number": (edited(lambda g: g.update(product=1)), "invalid_grammar",
-                                    "/grammar/product", "product must be"),
-            "operations empty": (edited(lambda g: g.update(operations={})), "invalid_grammar", ops,
-                                 "operations must be a non-empty object"),
-            "operations a list": (edited(lambda g: g.update(operations=[])), "invalid_grammar", ops,
-                                  "operations must be a non-empty object"),
-            "operation upper case": (edited(lambda g: g["operations"].update(Copy={"k": enum})),
-                                     "invalid_name", f"{ops}/Copy", "operation 'Copy' is not a name"),
-            "operation without keys": (edited(lambda g: g["operations"].update(copy={})), "invalid_grammar",
-                                       f"{ops}/copy", "an operation must be a non-empty object of keys"),
-            "operation keys a list": (edited(lambda g: g["operations"].update(copy=[enum])),
-                                      "invalid_grammar", f"{ops}/copy", "non-empty object of keys"),
-            "key with a space": (with_rule(enum, "bad key"), "invalid_name", f"{ops}/create_copy/bad key",
-                                 "key 'bad key' is not a name"),
+            "unknown key": (
+                edited(lambda g: g.update(version="1")),
+                "invalid_grammar",
+                "/grammar/version",
+                "unknown key 'version' (a grammar has namespace, product, operations)",
+            ),
+            "missing namespace": (
+                edited(lambda g: g.pop("namespace")),
+                "invalid_grammar",
+                "/grammar/namespace",
+                "missing 'namespace'",
+            ),
+            "missing product": (
+                edited(lambda g: g.pop("product")),
+                "invalid_grammar",
+                "/grammar/product",
+                "missing 'product'",
+            ),
+            "missing operations": (
+                edited(lambda g: g.pop("operations")),
+                "invalid_grammar",
+                "/grammar/operations",
+                "missing 'operations'",
+            ),
+            "namespace upper case": (
+                edited(lambda g: g.update(namespace="Quill")),
+                "invalid_name",
+                "/grammar/namespace",
+                "namespace 'Quill' is not a name",
+            ),
+            "namespace starts with a digit": (
+                edited(lambda g: g.update(namespace="2quill")),
+                "invalid_name",
+                "/grammar/namespace",
+                "'2quill'",
+            ),
+            "namespace starts with '_'": (
+                edited(lambda g: g.update(namespace="_quill")),
+                "invalid_name",
+                "/grammar/namespace",
+                "'_quill'",
+            ),
+            "namespace of 65 characters": (
+                edited(lambda g: g.update(namespace="q" * 65)),
+                "invalid_name",
+                "/grammar/namespace",
+                "at most 64 characters",
+            ),
+            "empty namespace": (
+                edited(lambda g: g.update(namespace="")),
+                "invalid_name",
+                "/grammar/namespace",
+                "namespace '' is not a name",
+            ),
+            "namespace with a space": (
+                edited(lambda g: g.update(namespace="qu ill")),
+                "invalid_name",
+                "/grammar/namespace",
+                "'qu ill'",
+            ),
+            "non-ASCII namespace": (
+                edited(lambda g: g.update(namespace="qu\u00edll")),
+                "invalid_name",
+                "/grammar/namespace",
+                "'qu\u00edll'",
+            ),
+            "namespace with a trailing newline": (
+                edited(lambda g: g.update(namespace="quill\n")),
+                "invalid_name",
+                "/grammar/namespace",
+                "'quill\\n'",
+            ),
+            "namespace is a number": (
+                edited(lambda g: g.update(namespace=7)),
+                "invalid_name",
+                "/grammar/namespace",
+                "namespace an int is not a name",
+            ),
+            "empty product": (
+                edited(lambda g: g.update(product="")),
+                "invalid_grammar",
+                "/grammar/product",
+                "product must be 1-100 printable characters",
+            ),
+            "product of 101 characters": (
+                edited(lambda g: g.update(product="Q" * 101)),
+                "invalid_grammar",
+                "/grammar/product",
+                "1-100 printable characters",
+            ),
+            "product with an escape": (
+                edited(lambda g: g.update(product="Quill\x1b[2J")),
+                "invalid_grammar",
+                "/grammar/product",
+                "no control, format or line-separator characters",
+            ),
+            "product with a C1 control": (
+                edited(lambda g: g.update(product="Quill\x85")),
+                "invalid_grammar",
+                "/grammar/product",
+                "no control, format or line-separator characters",
+            ),
+            "product is a number": (
+                edited(lambda g: g.update(product=1)),
+                "invalid_grammar",
+                "/grammar/product",
+                "product must be",
+            ),
+            "operations empty": (
+                edited(lambda g: g.update(operations={})),
+                "invalid_grammar",
+                ops,
+                "operations must be a non-empty object",
+            ),
+            "operations a list": (
+                edited(lambda g: g.update(operations=[])),
+                "invalid_grammar",
+                ops,
+                "operations must be a non-empty object",
+            ),
+            "operation upper case": (
+                edited(lambda g: g["operations"].update(Copy={"k": enum})),
+                "invalid_name",
+                f"{ops}/Copy",
+                "operation 'Copy' is not a name",
+            ),
+            "operation without keys": (
+                edited(lambda g: g["operations"].update(copy={})),
+                "invalid_grammar",
+                f"{ops}/copy",
+                "an operation must be a non-empty object of keys",
+            ),
+            "operation keys a list": (
+                edited(lambda g: g["operations"].update(copy=[enum])),
+                "invalid_grammar",
+                f"{ops}/copy",
+                "non-empty object of keys",
+            ),
+            "key with a space": (
+                with_rule(enum, "bad key"),
+                "invalid_name",
+                f"{ops}/create_copy/bad key",
+                "key 'bad key' is not a name",
+            ),
             "key with '='": (with_rule(enum, "a=b"), "invalid_name", f"{ops}/create_copy/a=b", "'a=b'"),
             "key named as the answer form's version statement": (
-                with_rule(enum, "version"), "reserved_name", f"{ops}/create_copy/version",
-                "key 'version' is a name the answer form states on its own"),
-            "rule a list": (with_rule(["refuse"]), "invalid_value_rule", rule,
-                            'a value rule is {"type": "enum", "values": [...]} or '
-                            '{"type": "integer", "min": N, "max": N}'),
-            "rule without type": (with_rule({"values": ["a"]}), "invalid_value_rule", rule,
-                                  "a value rule is"),
-            "unknown rule type": (with_rule({"type": "string"}), "invalid_value_rule", rule,
-                                  "a value rule is"),
-            "rule type in another case": (with_rule({"type": "Enum", "values": ["a"]}),
-                                          "invalid_value_rule", rule, "a value rule is"),
-            "rule type unhashable": (with_rule({"type": ["enum"], "values": ["a"]}),
-                                     "invalid_value_rule", rule, "a value rule is"),
-            "enum with a min": (with_rule({"type": "enum", "values": ["a"], "min": 1}),
-                                "invalid_value_rule", f"{rule}/min", "unknown key 'min'"),
-            "enum without values": (with_rule({"type": "enum"}), "invalid_value_rule", f"{rule}/values",
-                                    "an enum rule needs a non-empty list of values"),
-            "enum with no values": (with_rule({"type": "enum", "values": []}), "invalid_value_rule",
-                                    f"{rule}/values", "non-empty list of values"),
-            "enum values a string": (with_rule({"type": "enum", "values": "refuse"}),
-                                     "invalid_value_rule", f"{rule}/values", "non-empty list of values"),
-            "enum value a number": (with_rule({"type": "enum", "values": ["refuse", 30]}),
-                                    "invalid_value_rule", f"{rule}/values/1",
-                                    "value an int is not a token"),
-            "enum value with a space": (with_rule({"type": "enum", "values": ["refuse", "over write"]}),
-                                        "invalid_value_rule", f"{rule}/values/1", "'over write'"),
-            "enum value with '='": (with_rule({"type": "enum", "values": ["a=b"]}), "invalid_value_rule",
-                                    f"{rule}/values/0", "'a=b' is not a token"),
-            "enum value starting with '_'": (with_rule({"type": "enum", "values": ["_a"]}),
-                                             "invalid_value_rule", f"{rule}/values/0", "'_a'"),
-            "enum value of 65 characters": (with_rule({"type": "enum", "values": ["v" * 65]}),
-                                            "invalid_value_rule", f"{rule}/values/0", "at most 64"),
-            "enum value empty": (with_rule({"type": "enum", "values": [""]}), "invalid_value_rule",
-                                 f"{rule}/values/0", "value '' is not a token"),
-            "enum value listed twice": (with_rule({"type": "enum", "values": ["a", "b", "a"]}),
-                                        "invalid_value_rule", f"{rule}/values/2", "value 'a' is listed twice"),
-            "integer with values": (with_rule({"type": "integer", "values": ["1"]}), "invalid_value_rule",
-                                    f"{rule}/values", "unknown key 'values'"),
-            "integer min a string": (with_rule({"type": "integer", "min": "0"}), "invalid_value_rule",
-                                     f"{rule}/min", "min must be an integer of at most 18 digits"),
-            "integer min a float": (with_rule({"type": "integer", "min": 0.0}), "invalid_value_rule",
-                                    f"{rule}/min", "min must be an integer"),
-            "integer min a boolean": (with_rule({"type": "integer", "min": True}), "invalid_value_rule",
-                                      f"{rule}/min", "min must be an integer"),
-            "integer min null": (with_rule({"type": "integer", "min": None}), "invalid_value_rule",
-                                 f"{rule}/min", "min must be an integer"),
-            "integer max of 19 digits": (with_rule({"type": "integer", "max": 10**18}), "invalid_value_rule",
-                                         f"{rule}/max", "max must be an integer of at most 18 digits"),
-            "integer min of 19 digits": (with_rule({"type": "integer", "min": -(10**18)}),
-                                         "invalid_value_rule", f"{rule}/min", "at most 18 digits"),
-            "integer min over max": (with_rule({"type": "integer", "min": 5, "max": 4}),
-                                     "invalid_value_rule", rule, "min 5 is greater than max 4"),
+                with_rule(enum, "version"),
+                "reserved_name",
+                f"{ops}/create_copy/version",
+                "key 'version' is a name the answer form states on its own",
+            ),
+            "rule a list": (
+                with_rule(["refuse"]),
+                "invalid_value_rule",
+                rule,
+                'a value rule is {"type": "enum", "values": [...]} or {"type": "integer", "min": N, "max": N}',
+            ),
+            "rule without type": (with_rule({"values": ["a"]}), "invalid_value_rule", rule, "a value rule is"),
+            "unknown rule type": (with_rule({"type": "string"}), "invalid_value_rule", rule, "a value rule is"),
+            "rule type in another case": (
+                with_rule({"type": "Enum", "values": ["a"]}),
+                "invalid_value_rule",
+                rule,
+                "a value rule is",
+            ),
+            "rule type unhashable": (
+                with_rule({"type": ["enum"], "values": ["a"]}),
+                "invalid_value_rule",
+                rule,
+                "a value rule is",
+            ),
+            "enum with a min": (
+                with_rule({"type": "enum", "values": ["a"], "min": 1}),
+                "invalid_value_rule",
+                f"{rule}/min",
+                "unknown key 'min'",
+            ),
+            "enum without values": (
+                with_rule({"type": "enum"}),
+                "invalid_value_rule",
+                f"{rule}/values",
+                "an enum rule needs a non-empty list of values",
+            ),
+            "enum with no values": (
+                with_rule({"type": "enum", "values": []}),
+                "invalid_value_rule",
+                f"{rule}/values",
+                "non-empty list of values",
+            ),
+            "enum values a string": (
+                with_rule({"type": "enum", "values": "refuse"}),
+                "invalid_value_rule",
+                f"{rule}/values",
+                "non-empty list of values",
+            ),
+            "enum value a number": (
+                with_rule({"type": "enum", "values": ["refuse", 30]}),
+                "invalid_value_rule",
+                f"{rule}/values/1",
+                "value an int is not a token",
+            ),
+            "enum value with a space": (
+                with_rule({"type": "enum", "values": ["refuse", "over write"]}),
+                "invalid_value_rule",
+                f"{rule}/values/1",
+                "'over write'",
+            ),
+            "enum value with '='": (
+                with_rule({"type": "enum", "values": ["a=b"]}),
+                "invalid_value_rule",
+                f"{rule}/values/0",
+                "'a=b' is not a token",
+            ),
+            "enum value starting with '_'": (
+                with_rule({"type": "enum", "values": ["_a"]}),
+                "invalid_value_rule",
+                f"{rule}/values/0",
+                "'_a'",
+            ),
+            "enum value of 65 characters": (
+                with_rule({"type": "enum", "values": ["v" * 65]}),
+                "invalid_value_rule",
+                f"{rule}/values/0",
+                "at most 64",
+            ),
+            "enum value empty": (
+                with_rule({"type": "enum", "values": [""]}),
+                "invalid_value_rule",
+                f"{rule}/values/0",
+                "value '' is not a token",
+            ),
+            "enum value listed twice": (
+                with_rule({"type": "enum", "values": ["a", "b", "a"]}),
+                "invalid_value_rule",
+                f"{rule}/values/2",
+                "value 'a' is listed twice",
+            ),
+            "integer with values": (
+                with_rule({"type": "integer", "values": ["1"]}),
+                "invalid_value_rule",
+                f"{rule}/values",
+                "unknown key 'values'",
+            ),
+            "integer min a string": (
+                with_rule({"type": "integer", "min": "0"}),
+                "invalid_value_rule",
+                f"{rule}/min",
+                "min must be an integer of at most 18 digits",
+            ),
+            "integer min a float": (
+                with_rule({"type": "integer", "min": 0.0}),
+                "invalid_value_rule",
+                f"{rule}/min",
+                "min must be an integer",
+            ),
+            "integer min a boolean": (
+                with_rule({"type": "integer", "min": True}),
+                "invalid_value_rule",
+                f"{rule}/min",
+                "min must be an integer",
+            ),
+            "integer min null": (
+                with_rule({"type": "integer", "min": None}),
+                "invalid_value_rule",
+                f"{rule}/min",
+                "min must be an integer",
+            ),
+            "integer max of 19 digits": (
+                with_rule({"type": "integer", "max": 10**18}),
+                "invalid_value_rule",
+                f"{rule}/max",
+                "max must be an integer of at most 18 digits",
+            ),
+            "integer min of 19 digits": (
+                with_rule({"type": "integer", "min": -(10**18)}),
+                "invalid_value_rule",
+                f"{rule}/min",
+                "at most 18 digits",
+            ),
+            "integer min over max": (
+                with_rule({"type": "integer", "min": 5, "max": 4}),
+                "invalid_value_rule",
+                rule,
+                "min 5 is greater than max 4",
+            ),
         }
         for name, (data, reason, pointer, detail) in cases.items():
             with self.subTest(name):
@@ -239,11 +432,16 @@ class GrammarFromJsonTest(unittest.TestCase):
     def test_the_issue_example_pointer(self) -> None:
         """Guards against a pointer that stops at the rule instead of naming the bad value."""
         data = with_rule({"type": "enum", "values": ["refuse", "Over write"]})
-        error = self.refused(data, "invalid_value_rule",
-                             "/grammar/operations/create_copy/existing_path/values/1", path="manifest.json")
-        self.assertTrue(str(error).startswith(
-            "manifest.json at /grammar/operations/create_copy/existing_path/values/1: "
-            "value 'Over write' is not a token"), str(error))
+        error = self.refused(
+            data, "invalid_value_rule", "/grammar/operations/create_copy/existing_path/values/1", path="manifest.json"
+        )
+        self.assertTrue(
+            str(error).startswith(
+                "manifest.json at /grammar/operations/create_copy/existing_path/values/1: "
+                "value 'Over write' is not a token"
+            ),
+            str(error),
+        )
 
     def test_pointers_escape_slash_and_tilde(self) -> None:
         """Guards against a pointer that names another member (RFC 6901: '~' is '~0', '/' is '~1')."""
@@ -259,10 +457,14 @@ class GrammarFromJsonTest(unittest.TestCase):
 
     def test_the_first_problem_in_document_order_is_reported(self) -> None:
         """Guards against a later problem masking an earlier one (the pointer must lead to the first)."""
-        data = edited(lambda g: g["operations"].update({
-            "zeta": {"Bad": {"type": "enum", "values": ["a"]}},
-            "alpha": {"k": {"type": "nope"}},
-        }))
+        data = edited(
+            lambda g: g["operations"].update(
+                {
+                    "zeta": {"Bad": {"type": "enum", "values": ["a"]}},
+                    "alpha": {"k": {"type": "nope"}},
+                }
+            )
+        )
         self.refused(data, "invalid_name", "/grammar/operations/zeta/Bad")
         data = with_rule({"type": "enum", "values": ["a", "a", "b c"]})
         self.refused(data, "invalid_value_rule", "/grammar/operations/create_copy/existing_path/values/1")
@@ -307,8 +509,7 @@ class GrammarFromJsonTest(unittest.TestCase):
         }
         for name, (rule, expected) in cases.items():
             with self.subTest(name):
-                self.assertEqual(grammar_from_json(with_rule(rule)).rule("create_copy", "existing_path"),
-                                 expected)
+                self.assertEqual(grammar_from_json(with_rule(rule)).rule("create_copy", "existing_path"), expected)
 
     def test_summary_is_the_manifest_form(self) -> None:
         """Guards against a summary (printed by ``grammar --format json``) that cannot be read back."""
@@ -343,8 +544,9 @@ class ImmutabilityTest(unittest.TestCase):
         data["operations"]["delete"] = {"k": {"type": "integer"}}
         self.assertEqual(grammar, QUILL)
         self.assertEqual(grammar.rule("create_copy", "existing_path"), EnumRule(("refuse", "overwrite")))
-        self.assertEqual(grammar.parse("@quill create_copy existing_path=refuse"),
-                         ("create_copy", "existing_path", "refuse"))
+        self.assertEqual(
+            grammar.parse("@quill create_copy existing_path=refuse"), ("create_copy", "existing_path", "refuse")
+        )
         with self.assertRaises(DirectiveError):
             grammar.parse("@quill create_copy existing_path=merge")
 
@@ -407,18 +609,24 @@ class ValueRuleTest(unittest.TestCase):
 
     def test_integer_messages(self) -> None:
         """The detail says what a canonical integer is, and the range that was missed."""
-        self.assertEqual(IntegerRule(0, 30).check("030"), (
-            "invalid_integer", "value '030' is not a canonical non-negative integer "
-            "(ASCII digits, no '+', no leading zeros, at most 18 digits)"))
-        self.assertEqual(IntegerRule().check("+1"), (
-            "invalid_integer", "value '+1' is not a canonical integer "
-            "(ASCII digits, no '+', no leading zeros, at most 18 digits)"))
-        self.assertEqual(IntegerRule(0, 30).check("31"),
-                         ("integer_out_of_range", "value 31 is outside integer 0..30"))
-        self.assertEqual(IntegerRule(1, None).check("0"),
-                         ("integer_out_of_range", "value 0 is outside integer >= 1"))
-        self.assertEqual(IntegerRule(None, 5).check("6"),
-                         ("integer_out_of_range", "value 6 is outside integer <= 5"))
+        self.assertEqual(
+            IntegerRule(0, 30).check("030"),
+            (
+                "invalid_integer",
+                "value '030' is not a canonical non-negative integer "
+                "(ASCII digits, no '+', no leading zeros, at most 18 digits)",
+            ),
+        )
+        self.assertEqual(
+            IntegerRule().check("+1"),
+            (
+                "invalid_integer",
+                "value '+1' is not a canonical integer (ASCII digits, no '+', no leading zeros, at most 18 digits)",
+            ),
+        )
+        self.assertEqual(IntegerRule(0, 30).check("31"), ("integer_out_of_range", "value 31 is outside integer 0..30"))
+        self.assertEqual(IntegerRule(1, None).check("0"), ("integer_out_of_range", "value 0 is outside integer >= 1"))
+        self.assertEqual(IntegerRule(None, 5).check("6"), ("integer_out_of_range", "value 6 is outside integer <= 5"))
         self.assertEqual(IntegerRule().describe(), "integer")
 
     def test_enum_values_are_exact_tokens(self) -> None:
@@ -515,8 +723,11 @@ class ParseTest(unittest.TestCase):
             (prefix + "=merge", "unknown_directive_value", len(prefix + "=") + 1),
             (prefix + "=Refuse", "unknown_directive_value", len(prefix + "=") + 1),
             (prefix + "=\uff52efuse", "unknown_directive_value", len(prefix + "=") + 1),
-            ("@quill create_copy close_required=refuse", "unknown_directive_value",
-             len("@quill create_copy close_required=") + 1),
+            (
+                "@quill create_copy close_required=refuse",
+                "unknown_directive_value",
+                len("@quill create_copy close_required=") + 1,
+            ),
         ]
         for line, reason, column in cases:
             with self.subTest(line=line):
@@ -524,8 +735,7 @@ class ParseTest(unittest.TestCase):
                     QUILL.parse(line, source_id="s", path="p.md", line=4)
                 error = caught.exception
                 self.assertEqual((error.reason, error.column), (reason, column), str(error))
-                self.assertEqual((error.source_id, error.path, error.line, error.quote),
-                                 ("s", "p.md", 4, line))
+                self.assertEqual((error.source_id, error.path, error.line, error.quote), ("s", "p.md", 4, line))
                 self.assertTrue(str(error).startswith(f"source 's' (p.md:4:{column}): "), str(error))
                 self.assertTrue(str(error).isprintable(), repr(str(error)))
 
@@ -545,8 +755,7 @@ class ParseTest(unittest.TestCase):
             with self.subTest(line=line):
                 with self.assertRaises(DirectiveError) as caught:
                     QUILL.parse(line)
-                self.assertEqual((caught.exception.reason, caught.exception.column),
-                                 ("malformed_directive", column))
+                self.assertEqual((caught.exception.reason, caught.exception.column), ("malformed_directive", column))
                 self.assertIsNotNone(caught.exception.column)
                 self.assertLessEqual(caught.exception.column or 0, len(line))
 
@@ -602,20 +811,15 @@ class ParseTest(unittest.TestCase):
         """A refusal says what to do: the expected form, the known names, the allowed values or range."""
         form = "expected exactly '@quill <operation> <key>=<value>'"
         cases = {
-            "@QUILL create_copy existing_path=refuse":
-                f"{form}, got '@QUILL create_copy existing_path=refuse'; "
-                "a directive starts with '@quill ': lowercase, one space",
-            "@quill create_copy existing_path = refuse":
-                f"{form}, got '@quill create_copy existing_path = refuse'; "
-                "use single spaces, names from the grammar and nothing after the value",
-            "@quill delete existing_path=refuse":
-                "unsupported operation 'delete' (known: create_copy); a new operation is added to the "
-                "manifest's grammar first",
-            "@quill create_copy mode=refuse":
-                "unsupported key 'mode' for 'create_copy' (known: existing_path, close_required); a new key is "
-                "added to the manifest's grammar first",
-            "@quill create_copy existing_path=merge":
-                "create_copy existing_path: value 'merge' is not allowed (allowed: refuse, overwrite)",
+            "@QUILL create_copy existing_path=refuse": f"{form}, got '@QUILL create_copy existing_path=refuse'; "
+            "a directive starts with '@quill ': lowercase, one space",
+            "@quill create_copy existing_path = refuse": f"{form}, got '@quill create_copy existing_path = refuse'; "
+            "use single spaces, names from the grammar and nothing after the value",
+            "@quill delete existing_path=refuse": "unsupported operation 'delete' (known: create_copy); a new operation is added to the "
+            "manifest's grammar first",
+            "@quill create_copy mode=refuse": "unsupported key 'mode' for 'create_copy' (known: existing_path, close_required); a new key is "
+            "added to the manifest's grammar first",
+            "@quill create_copy existing_path=merge": "create_copy existing_path: value 'merge' is not allowed (allowed: refuse, overwrite)",
         }
         for line, detail in cases.items():
             with self.subTest(line=line):
@@ -625,8 +829,7 @@ class ParseTest(unittest.TestCase):
                 self.assertEqual(str(caught.exception), detail)  # no location given: the detail alone
         with self.assertRaises(DirectiveError) as caught:
             RICH.parse("@acme-widgets connect max-retries=11")
-        self.assertEqual(caught.exception.detail,
-                         "connect max-retries: value 11 is outside integer 0..10")
+        self.assertEqual(caught.exception.detail, "connect max-retries: value 11 is outside integer 0..10")
 
     def test_long_and_unprintable_lines(self) -> None:
         """Guards against a huge or hostile line making a huge or multi-line message."""
@@ -732,7 +935,17 @@ class ShapeTest(unittest.TestCase):
 
     def test_candidates_find_every_shaped_at_sign(self) -> None:
         """Guards against the cheap pre-filter skipping an at sign the shape would match (fail open)."""
-        for text in [*self.SHAPED, "&#64;quill x", "&#x40;quill x", "&commat;quill x", "@qu&#105;ll x", "@qu\\ill x", "@q\u200buill x", "@quill\xad x", "@<b>quill</b> x"]:
+        for text in [
+            *self.SHAPED,
+            "&#64;quill x",
+            "&#x40;quill x",
+            "&commat;quill x",
+            "@qu&#105;ll x",
+            "@qu\\ill x",
+            "@q\u200buill x",
+            "@quill\xad x",
+            "@<b>quill</b> x",
+        ]:
             with self.subTest(text=text):
                 encoded = text.encode("utf-8")
                 found = [p.match(encoded) for literal, p in QUILL.candidates if encoded.startswith(literal)]
@@ -740,8 +953,14 @@ class ShapeTest(unittest.TestCase):
 
     def test_candidates_skip_plain_other_words(self) -> None:
         """The filter's purpose: an at sign before a plain word that is not the namespace is skipped."""
-        for text in ("@alice reviewed", "@quilljs", "@quill_team", "@pytest.fixture", "@retry(times=3)",
-                     "user@example.com"):
+        for text in (
+            "@alice reviewed",
+            "@quilljs",
+            "@quill_team",
+            "@pytest.fixture",
+            "@retry(times=3)",
+            "user@example.com",
+        ):
             with self.subTest(text=text):
                 for _, pattern in QUILL.candidates:
                     self.assertEqual(list(pattern.finditer(text.encode("utf-8"))), [])

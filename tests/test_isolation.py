@@ -101,8 +101,9 @@ class ServiceTest(CorpusTestCase):
         requests it is eligible for (approved, of the requested version, a candidate) and no others;
         every other request is decided exactly as before the edit."""
         root = self.folder()
-        manifest = write_corpus(root, SERVICE_FILES, versions=SERVICE_VERSIONS, statuses=SERVICE_STATUSES,
-                                grammar=GRAMMAR)
+        manifest = write_corpus(
+            root, SERVICE_FILES, versions=SERVICE_VERSIONS, statuses=SERVICE_STATUSES, grammar=GRAMMAR
+        )
         before = load_documents(manifest)
         changed = root / "docs/reference.md"
         changed.write_bytes(changed.read_bytes().replace(b"=refuse", b"=overwrite"))
@@ -125,13 +126,29 @@ class ServiceTest(CorpusTestCase):
                     continue
                 refused += 1
                 self.assertEqual((new["status"], new["claims"], new["answer_request"]), ("refused", [], None))
-                self.assertIn({"source_id": "reference", "reason": "hash_mismatch", "line": None, "column": None,
-                               "message": str(after.sources["reference"].refusal)}, new["refused_sources"])
+                self.assertIn(
+                    {
+                        "source_id": "reference",
+                        "reason": "hash_mismatch",
+                        "line": None,
+                        "column": None,
+                        "message": str(after.sources["reference"].refusal),
+                    },
+                    new["refused_sources"],
+                )
                 self.assertEqual(new["reason"], first_refused(new)["reason"])
                 if "broken" not in candidates:
-                    self.assertEqual({k: new[k] for k in ("reason", "error", "source_id", "path", "line", "column")},
-                                     {"reason": "hash_mismatch", "error": "IngestionError", "source_id": "reference",
-                                      "path": "docs/reference.md", "line": None, "column": None})
+                    self.assertEqual(
+                        {k: new[k] for k in ("reason", "error", "source_id", "path", "line", "column")},
+                        {
+                            "reason": "hash_mismatch",
+                            "error": "IngestionError",
+                            "source_id": "reference",
+                            "path": "docs/reference.md",
+                            "line": None,
+                            "column": None,
+                        },
+                    )
                 self.assertNotIn("reference", new["parsed_source_ids"] or [])
                 self.assertEqual(list(new), list(decision_fields(new["reason"], unrelated=unrelated)))
         self.assertEqual((refused, same), (64 * 3 * 2, (127 * 2 - 64) * 3 * 2))
@@ -141,8 +158,10 @@ class ServiceTest(CorpusTestCase):
         import run
 
         lab = run.run_lab(FIXTURE_MANIFEST)
-        self.assertEqual((lab["changed_source"]["result"]["reason"], lab["changed_source"]["result"]["error"]),
-                         ("hash_mismatch", "IngestionError"))
+        self.assertEqual(
+            (lab["changed_source"]["result"]["reason"], lab["changed_source"]["result"]["error"]),
+            ("hash_mismatch", "IngestionError"),
+        )
         self.assertIsNone(lab["changed_source"]["result"]["eligible_source_ids"])
 
 
@@ -151,11 +170,14 @@ def failing_corpus(folder: Callable[[], Path], reason: str, *, status: str = "ap
     and ``c`` (another version), in a new folder from ``folder()``; its manifest and a context manager
     to load it in."""
     root = folder()
-    files = {"docs/a.md": page("@quill create_copy existing_path=refuse"),
-             "docs/b.md": page("@quill create_copy existing_path=refuse"),
-             "docs/c.md": page("@quill create_copy existing_path=overwrite")}
-    manifest = write_corpus(root, files, versions={"c": "2.0"}, grammar=GRAMMAR,
-                            statuses={"b": status} if status != "approved" else None)
+    files = {
+        "docs/a.md": page("@quill create_copy existing_path=refuse"),
+        "docs/b.md": page("@quill create_copy existing_path=refuse"),
+        "docs/c.md": page("@quill create_copy existing_path=overwrite"),
+    }
+    manifest = write_corpus(
+        root, files, versions={"c": "2.0"}, grammar=GRAMMAR, statuses={"b": status} if status != "approved" else None
+    )
     b = root / "docs/b.md"
     context: Any = contextlib.nullcontext()
     if reason == "duplicate_path":  # a second entry reaching a's file through a link
@@ -178,6 +200,7 @@ def failing_corpus(folder: Callable[[], Path], reason: str, *, status: str = "ap
             if opens_file(path, kwargs, b):
                 raise PermissionError(errno.EACCES, "Permission denied")
             return real_open(path, *args, **kwargs)
+
         context = mock.patch.object(os, "open", denied)
     elif reason == "source_too_large":
         with open(b, "r+b") as handle:
@@ -193,9 +216,14 @@ def failing_corpus(folder: Callable[[], Path], reason: str, *, status: str = "ap
         from _conflict_gate.reading.reader import Reading
 
         loaded = load_documents(manifest, cache=False)
-        text = render_recorded(loaded.grammar, [
-            (s.entry, s.sha256, Reading(s.claims, None, s.near_misses, s.occurrences, s.left_out))
-            for s in loaded.sources.values() if s.source_id != "b"])
+        text = render_recorded(
+            loaded.grammar,
+            [
+                (s.entry, s.sha256, Reading(s.claims, None, s.near_misses, s.occurrences, s.left_out))
+                for s in loaded.sources.values()
+                if s.source_id != "b"
+            ],
+        )
         (root / "readings.json").write_text(text, encoding="utf-8")
         data = json.loads(manifest.read_text(encoding="utf-8"))
         data["readings"] = "readings.json"
@@ -235,14 +263,37 @@ class FailedSourceTest(CorpusTestCase):
                 self.assertTrue(failed.failed)
                 self.assertFalse(corpus.sources["a"].failed)
                 assert isinstance(failed.refusal, IngestionError)
-                self.assertEqual((failed.refusal.reason, failed.sha256, failed.size, failed.claims, failed.near_misses),
-                                 (reason, "", 0, (), ()))
+                self.assertEqual(
+                    (failed.refusal.reason, failed.sha256, failed.size, failed.claims, failed.near_misses),
+                    (reason, "", 0, (), ()),
+                )
                 self.assertEqual((failed.version, failed.status, failed.path), ("1.0", "approved", "docs/b.md"))
                 result = gate(corpus, ["b", "a"], "1.0", "create_copy", "existing_path")
-                self.assertEqual({k: result[k] for k in ("status", "reason", "error", "source_id", "path", "line",
-                                                          "column", "parsed_source_ids")},
-                                 {"status": "refused", "reason": reason, "error": "IngestionError", "source_id": "b",
-                                  "path": "docs/b.md", "line": None, "column": None, "parsed_source_ids": ["a"]})
+                self.assertEqual(
+                    {
+                        k: result[k]
+                        for k in (
+                            "status",
+                            "reason",
+                            "error",
+                            "source_id",
+                            "path",
+                            "line",
+                            "column",
+                            "parsed_source_ids",
+                        )
+                    },
+                    {
+                        "status": "refused",
+                        "reason": reason,
+                        "error": "IngestionError",
+                        "source_id": "b",
+                        "path": "docs/b.md",
+                        "line": None,
+                        "column": None,
+                        "parsed_source_ids": ["a"],
+                    },
+                )
                 self.assertEqual(result["message"], str(failed.refusal))
                 self.assertTrue(result["message"].startswith("source 'b' (docs/b.md"), result["message"])
                 self.assertEqual(gate(corpus, ["a"], "1.0", "create_copy", "existing_path")["status"], "ready")
@@ -251,9 +302,15 @@ class FailedSourceTest(CorpusTestCase):
 
     def test_a_failed_draft_never_refuses(self) -> None:
         root = self.folder()
-        manifest = write_corpus(root, {"docs/a.md": page("@quill create_copy existing_path=refuse"),
-                                       "docs/b.md": page("@quill create_copy existing_path=refuse")},
-                                statuses={"b": "draft"}, grammar=GRAMMAR)
+        manifest = write_corpus(
+            root,
+            {
+                "docs/a.md": page("@quill create_copy existing_path=refuse"),
+                "docs/b.md": page("@quill create_copy existing_path=refuse"),
+            },
+            statuses={"b": "draft"},
+            grammar=GRAMMAR,
+        )
         (root / "docs/b.md").unlink()
         corpus = load_documents(manifest, strict=False)
         result = gate(corpus, ["a", "b"], "1.0", "create_copy", "existing_path")
@@ -267,8 +324,9 @@ class FailedSourceTest(CorpusTestCase):
         cases = {
             "manifest_not_json": b"{",
             "invalid_sha256": json.dumps({**data, "documents": [{**data["documents"][0], "sha256": "x"}]}).encode(),
-            "duplicate_path": json.dumps({**data, "documents": [data["documents"][0],
-                                                                {**data["documents"][0], "source_id": "b"}]}).encode(),
+            "duplicate_path": json.dumps(
+                {**data, "documents": [data["documents"][0], {**data["documents"][0], "source_id": "b"}]}
+            ).encode(),
         }
         for reason, raw in cases.items():
             with self.subTest(reason):
@@ -278,14 +336,31 @@ class FailedSourceTest(CorpusTestCase):
                 self.assertEqual(caught.exception.reason, reason)
         manifest.write_text(json.dumps({**data, "grammar": {**GRAMMAR, "namespace": "Quill"}}), encoding="utf-8")
         from _conflict_gate.base.errors import GrammarError
+
         with self.assertRaises(GrammarError):
             load_documents(manifest, strict=False)
 
     def test_source_keeps_its_fields_and_the_corpus_its_shape(self) -> None:
         """Guards against a merge-breaking reshuffle: the fields callers construct and read by position
         (a new field comes last, with a default, so positional constructions keep working)."""
-        self.assertEqual(Source._fields, ("source_id", "version", "status", "path", "url", "sha256", "size", "claims",
-                                          "refusal", "near_misses", "entry", "occurrences", "left_out"))
+        self.assertEqual(
+            Source._fields,
+            (
+                "source_id",
+                "version",
+                "status",
+                "path",
+                "url",
+                "sha256",
+                "size",
+                "claims",
+                "refusal",
+                "near_misses",
+                "entry",
+                "occurrences",
+                "left_out",
+            ),
+        )
         self.assertEqual(Source._field_defaults, {"occurrences": (), "left_out": ()})
         corpus = load_documents(FIXTURE_MANIFEST)
         self.assertEqual(corpus.failed, ())
@@ -293,9 +368,18 @@ class FailedSourceTest(CorpusTestCase):
 
 
 #: Every per-source reason the tests above produce (test_decision's reason table counts on this list).
-FAILURES = ("duplicate_path", "path_outside_root", "source_missing", "source_not_regular_file",
-            "source_unreadable", "source_too_large", "hash_mismatch", "source_unpinned", "source_not_utf8",
-            "reading_unusable")
+FAILURES = (
+    "duplicate_path",
+    "path_outside_root",
+    "source_missing",
+    "source_not_regular_file",
+    "source_unreadable",
+    "source_too_large",
+    "hash_mismatch",
+    "source_unpinned",
+    "source_not_utf8",
+    "reading_unusable",
+)
 
 
 def code(name: str) -> int:
@@ -307,8 +391,9 @@ class CliIsolationTest(CorpusTestCase):
 
     def setUp(self) -> None:
         self.root = self.folder()
-        self.manifest = write_corpus(self.root, SERVICE_FILES, versions=SERVICE_VERSIONS,
-                                     statuses=SERVICE_STATUSES, grammar=GRAMMAR)
+        self.manifest = write_corpus(
+            self.root, SERVICE_FILES, versions=SERVICE_VERSIONS, statuses=SERVICE_STATUSES, grammar=GRAMMAR
+        )
         self.m = str(self.manifest)
 
     def change(self, rel: str) -> None:
@@ -317,8 +402,21 @@ class CliIsolationTest(CorpusTestCase):
 
     def gate(self, *ids: str, strict: bool | None = None, key: str = "existing_path") -> tuple[int, str, str]:
         flags = [] if strict is None else ["--strict" if strict else "--no-strict"]
-        return run_cli(["gate", "--manifest", self.m, "--version", "1.0", "--operation", "create_copy",
-                        "--claim", key, *flags, *ids])
+        return run_cli(
+            [
+                "gate",
+                "--manifest",
+                self.m,
+                "--version",
+                "1.0",
+                "--operation",
+                "create_copy",
+                "--claim",
+                key,
+                *flags,
+                *ids,
+            ]
+        )
 
     def test_gate_verifies_its_candidates_only(self) -> None:
         """Guards against a gate that fails on, or pays for, pages it was not asked about (issue 33):
@@ -346,8 +444,9 @@ class CliIsolationTest(CorpusTestCase):
         self.assertEqual((status, json.loads(out)["reason"]), (code("refused"), "source_unpinned"))
         status, out, err = run_cli(["audit", "--manifest", self.m, "--format", "json"])
         self.assertEqual(status, code("input"), err)  # reported with every other finding, then exit 6
-        self.assertIn(("rival", "source_unpinned"), [(r["source_id"], r["reason"]) for r in
-                                                      json.loads(out)["refused_sources"]])
+        self.assertIn(
+            ("rival", "source_unpinned"), [(r["source_id"], r["reason"]) for r in json.loads(out)["refused_sources"]]
+        )
 
     def test_gate_is_strict_unless_told(self) -> None:
         self.change("docs/reference.md")
@@ -355,22 +454,31 @@ class CliIsolationTest(CorpusTestCase):
             status, out, err = self.gate("guide", "reference", strict=strict)
             self.assertEqual((status, out), (code("input"), ""))
             self.assertTrue(err.startswith("conflict-gate: error: source 'reference' (docs/reference.md): "), err)
-            self.assertTrue(err.rstrip("\n").endswith(f"[hash_mismatch]; if the edit is intended, re-pin: "
-                                                      f"conflict-gate pin --manifest {self.m}"), err)
+            self.assertTrue(
+                err.rstrip("\n").endswith(
+                    f"[hash_mismatch]; if the edit is intended, re-pin: conflict-gate pin --manifest {self.m}"
+                ),
+                err,
+            )
         status, out, err = self.gate("guide", "reference", strict=False)
         self.assertEqual((status, json.loads(out)["reason"]), (code("refused"), "hash_mismatch"))
-        self.assertEqual(err.splitlines()[0],
-                         "conflict-gate: warning: 1 of 2 candidate sources failed verification (first: "
-                         f"{load_documents(self.m, strict=False).sources['reference'].refusal} [hash_mismatch]); "
-                         f"if the edit is intended, re-pin: conflict-gate pin --manifest {self.m}; "
-                         "each refuses the requests it is eligible for")
+        self.assertEqual(
+            err.splitlines()[0],
+            "conflict-gate: warning: 1 of 2 candidate sources failed verification (first: "
+            f"{load_documents(self.m, strict=False).sources['reference'].refusal} [hash_mismatch]); "
+            f"if the edit is intended, re-pin: conflict-gate pin --manifest {self.m}; "
+            "each refuses the requests it is eligible for",
+        )
         self.assertEqual(err.splitlines()[1], f"refused: {json.loads(out)['message']} [hash_mismatch]")
         (self.root / "docs/rival.md").unlink()  # a page gone as well: each reason with its own fix
         status, out, err = self.gate("guide", "reference", "rival", strict=False)
         self.assertEqual(status, code("refused"))
-        self.assertIn(f"; [hash_mismatch] if the edit is intended, re-pin: conflict-gate pin --manifest {self.m}; "
-                      "[source_missing] restore the file, or remove its entry from the manifest (with \"sources\": "
-                      f"conflict-gate init --update --prune --manifest {self.m}); each refuses", err)
+        self.assertIn(
+            f"; [hash_mismatch] if the edit is intended, re-pin: conflict-gate pin --manifest {self.m}; "
+            '[source_missing] restore the file, or remove its entry from the manifest (with "sources": '
+            f"conflict-gate init --update --prune --manifest {self.m}); each refuses",
+            err,
+        )
 
     def test_audit_names_two_bad_pages_and_exits_6(self) -> None:
         """The issue's "Done when": one page changed, one missing; the audit reports both, then exits 6."""
@@ -379,16 +487,30 @@ class CliIsolationTest(CorpusTestCase):
         status, out, err = run_cli(["audit", "--manifest", self.m, "--format", "json"])
         self.assertEqual(status, code("input"), err)
         self.assertEqual(err.count("\n"), 1)
-        self.assertTrue(err.startswith("conflict-gate: error: 2 of 7 sources failed verification (first: "
-                                       "source 'reference' (docs/reference.md): sha256 is "), err)
+        self.assertTrue(
+            err.startswith(
+                "conflict-gate: error: 2 of 7 sources failed verification (first: "
+                "source 'reference' (docs/reference.md): sha256 is "
+            ),
+            err,
+        )
         report = json.loads(out)
-        failed = [(r["source_id"], r["error"], r["reason"], r["path"], r["line"]) for r in report["refused_sources"]
-                  if r["error"] == "IngestionError"]
-        self.assertEqual(failed, [("reference", "IngestionError", "hash_mismatch", "docs/reference.md", None),
-                                  ("rival", "IngestionError", "source_missing", "docs/rival.md", None)])
+        failed = [
+            (r["source_id"], r["error"], r["reason"], r["path"], r["line"])
+            for r in report["refused_sources"]
+            if r["error"] == "IngestionError"
+        ]
+        self.assertEqual(
+            failed,
+            [
+                ("reference", "IngestionError", "hash_mismatch", "docs/reference.md", None),
+                ("rival", "IngestionError", "source_missing", "docs/rival.md", None),
+            ],
+        )
         self.assertEqual((report["summary"]["failed"], report["summary"]["refused"], report["clean"]), (2, 3, False))
-        self.assertEqual([g["source_ids"] for g in report["operations"] if g["version"] == "1.0"],
-                         [["guide"], ["mover"]])
+        self.assertEqual(
+            [g["source_ids"] for g in report["operations"] if g["version"] == "1.0"], [["guide"], ["mover"]]
+        )
         status, markdown, err = run_cli(["audit", "--manifest", self.m])
         self.assertEqual(status, code("input"))
         section = markdown.split("## Sources that failed verification\n\n", 1)[1].split("\n\n", 1)[0]
@@ -404,9 +526,11 @@ class CliIsolationTest(CorpusTestCase):
         self.assertEqual(status, code("ok"))
         decision = self.root / "decision.json"
         decision.write_text(out, encoding="utf-8")
-        answer = (b"`existing_path=refuse` (`version=1.0`).\n"
-                  b"`@quill create_copy existing_path=refuse` [source: guide:5]\n"
-                  b"`@quill create_copy existing_path=refuse` [source: reference:5]\n")
+        answer = (
+            b"`existing_path=refuse` (`version=1.0`).\n"
+            b"`@quill create_copy existing_path=refuse` [source: guide:5]\n"
+            b"`@quill create_copy existing_path=refuse` [source: reference:5]\n"
+        )
         argv = ["check-answer", "--manifest", self.m, "--decision", str(decision), "--answer", "-"]
         status, out, err = run_cli([*argv, "--no-strict"], stdin=answer)
         self.assertEqual((status, json.loads(out)["verdict"]), (code("ok"), "supported"), err)
@@ -421,13 +545,16 @@ class CliIsolationTest(CorpusTestCase):
         status, out, _ = self.gate("guide", "reference")
         decision = self.root / "decision.json"
         decision.write_text(out, encoding="utf-8")
-        supported = (b"`existing_path=refuse` (`version=1.0`).\n"
-                     b"`@quill create_copy existing_path=refuse` [source: guide:5]\n"
-                     b"`@quill create_copy existing_path=refuse` [source: reference:5]\n")
+        supported = (
+            b"`existing_path=refuse` (`version=1.0`).\n"
+            b"`@quill create_copy existing_path=refuse` [source: guide:5]\n"
+            b"`@quill create_copy existing_path=refuse` [source: reference:5]\n"
+        )
         elsewhere = supported + b"`@quill create_copy existing_path=overwrite` [source: guide:5]\n"  # rival's text
         argv = ["check-answer", "--manifest", self.m, "--decision", str(decision), "--answer", "-"]
-        before = {name: run_cli(argv, stdin=answer) for name, answer in (("supported", supported),
-                                                                          ("elsewhere", elsewhere))}
+        before = {
+            name: run_cli(argv, stdin=answer) for name, answer in (("supported", supported), ("elsewhere", elsewhere))
+        }
         self.assertEqual(before["supported"][0], code("ok"))
         self.assertEqual([f["kind"] for f in json.loads(before["elsewhere"][1])["findings"]], ["misattributed"])
         self.change("docs/next.md")  # no candidate of the decision
@@ -441,15 +568,19 @@ class CliIsolationTest(CorpusTestCase):
 def set_aside_corpus(case: CorpusTestCase) -> Corpus:
     """``a``, ``b`` agree on create_copy; ``m`` is about move; ``s`` is about create_copy but silent on
     existing_path; ``p`` declares nothing; ``x`` is refused; ``n`` is of 2.0."""
-    corpus, _ = case.corpus({
-        "docs/a.md": page("@quill create_copy existing_path=refuse", "@quill create_copy close_required=yes"),
-        "docs/b.md": page("@quill create_copy existing_path=refuse"),
-        "docs/m.md": page("@quill move existing_path=overwrite"),
-        "docs/n.md": page("@quill create_copy existing_path=overwrite"),
-        "docs/p.md": page("Only prose here."),
-        "docs/s.md": page("@quill create_copy close_required=no"),
-        "docs/x.md": page("@quill create_copy existing_path = refuse"),
-    }, versions={"n": "2.0"}, grammar=GRAMMAR)
+    corpus, _ = case.corpus(
+        {
+            "docs/a.md": page("@quill create_copy existing_path=refuse", "@quill create_copy close_required=yes"),
+            "docs/b.md": page("@quill create_copy existing_path=refuse"),
+            "docs/m.md": page("@quill move existing_path=overwrite"),
+            "docs/n.md": page("@quill create_copy existing_path=overwrite"),
+            "docs/p.md": page("Only prose here."),
+            "docs/s.md": page("@quill create_copy close_required=no"),
+            "docs/x.md": page("@quill create_copy existing_path = refuse"),
+        },
+        versions={"n": "2.0"},
+        grammar=GRAMMAR,
+    )
     return corpus
 
 
@@ -459,18 +590,36 @@ class SetAsideTest(CorpusTestCase):
     def setUp(self) -> None:
         self.c = set_aside_corpus(self)
 
-    def decide(self, ids: list[str], version: str = "1.0", operation: str = "create_copy",
-               key: str = "existing_path", unrelated: str = "set_aside") -> dict[str, Any]:
+    def decide(
+        self,
+        ids: list[str],
+        version: str = "1.0",
+        operation: str = "create_copy",
+        key: str = "existing_path",
+        unrelated: str = "set_aside",
+    ) -> dict[str, Any]:
         result = gate(self.c, ids, version, operation, key, unrelated=unrelated)
         self.assertEqual(list(result), list(decision_fields(result["reason"], unrelated=unrelated)))
         return dict(result)
 
     def test_decisions(self) -> None:
         cases = [  # candidates, version, operation -> reason, set aside, extra fields
-            (["a", "b", "m", "p"], "1.0", "create_copy", "eligible_directives_agree", ["m", "p"],
-             {"agreed_value": "refuse"}),
-            (["a", "s", "m"], "1.0", "create_copy", "requested_claim_missing", ["m"],
-             {"missing_claim_source_ids": ["s"]}),
+            (
+                ["a", "b", "m", "p"],
+                "1.0",
+                "create_copy",
+                "eligible_directives_agree",
+                ["m", "p"],
+                {"agreed_value": "refuse"},
+            ),
+            (
+                ["a", "s", "m"],
+                "1.0",
+                "create_copy",
+                "requested_claim_missing",
+                ["m"],
+                {"missing_claim_source_ids": ["s"]},
+            ),
             (["m", "p"], "1.0", "create_copy", "no_related_source", ["m", "p"], {}),
             (["a", "x", "m"], "1.0", "create_copy", "malformed_directive", ["m"], {"parsed_source_ids": ["a", "m"]}),
             (["a", "m"], "2.0", "create_copy", "no_eligible_version", [], {}),
@@ -503,8 +652,9 @@ class SetAsideTest(CorpusTestCase):
                 self.assertEqual(render_json(default), render_json(self.decide(ids, unrelated="withhold")))
                 self.assertNotIn("set_aside_unrelated_ids", default)
                 self.assertEqual(list(default), list(decision_fields(default["reason"])))
-        self.assertEqual(gate(self.c, ["m", "p"], "1.0", "create_copy", "existing_path")["reason"],
-                         "requested_claim_missing")
+        self.assertEqual(
+            gate(self.c, ["m", "p"], "1.0", "create_copy", "existing_path")["reason"], "requested_claim_missing"
+        )
 
     def test_an_unknown_option_is_a_gate_error(self) -> None:
         for value in ("set-aside", "SET_ASIDE", "", None, 1, ["set_aside"]):
@@ -515,19 +665,37 @@ class SetAsideTest(CorpusTestCase):
 
     def test_the_answer_check_rebuilds_a_set_aside_decision(self) -> None:
         decision = self.decide(["a", "b", "m"])
-        answer = ("`existing_path=refuse` (`version=1.0`).\n"
-                  "`@quill create_copy existing_path=refuse` [source: a:5]\n"
-                  "`@quill create_copy existing_path=refuse` [source: b:5]\n")
+        answer = (
+            "`existing_path=refuse` (`version=1.0`).\n"
+            "`@quill create_copy existing_path=refuse` [source: a:5]\n"
+            "`@quill create_copy existing_path=refuse` [source: b:5]\n"
+        )
         self.assertEqual(check_answer(self.c, decision, answer)["verdict"], "supported")
         stripped = {k: v for k, v in decision.items() if k != "set_aside_unrelated_ids"}
         with self.assertRaises(DecisionError):  # rebuilt with the default: requested_claim_missing
             check_answer(self.c, stripped, answer)
 
     def test_command_line(self) -> None:
-        _, manifest = self.corpus({"docs/a.md": page("@quill create_copy existing_path=refuse"),
-                                   "docs/m.md": page("@quill move existing_path=overwrite")}, grammar=GRAMMAR)
-        argv = ["gate", "--manifest", str(manifest), "--version", "1.0", "--claim", "existing_path",
-                "--operation", "create_copy", "a", "m"]
+        _, manifest = self.corpus(
+            {
+                "docs/a.md": page("@quill create_copy existing_path=refuse"),
+                "docs/m.md": page("@quill move existing_path=overwrite"),
+            },
+            grammar=GRAMMAR,
+        )
+        argv = [
+            "gate",
+            "--manifest",
+            str(manifest),
+            "--version",
+            "1.0",
+            "--claim",
+            "existing_path",
+            "--operation",
+            "create_copy",
+            "a",
+            "m",
+        ]
         status, out, err = run_cli(argv)
         self.assertEqual((status, json.loads(out)["reason"]), (code("not_in_docs"), "requested_claim_missing"))
         status, out, err = run_cli([*argv[:-2], "--set-aside-unrelated", "a", "m"])
@@ -535,8 +703,9 @@ class SetAsideTest(CorpusTestCase):
         self.assertEqual(json.loads(out)["set_aside_unrelated_ids"], ["m"])
         status, out, err = run_cli([*argv[:-2], "--set-aside-unrelated", "m"])
         self.assertEqual((status, json.loads(out)["reason"]), (code("not_in_docs"), "no_related_source"))
-        self.assertEqual(err, "not_in_docs: every eligible candidate is about other operations than create_copy "
-                              "(set aside: m)\n")
+        self.assertEqual(
+            err, "not_in_docs: every eligible candidate is about other operations than create_copy (set aside: m)\n"
+        )
 
 
 class AuditGrowthTest(CorpusTestCase):
@@ -547,8 +716,9 @@ class AuditGrowthTest(CorpusTestCase):
         """``count`` pages, page ``i`` declaring both keys of its own operation ``op<i>``."""
         rules = {"timeout": {"type": "integer", "min": 0}, "mode": {"type": "enum", "values": ["a", "b"]}}
         grammar = {"namespace": "acme", "product": "Acme", "operations": {f"op{i}": rules for i in range(count)}}
-        files = {f"docs/p{i}.md": f"# op{i}\n\n@acme op{i} timeout=30\n@acme op{i} mode=a\n".encode()
-                 for i in range(count)}
+        files = {
+            f"docs/p{i}.md": f"# op{i}\n\n@acme op{i} timeout=30\n@acme op{i} mode=a\n".encode() for i in range(count)
+        }
         return grammar, files
 
     def test_pages_about_other_operations_are_not_gaps(self) -> None:
@@ -557,11 +727,14 @@ class AuditGrowthTest(CorpusTestCase):
         grammar, files = self.own_operations(6)
         corpus, _ = self.corpus(files, grammar=grammar)
         report = audit(corpus)
-        self.assertEqual({k: report["summary"][k] for k in ("agree", "conflict", "partial")},
-                         {"agree": 12, "conflict": 0, "partial": 0})
+        self.assertEqual(
+            {k: report["summary"][k] for k in ("agree", "conflict", "partial")},
+            {"agree": 12, "conflict": 0, "partial": 0},
+        )
         self.assertTrue(report["clean"])
-        self.assertEqual([(g["operation"], g["source_ids"]) for g in report["operations"]],
-                         [(f"op{i}", [f"p{i}"]) for i in range(6)])
+        self.assertEqual(
+            [(g["operation"], g["source_ids"]) for g in report["operations"]], [(f"op{i}", [f"p{i}"]) for i in range(6)]
+        )
 
     def test_the_report_grows_with_pages_and_claims(self) -> None:
         """Regression: each page was listed under every key of every other page (1,000 pages, 20 MB).
@@ -583,9 +756,10 @@ class AuditGrowthTest(CorpusTestCase):
         corpus, _ = self.corpus(files, grammar=grammar)
         (op0,) = [g for g in audit(corpus)["operations"] if g["operation"] == "op0"]
         self.assertEqual(op0["source_ids"], ["p0", "q"])
-        self.assertEqual([(e["claim_key"], e["status"], e["silent"]) for e in op0["keys"]],
-                         [("mode", "agree", []),
-                          ("timeout", "partial", [{"source_id": "q", "path": "docs/q.md", "line": 5}])])
+        self.assertEqual(
+            [(e["claim_key"], e["status"], e["silent"]) for e in op0["keys"]],
+            [("mode", "agree", []), ("timeout", "partial", [{"source_id": "q", "path": "docs/q.md", "line": 5}])],
+        )
 
 
 def walk(node: Any) -> Iterator[Any]:
@@ -603,15 +777,22 @@ class SuggestTest(CorpusTestCase):
 
     @classmethod
     def setUpClass(cls) -> None:
-        cls.ids = [f"{version}/{topic}-{i:05d}" for i in range(25_000)
-                   for version, topic in (("1.0", "connect"), ("2.0", "connect"), ("1.0", "retry"), ("2.0", "guide"))]
+        cls.ids = [
+            f"{version}/{topic}-{i:05d}"
+            for i in range(25_000)
+            for version, topic in (("1.0", "connect"), ("2.0", "connect"), ("1.0", "retry"), ("2.0", "guide"))
+        ]
         cls.index = IdIndex(cls.ids)
 
     def test_a_bounded_neighbourhood_is_ranked(self) -> None:
         """Guards against ranking every id (21 ms at 10,000 ids, 2 s at a million): at most 4 * WINDOW."""
         self.assertEqual(len(self.index), 100_000)
-        cases = {"2.0/connect-00123x": "2.0/connect-00123", "3.0/connect-00123": "2.0/connect-00123",
-                 "1.0/retry-0o123": None, "nothing-like-it": None}
+        cases = {
+            "2.0/connect-00123x": "2.0/connect-00123",
+            "3.0/connect-00123": "2.0/connect-00123",
+            "1.0/retry-0o123": None,
+            "nothing-like-it": None,
+        }
         for unknown, expected in cases.items():
             with self.subTest(unknown):
                 self.assertLessEqual(len(self.index.neighbours(unknown)), 4 * WINDOW)
@@ -626,8 +807,10 @@ class SuggestTest(CorpusTestCase):
         """Regression: a multi-megabyte unknown id cost tens of times its size in the hint (difflib
         indexes the word), and listing every id cost memory that grew with the corpus."""
         unknown = "2.0/connect-" + "7" * 4_000_000
-        for what, run in (("the index", lambda: self.index.close(unknown)),
-                          ("a normal id", lambda: self.index.close("2.0/connect-00123x"))):
+        for what, run in (
+            ("the index", lambda: self.index.close(unknown)),
+            ("a normal id", lambda: self.index.close("2.0/connect-00123x")),
+        ):
             with self.subTest(what):
                 self.assertLess(peak_bytes(run), 64 * 1024)  # 100,000 ids listed would be 800 KB
         corpus = load_documents(FIXTURE_MANIFEST)

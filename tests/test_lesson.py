@@ -74,8 +74,15 @@ SAVED = REPO / "expected-result.json"
 MANIFEST = REPO / "manifest.json"
 LESSON_LIMIT = 16_000  # bytes
 #: What a fresh clone holds for the lab: each transcript runs in a copy of these.
-LAB_FILES = ("docs", "_conflict_gate", "manifest.json", "expected-result.json", "run.py", "conflict_gate.py",
-             "load_documents.py")
+LAB_FILES = (
+    "docs",
+    "_conflict_gate",
+    "manifest.json",
+    "expected-result.json",
+    "run.py",
+    "conflict_gate.py",
+    "load_documents.py",
+)
 
 _DASH = "[–-]"  # a span is written a–b, with an en dash (a hyphen is accepted)
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{12,64}(?![0-9A-Za-z])")
@@ -133,7 +140,7 @@ class Lesson:
                 j = i + 1
                 while j < len(lines) and not re.match(rf"^{re.escape(marker[0])}{{{len(marker)},}}\s*$", lines[j]):
                     j += 1
-                self.blocks.append(Block(fence.group(2), lines[i + 1:j], i))
+                self.blocks.append(Block(fence.group(2), lines[i + 1 : j], i))
                 self.prose.extend([""] * (j + 1 - i))
                 i = j + 1
                 continue
@@ -142,9 +149,10 @@ class Lesson:
                 headings.append((i, len(heading.group(1)), heading.group(2)))
             self.prose.append(lines[i])
             i += 1
-        self.sections = [Section(index, level, title,
-                                 next((o for o, other, _ in headings[n + 1:] if other <= level), len(lines)))
-                         for n, (index, level, title) in enumerate(headings)]
+        self.sections = [
+            Section(index, level, title, next((o for o, other, _ in headings[n + 1 :] if other <= level), len(lines)))
+            for n, (index, level, title) in enumerate(headings)
+        ]
         self.prose_text = "\n".join(self.prose)
         self.exercises = [s for s in self.sections if s.title.startswith("Exercise")]
         self.case_sections = [(s, m.groups()) for s in self.sections if (m := _CASE_HEADING.search(s.title))]
@@ -153,8 +161,11 @@ class Lesson:
 
     def rows(self, pattern: str, section: Section | None = None) -> list[re.Match[str]]:
         """Prose lines (of ``section``) that match ``pattern`` whole, stripped."""
-        return [m for index, line in enumerate(self.prose)
-                if (section is None or section.holds(index)) and (m := re.fullmatch(pattern, line.strip()))]
+        return [
+            m
+            for index, line in enumerate(self.prose)
+            if (section is None or section.holds(index)) and (m := re.fullmatch(pattern, line.strip()))
+        ]
 
     def paragraphs(self) -> list[tuple[int, str]]:
         """``(first line index, text)`` of every prose paragraph (a heading or a table is one too)."""
@@ -171,7 +182,7 @@ class Lesson:
         return found
 
     def section_text(self, section: Section) -> str:
-        return "\n".join(self.prose[section.start:section.end])
+        return "\n".join(self.prose[section.start : section.end])
 
     def exercise_of(self, index: int) -> Section | None:
         return next((s for s in self.exercises if s.holds(index)), None)
@@ -209,8 +220,12 @@ class Saved:
         self.answers = {answer["path"]: answer for answer in saved["answers"]}
         self.findings = [finding for answer in saved["answers"] for finding in answer["findings"]]
         self.refusals = [r for r in walk(saved) if isinstance(r, dict) and r.get("line") and r.get("column")]
-        self.digests = {match for value in walk(saved) if isinstance(value, str)
-                        for match in re.findall(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])", value)}
+        self.digests = {
+            match
+            for value in walk(saved)
+            if isinstance(value, str)
+            for match in re.findall(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])", value)
+        }
         self.source_ids = {d["source_id"] for d in json.loads(MANIFEST.read_text(encoding="utf-8"))["documents"]}
 
 
@@ -231,8 +246,10 @@ def walk(value: Any) -> Iterator[Any]:
 
 def is_excerpt_of(excerpt: dict[str, Any], scope: Any) -> bool:
     """True when one object inside ``scope`` holds every key of ``excerpt`` with an equal value."""
-    return any(isinstance(obj, dict) and all(key in obj and obj[key] == value for key, value in excerpt.items())
-               for obj in walk(scope))
+    return any(
+        isinstance(obj, dict) and all(key in obj and obj[key] == value for key, value in excerpt.items())
+        for obj in walk(scope)
+    )
 
 
 def gate_exit_code(result: dict[str, Any]) -> int:
@@ -358,15 +375,24 @@ class ShellTranscript(Transcript):
         bin_dir = root / ".bin"
         bin_dir.mkdir()
         (bin_dir / "python").symlink_to(sys.executable)
-        self.env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-                    "PYTHONDONTWRITEBYTECODE": "1"}
+        self.env = {
+            **os.environ,
+            "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
 
     def run(self, command: str, heredoc: str | None) -> list[str]:
         if command == "echo $?":  # each command is its own sh, so the last status is kept here
             return [str(self.status)]
         script = command if heredoc is None else f"{command} <<'EOF'\n{heredoc}EOF\n"
-        done = subprocess.run(["sh", "-c", script], cwd=self.root, env=self.env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, check=False)
+        done = subprocess.run(
+            ["sh", "-c", script],
+            cwd=self.root,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            check=False,
+        )
         self.status = done.returncode
         return done.stdout.decode("utf-8").splitlines()
 
@@ -399,8 +425,13 @@ def check_promises(lesson: Lesson, saved: Saved) -> list[str]:
         path, quote = claim["path"], claim["quote"]
         ways = [
             any(c == f"sed -n '{claim['start_line']}p' {path}" and quote in out for c, out in commands),
-            any(path in c and "read_bytes()" in c and f"[{claim['byte_start']}:{claim['byte_end']}]" in c
-                and quote in out for c, out in commands),
+            any(
+                path in c
+                and "read_bytes()" in c
+                and f"[{claim['byte_start']}:{claim['byte_end']}]" in c
+                and quote in out
+                for c, out in commands
+            ),
             any(path in c and f"[{claim['start']}:{claim['end']}]" in c and quote in out for c, out in commands),
         ]
         if all(ways):
@@ -438,8 +469,9 @@ def check_own_tree(lesson: Lesson, saved: Saved) -> list[str]:
         return [f"{last.title}: no python run.py init"]
     folder = words[init][3]
     problems = []
-    pages = [w[2] for w in words[:init] if w[:2] == ["cat", ">"] and w[2].startswith(folder + "/")
-             and w[2].endswith(".md")]
+    pages = [
+        w[2] for w in words[:init] if w[:2] == ["cat", ">"] and w[2].startswith(folder + "/") and w[2].endswith(".md")
+    ]
     if len(pages) != 2:
         problems.append(f"{last.title}: {len(pages)} pages written into {folder}/ before init, not 2")
     if Path(folder).parts[0] in LAB_FILES:
@@ -449,7 +481,7 @@ def check_own_tree(lesson: Lesson, saved: Saved) -> list[str]:
     gate = next((i for i, w in enumerate(words) if w[2:5] == ["gate", "--manifest", manifest]), None)
     if pin is None or gate is None or not init < pin < gate:
         return [*problems, f"{last.title}: not init, then pin --manifest {manifest}, then gate on it"]
-    status = next((expected for command, _, expected in steps[gate + 1:] if command == "echo $?"), None)
+    status = next((expected for command, _, expected in steps[gate + 1 :] if command == "echo $?"), None)
     if status != [str(EXIT_CODES["ok"][0])]:
         problems.append(f"{last.title}: the first gate of the learner's pages does not exit 0 (ready)")
     return problems
@@ -465,10 +497,12 @@ def check_outputs_are_ignored(lesson: Lesson, saved: Saved) -> list[str]:
             for flag in (">", "--output", "-p"):
                 if flag in words[:-1]:
                     written.add(Path(words[words.index(flag) + 1]).parts[0])
-    missing = [name for name in sorted(written)
-               if f"/{name}" not in ignored and f"/{name}/" not in ignored]
-    return [f"{name}, written by the lesson, is not in .gitignore" for name in missing] if written \
+    missing = [name for name in sorted(written) if f"/{name}" not in ignored and f"/{name}/" not in ignored]
+    return (
+        [f"{name}, written by the lesson, is not in .gitignore" for name in missing]
+        if written
         else ["the lesson writes nothing"]
+    )
 
 
 def check_case_table(lesson: Lesson, saved: Saved) -> list[str]:
@@ -489,14 +523,17 @@ def check_case_table(lesson: Lesson, saved: Saved) -> list[str]:
         }
         set_aside = dict(re.findall(r"`([^`]+)` \(([^)]+)\)", aside))
         versions = {c["source_id"]: c["version"] for c in result["candidates"]}
-        shown["set aside"] = (sorted(set_aside.items()),
-                              sorted((i, versions[i]) for i in
-                                     result["excluded_wrong_version_ids"] + result["excluded_unapproved_ids"]))
+        shown["set aside"] = (
+            sorted(set_aside.items()),
+            sorted((i, versions[i]) for i in result["excluded_wrong_version_ids"] + result["excluded_unapproved_ids"]),
+        )
         for what, (said, truth) in shown.items():
             if said != truth:
                 problems.append(f"case table, {case_id}: {what} {said!r}, saved {truth!r}")
-        for cell, found in ((eligible, re.sub(r"`[^`]+`|, ", "", eligible)),
-                            (aside, re.sub(r"`[^`]+` \([^)]+\)|, ", "", aside))):
+        for cell, found in (
+            (eligible, re.sub(r"`[^`]+`|, ", "", eligible)),
+            (aside, re.sub(r"`[^`]+` \([^)]+\)|, ", "", aside)),
+        ):
             if found.strip() and cell.strip() != "none":
                 problems.append(f"case table, {case_id}: a cell holds more than ids: {cell!r}")
     in_sections = sorted(case_id for _, (case_id, _, _) in lesson.case_sections)
@@ -512,8 +549,9 @@ def check_case_sections(lesson: Lesson, saved: Saved) -> list[str]:
     for _, (case_id, status, reason) in lesson.case_sections:
         result = saved.records.get(case_id, {}).get("result", {})
         if (status, reason) != (result.get("status"), result.get("reason")):
-            problems.append(f"section {case_id}: {status}, {reason}; saved {result.get('status')}, "
-                            f"{result.get('reason')}")
+            problems.append(
+                f"section {case_id}: {status}, {reason}; saved {result.get('status')}, {result.get('reason')}"
+            )
     return problems
 
 
@@ -532,14 +570,16 @@ def check_what_is_said_of_a_case(lesson: Lesson, saved: Saved) -> list[str]:
         result = record["result"]
         for name in code_spans(text):
             if (name in _STATUSES and name != result["status"]) or (name in _REASONS and name != result["reason"]):
-                problems.append(f"line {index + 1}: `{name}` is said of {case_id}, which is "
-                                f"{result['status']}, {result['reason']}")
+                problems.append(
+                    f"line {index + 1}: `{name}` is said of {case_id}, which is {result['status']}, {result['reason']}"
+                )
             elif name in saved.source_ids and name not in record["candidate_ids"]:
                 problems.append(f"line {index + 1}: `{name}` is not a candidate of {case_id}")
         for code in _EXIT.findall(text):
             if int(code) != gate_exit_code(result):
-                problems.append(f"line {index + 1}: exit {code} is said of {case_id}, which exits "
-                                f"{gate_exit_code(result)}")
+                problems.append(
+                    f"line {index + 1}: exit {code} is said of {case_id}, which exits {gate_exit_code(result)}"
+                )
         places = [result, *(result.get("refused_sources") or [])]
         lines = {c["start_line"] for c in result["claims"]} | {p["line"] for p in places if p.get("line")}
         columns = {p["column"] for p in places if p.get("column")}
@@ -555,8 +595,10 @@ def check_what_is_said_of_a_case(lesson: Lesson, saved: Saved) -> list[str]:
 def check_span_table(lesson: Lesson, saved: Saved) -> list[str]:
     """A row that names the wrong unit or origin for its fields fails: the quote is sliced as the row says."""
     units = "|".join(_UNITS)
-    rows = lesson.rows(rf"\| `(\w+)`, `(\w+)` \| ({units}) ([0-9]+){_DASH}([0-9]+) \| ({units}) \| "
-                       rf"([01])(, end exclusive)? \| .* \|")
+    rows = lesson.rows(
+        rf"\| `(\w+)`, `(\w+)` \| ({units}) ([0-9]+){_DASH}([0-9]+) \| ({units}) \| "
+        rf"([01])(, end exclusive)? \| .* \|"
+    )
     if sorted(row.group(6) for row in rows) != sorted(_UNITS):
         return [f"the span table has no row for each of {', '.join(_UNITS)}"]
     matching = set(saved.claims)
@@ -573,14 +615,16 @@ def check_span_table(lesson: Lesson, saved: Saved) -> list[str]:
         shown_unit, unit, origin, exclusive = row.group(3), row.group(6), int(row.group(7)), bool(row.group(8))
         a, b = int(row.group(4)) - origin, int(row.group(5)) - origin
         if unit == "lines":
-            got = b"\n".join(raw.split(b"\n")[a:b + 1]).rstrip(b"\r").decode("utf-8")
+            got = b"\n".join(raw.split(b"\n")[a : b + 1]).rstrip(b"\r").decode("utf-8")
         else:
             data: Any = raw if unit == "bytes" else text
-            got = data[a:b if exclusive else b + 1]
+            got = data[a : b if exclusive else b + 1]
             got = got.decode("utf-8", "replace") if isinstance(got, bytes) else got
         if shown_unit != unit or got != claim["quote"]:
-            problems.append(f"span table, `{row.group(1)}`: counting {unit} from {origin} "
-                            f"({'end exclusive' if exclusive else 'end inclusive'}) gives {got!r}, not the quote")
+            problems.append(
+                f"span table, `{row.group(1)}`: counting {unit} from {origin} "
+                f"({'end exclusive' if exclusive else 'end inclusive'}) gives {got!r}, not the quote"
+            )
     return problems
 
 
@@ -588,8 +632,11 @@ def check_claim_references(lesson: Lesson, saved: Saved) -> list[str]:
     unknown = {(f["source_id"], f["line"]) for f in saved.findings if f["kind"] == "unknown_citation"}
     problems, found = [], 0
     for index, line in enumerate(lesson.prose):
-        refs = [m.group(1, 2) for m in re.finditer(r"`([A-Za-z0-9][A-Za-z0-9._/-]*):([0-9]+)`", line)
-                if not m.group(1).endswith(".md")]
+        refs = [
+            m.group(1, 2)
+            for m in re.finditer(r"`([A-Za-z0-9][A-Za-z0-9._/-]*):([0-9]+)`", line)
+            if not m.group(1).endswith(".md")
+        ]
         refs += [m.group(1, 2) for m in re.finditer(r"\[source: ([^\]:\s]+):([0-9]+)\]", line)]
         exercise = lesson.exercise_of(index)
         for source_id, number in refs:
@@ -600,14 +647,19 @@ def check_claim_references(lesson: Lesson, saved: Saved) -> list[str]:
             else:
                 ok = key in saved.claims if source_id in saved.source_ids else key in unknown
             if not ok:
-                problems.append(f"line {index + 1}: {source_id}:{number} is no claim "
-                                + ("its exercise shows" if exercise else "of the saved result"))
+                problems.append(
+                    f"line {index + 1}: {source_id}:{number} is no claim "
+                    + ("its exercise shows" if exercise else "of the saved result")
+                )
     return problems if found else ["no claim references"]
 
 
 def check_file_locations(lesson: Lesson, saved: Saved) -> list[str]:
-    located = {(r["path"], r["line"], r["column"]) for r in walk(saved.data)
-               if isinstance(r, dict) and r.get("path") and r.get("line") and r.get("column")}
+    located = {
+        (r["path"], r["line"], r["column"])
+        for r in walk(saved.data)
+        if isinstance(r, dict) and r.get("path") and r.get("line") and r.get("column")
+    }
     claimed = {(c["path"], c["start_line"]) for c in saved.claims.values()}
     found = list(re.finditer(r"`(docs/[a-z0-9./-]+\.md):([0-9]+)(?::([0-9]+))?`", lesson.prose_text))
     problems = []
@@ -618,7 +670,7 @@ def check_file_locations(lesson: Lesson, saved: Saved) -> list[str]:
             problems.append(f"{m.group(0)} is no saved refusal's line:column")
         elif not m.group(3) and (path, line) not in claimed and "@quill " not in text_line:
             problems.append(f"{m.group(0)} is no saved claim and shows no directive text")
-        says = re.match(r" the page says `([^`]+)`", lesson.prose_text[m.end():])
+        says = re.match(r" the page says `([^`]+)`", lesson.prose_text[m.end() :])
         if says and says.group(1) != text_line:
             problems.append(f"{m.group(0)} does not say {says.group(1)!r}")
     return problems if found else ["no file locations"]
@@ -661,8 +713,10 @@ def check_digests(lesson: Lesson, saved: Saved) -> list[str]:
     pins = re.findall(r"sha256:([0-9a-f]+)", lesson.prose_text)
     revisions = re.findall(r"revision:([0-9a-f]+)", lesson.prose_text)
     problems = [] if pins else ["no digest prefix"]
-    known = {"sha256": {c["source_sha256"] for c in saved.claims.values()} | saved.digests,
-             "revision": {c["document_revision"] for c in saved.claims.values()}}
+    known = {
+        "sha256": {c["source_sha256"] for c in saved.claims.values()} | saved.digests,
+        "revision": {c["document_revision"] for c in saved.claims.values()},
+    }
     for kind, prefixes in (("sha256", pins), ("revision", revisions)):
         for prefix in prefixes:
             if len(prefix) != 12 or not any(d.startswith(prefix) for d in known[kind]):
@@ -675,16 +729,31 @@ def check_digests(lesson: Lesson, saved: Saved) -> list[str]:
 
 def check_names(lesson: Lesson, saved: Saved) -> list[str]:
     """A misspelt reason, status, verdict, finding or field fails (snake_case names in backticks)."""
-    known = (_STATUSES | _REASONS | _CLASSES | set(VERDICTS) | set(FINDINGS) | set(GATE_REASONS)
-             | set(GRAMMAR_REASONS) | set(DIRECTIVE_REASONS) | set(DECISION_FILE_REASONS) | set(PAGE_STATUSES)
-             | set(CLAIM_FIELDS) | set(RESULT_FIELDS) | set(REFUSED_FIELDS)
-             | {f for fields in REASON_FIELDS.values() for f in fields}
-             | {key for obj in walk(saved.data) if isinstance(obj, dict) for key in obj}
-             | {key for rules in saved.data["grammar"]["operations"].values() for key in rules}
-             | set(saved.data["grammar"]["operations"]))
+    known = (
+        _STATUSES
+        | _REASONS
+        | _CLASSES
+        | set(VERDICTS)
+        | set(FINDINGS)
+        | set(GATE_REASONS)
+        | set(GRAMMAR_REASONS)
+        | set(DIRECTIVE_REASONS)
+        | set(DECISION_FILE_REASONS)
+        | set(PAGE_STATUSES)
+        | set(CLAIM_FIELDS)
+        | set(RESULT_FIELDS)
+        | set(REFUSED_FIELDS)
+        | {f for fields in REASON_FIELDS.values() for f in fields}
+        | {key for obj in walk(saved.data) if isinstance(obj, dict) for key in obj}
+        | {key for rules in saved.data["grammar"]["operations"].values() for key in rules}
+        | set(saved.data["grammar"]["operations"])
+    )
     names = [n for n in code_spans(lesson.prose_text) if re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)+", n)]
-    return [f"`{name}` is no name of the registry or the saved result" for name in names if name not in known] \
-        if names else ["no names"]
+    return (
+        [f"`{name}` is no name of the registry or the saved result" for name in names if name not in known]
+        if names
+        else ["no names"]
+    )
 
 
 def check_json_excerpts(lesson: Lesson, saved: Saved) -> list[str]:
@@ -713,15 +782,18 @@ def check_verdict_sections(lesson: Lesson, saved: Saved) -> list[str]:
         if verdict != answer["verdict"]:
             problems.append(f"{path}: verdict {verdict}, saved {answer['verdict']}")
         rows = lesson.rows(rf"\| `(\w+)` \| (?:code points ([0-9]+){_DASH}([0-9]+)|\(no span\)) \| `(\w+)` \|", section)
-        table = [(r.group(1), int(r.group(2)) if r.group(2) else None, int(r.group(3)) if r.group(3) else None)
-                 for r in rows]
+        table = [
+            (r.group(1), int(r.group(2)) if r.group(2) else None, int(r.group(3)) if r.group(3) else None) for r in rows
+        ]
         if table != [(f["kind"], f["start"], f["end"]) for f in answer["findings"]]:
             problems.append(f"{path}: the findings table is not the saved findings, in order, with their spans")
         called = [r.group(4) for r in rows]
         for row in rows:
             if row.group(4) != verdict_of([{"kind": row.group(1)}], True):
-                problems.append(f"{path}: `{row.group(1)}` calls for "
-                                f"{verdict_of([{'kind': row.group(1)}], True)}, not {row.group(4)}")
+                problems.append(
+                    f"{path}: `{row.group(1)}` calls for "
+                    f"{verdict_of([{'kind': row.group(1)}], True)}, not {row.group(4)}"
+                )
         if called and verdict != min(called, key=VERDICT_PRECEDENCE.index):
             problems.append(f"{path}: {verdict} is not the first in precedence of {called}")
         text = lesson.section_text(section)
@@ -730,8 +802,10 @@ def check_verdict_sections(lesson: Lesson, saved: Saved) -> list[str]:
                 problems.append(f"{path}: `{name}` is neither a verdict its findings call for nor its class")
         for code in _EXIT.findall(text):
             if int(code) != class_exit_code(answer["verdict_class"]):
-                problems.append(f"{path}: exit {code}, but {answer['verdict_class']} exits "
-                                f"{class_exit_code(answer['verdict_class'])}")
+                problems.append(
+                    f"{path}: exit {code}, but {answer['verdict_class']} exits "
+                    f"{class_exit_code(answer['verdict_class'])}"
+                )
     return problems if lesson.answer_sections else ["no verdict section"]
 
 
@@ -753,8 +827,9 @@ def check_exercise_prose(lesson: Lesson, saved: Saved) -> list[str]:
     return problems
 
 
-def check_transcripts(lesson: Lesson, new_runner: Callable[[], Transcript],
-                      only: Callable[[Block], bool] = lambda block: True) -> tuple[list[str], int]:
+def check_transcripts(
+    lesson: Lesson, new_runner: Callable[[], Transcript], only: Callable[[Block], bool] = lambda block: True
+) -> tuple[list[str], int]:
     """Run the console blocks; return the problems and how many commands ran."""
     shared: Transcript | None = None
     fresh: dict[int, Transcript] = {}
@@ -773,15 +848,28 @@ def check_transcripts(lesson: Lesson, new_runner: Callable[[], Transcript],
                 shown = runner.run(command, heredoc)
                 commands += 1
                 if _trim(shown) != _trim(expected):
-                    problems.append(f"block at line {block.index + 1}: $ {command}\n  shows {_trim(shown)}"
-                                    f"\n  not {_trim(expected)}")
+                    problems.append(
+                        f"block at line {block.index + 1}: $ {command}\n  shows {_trim(shown)}\n  not {_trim(expected)}"
+                    )
     return problems, commands
 
 
 CHECKS: tuple[Callable[[Lesson, Saved], list[str]], ...] = (
-    check_size, check_promises, check_own_tree, check_outputs_are_ignored, check_case_table, check_case_sections,
-    check_what_is_said_of_a_case, check_span_table, check_claim_references, check_file_locations,
-    check_numbers, check_digests, check_names, check_json_excerpts, check_verdict_sections,
+    check_size,
+    check_promises,
+    check_own_tree,
+    check_outputs_are_ignored,
+    check_case_table,
+    check_case_sections,
+    check_what_is_said_of_a_case,
+    check_span_table,
+    check_claim_references,
+    check_file_locations,
+    check_numbers,
+    check_digests,
+    check_names,
+    check_json_excerpts,
+    check_verdict_sections,
     check_exercise_prose,
 )
 
@@ -825,9 +913,18 @@ class LessonTest(unittest.TestCase):
         """Each case is one gate command whose stdout is the saved result and whose exit code says its status."""
         for case in self.saved.data["cases"]:
             with self.subTest(case=case["case_id"]):
-                code, out, _ = run_cli(["gate", "--manifest", str(MANIFEST), "--version",
-                                        case["requested_version"], "--claim", case["claim_key"],
-                                        *case["candidate_ids"]])
+                code, out, _ = run_cli(
+                    [
+                        "gate",
+                        "--manifest",
+                        str(MANIFEST),
+                        "--version",
+                        case["requested_version"],
+                        "--claim",
+                        case["claim_key"],
+                        *case["candidate_ids"],
+                    ]
+                )
                 self.assertEqual(out, render_json(case["result"]))
                 self.assertEqual(code, gate_exit_code(case["result"]))
 
@@ -838,23 +935,41 @@ class LessonTest(unittest.TestCase):
     def test_a_wrong_explanation_fails(self) -> None:
         """Guards against checks that cannot fail: each edit of a figure or an explanation is caught."""
         edits: dict[str, tuple[str, str, Callable[[Lesson, Saved], list[str]]]] = {
-            "bytes said to be code points": ("| bytes | 0, end exclusive |", "| code points | 0, end exclusive |",
-                                             check_span_table),
+            "bytes said to be code points": (
+                "| bytes | 0, end exclusive |",
+                "| code points | 0, end exclusive |",
+                check_span_table,
+            ),
             "lines counted from 0": ("| lines | 1 |", "| lines | 0 |", check_span_table),
             "a byte span off by one": ("bytes 1162–1201 | bytes", "bytes 1161–1200 | bytes", check_span_table),
-            "the conflict said to be ready": ("it keeps both claims", "it is `ready`: it keeps both claims",
-                                              check_what_is_said_of_a_case),
-            "the wrong page excluded": ("`quill-new-version` is the newest", "`quill-reference` is the newest",
-                                        check_what_is_said_of_a_case),
-            "the changed source's exit code": ("stops `gate` with exit code 6", "stops `gate` with exit code 5",
-                                               check_what_is_said_of_a_case),
+            "the conflict said to be ready": (
+                "it keeps both claims",
+                "it is `ready`: it keeps both claims",
+                check_what_is_said_of_a_case,
+            ),
+            "the wrong page excluded": (
+                "`quill-new-version` is the newest",
+                "`quill-reference` is the newest",
+                check_what_is_said_of_a_case,
+            ),
+            "the changed source's exit code": (
+                "stops `gate` with exit code 6",
+                "stops `gate` with exit code 5",
+                check_what_is_said_of_a_case,
+            ),
             "a case's status": ("| `no_eligible_version` | 4 |", "| `no_approved_source` | 4 |", check_case_table),
             "a set-aside version": ("`quill-new-version` (2.0)", "`quill-new-version` (3.0)", check_case_table),
             "the verdict's exit code": ("`check-answer` exits 9", "`check-answer` exits 10", check_verdict_sections),
-            "what a finding calls for": ("| `missing_statement` |", "| `contradicts_decision` |",
-                                         check_verdict_sections),
-            "a misspelt reason": ("`not_in_docs`, `no_eligible_version`", "`not_in_docs`, `no_eligble_version`",
-                                  check_names),
+            "what a finding calls for": (
+                "| `missing_statement` |",
+                "| `contradicts_decision` |",
+                check_verdict_sections,
+            ),
+            "a misspelt reason": (
+                "`not_in_docs`, `no_eligible_version`",
+                "`not_in_docs`, `no_eligble_version`",
+                check_names,
+            ),
             "the refusal's column": ("column 33 (in", "column 34 (in", check_what_is_said_of_a_case),
             "a column of no refusal": ("column 33 (in", "column 35 (in", check_numbers),
             "the byte difference": ("11 extra bytes", "12 extra bytes", check_numbers),
@@ -875,8 +990,9 @@ class LessonTest(unittest.TestCase):
             with self.subTest(edit=old):
                 self.assertEqual(self.lesson.text.count(old), 1, "the lesson changed: update this guard")
                 edited = Lesson(self.lesson.text.replace(old, new))
-                problems, _ = check_transcripts(edited, lambda: Transcript(self.folder()),
-                                                only=lambda block: last.holds(block.index))
+                problems, _ = check_transcripts(
+                    edited, lambda: Transcript(self.folder()), only=lambda block: last.holds(block.index)
+                )
                 self.assertEqual(len(problems), 1, problems)
 
 

@@ -66,6 +66,7 @@ class OpenSpy:
                 with self._lock:
                     self.paths.append(os.path.realpath(os.fsdecode(path)))
             return real(path, *args, **kwargs)
+
         return spy
 
     def __enter__(self) -> OpenSpy:
@@ -92,8 +93,13 @@ class ManifestCase(CorpusFolderCase):
 
     def entry(self, sid: str, rel: str, raw: bytes = TEXT, **fields: str) -> dict[str, str]:
         """A manifest entry pinned to ``raw`` (the file is written separately)."""
-        entry = {"source_id": sid, "version": "1.0", "path": rel,
-                 "url": f"https://docs.quill.example/1.0/{sid}", "sha256": sha(raw)}
+        entry = {
+            "source_id": sid,
+            "version": "1.0",
+            "path": rel,
+            "url": f"https://docs.quill.example/1.0/{sid}",
+            "sha256": sha(raw),
+        }
         entry.update(fields)
         return entry
 
@@ -102,8 +108,15 @@ class ManifestCase(CorpusFolderCase):
         data.update(top)
         return data
 
-    def write(self, documents: Any = _UNSET, *, data: Any = _UNSET, text: str | None = None,
-              raw: bytes | None = None, **top: Any) -> None:
+    def write(
+        self,
+        documents: Any = _UNSET,
+        *,
+        data: Any = _UNSET,
+        text: str | None = None,
+        raw: bytes | None = None,
+        **top: Any,
+    ) -> None:
         """Write the manifest from entries (with the lab grammar), whole data, text or raw bytes.
 
         Text is JSON with ``\\uXXXX`` escapes for anything non-ASCII, so a lone
@@ -118,14 +131,20 @@ class ManifestCase(CorpusFolderCase):
         self.manifest = self.root / f"manifest-{self._written}.json"
         self.manifest.write_bytes(raw)
 
-    def refused(self, reason: str, *, pointer: str | None = None, source_id: str | None = None,
-                error_type: type[LocatedError] = IngestionError, **kwargs: Any) -> Any:
+    def refused(
+        self,
+        reason: str,
+        *,
+        pointer: str | None = None,
+        source_id: str | None = None,
+        error_type: type[LocatedError] = IngestionError,
+        **kwargs: Any,
+    ) -> Any:
         """Assert ``read_manifest`` refuses with ``reason`` at ``pointer`` having opened only the manifest."""
         with OpenSpy() as spy, self.assertRaises(error_type) as caught:
             read_manifest(self.manifest, **kwargs)
         error = caught.exception
-        self.assertEqual((error.reason, error.pointer, error.source_id), (reason, pointer, source_id),
-                         str(error))
+        self.assertEqual((error.reason, error.pointer, error.source_id), (reason, pointer, source_id), str(error))
         self.assertEqual(error.path, str(self.manifest))
         self.assertEqual(set(spy.paths), {str(self.manifest)}, "a file other than the manifest was opened")
         message = str(error)
@@ -140,13 +159,15 @@ class ManifestFileTest(ManifestCase):
         with OpenSpy() as spy:
             manifest = read_manifest(self.manifest)
         self.assertEqual(spy.paths, [str(self.manifest)])
-        self.assertEqual((manifest.path, manifest.real_path, manifest.root),
-                         (str(self.manifest), str(self.manifest), str(self.root)))
+        self.assertEqual(
+            (manifest.path, manifest.real_path, manifest.root), (str(self.manifest), str(self.manifest), str(self.root))
+        )
         self.assertEqual(manifest.version_scheme, VERSION_SCHEMES["major.minor"])
         self.assertEqual(manifest.grammar.namespace, "quill")
         (entry,) = manifest.entries
-        self.assertEqual(entry[:6], ("a", "1.0", "docs/a.md", "https://docs.quill.example/1.0/a",
-                                     "approved", sha(TEXT)))
+        self.assertEqual(
+            entry[:6], ("a", "1.0", "docs/a.md", "https://docs.quill.example/1.0/a", "approved", sha(TEXT))
+        )
         self.assertEqual(entry.written, tuple(sorted(self.good)))
         self.assertEqual(entry.document_revision, hashlib.sha256(canonical_json(self.good).encode()).hexdigest())
 
@@ -184,23 +205,36 @@ class ManifestFileTest(ManifestCase):
         """Guards against a JSON error without a position the user can jump to."""
         cases = {
             # line 3 is '    {,}': '{' is column 5, the stray ',' column 6
-            "stray comma": ('{\n  "documents": [\n    {,}\n  ]\n}\n', 3, 6,
-                            "Expecting property name enclosed in double quotes"),
+            "stray comma": (
+                '{\n  "documents": [\n    {,}\n  ]\n}\n',
+                3,
+                6,
+                "Expecting property name enclosed in double quotes",
+            ),
             "missing comma": ('{"documents": [] "x": 1}', 1, 18, "Expecting ',' delimiter"),
             "empty file": ("", 1, 1, "Expecting value"),
             "single quotes": ("{'documents': []}", 1, 2, "Expecting property name enclosed in double quotes"),
             "truncated": ('{"documents": [\n', 2, 1, "Expecting value"),
-            "trailing text": ('{}\nx', 2, 1, "Extra data"),
+            "trailing text": ("{}\nx", 2, 1, "Extra data"),
             # a BOM is not part of the text, so it does not shift columns
             "BOM, error on line 1": ("\ufeff{,", 1, 2, "Expecting property name enclosed in double quotes"),
             "BOM, error on line 2": ("\ufeff{\n,", 2, 1, "Expecting property name enclosed in double quotes"),
             "two BOMs": ("\ufeff\ufeff{}", 1, 1, "Unexpected UTF-8 BOM (decode using utf-8-sig)"),
             # a trailing comma, the mistake hand-edited JSON makes most: the message says which one
-            "trailing comma in an object": ('{"documents": [],\n}', 2, 1, "Expecting property name enclosed "
-                                            "in double quotes (JSON allows no trailing comma: remove the comma "
-                                            "at 1:17)"),
-            "trailing comma in a list": ('{"documents": [\n  {},\n  ]}', 3, 3, "Expecting value (JSON allows "
-                                         "no trailing comma: remove the comma at 2:5)"),
+            "trailing comma in an object": (
+                '{"documents": [],\n}',
+                2,
+                1,
+                "Expecting property name enclosed "
+                "in double quotes (JSON allows no trailing comma: remove the comma "
+                "at 1:17)",
+            ),
+            "trailing comma in a list": (
+                '{"documents": [\n  {},\n  ]}',
+                3,
+                3,
+                "Expecting value (JSON allows no trailing comma: remove the comma at 2:5)",
+            ),
         }
         for name, (text, line, column, message) in cases.items():
             with self.subTest(name):
@@ -249,14 +283,19 @@ class ManifestFileTest(ManifestCase):
         with self.assertRaises(IngestionError) as caught:
             read_manifest(self.root / "site")
         self.assertEqual(caught.exception.reason, "manifest_unreadable")
-        self.assertEqual(str(caught.exception), f"{self.root / 'site'}: a folder, not a manifest file (did you mean "
-                                                f"{self.root / 'site' / 'manifest.json'}?)")
+        self.assertEqual(
+            str(caught.exception),
+            f"{self.root / 'site'}: a folder, not a manifest file (did you mean "
+            f"{self.root / 'site' / 'manifest.json'}?)",
+        )
         self.addCleanup(os.chdir, os.getcwd())
         os.chdir(self.root)
         with self.assertRaises(IngestionError) as caught:  # as --answer - reads stdin
             read_manifest("-")
-        self.assertEqual(str(caught.exception), "-: file does not exist (a manifest is read from its file, never "
-                                                "from standard input)")
+        self.assertEqual(
+            str(caught.exception),
+            "-: file does not exist (a manifest is read from its file, never from standard input)",
+        )
 
     def test_manifest_path_is_escaped_in_messages(self) -> None:
         """Regression: a manifest path with a newline was echoed raw, so the message spanned two lines."""
@@ -268,13 +307,17 @@ class ManifestFileTest(ManifestCase):
 
     def test_manifest_over_the_size_limit_is_refused(self) -> None:
         """Guards against reading an arbitrarily large manifest into memory (the real cap, sparse files)."""
-        for size, reason in ((MAX_MANIFEST_BYTES, "manifest_not_json"), (MAX_MANIFEST_BYTES + 1, "manifest_unreadable")):
+        for size, reason in (
+            (MAX_MANIFEST_BYTES, "manifest_not_json"),
+            (MAX_MANIFEST_BYTES + 1, "manifest_unreadable"),
+        ):
             with open(self.manifest, "wb") as handle:
                 handle.truncate(size)  # zero bytes: read in full at the limit, refused unread past it
             with self.subTest(size=size):
                 error = self.refused(reason)
-        self.assertEqual(str(error), f"{self.manifest}: {MAX_MANIFEST_BYTES + 1} bytes is over the "
-                                     f"{MAX_MANIFEST_BYTES}-byte limit")
+        self.assertEqual(
+            str(error), f"{self.manifest}: {MAX_MANIFEST_BYTES + 1} bytes is over the {MAX_MANIFEST_BYTES}-byte limit"
+        )
 
     @unittest.skipIf(IS_ROOT, "running as root: chmod 000 does not stop root from reading")
     def test_unreadable_manifest(self) -> None:
@@ -313,8 +356,9 @@ class ManifestFileTest(ManifestCase):
         link = elsewhere / "manifest.json"
         os.symlink(self.manifest, link)
         manifest = read_manifest(link)
-        self.assertEqual((manifest.path, manifest.real_path, manifest.root),
-                         (str(link), str(self.manifest), str(self.root)))
+        self.assertEqual(
+            (manifest.path, manifest.real_path, manifest.root), (str(link), str(self.manifest), str(self.root))
+        )
         relative = read_manifest(os.path.relpath(link))
         self.assertEqual((relative.path, relative.root), (os.path.relpath(link), str(self.root)))
 
@@ -325,43 +369,75 @@ class ManifestShapeTest(ManifestCase):
         good = self.good
         cases: dict[str, tuple[Any, str, str | None, str]] = {
             # name: (data, pointer, source_id, detail)
-            "top level is a list": ([good], "", None, "the manifest must be an object with grammar, "
-                                                      "version_scheme and documents"),
+            "top level is a list": (
+                [good],
+                "",
+                None,
+                "the manifest must be an object with grammar, version_scheme and documents",
+            ),
             "top level is a string": ("documents", "", None, "the manifest must be an object"),
             "top level is null": (None, "", None, "the manifest must be an object"),
-            "unknown top-level key": (self.document([good], version="1.0"), "/version", None,
-                                      "unknown top-level key 'version' (a manifest has grammar, "
-                                      "version_scheme, renderer, sources, readings, readings_sha256, documents)"),
-            "documents missing": ({"grammar": QUILL_GRAMMAR, "version_scheme": "major.minor"},
-                                  "/documents", None, "'documents' must be a list"),
-            "documents is an object": (self.document({"a": good}), "/documents", None,
-                                       "'documents' must be a list"),
+            "unknown top-level key": (
+                self.document([good], version="1.0"),
+                "/version",
+                None,
+                "unknown top-level key 'version' (a manifest has grammar, "
+                "version_scheme, renderer, sources, readings, readings_sha256, documents)",
+            ),
+            "documents missing": (
+                {"grammar": QUILL_GRAMMAR, "version_scheme": "major.minor"},
+                "/documents",
+                None,
+                "'documents' must be a list",
+            ),
+            "documents is an object": (self.document({"a": good}), "/documents", None, "'documents' must be a list"),
             "documents is null": (self.document(None), "/documents", None, "'documents' must be a list"),
-            "entry is a list": (self.document([list(good.values())]), "/documents/0", None,
-                                "an entry must be an object"),
-            "entry is a string": (self.document([good, "docs/a.md"]), "/documents/1", None,
-                                  "an entry must be an object"),
+            "entry is a list": (
+                self.document([list(good.values())]),
+                "/documents/0",
+                None,
+                "an entry must be an object",
+            ),
+            "entry is a string": (
+                self.document([good, "docs/a.md"]),
+                "/documents/1",
+                None,
+                "an entry must be an object",
+            ),
             "entry is null": (self.document([None]), "/documents/0", None, "an entry must be an object"),
-            "unknown entry key": (self.document([dict(good, sha="x")]), "/documents/0/sha", "a",
-                                  "unknown key 'sha' (an entry has source_id, version, path, url, "
-                                  "status, sha256, built)"),
+            "unknown entry key": (
+                self.document([dict(good, sha="x")]),
+                "/documents/0/sha",
+                "a",
+                "unknown key 'sha' (an entry has source_id, version, path, url, status, sha256, built)",
+            ),
             "entry key in the wrong case": (
                 self.document([{**{k: v for k, v in good.items() if k != "path"}, "Path": "docs/a.md"}]),
-                "/documents/0/Path", "a", "unknown key 'Path'"),
-            "url is null": (self.document([dict(good, url=None)]), "/documents/0/url", "a",
-                            "url must be a string"),
+                "/documents/0/Path",
+                "a",
+                "unknown key 'Path'",
+            ),
+            "url is null": (self.document([dict(good, url=None)]), "/documents/0/url", "a", "url must be a string"),
         }
         for key in ("source_id", "version", "path", "sha256"):
             without = {k: v for k, v in good.items() if k != key}
             sid = None if key == "source_id" else "a"
-            cases[f"missing {key}"] = (self.document([without]), f"/documents/0/{key}", sid,
-                                       f"missing {key!r}")
+            cases[f"missing {key}"] = (self.document([without]), f"/documents/0/{key}", sid, f"missing {key!r}")
         for key in ("source_id", "version", "path", "url", "status", "sha256"):
             sid = None if key == "source_id" else "a"
-            for label, value in (("a number", 1), ("null", None), ("a list", ["x"]), ("a boolean", True),
-                                 ("an object", {"x": "y"})):
-                cases[f"{key} is {label}"] = (self.document([dict(good, **{key: value})]),
-                                              f"/documents/0/{key}", sid, f"{key} must be a string")
+            for label, value in (
+                ("a number", 1),
+                ("null", None),
+                ("a list", ["x"]),
+                ("a boolean", True),
+                ("an object", {"x": "y"}),
+            ):
+                cases[f"{key} is {label}"] = (
+                    self.document([dict(good, **{key: value})]),
+                    f"/documents/0/{key}",
+                    sid,
+                    f"{key} must be a string",
+                )
         for name, (data, pointer, sid, detail) in cases.items():
             with self.subTest(name):
                 self.write(data=data)
@@ -375,17 +451,29 @@ class ManifestShapeTest(ManifestCase):
         entry = json.dumps(self.good)[1:-1]
         grammar = json.dumps(QUILL_GRAMMAR)
         cases = {
-            "top-level key": ('{"grammar": %s, "version_scheme": "label", "version_scheme": "major.minor", '
-                              '"documents": [{%s}]}' % (grammar, entry), "version_scheme"),
+            "top-level key": (
+                '{"grammar": %s, "version_scheme": "label", "version_scheme": "major.minor", '
+                '"documents": [{%s}]}' % (grammar, entry),
+                "version_scheme",
+            ),
             # the first "path" names a real file: without the guard the entry would read
-            "entry key": ('{"grammar": %s, "version_scheme": "major.minor", '
-                          '"documents": [{"path": "docs/other.md", %s}]}' % (grammar, entry), "path"),
-            "grammar key": ('{"grammar": {"namespace": "acme", %s, "version_scheme": "major.minor", '
-                            '"documents": [{%s}]}' % (grammar[1:-1], entry), "namespace"),
-            "rule key": ('{"grammar": {"namespace": "quill", "product": "Quill", "operations": '
-                         '{"create_copy": {"existing_path": {"type": "enum", "values": ["refuse"], '
-                         '"values": ["overwrite"]}}}}, "version_scheme": "major.minor", '
-                         '"documents": [{%s}]}' % entry, "values"),
+            "entry key": (
+                '{"grammar": %s, "version_scheme": "major.minor", '
+                '"documents": [{"path": "docs/other.md", %s}]}' % (grammar, entry),
+                "path",
+            ),
+            "grammar key": (
+                '{"grammar": {"namespace": "acme", %s, "version_scheme": "major.minor", '
+                '"documents": [{%s}]}' % (grammar[1:-1], entry),
+                "namespace",
+            ),
+            "rule key": (
+                '{"grammar": {"namespace": "quill", "product": "Quill", "operations": '
+                '{"create_copy": {"existing_path": {"type": "enum", "values": ["refuse"], '
+                '"values": ["overwrite"]}}}}, "version_scheme": "major.minor", '
+                '"documents": [{%s}]}' % entry,
+                "values",
+            ),
         }
         self.put("docs/other.md")
         for name, (text, key) in cases.items():
@@ -396,8 +484,14 @@ class ManifestShapeTest(ManifestCase):
 
     def test_lone_surrogates_are_refused(self) -> None:
         """Regression: a '\\ud800' escape in a field escaped as an untyped UnicodeEncodeError."""
-        values = {"source_id": "a\ud800", "version": "1.0\ud800", "path": "docs/\udcff.md",
-                  "url": "https://x/\ud800", "status": "draft\udfff", "sha256": sha(TEXT)[:-1] + "\ud800"}
+        values = {
+            "source_id": "a\ud800",
+            "version": "1.0\ud800",
+            "path": "docs/\udcff.md",
+            "url": "https://x/\ud800",
+            "status": "draft\udfff",
+            "sha256": sha(TEXT)[:-1] + "\ud800",
+        }
         for key, value in values.items():
             with self.subTest(key):
                 self.write([dict(self.good, **{key: value})])
@@ -430,8 +524,11 @@ class ManifestShapeTest(ManifestCase):
                     data["version_scheme"] = scheme
                 self.write(data=data)
                 error = self.refused("invalid_version_scheme", pointer="/version_scheme")
-                self.assertEqual(str(error), f"{self.manifest} at /version_scheme: version_scheme must be "
-                                             f"one of major.minor, semver, calver, label, {detail}")
+                self.assertEqual(
+                    str(error),
+                    f"{self.manifest} at /version_scheme: version_scheme must be "
+                    f"one of major.minor, semver, calver, label, {detail}",
+                )
 
     def test_renderer_missing_or_unknown(self) -> None:
         """Issue 15: ``"renderer"`` names how the site renders its pages; absent it is ``portable`` (issue 16; ``commonmark`` before);
@@ -444,15 +541,26 @@ class ManifestShapeTest(ManifestCase):
             with self.subTest(name=name):
                 self.write(data=dict(data, renderer=name))
                 self.assertEqual(read_manifest(self.manifest).renderer.name, name)
-        cases = {"unknown": "gitlab", "upper case": "GitHub", "with a space": "github ", "empty": "",
-                 "a number": 1, "null": None, "a list": ["github"], "a site name": "readthedocs"}
+        cases = {
+            "unknown": "gitlab",
+            "upper case": "GitHub",
+            "with a space": "github ",
+            "empty": "",
+            "a number": 1,
+            "null": None,
+            "a list": ["github"],
+            "a site name": "readthedocs",
+        }
         for case, value in cases.items():
             with self.subTest(case):
                 self.write(data=dict(data, renderer=value))
                 error = self.refused("invalid_renderer", pointer="/renderer")
-                self.assertEqual(str(error), f"{self.manifest} at /renderer: renderer must be one of "
-                                             f"{', '.join(RENDERERS)} (how the site renders its pages; leave it "
-                                             f"out for portable), got {value!r}")
+                self.assertEqual(
+                    str(error),
+                    f"{self.manifest} at /renderer: renderer must be one of "
+                    f"{', '.join(RENDERERS)} (how the site renders its pages; leave it "
+                    f"out for portable), got {value!r}",
+                )
 
     def test_version_scheme_of_an_unhashable_type_is_refused(self) -> None:
         """Regression: ``"version_scheme": ["semver"]`` (or an object) raised an untyped TypeError.
@@ -471,9 +579,14 @@ class ManifestShapeTest(ManifestCase):
             "missing": (_UNSET, "missing_grammar", "/grammar"),
             "null": (None, "missing_grammar", "/grammar"),
             "a string": ("quill", "invalid_grammar", "/grammar"),
-            "bad value": ({**QUILL_GRAMMAR, "operations": {"create_copy": {"existing_path": {
-                "type": "enum", "values": ["refuse", "re fuse"]}}}}, "invalid_value_rule",
-                "/grammar/operations/create_copy/existing_path/values/1"),
+            "bad value": (
+                {
+                    **QUILL_GRAMMAR,
+                    "operations": {"create_copy": {"existing_path": {"type": "enum", "values": ["refuse", "re fuse"]}}},
+                },
+                "invalid_value_rule",
+                "/grammar/operations/create_copy/existing_path/values/1",
+            ),
         }
         for name, (grammar, reason, pointer) in cases.items():
             with self.subTest(name):
@@ -490,18 +603,35 @@ class ManifestShapeTest(ManifestCase):
         """Guards against a later entry's problem hiding an earlier one, or the grammar hiding the shape."""
         cases = {
             "unknown top-level key before the grammar": (
-                {"documents": [], "extra": 1}, IngestionError, "invalid_manifest", "/extra"),
+                {"documents": [], "extra": 1},
+                IngestionError,
+                "invalid_manifest",
+                "/extra",
+            ),
             "grammar before the version scheme": (
-                {"version_scheme": "nope", "documents": []}, GrammarError, "missing_grammar", "/grammar"),
+                {"version_scheme": "nope", "documents": []},
+                GrammarError,
+                "missing_grammar",
+                "/grammar",
+            ),
             "version scheme before the documents": (
-                {"grammar": QUILL_GRAMMAR, "version_scheme": "nope", "documents": "x"}, IngestionError,
-                "invalid_version_scheme", "/version_scheme"),
+                {"grammar": QUILL_GRAMMAR, "version_scheme": "nope", "documents": "x"},
+                IngestionError,
+                "invalid_version_scheme",
+                "/version_scheme",
+            ),
             "first entry first": (
                 self.document([dict(self.good, version="x"), dict(self.entry("b", "docs/b.md"), sha256="x")]),
-                IngestionError, "invalid_version", "/documents/0/version"),
+                IngestionError,
+                "invalid_version",
+                "/documents/0/version",
+            ),
             "within an entry, version before status before url before sha256 before path": (
                 self.document([dict(self.good, version="x", status="x", url="", sha256="x", path="/x")]),
-                IngestionError, "invalid_version", "/documents/0/version"),
+                IngestionError,
+                "invalid_version",
+                "/documents/0/version",
+            ),
         }
         for name, (data, error_type, reason, pointer) in cases.items():
             with self.subTest(name):
@@ -520,21 +650,39 @@ class EntryTest(ManifestCase):
                 self.write([dict(self.good, source_id=sid)])
                 self.assertEqual(read_manifest(self.manifest).entries[0].source_id, sid)
         invalid = {
-            "newline": "a\nb", "terminal escape": "a\x1b[2J", "space": "a b", "colon": "a:b",
-            "empty": "", "leading slash": "/a", "leading dot": ".a", "leading hyphen": "-a",
-            "leading underscore": "_a", "bracket": "a]", "non-ASCII letter": "caf\u00e9",
-            "fullwidth letter": "\uff41", "tab": "a\tb", "201 characters": "a" * 201,
-            "trailing newline": "a\n", "line separator": "a\u2028b", "NUL": "a\x00", "DEL": "a\x7f",
-            "bidi override": "a\u202eb", "backslash": "a\\b", "at sign": "a@b",
+            "newline": "a\nb",
+            "terminal escape": "a\x1b[2J",
+            "space": "a b",
+            "colon": "a:b",
+            "empty": "",
+            "leading slash": "/a",
+            "leading dot": ".a",
+            "leading hyphen": "-a",
+            "leading underscore": "_a",
+            "bracket": "a]",
+            "non-ASCII letter": "caf\u00e9",
+            "fullwidth letter": "\uff41",
+            "tab": "a\tb",
+            "201 characters": "a" * 201,
+            "trailing newline": "a\n",
+            "line separator": "a\u2028b",
+            "NUL": "a\x00",
+            "DEL": "a\x7f",
+            "bidi override": "a\u202eb",
+            "backslash": "a\\b",
+            "at sign": "a@b",
         }
         for name, sid in invalid.items():
             with self.subTest(invalid=name):
                 self.write([dict(self.good, source_id=sid)])
                 error = self.refused("invalid_source_id", pointer="/documents/0/source_id")
                 # repr() escapes what is not printable, so the id is shown, never acted on
-                self.assertEqual(str(error), f"{self.manifest} at /documents/0/source_id: source_id "
-                                             f"{sid!r} is not ASCII letters, digits, '.', '_', '-', '/' "
-                                             "starting with a letter or digit (at most 200)")
+                self.assertEqual(
+                    str(error),
+                    f"{self.manifest} at /documents/0/source_id: source_id "
+                    f"{sid!r} is not ASCII letters, digits, '.', '_', '-', '/' "
+                    "starting with a letter or digit (at most 200)",
+                )
 
     def test_a_bad_source_id_is_never_used_as_a_label(self) -> None:
         """Guards against echoing an invalid id as the ``source_id`` of an error about another field."""
@@ -555,8 +703,9 @@ class EntryTest(ManifestCase):
             with self.subTest(invalid=status):
                 self.write([dict(self.good, status=status)])
                 error = self.refused("invalid_status", pointer="/documents/0/status", source_id="a")
-                self.assertTrue(str(error).endswith(
-                    f"status {status!r} is not one of approved, draft, deprecated"), str(error))
+                self.assertTrue(
+                    str(error).endswith(f"status {status!r} is not one of approved, draft, deprecated"), str(error)
+                )
 
     def test_url_is_optional(self) -> None:
         """Guards against a missing url failing the entry (it is optional; omitted means None)."""
@@ -572,18 +721,26 @@ class EntryTest(ManifestCase):
     def test_bad_urls(self) -> None:
         """Guards against a url that is empty, huge, or would break a line in a message or citation."""
         cases = {
-            "empty": "", "space": "https://x y", "leading space": " https://x", "newline": "https://x\n",
-            "tab": "https://x\t", "escape": "https://x\x1b[2J", "C1 control": "https://x\x85",
-            "line separator": "https://x\u2028", "no-break space": "https://x\u00a0y",
-            "zero-width space": "https://x\u200by", "bidi override": "https://x\u202e",
+            "empty": "",
+            "space": "https://x y",
+            "leading space": " https://x",
+            "newline": "https://x\n",
+            "tab": "https://x\t",
+            "escape": "https://x\x1b[2J",
+            "C1 control": "https://x\x85",
+            "line separator": "https://x\u2028",
+            "no-break space": "https://x\u00a0y",
+            "zero-width space": "https://x\u200by",
+            "bidi override": "https://x\u202e",
             "2049 characters": "h" * 2049,
         }
         for name, url in cases.items():
             with self.subTest(name):
                 self.write([dict(self.good, url=url)])
                 error = self.refused("invalid_url", pointer="/documents/0/url", source_id="a")
-                self.assertTrue(str(error).endswith(
-                    "url must be 1-2048 printable characters without whitespace (omit it for none)"))
+                self.assertTrue(
+                    str(error).endswith("url must be 1-2048 printable characters without whitespace (omit it for none)")
+                )
 
     def test_malformed_sha256_is_invalid_sha256(self) -> None:
         """Guards against a pin in the wrong format being compared (and reported as hash_mismatch).
@@ -622,8 +779,7 @@ class EntryTest(ManifestCase):
         for pin in ("sha256:", " ", "0"):
             with self.subTest(pin=pin):
                 self.write([dict(self.good, sha256=pin)])
-                self.refused("invalid_sha256", pointer="/documents/0/sha256", source_id="a",
-                             require_pins=False)
+                self.refused("invalid_sha256", pointer="/documents/0/sha256", source_id="a", require_pins=False)
 
     def test_unsafe_paths_are_invalid_path(self) -> None:
         """Guards against paths that are absolute, climb with '..', or are written ambiguously.
@@ -631,8 +787,7 @@ class EntryTest(ManifestCase):
         Each unsafe path names a real file inside the root (created below), so
         without the text check it would be read.
         """
-        for odd in ("docs\\a.md", "docs/a\n.md", "docs/a\t.md", "docs/a\x1b.md", "docs/a\x7f.md",
-                    "docs/a\x85.md"):
+        for odd in ("docs\\a.md", "docs/a\n.md", "docs/a\t.md", "docs/a\x1b.md", "docs/a\x7f.md", "docs/a\x85.md"):
             self.put(odd)
         cases = {
             "empty": ("", "path is empty"),
@@ -663,15 +818,15 @@ class EntryTest(ManifestCase):
         self.put("docs/b.md", TEXT + b"\n")
         self.write([self.good, self.entry("a", "docs/b.md", TEXT + b"\n")])
         error = self.refused("duplicate_source_id", pointer="/documents/1/source_id", source_id="a")
-        self.assertEqual(str(error), f"source 'a' ({self.manifest} at /documents/1/source_id): "
-                                     "source_id is used twice")
+        self.assertEqual(str(error), f"source 'a' ({self.manifest} at /documents/1/source_id): source_id is used twice")
 
     def test_duplicate_path(self) -> None:
         """Guards against one file counted as two agreeing sources (same path text)."""
         self.write([self.good, self.entry("b", "docs/a.md")])
         error = self.refused("duplicate_path", pointer="/documents/1/path", source_id="b")
-        self.assertEqual(str(error), f"source 'b' ({self.manifest} at /documents/1/path): "
-                                     "path 'docs/a.md' is also used by 'a'")
+        self.assertEqual(
+            str(error), f"source 'b' ({self.manifest} at /documents/1/path): path 'docs/a.md' is also used by 'a'"
+        )
 
     def test_a_later_bad_entry_is_found_before_any_source_is_opened(self) -> None:
         """Guards against reading early sources before the whole manifest is validated."""
@@ -688,19 +843,19 @@ class EntryTest(ManifestCase):
         }
         for scheme, (good_version, bad_versions) in cases.items():
             with self.subTest(scheme=scheme, version=good_version):
-                self.write([self.good, dict(self.entry("b", "docs/b.md"), version=good_version)],
-                           version_scheme=scheme)
+                self.write([self.good, dict(self.entry("b", "docs/b.md"), version=good_version)], version_scheme=scheme)
                 if scheme == "major.minor":
                     self.assertEqual(read_manifest(self.manifest).entries[1].version, good_version)
             for version in bad_versions:
                 with self.subTest(scheme=scheme, version=version):
                     first = dict(self.good, version=VERSION_SCHEMES[scheme].examples[0])
-                    self.write([first, dict(self.entry("b", "docs/b.md"), version=version)],
-                               version_scheme=scheme)
+                    self.write([first, dict(self.entry("b", "docs/b.md"), version=version)], version_scheme=scheme)
                     error = self.refused("invalid_version", pointer="/documents/1/version", source_id="b")
                     description = VERSION_SCHEMES[scheme].description
-                    self.assertIn(f"version {version!r} does not fit the version scheme {scheme!r} "
-                                  f"({description}; e.g. ", str(error))
+                    self.assertIn(
+                        f"version {version!r} does not fit the version scheme {scheme!r} ({description}; e.g. ",
+                        str(error),
+                    )
 
     def test_messages_are_one_printable_line(self) -> None:
         """Guards against a manifest value forging a line (or a colour change) on the user's terminal."""
@@ -734,8 +889,7 @@ class DocumentRevisionTest(ManifestCase):
     def test_the_lab_revision_is_unchanged(self) -> None:
         """Guards against a revision formula change: the lab's quill-guide revision is fixed."""
         entry = next(e for e in read_manifest(FIXTURE_MANIFEST).entries if e.source_id == "quill-guide")
-        self.assertEqual(entry.document_revision,
-                         "7be6393bdb1ca28cb06e3ad551e817f16a56dc3f3d92478f71c462f179e3cfc0")
+        self.assertEqual(entry.document_revision, "7be6393bdb1ca28cb06e3ad551e817f16a56dc3f3d92478f71c462f179e3cfc0")
 
     def test_revision_is_the_entry_as_written_in_canonical_json(self) -> None:
         """Guards against a revision that depends on layout or key order, or ignores a field."""
@@ -767,9 +921,12 @@ class DocumentRevisionTest(ManifestCase):
         entry = dict(self.good, url="https://docs.quill.example/caf\u00e9")
         self.write([entry])
         revision = read_manifest(self.manifest).entries[0].document_revision
-        expected = hashlib.sha256(('{"path":"docs/a.md","sha256":"%s","source_id":"a",'
-                                   '"url":"https://docs.quill.example/caf\u00e9","version":"1.0"}'
-                                   % sha(TEXT)).encode("utf-8")).hexdigest()
+        expected = hashlib.sha256(
+            (
+                '{"path":"docs/a.md","sha256":"%s","source_id":"a",'
+                '"url":"https://docs.quill.example/caf\u00e9","version":"1.0"}' % sha(TEXT)
+            ).encode("utf-8")
+        ).hexdigest()
         self.assertEqual(revision, expected)
 
     def test_written_entry_is_read_only(self) -> None:
@@ -787,15 +944,35 @@ class PlainEntriesTest(unittest.TestCase):
         """Guards against the fast path (every entry checked one column at a time, used when all are
         plain) taking an entry the full check refuses, or making another entry of it."""
         import random
+
         rng = random.Random(20261201)
         scheme = VERSION_SCHEMES["major.minor"]
         values: dict[str, list[Any]] = {
             "source_id": ["a", "guide-1", "x/y", "", "-a", "caf\u00e9", "a b", "a" * 201, 7],
             "version": ["1.0", "2.10", "1.0 ", "01.0", "\uff11.0", "", None],
-            "path": ["docs/a.md", "b.md", "docs/../a.md", "./a.md", "/a.md", "a\\b.md", "d//a.md", "a\tb.md",
-                     "caf\u00e9.md", "docs/", ""],
-            "url": ["https://docs.example/a", "https://d.example/\u00e9", "a b", "x" * 2049, "", "h\u2028",
-                    "https://e.example/\x85", 3],
+            "path": [
+                "docs/a.md",
+                "b.md",
+                "docs/../a.md",
+                "./a.md",
+                "/a.md",
+                "a\\b.md",
+                "d//a.md",
+                "a\tb.md",
+                "caf\u00e9.md",
+                "docs/",
+                "",
+            ],
+            "url": [
+                "https://docs.example/a",
+                "https://d.example/\u00e9",
+                "a b",
+                "x" * 2049,
+                "",
+                "h\u2028",
+                "https://e.example/\x85",
+                3,
+            ],
             "sha256": [hashlib.sha256(b"a").hexdigest(), hashlib.sha256(b"a").hexdigest().upper(), "", "0" * 63],
             "status": ["approved", "draft", "deprecated", "Approved", ""],
         }
@@ -803,8 +980,9 @@ class PlainEntriesTest(unittest.TestCase):
         for _ in range(3000):
             documents: list[Any] = []
             for index in range(rng.randint(1, 4)):
-                entry: dict[str, Any] = {key: rng.choice(options) if rng.random() < 0.3 else options[0]
-                                         for key, options in values.items()}
+                entry: dict[str, Any] = {
+                    key: rng.choice(options) if rng.random() < 0.3 else options[0] for key, options in values.items()
+                }
                 if entry["source_id"] == "a":
                     entry["source_id"] = f"s{index}"
                 if entry["path"] == "docs/a.md":
@@ -826,8 +1004,11 @@ class PlainEntriesTest(unittest.TestCase):
                     continue
                 fast_taken += 1
                 full = manifest_module._check_each(
-                    documents, scheme, require_pins,
-                    lambda detail, *parts, **kw: IngestionError("invalid_manifest", detail))
+                    documents,
+                    scheme,
+                    require_pins,
+                    lambda detail, *parts, **kw: IngestionError("invalid_manifest", detail),
+                )
                 self.assertEqual(fast, full, documents)
                 self.assertEqual([type(entry) for entry in fast], [type(entry) for entry in full])
         self.assertGreater(fast_taken, 300)  # the fast path was tried, not only refused
@@ -849,23 +1030,89 @@ class VersionSchemeTest(unittest.TestCase):
         cases = {
             "major.minor": (
                 ["1.0", "0.0", "10.12", "123456789012345678.0"],
-                ["01.0", "1.00", "1", "1.", ".0", "1.0.0", " 1.0", "1.0 ", "1.0\n", "\t1.0", "v1.0", "+1.0",
-                 "1,0", "1.0-beta", "", "\uff11.0", "\u0661.\u0660", "1.\u0660", "\u00b9.0",
-                 "1234567890123456789.0"]),
+                [
+                    "01.0",
+                    "1.00",
+                    "1",
+                    "1.",
+                    ".0",
+                    "1.0.0",
+                    " 1.0",
+                    "1.0 ",
+                    "1.0\n",
+                    "\t1.0",
+                    "v1.0",
+                    "+1.0",
+                    "1,0",
+                    "1.0-beta",
+                    "",
+                    "\uff11.0",
+                    "\u0661.\u0660",
+                    "1.\u0660",
+                    "\u00b9.0",
+                    "1234567890123456789.0",
+                ],
+            ),
             "semver": (
-                ["1.0.0", "0.0.0", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-0.3.7", "1.0.0-x.7.z.92",
-                 "1.0.0-x-y-z.--", "1.0.0-0", "1.0.0-0a", "1.0.0-alpha-1", "10.20.30"],
-                ["1.0", "1.0.0.0", "01.0.0", "1.01.0", "1.0.01", "1.0.0-01", "1.0.0-00", "1.0.0-",
-                 "1.0.0-alpha..1", "1.0.0-alpha.", "1.0.0-alpha_1", "1.0.0+build", "1.0.0-alpha+001",
-                 "v1.0.0", "1.0.0 ", "1.0.0-\u03b1", "\uff11.0.0", ""]),
+                [
+                    "1.0.0",
+                    "0.0.0",
+                    "1.0.0-alpha",
+                    "1.0.0-alpha.1",
+                    "1.0.0-0.3.7",
+                    "1.0.0-x.7.z.92",
+                    "1.0.0-x-y-z.--",
+                    "1.0.0-0",
+                    "1.0.0-0a",
+                    "1.0.0-alpha-1",
+                    "10.20.30",
+                ],
+                [
+                    "1.0",
+                    "1.0.0.0",
+                    "01.0.0",
+                    "1.01.0",
+                    "1.0.01",
+                    "1.0.0-01",
+                    "1.0.0-00",
+                    "1.0.0-",
+                    "1.0.0-alpha..1",
+                    "1.0.0-alpha.",
+                    "1.0.0-alpha_1",
+                    "1.0.0+build",
+                    "1.0.0-alpha+001",
+                    "v1.0.0",
+                    "1.0.0 ",
+                    "1.0.0-\u03b1",
+                    "\uff11.0.0",
+                    "",
+                ],
+            ),
             "calver": (
                 ["2024-06-01", "2024-02-29", "2000-02-29", "0001-01-01", "9999-12-31"],
-                ["2024-02-30", "2023-02-29", "1900-02-29", "2024-13-01", "2024-00-10", "2024-01-00",
-                 "2024-04-31", "0000-01-01", "2024-6-01", "2024/06/01", "20240601", "2024-06-01T00",
-                 "\uff12024-06-01", "2024-06-01 ", "24-06-01", ""]),
+                [
+                    "2024-02-30",
+                    "2023-02-29",
+                    "1900-02-29",
+                    "2024-13-01",
+                    "2024-00-10",
+                    "2024-01-00",
+                    "2024-04-31",
+                    "0000-01-01",
+                    "2024-6-01",
+                    "2024/06/01",
+                    "20240601",
+                    "2024-06-01T00",
+                    "\uff12024-06-01",
+                    "2024-06-01 ",
+                    "24-06-01",
+                    "",
+                ],
+            ),
             "label": (
                 ["v2", "stable", "2.1-beta", "a_b", "A", "a" * 64],
-                ["", "-x", "_x", ".x", "a b", "a/b", "a:b", "caf\u00e9", "a\n", "a" * 65, "v2+1"]),
+                ["", "-x", "_x", ".x", "a b", "a/b", "a:b", "caf\u00e9", "a\n", "a" * 65, "v2+1"],
+            ),
         }
         for name, (good, bad) in cases.items():
             scheme = VERSION_SCHEMES[name]
@@ -889,17 +1136,30 @@ class VersionSchemeTest(unittest.TestCase):
         """Guards against string order (1.10 before 1.2) and SemVer precedence mistakes in reports."""
         semver = VERSION_SCHEMES["semver"]
         # SemVer 2.0 section 11, example list, in order
-        spec = ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2",
-                "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0"]
+        spec = [
+            "1.0.0-alpha",
+            "1.0.0-alpha.1",
+            "1.0.0-alpha.beta",
+            "1.0.0-beta",
+            "1.0.0-beta.2",
+            "1.0.0-beta.11",
+            "1.0.0-rc.1",
+            "1.0.0",
+        ]
         self.assertEqual(semver.sorted(reversed(spec)), spec)
-        self.assertEqual(semver.sorted(["2.0.0", "1.10.0", "1.2.0", "1.2.0-rc.1", "1.0.0-2", "1.0.0-10",
-                                        "1.0.0-a", "1.0.0-1.a", "1.0.0-1"]),
-                         ["1.0.0-1", "1.0.0-1.a", "1.0.0-2", "1.0.0-10", "1.0.0-a", "1.2.0-rc.1", "1.2.0",
-                          "1.10.0", "2.0.0"])
-        self.assertEqual(VERSION_SCHEMES["major.minor"].sorted(["1.10", "1.2", "10.0", "2.0", "1.2"]),
-                         ["1.2", "1.10", "2.0", "10.0"])
-        self.assertEqual(VERSION_SCHEMES["calver"].sorted(["2024-06-01", "2023-12-31", "2024-01-15"]),
-                         ["2023-12-31", "2024-01-15", "2024-06-01"])
+        self.assertEqual(
+            semver.sorted(
+                ["2.0.0", "1.10.0", "1.2.0", "1.2.0-rc.1", "1.0.0-2", "1.0.0-10", "1.0.0-a", "1.0.0-1.a", "1.0.0-1"]
+            ),
+            ["1.0.0-1", "1.0.0-1.a", "1.0.0-2", "1.0.0-10", "1.0.0-a", "1.2.0-rc.1", "1.2.0", "1.10.0", "2.0.0"],
+        )
+        self.assertEqual(
+            VERSION_SCHEMES["major.minor"].sorted(["1.10", "1.2", "10.0", "2.0", "1.2"]), ["1.2", "1.10", "2.0", "10.0"]
+        )
+        self.assertEqual(
+            VERSION_SCHEMES["calver"].sorted(["2024-06-01", "2023-12-31", "2024-01-15"]),
+            ["2023-12-31", "2024-01-15", "2024-06-01"],
+        )
         self.assertEqual(VERSION_SCHEMES["label"].sorted(["stable", "beta", "stable"]), ["beta", "stable"])
 
     def test_matching_is_exact_string_equality(self) -> None:

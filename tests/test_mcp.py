@@ -41,8 +41,10 @@ from tests.support import REPO, run_cli
 from tests.test_site_record import RecordedCase, no_markdown_reading
 
 HAVE_SDK = importlib.util.find_spec("mcp") is not None
-SKIP_WHY = ("SKIPPED: the MCP SDK is not installed (pip install \"conflict-gate[mcp]\"); .ci/run installs it "
-            "(pinned) into a throwaway venv and runs this there")
+SKIP_WHY = (
+    'SKIPPED: the MCP SDK is not installed (pip install "conflict-gate[mcp]"); .ci/run installs it '
+    "(pinned) into a throwaway venv and runs this there"
+)
 
 #: (code, stdout, stderr) of a command line run, in process or as a subprocess.
 Cli = Callable[..., "tuple[int, str, str]"]
@@ -75,13 +77,21 @@ async def check_listing(test: unittest.TestCase, client: Any) -> None:
             for name, meaning in spec.parameters.items():
                 test.assertEqual(tool.input_schema["properties"][name]["description"], meaning)
             annotations = tool.annotations
-            test.assertEqual((annotations.read_only_hint, annotations.destructive_hint, annotations.idempotent_hint,
-                              annotations.open_world_hint), (True, False, True, False))
+            test.assertEqual(
+                (
+                    annotations.read_only_hint,
+                    annotations.destructive_hint,
+                    annotations.idempotent_hint,
+                    annotations.open_world_hint,
+                ),
+                (True, False, True, False),
+            )
 
 
 async def check_lab(test: unittest.TestCase, client: Any, cli: Cli, manifest: str, answers: Path) -> None:
     """Each tool's structured result equals the command line's JSON over the lab, and its text is the
     command line's stdout, for every lab case, every canned answer, the audit and the versions listing."""
+
     async def same(tool: str, arguments: dict[str, Any], *argv: str, stdin: bytes = b"") -> Any:
         result = await client.call_tool(tool, arguments)
         _, out, err = cli(*argv, stdin=stdin)
@@ -94,17 +104,36 @@ async def check_lab(test: unittest.TestCase, client: Any, cli: Cli, manifest: st
     for case_id, candidates, version, operation, key, _ in run.LAB_CASES:
         with test.subTest(case=case_id):
             decisions[case_id] = await same(
-                "gate", {"candidate_ids": list(candidates), "requested_version": version, "claim_key": key},
-                "gate", "--manifest", manifest, "--version", version, "--claim", key, "--operation", operation,
-                *candidates)
+                "gate",
+                {"candidate_ids": list(candidates), "requested_version": version, "claim_key": key},
+                "gate",
+                "--manifest",
+                manifest,
+                "--version",
+                version,
+                "--claim",
+                key,
+                "--operation",
+                operation,
+                *candidates,
+            )
     decision_file = answers.parent / "decision.json"
     for answer_id, case_id, _ in run.LAB_ANSWERS:
         with test.subTest(answer=answer_id):
             answer = (answers / f"{answer_id}.txt").read_bytes()
             decision_file.write_text(render_json(decisions[case_id]), encoding="utf-8")
-            await same("check_answer", {"decision": decisions[case_id], "answer": answer.decode("utf-8")},
-                       "check-answer", "--manifest", manifest, "--decision", str(decision_file), "--answer", "-",
-                       stdin=answer)
+            await same(
+                "check_answer",
+                {"decision": decisions[case_id], "answer": answer.decode("utf-8")},
+                "check-answer",
+                "--manifest",
+                manifest,
+                "--decision",
+                str(decision_file),
+                "--answer",
+                "-",
+                stdin=answer,
+            )
     decision_file.unlink()
     await same("audit", {}, "audit", "--manifest", manifest, "--format", "json")
     await same("versions", {}, "versions", "--manifest", manifest, "--format", "json")
@@ -112,8 +141,9 @@ async def check_lab(test: unittest.TestCase, client: Any, cli: Cli, manifest: st
     test.assertIs(limited.structured_content["truncated"], True)
 
 
-async def check_bad_request(test: unittest.TestCase, client: Any, cli: Cli, manifest: str,
-                            validate: Callable[[str, Any], None]) -> None:
+async def check_bad_request(
+    test: unittest.TestCase, client: Any, cli: Cli, manifest: str, validate: Callable[[str, Any], None]
+) -> None:
     """An unknown candidate and an ambiguous key are error results with their reasons; the text is the
     command line's stderr line; the structured content is a valid ``tool-error``."""
     request = {"candidate_ids": ["quill-guide", "quill-gide"], "requested_version": "1.0", "claim_key": "existing_path"}
@@ -121,8 +151,9 @@ async def check_bad_request(test: unittest.TestCase, client: Any, cli: Cli, mani
     test.assertTrue(result.is_error)
     test.assertEqual(result.structured_content["reason"], "unknown_candidate")
     test.assertEqual(result.structured_content["error"], "GateError")
-    _, out, err = cli("gate", "--manifest", manifest, "--version", "1.0", "--claim", "existing_path",
-                      "quill-guide", "quill-gide")
+    _, out, err = cli(
+        "gate", "--manifest", manifest, "--version", "1.0", "--claim", "existing_path", "quill-guide", "quill-gide"
+    )
     test.assertEqual((out, text_of(result) + "\n"), ("", err))
     validate("tool-error", result.structured_content)
     version = await client.call_tool("gate", {**request, "candidate_ids": ["quill-guide"], "requested_version": "1"})
@@ -135,8 +166,11 @@ async def check_bad_request(test: unittest.TestCase, client: Any, cli: Cli, mani
 async def check_edit_during_session(test: unittest.TestCase, client: Any, cli: Cli, manifest: Path) -> None:
     """A page edited while the server runs is refused on the next call, as ``gate --no-strict`` refuses
     it; restored, it is ready again."""
-    request = {"candidate_ids": ["quill-guide", "quill-reference"], "requested_version": "1.0",
-               "claim_key": "existing_path"}
+    request = {
+        "candidate_ids": ["quill-guide", "quill-reference"],
+        "requested_version": "1.0",
+        "claim_key": "existing_path",
+    }
     test.assertEqual((await client.call_tool("gate", request)).structured_content["status"], "ready")
     page = manifest.parent / "docs" / "quill-guide.md"
     raw = page.read_bytes()
@@ -144,10 +178,21 @@ async def check_edit_during_session(test: unittest.TestCase, client: Any, cli: C
     page.write_bytes(raw.replace(before, after, 1))
     try:
         edited = await client.call_tool("gate", request)
-        test.assertEqual((edited.structured_content["status"], edited.structured_content["reason"]),
-                         ("refused", "hash_mismatch"))
-        _, out, _ = cli("gate", "--manifest", str(manifest), "--version", "1.0", "--claim", "existing_path",
-                        "--no-strict", "quill-guide", "quill-reference")
+        test.assertEqual(
+            (edited.structured_content["status"], edited.structured_content["reason"]), ("refused", "hash_mismatch")
+        )
+        _, out, _ = cli(
+            "gate",
+            "--manifest",
+            str(manifest),
+            "--version",
+            "1.0",
+            "--claim",
+            "existing_path",
+            "--no-strict",
+            "quill-guide",
+            "quill-reference",
+        )
         test.assertEqual(text_of(edited), out)
     finally:
         page.write_bytes(raw)
@@ -165,13 +210,15 @@ UNREADABLE_REQUESTS: dict[int, str] = {
 }
 
 
-def stdio_session(argv: list[str], cwd: Path, env: dict[str, str] | None, requests: bytes,
-                  wanted: set[Any]) -> dict[Any, Any]:
+def stdio_session(
+    argv: list[str], cwd: Path, env: dict[str, str] | None, requests: bytes, wanted: set[Any]
+) -> dict[Any, Any]:
     """Start the server ``argv``, send ``requests`` (newline-ended lines), and collect its answers by id until
     every id of ``wanted`` has one (bounded only against a server that never answers); then close its input
     and reap it."""
-    server = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
     answers: dict[Any, Any] = {}
     try:
         assert server.stdin is not None and server.stdout is not None
@@ -200,20 +247,37 @@ def stdio_session(argv: list[str], cwd: Path, env: dict[str, str] | None, reques
     return answers
 
 
-def check_every_request_answered(test: unittest.TestCase, argv: list[str], cwd: Path,
-                                 env: dict[str, str] | None = None) -> None:
+def check_every_request_answered(
+    test: unittest.TestCase, argv: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> None:
     """Start the server ``argv`` as a stdio subprocess, make the handshake by hand, send
     :data:`UNREADABLE_REQUESTS` as ``tools/call`` lines, and assert each id gets its answer: a JSON-RPC
     error (``-32600``) for the three the SDK cannot read, the tool's error result for the last. The
     wait is bounded only against a server that never answers (the fault)."""
+
     def line(message: str) -> bytes:
         return (message + "\n").encode("utf-8")
 
-    hello = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}})
+    hello = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"},
+            },
+        }
+    )
     calls = [line(hello), line('{"jsonrpc": "2.0", "method": "notifications/initialized"}')]
-    calls += [line('{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "gate", "arguments": {%s}}}'
-                   % (request_id, arguments)) for request_id, arguments in UNREADABLE_REQUESTS.items()]
+    calls += [
+        line(
+            '{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "gate", "arguments": {%s}}}'
+            % (request_id, arguments)
+        )
+        for request_id, arguments in UNREADABLE_REQUESTS.items()
+    ]
     answers = stdio_session(argv, cwd, env, b"".join(calls), {1, *UNREADABLE_REQUESTS})
     test.assertEqual(sorted(answers, key=str), sorted({1, *UNREADABLE_REQUESTS}, key=str))
     for request_id in (11, 12, 13):
@@ -273,6 +337,7 @@ class McpServerTest(unittest.TestCase):
 
     def test_the_handshake_names_the_server(self) -> None:
         """The initialize handshake, as a stdio client such as Claude Code makes it."""
+
         async def check(client: Any) -> None:
             info = client.server_info
             self.assertEqual((info.name, info.version), ("conflict-gate", __version__))
@@ -282,9 +347,11 @@ class McpServerTest(unittest.TestCase):
 
     def test_arguments_outside_the_input_schema_are_refused_by_the_sdk(self) -> None:
         async def check(client: Any) -> None:
-            for tool, arguments in (("gate", {"requested_version": "1.0", "claim_key": "existing_path"}),
-                                    ("gate", {"candidate_ids": [1], "requested_version": "1.0", "claim_key": "k"}),
-                                    ("audit", {"limit": -1})):
+            for tool, arguments in (
+                ("gate", {"requested_version": "1.0", "claim_key": "existing_path"}),
+                ("gate", {"candidate_ids": [1], "requested_version": "1.0", "claim_key": "k"}),
+                ("audit", {"limit": -1}),
+            ):
                 with self.subTest(tool=tool, arguments=arguments):
                     result = await client.call_tool(tool, arguments)
                     self.assertTrue(result.is_error)
@@ -332,8 +399,9 @@ class UnreadableRequestTest(unittest.TestCase):
         with its id, and the session goes on."""
         with tempfile.TemporaryDirectory(prefix="conflict-gate-mcp-") as tmp:
             manifest = copy_lab(Path(os.path.realpath(tmp)))
-            check_every_request_answered(self, [sys.executable, str(REPO / "conflict_gate.py"), "mcp", "--manifest",
-                                                str(manifest)], Path(tmp))
+            check_every_request_answered(
+                self, [sys.executable, str(REPO / "conflict_gate.py"), "mcp", "--manifest", str(manifest)], Path(tmp)
+            )
 
     def test_what_is_answered_and_with_which_id(self) -> None:
         """Guards against answering what JSON-RPC never answers (a notification, a response) and
@@ -356,8 +424,10 @@ class UnreadableRequestTest(unittest.TestCase):
             ('{"jsonrpc": "2.0", "id": 4, "result": {"x": "\\ud83d"}}', None),
             ("   ", None),
             # hostile-2 finding 7: the SDK reads these as a notification or a response and answers none.
-            *[('{"jsonrpc": "2.0", "id": %s, "method": "ping"}' % bad, (None, -32600))
-              for bad in ("1.0", "4.5", "true", "false", "[1]", '{"a": 1}', "null", "1e400")],
+            *[
+                ('{"jsonrpc": "2.0", "id": %s, "method": "ping"}' % bad, (None, -32600))
+                for bad in ("1.0", "4.5", "true", "false", "[1]", '{"a": 1}', "null", "1e400")
+            ],
             ('{"jsonrpc": "2.0", "id": 3, "method": "ping", "error": {"code": 1, "message": "x"}}', (3, -32600)),
             ('{"jsonrpc": "2.0", "id": 5, "method": "ping", "result": {}}', (5, -32600)),
         ]
@@ -386,28 +456,66 @@ class UnreadableRequestTest(unittest.TestCase):
         with tempfile.TemporaryDirectory(prefix="conflict-gate-mcp-") as tmp:
             root = Path(os.path.realpath(tmp))
             import hashlib
+
             page = b"# T\n\n@quill create_copy existing_path=refuse\n"
             (root / "docs" / "1.0").mkdir(parents=True)
             (root / "docs" / "1.0" / "a.md").write_bytes(page)
-            os.close(os.open(os.path.join(os.fsencode(root), b"docs", b"1.0", b"b\xff.md"),
-                             os.O_CREAT | os.O_WRONLY, 0o644))
+            os.close(
+                os.open(os.path.join(os.fsencode(root), b"docs", b"1.0", b"b\xff.md"), os.O_CREAT | os.O_WRONLY, 0o644)
+            )
             manifest = root / "manifest.json"
-            manifest.write_text(json.dumps({
-                "grammar": {"namespace": "quill", "product": "Quill", "operations": {"create_copy": {
-                    "existing_path": {"type": "enum", "values": ["refuse", "overwrite"]}}}},
-                "version_scheme": "major.minor", "renderer": "github",
-                "sources": {"include": ["docs/{version}/**/*.md"]},
-                "documents": [{"source_id": "a", "version": "1.0", "path": "docs/1.0/a.md",
-                               "sha256": hashlib.sha256(page).hexdigest()}]}), encoding="utf-8")
+            manifest.write_text(
+                json.dumps(
+                    {
+                        "grammar": {
+                            "namespace": "quill",
+                            "product": "Quill",
+                            "operations": {
+                                "create_copy": {"existing_path": {"type": "enum", "values": ["refuse", "overwrite"]}}
+                            },
+                        },
+                        "version_scheme": "major.minor",
+                        "renderer": "github",
+                        "sources": {"include": ["docs/{version}/**/*.md"]},
+                        "documents": [
+                            {
+                                "source_id": "a",
+                                "version": "1.0",
+                                "path": "docs/1.0/a.md",
+                                "sha256": hashlib.sha256(page).hexdigest(),
+                            }
+                        ],
+                    }
+                ),
+                encoding="utf-8",
+            )
             audit = run_cli(["audit", "--manifest", str(manifest), "--format", "json"])
-            hello = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
-            lines = [hello.encode(), b'{"jsonrpc": "2.0", "method": "notifications/initialized"}',
-                     b'{"jsonrpc":"2.0",\r"id":31,"method":"ping"}',
-                     b'{"jsonrpc":"2.0","id":32,"method":"tools/call","params":{"name":"audit","arguments":{}}}',
-                     b'{"jsonrpc":"2.0","id":33,"method":"ping"}']
-            answers = stdio_session([sys.executable, str(REPO / "conflict_gate.py"), "mcp", "--manifest",
-                                     str(manifest)], root, None, b"\n".join(lines) + b"\n", {1, 31, 32, 33})
+            hello = json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-06-18",
+                        "capabilities": {},
+                        "clientInfo": {"name": "t", "version": "1"},
+                    },
+                }
+            )
+            lines = [
+                hello.encode(),
+                b'{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+                b'{"jsonrpc":"2.0",\r"id":31,"method":"ping"}',
+                b'{"jsonrpc":"2.0","id":32,"method":"tools/call","params":{"name":"audit","arguments":{}}}',
+                b'{"jsonrpc":"2.0","id":33,"method":"ping"}',
+            ]
+            answers = stdio_session(
+                [sys.executable, str(REPO / "conflict_gate.py"), "mcp", "--manifest", str(manifest)],
+                root,
+                None,
+                b"\n".join(lines) + b"\n",
+                {1, 31, 32, 33},
+            )
         self.assertIn("\\xff", json.dumps(json.loads(audit[1].encode("utf-8"))))
         self.assertEqual(sorted(answers), [1, 31, 32, 33])
         self.assertEqual(answers[31]["result"], {})

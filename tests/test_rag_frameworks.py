@@ -13,15 +13,18 @@ import conflict_gate
 from _conflict_gate.base.errors import GateError
 from tests.support import FIXTURE_MANIFEST, REPO
 
-HAVE_LLAMAINDEX = importlib.util.find_spec("llama_index") is not None \
-    and importlib.util.find_spec("llama_index.core") is not None
+HAVE_LLAMAINDEX = (
+    importlib.util.find_spec("llama_index") is not None and importlib.util.find_spec("llama_index.core") is not None
+)
 HAVE_LANGCHAIN = importlib.util.find_spec("langchain_core") is not None
 HAVE_HAYSTACK = importlib.util.find_spec("haystack") is not None
 os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")  # no usage data sent from a test run
 
 #: (page, path) of the lab: two agreeing 1.0 pages, a 2.0 page, a conflicting 1.0 page
-PAGES = {name: str(REPO / "docs" / f"{name}.md") for name in
-         ("quill-guide", "quill-reference", "quill-new-version", "quill-conflicting-guide")}
+PAGES = {
+    name: str(REPO / "docs" / f"{name}.md")
+    for name in ("quill-guide", "quill-reference", "quill-new-version", "quill-conflicting-guide")
+}
 QUESTION = "What does create_copy do when the destination exists?"
 
 
@@ -33,21 +36,26 @@ def corpus() -> Any:
 class LlamaIndexTest(unittest.TestCase):
     def nodes(self, *names: str) -> list[Any]:
         from llama_index.core.schema import NodeWithScore, TextNode
-        return [NodeWithScore(node=TextNode(text=name, metadata={"file_path": PAGES[name]}), score=1.0)
-                for name in names]
+
+        return [
+            NodeWithScore(node=TextNode(text=name, metadata={"file_path": PAGES[name]}), score=1.0) for name in names
+        ]
 
     def test_keeps_eligible_pages_when_ready(self) -> None:
         """Guards against another version's chunk reaching the model beside a ready decision's pages."""
         from _conflict_gate.rag.llamaindex import ConflictGatePostprocessor
+
         gate = ConflictGatePostprocessor.over(corpus(), "1.0")
-        kept = gate.postprocess_nodes(self.nodes("quill-guide", "quill-new-version", "quill-reference"),
-                                      query_str=QUESTION)
+        kept = gate.postprocess_nodes(
+            self.nodes("quill-guide", "quill-new-version", "quill-reference"), query_str=QUESTION
+        )
         self.assertEqual([n.node.metadata["file_path"] for n in kept], [PAGES["quill-guide"], PAGES["quill-reference"]])
         self.assertEqual(gate.last_decision["status"], "ready")
 
     def test_withholds_on_conflict_with_the_decision_exposed(self) -> None:
         """Guards against a conflict smoothed over: no node, the conflict in last_decision."""
         from _conflict_gate.rag.llamaindex import ConflictGatePostprocessor
+
         gate = ConflictGatePostprocessor.over(corpus(), "1.0")
         self.assertEqual(gate.postprocess_nodes(self.nodes("quill-guide", "quill-conflicting-guide")), [])
         self.assertEqual(gate.last_decision["status"], "conflict")
@@ -56,6 +64,7 @@ class LlamaIndexTest(unittest.TestCase):
 
     def _unknown(self) -> list[Any]:
         from llama_index.core.schema import NodeWithScore, TextNode
+
         return [NodeWithScore(node=TextNode(text="x", metadata={"file_path": "/elsewhere/page.md"}), score=1.0)]
 
 
@@ -63,10 +72,12 @@ class LlamaIndexTest(unittest.TestCase):
 class LangChainTest(unittest.TestCase):
     def documents(self, *names: str) -> list[Any]:
         from langchain_core.documents import Document
+
         return [Document(page_content=name, metadata={"source": f"docs/{name}.md"}) for name in names]
 
     def test_compressor_keeps_eligible_pages_when_ready(self) -> None:
         from _conflict_gate.rag.langchain import ConflictGateCompressor
+
         gate = ConflictGateCompressor.over(corpus(), "1.0")
         kept = gate.compress_documents(self.documents("quill-new-version", "quill-guide", "quill-reference"), QUESTION)
         self.assertEqual([d.page_content for d in kept], ["quill-guide", "quill-reference"])
@@ -75,25 +86,33 @@ class LangChainTest(unittest.TestCase):
     def test_runnable_withholds_on_conflict_and_returns_the_decision(self) -> None:
         """Guards against a chain that drops the decision: it travels with the (empty) documents."""
         from _conflict_gate.rag.langchain import ConflictGateCompressor
+
         chain = ConflictGateCompressor.over(corpus(), "1.0").as_runnable()
-        out = chain.invoke({"documents": self.documents("quill-guide", "quill-conflicting-guide"),
-                            "question": QUESTION})
+        out = chain.invoke(
+            {"documents": self.documents("quill-guide", "quill-conflicting-guide"), "question": QUESTION}
+        )
         self.assertEqual(out["documents"], [])
-        self.assertEqual((out["decision"]["status"], out["decision"]["conflicts"][0]["claim_key"]),
-                         ("conflict", "existing_path"))
+        self.assertEqual(
+            (out["decision"]["status"], out["decision"]["conflicts"][0]["claim_key"]), ("conflict", "existing_path")
+        )
 
 
 @unittest.skipUnless(HAVE_HAYSTACK, "SKIPPED: haystack-ai is not installed (pip install '.[haystack]')")
 class HaystackTest(unittest.TestCase):
     def documents(self, *names: str) -> list[Any]:
         from haystack import Document
+
         return [Document(content=f"{name}\n\nsecond passage", meta={"file_path": PAGES[name]}) for name in names]
 
     def test_component_keeps_eligible_pages_when_ready(self) -> None:
         from _conflict_gate.rag.haystack import ConflictGate
-        out = ConflictGate(corpus(), "1.0").run(self.documents("quill-guide", "quill-new-version", "quill-reference"),
-                                                query=QUESTION)
-        self.assertEqual([d.meta["file_path"] for d in out["documents"]], [PAGES["quill-guide"], PAGES["quill-reference"]])
+
+        out = ConflictGate(corpus(), "1.0").run(
+            self.documents("quill-guide", "quill-new-version", "quill-reference"), query=QUESTION
+        )
+        self.assertEqual(
+            [d.meta["file_path"] for d in out["documents"]], [PAGES["quill-guide"], PAGES["quill-reference"]]
+        )
         self.assertEqual(out["decision"]["status"], "ready")
 
     def test_the_splitters_own_source_id_is_not_read_as_a_page(self) -> None:
@@ -102,6 +121,7 @@ class HaystackTest(unittest.TestCase):
         from haystack.components.preprocessors import DocumentSplitter
 
         from _conflict_gate.rag.haystack import ConflictGate
+
         split = DocumentSplitter(split_by="passage", split_length=1).run(self.documents("quill-guide"))["documents"]
         self.assertTrue(split and all("source_id" in d.meta for d in split))
         out = ConflictGate(corpus(), "1.0").run(split)
@@ -111,6 +131,7 @@ class HaystackTest(unittest.TestCase):
         from haystack import Pipeline
 
         from _conflict_gate.rag.haystack import ConflictGate
+
         pipeline = Pipeline()
         pipeline.add_component("gate", ConflictGate(corpus(), "1.0"))
         out = pipeline.run({"gate": {"documents": self.documents("quill-guide", "quill-conflicting-guide")}})

@@ -38,7 +38,7 @@ def read(text: str, **options: Any) -> Reading:
 
 def read_raw(raw: bytes, **options: Any) -> Reading:
     """Read raw source bytes as the corpus does: BOM removed and counted, the rest decoded."""
-    body = raw[len(_BOM):] if raw.startswith(_BOM) else raw
+    body = raw[len(_BOM) :] if raw.startswith(_BOM) else raw
     options.setdefault("renderer", COMMONMARK)
     return read_directives(body.decode("utf-8"), GRAMMAR, bom_bytes=len(raw) - len(body), **options)
 
@@ -50,8 +50,11 @@ def claimed(reading: Reading) -> list[tuple[int, str]]:
 def outcome(reading: Reading) -> tuple[object, ...]:
     """Everything a reading says, comparable: claims, the refusal's reason and place, near-misses."""
     refusal = reading.refusal
-    return (reading.claims, refusal and (refusal.reason, refusal.line, refusal.column, refusal.detail),
-            reading.near_misses)
+    return (
+        reading.claims,
+        refusal and (refusal.reason, refusal.line, refusal.column, refusal.detail),
+        reading.near_misses,
+    )
 
 
 class ReaderTestCase(unittest.TestCase):
@@ -70,8 +73,9 @@ class ReaderTestCase(unittest.TestCase):
         self.assertEqual(claimed(reading), expected)
         return reading
 
-    def assertRefused(self, text: str, reasons: str | frozenset[str], line: int,
-                      column: int | None = None, **options: Any) -> DirectiveError:
+    def assertRefused(
+        self, text: str, reasons: str | frozenset[str], line: int, column: int | None = None, **options: Any
+    ) -> DirectiveError:
         """Refused for one of ``reasons`` at ``line`` (and ``column``), with no claims."""
         reasons = frozenset({reasons}) if isinstance(reasons, str) else reasons
         reading = self.read_both(text, **options)
@@ -138,14 +142,13 @@ class SeenTextRefusesTest(ReaderTestCase):
     def test_inline_tag_over_two_lines(self) -> None:
         """Reader sees: ``<em title="x">`` is an (invisible) inline tag over lines 1-2, so line 2 shows the
         directive text in emphasis markup. Gate: refuse at line 2, column 11."""
-        self.assertRefused(f"<em\ntitle=\"x\">{D}\n", REFUSED_AS_SEEN, 2, 11)
+        self.assertRefused(f'<em\ntitle="x">{D}\n', REFUSED_AS_SEEN, 2, 11)
 
     def test_script_content_is_shown_by_gfm(self) -> None:
         """Reader sees (GitHub, its tag filter): ``<script>`` escaped, its content as text. Gate: misplaced
         at line 2 under ``github``; under ``commonmark`` a renderer without the filter hides it, so the
         line is in doubt (refused either way)."""
-        refusal = self.assertRefused(f"<script>\n{D}\n</script>\n", "misplaced_directive", 2, 1,
-                                     renderer=GITHUB_COM)
+        refusal = self.assertRefused(f"<script>\n{D}\n</script>\n", "misplaced_directive", 2, 1, renderer=GITHUB_COM)
         self.assertIn("HTML block", refusal.detail)
         refusal = self.assertRefused(f"<script>\n{D}\n</script>\n", "ambiguous_markup", 2, 1)
         self.assertIn("tag filter", refusal.detail)
@@ -159,7 +162,7 @@ class SeenTextRefusesTest(ReaderTestCase):
     def test_text_of_an_html_block(self) -> None:
         """Reader sees: the directive text inside a ``<div>``. Gate: misplaced."""
         self.assertRefused(f"<div>\n{D}\n</div>\n", "misplaced_directive", 2, 1)
-        self.assertRefused(f"<p align=\"center\">{D}</p>\n", "misplaced_directive", 1, 19)
+        self.assertRefused(f'<p align="center">{D}</p>\n', "misplaced_directive", 1, 19)
 
     def test_other_places_a_reader_sees(self) -> None:
         """Heading, block quote, front matter, mid-line, emphasis, escapes, references, look-alikes, indentation."""
@@ -220,12 +223,12 @@ class HiddenTextTest(ReaderTestCase):
 
     def test_multi_line_tag(self) -> None:
         """Reader sees: nothing of an attribute value that spans lines. Gate: hidden near-miss."""
-        self.check_hidden(f"<div\ndata-example=\"\n{D}\n\"></div>", 3, 1, "hidden")
-        self.check_hidden(f"A <span title=\"\n{D}\n\">word</span>.", 2, 1, "hidden")
+        self.check_hidden(f'<div\ndata-example="\n{D}\n"></div>', 3, 1, "hidden")
+        self.check_hidden(f'A <span title="\n{D}\n">word</span>.', 2, 1, "hidden")
 
     def test_link_reference_title(self) -> None:
         """Reader sees: nothing (a link reference definition, its title over three lines). Gate: hidden."""
-        self.check_hidden(f"[quill]: https://quill.example \"\n{D}\n\"", 2, 1, "hidden")
+        self.check_hidden(f'[quill]: https://quill.example "\n{D}\n"', 2, 1, "hidden")
         self.check_hidden(f"[quill]: https://quill.example '{D}'", 1, 33, "hidden")
 
     def test_indented_link_definition_with_a_title_over_lines(self) -> None:
@@ -246,8 +249,10 @@ class HiddenTextTest(ReaderTestCase):
     def test_hidden_link_definitions_in_a_run(self) -> None:
         """Reader sees: nothing of definitions. Gate: near-misses; an npm scoped package URL (``@quill/``)
         is not directive-shaped at all."""
-        text = (f"{D}\n\n[npm]: https://www.npmjs.com/package/@quill/cli\n[docs]: https://quill.example\n"
-                f"[title]: /t \"{D}\"\n")
+        text = (
+            f"{D}\n\n[npm]: https://www.npmjs.com/package/@quill/cli\n[docs]: https://quill.example\n"
+            f'[title]: /t "{D}"\n'
+        )
         reading = self.assertClaims(text, [(1, D)])
         self.assertEqual([(n.line, n.column, n.where) for n in reading.near_misses], [(5, 14, "hidden")])
         self.assertClaims(f"{D}\n\nInstall it with `npm install @quill/cli`, or npm install @quill/cli.\n", [(1, D)])
@@ -270,10 +275,15 @@ class HtmlAsBrowsersReadItTest(ReaderTestCase):
         """Regression: a browser keeps a comment, a quoted attribute value or a hiding element open
         across the blocks CommonMark passes through; the gate read each block's HTML on its own and
         counted a directive a browser hides (or strikes out). Refused, naming the opening line."""
-        for text, line in ((f"<!-- TODO --> <!-- off until 2.0:\n\n{self.SHOWN}\n\n-->\n", 3),
-                           (f"- <!--\n{self.SHOWN}\n", 2), (f'<div title="\n\n{self.SHOWN}\n', 3),
-                           (f"<template>\n\n{self.SHOWN}\n", 3), (f"x <template>\n\n{self.SHOWN}\n", 3),
-                           (f"<div hidden>\n\n{self.SHOWN}\n", 3), (f"<del>\n\n{self.SHOWN}\n\n</del>\n", 3)):
+        for text, line in (
+            (f"<!-- TODO --> <!-- off until 2.0:\n\n{self.SHOWN}\n\n-->\n", 3),
+            (f"- <!--\n{self.SHOWN}\n", 2),
+            (f'<div title="\n\n{self.SHOWN}\n', 3),
+            (f"<template>\n\n{self.SHOWN}\n", 3),
+            (f"x <template>\n\n{self.SHOWN}\n", 3),
+            (f"<div hidden>\n\n{self.SHOWN}\n", 3),
+            (f"<del>\n\n{self.SHOWN}\n\n</del>\n", 3),
+        ):
             with self.subTest(text=text):
                 refusal = self.assertRefused(f"{D}\n\n{text}", "ambiguous_markup", line + 2)
                 self.assertIn("(line 3)", refusal.detail)
@@ -320,7 +330,7 @@ class HtmlAsBrowsersReadItTest(ReaderTestCase):
         """Regression: ``<span class="a"title="b">`` (no space between attributes) is no CommonMark tag,
         but a browser reads it as a tag and shows the text after its ``>``; the gate hid the rest of the
         HTML block as if the tag never closed."""
-        self.check_shown(f"<div>\n<span class=\"note\"title=\"Note\">\n{self.SHOWN}\n</span>\n</div>", 3)
+        self.check_shown(f'<div>\n<span class="note"title="Note">\n{self.SHOWN}\n</span>\n</div>', 3)
 
     def test_numeric_reference_without_semicolon_in_html(self) -> None:
         """Regression: in raw HTML a browser decodes ``&#64quill`` (no semicolon) to ``@quill``; the gate
@@ -391,16 +401,23 @@ Decorators in an indented block:
 
     def test_decorators_and_emails_in_prose_are_not_directives(self) -> None:
         """``@app.get("/")``, ``@quill.task(...)`` at line start and ``support@quill.dev`` are not shaped."""
-        text = ("@app.get(\"/\")\n@quill.task(retries=3)\nMail support@quill.dev or <support@quill.dev>.\n"
-                "Use @quill-cli and @quill_extra and @quills.\n")
+        text = (
+            '@app.get("/")\n@quill.task(retries=3)\nMail support@quill.dev or <support@quill.dev>.\n'
+            "Use @quill-cli and @quill_extra and @quills.\n"
+        )
         self.assertClaims(text, [])
         self.assertEqual(read(text).near_misses, ())
         self.assertClaims(text + f"\n{D}\n", [(6, D)])
 
     def test_blocks_in_doubt_do_not_reach_past_a_blank_line(self) -> None:
         """Doubt is local: a table, deep nesting or front matter elsewhere leaves a separate directive alone."""
-        for before in ("| a | b |\n| - | - |\n| 1 | 2 |", ">" * 70 + " deep", "intro\n| a |\n---",
-                       "+++\ntitle = 'x'\n+++", "> quote\n    # lazy"):
+        for before in (
+            "| a | b |\n| - | - |\n| 1 | 2 |",
+            ">" * 70 + " deep",
+            "intro\n| a |\n---",
+            "+++\ntitle = 'x'\n+++",
+            "> quote\n    # lazy",
+        ):
             with self.subTest(before=before):
                 self.assertClaims(f"{before}\n\n{D}\n", [(before.count("\n") + 3, D)])
 
@@ -408,8 +425,10 @@ Decorators in an indented block:
         """Regression: a table (always in doubt: readers without GFM tables see a paragraph) holding an at
         sign that can never read as a directive, such as `@Override` in a code span or a mail autolink,
         refused the whole page as ambiguous_markup."""
-        for table in ("| Annotation | Meaning |\n| --- | --- |\n| `@Override` | overrides |",
-                      "| Who | Mail |\n| --- | --- |\n| Bob | <bob@example.com> |"):
+        for table in (
+            "| Annotation | Meaning |\n| --- | --- |\n| `@Override` | overrides |",
+            "| Who | Mail |\n| --- | --- |\n| Bob | <bob@example.com> |",
+        ):
             with self.subTest(table=table):
                 self.assertClaims(f"{table}\n\n{D}\n", [(5, D)])
 
@@ -477,8 +496,10 @@ class AmbiguousTest(ReaderTestCase):
         for text in ("\uff20\uff51uill", " @qu\u200bill", "\\@qu\u200bill", "&nbsp;@qu\u200bill"):
             with self.subTest(text=text):
                 self.assertRefused(f"{text} create_copy\n", REFUSED_AS_SEEN, 1)
-                self.assertNearMisses(f"{text}\n", [(1, len(text) - len(text.lstrip(" \\")) + 1
-                                                     if not text.startswith("&") else 7, "mention")])
+                self.assertNearMisses(
+                    f"{text}\n",
+                    [(1, len(text) - len(text.lstrip(" \\")) + 1 if not text.startswith("&") else 7, "mention")],
+                )
 
     def test_footnote_definitions_as_github_reads_them(self) -> None:
         """Regression: GitHub reads ``[^1]:`` as a footnote definition and shows it, with its lazy
@@ -528,8 +549,9 @@ class AmbiguousTest(ReaderTestCase):
     def test_doubt_names_the_line_that_causes_it(self) -> None:
         """Regression: the doubt named the first line anywhere on the page where markdown-it may read
         differently (here line 2, after an unrelated link definition), not the lazy line 5 of this quote."""
-        refusal = self.assertRefused(f"[a]: /url\n{D}\n\n> quote @quill create_copy\n    # lazy\n",
-                                     "ambiguous_markup", 4, 9)
+        refusal = self.assertRefused(
+            f"[a]: /url\n{D}\n\n> quote @quill create_copy\n    # lazy\n", "ambiguous_markup", 4, 9
+        )
         self.assertIn("(line 5)", refusal.detail)
 
 
@@ -539,7 +561,7 @@ class ByteViewTest(ReaderTestCase):
 
     #: 1-, 2-, 3- and 4-byte characters, and ones whose bytes include 0xA0 or 0x85 (``à`` is C3 A0,
     #: U+00A0 is C2 A0, U+0085 is C2 85), which Python's Unicode ``\s`` matches as Latin-1.
-    LABELS = ("a", "\u00e9", "\u00e0", "\u20ac", "\U0001F600", "\u00a0", "\u0085", "\u2028")
+    LABELS = ("a", "\u00e9", "\u00e0", "\u20ac", "\U0001f600", "\u00a0", "\u0085", "\u2028")
 
     @staticmethod
     def page(label: str) -> str:
@@ -565,8 +587,9 @@ class ByteViewTest(ReaderTestCase):
         for sid, source in corpus.sources.items():
             with self.subTest(source=sid):
                 self.assertEqual(source.claims, ())
-                self.assertEqual((source.refusal.reason, source.refusal.line) if source.refusal else None,
-                                 ("ambiguous_markup", 4))
+                self.assertEqual(
+                    (source.refusal.reason, source.refusal.line) if source.refusal else None, ("ambiguous_markup", 4)
+                )
 
     def test_hidden_attribute_needs_ascii_whitespace_before_it(self) -> None:
         """An element with a ``hidden`` attribute opened on an earlier line of a paragraph hides the
@@ -593,10 +616,15 @@ class SpanTest(unittest.TestCase):
             "bom only": _BOM + D.encode(),
             "no final newline": f"ö\n\n{D}".encode(),
         }
-        expected_lines = {"bom+crlf+non-ascii": [3, 4], "lone cr": [4, 5], "mixed endings": [5, 7],
-                          "bom only": [1], "no final newline": [3]}
+        expected_lines = {
+            "bom+crlf+non-ascii": [3, 4],
+            "lone cr": [4, 5],
+            "mixed endings": [5, 7],
+            "bom only": [1],
+            "no final newline": [3],
+        }
         for name, raw in pages.items():
-            body = raw[len(_BOM):] if raw.startswith(_BOM) else raw
+            body = raw[len(_BOM) :] if raw.startswith(_BOM) else raw
             for encoded in (None, body):
                 with self.subTest(name, encoded=encoded is not None):
                     reading = read_raw(raw, encoded=encoded)
@@ -609,8 +637,7 @@ class SpanTest(unittest.TestCase):
     def test_claim_fields(self) -> None:
         raw = ("ä\n\n" + D2).encode()
         (claim,) = read_raw(raw).claims
-        self.assertEqual(claim, Claim("create_copy", "close_required", "yes", 3, 3, 3 + len(D2), 4,
-                                      4 + len(D2), D2))
+        self.assertEqual(claim, Claim("create_copy", "close_required", "yes", 3, 3, 3 + len(D2), 4, 4 + len(D2), D2))
 
     def test_refusal_and_near_miss_lines_count_lone_cr(self) -> None:
         reading = read(f"a\r\r```\r@quill x\r```\r\rsee {D}\r")
@@ -672,8 +699,9 @@ class MessageTest(ReaderTestCase):
     def test_duplicate_names_the_first_line(self) -> None:
         refusal = self.assertRefused(f"{D}\n\ntext\n\n{D}\n", "duplicate_directive", 5, 1)
         self.assertIn("line 1", refusal.detail)
-        refusal = self.assertRefused(f"{D2}\n{D}\n@quill create_copy existing_path=overwrite\n",
-                                     "duplicate_directive", 3, 1)
+        refusal = self.assertRefused(
+            f"{D2}\n{D}\n@quill create_copy existing_path=overwrite\n", "duplicate_directive", 3, 1
+        )
         self.assertIn("line 2", refusal.detail)
 
     def test_error_message_carries_source_and_position(self) -> None:
@@ -681,8 +709,10 @@ class MessageTest(ReaderTestCase):
         assert reading.refusal is not None
         self.assertTrue(str(reading.refusal).startswith("source 'guide' (docs/guide.md:2:3): "))
         refusal = reading.refusal
-        self.assertEqual((refusal.reason, refusal.source_id, refusal.path, refusal.line, refusal.column),
-                         ("misplaced_directive", "guide", "docs/guide.md", 2, 3))
+        self.assertEqual(
+            (refusal.reason, refusal.source_id, refusal.path, refusal.line, refusal.column),
+            ("misplaced_directive", "guide", "docs/guide.md", 2, 3),
+        )
         self.assertEqual(refusal.quote, f"# {D}")
 
     def test_first_problem_in_line_order_wins(self) -> None:
@@ -724,7 +754,7 @@ class NearMissTest(ReaderTestCase):
     def test_other_namespaces_never_hide_a_later_near_miss(self) -> None:
         """Regression: 100 ``@param`` lines in a fence used up the near-miss cap, so the ``@quill`` line
         after them was never reported. Lines of another namespace are no near-misses at all."""
-        for other in ("@param x", "@param`x`", "@param* y", "@paramé", "@Override", "@app.get(\"/\")"):
+        for other in ("@param x", "@param`x`", "@param* y", "@paramé", "@Override", '@app.get("/")'):
             with self.subTest(other=other):
                 lines = f"{other}\n" * 150 + "@quill x\n"
                 text = f"```\n{lines}```\n\n<!--\n{lines}-->\n"
@@ -748,10 +778,12 @@ class AdversarialInputTest(unittest.TestCase):
     INPUTS: ClassVar[dict[str, tuple[str, tuple[str, int, int] | None, int]]] = {
         # More candidate at signs than MAX_CANDIDATES: refused unread, at the first one past the cap.
         "lone-CR lines full of at signs": ("@quill @@ @x* @ \r" * (SIZE // 17), ("too_complex", 5001, 1), 0),
-        "lone-CR lines under the candidate cap": (("@quill create_copy\r" + "y" * 80 + "\r") * (SIZE // 100),
-                                                  ("malformed_directive", 1, 19), 0),
-        "lone-CR mention lines under the candidate cap": (("@quill x\r" + "y" * 90 + "\r") * (SIZE // 100),
-                                                          None, 100),
+        "lone-CR lines under the candidate cap": (
+            ("@quill create_copy\r" + "y" * 80 + "\r") * (SIZE // 100),
+            ("malformed_directive", 1, 19),
+            0,
+        ),
+        "lone-CR mention lines under the candidate cap": (("@quill x\r" + "y" * 90 + "\r") * (SIZE // 100), None, 100),
         "lone-CR directive lines": ((D + "\r") * 2_000 + "z" * (SIZE - 80_000), ("duplicate_directive", 2, 1), 0),
         "@ and newline": ("@\n" * (SIZE // 2), None, 0),
         # Containers past MAX_DEPTH are not opened: the block is in doubt.
@@ -759,14 +791,20 @@ class AdversarialInputTest(unittest.TestCase):
         "nested > on one line": (">" * SIZE + f" {D}", ("ambiguous_markup", 1, SIZE + 2), 0),
         "nested list markers on one line": ("- " * (SIZE // 2) + D, ("ambiguous_markup", 1, SIZE + 1), 0),
         "nested ordered markers": ("1. " * (SIZE // 3) + D, ("ambiguous_markup", 1, SIZE // 3 * 3 + 1), 0),
-        "deep list over lines": ("".join("  " * i + "- @quill create_copy\n" for i in range(150)) + "x" * 180_000,
-                                 ("misplaced_directive", 1, 3), 0),
+        "deep list over lines": (
+            "".join("  " * i + "- @quill create_copy\n" for i in range(150)) + "x" * 180_000,
+            ("misplaced_directive", 1, 3),
+            0,
+        ),
         # A backtick fence whose info string is the directive: hidden, a near-miss for CommonMark; MkDocs
         # (superfences) reads no unclosed fence, so the line is text there: the default (portable) doubts it.
         "a run of backticks": ("`" * SIZE + D, ("ambiguous_markup", 1, SIZE + 1), 0),
         "a run of backticks mid-line": ("x" + "`" * SIZE + D, ("misplaced_directive", 1, SIZE + 2), 0),
-        "backtick runs of every length": ("".join("`" * i + "@quill create_copy" for i in range(1, 600)),
-                                          ("misplaced_directive", 1, 2), 0),
+        "backtick runs of every length": (
+            "".join("`" * i + "@quill create_copy" for i in range(1, 600)),
+            ("misplaced_directive", 1, 2),
+            0,
+        ),
         # Brackets nested deeper than MAX_NESTING are not followed.
         "a run of [": ("[" * SIZE + D, ("too_complex", 1, SIZE + 1), 0),
         "a run of [ then ]": ("[" * (SIZE // 2) + D + "]" * (SIZE // 2), ("too_complex", 1, SIZE // 2 + 1), 0),
@@ -779,6 +817,7 @@ class AdversarialInputTest(unittest.TestCase):
         """Regression: a 16 MB paragraph of code spans holding a candidate kept about 100 bytes per
         construct (1.8 GB); a block over MAX_BLOCK_BYTES whose inline markup would be read is refused."""
         from _conflict_gate.reading.reader import MAX_BLOCK_BYTES
+
         text = "`a` " * (MAX_BLOCK_BYTES // 4 + 1) + "\n@quill create_copy existing_path=refuse\n"
         reading = read_directives(text, GRAMMAR)
         self.assertEqual(reading.refusal.reason if reading.refusal else None, "too_complex")
@@ -790,6 +829,7 @@ class AdversarialInputTest(unittest.TestCase):
         in which no link can form has one view. What a larger block adds to the peak stays under 10
         bytes per byte it adds (the bench measures the whole peak at 1 MB)."""
         import tracemalloc
+
         line = "@quill create_copy existing_path=refuse"
 
         def peak(unit: str, size: int) -> int:
@@ -815,11 +855,13 @@ class AdversarialInputTest(unittest.TestCase):
                 reading = read_directives(text, GRAMMAR)
                 refusal = reading.refusal
                 self.assertEqual(reading.claims, ())
-                self.assertEqual(refusal and (refusal.reason, refusal.line, refusal.column), expected,
-                                 refusal and str(refusal)[:300])
+                self.assertEqual(
+                    refusal and (refusal.reason, refusal.line, refusal.column), expected, refusal and str(refusal)[:300]
+                )
                 self.assertEqual(len(reading.near_misses), near_misses)
                 if refusal is not None:
                     self.assertLessEqual(len(refusal.quote), 200)
+
 
 if __name__ == "__main__":
     unittest.main()

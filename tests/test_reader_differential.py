@@ -65,7 +65,8 @@ if TYPE_CHECKING or not MISSING_PACKAGES:
 SKIP_MESSAGE = (
     "markdown-it-py is not installed; to run the reader differential test: "
     "python -m pip install markdown-it-py==4.3.0 mdit-py-plugins==0.7.0 linkify-it-py && "
-    "python -m unittest tests.test_reader_differential -v")
+    "python -m unittest tests.test_reader_differential -v"
+)
 DEFAULT_DOCS = 400
 DOCS = int(os.environ.get("CONFLICT_GATE_DIFF_DOCS", DEFAULT_DOCS))
 SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", "20261130"))
@@ -98,6 +99,7 @@ def readers(oracles: Sequence[reader_oracle.Oracle]) -> list[differential.Reader
             def render(page: str) -> str:
                 html = oracle.md.render(page)
                 return reader_oracle.GFM_TAG_FILTER.sub("&lt;", html) if oracle.tag_filter else html
+
             return dom_reader.read(render, text)
 
         found += [differential.Reader(f"{oracle.name}+dom", functools.partial(browser, oracle)) for oracle in oracles]
@@ -108,8 +110,11 @@ def _flat(tokens: Sequence[Any]) -> list[Any]:
     return [token for parent in tokens for token in (parent, *(parent.children or ()))]
 
 
-def judge(documents: Sequence[tuple[str, str]], oracles: Sequence[reader_oracle.Oracle],
-          outcomes: Sequence[differential.GateOutcome]) -> list[differential.Judged]:
+def judge(
+    documents: Sequence[tuple[str, str]],
+    oracles: Sequence[reader_oracle.Oracle],
+    outcomes: Sequence[differential.GateOutcome],
+) -> list[differential.Judged]:
     """Read every document with every reader and compare with the gate's outcome for it (a false
     refusal is possible where other directive-shaped text is only mentions, issue 15)."""
     return differential.judge(documents, readers(oracles), outcomes, differential.mentions_allowed)
@@ -118,15 +123,23 @@ def judge(documents: Sequence[tuple[str, str]], oracles: Sequence[reader_oracle.
 def summary(title: str, judged: Sequence[differential.Judged], counts: Mapping[str, Counter[str]]) -> str:
     """The figures of one run, and the shortest examples of each failure."""
     names = judged[0].names if judged else reader_oracle.ORACLE_NAMES
-    return differential.summary(title, judged, counts, names, MAX_FALSE_REFUSAL_SHARE,
-                                notes=[f'manifests say "renderer": "{RENDERER}"'
-                                       + ("" if DOM_READERS else "; JustHTML is not installed: no +dom readers")],
-                                eligible_means="one directive line and nothing else shaped but mentions, "
-                                               "for every reader")
+    return differential.summary(
+        title,
+        judged,
+        counts,
+        names,
+        MAX_FALSE_REFUSAL_SHARE,
+        notes=[
+            f'manifests say "renderer": "{RENDERER}"'
+            + ("" if DOM_READERS else "; JustHTML is not installed: no +dom readers")
+        ],
+        eligible_means="one directive line and nothing else shaped but mentions, for every reader",
+    )
 
 
 # --------------------------------------------------------------------------
 # The tests.
+
 
 class OracleTestCase(unittest.TestCase):
     """Skips, visibly, when the renderers are not installed."""
@@ -143,8 +156,14 @@ class OracleTestCase(unittest.TestCase):
 class ReaderOracleSelfTest(OracleTestCase):
     """The oracle on hand-written pages, each with the reader's view written down."""
 
-    def assert_view(self, text: str, directive_lines: Sequence[tuple[int, str]] = (),
-                    other_places: Sequence[str] = (), near_misses: int = 0, only: str | None = None) -> None:
+    def assert_view(
+        self,
+        text: str,
+        directive_lines: Sequence[tuple[int, str]] = (),
+        other_places: Sequence[str] = (),
+        near_misses: int = 0,
+        only: str | None = None,
+    ) -> None:
         """Every renderer (or ``only`` the one named) shows these directive lines, shaped places, near-misses."""
         for oracle in self.oracles:
             if only is not None and oracle.name != only:
@@ -207,8 +226,16 @@ class ReaderOracleSelfTest(OracleTestCase):
         self.assert_view(front_matter, other_places=["front_matter"], only="gfm")
 
     def test_directive_shaped(self) -> None:
-        shaped = ["@quill", "x @QUILL y", "\uff20quill create_copy", "@q_u*i~ll!", "@quill_ x", "@qu\u200bill",
-                  "\ufe6bquill", "@\uff51uill"]
+        shaped = [
+            "@quill",
+            "x @QUILL y",
+            "\uff20quill create_copy",
+            "@q_u*i~ll!",
+            "@quill_ x",
+            "@qu\u200bill",
+            "\ufe6bquill",
+            "@\uff51uill",
+        ]
         plain = ["@quill.dev", "@quill-bot", "@quill_team", "@quilljs", "quill", "@ quill", "@_quill"]
         for text in shaped:
             self.assertTrue(reader_oracle.is_directive_shaped(text), text)
@@ -228,15 +255,17 @@ class ReaderOracleSelfTest(OracleTestCase):
 class ReaderDifferentialTest(OracleTestCase):
     """The gate against the renderers, on generated pages and on the CommonMark spec's examples."""
 
-    def assert_gate_agrees(self, title: str, documents: Sequence[tuple[str, str]],
-                           counts: Mapping[str, Counter[str]]) -> None:
+    def assert_gate_agrees(
+        self, title: str, documents: Sequence[tuple[str, str]], counts: Mapping[str, Counter[str]]
+    ) -> None:
         try:
             outcomes = differential.gate_outcomes([text for _, text in documents], {"renderer": RENDERER})
         except (AttributeError, KeyError, TypeError, ValueError) as error:
             raise AssertionError(
                 "the gate could not be read through the API the adapter expects (gate_outcomes: "
                 "conflict_gate.load_documents(manifest).sources[id] with .refusal, .claims): "
-                f"{type(error).__name__}: {error}") from error
+                f"{type(error).__name__}: {error}"
+            ) from error
         judged = judge(documents, self.oracles, outcomes)
         report = summary(title, judged, counts)
         print(report, file=sys.stderr)
@@ -245,16 +274,21 @@ class ReaderDifferentialTest(OracleTestCase):
         self.assertEqual([item.label for item in judged if item.unsafe], [], "unsafe documents, see stderr")
         self.assertEqual([item.label for item in judged if item.missed], [], "missed directives, see stderr")
         false_refusals = sum(item.false_refusal for item in eligible)
-        self.assertLessEqual(false_refusals, MAX_FALSE_REFUSAL_SHARE * len(eligible),
-                             "too many false refusals, see stderr")
+        self.assertLessEqual(
+            false_refusals, MAX_FALSE_REFUSAL_SHARE * len(eligible), "too many false refusals, see stderr"
+        )
 
     def test_generated_documents(self) -> None:
         documents = reader_oracle.generate_documents(SEED, DOCS)
-        counts = {"construct": Counter(name for document in documents for name in document.constructs),
-                  "placement": Counter(name for document in documents for name in set(document.placements))}
-        self.assert_gate_agrees(f"generated, seed {SEED}",
-                                [(f"seed {SEED}, document {number}", document.text)
-                                 for number, document in enumerate(documents, 1)], counts)
+        counts = {
+            "construct": Counter(name for document in documents for name in document.constructs),
+            "placement": Counter(name for document in documents for name in set(document.placements)),
+        }
+        self.assert_gate_agrees(
+            f"generated, seed {SEED}",
+            [(f"seed {SEED}, document {number}", document.text) for number, document in enumerate(documents, 1)],
+            counts,
+        )
 
     def test_generator_covers_every_construct(self) -> None:
         """Each construct in a fair share of the documents, and every placement at least once."""
@@ -269,9 +303,11 @@ class ReaderDifferentialTest(OracleTestCase):
     def test_spec_examples(self) -> None:
         examples = reader_oracle.spec_examples(REPO)
         if examples is None:
-            self.skipTest("no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON to markdown-it-py's "
-                          "tests/test_cmark_spec/commonmark.json, or keep ../shared/reference/"
-                          f"{reader_oracle.SPEC_TEXT.name} beside the repository")
+            self.skipTest(
+                "no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON to markdown-it-py's "
+                "tests/test_cmark_spec/commonmark.json, or keep ../shared/reference/"
+                f"{reader_oracle.SPEC_TEXT.name} beside the repository"
+            )
         self.assertGreater(len(examples), 600, "the spec examples were not found in the spec source")
         documents = reader_oracle.spec_documents(examples, random.Random(SEED))
         counts = {"injection": Counter(label.partition(": ")[2] for label, _ in documents)}

@@ -48,8 +48,10 @@ MISSING_PACKAGES = [name for name in ("justhtml",) if importlib.util.find_spec(n
 if TYPE_CHECKING or not MISSING_PACKAGES:
     from tests import mdx_oracle
 
-SKIP_MESSAGE = ("{}: (cd tests/mdx && npm ci) && python -m pip install \"justhtml==3.16.0\" "
-                "&& python -m unittest tests.test_reader_differential_docusaurus -v")
+SKIP_MESSAGE = (
+    '{}: (cd tests/mdx && npm ci) && python -m pip install "justhtml==3.16.0" '
+    "&& python -m unittest tests.test_reader_differential_docusaurus -v"
+)
 DEFAULT_DOCS = 400
 DOCS = int(os.environ.get("CONFLICT_GATE_DIFF_DOCS", DEFAULT_DOCS))
 SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", "20261130"))
@@ -71,15 +73,18 @@ class Shows(NamedTuple):
 #: Hand-written pages and what Docusaurus shows of them (``mdx``: where plain MDX differs).
 PAGES: tuple[tuple[str, str, Shows, Shows | None], ...] = (
     ("an admonition", f"{D}\n\n:::note\n\n{O}\n\n:::\n", Shows((1,), ("div>div>p",)), None),
-    ("a legacy titled admonition", f"{D}\n\n:::tip Title\n\n{O}\n\n:::\n", Shows((1,), ("div>div>p",)),
-     Shows((1, 5))),
+    ("a legacy titled admonition", f"{D}\n\n:::tip Title\n\n{O}\n\n:::\n", Shows((1,), ("div>div>p",)), Shows((1, 5))),
     ("four-space-indented text is a paragraph", f"{D}\n\n    {O}\n", Shows((1,), ("p",)), None),
     ("an HTML comment", f"{D}\n\n<!-- {O} -->\n", Shows((1,)), Shows(build_error=True)),
     ("a JSX comment", f"{D}\n\n{{/* {O} */}}\n", Shows((1,)), None),
-    ("tabs", f"import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n{D}\n\n<Tabs>\n"
-     f"<TabItem value=\"a\">\n\n{O}\n\n</TabItem>\n</Tabs>\n", Shows((4,), ("div>div>p",)), None),
-    ("details", f"{D}\n\n<details>\n<summary>More</summary>\n\n{O}\n\n</details>\n", Shows((1,), ("details>p",)),
-     None),
+    (
+        "tabs",
+        f"import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n{D}\n\n<Tabs>\n"
+        f'<TabItem value="a">\n\n{O}\n\n</TabItem>\n</Tabs>\n',
+        Shows((4,), ("div>div>p",)),
+        None,
+    ),
+    ("details", f"{D}\n\n<details>\n<summary>More</summary>\n\n{O}\n\n</details>\n", Shows((1,), ("details>p",)), None),
     ("a bare brace", f"{D}\n\nA {{ brace\n", Shows(build_error=True), None),
     ("an import of a partial", f"import P from './_p.mdx';\n\n{D}\n\n<P />\n", Shows((3,), includes=1), None),
     ("a heading id", f"## Title {{#custom}}\n\n{D}\n", Shows((3,)), Shows(build_error=True)),
@@ -116,6 +121,7 @@ class DocusaurusOracleSelfTest(DocusaurusTestCase):
                     self.assertEqual(len(view.near_misses), shows.near_misses, view.near_misses)
                     self.assertEqual(len(view.includes), shows.includes)
                     self.assertEqual(view.build_error is not None, shows.build_error, view.build_error)
+
 
 #: Hostile finding 6's pages: MDX evaluates the expression and shows O, which the page does not spell out.
 _TAIL = "quill create_copy existing_path=overwrite"

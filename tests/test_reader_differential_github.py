@@ -54,7 +54,8 @@ if TYPE_CHECKING or not MISSING_PACKAGES:
 SKIP_MESSAGE = (
     "cmarkgfm or justhtml is not installed; to run the GitHub differential test: "
     'python -m pip install "cmarkgfm==2025.10.22" "justhtml==3.16.0" && '
-    "python -m unittest tests.test_reader_differential_github -v")
+    "python -m unittest tests.test_reader_differential_github -v"
+)
 DEFAULT_DOCS = 400
 DOCS = int(os.environ.get("CONFLICT_GATE_DIFF_DOCS", DEFAULT_DOCS))
 SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", "20261130"))
@@ -86,20 +87,40 @@ _FILTERED = reader_oracle.TAG_FILTERED
 #: Every example of issue 15, and what github.com shows a reader.
 ISSUE_15_PAGES: tuple[Page, ...] = (
     # The tag filter: the tag and what follows show as text (GFM 6.11).
-    *(Page(f"tag filter: D, then <{tag} and O", f"{D}\n\n<{tag}\n{O}\n", Shows((1,), ("(root)",)))
-      for tag in ("script", "style", "textarea")),
-    *(Page(f"tag filter: D, then a <{tag}> block holding O", f"{D}\n\n<{tag}>\n{O}\n</{tag}>\n",
-           Shows((1,), ("(root)",))) for tag in _FILTERED),
-    *(Page(f"tag filter: <{tag}> in a paragraph, then D", f"Use <{tag}> here.\n\n{D}\n", Shows((3,)))
-      for tag in _FILTERED),
+    *(
+        Page(f"tag filter: D, then <{tag} and O", f"{D}\n\n<{tag}\n{O}\n", Shows((1,), ("(root)",)))
+        for tag in ("script", "style", "textarea")
+    ),
+    *(
+        Page(
+            f"tag filter: D, then a <{tag}> block holding O",
+            f"{D}\n\n<{tag}>\n{O}\n</{tag}>\n",
+            Shows((1,), ("(root)",)),
+        )
+        for tag in _FILTERED
+    ),
+    *(
+        Page(f"tag filter: <{tag}> in a paragraph, then D", f"Use <{tag}> here.\n\n{D}\n", Shows((3,)))
+        for tag in _FILTERED
+    ),
     # Raw HTML opened inside a paragraph: a tag-filtered one shows O as a line of the paragraph.
-    *(Page(f"x <{tag}>, O, </{tag}> in a paragraph", f"x <{tag}>\n{O}\n</{tag}>\n", Shows((2,)))
-      for tag in ("title", "script", "style", "textarea", "iframe", "noembed", "xmp")),
+    *(
+        Page(f"x <{tag}>, O, </{tag}> in a paragraph", f"x <{tag}>\n{O}\n</{tag}>\n", Shows((2,)))
+        for tag in ("title", "script", "style", "textarea", "iframe", "noembed", "xmp")
+    ),
     # ... <template> hides it in a browser; the sanitizer (approximated) unwraps the template.
-    Page("x <template>, O, </template> in a paragraph", f"x <template>\n{O}\n</template>\n", Shows(near_misses=1),
-         github=Shows((2,))),
-    Page("x <noscript>, O, </noscript> in a paragraph", f"x <noscript>\n{O}\n</noscript>\n", Shows(near_misses=1),
-         github=Shows((2,))),
+    Page(
+        "x <template>, O, </template> in a paragraph",
+        f"x <template>\n{O}\n</template>\n",
+        Shows(near_misses=1),
+        github=Shows((2,)),
+    ),
+    Page(
+        "x <noscript>, O, </noscript> in a paragraph",
+        f"x <noscript>\n{O}\n</noscript>\n",
+        Shows(near_misses=1),
+        github=Shows((2,)),
+    ),
     # Elements a browser keeps open across blocks.
     Page("<div><pre>, blank line, D", f"<div><pre>\n\n{D}\n", Shows(near_misses=1)),
     Page("<blockquote> left open, D", f"<blockquote>\n\n{D}\n", Shows(places=("blockquote>p",))),
@@ -108,8 +129,12 @@ ISSUE_15_PAGES: tuple[Page, ...] = (
     Page("<a> left open, D", f'<a href="https://docs.quill.example">\n\n{D}\n', Shows(places=("a>p",))),
     Page("<code> left open, D", f"<code>\n\n{D}\n", Shows(near_misses=1)),
     Page("<blockquote> closed after D", f"<blockquote>\n\n{D}\n\n</blockquote>\n", Shows(places=("blockquote>p",))),
-    Page("<div hidden> around D", f"<div hidden>\n\n{D}\n\n</div>\n", Shows(near_misses=1),
-         github=Shows(places=("div>p",))),
+    Page(
+        "<div hidden> around D",
+        f"<div hidden>\n\n{D}\n\n</div>\n",
+        Shows(near_misses=1),
+        github=Shows(places=("div>p",)),
+    ),
     # Directive-shaped text as a reader sees it.
     Page("namespace typo above D", f"@quil create_copy existing_path=overwrite\n{D}\n", Shows((2,), ("p",))),
     Page("mention, then D", f"Questions? Ping @quill on Slack\n\n{D}\n", Shows((3,), ("p",))),
@@ -124,8 +149,12 @@ ISSUE_15_PAGES: tuple[Page, ...] = (
     Page("D in a list item", f"- {D}\n", Shows(places=("ul>li",))),
     Page("D after a table", f"| a | b |\n| --- | --- |\n| c | d |\n{D}\n", Shows(places=("table>tbody>tr>td",))),
     Page("D in a comment", f"<!--\n{D}\n-->\n", Shows(near_misses=1), github=Shows()),
-    Page("YAML front matter holding D, then O", f"---\ntitle: Guide\n{D}\n---\n\n{O}\n", Shows((6,), ("h2",)),
-         github=Shows((6,), ("table>tbody>tr>td",))),
+    Page(
+        "YAML front matter holding D, then O",
+        f"---\ntitle: Guide\n{D}\n---\n\n{O}\n",
+        Shows((6,), ("h2",)),
+        github=Shows((6,), ("table>tbody>tr>td",)),
+    ),
     Page("D in a footnote", f"Text[^1].\n\n[^1]: {D}\n", Shows(places=("section>ol>li>p",))),
     Page("emphasis around D's line", f"*foo\n{D}\nbar*\n", Shows((2,))),
     Page("D in a task-list item", f"- [ ] {D}\n", Shows(places=("ul>li",))),
@@ -162,8 +191,10 @@ class GithubOracleSelfTest(GithubOracleTestCase):
 
     def test_values_a_reader_reads(self) -> None:
         """The typo's value counts (issue 15: the page visibly states overwrite); a mention states nothing."""
-        typo, mention = (reader_oracle.ReaderView(((2, D),), (("p", text),), ())
-                         for text in ("@quil create_copy existing_path=overwrite", "Questions? Ping @quill on Slack"))
+        typo, mention = (
+            reader_oracle.ReaderView(((2, D),), (("p", text),), ())
+            for text in ("@quil create_copy existing_path=overwrite", "Questions? Ping @quill on Slack")
+        )
         self.assertEqual(typo.values(), {("create_copy", "existing_path"): {"refuse", "overwrite"}})
         self.assertEqual(mention.values(), {("create_copy", "existing_path"): {"refuse"}})
         self.assertTrue(reader_oracle.is_mention("https://github.com/@quill"))
@@ -178,8 +209,14 @@ class GithubOracleSelfTest(GithubOracleTestCase):
         for element in ("template", "script", "style", "title", "noscript", "noembed", "noframes"):
             with self.subTest(element=element):
                 self.assert_shows(self.read_html(f"<p>x <{element}>\n{D}\n</{element}></p>"), Shows(near_misses=1))
-        for page in (f"<p hidden>\n{D}\n</p>", f"<dialog>\n{D}\n</dialog>", f"<!--\n{D}\n-->",
-                     f'<a title="{D}">x</a>', f'<img hidden alt="{D}">', f'<input type="hidden" value="{D}">'):
+        for page in (
+            f"<p hidden>\n{D}\n</p>",
+            f"<dialog>\n{D}\n</dialog>",
+            f"<!--\n{D}\n-->",
+            f'<a title="{D}">x</a>',
+            f'<img hidden alt="{D}">',
+            f'<input type="hidden" value="{D}">',
+        ):
             with self.subTest(page=page):
                 self.assert_shows(self.read_html(page), Shows(near_misses=1))
 
@@ -187,14 +224,15 @@ class GithubOracleSelfTest(GithubOracleTestCase):
         """Regression (hostile finding 7): the instrument read every attribute value as hidden, so the
         differentials could not catch an image's alt text, a field's value or placeholder, an iframe's
         srcdoc or a data: URL an object shows; a browser draws each."""
-        pages = {f'<img alt="{D}">': "img[alt]", f'<input value="{D}">': "input[value]",
-                 f'<input placeholder="{D}">': "input[placeholder]",
-                 f'<textarea placeholder="{D}"></textarea>': "textarea[placeholder]",
-                 f'<iframe srcdoc="<p>{D}</p>"></iframe>': "iframe[srcdoc]",
-                 '<object data="data:text/plain,%40quill%20create_copy%20existing_path%3Drefuse"></object>':
-                     "object[data]",
-                 '<embed src="data:text/plain;base64,QHF1aWxsIGNyZWF0ZV9jb3B5IGV4aXN0aW5nX3BhdGg9cmVmdXNl">':
-                     "embed[src]"}
+        pages = {
+            f'<img alt="{D}">': "img[alt]",
+            f'<input value="{D}">': "input[value]",
+            f'<input placeholder="{D}">': "input[placeholder]",
+            f'<textarea placeholder="{D}"></textarea>': "textarea[placeholder]",
+            f'<iframe srcdoc="<p>{D}</p>"></iframe>': "iframe[srcdoc]",
+            '<object data="data:text/plain,%40quill%20create_copy%20existing_path%3Drefuse"></object>': "object[data]",
+            '<embed src="data:text/plain;base64,QHF1aWxsIGNyZWF0ZV9jb3B5IGV4aXN0aW5nX3BhdGg9cmVmdXNl">': "embed[src]",
+        }
         for page, place in pages.items():
             with self.subTest(page=page):
                 self.assertIn(place, [where.rpartition(">")[2] for where, _ in self.read_html(page).other_shaped])
@@ -231,19 +269,34 @@ class GithubDifferentialTest(GithubOracleTestCase):
         super().setUpClass()
         supported, why = differential.renderer_supported(RENDERER)
         cls.extra = {"renderer": RENDERER} if supported else {}
-        cls.note = (f'manifests say "renderer": "{RENDERER}"; targets asserted' if supported else
-                    f'the gate does not accept "renderer": "{RENDERER}" yet ({why.splitlines()[0]}): '
-                    "measured as it is today, without the key; targets reported, not asserted")
+        cls.note = (
+            f'manifests say "renderer": "{RENDERER}"; targets asserted'
+            if supported
+            else f'the gate does not accept "renderer": "{RENDERER}" yet ({why.splitlines()[0]}): '
+            "measured as it is today, without the key; targets reported, not asserted"
+        )
 
-    def assert_gate_agrees(self, title: str, documents: Sequence[tuple[str, str]],
-                           counts: Mapping[str, Counter[str]], per_group: str | None = None) -> None:
+    def assert_gate_agrees(
+        self,
+        title: str,
+        documents: Sequence[tuple[str, str]],
+        counts: Mapping[str, Counter[str]],
+        per_group: str | None = None,
+    ) -> None:
         outcomes = differential.gate_outcomes([text for _, text in documents], self.extra)
         judged = differential.judge(documents, self.readers, outcomes, differential.mentions_allowed)
         report = differential.summary(
-            title, judged, counts, github_oracle.READER_NAMES, MAX_FALSE_REFUSAL_SHARE,
-            heading="GitHub reader differential", per_group=per_group, notes=[self.note],
+            title,
+            judged,
+            counts,
+            github_oracle.READER_NAMES,
+            MAX_FALSE_REFUSAL_SHARE,
+            heading="GitHub reader differential",
+            per_group=per_group,
+            notes=[self.note],
             eligible_means="one directive as a top-level paragraph line, other shaped text only mentions, "
-                           "for both readers")
+            "for both readers",
+        )
         print(report, file=sys.stderr)
         eligible = [item for item in judged if item.expected is not None]
         self.assertTrue(eligible, "no document where a false refusal is possible: the measurement is empty")
@@ -252,18 +305,26 @@ class GithubDifferentialTest(GithubOracleTestCase):
         self.assertEqual([item.label for item in judged if item.unsafe], [], "unsafe documents, see stderr")
         self.assertEqual([item.label for item in judged if item.missed], [], "missed directives, see stderr")
         false_refusals = sum(item.false_refusal for item in eligible)
-        self.assertLessEqual(false_refusals, MAX_FALSE_REFUSAL_SHARE * len(eligible),
-                             "too many false refusals, see stderr")
+        self.assertLessEqual(
+            false_refusals, MAX_FALSE_REFUSAL_SHARE * len(eligible), "too many false refusals, see stderr"
+        )
 
     def test_generated_documents(self) -> None:
         documents = reader_oracle.generate_documents(SEED, DOCS, reader_oracle.HTML_RULES)
         groups = [["realistic"] if document.realistic else sorted(set(document.placements)) for document in documents]
-        counts = {"construct": Counter(name for document in documents for name in document.constructs),
-                  "placement": Counter(name for names in groups for name in names)}
-        self.assert_gate_agrees(f"generated, seed {SEED}",
-                                [(f"seed {SEED}, document {number} [{', '.join(names)}]", document.text)
-                                 for number, (document, names) in enumerate(zip(documents, groups), 1)],
-                                counts, per_group="placement")
+        counts = {
+            "construct": Counter(name for document in documents for name in document.constructs),
+            "placement": Counter(name for names in groups for name in names),
+        }
+        self.assert_gate_agrees(
+            f"generated, seed {SEED}",
+            [
+                (f"seed {SEED}, document {number} [{', '.join(names)}]", document.text)
+                for number, (document, names) in enumerate(zip(documents, groups), 1)
+            ],
+            counts,
+            per_group="placement",
+        )
 
     def test_generator_covers_every_construct(self) -> None:
         """Each construct in a fair share of the documents, and every placement, issue 15's too, at least once."""
@@ -279,9 +340,11 @@ class GithubDifferentialTest(GithubOracleTestCase):
     def test_spec_examples(self) -> None:
         examples = reader_oracle.spec_examples(REPO)
         if examples is None:
-            self.skipTest("no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON to markdown-it-py's "
-                          "tests/test_cmark_spec/commonmark.json, or keep ../shared/reference/"
-                          f"{reader_oracle.SPEC_TEXT.name} beside the repository")
+            self.skipTest(
+                "no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON to markdown-it-py's "
+                "tests/test_cmark_spec/commonmark.json, or keep ../shared/reference/"
+                f"{reader_oracle.SPEC_TEXT.name} beside the repository"
+            )
         self.assertGreater(len(examples), 600, "the spec examples were not found in the spec source")
         documents = reader_oracle.spec_documents(examples, random.Random(SEED))
         counts = {"injection": Counter(label.partition(": ")[2] for label, _ in documents)}

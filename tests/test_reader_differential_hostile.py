@@ -67,10 +67,13 @@ PAGES: dict[str, str] = {
     "code in a title, D below": f'# T\n\nIntro [a](x "`t`") and `c`.\n{D}\n',
     # finding 3: substitutions
     "a substitution spelling O": f"# T\n\n{D}\n\n{{{{ '\\x40quill create_copy existing_path=overwrite' }}}}\n",
-    "a front-matter substitution": ('---\nmyst:\n  substitutions:\n    k1: "@qu"\n---\n# T\n\n'
-                                    f"{D}\n\n{{{{ k1 }}}}ill create_copy existing_path=overwrite\n"),
-    "a reST substitution in eval-rst": (f"# T\n\n{D}\n\n```{{eval-rst}}\n.. |o| replace:: \\@quill create_copy "
-                                        "existing_path=overwrite\n\n|o|\n```\n"),
+    "a front-matter substitution": (
+        '---\nmyst:\n  substitutions:\n    k1: "@qu"\n---\n# T\n\n'
+        f"{D}\n\n{{{{ k1 }}}}ill create_copy existing_path=overwrite\n"
+    ),
+    "a reST substitution in eval-rst": (
+        f"# T\n\n{D}\n\n```{{eval-rst}}\n.. |o| replace:: \\@quill create_copy existing_path=overwrite\n\n|o|\n```\n"
+    ),
     # finding 4: a directive's file or URL
     "csv-table :file:": f"# T\n\n{D}\n\n```{{csv-table}} T\n:file: overwrite.md\n```\n",
     "raw :file:": f"# T\n\n{D}\n\n```{{raw}} html\n:file: overwrite.md\n```\n",
@@ -85,17 +88,23 @@ PAGES: dict[str, str] = {
 
 #: renderer -> the names of the readers it is judged against.
 READERS_OF: dict[str, tuple[str, ...]] = {
-    "github": ("cmark-gfm", "github"), "commonmark": ("commonmark", "cmark-gfm"), "mkdocs": ("mkdocs",),
-    "myst": ("myst",), "docusaurus": ("docusaurus", "mdx"),
+    "github": ("cmark-gfm", "github"),
+    "commonmark": ("commonmark", "cmark-gfm"),
+    "mkdocs": ("mkdocs",),
+    "myst": ("myst",),
+    "docusaurus": ("docusaurus", "mdx"),
     "portable": ("commonmark", "cmark-gfm", "github", "mkdocs", "myst", "docusaurus", "mdx"),
 }
 
 
 def _readers() -> dict[str, Callable[[str], reader_oracle.ReaderView]]:
     commonmark = reader_oracle.Oracle("commonmark", MarkdownIt("commonmark"), False)
-    found = [differential.Reader("commonmark", lambda text: reader_oracle.read(commonmark, text)),
-             *github_oracle.readers(), *test_reader_differential_mkdocs.readers(),
-             *test_reader_differential_myst.readers()]
+    found = [
+        differential.Reader("commonmark", lambda text: reader_oracle.read(commonmark, text)),
+        *github_oracle.readers(),
+        *test_reader_differential_mkdocs.readers(),
+        *test_reader_differential_myst.readers(),
+    ]
     if mdx_oracle.missing() is None:
         found += mdx_oracle.readers()
     return {reader.name: reader.read for reader in found}
@@ -131,17 +140,23 @@ class HostilePagesTest(unittest.TestCase):
             with self.subTest(renderer=renderer):
                 if missing:
                     self.skipTest(f"no reader {', '.join(missing)} (CONFLICT_GATE_MDX_DIR)")
-                outcomes = differential.gate_outcomes(self.texts, None if renderer == "portable"
-                                                      else {"renderer": renderer})
+                outcomes = differential.gate_outcomes(
+                    self.texts, None if renderer == "portable" else {"renderer": renderer}
+                )
                 failures = []
                 for index, outcome in enumerate(outcomes):
                     for name in names:
                         view = self.view(name, index)
-                        if differential.is_unsafe(view, outcome) or differential.is_missed(view, outcome) or (
-                                view.must_refuse and outcome.refusal is None):
-                            failures.append(f"{self.labels[index]!r} read by {name}: gate {outcome.refusal}, "
-                                            f"{[(claim.value, claim.line) for claim in outcome.claims]}; "
-                                            f"{name} shows {view.directive_lines}")
+                        if (
+                            differential.is_unsafe(view, outcome)
+                            or differential.is_missed(view, outcome)
+                            or (view.must_refuse and outcome.refusal is None)
+                        ):
+                            failures.append(
+                                f"{self.labels[index]!r} read by {name}: gate {outcome.refusal}, "
+                                f"{[(claim.value, claim.line) for claim in outcome.claims]}; "
+                                f"{name} shows {view.directive_lines}"
+                            )
                 self.assertEqual(failures, [])
 
 

@@ -44,8 +44,10 @@ MISSING_PACKAGES = [name for name in PACKAGES if importlib.util.find_spec(name) 
 if TYPE_CHECKING or not MISSING_PACKAGES:
     from tests import dom_reader, reader_oracle, site_renderers
 
-SKIP_MESSAGE = ('missing {}: python -m pip install "mkdocs==1.6.1" "markdown==3.11.3" "pymdown-extensions==13.1.2" '
-                '"justhtml==3.16.0" && python -m unittest tests.test_reader_differential_mkdocs -v')
+SKIP_MESSAGE = (
+    'missing {}: python -m pip install "mkdocs==1.6.1" "markdown==3.11.3" "pymdown-extensions==13.1.2" '
+    '"justhtml==3.16.0" && python -m unittest tests.test_reader_differential_mkdocs -v'
+)
 DEFAULT_DOCS = 400
 DOCS = int(os.environ.get("CONFLICT_GATE_DIFF_DOCS", DEFAULT_DOCS))
 SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", "20261130"))
@@ -58,8 +60,11 @@ def read_mkdocs(text: str) -> reader_oracle.ReaderView:
     """What a reader of the built MkDocs page sees, and the snippets lines that pull content in."""
     view = dom_reader.read(site_renderers.render_mkdocs, text)
     includes = site_renderers.mkdocs_includes(text)
-    return view if not includes else reader_oracle.ReaderView(view.directive_lines, view.other_shaped,
-                                                              view.near_misses, includes=includes)
+    return (
+        view
+        if not includes
+        else reader_oracle.ReaderView(view.directive_lines, view.other_shaped, view.near_misses, includes=includes)
+    )
 
 
 def readers() -> tuple[differential.Reader, ...]:
@@ -80,7 +85,11 @@ PAGES: tuple[tuple[str, str, Shows], ...] = (
     ("issue 16's minimal page", f"{D}\n\n!!! note\n\n    {O}\n", Shows((1,), ("div>p",))),
     ("???+ details", f"{D}\n\n???+ info\n    {O}\n", Shows((1,), ("details>p",))),
     ("a tab", f'{D}\n\n=== "pip"\n\n    {O}\n', Shows((1,), ("div>div>div>p",))),
-    ("a tab in an admonition", f'{D}\n\n!!! note\n\n    === "pip"\n\n        {O}\n', Shows((1,), ("div>div>div>div>p",))),
+    (
+        "a tab in an admonition",
+        f'{D}\n\n!!! note\n\n    === "pip"\n\n        {O}\n',
+        Shows((1,), ("div>div>div>div>p",)),
+    ),
     ("an admonition in a list item", f"- x\n\n    !!! note\n\n        {O}\n\n{D}\n", Shows((7,), ("ul>li>div>p",))),
     ("a block", f"{D}\n\n/// note\n{O}\n///\n", Shows((1,), ("div>p",))),
     ("md_in_html", f"{D}\n\n<div markdown>\n\n{O}\n\n</div>\n", Shows((1,), ("div>p",))),
@@ -136,17 +145,25 @@ class RealPagesTest(MkDocsTestCase):
     """Real pages of FastAPI, Typer and mkdocs-material, D at the top and O inside and before each container."""
 
     def test_injections(self) -> None:
-        documents = [(f"{name}: {variant} [{name.partition('/')[0]}]", text)
-                     for name, page in site_pages.real_pages() for variant, text in site_pages.inject(page)]
+        documents = [
+            (f"{name}: {variant} [{name.partition('/')[0]}]", text)
+            for name, page in site_pages.real_pages()
+            for variant, text in site_pages.inject(page)
+        ]
         self.assertGreaterEqual(len({label.partition(":")[0] for label, _ in documents}), 6)
         counts = {"site": Counter(differential.group_names(label).pop() for label, _ in documents)}
         judged = self.measure("real pages with injected directives", documents, counts, per_group="site")
         # The issue's target: never ready (not refused) while a container holds the other value.
-        held = [item for item in judged if "O inside" in item.label
-                and any(O in text for _, text in item.views[0].other_shaped)]
+        held = [
+            item
+            for item in judged
+            if "O inside" in item.label and any(O in text for _, text in item.views[0].other_shaped)
+        ]
         ready = [item.label for item in held if item.outcome.refusal is None]
-        print(f"  real pages: {len(held)} variants where a container shows O; not refused by the gate: "
-              f"{len(ready)}", file=sys.stderr)
+        print(
+            f"  real pages: {len(held)} variants where a container shows O; not refused by the gate: {len(ready)}",
+            file=sys.stderr,
+        )
         self.assertGreater(len(held), 50)
         if self.supported:
             self.assertEqual(ready, [])
@@ -197,8 +214,10 @@ class MinimalPageTest(unittest.TestCase):
         supported, why = differential.renderer_supported(RENDERER)
         if not supported:
             (today,) = differential.gate_outcomes([self.PAGE])
-            self.skipTest(f'the gate does not accept "renderer": "{RENDERER}" yet ({why.splitlines()[0]}); '
-                          f"today, without the key: refusal={today.refusal}, claims={list(today.claims)}")
+            self.skipTest(
+                f'the gate does not accept "renderer": "{RENDERER}" yet ({why.splitlines()[0]}); '
+                f"today, without the key: refusal={today.refusal}, claims={list(today.claims)}"
+            )
         for extra in ({"renderer": RENDERER}, {}):
             with self.subTest(manifest=extra):
                 (outcome,) = differential.gate_outcomes([self.PAGE], extra)

@@ -40,8 +40,10 @@ MISSING_PACKAGES = [name for name in PACKAGES if importlib.util.find_spec(name) 
 if TYPE_CHECKING or not MISSING_PACKAGES:
     from tests import dom_reader, reader_oracle, site_renderers
 
-SKIP_MESSAGE = ('missing {}: python -m pip install "myst-parser==5.2.0" "docutils==0.22.4" "justhtml==3.16.0" '
-                '&& python -m unittest tests.test_reader_differential_myst -v')
+SKIP_MESSAGE = (
+    'missing {}: python -m pip install "myst-parser==5.2.0" "docutils==0.22.4" "justhtml==3.16.0" '
+    "&& python -m unittest tests.test_reader_differential_myst -v"
+)
 DEFAULT_DOCS = 400
 DOCS = int(os.environ.get("CONFLICT_GATE_DIFF_DOCS", DEFAULT_DOCS))
 SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", "20261130"))
@@ -64,8 +66,11 @@ def read_myst(text: str) -> reader_oracle.ReaderView:
     """What a reader of the built MyST page sees, and the files the page pulls in."""
     view = dom_reader.read(lambda page: _render(page)[0], text, site_renderers.MYST_SECTIONS)
     includes = tuple(f"includes {name}" for name in _render(text.removeprefix("\ufeff"))[1])
-    return view if not includes else reader_oracle.ReaderView(view.directive_lines, view.other_shaped,
-                                                              view.near_misses, includes=includes)
+    return (
+        view
+        if not includes
+        else reader_oracle.ReaderView(view.directive_lines, view.other_shaped, view.near_misses, includes=includes)
+    )
 
 
 def readers() -> tuple[differential.Reader, ...]:

@@ -52,8 +52,7 @@ if TYPE_CHECKING or not MISSING_PACKAGES:
 
     from tests import github_oracle, mdx_oracle, test_reader_differential_mkdocs, test_reader_differential_myst
 
-SKIP_MESSAGE = ("{}: see the module docstring (the renderers' packages) "
-                "or reference/testing.md")
+SKIP_MESSAGE = "{}: see the module docstring (the renderers' packages) or reference/testing.md"
 DEFAULT_DOCS = 400
 DOCS = int(os.environ.get("CONFLICT_GATE_DIFF_DOCS", DEFAULT_DOCS))
 SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", "20261130"))
@@ -65,10 +64,13 @@ RULE_SETS = {"github": reader_oracle.HTML_RULES, **site_pages.SITE_RULES}
 def readers() -> tuple[differential.Reader, ...]:
     """The readers of every renderer: CommonMark, GitHub's two, MkDocs, MyST and Docusaurus."""
     commonmark = reader_oracle.Oracle("commonmark", MarkdownIt("commonmark"), False)
-    return (differential.Reader("commonmark", lambda text: reader_oracle.read(commonmark, text)),
-            *github_oracle.readers(), *test_reader_differential_mkdocs.readers(),
-            *test_reader_differential_myst.readers(),
-            *mdx_oracle.readers(names=mdx_oracle.SITE_READERS))
+    return (
+        differential.Reader("commonmark", lambda text: reader_oracle.read(commonmark, text)),
+        *github_oracle.readers(),
+        *test_reader_differential_mkdocs.readers(),
+        *test_reader_differential_myst.readers(),
+        *mdx_oracle.readers(names=mdx_oracle.SITE_READERS),
+    )
 
 
 class PortableDifferentialTest(SiteDifferentialCase):
@@ -99,21 +101,27 @@ class PortableDifferentialTest(SiteDifferentialCase):
             realistic |= mine_realistic
             counts["rules"][name] += len(mine)
             counts["placement"] += mine_counts["placement"]
-        self.measure(f"generated, seed {SEED}", documents, counts, per_group="placement",
-                     realistic=realistic.__contains__)
+        self.measure(
+            f"generated, seed {SEED}", documents, counts, per_group="placement", realistic=realistic.__contains__
+        )
 
     def test_container_pages(self) -> None:
         pages = [page for flavour in site_pages.FLAVOURS for page in site_pages.container_pages(flavour)]
-        counts = {"site": Counter(page.label.partition("/")[0] for page in pages),
-                  "container": Counter(differential.group_names(page.label).pop() for page in pages)}
+        counts = {
+            "site": Counter(page.label.partition("/")[0] for page in pages),
+            "container": Counter(differential.group_names(page.label).pop() for page in pages),
+        }
         # no unsafe and no missed page; false refusals reported: the pages are adversarial, and a page of
         # one site read by another's reader is refused where that reader may differ (JSX in a ``:::note``,
         # a colon fence MyST reads whole, is raw HTML the gate does not follow there)
         self.measure("container pages of every site", pages, counts, assert_false_refusals=False)
 
     def test_real_pages(self) -> None:
-        documents = [(f"{name}: {variant} [{name.partition('/')[0]}]", text)
-                     for name, page in site_pages.real_pages() for variant, text in site_pages.inject(page)]
+        documents = [
+            (f"{name}: {variant} [{name.partition('/')[0]}]", text)
+            for name, page in site_pages.real_pages()
+            for variant, text in site_pages.inject(page)
+        ]
         counts = {"site": Counter(differential.group_names(label).pop() for label, _ in documents)}
         self.measure("real MkDocs pages with injected directives", documents, counts, per_group="site")
 

@@ -51,8 +51,17 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from tests import differential, site_pages
 
-PACKAGES = ("markdown_it", "mdit_py_plugins", "cmarkgfm", "justhtml", "mkdocs", "markdown", "pymdownx",
-            "myst_parser", "docutils")
+PACKAGES = (
+    "markdown_it",
+    "mdit_py_plugins",
+    "cmarkgfm",
+    "justhtml",
+    "mkdocs",
+    "markdown",
+    "pymdownx",
+    "myst_parser",
+    "docutils",
+)
 MISSING_PACKAGES = [name for name in PACKAGES if importlib.util.find_spec(name) is None]
 if TYPE_CHECKING or not MISSING_PACKAGES:
     from markdown_it import MarkdownIt
@@ -70,12 +79,19 @@ D: Final = site_pages.D
 O: Final = site_pages.O
 HERE: Final = Path(__file__).resolve().parent
 #: corpus -> the folders of its pages.
-CORPORA: Final = {"mkdocs": (HERE / "pages",), "docusaurus": (HERE / "realdocs" / "docusaurus-redux",),
-                  "vitepress": (HERE / "realdocs" / "vitepress",), "myst": (HERE / "realdocs" / "myst-parser",)}
+CORPORA: Final = {
+    "mkdocs": (HERE / "pages",),
+    "docusaurus": (HERE / "realdocs" / "docusaurus-redux",),
+    "vitepress": (HERE / "realdocs" / "vitepress",),
+    "myst": (HERE / "realdocs" / "myst-parser",),
+}
 #: renderer value -> the readers it is judged against ("portable": the manifest names none).
 READERS_OF: Final = {
-    "github": ("cmark-gfm", "github"), "commonmark": ("commonmark", "cmark-gfm"), "mkdocs": ("mkdocs",),
-    "myst": ("myst",), "docusaurus": ("docusaurus",),
+    "github": ("cmark-gfm", "github"),
+    "commonmark": ("commonmark", "cmark-gfm"),
+    "mkdocs": ("mkdocs",),
+    "myst": ("myst",),
+    "docusaurus": ("docusaurus",),
     "portable": ("commonmark", "cmark-gfm", "github", "mkdocs", "myst", "docusaurus"),
 }
 #: The renderer a corpus's site declares (the reference recommends ``commonmark`` for VitePress).
@@ -103,34 +119,49 @@ class Kind(NamedTuple):
 
 
 def _body(width: int, blank: bool = True) -> Callable[[re.Match[str]], list[str]]:
-    return lambda match: (["", " " * (len(match["indent"]) + width) + O, ""] if blank
-                          else [" " * (len(match["indent"]) + width) + O])
+    return lambda match: (
+        ["", " " * (len(match["indent"]) + width) + O, ""] if blank else [" " * (len(match["indent"]) + width) + O]
+    )
 
 
-_LIST = Kind("list item", re.compile(r"(?P<indent> *)(?P<marker>[-*+]|\d{1,9}[.)]) +\S"),
-             lambda match: [" " * (len(match["indent"]) + len(match["marker"]) + 1) + O])
+_LIST = Kind(
+    "list item",
+    re.compile(r"(?P<indent> *)(?P<marker>[-*+]|\d{1,9}[.)]) +\S"),
+    lambda match: [" " * (len(match["indent"]) + len(match["marker"]) + 1) + O],
+)
 _QUOTE = Kind("block quote", re.compile(r"(?P<indent> *)> ?\S"), lambda match: [match["indent"] + "> " + O])
 _TABLE = Kind("table row", re.compile(r"(?P<indent> *)\|? *:?-{3,}:? *\|"), lambda match: [f"| {O} |"])
-_CODE = Kind("fenced code", re.compile(r"(?P<indent> *)(?:`{3,}|~{3,})(?!\{)[\w+-]*[ \t]*$"), _body(0, False),
-             fenced=True)
+_CODE = Kind(
+    "fenced code", re.compile(r"(?P<indent> *)(?:`{3,}|~{3,})(?!\{)[\w+-]*[ \t]*$"), _body(0, False), fenced=True
+)
 COMMON: Final = (_LIST, _QUOTE, _TABLE, _CODE)
 #: corpus -> the container kinds ``O`` is put in (the first of each kind on a page).
 KINDS: Final[dict[str, tuple[Kind, ...]]] = {
-    "mkdocs": (*COMMON,
-               Kind("admonition", re.compile(r"(?P<indent> *)!!! \S"), _body(4)),
-               Kind("details", re.compile(r"(?P<indent> *)\?\?\?\+? \S"), _body(4)),
-               Kind("content tab", re.compile(r"(?P<indent> *)=== \S"), _body(4))),
-    "docusaurus": (*COMMON,
-                   Kind("admonition", re.compile(r"(?P<indent> *):::+[a-z]"), _body(0)),
-                   Kind("JSX element", re.compile(r"(?P<indent> *)<(?:[A-Z][\w.]*|details|div)\b[^>]*(?<!/)>\s*$"),
-                        _body(0))),
-    "vitepress": (*COMMON,
-                  Kind("container", re.compile(r"(?P<indent> *):::+ *[a-z]"), _body(0, False)),
-                  Kind("component", re.compile(r"(?P<indent> *)<(?:[A-Z][\w.-]*|details|div)\b[^>]*(?<!/)>\s*$"),
-                       _body(0))),
-    "myst": (*COMMON,
-             Kind("directive", re.compile(r"(?P<indent> *)(?:`{3,}|:{3,})\{[\w-]+\}.*"),
-                  lambda match: [match["indent"] + O], fenced=True)),
+    "mkdocs": (
+        *COMMON,
+        Kind("admonition", re.compile(r"(?P<indent> *)!!! \S"), _body(4)),
+        Kind("details", re.compile(r"(?P<indent> *)\?\?\?\+? \S"), _body(4)),
+        Kind("content tab", re.compile(r"(?P<indent> *)=== \S"), _body(4)),
+    ),
+    "docusaurus": (
+        *COMMON,
+        Kind("admonition", re.compile(r"(?P<indent> *):::+[a-z]"), _body(0)),
+        Kind("JSX element", re.compile(r"(?P<indent> *)<(?:[A-Z][\w.]*|details|div)\b[^>]*(?<!/)>\s*$"), _body(0)),
+    ),
+    "vitepress": (
+        *COMMON,
+        Kind("container", re.compile(r"(?P<indent> *):::+ *[a-z]"), _body(0, False)),
+        Kind("component", re.compile(r"(?P<indent> *)<(?:[A-Z][\w.-]*|details|div)\b[^>]*(?<!/)>\s*$"), _body(0)),
+    ),
+    "myst": (
+        *COMMON,
+        Kind(
+            "directive",
+            re.compile(r"(?P<indent> *)(?:`{3,}|:{3,})\{[\w-]+\}.*"),
+            lambda match: [match["indent"] + O],
+            fenced=True,
+        ),
+    ),
 }
 
 
@@ -151,14 +182,21 @@ def _openers(lines: list[str], kinds: tuple[Kind, ...]) -> Iterator[tuple[int, K
     for index, line in enumerate(lines):
         fenced = _FENCE.match(line)
         if fence:
-            if fenced and fenced[2][0] == fence[0] and len(fenced[2]) >= len(fence) and not line[fenced.end():].strip():
+            if (
+                fenced
+                and fenced[2][0] == fence[0]
+                and len(fenced[2]) >= len(fence)
+                and not line[fenced.end() :].strip()
+            ):
                 fence = ""
             continue
         for kind in kinds:
             match = kind.pattern.match(line)
             if match and kind.name not in seen and (kind.fenced or not fenced):
                 # a MyST directive's options (":key: value") stay right below its opening line
-                while kind.name == "directive" and index + 1 < len(lines) and re.match(r" *:\w[\w-]*:", lines[index + 1]):
+                while (
+                    kind.name == "directive" and index + 1 < len(lines) and re.match(r" *:\w[\w-]*:", lines[index + 1])
+                ):
                     index += 1
                 seen.add(kind.name)
                 yield index, kind, match
@@ -170,15 +208,22 @@ def _openers(lines: list[str], kinds: tuple[Kind, ...]) -> Iterator[tuple[int, K
 def injections(corpus: str, text: str) -> list[tuple[str, str]]:
     """``(variant, text)``: D at the top, D at the end, D at the top and O at the end, O in each kind."""
     front = _FRONT_MATTER.match(text)
-    head, body = (text[:front.end()], text[front.end():]) if front else ("", text)
+    head, body = (text[: front.end()], text[front.end() :]) if front else ("", text)
     base = f"{head}{D}\n\n{body}"
     ending = "" if base.endswith("\n") else "\n"
-    variants = [("D at the top", base), ("D at the end", f"{text}{ending}\n{D}\n"),
-                ("D at the top, O at the end", f"{base}{ending}\n{O}\n")]
+    variants = [
+        ("D at the top", base),
+        ("D at the end", f"{text}{ending}\n{D}\n"),
+        ("D at the top, O at the end", f"{base}{ending}\n{O}\n"),
+    ]
     lines = base.split("\n")
     for index, kind, match in _openers(lines, KINDS[corpus]):
-        variants.append((f"O inside the first {kind.name} (line {index + 1})",
-                         "\n".join([*lines[:index + 1], *kind.inside(match), *lines[index + 1:]])))
+        variants.append(
+            (
+                f"O inside the first {kind.name} (line {index + 1})",
+                "\n".join([*lines[: index + 1], *kind.inside(match), *lines[index + 1 :]]),
+            )
+        )
     return variants
 
 
@@ -202,6 +247,7 @@ def _cached(reader: differential.Reader) -> differential.Reader:
         if text not in views:
             views[text] = reader.read(text)
         return views[text]
+
     return differential.Reader(reader.name, read)
 
 
@@ -215,6 +261,7 @@ class InstrumentTest(unittest.TestCase):
         if MISSING_PACKAGES:
             self.skipTest(f"missing {', '.join(MISSING_PACKAGES)}")
         from tests import dom_reader
+
         shown = dom_reader.read(github_oracle.render_cmark, f"<ModalDemo />\n\n{D}\n")
         self.assertEqual(shown.directive_lines, ((3, D),))
         kept = dom_reader.read(github_oracle.render_cmark, f'<ModalDemo class="x" />\n\n{D}\n')
@@ -234,44 +281,67 @@ class RealDocsDifferentialTest(unittest.TestCase):
         if why is not None:
             raise unittest.SkipTest(f"{why} (CONFLICT_GATE_MDX_DIR)")
         commonmark = reader_oracle.Oracle("commonmark", MarkdownIt("commonmark"), False)
-        found = [differential.Reader("commonmark", lambda text: reader_oracle.read(commonmark, text)),
-                 *github_oracle.readers(), *test_reader_differential_mkdocs.readers(),
-                 *test_reader_differential_myst.readers(), *mdx_oracle.readers(names=mdx_oracle.SITE_READERS),
-                 *vitepress_oracle.readers()]
+        found = [
+            differential.Reader("commonmark", lambda text: reader_oracle.read(commonmark, text)),
+            *github_oracle.readers(),
+            *test_reader_differential_mkdocs.readers(),
+            *test_reader_differential_myst.readers(),
+            *mdx_oracle.readers(names=mdx_oracle.SITE_READERS),
+            *vitepress_oracle.readers(),
+        ]
         cls.readers = {reader.name: _cached(reader) for reader in found}
 
     def measure(self, corpus: str, renderer: str, docs: list[tuple[str, str]]) -> Figures:
-        names = READERS_OF[renderer] + (("vitepress",) if corpus == "vitepress" and renderer in
-                                        ("commonmark", "portable") else ())
-        outcomes = differential.gate_outcomes([text for _, text in docs],
-                                              None if renderer == "portable" else {"renderer": renderer})
-        judged = differential.judge(docs, [self.readers[name] for name in names], outcomes,
-                                    differential.mentions_allowed, unbuilt_left_out=renderer == "portable")
+        names = READERS_OF[renderer] + (
+            ("vitepress",) if corpus == "vitepress" and renderer in ("commonmark", "portable") else ()
+        )
+        outcomes = differential.gate_outcomes(
+            [text for _, text in docs], None if renderer == "portable" else {"renderer": renderer}
+        )
+        judged = differential.judge(
+            docs,
+            [self.readers[name] for name in names],
+            outcomes,
+            differential.mentions_allowed,
+            unbuilt_left_out=renderer == "portable",
+        )
         unsafe = [item for item in judged if item.unsafe or item.missed or item.unrefused]
         eligible = [item for item in judged if item.expected is not None]
         refused = [item for item in eligible if item.false_refusal]
-        examples = tuple(differential.describe(item) if item in unsafe else
-                         f"--- {item.label}: false refusal: {item.outcome.refusal}"
-                         for item in sorted(unsafe, key=lambda item: len(item.text))[:3] + refused[:12])
+        examples = tuple(
+            differential.describe(item)
+            if item in unsafe
+            else f"--- {item.label}: false refusal: {item.outcome.refusal}"
+            for item in sorted(unsafe, key=lambda item: len(item.text))[:3] + refused[:12]
+        )
         return Figures(len(judged), len(unsafe), len(eligible), len(refused), examples)
 
     def test_every_corpus_under_every_renderer(self) -> None:
         failures: list[str] = []
-        rows = [f"{'renderer':<11} {'corpus':<11} {'documents':>9} {'unsafe':>6} {'eligible':>8} "
-                f"{'false refusals':>15}  target"]
+        rows = [
+            f"{'renderer':<11} {'corpus':<11} {'documents':>9} {'unsafe':>6} {'eligible':>8} "
+            f"{'false refusals':>15}  target"
+        ]
         details: list[str] = []
         for corpus in CORPORA:
             docs = documents(corpus)
             self.assertGreater(len(docs), 30, corpus)
             for renderer in READERS_OF:
                 figures = self.measure(corpus, renderer, docs)
-                limit = (DEFAULT_SHARE if renderer == "portable" else
-                         DECLARED_SHARE if DECLARED[corpus] == renderer else None)
+                limit = (
+                    DEFAULT_SHARE
+                    if renderer == "portable"
+                    else DECLARED_SHARE
+                    if DECLARED[corpus] == renderer
+                    else None
+                )
                 share = figures.false_refusals / figures.eligible if figures.eligible else 0.0
                 label = "default" if renderer == "portable" else renderer
-                rows.append(f"{label:<11} {corpus:<11} {figures.documents:>9} {figures.unsafe:>6} "
-                            f"{figures.eligible:>8} {figures.false_refusals:>6} ({share:6.1%})  "
-                            + ("unsafe 0" if limit is None else f"unsafe 0, false refusals <= {limit:.0%}"))
+                rows.append(
+                    f"{label:<11} {corpus:<11} {figures.documents:>9} {figures.unsafe:>6} "
+                    f"{figures.eligible:>8} {figures.false_refusals:>6} ({share:6.1%})  "
+                    + ("unsafe 0" if limit is None else f"unsafe 0, false refusals <= {limit:.0%}")
+                )
                 if figures.unsafe:
                     failures.append(f"{label} on {corpus}: {figures.unsafe} unsafe")
                 over = limit is not None and share > limit
@@ -281,8 +351,10 @@ class RealDocsDifferentialTest(unittest.TestCase):
                     failures.append(f"{label} on {corpus}: false refusals {share:.1%} > {limit:.0%}")
                 if figures.examples and (figures.unsafe or limit is not None):
                     details += [f"== {label} on {corpus}:", *figures.examples]
-        print("\n".join(["== real docs: unsafe and false refusals per renderer and corpus", *rows, *details]),
-              file=sys.stderr)
+        print(
+            "\n".join(["== real docs: unsafe and false refusals per renderer and corpus", *rows, *details]),
+            file=sys.stderr,
+        )
         self.assertEqual(failures, [], "see the table on stderr")
 
 

@@ -34,11 +34,17 @@ class LeftOutReadingTest(unittest.TestCase):
         {ref}, a lowercase name nothing defines, CSS in <style>) was refused under the default
         (build_error), because it is no valid MDX, though no site shows it through MDX; now MDX is left
         out and named."""
-        for line in ("# Path Parameters { #path-parameters }", "{* docs_src/app/tutorial001.py hl[9] *}",
-                     "[Read more](more.md){.internal-link target=_blank}",
-                     '<img src="logo.png" alt="Logo">', '<p align="center">\n<img src="a.png" alt="A">\n</p>',
-                     "Version {version}.", "[Preview](b.md){ data-preview }", "See {ref}`install`.",
-                     "<style>\n  .md-typeset .admonition {\n    border-width: 0;\n  }\n</style>"):
+        for line in (
+            "# Path Parameters { #path-parameters }",
+            "{* docs_src/app/tutorial001.py hl[9] *}",
+            "[Read more](more.md){.internal-link target=_blank}",
+            '<img src="logo.png" alt="Logo">',
+            '<p align="center">\n<img src="a.png" alt="A">\n</p>',
+            "Version {version}.",
+            "[Preview](b.md){ data-preview }",
+            "See {ref}`install`.",
+            "<style>\n  .md-typeset .admonition {\n    border-width: 0;\n  }\n</style>",
+        ):
             with self.subTest(line=line):
                 reading = read_directives(f"{line}\n\n{D}\n", GRAMMAR, renderer=PORTABLE)
                 self.assertIsNone(reading.refusal, reading.refusal)
@@ -71,8 +77,13 @@ class LeftOutReadingTest(unittest.TestCase):
         expression it does not parse, a name the site may define, <style>), the page may build under MDX,
         which then shows what the
         others may not (an indented line as a paragraph): it must still refuse, nothing left out."""
-        for line in ("Type {typeof note}.", "Contents: {toc}", "{Version}", "<style>{`.x { color: red }`}</style>",
-                     '<img src="a.png">\n\n</img>'):
+        for line in (
+            "Type {typeof note}.",
+            "Contents: {toc}",
+            "{Version}",
+            "<style>{`.x { color: red }`}</style>",
+            '<img src="a.png">\n\n</img>',
+        ):
             with self.subTest(line=line):
                 reading = read_directives(f"{line}\n\n{D}\n\n    {O}\n", GRAMMAR, renderer=PORTABLE)
                 assert reading.refusal is not None
@@ -94,8 +105,9 @@ class RefusalAdviceTest(unittest.TestCase):
                 assert refusal is not None
                 self.assertEqual(refusal.reason, "misplaced_directive")
                 self.assertIn("admonition", refusal.detail)
-                self.assertIn("move the directive out of it, to a line of its own in a top-level paragraph",
-                              refusal.detail)
+                self.assertIn(
+                    "move the directive out of it, to a line of its own in a top-level paragraph", refusal.detail
+                )
                 self.assertIn(reading, refusal.detail)
 
 
@@ -121,13 +133,16 @@ class LeftOutThroughThePipelineTest(unittest.TestCase):
             page = f"# T {{ #t }}\n\n{D}\n".encode()
             manifest = write_corpus(Path(root) / "a", {"docs/a.md": page, "docs/b.md": f"{D}\n".encode()})
             report = audit(load_documents(manifest, cache=False))
-            self.assertEqual([(o["source_id"], o["path"], o["reading"], o["line"]) for o in report["left_out_readings"]],
-                             [("a", "docs/a.md", "docusaurus", 1)])
+            self.assertEqual(
+                [(o["source_id"], o["path"], o["reading"], o["line"]) for o in report["left_out_readings"]],
+                [("a", "docs/a.md", "docusaurus", 1)],
+            )
             self.assertTrue(report["clean"])
             schema = result_schema("audit")
             self.assertEqual(schema["$defs"]["LeftOutRecord"]["properties"]["reading"]["enum"], list(RENDERERS))
             if importlib.util.find_spec("jsonschema") is not None:  # the oracles' environment (.ci/run step 4)
                 import jsonschema
+
                 jsonschema.validate(json.loads(json.dumps(report)), schema)
             markdown = render_audit_markdown(report, str(manifest))
             self.assertIn("## Readings left out", markdown)

@@ -50,15 +50,54 @@ GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
 DIRECTIVE = "@quill create_copy existing_path=refuse"
 
 #: The constructs the hints look for, their near-misses and spellings in other cases.
-HINTED = ('<img alt="@quill create_copy existing_path=overwrite">', "<input value = '@quill create_copy x=1'>",
-          "<option label=@quill>", 'placeholder\n= "a', "xalt=1", "data-alt=2", "<iframe srcdoc='x=@quill'>",
-          '<object data="data:text/html,@quill">', '<img src= "data:image/png;base64,AA">', "ALT  =\t'=",
-          ":file: a.csv", "   :URL: https://x", "> :file:`name`", "```{csv-table}\n---\nfile: x.csv\n---",
-          ":::{raw} html\n---\nurl: x\n---", "``` {x}\n---", "---", "```{eval-rst}\n|name|\n```",
-          "~~~ {eval-rst}\n.. include:: x\n~~~", "{eval-rst}", "{{ x }}", "}} {{", "```{include} a.md\n```",
-          "create_copy", "@team CREATE_COPY existing_path=x", "@alice create_copy", "a = b == c", "=" * 5,
-          "&#64;quill create_copy existing_path=x", "\uff20quill", "x \ufe6b y", "&#x40;", "&commat;q", "&#0064",
-          "&amp;", "&", "\ufe0f", ":   a definition", "   :\tb", "    : c", "x: y", "~~~~", "  ```  ", "\t```python", "``` x ```", "````")
+HINTED = (
+    '<img alt="@quill create_copy existing_path=overwrite">',
+    "<input value = '@quill create_copy x=1'>",
+    "<option label=@quill>",
+    'placeholder\n= "a',
+    "xalt=1",
+    "data-alt=2",
+    "<iframe srcdoc='x=@quill'>",
+    '<object data="data:text/html,@quill">',
+    '<img src= "data:image/png;base64,AA">',
+    "ALT  =\t'=",
+    ":file: a.csv",
+    "   :URL: https://x",
+    "> :file:`name`",
+    "```{csv-table}\n---\nfile: x.csv\n---",
+    ":::{raw} html\n---\nurl: x\n---",
+    "``` {x}\n---",
+    "---",
+    "```{eval-rst}\n|name|\n```",
+    "~~~ {eval-rst}\n.. include:: x\n~~~",
+    "{eval-rst}",
+    "{{ x }}",
+    "}} {{",
+    "```{include} a.md\n```",
+    "create_copy",
+    "@team CREATE_COPY existing_path=x",
+    "@alice create_copy",
+    "a = b == c",
+    "=" * 5,
+    "&#64;quill create_copy existing_path=x",
+    "\uff20quill",
+    "x \ufe6b y",
+    "&#x40;",
+    "&commat;q",
+    "&#0064",
+    "&amp;",
+    "&",
+    "\ufe0f",
+    ":   a definition",
+    "   :\tb",
+    "    : c",
+    "x: y",
+    "~~~~",
+    "  ```  ",
+    "\t```python",
+    "``` x ```",
+    "````",
+)
 
 
 def real_pages() -> list[str]:
@@ -94,10 +133,13 @@ def spans(matches: Iterator[re.Match[str]]) -> list[tuple[int, int, tuple[str | 
 
 #: Each pattern scanned from its hint: ``(pattern, hint, line)`` as :func:`hinted_line_matches` takes them.
 HINTS: tuple[tuple[re.Pattern[str], re.Pattern[str] | tuple[str, ...], int], ...] = (
-    (myst._FILE_OPTION, myst._FILE_HINT, 0), (myst._YAML_OPTIONS, myst._YAML_HINT, 1),
-    (myst._EVAL_RST, myst._EVAL_RST_HINT, 0), (site_mkdocs._FENCE_ONLY, site_mkdocs._FENCE_RUNS, 0),
+    (myst._FILE_OPTION, myst._FILE_HINT, 0),
+    (myst._YAML_OPTIONS, myst._YAML_HINT, 1),
+    (myst._EVAL_RST, myst._EVAL_RST_HINT, 0),
+    (site_mkdocs._FENCE_ONLY, site_mkdocs._FENCE_RUNS, 0),
     (site_mkdocs._BACKTICK_LINE, site_mkdocs._FENCE_RUNS[:1], 0),
-    (site_mkdocs._DEFINITION_LINE, site_mkdocs._DEFINITION_HINT, -1))
+    (site_mkdocs._DEFINITION_LINE, site_mkdocs._DEFINITION_HINT, -1),
+)
 
 
 class PrefilterTest(unittest.TestCase):

@@ -23,11 +23,39 @@ GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
 
 #: Pieces of paragraph lines: prose, code spans opened and closed on other lines, loud characters,
 #: look-alikes, directive-shaped text in code.
-WORDS = ("copy", "the", "file", "naïve", "→", "`x`", "``a ` b``", "`", "``", "`@quill create_copy existing_path=refuse`",
-         "*", "_", "[a]", "<b>", "&amp;", "\\", "docs@quill.example", "(@team)", "@quill", "x=y", "café", "|", "$")
-DIRECTIVES = ("@quill create_copy existing_path=refuse", "@quill create_copy close_required=no",
-              "@quill create_copy existing_path=maybe", "@quill create_copy existing_path=refuse  ",
-              " @quill create_copy existing_path=refuse", "@quill create_copy existing_path=refuse `")
+WORDS = (
+    "copy",
+    "the",
+    "file",
+    "naïve",
+    "→",
+    "`x`",
+    "``a ` b``",
+    "`",
+    "``",
+    "`@quill create_copy existing_path=refuse`",
+    "*",
+    "_",
+    "[a]",
+    "<b>",
+    "&amp;",
+    "\\",
+    "docs@quill.example",
+    "(@team)",
+    "@quill",
+    "x=y",
+    "café",
+    "|",
+    "$",
+)
+DIRECTIVES = (
+    "@quill create_copy existing_path=refuse",
+    "@quill create_copy close_required=no",
+    "@quill create_copy existing_path=maybe",
+    "@quill create_copy existing_path=refuse  ",
+    " @quill create_copy existing_path=refuse",
+    "@quill create_copy existing_path=refuse `",
+)
 
 
 class QuietParagraphTest(unittest.TestCase):
@@ -80,13 +108,33 @@ class StatedKeysTest(unittest.TestCase):
     def test_only_lines_with_an_equals_are_scanned_and_the_matches_are_the_same(self) -> None:
         """Guards against the line scan missing a claim stated under another at-word."""
         rng = random.Random(15)
-        pieces = (b"existing_path", b"CLOSE_REQUIRED", b"=", b"&#61;", b"&#x3D;", b"&equals;", b"\xef\xbc\x9d",
-                  b"\xef\xb9\xa6", b" ", b"\t", b"\n", b"\r", b"\r\n", b"a", b"_", b"-", b"@quill", b"&", b"\xef")
+        pieces = (
+            b"existing_path",
+            b"CLOSE_REQUIRED",
+            b"=",
+            b"&#61;",
+            b"&#x3D;",
+            b"&equals;",
+            b"\xef\xbc\x9d",
+            b"\xef\xb9\xa6",
+            b" ",
+            b"\t",
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b"a",
+            b"_",
+            b"-",
+            b"@quill",
+            b"&",
+            b"\xef",
+        )
         for case in range(20 * CASES):
             raw = b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
             with self.subTest(case=case, raw=raw):
-                self.assertEqual([m.span() for m in _stated_keys(raw, GRAMMAR)],
-                                 [m.span() for m in GRAMMAR.stated_key.finditer(raw)])
+                self.assertEqual(
+                    [m.span() for m in _stated_keys(raw, GRAMMAR)], [m.span() for m in GRAMMAR.stated_key.finditer(raw)]
+                )
 
 
 if __name__ == "__main__":

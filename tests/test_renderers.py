@@ -52,9 +52,11 @@ def near(*pairs: tuple[int, str]) -> Outcome:
 
 def outcome(reading: Reading) -> Outcome:
     refusal = reading.refusal
-    return Outcome(tuple((c.line, c.value) for c in reading.claims),
-                   None if refusal is None else (refusal.reason, refusal.line or 0),
-                   () if refusal is not None else tuple((n.line, n.where) for n in reading.near_misses))
+    return Outcome(
+        tuple((c.line, c.value) for c in reading.claims),
+        None if refusal is None else (refusal.reason, refusal.line or 0),
+        () if refusal is not None else tuple((n.line, n.where) for n in reading.near_misses),
+    )
 
 
 class Example(NamedTuple):
@@ -70,47 +72,125 @@ _FILTERED = ("title", "script", "style", "textarea", "iframe", "noembed", "xmp")
 #: Every example of issue 15, and what the gate must make of it under each renderer.
 EXAMPLES: tuple[Example, ...] = (
     # The tag filter: github.com shows the tag and O as text; a renderer without it hides O in the tag.
-    Example("D, then <script and O", f"{D}\n\n<script\n{O}\n", refused("misplaced_directive", 4), refused(AMBIGUOUS, 4)),
-    *(Example(f"D, then a <{tag}> block holding O", f"{D}\n\n<{tag}>\n{O}\n</{tag}>\n",
-              refused("misplaced_directive", 4), refused(AMBIGUOUS, 4)) for tag in ("script", "style", "title")),
-    *(Example(f"<{tag}> in a paragraph, then D", f"Use <{tag}> here.\n\n{D}\n", claims((3, "refuse")),
-              refused(AMBIGUOUS, 3)) for tag in _FILTERED),
+    Example(
+        "D, then <script and O", f"{D}\n\n<script\n{O}\n", refused("misplaced_directive", 4), refused(AMBIGUOUS, 4)
+    ),
+    *(
+        Example(
+            f"D, then a <{tag}> block holding O",
+            f"{D}\n\n<{tag}>\n{O}\n</{tag}>\n",
+            refused("misplaced_directive", 4),
+            refused(AMBIGUOUS, 4),
+        )
+        for tag in ("script", "style", "title")
+    ),
+    *(
+        Example(
+            f"<{tag}> in a paragraph, then D",
+            f"Use <{tag}> here.\n\n{D}\n",
+            claims((3, "refuse")),
+            refused(AMBIGUOUS, 3),
+        )
+        for tag in _FILTERED
+    ),
     # Raw HTML opened inside a paragraph that hides the following lines.
-    *(Example(f"x <{tag}>, O, </{tag}>", f"x <{tag}>\n{O}\n</{tag}>\n", claims((2, "overwrite")), refused(AMBIGUOUS, 2))
-      for tag in _FILTERED),
-    Example("x <template>, O, </template>", f"x <template>\n{O}\n</template>\n", refused(AMBIGUOUS, 2),
-            refused(AMBIGUOUS, 2)),
-    Example("x <noscript>, O, </noscript>", f"x <noscript>\n{O}\n</noscript>\n", refused(AMBIGUOUS, 2),
-            refused(AMBIGUOUS, 2)),
+    *(
+        Example(
+            f"x <{tag}>, O, </{tag}>", f"x <{tag}>\n{O}\n</{tag}>\n", claims((2, "overwrite")), refused(AMBIGUOUS, 2)
+        )
+        for tag in _FILTERED
+    ),
+    Example(
+        "x <template>, O, </template>",
+        f"x <template>\n{O}\n</template>\n",
+        refused(AMBIGUOUS, 2),
+        refused(AMBIGUOUS, 2),
+    ),
+    Example(
+        "x <noscript>, O, </noscript>",
+        f"x <noscript>\n{O}\n</noscript>\n",
+        refused(AMBIGUOUS, 2),
+        refused(AMBIGUOUS, 2),
+    ),
     # regression (a hostile tester's page): GitHub's sanitizer drops <listing>, so O shows as text there
-    Example("D, then a <listing> block holding O", f"{D}\n\n<listing>\n{O}\n</listing>\n", refused(AMBIGUOUS, 4),
-            Outcome(((1, "refuse"),), None, ((4, "code"),))),
+    Example(
+        "D, then a <listing> block holding O",
+        f"{D}\n\n<listing>\n{O}\n</listing>\n",
+        refused(AMBIGUOUS, 4),
+        Outcome(((1, "refuse"),), None, ((4, "code"),)),
+    ),
     # Elements a browser keeps open across blocks.
-    *(Example(f"{opened} left open, then D", f"{opened}\n\n{D}\n", refused(AMBIGUOUS, 3), refused(AMBIGUOUS, 3))
-      for opened in ("<div><pre>", "<blockquote>", "<ul>", "<h1>", '<a href="https://docs.quill.example">',
-                     "<code>", "<div>", "<details>", "<div hidden>", "<del>")),
-    Example("<blockquote> closed after D", f"<blockquote>\n\n{D}\n\n</blockquote>\n", refused(AMBIGUOUS, 3),
-            refused(AMBIGUOUS, 3)),
+    *(
+        Example(f"{opened} left open, then D", f"{opened}\n\n{D}\n", refused(AMBIGUOUS, 3), refused(AMBIGUOUS, 3))
+        for opened in (
+            "<div><pre>",
+            "<blockquote>",
+            "<ul>",
+            "<h1>",
+            '<a href="https://docs.quill.example">',
+            "<code>",
+            "<div>",
+            "<details>",
+            "<div hidden>",
+            "<del>",
+        )
+    ),
+    Example(
+        "<blockquote> closed after D",
+        f"<blockquote>\n\n{D}\n\n</blockquote>\n",
+        refused(AMBIGUOUS, 3),
+        refused(AMBIGUOUS, 3),
+    ),
     Example("x <b> left open, then D", f"x <b>\n\n{D}\n", refused(AMBIGUOUS, 3), refused(AMBIGUOUS, 3)),
-    Example("<details> closed before D", f"<details>\n<summary>More</summary>\n\nbody\n\n</details>\n\n{D}\n",
-            claims((8, "refuse")), claims((8, "refuse"))),
-    Example("<div> closed by a later HTML block", f"<div>\n\nbody\n\n</div>\n\n{D}\n", claims((7, "refuse")),
-            claims((7, "refuse"))),
+    Example(
+        "<details> closed before D",
+        f"<details>\n<summary>More</summary>\n\nbody\n\n</details>\n\n{D}\n",
+        claims((8, "refuse")),
+        claims((8, "refuse")),
+    ),
+    Example(
+        "<div> closed by a later HTML block",
+        f"<div>\n\nbody\n\n</div>\n\n{D}\n",
+        claims((7, "refuse")),
+        claims((7, "refuse")),
+    ),
     # Directive-shaped text as a reader sees it.
-    Example("a namespace typo above D", f"@quil create_copy existing_path=overwrite\n{D}\n",
-            refused("malformed_directive", 1), refused("malformed_directive", 1)),
-    Example("a mention, then D", f"Questions? Ping @quill on Slack\n\n{D}\n", claims((3, "refuse"), near=((1, "mention"),)),
-            claims((3, "refuse"), near=((1, "mention"),))),
-    Example("a mention in a URL, then D", f"https://github.com/@quill\n\n{D}\n",
-            claims((3, "refuse"), near=((1, "mention"),)), claims((3, "refuse"), near=((1, "mention"),))),
+    Example(
+        "a namespace typo above D",
+        f"@quil create_copy existing_path=overwrite\n{D}\n",
+        refused("malformed_directive", 1),
+        refused("malformed_directive", 1),
+    ),
+    Example(
+        "a mention, then D",
+        f"Questions? Ping @quill on Slack\n\n{D}\n",
+        claims((3, "refuse"), near=((1, "mention"),)),
+        claims((3, "refuse"), near=((1, "mention"),)),
+    ),
+    Example(
+        "a mention in a URL, then D",
+        f"https://github.com/@quill\n\n{D}\n",
+        claims((3, "refuse"), near=((1, "mention"),)),
+        claims((3, "refuse"), near=((1, "mention"),)),
+    ),
     Example("a trailing space after D", f"{D} \n", claims((1, "refuse")), claims((1, "refuse"))),
     Example("a trailing tab after D", f"{D}\t\n", claims((1, "refuse")), claims((1, "refuse"))),
-    Example("two trailing spaces after D (a hard break)", f"{D}  \nMore text.\n", claims((1, "refuse")),
-            claims((1, "refuse"))),
+    Example(
+        "two trailing spaces after D (a hard break)",
+        f"{D}  \nMore text.\n",
+        claims((1, "refuse")),
+        claims((1, "refuse")),
+    ),
     # Doubts only the union raises.
-    Example("TOML front matter holding D", f"+++\n{D}\n+++\n", claims((2, "refuse")), refused("misplaced_directive", 2)),
-    Example("D right after a table", f"| a | b |\n| --- | --- |\n| c | d |\n{D}\n", refused("misplaced_directive", 4),
-            refused(AMBIGUOUS, 4)),
+    Example(
+        "TOML front matter holding D", f"+++\n{D}\n+++\n", claims((2, "refuse")), refused("misplaced_directive", 2)
+    ),
+    Example(
+        "D right after a table",
+        f"| a | b |\n| --- | --- |\n| c | d |\n{D}\n",
+        refused("misplaced_directive", 4),
+        refused(AMBIGUOUS, 4),
+    ),
     Example("D in a comment", f"<!--\n{D}\n-->\n", near((2, "hidden")), near((2, "hidden"))),
 )
 
@@ -167,10 +247,11 @@ class IssueExamplesTest(unittest.TestCase):
                 for i, example in enumerate(EXAMPLES):
                     source = corpus.sources[f"e{i}"]
                     wanted = expected(example, name)
-                    got = Outcome(tuple((c.line, c.value) for c in source.claims),
-                                  None if source.refusal is None else (source.refusal.reason, source.refusal.line or 0),
-                                  () if source.refusal is not None else tuple((n.line, n.where)
-                                                                              for n in source.near_misses))
+                    got = Outcome(
+                        tuple((c.line, c.value) for c in source.claims),
+                        None if source.refusal is None else (source.refusal.reason, source.refusal.line or 0),
+                        () if source.refusal is not None else tuple((n.line, n.where) for n in source.near_misses),
+                    )
                     self.assertEqual(got, wanted, example.name)
                     for claim in source.claims:
                         assert_span_invariants(files[f"docs/e{i}.md"], claim)
@@ -188,7 +269,7 @@ class TrailingWhitespaceTest(unittest.TestCase):
                 self.assertIsNone(reading.refusal)
                 (claim,) = reading.claims
                 self.assertEqual(claim.quote, D)
-                self.assertEqual(text[claim.start:claim.end], D)
+                self.assertEqual(text[claim.start : claim.end], D)
                 assert_span_invariants(text.encode("utf-8"), claim)
 
     def test_other_text_after_the_value_still_refuses(self) -> None:
@@ -205,17 +286,31 @@ class MentionTest(unittest.TestCase):
     def test_mentions_anywhere_are_near_misses(self) -> None:
         """Regression: ``Ping @quill on Slack`` refused the whole page (``misplaced_directive``) though
         nothing claim-shaped is there. A mention is a near-miss ``mention`` wherever a reader sees it."""
-        for text, line in (("Ping @quill on Slack.\n", 1), ("- ask @quill\n", 1), ("# About @quill\n", 1),
-                           ("> see @quill\n", 1), ("<div>\n@quill\n</div>\n", 2), ("@quill\n", 1),
-                           ("  @quill team\n", 1), ("Thanks @QUILL!\n", 1), ("\\@quill x\n", 1),
-                           ("Mail &#64;quill today\n", 1)):
+        for text, line in (
+            ("Ping @quill on Slack.\n", 1),
+            ("- ask @quill\n", 1),
+            ("# About @quill\n", 1),
+            ("> see @quill\n", 1),
+            ("<div>\n@quill\n</div>\n", 2),
+            ("@quill\n", 1),
+            ("  @quill team\n", 1),
+            ("Thanks @QUILL!\n", 1),
+            ("\\@quill x\n", 1),
+            ("Mail &#64;quill today\n", 1),
+        ):
             with self.subTest(text=text):
                 self.assertEqual(self.nm(text), near((line, "mention")))
 
     def test_an_operation_or_an_equals_sign_makes_it_directive_shaped(self) -> None:
         """A namespace followed by an operation stays refused; so does one on a line with ``=``."""
-        for text in ("Ping @quill create_copy\n", "Ping @quill about create_copy.\n", "@quill says a=b\n",
-                     "a=b, ping @quill\n", "@quill x &#61; y\n", "- @quill create_copy\n"):
+        for text in (
+            "Ping @quill create_copy\n",
+            "Ping @quill about create_copy.\n",
+            "@quill says a=b\n",
+            "a=b, ping @quill\n",
+            "@quill x &#61; y\n",
+            "- @quill create_copy\n",
+        ):
             with self.subTest(text=text):
                 self.assertIsNotNone(read_directives(text, GRAMMAR).refusal)
 
@@ -223,9 +318,12 @@ class MentionTest(unittest.TestCase):
         """Regression (generated page): ``Set `x=1`. Ping @quill on Slack.`` refused for the ``=`` in the
         code span, and ``Ping @quill. Call `quill.create_copy(a, b)`.`` for the operation in code. The
         line is judged as a reader sees it: code spans and raw HTML left out."""
-        for text in ("Use ``dst=`tmp` `` here. Thanks @quill!\n", "Ping @quill, call `quill.create_copy(a, b)`.\n",
-                     "Set it with `configure(\nclose_required=True)` first. Ping @quill!\n",
-                     'Ping @quill <a href="x?y=z">here</a>.\n'):
+        for text in (
+            "Use ``dst=`tmp` `` here. Thanks @quill!\n",
+            "Ping @quill, call `quill.create_copy(a, b)`.\n",
+            "Set it with `configure(\nclose_required=True)` first. Ping @quill!\n",
+            'Ping @quill <a href="x?y=z">here</a>.\n',
+        ):
             with self.subTest(text=text):
                 self.assertEqual(self.nm(text).refusal, None)
                 self.assertEqual([where for _, where in self.nm(text).near_misses], ["mention"])
@@ -241,12 +339,14 @@ class StatedClaimTest(unittest.TestCase):
     def test_a_claim_under_another_at_word_refuses(self) -> None:
         """Regression: ``@quil create_copy existing_path=overwrite`` above the directive was ``ready
         refuse``; the page visibly states overwrite. Any at-word, any case, any place a reader sees."""
-        for text, line in ((f"@quil create_copy existing_path=overwrite\n{D}\n", 1),
-                           (f"{D}\n\n- @Quill CREATE_COPY Existing_Path = overwrite\n", 3),
-                           (f"{D}\n\n| @q create_copy existing_path=x |\n|---|\n", 3),
-                           (f"{D}\n\nSee @docs: create_copy with existing_path=overwrite.\n", 3),
-                           (f"{D}\n\n<div>@x create_copy existing_path&#61;overwrite</div>\n", 3),
-                           (f"{D}\n\n\uff20quil create_copy existing_path=overwrite\n", 3)):
+        for text, line in (
+            (f"@quil create_copy existing_path=overwrite\n{D}\n", 1),
+            (f"{D}\n\n- @Quill CREATE_COPY Existing_Path = overwrite\n", 3),
+            (f"{D}\n\n| @q create_copy existing_path=x |\n|---|\n", 3),
+            (f"{D}\n\nSee @docs: create_copy with existing_path=overwrite.\n", 3),
+            (f"{D}\n\n<div>@x create_copy existing_path&#61;overwrite</div>\n", 3),
+            (f"{D}\n\n\uff20quil create_copy existing_path=overwrite\n", 3),
+        ):
             with self.subTest(text=text):
                 refusal = read_directives(text, GRAMMAR).refusal
                 self.assertIsNotNone(refusal)
@@ -259,29 +359,45 @@ class StatedClaimTest(unittest.TestCase):
         self.assertIn("'@quil'", refusal.detail)
 
     def test_in_code_or_hidden_it_is_a_near_miss(self) -> None:
-        for text, expected in ((f"```\n@quil create_copy existing_path=x\n```\n\n{D}\n", claims((5, "refuse"), near=((2, "code"),))),
-                               (f"Write `@q create_copy existing_path=x`.\n\n{D}\n", claims((3, "refuse"), near=((1, "code"),))),
-                               (f"<!-- @q create_copy existing_path=x -->\n\n{D}\n", claims((3, "refuse"), near=((1, "hidden"),)))):
+        for text, expected in (
+            (f"```\n@quil create_copy existing_path=x\n```\n\n{D}\n", claims((5, "refuse"), near=((2, "code"),))),
+            (f"Write `@q create_copy existing_path=x`.\n\n{D}\n", claims((3, "refuse"), near=((1, "code"),))),
+            (f"<!-- @q create_copy existing_path=x -->\n\n{D}\n", claims((3, "refuse"), near=((1, "hidden"),))),
+        ):
             with self.subTest(text=text):
                 self.assertEqual(outcome(read_directives(text, GRAMMAR, renderer=COMMONMARK)), expected)
         # portable: Docusaurus 3 hides an HTML comment too (issue 29), so every reading agrees
-        self.assertEqual(outcome(read_directives(f"<!-- @q create_copy existing_path=x -->\n\n{D}\n", GRAMMAR)),
-                         claims((3, "refuse"), near=((1, "hidden"),)))
+        self.assertEqual(
+            outcome(read_directives(f"<!-- @q create_copy existing_path=x -->\n\n{D}\n", GRAMMAR)),
+            claims((3, "refuse"), near=((1, "hidden"),)),
+        )
 
     def test_what_states_nothing_is_left_alone(self) -> None:
         """Only an operation of the grammar followed by one of its keys and ``=`` states a claim; an at
         sign a reader does not see as one (``&#64quill`` in a paragraph) states nothing."""
-        for text in ("@app.get(\"/\", existing_path=1)\n", "@x move existing_path=1\n", "@x create_copy nope=1\n",
-                     "existing_path=1 @x create_copy\n", "&#64quill create_copy existing_path=overwrite\n"):
+        for text in (
+            '@app.get("/", existing_path=1)\n',
+            "@x move existing_path=1\n",
+            "@x create_copy nope=1\n",
+            "existing_path=1 @x create_copy\n",
+            "&#64quill create_copy existing_path=overwrite\n",
+        ):
             with self.subTest(text=text):
-                self.assertEqual(outcome(read_directives(f"{D}\n\n{text}", GRAMMAR, renderer=COMMONMARK)),
-                                 claims((1, "refuse")))
+                self.assertEqual(
+                    outcome(read_directives(f"{D}\n\n{text}", GRAMMAR, renderer=COMMONMARK)), claims((1, "refuse"))
+                )
         # regression (a hostile tester's page): Python-Markdown completes the reference into an at sign,
         # so MkDocs shows the line as a directive; mkdocs and portable refuse
         for renderer in (RENDERER_VALUES["mkdocs"], DEFAULT):
             with self.subTest(renderer=renderer.name):
-                self.assertEqual(outcome(read_directives(f"{D}\n\n&#64quill create_copy existing_path=overwrite\n",
-                                                         GRAMMAR, renderer=renderer)), refused("ambiguous_markup", 3))
+                self.assertEqual(
+                    outcome(
+                        read_directives(
+                            f"{D}\n\n&#64quill create_copy existing_path=overwrite\n", GRAMMAR, renderer=renderer
+                        )
+                    ),
+                    refused("ambiguous_markup", 3),
+                )
 
 
 def check_both_renderers(test: unittest.TestCase, text: str, expected: Outcome) -> None:
@@ -300,17 +416,34 @@ class RawHtmlLeftOpenTest(unittest.TestCase):
         check_both_renderers(self, text, expected)
 
     def test_closed_elements_leave_nothing_open(self) -> None:
-        for html in ("<div>x</div>", "<p align=\"center\"><img src=x></p>", "<br>", "<div/>\n</div>", "<hr/>",
-                     "<svg><path d=\"M0\"/></svg>", "<table><tr><td>x</table>", "<b><i>x</i></b>",
-                     "<details><summary>s</summary>\n\nbody\n\n</details>", "<!-- a -->", "<?php x ?>"):
+        for html in (
+            "<div>x</div>",
+            '<p align="center"><img src=x></p>',
+            "<br>",
+            "<div/>\n</div>",
+            "<hr/>",
+            '<svg><path d="M0"/></svg>',
+            "<table><tr><td>x</table>",
+            "<b><i>x</i></b>",
+            "<details><summary>s</summary>\n\nbody\n\n</details>",
+            "<!-- a -->",
+            "<?php x ?>",
+        ):
             self.check(f"{html}\n\n{D}\n", claims((html.count("\n") + 3, "refuse")))
 
     def test_what_stays_open(self) -> None:
         """A void element never opens; ``<div/>`` does (HTML ignores the flag); an end tag closes only
         its own element and what was opened after it; a formatting element closed across blocks stays
         reconstructed until its own end tag."""
-        for html in ("<div/>", "<span><div></span>", "<b><div>x</b>", "<table><td>x</div>", "x <div> y",
-                     "> <!-- open", "<div title=\"open"):
+        for html in (
+            "<div/>",
+            "<span><div></span>",
+            "<b><div>x</b>",
+            "<table><td>x</div>",
+            "x <div> y",
+            "> <!-- open",
+            '<div title="open',
+        ):
             self.check(f"{html}\n\n{D}\n", refused(AMBIGUOUS, html.count("\n") + 3))
         # an end tag not ended in its block takes the renderer's next tag (D's <p>): D is no paragraph's
         self.check(f"<div><span></div\n\n{D}\n", refused(AMBIGUOUS, 3))
@@ -327,8 +460,15 @@ class RawHtmlLeftOpenTest(unittest.TestCase):
         open above a directive was ``ready``; a browser without a sanitizer hides or reverses it. An
         element with ``style``, ``class`` (a site style sheet) or ``dir``, and ``<font>``, ``<bdo>``,
         ``<bdi>``, puts the lines after it in doubt."""
-        for opened in ('<span style="display:none">', '<span style="font-size:0">', '<font color="#fff">',
-                       '<bdo dir="rtl">', "<bdi>", '<em class="hidden">', '<span dir="rtl">'):
+        for opened in (
+            '<span style="display:none">',
+            '<span style="font-size:0">',
+            '<font color="#fff">',
+            '<bdo dir="rtl">',
+            "<bdi>",
+            '<em class="hidden">',
+            '<span dir="rtl">',
+        ):
             self.check(f"x {opened}\n{O}\n</span>\n", refused(AMBIGUOUS, 2))
 
     def test_the_renderers_end_tags_close_what_was_opened_inside(self) -> None:
@@ -346,12 +486,15 @@ class RawHtmlLeftOpenTest(unittest.TestCase):
         """Under ``commonmark`` a site without the tag filter takes everything after ``<textarea>`` as its
         text, code examples included: in doubt. Under ``github`` it is text and opens nothing."""
         text = f"x <textarea>\n\n```\n{O}\n```\n\n{D}\n"
-        self.assertEqual(outcome(read_directives(text, GRAMMAR, renderer=GITHUB_COM)),
-                         claims((7, "refuse"), near=((4, "code"),)))
+        self.assertEqual(
+            outcome(read_directives(text, GRAMMAR, renderer=GITHUB_COM)), claims((7, "refuse"), near=((4, "code"),))
+        )
         self.assertEqual(outcome(read_directives(text, GRAMMAR, renderer=COMMONMARK)), refused(AMBIGUOUS, 4))
         # an HTML block of kind 1 takes the rest of the page up to </textarea>: shown as text there
-        self.assertEqual(outcome(read_directives(f"<textarea>\n\n{D}\n", GRAMMAR, renderer=GITHUB_COM)),
-                         refused("misplaced_directive", 3))
+        self.assertEqual(
+            outcome(read_directives(f"<textarea>\n\n{D}\n", GRAMMAR, renderer=GITHUB_COM)),
+            refused("misplaced_directive", 3),
+        )
 
     def test_code_and_definitions_hold_no_raw_html(self) -> None:
         """Regression of the old check, which read all text as HTML: ``<div>`` in a fence or a code span
@@ -364,11 +507,13 @@ class RawHtmlLeftOpenTest(unittest.TestCase):
         ``<!`` and kind 6's tag names hold ``source``, not ``search`` (0.31.2). ``<!doctype`` above a
         line, or ``<source>``/``<search>`` interrupting a paragraph, was ``ready`` with a value GitHub
         hides, or missed one it shows: every line after such a line is in doubt, naming it."""
-        for text, line in ((f"{D}\n\n<!doctype\n{O}\n>\n", 4),
-                           (f"Intro\n<source>\n\\<!--\n{O}\n-->\n", 4),
-                           (f"{D}\n\nIntro\n<search>\n\\<!--\n{O}\n-->\n", 6),
-                           (f"Intro\n</source>\n{O}\n", 3),
-                           (f"- <source>\n\n  {O}\n", 3)):
+        for text, line in (
+            (f"{D}\n\n<!doctype\n{O}\n>\n", 4),
+            (f"Intro\n<source>\n\\<!--\n{O}\n-->\n", 4),
+            (f"{D}\n\nIntro\n<search>\n\\<!--\n{O}\n-->\n", 6),
+            (f"Intro\n</source>\n{O}\n", 3),
+            (f"- <source>\n\n  {O}\n", 3),
+        ):
             self.check(text, refused(AMBIGUOUS, line))
         reading = read_directives(f"{D}\n\n<!doctype\n{O}\n>\n", GRAMMAR, renderer=GITHUB_COM)
         self.assertIn("(line 3)", str(reading.refusal))
@@ -399,8 +544,10 @@ class ReadOtherwiseTest(unittest.TestCase):
         footnote (those lines cannot interrupt its paragraph). A fence still ends it."""
         for line in ("<i", "<kbd>Ctrl</kbd>+<kbd>C</kbd> copies.", "-->", "|---|---|", "<img src=x"):
             with self.subTest(line=line):
-                self.check(f"Copying is safe.[^1]\n\n[^1]: https://docs.quill.example/notes\n{line}\n{O}\n",
-                           refused(AMBIGUOUS, 5))
+                self.check(
+                    f"Copying is safe.[^1]\n\n[^1]: https://docs.quill.example/notes\n{line}\n{O}\n",
+                    refused(AMBIGUOUS, 5),
+                )
         self.check(f"[^1]: x\n```\n{O}\n```\n\n{D}\n", Outcome(((6, "refuse"),), None, ((3, "code"),)))
 
     def test_a_bidirectional_control_anywhere_refuses(self) -> None:
@@ -422,10 +569,12 @@ class ReadOtherwiseTest(unittest.TestCase):
     def test_a_directive_spelt_with_look_alikes_refuses(self) -> None:
         """Regression: ``@quіll сreate_copy existing_path=overwrite`` (Cyrillic і, с) or ``existing_path꞊``
         (U+A78A) below the directive was ``ready refuse``; a reader sees a second directive."""
-        for line in ("@qu\u0456ll \u0441reate_copy existing_path=overwrite",
-                     "@qu\u0456ll create_copy existing_path\ua78aoverwrite",
-                     "@quill create_copy existing_path\ua78aoverwrite",
-                     "\uff20quill \uff43reate_copy existing_path=overwrite"):
+        for line in (
+            "@qu\u0456ll \u0441reate_copy existing_path=overwrite",
+            "@qu\u0456ll create_copy existing_path\ua78aoverwrite",
+            "@quill create_copy existing_path\ua78aoverwrite",
+            "\uff20quill \uff43reate_copy existing_path=overwrite",
+        ):
             with self.subTest(line=line):
                 reading = read_directives(f"{D}\n\n{line}\n", GRAMMAR)
                 self.assertIsNotNone(reading.refusal)
@@ -434,16 +583,18 @@ class ReadOtherwiseTest(unittest.TestCase):
         self.check(f"{D}\n\nÜber @quill: copying is safe.\n", Outcome(((1, "refuse"),), None, ((3, "mention"),)))
 
 
-
 def check_every_renderer(test: unittest.TestCase, text: str, expected: dict[str, Outcome]) -> None:
     """``text`` reads as ``expected[renderer]`` (else ``expected["*"]``) under every renderer."""
     for name, renderer in RENDERER_VALUES.items():
         with test.subTest(text=text, renderer=name):
             reading = read_directives(text, GRAMMAR, renderer=renderer)
-            test.assertEqual(outcome(reading), expected.get(name, expected["*"]),
-                             reading.refusal and str(reading.refusal))
-            test.assertEqual(outcome(read_directives(text, GRAMMAR, renderer=renderer, fast=False)),
-                             expected.get(name, expected["*"]))
+            test.assertEqual(
+                outcome(reading), expected.get(name, expected["*"]), reading.refusal and str(reading.refusal)
+            )
+            test.assertEqual(
+                outcome(read_directives(text, GRAMMAR, renderer=renderer, fast=False)),
+                expected.get(name, expected["*"]),
+            )
 
 
 class LinkTailTest(unittest.TestCase):
@@ -465,8 +616,17 @@ class LinkTailTest(unittest.TestCase):
     def test_a_backtick_in_a_destination_or_title_refuses(self) -> None:
         """Regression (hostile finding 1): O below ``[a](`)`` was read as code; every renderer shows it.
         (``[a](x`( )``: cmark-gfm takes a destination that leaves a ``(`` open, markdown-it does not.)"""
-        for link in ("[a](`)", '[a](x "`")', "![a](x`)", "[a](<`>)", "[a](x (`))", "[a](\n`)", '[a](x\n"`")',
-                     "[a](x y`)", "[a](x`( )"):
+        for link in (
+            "[a](`)",
+            '[a](x "`")',
+            "![a](x`)",
+            "[a](<`>)",
+            "[a](x (`))",
+            "[a](\n`)",
+            '[a](x\n"`")',
+            "[a](x y`)",
+            "[a](x`( )",
+        ):
             with self.subTest(link=link):
                 self.check(f"{D}\n\n{link}\n{O}\n`\n", {"*": refused(AMBIGUOUS, 4 + link.count("\n"))})
 
@@ -478,9 +638,14 @@ class LinkTailTest(unittest.TestCase):
         for opener, closer in (("<!--", "-->"), ("<?", "?>"), ("<![CDATA[", "]]>")):
             mdx = refused(AMBIGUOUS, 3) if opener == "<!--" else refused("build_error", 3)
             with self.subTest(opener=opener):  # the default leaves MDX out where it certainly does not build
-                self.check(f"{D}\n\nSee [docs](https://e.example/{opener}).\n{O}\nend {closer}\n",
-                           {"*": refused(AMBIGUOUS, 4), "docusaurus": mdx,
-                            "portable": mdx if opener == "<!--" else refused(AMBIGUOUS, 4)})
+                self.check(
+                    f"{D}\n\nSee [docs](https://e.example/{opener}).\n{O}\nend {closer}\n",
+                    {
+                        "*": refused(AMBIGUOUS, 4),
+                        "docusaurus": mdx,
+                        "portable": mdx if opener == "<!--" else refused(AMBIGUOUS, 4),
+                    },
+                )
 
     def test_a_code_span_the_link_takes_may_hide_d(self) -> None:
         """Regression (hostile finding 1): after ``[a](`)`` the next two backticks pair, so D between them
@@ -492,15 +657,13 @@ class LinkTailTest(unittest.TestCase):
         an ``<...>`` destination may hold one: cmark-gfm hides D in ``[a](x ")⏎D⏎")``'s title, which the
         gate counted (``ready``). The title's lines are the link's when it forms, text when not."""
         for link in ('[a](x ")', '[a](<)> "'):
-            self.check(f"{D}\n\n{link}\n{O}\n\")\n", {"*": refused(AMBIGUOUS, 4)})
-            self.check(f"{link}\n{D}\n\")\n", {"*": refused(AMBIGUOUS, 2)})
+            self.check(f'{D}\n\n{link}\n{O}\n")\n', {"*": refused(AMBIGUOUS, 4)})
+            self.check(f'{link}\n{D}\n")\n', {"*": refused(AMBIGUOUS, 2)})
 
     def test_code_inside_the_tail_or_after_the_link_is_no_doubt(self) -> None:
         """A code span inside a title, or after the link, reads alike whether the link forms or not."""
-        self.check(f"Intro [a](x) `c` and [b](y \"`t`\").\n{D}\n", {"*": claims((2, "refuse"))})
-        self.check(f"Intro [a](x) `c\n{O}\nd`.\n\n{D}\n",
-                   {"*": Outcome(((5, "refuse"),), None, ((2, "code"),))})
-
+        self.check(f'Intro [a](x) `c` and [b](y "`t`").\n{D}\n', {"*": claims((2, "refuse"))})
+        self.check(f"Intro [a](x) `c\n{O}\nd`.\n\n{D}\n", {"*": Outcome(((5, "refuse"),), None, ((2, "code"),))})
 
 
 class CmarkBacktickMemoTest(unittest.TestCase):
@@ -526,8 +689,7 @@ class CmarkBacktickMemoTest(unittest.TestCase):
 
     def test_paired_alike(self) -> None:
         """Runs every closer pairs, and an unmatched run after them, read alike by cmark-gfm and the spec."""
-        self.check(f"A `b` and ``c``\n{O}\n`d` and ``` x\n\n{D}\n",
-                   {"*": refused("duplicate_directive", 5)})
+        self.check(f"A `b` and ``c``\n{O}\n`d` and ``` x\n\n{D}\n", {"*": refused("duplicate_directive", 5)})
         self.check(f"A ``b` c``\n{D}\n", {"*": claims((2, "refuse"))})
 
 
@@ -549,8 +711,11 @@ class ShownAttributeTest(unittest.TestCase):
         "alt": (f'# T\n\n{D}\n\n<img alt="{O}">\n', ALL),
         "value": (f'# T\n\n{D}\n\n<input value="{O}" size="60">\n', ALL),
         "placeholder": (f'# T\n\n{D}\n\n<input placeholder="{O}" size="60">\n', ALL),
-        "data URL": (f'# T\n\n{D}\n\n<object data="data:text/plain,%40quill%20create_copy%20existing_path%3D'
-                     'overwrite"></object>\n', ALL),
+        "data URL": (
+            f'# T\n\n{D}\n\n<object data="data:text/plain,%40quill%20create_copy%20existing_path%3D'
+            'overwrite"></object>\n',
+            ALL,
+        ),
         "srcdoc": (f'# T\n\n{D}\n\n<iframe srcdoc="{O}"></iframe>\n', ALL),
         # a browser collapses the spaces: the value's '=' may sit far from its at sign
         "alt, spaced": (f'# T\n\n{D}\n\n<img alt="@quill create_copy{" " * 5000}existing_path=overwrite">\n', ALL),
@@ -568,8 +733,10 @@ class ShownAttributeTest(unittest.TestCase):
     def test_hidden_attributes_and_mentions_stay_read(self) -> None:
         """An image's data: URL and an alt that only mentions the namespace refuse nothing (``mkdocs`` doubts
         any HTML block holding directive-shaped text, as before)."""
-        for text in (f'{D}\n\n<img src="x.png" alt="@quill badge" />\n',
-                     f'{D}\n\n<img src="data:image/png;base64,AAAA" alt="logo" />\n'):
+        for text in (
+            f'{D}\n\n<img src="x.png" alt="@quill badge" />\n',
+            f'{D}\n\n<img src="data:image/png;base64,AAAA" alt="logo" />\n',
+        ):
             for name in ("github", "commonmark", "myst", "docusaurus"):
                 with self.subTest(text=text, renderer=name):
                     reading = read_directives(text, GRAMMAR, renderer=RENDERER_VALUES[name])

@@ -42,9 +42,12 @@ from tests.support import FIXTURE_MANIFEST
 
 def typeddicts() -> list[type]:
     """Every TypedDict the results module defines (public ones)."""
-    return [value for module in (results, results_audit, results_lab, results_service, results_context)
-            for name, value in vars(module).items()
-            if not name.startswith("_") and typing.is_typeddict(value) and value.__module__ == module.__name__]
+    return [
+        value
+        for module in (results, results_audit, results_lab, results_service, results_context)
+        for name, value in vars(module).items()
+        if not name.startswith("_") and typing.is_typeddict(value) and value.__module__ == module.__name__
+    ]
 
 
 class ShapeTableTest(unittest.TestCase):
@@ -52,8 +55,13 @@ class ShapeTableTest(unittest.TestCase):
         """Guards against a field typed but undocumented, or documented but never typed."""
         shapes = typeddicts()
         self.assertGreater(len(shapes), 15)
-        summaries = {results_lab.EnumRuleSummary, results_lab.IntegerRuleSummary, results_lab.GrammarSummary,
-                     results.ChatMessage, results.AnswerRequest}  # described by their docstrings
+        summaries = {
+            results_lab.EnumRuleSummary,
+            results_lab.IntegerRuleSummary,
+            results_lab.GrammarSummary,
+            results.ChatMessage,
+            results.AnswerRequest,
+        }  # described by their docstrings
         self.assertEqual(set(SHAPES) | summaries, set(shapes))
         for shape, table in SHAPES.items():
             with self.subTest(shape.__name__):
@@ -71,11 +79,11 @@ class ShapeTableTest(unittest.TestCase):
         self.assertEqual(set(REASON_FIELDS), not_refused)
         for reason in DECISIONS["refused"]:
             self.assertEqual(decision_fields(reason), (*RESULT_FIELDS, *REFUSED_FIELDS, *TAIL_FIELDS))
-        self.assertEqual(decision_fields("eligible_directives_agree"),
-                         (*RESULT_FIELDS, "agreed_value", *TAIL_FIELDS))
+        self.assertEqual(decision_fields("eligible_directives_agree"), (*RESULT_FIELDS, "agreed_value", *TAIL_FIELDS))
         for reason in (*DECISIONS["refused"], "eligible_directives_agree", "no_related_source"):
-            self.assertEqual(decision_fields(reason, unrelated="set_aside"),
-                             (*decision_fields(reason), *SET_ASIDE_FIELDS), reason)
+            self.assertEqual(
+                decision_fields(reason, unrelated="set_aside"), (*decision_fields(reason), *SET_ASIDE_FIELDS), reason
+            )
         with self.assertRaises(KeyError):
             decision_fields("not_a_reason")
 
@@ -93,9 +101,11 @@ class BuildTest(unittest.TestCase):
             build(ClaimRecord, results.CLAIM_FIELDS, {"source_id": "a", "extra": 1})
 
     def test_optional_keys_missing_from_the_values_are_left_out(self) -> None:
-        finding = build(results.Finding, results.FINDING_FIELDS,
-                        {"line": 3, "kind": "missing_citation", "source_id": "a", "detail": "d",
-                         "start": None, "end": None})
+        finding = build(
+            results.Finding,
+            results.FINDING_FIELDS,
+            {"line": 3, "kind": "missing_citation", "source_id": "a", "detail": "d", "start": None, "end": None},
+        )
         self.assertEqual(list(finding), ["kind", "detail", "start", "end", "source_id", "line"])
 
 
@@ -125,6 +135,7 @@ class ProducedResultsTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
         import run
+
         cls.lab = run.run_lab(FIXTURE_MANIFEST)
 
     def test_lab_result_and_its_parts(self) -> None:

@@ -60,7 +60,7 @@ class SchemaStructureTest(unittest.TestCase):
                 for node in walk(schema):
                     if isinstance(node, dict) and "$ref" in node:
                         self.assertTrue(node["$ref"].startswith("#/$defs/"), node)
-                        self.assertIn(node["$ref"][len("#/$defs/"):], defs)
+                        self.assertIn(node["$ref"][len("#/$defs/") :], defs)
                     if isinstance(node, dict) and node.get("type") == "object" and "properties" in node:
                         self.assertIs(node["additionalProperties"], False, node.get("description"))
                         self.assertLessEqual(set(node["required"]), set(node["properties"]))
@@ -71,8 +71,9 @@ class SchemaStructureTest(unittest.TestCase):
         self.assertEqual(decision["status"]["enum"], list(DECISIONS))
         self.assertEqual(decision["reason"]["enum"], [r for reasons in DECISIONS.values() for r in reasons])
         self.assertEqual(defs["LabAnswer"]["properties"]["verdict"]["enum"], list(VERDICTS))
-        self.assertEqual(result_schema("answer-check")["$defs"]["AnswerCheck"]["properties"]["verdict"]["enum"],
-                         list(VERDICTS))
+        self.assertEqual(
+            result_schema("answer-check")["$defs"]["AnswerCheck"]["properties"]["verdict"]["enum"], list(VERDICTS)
+        )
         self.assertEqual(defs["Finding"]["properties"]["kind"]["enum"], list(FINDINGS))
         self.assertEqual(defs["IngestionRefusal"]["properties"]["reason"]["enum"], list(INGESTION_REASONS))
         audit_defs = result_schema("audit")["$defs"]
@@ -92,8 +93,11 @@ class SchemaStructureTest(unittest.TestCase):
             result_schema("verdict")
 
 
-@unittest.skipIf(jsonschema is None, "SKIPPED: jsonschema is not installed; .ci/run installs it (pinned) into a "
-                                     "throwaway venv and runs this class there")
+@unittest.skipIf(
+    jsonschema is None,
+    "SKIPPED: jsonschema is not installed; .ci/run installs it (pinned) into a "
+    "throwaway venv and runs this class there",
+)
 class SchemaValidationTest(unittest.TestCase):
     validators: ClassVar[dict[str, Any]]
     saved: ClassVar[Any]
@@ -122,8 +126,9 @@ class SchemaValidationTest(unittest.TestCase):
                 self.assertValid("decision", case["result"])
         for answer in self.saved["answers"]:
             with self.subTest(answer["answer_id"]):
-                self.assertValid("answer-check", {k: answer[k] for k in ("verdict", "verdict_class", "findings",
-                                                                         "decision")})
+                self.assertValid(
+                    "answer-check", {k: answer[k] for k in ("verdict", "verdict_class", "findings", "decision")}
+                )
 
     def test_the_lab_audit_as_the_command_prints_it(self) -> None:
         code, out, err = run_cli(["audit", "--manifest", str(FIXTURE_MANIFEST), "--format", "json"])
@@ -144,8 +149,10 @@ class SchemaValidationTest(unittest.TestCase):
             (docs / "1.0" / "new.md").write_bytes(b"# New\n")
             (docs / "c.md").rename(docs / "1.1.0" / "c.md")
             report = audit(load_documents(manifest))
-        self.assertEqual([(u["path"], u["source_id"]) for u in report["unlisted_sources"]],
-                         [("1.0/new.md", "1.0/new"), ("1.1.0/c.md", None)])
+        self.assertEqual(
+            [(u["path"], u["source_id"]) for u in report["unlisted_sources"]],
+            [("1.0/new.md", "1.0/new"), ("1.1.0/c.md", None)],
+        )
         self.assertValid("audit", report)
         broken = json.loads(json.dumps(report))
         broken["unlisted_sources"][0]["reason"] = "unlisted"
@@ -168,8 +175,12 @@ class SchemaValidationTest(unittest.TestCase):
             "an answer request when not ready": (conflict, lambda d: d.update(answer_request=ready["answer_request"])),
             "no answer request when ready": (ready, lambda d: d.update(answer_request=None)),
             "claims on a refusal": (refused, lambda d: d.update(claims=ready["claims"])),
-            "a fourth message": (ready, lambda d: d["answer_request"]["messages"].extend(
-                [{"role": "user", "content": "q"}, {"role": "user", "content": "r"}])),
+            "a fourth message": (
+                ready,
+                lambda d: d["answer_request"]["messages"].extend(
+                    [{"role": "user", "content": "q"}, {"role": "user", "content": "r"}]
+                ),
+            ),
             "the claims' message dropped": (ready, lambda d: d["answer_request"]["messages"].pop()),
         }
         for why, (base, mutate) in mutants.items():
@@ -177,8 +188,14 @@ class SchemaValidationTest(unittest.TestCase):
                 mutant = copy.deepcopy(base)
                 mutate(mutant)
                 self.assertInvalid("decision", mutant, why)
-        asked = gate(load_documents(FIXTURE_MANIFEST), ["quill-guide", "quill-reference"], "1.0", "create_copy",
-                     "existing_path", question="Does create_copy overwrite?")
+        asked = gate(
+            load_documents(FIXTURE_MANIFEST),
+            ["quill-guide", "quill-reference"],
+            "1.0",
+            "create_copy",
+            "existing_path",
+            question="Does create_copy overwrite?",
+        )
         self.assertValid("decision", json.loads(json.dumps(asked)))  # three messages: the user's question last
         lab = copy.deepcopy(self.saved)
         lab["answers"][0]["verdict"] = "fine"
@@ -193,8 +210,9 @@ class SchemaValidationTest(unittest.TestCase):
         from tests.test_isolation import GRAMMAR, SERVICE_FILES, SERVICE_STATUSES, SERVICE_VERSIONS, requests
 
         with tempfile.TemporaryDirectory(prefix="conflict-gate-schema-") as tmp:
-            manifest = write_corpus(Path(tmp), SERVICE_FILES, versions=SERVICE_VERSIONS, statuses=SERVICE_STATUSES,
-                                    grammar=GRAMMAR)
+            manifest = write_corpus(
+                Path(tmp), SERVICE_FILES, versions=SERVICE_VERSIONS, statuses=SERVICE_STATUSES, grammar=GRAMMAR
+            )
             (Path(tmp) / "docs/rival.md").unlink()
             corpus = load_documents(manifest, strict=False)
         self.assertValid("audit", audit(corpus))
@@ -204,9 +222,15 @@ class SchemaValidationTest(unittest.TestCase):
             if (decision["reason"], unrelated) not in reasons:  # one of each: validating is slow
                 self.assertValid("decision", decision)
                 reasons.add((decision["reason"], unrelated))
-        self.assertLessEqual({("source_missing", "withhold"), ("source_missing", "set_aside"),
-                              ("no_related_source", "set_aside"), ("eligible_directives_agree", "set_aside")},
-                             reasons)
+        self.assertLessEqual(
+            {
+                ("source_missing", "withhold"),
+                ("source_missing", "set_aside"),
+                ("no_related_source", "set_aside"),
+                ("eligible_directives_agree", "set_aside"),
+            },
+            reasons,
+        )
         failed = gate(corpus, ["rival"], "1.0", "create_copy", "existing_path")
         self.assertInvalid("decision", {**failed, "error": "DirectiveError"}, "a failed source as a directive error")
         aside = gate(corpus, ["guide", "mover"], "1.0", "create_copy", "existing_path", unrelated="set_aside")
@@ -226,8 +250,10 @@ class SchemaValidationTest(unittest.TestCase):
             listing = service.versions()
             self.assertValid("versions", listing)
             errors: list[LocatedError] = []
-            for call in (lambda: service.gate(["ghost"], "1.0", "existing_path"),
-                         lambda: service.check_answer({"candidate_ids": []}, "x")):
+            for call in (
+                lambda: service.gate(["ghost"], "1.0", "existing_path"),
+                lambda: service.check_answer({"candidate_ids": []}, "x"),
+            ):
                 try:
                     call()
                 except LocatedError as error:
@@ -254,8 +280,9 @@ class SchemaValidationTest(unittest.TestCase):
                 root = Path(tmp) / str(index)
                 root.mkdir()
                 pages = {f"{sid}.md": fuzz_page(rng).encode("utf-8", "surrogatepass") for sid in ("a", "b", "c")}
-                manifest = write_corpus(root, pages, grammar=QUILL_GRAMMAR,
-                                        statuses={"c": rng.choice(("approved", "draft"))})
+                manifest = write_corpus(
+                    root, pages, grammar=QUILL_GRAMMAR, statuses={"c": rng.choice(("approved", "draft"))}
+                )
                 try:
                     corpus = load_documents(manifest)
                 except LocatedError:

@@ -63,10 +63,21 @@ class LabCopyCase(unittest.TestCase):
     def cli(self, *argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
         return run_cli(argv, stdin=stdin)
 
-    def cli_gate(self, candidates: tuple[str, ...] | list[str], version: str, operation: str | None, key: str,
-                 *options: str) -> tuple[int, str, str]:
-        return self.cli("gate", "--manifest", self.m, "--version", version, "--claim", key,
-                        *(("--operation", operation) if operation else ()), *options, *candidates)
+    def cli_gate(
+        self, candidates: tuple[str, ...] | list[str], version: str, operation: str | None, key: str, *options: str
+    ) -> tuple[int, str, str]:
+        return self.cli(
+            "gate",
+            "--manifest",
+            self.m,
+            "--version",
+            version,
+            "--claim",
+            key,
+            *(("--operation", operation) if operation else ()),
+            *options,
+            *candidates,
+        )
 
     def edit(self, rel: str, before: bytes = BEFORE, after: bytes = AFTER) -> Callable[[], None]:
         """Replace the one ``before`` in the file with ``after``; return what restores the file."""
@@ -77,6 +88,7 @@ class LabCopyCase(unittest.TestCase):
 
         def restore() -> None:
             path.write_bytes(raw)
+
         return restore
 
 
@@ -89,16 +101,27 @@ class LabEqualityTest(LabCopyCase):
                 result = service.gate(list(candidates), version, key, operation)
                 status, out, err = self.cli_gate(candidates, version, operation, key)
                 self.assertEqual(render_json(result), out, err)
-                self.assertEqual(render_json(service.gate(list(candidates), version, key)), out,
-                                 "without an operation: the only one that has the key")
+                self.assertEqual(
+                    render_json(service.gate(list(candidates), version, key)),
+                    out,
+                    "without an operation: the only one that has the key",
+                )
                 decisions[case_id] = (result, out)
         for answer_id, case_id, _ in run.LAB_ANSWERS:
             with self.subTest(answer_id):
                 answer = (self.root / "docs" / "answers" / f"{answer_id}.txt").read_bytes()
                 _decision, text = decisions[case_id]
                 (self.root / "decision.json").write_text(text, encoding="utf-8")
-                status, out, err = self.cli("check-answer", "--manifest", self.m, "--decision",
-                                            str(self.root / "decision.json"), "--answer", "-", stdin=answer)
+                status, out, err = self.cli(
+                    "check-answer",
+                    "--manifest",
+                    self.m,
+                    "--decision",
+                    str(self.root / "decision.json"),
+                    "--answer",
+                    "-",
+                    stdin=answer,
+                )
                 self.assertEqual(render_json(service.check_answer(json.loads(text), answer.decode("utf-8"))), out)
         status, out, _ = self.cli("audit", "--manifest", self.m, "--format", "json")
         self.assertEqual(render_json(service.audit()), out)
@@ -111,8 +134,19 @@ class LabEqualityTest(LabCopyCase):
         service = GateService(self.m)
         question = "Does create_copy overwrite in 1.0?"
         result = service.gate(["quill-guide", "quill-reference"], "1.0", "existing_path", question=question)
-        status, out, err = self.cli("gate", "--manifest", self.m, "--version", "1.0", "--claim", "existing_path",
-                                    "--question", question, "quill-guide", "quill-reference")
+        status, out, err = self.cli(
+            "gate",
+            "--manifest",
+            self.m,
+            "--version",
+            "1.0",
+            "--claim",
+            "existing_path",
+            "--question",
+            question,
+            "quill-guide",
+            "quill-reference",
+        )
         self.assertEqual((status, render_json(result)), (code("ok"), out), err)
         request = result["answer_request"]
         assert request is not None
@@ -142,8 +176,9 @@ class FreshnessTest(LabCopyCase):
         self.assertEqual(service.gate(*self.READY)["status"], "ready")
         restore = self.edit("docs/quill-guide.md")
         edited = service.gate(*self.READY)
-        self.assertEqual((edited["status"], edited["reason"], edited["source_id"]),
-                         ("refused", "hash_mismatch", "quill-guide"))
+        self.assertEqual(
+            (edited["status"], edited["reason"], edited["source_id"]), ("refused", "hash_mismatch", "quill-guide")
+        )
         status, out, _ = self.cli_gate(*self._cli(self.READY), "--no-strict")
         self.assertEqual((status, render_json(edited)), (code("refused"), out), "what a fresh non-strict load says")
         self.assertEqual(service.gate(*self.NEWER)["status"], "ready", "a page not eligible is unaffected")
@@ -155,8 +190,10 @@ class FreshnessTest(LabCopyCase):
         self.assertEqual(service.reread, 1)
         (self.root / "docs" / "quill-guide.md").unlink()
         gone = service.gate(*self.READY)
-        self.assertEqual((gone["reason"], render_json(gone)),
-                         ("source_missing", self.cli_gate(*self._cli(self.READY), "--no-strict")[1]))
+        self.assertEqual(
+            (gone["reason"], render_json(gone)),
+            ("source_missing", self.cli_gate(*self._cli(self.READY), "--no-strict")[1]),
+        )
         self.assertEqual(service.reloads, 0)
 
     @staticmethod
@@ -206,11 +243,22 @@ class FreshnessTest(LabCopyCase):
         self.edit("docs/quill-conflicting-guide.md", b"existing_path=overwrite", b"existing_path=refuse")
         result = service.check_answer(decision, answer.decode("utf-8"))
         (self.root / "decision.json").write_text(render_json(decision), encoding="utf-8")
-        _status, out, _ = self.cli("check-answer", "--manifest", self.m, "--decision", str(self.root / "decision.json"),
-                                  "--answer", "-", "--no-strict", stdin=answer)
+        _status, out, _ = self.cli(
+            "check-answer",
+            "--manifest",
+            self.m,
+            "--decision",
+            str(self.root / "decision.json"),
+            "--answer",
+            "-",
+            "--no-strict",
+            stdin=answer,
+        )
         self.assertEqual(render_json(result), out)
-        self.assertEqual(service.corpus.sources["quill-conflicting-guide"].refusal.reason,  # type: ignore[union-attr]
-                         "hash_mismatch")
+        self.assertEqual(
+            service.corpus.sources["quill-conflicting-guide"].refusal.reason,  # type: ignore[union-attr]
+            "hash_mismatch",
+        )
 
     def test_a_manifest_change_reloads_and_a_broken_one_is_an_error_until_fixed(self) -> None:
         service = GateService(self.m)
@@ -227,8 +275,9 @@ class FreshnessTest(LabCopyCase):
             text, content = service.error_result(caught.exception)
             status, _, err = self.cli_gate(*self._cli(self.READY))
             self.assertEqual((status, text + "\n"), (code("input"), err))
-            self.assertEqual(content, {"error": "IngestionError", "reason": "manifest_not_json",
-                                       "message": str(caught.exception)})
+            self.assertEqual(
+                content, {"error": "IngestionError", "reason": "manifest_not_json", "message": str(caught.exception)}
+            )
         data = json.loads(good)
         data["grammar"]["namespace"] = "Quill"
         self.manifest.write_text(json.dumps(data), encoding="utf-8")
@@ -346,8 +395,9 @@ class ToolErrorTest(LabCopyCase):
                 self.assertEqual(status, code("usage"))
                 self.assertTrue(err.endswith(f"[{reason}]\n"), err)
         self.assertIn("name one in the gate tool's operation", str(self._raised(service, "existing_path")))
-        self.assertEqual(service.gate(["quill-guide"], "1.0", "existing_path", "move")["reason"],
-                         "requested_claim_missing")
+        self.assertEqual(
+            service.gate(["quill-guide"], "1.0", "existing_path", "move")["reason"], "requested_claim_missing"
+        )
 
     @staticmethod
     def _raised(service: GateService, key: str) -> GateError:
@@ -373,10 +423,16 @@ class AuditLimitTest(LabCopyCase):
             self.assertLessEqual(len(operation["keys"]), 1)
             for entry in operation["keys"]:
                 self.assertLessEqual(len(entry["claims"]), 1)
-                self.assertEqual(entry["values"], next(
-                    e for o in full["operations"] for e in o["keys"]
-                    if (o["version"], o["operation"], e["claim_key"]) ==
-                    (operation["version"], operation["operation"], entry["claim_key"]))["values"])
+                self.assertEqual(
+                    entry["values"],
+                    next(
+                        e
+                        for o in full["operations"]
+                        for e in o["keys"]
+                        if (o["version"], o["operation"], e["claim_key"])
+                        == (operation["version"], operation["operation"], entry["claim_key"])
+                    )["values"],
+                )
         roomy = service.audit(10_000)
         self.assertEqual((roomy.pop("truncated"), roomy), (False, full))
         self.assertEqual(service.audit(0)["operations"], [])
@@ -388,9 +444,12 @@ class VersionsCommandTest(LabCopyCase):
     def test_table_and_json(self) -> None:
         status, out, err = self.cli("versions", "--manifest", self.m)
         self.assertEqual((status, err), (code("ok"), ""))
-        self.assertIn("| 1.0 | `quill-guide` | https://docs.quill.example/1.0/guide | create_copy: existing_path |", out)
-        self.assertIn("| 1.0 | `quill-malformed` | https://docs.quill.example/1.0/malformed | refused: "
-                      "malformed_directive |", out)
+        self.assertIn(
+            "| 1.0 | `quill-guide` | https://docs.quill.example/1.0/guide | create_copy: existing_path |", out
+        )
+        self.assertIn(
+            "| 1.0 | `quill-malformed` | https://docs.quill.example/1.0/malformed | refused: malformed_directive |", out
+        )
         self.assertNotIn("quill-draft", out)
         listing = json.loads(self.cli("versions", "--manifest", self.m, "--format", "json")[1])
         self.assertEqual([v["version"] for v in listing["versions"]], ["1.0", "2.0"])
@@ -430,19 +489,31 @@ class McpCommandTest(LabCopyCase):
         self.assertEqual(list(TOOLS), ["versions", "gate", "check_answer", "audit"])
         for name, spec in TOOLS.items():
             with self.subTest(name):
-                for part in ("versions", "gate", "check_answer", "answer_request", "[source: ID:LINE]",
-                             "`version=V`", "`key=value`", "never fall back to another version"):
+                for part in (
+                    "versions",
+                    "gate",
+                    "check_answer",
+                    "answer_request",
+                    "[source: ID:LINE]",
+                    "`version=V`",
+                    "`key=value`",
+                    "never fall back to another version",
+                ):
                     self.assertIn(part, spec.description)
                 self.assertLessEqual(set(spec.required), set(spec.parameters))
 
 
 class OptionalExtraTest(unittest.TestCase):
     def test_importing_conflict_gate_never_imports_the_sdk(self) -> None:
-        script = ("import sys, conflict_gate, _conflict_gate.cli.main\n"
-                  "loaded = [m for m in sys.modules if m.split('.')[0] in ('mcp', 'pydantic')\n"
-                  "          or m in ('_conflict_gate.service.mcp', '_conflict_gate.service.gate')]\n"
-                  "print(loaded)\n")
-        done = subprocess.run([sys.executable, "-c", script], check=False, cwd=REPO, capture_output=True, text=True, timeout=60)
+        script = (
+            "import sys, conflict_gate, _conflict_gate.cli.main\n"
+            "loaded = [m for m in sys.modules if m.split('.')[0] in ('mcp', 'pydantic')\n"
+            "          or m in ('_conflict_gate.service.mcp', '_conflict_gate.service.gate')]\n"
+            "print(loaded)\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", script], check=False, cwd=REPO, capture_output=True, text=True, timeout=60
+        )
         self.assertEqual((done.returncode, done.stdout), (0, "[]\n"), done.stderr)
 
     def test_no_runtime_dependency_and_the_extra(self) -> None:
@@ -450,12 +521,18 @@ class OptionalExtraTest(unittest.TestCase):
             self.skipTest("tomllib needs Python 3.11")
         else:
             import tomllib
+
             project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
             self.assertEqual(project["dependencies"], [])
-            self.assertEqual(project["optional-dependencies"], {
-                "mcp": ["mcp>=2,<3"],  # the RAG adapters' extras, pinned (reference/rag.md)
-                "llamaindex": ["llama-index-core==0.14.25"], "langchain": ["langchain-core==1.8.1"],
-                "haystack": ["haystack-ai==3.4.1"]})
+            self.assertEqual(
+                project["optional-dependencies"],
+                {
+                    "mcp": ["mcp>=2,<3"],  # the RAG adapters' extras, pinned (reference/rag.md)
+                    "llamaindex": ["llama-index-core==0.14.25"],
+                    "langchain": ["langchain-core==1.8.1"],
+                    "haystack": ["haystack-ai==3.4.1"],
+                },
+            )
 
 
 if __name__ == "__main__":

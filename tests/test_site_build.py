@@ -51,8 +51,9 @@ class HtmlReadingTest(unittest.TestCase):
     def test_lines_of_their_own_in_top_level_paragraphs(self) -> None:
         """Each line of a top-level paragraph (a newline or <br> ends one) holding a directive is shown;
         the navigation outside the main region is not read."""
-        reading = read_built_page(built_html(f"<h1>Title</h1>\n<p>{LINE}</p>\n<p>Text\n  {OTHER}  </p>\n"
-                                             f"<p>a<br>{LINE}<br/>b</p>"), GRAMMAR)
+        reading = read_built_page(
+            built_html(f"<h1>Title</h1>\n<p>{LINE}</p>\n<p>Text\n  {OTHER}  </p>\n<p>a<br>{LINE}<br/>b</p>"), GRAMMAR
+        )
         self.assertEqual(reading.region, "mkdocs, sphinx: role=main")
         self.assertEqual(reading.lines, (LINE, OTHER, LINE))
         self.assertEqual((reading.elsewhere, reading.context), ((), ()))
@@ -93,9 +94,13 @@ class HtmlReadingTest(unittest.TestCase):
 
     def test_code_and_comments_count_for_nothing(self) -> None:
         """As in the Markdown reading: an example in code, or a comment, is context, never a refusal."""
-        reading = read_built_page(built_html(
-            f'<div class="highlight"><pre><span></span><code>{LINE}\n</code></pre></div>\n'
-            f"<p>Use <code>{LINE}</code></p>\n<!-- {LINE} -->\n<h2>About <code>{LINE}</code></h2>"), GRAMMAR)
+        reading = read_built_page(
+            built_html(
+                f'<div class="highlight"><pre><span></span><code>{LINE}\n</code></pre></div>\n'
+                f"<p>Use <code>{LINE}</code></p>\n<!-- {LINE} -->\n<h2>About <code>{LINE}</code></h2>"
+            ),
+            GRAMMAR,
+        )
         self.assertEqual((reading.lines, reading.elsewhere), ((), ()))
         self.assertEqual([shown.place for shown in reading.context], ["code", "code", "comment", "code"])
         self.assertTrue({shown.place for shown in reading.context} <= set(CONTEXT_PLACES))
@@ -105,18 +110,31 @@ class HtmlReadingTest(unittest.TestCase):
         escaped-then-decoded reference are directive-shaped."""
         self.assertEqual(places("<h2>Ping @quill on Slack</h2>"), [])
         self.assertEqual(places("<h2>Write to a@b.example</h2>"), [])
-        for text in ("\uff20quill create_copy existing_path=refuse", "@quil create_copy existing_path=refuse",
-                     "&#64;quill create_copy existing_path=refuse", "@QUILL create_copy"):
+        for text in (
+            "\uff20quill create_copy existing_path=refuse",
+            "@quil create_copy existing_path=refuse",
+            "&#64;quill create_copy existing_path=refuse",
+            "@QUILL create_copy",
+        ):
             with self.subTest(text):
                 self.assertEqual(places(f"<h2>{text}</h2>"), ["heading"])
 
     def test_the_main_region_by_convention(self) -> None:
         """Material's article, else role=main; none or several is no region (the judge refuses)."""
-        material = read_built_page(built_html(f"<p>{LINE}</p>", region='<article class="md-content__inner md-typeset">')
-                                   .replace("</div>\n<footer", "</article>\n<footer"), GRAMMAR)
+        material = read_built_page(
+            built_html(f"<p>{LINE}</p>", region='<article class="md-content__inner md-typeset">').replace(
+                "</div>\n<footer", "</article>\n<footer"
+            ),
+            GRAMMAR,
+        )
         self.assertEqual((material.region, material.lines), ("material: <article class=md-content__inner>", (LINE,)))
-        readthedocs = read_built_page(built_html(f'<div class="section" itemprop="articleBody"><p>{LINE}</p></div>',
-                                                 region='<div role="main" class="document">'), GRAMMAR)
+        readthedocs = read_built_page(
+            built_html(
+                f'<div class="section" itemprop="articleBody"><p>{LINE}</p></div>',
+                region='<div role="main" class="document">',
+            ),
+            GRAMMAR,
+        )
         self.assertEqual((readthedocs.region, readthedocs.lines), ("readthedocs: itemprop=articleBody", (LINE,)))
         none = read_built_page(f"<html><body><p>{LINE}</p></body></html>", GRAMMAR)
         self.assertIsNone(none.region)
@@ -127,16 +145,23 @@ class HtmlReadingTest(unittest.TestCase):
     def test_sections_are_document_structure(self) -> None:
         """Sphinx wraps each heading's part in a <section>: its paragraphs are top-level; a section inside
         a container is not."""
-        reading = read_built_page(built_html(f'<section id="a"><h1>A</h1><p>{LINE}</p><section id="b"><p>{OTHER}</p>'
-                                             f'</section></section>'), GRAMMAR)
+        reading = read_built_page(
+            built_html(f'<section id="a"><h1>A</h1><p>{LINE}</p><section id="b"><p>{OTHER}</p></section></section>'),
+            GRAMMAR,
+        )
         self.assertEqual((reading.lines, reading.elsewhere), ((LINE, OTHER), ()))
         self.assertEqual(places(f'<div class="admonition"><section><p>{LINE}</p></section></div>'), ["container"])
         self.assertEqual(places(f"<section>{LINE}</section>"), ["region_text"])
 
     def test_any_text_reads_without_raising(self) -> None:
         """The reading never raises: broken markup, stray end tags, unclosed elements."""
-        for body in ("</p></div></div><p>", f"<p>{LINE}", "<div><p><ul><li>" * 50, f"<p><![CDATA[{LINE}]]></p>",
-                     "<p>&#0; &bogus; <</p>"):
+        for body in (
+            "</p></div></div><p>",
+            f"<p>{LINE}",
+            "<div><p><ul><li>" * 50,
+            f"<p><![CDATA[{LINE}]]></p>",
+            "<p>&#0; &bogus; <</p>",
+        ):
             with self.subTest(body[:30]):
                 read_built_page(built_html(body), GRAMMAR)
 
@@ -154,15 +179,23 @@ class LocateTest(FolderCase):
         (root / "docs" / "both" / "index.md").write_text("x", encoding="utf-8")
         site = SiteBuild(str(root / "site"), str(root / "docs"), True, str(root / "mkdocs.yml"))
         flat = site._replace(use_directory_urls=False)
-        cases = [(site, "index.md", "index.html"), (site, "guide/README.md", "guide/index.html"),
-                 (site, "guide/a.md", "guide/a/index.html"), (site, "other.markdown", "other/index.html"),
-                 (flat, "guide/a.md", "guide/a.html"), (flat, "index.md", "index.html"),
-                 (flat, "guide/README.md", "guide/index.html")]
+        cases = [
+            (site, "index.md", "index.html"),
+            (site, "guide/README.md", "guide/index.html"),
+            (site, "guide/a.md", "guide/a/index.html"),
+            (site, "other.markdown", "other/index.html"),
+            (flat, "guide/a.md", "guide/a.html"),
+            (flat, "index.md", "index.html"),
+            (flat, "guide/README.md", "guide/index.html"),
+        ]
         for build, rel, expected in cases:
             with self.subTest(rel=rel, urls=build.use_directory_urls):
                 self.assertEqual(built_path(build, str(root / "docs" / rel)), (expected, ""))
-        for rel, why in (("x.txt", ".md, .markdown"), ("both/README.md", "README beside an index"),
-                         ("../elsewhere.md", "outside the site's docs_dir")):
+        for rel, why in (
+            ("x.txt", ".md, .markdown"),
+            ("both/README.md", "README beside an index"),
+            ("../elsewhere.md", "outside the site's docs_dir"),
+        ):
             with self.subTest(rel):
                 found, reason = built_path(site, str(root / "docs" / rel))
                 self.assertIsNone(found)
@@ -174,8 +207,10 @@ class LocateTest(FolderCase):
         root = self.folder()
         (root / "out").mkdir()
         (root / ".git").mkdir()
-        (root / "mkdocs.yml").write_text("site_name: T\nsite_dir: 'out'  # built here\ndocs_dir: pages\n"
-                                         "use_directory_urls: False\n", encoding="utf-8")
+        (root / "mkdocs.yml").write_text(
+            "site_name: T\nsite_dir: 'out'  # built here\ndocs_dir: pages\nuse_directory_urls: False\n",
+            encoding="utf-8",
+        )
         expected = SiteBuild(str(root / "out"), str(root / "pages"), False, str(root / "mkdocs.yml"))
         self.assertEqual(locate_site(str(root), str(root)), expected)
         (root / "corpus").mkdir()
@@ -190,11 +225,16 @@ class LocateTest(FolderCase):
         (root / "_build" / "html" / "guide").mkdir(parents=True)
         (root / "_build" / "html" / "guide" / "a.html").write_text("x", encoding="utf-8")
         site = locate_site(str(root), str(root))
-        self.assertEqual(site, SiteBuild(str(root / "_build" / "html"), str(root), False, str(root / "conf.py"),
-                                         "sphinx"))
+        self.assertEqual(
+            site, SiteBuild(str(root / "_build" / "html"), str(root), False, str(root / "conf.py"), "sphinx")
+        )
         self.assertEqual(locate_site(str(root / "_build" / "html"), str(root)).built, str(root / "_build" / "html"))
-        for rel, expected in (("guide/a.rst", "guide/a.html"), ("guide/b.md", "guide/b/index.html"),
-                              ("index.rst", "index.html"), ("guide/index.md", "guide/index.html")):
+        for rel, expected in (
+            ("guide/a.rst", "guide/a.html"),
+            ("guide/b.md", "guide/b/index.html"),
+            ("index.rst", "index.html"),
+            ("guide/index.md", "guide/index.html"),
+        ):
             with self.subTest(rel):
                 self.assertEqual(built_path(site, str(root / rel)), (expected, ""))
         self.assertIsNone(built_path(site, str(root / "notes.txt"))[0])
@@ -209,12 +249,14 @@ class LocateTest(FolderCase):
         root = self.folder()
         (root / ".git").mkdir()
         (root / "built").mkdir()
-        cases = {"no folder": (str(root / "absent"), "", "not a folder"),
-                 "no config": (str(root / "built"), "", "no mkdocs.yml"),
-                 "env": (str(root), "site_dir: !ENV [OUT, site]\n", "not a plain or quoted value"),
-                 "inherit": (str(root), "INHERIT: base.yml\n", "INHERIT is not followed"),
-                 "bool": (str(root), "use_directory_urls: maybe\n", "is not true or false"),
-                 "not built": (str(root), "site_name: T\n", "the built site is missing")}
+        cases = {
+            "no folder": (str(root / "absent"), "", "not a folder"),
+            "no config": (str(root / "built"), "", "no mkdocs.yml"),
+            "env": (str(root), "site_dir: !ENV [OUT, site]\n", "not a plain or quoted value"),
+            "inherit": (str(root), "INHERIT: base.yml\n", "INHERIT is not followed"),
+            "bool": (str(root), "use_directory_urls: maybe\n", "is not true or false"),
+            "not built": (str(root), "site_name: T\n", "the built site is missing"),
+        }
         for name, (site, config, message) in cases.items():
             with self.subTest(name):
                 if config:
@@ -229,8 +271,9 @@ class LocateTest(FolderCase):
 class JudgeTest(FolderCase):
     """The corpus judged by its build (site.build.judge_site)."""
 
-    def judged(self, pages: dict[str, bytes], built: dict[str, str], *, strict: bool = False,
-               **options: Any) -> tuple[Corpus, Corpus]:
+    def judged(
+        self, pages: dict[str, bytes], built: dict[str, str], *, strict: bool = False, **options: Any
+    ) -> tuple[Corpus, Corpus]:
         root = self.folder()
         manifest = write_site(root, pages, built, **options)
         corpus = load_documents(manifest, cache=False)
@@ -239,9 +282,10 @@ class JudgeTest(FolderCase):
     def test_an_agreeing_page_keeps_its_claims_and_pins(self) -> None:
         """A page whose counted lines are exactly what the build shows is kept as loaded (the same corpus
         object: claims, spans and pins unchanged); a page without directive-shaped text is not looked up."""
-        corpus, judged = self.judged({"a.md": f"# A\n\n{LINE}\n\n```\n{OTHER}\n```\n".encode(), "plain.md": b"# P\n"},
-                                     {"a/index.html": built_html(f"<h1>A</h1><p>{LINE}</p><pre><code>{OTHER}\n"
-                                                                 "</code></pre>")})
+        corpus, judged = self.judged(
+            {"a.md": f"# A\n\n{LINE}\n\n```\n{OTHER}\n```\n".encode(), "plain.md": b"# P\n"},
+            {"a/index.html": built_html(f"<h1>A</h1><p>{LINE}</p><pre><code>{OTHER}\n</code></pre>")},
+        )
         self.assertIs(judged, corpus)
         self.assertEqual(judged.sources["a"].claims[0].line, 3)
 
@@ -251,8 +295,12 @@ class JudgeTest(FolderCase):
         cases = {
             "not shown": ({"a.md": f"{LINE}\n".encode()}, "<p>x</p>", "site_disagrees", 1),
             "shown in a list": ({"a.md": f"{LINE}\n".encode()}, f"<ul><li>{LINE}</li></ul>", "misplaced_directive", 1),
-            "a macro's": ({"a.md": f"{LINE}\n\nMore text.\n".encode()}, f"<p>{LINE}</p><p>{OTHER}</p>",
-                          "site_disagrees", None),
+            "a macro's": (
+                {"a.md": f"{LINE}\n\nMore text.\n".encode()},
+                f"<p>{LINE}</p><p>{OTHER}</p>",
+                "site_disagrees",
+                None,
+            ),
             "shown twice": ({"a.md": f"{LINE}\n".encode()}, f"<p>{LINE}</p><p>{LINE}</p>", "site_disagrees", 1),
             "no region": ({"a.md": f"{LINE}\n".encode()}, "<html><p>x</p></html>", "site_disagrees", None),
             "shown malformed": ({"a.md": f"{LINE}\n".encode()}, f"<p>{LINE}  x</p>", "malformed_directive", None),
@@ -264,26 +312,33 @@ class JudgeTest(FolderCase):
                 source = judged.sources["a"]
                 self.assertIsInstance(source.refusal, DirectiveError)
                 assert source.refusal is not None
-                self.assertEqual((source.refusal.reason, source.refusal.line, source.claims),
-                                 (reason, line, ()), str(source.refusal))
+                self.assertEqual(
+                    (source.refusal.reason, source.refusal.line, source.claims), (reason, line, ()), str(source.refusal)
+                )
                 self.assertIn("a/index.html", str(source.refusal))
 
     def test_a_refusal_the_build_settles_takes_the_builds_reading(self) -> None:
         """A page the Markdown reading refused for doubt about how the site renders it (ambiguous_markup)
         counts the lines the build shows, at the source lines that hold them; a grammar refusal stays."""
         page = f"<div>\n\n{LINE}\n".encode()
-        corpus, judged = self.judged({"a.md": page}, {"a/index.html": built_html(f"<div>\n</div><p>{LINE}</p>")},
-                                     extra={"renderer": "mkdocs"})
+        corpus, judged = self.judged(
+            {"a.md": page}, {"a/index.html": built_html(f"<div>\n</div><p>{LINE}</p>")}, extra={"renderer": "mkdocs"}
+        )
         refusal = corpus.sources["a"].refusal
         self.assertEqual(refusal.reason if refusal else None, "ambiguous_markup")
         source = judged.sources["a"]
         self.assertIsNone(source.refusal)
-        self.assertEqual([(c.line, c.quote, c.byte_start, c.byte_end, c.start) for c in source.claims],
-                         [(3, LINE, 7, 7 + len(LINE), 7)])
+        self.assertEqual(
+            [(c.line, c.quote, c.byte_start, c.byte_end, c.start) for c in source.claims],
+            [(3, LINE, 7, 7 + len(LINE), 7)],
+        )
         self.assertEqual(source.sha256, corpus.sources["a"].sha256)
         bad = b"<div>\n\n@quill create_copy existing_path=maybe\n"
-        _, judged = self.judged({"a.md": bad}, {"a/index.html": built_html("<p>@quill create_copy existing_path=maybe</p>")},
-                                extra={"renderer": "mkdocs"})
+        _, judged = self.judged(
+            {"a.md": bad},
+            {"a/index.html": built_html("<p>@quill create_copy existing_path=maybe</p>")},
+            extra={"renderer": "mkdocs"},
+        )
         refusal = judged.sources["a"].refusal
         self.assertEqual(refusal.reason if refusal else None, "unknown_directive_value")
 
@@ -291,8 +346,9 @@ class JudgeTest(FolderCase):
         """Guards against a shown line being given to one of several source lines that hold its text
         (one in a paragraph, one in code the Markdown reading doubted)."""
         page = f"<div>\n\n{LINE}\n\n    {LINE}\n\n```\n{LINE}\n```\n".encode()
-        _, judged = self.judged({"a.md": page}, {"a/index.html": built_html(f"<div></div><p>{LINE}</p>")},
-                                extra={"renderer": "mkdocs"})
+        _, judged = self.judged(
+            {"a.md": page}, {"a/index.html": built_html(f"<div></div><p>{LINE}</p>")}, extra={"renderer": "mkdocs"}
+        )
         refusal = judged.sources["a"].refusal
         self.assertEqual(refusal.reason if refusal else None, "site_disagrees")
         self.assertIn("2 unindented source line(s)", str(refusal))
@@ -300,9 +356,11 @@ class JudgeTest(FolderCase):
     def test_a_page_without_directive_shaped_text(self) -> None:
         """Guards against an include or a macro showing a directive on a page whose source holds none:
         refused (site_disagrees); the same page without a built page is kept (no error)."""
-        corpus, judged = self.judged({"a.md": b"# A\n\n{{ macro() }}\n", "b.md": b"# B\n"},
-                                     {"a/index.html": built_html(f"<h1>A</h1><p>{LINE}</p>")},
-                                     extra={"renderer": "mkdocs"})
+        corpus, judged = self.judged(
+            {"a.md": b"# A\n\n{{ macro() }}\n", "b.md": b"# B\n"},
+            {"a/index.html": built_html(f"<h1>A</h1><p>{LINE}</p>")},
+            extra={"renderer": "mkdocs"},
+        )
         self.assertEqual((corpus.sources["a"].refusal, corpus.sources["a"].claims), (None, ()))
         refusal = judged.sources["a"].refusal
         self.assertEqual(refusal.reason if refusal else None, "site_disagrees")
@@ -318,15 +376,19 @@ class JudgeTest(FolderCase):
         root = self.folder()
         (root / "conf.py").write_text("project = 'T'\n", encoding="utf-8")
         (root / "_build" / "html").mkdir(parents=True)
-        (root / "_build" / "html" / "a.html").write_text(built_html(
-            f'<section id="t"><h1>T</h1><p>{LINE}</p><div class="highlight"><pre>{OTHER}</pre></div></section>'),
-            encoding="utf-8")
+        (root / "_build" / "html" / "a.html").write_text(
+            built_html(
+                f'<section id="t"><h1>T</h1><p>{LINE}</p><div class="highlight"><pre>{OTHER}</pre></div></section>'
+            ),
+            encoding="utf-8",
+        )
         manifest = write_corpus(root, {"a.rst": f"T\n=\n\n{LINE}\n\n::\n\n   {OTHER}\n".encode()})
         corpus = load_documents(manifest, cache=False)
         judged = judge_site(corpus, locate_site(str(root), str(root)), strict=True)
         source = judged.sources["a"]
-        self.assertEqual((source.refusal, [(c.line, c.quote) for c in source.claims], source.near_misses),
-                         (None, [(4, LINE)], ()))
+        self.assertEqual(
+            (source.refusal, [(c.line, c.quote) for c in source.claims], source.near_misses), (None, [(4, LINE)], ())
+        )
 
     def test_a_missing_built_page(self) -> None:
         """built_page_missing, naming the source, its path and the built page looked for: a failed source,
@@ -335,8 +397,10 @@ class JudgeTest(FolderCase):
         source = corpus.sources["b"]
         self.assertTrue(source.failed)
         assert source.refusal is not None
-        self.assertEqual((source.refusal.reason, source.refusal.source_id, source.refusal.path),
-                         ("built_page_missing", "b", "docs/b.md"))
+        self.assertEqual(
+            (source.refusal.reason, source.refusal.source_id, source.refusal.path),
+            ("built_page_missing", "b", "docs/b.md"),
+        )
         self.assertIn("b/index.html", str(source.refusal))
         decision = gate(corpus, ["a", "b"], "1.0", "create_copy", "existing_path")
         self.assertEqual((decision["status"], decision["reason"]), ("refused", "built_page_missing"))
@@ -352,8 +416,11 @@ class BuiltOverrideTest(FolderCase):
     def test_the_override_names_the_built_page(self) -> None:
         """Guards against the conventions being used where the entry names its built page."""
         root = self.folder()
-        manifest = write_site(root, {"a.md": f"{LINE}\n".encode()},
-                              {"moved/page.html": built_html(f"<p>{LINE}</p>"), "a/index.html": built_html("<p>x</p>")})
+        manifest = write_site(
+            root,
+            {"a.md": f"{LINE}\n".encode()},
+            {"moved/page.html": built_html(f"<p>{LINE}</p>"), "a/index.html": built_html("<p>x</p>")},
+        )
         data = json.loads(manifest.read_text(encoding="utf-8"))
         data["documents"][0]["built"] = "moved/page.html"
         manifest.write_text(json.dumps(data), encoding="utf-8")
@@ -379,8 +446,9 @@ class BuiltOverrideTest(FolderCase):
                 manifest.write_text(json.dumps(data), encoding="utf-8")
                 with self.assertRaises(IngestionError) as caught:
                     load_documents(manifest, cache=False)
-                self.assertEqual((caught.exception.reason, caught.exception.pointer),
-                                 ("invalid_path", "/documents/0/built"))
+                self.assertEqual(
+                    (caught.exception.reason, caught.exception.pointer), ("invalid_path", "/documents/0/built")
+                )
                 self.assertIn("built", caught.exception.detail)
         data["documents"][0]["built"] = "a.html"
         manifest.write_text(json.dumps(data), encoding="utf-8")
@@ -392,28 +460,73 @@ class CommandLineTest(FolderCase):
 
     def test_audit_and_gate(self) -> None:
         root = self.folder()
-        manifest = write_site(root, {"a.md": f"{LINE}\n".encode(), "b.md": f"{LINE}\n".encode()},
-                              {"a/index.html": built_html(f"<p>{LINE}</p>"),
-                               "b/index.html": built_html(f"<p>{LINE}</p>")})
+        manifest = write_site(
+            root,
+            {"a.md": f"{LINE}\n".encode(), "b.md": f"{LINE}\n".encode()},
+            {"a/index.html": built_html(f"<p>{LINE}</p>"), "b/index.html": built_html(f"<p>{LINE}</p>")},
+        )
         site = str(root / "site")
         self.assertEqual(run_cli(["audit", "--manifest", str(manifest), "--no-cache", "--site", site])[0], code("ok"))
-        status, out, _ = run_cli(["gate", "--manifest", str(manifest), "--no-cache", "--site", site, "--version",
-                                  "1.0", "--claim", "existing_path", "a", "b"])
+        status, out, _ = run_cli(
+            [
+                "gate",
+                "--manifest",
+                str(manifest),
+                "--no-cache",
+                "--site",
+                site,
+                "--version",
+                "1.0",
+                "--claim",
+                "existing_path",
+                "a",
+                "b",
+            ]
+        )
         self.assertEqual((status, json.loads(out)["status"]), (code("ok"), "ready"))
         (root / "site" / "b" / "index.html").write_text(built_html(f"<ul><li>{LINE}</li></ul>"), encoding="utf-8")
-        status, out, _ = run_cli(["audit", "--manifest", str(manifest), "--no-cache", "--site", str(root),
-                                  "--format", "json"])
+        status, out, _ = run_cli(
+            ["audit", "--manifest", str(manifest), "--no-cache", "--site", str(root), "--format", "json"]
+        )
         self.assertEqual(status, code("findings"))
         self.assertEqual([r["reason"] for r in json.loads(out)["refused_sources"]], ["misplaced_directive"])
-        status, _, _ = run_cli(["gate", "--manifest", str(manifest), "--no-cache", "--site", site, "--version", "1.0",
-                                "--claim", "existing_path", "a", "b"])
+        status, _, _ = run_cli(
+            [
+                "gate",
+                "--manifest",
+                str(manifest),
+                "--no-cache",
+                "--site",
+                site,
+                "--version",
+                "1.0",
+                "--claim",
+                "existing_path",
+                "a",
+                "b",
+            ]
+        )
         self.assertEqual(status, code("refused"))
         (root / "site" / "b" / "index.html").unlink()
         status, _, err = run_cli(["audit", "--manifest", str(manifest), "--no-cache", "--site", site])
         self.assertEqual(status, code("input"))
         self.assertIn("built_page_missing", err)
-        status, _, err = run_cli(["gate", "--manifest", str(manifest), "--no-cache", "--site", site, "--version", "1.0",
-                                  "--claim", "existing_path", "a", "b"])
+        status, _, err = run_cli(
+            [
+                "gate",
+                "--manifest",
+                str(manifest),
+                "--no-cache",
+                "--site",
+                site,
+                "--version",
+                "1.0",
+                "--claim",
+                "existing_path",
+                "a",
+                "b",
+            ]
+        )
         self.assertEqual((status, len(err.splitlines())), (code("input"), 1), err)
         self.assertIn("built_page_missing", err)
 
@@ -421,18 +534,45 @@ class CommandLineTest(FolderCase):
         """Guards against a decision gate --site made (its claims from the build) failing check-answer:
         with the same --site the answer is supported; without it the decision is not this corpus's."""
         root = self.folder()
-        manifest = write_site(root, {"a.md": f"<div>\n\n{LINE}\n".encode()},
-                              {"a/index.html": built_html(f"<div>\n</div><p>{LINE}</p>")}, extra={"renderer": "mkdocs"})
+        manifest = write_site(
+            root,
+            {"a.md": f"<div>\n\n{LINE}\n".encode()},
+            {"a/index.html": built_html(f"<div>\n</div><p>{LINE}</p>")},
+            extra={"renderer": "mkdocs"},
+        )
         site = str(root / "site")
-        status, out, err = run_cli(["gate", "--manifest", str(manifest), "--no-cache", "--site", site, "--version",
-                                    "1.0", "--claim", "existing_path", "a"])
+        status, out, err = run_cli(
+            [
+                "gate",
+                "--manifest",
+                str(manifest),
+                "--no-cache",
+                "--site",
+                site,
+                "--version",
+                "1.0",
+                "--claim",
+                "existing_path",
+                "a",
+            ]
+        )
         self.assertEqual(status, code("ok"), err)
         (root / "decision.json").write_text(out, encoding="utf-8")
         (root / "answer.txt").write_text(
             "In Quill 1.0 (`version=1.0`), create_copy refuses to replace a file: `existing_path=refuse`.\n\n"
-            f"The page declares it: `{LINE}` [source: a:3]\n", encoding="utf-8")
-        check = ["check-answer", "--manifest", str(manifest), "--no-cache", "--decision", str(root / "decision.json"),
-                 "--answer", str(root / "answer.txt")]
+            f"The page declares it: `{LINE}` [source: a:3]\n",
+            encoding="utf-8",
+        )
+        check = [
+            "check-answer",
+            "--manifest",
+            str(manifest),
+            "--no-cache",
+            "--decision",
+            str(root / "decision.json"),
+            "--answer",
+            str(root / "answer.txt"),
+        ]
         status, out, err = run_cli([*check, "--site", site])
         self.assertEqual((status, json.loads(out)["verdict"]), (code("ok"), "supported"), err)
         status, _, err = run_cli(check)

@@ -30,9 +30,11 @@ from tests.test_site_build_mkdocs import CONTEXT, COUNTS, GRAMMAR, REFUSED, D, E
 
 HARNESS = os.environ.get("CONFLICT_GATE_DOCUSAURUS_DIR", "")
 READY = bool(HARNESS) and Path(HARNESS, "node_modules", "@docusaurus", "core").is_dir()
-SKIP_MESSAGE = ("CONFLICT_GATE_DOCUSAURUS_DIR does not name a copy of tests/site_docusaurus with npm ci done: "
-                "cp -r tests/site_docusaurus /tmp/docusaurus && (cd /tmp/docusaurus && npm ci) && "
-                "CONFLICT_GATE_DOCUSAURUS_DIR=/tmp/docusaurus python -m unittest tests.test_site_build_docusaurus -v")
+SKIP_MESSAGE = (
+    "CONFLICT_GATE_DOCUSAURUS_DIR does not name a copy of tests/site_docusaurus with npm ci done: "
+    "cp -r tests/site_docusaurus /tmp/docusaurus && (cd /tmp/docusaurus && npm ci) && "
+    "CONFLICT_GATE_DOCUSAURUS_DIR=/tmp/docusaurus python -m unittest tests.test_site_build_docusaurus -v"
+)
 TABS = "import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n"
 
 #: page (relative to docs/; its source id is its file name's stem) -> (source, truth, counted lines)
@@ -53,10 +55,18 @@ PAGES: dict[str, tuple[str, str, tuple[int, ...]]] = {
     "admonition-tight.md": (f":::tip\n{D}\n:::\n", REFUSED, ()),
     "details.md": (f"<details>\n<summary>More</summary>\n\n{D}\n\n</details>\n", REFUSED, ()),
     "details-open.md": (f"<details open>\n<summary>More</summary>\n\n{D}\n\n</details>\n", REFUSED, ()),
-    "tab-active.md": (f'{TABS}<Tabs>\n<TabItem value="a" label="A">\n\n{D}\n\n</TabItem>\n'
-                      '<TabItem value="b" label="B">\n\nText.\n\n</TabItem>\n</Tabs>\n', REFUSED, ()),
-    "tab-inactive.md": (f'{TABS}<Tabs>\n<TabItem value="a" label="A">\n\nText.\n\n</TabItem>\n'
-                        f'<TabItem value="b" label="B">\n\n{D}\n\n</TabItem>\n</Tabs>\n', REFUSED, ()),
+    "tab-active.md": (
+        f'{TABS}<Tabs>\n<TabItem value="a" label="A">\n\n{D}\n\n</TabItem>\n'
+        '<TabItem value="b" label="B">\n\nText.\n\n</TabItem>\n</Tabs>\n',
+        REFUSED,
+        (),
+    ),
+    "tab-inactive.md": (
+        f'{TABS}<Tabs>\n<TabItem value="a" label="A">\n\nText.\n\n</TabItem>\n'
+        f'<TabItem value="b" label="B">\n\n{D}\n\n</TabItem>\n</Tabs>\n',
+        REFUSED,
+        (),
+    ),
     "jsx-div.md": (f'<div className="box">\n\n{D}\n\n</div>\n', REFUSED, ()),
     "jsx-hidden.md": (f"<div hidden>\n\n{D}\n\n</div>\n", REFUSED, ()),
     "jsx-style-none.md": (f"<div style={{{{display: 'none'}}}}>\n\n{D}\n\n</div>\n", REFUSED, ()),
@@ -85,13 +95,28 @@ def build() -> tuple[tempfile.TemporaryDirectory[str], Path]:
     root = Path(os.path.realpath(tmp.name))
     shutil.copy(REPO / "tests" / "site_docusaurus" / "docusaurus.config.js", root)
     (root / "node_modules").symlink_to(Path(HARNESS, "node_modules").resolve())
-    manifest = write_corpus(root, {f"docs/{name}": source.encode() for name, (source, _, _) in PAGES.items()},
-                            grammar=GRAMMAR, extra={"renderer": "docusaurus"})
+    manifest = write_corpus(
+        root,
+        {f"docs/{name}": source.encode() for name, (source, _, _) in PAGES.items()},
+        grammar=GRAMMAR,
+        extra={"renderer": "docusaurus"},
+    )
     (root / "docs" / "_part.md").write_text(PARTIAL, encoding="utf-8")
-    command = ["node", str(root / "node_modules" / "@docusaurus" / "core" / "bin" / "docusaurus.mjs"), "build",
-               str(root)]
-    done = subprocess.run(command, check=False, capture_output=True, text=True, cwd=root, timeout=900,
-                          env={**os.environ, "DOCUSAURUS_TELEMETRY_DISABLED": "1"})
+    command = [
+        "node",
+        str(root / "node_modules" / "@docusaurus" / "core" / "bin" / "docusaurus.mjs"),
+        "build",
+        str(root),
+    ]
+    done = subprocess.run(
+        command,
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=900,
+        env={**os.environ, "DOCUSAURUS_TELEMETRY_DISABLED": "1"},
+    )
     if done.returncode != 0:
         raise AssertionError(f"docusaurus build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
     return tmp, manifest
@@ -116,8 +141,11 @@ class DocusaurusBuildTest(unittest.TestCase):
         self.assertEqual(unsafe, [], "unsafe readings")
         self.assertEqual(false_refusals, [], "false refusals")
         before = outcomes(corpus, pages)
-        print(f"\n  docusaurus (classic): {len(pages)} pages; the Markdown reading alone: {len(before[0])} unsafe, "
-              f"{len(before[1])} false refusals; judged by the build: 0 and 0", file=sys.stderr)
+        print(
+            f"\n  docusaurus (classic): {len(pages)} pages; the Markdown reading alone: {len(before[0])} unsafe, "
+            f"{len(before[1])} false refusals; judged by the build: 0 and 0",
+            file=sys.stderr,
+        )
 
 
 if __name__ == "__main__":

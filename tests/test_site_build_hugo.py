@@ -47,10 +47,18 @@ PAGES: dict[str, tuple[str, str, tuple[int, ...]]] = {
     "shortcode-note.md": (f"# N\n\n{{{{< note >}}}}\n{D}\n{{{{< /note >}}}}\n", REFUSED, ()),
     "shortcode-markdown.md": (f"# M\n\n{{{{% mdnote %}}}}\n{D}\n{{{{% /mdnote %}}}}\n", REFUSED, ()),
     "shortcode-details.md": (f'# D\n\n{{{{< details "More" >}}}}\n{D}\n{{{{< /details >}}}}\n', REFUSED, ()),
-    "shortcode-tab-active.md": (f'# T\n\n{{{{< tabs >}}}}\n{{{{< tab active="yes" >}}}}\n{D}\n{{{{< /tab >}}}}\n'
-                                '{{< tab >}}\nText.\n{{< /tab >}}\n{{< /tabs >}}\n', REFUSED, ()),
-    "shortcode-tab-inactive.md": ('# T\n\n{{< tabs >}}\n{{< tab active="yes" >}}\nText.\n{{< /tab >}}\n'
-                                  f'{{{{< tab >}}}}\n{D}\n{{{{< /tab >}}}}\n{{{{< /tabs >}}}}\n', REFUSED, ()),
+    "shortcode-tab-active.md": (
+        f'# T\n\n{{{{< tabs >}}}}\n{{{{< tab active="yes" >}}}}\n{D}\n{{{{< /tab >}}}}\n'
+        "{{< tab >}}\nText.\n{{< /tab >}}\n{{< /tabs >}}\n",
+        REFUSED,
+        (),
+    ),
+    "shortcode-tab-inactive.md": (
+        '# T\n\n{{< tabs >}}\n{{< tab active="yes" >}}\nText.\n{{< /tab >}}\n'
+        f"{{{{< tab >}}}}\n{D}\n{{{{< /tab >}}}}\n{{{{< /tabs >}}}}\n",
+        REFUSED,
+        (),
+    ),
     "shortcode-hidden.md": (f"Text {{{{< hidden >}}}}{D}{{{{< /hidden >}}}}\n", REFUSED, ()),
     "shortcode-include.md": ('Text.\n\n{{< include "included.md" >}}\n', REFUSED, ()),
     "shortcode-param.md": ('Text.\n\n{{< param "directive" >}}\n', REFUSED, ()),
@@ -87,12 +95,22 @@ def build() -> tuple[tempfile.TemporaryDirectory[str], Path]:
     root = Path(os.path.realpath(tmp.name))
     shutil.copytree(REPO / "tests" / "site_hugo", root, dirs_exist_ok=True)
     (root / "included.md").write_text(INCLUDED, encoding="utf-8")
-    manifest = write_corpus(root, {f"content/{name}": source.encode() for name, (source, _, _) in PAGES.items()},
-                            grammar=GRAMMAR, extra={"renderer": "commonmark"})
+    manifest = write_corpus(
+        root,
+        {f"content/{name}": source.encode() for name, (source, _, _) in PAGES.items()},
+        grammar=GRAMMAR,
+        extra={"renderer": "commonmark"},
+    )
     # a source id starts with a letter or digit: the home page (_index) is "home"
     manifest.write_text(manifest.read_text(encoding="utf-8").replace('"_index"', '"home"'), encoding="utf-8")
-    done = subprocess.run([HUGO or "hugo", "--source", str(root), "--quiet"], check=False, capture_output=True, text=True,
-                          cwd=root, timeout=300)
+    done = subprocess.run(
+        [HUGO or "hugo", "--source", str(root), "--quiet"],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=300,
+    )
     if done.returncode != 0:
         raise AssertionError(f"hugo failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
     return tmp, manifest
@@ -112,8 +130,11 @@ class HugoBuildTest(unittest.TestCase):
         self.assertEqual(unsafe, [], "unsafe readings")
         self.assertEqual(false_refusals, [], "false refusals")
         before = outcomes(corpus, pages)
-        print(f"\n  hugo: {len(pages)} pages; the Markdown reading alone: {len(before[0])} unsafe, "
-              f"{len(before[1])} false refusals; judged by the build: 0 and 0", file=sys.stderr)
+        print(
+            f"\n  hugo: {len(pages)} pages; the Markdown reading alone: {len(before[0])} unsafe, "
+            f"{len(before[1])} false refusals; judged by the build: 0 and 0",
+            file=sys.stderr,
+        )
 
 
 if __name__ == "__main__":

@@ -31,8 +31,10 @@ from _conflict_gate.site.build import judge_site, locate_site
 from tests.support import write_corpus
 
 MISSING = [name for name in ("mkdocs", "markdown", "pymdownx") if importlib.util.find_spec(name) is None]
-SKIP_MESSAGE = ('missing {}: python -m pip install "mkdocs==1.6.1" "markdown==3.11.3" "pymdown-extensions==13.1.2" '
-                '&& python -m unittest tests.test_site_build_mkdocs -v')
+SKIP_MESSAGE = (
+    'missing {}: python -m pip install "mkdocs==1.6.1" "markdown==3.11.3" "pymdown-extensions==13.1.2" '
+    "&& python -m unittest tests.test_site_build_mkdocs -v"
+)
 MATERIAL = importlib.util.find_spec("material") is not None
 
 D = "@quill create_copy existing_path=refuse"
@@ -60,7 +62,7 @@ PAGES: dict[str, tuple[str, str, tuple[int, ...]]] = {
     "table": (f"| a |\n|---|\n| {D} |\n", REFUSED, ()),
     "deflist": (f"Term\n:   {D}\n", REFUSED, ()),
     "md-in-html": (f'<div markdown="1">\n\n{D}\n\n</div>\n', REFUSED, ()),
-    "html-hidden": (f'<div hidden>\n{D}\n</div>\n', REFUSED, ()),
+    "html-hidden": (f"<div hidden>\n{D}\n</div>\n", REFUSED, ()),
     "emphasis": (f"*{D}*\n", REFUSED, ()),
     "link": (f"[{D}](https://example.com)\n", REFUSED, ()),
     "fence": (f"# F\n\n```\n{D}\n```\n", CONTEXT, ()),
@@ -108,9 +110,16 @@ markdown_extensions:
       alternate_style: true
 """
 
-GRAMMAR = {"namespace": "quill", "product": "Quill", "operations": {"create_copy": {
-    "existing_path": {"type": "enum", "values": ["refuse", "overwrite"]},
-    "close_required": {"type": "enum", "values": ["yes", "no"]}}}}
+GRAMMAR = {
+    "namespace": "quill",
+    "product": "Quill",
+    "operations": {
+        "create_copy": {
+            "existing_path": {"type": "enum", "values": ["refuse", "overwrite"]},
+            "close_required": {"type": "enum", "values": ["yes", "no"]},
+        }
+    },
+}
 
 
 def build(theme: str) -> tuple[tempfile.TemporaryDirectory[str], Path]:
@@ -120,10 +129,19 @@ def build(theme: str) -> tuple[tempfile.TemporaryDirectory[str], Path]:
     (root / "mkdocs.yml").write_text(CONFIG.format(theme=theme), encoding="utf-8")
     (root / "snippets").mkdir()
     (root / "snippets" / "included.md").write_text(INCLUDED, encoding="utf-8")
-    manifest = write_corpus(root, {f"docs/{name}.md": source.encode() for name, (source, _, _) in PAGES.items()},
-                            grammar=GRAMMAR, extra={"renderer": "mkdocs"})
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "--strict", "-f", str(root / "mkdocs.yml")],
-                   check=True, capture_output=True, cwd=root, timeout=300)
+    manifest = write_corpus(
+        root,
+        {f"docs/{name}.md": source.encode() for name, (source, _, _) in PAGES.items()},
+        grammar=GRAMMAR,
+        extra={"renderer": "mkdocs"},
+    )
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--quiet", "--strict", "-f", str(root / "mkdocs.yml")],
+        check=True,
+        capture_output=True,
+        cwd=root,
+        timeout=300,
+    )
     return tmp, manifest
 
 
@@ -160,10 +178,21 @@ def recorded_matches(test: unittest.TestCase, manifest: Path, site: str, judged:
         recorded = load_documents(manifest, cache=False)
     for sid, source in judged.sources.items():
         again = recorded.sources[sid]
-        test.assertEqual((again.claims, again.near_misses, again.occurrences,
-                          None if again.refusal is None else (again.refusal.reason, again.refusal.line)),
-                         (source.claims, source.near_misses, source.occurrences,
-                          None if source.refusal is None else (source.refusal.reason, source.refusal.line)), sid)
+        test.assertEqual(
+            (
+                again.claims,
+                again.near_misses,
+                again.occurrences,
+                None if again.refusal is None else (again.refusal.reason, again.refusal.line),
+            ),
+            (
+                source.claims,
+                source.near_misses,
+                source.occurrences,
+                None if source.refusal is None else (source.refusal.reason, source.refusal.line),
+            ),
+            sid,
+        )
     return recorded
 
 
@@ -186,9 +215,12 @@ class MkDocsBuildTest(unittest.TestCase):
         before = outcomes(corpus)
         recorded = recorded_matches(self, manifest, str(manifest.parent / "site"), judged)
         self.assertEqual(outcomes(recorded), ([], []), f"{theme}: from the recorded readings")
-        print(f"\n  {theme}: {len(PAGES)} pages; the Markdown reading alone: {len(before[0])} unsafe, "
-              f"{len(before[1])} false refusals; judged by the build: 0 and 0; from the readings pin --site "
-              "recorded: 0 and 0", file=sys.stderr)
+        print(
+            f"\n  {theme}: {len(PAGES)} pages; the Markdown reading alone: {len(before[0])} unsafe, "
+            f"{len(before[1])} false refusals; judged by the build: 0 and 0; from the readings pin --site "
+            "recorded: 0 and 0",
+            file=sys.stderr,
+        )
 
     def test_mkdocs_theme(self) -> None:
         """The ``mkdocs`` theme: the main region is ``<div role="main">``."""

@@ -29,8 +29,10 @@ from tests.support import write_corpus
 from tests.test_site_build_mkdocs import CONTEXT, COUNTS, GRAMMAR, REFUSED, D, E, outcomes, recorded_matches
 
 MISSING = [name for name in ("sphinx", "myst_parser", "docutils") if importlib.util.find_spec(name) is None]
-SKIP_MESSAGE = ('missing {}: python -m pip install "sphinx==9.0.4" "myst-parser==5.2.0" "docutils==0.22.4" '
-                '&& python -m unittest tests.test_site_build_sphinx -v')
+SKIP_MESSAGE = (
+    'missing {}: python -m pip install "sphinx==9.0.4" "myst-parser==5.2.0" "docutils==0.22.4" '
+    "&& python -m unittest tests.test_site_build_sphinx -v"
+)
 
 #: page (with its suffix) -> (source, truth, the lines that count when the truth is COUNTS)
 PAGES: dict[str, tuple[str, str, tuple[int, ...]]] = {
@@ -44,7 +46,7 @@ PAGES: dict[str, tuple[str, str, tuple[int, ...]]] = {
     "md-quote.md": (f"# Q\n\n> {D}\n", REFUSED, ()),
     "md-heading.md": (f"# H\n\n## {D}\n", REFUSED, ()),
     "md-table.md": (f"# T\n\n| a |\n|---|\n| {D} |\n", REFUSED, ()),
-    "md-include.md": ('# I\n\n```{include} included.txt\n```\n', REFUSED, ()),
+    "md-include.md": ("# I\n\n```{include} included.txt\n```\n", REFUSED, ()),
     "md-fence.md": (f"# F\n\n```text\n{D}\n```\n", CONTEXT, ()),
     "md-code-span.md": (f"# S\n\nUse `{D}` here.\n", CONTEXT, ()),
     "md-comment.md": (f"# C\n\n% {D}\n\nText.\n", CONTEXT, ()),
@@ -79,10 +81,19 @@ def build() -> tuple[tempfile.TemporaryDirectory[str], Path]:
     (root / "included.txt").write_text(INCLUDED, encoding="utf-8")
     toctree = "\n".join(f"   {name.rsplit('.', 1)[0]}" for name in PAGES)
     (root / "index.rst").write_text(f"Index\n=====\n\n.. toctree::\n\n{toctree}\n", encoding="utf-8")
-    manifest = write_corpus(root, {name: source.encode() for name, (source, _, _) in PAGES.items()},
-                            grammar=GRAMMAR, extra={"renderer": "myst"})
-    subprocess.run([sys.executable, "-m", "sphinx", "-M", "html", str(root), str(root / "_build"), "-q"],
-                   check=True, capture_output=True, cwd=root, timeout=300)
+    manifest = write_corpus(
+        root,
+        {name: source.encode() for name, (source, _, _) in PAGES.items()},
+        grammar=GRAMMAR,
+        extra={"renderer": "myst"},
+    )
+    subprocess.run(
+        [sys.executable, "-m", "sphinx", "-M", "html", str(root), str(root / "_build"), "-q"],
+        check=True,
+        capture_output=True,
+        cwd=root,
+        timeout=300,
+    )
     return tmp, manifest
 
 
@@ -105,9 +116,12 @@ class SphinxBuildTest(unittest.TestCase):
         before = outcomes(corpus, pages)
         recorded = recorded_matches(self, manifest, str(manifest.parent), judged)
         self.assertEqual(outcomes(recorded, pages), ([], []), "from the recorded readings")
-        print(f"\n  sphinx (alabaster): {len(pages)} pages; the Markdown reading alone: {len(before[0])} unsafe, "
-              f"{len(before[1])} false refusals; judged by the build: 0 and 0; from the readings pin --site "
-              "recorded: 0 and 0", file=sys.stderr)
+        print(
+            f"\n  sphinx (alabaster): {len(pages)} pages; the Markdown reading alone: {len(before[0])} unsafe, "
+            f"{len(before[1])} false refusals; judged by the build: 0 and 0; from the readings pin --site "
+            "recorded: 0 and 0",
+            file=sys.stderr,
+        )
 
 
 if __name__ == "__main__":

@@ -30,9 +30,11 @@ from tests.test_site_build_mkdocs import CONTEXT, COUNTS, GRAMMAR, REFUSED, D, E
 
 HARNESS = os.environ.get("CONFLICT_GATE_VITEPRESS_DIR", "")
 READY = bool(HARNESS) and Path(HARNESS, "node_modules", "vitepress").is_dir()
-SKIP_MESSAGE = ("CONFLICT_GATE_VITEPRESS_DIR does not name a copy of tests/site_vitepress with npm ci done: "
-                "cp -r tests/site_vitepress /tmp/vitepress && (cd /tmp/vitepress && npm ci) && "
-                "CONFLICT_GATE_VITEPRESS_DIR=/tmp/vitepress python -m unittest tests.test_site_build_vitepress -v")
+SKIP_MESSAGE = (
+    "CONFLICT_GATE_VITEPRESS_DIR does not name a copy of tests/site_vitepress with npm ci done: "
+    "cp -r tests/site_vitepress /tmp/vitepress && (cd /tmp/vitepress && npm ci) && "
+    "CONFLICT_GATE_VITEPRESS_DIR=/tmp/vitepress python -m unittest tests.test_site_build_vitepress -v"
+)
 GROUP = "::: code-group\n\n```sh [npm]\n{first}\n```\n\n```sh [pnpm]\n{second}\n```\n\n:::\n"
 
 #: page (relative to the site's root; its source id is its file name's stem) -> (source, truth, counted lines)
@@ -79,8 +81,12 @@ def build() -> tuple[tempfile.TemporaryDirectory[str], Path]:
     (root / ".vitepress").mkdir()
     shutil.copy(REPO / "tests" / "site_vitepress" / "config.mjs", root / ".vitepress" / "config.mjs")
     (root / "node_modules").symlink_to(Path(HARNESS, "node_modules").resolve())
-    manifest = write_corpus(root, {name: source.encode() for name, (source, _, _) in PAGES.items()},
-                            grammar=GRAMMAR, extra={"renderer": "commonmark"})
+    manifest = write_corpus(
+        root,
+        {name: source.encode() for name, (source, _, _) in PAGES.items()},
+        grammar=GRAMMAR,
+        extra={"renderer": "commonmark"},
+    )
     (root / "parts").mkdir()
     (root / "parts" / "included.md").write_text(INCLUDED, encoding="utf-8")
     command = ["node", str(root / "node_modules" / "vitepress" / "bin" / "vitepress.js"), "build", str(root)]
@@ -104,8 +110,11 @@ class VitePressBuildTest(unittest.TestCase):
         self.assertEqual(unsafe, [], "unsafe readings")
         self.assertEqual(false_refusals, [], "false refusals")
         before = outcomes(corpus, pages)
-        print(f"\n  vitepress (default theme): {len(pages)} pages; the Markdown reading alone: {len(before[0])} "
-              f"unsafe, {len(before[1])} false refusals; judged by the build: 0 and 0", file=sys.stderr)
+        print(
+            f"\n  vitepress (default theme): {len(pages)} pages; the Markdown reading alone: {len(before[0])} "
+            f"unsafe, {len(before[1])} false refusals; judged by the build: 0 and 0",
+            file=sys.stderr,
+        )
 
 
 if __name__ == "__main__":

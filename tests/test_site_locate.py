@@ -76,10 +76,13 @@ class StaticTest(unittest.TestCase):
 
     def test_front_matter(self) -> None:
         """YAML, TOML and JSON front matter: plain scalars read, anything else UNREAD, an unclosed one None."""
-        self.assertEqual(front_matter("---\nslug: /a\nid: 'b'\ntags:\n  - x\n---\n# T\n"),
-                         {"slug": "/a", "id": "b", "tags": UNREAD})
+        self.assertEqual(
+            front_matter("---\nslug: /a\nid: 'b'\ntags:\n  - x\n---\n# T\n"), {"slug": "/a", "id": "b", "tags": UNREAD}
+        )
         self.assertEqual(front_matter('+++\nslug = "c"\n[params]\nx = 1\n+++\n'), {"slug": "c", "[params]": UNREAD})
-        self.assertEqual(front_matter('{"url": "/d/", "draft": false}\n\nText', json_object=True), {"url": "/d/", "draft": "false"})
+        self.assertEqual(
+            front_matter('{"url": "/d/", "draft": false}\n\nText', json_object=True), {"url": "/d/", "draft": "false"}
+        )
         self.assertEqual(front_matter("# No front matter\n"), {})
         self.assertEqual(front_matter("{/* an MDX comment */}\n"), {})
         self.assertEqual(front_matter("---\nslug: !tag x\n---\n"), {"slug": UNREAD})
@@ -105,17 +108,20 @@ class DocusaurusTest(Folder):
         """Guards against a Docusaurus page's built page being looked for where the build does not write it
         (which would refuse every page, or read another page's HTML)."""
         root, site = self.site()
-        self.write(root, {
-            "pages/intro.md": "# I\n",
-            "pages/01-guide/02-install.md": "# I\n",
-            "pages/01-guide/README.md": "# R\n",
-            "pages/01-guide/01-guide.mdx": "# G\n",
-            "pages/01-guide/slugged.md": "---\nslug: /elsewhere\n---\n",
-            "pages/01-guide/relative.md": "---\nslug: near\n---\n",
-            "pages/01-guide/ided.md": "---\nid: other\n---\n",
-            "pages/2021-01-news.md": "# N\n",
-            "pages/index.md": "# Home\n",
-        })
+        self.write(
+            root,
+            {
+                "pages/intro.md": "# I\n",
+                "pages/01-guide/02-install.md": "# I\n",
+                "pages/01-guide/README.md": "# R\n",
+                "pages/01-guide/01-guide.mdx": "# G\n",
+                "pages/01-guide/slugged.md": "---\nslug: /elsewhere\n---\n",
+                "pages/01-guide/relative.md": "---\nslug: near\n---\n",
+                "pages/01-guide/ided.md": "---\nid: other\n---\n",
+                "pages/2021-01-news.md": "# N\n",
+                "pages/index.md": "# Home\n",
+            },
+        )
         expected = {
             "intro.md": "guides/intro/index.html",
             "01-guide/02-install.md": "guides/guide/install/index.html",
@@ -133,8 +139,9 @@ class DocusaurusTest(Folder):
 
     def test_route_base_and_trailing_slash(self) -> None:
         root, site = self.site("'/'", "false")
-        self.write(root, {"pages/a/b.md": "# B\n", "pages/index.md": "# H\n", "pages/_partial.md": "x",
-                          "pages/notes.txt": "x"})
+        self.write(
+            root, {"pages/a/b.md": "# B\n", "pages/index.md": "# H\n", "pages/_partial.md": "x", "pages/notes.txt": "x"}
+        )
         self.assertEqual(built_path(site, str(root / "pages/a/b.md")), ("a/b.html", ""))  # type: ignore[arg-type]
         self.assertEqual(built_path(site, str(root / "pages/index.md")), ("index.html", ""))  # type: ignore[arg-type]
         for rel, why in (("_partial.md", "partial"), ("notes.txt", ".md and .mdx")):
@@ -146,8 +153,10 @@ class DocusaurusTest(Folder):
     def test_what_it_does_not_read_needs_built(self) -> None:
         """Guards against guessing a page's name from a configuration the gate cannot read without running
         it: every page then needs "built", and the reason says so."""
-        cases = {"variable": ("routeBase", "routeBasePath is not a plain string"),
-                 "template": ("`${base}/docs`", "template literal")}
+        cases = {
+            "variable": ("routeBase", "routeBasePath is not a plain string"),
+            "template": ("`${base}/docs`", "template literal"),
+        }
         for name, (route, why) in cases.items():
             with self.subTest(name):
                 root, site = self.site(route)
@@ -170,18 +179,26 @@ class VitePressTest(Folder):
         """Guards against a VitePress page being looked for as a/b/index.html (cleanUrls changes links, not
         files) or outside srcDir."""
         root = self.folder()
-        self.write(root, {"docs/.vitepress/config.mts": "import {defineConfig} from 'vitepress'\nexport default "
-                                                        "defineConfig({srcDir: 'src', cleanUrls: true, "
-                                                        "themeConfig: {nav: []}})\n",
-                          "docs/src/guide/a.md": "# A\n", "docs/src/index.md": "# H\n", "docs/src/[pkg].md": "x"})
+        self.write(
+            root,
+            {
+                "docs/.vitepress/config.mts": "import {defineConfig} from 'vitepress'\nexport default "
+                "defineConfig({srcDir: 'src', cleanUrls: true, "
+                "themeConfig: {nav: []}})\n",
+                "docs/src/guide/a.md": "# A\n",
+                "docs/src/index.md": "# H\n",
+                "docs/src/[pkg].md": "x",
+            },
+        )
         (root / "docs/.vitepress/dist").mkdir()
         site = locate_site(str(root / "docs"), str(root))
         self.assertEqual(site.generator, "vitepress")
         self.assertEqual(built_path(site, str(root / "docs/src/guide/a.md")), ("guide/a.html", ""))
         self.assertEqual(built_path(site, str(root / "docs/src/index.md")), ("index.html", ""))
         self.assertIn("dynamic route", built_path(site, str(root / "docs/src/[pkg].md"))[1])
-        self.assertEqual(locate_site(str(root / "docs/.vitepress/dist"), str(root)).built,
-                         str(root / "docs/.vitepress/dist"))
+        self.assertEqual(
+            locate_site(str(root / "docs/.vitepress/dist"), str(root)).built, str(root / "docs/.vitepress/dist")
+        )
 
     def test_line_breaks_written_as_spaces(self) -> None:
         """Guards against a VitePress paragraph whose soft line breaks Vue wrote as spaces being refused
@@ -198,8 +215,10 @@ class VitePressTest(Folder):
         manifest = write_corpus(root, {name: text.encode() for name, text in pages.items()})
         for name in ("two", "one"):
             shown = f"Some text, {LINE}" + (f" {other}" if name == "two" else "")
-            self.write(root, {f".vitepress/dist/{name}.html":
-                              f'<main><div class="vp-doc"><div><p>{shown}</p></div></div></main>'})
+            self.write(
+                root,
+                {f".vitepress/dist/{name}.html": f'<main><div class="vp-doc"><div><p>{shown}</p></div></div></main>'},
+            )
         judged = judge_site(load_documents(manifest, cache=False), locate_site(str(root), str(root)))
         self.assertEqual([claim.line for claim in judged.sources["two"].claims], [2, 3])
         self.assertIsNone(judged.sources["two"].refusal)
@@ -221,16 +240,29 @@ class HugoTest(Folder):
         """Guards against a Hugo page being looked for under its source's case, its file name where a slug
         or url moves it, or as a page where it is a bundle's resource."""
         root = self.folder()
-        self.write(root, {"hugo.toml": 'baseURL = "https://example.org/"\ntitle = "T"\n',
-                          "content/_index.md": "home", "content/Posts/_index.md": "s",
-                          "content/Posts/My-Page.md": "p", "content/posts/b/index.md": "b",
-                          "content/posts/b/other.md": "r", "content/posts/s.md": "---\nslug: moved\n---\n",
-                          "content/posts/u.md": '+++\nurl = "/x/y/"\n+++\n'})
+        self.write(
+            root,
+            {
+                "hugo.toml": 'baseURL = "https://example.org/"\ntitle = "T"\n',
+                "content/_index.md": "home",
+                "content/Posts/_index.md": "s",
+                "content/Posts/My-Page.md": "p",
+                "content/posts/b/index.md": "b",
+                "content/posts/b/other.md": "r",
+                "content/posts/s.md": "---\nslug: moved\n---\n",
+                "content/posts/u.md": '+++\nurl = "/x/y/"\n+++\n',
+            },
+        )
         (root / "public").mkdir()
         site = locate_site(str(root), str(root))
-        expected = {"_index.md": "index.html", "Posts/_index.md": "posts/index.html",
-                    "Posts/My-Page.md": "posts/my-page/index.html", "posts/b/index.md": "posts/b/index.html",
-                    "posts/s.md": "posts/moved/index.html", "posts/u.md": "x/y/index.html"}
+        expected = {
+            "_index.md": "index.html",
+            "Posts/_index.md": "posts/index.html",
+            "Posts/My-Page.md": "posts/my-page/index.html",
+            "posts/b/index.md": "posts/b/index.html",
+            "posts/s.md": "posts/moved/index.html",
+            "posts/u.md": "x/y/index.html",
+        }
         for rel, name in expected.items():
             with self.subTest(rel):
                 self.assertEqual(built_path(site, str(root / "content" / rel)), (name, ""))
@@ -242,8 +274,7 @@ class HugoTest(Folder):
         self.assertEqual(built_path(ugly, str(root / "content/Posts/My-Page.md")), ("posts/my-page.html", ""))
         self.assertEqual(built_path(ugly, str(root / "content/Posts/_index.md")), ("posts.html", ""))
         (root / "hugo.toml").write_text("[permalinks]\nposts = '/:year/:slug/'\n", encoding="utf-8")
-        self.assertIn("permalinks", built_path(locate_site(str(root), str(root)),
-                                               str(root / "content/posts/s.md"))[1])
+        self.assertIn("permalinks", built_path(locate_site(str(root), str(root)), str(root / "content/posts/s.md"))[1])
 
     def test_a_missing_build(self) -> None:
         root = self.folder()
@@ -261,10 +292,10 @@ class RegionTest(unittest.TestCase):
         """Guards against a generator's page being read outside its content (chrome) or not at all."""
         pages = {
             "docusaurus": f'<main><nav><p>{LINE}x</p></nav><article><div class="theme-doc-markdown markdown">'
-                          f"<header><h1>T</h1></header><p>{LINE}</p></div></article></main>",
+            f"<header><h1>T</h1></header><p>{LINE}</p></div></article></main>",
             "vitepress": f'<main class="main"><div class="vp-doc _a"><div><h1>T</h1><p>{LINE}</p></div></div></main>'
-                         f'<footer><p>{LINE}x</p></footer>',
-            "hugo": f'<header><p>{LINE}x</p></header><main>\n<p>{LINE}</p>\n</main>',
+            f"<footer><p>{LINE}x</p></footer>",
+            "hugo": f"<header><p>{LINE}x</p></header><main>\n<p>{LINE}</p>\n</main>",
         }
         for name, body in pages.items():
             with self.subTest(name):
@@ -281,7 +312,7 @@ class RegionTest(unittest.TestCase):
             f'<details class="details_x" data-collapsed="true"><summary>S</summary><div><div><p>{LINE}</p></div>'
             "</div></details>": "collapsed",
             f'<div class="tip custom-block"><p class="custom-block-title">TIP</p><p>{LINE}</p></div>': "container",
-            f'<div><p>{LINE}</p></div>': "container",
+            f"<div><p>{LINE}</p></div>": "container",
         }
         for inner, place in cases.items():
             for region in ('<div class="theme-doc-markdown markdown">', '<div class="vp-doc"><div>'):
@@ -289,8 +320,10 @@ class RegionTest(unittest.TestCase):
                     page = f"<html><body><main>{region}{inner}</div></div></main></body></html>"
                     reading = read_built_page(page, GRAMMAR)
                     self.assertEqual([shown.place for shown in reading.elsewhere], [place])
-        code_group = ('<div class="vp-code-group"><div class="blocks"><div class="language-sh"><pre><code>'
-                      f"{LINE}</code></pre></div></div></div>")
+        code_group = (
+            '<div class="vp-code-group"><div class="blocks"><div class="language-sh"><pre><code>'
+            f"{LINE}</code></pre></div></div></div>"
+        )
         reading = read_built_page(f'<main><div class="vp-doc"><div>{code_group}</div></div></main>', GRAMMAR)
         self.assertEqual((reading.lines, reading.elsewhere, [s.place for s in reading.context]), ((), (), ["code"]))
 

@@ -62,9 +62,11 @@ class ContainerTest(unittest.TestCase):
 
     def test_code_in_a_container_and_prose_are_context(self) -> None:
         """A fence superfences closes is code inside a container too; a container of prose refuses nothing."""
-        for text in (f"{D}\n\n!!! note\n\n    ```text\n    {O}\n    ```\n",
-                     f"{D}\n\n!!! note\n\n    Copies keep the original.\n",
-                     f"# Copying\n\n/// note\nCopies keep the original.\n///\n\n{D}\n"):
+        for text in (
+            f"{D}\n\n!!! note\n\n    ```text\n    {O}\n    ```\n",
+            f"{D}\n\n!!! note\n\n    Copies keep the original.\n",
+            f"# Copying\n\n/// note\nCopies keep the original.\n///\n\n{D}\n",
+        ):
             with self.subTest(text=text):
                 reading = read(text)
                 self.assertIsNone(reading.refusal, reading.refusal and str(reading.refusal))
@@ -82,7 +84,7 @@ class MkDocsDoubtTest(unittest.TestCase):
     def test_a_snippets_line_refuses_the_page(self) -> None:
         """A ``--8<--`` line pulls in another file: refused, naming the line, with or without a directive."""
         self.assertAmbiguous(f'{D}\n\n--8<-- "overwrite.md"\n', 3, "pymdownx.snippets, line 3")
-        self.assertAmbiguous('# Install\n\n--8<--\ninstall.md\n--8<--\n', 3, "pymdownx.snippets")
+        self.assertAmbiguous("# Install\n\n--8<--\ninstall.md\n--8<--\n", 3, "pymdownx.snippets")
         # regression (the MkDocs differential, a CRLF page): a snippets line ending in \r\n or \r
         for ending in ("\r\n", "\r"):
             self.assertAmbiguous(ending.join([D, "", '--8<-- "overwrite.md"', "", ""]), 3, "pymdownx.snippets")
@@ -114,7 +116,7 @@ class MkDocsDoubtTest(unittest.TestCase):
         the paragraph (spec 615, 616: Python-Markdown hides the line), a fence superfences reads where
         CommonMark sees a lazy line (spec 321), an indented run continuing a list (spec 5)."""
         self.assertAmbiguous(f'<a  /><b2\n{D}\ndata="foo" >\n', 2, "tag begun")
-        self.assertAmbiguous(f"<a foo=\"bar\" bam = 'baz <em>\"</em>'\n{D}\n_boolean />\n", 2, "tag begun")
+        self.assertAmbiguous(f'<a foo="bar" bam = \'baz <em>"</em>\'\n{D}\n_boolean />\n', 2, "tag begun")
         self.assertAmbiguous(f"- a\n  > b\n  ```\n{D}\n  c\n  ```\n- d\n", 4, "superfences")
         self.assertAmbiguous(f"- foo\n\n\t\tbar\n{D}\n", 4, "continue")
         # spec 178: text after an HTML block's end tag is Markdown to Python-Markdown (a list item here)
@@ -172,8 +174,12 @@ class MkDocsDoubtTest(unittest.TestCase):
                         self.assertIn(words, refusal.detail)
         # (f) since hostile round 3 refused at the '$' line itself: math taking a '<' (arithmatex's rule, MyST's)
         # what Python-Markdown reads as CommonMark does stays counted: a closed comment, a definition apart
-        for text in (f"# T\n\n{D}\n\n<!--\n{O}\n-->\n", f"# T\n\n{D}\n\nTerm\n:   Text.\n",
-                     f"# T\n\n*[abc]: A title\n{D}\n", f"# T\n\nSee <b>x</b> and `code`.\n{D}\n"):
+        for text in (
+            f"# T\n\n{D}\n\n<!--\n{O}\n-->\n",
+            f"# T\n\n{D}\n\nTerm\n:   Text.\n",
+            f"# T\n\n*[abc]: A title\n{D}\n",
+            f"# T\n\nSee <b>x</b> and `code`.\n{D}\n",
+        ):
             with self.subTest(text=text):
                 self.assertEqual([c.value for c in read(text).claims], ["refuse"])
 
@@ -255,8 +261,10 @@ class DetectTest(unittest.TestCase):
             "mkdocs": ({"mkdocs.yml": "site_name: Quill\n"}, "mkdocs"),
             "myst": ({"docs/conf.py": "extensions = ['myst_parser']\n"}, "myst" if "myst" in known else "portable"),
             "sphinx without myst": ({"docs/conf.py": "extensions = []\n"}, "portable"),
-            "docusaurus": ({"docusaurus.config.ts": "export default {}\n"},
-                           "docusaurus" if "docusaurus" in known else "portable"),
+            "docusaurus": (
+                {"docusaurus.config.ts": "export default {}\n"},
+                "docusaurus" if "docusaurus" in known else "portable",
+            ),
             "none": ({}, "portable"),
             "several": ({"mkdocs.yml": "site_name: Quill\n", "docusaurus.config.js": "\n"}, "portable"),
         }
@@ -289,21 +297,28 @@ class DetectTest(unittest.TestCase):
         self.assertIn(f"in {os.path.realpath(root / 'docs')};", alone.why)
         self.assertIn("--renderer", alone.why)
         (root / "mkdocs.yml").unlink()
-        self.assertIn("in docs up to the working folder;",
-                      detect(root / "docs", root / "docs", known, root).why)
+        self.assertIn("in docs up to the working folder;", detect(root / "docs", root / "docs", known, root).why)
 
     def test_mkdocs_extensions_line_by_line(self) -> None:
-        text = ("site_name: Quill\nmarkdown_extensions:\n  - admonition\n  - pymdownx.superfences:\n"
-                "      custom_fences:\n        - name: mermaid\n  - 'pymdownx.arithmatex'\n  - markdown_katex\n"
-                "  - toc:\n      permalink: true\nplugins:\n  - search\n")
-        self.assertEqual(mkdocs_extensions(text)[0], ["admonition", "pymdownx.superfences", "pymdownx.arithmatex",
-                                                      "markdown_katex", "toc"])
+        text = (
+            "site_name: Quill\nmarkdown_extensions:\n  - admonition\n  - pymdownx.superfences:\n"
+            "      custom_fences:\n        - name: mermaid\n  - 'pymdownx.arithmatex'\n  - markdown_katex\n"
+            "  - toc:\n      permalink: true\nplugins:\n  - search\n"
+        )
+        self.assertEqual(
+            mkdocs_extensions(text)[0],
+            ["admonition", "pymdownx.superfences", "pymdownx.arithmatex", "markdown_katex", "toc"],
+        )
         self.assertEqual(mkdocs_extensions("markdown_extensions: [abbr, 'tables']\n")[0], ["abbr", "tables"])
         self.assertTrue(mkdocs_extensions("INHERIT: base.yml\n")[1])
 
     def test_init_writes_the_detected_renderer_and_lists_unmodelled_extensions(self) -> None:
-        root = self.tree({"mkdocs.yml": "markdown_extensions:\n  - admonition\n  - markdown_katex\n",
-                          "docs/1.0/a.md": f"# A\n\n{D}\n"})
+        root = self.tree(
+            {
+                "mkdocs.yml": "markdown_extensions:\n  - admonition\n  - markdown_katex\n",
+                "docs/1.0/a.md": f"# A\n\n{D}\n",
+            }
+        )
         code, _, err = run_cli(["init", str(root / "docs"), "--version-from", "{version}/**"])
         self.assertEqual(code, 0, err)
         data = json.loads((root / "docs" / "manifest.json").read_text(encoding="utf-8"))

@@ -35,10 +35,16 @@ def no_markdown_reading(*args: Any, **kwargs: Any) -> Any:
 
 def outline(corpus: Corpus) -> dict[str, Any]:
     """What a corpus holds per source, comparable across loads."""
-    return {sid: (source.sha256, source.claims, None if source.refusal is None else
-                  (source.refusal.reason, source.refusal.line, str(source.refusal)), source.near_misses,
-                  source.occurrences)
-            for sid, source in corpus.sources.items()}
+    return {
+        sid: (
+            source.sha256,
+            source.claims,
+            None if source.refusal is None else (source.refusal.reason, source.refusal.line, str(source.refusal)),
+            source.near_misses,
+            source.occurrences,
+        )
+        for sid, source in corpus.sources.items()
+    }
 
 
 class RecordedCase(unittest.TestCase):
@@ -49,17 +55,21 @@ class RecordedCase(unittest.TestCase):
         # a: a plain directive; b: a directive the Markdown reading doubts (lazy line after a list),
         # which the build shows as a line of its own (settled by the build); c: a directive in a table
         # in the build (refused); d: nothing directive-shaped
-        self.manifest = write_site(self.root, {
-            "a.md": f"# A\n\n{LINE}\n".encode(),
-            "b.md": f"- item\n\n<p>\n{OTHER}\n</p>\n".encode(),
-            "c.md": f"# C\n\n{LINE}\n".encode(),
-            "d.md": b"# D\n\nNothing.\n",
-        }, {
-            "a/index.html": built_html(f"<h1>A</h1><p>{LINE}</p>"),
-            "b/index.html": built_html(f"<ul><li>item</li></ul><p>\n{OTHER}\n</p>"),
-            "c/index.html": built_html(f"<h1>C</h1><table><tr><td>{LINE}</td></tr></table>"),
-            "d/index.html": built_html("<h1>D</h1><p>Nothing.</p>"),
-        })
+        self.manifest = write_site(
+            self.root,
+            {
+                "a.md": f"# A\n\n{LINE}\n".encode(),
+                "b.md": f"- item\n\n<p>\n{OTHER}\n</p>\n".encode(),
+                "c.md": f"# C\n\n{LINE}\n".encode(),
+                "d.md": b"# D\n\nNothing.\n",
+            },
+            {
+                "a/index.html": built_html(f"<h1>A</h1><p>{LINE}</p>"),
+                "b/index.html": built_html(f"<ul><li>item</li></ul><p>\n{OTHER}\n</p>"),
+                "c/index.html": built_html(f"<h1>C</h1><table><tr><td>{LINE}</td></tr></table>"),
+                "d/index.html": built_html("<h1>D</h1><p>Nothing.</p>"),
+            },
+        )
         self.site = str(self.root / "site")
 
     def pin_site(self) -> tuple[int, str, str]:
@@ -122,8 +132,12 @@ class PinSiteTest(RecordedCase):
         text = self.manifest.read_text(encoding="utf-8")
         self.pin_site()
         after = self.manifest.read_text(encoding="utf-8")
-        self.assertEqual(after.replace('  "readings": "manifest.readings.json",\n', "").replace(
-            f'  "readings_sha256": "{self.data()["readings_sha256"]}",\n', ""), text)
+        self.assertEqual(
+            after.replace('  "readings": "manifest.readings.json",\n', "").replace(
+                f'  "readings_sha256": "{self.data()["readings_sha256"]}",\n', ""
+            ),
+            text,
+        )
 
     def test_a_page_whose_bytes_changed_is_refused_until_pinned_again(self) -> None:
         """A changed page is hash_mismatch, the message saying to pin again with --site; pinned without
@@ -151,8 +165,9 @@ class PinSiteTest(RecordedCase):
         self.assertEqual((error.reason, error.source_id, error.path), ("reading_unusable", "a", "docs/a.md"))
         self.assertIn("other bytes", str(error))
         self.assertIn("pin --site", str(error))
-        code, _, err = run_cli(["gate", "--manifest", str(self.manifest), "--version", "1.0", "--claim",
-                                "existing_path", "a"])
+        code, _, err = run_cli(
+            ["gate", "--manifest", str(self.manifest), "--version", "1.0", "--claim", "existing_path", "a"]
+        )
         self.assertEqual(code, 6)
         self.assertIn("[reading_unusable]", err)
         self.assertIn(f"pin --manifest {self.manifest} --site", err)
@@ -250,6 +265,7 @@ class TamperTest(RecordedCase):
         """A page's record of the wrong shape, of another page's bytes or path, absent, or holding a claim
         that is not the page's text at its place (a value edited, a span moved, a line cut short): that
         page alone fails (reading_unusable), the others load; strict, the load stops."""
+
         def pages(data: dict[str, Any]) -> dict[str, list[Any]]:
             return {record[0]: record for record in data["pages"]}
 
@@ -264,10 +280,12 @@ class TamperTest(RecordedCase):
             # grammar parses it
             "value": lambda data: pages(data)["a"][3][0][0].__setitem__(2, "overwrite"),
             "quote": lambda data: pages(data)["a"][3][0][0].__setitem__(
-                slice(2, 9), ["overwrite", 3, 0, 42, 6, 48, LINE.replace("refuse", "overwrite")]),
+                slice(2, 9), ["overwrite", 3, 0, 42, 6, 48, LINE.replace("refuse", "overwrite")]
+            ),
             "span": lambda data: pages(data)["a"][3][0][0].__setitem__(slice(6, 8), [4, 43]),
             "line end": lambda data: pages(data)["a"][3][0][0].__setitem__(
-                slice(2, 9), ["refus", 3, 0, 38, 6, 44, LINE[:-1]]),
+                slice(2, 9), ["refus", 3, 0, 38, 6, 44, LINE[:-1]]
+            ),
         }
         for name, edit in edits.items():
             with self.subTest(name):
@@ -283,8 +301,11 @@ class TamperTest(RecordedCase):
 
     def test_the_manifest_keys(self) -> None:
         """readings without its pin, a path leading out, a pin that is not one: the manifest's errors."""
-        cases: dict[str, dict[str, str | None]] = {"invalid_manifest": {"readings_sha256": None}, "invalid_path": {"readings": "../x.json"},
-                 "invalid_sha256": {"readings_sha256": "x"}}
+        cases: dict[str, dict[str, str | None]] = {
+            "invalid_manifest": {"readings_sha256": None},
+            "invalid_path": {"readings": "../x.json"},
+            "invalid_sha256": {"readings_sha256": "x"},
+        }
         for reason, change in cases.items():
             with self.subTest(reason):
                 self.setUp()
@@ -304,8 +325,9 @@ class ServiceTest(RecordedCase):
         manifest records its reading: a page changed and restored is taken from its record again."""
         self.assertEqual(self.pin_site()[0], 0)
         with mock.patch.object(corpus_module, "read_page", no_markdown_reading):
-            code, out, _ = run_cli(["gate", "--manifest", str(self.manifest), "--version", "1.0", "--claim",
-                                    "close_required", "b"])
+            code, out, _ = run_cli(
+                ["gate", "--manifest", str(self.manifest), "--version", "1.0", "--claim", "close_required", "b"]
+            )
             self.assertEqual((code, json.loads(out)["status"]), (0, "ready"))
             service = GateService(self.manifest, cache=False)
             self.assertEqual(service.gate(["b"], "1.0", "close_required")["status"], "ready")
@@ -332,14 +354,24 @@ class OtherFormatTest(unittest.TestCase):
         directive-shaped text is refused (needs_site_build, at its line, saying what judges it); one
         holding none says nothing and is kept; an .md page beside them is read as before."""
         root = self.folder()
-        manifest = write_corpus(root, {"a.rst": f"T\n=\n\n{LINE}\n".encode(), "b.mdx": f"# B\n\n{LINE}\n".encode(),
-                                       "c.adoc": f"= C\n\n{LINE}\n".encode(), "d.rst": b"T\n=\n\nNothing.\n",
-                                       "e.md": f"# E\n\n{LINE}\n".encode()})
+        manifest = write_corpus(
+            root,
+            {
+                "a.rst": f"T\n=\n\n{LINE}\n".encode(),
+                "b.mdx": f"# B\n\n{LINE}\n".encode(),
+                "c.adoc": f"= C\n\n{LINE}\n".encode(),
+                "d.rst": b"T\n=\n\nNothing.\n",
+                "e.md": f"# E\n\n{LINE}\n".encode(),
+            },
+        )
         corpus = load_documents(manifest, cache=False)
         for sid, name in (("a", "reStructuredText"), ("b", "MDX"), ("c", "AsciiDoc")):
             refusal = corpus.sources[sid].refusal
             assert refusal is not None
-            self.assertEqual((refusal.reason, refusal.line, corpus.sources[sid].claims), ("needs_site_build", 4 if sid == "a" else 3, ()))
+            self.assertEqual(
+                (refusal.reason, refusal.line, corpus.sources[sid].claims),
+                ("needs_site_build", 4 if sid == "a" else 3, ()),
+            )
             self.assertIn(name, str(refusal))
             self.assertIn("--site", str(refusal))
         self.assertEqual((corpus.sources["d"].refusal, corpus.sources["d"].claims), (None, ()))
@@ -349,13 +381,14 @@ class OtherFormatTest(unittest.TestCase):
         # the same with the reading cache (a hit is judged alike)
         cache = root / "cache.json"
         load_documents(manifest, cache=cache)
-        self.assertEqual(load_documents(manifest, cache=cache).sources["a"].refusal.reason,  # type: ignore[union-attr]
-                         "needs_site_build")
+        self.assertEqual(
+            load_documents(manifest, cache=cache).sources["a"].refusal.reason,  # type: ignore[union-attr]
+            "needs_site_build",
+        )
 
     def test_mdx_under_the_docusaurus_renderer(self) -> None:
         """The docusaurus renderer reads MDX: a .mdx page under it is read as before."""
-        manifest = write_corpus(self.folder(), {"b.mdx": f"# B\n\n{LINE}\n".encode()},
-                                extra={"renderer": "docusaurus"})
+        manifest = write_corpus(self.folder(), {"b.mdx": f"# B\n\n{LINE}\n".encode()}, extra={"renderer": "docusaurus"})
         source = load_documents(manifest, cache=False).sources["b"]
         self.assertEqual((source.refusal, [c.quote for c in source.claims]), (None, [LINE]))
 
@@ -363,8 +396,9 @@ class OtherFormatTest(unittest.TestCase):
         root = self.folder()
         (root / "conf.py").write_text("project = 'T'\n", encoding="utf-8")
         (root / "_build" / "html").mkdir(parents=True)
-        (root / "_build" / "html" / "a.html").write_text(built_html(
-            f'<section id="t"><h1>T</h1><p>{LINE}</p></section>'), encoding="utf-8")
+        (root / "_build" / "html" / "a.html").write_text(
+            built_html(f'<section id="t"><h1>T</h1><p>{LINE}</p></section>'), encoding="utf-8"
+        )
         return write_corpus(root, {"a.rst": f"T\n=\n\n{LINE}\n".encode()})
 
     def test_accepted_when_judged_by_a_build(self) -> None:
@@ -372,15 +406,18 @@ class OtherFormatTest(unittest.TestCase):
         without it."""
         manifest = self.sphinx_site()
         root = str(manifest.parent)
-        code, out, _ = run_cli(["gate", "--manifest", str(manifest), "--version", "1.0", "--claim",
-                                "existing_path", "a"])
+        code, out, _ = run_cli(
+            ["gate", "--manifest", str(manifest), "--version", "1.0", "--claim", "existing_path", "a"]
+        )
         self.assertEqual((code, json.loads(out)["reason"]), (5, "needs_site_build"))
-        code, out, _ = run_cli(["gate", "--manifest", str(manifest), "--site", root, "--version", "1.0", "--claim",
-                                "existing_path", "a"])
+        code, out, _ = run_cli(
+            ["gate", "--manifest", str(manifest), "--site", root, "--version", "1.0", "--claim", "existing_path", "a"]
+        )
         self.assertEqual((code, json.loads(out)["status"]), (0, "ready"))
         self.assertEqual(run_cli(["pin", "--manifest", str(manifest), "--site", root])[0], 0)
-        code, out, _ = run_cli(["gate", "--manifest", str(manifest), "--version", "1.0", "--claim",
-                                "existing_path", "a"])
+        code, out, _ = run_cli(
+            ["gate", "--manifest", str(manifest), "--version", "1.0", "--claim", "existing_path", "a"]
+        )
         self.assertEqual((code, json.loads(out)["status"]), (0, "ready"))
         claim = load_documents(manifest, cache=False).sources["a"].claims[0]
         self.assertEqual((claim.line, claim.quote), (4, LINE))

@@ -28,13 +28,19 @@ class MkDocsAdapterTest(unittest.TestCase):
     def setUpClass(cls) -> None:
         missing = _missing("justhtml", "markdown", "pymdownx")
         if missing:
-            raise unittest.SkipTest(f"missing {', '.join(missing)}: python -m pip install markdown==3.11.3 "
-                                    "pymdown-extensions==13.1.2 justhtml==3.16.0")
+            raise unittest.SkipTest(
+                f"missing {', '.join(missing)}: python -m pip install markdown==3.11.3 "
+                "pymdown-extensions==13.1.2 justhtml==3.16.0"
+            )
 
     def test_containers_hold_their_body(self) -> None:
         """Issue 16's minimal page and its variants: O shows inside a container, D stays a directive line."""
-        for body in (f"!!! note\n\n    {O}\n", f"???+ info\n    {O}\n", f'=== "pip"\n\n    {O}\n',
-                     f"/// note\n{O}\n///\n"):
+        for body in (
+            f"!!! note\n\n    {O}\n",
+            f"???+ info\n    {O}\n",
+            f'=== "pip"\n\n    {O}\n',
+            f"/// note\n{O}\n///\n",
+        ):
             with self.subTest(body=body):
                 view = dom_reader.read(site_renderers.render_mkdocs, f"{D}\n\n{body}")
                 self.assertEqual(view.directive_lines, ((1, D),))
@@ -52,8 +58,9 @@ class MystAdapterTest(unittest.TestCase):
     def setUpClass(cls) -> None:
         missing = _missing("justhtml", "myst_parser", "docutils")
         if missing:
-            raise unittest.SkipTest(f"missing {', '.join(missing)}: python -m pip install myst-parser==5.2.0 "
-                                    "justhtml==3.16.0")
+            raise unittest.SkipTest(
+                f"missing {', '.join(missing)}: python -m pip install myst-parser==5.2.0 justhtml==3.16.0"
+            )
 
     def test_directive_bodies_and_comments(self) -> None:
         def read(text: str) -> reader_oracle.ReaderView:

@@ -23,10 +23,19 @@ from tests.support import QUILL_GRAMMAR, CorpusFolderCase
 MATCHES: dict[str, dict[str, str | None]] = {
     "{version}/**": {"1.0/a.md": "1.0", "1.0/x/y/z.md": "1.0", "1.0": None, "a.md": None},
     "{version}/**/*.md": {"1.0/a.md": "1.0", "1.0/x/y.md": "1.0", "1.0/x/y.txt": None, "1.0/a.MD": None},
-    "site/v{version}/*.md": {"site/v2.1/a.md": "2.1", "site/2.1/a.md": None, "site/v2.1/x/a.md": None,
-                             "site/v/a.md": None, "Site/v2.1/a.md": None},
-    "docs/{version}-docs/**/guide?.md": {"docs/3.0-docs/guide1.md": "3.0", "docs/3.0-docs/a/b/guideX.md": "3.0",
-                                         "docs/3.0-docs/guide.md": None, "docs/-docs/guide1.md": None},
+    "site/v{version}/*.md": {
+        "site/v2.1/a.md": "2.1",
+        "site/2.1/a.md": None,
+        "site/v2.1/x/a.md": None,
+        "site/v/a.md": None,
+        "Site/v2.1/a.md": None,
+    },
+    "docs/{version}-docs/**/guide?.md": {
+        "docs/3.0-docs/guide1.md": "3.0",
+        "docs/3.0-docs/a/b/guideX.md": "3.0",
+        "docs/3.0-docs/guide.md": None,
+        "docs/-docs/guide1.md": None,
+    },
     "*/{version}/**": {"api/1.0/a.md": "1.0", "1.0/a.md": None, "a/b/1.0/a.md": "b"},
     "{version}/* guide.md": {"1.0/my guide.md": "1.0", "1.0/x/my guide.md": None, "1.0/ guide.md": "1.0"},
 }
@@ -42,11 +51,22 @@ class PatternTest(unittest.TestCase):
 
     def test_exclude_patterns(self) -> None:
         """An exclude pattern's {version} is a wildcard of one or more characters; it may follow **."""
-        cases = {"**/drafts/**": {"1.0/drafts/a.md": True, "drafts/a.md": True, "1.0/a/drafts": False,
-                                  "1.0/x/drafts/y/z.md": True, "1.0/drafts.md": False},
-                 "{version}/internal-*.md": {"1.0/internal-a.md": True, "1.0/internal-.md": True,
-                                             "1.0/internal.md": False, "/internal-a.md": False},
-                 "**/{version}/old.md": {"a/b/2.0/old.md": True, "2.0/old.md": True}}
+        cases = {
+            "**/drafts/**": {
+                "1.0/drafts/a.md": True,
+                "drafts/a.md": True,
+                "1.0/a/drafts": False,
+                "1.0/x/drafts/y/z.md": True,
+                "1.0/drafts.md": False,
+            },
+            "{version}/internal-*.md": {
+                "1.0/internal-a.md": True,
+                "1.0/internal-.md": True,
+                "1.0/internal.md": False,
+                "/internal-a.md": False,
+            },
+            "**/{version}/old.md": {"a/b/2.0/old.md": True, "2.0/old.md": True},
+        }
         for text, paths in cases.items():
             pattern = Pattern.parse(text, include=False)
             for path, matched in paths.items():
@@ -101,8 +121,9 @@ class PatternTest(unittest.TestCase):
         self.assertLess(time.process_time() - start, 1.0)
 
     def test_sources_match_prefixes_and_id_base(self) -> None:
-        sources = sources_from_json({"include": ["site/{version}/**", "site/api/{version}/**"],
-                                     "exclude": ["site/*/drafts/**"]})
+        sources = sources_from_json(
+            {"include": ["site/{version}/**", "site/api/{version}/**"], "exclude": ["site/*/drafts/**"]}
+        )
         self.assertEqual(sources.match("site/1.0/a.md"), ("page", "1.0"))
         self.assertEqual(sources.match("site/1.0/drafts/a.md"), ("excluded", "1.0"))
         self.assertEqual(sources.match("other/1.0/a.md"), ("no_match", ""))
@@ -131,32 +152,50 @@ class ManifestSourcesTest(CorpusFolderCase):
         assert sources is not None
         self.assertEqual(sources.written(), {"include": ["docs/{version}/**"], "exclude": ["docs/*/x.md"]})
         self.write(sources={"include": ["docs/{version}/**"]})
-        self.assertEqual(read_manifest(self.manifest).sources, Sources((Pattern.parse("docs/{version}/**",
-                                                                                      include=True),)))
+        self.assertEqual(
+            read_manifest(self.manifest).sources, Sources((Pattern.parse("docs/{version}/**", include=True),))
+        )
 
     def test_bad_sources_are_invalid_manifest_with_the_pointer(self) -> None:
         """Guards against a typo in ``sources`` silently taking no page (or every page)."""
         cases: dict[str, tuple[Any, str, str]] = {
             "not an object": (["{version}/**"], "/sources", '"sources" must be an object'),
-            "unknown key": ({"include": ["{version}/**"], "exlude": []}, "/sources/exlude",
-                            "unknown key 'exlude' in \"sources\" (it has include, exclude)"),
+            "unknown key": (
+                {"include": ["{version}/**"], "exlude": []},
+                "/sources/exlude",
+                "unknown key 'exlude' in \"sources\" (it has include, exclude)",
+            ),
             "no include": ({"exclude": []}, "/sources/include", '"sources" needs "include"'),
             "include empty": ({"include": []}, "/sources/include", "'include' must be a non-empty list"),
             "include a string": ({"include": "{version}/**"}, "/sources/include", "must be a non-empty list"),
-            "exclude a string": ({"include": ["{version}/**"], "exclude": "x"}, "/sources/exclude",
-                                 "'exclude' must be a list"),
+            "exclude a string": (
+                {"include": ["{version}/**"], "exclude": "x"},
+                "/sources/exclude",
+                "'exclude' must be a list",
+            ),
             "pattern not a string": ({"include": [1]}, "/sources/include/0", "a pattern must be a string"),
-            "no {version}": ({"include": ["docs/**"]}, "/sources/include/0",
-                             "include pattern must hold '{version}' once"),
-            "escapes the folder": ({"include": ["{version}/**", "../{version}/**"]}, "/sources/include/1",
-                                   "leads outside the manifest's folder"),
+            "no {version}": (
+                {"include": ["docs/**"]},
+                "/sources/include/0",
+                "include pattern must hold '{version}' once",
+            ),
+            "escapes the folder": (
+                {"include": ["{version}/**", "../{version}/**"]},
+                "/sources/include/1",
+                "leads outside the manifest's folder",
+            ),
             "absolute": ({"include": ["/srv/{version}/**"]}, "/sources/include/0", "is absolute"),
-            "bad exclude": ({"include": ["{version}/**"], "exclude": ["x/[ab]"]}, "/sources/exclude/0",
-                            "exclude pattern 'x/[ab]' holds '['"),
-            "listed twice": ({"include": ["{version}/**", "{version}/**"]}, "/sources/include/1",
-                             "listed twice"),
-            "too many": ({"include": [f"d{i}/{{version}}/**" for i in range(MAX_PATTERNS + 1)]},
-                         "/sources/include", f"more than {MAX_PATTERNS} patterns"),
+            "bad exclude": (
+                {"include": ["{version}/**"], "exclude": ["x/[ab]"]},
+                "/sources/exclude/0",
+                "exclude pattern 'x/[ab]' holds '['",
+            ),
+            "listed twice": ({"include": ["{version}/**", "{version}/**"]}, "/sources/include/1", "listed twice"),
+            "too many": (
+                {"include": [f"d{i}/{{version}}/**" for i in range(MAX_PATTERNS + 1)]},
+                "/sources/include",
+                f"more than {MAX_PATTERNS} patterns",
+            ),
         }
         for label, (value, pointer, words) in cases.items():
             with self.subTest(label):

@@ -174,8 +174,11 @@ class InitPagesTest(TreeCase):
         with mock.patch.object(os, "read", counting):
             result = self.init()
         self.assertEqual(result.code, code("ok"), result.err)
-        self.assertIn(f"left out: 1.0/big.md: {MAX_SOURCE_BYTES + 1} bytes is over the {MAX_SOURCE_BYTES}-byte "
-                      "limit (MAX_SOURCE_BYTES)\n", result.err)
+        self.assertIn(
+            f"left out: 1.0/big.md: {MAX_SOURCE_BYTES + 1} bytes is over the {MAX_SOURCE_BYTES}-byte "
+            "limit (MAX_SOURCE_BYTES)\n",
+            result.err,
+        )
         self.assertLess(sum(read), 1 << 20, "the page over the cap was read")
         self.assertEqual(self.ids(), ["1.0/guide"])
 
@@ -193,8 +196,9 @@ class InitPagesTest(TreeCase):
 
         with mock.patch.object(os, "open", denied):
             result = self.init()
-        self.assertError(result, "input", "source '1.0/secret' (1.0/secret.md): cannot open: Permission denied "
-                                          "[source_unreadable]")
+        self.assertError(
+            result, "input", "source '1.0/secret' (1.0/secret.md): cannot open: Permission denied [source_unreadable]"
+        )
         self.assertFalse(self.manifest.exists())
 
     def test_an_unreadable_folder_is_named_and_nothing_is_written(self) -> None:
@@ -220,42 +224,54 @@ class InitPagesTest(TreeCase):
         self.put("1.0/guide.md")
         self.put("1.0/latin1.md", b"# Caf\xe9\n")
         result = self.init()
-        self.assertError(result, "input", "source '1.0/latin1' (1.0/latin1.md): invalid UTF-8 at byte 5 "
-                                          "[source_not_utf8]; pages are read as UTF-8 only: save the file as "
-                                          "UTF-8, or leave it out of the manifest")
+        self.assertError(
+            result,
+            "input",
+            "source '1.0/latin1' (1.0/latin1.md): invalid UTF-8 at byte 5 "
+            "[source_not_utf8]; pages are read as UTF-8 only: save the file as "
+            "UTF-8, or leave it out of the manifest",
+        )
         self.assertFalse(self.manifest.exists())
 
     def test_a_path_that_is_not_an_id_gets_an_ascii_id(self) -> None:
         """Regression: init dropped paths with spaces or non-ASCII letters ("not a valid source id")
         though an ASCII id would do."""
-        names = {"2.0/café guide.md": "2.0/cafe-guide", "2.0/日本語.md": propose_id("2.0/日本語.md")[0],
-                 "2.0/plain.md": "2.0/plain"}
+        names = {
+            "2.0/café guide.md": "2.0/cafe-guide",
+            "2.0/日本語.md": propose_id("2.0/日本語.md")[0],
+            "2.0/plain.md": "2.0/plain",
+        }
         for rel in names:
             self.put(rel)
         result = self.init()
         self.assertEqual(result.code, code("ok"), result.err)
         self.assertEqual(self.ids(), ["2.0/cafe-guide", "2.0/plain", names["2.0/日本語.md"]])
         self.assertRegex(names["2.0/日本語.md"] or "", r"^2\.0/page-[0-9a-f]{8}$")
-        self.assertIn("id: 2.0/café guide.md: listed as '2.0/cafe-guide', since its path is not a source id",
-                      result.err)
+        self.assertIn(
+            "id: 2.0/café guide.md: listed as '2.0/cafe-guide', since its path is not a source id", result.err
+        )
         self.assertEqual(self.data()["documents"][0]["path"], "2.0/café guide.md")
         self.assertEqual(self.cli("pin", "--manifest", self.m).code, code("ok"))
-        gate = self.cli("gate", "--manifest", self.m, "--version", "2.0", "--claim", "max-retries",
-                        "2.0/cafe-guide", "2.0/plain")
+        gate = self.cli(
+            "gate", "--manifest", self.m, "--version", "2.0", "--claim", "max-retries", "2.0/cafe-guide", "2.0/plain"
+        )
         self.assertEqual(gate.code, code("ok"), gate.err)
 
     def test_colliding_ids_are_refused_naming_both_files(self) -> None:
         """Regression: init wrote guide.md and guide.markdown as two entries of id 1.0/guide, which its
         own next step, pin, refused (duplicate_source_id)."""
-        for pair, id_ in ((("1.0/guide.md", "1.0/guide.markdown"), "1.0/guide"),
-                          (("1.0/cafe.md", "1.0/café.md"), "1.0/cafe")):
+        for pair, id_ in (
+            (("1.0/guide.md", "1.0/guide.markdown"), "1.0/guide"),
+            (("1.0/cafe.md", "1.0/café.md"), "1.0/cafe"),
+        ):
             with self.subTest(pair=pair):
                 shutil.rmtree(self.docs)
                 for rel in pair:
                     self.put(rel)
                 result = self.init()
-                self.assertError(result, "input", pair[0], pair[1], f"source id {id_!r}",
-                                 "[duplicate_source_id]", "nothing written")
+                self.assertError(
+                    result, "input", pair[0], pair[1], f"source id {id_!r}", "[duplicate_source_id]", "nothing written"
+                )
                 self.assertFalse(self.manifest.exists())
 
     def test_the_manifest_elsewhere_records_the_pattern_from_its_folder(self) -> None:
@@ -274,9 +290,11 @@ class InitPagesTest(TreeCase):
         (self.tmp / "elsewhere").mkdir()
         outside = self.init("--manifest", str(self.tmp / "elsewhere" / "m.json"))
         self.assertError(outside, "input", "no page under", "is not inside the manifest's folder", "nothing written")
-        for pattern, words in (("{version}/**.md", "'**' must be a whole segment"),
-                               ("../{version}/**", "leads outside the manifest's folder"),
-                               ("{version}/[a-z]*.md", "not glob syntax here")):
+        for pattern, words in (
+            ("{version}/**.md", "'**' must be a whole segment"),
+            ("../{version}/**", "leads outside the manifest's folder"),
+            ("{version}/[a-z]*.md", "not glob syntax here"),
+        ):
             with self.subTest(pattern):
                 result = self.cli("init", str(self.docs), "--version-from", pattern)
                 self.assertError(result, "usage", f"--version-from {pattern!r}", words)
@@ -334,12 +352,13 @@ class UpdateTest(TreeCase):
         self.before = self.manifest.read_text(encoding="utf-8")
 
     @staticmethod
-    def block(source_id: str, version: str, path: str, sha: str = "",
-              url: str = "https://docs.orbit.example") -> str:
+    def block(source_id: str, version: str, path: str, sha: str = "", url: str = "https://docs.orbit.example") -> str:
         """An entry as init writes it, indented as an element of documents, without separators."""
-        return ("{\n"
-                f'      "source_id": "{source_id}",\n      "version": "{version}",\n      "path": "{path}",\n'
-                f'      "url": "{url}/{source_id}",\n      "sha256": "{sha}"\n    }}')
+        return (
+            "{\n"
+            f'      "source_id": "{source_id}",\n      "version": "{version}",\n      "path": "{path}",\n'
+            f'      "url": "{url}/{source_id}",\n      "sha256": "{sha}"\n    }}'
+        )
 
     def test_new_pages_go_in_path_order_and_every_other_byte_stays(self) -> None:
         self.put("1.0/b.md", page(title="B"))
@@ -347,17 +366,20 @@ class UpdateTest(TreeCase):
         self.put("0.9/old.md", page(title="Old"))
         result = self.update()
         self.assertEqual((result.code, result.out), (code("ok"), ""), result.err)
-        self.assertEqual(result.err.splitlines(), [
-            "added 0.9/old.md as '0.9/old' (version 0.9, approved, unpinned)",
-            "added 1.0/b.md as '1.0/b' (version 1.0, approved, unpinned)",
-            "added 2.0/z.md as '2.0/z' (version 2.0, approved, unpinned)",
-            f"wrote {self.m}: 3 sources added, 0 removed",
-            'next: review the new entries ("status": "draft" for a page not published yet; the grammar, for new '
-            f"keys), then run: conflict-gate pin --manifest {self.m}",
-        ])
+        self.assertEqual(
+            result.err.splitlines(),
+            [
+                "added 0.9/old.md as '0.9/old' (version 0.9, approved, unpinned)",
+                "added 1.0/b.md as '1.0/b' (version 1.0, approved, unpinned)",
+                "added 2.0/z.md as '2.0/z' (version 2.0, approved, unpinned)",
+                f"wrote {self.m}: 3 sources added, 0 removed",
+                'next: review the new entries ("status": "draft" for a page not published yet; the grammar, for new '
+                f"keys), then run: conflict-gate pin --manifest {self.m}",
+            ],
+        )
         sep = ",\n    "
         a = self.before.index('{\n      "source_id": "1.0/a"')
-        expected = (self.before[:a] + self.block("0.9/old", "0.9", "0.9/old.md") + sep + self.before[a:])
+        expected = self.before[:a] + self.block("0.9/old", "0.9", "0.9/old.md") + sep + self.before[a:]
         c = expected.index('{\n      "source_id": "1.0/c"')
         expected = expected[:c] + self.block("1.0/b", "1.0", "1.0/b.md") + sep + expected[c:]
         end = expected.index("\n  ]\n}\n")
@@ -372,20 +394,36 @@ class UpdateTest(TreeCase):
     def test_gone_pages_are_named_and_removed_only_with_prune(self) -> None:
         (self.docs / "1.0" / "c.md").unlink()
         result = self.update()
-        self.assertEqual(result, Run(code("ok"), "", "gone 1.0/c.md ('1.0/c'): the file no longer exists; run with "
-                                                     "--prune to remove its entry\n"
-                                                     f"unchanged {self.m}: no page to add; 1 gone entry kept\n"))
+        self.assertEqual(
+            result,
+            Run(
+                code("ok"),
+                "",
+                "gone 1.0/c.md ('1.0/c'): the file no longer exists; run with "
+                "--prune to remove its entry\n"
+                f"unchanged {self.m}: no page to add; 1 gone entry kept\n",
+            ),
+        )
         self.assertEqual(self.manifest.read_text(encoding="utf-8"), self.before)
         check = self.cli("pin", "--check", "--manifest", self.m)
         self.assertEqual(check.code, code("findings"))
-        self.assertIn("missing 1.0/c (1.0/c.md): file does not exist; remove its entry with: conflict-gate init "
-                      f"--update --prune --manifest {self.m}\n", check.out)
+        self.assertIn(
+            "missing 1.0/c (1.0/c.md): file does not exist; remove its entry with: conflict-gate init "
+            f"--update --prune --manifest {self.m}\n",
+            check.out,
+        )
         pruned = self.update("--prune")
-        self.assertEqual(pruned, Run(code("ok"), "", "removed 1.0/c.md ('1.0/c'): the file no longer exists\n"
-                                                     f"wrote {self.m}: 0 sources added, 1 removed\n"))
+        self.assertEqual(
+            pruned,
+            Run(
+                code("ok"),
+                "",
+                f"removed 1.0/c.md ('1.0/c'): the file no longer exists\nwrote {self.m}: 0 sources added, 1 removed\n",
+            ),
+        )
         c = self.before.index('{\n      "source_id": "1.0/c"')
         end = self.before.index("}", c) + 1
-        self.assertEqual(self.manifest.read_text(encoding="utf-8"), self.before[:c] + self.before[end + 6:])
+        self.assertEqual(self.manifest.read_text(encoding="utf-8"), self.before[:c] + self.before[end + 6 :])
         self.assertEqual(self.ids(), ["1.0/a", "2.0/e"])
         self.assertEqual(self.cli("pin", "--check", "--manifest", self.m).code, code("ok"))
 
@@ -408,14 +446,26 @@ class UpdateTest(TreeCase):
         (self.docs / "1.0" / "a.md").rename(self.docs / "1.0" / "b.md")
         result = self.update("--prune")
         self.assertEqual(result.code, code("ok"), result.err)
-        self.assertEqual(result.err.splitlines()[:2], [
-            "added 1.0/b.md as '1.0/b' (version 1.0, draft, pinned): moved from 1.0/a.md ('1.0/a'), bytes "
-            "unchanged; its status and pin carried over",
-            "removed 1.0/a.md ('1.0/a'): the file no longer exists"])
+        self.assertEqual(
+            result.err.splitlines()[:2],
+            [
+                "added 1.0/b.md as '1.0/b' (version 1.0, draft, pinned): moved from 1.0/a.md ('1.0/a'), bytes "
+                "unchanged; its status and pin carried over",
+                "removed 1.0/a.md ('1.0/a'): the file no longer exists",
+            ],
+        )
         self.assertEqual(self.ids(), ["1.0/b", "1.0/c", "2.0/e"])
-        self.assertEqual(self.entry("1.0/b"), {"source_id": "1.0/b", "version": "1.0", "path": "1.0/b.md",
-                                               "url": "https://docs.orbit.example/1.0/b", "status": "draft",
-                                               "sha256": pin})
+        self.assertEqual(
+            self.entry("1.0/b"),
+            {
+                "source_id": "1.0/b",
+                "version": "1.0",
+                "path": "1.0/b.md",
+                "url": "https://docs.orbit.example/1.0/b",
+                "status": "draft",
+                "sha256": pin,
+            },
+        )
         self.assertEqual(self.cli("pin", "--check", "--manifest", self.m).code, code("ok"))
         gated = self.cli("gate", "--manifest", self.m, "--version", "1.0", "--claim", "max-retries", "1.0/b")
         self.assertEqual(json.loads(gated.out)["reason"], "no_approved_source")
@@ -428,11 +478,14 @@ class UpdateTest(TreeCase):
         (self.docs / "1.0" / "c.md").rename(self.docs / "1.0" / "d.md")
         result = self.update()  # without --prune too: the gone entries stay, named
         self.assertEqual(result.code, code("ok"), result.err)
-        self.assertIn("added 1.0/d.md as '1.0/d' (version 1.0, approved, pinned): moved from 1.0/c.md ('1.0/c')",
-                      result.err)
-        self.assertIn("added 2.0/a.md as '2.0/a' (version 2.0, draft, unpinned): moved from 1.0/a.md ('1.0/a'), bytes "
-                      "unchanged; its status carried over, not its pin (version 1.0 -> 2.0: review it, then pin)",
-                      result.err)
+        self.assertIn(
+            "added 1.0/d.md as '1.0/d' (version 1.0, approved, pinned): moved from 1.0/c.md ('1.0/c')", result.err
+        )
+        self.assertIn(
+            "added 2.0/a.md as '2.0/a' (version 2.0, draft, unpinned): moved from 1.0/a.md ('1.0/a'), bytes "
+            "unchanged; its status carried over, not its pin (version 1.0 -> 2.0: review it, then pin)",
+            result.err,
+        )
         self.assertEqual(self.entry("2.0/a")["status"], "draft")
         self.assertEqual(self.entry("2.0/a")["sha256"], "")
         self.assertNotIn("status", self.entry("1.0/d"))
@@ -451,25 +504,42 @@ class UpdateTest(TreeCase):
         (self.docs / "2.0" / "e.md").rename(self.docs / "2.0" / "h.md")  # then moved: three new pages hold it
         result = self.update("--prune")
         self.assertEqual(result.code, code("ok"), result.err)
-        self.assertIn("added 1.0/b.md as '1.0/b' (version 1.0, draft, unpinned): 2 gone entries ('1.0/a', '1.0/c') "
-                      "pinned to its bytes, so which page moved here cannot be told: added as a draft; review it and "
-                      "set its status", result.err)
-        self.assertIn("added 2.0/f.md as '2.0/f' (version 2.0, draft, unpinned): 1 gone entry ('2.0/e') pinned to its "
-                      "bytes and 2 other new pages (2.0/g.md, 2.0/h.md) holding them, so", result.err)
-        self.assertEqual({sid: self.entry(sid).get("status") for sid in self.ids()},
-                         {"1.0/b": "draft", "2.0/f": "draft", "2.0/g": "draft", "2.0/h": "draft"})
+        self.assertIn(
+            "added 1.0/b.md as '1.0/b' (version 1.0, draft, unpinned): 2 gone entries ('1.0/a', '1.0/c') "
+            "pinned to its bytes, so which page moved here cannot be told: added as a draft; review it and "
+            "set its status",
+            result.err,
+        )
+        self.assertIn(
+            "added 2.0/f.md as '2.0/f' (version 2.0, draft, unpinned): 1 gone entry ('2.0/e') pinned to its "
+            "bytes and 2 other new pages (2.0/g.md, 2.0/h.md) holding them, so",
+            result.err,
+        )
+        self.assertEqual(
+            {sid: self.entry(sid).get("status") for sid in self.ids()},
+            {"1.0/b": "draft", "2.0/f": "draft", "2.0/g": "draft", "2.0/h": "draft"},
+        )
 
     def test_a_hand_written_layout_is_kept(self) -> None:
         """One-line entries, CRLF line endings and a BOM: a new entry is written like its neighbours."""
         data = self.data()
         rows = ",\r\n".join("  " + json.dumps(entry) for entry in data["documents"])
-        text = ("\ufeff{\"grammar\": " + json.dumps(data["grammar"]) + ", \"version_scheme\": \"major.minor\",\r\n"
-                " \"sources\": {\"include\": [\"{version}/**\"]},\r\n \"documents\": [\r\n" + rows + "\r\n ]}\r\n")
+        text = (
+            '\ufeff{"grammar": ' + json.dumps(data["grammar"]) + ', "version_scheme": "major.minor",\r\n'
+            ' "sources": {"include": ["{version}/**"]},\r\n "documents": [\r\n' + rows + "\r\n ]}\r\n"
+        )
         self.manifest.write_bytes(text.encode("utf-8"))
         self.put("1.0/b.md", page(title="B"))
         self.assertEqual(self.update().code, code("ok"))
-        new = json.dumps({"source_id": "1.0/b", "version": "1.0", "path": "1.0/b.md",
-                          "url": "https://docs.orbit.example/1.0/b", "sha256": ""})
+        new = json.dumps(
+            {
+                "source_id": "1.0/b",
+                "version": "1.0",
+                "path": "1.0/b.md",
+                "url": "https://docs.orbit.example/1.0/b",
+                "sha256": "",
+            }
+        )
         c = text.index('{"source_id": "1.0/c"')
         self.assertEqual(self.manifest.read_bytes(), (text[:c] + new + ",\r\n  " + text[c:]).encode("utf-8"))
 
@@ -480,10 +550,16 @@ class UpdateTest(TreeCase):
         before = self.manifest.read_bytes()
         self.put("1.0/b.md")
         result = self.update()
-        self.assertError(result, "usage", f'{self.m} has no "sources", so init --update cannot tell which pages',
-                         '"sources": {"include": ["{version}/**"]}')
+        self.assertError(
+            result,
+            "usage",
+            f'{self.m} has no "sources", so init --update cannot tell which pages',
+            '"sources": {"include": ["{version}/**"]}',
+        )
         self.assertEqual(self.manifest.read_bytes(), before)
-        self.assertEqual(self.cli("pin", "--check", "--manifest", self.m).code, code("ok"), "without sources, as before")
+        self.assertEqual(
+            self.cli("pin", "--check", "--manifest", self.m).code, code("ok"), "without sources, as before"
+        )
 
     def test_nothing_new_leaves_the_file_untouched(self) -> None:
         info = self.manifest.stat()
@@ -511,13 +587,19 @@ class UpdateTest(TreeCase):
     def test_arguments(self) -> None:
         cases = {
             "DOCS_DIR with --update": (("init", str(self.docs), "--update", "--manifest", self.m), "takes no DOCS_DIR"),
-            "--version-from with --update": (("init", "--update", "--manifest", self.m, "--version-from", "{version}/**"),
-                                             "takes no DOCS_DIR, --version-from, --scheme or --renderer"),
-            "--renderer with --update": (("init", "--update", "--manifest", self.m, "--renderer", "github"),
-                                         "takes no DOCS_DIR, --version-from, --scheme or --renderer"),
+            "--version-from with --update": (
+                ("init", "--update", "--manifest", self.m, "--version-from", "{version}/**"),
+                "takes no DOCS_DIR, --version-from, --scheme or --renderer",
+            ),
+            "--renderer with --update": (
+                ("init", "--update", "--manifest", self.m, "--renderer", "github"),
+                "takes no DOCS_DIR, --version-from, --scheme or --renderer",
+            ),
             "--update without --manifest": (("init", "--update"), "init --update needs --manifest M"),
-            "--prune without --update": (("init", str(self.docs), "--version-from", "{version}/**", "--prune"),
-                                         "--prune comes with --update"),
+            "--prune without --update": (
+                ("init", str(self.docs), "--version-from", "{version}/**", "--prune"),
+                "--prune comes with --update",
+            ),
             "no DOCS_DIR": (("init", "--version-from", "{version}/**"), "init needs DOCS_DIR and --version-from"),
         }
         for label, (argv, words) in cases.items():
@@ -541,27 +623,50 @@ class UnlistedTest(TreeCase):
         """Regression: a page added under the docs folder passed pin --check and audit untouched."""
         self.put("1.0/new.md", page(key="max-retries", value="2"))
         check = self.cli("pin", "--check", "--manifest", self.m)
-        self.assertEqual(check, Run(code("findings"), (
-            "unlisted 1.0/new.md: matches the manifest's sources but is not listed (init --update adds it as "
-            "'1.0/new')\n"
-            "all 1 pins are current\n"
-            f"1 page unlisted: add it with: conflict-gate init --update --manifest {self.m} (or exclude it in "
-            "\"sources\")\n"), ""))
+        self.assertEqual(
+            check,
+            Run(
+                code("findings"),
+                (
+                    "unlisted 1.0/new.md: matches the manifest's sources but is not listed (init --update adds it as "
+                    "'1.0/new')\n"
+                    "all 1 pins are current\n"
+                    f"1 page unlisted: add it with: conflict-gate init --update --manifest {self.m} (or exclude it in "
+                    '"sources")\n'
+                ),
+                "",
+            ),
+        )
         audit = self.cli("audit", "--manifest", self.m, "--format", "json")
         self.assertEqual(audit.code, code("findings"))
         report = json.loads(audit.out)
         self.assertFalse(report["clean"])
-        self.assertEqual(report["unlisted_sources"], [{
-            "path": "1.0/new.md", "reason": "unlisted_source", "version": "1.0", "source_id": "1.0/new",
-            "message": "matches the manifest's sources but is not listed (init --update adds it as '1.0/new')"}])
+        self.assertEqual(
+            report["unlisted_sources"],
+            [
+                {
+                    "path": "1.0/new.md",
+                    "reason": "unlisted_source",
+                    "version": "1.0",
+                    "source_id": "1.0/new",
+                    "message": "matches the manifest's sources but is not listed (init --update adds it as '1.0/new')",
+                }
+            ],
+        )
         markdown = self.cli("audit", "--manifest", self.m)
         self.assertEqual(markdown.code, code("findings"))
-        self.assertIn("**NOT CLEAN** (1 agree, 0 conflict, 0 partial, 0 refused approved (failed ones included), "
-                      "0 unapproved conflicting, 0 near-misses, 0 failed verification, 1 unlisted)", markdown.out)
-        self.assertIn("## Pages the manifest does not list (its sources take them)\n\n"
-                      "| path | version | id init --update gives it | why |\n|---|---|---|---|\n"
-                      "| 1.0/new.md | 1.0 | 1.0/new | matches the manifest's sources but is not listed "
-                      "(init --update adds it as '1.0/new') |\n", markdown.out)
+        self.assertIn(
+            "**NOT CLEAN** (1 agree, 0 conflict, 0 partial, 0 refused approved (failed ones included), "
+            "0 unapproved conflicting, 0 near-misses, 0 failed verification, 1 unlisted)",
+            markdown.out,
+        )
+        self.assertIn(
+            "## Pages the manifest does not list (its sources take them)\n\n"
+            "| path | version | id init --update gives it | why |\n|---|---|---|---|\n"
+            "| 1.0/new.md | 1.0 | 1.0/new | matches the manifest's sources but is not listed "
+            "(init --update adds it as '1.0/new') |\n",
+            markdown.out,
+        )
         gate = self.cli("gate", "--manifest", self.m, "--version", "1.0", "--claim", "max-retries", "1.0/a")
         self.assertEqual((gate.code, gate.err), (code("ok"), ""), "gate ignores unlisted pages")
 
@@ -569,9 +674,12 @@ class UnlistedTest(TreeCase):
         self.put("1.1.0/x.md")
         check = self.cli("pin", "--check", "--manifest", self.m)
         self.assertEqual(check.code, code("findings"))
-        self.assertIn("unlisted 1.1.0/x.md: matches the manifest's sources but is not listed, and init --update "
-                      "cannot add it: version '1.1.0' (from the pattern) does not fit the version scheme "
-                      "'major.minor'", check.out)
+        self.assertIn(
+            "unlisted 1.1.0/x.md: matches the manifest's sources but is not listed, and init --update "
+            "cannot add it: version '1.1.0' (from the pattern) does not fit the version scheme "
+            "'major.minor'",
+            check.out,
+        )
         self.assertNotIn("init --update --manifest", check.out)  # no advice to run what cannot add it
         report = json.loads(self.cli("audit", "--manifest", self.m, "--format", "json").out)
         self.assertEqual([(u["path"], u["source_id"]) for u in report["unlisted_sources"]], [("1.1.0/x.md", None)])
@@ -590,8 +698,9 @@ class UnlistedTest(TreeCase):
         data["documents"][0]["path"] = "docs/1.0/a.md"
         manifest.write_text(render_json(data), encoding="utf-8")
         check = self.cli("pin", "--check", "--manifest", str(manifest))
-        self.assertError(check, "input", "site: a symlink to a folder on the way of a sources pattern",
-                         "[source_unreadable]")
+        self.assertError(
+            check, "input", "site: a symlink to a folder on the way of a sources pattern", "[source_unreadable]"
+        )
         sources = Sources((Pattern.parse("site/{version}/**", include=True),))
         for by_descriptor in (True, False):
             with self.subTest(by_descriptor=by_descriptor), self.assertRaises(IngestionError) as caught:
@@ -601,8 +710,9 @@ class UnlistedTest(TreeCase):
     def test_a_second_path_to_a_listed_file_is_not_unlisted(self) -> None:
         (self.docs / "1.0" / "latest.md").symlink_to("a.md")
         os.link(self.docs / "1.0" / "a.md", self.docs / "1.0" / "hard.md")
-        self.assertEqual(self.cli("pin", "--check", "--manifest", self.m),
-                         Run(code("ok"), "all 1 pins are current\n", ""))
+        self.assertEqual(
+            self.cli("pin", "--check", "--manifest", self.m), Run(code("ok"), "all 1 pins are current\n", "")
+        )
         self.assertEqual(self.cli("audit", "--manifest", self.m).code, code("ok"))
 
 
@@ -663,10 +773,18 @@ class HintTest(TreeCase):
 class GitRepositoryTest(TreeCase):
     def git(self, *args: str) -> str:
         assert GIT is not None
-        env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-               "GIT_AUTHOR_NAME": "docs", "GIT_AUTHOR_EMAIL": "docs@orbit.example",
-               "GIT_COMMITTER_NAME": "docs", "GIT_COMMITTER_EMAIL": "docs@orbit.example"}
-        done = subprocess.run([GIT, *args], check=False, cwd=self.tmp, env=env, capture_output=True, text=True, timeout=60)
+        env = {
+            **os.environ,
+            "GIT_CONFIG_GLOBAL": os.devnull,
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_AUTHOR_NAME": "docs",
+            "GIT_AUTHOR_EMAIL": "docs@orbit.example",
+            "GIT_COMMITTER_NAME": "docs",
+            "GIT_COMMITTER_EMAIL": "docs@orbit.example",
+        }
+        done = subprocess.run(
+            [GIT, *args], check=False, cwd=self.tmp, env=env, capture_output=True, text=True, timeout=60
+        )
         self.assertEqual(done.returncode, 0, done.stderr)
         return done.stdout
 
@@ -680,8 +798,10 @@ class GitRepositoryTest(TreeCase):
         self.assertEqual(self.init().code, code("ok"))
         # the maintainers' edits, in their own layout: a bound on the key, a page marked draft
         text = self.manifest.read_text(encoding="utf-8")
-        text = text.replace('"max-retries": {\n          "type": "integer"\n        }',
-                            '"max-retries": {"type": "integer", "min": 0, "max": 10}')
+        text = text.replace(
+            '"max-retries": {\n          "type": "integer"\n        }',
+            '"max-retries": {"type": "integer", "min": 0, "max": 10}',
+        )
         text = text.replace('"path": "1.0/retries.md",', '"path": "1.0/retries.md",  "status": "draft",')
         self.manifest.write_text(text, encoding="utf-8")
         self.assertEqual(self.cli("pin", "--manifest", self.m).code, code("ok"))
@@ -707,8 +827,9 @@ class GitRepositoryTest(TreeCase):
         self.assertIn("removed 2.0/old.md ('2.0/old')", pruned.err)
         self.assertEqual(pruned.code, code("ok"), pruned.err)
         self.assertEqual(self.cli("pin", "--manifest", self.m).code, code("ok"))
-        self.assertEqual(self.cli("pin", "--check", "--manifest", self.m),
-                         Run(code("ok"), "all 4 pins are current\n", ""))
+        self.assertEqual(
+            self.cli("pin", "--check", "--manifest", self.m), Run(code("ok"), "all 4 pins are current\n", "")
+        )
         audit = self.cli("audit", "--manifest", self.m)
         self.assertEqual(audit.code, code("ok"), audit.out)
         self.assertIn("| 2.0 | queue.publish max-retries | agree | 5 | 2.0/publish, 2.0/queue | - |", audit.out)
@@ -716,17 +837,21 @@ class GitRepositoryTest(TreeCase):
         # every byte outside the two changed entries is as committed
         now = self.manifest.read_text(encoding="utf-8")
         sha = source_digest((self.docs / "2.0" / "queue.md").read_bytes())
-        new_entry = (',\n    {\n      "source_id": "2.0/queue",\n      "version": "2.0",\n      "path": '
-                     f'"2.0/queue.md",\n      "sha256": "{sha}"\n    }}')
+        new_entry = (
+            ',\n    {\n      "source_id": "2.0/queue",\n      "version": "2.0",\n      "path": '
+            f'"2.0/queue.md",\n      "sha256": "{sha}"\n    }}'
+        )
         self.assertEqual(now.count(new_entry), 1)
         old = committed.index('    {\n      "source_id": "2.0/old"')
         old_end = committed.index("}", old) + 1
-        self.assertEqual(now.replace(new_entry, ""), committed[:old] + committed[old_end + 2:])
+        self.assertEqual(now.replace(new_entry, ""), committed[:old] + committed[old_end + 2 :])
         self.assertIn('"max-retries": {"type": "integer", "min": 0, "max": 10}', now)
         self.assertIn('"path": "1.0/retries.md",  "status": "draft",', now)
         self.git("add", "-A")
-        self.assertEqual(self.git("status", "--porcelain", "--no-renames"),
-                         "D  docs/2.0/old.md\nA  docs/2.0/queue.md\nM  docs/manifest.json\n")
+        self.assertEqual(
+            self.git("status", "--porcelain", "--no-renames"),
+            "D  docs/2.0/old.md\nA  docs/2.0/queue.md\nM  docs/manifest.json\n",
+        )
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ def render_vitepress(text: str) -> str:
     source = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     front = _FRONT_MATTER.match(source)
     if front:  # kept as blank lines, so line numbers stay the page's
-        source = "\n" * front[0].count("\n") + source[front.end():]
+        source = "\n" * front[0].count("\n") + source[front.end() :]
     return str(_markdown().render(source))
 
 
@@ -66,8 +66,11 @@ def read_vitepress(text: str) -> ReaderView:
     """What a reader of the VitePress page sees, and the include lines that pull content in."""
     view = dom_reader.read(render_vitepress, text)
     includes = tuple(f"include of {match[1]}" for match in INCLUDE.finditer(text))
-    return view if not includes else ReaderView(view.directive_lines, view.other_shaped, view.near_misses,
-                                                includes=includes)
+    return (
+        view
+        if not includes
+        else ReaderView(view.directive_lines, view.other_shaped, view.near_misses, includes=includes)
+    )
 
 
 def readers() -> tuple[Reader, ...]:

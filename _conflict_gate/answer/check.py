@@ -148,11 +148,19 @@ def _check_decision(corpus: Corpus, decision: Any) -> Decision:
     # a request made with the user's question carries it as its third message: asked again with it
     question = _question_of(decision)
     try:
-        expected = gate(corpus, decision["candidate_ids"], decision["requested_version"],
-                        decision["operation"], decision["claim_key"], unrelated=unrelated, question=question)
+        expected = gate(
+            corpus,
+            decision["candidate_ids"],
+            decision["requested_version"],
+            decision["operation"],
+            decision["claim_key"],
+            unrelated=unrelated,
+            question=question,
+        )
     except GateError as error:
-        raise DecisionError("invalid_decision", f"its request is not valid here: {error.detail} "
-                            f"[{error.reason}]") from None
+        raise DecisionError(
+            "invalid_decision", f"its request is not valid here: {error.detail} [{error.reason}]"
+        ) from None
     checked: Decision = _same_as(expected, decision)
     return checked
 
@@ -164,14 +172,21 @@ def _check_context_decision(corpus: Corpus, decision: dict[str, Any]) -> Any:
         if key not in decision:
             raise DecisionError("invalid_decision", f"missing {key!r}: not a gate result", pointer=f"/{key}")
     try:
-        expected = gate_context(corpus, decision["candidate_ids"], decision["requested_version"],
-                                question=_question_of(decision), max_context_chars=decision["max_context_chars"])
+        expected = gate_context(
+            corpus,
+            decision["candidate_ids"],
+            decision["requested_version"],
+            question=_question_of(decision),
+            max_context_chars=decision["max_context_chars"],
+        )
     except GateError as error:
-        raise DecisionError("invalid_decision", f"its request is not valid here: {error.detail} "
-                            f"[{error.reason}]") from None
+        raise DecisionError(
+            "invalid_decision", f"its request is not valid here: {error.detail} [{error.reason}]"
+        ) from None
     except ValueError as error:  # max_context_chars out of range
-        raise DecisionError("invalid_decision", f"its request is not valid here: {error}",
-                            pointer="/max_context_chars") from None
+        raise DecisionError(
+            "invalid_decision", f"its request is not valid here: {error}", pointer="/max_context_chars"
+        ) from None
     checked: Any = _same_as(expected, decision)
     return checked
 
@@ -181,15 +196,22 @@ def _same_as(expected: Any, decision: dict[str, Any]) -> Any:
     raises :class:`DecisionError` naming the first difference otherwise."""
     status = decision.get("status")
     if isinstance(status, str) and status in DECISIONS and status != expected["status"]:
-        raise DecisionError("decision_mismatch", f"the gate now answers {expected['status']!r}, not "
-                            f"{status!r}, for the decision's own request: its pages or pins changed "
-                            "since it was made; run the gate again", pointer="/status")
+        raise DecisionError(
+            "decision_mismatch",
+            f"the gate now answers {expected['status']!r}, not "
+            f"{status!r}, for the decision's own request: its pages or pins changed "
+            "since it was made; run the gate again",
+            pointer="/status",
+        )
     difference = None if _same(expected, decision) else _first_difference(expected, decision, "")
     if difference is not None:
         reason, where = difference
-        detail = ("the decision does not have the shape of a gate result" if reason == "invalid_decision"
-                  else "the decision is not what the gate gives for its own request on this corpus "
-                       "(edited, or made from other sources or pins); if its pages changed, run the gate again")
+        detail = (
+            "the decision does not have the shape of a gate result"
+            if reason == "invalid_decision"
+            else "the decision is not what the gate gives for its own request on this corpus "
+            "(edited, or made from other sources or pins); if its pages changed, run the gate again"
+        )
         raise DecisionError(reason, detail, pointer=where)
     return expected
 
@@ -199,8 +221,13 @@ def _question_of(decision: Mapping[str, Any]) -> str | None:
     is a user message holding text), else ``None``; anything else is left to the comparison."""
     request = decision.get("answer_request")
     found = request.get("messages") if isinstance(request, dict) else None
-    if isinstance(found, list) and len(found) == 3 and isinstance(found[2], dict) \
-            and found[2].get("role") == "user" and isinstance(found[2].get("content"), str):
+    if (
+        isinstance(found, list)
+        and len(found) == 3
+        and isinstance(found[2], dict)
+        and found[2].get("role") == "user"
+        and isinstance(found[2].get("content"), str)
+    ):
         content: str = found[2]["content"]
         return content
     return None
@@ -219,8 +246,9 @@ def _same(expected: Any, given: Any) -> bool:
             if type(key) is not type(other_key) or key != other_key:
                 return False
             kind = type(value)
-            if kind is not type(other) or not (_same(value, other) if kind is dict or kind is list
-                                               else value == other):  # a leaf compared here, not by a call
+            if kind is not type(other) or not (
+                _same(value, other) if kind is dict or kind is list else value == other
+            ):  # a leaf compared here, not by a call
                 return False
         return True
     if kind is list:
@@ -286,12 +314,18 @@ def check_answer(corpus: Corpus, decision: Any, answer: str | bytes) -> AnswerCh
     findings = _findings(corpus, checked, answer) if ready else []
     verdict = verdict_of(findings, ready)
     echoed: Mapping[str, Any] = checked
-    return build(AnswerCheck, ANSWER_CHECK_FIELDS, {
-        "verdict": verdict,
-        "verdict_class": VERDICTS[verdict][0],
-        "findings": findings,
-        "decision": build(DecisionEcho, DECISION_ECHO_FIELDS, {key: echoed.get(key) for key in DECISION_ECHO_FIELDS}),
-    })
+    return build(
+        AnswerCheck,
+        ANSWER_CHECK_FIELDS,
+        {
+            "verdict": verdict,
+            "verdict_class": VERDICTS[verdict][0],
+            "findings": findings,
+            "decision": build(
+                DecisionEcho, DECISION_ECHO_FIELDS, {key: echoed.get(key) for key in DECISION_ECHO_FIELDS}
+            ),
+        },
+    )
 
 
 _finding: Final = finding
@@ -343,8 +377,11 @@ def _read_findings(reading: AnswerReading, words: FormWords, checked: list[Findi
     """The reading's findings (:func:`reading_findings`), but a look-alike inside a form already found
     non-ASCII (one mistake in a form, one finding)."""
     in_forms = [_span(f) for f in checked if f["kind"] == "non_ascii_in_form"]
-    return [f for f in reading_findings(reading, words)
-            if not (f["kind"] == "look_alike" and any(a <= _span(f)[0] and _span(f)[1] <= b for a, b in in_forms))]
+    return [
+        f
+        for f in reading_findings(reading, words)
+        if not (f["kind"] == "look_alike" and any(a <= _span(f)[0] and _span(f)[1] <= b for a, b in in_forms))
+    ]
 
 
 def _context_findings(corpus: Corpus, decision: Any, answer: str) -> list[Finding]:
@@ -375,8 +412,11 @@ def _context_findings(corpus: Corpus, decision: Any, answer: str) -> list[Findin
         forms = ", ".join(f"`{key}={value}`" for (_, key), value in agreed.items())
         out.append(_finding("missing_value", f"the answer states no agreed claim (one of {forms})", None, None))
     if not stated_version:
-        out.append(_finding("missing_version", f"the answer does not state `version={decision['requested_version']}`",
-                            None, None))
+        out.append(
+            _finding(
+                "missing_version", f"the answer does not state `version={decision['requested_version']}`", None, None
+            )
+        )
     return out
 
 
@@ -398,9 +438,16 @@ class _Citation(NamedTuple):
 class _Check:
     """What one answer, as read, states and cites, against one ready decision."""
 
-    def __init__(self, corpus: Corpus, decision: Decision, reading: AnswerReading, words: FormWords, *,
-                 agreed: Mapping[tuple[str, str], str] | None = None,
-                 claims: Sequence[Mapping[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        corpus: Corpus,
+        decision: Decision,
+        reading: AnswerReading,
+        words: FormWords,
+        *,
+        agreed: Mapping[tuple[str, str], str] | None = None,
+        claims: Sequence[Mapping[str, Any]] | None = None,
+    ) -> None:
         self.corpus = corpus
         self.reading = reading
         self.words = words
@@ -408,8 +455,7 @@ class _Check:
         #: operation checked is ``words``'s, and ``claims`` are the agreed keys' claims (citable).
         self.context = agreed is not None
         self.all_agreed: Mapping[tuple[str, str], str] = agreed or {}
-        self.claims = {(c["source_id"], c["start_line"]): c
-                       for c in (decision["claims"] if claims is None else claims)}
+        self.claims = {(c["source_id"], c["start_line"]): c for c in (decision["claims"] if claims is None else claims)}
         if agreed is not None:
             self.operation = words.operation
             self.agreed = {key: value for (op, key), value in agreed.items() if op == self.operation}
@@ -439,8 +485,14 @@ class _Check:
                 if not citation.struck:  # a struck citation cites nothing
                     cited.add((citation.source_id, citation.claim_line))
             else:
-                self.add("unknown_citation", "this citation is not the line of a claim of the decision",
-                         citation.start, citation.end, source_id=citation.source_id, line=citation.claim_line)
+                self.add(
+                    "unknown_citation",
+                    "this citation is not the line of a claim of the decision",
+                    citation.start,
+                    citation.end,
+                    source_id=citation.source_id,
+                    line=citation.claim_line,
+                )
         before = len(self.findings)
         stated_value = stated_version = False
         value_form = f"{self.key}={self.value}"
@@ -458,9 +510,15 @@ class _Check:
                     if within(span.start, struck):
                         continue  # struck out: a reader sees it withdrawn, not stated
                     if _GLUED.match(block.shown.text, span.shown_at + len(content)):
-                        self.add("broken_form", "the statement's code span is followed by more of a value "
-                                 "(a letter or a digit, after punctuation or emphasis at most): a reader reads "
-                                 "one longer value", span.start, span.end, quote=content)
+                        self.add(
+                            "broken_form",
+                            "the statement's code span is followed by more of a value "
+                            "(a letter or a digit, after punctuation or emphasis at most): a reader reads "
+                            "one longer value",
+                            span.start,
+                            span.end,
+                            quote=content,
+                        )
                         continue
                 if content in value_forms:
                     stated_value = stated_value or content == value_form
@@ -473,13 +531,19 @@ class _Check:
             self._statements(block, quotes)
         # every finding here has a span: order them as the answer does
         self.findings[before:] = sorted(self.findings[before:], key=itemgetter("start"))
-        for (source_id, claim_line) in sorted(self.claims):
+        for source_id, claim_line in sorted(self.claims):
             claim = self.claims[(source_id, claim_line)]
             if self.context and (claim["operation"], claim["claim_key"]) not in self.stated_keys:
                 continue  # a context answer cites the claims of the keys it states
             if (source_id, claim_line) not in cited:
-                self.add("missing_citation", "a claim of the decision is not cited at its line",
-                         None, None, source_id=source_id, line=claim_line)
+                self.add(
+                    "missing_citation",
+                    "a claim of the decision is not cited at its line",
+                    None,
+                    None,
+                    source_id=source_id,
+                    line=claim_line,
+                )
         self.stated_version = stated_version
         if self.context:  # what is missing is judged over every operation's check (_context_findings)
             return self.findings
@@ -503,8 +567,16 @@ class _Check:
                 line = int(digits) if len(digits) <= 9 and digits == str(int(digits)) else -1
                 if (match.group(1), line) in self.claims and struck is None:
                     struck = struck_ranges(self.reading.text, block)
-                found.append(_Citation(start, end, self.reading.line_of(start), match.group(1), line,
-                                       struck is not None and within(start, struck)))
+                found.append(
+                    _Citation(
+                        start,
+                        end,
+                        self.reading.line_of(start),
+                        match.group(1),
+                        line,
+                        struck is not None and within(start, struck),
+                    )
+                )
         return sorted(found)
 
     def _statements(self, block: AnswerBlock, quotes: list[tuple[int, int]]) -> None:
@@ -529,7 +601,7 @@ class _Check:
                 start, end, quote = span.start, span.end, span.content
             else:
                 start, end = shown.span(statement.start, statement.end)
-                quote = text[statement.start:statement.end]
+                quote = text[statement.start : statement.end]
             if self._judge(statement, start, end, quote):
                 judged.add(start)
         resolved = resolve_markup(text) if "=" in text else None
@@ -545,7 +617,7 @@ class _Check:
         # name: value, "name": value, --name value: in code only (each holds a colon or two hyphens)
         for statement in self._code_forms(block, text):
             start, end = shown.span(statement.start, statement.end)
-            if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
+            if start not in judged and self._judge(statement, start, end, text[statement.start : statement.end]):
                 judged.add(start)
         if block.kind not in _CODE_KINDS and (":" in text or "--" in text):
             # and with emphasis and link brackets taken out, as a chat window shows them (**`existing_path`**: `x`)
@@ -564,21 +636,22 @@ class _Check:
             for statement in [*self.words.statements(plain), *self._code_forms(block, plain)]:
                 a, b = where(statement.start), where(statement.end - 1) + 1
                 start, end = shown.span(a, b)
-                if start not in judged and self._judge(statement, start, end, plain[statement.start:statement.end]):
+                if start not in judged and self._judge(statement, start, end, plain[statement.start : statement.end]):
                     judged.add(start)
         for statement in [*calls(self.words, text), *pairs(self.words, text), *go_pins(self.words, text)]:
             start, end = shown.span(statement.start, statement.end)
-            if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
+            if start not in judged and self._judge(statement, start, end, text[statement.start : statement.end]):
                 judged.add(start)
         for statement in self.words.pins(text, block.kind in _CODE_KINDS or bool(block.spans) or bool(block.code)):
             start, end = shown.span(statement.start, statement.end)
-            if start not in judged and self._judge(statement, start, end, text[statement.start:statement.end]):
+            if start not in judged and self._judge(statement, start, end, text[statement.start : statement.end]):
                 judged.add(start)
         if block.kind == "table" and "\t" in text:
             for statement in self._table_statements(block, text):
                 start, end = shown.span(statement.start, statement.end)
-                if start not in judged and self._judge(statement, start, end,
-                                                       f"| {statement.name} | {statement.value} |"):
+                if start not in judged and self._judge(
+                    statement, start, end, f"| {statement.name} | {statement.value} |"
+                ):
                     judged.add(start)
         for at, stop, operation, key, value in self.words.directives(text):
             if operation == self.operation and key in self.words.names:
@@ -586,17 +659,32 @@ class _Check:
             start, end = shown.span(at, stop)
             if self.context:
                 if self.all_agreed.get((operation, key)) != value:
-                    self.add("other_value", f"states {operation} {key}={value}: not a claim every eligible page "
-                             "agrees on", start, end, quote=text[at:stop])
+                    self.add(
+                        "other_value",
+                        f"states {operation} {key}={value}: not a claim every eligible page agrees on",
+                        start,
+                        end,
+                        quote=text[at:stop],
+                    )
                 continue
-            self.add("other_value", f"states {operation} {key}={value}; the decision is {self.operation} "
-                     f"{self.key}={self.value}", start, end, quote=text[at:stop])
+            self.add(
+                "other_value",
+                f"states {operation} {key}={value}; the decision is {self.operation} {self.key}={self.value}",
+                start,
+                end,
+                quote=text[at:stop],
+            )
         if block.kind in _PROSE_KINDS and self.words.body.search(text):
             prose = _CODE_REGION.sub(lambda m: BLANK * len(m.group()), text)
             for match in self.words.body.finditer(prose):
                 start, end = shown.span(match.start(), match.end())
-                self.add("broken_form", "a directive is written in prose, without the backticks of a quote",
-                         start, end, quote=match.group())
+                self.add(
+                    "broken_form",
+                    "a directive is written in prose, without the backticks of a quote",
+                    start,
+                    end,
+                    quote=match.group(),
+                )
 
     def _code_forms(self, block: AnswerBlock, text: str) -> list[Statement]:
         """The statements only code makes in ``text`` (a block's shown text, or it with its markup taken
@@ -604,8 +692,18 @@ class _Check:
         span or element, or two a chat window shows as one statement: `existing_path`: `overwrite`), and
         a flag with ``=`` (``--existing-path=x``)."""
         found: list[Statement] = []
-        if block.kind in _CODE_KINDS or block.code or "--" in text or (block.spans and (_COLON_EDGE.search(text) is not None
-                              or any(_CODE_ONLY.search(span.content) is not None for span in block.spans))):
+        if (
+            block.kind in _CODE_KINDS
+            or block.code
+            or "--" in text
+            or (
+                block.spans
+                and (
+                    _COLON_EDGE.search(text) is not None
+                    or any(_CODE_ONLY.search(span.content) is not None for span in block.spans)
+                )
+            )
+        ):
             found = list(self.words.code_statements(text))
         if found and block.kind not in _CODE_KINDS:
             opens = [m.start() for m in _CODE_REGION.finditer(text)]
@@ -614,8 +712,13 @@ class _Check:
             def in_code(at: int) -> bool:
                 k = bisect.bisect_right(opens, at) - 1
                 return k >= 0 and at < closes[k]
-            found = [st for st in found if (in_code(st.start) and in_code(st.end - 1))
-                     or (text.startswith("--", st.start) and "=" in text[st.start:st.end])]
+
+            found = [
+                st
+                for st in found
+                if (in_code(st.start) and in_code(st.end - 1))
+                or (text.startswith("--", st.start) and "=" in text[st.start : st.end])
+            ]
         return found
 
     def _table_statements(self, block: AnswerBlock, text: str) -> list[Statement]:
@@ -646,8 +749,9 @@ class _Check:
             value, value_at = _cell_token(text, c, d)
             if not value or any(ch.isspace() for ch in value) or value in self.words.type_names:
                 continue
-            if line == header and not (CODE_MARK in text[c:d] or value[0] in "\"'" or value[0].isdigit()
-                                       or value in self.words.values):
+            if line == header and not (
+                CODE_MARK in text[c:d] or value[0] in "\"'" or value[0].isdigit() or value in self.words.values
+            ):
                 continue  # a column's title
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
                 value = value[1:-1]
@@ -663,61 +767,116 @@ class _Check:
             seen, quote = seen.replace(CODE_MARK, ""), quote.replace(CODE_MARK, "`")
         name = self.words.name_of(statement.name)  # a language form's name, None for another spelling
         if not seen.isascii() or not seen.isprintable():
-            self.add("non_ascii_in_form", "the statement holds a non-ASCII or control character",
-                     start, end, quote=quote)
+            self.add(
+                "non_ascii_in_form", "the statement holds a non-ASCII or control character", start, end, quote=quote
+            )
         elif name == self.version_name:
             if not self.words.agrees(statement.value, self.version):
-                self.add("other_version", f"states version {statement.value}, not {self.version}",
-                         start, end, quote=quote)
+                self.add(
+                    "other_version", f"states version {statement.value}, not {self.version}", start, end, quote=quote
+                )
         elif name is None and self.version_name in self.words.spelt_as(statement.name):
-            self.add("other_version", f"states {statement.name}={statement.value}, not "
-                     f"{self.version_name}={self.version}: {statement.name} is no way a language writes "
-                     f"{self.version_name}", start, end, quote=quote)
+            self.add(
+                "other_version",
+                f"states {statement.name}={statement.value}, not "
+                f"{self.version_name}={self.version}: {statement.name} is no way a language writes "
+                f"{self.version_name}",
+                start,
+                end,
+                quote=quote,
+            )
         elif self.context and (name is None or name not in self.agreed):
-            self.add("other_value", f"states {statement.name}={statement.value}: not a key every eligible page "
-                     f"agrees on (agreed: {', '.join(f'{k}={v}' for k, v in self.agreed.items())})",
-                     start, end, quote=quote)
+            self.add(
+                "other_value",
+                f"states {statement.name}={statement.value}: not a key every eligible page "
+                f"agrees on (agreed: {', '.join(f'{k}={v}' for k, v in self.agreed.items())})",
+                start,
+                end,
+                quote=quote,
+            )
         elif self.context and name is not None:
             if not self.words.agrees(statement.value, self.agreed[name]):
-                self.add("other_value", f"states {statement.name}={statement.value}; the pages agree on "
-                         f"{name}={self.agreed[name]}", start, end, quote=quote)
+                self.add(
+                    "other_value",
+                    f"states {statement.name}={statement.value}; the pages agree on {name}={self.agreed[name]}",
+                    start,
+                    end,
+                    quote=quote,
+                )
         elif name is None:
-            self.add("other_value", f"states {statement.name}={statement.value}: {statement.name} is no way a "
-                     f"language writes {self.key}; an answer states only the decision's {self.key}={self.value}",
-                     start, end, quote=quote)
+            self.add(
+                "other_value",
+                f"states {statement.name}={statement.value}: {statement.name} is no way a "
+                f"language writes {self.key}; an answer states only the decision's {self.key}={self.value}",
+                start,
+                end,
+                quote=quote,
+            )
         elif name != self.key:
-            self.add("other_value", f"states another key, {statement.name}={statement.value}: an answer states "
-                     f"only the decision's {self.key}={self.value}", start, end, quote=quote)
+            self.add(
+                "other_value",
+                f"states another key, {statement.name}={statement.value}: an answer states "
+                f"only the decision's {self.key}={self.value}",
+                start,
+                end,
+                quote=quote,
+            )
         elif not self.words.agrees(statement.value, self.value):
-            self.add("other_value", f"states {statement.name}={statement.value}; the decision is "
-                     f"{self.key}={self.value}", start, end, quote=quote)
+            self.add(
+                "other_value",
+                f"states {statement.name}={statement.value}; the decision is {self.key}={self.value}",
+                start,
+                end,
+                quote=quote,
+            )
         return len(self.findings) > before
 
     def _quote(self, content: str, start: int, end: int, citations: list[_Citation]) -> None:
         # the two kinds of CORPUS_WIDE_FINDINGS: the only findings that look beyond the decision's sources
         if not content.isascii() or not content.isprintable():
-            self.add("non_ascii_in_form", "the quote holds a non-ASCII or control character",
-                     start, end, quote=content)
+            self.add("non_ascii_in_form", "the quote holds a non-ASCII or control character", start, end, quote=content)
             return
         line = bisect.bisect_right(self.reading.line_ends, end - 1)
         k = bisect.bisect_left(self.citation_starts, end)
         after = citations[k] if k < len(citations) and citations[k].line == line else None
         if after is None:
-            self.add("quote_without_citation", "a quoted directive has no citation after it on its line",
-                     start, end, quote=content)
+            self.add(
+                "quote_without_citation",
+                "a quoted directive has no citation after it on its line",
+                start,
+                end,
+                quote=content,
+            )
             return
         source_id, claim_line = after.source_id, after.claim_line
         claim = self.claims.get((source_id, claim_line))
         if claim is not None and claim["quote"] == content:
             return
         if content in self.corpus.quote_index:
-            kind, detail = "misattributed", ("this text is in a pinned source, but it is not the claim at "
-                                             + ANSWER_FORM.citation.format(source_id=source_id, line=claim_line))
+            kind, detail = (
+                "misattributed",
+                (
+                    "this text is in a pinned source, but it is not the claim at "
+                    + ANSWER_FORM.citation.format(source_id=source_id, line=claim_line)
+                ),
+            )
         else:
             kind, detail = "quote_not_found", "no pinned source contains this directive"
-        self.findings.append(build(Finding, FINDING_FIELDS, {
-            "kind": kind, "detail": detail, "start": start, "end": end, "quote": content,
-            "source_id": source_id, "line": claim_line}))
+        self.findings.append(
+            build(
+                Finding,
+                FINDING_FIELDS,
+                {
+                    "kind": kind,
+                    "detail": detail,
+                    "start": start,
+                    "end": end,
+                    "quote": content,
+                    "source_id": source_id,
+                    "line": claim_line,
+                },
+            )
+        )
 
 
 def load_decision(path: str) -> Any:
@@ -731,6 +890,7 @@ def load_decision(path: str) -> Any:
     ``invalid_decision`` for an object that repeats a key, which readers
     disagree on (the last or the first wins), as the manifest refuses it.
     """
+
     def unreadable(reason: str, detail: str) -> DecisionError:
         return DecisionError("decision_unreadable", detail, path=path)
 
@@ -743,8 +903,10 @@ def load_decision(path: str) -> Any:
         return parse_strict(text)
     except JsonProblem as problem:
         if problem.kind == "duplicate_key":
-            raise DecisionError("invalid_decision", f"{printable(problem.message)}: a decision never "
-                                "repeats a key", path=path) from None
+            raise DecisionError(
+                "invalid_decision", f"{printable(problem.message)}: a decision never repeats a key", path=path
+            ) from None
         where = f" at line {problem.line}, column {problem.column}" if problem.line is not None else ""
-        raise DecisionError("decision_unreadable", f"not JSON ({printable(problem.message)[:120]}{where})",
-                            path=path) from None
+        raise DecisionError(
+            "decision_unreadable", f"not JSON ({printable(problem.message)[:120]}{where})", path=path
+        ) from None

@@ -60,8 +60,15 @@ def control_findings(text: str) -> list[Finding]:
         return []
     found = []
     for match in CONTROLS.finditer(text):
-        detail = (f"{_name(match.group()[0])}: a terminal or a chat window shows this answer otherwise than "
-                  "its text; write it without control characters")
-        found.append(build(Finding, FINDING_FIELDS, {"kind": "control_character", "detail": detail,
-                                                     "start": match.start(), "end": match.end()}))
+        detail = (
+            f"{_name(match.group()[0])}: a terminal or a chat window shows this answer otherwise than "
+            "its text; write it without control characters"
+        )
+        found.append(
+            build(
+                Finding,
+                FINDING_FIELDS,
+                {"kind": "control_character", "detail": detail, "start": match.start(), "end": match.end()},
+            )
+        )
     return found

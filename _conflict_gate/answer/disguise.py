@@ -34,10 +34,14 @@ __all__ = ["calls", "go_pins", "pairs", "resolve_disguises"]
 
 #: LaTeX that typesets its argument as text, or a name's underscore, or spacing; Mermaid's entity
 #: codes (``#61;``, ``#quot;``); arrows (Unicode, ``->`` between spaces or code edges, LaTeX's).
-_LATEX_WRAPPER: Final = (r"\\(?:mathrm|mathtt|mathsf|mathit|mathbf|mathnormal|text|texttt|textrm|textsf|textit"
-                         r"|textbf|textnormal|textup|operatorname\*?|mbox|hbox|emph)[^\S\r\n]*\{")
-_ARROW: Final = (r"[\u2192\u21d2\u21a6\u27f6\u27f9\u27fc\u2794\u279c\u27a1]"
-                 rf"|(?<=[\s`{CODE_MARK}])(?:-{{1,2}}>|<-)(?=[\s`{CODE_MARK}])")
+_LATEX_WRAPPER: Final = (
+    r"\\(?:mathrm|mathtt|mathsf|mathit|mathbf|mathnormal|text|texttt|textrm|textsf|textit"
+    r"|textbf|textnormal|textup|operatorname\*?|mbox|hbox|emph)[^\S\r\n]*\{"
+)
+_ARROW: Final = (
+    r"[\u2192\u21d2\u21a6\u27f6\u27f9\u27fc\u2794\u279c\u27a1]"
+    rf"|(?<=[\s`{CODE_MARK}])(?:-{{1,2}}>|<-)(?=[\s`{CODE_MARK}])"
+)
 _CODES: Final = r"#(?P<code>[0-9]{1,7});|#(?P<named>quot|apos|amp|lt|gt|equals|colon|num|nbsp);"
 #: Outside LaTeX: arrows and entity codes only (a brace or a dollar of other code stays: taking it out
 #: of JSON would open no object, ``"existing_path": {`` then reading as a value).
@@ -48,9 +52,19 @@ _LATEX: Final = re.compile(
     rf"(?P<drop>{_LATEX_WRAPPER}|[{{}}$&]|\\(?=[_#&%$])|\\(?:begin|end)\{{[A-Za-z*]*\}}|\\\\)"
     r"|(?P<space>\\[,;:! ]|\\q?quad\b)"
     r"|(?P<arrow>\\(?:to|rightarrow|Rightarrow|mapsto|longrightarrow|Longrightarrow|longmapsto|coloneqq"
-    rf"|equiv|gets|leftarrow)\b|{_ARROW})|{_CODES}")
-_NAMED: Final = {"quot": '"', "apos": "'", "amp": "&", "lt": "<", "gt": ">", "equals": "=", "colon": ":",
-                 "num": "#", "nbsp": " "}
+    rf"|equiv|gets|leftarrow)\b|{_ARROW})|{_CODES}"
+)
+_NAMED: Final = {
+    "quot": '"',
+    "apos": "'",
+    "amp": "&",
+    "lt": "<",
+    "gt": ">",
+    "equals": "=",
+    "colon": ":",
+    "num": "#",
+    "nbsp": " ",
+}
 _LATEX_TRIGGER: Final = re.compile(r"\\[A-Za-z_]")
 #: What makes a block worth the disguise reading: a backslash, an entity code or an arrow.
 _TRIGGER: Final = re.compile(r"[\\\u2192\u21d2\u21a6\u27f6\u27f9\u27fc\u2794\u279c\u27a1]|->|<-|#[0-9a-z]+;")
@@ -81,7 +95,7 @@ def resolve_disguises(text: str) -> tuple[str, Callable[[int], int]] | None:
 
     pattern = _LATEX if _LATEX_TRIGGER.search(text) is not None else _DISGUISE
     for match in pattern.finditer(text):
-        put(text[at:match.start()], at, True)
+        put(text[at : match.start()], at, True)
         groups = match.groupdict()
         if groups.get("space") is not None:
             put(" ", match.start())
@@ -110,7 +124,8 @@ def resolve_disguises(text: str) -> tuple[str, Callable[[int], int]] | None:
 #: ``withExistingPath("v")``, ``.existingPath("v")``; the value quoted or starting with a digit.
 _CALL: Final = re.compile(
     r"(?:(?<=\.)|(?<![A-Za-z0-9_.\-]))(?P<prefix>(?:set|with|Set|With)_?)?(?P<name>[A-Za-z][A-Za-z0-9_]*)"
-    r"[^\S\r\n]*\([^\S\r\n]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[0-9][^\s,()]*))[^\S\r\n]*\)")
+    r"[^\S\r\n]*\([^\S\r\n]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[0-9][^\s,()]*))[^\S\r\n]*\)"
+)
 
 
 def calls(words: FormWords, text: str) -> Iterator[Statement]:
@@ -122,7 +137,7 @@ def calls(words: FormWords, text: str) -> Iterator[Statement]:
         return
     for match in _CALL.finditer(text):
         name = match.group("name")
-        if match.group("prefix") is None and text[match.start() - 1:match.start()] != ".":
+        if match.group("prefix") is None and text[match.start() - 1 : match.start()] != ".":
             continue
         if not words.spelt_as(name):
             continue
@@ -145,7 +160,8 @@ def go_pins(words: FormWords, text: str) -> Iterator[Statement]:
         return
     pattern = re.compile(
         rf"(?<![A-Za-z0-9_.\-/])(?:[A-Za-z0-9_.\-~]+/)+(?i:{'|'.join(map(re.escape, sorted(names)))})"
-        rf"(?:/v[0-9]+)?(?:[^\S\r\n]+|@)(?P<version>v[0-9][^\s'\"`(){CODE_MARK}]*)")
+        rf"(?:/v[0-9]+)?(?:[^\S\r\n]+|@)(?P<version>v[0-9][^\s'\"`(){CODE_MARK}]*)"
+    )
     for match in pattern.finditer(text):
         value = match.group("version").rstrip(SEPARATORS)
         if len(value) > 1:  # Go writes every version with a v: v1.0 states 1.0
@@ -157,7 +173,8 @@ def go_pins(words: FormWords, text: str) -> Iterator[Statement]:
 #: "existing_path", "overwrite")``, ``os.environ.setdefault("QUILL_EXISTING_PATH", "overwrite")``.
 _PAIR: Final = re.compile(
     r"(?<=[(\[{,])[^\S\r\n]*[\"'](?P<name>[A-Za-z][A-Za-z0-9_\-]*)[\"'](?=[^\S\r\n]*,[^\S\r\n]*"
-    r"(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[0-9][^\s,()\]}]*))(?P<end>)[^\S\r\n]*[,)\]}])")
+    r"(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[0-9][^\s,()\]}]*))(?P<end>)[^\S\r\n]*[,)\]}])"
+)
 
 
 def pairs(words: FormWords, text: str) -> Iterator[Statement]:
@@ -173,8 +190,8 @@ def pairs(words: FormWords, text: str) -> Iterator[Statement]:
     for match in _PAIR.finditer(text):
         name = match.group("name")
         for prefix in prefixes:
-            if name.startswith(prefix) and words.spelt_as(name[len(prefix):]):
-                name = name[len(prefix):]
+            if name.startswith(prefix) and words.spelt_as(name[len(prefix) :]):
+                name = name[len(prefix) :]
         if not words.spelt_as(name):
             continue
         value = match.group("dq") if match.group("dq") is not None else match.group("sq")

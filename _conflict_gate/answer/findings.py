@@ -25,7 +25,7 @@ from .forms import (
 from .html import HIDING_ELEMENTS
 from .reader import AnswerBlock, AnswerReading, Mapped
 
-__all__ = ['finding', 'reading_findings']
+__all__ = ["finding", "reading_findings"]
 
 
 def finding(kind: str, detail: str, start: int | None, end: int | None, **extra: Any) -> Finding:
@@ -84,8 +84,9 @@ def reading_findings(reading: AnswerReading, words: FormWords) -> list[Finding]:
 def _outside(reading: AnswerReading) -> Mapped:
     """The text of the answer outside every block's lines (container markers, indentation, blank
     lines, what a block past the limits did not take), each stretch on a line of its own."""
-    covered = sorted((start, end) for block in reading.blocks
-                     for start, end in zip(block.raw.origins, block.raw.ends) if end > start)
+    covered = sorted(
+        (start, end) for block in reading.blocks for start, end in zip(block.raw.origins, block.raw.ends) if end > start
+    )
     text = reading.text
     parts, starts, origins, strides, ends = [], [], [], [], []
     at = length = 0
@@ -113,13 +114,24 @@ def _near_names(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
         plain, where = resolved
         found += [(where(start), where(end - 1) + 1, name) for start, end, name in words.near_names(plain)]
     for start, end, name in found:
-        out.add("look_alike", f"{name!r} reads as a name of the answer form but is spelt otherwise; "
-                "write the name exactly, or not as name=value", *block.shown.span(start, end), quote=name)
+        out.add(
+            "look_alike",
+            f"{name!r} reads as a name of the answer form but is spelt otherwise; "
+            "write the name exactly, or not as name=value",
+            *block.shown.span(start, end),
+            quote=name,
+        )
 
 
 def _look_alike(out: _Findings, start: int, end: int, run: str) -> None:
-    out.add("look_alike", "this text reads as a form (a statement, a directive, a version) but holds "
-            "non-ASCII look-alikes; write the form in ASCII", start, end, quote=run)
+    out.add(
+        "look_alike",
+        "this text reads as a form (a statement, a directive, a version) but holds "
+        "non-ASCII look-alikes; write the form in ASCII",
+        start,
+        end,
+        quote=run,
+    )
 
 
 def _compare(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
@@ -134,18 +146,31 @@ def _compare(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
             continue
         span = block.raw.span(i, j)
         if _overlaps(span, block.hidden):
-            out.add("hidden_form", "form-like text a terminal shows and a chat window hides (in a comment, "
-                    "a tag, a link's destination or title, a definition, a fence's info string)", *span,
-                    quote=token)
+            out.add(
+                "hidden_form",
+                "form-like text a terminal shows and a chat window hides (in a comment, "
+                "a tag, a link's destination or title, a definition, a fence's info string)",
+                *span,
+                quote=token,
+            )
         else:
-            out.add("escaped_form", "form-like text a chat window shows otherwise than a terminal (escapes, "
-                    "character references)", *span, quote=token)
+            out.add(
+                "escaped_form",
+                "form-like text a chat window shows otherwise than a terminal (escapes, character references)",
+                *span,
+                quote=token,
+            )
     for kind, token, i, j in shown_tokens:
         if raw[(kind, token)] > 0:
             raw[(kind, token)] -= 1
             continue
-        out.add("escaped_form", "form-like text a chat window shows that a terminal does not (written with "
-                "character references or escapes)", *block.shown.span(i, j), quote=token)
+        out.add(
+            "escaped_form",
+            "form-like text a chat window shows that a terminal does not (written with "
+            "character references or escapes)",
+            *block.shown.span(i, j),
+            quote=token,
+        )
 
 
 def _hidden_code_statements(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
@@ -158,8 +183,12 @@ def _hidden_code_statements(out: _Findings, block: AnswerBlock, words: FormWords
             continue
         span = block.raw.span(statement.start, statement.end)
         if _overlaps(span, block.hidden):
-            out.add("hidden_form", "form-like text a terminal shows and a chat window may hide (a fence's "
-                    "info string)", *span, quote=block.raw.text[statement.start:statement.end])
+            out.add(
+                "hidden_form",
+                "form-like text a terminal shows and a chat window may hide (a fence's info string)",
+                *span,
+                quote=block.raw.text[statement.start : statement.end],
+            )
 
 
 def _doubts(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
@@ -168,14 +197,22 @@ def _doubts(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
     if not raw_tokens and not words.look_alikes.runs(block.raw.text):
         return
     if block.doubt is not None:
-        out.add("unclear_markup", f"readers may show this block differently: {block.doubt}; write the "
-                "forms in plain paragraphs", block.start, block.end)
+        out.add(
+            "unclear_markup",
+            f"readers may show this block differently: {block.doubt}; write the forms in plain paragraphs",
+            block.start,
+            block.end,
+        )
         return
     for _kind, token, i, j in raw_tokens:
         span = block.raw.span(i, j)
         if _overlaps(span, block.unsure):
-            out.add("unclear_markup", "a browser may end the raw HTML here elsewhere than a Markdown reader "
-                    "does, and show or hide this text", *span, quote=token)
+            out.add(
+                "unclear_markup",
+                "a browser may end the raw HTML here elsewhere than a Markdown reader does, and show or hide this text",
+                *span,
+                quote=token,
+            )
 
 
 def _pairing(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
@@ -184,8 +221,9 @@ def _pairing(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
     if block.plain:  # the same pairing: only the runs left open
         for match in _BACKTICK_RUN.finditer(block.shown.text):
             if words.begun.match(block.shown.text, match.end()):
-                out.add("broken_form", "a backtick is not closed on its line",
-                        *block.shown.span(match.start(), match.end()))
+                out.add(
+                    "broken_form", "a backtick is not closed on its line", *block.shown.span(match.start(), match.end())
+                )
         return
     raw = block.raw
     naive: dict[tuple[int, int], str] = {}
@@ -194,20 +232,31 @@ def _pairing(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
         for at, length, end in _naive_pairs(line):
             if end < 0:
                 if words.begun.match(line, at + length):
-                    out.add("broken_form", "a backtick is not closed on its line",
-                            *raw.span(line_start + at, line_start + at + length))
+                    out.add(
+                        "broken_form",
+                        "a backtick is not closed on its line",
+                        *raw.span(line_start + at, line_start + at + length),
+                    )
                 continue
-            naive[raw.span(line_start + at, line_start + end)] = line[at + length:end - length]
+            naive[raw.span(line_start + at, line_start + end)] = line[at + length : end - length]
         line_start += len(line) + 1
     paired = {(span.start, span.end): span.content for span in block.spans}
     for span in sorted(naive.keys() - paired.keys()):
         if words.formish(naive[span]):
-            out.add("unclear_markup", "a terminal's reader pairs these backticks, a Markdown reader does not "
-                    "(an escape, an autolink or raw HTML shifts the pairing)", *span)
+            out.add(
+                "unclear_markup",
+                "a terminal's reader pairs these backticks, a Markdown reader does not "
+                "(an escape, an autolink or raw HTML shifts the pairing)",
+                *span,
+            )
     for span in sorted(paired.keys() - naive.keys()):
         if words.formish(paired[span]):
-            out.add("unclear_markup", "a Markdown reader pairs these backticks otherwise than a terminal's "
-                    "reader (over a line end, or around an escape)", *span)
+            out.add(
+                "unclear_markup",
+                "a Markdown reader pairs these backticks otherwise than a terminal's "
+                "reader (over a line end, or around an escape)",
+                *span,
+            )
 
 
 #: A start tag that hides or reorders its content, or may (an inline style can hide it: ``display:none``;
@@ -216,7 +265,9 @@ def _pairing(out: _Findings, block: AnswerBlock, words: FormWords) -> None:
 #: ``color`` attribute (HTML 13.2.5: attributes are apart by ASCII whitespace, ``/`` or a quote ending a value).
 _HIDING_TAG: Final = re.compile(
     rf"<(?:(?:{'|'.join(sorted(HIDING_ELEMENTS))})(?![A-Za-z0-9-])|[A-Za-z][A-Za-z0-9-]*"
-    r"[^>]*?[\t\n\f\r \"'/](?:hidden|style|dir|color)(?=[\t\n\f\r =/>]|\Z))", re.IGNORECASE | re.ASCII)
+    r"[^>]*?[\t\n\f\r \"'/](?:hidden|style|dir|color)(?=[\t\n\f\r =/>]|\Z))",
+    re.IGNORECASE | re.ASCII,
+)
 
 
 def _hiding_markup(out: _Findings, reading: AnswerReading, block: AnswerBlock, words: FormWords) -> None:
@@ -230,10 +281,15 @@ def _hiding_markup(out: _Findings, reading: AnswerReading, block: AnswerBlock, w
     for _kind, token, i, j in words.tokens(block.raw.text, raw=True):
         start, end = block.raw.span(i, j)
         if start > first:
-            out.add("unclear_markup", "raw HTML before this text hides or reorders its content or may (a "
-                    "hidden, style, dir or color attribute, or an element that hides, strikes out or reorders "
-                    "what it holds): a chat window may not show it as written",
-                    start, end, quote=token)
+            out.add(
+                "unclear_markup",
+                "raw HTML before this text hides or reorders its content or may (a "
+                "hidden, style, dir or color attribute, or an element that hides, strikes out or reorders "
+                "what it holds): a chat window may not show it as written",
+                start,
+                end,
+                quote=token,
+            )
 
 
 def _naive_pairs(line: str) -> list[tuple[int, int, int]]:
@@ -271,6 +327,7 @@ def _links(out: _Findings, reading: AnswerReading, block: AnswerBlock) -> None:
     def in_link_text(start: int, end: int) -> bool:
         k = bisect.bisect_right(text_starts, start) - 1
         return k >= 0 and reach[k] >= end
+
     for match in _CITATION_TOKEN.finditer(block.raw.text):
         token, i, j = match.group(), match.start(), match.end()
         if not token.endswith("]"):
@@ -278,8 +335,13 @@ def _links(out: _Findings, reading: AnswerReading, block: AnswerBlock) -> None:
         start, end = block.raw.span(i, j)
         label = " ".join(token[1:-1].split()).casefold()
         if end in block.links or label in reading.labels or in_link_text(start, end):
-            out.add("unclear_markup", "this citation renders as a link, without its brackets; write it as "
-                    "plain text", start, end, quote=token)
+            out.add(
+                "unclear_markup",
+                "this citation renders as a link, without its brackets; write it as plain text",
+                start,
+                end,
+                quote=token,
+            )
 
 
 def _broken_citations(out: _Findings, text: str) -> None:
@@ -289,9 +351,12 @@ def _broken_citations(out: _Findings, text: str) -> None:
         match = _CITATION.match(text, pos)
         if match is None or not match.group().isascii():
             end = text.find("]", pos)
-            out.add("broken_form", "a citation is begun but is not "
-                    f"{ANSWER_FORM.citation.format(source_id='ID', line='LINE')} in ASCII",
-                    pos, end + 1 if end != -1 else len(text))
+            out.add(
+                "broken_form",
+                f"a citation is begun but is not {ANSWER_FORM.citation.format(source_id='ID', line='LINE')} in ASCII",
+                pos,
+                end + 1 if end != -1 else len(text),
+            )
         pos = text.find(_CITATION_START, pos + 1)
     for match in _BRACKETED.finditer(text):
         _bracket(out, match.group(), match.start(), match.end())
@@ -311,5 +376,10 @@ def _bracket(out: _Findings, segment: str, start: int, end: int) -> None:
         return  # judged as a citation
     normalized = unicodedata.normalize("NFKC", segment).casefold()
     if _CITATION_LIKE.search(normalized) or (not segment.isascii() and "source" in normalized):
-        out.add("broken_form", "text that looks like a citation is not the citation form (ASCII only)",
-                start, end, quote=segment)
+        out.add(
+            "broken_form",
+            "text that looks like a citation is not the citation form (ASCII only)",
+            start,
+            end,
+            quote=segment,
+        )

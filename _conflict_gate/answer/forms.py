@@ -51,7 +51,7 @@ from ..manifest.grammar import Grammar
 from ..reading.lookalike import CONFUSABLES, RUN_BREAKS, LookAlikes
 from .reader import CODE_MARK
 
-__all__ = ['BLANK', 'NEAR_MIN_LENGTH', 'SEPARATORS', 'FormWords', 'Statement', 'near_name', 'resolve_markup']
+__all__ = ["BLANK", "NEAR_MIN_LENGTH", "SEPARATORS", "FormWords", "Statement", "near_name", "resolve_markup"]
 
 #: What a quote's content is replaced with before statements are read around it: a lone surrogate,
 #: which no answer holds, and which no statement, directive or value takes.
@@ -128,8 +128,27 @@ _LITERAL: Final = re.compile(r"\"([^\"\r\n]*)\"|'([^'\r\n]*)'")
 _NEVER: Final = r"[^\s\S]"
 #: Type names of Python and TypeScript: as a colon form's unquoted value (``existing_path: str``), an
 #: annotation, not a value (unless the grammar has a value of that name).
-_TYPE_NAMES: Final = frozenset({"str", "int", "float", "bool", "bytes", "object", "string", "number", "boolean",
-                                "any", "unknown", "Any", "Optional", "Literal", "Union", "Path", "PathLike"})
+_TYPE_NAMES: Final = frozenset(
+    {
+        "str",
+        "int",
+        "float",
+        "bool",
+        "bytes",
+        "object",
+        "string",
+        "number",
+        "boolean",
+        "any",
+        "unknown",
+        "Any",
+        "Optional",
+        "Literal",
+        "Union",
+        "Path",
+        "PathLike",
+    }
+)
 #: A decorator or a handle in a code span (``@quill.task``, ``@retry(times=3)``, ``@docs-team``): not a quote.
 _DECORATOR: Final = re.compile(r"@[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0-9_\-]*)*(?:\(.*\))?", re.DOTALL)
 #: What the value of a statement is read with: sentence punctuation and emphasis after it do not count.
@@ -181,63 +200,78 @@ class FormWords:
         name = rf"{prefix}(?P<name>{_words(spellings, _NAME_CHARS)})"
         subscript = r"(?:[\"']\])?"  # opts["existingPath"] = v
         annotation = rf"(?:{_SPACES}:{_SPACES}[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]*\])?)?"  # a type annotation
-        value = (rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>")
+        value = rf"(?:\"(?P<dq>[^\"\r\n{CODE_MARK}]*)\"|'(?P<sq>[^'\r\n{CODE_MARK}]*)'|(?P<bare>"
         # a code span's (or code element's) edge between the name and the value is read through: a
         # reader sees `existing_path`=overwrite as one statement
-        self.statement = re.compile(rf"{name}{_atomic(_MARKS)}{subscript}{annotation}{_atomic(_CODE_GAP)}{_ASSIGN}=(?!=)"
-                                    rf"{_atomic(_CODE_GAP)}"
-                                    + value + _VALUE_RUN + "))")
-        self.raw_statement = re.compile(rf"{name}{_atomic(_RAW_EDGES)}{subscript}{annotation}{_atomic(_RAW_GAP)}{_ASSIGN}=(?!=)"
-                                        rf"{_atomic(_RAW_GAP)}"
-                                        + value + _RAW_VALUE_RUN + "))")
+        self.statement = re.compile(
+            rf"{name}{_atomic(_MARKS)}{subscript}{annotation}{_atomic(_CODE_GAP)}{_ASSIGN}=(?!=)"
+            rf"{_atomic(_CODE_GAP)}" + value + _VALUE_RUN + "))"
+        )
+        self.raw_statement = re.compile(
+            rf"{name}{_atomic(_RAW_EDGES)}{subscript}{annotation}{_atomic(_RAW_GAP)}{_ASSIGN}=(?!=)"
+            rf"{_atomic(_RAW_GAP)}" + value + _RAW_VALUE_RUN + "))"
+        )
         keys = sorted({variant for name in self.names if name not in RESERVED_KEYS for variant in _spellings(name)})
         #: In code only: ``name: value`` (YAML, JS objects, Python dicts), ``"name": value`` (JSON), and
         #: ``--name value`` / ``--name=value`` (a command's flag; not ``--version``, which prints one).
         self.colon_statement = re.compile(
             rf"(?P<name>{_words(spellings, _NAME_CHARS_UNDERSCORE)}){_atomic(_COLON_LEAD)}"
-            rf"(?::=|:(?![:=])|=>){_atomic(_LINE_CODE_GAP)}" + value + _VALUE_RUN + "))")
+            rf"(?::=|:(?![:=])|=>){_atomic(_LINE_CODE_GAP)}" + value + _VALUE_RUN + "))"
+        )
         word = _words(spellings, _NAME_CHARS_UNDERSCORE)
         #: In code only: a colon form whose value is on the next line, indented (YAML's plain or block scalar,
         #: ``existing_path: |``; pretty-printed JSON), that line not a mapping's key, a list or an object opened.
         self.next_line_statement = re.compile(
             rf"(?P<name>{word})[\"']?{_SPACES}:{_SPACES}(?:[|>][-+0-9]*{_SPACES})?(?:#[^\r\n]*)?\r?\n"
-            rf"(?:{_SPACES}\r?\n)*[^\S\r\n]+(?![-\[{{#])(?![^\r\n]*:(?:\s|\Z))"
-            + value + _VALUE_RUN + "))")
+            rf"(?:{_SPACES}\r?\n)*[^\S\r\n]+(?![-\[{{#])(?![^\r\n]*:(?:\s|\Z))" + value + _VALUE_RUN + "))"
+        )
         #: In code only: setattr(o, "name", v), #define NAME v, and an XML element <name>v</name>.
         self.setattr_statement = re.compile(
             rf"\bsetattr\({_SPACES}[^,()\r\n]*,{_SPACES}[\"'](?P<name>{word})[\"']{_SPACES},{_SPACES}"
-            + value + _VALUE_RUN + "))")
+            + value
+            + _VALUE_RUN
+            + "))"
+        )
         self.define_statement = re.compile(
-            rf"#{_SPACES}define[^\S\r\n]+(?P<name>{word})[^\S\r\n]+" + value + _VALUE_RUN + "))")
+            rf"#{_SPACES}define[^\S\r\n]+(?P<name>{word})[^\S\r\n]+" + value + _VALUE_RUN + "))"
+        )
         self.element_statement = re.compile(
             rf"<(?P<name>{word})>{_SPACES}(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[^<\s{CODE_MARK}{BLANK}]+)"
-            rf"{_SPACES}</(?P=name)>")
+            rf"{_SPACES}</(?P=name)>"
+        )
         flag = _words(keys, _NEVER)
         # a quoted flag name ("--existing-path") is followed by its value only as the next item of an argv
         # list (["--existing-path", "overwrite"]), never by the rest of a call (add_argument("--x", choices=...))
         self.flag_statement = re.compile(
             rf"(?<![A-Za-z0-9_.\-])--(?P<name>{flag})(?![A-Za-z0-9_.\-])"
             rf"(?:{_atomic(_LINE_CODE_GAP)}={_atomic(_LINE_CODE_GAP)}|[\"']{_SPACES},{_SPACES}(?=[\"'][^\-\"'\s])"
-            rf"|(?![\"']){_atomic(_LINE_CODE_GAP)}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))")
+            rf"|(?![\"']){_atomic(_LINE_CODE_GAP)}(?=[A-Za-z0-9\"']))" + value + _VALUE_RUN + "))"
+        )
         #: argparse's add_argument("--name", ..., default=v) and click's option("--name", ..., default=v): the
         #: default is the flag's value (at most a bounded stretch of the call, one level of parentheses in it).
         self.declared_flag = re.compile(
             rf"\b(?:add_argument|add_option|option|Option)\(\s*(?:[\"']-[A-Za-z0-9_\-]*[\"']\s*,\s*)*"
             rf"[\"']--(?P<name>{flag})[\"'](?:[^()]|\([^()]{{0,200}}\)){{0,400}}?\bdefault{_SPACES}={_SPACES}"
-            + value + _VALUE_RUN + "))")
-        self.begun = re.compile(rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))",
-                                re.IGNORECASE)
+            + value
+            + _VALUE_RUN
+            + "))"
+        )
+        self.begun = re.compile(
+            rf"[`{CODE_MARK}]*(?:@|\[[ \t]*source\b|(?:{alternatives}){_SPACES}=(?!=))", re.IGNORECASE
+        )
         self.shape = grammar.shape
-        bodies = "|".join(rf"(?<=(?ai:{re.escape(op)}))\s+(?ai:{'|'.join(map(re.escape, keys))})\s*="
-                          for op, keys in grammar.operations.items())
+        bodies = "|".join(
+            rf"(?<=(?ai:{re.escape(op)}))\s+(?ai:{'|'.join(map(re.escape, keys))})\s*="
+            for op, keys in grammar.operations.items()
+        )
         #: A directive's body (``create_copy existing_path=``): a code span holding one quotes a directive.
         self.body = re.compile(rf"{_words(list(grammar.operations), _NAME_CHARS_UNDERSCORE)}(?:{bodies})")
         self.directive_rest = re.compile(
             rf"[^\S\r\n]+([^\s=`{CODE_MARK}]+)[^\S\r\n]+([^\s=`{CODE_MARK}]+)"
-            rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*({_VALUE})")
+            rf"{_SPACES}=(?!=){_SPACES}[`{CODE_MARK}]*({_VALUE})"
+        )
         self.look_alikes = LookAlikes([grammar.namespace], folded=spellings)
-        self.near_targets = tuple(name.lower().replace("-", "_") for name in self.names
-                                  if len(name) >= NEAR_MIN_LENGTH)
+        self.near_targets = tuple(name.lower().replace("-", "_") for name in self.names if len(name) >= NEAR_MIN_LENGTH)
         #: Lower-case spellings that are a name's (its words joined by ``_``, ``-`` or nothing): not near-names.
         self.spelt = frozenset(variant.lower() for variant in spellings)
         values: set[str] = set()
@@ -250,18 +284,19 @@ class FormWords:
         self.pin = re.compile(
             rf"(?<![A-Za-z0-9_.\-/@])(?i:{products})(?:\[[^\]\s]*\])?"
             rf"(?:{_SPACES}(?P<op2>===|==|~=|>=|<=|!=)|(?P<op1>[@<>]))"
-            rf"{_SPACES}(?P<version>[\^~]?[vV]?[0-9][^\s'\"`){CODE_MARK}{BLANK}]*)")
+            rf"{_SPACES}(?P<version>[\^~]?[vV]?[0-9][^\s'\"`){CODE_MARK}{BLANK}]*)"
+        )
         #: In code: ``"quill": "^2.0"`` (package.json), ``quill = "^2.0"`` (Poetry, Cargo).
         self.code_pin = re.compile(
             rf"(?<![A-Za-z0-9_.\-/@])[\"']?(?i:{products})[\"']?{_SPACES}[:=]{_SPACES}"
-            rf"[\"'](?P<version>[\^~=<>!vV0-9*][^\"'\r\n]*)[\"']")
+            rf"[\"'](?P<version>[\^~=<>!vV0-9*][^\"'\r\n]*)[\"']"
+        )
         #: The values the grammar has for the names (a table's header cell holding one is a value, not a title).
         self.values = frozenset(values)
         #: Type names read as a colon form's unquoted value that are no value of the grammar: annotations.
         self.type_names = _TYPE_NAMES - values
 
-    def statements(self, text: str, raw: bool = False,
-                   pattern: re.Pattern[str] | None = None) -> Iterator[Statement]:
+    def statements(self, text: str, raw: bool = False, pattern: re.Pattern[str] | None = None) -> Iterator[Statement]:
         """Every statement in ``text``: a name, in any case, as a whole word (not after an ASCII letter, digit,
         ``_``, ``.`` or ``-``; an emphasis run of ``_ * ~`` at a word's start does not count), an
         optional type annotation, optional spaces, ``=`` not followed by ``=``, optional spaces,
@@ -270,7 +305,7 @@ class FormWords:
         as written (raw HTML in it), not as shown. ``pattern``: another statement pattern with the same
         groups (:attr:`colon_statement`, :attr:`flag_statement`), its values read the same way."""
         if pattern is None and "=" not in text:  # every statement holds one (a sound filter: the pattern is
-            return                                 # tried at every character)
+            return  # tried at every character)
         glued_run = _RAW_GLUED_RUN if raw else _GLUED_RUN
         openings: list[int] | None = None  # where each code span opens in shown text (its first code mark)
         if pattern is None:
@@ -281,7 +316,9 @@ class FormWords:
                 before = start - 1
                 while before > 0 and text[before - 1] in "_*~":
                     before -= 1
-                if before and (text[before - 1].isascii() and (text[before - 1].isalnum() or text[before - 1] in "_.-")):
+                if before and (
+                    text[before - 1].isascii() and (text[before - 1].isalnum() or text[before - 1] in "_.-")
+                ):
                     continue
             quoted = match.group("dq") if match.group("dq") is not None else match.group("sq")
             if quoted is not None:
@@ -294,14 +331,13 @@ class FormWords:
                 continue
             value = match.group("bare")
             # an ASCII value holds no foreign letter (the common case, without a call per character)
-            cut = len(value) if value.isascii() else next((i for i, ch in enumerate(value) if _foreign(ch)),
-                                                          len(value))
+            cut = len(value) if value.isascii() else next((i for i, ch in enumerate(value) if _foreign(ch)), len(value))
             core = value[:cut].rstrip(SEPARATORS)
             lead = len(core) - len(core.lstrip(_OPENERS))
             if not core[lead:]:
                 continue
             end = match.end("bare")
-            if cut == len(value) and not raw and text[end:end + 1] == CODE_MARK:
+            if cut == len(value) and not raw and text[end : end + 1] == CODE_MARK:
                 if openings is None:
                     openings = [m.start() for k, m in enumerate(_MARK_RUN.finditer(text)) if k % 2 == 0]
                 k = bisect.bisect_left(openings, end)
@@ -327,8 +363,12 @@ class FormWords:
         for statement in statements:
             operator = _OPERATOR.search(text, statement.start)
             at = operator.end() if operator is not None else statement.end
-            if operator is not None and operator.group() == "=>" and text[statement.start - 1:statement.start] \
-                    not in ("'", '"', ":") and not _NAMED_ARGUMENT.match(text, operator.end()):
+            if (
+                operator is not None
+                and operator.group() == "=>"
+                and text[statement.start - 1 : statement.start] not in ("'", '"', ":")
+                and not _NAMED_ARGUMENT.match(text, operator.end())
+            ):
                 continue  # a hash's key is quoted or a symbol; existingPath => ... is an arrow function, unless
                 # a quoted literal follows (SQL's named argument, existing_path => 'overwrite')
             while at < statement.end and text[at] in f" \t=`{CODE_MARK}":
@@ -342,8 +382,12 @@ class FormWords:
                 typed = _TYPE_ARGUMENTS.match(text, head.end())
                 if typed is not None:
                     for literal in _LITERAL.finditer(typed.group(1)):
-                        yield Statement(statement.name, literal.group(1) if literal.group(1) is not None
-                                        else literal.group(2), statement.start, typed.end())
+                        yield Statement(
+                            statement.name,
+                            literal.group(1) if literal.group(1) is not None else literal.group(2),
+                            statement.start,
+                            typed.end(),
+                        )
                 continue
             yield statement
             yield from _union(text, statement)
@@ -351,8 +395,9 @@ class FormWords:
             yield from self.statements(text, pattern=self.next_line_statement)
         if "--" in text:
             for statement in self.statements(text, pattern=self.flag_statement):
-                if text[statement.start + 2 + len(statement.name):][:1] in ("\"", "'") \
-                        and _DECLARATION.search(text, max(0, statement.start - 240), statement.start):
+                if text[statement.start + 2 + len(statement.name) :][:1] in ('"', "'") and _DECLARATION.search(
+                    text, max(0, statement.start - 240), statement.start
+                ):
                     continue  # a flag declared in a call (click.option("--x", "x", ...)): its default is read below
                 yield statement
             if "default" in text:
@@ -377,8 +422,12 @@ class FormWords:
             value = match.group("version").rstrip(SEPARATORS)
             operator = match.group("op2") or match.group("op1")
             if value:
-                yield Statement(version, value if operator in ("==", "===", "@") else operator + value,
-                                match.start(), match.start("version") + len(value))
+                yield Statement(
+                    version,
+                    value if operator in ("==", "===", "@") else operator + value,
+                    match.start(),
+                    match.start("version") + len(value),
+                )
         if code:
             for match in self.code_pin.finditer(text):
                 yield Statement(version, match.group("version"), match.start(), match.end())
@@ -423,8 +472,13 @@ class FormWords:
         decorator or a handle (``@quill.task``, ``@retry(times=3)``) unless it is the namespace's
         directive shape (``@quill``: a quote cut short); or it holds a directive's body,
         an operation of the grammar then one of its keys and ``=`` (a quote that lost its head)."""
-        if content[:1] == "@" and " " in content and "(" not in content and content.isascii() \
-                and content.rstrip() == content:
+        if (
+            content[:1] == "@"
+            and " " in content
+            and "(" not in content
+            and content.isascii()
+            and content.rstrip() == content
+        ):
             return True  # words apart outside parentheses: never a decorator (the common case, fast)
         normalized = content.strip() if content.isascii() else unicodedata.normalize("NFKC", content).strip()
         if normalized.startswith("@"):  # the namespace's shape (``@quill``, ``@quill ...``) is always one
@@ -433,10 +487,12 @@ class FormWords:
 
     def tokens(self, text: str, raw: bool = False) -> list[tuple[str, str, int, int]]:
         """The form-like text of ``text`` (as written when ``raw``, else as shown): ``(kind, text, start, end)``."""
-        found = [("citation", m.group().replace(CODE_MARK, "`"), m.start(), m.end())
-                 for m in _CITATION_TOKEN.finditer(text)]
-        found += [("statement", f"{s.name}={s.value.rstrip(_TRAILING)}", s.start, s.end)
-                  for s in self.statements(text, raw)]
+        found = [
+            ("citation", m.group().replace(CODE_MARK, "`"), m.start(), m.end()) for m in _CITATION_TOKEN.finditer(text)
+        ]
+        found += [
+            ("statement", f"{s.name}={s.value.rstrip(_TRAILING)}", s.start, s.end) for s in self.statements(text, raw)
+        ]
         found += [("directive", "@" + self.grammar.namespace, m.start(), m.end()) for m in self.shape.finditer(text)]
         return found
 
@@ -457,11 +513,14 @@ class FormWords:
 
 
 #: The start of a call that declares a flag, right before a quoted flag name (``add_argument("-e", ``).
-_DECLARATION: Final = re.compile(r"\b(?:add_argument|add_option|option|Option)\(\s*(?:[\"']-[A-Za-z0-9_\-]*[\"']"
-                                 r"\s*,\s*)*[\"']\Z")
+_DECLARATION: Final = re.compile(
+    r"\b(?:add_argument|add_option|option|Option)\(\s*(?:[\"']-[A-Za-z0-9_\-]*[\"']"
+    r"\s*,\s*)*[\"']\Z"
+)
 #: A quoted literal or a number after a hash rocket, then the argument's end: ``existing_path => 'overwrite')``.
-_NAMED_ARGUMENT: Final = re.compile(r"[^\S\r\n]*(?:\"[^\"\r\n]*\"|'[^'\r\n]*'|[0-9][0-9.]*)[^\S\r\n]*(?:[,)\]};]|$)",
-                                    re.MULTILINE)
+_NAMED_ARGUMENT: Final = re.compile(
+    r"[^\S\r\n]*(?:\"[^\"\r\n]*\"|'[^'\r\n]*'|[0-9][0-9.]*)[^\S\r\n]*(?:[,)\]};]|$)", re.MULTILINE
+)
 #: A YAML block scalar's indicator, a colon form's value on its line (``existing_path: >-``).
 _BLOCK_SCALAR: Final = re.compile(r"[|>][-+0-9]*")
 #: The operator of a colon form: ``:=``, ``:`` or a hash rocket ``=>``.
@@ -473,12 +532,16 @@ _UNION_MEMBER: Final = re.compile(r"[^\S\r\n]*\|[^\S\r\n]*(?:\"([^\"\r\n]*)\"|'(
 def _union(text: str, statement: Statement) -> Iterator[Statement]:
     """Each literal of a union after a statement's quoted value (``"refuse" | "overwrite"``): a value it
     states, as a ``Literal[...]``'s are."""
-    if text[statement.end - 1:statement.end] not in ("\"", "'"):
+    if text[statement.end - 1 : statement.end] not in ('"', "'"):
         return
     at = statement.end
     while (member := _UNION_MEMBER.match(text, at)) is not None:
-        yield Statement(statement.name, member.group(1) if member.group(1) is not None else member.group(2),
-                        statement.start, member.end())
+        yield Statement(
+            statement.name,
+            member.group(1) if member.group(1) is not None else member.group(2),
+            statement.start,
+            member.end(),
+        )
         at = member.end()
 
 
@@ -561,8 +624,10 @@ def _inside_word(text: str, start: int, end: int) -> bool:
 NEAR_MIN_LENGTH: Final = 6
 #: ``name=`` with a name of ASCII letters, digits, ``_`` and ``-``, as a whole word (not after an ASCII
 #: letter, digit, ``_``, ``.`` or ``-``), ``=`` not followed by ``=``.
-_NEAR: Final = re.compile(rf"(?<![A-Za-z0-9_.\-])[A-Za-z][A-Za-z0-9_\-]{{{NEAR_MIN_LENGTH - 1},}}"
-                          rf"(?={_SPACES}=(?!=))")
+_NEAR: Final = re.compile(
+    rf"(?<![A-Za-z0-9_.\-])[A-Za-z][A-Za-z0-9_\-]{{{NEAR_MIN_LENGTH - 1},}}"
+    rf"(?={_SPACES}=(?!=))"
+)
 
 
 def near_name(word: str, targets: Sequence[str]) -> bool:
@@ -581,8 +646,12 @@ def near_name(word: str, targets: Sequence[str]) -> bool:
         diffs = [i for i, (a, b) in enumerate(zip(folded, target)) if a != b]
         if len(diffs) <= 1:
             return True
-        if len(diffs) == 2 and diffs[1] == diffs[0] + 1 and folded[diffs[0]] == target[diffs[1]] \
-                and folded[diffs[1]] == target[diffs[0]]:
+        if (
+            len(diffs) == 2
+            and diffs[1] == diffs[0] + 1
+            and folded[diffs[0]] == target[diffs[1]]
+            and folded[diffs[1]] == target[diffs[0]]
+        ):
             return True
     return False
 
@@ -602,8 +671,10 @@ def _words(names: Sequence[str], not_after: str) -> str:
     for name in sorted(names, key=len, reverse=True):
         by_first.setdefault(name[0].lower(), []).append(name[1:])
     firsts = "".join(re.escape(ch) + re.escape(ch.upper()) for ch in by_first)
-    rests = "|".join(rf"(?<=[{re.escape(ch)}{re.escape(ch.upper())}])(?ai:{'|'.join(map(re.escape, rest))})"
-                     for ch, rest in by_first.items())
+    rests = "|".join(
+        rf"(?<=[{re.escape(ch)}{re.escape(ch.upper())}])(?ai:{'|'.join(map(re.escape, rest))})"
+        for ch, rest in by_first.items()
+    )
     return rf"[{firsts}](?<!{not_after}.)(?:{rests})"
 
 

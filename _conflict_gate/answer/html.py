@@ -23,13 +23,15 @@ __all__ = ["HIDING_ELEMENTS", "OpenHtml"]
 #: Elements whose content a browser hides, shows struck through or reorders (``bdo``), for which raw HTML opened in
 #: an earlier block may still be open around a later one (HTML 13.2.6: the parser keeps its stack
 #: of open elements across everything CommonMark passes through).
-HIDING_ELEMENTS: Final = frozenset({"template", "textarea", "title", "xmp", "plaintext", "noscript",
-                                    "dialog", "details", "del", "s", "strike", "bdo"})
+HIDING_ELEMENTS: Final = frozenset(
+    {"template", "textarea", "title", "xmp", "plaintext", "noscript", "dialog", "details", "del", "s", "strike", "bdo"}
+)
 _MARKUP: Final = re.compile(r"<(?:!--|\?|![A-Za-z\[]|(/?)([A-Za-z][A-Za-z0-9-]*))", re.ASCII)
 #: A ``hidden``, ``style``, ``dir`` or ``color`` attribute, which may hide or reorder content (HTML 13.2.5: attributes are apart by ASCII whitespace, a quote ends a value
 #: before one). Matched on the byte view: ASCII only, so a byte of a non-ASCII character is no space.
-_HIDDEN_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"'/](?:hidden|style|dir|color)(?:[\t\n\f\r =/>]|\Z)",
-                                      re.IGNORECASE | re.ASCII)
+_HIDDEN_ATTRIBUTE: Final = re.compile(
+    r"[\t\n\f\r \"'/](?:hidden|style|dir|color)(?:[\t\n\f\r =/>]|\Z)", re.IGNORECASE | re.ASCII
+)
 
 
 class OpenHtml:
@@ -54,8 +56,9 @@ class OpenHtml:
         if self.held is not None:
             at, end = self.held
             if end > offset:
-                return self._doubt(at, "HTML markup opened here is still open; a browser hides what "
-                                       "follows until it closes")
+                return self._doubt(
+                    at, "HTML markup opened here is still open; a browser hides what follows until it closes"
+                )
             self.held, self.pos = None, end
         while self.pos < offset:
             match = _MARKUP.search(view, self.pos, offset)
@@ -71,11 +74,11 @@ class OpenHtml:
                 # A comment, or a quoted value, runs on over this block; other markup ends at the
                 # first ">" of the tags the renderer writes around the block, before its text.
                 rendered = view[at:offset] + "> "  # a quoted value would run on past the ">"
-                if view.startswith("<!--", at) or \
-                        browser_markup_end(rendered, 0, Indexes(rendered)) > offset - at + 1:
+                if view.startswith("<!--", at) or browser_markup_end(rendered, 0, Indexes(rendered)) > offset - at + 1:
                     self.held = (at, end)
-                    return self._doubt(at, "HTML markup opened here is still open; a browser hides what "
-                                           "follows until it closes")
+                    return self._doubt(
+                        at, "HTML markup opened here is still open; a browser hides what follows until it closes"
+                    )
                 self.pos = offset
                 break
             name = (match.group(2) or "").lower()
@@ -87,8 +90,11 @@ class OpenHtml:
             self.pos = end
         still = [at for starts in self.open.values() for at in starts]
         if still:
-            return self._doubt(min(still), "an HTML element that hides or strikes out its content opened "
-                                           "here may still be open; a browser shows what follows inside it")
+            return self._doubt(
+                min(still),
+                "an HTML element that hides or strikes out its content opened "
+                "here may still be open; a browser shows what follows inside it",
+            )
         return None
 
     def _doubt(self, at: int, why: str) -> tuple[int, str]:

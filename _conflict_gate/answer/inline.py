@@ -20,8 +20,19 @@ from typing import Final, NamedTuple
 
 from ..reading.inlines import MAX_NESTING, TagFilter, View, inline_view
 
-__all__ = ["ANSWER_TAG_FILTER", "CODE_MARK", "EMPTY_MAPPED", "Builder", "CodeSpan", "InlineUnit", "Lines", "Mapped", "union", "view_pieces",
-           "within"]
+__all__ = [
+    "ANSWER_TAG_FILTER",
+    "CODE_MARK",
+    "EMPTY_MAPPED",
+    "Builder",
+    "CodeSpan",
+    "InlineUnit",
+    "Lines",
+    "Mapped",
+    "union",
+    "view_pieces",
+    "within",
+]
 
 _BACKTICKS: Final = re.compile(r"`+")
 _REFERENCE: Final = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -33,6 +44,7 @@ CODE_MARK: Final = "\udfff"
 #: How an answer's raw HTML is read: a chat window may or may not apply GFM's tag filter, so where the
 #: two readings differ the text is unsure (GFM 6.11; :class:`~_conflict_gate.reading.inlines.TagFilter`).
 ANSWER_TAG_FILTER: Final = TagFilter.IN_DOUBT
+
 
 class Mapped(NamedTuple):
     """A text and where each of its characters comes from in the answer (code points).
@@ -140,7 +152,7 @@ class Builder:
             line_end = lines.starts[k + 1] if k + 1 < len(lines.starts) else c + len(text) + 1
             take = min(len(text) - i, line_end - c)
             origin = lines.origins[k] + c - lines.starts[k]
-            self._piece(text[i:i + take], origin, 1, origin + take)
+            self._piece(text[i : i + take], origin, 1, origin + take)
             i += take
             c += take
             k += 1
@@ -151,8 +163,9 @@ class Builder:
             self._piece(text, self.lines.answer(c), 0, self.lines.answer(max(source_end - 1, c)) + 1)
 
     def build(self) -> Mapped:
-        return Mapped("".join(self.parts), tuple(self.starts), tuple(self.origins), tuple(self.strides),
-                      tuple(self.ends))
+        return Mapped(
+            "".join(self.parts), tuple(self.starts), tuple(self.origins), tuple(self.strides), tuple(self.ends)
+        )
 
 
 def view_pieces(view: View, content: str) -> list[tuple[str, int, int, int]]:
@@ -165,7 +178,7 @@ def view_pieces(view: View, content: str) -> list[tuple[str, int, int, int]]:
         if stride:
             pieces.append((piece, origin, 1, origin + len(piece)))
         else:
-            reference = _REFERENCE.match(content, origin) if content[origin:origin + 1] == "&" else None
+            reference = _REFERENCE.match(content, origin) if content[origin : origin + 1] == "&" else None
             if reference:
                 pieces.append((piece, origin, 0, reference.end()))
             elif origin > 0 and content[origin - 1] == "\\" and content[origin] == piece:
@@ -296,11 +309,15 @@ class InlineUnit:
         if view.gave_up:
             self.doubt = "brackets or parentheses nest deeper than the check reads"
         elif view.backtick_doubt >= 0:
-            self.doubt = ("GitHub's cmark-gfm leaves backticks here unpaired that CommonMark pairs into a code "
-                          "span (after a run no backticks close)")
+            self.doubt = (
+                "GitHub's cmark-gfm leaves backticks here unpaired that CommonMark pairs into a code "
+                "span (after a run no backticks close)"
+            )
         elif view.link_doubt >= 0:
-            self.doubt = ("a link's destination, title or label holds a backtick or a '<' that is part of the "
-                          "link if it forms and otherwise starts a code span or raw HTML running on past it")
+            self.doubt = (
+                "a link's destination, title or label holds a backtick or a '<' that is part of the "
+                "link if it forms and otherwise starts a code span or raw HTML running on past it"
+            )
         self.unsure = [to_answer(a, b) for a, b in view.unsure if b > a]
         self.hidden = [to_answer(a, b) for a, b in view.hidden if b > a]
         # What the linked reading hides and the literal one shows, but for the brackets themselves:
@@ -311,21 +328,27 @@ class InlineUnit:
         removed = union(removed + _image_descriptions(content, brackets))
         self.hidden += [to_answer(a, b) for a, b in removed if b > a]
         self.hidden.sort()
-        self.links = [lines.answer(a - 1) + 1 for a, b in brackets
-                      if content[a:a + 1] == "(" and a > 0 and content[a - 1] == "]"]
+        self.links = [
+            lines.answer(a - 1) + 1
+            for a, b in brackets
+            if content[a : a + 1] == "(" and a > 0 and content[a - 1] == "]"
+        ]
         self.links += [lines.answer(a) + 1 for a in _label_starts(content, brackets)]
         # The text of each bracket a destination or a label follows: a chat window shows it as a link.
-        self.link_texts = [to_answer(a + 1, b - 1) for a, b in brackets
-                           if content[a:a + 1] == "[" and content[b:b + 1] in ("(", "[") and b - 1 > a + 1]
+        self.link_texts = [
+            to_answer(a + 1, b - 1)
+            for a, b in brackets
+            if content[a : a + 1] == "[" and content[b : b + 1] in ("(", "[") and b - 1 > a + 1
+        ]
         builder = Builder(lines)
         # What shows between the view's pieces: code spans (but those inside a destination or a
         # title, which is a string, not inline content), and a code mark for each tag of a code element.
-        destinations = union([(a, b) for a, b in brackets
-                               if content[a:a + 1] == "(" and a > 0 and content[a - 1] == "]"] + removed)
+        destinations = union(
+            [(a, b) for a, b in brackets if content[a : a + 1] == "(" and a > 0 and content[a - 1] == "]"] + removed
+        )
         self.hidden = sorted(set(self.hidden) | {to_answer(a, b) for a, b in destinations if b > a})
         events = [(a, b, True) for a, b in view.code if not within(a, destinations)]
-        events += [(a, b, False) for a, b in view.hidden
-                   if _CODE_TAG.match(content, a) and not within(a, destinations)]
+        events += [(a, b, False) for a, b in view.hidden if _CODE_TAG.match(content, a) and not within(a, destinations)]
         events.sort()
         at = 0
         for piece, origin, stride, source_end in view_pieces(view.literal, content):
@@ -365,8 +388,9 @@ class InlineUnit:
             inner, shown_at = inner[1:-1], shown_at + 1
         self.spans.append(CodeSpan(lines.answer(a), lines.answer(b - 1) + 1, inner, shown_at))
 
-    def _code_elements(self, content: str, hidden: Sequence[tuple[int, int]],
-                       to_answer: Callable[[int, int], tuple[int, int]]) -> None:
+    def _code_elements(
+        self, content: str, hidden: Sequence[tuple[int, int]], to_answer: Callable[[int, int], tuple[int, int]]
+    ) -> None:
         """The content between inline ``<code>`` (``<pre>``, ``<kbd>``, ``<samp>``, ``<tt>``) tags is code."""
         opened: dict[str, int] = {}
         for a, b in hidden:
@@ -402,7 +426,7 @@ def _link_parts(literal: View, linked: list[tuple[int, int]], content: str) -> l
         for start, end in _subtract(span, linked):
             run = start
             for at in range(start, end):
-                if content[at] in "[]" or (content[at] == "!" and content[at + 1:at + 2] == "["):
+                if content[at] in "[]" or (content[at] == "!" and content[at + 1 : at + 2] == "["):
                     parts.append((run, at))
                     run = at + 1
             parts.append((run, end))
@@ -413,16 +437,21 @@ def _image_descriptions(content: str, brackets: Sequence[tuple[int, int]]) -> li
     """``![description](...)`` and ``![description][label]``: a chat window shows the image."""
     found = []
     for a, b in brackets:
-        if content[a:a + 1] == "[" and a > 0 and content[a - 1] == "!" and (a < 2 or content[a - 2] != "\\") \
-                and content[b:b + 1] in ("(", "["):
+        if (
+            content[a : a + 1] == "["
+            and a > 0
+            and content[a - 1] == "!"
+            and (a < 2 or content[a - 2] != "\\")
+            and content[b : b + 1] in ("(", "[")
+        ):
             found.append((a + 1, b - 1))
     return found
 
 
 def _label_starts(content: str, brackets: Sequence[tuple[int, int]]) -> list[int]:
     """Content offsets of each ``]`` directly followed by a bracketed reference label."""
-    ends = {b - 1 for a, b in brackets if content[a:a + 1] == "["}
-    return [end for end in sorted(ends) if content[end + 1:end + 2] == "["]
+    ends = {b - 1 for a, b in brackets if content[a : a + 1] == "["}
+    return [end for end in sorted(ends) if content[end + 1 : end + 2] == "["]
 
 
 def _subtract(span: tuple[int, int], ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -79,9 +79,13 @@ _MARKDOWN_IT_WHY: Final = GITHUB.variants_by_name[MARKDOWN_IT_READING].why
 #: How an answer is read: GitHub's reading (CommonMark 0.31.2, GFM tables, its footnotes in doubt)
 #: without front matter, compared with markdown-it's (also without front matter) where they may part.
 ANSWER_FLAVOUR: Final = replace(
-    GITHUB, name="answer", page_starts=(),
-    variants=(Variant(MARKDOWN_IT_READING, replace(MARKDOWN_IT, name="markdown-it-answer", page_starts=()),
-                      _MARKDOWN_IT_WHY),))
+    GITHUB,
+    name="answer",
+    page_starts=(),
+    variants=(
+        Variant(MARKDOWN_IT_READING, replace(MARKDOWN_IT, name="markdown-it-answer", page_starts=()), _MARKDOWN_IT_WHY),
+    ),
+)
 
 
 class AnswerBlock(NamedTuple):
@@ -195,8 +199,9 @@ def read_answer(text: str) -> AnswerReading:
     lines = line_view(view)
     # every line's end (before its line ending): each leaf block holds its first line's end
     watch = [at - 1 if at and lines[at - 1] == "\r" else at for at in (m.start() for m in re.finditer("\n", lines))]
-    leaves = sorted(parse_blocks(view, watch, flavour=ANSWER_FLAVOUR), key=lambda leaf: leaf.lines[0][1]) \
-        if body else []
+    leaves = (
+        sorted(parse_blocks(view, watch, flavour=ANSWER_FLAVOUR), key=lambda leaf: leaf.lines[0][1]) if body else []
+    )
     open_html = OpenHtml(view) if "<" in view else None
     blocks: list[AnswerBlock] = []
     labels: set[str] = set()
@@ -222,7 +227,7 @@ def _read_leaf(text: str, points: _Points, leaf: Leaf, opened: str | None) -> An
     if kind in ("paragraph", "heading"):
         unit = spans[0] if kind == "heading" and len(spans) == 1 else None
         if unit is not None:  # an ATX heading: its markers are not content
-            line = text[unit[0]:unit[1]]
+            line = text[unit[0] : unit[1]]
             opening = _ATX.match(line)
             if opening:
                 closing = _ATX_CLOSE.search(line, opening.end())
@@ -232,9 +237,21 @@ def _read_leaf(text: str, points: _Points, leaf: Leaf, opened: str | None) -> An
         inline.read(spans)
         doubt = doubt or inline.doubt
         plain = inline.plain and raw.text == inline.content
-        return AnswerBlock(kind, start, end, raw, inline.shown(), tuple(inline.spans), tuple(inline.code),
-                           tuple(inline.hidden), tuple(inline.links), doubt, tuple(inline.unsure), plain,
-                           tuple(inline.link_texts))
+        return AnswerBlock(
+            kind,
+            start,
+            end,
+            raw,
+            inline.shown(),
+            tuple(inline.spans),
+            tuple(inline.code),
+            tuple(inline.hidden),
+            tuple(inline.links),
+            doubt,
+            tuple(inline.unsure),
+            plain,
+            tuple(inline.link_texts),
+        )
     if kind == "table":
         return _read_table(text, spans, start, end, raw, doubt)
     if kind == "fenced_code":
@@ -247,10 +264,11 @@ def _read_leaf(text: str, points: _Points, leaf: Leaf, opened: str | None) -> An
     return AnswerBlock(kind, start, end, raw, raw, (), (), (), (), doubt, ())
 
 
-def _read_fence(text: str, lines: Lines, spans: list[tuple[int, int]], start: int, end: int, raw: Mapped,
-                doubt: str | None) -> AnswerBlock:
+def _read_fence(
+    text: str, lines: Lines, spans: list[tuple[int, int]], start: int, end: int, raw: Mapped, doubt: str | None
+) -> AnswerBlock:
     """4.5: the content lines are shown; the info string is not (chat windows differ on it)."""
-    first = text[spans[0][0]:spans[0][1]]
+    first = text[spans[0][0] : spans[0][1]]
     opening = _FENCE.match(first)
     hidden: list[tuple[int, int]] = []
     content = spans[1:]
@@ -259,15 +277,16 @@ def _read_fence(text: str, lines: Lines, spans: list[tuple[int, int]], start: in
             hidden.append((spans[0][0] + opening.start(2), spans[0][0] + opening.end(2)))
         fence = opening.group(1)
         if content:
-            last = text[content[-1][0]:content[-1][1]].strip(" \t")
+            last = text[content[-1][0] : content[-1][1]].strip(" \t")
             if len(last) >= len(fence) and last == last[0] * len(last) and last[0] == fence[0]:
                 content = content[:-1]
     shown = Lines(text, content).mapped() if content else EMPTY_MAPPED
     return AnswerBlock("fenced_code", start, end, raw, shown, (), (), tuple(hidden), (), doubt, ())
 
 
-def _read_table(text: str, spans: list[tuple[int, int]], start: int, end: int, raw: Mapped,
-                doubt: str | None) -> AnswerBlock:
+def _read_table(
+    text: str, spans: list[tuple[int, int]], start: int, end: int, raw: Mapped, doubt: str | None
+) -> AnswerBlock:
     """GFM 4.10: each cell of the header and body rows is inline content; the delimiter row and
     the pipes are not shown, nor the cells past the header's count (GFM drops them)."""
     pieces: list[Mapped] = []
@@ -298,8 +317,21 @@ def _read_table(text: str, spans: list[tuple[int, int]], start: int, end: int, r
             links += inline.links
             unsure += inline.unsure
             link_texts += inline.link_texts
-    return AnswerBlock("table", start, end, raw, _join(pieces, "\t"), tuple(spans_out), tuple(code),
-                       tuple(sorted(hidden)), tuple(links), doubt, tuple(unsure), False, tuple(link_texts))
+    return AnswerBlock(
+        "table",
+        start,
+        end,
+        raw,
+        _join(pieces, "\t"),
+        tuple(spans_out),
+        tuple(code),
+        tuple(sorted(hidden)),
+        tuple(links),
+        doubt,
+        tuple(unsure),
+        False,
+        tuple(link_texts),
+    )
 
 
 def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -316,9 +348,9 @@ def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
         i += 1
     bounds = [-1, *cuts, len(row)]
     cells = [(bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)]
-    if cells and row[:cells[0][1]].strip(" \t") == "" and cuts and cuts[0] == cells[0][1]:
+    if cells and row[: cells[0][1]].strip(" \t") == "" and cuts and cuts[0] == cells[0][1]:
         cells = cells[1:]
-    if cells and row[cells[-1][0]:].strip(" \t") == "" and cuts and cuts[-1] + 1 == cells[-1][0]:
+    if cells and row[cells[-1][0] :].strip(" \t") == "" and cuts and cuts[-1] + 1 == cells[-1][0]:
         cells = cells[:-1]
     trimmed = []
     for a, b in cells:

@@ -43,8 +43,14 @@ def printable(text: str) -> str:
     """
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch) - 0xDC00:02x}" if "\udc80" <= ch <= "\udcff"
-                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return "".join(
+        ch
+        if ch.isprintable()
+        else f"\\x{ord(ch) - 0xDC00:02x}"
+        if "\udc80" <= ch <= "\udcff"
+        else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
+    )
 
 
 #: What GitHub's runner reads as a workflow command in a line of a step's output (stdout and stderr alike),
@@ -57,8 +63,9 @@ _RUNNER_MARKS: Final = re.compile(r"::|##\[")
 #: ``#`` + second + ``[``): ``text`` (log lines, Markdown, stderr) as this tool writes any character it
 #: will not print, a Python escape, so a reader sees the neutralising (``:\x3a``, ``#\x23[``); ``json``
 #: and ``xml`` with the format's own escape, so a reader of the format gets the very same text back.
-RUNNER_MARK_ESCAPES: Final[Mapping[str, tuple[str, str]]] = MappingProxyType({
-    "text": ("\\x3a", "\\x23"), "json": ("\\u003a", "\\u0023"), "xml": ("&#58;", "&#35;")})
+RUNNER_MARK_ESCAPES: Final[Mapping[str, tuple[str, str]]] = MappingProxyType(
+    {"text": ("\\x3a", "\\x23"), "json": ("\\u003a", "\\u0023"), "xml": ("&#58;", "&#35;")}
+)
 
 
 def defuse_commands(text: str, form: str = "text") -> str:
@@ -93,9 +100,15 @@ def shown_id(source_id: str) -> str:
     return f"{printable(repr(source_id[:SHOWN_ID_LIMIT]))}... ({len(source_id)} code points)"
 
 
-def located_message(detail: str, *, source_id: str | None = None, path: str | None = None,
-                    line: int | None = None, column: int | None = None,
-                    pointer: str | None = None) -> str:
+def located_message(
+    detail: str,
+    *,
+    source_id: str | None = None,
+    path: str | None = None,
+    line: int | None = None,
+    column: int | None = None,
+    pointer: str | None = None,
+) -> str:
     """Render ``source 'id' (path:line:column at /pointer): detail`` from whatever is known."""
     where = printable(path or "")
     if line is not None:
@@ -123,9 +136,17 @@ class LocatedError(ValueError):
 
     reasons: ClassVar[Mapping[str, str]] = MappingProxyType({})
 
-    def __init__(self, reason: str, detail: str, *, source_id: str | None = None,
-                 path: str | None = None, line: int | None = None, column: int | None = None,
-                 pointer: str | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        detail: str,
+        *,
+        source_id: str | None = None,
+        path: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        pointer: str | None = None,
+    ) -> None:
         if reason not in self.reasons:
             raise AssertionError(f"unregistered {type(self).__name__} reason {reason!r}")
         self.reason = reason
@@ -135,8 +156,9 @@ class LocatedError(ValueError):
         self.line = line
         self.column = column
         self.pointer = pointer
-        super().__init__(located_message(detail, source_id=source_id, path=path, line=line,
-                                         column=column, pointer=pointer))
+        super().__init__(
+            located_message(detail, source_id=source_id, path=path, line=line, column=column, pointer=pointer)
+        )
 
 
 class IngestionError(LocatedError):
@@ -172,8 +194,17 @@ class DirectiveError(LocatedError):
 
     reasons = DIRECTIVE_REASONS
 
-    def __init__(self, reason: str, detail: str, *, quote: str, source_id: str | None = None,
-                 path: str | None = None, line: int | None = None, column: int | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        detail: str,
+        *,
+        quote: str,
+        source_id: str | None = None,
+        path: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
         super().__init__(reason, detail, source_id=source_id, path=path, line=line, column=column)
         self.quote = quote
 

@@ -38,24 +38,34 @@ __all__ = [
 ErrorFactory = Callable[[str, str], Exception]
 
 #: Read-only, close-on-exec, never through a final symlink, never blocking on a FIFO.
-OPEN_FLAGS: Final = (os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_NONBLOCK", 0))
+OPEN_FLAGS: Final = (
+    os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+)
 #: Whether the platform has ``O_NOFOLLOW`` (without it, symlinks are checked before opening).
 HAS_NOFOLLOW: Final = hasattr(os, "O_NOFOLLOW")
 #: A folder, read-only, close-on-exec, never through a symlink as the last component.
-DIR_FLAGS: Final = (os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
-                    | getattr(os, "O_DIRECTORY", 0))
+DIR_FLAGS: Final = (
+    os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_DIRECTORY", 0)
+)
 #: Whether folders can be held open and opened one below the other (``openat``: Linux, macOS,
 #: the BSDs), so that no path is ever resolved through a symlink by the system. Elsewhere
 #: (Windows) paths are resolved by name and confined, and re-checked after opening.
-HAS_DIR_FD: Final = (HAS_NOFOLLOW and hasattr(os, "O_DIRECTORY") and os.open in os.supports_dir_fd
-                     and os.stat in os.supports_dir_fd and os.stat in os.supports_follow_symlinks)
+HAS_DIR_FD: Final = (
+    HAS_NOFOLLOW
+    and hasattr(os, "O_DIRECTORY")
+    and os.open in os.supports_dir_fd
+    and os.stat in os.supports_dir_fd
+    and os.stat in os.supports_follow_symlinks
+)
 
 
 #: A folder passed through on the way to another, never through a symlink: ``O_PATH`` where the
 #: platform has it (Linux), which needs only search permission on the folder, else :data:`DIR_FLAGS`.
-_PASS_FLAGS: Final = (os.O_PATH | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_DIRECTORY", 0)
-                      if hasattr(os, "O_PATH") else DIR_FLAGS)
+_PASS_FLAGS: Final = (
+    os.O_PATH | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_DIRECTORY", 0)
+    if hasattr(os, "O_PATH")
+    else DIR_FLAGS
+)
 
 
 def open_root(real_path: str) -> int:

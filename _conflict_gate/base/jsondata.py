@@ -74,8 +74,9 @@ class JsonProblem(ValueError):
     * ``unsupported``: valid JSON that Python will not hold (an integer of more than 4,300 digits).
     """
 
-    def __init__(self, kind: str, message: str, *, line: int | None = None, column: int | None = None,
-                 key: str | None = None) -> None:
+    def __init__(
+        self, kind: str, message: str, *, line: int | None = None, column: int | None = None, key: str | None = None
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -107,7 +108,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _trailing_comma(text: str, pos: int) -> str:
     """A hint when the syntax error is a comma before ``}`` or ``]`` (RFC 8259 allows none), else ``""``."""
-    if text[pos:pos + 1] not in ("}", "]"):
+    if text[pos : pos + 1] not in ("}", "]"):
         return ""
     before = len(text[:pos].rstrip(" \t\r\n"))
     if before == 0 or text[before - 1] != ",":
@@ -129,8 +130,9 @@ def parse_strict(text: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
-        raise JsonProblem("syntax", error.msg + _trailing_comma(text, error.pos), line=error.lineno,
-                          column=error.colno) from None
+        raise JsonProblem(
+            "syntax", error.msg + _trailing_comma(text, error.pos), line=error.lineno, column=error.colno
+        ) from None
     except _DuplicateKey as error:
         raise JsonProblem("duplicate_key", f"duplicate key {error.key!r}", key=error.key) from None
     except RecursionError:

@@ -40,10 +40,30 @@ from ..manifest.read import Entry
 from ..results.audit import AuditReport, UnlistedSource
 
 __all__ = [
-    "ANNOTATIONS_PER_SEVERITY", "FORMATS", "SARIF_LEVELS", "SARIF_SCHEMA", "SRCROOT", "SUMMARY_LIMIT",
-    "Check", "Finding", "Locations", "PinDrift", "Report", "annotation", "audit_checks", "escape_data",
-    "escape_property", "github_summary", "log_line", "pin_checks", "render_github", "render_junit", "render_sarif",
-    "repository_root", "severity", "workflow_command",
+    "ANNOTATIONS_PER_SEVERITY",
+    "FORMATS",
+    "SARIF_LEVELS",
+    "SARIF_SCHEMA",
+    "SRCROOT",
+    "SUMMARY_LIMIT",
+    "Check",
+    "Finding",
+    "Locations",
+    "PinDrift",
+    "Report",
+    "annotation",
+    "audit_checks",
+    "escape_data",
+    "escape_property",
+    "github_summary",
+    "log_line",
+    "pin_checks",
+    "render_github",
+    "render_junit",
+    "render_sarif",
+    "repository_root",
+    "severity",
+    "workflow_command",
 ]
 
 #: The formats rendered here (``--format`` of ``audit`` and ``pin --check``).
@@ -170,11 +190,10 @@ def _some(names: Sequence[str]) -> str:
     return shown + (f" and {len(names) - _LISTED} more" if len(names) > _LISTED else "")
 
 
-def _detail(message: str, source_id: str | None, path: str | None, line: int | None,
-            column: int | None) -> str:
+def _detail(message: str, source_id: str | None, path: str | None, line: int | None, column: int | None) -> str:
     """A located error message without its location (the finding carries the location itself)."""
     head = located_message("", source_id=source_id, path=path, line=line, column=column)
-    return message[len(head):] if message.startswith(head) else message
+    return message[len(head) :] if message.startswith(head) else message
 
 
 def audit_checks(report: AuditReport, where: Locations) -> list[Check]:
@@ -203,62 +222,119 @@ def audit_checks(report: AuditReport, where: Locations) -> list[Check]:
                 if len(by_value) > _LISTED:
                     declared += f"; and {len(by_value) - _LISTED} more values"
                 for claim in entry["claims"]:
-                    findings.append(Finding(
-                        "same_version_directives_disagree", severity("same_version_directives_disagree"),
-                        claim["source_id"], where.of(claim["path"]), claim["line"], None, f"conflict: {what}",
-                        f"{what}: this page declares {claim['value']}, but the approved pages of {version} "
-                        f"disagree: {declared}; a request about it is a conflict"))
+                    findings.append(
+                        Finding(
+                            "same_version_directives_disagree",
+                            severity("same_version_directives_disagree"),
+                            claim["source_id"],
+                            where.of(claim["path"]),
+                            claim["line"],
+                            None,
+                            f"conflict: {what}",
+                            f"{what}: this page declares {claim['value']}, but the approved pages of {version} "
+                            f"disagree: {declared}; a request about it is a conflict",
+                        )
+                    )
             values = _some(entry["values"])
             for silent in entry["silent"]:
-                findings.append(Finding(
-                    "requested_claim_missing", severity("requested_claim_missing"), silent["source_id"],
-                    where.of(silent["path"]), silent["line"], None, f"silent page: {what}",
-                    f"{what}: this page is about {operation} but does not declare {key}, which other "
-                    f"approved pages of {version} declare ({values}); a request with it among its candidates "
-                    "is not_in_docs"))
+                findings.append(
+                    Finding(
+                        "requested_claim_missing",
+                        severity("requested_claim_missing"),
+                        silent["source_id"],
+                        where.of(silent["path"]),
+                        silent["line"],
+                        None,
+                        f"silent page: {what}",
+                        f"{what}: this page is about {operation} but does not declare {key}, which other "
+                        f"approved pages of {version} declare ({values}); a request with it among its candidates "
+                        "is not_in_docs",
+                    )
+                )
             checks.append(Check(f"{version}/{operation}", key, tuple(findings)))
 
     per_source: dict[str, list[Finding]] = {}
     for refusal in report["refused_sources"]:
         sid, path, line, column = refusal["source_id"], refusal["path"], refusal["line"], refusal["column"]
-        per_source.setdefault(sid, []).append(Finding(
-            refusal["reason"], severity(refusal["reason"], refusal["status"]), sid, where.of(path), line,
-            column, f"refused: {refusal['reason']}",
-            f"{refusal['status']} page {sid}: " + _detail(refusal["message"], sid, path, line, column)))
+        per_source.setdefault(sid, []).append(
+            Finding(
+                refusal["reason"],
+                severity(refusal["reason"], refusal["status"]),
+                sid,
+                where.of(path),
+                line,
+                column,
+                f"refused: {refusal['reason']}",
+                f"{refusal['status']} page {sid}: " + _detail(refusal["message"], sid, path, line, column),
+            )
+        )
     for draft in report["unapproved_conflicts"]:
         what = f"{draft['version']} {draft['operation']} {draft['claim_key']}"
-        per_source.setdefault(draft["source_id"], []).append(Finding(
-            "unapproved_conflict", severity("unapproved_conflict", draft["status"]), draft["source_id"],
-            where.of(draft["path"]), draft["line"], None, f"would conflict once approved: {what}",
-            f"{what}: this {draft['status']} page declares {draft['value']}; the approved pages of "
-            f"{draft['version']} declare {_some(draft['approved_values'])}"))
+        per_source.setdefault(draft["source_id"], []).append(
+            Finding(
+                "unapproved_conflict",
+                severity("unapproved_conflict", draft["status"]),
+                draft["source_id"],
+                where.of(draft["path"]),
+                draft["line"],
+                None,
+                f"would conflict once approved: {what}",
+                f"{what}: this {draft['status']} page declares {draft['value']}; the approved pages of "
+                f"{draft['version']} declare {_some(draft['approved_values'])}",
+            )
+        )
     for miss in report["near_misses"]:
-        per_source.setdefault(miss["source_id"], []).append(Finding(
-            "near_miss", severity("near_miss"), miss["source_id"], where.of(miss["path"]), miss["line"],
-            miss["column"], f"near-miss in {miss['where']}: counts for nothing",
-            _NEAR_MISS_WORDS.get(miss["where"], "directive-shaped text that counts for nothing: ")
-            + printable(miss["quote"])))
+        per_source.setdefault(miss["source_id"], []).append(
+            Finding(
+                "near_miss",
+                severity("near_miss"),
+                miss["source_id"],
+                where.of(miss["path"]),
+                miss["line"],
+                miss["column"],
+                f"near-miss in {miss['where']}: counts for nothing",
+                _NEAR_MISS_WORDS.get(miss["where"], "directive-shaped text that counts for nothing: ")
+                + printable(miss["quote"]),
+            )
+        )
     checks += [Check("sources", sid, tuple(findings)) for sid, findings in sorted(per_source.items())]
     return [*checks, *unlisted_checks(report["unlisted_sources"], where)]
 
 
 #: How a near-miss's message begins, by where it was found (the places of
 #: :data:`~_conflict_gate.base.registry.NEAR_MISS_PLACES`).
-_NEAR_MISS_WORDS: Final[Mapping[str, str]] = MappingProxyType({
-    "code": "directive-shaped text in code is an example: it counts for nothing: ",
-    "hidden": "directive-shaped text a reader does not see counts for nothing: ",
-    "mention": "a mention of the namespace states nothing: it counts for nothing: ",
-})
+_NEAR_MISS_WORDS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "code": "directive-shaped text in code is an example: it counts for nothing: ",
+        "hidden": "directive-shaped text a reader does not see counts for nothing: ",
+        "mention": "a mention of the namespace states nothing: it counts for nothing: ",
+    }
+)
 
 
 def unlisted_checks(pages: Sequence[UnlistedSource], where: Locations, *, fix: str = "") -> list[Check]:
     """The checks of the pages the manifest's ``sources`` take but do not list (``unlisted``, the
     page's path): each an error at the page (no line: the whole page is the finding), naming the
     command that adds it (``fix``) when given."""
-    return [Check("unlisted", page["path"], (Finding(
-        page["reason"], severity(page["reason"]), page["source_id"], where.of(page["path"]), None, None,
-        f"unlisted page: {page['path']}",
-        printable(page["message"]) + (f"; add it with: {fix}" if fix else "")),)) for page in pages]
+    return [
+        Check(
+            "unlisted",
+            page["path"],
+            (
+                Finding(
+                    page["reason"],
+                    severity(page["reason"]),
+                    page["source_id"],
+                    where.of(page["path"]),
+                    None,
+                    None,
+                    f"unlisted page: {page['path']}",
+                    printable(page["message"]) + (f"; add it with: {fix}" if fix else ""),
+                ),
+            ),
+        )
+        for page in pages
+    ]
 
 
 class PinDrift(NamedTuple):
@@ -274,8 +350,9 @@ class PinDrift(NamedTuple):
     hint: str
 
 
-def pin_checks(entries: Sequence[Entry], drift: Iterable[PinDrift], where: Locations, *,
-               manifest_file: str, fix: str) -> list[Check]:
+def pin_checks(
+    entries: Sequence[Entry], drift: Iterable[PinDrift], where: Locations, *, manifest_file: str, fix: str
+) -> list[Check]:
     """The checks of ``pin --check``: one per manifest entry (``sources``, its id), failing with its drift.
 
     A changed or unpinned page's finding is about the whole page (no line); a missing page's is placed
@@ -291,23 +368,45 @@ def pin_checks(entries: Sequence[Entry], drift: Iterable[PinDrift], where: Locat
             continue
         if d.reason == "source_missing":
             path, title = where.of(manifest_file), f"missing page: {entry.source_id}"
-            message = (f"{entry.source_id} ({entry.path}) is listed in the manifest, but the file does not "
-                       "exist: restore it, or remove its entry")
+            message = (
+                f"{entry.source_id} ({entry.path}) is listed in the manifest, but the file does not "
+                "exist: restore it, or remove its entry"
+            )
         elif d.reason == "reading_unusable":
             path, title = where.of(entry.path), f"stale reading: {entry.source_id}"
             message = f"{entry.source_id} ({entry.path}): {d.hint}"
         elif d.reason == "source_unpinned":
             path, title = where.of(entry.path), f"not pinned: {entry.source_id}"
-            message = (f"{entry.source_id} ({entry.path}) is not pinned yet (its sha256 is empty; the file's is "
-                       f"{d.digest}, {d.size} bytes): pin it once reviewed: {fix}")
+            message = (
+                f"{entry.source_id} ({entry.path}) is not pinned yet (its sha256 is empty; the file's is "
+                f"{d.digest}, {d.size} bytes): pin it once reviewed: {fix}"
+            )
         else:
             path, title = where.of(entry.path), f"stale pin: {entry.source_id}"
-            message = (f"{entry.source_id} ({entry.path}): the file's bytes differ from its pin ({entry.sha256} "
-                       f"-> {d.digest}, {d.size} bytes)" + (f"; {d.hint}" if d.hint else "")
-                       + f"; if the edit is intended, re-pin: {fix}")
-        checks.append(Check("sources", entry.source_id, (Finding(
-            d.reason, severity(d.reason, entry.status), entry.source_id, path, None, None, title,
-            printable(message)),)))
+            message = (
+                f"{entry.source_id} ({entry.path}): the file's bytes differ from its pin ({entry.sha256} "
+                f"-> {d.digest}, {d.size} bytes)"
+                + (f"; {d.hint}" if d.hint else "")
+                + f"; if the edit is intended, re-pin: {fix}"
+            )
+        checks.append(
+            Check(
+                "sources",
+                entry.source_id,
+                (
+                    Finding(
+                        d.reason,
+                        severity(d.reason, entry.status),
+                        entry.source_id,
+                        path,
+                        None,
+                        None,
+                        title,
+                        printable(message),
+                    ),
+                ),
+            )
+        )
     return checks
 
 
@@ -383,8 +482,12 @@ def render_github(report: Report, *, summarised: bool = False) -> str:
     rest, each of which follows as a plain log line. ``summarised``: the step summary lists them all.
     The last line counts every finding.
     """
-    findings = [finding for _, _, finding in sorted(
-        (i, c, finding) for c, check in enumerate(report.checks) for i, finding in enumerate(check.findings))]
+    findings = [
+        finding
+        for _, _, finding in sorted(
+            (i, c, finding) for c, check in enumerate(report.checks) for i, finding in enumerate(check.findings)
+        )
+    ]
     totals = Counter(f.severity for f in findings)
     over = any(totals[name] > ANNOTATIONS_PER_SEVERITY for name in SEVERITIES)
     caps = {name: ANNOTATIONS_PER_SEVERITY - (1 if over and name == "notice" else 0) for name in SEVERITIES}
@@ -398,12 +501,18 @@ def render_github(report: Report, *, summarised: bool = False) -> str:
             rest.append(finding)
     if rest:
         where = "below and in the step summary" if summarised else "below"
-        lines.append(workflow_command("notice", [("title", f"conflict-gate {report.command}")],
-            f"{len(rest)} more findings ({_counts(rest)}) are not annotated: GitHub shows at most "
-            f"{ANNOTATIONS_PER_SEVERITY} errors, {ANNOTATIONS_PER_SEVERITY} warnings and "
-            f"{ANNOTATIONS_PER_SEVERITY} notices per step; every finding is listed {where}"))
-        lines += [log_line(f"conflict-gate: not annotated: {f.severity} {f.reason} {_where(f)}: {f.message}")
-                  for f in rest]
+        lines.append(
+            workflow_command(
+                "notice",
+                [("title", f"conflict-gate {report.command}")],
+                f"{len(rest)} more findings ({_counts(rest)}) are not annotated: GitHub shows at most "
+                f"{ANNOTATIONS_PER_SEVERITY} errors, {ANNOTATIONS_PER_SEVERITY} warnings and "
+                f"{ANNOTATIONS_PER_SEVERITY} notices per step; every finding is listed {where}",
+            )
+        )
+        lines += [
+            log_line(f"conflict-gate: not annotated: {f.severity} {f.reason} {_where(f)}: {f.message}") for f in rest
+        ]
     lines.append(log_line(f"conflict-gate {report.command}: {_counts(findings)}"))
     return "\n".join(lines) + "\n"
 
@@ -444,8 +553,10 @@ def github_summary(report: Report, budget: int) -> str:
         return ""
     rows = []
     for finding in findings:
-        row = (f"| {finding.severity} | {finding.reason} | {_summary_cell(_where(finding))} | "
-               f"{_summary_cell(finding.message)} |\n")  # severity and reason: the registry's names
+        row = (
+            f"| {finding.severity} | {finding.reason} | {_summary_cell(_where(finding))} | "
+            f"{_summary_cell(finding.message)} |\n"
+        )  # severity and reason: the registry's names
         size = len(row.encode("utf-8"))
         if used + size > budget:
             break
@@ -470,32 +581,51 @@ def render_sarif(report: Report, where: Locations) -> str:
     results = []
     for finding in report.findings:
         result: dict[str, Any] = {
-            "ruleId": finding.reason, "ruleIndex": index[finding.reason],
-            "level": SARIF_LEVELS[finding.severity], "message": {"text": finding.message}}
+            "ruleId": finding.reason,
+            "ruleIndex": index[finding.reason],
+            "level": SARIF_LEVELS[finding.severity],
+            "message": {"text": finding.message},
+        }
         if finding.path is not None:
             region: dict[str, int] = {"startLine": finding.line if finding.line is not None else 1}
             if finding.line is not None and finding.column is not None:
                 region["startColumn"] = finding.column
-            result["locations"] = [{"physicalLocation": {
-                "artifactLocation": {"uri": _uri_path(finding.path), "uriBaseId": SRCROOT},
-                "region": region}}]
+            result["locations"] = [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _uri_path(finding.path), "uriBaseId": SRCROOT},
+                        "region": region,
+                    }
+                }
+            ]
         if finding.source_id is not None:
             result["properties"] = {"sourceId": finding.source_id}
         results.append(result)
     log = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "conflict-gate", "version": __version__,
-                "rules": [{"id": reason, "shortDescription": {"text": reason_meaning(reason)},
-                           "defaultConfiguration": {"level": SARIF_LEVELS[_default_severity(reason)]}}
-                          for reason in rules]}},
-            "automationDetails": {"id": f"conflict-gate/{report.command.replace(' --', '-')}/"},
-            "originalUriBaseIds": {SRCROOT: {"uri": where.root_uri}},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "conflict-gate",
+                        "version": __version__,
+                        "rules": [
+                            {
+                                "id": reason,
+                                "shortDescription": {"text": reason_meaning(reason)},
+                                "defaultConfiguration": {"level": SARIF_LEVELS[_default_severity(reason)]},
+                            }
+                            for reason in rules
+                        ],
+                    }
+                },
+                "automationDetails": {"id": f"conflict-gate/{report.command.replace(' --', '-')}/"},
+                "originalUriBaseIds": {SRCROOT: {"uri": where.root_uri}},
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
     }
     return render_json(log)  # defused as JSON, losslessly
 
@@ -534,20 +664,24 @@ def render_junit(report: Report) -> str:
     import xml.etree.ElementTree as ET  # only for JUnit XML (an import of 10-20 ms)
 
     suites = ET.Element("testsuites", {"name": "conflict-gate", **counts})
-    suite = ET.SubElement(suites, "testsuite", {"name": _xml_safe(f"conflict-gate {report.command}"),
-                                                **counts, "skipped": "0"})
+    suite = ET.SubElement(
+        suites, "testsuite", {"name": _xml_safe(f"conflict-gate {report.command}"), **counts, "skipped": "0"}
+    )
     for check in report.checks:
-        case = ET.SubElement(suite, "testcase", {"classname": _xml_safe(check.classname),
-                                                 "name": _xml_safe(check.name)})
+        case = ET.SubElement(
+            suite, "testcase", {"classname": _xml_safe(check.classname), "name": _xml_safe(check.name)}
+        )
         errors = [f for f in check.findings if f.severity == "error"]
         others = [f for f in check.findings if f.severity != "error"]
         if errors:
-            failure = ET.SubElement(case, "failure", {"type": _xml_safe(errors[0].reason),
-                                                      "message": _xml_safe(errors[0].message)})
+            failure = ET.SubElement(
+                case, "failure", {"type": _xml_safe(errors[0].reason), "message": _xml_safe(errors[0].message)}
+            )
             failure.text = _xml_safe("\n".join(_line(f) for f in errors))
         if others:
             ET.SubElement(case, "system-out").text = _xml_safe("\n".join(_line(f) for f in others))
     ET.indent(suites)
     # defused as XML (a character reference for the second character of each mark), losslessly
-    return defuse_commands('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n",
-                           "xml")
+    return defuse_commands(
+        '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n", "xml"
+    )

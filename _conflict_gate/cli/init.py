@@ -33,8 +33,7 @@ __all__ = ["init_command"]
 
 
 #: Any line of the directive form, whatever the grammar (``init`` proposes a grammar from these).
-_DIRECTIVE_LINE: Final = re.compile(
-    rf"^@({NAME.pattern}) ({NAME.pattern}) ({NAME.pattern})=(\S+)\r?$", re.MULTILINE)
+_DIRECTIVE_LINE: Final = re.compile(rf"^@({NAME.pattern}) ({NAME.pattern}) ({NAME.pattern})=(\S+)\r?$", re.MULTILINE)
 
 
 def _starter_grammar(texts: Sequence[str], renderer: Renderer) -> tuple[dict[str, Any], str]:
@@ -47,25 +46,43 @@ def _starter_grammar(texts: Sequence[str], renderer: Renderer) -> tuple[dict[str
     """
     found = [m.groups() for text in texts for m in _DIRECTIVE_LINE.finditer(text)]
     if not found:
-        return ({"namespace": "example", "product": "Example", "operations": {"example_operation": {
-            "example_key": {"type": "enum", "values": ["yes", "no"]}}}},
-                "no directive lines found: the grammar is a placeholder to edit")
+        return (
+            {
+                "namespace": "example",
+                "product": "Example",
+                "operations": {"example_operation": {"example_key": {"type": "enum", "values": ["yes", "no"]}}},
+            },
+            "no directive lines found: the grammar is a placeholder to edit",
+        )
     namespace = Counter(ns for ns, _, _, _ in found).most_common(1)[0][0]
     grammar = _grammar_of(namespace, [(op, key, value) for ns, op, key, value in found if ns == namespace])
     try:
         proposed = grammar_from_json(grammar)
     except GrammarError:
         proposed = None
-    counted = [] if proposed is None else [(c.operation, c.claim_key, c.value) for text in texts
-                                           for c in read_directives(text, proposed, renderer=renderer).claims]
+    counted = (
+        []
+        if proposed is None
+        else [
+            (c.operation, c.claim_key, c.value)
+            for text in texts
+            for c in read_directives(text, proposed, renderer=renderer).claims
+        ]
+    )
     if counted:
         grammar = _grammar_of(namespace, counted)
     count = sum(len(keys) for keys in grammar["operations"].values())
     left = len(found) - len(counted) if counted else 0
-    besides = (f"; {plural(left, 'more line')} left out: in code, or on pages the reader refuses (audit names them)"
-               if left else "")
-    return (grammar, f"grammar proposed from {plural(len(counted) or len(found), 'directive line')} "
-                     f"(namespace {namespace!r}, {plural(count, 'key')}{besides}): review the values and integer bounds")
+    besides = (
+        f"; {plural(left, 'more line')} left out: in code, or on pages the reader refuses (audit names them)"
+        if left
+        else ""
+    )
+    return (
+        grammar,
+        f"grammar proposed from {plural(len(counted) or len(found), 'directive line')} "
+        f"(namespace {namespace!r}, {plural(count, 'key')}{besides}): review the values and integer bounds",
+    )
 
 
 def _grammar_of(namespace: str, claims: Sequence[tuple[str, str, str]]) -> dict[str, Any]:
@@ -82,8 +99,10 @@ def _grammar_of(namespace: str, claims: Sequence[tuple[str, str, str]]) -> dict[
             if all(CANONICAL_INTEGER.fullmatch(v) for v in values):
                 rules[key] = {"type": "integer"}
             else:
-                rules[key] = {"type": "enum", "values": sorted(v for v in values if VALUE_TOKEN.fullmatch(v))
-                              or ["yes", "no"]}
+                rules[key] = {
+                    "type": "enum",
+                    "values": sorted(v for v in values if VALUE_TOKEN.fullmatch(v)) or ["yes", "no"],
+                }
         grammar_ops[operation] = rules
     return {"namespace": namespace, "product": namespace.replace("-", " ").title(), "operations": grammar_ops}
 
@@ -94,9 +113,13 @@ def _sort_out(outcomes: Sequence[Outcome], left_out: list[tuple[str, str]]) -> l
     adds = []
     for outcome in outcomes:
         if outcome.action == "collision":
-            raise IngestionError("duplicate_source_id", f"its source id {outcome.source_id!r} would also be "
-                                 f"{printable(outcome.other or '')}'s: rename one of the two files or exclude "
-                                 "one in \"sources\"; nothing written", path=outcome.page.path)
+            raise IngestionError(
+                "duplicate_source_id",
+                f"its source id {outcome.source_id!r} would also be "
+                f"{printable(outcome.other or '')}'s: rename one of the two files or exclude "
+                'one in "sources"; nothing written',
+                path=outcome.page.path,
+            )
         if outcome.action == "left_out":
             left_out.append((outcome.page.path, outcome.why))
         elif outcome.action == "add":
@@ -104,8 +127,7 @@ def _sort_out(outcomes: Sequence[Outcome], left_out: list[tuple[str, str]]) -> l
     return adds
 
 
-def _read_pages(root: str, adds: Sequence[Outcome],
-                left_out: list[tuple[str, str]]) -> list[tuple[Outcome, str, str]]:
+def _read_pages(root: str, adds: Sequence[Outcome], left_out: list[tuple[str, str]]) -> list[tuple[Outcome, str, str]]:
     """Each page to add, read once through :class:`SourceFiles`: ``(outcome, text, SHA-256 of its bytes)``.
 
     A page that cannot be read is an input error naming it (``source_unreadable``),
@@ -157,8 +179,9 @@ def _moves(gone: Sequence[Entry], pages: Sequence[tuple[Outcome, str]]) -> dict[
         if len(olds) == 1 and len(paths) == 1:
             moves[outcome.page.path] = Move(olds[0])
         elif olds:
-            moves[outcome.page.path] = Move(None, tuple(e.source_id for e in olds),
-                                            tuple(p for p in paths if p != outcome.page.path))
+            moves[outcome.page.path] = Move(
+                None, tuple(e.source_id for e in olds), tuple(p for p in paths if p != outcome.page.path)
+            )
     return moves
 
 
@@ -185,30 +208,41 @@ def _entry(outcome: Outcome, base_url: str | None, move: Move | None = None) -> 
 def _added_line(entry: Mapping[str, str], move: Move | None) -> str:
     """The line on stderr for one page ``init --update`` adds (``entry``, as :func:`_entry` made it)."""
     pinned = "pinned" if entry["sha256"] else "unpinned"
-    line = (f"added {printable_path(entry['path'])} as {entry['source_id']!r} (version {printable(entry['version'])}, "
-            f"{entry.get('status', ELIGIBLE_STATUS)}, {pinned})")
+    line = (
+        f"added {printable_path(entry['path'])} as {entry['source_id']!r} (version {printable(entry['version'])}, "
+        f"{entry.get('status', ELIGIBLE_STATUS)}, {pinned})"
+    )
     if move is None:
         return line
     old = move.moved_from
     if old is None:
         why = f"{len(move.gone)} gone {'entry' if len(move.gone) == 1 else 'entries'} ({', '.join(map(repr, move.gone))}) pinned to its bytes"
         if move.copies:
-            why += f" and {plural(len(move.copies), 'other new page')} ({', '.join(map(printable_path, move.copies))}) " \
-                   "holding them"
-        return line + f": {why}, so which page moved here cannot be told: added as a draft; review it and set its status"
+            why += (
+                f" and {plural(len(move.copies), 'other new page')} ({', '.join(map(printable_path, move.copies))}) "
+                "holding them"
+            )
+        return (
+            line + f": {why}, so which page moved here cannot be told: added as a draft; review it and set its status"
+        )
     line += f": moved from {printable_path(old.path)} ({old.source_id!r}), bytes unchanged; its status"
     if entry["sha256"]:
         return line + " and pin carried over"
-    return line + (f" carried over, not its pin (version {printable(old.version)} -> "
-                   f"{printable(entry['version'])}: review it, then pin)")
+    return line + (
+        f" carried over, not its pin (version {printable(old.version)} -> "
+        f"{printable(entry['version'])}: review it, then pin)"
+    )
 
 
 def _report_pages(left_out: Sequence[tuple[str, str]], renamed: Sequence[Outcome]) -> None:
     for path, why in sorted(left_out, key=lambda item: folder_order(item[0])):
         print(f"left out: {printable_path(path)}: {printable(why)}", file=sys.stderr)
     for outcome in renamed:
-        print(f"id: {printable_path(outcome.page.path)}: listed as {outcome.source_id!r}, since its path is not a "
-              "source id (ASCII letters, digits, '.', '_', '-', '/'; a letter or digit first)", file=sys.stderr)
+        print(
+            f"id: {printable_path(outcome.page.path)}: listed as {outcome.source_id!r}, since its path is not a "
+            "source id (ASCII letters, digits, '.', '_', '-', '/'; a letter or digit first)",
+            file=sys.stderr,
+        )
 
 
 def init_command(args: argparse.Namespace) -> int:
@@ -217,8 +251,9 @@ def init_command(args: argparse.Namespace) -> int:
     if args.prune:
         raise CliError("usage", f"--prune comes with --update (see '{args.prog} init --help')")
     if args.docs_dir is None or args.version_from is None:
-        raise CliError("usage", f"init needs DOCS_DIR and --version-from, or --update --manifest M "
-                                f"(see '{args.prog} init --help')")
+        raise CliError(
+            "usage", f"init needs DOCS_DIR and --version-from, or --update --manifest M (see '{args.prog} init --help')"
+        )
     docs = Path(args.docs_dir)
     if not docs.is_dir():
         raise CliError("input", f"{printable_path(docs)} is not a folder")
@@ -230,14 +265,16 @@ def init_command(args: argparse.Namespace) -> int:
     root = os.path.realpath(manifest_path.parent)
     below = os.path.relpath(os.path.realpath(docs), root)
     if below == os.pardir or below.startswith(os.pardir + os.sep):
-        raise CliError("input", f"no page under {printable_path(docs)} can be listed: it is not inside the manifest's "
-                                f"folder {printable_path(root)}, to which every path in a manifest is relative; write "
-                                "the manifest in DOCS_DIR or a folder above it; nothing written")
+        raise CliError(
+            "input",
+            f"no page under {printable_path(docs)} can be listed: it is not inside the manifest's "
+            f"folder {printable_path(root)}, to which every path in a manifest is relative; write "
+            "the manifest in DOCS_DIR or a folder above it; nothing written",
+        )
     include = args.version_from if below == os.curdir else below.replace(os.sep, "/") + "/" + args.version_from
     problem = pattern_problem(include, include=True)
     if problem:
-        raise CliError("usage", f"the pattern of DOCS_DIR and --version-from seen from the manifest's folder "
-                                f"{problem}")
+        raise CliError("usage", f"the pattern of DOCS_DIR and --version-from seen from the manifest's folder {problem}")
     sources = Sources((Pattern.parse(include, include=True),))
     found = scan(root, sources)
     scheme = args.scheme or "auto"
@@ -250,27 +287,40 @@ def init_command(args: argparse.Namespace) -> int:
     if not pages:
         left_out.sort(key=lambda item: folder_order(item[0]))
         first = f" (first: {printable_path(left_out[0][0])}: {printable(left_out[0][1])})" if left_out else ""
-        raise CliError("input", f"no page under {printable_path(docs)} fits {args.version_from!r}, the scheme "
-                                f"{scheme!r} and the manifest's folder; {plural(len(left_out), 'page')} "
-                                f"left out{first}; nothing written")
+        raise CliError(
+            "input",
+            f"no page under {printable_path(docs)} fits {args.version_from!r}, the scheme "
+            f"{scheme!r} and the manifest's folder; {plural(len(left_out), 'page')} "
+            f"left out{first}; nothing written",
+        )
     named, detected = args.renderer, None
     if named is None:  # the site's configuration says, or portable
         detected = detect(docs, Path(root), tuple(RENDERER_VALUES), Path(os.getcwd()))
         named = None if detected.renderer == DEFAULT_RENDERER else detected.renderer
     renderer = RENDERER_VALUES[named or DEFAULT_RENDERER]
     grammar, note = _starter_grammar([text for _, text, _ in pages], renderer)
-    manifest = {"grammar": grammar, "version_scheme": scheme,
-                **({"renderer": named} if named else {}),
-                "sources": sources.written(), "documents": [_entry(outcome, args.base_url) for outcome, _, _ in pages]}
+    manifest = {
+        "grammar": grammar,
+        "version_scheme": scheme,
+        **({"renderer": named} if named else {}),
+        "sources": sources.written(),
+        "documents": [_entry(outcome, args.base_url) for outcome, _, _ in pages],
+    }
     write_atomically(manifest_path, render_json(manifest), create_only=True)
     _report_pages(left_out, [outcome for outcome, _, _ in pages if outcome.renamed])
-    print(f"wrote {printable_path(manifest_path)}: {plural(len(pages), 'source')}, version scheme "
-          f"{scheme!r}{why}{f', renderer {renderer.name!r}' if args.renderer else ''}, unpinned; {note}"
-          f"{'' if detected is None else '; renderer ' + printable(detected.why)}", file=sys.stderr)
+    print(
+        f"wrote {printable_path(manifest_path)}: {plural(len(pages), 'source')}, version scheme "
+        f"{scheme!r}{why}{f', renderer {renderer.name!r}' if args.renderer else ''}, unpinned; {note}"
+        f"{'' if detected is None else '; renderer ' + printable(detected.why)}",
+        file=sys.stderr,
+    )
     for line in () if detected is None else detected.warnings:
         print(f"renderer: {printable(line)}", file=sys.stderr)
-    print(f"next: edit the grammar (and any \"status\": \"draft\"), then run: "
-          f"{args.prog} pin --manifest {shlex.quote(printable_path(manifest_path))}", file=sys.stderr)
+    print(
+        f'next: edit the grammar (and any "status": "draft"), then run: '
+        f"{args.prog} pin --manifest {shlex.quote(printable_path(manifest_path))}",
+        file=sys.stderr,
+    )
     return exit_code("ok")
 
 
@@ -289,32 +339,46 @@ def _detected_scheme(versions: Sequence[str]) -> tuple[str, str]:
     if scheme != "label" or fitting[best] == 0:
         return scheme, ""
     misfit = min(v for v in versions if not VERSION_SCHEMES[best].fits(v))
-    return scheme, (f" (the folder {printable(misfit)!r} is no {best} version; name a scheme with --scheme "
-                    "and the pages that do not fit it are left out)")
+    return scheme, (
+        f" (the folder {printable(misfit)!r} is no {best} version; name a scheme with --scheme "
+        "and the pages that do not fit it are left out)"
+    )
 
 
 def _base_url(entries: Sequence[Entry]) -> str | None:
     """The URL prefix every entry's ``url`` is (prefix + its id), or ``None`` when they follow none."""
-    prefixes = {entry.url[:-len(entry.source_id)] if entry.url and entry.url.endswith(entry.source_id)
-                else None for entry in entries}
+    prefixes = {
+        entry.url[: -len(entry.source_id)] if entry.url and entry.url.endswith(entry.source_id) else None
+        for entry in entries
+    }
     return prefixes.pop() if len(prefixes) == 1 else None
 
 
 def _update(args: argparse.Namespace) -> int:
     """``init --update --manifest M [--prune]``: add the new pages of M's ``sources``, list (or
     remove) the gone ones, keep everything else byte for byte."""
-    if args.docs_dir is not None or args.version_from is not None or args.scheme is not None \
-            or args.renderer is not None:
-        raise CliError("usage", "init --update takes no DOCS_DIR, --version-from, --scheme or --renderer: the "
-                                "manifest's \"sources\", \"version_scheme\" and \"renderer\" say them")
+    if (
+        args.docs_dir is not None
+        or args.version_from is not None
+        or args.scheme is not None
+        or args.renderer is not None
+    ):
+        raise CliError(
+            "usage",
+            "init --update takes no DOCS_DIR, --version-from, --scheme or --renderer: the "
+            'manifest\'s "sources", "version_scheme" and "renderer" say them',
+        )
     if args.manifest is None:
         raise CliError("usage", f"init --update needs --manifest M (see '{args.prog} init --help')")
     manifest = read_manifest(args.manifest, require_pins=False)
     shown, quoted = printable_path(args.manifest), shlex.quote(printable_path(args.manifest))
     if manifest.sources is None:
-        raise CliError("usage", f"{shown} has no \"sources\", so init --update cannot tell which pages are its "
-                                "own: add one, e.g. \"sources\": {\"include\": [\"{version}/**\"]} (see "
-                                "reference/manifest.md), or edit \"documents\" by hand")
+        raise CliError(
+            "usage",
+            f'{shown} has no "sources", so init --update cannot tell which pages are its '
+            'own: add one, e.g. "sources": {"include": ["{version}/**"]} (see '
+            'reference/manifest.md), or edit "documents" by hand',
+        )
     root = manifest.root
     found = scan(root, manifest.sources)
     left_out = list(found.left_out)
@@ -329,17 +393,20 @@ def _update(args: argparse.Namespace) -> int:
     for (outcome, _, _), added in zip(pages, new):
         print(_added_line(added, moves.get(outcome.page.path)), file=sys.stderr)
     for entry in gone:
-        print(f"{'removed' if args.prune else 'gone'} {printable_path(entry.path)} ({entry.source_id!r}): the file "
-              "no longer exists" + ("" if args.prune else "; run with --prune to remove its entry"),
-              file=sys.stderr)
+        print(
+            f"{'removed' if args.prune else 'gone'} {printable_path(entry.path)} ({entry.source_id!r}): the file "
+            "no longer exists" + ("" if args.prune else "; run with --prune to remove its entry"),
+            file=sys.stderr,
+        )
     if not new and not removed:
         kept = f"; {plural(len(gone), 'gone entry')} kept" if gone else ""
         print(f"unchanged {shown}: no page to add{kept}", file=sys.stderr)
         return exit_code("ok")
     target = Path(manifest.real_path)
     text = target.read_bytes().decode("utf-8")
-    if [entry.get("path") for entry in json.loads(text.lstrip("\ufeff"))["documents"]] != \
-            [entry.path for entry in manifest.entries]:
+    if [entry.get("path") for entry in json.loads(text.lstrip("\ufeff"))["documents"]] != [
+        entry.path for entry in manifest.entries
+    ]:
         raise CliError("input", f"{shown} changed while init --update read it; run it again")
     positions, at = [], 0  # merge in path order: before the first existing entry whose path sorts after
     existing = [folder_order(entry.path) for entry in manifest.entries]
@@ -353,6 +420,9 @@ def _update(args: argparse.Namespace) -> int:
     written = shown if os.path.abspath(args.manifest) == str(target) else f"{shown} -> {printable_path(target)}"
     print(f"wrote {written}: {plural(len(new), 'source')} added, {len(removed)} removed", file=sys.stderr)
     if new:
-        print("next: review the new entries (\"status\": \"draft\" for a page not published yet; the grammar, "
-              f"for new keys), then run: {args.prog} pin --manifest {quoted}", file=sys.stderr)
+        print(
+            'next: review the new entries ("status": "draft" for a page not published yet; the grammar, '
+            f"for new keys), then run: {args.prog} pin --manifest {quoted}",
+            file=sys.stderr,
+        )
     return exit_code("ok")

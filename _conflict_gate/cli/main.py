@@ -74,8 +74,11 @@ class _Parser(argparse.ArgumentParser):
 
     # typeshed overloads parse_known_args on the namespace's type; this override keeps only the
     # plain form the CLI calls, hence the ignore
-    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
-                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+    def parse_known_args(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        namespace: argparse.Namespace | None = None,
+    ) -> tuple[argparse.Namespace, list[str]]:
         """Refuse the top-level ``--version`` with anything else: ``conflict-gate --version 2.0 gate
         ...`` must not print the program's version and exit 0 with nothing decided; a requested
         version goes after the command. ``--version`` alone prints the version."""
@@ -86,8 +89,11 @@ class _Parser(argparse.ArgumentParser):
                     break  # the command (or a misspelt one, which argparse names) comes first
                 name = arg.partition("=")[0]
                 if len(name) >= 3 and "--version".startswith(name):
-                    raise CliError("usage", f"put --version after the command ({self.prog} gate --version V "
-                                            "...); before it, --version alone prints the program's version")
+                    raise CliError(
+                        "usage",
+                        f"put --version after the command ({self.prog} gate --version V "
+                        "...); before it, --version alone prints the program's version",
+                    )
         return super().parse_known_args(given, namespace)
 
 
@@ -97,26 +103,46 @@ class _Parser(argparse.ArgumentParser):
 
 def _gate(args: argparse.Namespace) -> int:
     corpus = _site_judged(args, load_corpus(args, only=args.source_ids))  # its candidates' pages only
-    operation = claim_operation(corpus.grammar, args.claim, args.operation, name_one=" with --operation",
-                                see_grammar=f"; see '{args.prog} grammar --manifest {shown_manifest(args.manifest)}'")
-    result = gate(corpus, args.source_ids, args.version, operation, args.claim,
-                  unrelated="set_aside" if args.set_aside_unrelated else "withhold", question=args.question)
+    operation = claim_operation(
+        corpus.grammar,
+        args.claim,
+        args.operation,
+        name_one=" with --operation",
+        see_grammar=f"; see '{args.prog} grammar --manifest {shown_manifest(args.manifest)}'",
+    )
+    result = gate(
+        corpus,
+        args.source_ids,
+        args.version,
+        operation,
+        args.claim,
+        unrelated="set_aside" if args.set_aside_unrelated else "withhold",
+        question=args.question,
+    )
     sys.stdout.write(render_json(result))
     status, reason = result["status"], result["reason"]
     if reason == "no_eligible_version":
         have = ", ".join(result["candidate_versions"]) or "none (no candidates)"
-        print(f"not_in_docs: no candidate has version {args.version}; candidates have: {have}",
-              file=sys.stderr)
+        print(f"not_in_docs: no candidate has version {args.version}; candidates have: {have}", file=sys.stderr)
     elif reason == "no_approved_source":
-        print(f"not_in_docs: no approved candidate has version {args.version} (set aside: "
-              f"{', '.join(result['excluded_unapproved_ids'])})", file=sys.stderr)
+        print(
+            f"not_in_docs: no approved candidate has version {args.version} (set aside: "
+            f"{', '.join(result['excluded_unapproved_ids'])})",
+            file=sys.stderr,
+        )
     elif reason == "no_related_source":
-        print(f"not_in_docs: every eligible candidate is about other operations than {operation} (set aside: "
-              f"{', '.join(result['set_aside_unrelated_ids'])})", file=sys.stderr)
+        print(
+            f"not_in_docs: every eligible candidate is about other operations than {operation} (set aside: "
+            f"{', '.join(result['set_aside_unrelated_ids'])})",
+            file=sys.stderr,
+        )
     elif status == "not_in_docs":
         missing = result["missing_claim_source_ids"]
-        print(f"not_in_docs: {', '.join(missing)} {'does' if len(missing) == 1 else 'do'} not declare "
-              f"{operation} {args.claim}", file=sys.stderr)
+        print(
+            f"not_in_docs: {', '.join(missing)} {'does' if len(missing) == 1 else 'do'} not declare "
+            f"{operation} {args.claim}",
+            file=sys.stderr,
+        )
     elif status == "conflict":
         values = ", ".join(f"{c['source_id']}={c['value']}" for c in result["claims"])
         print(f"conflict: {values}", file=sys.stderr)
@@ -142,8 +168,10 @@ def _audit(args: argparse.Namespace) -> int:
         write_report(args, Report("audit", tuple(audit_checks(report, where))), where)
     if corpus.failed:  # after the report, which lists every one
         sys.stdout.flush()
-        where_listed = {"json": "in refused_sources (error IngestionError)",
-                        "markdown": "under \"Sources that failed verification\""}.get(args.format, "as an error finding")
+        where_listed = {
+            "json": "in refused_sources (error IngestionError)",
+            "markdown": 'under "Sources that failed verification"',
+        }.get(args.format, "as an error finding")
         raise CliError("input", f"{failed_line(corpus, args)}; the report lists each {where_listed}")
     return exit_code("ok" if report["clean"] else "findings")
 
@@ -185,8 +213,9 @@ def _grammar(args: argparse.Namespace) -> int:
     manifest = read_manifest(args.manifest, require_pins=False)
     grammar, renderer = manifest.grammar, manifest.renderer
     if args.format == "json":
-        sys.stdout.write(render_json(build(GrammarReport, GRAMMAR_REPORT_FIELDS,
-                                           {**grammar.summary(), "renderer": renderer.name})))
+        sys.stdout.write(
+            render_json(build(GrammarReport, GRAMMAR_REPORT_FIELDS, {**grammar.summary(), "renderer": renderer.name}))
+        )
     else:
         print(f"{grammar.product}: directives are whole lines {grammar.form!r}")
         print(f"renderer: {renderer.name} ({renderer.meaning})\n")
@@ -214,6 +243,7 @@ def _check_answer(args: argparse.Namespace) -> int:
     if args.answer == "-":
         answer = sys.stdin.buffer.read(MAX_ANSWER_BYTES + 1)
     else:
+
         def unreadable(reason: str, detail: str) -> CliError:
             return CliError("input", f"cannot read the answer {printable_path(args.answer)}: {detail}")
 
@@ -225,8 +255,9 @@ def _check_answer(args: argparse.Namespace) -> int:
     except DecisionError as error:
         if error.path is not None:
             raise
-        raise DecisionError(error.reason, error.detail, path=printable_path(args.decision),
-                            pointer=error.pointer) from None  # name the decision file
+        raise DecisionError(
+            error.reason, error.detail, path=printable_path(args.decision), pointer=error.pointer
+        ) from None  # name the decision file
     sys.stdout.write(render_json(report))
     kinds = ", ".join(sorted({f["kind"] for f in report["findings"]})) or "no findings"
     print(f"{report['verdict']}: {kinds}", file=sys.stderr)
@@ -263,17 +294,23 @@ def _mcp(args: argparse.Namespace) -> int:
             found = f"; found mcp {importlib.metadata.version('mcp')}"
         except importlib.metadata.PackageNotFoundError:
             found = ""
-        raise CliError("usage", f"the mcp command needs the MCP Python SDK 2.x (mcp>=2,<3){found}: "
-                                f"{MCP_INSTALL}") from None
+        raise CliError(
+            "usage", f"the mcp command needs the MCP Python SDK 2.x (mcp>=2,<3){found}: {MCP_INSTALL}"
+        ) from None
     from ..service.gate import GateService
 
     service = GateService(args.manifest, prog=args.prog, cache=args.cache, jobs=args.jobs)
     corpus = service.corpus
-    print(f"{args.prog}: serving {plural(len(corpus), 'source')} of {printable_path(args.manifest)} over stdio "
-          "(MCP); stop by closing the connection", file=sys.stderr)
+    print(
+        f"{args.prog}: serving {plural(len(corpus), 'source')} of {printable_path(args.manifest)} over stdio "
+        "(MCP); stop by closing the connection",
+        file=sys.stderr,
+    )
     if corpus.failed:
-        print(f"{args.prog}: warning: {failed_line(corpus, args)}; each refuses the requests it is eligible for",
-              file=sys.stderr)
+        print(
+            f"{args.prog}: warning: {failed_line(corpus, args)}; each refuses the requests it is eligible for",
+            file=sys.stderr,
+        )
     try:
         serve(service)
     except KeyboardInterrupt:
@@ -300,15 +337,19 @@ _MANIFEST_HELP: Final = (
     '      {"max-retries": {"type": "integer", "min": 0}}}},\n'
     '   "version_scheme": "semver", "sources": {"include": ["{version}/**"]},\n'
     '   "documents": [{"source_id": "1.0.0/guide", "version": "1.0.0", "path": "1.0.0/guide.md",\n'
-    '                  "url": "https://...", "status": "approved", "sha256": ""}]}')
+    '                  "url": "https://...", "status": "approved", "sha256": ""}]}'
+)
 
 
 _CI_HELP: Final = (
     "CI formats: paths relative to the repository root (--root, else the nearest folder above the\n"
     "manifest's that holds .git, else the manifest's folder); github appends a summary to the file\n"
-    "$GITHUB_STEP_SUMMARY names, when set. Details: reference/ci.md")
-_ROOT_HELP: Final = ("with --format github|sarif|junit: the repository root paths are relative to "
-                     "(default: the nearest folder above the manifest's that holds .git)")
+    "$GITHUB_STEP_SUMMARY names, when set. Details: reference/ci.md"
+)
+_ROOT_HELP: Final = (
+    "with --format github|sarif|junit: the repository root paths are relative to "
+    "(default: the nearest folder above the manifest's that holds .git)"
+)
 
 
 def _codes(command: str) -> str:
@@ -316,13 +357,19 @@ def _codes(command: str) -> str:
     return "exit codes:\n" + "\n".join(f"  {code:>2}  {meaning}" for code, meaning in rows)
 
 
-def _strict_option(parser: argparse.ArgumentParser, default: bool,
-                   kept: str = "it is kept, refused, and refuses only the requests it is eligible for, "
-                               "with a count on stderr") -> None:
-    parser.add_argument("--strict", action=argparse.BooleanOptionalAction, default=default,
-                        help="--strict: a source that fails verification (changed, missing, unreadable, "
-                             f"not UTF-8, too large) stops the command (exit 6); --no-strict: {kept} "
-                             f"(default: {'--strict' if default else '--no-strict'})")
+def _strict_option(
+    parser: argparse.ArgumentParser,
+    default: bool,
+    kept: str = "it is kept, refused, and refuses only the requests it is eligible for, with a count on stderr",
+) -> None:
+    parser.add_argument(
+        "--strict",
+        action=argparse.BooleanOptionalAction,
+        default=default,
+        help="--strict: a source that fails verification (changed, missing, unreadable, "
+        f"not UTF-8, too large) stops the command (exit 6); --no-strict: {kept} "
+        f"(default: {'--strict' if default else '--no-strict'})",
+    )
 
 
 def _positive(text: str) -> int:
@@ -347,22 +394,39 @@ def _site_judged(args: argparse.Namespace, corpus: Corpus) -> Corpus:
 
 def _site_option(parser: argparse.ArgumentParser) -> None:
     """``--site DIR``: judge the pages by the site's build (reference/site.md)."""
-    parser.add_argument("--site", metavar="DIR", default=None,
-                        help="judge every page by its built page: DIR is the built site, or the folder holding "
-                             "mkdocs.yml (MkDocs: site_dir) or conf.py (Sphinx: _build/html) (reference/site.md)")
+    parser.add_argument(
+        "--site",
+        metavar="DIR",
+        default=None,
+        help="judge every page by its built page: DIR is the built site, or the folder holding "
+        "mkdocs.yml (MkDocs: site_dir) or conf.py (Sphinx: _build/html) (reference/site.md)",
+    )
 
 
 def _cache_options(parser: argparse.ArgumentParser) -> None:
     """``--cache PATH`` / ``--no-cache`` and ``--jobs N``: how the corpus is loaded (reference/cache.md)."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--cache", metavar="PATH", default=None,
-                       help="the reading cache file (default: one per manifest in $CONFLICT_GATE_CACHE, else "
-                            "the user's cache folder); unchanged pages are verified but not read again")
-    group.add_argument("--no-cache", dest="cache", action="store_false",
-                       help="no reading cache: read every page (decisions are the same)")
-    parser.add_argument("--jobs", type=_positive, metavar="N", default=DEFAULT_JOBS,
-                        help=f"worker processes for the pages left to read, when there are at least "
-                             f"{PARALLEL_MIN_PAGES} of them (default: {DEFAULT_JOBS}, the CPUs, at most 2)")
+    group.add_argument(
+        "--cache",
+        metavar="PATH",
+        default=None,
+        help="the reading cache file (default: one per manifest in $CONFLICT_GATE_CACHE, else "
+        "the user's cache folder); unchanged pages are verified but not read again",
+    )
+    group.add_argument(
+        "--no-cache",
+        dest="cache",
+        action="store_false",
+        help="no reading cache: read every page (decisions are the same)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_positive,
+        metavar="N",
+        default=DEFAULT_JOBS,
+        help=f"worker processes for the pages left to read, when there are at least "
+        f"{PARALLEL_MIN_PAGES} of them (default: {DEFAULT_JOBS}, the CPUs, at most 2)",
+    )
 
 
 def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.ArgumentParser:
@@ -370,32 +434,50 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     in a checkout), the lab options too."""
     raw = argparse.RawDescriptionHelpFormatter
     parser = _Parser(
-        prog=prog, formatter_class=raw,
+        prog=prog,
+        formatter_class=raw,
         description="conflict-gate: decide, before any model is asked, whether an answer about a\n"
-                    "versioned API may be prepared, and check the answer afterwards."
-                    + ("\nWithout a command, run the lab cases over the Quill fixtures and print or save "
-                       "the result." if lab else ""),
-        epilog=_codes("run.py (the lab)") if lab else None)
+        "versioned API may be prepared, and check the answer afterwards."
+        + (
+            "\nWithout a command, run the lab cases over the Quill fixtures and print or save the result."
+            if lab
+            else ""
+        ),
+        epilog=_codes("run.py (the lab)") if lab else None,
+    )
     if lab:
         group = parser.add_mutually_exclusive_group()
         group.add_argument("--output", metavar="FILE", help="write the lab result here (atomically)")
-        group.add_argument("--check", action="store_true",
-                           help="compare a fresh lab run with expected-result.json; exit 1 on drift")
-    parser.add_argument("--version", action="version", version=f"conflict-gate {__version__}",
-                        help="print the program's version and exit (alone: a requested version goes "
-                             "after the command, gate --version V)")
+        group.add_argument(
+            "--check", action="store_true", help="compare a fresh lab run with expected-result.json; exit 1 on drift"
+        )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"conflict-gate {__version__}",
+        help="print the program's version and exit (alone: a requested version goes "
+        "after the command, gate --version V)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=not lab)
 
     def command(name: str, summary: str, description: str, epilog: str = "") -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, prog=f"{prog} {name}", formatter_class=raw, help=summary,
-                                  description=description,
-                                  epilog="\n\n".join(part for part in (_codes(name), epilog) if part))
+        sub = commands.add_parser(
+            name,
+            prog=f"{prog} {name}",
+            formatter_class=raw,
+            help=summary,
+            description=description,
+            epilog="\n\n".join(part for part in (_codes(name), epilog) if part),
+        )
         return sub
 
-    p = command("gate", "decide one request; print the result as JSON",
-                "Decide one request over a manifest's sources; print the result as JSON on stdout. "
-                "Only the candidates' pages are read and verified (audit verifies every page).",
-                f"which claims exist: {prog} grammar --manifest M\n\n" + _MANIFEST_HELP)
+    p = command(
+        "gate",
+        "decide one request; print the result as JSON",
+        "Decide one request over a manifest's sources; print the result as JSON on stdout. "
+        "Only the candidates' pages are read and verified (audit verifies every page).",
+        f"which claims exist: {prog} grammar --manifest M\n\n" + _MANIFEST_HELP,
+    )
     p.add_argument("--manifest", required=True, help="path to the manifest")
     p.add_argument("--version", required=True, help="requested version, in the manifest's version scheme")
     p.add_argument("--claim", required=True, metavar="KEY", help="claim key")
@@ -403,90 +485,142 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     _strict_option(p, True)
     _cache_options(p)
     _site_option(p)
-    p.add_argument("--set-aside-unrelated", action="store_true",
-                   help="set aside eligible candidates about other operations (they declare no key of "
-                        "this one): listed in set_aside_unrelated_ids, they take no part in the decision; "
-                        "a candidate about the operation but silent on KEY still withholds "
-                        "(default: every eligible candidate must declare KEY)")
-    p.add_argument("--question", metavar="TEXT",
-                   help="the user's question: a ready result's answer_request carries it as a second user "
-                        "message, as written (it decides nothing; check-answer reads it from the decision)")
+    p.add_argument(
+        "--set-aside-unrelated",
+        action="store_true",
+        help="set aside eligible candidates about other operations (they declare no key of "
+        "this one): listed in set_aside_unrelated_ids, they take no part in the decision; "
+        "a candidate about the operation but silent on KEY still withholds "
+        "(default: every eligible candidate must declare KEY)",
+    )
+    p.add_argument(
+        "--question",
+        metavar="TEXT",
+        help="the user's question: a ready result's answer_request carries it as a second user "
+        "message, as written (it decides nothing; check-answer reads it from the decision)",
+    )
     p.add_argument("source_ids", nargs="+", metavar="SOURCE_ID", help="candidate source ids")
 
-    p = command("audit", "report agreement, conflicts, gaps and refusals",
-                "Read every source and report, per version and operation, the approved pages about it "
-                "(that declare a key of it) and per key whether they agree; refused pages, pages that "
-                "fail verification (every one: exit 6), drafts that would conflict, near-misses.",
-                _CI_HELP + "\n\n" + _MANIFEST_HELP)
+    p = command(
+        "audit",
+        "report agreement, conflicts, gaps and refusals",
+        "Read every source and report, per version and operation, the approved pages about it "
+        "(that declare a key of it) and per key whether they agree; refused pages, pages that "
+        "fail verification (every one: exit 6), drafts that would conflict, near-misses.",
+        _CI_HELP + "\n\n" + _MANIFEST_HELP,
+    )
     p.add_argument("--manifest", required=True, help="path to the manifest")
-    p.add_argument("--format", choices=("markdown", "json", *FORMATS), default="markdown",
-                   help="markdown (default) or json, with paths relative to the manifest's folder; or a CI "
-                        "format: github (workflow commands), sarif (SARIF 2.1.0), junit (JUnit XML)")
+    p.add_argument(
+        "--format",
+        choices=("markdown", "json", *FORMATS),
+        default="markdown",
+        help="markdown (default) or json, with paths relative to the manifest's folder; or a CI "
+        "format: github (workflow commands), sarif (SARIF 2.1.0), junit (JUnit XML)",
+    )
     p.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
     _strict_option(p, False, "every such source is reported with the rest, then the audit exits 6")
     _cache_options(p)
     _site_option(p)
 
-    p = command("pin", "recompute pins; rewrite the manifest (or --check)",
-                "Recompute every source's sha256. Without --check, rewrite the changed pins in the "
-                "manifest file (through a symlink, the file it names); with --check, change nothing.",
-                _CI_HELP + "\n\n" + _MANIFEST_HELP)
+    p = command(
+        "pin",
+        "recompute pins; rewrite the manifest (or --check)",
+        "Recompute every source's sha256. Without --check, rewrite the changed pins in the "
+        "manifest file (through a symlink, the file it names); with --check, change nothing.",
+        _CI_HELP + "\n\n" + _MANIFEST_HELP,
+    )
     p.add_argument("--manifest", required=True, help="path to the manifest")
-    p.add_argument("--check", action="store_true", dest="pin_check",
-                   help="change nothing; exit 1 on a stale pin, a missing file or (with \"sources\") "
-                        "a page the manifest does not list")
-    p.add_argument("--format", choices=("text", *FORMATS), default="text",
-                   help="with --check: text (default), or a CI format: github, sarif, junit")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        dest="pin_check",
+        help='change nothing; exit 1 on a stale pin, a missing file or (with "sources") '
+        "a page the manifest does not list",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", *FORMATS),
+        default="text",
+        help="with --check: text (default), or a CI format: github, sarif, junit",
+    )
     p.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
-    p.add_argument("--site", metavar="DIR", default=None,
-                   help="also record each page's reading as the site's build shows it, in the manifest's "
-                        "\"readings\" file (DIR as for audit --site); with --check, change nothing and report the "
-                        "pages whose recorded reading the build no longer gives (reference/site.md#recorded-readings)")
+    p.add_argument(
+        "--site",
+        metavar="DIR",
+        default=None,
+        help="also record each page's reading as the site's build shows it, in the manifest's "
+        '"readings" file (DIR as for audit --site); with --check, change nothing and report the '
+        "pages whose recorded reading the build no longer gives (reference/site.md#recorded-readings)",
+    )
 
-    p = command("init", "write a starter manifest for a folder of Markdown pages, or bring one up to date",
-                "Write a starter manifest (unpinned) listing every .md/.markdown file under DOCS_DIR "
-                "whose path matches --version-from, with a grammar proposed from the directive lines "
-                "found and \"sources\" recording the pattern; every file left out is named on stderr "
-                "with why. Never overwrites a file.\n\n"
-                "With --update, bring the manifest M up to date with its \"sources\": add the new pages "
-                "(approved, unpinned: pin comes next) in path order, name the pages that are gone and "
-                "remove their entries only with --prune; every other byte of M stays as it is.",
-                "examples:\n  conflict-gate init docs --version-from '{version}/**' "
-                "--base-url https://docs.example.com\n  conflict-gate init --update --manifest "
-                "docs/manifest.json --prune")
+    p = command(
+        "init",
+        "write a starter manifest for a folder of Markdown pages, or bring one up to date",
+        "Write a starter manifest (unpinned) listing every .md/.markdown file under DOCS_DIR "
+        "whose path matches --version-from, with a grammar proposed from the directive lines "
+        'found and "sources" recording the pattern; every file left out is named on stderr '
+        "with why. Never overwrites a file.\n\n"
+        'With --update, bring the manifest M up to date with its "sources": add the new pages '
+        "(approved, unpinned: pin comes next) in path order, name the pages that are gone and "
+        "remove their entries only with --prune; every other byte of M stays as it is.",
+        "examples:\n  conflict-gate init docs --version-from '{version}/**' "
+        "--base-url https://docs.example.com\n  conflict-gate init --update --manifest "
+        "docs/manifest.json --prune",
+    )
     p.add_argument("docs_dir", metavar="DOCS_DIR", nargs="?", help="the folder of pages (not with --update)")
-    p.add_argument("--version-from", metavar="PATTERN",
-                   help="path pattern relative to DOCS_DIR with one {version}, e.g. '{version}/**' "
-                        "(* within a folder, ** across folders, ? one character)")
-    p.add_argument("--base-url", help="URL prefix; a page's URL is prefix + its id (with --update: "
-                                      "default, the prefix every entry's url shares)")
-    p.add_argument("--scheme", choices=("auto", *VERSION_SCHEMES), default=None,
-                   help="version scheme (default: the first of major.minor, semver, calver, label that fits)")
-    p.add_argument("--manifest", help="where to write it (default: DOCS_DIR/manifest.json); with "
-                                      "--update, the manifest to update")
-    p.add_argument("--update", action="store_true",
-                   help="update the manifest M from its \"sources\" instead of writing a new one")
-    p.add_argument("--prune", action="store_true",
-                   help="with --update: remove the entries whose file no longer exists")
-    p.add_argument("--renderer", choices=tuple(RENDERERS), default=None,
-                   help="how the docs site renders the pages, written as the manifest's \"renderer\": "
-                        + "; ".join(f"{name}: {meaning}" for name, meaning in RENDERERS.items())
-                        + " (default: detected from the site's configuration in DOCS_DIR or a folder above it, up "
-                          "to the repository's top level: mkdocs.yml, a Sphinx conf.py loading myst_parser, "
-                          "docusaurus.config.*; none or several found: none written, which means portable)")
+    p.add_argument(
+        "--version-from",
+        metavar="PATTERN",
+        help="path pattern relative to DOCS_DIR with one {version}, e.g. '{version}/**' "
+        "(* within a folder, ** across folders, ? one character)",
+    )
+    p.add_argument(
+        "--base-url",
+        help="URL prefix; a page's URL is prefix + its id (with --update: "
+        "default, the prefix every entry's url shares)",
+    )
+    p.add_argument(
+        "--scheme",
+        choices=("auto", *VERSION_SCHEMES),
+        default=None,
+        help="version scheme (default: the first of major.minor, semver, calver, label that fits)",
+    )
+    p.add_argument(
+        "--manifest", help="where to write it (default: DOCS_DIR/manifest.json); with --update, the manifest to update"
+    )
+    p.add_argument(
+        "--update", action="store_true", help='update the manifest M from its "sources" instead of writing a new one'
+    )
+    p.add_argument("--prune", action="store_true", help="with --update: remove the entries whose file no longer exists")
+    p.add_argument(
+        "--renderer",
+        choices=tuple(RENDERERS),
+        default=None,
+        help='how the docs site renders the pages, written as the manifest\'s "renderer": '
+        + "; ".join(f"{name}: {meaning}" for name, meaning in RENDERERS.items())
+        + " (default: detected from the site's configuration in DOCS_DIR or a folder above it, up "
+        "to the repository's top level: mkdocs.yml, a Sphinx conf.py loading myst_parser, "
+        "docusaurus.config.*; none or several found: none written, which means portable)",
+    )
 
-    p = command("grammar", "print the manifest's grammar",
-                "Print the directive grammar the manifest declares: every operation, key and allowed value.")
+    p = command(
+        "grammar",
+        "print the manifest's grammar",
+        "Print the directive grammar the manifest declares: every operation, key and allowed value.",
+    )
     p.add_argument("--manifest", required=True, help="path to the manifest")
     p.add_argument("--format", choices=("table", "json"), default="table")
 
-    p = command("check-answer", "check a model's answer against a decision",
-                "Check an answer a model wrote from a ready decision's answer request: every claim "
-                "cited at its line, quotes exact and attributed, the agreed value and the requested "
-                "version stated, nothing else stated. Prints the verdict and every finding as JSON. "
-                "Reads and verifies the decision's candidates' pages, and every page when a quote "
-                "must be looked up in all of them.",
-                "verdicts, in precedence order: " + ", ".join(VERDICTS))
+    p = command(
+        "check-answer",
+        "check a model's answer against a decision",
+        "Check an answer a model wrote from a ready decision's answer request: every claim "
+        "cited at its line, quotes exact and attributed, the agreed value and the requested "
+        "version stated, nothing else stated. Prints the verdict and every finding as JSON. "
+        "Reads and verifies the decision's candidates' pages, and every page when a quote "
+        "must be looked up in all of them.",
+        "verdicts, in precedence order: " + ", ".join(VERDICTS),
+    )
     p.add_argument("--manifest", required=True, help="path to the manifest the decision was made on")
     p.add_argument("--decision", required=True, help="the gate's result, as JSON (gate's stdout)")
     p.add_argument("--answer", required=True, help="the answer text, UTF-8 ('-' for stdin)")
@@ -494,39 +628,61 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     _cache_options(p)
     _site_option(p)
 
-    p = command("versions", "list the versions, their approved pages and the keys each declares",
-                "List what can be asked: the grammar, the renderer, the version scheme and, per version, "
-                "every approved page (source id, URL, path) with the keys it declares per operation, or "
-                "why it is refused (drafts and deprecated pages are never eligible, so not listed). The "
-                "MCP server's versions tool returns the same JSON.")
+    p = command(
+        "versions",
+        "list the versions, their approved pages and the keys each declares",
+        "List what can be asked: the grammar, the renderer, the version scheme and, per version, "
+        "every approved page (source id, URL, path) with the keys it declares per operation, or "
+        "why it is refused (drafts and deprecated pages are never eligible, so not listed). The "
+        "MCP server's versions tool returns the same JSON.",
+    )
     p.add_argument("--manifest", required=True, help="path to the manifest")
-    p.add_argument("--format", choices=("table", "json"), default="table",
-                   help="table (default, Markdown) or json (the versions schema)")
+    p.add_argument(
+        "--format",
+        choices=("table", "json"),
+        default="table",
+        help="table (default, Markdown) or json (the versions schema)",
+    )
     _strict_option(p, False, "it is listed, refused, with its reason, and a count goes to stderr")
     _cache_options(p)
 
-    p = command("mcp", "serve the gate to MCP clients (coding agents) over stdio",
-                "Serve the manifest's corpus as an MCP server over stdio (stdout carries only the "
-                "protocol; logs go to stderr), with the tools versions, gate, check_answer and audit. "
-                "The corpus is loaded once, non-strict; before each call the tool re-verifies the pages "
-                "it reads, and a change of the manifest file reloads it. Needs the optional extra: "
-                + MCP_INSTALL + ".",
-                "configuration for a client, tools and freshness: reference/mcp.md")
-    p.add_argument("--manifest", required=True, help="path to the manifest (absolute: a client starts "
-                                                     "the server in a folder of its choosing)")
+    p = command(
+        "mcp",
+        "serve the gate to MCP clients (coding agents) over stdio",
+        "Serve the manifest's corpus as an MCP server over stdio (stdout carries only the "
+        "protocol; logs go to stderr), with the tools versions, gate, check_answer and audit. "
+        "The corpus is loaded once, non-strict; before each call the tool re-verifies the pages "
+        "it reads, and a change of the manifest file reloads it. Needs the optional extra: " + MCP_INSTALL + ".",
+        "configuration for a client, tools and freshness: reference/mcp.md",
+    )
+    p.add_argument(
+        "--manifest",
+        required=True,
+        help="path to the manifest (absolute: a client starts the server in a folder of its choosing)",
+    )
     _cache_options(p)
 
-    p = command("schema", "print the JSON Schema of a result",
-                "Print the JSON Schema (draft 2020-12) of a result, to validate saved results or to "
-                "type an integration: " + "; ".join(f"{name}: {what}" for name, (_, what) in SCHEMAS.items()) + ".")
+    p = command(
+        "schema",
+        "print the JSON Schema of a result",
+        "Print the JSON Schema (draft 2020-12) of a result, to validate saved results or to "
+        "type an integration: " + "; ".join(f"{name}: {what}" for name, (_, what) in SCHEMAS.items()) + ".",
+    )
     p.add_argument("name", choices=tuple(SCHEMAS), metavar="NAME", help="one of: " + ", ".join(SCHEMAS))
     parser.commands = frozenset(commands.choices)
     return parser
 
 
 _COMMANDS: Final[Mapping[str, Callable[[argparse.Namespace], int]]] = {
-    "gate": _gate, "audit": _audit, "pin": _pin, "init": _init, "grammar": _grammar,
-    "check-answer": _check_answer, "schema": _schema, "versions": _versions, "mcp": _mcp,
+    "gate": _gate,
+    "audit": _audit,
+    "pin": _pin,
+    "init": _init,
+    "grammar": _grammar,
+    "check-answer": _check_answer,
+    "schema": _schema,
+    "versions": _versions,
+    "mcp": _mcp,
 }
 
 
@@ -538,9 +694,13 @@ def _shared_parser(prog: str, lab: bool) -> argparse.ArgumentParser:
     return build_parser(prog=prog, lab=lab)
 
 
-def main(argv: Sequence[str] | None = None, *, prog: str = "conflict-gate",
-         lab: Callable[[argparse.Namespace], int] | None = None,
-         environ: Mapping[str, str] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    prog: str = "conflict-gate",
+    lab: Callable[[argparse.Namespace], int] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> int:
     """Run one command line; return its exit code (:data:`~_conflict_gate.base.registry.EXIT_CODES`).
 
     ``argv`` defaults to ``sys.argv[1:]``; ``prog`` is how the command is
@@ -567,8 +727,13 @@ def _defused_stdout(args: argparse.Namespace) -> contextlib.AbstractContextManag
     return defused("stdout")
 
 
-def _main(argv: Sequence[str] | None, *, prog: str, lab: Callable[[argparse.Namespace], int] | None,
-          environ: Mapping[str, str] | None) -> int:
+def _main(
+    argv: Sequence[str] | None,
+    *,
+    prog: str,
+    lab: Callable[[argparse.Namespace], int] | None,
+    environ: Mapping[str, str] | None,
+) -> int:
     """:func:`main`, its stderr defused."""
     manifest = "manifest.json" if lab is not None else "..."  # the lab's, beside run.py
     try:

@@ -58,46 +58,90 @@ def render_audit_markdown(report: Mapping[str, Any], manifest: str) -> str:
     if report["unlisted_sources"]:
         counts += f", {len(report['unlisted_sources'])} unlisted"
     count = report["source_count"]
-    lines = [f"# conflict-gate audit: {printable_path(manifest)}", "",
-             f"{count} source{'' if count == 1 else 's'}, versions {', '.join(report['versions']) or 'none'}: "
-             f"**{verdict}** ({counts}).", "", f"Pages read as the `{report['renderer']}` renderer shows them.", "",
-             "## Claims (approved sources, per operation they are about)", ""]
-    lines += markdown_table(("version", "claim", "status", "values", "sources", "silent"),
-                            [(group["version"], f"{group['operation']} {entry['claim_key']}", entry["status"],
-                              ", ".join(entry["values"]), ", ".join(c["source_id"] for c in entry["claims"]),
-                              ", ".join(s["source_id"] for s in entry["silent"]) or "-")
-                             for group in report["operations"] for entry in group["keys"]]
-                            or [("-",) * 6])
-    conflicts = [(group, entry) for group in report["operations"] for entry in group["keys"]
-                 if entry["status"] == "conflict"]
+    lines = [
+        f"# conflict-gate audit: {printable_path(manifest)}",
+        "",
+        f"{count} source{'' if count == 1 else 's'}, versions {', '.join(report['versions']) or 'none'}: "
+        f"**{verdict}** ({counts}).",
+        "",
+        f"Pages read as the `{report['renderer']}` renderer shows them.",
+        "",
+        "## Claims (approved sources, per operation they are about)",
+        "",
+    ]
+    lines += markdown_table(
+        ("version", "claim", "status", "values", "sources", "silent"),
+        [
+            (
+                group["version"],
+                f"{group['operation']} {entry['claim_key']}",
+                entry["status"],
+                ", ".join(entry["values"]),
+                ", ".join(c["source_id"] for c in entry["claims"]),
+                ", ".join(s["source_id"] for s in entry["silent"]) or "-",
+            )
+            for group in report["operations"]
+            for entry in group["keys"]
+        ]
+        or [("-",) * 6],
+    )
+    conflicts = [
+        (group, entry) for group in report["operations"] for entry in group["keys"] if entry["status"] == "conflict"
+    ]
     if conflicts:
         lines += ["", "## Conflicts", ""]
-        lines += markdown_table(("version", "claim", "source", "location", "value", "quote"),
-                                [(group["version"], f"{group['operation']} {entry['claim_key']}", c["source_id"],
-                                  f"{c['path']}:{c['line']}", c["value"], code_span(c["quote"]))
-                                 for group, entry in conflicts for c in entry["claims"]])
+        lines += markdown_table(
+            ("version", "claim", "source", "location", "value", "quote"),
+            [
+                (
+                    group["version"],
+                    f"{group['operation']} {entry['claim_key']}",
+                    c["source_id"],
+                    f"{c['path']}:{c['line']}",
+                    c["value"],
+                    code_span(c["quote"]),
+                )
+                for group, entry in conflicts
+                for c in entry["claims"]
+            ],
+        )
     for title, error in (("Sources that failed verification", "IngestionError"), ("Refused sources", "DirectiveError")):
-        rows = [(r["source_id"], r["status"], _location(r), r["reason"], code_span(r["message"]))
-                for r in report["refused_sources"] if r["error"] == error]
+        rows = [
+            (r["source_id"], r["status"], _location(r), r["reason"], code_span(r["message"]))
+            for r in report["refused_sources"]
+            if r["error"] == error
+        ]
         if rows:
             lines += ["", f"## {title}", ""]
             lines += markdown_table(("source", "status", "location", "reason", "message"), rows)
     if report["unapproved_conflicts"]:
         lines += ["", "## Drafts and deprecated pages that would conflict once approved", ""]
-        lines += markdown_table(("source", "status", "location", "claim", "value", "approved values"),
-                                [(u["source_id"], u["status"], f"{u['path']}:{u['line']}",
-                                  f"{u['operation']} {u['claim_key']}", u["value"],
-                                  ", ".join(u["approved_values"])) for u in report["unapproved_conflicts"]])
+        lines += markdown_table(
+            ("source", "status", "location", "claim", "value", "approved values"),
+            [
+                (
+                    u["source_id"],
+                    u["status"],
+                    f"{u['path']}:{u['line']}",
+                    f"{u['operation']} {u['claim_key']}",
+                    u["value"],
+                    ", ".join(u["approved_values"]),
+                )
+                for u in report["unapproved_conflicts"]
+            ],
+        )
     if report["near_misses"]:
         lines += ["", "## Near-misses (directive text in code or hidden HTML, mentions: count for nothing)", ""]
-        lines += markdown_table(("source", "location", "where", "quote"),
-                                [(n["source_id"], _location(n), n["where"], code_span(n["quote"]))
-                                 for n in report["near_misses"]])
+        lines += markdown_table(
+            ("source", "location", "where", "quote"),
+            [(n["source_id"], _location(n), n["where"], code_span(n["quote"])) for n in report["near_misses"]],
+        )
     if report["left_out_readings"]:
         lines += ["", "## Readings left out (the page does not build under them, so it is judged by the others)", ""]
-        lines += markdown_table(("source", "location", "reading", "why"),
-                                [(o["source_id"], _location(o), o["reading"], code_span(o["why"]))
-                                 for o in report["left_out_readings"]])
+        lines += markdown_table(
+            ("source", "location", "reading", "why"),
+            [(o["source_id"], _location(o), o["reading"], code_span(o["why"])) for o in report["left_out_readings"]],
+        )
     lines += _unlisted_markdown(report)
     return defuse_commands("\n".join(lines) + "\n")  # printed to a CI log: no workflow command
 
@@ -106,26 +150,47 @@ def _unlisted_markdown(report: Mapping[str, Any]) -> list[str]:
     """The audit's section of pages the manifest's ``sources`` take but it does not list."""
     if not report["unlisted_sources"]:
         return []
-    return ["", "## Pages the manifest does not list (its sources take them)", "",
-            *markdown_table(("path", "version", "id init --update gives it", "why"),
-                            [(printable_path(u["path"]), u["version"], u["source_id"] or "-", u["message"])
-                             for u in report["unlisted_sources"]])]
+    return [
+        "",
+        "## Pages the manifest does not list (its sources take them)",
+        "",
+        *markdown_table(
+            ("path", "version", "id init --update gives it", "why"),
+            [
+                (printable_path(u["path"]), u["version"], u["source_id"] or "-", u["message"])
+                for u in report["unlisted_sources"]
+            ],
+        ),
+    ]
 
 
 def grammar_table(grammar: Grammar) -> list[str]:
     """The grammar as a Markdown table (operation, key, allowed values)."""
-    return markdown_table(("operation", "key", "allowed values"),
-                          [(f"`{op}`", f"`{key}`", rule.describe()) for op, key, rule in grammar.claims()])
+    return markdown_table(
+        ("operation", "key", "allowed values"),
+        [(f"`{op}`", f"`{key}`", rule.describe()) for op, key, rule in grammar.claims()],
+    )
 
 
 def versions_table(listing: Mapping[str, Any]) -> list[str]:
     """The versions listing as Markdown: a heading line, then one row per approved source of each
     version, with the keys it declares or why it is refused."""
     grammar = listing["grammar"]
-    lines = [f"{grammar['product']}: directives are whole lines {code_span(grammar['directive'])}; renderer "
-             f"{listing['renderer']}, version scheme {listing['version_scheme']}", ""]
-    rows = [(group["version"], code_span(source["source_id"]), source["url"] or "-",
-             f"refused: {source['refused']}" if source["refused"] is not None else
-             "; ".join(f"{op}: {', '.join(keys)}" for op, keys in source["keys"].items()) or "-")
-            for group in listing["versions"] for source in group["sources"]]
+    lines = [
+        f"{grammar['product']}: directives are whole lines {code_span(grammar['directive'])}; renderer "
+        f"{listing['renderer']}, version scheme {listing['version_scheme']}",
+        "",
+    ]
+    rows = [
+        (
+            group["version"],
+            code_span(source["source_id"]),
+            source["url"] or "-",
+            f"refused: {source['refused']}"
+            if source["refused"] is not None
+            else "; ".join(f"{op}: {', '.join(keys)}" for op, keys in source["keys"].items()) or "-",
+        )
+        for group in listing["versions"]
+        for source in group["sources"]
+    ]
     return lines + markdown_table(("version", "source", "url", "declares"), rows or [("-",) * 4])

@@ -54,8 +54,9 @@ def pin_command(args: argparse.Namespace, judged: Mapping[str, Reading] | None =
             pins.append(digest)
             if digest != entry.sha256:
                 hint = line_ending_hint(raw, entry.sha256) if entry.sha256 else ""
-                drift.append(PinDrift(entry, "hash_mismatch" if entry.sha256 else "source_unpinned", digest,
-                                      len(raw), hint))
+                drift.append(
+                    PinDrift(entry, "hash_mismatch" if entry.sha256 else "source_unpinned", digest, len(raw), hint)
+                )
             elif recorded is not None:
                 try:
                     kept = recorded_reading(recorded, entry, digest, raw)
@@ -64,21 +65,35 @@ def pin_command(args: argparse.Namespace, judged: Mapping[str, Reading] | None =
                     continue
                 fresh = judged.get(entry.source_id) if judged is not None else None
                 if fresh is not None and encode_reading(fresh) != encode_reading(kept):
-                    drift.append(PinDrift(entry, "reading_unusable", digest, len(raw), (
-                        f"the site's build now shows it otherwise than its reading recorded in {recorded.path} "
-                        "(an include, a snippet, a macro or the theme changed, or the page's reading): record it "
-                        "again: pin --site")))
+                    drift.append(
+                        PinDrift(
+                            entry,
+                            "reading_unusable",
+                            digest,
+                            len(raw),
+                            (
+                                f"the site's build now shows it otherwise than its reading recorded in {recorded.path} "
+                                "(an include, a snippet, a macro or the theme changed, or the page's reading): record it "
+                                "again: pin --site"
+                            ),
+                        )
+                    )
     pages = unlisted_sources(manifest) if args.pin_check else []
     if args.pin_check and args.format in FORMATS:
         where = ci_locations(args, manifest.root)
         fix = f"{args.prog} pin --manifest {quoted}"
         add = f"{args.prog} init --update --manifest {quoted}"
-        checks = (*pin_checks(manifest.entries, drift, where, manifest_file=os.path.basename(manifest.real_path),
-                              fix=fix), *unlisted_checks(pages, where, fix=add))
+        checks = (
+            *pin_checks(manifest.entries, drift, where, manifest_file=os.path.basename(manifest.real_path), fix=fix),
+            *unlisted_checks(pages, where, fix=add),
+        )
         write_report(args, Report("pin --check", checks), where)
         return exit_code("findings" if drift or pages else "ok")
-    prune = (f"; remove its entry with: {args.prog} init --update --prune --manifest {quoted}"
-             if manifest.sources is not None else "")
+    prune = (
+        f"; remove its entry with: {args.prog} init --update --prune --manifest {quoted}"
+        if manifest.sources is not None
+        else ""
+    )
     for item in drift:
         print(printable(_drift_line(item, args.pin_check) + (prune if item.reason == "source_missing" else "")))
     if args.pin_check:
@@ -92,8 +107,10 @@ def pin_command(args: argparse.Namespace, judged: Mapping[str, Reading] | None =
         addable = [page for page in pages if page["source_id"] is not None]  # the others: fix or exclude
         if addable:
             them = "it" if len(addable) == 1 else "them"
-            print(f"{plural(len(addable), 'page')} unlisted: add {them} with: {args.prog} init --update "
-                  f"--manifest {quoted} (or exclude {them} in \"sources\")")
+            print(
+                f"{plural(len(addable), 'page')} unlisted: add {them} with: {args.prog} init --update "
+                f'--manifest {quoted} (or exclude {them} in "sources")'
+            )
         return exit_code("findings" if drift or pages else "ok")
     target = Path(manifest.real_path)
     shown = printable_path(args.manifest)
@@ -106,9 +123,13 @@ def pin_command(args: argparse.Namespace, judged: Mapping[str, Reading] | None =
     write_atomically(target, _rewrite_pins(text, [e.sha256 for e in manifest.entries], pins))
     print(f"wrote {shown}: {plural(len(drift), 'pin')} updated")
     if manifest.readings is not None:  # their recorded readings are of the old bytes now
-        print(printable(f"note: the manifest records the site's readings ({manifest.readings}): the "
-                        f"{plural(len(drift), 'page')} pinned anew are refused (reading_unusable) until their "
-                        f"readings are recorded: {args.prog} pin --manifest {quoted} --site DIR"))
+        print(
+            printable(
+                f"note: the manifest records the site's readings ({manifest.readings}): the "
+                f"{plural(len(drift), 'page')} pinned anew are refused (reading_unusable) until their "
+                f"readings are recorded: {args.prog} pin --manifest {quoted} --site DIR"
+            )
+        )
     return exit_code("ok")
 
 
@@ -119,8 +140,10 @@ def _drift_line(drift: PinDrift, check: bool) -> str:
         return f"missing {entry.source_id} ({entry.path}): file does not exist"
     if drift.reason == "reading_unusable":
         return f"stale reading {entry.source_id} ({entry.path}): {drift.hint}"
-    return (f"{'stale' if check else 'pinned'} {entry.source_id} ({entry.path}): {entry.sha256 or '(unpinned)'} "
-            f"-> {drift.digest} ({drift.size} bytes)" + (f"; {drift.hint}" if drift.hint else ""))
+    return (
+        f"{'stale' if check else 'pinned'} {entry.source_id} ({entry.path}): {entry.sha256 or '(unpinned)'} "
+        f"-> {drift.digest} ({drift.size} bytes)" + (f"; {drift.hint}" if drift.hint else "")
+    )
 
 
 def _rewrite_pins(text: str, old_pins: Sequence[str], new_pins: Sequence[str]) -> str:
@@ -135,6 +158,6 @@ def _rewrite_pins(text: str, old_pins: Sequence[str], new_pins: Sequence[str]) -
         return render_json(data)
     parts, last = [], 0
     for match, pin in zip(found, new_pins):
-        parts += [text[last:match.start(1)], pin]
+        parts += [text[last : match.start(1)], pin]
         last = match.end(1)
     return "".join(parts) + text[last:]

@@ -48,8 +48,11 @@ def pin_site_command(args: argparse.Namespace) -> int:
     gives (``reading_unusable``, exit 1): an include, a macro or the theme changed, not the page."""
     manifest = read_manifest(args.manifest, require_pins=False)
     if args.pin_check and manifest.readings is None:
-        raise CliError("usage", "pin --check --site compares the readings the manifest records with the build, "
-                                "and it records none: record them with pin --site (without --check)")
+        raise CliError(
+            "usage",
+            "pin --check --site compares the readings the manifest records with the build, "
+            "and it records none: record them with pin --site (without --check)",
+        )
     site = locate_site(args.site, manifest.root)
     sources = {}
     changed = 0
@@ -62,8 +65,9 @@ def pin_site_command(args: argparse.Namespace) -> int:
             changed += digest != entry.sha256
             pinned = entry._replace(sha256=digest)
             entries.append(pinned)
-            sources[entry.source_id] = source_from_bytes(raw, manifest.grammar, pinned, renderer=manifest.renderer,
-                                                         digest=digest)
+            sources[entry.source_id] = source_from_bytes(
+                raw, manifest.grammar, pinned, renderer=manifest.renderer, digest=digest
+            )
     pinned_manifest = replace(manifest, entries=tuple(entries), readings=None, readings_sha256="")
     corpus = judge_site(Corpus(pinned_manifest, MappingProxyType(sources)), site, strict=True)
     pages = []
@@ -72,8 +76,13 @@ def pin_site_command(args: argparse.Namespace) -> int:
         source = corpus.sources[entry.source_id]
         assert source.refusal is None or isinstance(source.refusal, DirectiveError)  # strict: none failed
         refused += source.refusal is not None
-        pages.append((entry, entry.sha256, Reading(source.claims, source.refusal, source.near_misses,
-                                                   source.occurrences, source.left_out)))
+        pages.append(
+            (
+                entry,
+                entry.sha256,
+                Reading(source.claims, source.refusal, source.near_misses, source.occurrences, source.left_out),
+            )
+        )
     if args.pin_check:  # change nothing: report the pages whose recorded reading the build no longer gives
         return pin_command(args, judged={entry.source_id: reading for entry, _, reading in pages})
     readings = manifest.readings or default_readings_path(manifest.real_path)
@@ -87,12 +96,14 @@ def pin_site_command(args: argparse.Namespace) -> int:
     if new != old:
         write_atomically(manifest_path, new)
     claims = sum(len(reading.claims) for _, _, reading in pages)
-    print(f"wrote {printable_path(str(target))}: {plural(len(pages), 'reading')} recorded from the build in "
-          f"{printable_path(site.built)} ({plural(claims, 'directive')} counted, {plural(refused, 'page')} refused"
-          + (f": {args.prog} audit --manifest {printable_path(args.manifest)} lists them" if refused else "") + ")")
+    print(
+        f"wrote {printable_path(str(target))}: {plural(len(pages), 'reading')} recorded from the build in "
+        f"{printable_path(site.built)} ({plural(claims, 'directive')} counted, {plural(refused, 'page')} refused"
+        + (f": {args.prog} audit --manifest {printable_path(args.manifest)} lists them" if refused else "")
+        + ")"
+    )
     shown = printable_path(args.manifest)
-    print(f"wrote {shown}: {plural(changed, 'pin')} updated, readings pinned" if new != old
-          else f"{shown} unchanged")
+    print(f"wrote {shown}: {plural(changed, 'pin')} updated, readings pinned" if new != old else f"{shown} unchanged")
     if os.path.basename(readings) != readings:
         print(printable(f"note: the readings file is {readings}, relative to the manifest's folder"))
     return exit_code("ok")

@@ -79,8 +79,9 @@ def exit_code(name: str) -> int:
 
 
 #: The typed errors a command reports as a user error, and the exit-code name of each.
-ERROR_KINDS: Final[Mapping[type[LocatedError], str]] = MappingProxyType({
-    GateError: "usage", GrammarError: "grammar", DecisionError: "decision", IngestionError: "input"})
+ERROR_KINDS: Final[Mapping[type[LocatedError], str]] = MappingProxyType(
+    {GateError: "usage", GrammarError: "grammar", DecisionError: "decision", IngestionError: "input"}
+)
 
 
 #: A ``repr``'s escape of a surrogate-escaped byte (``'quill-\\udcff'``), not after an escaped backslash.
@@ -119,11 +120,15 @@ def ingestion_fix(error: IngestionError, *, prog: str, manifest: str) -> str:
     if error.reason == "source_unpinned":
         return f"review the page, then pin it: {prog} pin --manifest {manifest}"
     if error.reason in ("reading_unusable", "readings_unreadable"):
-        return (f"build the site, then record the readings again: {prog} pin --manifest {manifest} --site DIR (the "
-                "built site, or the folder of its configuration)")
+        return (
+            f"build the site, then record the readings again: {prog} pin --manifest {manifest} --site DIR (the "
+            "built site, or the folder of its configuration)"
+        )
     if error.reason == "source_missing":
-        return (f"restore the file, or remove its entry from the manifest (with \"sources\": "
-                f"{prog} init --update --prune --manifest {manifest})")
+        return (
+            f'restore the file, or remove its entry from the manifest (with "sources": '
+            f"{prog} init --update --prune --manifest {manifest})"
+        )
     if error.reason == "source_not_utf8":
         return "pages are read as UTF-8 only: save the file as UTF-8, or leave it out of the manifest"
     return ""
@@ -137,11 +142,17 @@ def check_output(path: Path, *, create_only: bool = False) -> None:
     if path.is_dir():
         raise CliError("output", f"cannot write {path}: it is a directory")
     if create_only and os.path.lexists(path):
-        raise CliError("output", f"{path} exists; init never overwrites a file (to bring a manifest up to "
-                                 "date with its pages: init --update --manifest M)")
+        raise CliError(
+            "output",
+            f"{path} exists; init never overwrites a file (to bring a manifest up to "
+            "date with its pages: init --update --manifest M)",
+        )
     if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
-        raise CliError("output", f"cannot write {path}: it is not a regular file (a symlink, pipe or "
-                                 "device would be replaced); name a regular file")
+        raise CliError(
+            "output",
+            f"cannot write {path}: it is not a regular file (a symlink, pipe or "
+            "device would be replaced); name a regular file",
+        )
 
 
 def write_atomically(path: Path, text: str, *, create_only: bool = False) -> None:
@@ -177,8 +188,11 @@ def write_atomically(path: Path, text: str, *, create_only: bool = False) -> Non
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(error, FileExistsError):
-            raise CliError("output", f"{path} exists; init never overwrites a file (to bring a manifest up to "
-                                 "date with its pages: init --update --manifest M)") from None
+            raise CliError(
+                "output",
+                f"{path} exists; init never overwrites a file (to bring a manifest up to "
+                "date with its pages: init --update --manifest M)",
+            ) from None
         if isinstance(error, OSError):
             raise CliError("output", f"cannot write {path}: {error.strerror}") from None
         raise
@@ -211,12 +225,20 @@ def load_corpus(args: argparse.Namespace, *, warn: bool = True, only: Collection
     ``only``, just those sources (:func:`~_conflict_gate.corpus.load.load_with`). A non-strict load that
     kept failed sources says so in one line on stderr, with ``warn`` (``audit`` ends with an error
     instead)."""
-    corpus = load_with(args.manifest, strict=args.strict, cache=getattr(args, "cache", None),
-                       jobs=getattr(args, "jobs", 1), environ=args.environ, only=only,
-                       warn=lambda message: print(f"{args.prog}: warning: {printable(message)}", file=sys.stderr))
+    corpus = load_with(
+        args.manifest,
+        strict=args.strict,
+        cache=getattr(args, "cache", None),
+        jobs=getattr(args, "jobs", 1),
+        environ=args.environ,
+        only=only,
+        warn=lambda message: print(f"{args.prog}: warning: {printable(message)}", file=sys.stderr),
+    )
     if corpus.failed and warn:
-        print(f"{args.prog}: warning: {failed_line(corpus, args)}; each refuses the requests it is "
-              "eligible for", file=sys.stderr)
+        print(
+            f"{args.prog}: warning: {failed_line(corpus, args)}; each refuses the requests it is eligible for",
+            file=sys.stderr,
+        )
     return corpus
 
 
@@ -242,8 +264,11 @@ def check_ci_options(args: argparse.Namespace) -> None:
     """Usage errors of ``--format`` and ``--root``, found before anything is read."""
     if args.format not in FORMATS:
         if args.root is not None:
-            raise CliError("usage", f"--root applies to --format {', '.join(FORMATS)} only (the {args.format} "
-                                    "output keeps paths relative to the manifest's folder)")
+            raise CliError(
+                "usage",
+                f"--root applies to --format {', '.join(FORMATS)} only (the {args.format} "
+                "output keeps paths relative to the manifest's folder)",
+            )
         return
     if args.command == "pin" and not args.pin_check:
         raise CliError("usage", f"--format {args.format} reports what pin --check finds: add --check")
@@ -257,8 +282,11 @@ def ci_locations(args: argparse.Namespace, manifest_folder: str) -> Locations:
     root = args.root if args.root is not None else repository_root(manifest_folder) or manifest_folder
     where = Locations.within(root, manifest_folder)
     if where is None:
-        raise CliError("usage", f"--root {printable_path(args.root)}: the manifest's folder {printable_path(manifest_folder)} "
-                                "is not inside it")
+        raise CliError(
+            "usage",
+            f"--root {printable_path(args.root)}: the manifest's folder {printable_path(manifest_folder)} "
+            "is not inside it",
+        )
     return where
 
 
@@ -299,8 +327,10 @@ def _append_summary(path: Path, report: Report) -> bool:
         size = before.st_size
     text = github_summary(report, SUMMARY_LIMIT - size)
     if not text:
-        print(f"summary: not appended: {printable_path(path)} already holds {size} bytes of GitHub's 1 MiB",
-              file=sys.stderr)
+        print(
+            f"summary: not appended: {printable_path(path)} already holds {size} bytes of GitHub's 1 MiB",
+            file=sys.stderr,
+        )
         return False
     try:
         with open(path, "a", encoding="utf-8", newline="\n") as handle:
@@ -372,4 +402,3 @@ def defused(name: str) -> Iterator[None]:
     finally:
         setattr(sys, name, original)
         lines.close()
-

@@ -70,8 +70,19 @@ from ..reading.reader import (
     Reading,
 )
 
-__all__ = ["CACHE_ENV", "CACHE_FORMAT", "MAX_CACHE_BYTES", "MAX_ENTRY_BYTES", "MAX_SECTIONS", "ReadingCache", "cache_folder",
-           "cache_path", "decode_reading", "encode_reading", "reader_fingerprint"]
+__all__ = [
+    "CACHE_ENV",
+    "CACHE_FORMAT",
+    "MAX_CACHE_BYTES",
+    "MAX_ENTRY_BYTES",
+    "MAX_SECTIONS",
+    "ReadingCache",
+    "cache_folder",
+    "cache_path",
+    "decode_reading",
+    "encode_reading",
+    "reader_fingerprint",
+]
 
 #: The environment variable naming the cache's folder (``off``: no cache).
 CACHE_ENV: Final = "CONFLICT_GATE_CACHE"
@@ -126,11 +137,18 @@ def cache_path(manifest_real_path: str, cache: object, environ: Mapping[str, str
 #: What the reader's output depends on besides its source files: its limits, and the Python and
 #: Unicode versions its character classes and NFKC come from.
 def _limits() -> dict[str, Any]:
-    return {"MAX_NEAR_MISSES": MAX_NEAR_MISSES, "MAX_CANDIDATES": MAX_CANDIDATES,
-            "MAX_BLOCK_BYTES": MAX_BLOCK_BYTES, "MAX_OCCURRENCE_CHARS": MAX_OCCURRENCE_CHARS,
-            "MAX_LEAF_LINES": MAX_LEAF_LINES, "MAX_NESTING": MAX_NESTING, "MAX_SOURCE_BYTES": MAX_SOURCE_BYTES,
-            "python": list(sys.version_info[:2]), "unicode": unicodedata.unidata_version,
-            "format": CACHE_FORMAT}
+    return {
+        "MAX_NEAR_MISSES": MAX_NEAR_MISSES,
+        "MAX_CANDIDATES": MAX_CANDIDATES,
+        "MAX_BLOCK_BYTES": MAX_BLOCK_BYTES,
+        "MAX_OCCURRENCE_CHARS": MAX_OCCURRENCE_CHARS,
+        "MAX_LEAF_LINES": MAX_LEAF_LINES,
+        "MAX_NESTING": MAX_NESTING,
+        "MAX_SOURCE_BYTES": MAX_SOURCE_BYTES,
+        "python": list(sys.version_info[:2]),
+        "unicode": unicodedata.unidata_version,
+        "format": CACHE_FORMAT,
+    }
 
 
 #: The package's folder, wherever this module sits in it (one folder up per dot after the first).
@@ -171,10 +189,13 @@ def encode_reading(reading: Reading) -> list[Any]:
     source. A cache entry puts the page's digest first."""
     refusal = reading.refusal
     quotes = {claim.quote: index for index, claim in enumerate(reading.claims)}
-    return [[list(claim) for claim in reading.claims],
-            None if refusal is None else [refusal.reason, refusal.detail, refusal.quote, refusal.line, refusal.column],
-            [list(miss) for miss in reading.near_misses], [quotes.get(text, text) for text in reading.occurrences],
-            [list(out) for out in reading.left_out]]
+    return [
+        [list(claim) for claim in reading.claims],
+        None if refusal is None else [refusal.reason, refusal.detail, refusal.quote, refusal.line, refusal.column],
+        [list(miss) for miss in reading.near_misses],
+        [quotes.get(text, text) for text in reading.occurrences],
+        [list(out) for out in reading.left_out],
+    ]
 
 
 def decode_reading(data: Any, source_id: str | None, path: str | None) -> Reading:
@@ -185,8 +206,12 @@ def decode_reading(data: Any, source_id: str | None, path: str | None) -> Readin
     section's checksum tells damage apart; the shape is checked whatever the checksum says, so an
     entry no reader wrote is a miss, never a traceback.)"""
     claims_data, refusal_data, near_data, occurrences_data, left_data = data
-    if type(claims_data) is not list or type(near_data) is not list or type(occurrences_data) is not list \
-            or type(left_data) is not list:
+    if (
+        type(claims_data) is not list
+        or type(near_data) is not list
+        or type(occurrences_data) is not list
+        or type(left_data) is not list
+    ):
         raise ValueError("not an entry")
     intern = sys.intern
     claims = []
@@ -194,31 +219,64 @@ def decode_reading(data: Any, source_id: str | None, path: str | None) -> Readin
         if type(claim) is not list or len(claim) != 9:
             raise ValueError("not a claim")
         operation, key, value, line, start, end, byte_start, byte_end, quote = claim
-        if not (type(operation) is str and type(key) is str and type(value) is str and type(quote) is str
-                and type(line) is int and type(start) is int and type(end) is int and type(byte_start) is int
-                and type(byte_end) is int and line > 0 and 0 <= start <= end and 0 <= byte_start <= byte_end):
+        if not (
+            type(operation) is str
+            and type(key) is str
+            and type(value) is str
+            and type(quote) is str
+            and type(line) is int
+            and type(start) is int
+            and type(end) is int
+            and type(byte_start) is int
+            and type(byte_end) is int
+            and line > 0
+            and 0 <= start <= end
+            and 0 <= byte_start <= byte_end
+        ):
             raise ValueError("not a claim")
-        claims.append(_new(Claim, (intern(operation), intern(key), intern(value), line, start, end, byte_start,
-                                   byte_end, intern(quote))))
+        claims.append(
+            _new(
+                Claim,
+                (intern(operation), intern(key), intern(value), line, start, end, byte_start, byte_end, intern(quote)),
+            )
+        )
     refusal = None
     if refusal_data is not None:
         reason, detail, quote, line, column = refusal_data
-        if type(reason) is not str or reason not in DirectiveError.reasons or type(detail) is not str \
-                or type(quote) is not str:
+        if (
+            type(reason) is not str
+            or reason not in DirectiveError.reasons
+            or type(detail) is not str
+            or type(quote) is not str
+        ):
             raise ValueError("not a refusal")
-        refusal = DirectiveError(reason, detail, quote=quote, source_id=source_id, path=path,
-                                 line=_optional_int(line), column=_optional_int(column))
+        refusal = DirectiveError(
+            reason,
+            detail,
+            quote=quote,
+            source_id=source_id,
+            path=path,
+            line=_optional_int(line),
+            column=_optional_int(column),
+        )
     near = []
     for miss in near_data:
         if type(miss) is not list or len(miss) != 4:
             raise ValueError("not a near-miss")
         line, column, where, quote = miss
-        if not (type(line) is int and type(column) is int and line > 0 and column > 0 and type(where) is str
-                and type(quote) is str):
+        if not (
+            type(line) is int
+            and type(column) is int
+            and line > 0
+            and column > 0
+            and type(where) is str
+            and type(quote) is str
+        ):
             raise ValueError("not a near-miss")
         near.append(_new(NearMiss, (line, column, intern(where), intern(quote))))
-    occurrences = tuple([claims[text].quote if type(text) is int and text >= 0 else intern(text)
-                         for text in occurrences_data])
+    occurrences = tuple(
+        [claims[text].quote if type(text) is int and text >= 0 else intern(text) for text in occurrences_data]
+    )
     left_out = []
     for out in left_data:
         if type(out) is not list or len(out) != 3:
@@ -275,8 +333,9 @@ class ReadingCache:
         self.hits = self.misses = 0
 
     @classmethod
-    def open(cls, path: str, grammar: Grammar, renderer_name: str, warn: Warn,
-             limit: int = MAX_CACHE_BYTES) -> ReadingCache:
+    def open(
+        cls, path: str, grammar: Grammar, renderer_name: str, warn: Warn, limit: int = MAX_CACHE_BYTES
+    ) -> ReadingCache:
         """The cache in ``path`` for pages read with ``grammar`` and ``renderer_name``: its entries read
         if the file exists and is trusted (see the module docstring); empty otherwise. ``limit``: the
         most bytes of sections :meth:`save` writes."""
@@ -296,8 +355,9 @@ class ReadingCache:
         if own is not None and entries is None:  # damaged, or not a list of entries: written anew
             cache._changed = True
         # an entry names its digest: moved about, it is still found by it; one of another shape is left out
-        cache._stored = {entry[0]: entry for entry in entries or () if type(entry) is list and entry
-                         and type(entry[0]) is str}
+        cache._stored = {
+            entry[0]: entry for entry in entries or () if type(entry) is list and entry and type(entry[0]) is str
+        }
         if len(cache._stored) != len(entries or ()):  # left out, or a digest twice: written anew
             cache._changed = True
         cache._others = list(lines.values())
@@ -305,8 +365,13 @@ class ReadingCache:
 
     def _read(self) -> dict[str, bytes]:
         # O_NONBLOCK: a FIFO at the path opens at once (and is then refused as no regular file)
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0) \
+        flags = (
+            os.O_RDONLY
+            | getattr(os, "O_NOFOLLOW", 0)
+            | getattr(os, "O_CLOEXEC", 0)
+            | getattr(os, "O_BINARY", 0)
             | getattr(os, "O_NONBLOCK", 0)
+        )
         try:
             fd = os.open(self.path, flags)
         except FileNotFoundError:
@@ -345,8 +410,9 @@ class ReadingCache:
         another format (or an empty file) is written anew; somebody's file is never overwritten."""
         if raw and _ANY_FORMAT.match(raw) is None:
             self.usable = False
-            self.warn(f"reading cache not used: {_shown(self.path)} is not a reading cache (name another file, "
-                      "or remove it)")
+            self.warn(
+                f"reading cache not used: {_shown(self.path)} is not a reading cache (name another file, or remove it)"
+            )
         else:
             self._changed = True
         return {}
@@ -400,8 +466,14 @@ class ReadingCache:
                 self.warn(f"reading cache not written: {problem}")
                 return
             tmp = os.path.join(folder, f".{os.path.basename(self.path)}.{secrets.token_hex(6)}.tmp")
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) \
+            flags = (
+                os.O_WRONLY
+                | os.O_CREAT
+                | os.O_EXCL
+                | getattr(os, "O_NOFOLLOW", 0)
+                | getattr(os, "O_CLOEXEC", 0)
                 | getattr(os, "O_BINARY", 0)
+            )
             fd = os.open(tmp, flags, 0o600)
             with os.fdopen(fd, "wb") as handle:
                 handle.write(content)
@@ -455,7 +527,7 @@ def _bounded(limit: int, context: str, used: list[list[Any]], rest: list[list[An
         texts.append(text)
         size += len(text) + 1
     parts = [_HEAD, _section(context, texts)]
-    for other in others[:MAX_SECTIONS - 1]:
+    for other in others[: MAX_SECTIONS - 1]:
         if size + len(other) + 1 > limit:
             break
         parts.append(other + b"\n")
@@ -470,9 +542,14 @@ def section_lines(raw: bytes) -> dict[str, bytes] | None:
     if not raw.startswith(_HEAD):
         return None
     lines: dict[str, bytes] = {}
-    for line in raw[len(_HEAD):].split(b"\n")[:-1]:  # the last piece follows the last newline: empty if whole
-        if len(line) > 98 and line[32:33] == b"\t" and line[97:98] == b"\t" and _HEX.issuperset(line[:32]) \
-                and _HEX.issuperset(line[33:97]):
+    for line in raw[len(_HEAD) :].split(b"\n")[:-1]:  # the last piece follows the last newline: empty if whole
+        if (
+            len(line) > 98
+            and line[32:33] == b"\t"
+            and line[97:98] == b"\t"
+            and _HEX.issuperset(line[:32])
+            and _HEX.issuperset(line[33:97])
+        ):
             lines.setdefault(line[:32].decode("ascii"), line)
     return lines
 
@@ -508,6 +585,7 @@ def parse_cache_file(raw: bytes) -> dict[str, Any] | None:
 
 def _shown(path: str) -> str:
     from ..base.errors import printable
+
     return printable(os.fsencode(path).decode("utf-8", "backslashreplace"))
 
 

@@ -66,15 +66,18 @@ class SourceLookup:
         """The entry a chunk's file path names, or ``None``; raises :class:`GateError`
         (``unknown_candidate``) when a relative path names two different entries."""
         if path.startswith("file://"):
-            path = path[len("file://"):]
+            path = path[len("file://") :]
         if os.path.isabs(path):
             return self._relative(os.path.normpath(path))
         as_written = self.by_path.get(os.path.normpath(path).replace(os.sep, "/"))
         from_here = self._relative(os.path.abspath(path))
         if as_written is not None and from_here is not None and as_written is not from_here:
-            raise GateError("unknown_candidate", f"the chunk's path {printable(repr(path))} names "
-                            f"{as_written.source_id!r} (from the manifest's folder) and {from_here.source_id!r} "
-                            "(from the current directory): give an absolute path or a source_id")
+            raise GateError(
+                "unknown_candidate",
+                f"the chunk's path {printable(repr(path))} names "
+                f"{as_written.source_id!r} (from the manifest's folder) and {from_here.source_id!r} "
+                "(from the current directory): give an absolute path or a source_id",
+            )
         return as_written or from_here
 
     def lookup(self, metadata: Mapping[str, Any] | str, id_key: str | None = "source_id") -> Entry:
@@ -93,25 +96,37 @@ class SourceLookup:
         if id_key is not None and id_key in metadata:
             sid = metadata[id_key]
             if not isinstance(sid, str) or sid not in self.by_id:
-                raise GateError("unknown_candidate", f"the chunk's {printable(id_key)[:100]} "
-                                f"{printable(repr(sid))[:200]} is not a source id of the manifest")
+                raise GateError(
+                    "unknown_candidate",
+                    f"the chunk's {printable(id_key)[:100]} "
+                    f"{printable(repr(sid))[:200]} is not a source id of the manifest",
+                )
             by_id = self.by_id[sid]
         key = next((k for k in METADATA_PATH_KEYS if k in metadata), None)
         if key is None:
             if by_id is None:
-                raise GateError("unknown_candidate", f"the chunk names no source: no {id_key or 'source id key'} "
-                                "and none of " + ", ".join(METADATA_PATH_KEYS) + " in its metadata")
+                raise GateError(
+                    "unknown_candidate",
+                    f"the chunk names no source: no {id_key or 'source id key'} "
+                    "and none of " + ", ".join(METADATA_PATH_KEYS) + " in its metadata",
+                )
             return by_id
         value = metadata[key]
         if not isinstance(value, str) or not value or "\x00" in value:
             raise GateError("unknown_candidate", f"the chunk's {key} {printable(repr(value))[:200]} is not a path")
         found = self.by_url.get(value) or self.by_file(value)
         if found is None:
-            raise GateError("unknown_candidate", f"the chunk's {key} {printable(repr(value))[:200]} is no page "
-                            f"of the manifest {printable(self.manifest.path)}")
+            raise GateError(
+                "unknown_candidate",
+                f"the chunk's {key} {printable(repr(value))[:200]} is no page "
+                f"of the manifest {printable(self.manifest.path)}",
+            )
         if by_id is not None and by_id is not found:
-            raise GateError("unknown_candidate", f"the chunk's source_id {by_id.source_id!r} and its {key} "
-                            f"({found.source_id!r}) name different pages", source_id=by_id.source_id)
+            raise GateError(
+                "unknown_candidate",
+                f"the chunk's source_id {by_id.source_id!r} and its {key} ({found.source_id!r}) name different pages",
+                source_id=by_id.source_id,
+            )
         return found
 
 

@@ -340,11 +340,11 @@ class SourceFiles:
         """Read the file at ``path`` (relative to the root, checked by
         :func:`~_conflict_gate.manifest.read.check_relative_path`) as :meth:`read` does;
         errors name ``source_id`` and ``path``, and a duplicate the pointer of entry ``position``."""
+
         def error(reason: str, detail: str) -> IngestionError:
             if reason == "source_missing":
                 detail += " (paths are relative to the folder that holds the manifest)"
-            pointer = (f"/documents/{position}/path" if reason == "duplicate_path" and position is not None
-                       else None)
+            pointer = f"/documents/{position}/path" if reason == "duplicate_path" and position is not None else None
             return IngestionError(reason, detail, source_id=source_id, path=path, pointer=pointer)
 
         fd = self._open_file(path, error) if self.by_descriptor else self._open_by_name(path, error)
@@ -381,8 +381,11 @@ class SourceFiles:
                 self._root_fd = open_root(self._real_root)
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise error("path_outside_root", f"the manifest's folder {self._real_root!r} is no longer "
-                                                     "that folder: a folder on its path is now a symlink") from None
+                    raise error(
+                        "path_outside_root",
+                        f"the manifest's folder {self._real_root!r} is no longer "
+                        "that folder: a folder on its path is now a symlink",
+                    ) from None
                 raise error("source_unreadable", f"cannot open the manifest's folder: {exc.strerror}") from None
         if not parts:
             return self._root_fd, ()
@@ -403,12 +406,13 @@ class SourceFiles:
                 if not link:
                     if isinstance(exc, (FileNotFoundError, NotADirectoryError)):
                         raise error("source_missing", "file does not exist") from None
-                    raise error("source_unreadable", f"cannot open folder {'/'.join((*real, name))!r}: "
-                                                     f"{exc.strerror}") from None
+                    raise error(
+                        "source_unreadable", f"cannot open folder {'/'.join((*real, name))!r}: {exc.strerror}"
+                    ) from None
                 links += 1
                 if links > self.MAX_LINKS:
                     raise error("source_unreadable", "cannot open: too many levels of symbolic links") from None
-                wanted = (*self._resolve((*real, name), error), *wanted[len(real) + 1:])
+                wanted = (*self._resolve((*real, name), error), *wanted[len(real) + 1 :])
                 current, real = self._root_fd, ()
                 continue
             if current != self._root_fd:
@@ -471,13 +475,19 @@ def decode_source(raw: bytes, *, source_id: str | None, path: str | None) -> str
     try:
         return raw[bom:].decode("utf-8")
     except UnicodeDecodeError as error:
-        raise IngestionError("source_not_utf8", f"invalid UTF-8 at byte {error.start + bom}",
-                             source_id=source_id, path=path) from None
+        raise IngestionError(
+            "source_not_utf8", f"invalid UTF-8 at byte {error.start + bom}", source_id=source_id, path=path
+        ) from None
 
 
-def load_documents(manifest_path: str | os.PathLike[str], *, strict: bool = True,
-                   cache: str | os.PathLike[str] | bool | None = None, jobs: int = 1,
-                   only: Collection[str] | None = None) -> Corpus:
+def load_documents(
+    manifest_path: str | os.PathLike[str],
+    *,
+    strict: bool = True,
+    cache: str | os.PathLike[str] | bool | None = None,
+    jobs: int = 1,
+    only: Collection[str] | None = None,
+) -> Corpus:
     """Load, verify and read every source of a manifest; return a :class:`Corpus`.
 
     Every source is read exactly once: the same bytes are hashed, compared
@@ -518,18 +528,25 @@ def load_documents(manifest_path: str | os.PathLike[str], *, strict: bool = True
     another page: check such an answer again over a whole corpus, as
     ``conflict-gate check-answer`` does).
     """
-    return load_with(manifest_path, strict=strict, cache=cache, jobs=jobs, environ=os.environ, warn=_warn,
-                     only=only)
+    return load_with(manifest_path, strict=strict, cache=cache, jobs=jobs, environ=os.environ, warn=_warn, only=only)
 
 
 def _warn(message: str) -> None:
     print(f"conflict-gate: warning: {message}", file=sys.stderr)
 
 
-def load_with(manifest_path: str | os.PathLike[str], *, strict: bool, cache: str | os.PathLike[str] | bool | None,
-              jobs: int, environ: Mapping[str, str], warn: Callable[[str], None],
-              min_pages: int = PARALLEL_MIN_PAGES, method: str | None = None,
-              only: Collection[str] | None = None) -> Corpus:
+def load_with(
+    manifest_path: str | os.PathLike[str],
+    *,
+    strict: bool,
+    cache: str | os.PathLike[str] | bool | None,
+    jobs: int,
+    environ: Mapping[str, str],
+    warn: Callable[[str], None],
+    min_pages: int = PARALLEL_MIN_PAGES,
+    method: str | None = None,
+    only: Collection[str] | None = None,
+) -> Corpus:
     """:func:`load_documents` with the environment the default cache folder comes from and where
     warnings go passed in (the command line passes its own); ``min_pages`` and ``method`` are the
     pool's (:class:`~_conflict_gate.corpus.pool.PagePool`: the tests start workers for a few pages).
@@ -586,14 +603,18 @@ def read_recorded(manifest: Manifest) -> Recorded | None:
     if manifest.readings is None:
         return None
     if not manifest.readings_sha256:
-        raise IngestionError("readings_unreadable", "not pinned yet (readings_sha256 is empty); record the readings: "
-                             "pin --site", path=manifest.readings)
+        raise IngestionError(
+            "readings_unreadable",
+            "not pinned yet (readings_sha256 is empty); record the readings: pin --site",
+            path=manifest.readings,
+        )
     with SourceFiles(manifest.root, MAX_MANIFEST_BYTES) as files:
         try:
             raw = files.read_path(manifest.readings)
         except IngestionError as error:
-            raise IngestionError("readings_unreadable", f"{error.detail}; record the readings: pin --site",
-                                 path=manifest.readings) from None
+            raise IngestionError(
+                "readings_unreadable", f"{error.detail}; record the readings: pin --site", path=manifest.readings
+            ) from None
     return parse_recorded(raw, manifest)
 
 
@@ -603,9 +624,17 @@ def _only(entries: Sequence[Entry], only: Collection[str]) -> list[Entry]:
     return [entry for entry in entries if entry.source_id in wanted]
 
 
-def _load(manifest: Manifest, entries: Sequence[Entry], files: SourceFiles, strict: bool,
-          cache: ReadingCache | None = None, jobs: int = 1, min_pages: int = PARALLEL_MIN_PAGES,
-          method: str | None = None, recorded: Recorded | None = None) -> dict[str, Source]:
+def _load(
+    manifest: Manifest,
+    entries: Sequence[Entry],
+    files: SourceFiles,
+    strict: bool,
+    cache: ReadingCache | None = None,
+    jobs: int = 1,
+    min_pages: int = PARALLEL_MIN_PAGES,
+    method: str | None = None,
+    recorded: Recorded | None = None,
+) -> dict[str, Source]:
     """The sources of ``entries`` (``manifest``'s, in its order): read, hashed and verified here in
     manifest order; each page's reading taken from ``recorded`` (the manifest's recorded readings: no page
     is then read for directives), else from ``cache``, else read here or by ``jobs`` workers. Raises the
@@ -624,35 +653,50 @@ def _load(manifest: Manifest, entries: Sequence[Entry], files: SourceFiles, stri
     def done(entry: Entry, reading: Reading | None, reason: str | None, detail: str | None) -> None:
         _, digest, size = sizes[entry.source_id]
         if reading is None:
-            problems[entry.source_id] = IngestionError(reason or "source_unreadable", detail or "",
-                                                       source_id=entry.source_id, path=entry.path)
+            problems[entry.source_id] = IngestionError(
+                reason or "source_unreadable", detail or "", source_id=entry.source_id, path=entry.path
+            )
             return
         if cache is not None:
             cache.put(digest, reading)
-        sources[entry.source_id] = _source(entry, digest, size, unjudged_format(reading, entry.path, renderer.name,
-                                                                                entry.source_id))
+        sources[entry.source_id] = _source(
+            entry, digest, size, unjudged_format(reading, entry.path, renderer.name, entry.source_id)
+        )
 
-    arguments = (canonical_json({key: value for key, value in grammar.summary().items() if key != "directive"}),
-                 renderer.name)
-    pool = PagePool(jobs, read_chunk, arguments, read_here=read_here, decode=decode, done=done, method=method,
-                    min_pages=min_pages)
+    arguments = (
+        canonical_json({key: value for key, value in grammar.summary().items() if key != "directive"}),
+        renderer.name,
+    )
+    pool = PagePool(
+        jobs, read_chunk, arguments, read_here=read_here, decode=decode, done=done, method=method, min_pages=min_pages
+    )
     stop: IngestionError | None = None
     try:
         for entry in entries:
             try:
                 if not entry.sha256:  # not pinned yet: nothing to verify its bytes against, so never read
-                    raise IngestionError("source_unpinned", "not pinned yet (its sha256 is empty)",
-                                         source_id=entry.source_id, path=entry.path)
+                    raise IngestionError(
+                        "source_unpinned",
+                        "not pinned yet (its sha256 is empty)",
+                        source_id=entry.source_id,
+                        path=entry.path,
+                    )
                 raw = files.read(entry)
                 digest = verified_digest(raw, entry)
                 if recorded is not None:
-                    sources[entry.source_id] = _source(entry, digest, len(raw), recorded_reading(recorded, entry, digest, raw))
+                    sources[entry.source_id] = _source(
+                        entry, digest, len(raw), recorded_reading(recorded, entry, digest, raw)
+                    )
                     continue
             except IngestionError as error:
                 if recorded is not None and error.reason == "hash_mismatch":
-                    error = IngestionError(error.reason, f"{error.detail}; the manifest records the site's readings: "
-                                           "review the page, build the site and pin again with --site",
-                                           source_id=error.source_id, path=error.path)
+                    error = IngestionError(
+                        error.reason,
+                        f"{error.detail}; the manifest records the site's readings: "
+                        "review the page, build the site and pin again with --site",
+                        source_id=error.source_id,
+                        path=error.path,
+                    )
                 if strict or error.reason not in SOURCE_INGESTION_REASONS:
                     stop = error
                     break
@@ -660,8 +704,9 @@ def _load(manifest: Manifest, entries: Sequence[Entry], files: SourceFiles, stri
                 continue
             reading = cache.get(digest, entry.source_id, entry.path) if cache is not None else None
             if reading is not None:
-                sources[entry.source_id] = _source(entry, digest, len(raw), unjudged_format(
-                    reading, entry.path, renderer.name, entry.source_id))
+                sources[entry.source_id] = _source(
+                    entry, digest, len(raw), unjudged_format(reading, entry.path, renderer.name, entry.source_id)
+                )
                 continue
             sources[entry.source_id] = None  # its place in manifest order; filled when read
             sizes[entry.source_id] = (entry, digest, len(raw))
@@ -701,8 +746,21 @@ def read_chunk(grammar_json: str, renderer_name: str, pages: list[bytes]) -> lis
 
 
 def _source(entry: Entry, digest: str, size: int, reading: Reading) -> Source:
-    return Source(entry.source_id, entry.version, entry.status, entry.path, entry.url, digest, size,
-                  reading.claims, reading.refusal, reading.near_misses, entry, reading.occurrences, reading.left_out)
+    return Source(
+        entry.source_id,
+        entry.version,
+        entry.status,
+        entry.path,
+        entry.url,
+        digest,
+        size,
+        reading.claims,
+        reading.refusal,
+        reading.near_misses,
+        entry,
+        reading.occurrences,
+        reading.left_out,
+    )
 
 
 def failed_source(entry: Entry, error: IngestionError) -> Source:
@@ -717,9 +775,12 @@ def verified_digest(raw: bytes, entry: Entry, digest: str | None = None) -> str:
     digest = source_digest(raw) if digest is None else digest
     if digest != entry.sha256:
         hint = line_ending_hint(raw, entry.sha256)
-        raise IngestionError("hash_mismatch", f"sha256 is {digest}, pinned {entry.sha256}"
-                             + (f" ({hint})" if hint else ""), source_id=entry.source_id,
-                             path=entry.path)
+        raise IngestionError(
+            "hash_mismatch",
+            f"sha256 is {digest}, pinned {entry.sha256}" + (f" ({hint})" if hint else ""),
+            source_id=entry.source_id,
+            path=entry.path,
+        )
     return entry.sha256  # equal to the digest: the pin's own string, so a corpus keeps each digest once
 
 
@@ -728,12 +789,20 @@ def read_page(raw: bytes, grammar: Grammar, renderer: Renderer, source_id: str |
     ``source_not_utf8``) and read for directives as ``renderer`` shows them."""
     body = raw[3:] if raw.startswith(_UTF8_BOM) else raw
     text = decode_source(raw, source_id=source_id, path=path)
-    return read_directives(text, grammar, bom_bytes=len(raw) - len(body), source_id=source_id,
-                           path=path, encoded=body, renderer=renderer)
+    return read_directives(
+        text, grammar, bom_bytes=len(raw) - len(body), source_id=source_id, path=path, encoded=body, renderer=renderer
+    )
 
 
-def source_from_bytes(raw: bytes, grammar: Grammar, entry: Entry, *, renderer: Renderer,
-                      digest: str | None = None, recorded: Recorded | None = None) -> Source:
+def source_from_bytes(
+    raw: bytes,
+    grammar: Grammar,
+    entry: Entry,
+    *,
+    renderer: Renderer,
+    digest: str | None = None,
+    recorded: Recorded | None = None,
+) -> Source:
     """The :class:`Source` of ``entry`` from its raw bytes, as :func:`load_documents` makes it: hashed
     (``digest``, when the caller has just computed it), compared with the pin, decoded and read for
     directives as ``renderer`` shows them, or, with ``recorded`` (the manifest's recorded readings,

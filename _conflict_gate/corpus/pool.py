@@ -97,11 +97,18 @@ class PagePool:
     Call :meth:`finish` at the end (it also stops the workers).
     """
 
-    def __init__(self, jobs: int, worker: Callable[..., list[tuple[Any, ...]]], arguments: tuple[Any, ...], *,
-                 read_here: Callable[[bytes, Any], Reading],
-                 decode: Callable[[Any, Any], Reading],
-                 done: Callable[[Any, Reading | None, str | None, str | None], None],
-                 method: str | None = None, min_pages: int = PARALLEL_MIN_PAGES) -> None:
+    def __init__(
+        self,
+        jobs: int,
+        worker: Callable[..., list[tuple[Any, ...]]],
+        arguments: tuple[Any, ...],
+        *,
+        read_here: Callable[[bytes, Any], Reading],
+        decode: Callable[[Any, Any], Reading],
+        done: Callable[[Any, Reading | None, str | None, str | None], None],
+        method: str | None = None,
+        min_pages: int = PARALLEL_MIN_PAGES,
+    ) -> None:
         self.jobs = jobs
         self.method = start_method() if method is None and jobs > 1 else method  # one job: no workers
         self.min_pages = min_pages
@@ -141,8 +148,9 @@ class PagePool:
                 from concurrent.futures import ProcessPoolExecutor
 
                 context = multiprocessing.get_context(self.method)
-                self._executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context,
-                                                     initializer=_worker_started)
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self.jobs, mp_context=context, initializer=_worker_started
+                )
             except (OSError, ValueError, RuntimeError):
                 self._here_only = True
                 return False
@@ -223,8 +231,9 @@ def _worker_started() -> None:
 
     parent = multiprocessing.parent_process()
     if parent is not None:
-        threading.Thread(target=_exit_with, args=(parent.sentinel,), name="conflict-gate parent watch",
-                         daemon=True).start()
+        threading.Thread(
+            target=_exit_with, args=(parent.sentinel,), name="conflict-gate parent watch", daemon=True
+        ).start()
 
 
 def _exit_with(sentinel: int) -> None:

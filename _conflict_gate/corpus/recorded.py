@@ -44,8 +44,16 @@ from ..manifest.read import Entry, Manifest
 from ..reading.reader import Reading
 from .cache import decode_reading, encode_reading
 
-__all__ = ["OTHER_FORMATS", "READINGS_FORMAT", "Recorded", "grammar_digest", "parse_recorded", "recorded_reading",
-           "render_recorded", "unjudged_format"]
+__all__ = [
+    "OTHER_FORMATS",
+    "READINGS_FORMAT",
+    "Recorded",
+    "grammar_digest",
+    "parse_recorded",
+    "recorded_reading",
+    "render_recorded",
+    "unjudged_format",
+]
 
 #: The ``"format"`` of a recorded readings file; a file of another is refused (``readings_unreadable``).
 READINGS_FORMAT: Final = "conflict-gate recorded readings 1"
@@ -73,7 +81,9 @@ def grammar_digest(grammar: Grammar) -> str:
 
 
 def _unreadable(manifest: Manifest, detail: str) -> IngestionError:
-    return IngestionError("readings_unreadable", f"{detail}; record the readings again: pin --site", path=manifest.readings)
+    return IngestionError(
+        "readings_unreadable", f"{detail}; record the readings again: pin --site", path=manifest.readings
+    )
 
 
 def _no_constant(name: str) -> Any:
@@ -95,8 +105,11 @@ def parse_recorded(raw: bytes, manifest: Manifest) -> Recorded:
     assert manifest.readings is not None
     digest = hashlib.sha256(raw).hexdigest()
     if digest != manifest.readings_sha256:
-        raise _unreadable(manifest, f"sha256 is {digest}, readings_sha256 pins {manifest.readings_sha256 or '(none)'} "
-                                    "(the file changed since pin --site wrote it)")
+        raise _unreadable(
+            manifest,
+            f"sha256 is {digest}, readings_sha256 pins {manifest.readings_sha256 or '(none)'} "
+            "(the file changed since pin --site wrote it)",
+        )
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant, object_pairs_hook=_no_repeat)
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
@@ -124,20 +137,30 @@ def recorded_reading(recorded: Recorded, entry: Entry, digest: str, raw: bytes) 
     place (its bytes at the claim's byte span, starting a line and ending it but for spaces and tabs) or
     not a directive the grammar allows with that operation, key and value: a readings file edited by
     hand, even pinned again, never makes a page say what its bytes do not."""
+
     def unusable(detail: str) -> IngestionError:
-        return IngestionError("reading_unusable", f"{detail}; review the page, build the site and record its "
-                                                  "reading: pin --site", source_id=entry.source_id, path=entry.path)
+        return IngestionError(
+            "reading_unusable",
+            f"{detail}; review the page, build the site and record its reading: pin --site",
+            source_id=entry.source_id,
+            path=entry.path,
+        )
 
     record = recorded.pages.get(entry.source_id)
     if record is None:
         return _raise(unusable(f"no reading of it is recorded in {recorded.path}"))
     _, path, sha256, data = record
     if path != entry.path:
-        return _raise(unusable(f"{recorded.path} records a reading of {printable(str(path))[:200]!s}, not of this "
-                               "path"))
+        return _raise(
+            unusable(f"{recorded.path} records a reading of {printable(str(path))[:200]!s}, not of this path")
+        )
     if sha256 != digest:
-        return _raise(unusable(f"{recorded.path} records the reading of other bytes (sha256 {printable(str(sha256))[:64]}, "
-                               f"the page's is {digest})"))
+        return _raise(
+            unusable(
+                f"{recorded.path} records the reading of other bytes (sha256 {printable(str(sha256))[:64]}, "
+                f"the page's is {digest})"
+            )
+        )
     try:
         if type(data) is not list or len(data) != 5:
             raise ValueError("not a reading")
@@ -153,11 +176,18 @@ def recorded_reading(recorded: Recorded, entry: Entry, digest: str, raw: bytes) 
             except DirectiveError:
                 parsed[quote] = None
         start, end = claim.byte_start, claim.byte_end
-        if (parsed[quote] != (claim.operation, claim.claim_key, claim.value) or raw[start:end] != quote.encode("utf-8")
-                or not (start == 0 or raw[start - 1:start] in b"\r\n" or (start == 3 and raw.startswith(_BOM)))
-                or _LINE_TAIL.match(raw, end) is None):
-            return _raise(unusable(f"{recorded.path} records a directive on line {claim.line} that is not the page's "
-                                   "text there, or not one the grammar allows"))
+        if (
+            parsed[quote] != (claim.operation, claim.claim_key, claim.value)
+            or raw[start:end] != quote.encode("utf-8")
+            or not (start == 0 or raw[start - 1 : start] in b"\r\n" or (start == 3 and raw.startswith(_BOM)))
+            or _LINE_TAIL.match(raw, end) is None
+        ):
+            return _raise(
+                unusable(
+                    f"{recorded.path} records a directive on line {claim.line} that is not the page's "
+                    "text there, or not one the grammar allows"
+                )
+            )
     return reading
 
 
@@ -173,8 +203,10 @@ def _raise(error: IngestionError) -> Reading:
 def render_recorded(grammar: Grammar, pages: Iterable[tuple[Entry, str, Reading]]) -> str:
     """The text of a recorded readings file: ``pages`` (each entry, its SHA-256 and the reading its build
     gave), one a line, in the order given. ASCII only (other characters escaped)."""
-    lines = [json.dumps([entry.source_id, entry.path, digest, encode_reading(reading)], separators=(",", ":"))
-             for entry, digest, reading in pages]
+    lines = [
+        json.dumps([entry.source_id, entry.path, digest, encode_reading(reading)], separators=(",", ":"))
+        for entry, digest, reading in pages
+    ]
     head = json.dumps({"format": READINGS_FORMAT, "grammar": grammar_digest(grammar)})[:-1]
     return head + ', "pages": [\n' + ",\n".join(lines) + ("\n" if lines else "") + "]}\n"
 
@@ -196,12 +228,33 @@ def unjudged_format(reading: Reading, path: str, renderer: str, source_id: str |
     name = other_format(path, renderer)
     if name is None or not (reading.claims or reading.occurrences or reading.near_misses or reading.refusal):
         return reading
-    line = (reading.claims[0].line if reading.claims else reading.refusal.line if reading.refusal is not None
-            else reading.near_misses[0].line if reading.near_misses else None)
-    quote = (reading.claims[0].quote if reading.claims else reading.refusal.quote if reading.refusal is not None
-             else reading.near_misses[0].quote if reading.near_misses else reading.occurrences[0])
-    refusal = DirectiveError("needs_site_build", f"a {name} page, which no Markdown reading reads, holds "
-                             "directive-shaped text: only the site's build can judge it (--site DIR, or the "
-                             "reading pin --site DIR records)", quote=quote[:200], source_id=source_id, path=path,
-                             line=line, column=1 if line is not None else None)
+    line = (
+        reading.claims[0].line
+        if reading.claims
+        else reading.refusal.line
+        if reading.refusal is not None
+        else reading.near_misses[0].line
+        if reading.near_misses
+        else None
+    )
+    quote = (
+        reading.claims[0].quote
+        if reading.claims
+        else reading.refusal.quote
+        if reading.refusal is not None
+        else reading.near_misses[0].quote
+        if reading.near_misses
+        else reading.occurrences[0]
+    )
+    refusal = DirectiveError(
+        "needs_site_build",
+        f"a {name} page, which no Markdown reading reads, holds "
+        "directive-shaped text: only the site's build can judge it (--site DIR, or the "
+        "reading pin --site DIR records)",
+        quote=quote[:200],
+        source_id=source_id,
+        path=path,
+        line=line,
+        column=1 if line is not None else None,
+    )
     return reading._replace(claims=(), refusal=refusal, near_misses=())

@@ -56,10 +56,10 @@ class IdIndex:
             return []
         forward, backward = self._forward, self._backward
         at = bisect.bisect_left(forward, unknown)
-        found = dict.fromkeys(forward[max(0, at - WINDOW):at + WINDOW])
+        found = dict.fromkeys(forward[max(0, at - WINDOW) : at + WINDOW])
         reversed_unknown = unknown[::-1]
         at = bisect.bisect_left(backward, reversed_unknown, key=lambda i: forward[i][::-1])
-        found.update(dict.fromkeys(forward[i] for i in backward[max(0, at - WINDOW):at + WINDOW]))
+        found.update(dict.fromkeys(forward[i] for i in backward[max(0, at - WINDOW) : at + WINDOW]))
         return list(found)
 
     def close(self, unknown: str, n: int = 3) -> list[str]:

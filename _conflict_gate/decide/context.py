@@ -54,8 +54,14 @@ def is_context_decision(decision: Any) -> bool:
     return isinstance(decision, dict) and "max_context_chars" in decision and "operation" not in decision
 
 
-def gate_context(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, *,
-                 question: str | None = None, max_context_chars: int = DEFAULT_CONTEXT_CHARS) -> ContextDecision:
+def gate_context(
+    corpus: Corpus,
+    candidate_ids: Sequence[str],
+    requested_version: str,
+    *,
+    question: str | None = None,
+    max_context_chars: int = DEFAULT_CONTEXT_CHARS,
+) -> ContextDecision:
     """Decide whether a model may be given the retrieved pages ``candidate_ids`` to answer about
     ``requested_version``, over every claim the eligible pages declare.
 
@@ -91,10 +97,14 @@ def gate_context(corpus: Corpus, candidate_ids: Sequence[str], requested_version
     (``hash_mismatch``, or why it could not be read): load again. Never sends the request anywhere.
     """
     candidates = candidate_sources(corpus, candidate_ids, requested_version)
-    if isinstance(max_context_chars, bool) or not isinstance(max_context_chars, int) \
-            or not 0 <= max_context_chars <= MAX_CONTEXT_CHARS:
-        raise ValueError(f"max_context_chars must be an integer from 0 to {MAX_CONTEXT_CHARS}, "
-                         f"got {max_context_chars!r}")
+    if (
+        isinstance(max_context_chars, bool)
+        or not isinstance(max_context_chars, int)
+        or not 0 <= max_context_chars <= MAX_CONTEXT_CHARS
+    ):
+        raise ValueError(
+            f"max_context_chars must be an integer from 0 to {MAX_CONTEXT_CHARS}, got {max_context_chars!r}"
+        )
     if question is not None:
         check_question(question)
     same_version = [s for s in candidates if s.version == requested_version]
@@ -106,8 +116,12 @@ def gate_context(corpus: Corpus, candidate_ids: Sequence[str], requested_version
         "eligible_source_ids": [s.source_id for s in eligible],
         "excluded_wrong_version_ids": [s.source_id for s in candidates if s.version != requested_version],
         "excluded_unapproved_ids": [s.source_id for s in same_version if s.status != ELIGIBLE_STATUS],
-        "candidates": [build(CandidateRecord, CANDIDATE_FIELDS, {
-            "source_id": s.source_id, "version": s.version, "status": s.status}) for s in candidates],
+        "candidates": [
+            build(
+                CandidateRecord, CANDIDATE_FIELDS, {"source_id": s.source_id, "version": s.version, "status": s.status}
+            )
+            for s in candidates
+        ],
     }
     if not same_version:
         versions = corpus.version_scheme.sorted(s.version for s in candidates)
@@ -135,17 +149,41 @@ def gate_context(corpus: Corpus, candidate_ids: Sequence[str], requested_version
         values = sorted({record["value"] for _, record in found}, key=_value_order(corpus, operation, key))
         have = [s.source_id for s, _ in found]
         if len(values) > 1:
-            conflicts.append(build(ContextConflict, CONFLICT_FIELDS, {
-                "operation": operation, "claim_key": key, "values": values,
-                "claims": [record for _, record in found]}))
+            conflicts.append(
+                build(
+                    ContextConflict,
+                    CONFLICT_FIELDS,
+                    {
+                        "operation": operation,
+                        "claim_key": key,
+                        "values": values,
+                        "claims": [record for _, record in found],
+                    },
+                )
+            )
         if len(have) < len(everyone):
             declaring = set(have)
-            partial.append(build(PartialClaim, PARTIAL_FIELDS, {
-                "operation": operation, "claim_key": key, "values": values, "source_ids": have,
-                "silent_source_ids": [sid for sid in everyone if sid not in declaring]}))
+            partial.append(
+                build(
+                    PartialClaim,
+                    PARTIAL_FIELDS,
+                    {
+                        "operation": operation,
+                        "claim_key": key,
+                        "values": values,
+                        "source_ids": have,
+                        "silent_source_ids": [sid for sid in everyone if sid not in declaring],
+                    },
+                )
+            )
         elif len(values) == 1:
-            agreed.append(build(AgreedClaim, AGREED_FIELDS, {
-                "operation": operation, "claim_key": key, "value": values[0], "source_ids": have}))
+            agreed.append(
+                build(
+                    AgreedClaim,
+                    AGREED_FIELDS,
+                    {"operation": operation, "claim_key": key, "value": values[0], "source_ids": have},
+                )
+            )
     tail: dict[str, Any] = {"agreed": agreed, "partial": partial, "conflicts": conflicts, "claims": claims}
     if conflicts:
         return _result(request, "same_version_directives_disagree", **tail)
@@ -170,8 +208,18 @@ def _value_order(corpus: Corpus, operation: str, key: str) -> Any:
 
 def _result(request: dict[str, Any], reason: str, **fields: Any) -> ContextDecision:
     status = status_of(reason)
-    values = {**request, "status": status, "reason": reason, "agreed": [], "partial": [], "conflicts": [],
-              "claims": [], "pages": [], "answer_request": None, **fields}
+    values = {
+        **request,
+        "status": status,
+        "reason": reason,
+        "agreed": [],
+        "partial": [],
+        "conflicts": [],
+        "claims": [],
+        "pages": [],
+        "answer_request": None,
+        **fields,
+    }
     return build(ContextDecision, context_fields(reason, status == "refused"), values)
 
 
@@ -199,14 +247,31 @@ def _budget(texts: list[tuple[Source, str]], limit: int) -> tuple[list[ContextPa
         take = min(len(text), left)
         left -= take
         included.append(text[:take])
-        pages.append(build(ContextPage, CONTEXT_PAGE_FIELDS, {
-            "source_id": source.source_id, "path": source.path, "chars": len(text), "included_chars": take,
-            "truncated": take < len(text)}))
+        pages.append(
+            build(
+                ContextPage,
+                CONTEXT_PAGE_FIELDS,
+                {
+                    "source_id": source.source_id,
+                    "path": source.path,
+                    "chars": len(text),
+                    "included_chars": take,
+                    "truncated": take < len(text),
+                },
+            )
+        )
     return pages, included
 
 
-def _answer_request(corpus: Corpus, version: str, agreed: list[AgreedClaim], claims: list[ClaimRecord],
-                    pages: list[ContextPage], included: list[str], question: str | None) -> AnswerRequest:
+def _answer_request(
+    corpus: Corpus,
+    version: str,
+    agreed: list[AgreedClaim],
+    claims: list[ClaimRecord],
+    pages: list[ContextPage],
+    included: list[str],
+    question: str | None,
+) -> AnswerRequest:
     """The chat messages of a ready context decision: the answer form over the agreed keys, then the
     claims and the pages' text as canonical JSON, then the question."""
     grammar = corpus.grammar
@@ -217,15 +282,27 @@ def _answer_request(corpus: Corpus, version: str, agreed: list[AgreedClaim], cla
         f"Answer the user's question about {grammar.product} {version} using only the pages and the agreed "
         f"claims in the user message. Every page agrees on these claims: {keys}. State no other claim, "
         "default or version; a claim some pages do not declare is not agreed, so do not state it. "
-        + ("Some pages' text is cut at the size limit (each marked 'truncated' with how much it carries): do "
-           "not guess what the rest says. " if cut else "")
+        + (
+            "Some pages' text is cut at the size limit (each marked 'truncated' with how much it carries): do "
+            "not guess what the rest says. "
+            if cut
+            else ""
+        )
         + _form_text(agreed, version, citations)
     )
     body = {
         "claims": claims,
-        "pages": [{"source_id": p["source_id"], "path": p["path"], "chars": p["chars"],
-                   "included_chars": p["included_chars"], "truncated": p["truncated"], "text": text}
-                  for p, text in zip(pages, included)],
+        "pages": [
+            {
+                "source_id": p["source_id"],
+                "path": p["path"],
+                "chars": p["chars"],
+                "included_chars": p["included_chars"],
+                "truncated": p["truncated"],
+                "text": text,
+            }
+            for p, text in zip(pages, included)
+        ],
         "requested_version": version,
     }
     return {"messages": messages(system, canonical_json(body), question)}

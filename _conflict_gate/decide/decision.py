@@ -78,44 +78,75 @@ from ..results.shapes import (
 )
 from .request import check_question, messages, request_texts
 
-__all__ = ["audit", "candidate_sources", "claim_operation", "claim_record", "gate", "refusal_fields", "unlisted_sources",
-           "versions_listing"]
+__all__ = [
+    "audit",
+    "candidate_sources",
+    "claim_operation",
+    "claim_record",
+    "gate",
+    "refusal_fields",
+    "unlisted_sources",
+    "versions_listing",
+]
 
 
 def claim_record(source: Source, claim: Claim, revision: str | None = None) -> ClaimRecord:
     """One claim as a new dict with :data:`~_conflict_gate.results.shapes.CLAIM_FIELDS` (code points in
     ``start``/``end``, bytes in ``byte_*``); ``revision`` is the source's document revision, when the
     caller has it (:meth:`Corpus.document_revision <_conflict_gate.corpus.load.Corpus.document_revision>`)."""
-    return build(ClaimRecord, CLAIM_FIELDS, {
-        "source_id": source.source_id, "version": source.version, "path": source.path,
-        "url": source.url, "source_sha256": source.sha256,
-        "document_revision": source.document_revision if revision is None else revision,
-        "operation": claim.operation,
-        "claim_key": claim.claim_key, "value": claim.value, "start_line": claim.line,
-        "end_line": claim.line, "start": claim.start, "end": claim.end,
-        "byte_start": claim.byte_start, "byte_end": claim.byte_end, "quote": claim.quote,
-    })
+    return build(
+        ClaimRecord,
+        CLAIM_FIELDS,
+        {
+            "source_id": source.source_id,
+            "version": source.version,
+            "path": source.path,
+            "url": source.url,
+            "source_sha256": source.sha256,
+            "document_revision": source.document_revision if revision is None else revision,
+            "operation": claim.operation,
+            "claim_key": claim.claim_key,
+            "value": claim.value,
+            "start_line": claim.line,
+            "end_line": claim.line,
+            "start": claim.start,
+            "end": claim.end,
+            "byte_start": claim.byte_start,
+            "byte_end": claim.byte_end,
+            "quote": claim.quote,
+        },
+    )
 
 
-def _check_request(corpus: Corpus, candidate_ids: Any, requested_version: Any, operation: Any,
-                   claim_key: Any, unrelated: Any = DEFAULT_UNRELATED) -> list[Source]:
+def _check_request(
+    corpus: Corpus,
+    candidate_ids: Any,
+    requested_version: Any,
+    operation: Any,
+    claim_key: Any,
+    unrelated: Any = DEFAULT_UNRELATED,
+) -> list[Source]:
     """Validate the request before deciding; return the candidate sources sorted by id."""
     if not isinstance(unrelated, str) or unrelated not in UNRELATED_OPTIONS:
-        raise GateError("invalid_unrelated_option", f"unrelated={printable(repr(unrelated))[:200]} is not one "
-                        f"of: {', '.join(map(repr, UNRELATED_OPTIONS))}")
+        raise GateError(
+            "invalid_unrelated_option",
+            f"unrelated={printable(repr(unrelated))[:200]} is not one of: {', '.join(map(repr, UNRELATED_OPTIONS))}",
+        )
     return candidate_sources(corpus, candidate_ids, requested_version, (operation, claim_key))
 
 
-def candidate_sources(corpus: Corpus, candidate_ids: Any, requested_version: Any,
-                      claim: tuple[Any, Any] | None = None) -> list[Source]:
+def candidate_sources(
+    corpus: Corpus, candidate_ids: Any, requested_version: Any, claim: tuple[Any, Any] | None = None
+) -> list[Source]:
     """The candidate sources of a request, sorted by id, after checking the request as :func:`gate`
     does: the ids, the version and (when ``claim`` is ``(operation, claim_key)``) the claim, in that
     order. Raises :class:`GateError` (``invalid_candidate_ids``, ``duplicate_candidate``,
     ``invalid_requested_version``, ``unsupported_requested_claim``, ``unknown_candidate``)."""
-    if not isinstance(candidate_ids, (list, tuple)) or not all(
-            isinstance(sid, str) and sid for sid in candidate_ids):
-        raise GateError("invalid_candidate_ids", "candidate ids must be a list (or tuple) of non-empty "
-                        f"strings, got {printable(repr(candidate_ids))[:200]}")
+    if not isinstance(candidate_ids, (list, tuple)) or not all(isinstance(sid, str) and sid for sid in candidate_ids):
+        raise GateError(
+            "invalid_candidate_ids",
+            f"candidate ids must be a list (or tuple) of non-empty strings, got {printable(repr(candidate_ids))[:200]}",
+        )
     ordered = sorted(candidate_ids)  # sorted: the id an error names never depends on order
     for previous, sid in pairwise(ordered):
         if sid == previous:
@@ -123,22 +154,29 @@ def candidate_sources(corpus: Corpus, candidate_ids: Any, requested_version: Any
     scheme = corpus.version_scheme
     if not scheme.fits(requested_version):
         have = ", ".join(scheme.sorted(entry.version for entry in corpus.manifest.entries)) or "none"
-        raise GateError("invalid_requested_version",
-                        f"requested version {printable(repr(requested_version))} does not fit the "
-                        f"version scheme {scheme.name!r} ({scheme.description}); the corpus has: {have}")
+        raise GateError(
+            "invalid_requested_version",
+            f"requested version {printable(repr(requested_version))} does not fit the "
+            f"version scheme {scheme.name!r} ({scheme.description}); the corpus has: {have}",
+        )
     if claim is not None and corpus.grammar.rule(*claim) is None:
         operation, claim_key = claim
         known = ", ".join(f"{op} {key}" for op, key, _ in corpus.grammar.claims())
-        raise GateError("unsupported_requested_claim",
-                        f"the grammar has no claim {printable(repr(operation))} "
-                        f"{printable(repr(claim_key))} (known: {known})")
+        raise GateError(
+            "unsupported_requested_claim",
+            f"the grammar has no claim {printable(repr(operation))} {printable(repr(claim_key))} (known: {known})",
+        )
     candidates = []
     for sid in ordered:
         source = corpus.sources.get(sid)
         if source is None:
             if not corpus.complete and any(entry.source_id == sid for entry in corpus.manifest.entries):
-                raise GateError("unknown_candidate", "in the manifest, but not in this corpus: it was loaded with "
-                                "only= (load_documents) and without this source", source_id=sid)
+                raise GateError(
+                    "unknown_candidate",
+                    "in the manifest, but not in this corpus: it was loaded with "
+                    "only= (load_documents) and without this source",
+                    source_id=sid,
+                )
             near = corpus.id_index.close(sid)
             hint = f" (did you mean {', '.join(map(repr, near))}?)" if near else ""
             raise GateError("unknown_candidate", f"not in the manifest{hint}", source_id=sid)
@@ -146,8 +184,16 @@ def candidate_sources(corpus: Corpus, candidate_ids: Any, requested_version: Any
     return candidates
 
 
-def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, operation: str,
-         claim_key: str, *, unrelated: str = DEFAULT_UNRELATED, question: str | None = None) -> Decision:
+def gate(
+    corpus: Corpus,
+    candidate_ids: Sequence[str],
+    requested_version: str,
+    operation: str,
+    claim_key: str,
+    *,
+    unrelated: str = DEFAULT_UNRELATED,
+    question: str | None = None,
+) -> Decision:
     """Decide whether an answer about ``operation``/``claim_key`` at ``requested_version`` may be prepared.
 
     ``corpus`` is a loaded, verified :class:`Corpus` (load it once, decide
@@ -191,8 +237,12 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
         "eligible_source_ids": [s.source_id for s in eligible],
         "excluded_wrong_version_ids": [s.source_id for s in candidates if s.version != requested_version],
         "excluded_unapproved_ids": [s.source_id for s in same_version if s.status != ELIGIBLE_STATUS],
-        "candidates": [build(CandidateRecord, CANDIDATE_FIELDS, {
-            "source_id": s.source_id, "version": s.version, "status": s.status}) for s in candidates],
+        "candidates": [
+            build(
+                CandidateRecord, CANDIDATE_FIELDS, {"source_id": s.source_id, "version": s.version, "status": s.status}
+            )
+            for s in candidates
+        ],
     }
     counted = eligible
     if unrelated == "set_aside":  # clean eligible sources about other operations take no part
@@ -219,10 +269,19 @@ def gate(corpus: Corpus, candidate_ids: Sequence[str], requested_version: str, o
         return _decision(corpus, request, unrelated, "same_version_directives_disagree", claims)
     missing = [s.source_id for s, record in found if record is None]
     if missing:
-        return _decision(corpus, request, unrelated, "requested_claim_missing", claims,
-                         missing_claim_source_ids=missing)
-    return _decision(corpus, request, unrelated, "eligible_directives_agree", claims,
-                     texts=tuple(text for _, text in records), question=question, agreed_value=values.pop())
+        return _decision(
+            corpus, request, unrelated, "requested_claim_missing", claims, missing_claim_source_ids=missing
+        )
+    return _decision(
+        corpus,
+        request,
+        unrelated,
+        "eligible_directives_agree",
+        claims,
+        texts=tuple(text for _, text in records),
+        question=question,
+        agreed_value=values.pop(),
+    )
 
 
 def _claim_record(corpus: Corpus, source: Source, operation: str, claim_key: str) -> tuple[ClaimRecord, str] | None:
@@ -245,8 +304,13 @@ def _claim_record(corpus: Corpus, source: Source, operation: str, claim_key: str
     return None if found is None else (found[0].copy(), found[1])
 
 
-def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[ClaimRecord],
-                    encoded: tuple[str, ...], question: str | None = None) -> AnswerRequest:
+def _answer_request(
+    corpus: Corpus,
+    request: Mapping[str, Any],
+    claims: list[ClaimRecord],
+    encoded: tuple[str, ...],
+    question: str | None = None,
+) -> AnswerRequest:
     """:func:`~_conflict_gate.decide.request.answer_request` of a ready decision whose claims' canonical JSON
     texts are ``encoded``, its texts built once per request and claims (kept in
     :attr:`Corpus.memo <_conflict_gate.corpus.load.Corpus.memo>`)."""
@@ -260,33 +324,67 @@ def _answer_request(corpus: Corpus, request: Mapping[str, Any], claims: list[Cla
     return {"messages": messages(system, user, question)}
 
 
-def _decision(corpus: Corpus, request: Mapping[str, Any], unrelated: str, reason: str,
-              claims: list[ClaimRecord], *, texts: tuple[str, ...] = (), question: str | None = None,
-              **fields: Any) -> Decision:
+def _decision(
+    corpus: Corpus,
+    request: Mapping[str, Any],
+    unrelated: str,
+    reason: str,
+    claims: list[ClaimRecord],
+    *,
+    texts: tuple[str, ...] = (),
+    question: str | None = None,
+    **fields: Any,
+) -> Decision:
     """The decision for ``reason``; ``texts``: the canonical JSON of ``claims`` when it is ready."""
     status = status_of(reason)
     answer = _answer_request(corpus, request, claims, texts, question) if status == "ready" else None
-    return build(Decision, decision_fields(reason, unrelated=unrelated),
-                 {**request, "status": status, "reason": reason, **fields, "claims": claims,
-                  "answer_request": answer})
+    return build(
+        Decision,
+        decision_fields(reason, unrelated=unrelated),
+        {**request, "status": status, "reason": reason, **fields, "claims": claims, "answer_request": answer},
+    )
 
 
-def refusal_fields(error: LocatedError, refused: Sequence[tuple[Source, LocatedError]] = (),
-                   parsed_source_ids: Sequence[str] | None = None) -> dict[str, Any]:
+def refusal_fields(
+    error: LocatedError,
+    refused: Sequence[tuple[Source, LocatedError]] = (),
+    parsed_source_ids: Sequence[str] | None = None,
+) -> dict[str, Any]:
     """The :data:`~_conflict_gate.results.shapes.REFUSED_FIELDS` of a refusal caused by ``error``.
 
     ``refused`` lists every refused eligible source with its refusal (the
     first is ``error``'s); ``parsed_source_ids`` the eligible sources that read
     cleanly, ``None`` where nothing was read.
     """
-    return dict(build(dict, REFUSED_FIELDS, {
-        "error": type(error).__name__, "message": str(error), "source_id": error.source_id,
-        "path": error.path, "line": error.line, "column": error.column,
-        "refused_sources": [build(RefusedSourceRecord, REFUSED_SOURCE_FIELDS, {
-            "source_id": source.source_id, "reason": refusal.reason, "line": refusal.line,
-            "column": refusal.column, "message": str(refusal)}) for source, refusal in refused],
-        "parsed_source_ids": None if parsed_source_ids is None else list(parsed_source_ids),
-    }))
+    return dict(
+        build(
+            dict,
+            REFUSED_FIELDS,
+            {
+                "error": type(error).__name__,
+                "message": str(error),
+                "source_id": error.source_id,
+                "path": error.path,
+                "line": error.line,
+                "column": error.column,
+                "refused_sources": [
+                    build(
+                        RefusedSourceRecord,
+                        REFUSED_SOURCE_FIELDS,
+                        {
+                            "source_id": source.source_id,
+                            "reason": refusal.reason,
+                            "line": refusal.line,
+                            "column": refusal.column,
+                            "message": str(refusal),
+                        },
+                    )
+                    for source, refusal in refused
+                ],
+                "parsed_source_ids": None if parsed_source_ids is None else list(parsed_source_ids),
+            },
+        )
+    )
 
 
 # --------------------------------------------------------------------------
@@ -327,8 +425,10 @@ def audit(corpus: Corpus) -> AuditReport:
 
 def _require_complete(corpus: Corpus, what: str) -> None:
     if not corpus.complete:
-        raise ValueError(f"{what} needs every source of the manifest; this corpus holds "
-                         f"{len(corpus)} of {len(corpus.manifest.entries)} (loaded with only=...)")
+        raise ValueError(
+            f"{what} needs every source of the manifest; this corpus holds "
+            f"{len(corpus)} of {len(corpus.manifest.entries)} (loaded with only=...)"
+        )
 
 
 def _audit(corpus: Corpus) -> AuditReport:
@@ -341,10 +441,23 @@ def _audit(corpus: Corpus) -> AuditReport:
     for source in ordered:
         if source.refusal is not None:
             error = source.refusal
-            refused.append(build(AuditRefusal, AUDIT_REFUSAL_FIELDS, {
-                "source_id": source.source_id, "version": source.version, "status": source.status,
-                "path": source.path, "error": type(error).__name__, "reason": error.reason,
-                "line": error.line, "column": error.column, "message": str(error)}))
+            refused.append(
+                build(
+                    AuditRefusal,
+                    AUDIT_REFUSAL_FIELDS,
+                    {
+                        "source_id": source.source_id,
+                        "version": source.version,
+                        "status": source.status,
+                        "path": source.path,
+                        "error": type(error).__name__,
+                        "reason": error.reason,
+                        "line": error.line,
+                        "column": error.column,
+                        "message": str(error),
+                    },
+                )
+            )
             continue
         if source.status != ELIGIBLE_STATUS:
             continue
@@ -368,72 +481,155 @@ def _audit(corpus: Corpus) -> AuditReport:
                 numeric = isinstance(corpus.grammar.rule(operation, key), IntegerRule)
                 values.sort(key=int if numeric else None)
             have = {source.source_id for source, _ in found}
-            silent = [build(AuditSilence, AUDIT_SILENCE_FIELDS, {
-                "source_id": sid, "path": source.path, "line": line})
-                for sid, (source, line) in members.items() if sid not in have]
+            silent = [
+                build(AuditSilence, AUDIT_SILENCE_FIELDS, {"source_id": sid, "path": source.path, "line": line})
+                for sid, (source, line) in members.items()
+                if sid not in have
+            ]
             status = "conflict" if len(values) > 1 else "partial" if silent else "agree"
             counts[status] += 1
             approved_values[(version, operation, key)] = values
-            entries.append(build(AuditEntry, AUDIT_ENTRY_FIELDS, {
-                "claim_key": key, "status": status, "values": values,
-                "claims": [build(AuditClaim, AUDIT_CLAIM_FIELDS, {
-                    "source_id": source.source_id, "path": source.path, "line": claim.line,
-                    "value": claim.value, "quote": claim.quote}) for source, claim in found],
-                "silent": silent,
-            }))
-        operations.append(build(AuditOperation, AUDIT_OPERATION_FIELDS, {
-            "version": version, "operation": operation, "source_ids": list(members), "keys": entries}))
+            entries.append(
+                build(
+                    AuditEntry,
+                    AUDIT_ENTRY_FIELDS,
+                    {
+                        "claim_key": key,
+                        "status": status,
+                        "values": values,
+                        "claims": [
+                            build(
+                                AuditClaim,
+                                AUDIT_CLAIM_FIELDS,
+                                {
+                                    "source_id": source.source_id,
+                                    "path": source.path,
+                                    "line": claim.line,
+                                    "value": claim.value,
+                                    "quote": claim.quote,
+                                },
+                            )
+                            for source, claim in found
+                        ],
+                        "silent": silent,
+                    },
+                )
+            )
+        operations.append(
+            build(
+                AuditOperation,
+                AUDIT_OPERATION_FIELDS,
+                {"version": version, "operation": operation, "source_ids": list(members), "keys": entries},
+            )
+        )
     unapproved = [
-        build(UnapprovedConflict, UNAPPROVED_CONFLICT_FIELDS, {
-            "source_id": s.source_id, "status": s.status, "version": s.version, "path": s.path,
-            "line": claim.line, "operation": claim.operation, "claim_key": claim.claim_key,
-            "value": claim.value, "approved_values": approved_values[(s.version, claim.operation, claim.claim_key)]})
-        for s in ordered if s.status != ELIGIBLE_STATUS and s.refusal is None for claim in s.claims
+        build(
+            UnapprovedConflict,
+            UNAPPROVED_CONFLICT_FIELDS,
+            {
+                "source_id": s.source_id,
+                "status": s.status,
+                "version": s.version,
+                "path": s.path,
+                "line": claim.line,
+                "operation": claim.operation,
+                "claim_key": claim.claim_key,
+                "value": claim.value,
+                "approved_values": approved_values[(s.version, claim.operation, claim.claim_key)],
+            },
+        )
+        for s in ordered
+        if s.status != ELIGIBLE_STATUS and s.refusal is None
+        for claim in s.claims
         if (s.version, claim.operation, claim.claim_key) in approved_values
         and approved_values[(s.version, claim.operation, claim.claim_key)] != [claim.value]
     ]
-    near_misses = [build(NearMissRecord, NEAR_MISS_FIELDS, {
-        "source_id": s.source_id, "path": s.path, "line": m.line, "column": m.column,
-        "where": m.where, "quote": m.quote}) for s in ordered for m in s.near_misses]
-    left_out = [build(LeftOutRecord, LEFT_OUT_FIELDS, {
-        "source_id": s.source_id, "path": s.path, "reading": out.reading, "line": out.line, "why": out.why})
-        for s in ordered for out in s.left_out]
-    summary = build(AuditSummary, AUDIT_SUMMARY_FIELDS, {
-        **counts, "refused": sum(r["status"] == ELIGIBLE_STATUS for r in refused),
-        "unapproved_conflicts": len(unapproved), "near_misses": len(near_misses),
-        "failed": sum(r["error"] == "IngestionError" for r in refused)})
+    near_misses = [
+        build(
+            NearMissRecord,
+            NEAR_MISS_FIELDS,
+            {
+                "source_id": s.source_id,
+                "path": s.path,
+                "line": m.line,
+                "column": m.column,
+                "where": m.where,
+                "quote": m.quote,
+            },
+        )
+        for s in ordered
+        for m in s.near_misses
+    ]
+    left_out = [
+        build(
+            LeftOutRecord,
+            LEFT_OUT_FIELDS,
+            {"source_id": s.source_id, "path": s.path, "reading": out.reading, "line": out.line, "why": out.why},
+        )
+        for s in ordered
+        for out in s.left_out
+    ]
+    summary = build(
+        AuditSummary,
+        AUDIT_SUMMARY_FIELDS,
+        {
+            **counts,
+            "refused": sum(r["status"] == ELIGIBLE_STATUS for r in refused),
+            "unapproved_conflicts": len(unapproved),
+            "near_misses": len(near_misses),
+            "failed": sum(r["error"] == "IngestionError" for r in refused),
+        },
+    )
     unlisted_pages = unlisted_sources(corpus.manifest)
-    return build(AuditReport, AUDIT_FIELDS, {
-        "source_count": len(corpus.sources),
-        "versions": scheme.sorted(s.version for s in ordered),
-        "operations": operations,
-        "refused_sources": refused,
-        "unapproved_conflicts": unapproved,
-        "near_misses": near_misses,
-        "left_out_readings": left_out,
-        "summary": summary,
-        "clean": summary["conflict"] == 0 and summary["refused"] == 0 and summary["failed"] == 0
-                 and not unlisted_pages,
-        "unlisted_sources": unlisted_pages,
-        "renderer": corpus.manifest.renderer.name,
-    })
+    return build(
+        AuditReport,
+        AUDIT_FIELDS,
+        {
+            "source_count": len(corpus.sources),
+            "versions": scheme.sorted(s.version for s in ordered),
+            "operations": operations,
+            "refused_sources": refused,
+            "unapproved_conflicts": unapproved,
+            "near_misses": near_misses,
+            "left_out_readings": left_out,
+            "summary": summary,
+            "clean": summary["conflict"] == 0
+            and summary["refused"] == 0
+            and summary["failed"] == 0
+            and not unlisted_pages,
+            "unlisted_sources": unlisted_pages,
+            "renderer": corpus.manifest.renderer.name,
+        },
+    )
 
 
 def unlisted_sources(manifest: Manifest) -> list[UnlistedSource]:
     """The pages the manifest's ``sources`` take that its ``documents`` do not list
     (``unlisted_source``, see :func:`~_conflict_gate.manifest.tree.unlisted`); ``[]`` without ``sources``.
     Walks the tree now (a corpus keeps no tree); reads no file."""
-    return [build(UnlistedSource, UNLISTED_SOURCE_FIELDS, {
-        "path": page.path, "reason": "unlisted_source", "version": page.version,
-        "source_id": page.source_id, "message": page.message}) for page in unlisted(manifest)]
+    return [
+        build(
+            UnlistedSource,
+            UNLISTED_SOURCE_FIELDS,
+            {
+                "path": page.path,
+                "reason": "unlisted_source",
+                "version": page.version,
+                "source_id": page.source_id,
+                "message": page.message,
+            },
+        )
+        for page in unlisted(manifest)
+    ]
 
 
 # --------------------------------------------------------------------------
 # The operation of a request, and what can be asked (the versions listing)
 
 
-def claim_operation(grammar: Grammar, claim_key: str, operation: str | None = None, *, name_one: str = "",
-                    see_grammar: str = "") -> str:
+def claim_operation(
+    grammar: Grammar, claim_key: str, operation: str | None = None, *, name_one: str = "", see_grammar: str = ""
+) -> str:
     """The operation of a request: ``operation`` when given, else the only operation of ``grammar``
     that has the key ``claim_key`` (the command line's ``--operation`` rule, and the ``gate`` tool's).
 
@@ -450,8 +646,9 @@ def claim_operation(grammar: Grammar, claim_key: str, operation: str | None = No
     if not owners:
         known = ", ".join(f"{op} {key}" for op, key, _ in grammar.claims())
         raise GateError("unsupported_requested_claim", f"the grammar has no key {shown} (known: {known}{see_grammar})")
-    raise GateError("ambiguous_claim_key", f"key {shown} belongs to several operations ({', '.join(owners)}): "
-                                           f"name one{name_one}")
+    raise GateError(
+        "ambiguous_claim_key", f"key {shown} belongs to several operations ({', '.join(owners)}): name one{name_one}"
+    )
 
 
 def versions_listing(corpus: Corpus) -> Versions:
@@ -469,14 +666,30 @@ def versions_listing(corpus: Corpus) -> Versions:
         for claim in source.claims:
             keys.setdefault(claim.operation, []).append(claim.claim_key)
         refusal = source.refusal
-        by_version[source.version].append(build(VersionSource, VERSION_SOURCE_FIELDS, {
-            "source_id": source.source_id, "url": source.url, "path": source.path, "keys": keys,
-            "refused": None if refusal is None else refusal.reason,
-            "message": None if refusal is None else str(refusal)}))
-    return build(Versions, VERSIONS_FIELDS, {
-        "grammar": corpus.grammar.summary(),
-        "renderer": corpus.manifest.renderer.name,
-        "version_scheme": corpus.version_scheme.name,
-        "versions": [build(VersionListing, VERSION_LISTING_FIELDS, {"version": version, "sources": by_version[version]})
-                     for version in corpus.version_scheme.sorted(by_version)],
-    })
+        by_version[source.version].append(
+            build(
+                VersionSource,
+                VERSION_SOURCE_FIELDS,
+                {
+                    "source_id": source.source_id,
+                    "url": source.url,
+                    "path": source.path,
+                    "keys": keys,
+                    "refused": None if refusal is None else refusal.reason,
+                    "message": None if refusal is None else str(refusal),
+                },
+            )
+        )
+    return build(
+        Versions,
+        VERSIONS_FIELDS,
+        {
+            "grammar": corpus.grammar.summary(),
+            "renderer": corpus.manifest.renderer.name,
+            "version_scheme": corpus.version_scheme.name,
+            "versions": [
+                build(VersionListing, VERSION_LISTING_FIELDS, {"version": version, "sources": by_version[version]})
+                for version in corpus.version_scheme.sorted(by_version)
+            ],
+        },
+    )

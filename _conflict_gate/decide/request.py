@@ -37,12 +37,14 @@ def check_question(question: object) -> str:
     if not question.strip():
         raise GateError("invalid_question", "the question is empty (or only whitespace)")
     if len(question) > MAX_QUESTION_CHARS:
-        raise GateError("invalid_question", f"the question has {len(question)} code points, over "
-                                            f"{MAX_QUESTION_CHARS}")
+        raise GateError("invalid_question", f"the question has {len(question)} code points, over {MAX_QUESTION_CHARS}")
     found = CONTROLS.search(question)
     if found is not None:
-        raise GateError("invalid_question", f"the question holds U+{ord(found.group()[0]):04X} at code point "
-                                            f"{found.start()}, which a terminal or a reader acts on instead of showing")
+        raise GateError(
+            "invalid_question",
+            f"the question holds U+{ord(found.group()[0]):04X} at code point "
+            f"{found.start()}, which a terminal or a reader acts on instead of showing",
+        )
     return question
 
 
@@ -54,8 +56,14 @@ def messages(system: str, user: str, question: str | None) -> list[ChatMessage]:
     return out
 
 
-def answer_request(grammar: Grammar, request: Mapping[str, Any], claims: Sequence[ClaimRecord], *,
-                   form: AnswerForm = ANSWER_FORM, question: str | None = None) -> AnswerRequest:
+def answer_request(
+    grammar: Grammar,
+    request: Mapping[str, Any],
+    claims: Sequence[ClaimRecord],
+    *,
+    form: AnswerForm = ANSWER_FORM,
+    question: str | None = None,
+) -> AnswerRequest:
     """Chat messages asking a model to describe the agreed contract, citing every claim.
 
     ``request`` holds ``requested_version``, ``operation`` and ``claim_key``;
@@ -75,18 +83,25 @@ def answer_request(grammar: Grammar, request: Mapping[str, Any], claims: Sequenc
     return {"messages": messages(system, user, question)}
 
 
-def request_texts(grammar: Grammar, request: Mapping[str, Any], claims: Sequence[ClaimRecord],
-                  encoded: Sequence[str], *, form: AnswerForm = ANSWER_FORM) -> tuple[str, str]:
+def request_texts(
+    grammar: Grammar,
+    request: Mapping[str, Any],
+    claims: Sequence[ClaimRecord],
+    encoded: Sequence[str],
+    *,
+    form: AnswerForm = ANSWER_FORM,
+) -> tuple[str, str]:
     """The system and user messages' texts of :func:`answer_request`; ``encoded`` holds each claim's
     canonical JSON (the gate keeps it per claim, so a warm decision does not encode claims again)."""
     version, operation, key = request["requested_version"], request["operation"], request["claim_key"]
-    citations = [form.citation.format(source_id=c["source_id"], line=c["start_line"])
-                 for c in sorted(claims, key=lambda c: c["source_id"])]
+    citations = [
+        form.citation.format(source_id=c["source_id"], line=c["start_line"])
+        for c in sorted(claims, key=lambda c: c["source_id"])
+    ]
     system = (
         f"Answer a question about {grammar.product} {version} using only the contract in the user "
         f"message: the '{operation}' operation's '{key}' claim. Describe only that contract; do "
-        "not add behaviour, defaults or other versions. "
-        + form.instructions(grammar, key, version, citations)
+        "not add behaviour, defaults or other versions. " + form.instructions(grammar, key, version, citations)
     )
     question = {"requested_version": version, "operation": operation, "claim_key": key}
     # canonical_json({"question": question, "claims": claims}), with each claim's text given

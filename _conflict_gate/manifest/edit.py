@@ -94,12 +94,14 @@ def _style(text: str, spans: DocumentSpans) -> tuple[str, str, str, str]:
     first = text[start:end]
     if "\n" in first:
         inner = first.split("\n", 1)[1]
-        inner_indent = inner[:len(inner) - len(inner.lstrip(" \t"))]
-        step = inner_indent[len(indent):] if inner_indent.startswith(indent) and len(inner_indent) > len(indent) else "  "
+        inner_indent = inner[: len(inner) - len(inner.lstrip(" \t"))]
+        step = (
+            inner_indent[len(indent) :] if inner_indent.startswith(indent) and len(inner_indent) > len(indent) else "  "
+        )
     if len(spans.entries) > 1:
-        separator = text[end:spans.entries[1][0]]
+        separator = text[end : spans.entries[1][0]]
     else:
-        separator = "," + text[spans.open + 1:start]
+        separator = "," + text[spans.open + 1 : start]
     return newline, indent, step, separator
 
 
@@ -131,22 +133,22 @@ def edit_documents(text: str, keep: Sequence[bool], new: Sequence[tuple[int, Map
             items.append((text[start:end], index))
     items += [(_render(entry, newline, indent, step), None) for _, entry in pending[at:]]
     if not items:
-        return text[:spans.open] + "[]" + text[spans.close + 1:]
+        return text[: spans.open] + "[]" + text[spans.close + 1 :]
     if spans.entries:
-        lead = text[spans.open + 1:spans.entries[0][0]]
-        trail = text[spans.entries[-1][1]:spans.close]
+        lead = text[spans.open + 1 : spans.entries[0][0]]
+        trail = text[spans.entries[-1][1] : spans.close]
     else:
         lead, trail = newline + indent, newline + spans.key_indent
-    out = [text[:spans.open + 1], lead]
+    out = [text[: spans.open + 1], lead]
     for position, (item, _) in enumerate(items):
         if position:
             previous = items[position - 1][1]
             if previous is not None and previous + 1 < len(spans.entries):
-                out.append(text[spans.entries[previous][1]:spans.entries[previous + 1][0]])
+                out.append(text[spans.entries[previous][1] : spans.entries[previous + 1][0]])
             else:
                 out.append(separator)
         out.append(item)
-    out += [trail, text[spans.close:]]
+    out += [trail, text[spans.close :]]
     return "".join(out)
 
 
@@ -184,10 +186,12 @@ def set_top_level(text: str, values: Mapping[str, str]) -> str:
     indent = text[line_start:documents]
     newline = "\r\n" if "\r\n" in text else "\n"
     separator = f",{newline}{indent}" if not indent.strip() else ", "
-    added = "".join(f"{json.dumps(key)}: {json.dumps(value)}{separator}" for key, value in values.items()
-                     if key not in found)
-    edits = sorted([(start, end, json.dumps(values[key])) for key, (start, end) in found.items()]
-                   + [(documents, documents, added)])
+    added = "".join(
+        f"{json.dumps(key)}: {json.dumps(value)}{separator}" for key, value in values.items() if key not in found
+    )
+    edits = sorted(
+        [(start, end, json.dumps(values[key])) for key, (start, end) in found.items()] + [(documents, documents, added)]
+    )
     parts, last = [], 0
     for start, end, new in edits:
         parts += [text[last:start], new]

@@ -38,9 +38,18 @@ def language_forms(name: str) -> tuple[str, ...]:
     case of them (``Max_Retries``, ``maxretries``) is another spelling. The source of the rule:
     reference/answer-check.md, "Names and their language forms"; the answer request names these forms."""
     words = re.split(r"[_-]", name)
-    return tuple(dict.fromkeys([name, "_".join(words), "-".join(words), "_".join(words).upper(),
-                                words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:]),
-                                "".join(w[:1].upper() + w[1:] for w in words)]))
+    return tuple(
+        dict.fromkeys(
+            [
+                name,
+                "_".join(words),
+                "-".join(words),
+                "_".join(words).upper(),
+                words[0] + "".join(w[:1].upper() + w[1:] for w in words[1:]),
+                "".join(w[:1].upper() + w[1:] for w in words),
+            ]
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -57,15 +66,15 @@ class AnswerForm:
         """A citation; groups: source id, line. ASCII only (non-ASCII is refused before)."""
         head, _, rest = self.citation.partition("{source_id}")
         middle, _, tail = rest.partition("{line}")
-        return re.compile(re.escape(head) + r"([A-Za-z0-9][A-Za-z0-9._/\-]*)" + re.escape(middle)
-                          + r"([0-9]+)" + re.escape(tail))
+        return re.compile(
+            re.escape(head) + r"([A-Za-z0-9][A-Za-z0-9._/\-]*)" + re.escape(middle) + r"([0-9]+)" + re.escape(tail)
+        )
 
     def citation_start(self) -> str:
         """The text that starts a citation (a citation begun but not completed is malformed)."""
         return self.citation.partition("{source_id}")[0]
 
-    def instructions(self, grammar: Grammar, claim_key: str, version: str,
-                     citations: Sequence[str]) -> str:
+    def instructions(self, grammar: Grammar, claim_key: str, version: str, citations: Sequence[str]) -> str:
         """The answer-form part of the system message."""
         example_value = self.value.format(claim_key=claim_key, value="<value>")
         return (
@@ -77,10 +86,9 @@ class AnswerForm:
             "by the citation of that claim. You may show code samples, in backticks or in fenced code "
             f"blocks. Code is read as statements too: however code writes {claim_key} "
             f"({', '.join(language_forms(claim_key))}) or version, as name=value, name: value, "
-            "\"name\": value or --name value, give it no other value there either, and set no other "
+            '"name": value or --name value, give it no other value there either, and set no other '
             "option of the operation. State no other value or version anywhere."
         )
-
 
     def reserved_keys(self) -> tuple[str, ...]:
         """The names the form writes as statements of its own (``version`` in `` `version={version}` ``):
@@ -92,5 +100,3 @@ class AnswerForm:
 ANSWER_FORM: Final = AnswerForm()
 #: Claim keys a grammar may not declare (``reserved_name``): the form's own statement names.
 RESERVED_KEYS: Final = ANSWER_FORM.reserved_keys()
-
-

@@ -63,8 +63,7 @@ class EnumRule:
         """``None`` when ``value`` is allowed, else ``(reason, detail)``."""
         if value in self.values:
             return None
-        return ("unknown_directive_value",
-                f"value {_clip(value)} is not allowed (allowed: {_clip_list(self.values)})")
+        return ("unknown_directive_value", f"value {_clip(value)} is not allowed (allowed: {_clip_list(self.values)})")
 
     def describe(self) -> str:
         """``refuse | overwrite``."""
@@ -94,12 +93,13 @@ class IntegerRule:
         negatives = self.minimum is None or self.minimum < 0
         if not CANONICAL_INTEGER.fullmatch(value) or (value.startswith("-") and not negatives):
             sign = "" if negatives else "non-negative "
-            return ("invalid_integer",
-                    f"value {_clip(value)} is not a canonical {sign}integer "
-                    "(ASCII digits, no '+', no leading zeros, at most 18 digits)")
+            return (
+                "invalid_integer",
+                f"value {_clip(value)} is not a canonical {sign}integer "
+                "(ASCII digits, no '+', no leading zeros, at most 18 digits)",
+            )
         number = int(value)
-        if (self.minimum is not None and number < self.minimum) or \
-                (self.maximum is not None and number > self.maximum):
+        if (self.minimum is not None and number < self.minimum) or (self.maximum is not None and number > self.maximum):
             return ("integer_out_of_range", f"value {value} is outside {self.describe()}")
         return None
 
@@ -188,31 +188,43 @@ class Grammar:
         # (underscores ignored; case-insensitive by explicit classes, as re.IGNORECASE would
         # slow the literal-prefix scan), or a word followed by a character that may hide or
         # add text.
-        either_case = [f"[{ch}{ch.upper()}]" if ch.isalpha() else re.escape(ch)
-                       for ch in self.namespace if ch != "_"]
+        either_case = [f"[{ch}{ch.upper()}]" if ch.isalpha() else re.escape(ch) for ch in self.namespace if ch != "_"]
         loose_ci = "[_*~]*" + "[_*~]*".join(either_case) + r"(?=[_*~]*(?![_*~A-Za-z0-9.\-/]))"
         # (possessive where the re module has it, 3.11+: the same matches, less backtracking)
         word = r"[A-Za-z0-9_.\-]*+" if sys.version_info >= (3, 11) else r"[A-Za-z0-9_.\-]*"
         after = rf"(?={loose_ci}|{word}(?:[^\x00-\x7f]|[\\`*~\[\]<>&!]))"
-        at_signs = ((b"@", "@"), ("\uff20".encode(), r"\xef\xbc\xa0"), ("\ufe6b".encode(), r"\xef\xb9\xab"),
-                    (b"&", r"&(?:#0*(?:64|65312|65131)(?![0-9]);?|#[xX]0*(?:40|[fF][fF]20|[fF][eE]6[bB])(?![0-9a-fA-F]);?"
-                            r"|[cC][oO][mM][mM][aA][tT];)"))
-        set_(self, "candidates", tuple((literal, re.compile((at + after).encode("latin-1")))
-                                       for literal, at in at_signs))
+        at_signs = (
+            (b"@", "@"),
+            ("\uff20".encode(), r"\xef\xbc\xa0"),
+            ("\ufe6b".encode(), r"\xef\xb9\xab"),
+            (
+                b"&",
+                r"&(?:#0*(?:64|65312|65131)(?![0-9]);?|#[xX]0*(?:40|[fF][fF]20|[fF][eE]6[bB])(?![0-9a-fA-F]);?"
+                r"|[cC][oO][mM][mM][aA][tT];)",
+            ),
+        )
+        set_(
+            self, "candidates", tuple((literal, re.compile((at + after).encode("latin-1"))) for literal, at in at_signs)
+        )
         set_(self, "at_sign", re.compile("|".join(at for _, at in at_signs).encode("latin-1")))
         set_(self, "at_sign_reference", re.compile(at_signs[-1][1].encode("latin-1")))
         set_(self, "at_sign_literals", tuple(literal for literal, _ in at_signs[:-1]))
         names = r"(?<![A-Za-z0-9_\-])(?:{})(?![A-Za-z0-9_\-])"
         operations = "|".join(re.escape(op) for op in sorted(self.operations, key=len, reverse=True))
-        keys = "|".join(re.escape(key) for key in sorted({k for keys in self.operations.values() for k in keys},
-                                                          key=len, reverse=True))
+        keys = "|".join(
+            re.escape(key)
+            for key in sorted({k for keys in self.operations.values() for k in keys}, key=len, reverse=True)
+        )
         equals = r"[ \t]*(?:=|&#0*61;?|&#[xX]0*3[dD];?|&equals;|\xef\xbc\x9d|\xef\xb9\xa6)"
-        key_equals = names.format(keys)[:-len(r"(?![A-Za-z0-9_\-])")] + equals
+        key_equals = names.format(keys)[: -len(r"(?![A-Za-z0-9_\-])")] + equals
         set_(self, "stated_key", re.compile(key_equals.encode("latin-1"), re.IGNORECASE))
         set_(self, "operation_word", re.compile(names.format(operations).encode("latin-1"), re.IGNORECASE))
         set_(self, "operation_text", re.compile(names.format(operations), re.IGNORECASE | re.ASCII))
-        set_(self, "stated_word", re.compile(
-            f"(?P<op>{names.format(operations)})|(?P<key>{key_equals})".encode("latin-1"), re.IGNORECASE))
+        set_(
+            self,
+            "stated_word",
+            re.compile(f"(?P<op>{names.format(operations)})|(?P<key>{key_equals})".encode("latin-1"), re.IGNORECASE),
+        )
         owners: dict[str, set[str]] = {}
         for op, op_keys in self.operations.items():
             for key in op_keys:
@@ -221,8 +233,11 @@ class Grammar:
         set_(self, "operation_bytes", tuple(op.encode("latin-1").lower() for op in self.operations))
         token = r"[A-Za-z0-9](?:[A-Za-z0-9.\-]|_(?=[A-Za-z0-9]))*"
         plain = re.fullmatch(token, self.namespace) is not None
-        set_(self, "plain_line", re.compile(rf"@{re.escape(self.namespace)} {token} {token}=-?{token}")
-             if plain else None)
+        set_(
+            self,
+            "plain_line",
+            re.compile(rf"@{re.escape(self.namespace)} {token} {token}=-?{token}") if plain else None,
+        )
 
     @property
     def namespace_letters(self) -> str:
@@ -267,6 +282,7 @@ class Grammar:
         code points) points where the line goes wrong. ``where`` (``source_id``,
         ``path``, ``line``) only labels the error.
         """
+
         def refuse(reason: str, column: int, detail: str) -> DirectiveError:
             return DirectiveError(reason, detail, quote=text[:200], column=column, **where)
 
@@ -278,22 +294,26 @@ class Grammar:
                 column = (prefix.end() if prefix else len(head)) + 1
                 hint = "use single spaces, names from the grammar and nothing after the value"
             else:
-                column = next((i for i, (a, b) in enumerate(zip(text, head)) if a != b),
-                              min(len(text), len(head))) + 1
+                column = next((i for i, (a, b) in enumerate(zip(text, head)) if a != b), min(len(text), len(head))) + 1
                 hint = f"a directive starts with {head!r}: lowercase, one space"
-            raise refuse("malformed_directive", column,
-                         f"expected exactly {self.form!r}, got {_clip(text)}; {hint}")
+            raise refuse("malformed_directive", column, f"expected exactly {self.form!r}, got {_clip(text)}; {hint}")
         operation, key, value = body.groups()
         keys = self.operations.get(operation)
         if keys is None:
-            raise refuse("unsupported_operation", body.start(1) + 1,
-                          f"unsupported operation {_clip(operation)} (known: {_clip_list(self.operations)}); "
-                          "a new operation is added to the manifest's grammar first")
+            raise refuse(
+                "unsupported_operation",
+                body.start(1) + 1,
+                f"unsupported operation {_clip(operation)} (known: {_clip_list(self.operations)}); "
+                "a new operation is added to the manifest's grammar first",
+            )
         rule = keys.get(key)
         if rule is None:
-            raise refuse("unsupported_claim_key", body.start(2) + 1,
-                          f"unsupported key {_clip(key)} for {operation!r} (known: {_clip_list(keys)}); "
-                          "a new key is added to the manifest's grammar first")
+            raise refuse(
+                "unsupported_claim_key",
+                body.start(2) + 1,
+                f"unsupported key {_clip(key)} for {operation!r} (known: {_clip_list(keys)}); "
+                "a new key is added to the manifest's grammar first",
+            )
         problem = rule.check(value)
         if problem is not None:
             raise refuse(problem[0], body.start(3) + 1, f"{operation} {key}: {problem[1]}")
@@ -306,8 +326,9 @@ class Grammar:
             "namespace": self.namespace,
             "product": self.product,
             "directive": self.form,
-            "operations": {op: {key: rule.summary() for key, rule in keys.items()}
-                           for op, keys in self.operations.items()},
+            "operations": {
+                op: {key: rule.summary() for key, rule in keys.items()} for op, keys in self.operations.items()
+            },
         }
 
 
@@ -331,41 +352,53 @@ def grammar_from_json(data: Any, *, path: str | None = None) -> Grammar:
     "integer"}`` with optional integer ``min``/``max`` below 10**18 in
     magnitude and ``min <= max``). Refuses to guess: nothing has a default.
     """
+
     def fail(reason: str, detail: str, *parts: str | int) -> GrammarError:
         return GrammarError(reason, detail, path=path, pointer=json_pointer("grammar", *parts))
 
     if data is None:
-        raise fail("missing_grammar", "the manifest declares no grammar: add a \"grammar\" object "
-                   "with namespace, product and operations (conflict-gate init writes a starter)")
+        raise fail(
+            "missing_grammar",
+            'the manifest declares no grammar: add a "grammar" object '
+            "with namespace, product and operations (conflict-gate init writes a starter)",
+        )
     if not isinstance(data, dict):
         raise fail("invalid_grammar", "the grammar must be an object")
     for key in data:
         if key not in _GRAMMAR_KEYS:
-            raise fail("invalid_grammar", f"unknown key {printable(repr(key))} "
-                       f"(a grammar has {', '.join(_GRAMMAR_KEYS)})", key)
+            raise fail(
+                "invalid_grammar", f"unknown key {printable(repr(key))} (a grammar has {', '.join(_GRAMMAR_KEYS)})", key
+            )
     for key in _GRAMMAR_KEYS:
         if key not in data:
             raise fail("invalid_grammar", f"missing {key!r}", key)
     namespace, product, operations = (data[key] for key in _GRAMMAR_KEYS)
     _check_name(namespace, "namespace", fail, "namespace")
     if not isinstance(product, str) or not _PRODUCT.fullmatch(product) or not product.isprintable():
-        raise fail("invalid_grammar", "product must be 1-100 printable characters (no control, "
-                   "format or line-separator characters)", "product")
+        raise fail(
+            "invalid_grammar",
+            "product must be 1-100 printable characters (no control, format or line-separator characters)",
+            "product",
+        )
     if not isinstance(operations, dict) or not operations:
         raise fail("invalid_grammar", "operations must be a non-empty object", "operations")
     checked: dict[str, Mapping[str, ValueRule]] = {}
     for operation, keys in operations.items():
         _check_name(operation, "operation", fail, "operations", operation)
         if not isinstance(keys, dict) or not keys:
-            raise fail("invalid_grammar", "an operation must be a non-empty object of keys",
-                       "operations", operation)
+            raise fail("invalid_grammar", "an operation must be a non-empty object of keys", "operations", operation)
         rules: dict[str, ValueRule] = {}
         for key, rule in keys.items():
             _check_name(key, "key", fail, "operations", operation, key)
             if key in RESERVED_KEYS:
-                raise fail("reserved_name", f"key {key!r} is a name the answer form states on its own "
-                           f"(`{key}=...`), so an answer could not tell the two apart; rename the key",
-                           "operations", operation, key)
+                raise fail(
+                    "reserved_name",
+                    f"key {key!r} is a name the answer form states on its own "
+                    f"(`{key}=...`), so an answer could not tell the two apart; rename the key",
+                    "operations",
+                    operation,
+                    key,
+                )
             rules[key] = _value_rule(rule, fail, ("operations", operation, key))
         checked[operation] = MappingProxyType(rules)
     return Grammar(namespace=namespace, product=product, operations=MappingProxyType(checked))
@@ -374,34 +407,49 @@ def grammar_from_json(data: Any, *, path: str | None = None) -> Grammar:
 def _check_name(name: Any, what: str, fail: Any, *parts: str | int) -> None:
     if not isinstance(name, str) or not NAME.fullmatch(name):
         shown = _clip(name) if isinstance(name, str) else _a(type(name).__name__)
-        raise fail("invalid_name", f"{what} {shown} is not a name: lowercase ASCII letters, digits, "
-                   "'_', '-', '.', starting with a letter, at most 64 characters", *parts)
+        raise fail(
+            "invalid_name",
+            f"{what} {shown} is not a name: lowercase ASCII letters, digits, "
+            "'_', '-', '.', starting with a letter, at most 64 characters",
+            *parts,
+        )
 
 
 def _value_rule(rule: Any, fail: Any, parts: tuple[str | int, ...]) -> ValueRule:
     if not isinstance(rule, dict) or rule.get("type") not in ("enum", "integer"):
-        raise fail("invalid_value_rule", 'a value rule is {"type": "enum", "values": [...]} or '
-                   '{"type": "integer", "min": N, "max": N}', *parts)
+        raise fail(
+            "invalid_value_rule",
+            'a value rule is {"type": "enum", "values": [...]} or {"type": "integer", "min": N, "max": N}',
+            *parts,
+        )
     allowed = ("type", "values") if rule["type"] == "enum" else ("type", "min", "max")
     for key in rule:
         if key not in allowed:
-            raise fail("invalid_value_rule", f"unknown key {_clip(key)} in {_a(rule['type'])} rule "
-                       f"(allowed: {', '.join(allowed)})", *parts, key)
+            raise fail(
+                "invalid_value_rule",
+                f"unknown key {_clip(key)} in {_a(rule['type'])} rule (allowed: {', '.join(allowed)})",
+                *parts,
+                key,
+            )
     if rule["type"] == "enum":
         values = rule.get("values")
         if not isinstance(values, list) or not values:
-            raise fail("invalid_value_rule", "an enum rule needs a non-empty list of values",
-                       *parts, "values")
+            raise fail("invalid_value_rule", "an enum rule needs a non-empty list of values", *parts, "values")
         seen: set[str] = set()
         for index, value in enumerate(values):
             if not isinstance(value, str) or not VALUE_TOKEN.fullmatch(value):
                 shown = _clip(value) if isinstance(value, str) else _a(type(value).__name__)
-                raise fail("invalid_value_rule", f"value {shown} is not a token: ASCII letters, "
-                           "digits, '_', '-', '.', starting with a letter or digit, at most 64 "
-                           "characters (use an integer rule for numbers)", *parts, "values", index)
+                raise fail(
+                    "invalid_value_rule",
+                    f"value {shown} is not a token: ASCII letters, "
+                    "digits, '_', '-', '.', starting with a letter or digit, at most 64 "
+                    "characters (use an integer rule for numbers)",
+                    *parts,
+                    "values",
+                    index,
+                )
             if value in seen:
-                raise fail("invalid_value_rule", f"value {value!r} is listed twice",
-                           *parts, "values", index)
+                raise fail("invalid_value_rule", f"value {value!r} is listed twice", *parts, "values", index)
             seen.add(value)
         return EnumRule(tuple(values))
     bounds = {}
@@ -409,12 +457,10 @@ def _value_rule(rule: Any, fail: Any, parts: tuple[str | int, ...]) -> ValueRule
         if key in rule:
             number = rule[key]
             if type(number) is not int or not -_INTEGER_LIMIT < number < _INTEGER_LIMIT:
-                raise fail("invalid_value_rule", f"{key} must be an integer of at most 18 digits",
-                           *parts, key)
+                raise fail("invalid_value_rule", f"{key} must be an integer of at most 18 digits", *parts, key)
             bounds[key] = number
     if "min" in bounds and "max" in bounds and bounds["min"] > bounds["max"]:
-        raise fail("invalid_value_rule", f"min {bounds['min']} is greater than max {bounds['max']}",
-                   *parts)
+        raise fail("invalid_value_rule", f"min {bounds['min']} is greater than max {bounds['max']}", *parts)
     return IntegerRule(bounds.get("min"), bounds.get("max"))
 
 

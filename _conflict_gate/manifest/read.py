@@ -111,8 +111,11 @@ class VersionScheme:
 
     def fits(self, version: Any) -> bool:
         """True when ``version`` is a string written in this scheme."""
-        return isinstance(version, str) and self.pattern.fullmatch(version) is not None and (
-            self.extra_check is None or self.extra_check(version))
+        return (
+            isinstance(version, str)
+            and self.pattern.fullmatch(version) is not None
+            and (self.extra_check is None or self.extra_check(version))
+        )
 
     def sorted(self, versions: Any) -> list[str]:
         """Distinct versions in this scheme's order (for messages and reports)."""
@@ -120,21 +123,43 @@ class VersionScheme:
 
 
 #: name -> scheme. The README's version-scheme table is rendered from this.
-VERSION_SCHEMES: Final[Mapping[str, VersionScheme]] = MappingProxyType({scheme.name: scheme for scheme in (
-    VersionScheme("major.minor", "MAJOR.MINOR, ASCII digits, no leading zeros", ("1.0", "2.13"),
-                  re.compile(rf"{_NUMBER}\.{_NUMBER}"),
-                  lambda v: tuple(int(part) for part in v.split("."))),
-    VersionScheme("semver", "SemVer 2.0 MAJOR.MINOR.PATCH with an optional -prerelease "
-                  "(no +build: two builds of one version would not be equal strings)",
-                  ("1.0.0", "2.1.0-beta.2"),
-                  re.compile(rf"{_NUMBER}\.{_NUMBER}\.{_NUMBER}(?:-{_PRERELEASE_ID}(?:\.{_PRERELEASE_ID})*)?"),
-                  _semver_key),
-    VersionScheme("calver", "a real calendar date YYYY-MM-DD", ("2024-06-01",),
-                  re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"), str, _is_date),
-    VersionScheme("label", "ASCII letters, digits, '.', '-', '_' (a letter or digit first); equality only",
-                  ("v2", "stable", "2.1-beta"),
-                  re.compile(r"[A-Za-z0-9][A-Za-z0-9._\-]{0,63}"), str),
-)})
+VERSION_SCHEMES: Final[Mapping[str, VersionScheme]] = MappingProxyType(
+    {
+        scheme.name: scheme
+        for scheme in (
+            VersionScheme(
+                "major.minor",
+                "MAJOR.MINOR, ASCII digits, no leading zeros",
+                ("1.0", "2.13"),
+                re.compile(rf"{_NUMBER}\.{_NUMBER}"),
+                lambda v: tuple(int(part) for part in v.split(".")),
+            ),
+            VersionScheme(
+                "semver",
+                "SemVer 2.0 MAJOR.MINOR.PATCH with an optional -prerelease "
+                "(no +build: two builds of one version would not be equal strings)",
+                ("1.0.0", "2.1.0-beta.2"),
+                re.compile(rf"{_NUMBER}\.{_NUMBER}\.{_NUMBER}(?:-{_PRERELEASE_ID}(?:\.{_PRERELEASE_ID})*)?"),
+                _semver_key,
+            ),
+            VersionScheme(
+                "calver",
+                "a real calendar date YYYY-MM-DD",
+                ("2024-06-01",),
+                re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"),
+                str,
+                _is_date,
+            ),
+            VersionScheme(
+                "label",
+                "ASCII letters, digits, '.', '-', '_' (a letter or digit first); equality only",
+                ("v2", "stable", "2.1-beta"),
+                re.compile(r"[A-Za-z0-9][A-Za-z0-9._\-]{0,63}"),
+                str,
+            ),
+        )
+    }
+)
 
 
 # --------------------------------------------------------------------------
@@ -243,32 +268,37 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
     raw = read_capped(real_path, MAX_MANIFEST_BYTES, unreadable)
     data = _parse_json(raw, shown)
 
-    def invalid(detail: str, *parts: str | int, reason: str = "invalid_manifest",
-                source_id: str | None = None) -> IngestionError:
-        return IngestionError(reason, detail, path=shown, pointer=json_pointer(*parts),
-                              source_id=source_id)
+    def invalid(
+        detail: str, *parts: str | int, reason: str = "invalid_manifest", source_id: str | None = None
+    ) -> IngestionError:
+        return IngestionError(reason, detail, path=shown, pointer=json_pointer(*parts), source_id=source_id)
 
     if not isinstance(data, dict):
         raise invalid("the manifest must be an object with grammar, version_scheme and documents")
     for key in data:
         if key not in _TOP_LEVEL:
-            raise invalid(f"unknown top-level key {printable(repr(key))} "
-                          f"(a manifest has {', '.join(_TOP_LEVEL)})", key)
+            raise invalid(f"unknown top-level key {printable(repr(key))} (a manifest has {', '.join(_TOP_LEVEL)})", key)
     grammar = grammar_from_json(data.get("grammar"), path=shown)
     name = data.get("version_scheme")
     scheme = VERSION_SCHEMES.get(name) if isinstance(name, str) else None
     if scheme is None:
         got = data.get("version_scheme")
-        raise invalid(f"version_scheme must be one of {', '.join(VERSION_SCHEMES)}, got "
-                      f"{printable(repr(got))}", "version_scheme", reason="invalid_version_scheme")
+        raise invalid(
+            f"version_scheme must be one of {', '.join(VERSION_SCHEMES)}, got {printable(repr(got))}",
+            "version_scheme",
+            reason="invalid_version_scheme",
+        )
     renderer = RENDERER_VALUES[DEFAULT_RENDERER]
     if "renderer" in data:
         named = data["renderer"]
         found = RENDERER_VALUES.get(named) if isinstance(named, str) else None
         if found is None:
-            raise invalid(f"renderer must be one of {', '.join(RENDERERS)} (how the site renders its pages; "
-                          f"leave it out for {DEFAULT_RENDERER}), got {printable(repr(named))}", "renderer",
-                          reason="invalid_renderer")
+            raise invalid(
+                f"renderer must be one of {', '.join(RENDERERS)} (how the site renders its pages; "
+                f"leave it out for {DEFAULT_RENDERER}), got {printable(repr(named))}",
+                "renderer",
+                reason="invalid_renderer",
+            )
         renderer = found
     sources = None
     if "sources" in data:
@@ -281,21 +311,32 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
     if not isinstance(documents, list):
         raise invalid("'documents' must be a list", "documents")
     entries = tuple(_check_entries(documents, scheme, require_pins, invalid))
-    return Manifest(path=shown, real_path=real_path, root=os.path.dirname(real_path),
-                    grammar=grammar, version_scheme=scheme, entries=entries, sources=sources, renderer=renderer,
-                    readings=readings, readings_sha256=readings_sha256)
+    return Manifest(
+        path=shown,
+        real_path=real_path,
+        root=os.path.dirname(real_path),
+        grammar=grammar,
+        version_scheme=scheme,
+        entries=entries,
+        sources=sources,
+        renderer=renderer,
+        readings=readings,
+        readings_sha256=readings_sha256,
+    )
 
 
-def _readings_keys(data: dict[str, Any], require_pins: bool,
-                   invalid: Callable[..., IngestionError]) -> tuple[str | None, str]:
+def _readings_keys(
+    data: dict[str, Any], require_pins: bool, invalid: Callable[..., IngestionError]
+) -> tuple[str | None, str]:
     """The checked ``"readings"`` (a plain relative path, or ``None``) and ``"readings_sha256"`` (its pin;
     ``""`` only without ``require_pins``): both or neither."""
     if "readings" not in data and "readings_sha256" not in data:
         return None, ""
     for key in ("readings", "readings_sha256"):
         if key not in data:
-            raise invalid(f"{key!r} is missing: \"readings\" and \"readings_sha256\" come together "
-                          "(pin --site writes both)", key)
+            raise invalid(
+                f'{key!r} is missing: "readings" and "readings_sha256" come together (pin --site writes both)', key
+            )
         if not isinstance(data[key], str):
             raise invalid(f"{key} must be a string", key)
     path, digest = data["readings"], data["readings_sha256"]
@@ -303,8 +344,11 @@ def _readings_keys(data: dict[str, Any], require_pins: bool,
     if problem:
         raise invalid(problem, "readings", reason="invalid_path")
     if not (_SHA256_HEX.fullmatch(digest) or (digest == "" and not require_pins)):
-        raise invalid(f"readings_sha256 must be 64 lowercase hex characters, got {printable(repr(digest))}",
-                      "readings_sha256", reason="invalid_sha256")
+        raise invalid(
+            f"readings_sha256 must be 64 lowercase hex characters, got {printable(repr(digest))}",
+            "readings_sha256",
+            reason="invalid_sha256",
+        )
     return path, digest
 
 
@@ -312,16 +356,18 @@ def _parse_json(raw: bytes, shown: str) -> Any:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise IngestionError("manifest_not_utf8", f"invalid UTF-8 at byte {error.start}",
-                             path=shown) from None
+        raise IngestionError("manifest_not_utf8", f"invalid UTF-8 at byte {error.start}", path=shown) from None
     try:
         return parse_strict(text)
     except JsonProblem as problem:
         if problem.kind in ("syntax", "constant"):
-            raise IngestionError("manifest_not_json", problem.message, path=shown, line=problem.line,
-                                 column=problem.column) from None
-        message = {"duplicate_key": f"duplicate key {printable(repr(problem.key))}",
-                   "too_deep": "JSON nesting is too deep for a manifest"}.get(problem.kind, problem.message)
+            raise IngestionError(
+                "manifest_not_json", problem.message, path=shown, line=problem.line, column=problem.column
+            ) from None
+        message = {
+            "duplicate_key": f"duplicate key {printable(repr(problem.key))}",
+            "too_deep": "JSON nesting is too deep for a manifest",
+        }.get(problem.kind, problem.message)
         raise IngestionError("invalid_manifest", message, path=shown) from None
 
 
@@ -331,8 +377,9 @@ _PLAIN_SEGMENT: Final = r"(?!\.\.?(?:/|\Z))[\x20-\x2e\x30-\x5b\x5d-\x7e]+"
 _PLAIN_PATH: Final = re.compile(rf"{_PLAIN_SEGMENT}(?:/{_PLAIN_SEGMENT})*")
 
 
-def _check_entries(documents: list[Any], scheme: VersionScheme, require_pins: bool,
-                   invalid: Callable[..., IngestionError]) -> list[Entry]:
+def _check_entries(
+    documents: list[Any], scheme: VersionScheme, require_pins: bool, invalid: Callable[..., IngestionError]
+) -> list[Entry]:
     """Every entry checked, as :class:`Entry` values; the first problem raises (in manifest order)."""
     entries = _all_plain(documents, scheme, require_pins)
     if entries is not None:
@@ -353,27 +400,51 @@ def _all_plain(documents: list[Any], scheme: VersionScheme, require_pins: bool) 
         digests = [entry["sha256"] for entry in documents]
         urls = [entry["url"] for entry in documents if "url" in entry]
         statuses = [entry["status"] for entry in documents if "status" in entry]
-        plain = (all(map(SOURCE_ID.fullmatch, ids)) and len(set(ids)) == len(ids)
-                 and all(map(scheme.fits, versions)) and all(version.isascii() for version in versions)
-                 and all(map(_PLAIN_PATH.fullmatch, paths)) and len(set(paths)) == len(paths)
-                 and all(map(_SHA256_HEX.fullmatch, digests) if require_pins
-                         else (digest == "" or _SHA256_HEX.fullmatch(digest) for digest in digests))
-                 and all(type(url) is str for url in urls) and "".join(urls).isascii()
-                 and all(map(_URL.fullmatch, urls)) and all(map(str.isprintable, urls))
-                 and all(type(status) is str and status in PAGE_STATUSES for status in statuses))
+        plain = (
+            all(map(SOURCE_ID.fullmatch, ids))
+            and len(set(ids)) == len(ids)
+            and all(map(scheme.fits, versions))
+            and all(version.isascii() for version in versions)
+            and all(map(_PLAIN_PATH.fullmatch, paths))
+            and len(set(paths)) == len(paths)
+            and all(
+                map(_SHA256_HEX.fullmatch, digests)
+                if require_pins
+                else (digest == "" or _SHA256_HEX.fullmatch(digest) for digest in digests)
+            )
+            and all(type(url) is str for url in urls)
+            and "".join(urls).isascii()
+            and all(map(_URL.fullmatch, urls))
+            and all(map(str.isprintable, urls))
+            and all(type(status) is str and status in PAGE_STATUSES for status in statuses)
+        )
     except (KeyError, TypeError):
         return None
     if not plain:
         return None
     new = tuple.__new__  # every field checked above: an Entry made without a Python-level constructor
-    return [new(Entry, (source_id, version, path, entry.get("url"), entry.get("status", "approved"), digest,
-                        _keys_of(entry), index, None))
-            for index, (entry, source_id, version, path, digest)
-            in enumerate(zip(documents, ids, versions, paths, digests))]
+    return [
+        new(
+            Entry,
+            (
+                source_id,
+                version,
+                path,
+                entry.get("url"),
+                entry.get("status", "approved"),
+                digest,
+                _keys_of(entry),
+                index,
+                None,
+            ),
+        )
+        for index, (entry, source_id, version, path, digest) in enumerate(zip(documents, ids, versions, paths, digests))
+    ]
 
 
-def _check_each(documents: list[Any], scheme: VersionScheme, require_pins: bool,
-                invalid: Callable[..., IngestionError]) -> list[Entry]:
+def _check_each(
+    documents: list[Any], scheme: VersionScheme, require_pins: bool, invalid: Callable[..., IngestionError]
+) -> list[Entry]:
     entries = []
     seen_ids: set[str] = set()
     seen_paths: dict[str, str] = {}
@@ -385,40 +456,67 @@ def _check_each(documents: list[Any], scheme: VersionScheme, require_pins: bool,
         named = source_id if isinstance(source_id, str) and SOURCE_ID.fullmatch(source_id) else None
         for key, value in entry.items():
             if key not in ENTRY_FIELDS:
-                raise invalid(f"unknown key {printable(repr(key))} (an entry has "
-                              f"{', '.join(ENTRY_FIELDS)})", *where, key, source_id=named)
+                raise invalid(
+                    f"unknown key {printable(repr(key))} (an entry has {', '.join(ENTRY_FIELDS)})",
+                    *where,
+                    key,
+                    source_id=named,
+                )
             if not isinstance(value, str):
                 raise invalid(f"{key} must be a string", *where, key, source_id=named)
             if not value.isascii():
                 try:
                     value.encode("utf-8")
                 except UnicodeEncodeError:
-                    raise invalid(f"{key} holds a lone surrogate", *where, key,
-                                  source_id=named) from None
+                    raise invalid(f"{key} holds a lone surrogate", *where, key, source_id=named) from None
         for key in _REQUIRED:
             if key not in entry:
                 raise invalid(f"missing {key!r}", *where, key, source_id=named)
         if named is None:
-            raise invalid(f"source_id {printable(repr(source_id))} is not ASCII letters, digits, "
-                          "'.', '_', '-', '/' starting with a letter or digit (at most 200)",
-                          *where, "source_id", reason="invalid_source_id")
+            raise invalid(
+                f"source_id {printable(repr(source_id))} is not ASCII letters, digits, "
+                "'.', '_', '-', '/' starting with a letter or digit (at most 200)",
+                *where,
+                "source_id",
+                reason="invalid_source_id",
+            )
         version = entry["version"]
         if not scheme.fits(version):
-            raise invalid(f"version {printable(repr(version))} does not fit the version scheme "
-                          f"{scheme.name!r} ({scheme.description}; e.g. {', '.join(scheme.examples)})",
-                          *where, "version", reason="invalid_version", source_id=named)
+            raise invalid(
+                f"version {printable(repr(version))} does not fit the version scheme "
+                f"{scheme.name!r} ({scheme.description}; e.g. {', '.join(scheme.examples)})",
+                *where,
+                "version",
+                reason="invalid_version",
+                source_id=named,
+            )
         status = entry.get("status", "approved")
         if status not in PAGE_STATUSES:
-            raise invalid(f"status {printable(repr(status))} is not one of {', '.join(PAGE_STATUSES)}",
-                          *where, "status", reason="invalid_status", source_id=named)
+            raise invalid(
+                f"status {printable(repr(status))} is not one of {', '.join(PAGE_STATUSES)}",
+                *where,
+                "status",
+                reason="invalid_status",
+                source_id=named,
+            )
         url = entry.get("url")
         if url is not None and not (_URL.fullmatch(url) and url.isprintable()):
-            raise invalid("url must be 1-2048 printable characters without whitespace (omit it "
-                          "for none)", *where, "url", reason="invalid_url", source_id=named)
+            raise invalid(
+                "url must be 1-2048 printable characters without whitespace (omit it for none)",
+                *where,
+                "url",
+                reason="invalid_url",
+                source_id=named,
+            )
         digest = entry["sha256"]
         if not (_SHA256_HEX.fullmatch(digest) or (digest == "" and not require_pins)):
-            raise invalid(f"sha256 must be 64 lowercase hex characters, got {printable(repr(digest))}",
-                          *where, "sha256", reason="invalid_sha256", source_id=named)
+            raise invalid(
+                f"sha256 must be 64 lowercase hex characters, got {printable(repr(digest))}",
+                *where,
+                "sha256",
+                reason="invalid_sha256",
+                source_id=named,
+            )
         path = entry["path"]
         problem = check_relative_path(path)
         if problem:
@@ -428,12 +526,16 @@ def _check_each(documents: list[Any], scheme: VersionScheme, require_pins: bool,
         if problem:
             raise invalid(problem.replace("path", "built", 1), *where, "built", reason="invalid_path", source_id=named)
         if named in seen_ids:
-            raise invalid("source_id is used twice", *where, "source_id",
-                          reason="duplicate_source_id", source_id=named)
+            raise invalid("source_id is used twice", *where, "source_id", reason="duplicate_source_id", source_id=named)
         seen_ids.add(named)
         if path in seen_paths:
-            raise invalid(f"path {printable(repr(path))} is also used by {seen_paths[path]!r}",
-                          *where, "path", reason="duplicate_path", source_id=named)
+            raise invalid(
+                f"path {printable(repr(path))} is also used by {seen_paths[path]!r}",
+                *where,
+                "path",
+                reason="duplicate_path",
+                source_id=named,
+            )
         seen_paths[path] = named
         entries.append(Entry(named, version, path, url, status, digest, _keys_of(entry), index, built))
     return entries

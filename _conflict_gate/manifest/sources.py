@@ -103,8 +103,7 @@ class Pattern:
             elif include and _VERSION in part:
                 before, _, after = part.partition(_VERSION)
                 version_at = index
-                segments.append(_Segment(regex=re.compile(
-                    f"(?s:{re.escape(before)}(.+){re.escape(after)})\\Z")))
+                segments.append(_Segment(regex=re.compile(f"(?s:{re.escape(before)}(.+){re.escape(after)})\\Z")))
             elif _WILD.isdisjoint(part) and _VERSION not in part:
                 segments.append(_Segment(literal=part))
             else:  # an exclude's {version} is a non-empty wildcard: '?*'
@@ -190,8 +189,7 @@ def pattern_problem(text: str, *, include: bool) -> str:
     rest = text.replace(_VERSION, "")
     for bad in "[]{}":
         if bad in rest:
-            return (f"{shown} holds {bad!r}, which is not glob syntax here (only *, **, ? and "
-                    f"'{_VERSION}' are)")
+            return f"{shown} holds {bad!r}, which is not glob syntax here (only *, **, ? and '{_VERSION}' are)"
     parts = text.split("/")
     for index, part in enumerate(parts):
         if part == "..":
@@ -258,7 +256,7 @@ class Sources:
         found = sorted({p.prefix for p in self.include}, key=len)
         kept: list[tuple[str, ...]] = []
         for prefix in found:
-            if not any(prefix[:len(k)] == k for k in kept):
+            if not any(prefix[: len(k)] == k for k in kept):
                 kept.append(prefix)
         return sorted(kept)
 
@@ -274,15 +272,16 @@ def sources_from_json(data: Any) -> Sources:
         raise SourcesProblem('"sources" must be an object: {"include": [patterns], "exclude": [patterns]}')
     for key in data:
         if key not in SOURCES_KEYS:
-            raise SourcesProblem(f"unknown key {key!r} in \"sources\" (it has {', '.join(SOURCES_KEYS)})", key)
+            raise SourcesProblem(f'unknown key {key!r} in "sources" (it has {", ".join(SOURCES_KEYS)})', key)
     if "include" not in data:
         raise SourcesProblem('"sources" needs "include": a list of patterns holding {version}', "include")
     lists: dict[str, tuple[Pattern, ...]] = {}
     for key in SOURCES_KEYS:
         value = data.get(key, [])
         if not isinstance(value, list) or (key == "include" and not value):
-            raise SourcesProblem(f"{key!r} must be a{' non-empty' if key == 'include' else ''} list of "
-                                 "pattern strings", key)
+            raise SourcesProblem(
+                f"{key!r} must be a{' non-empty' if key == 'include' else ''} list of pattern strings", key
+            )
         if len(value) > MAX_PATTERNS:
             raise SourcesProblem(f"{key!r} holds more than {MAX_PATTERNS} patterns", key)
         patterns = []

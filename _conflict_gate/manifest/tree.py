@@ -45,8 +45,19 @@ from ..base.registry import MAX_FOLDER_DEPTH, MAX_SOURCE_BYTES
 from .read import SOURCE_ID, Entry, Manifest, VersionScheme, check_relative_path
 from .sources import PAGE_SUFFIXES, Sources
 
-__all__ = ["OTHER_MARKDOWN_SUFFIXES", "Found", "Outcome", "Scan", "Unlisted", "folder_order", "missing",
-           "plan", "propose_id", "scan", "unlisted"]
+__all__ = [
+    "OTHER_MARKDOWN_SUFFIXES",
+    "Found",
+    "Outcome",
+    "Scan",
+    "Unlisted",
+    "folder_order",
+    "missing",
+    "plan",
+    "propose_id",
+    "scan",
+    "unlisted",
+]
 
 #: Markdown-family extensions that are not read as pages (MDX holds JSX; the rest are rare
 #: spellings a renderer may treat differently): a file that the patterns take with one is left out.
@@ -60,8 +71,8 @@ _ID_RUN: Final = re.compile(r"[^A-Za-z0-9._-]+")
 class Found(NamedTuple):
     """A page the patterns take: a regular file, or a symlink (``target`` set) to one inside the folder."""
 
-    path: str               # relative to the manifest's folder, '/'-separated
-    version: str            # from the include pattern that matched
+    path: str  # relative to the manifest's folder, '/'-separated
+    version: str  # from the include pattern that matched
     identity: tuple[int, int]  # (st_dev, st_ino) of the file (a symlink's target)
     size: int
     target: str | None = None  # a symlink's target, relative to the manifest's folder
@@ -130,8 +141,13 @@ def scan(root: str, sources: Sources, *, by_descriptor: bool = _SCANDIR_FD) -> S
             elif not _page_like(name):
                 other = _other_markdown(name)
                 if other is not None and sources.match(path)[0] == "page":
-                    left_out.append((path, f"a {other} file is not read as a page: pages are .md or "
-                                           ".markdown files, read as CommonMark and GFM"))
+                    left_out.append(
+                        (
+                            path,
+                            f"a {other} file is not read as a page: pages are .md or "
+                            ".markdown files, read as CommonMark and GFM",
+                        )
+                    )
             elif kind == "file":
                 assert info is not None
                 take(path, None, Found(path, "", (info.st_dev, info.st_ino), info.st_size))
@@ -190,17 +206,18 @@ def _kind(entry: os.DirEntry[str]) -> tuple[_Kind, os.stat_result | None]:
     return ("FIFO" if stat.S_ISFIFO(mode) else "socket" if stat.S_ISSOCK(mode) else "device"), info
 
 
-def _walk(root: str, prefix: tuple[str, ...], by_descriptor: bool) -> Iterator[tuple[str, _Kind,
-                                                                                   os.stat_result | None]]:
+def _walk(
+    root: str, prefix: tuple[str, ...], by_descriptor: bool
+) -> Iterator[tuple[str, _Kind, os.stat_result | None]]:
     """Every entry below ``root/prefix``: ``(relative path, kind, lstat)``, folders before their contents.
 
     Folders are opened one below the other by descriptor with ``O_NOFOLLOW``
     (where the platform allows), so a folder swapped for a symlink is never
     entered; symlinked folders are reported, not followed.
     """
+
     def unreadable(path: str, exc: OSError) -> IngestionError:
-        return IngestionError("source_unreadable", f"cannot list the folder: {exc.strerror}",
-                              path=path or ".")
+        return IngestionError("source_unreadable", f"cannot list the folder: {exc.strerror}", path=path or ".")
 
     if not by_descriptor:
         yield from _walk_by_name(root, prefix, unreadable)
@@ -259,9 +276,12 @@ def _walk(root: str, prefix: tuple[str, ...], by_descriptor: bool) -> Iterator[t
             if kind != "folder":
                 continue
             if depth + 1 > MAX_FOLDER_DEPTH:
-                raise IngestionError("source_unreadable", f"the folder is nested deeper than "
-                                     f"{MAX_FOLDER_DEPTH} folders below the manifest's folder; not walked",
-                                     path=path)
+                raise IngestionError(
+                    "source_unreadable",
+                    f"the folder is nested deeper than "
+                    f"{MAX_FOLDER_DEPTH} folders below the manifest's folder; not walked",
+                    path=path,
+                )
             try:
                 child = os.open(entry.name, DIR_FLAGS, dir_fd=folder_fd)
             except OSError as exc:
@@ -281,9 +301,13 @@ def _walk(root: str, prefix: tuple[str, ...], by_descriptor: bool) -> Iterator[t
 def _through_link(path: str) -> IngestionError:
     """A pattern's literal folders pass through a symlink: the walk never follows one, so it
     could not tell which pages are unlisted (fail closed)."""
-    return IngestionError("source_unreadable", "a symlink to a folder on the way of a sources pattern: "
-                          "folders are walked without following symlinks; write the real path in the "
-                          "pattern", path=path)
+    return IngestionError(
+        "source_unreadable",
+        "a symlink to a folder on the way of a sources pattern: "
+        "folders are walked without following symlinks; write the real path in the "
+        "pattern",
+        path=path,
+    )
 
 
 def _is_link(name: str, dir_fd: int) -> bool:
@@ -293,13 +317,14 @@ def _is_link(name: str, dir_fd: int) -> bool:
         return False
 
 
-def _walk_by_name(root: str, prefix: tuple[str, ...], unreadable: object) -> Iterator[tuple[str, _Kind,
-                                                                                              os.stat_result | None]]:
+def _walk_by_name(
+    root: str, prefix: tuple[str, ...], unreadable: object
+) -> Iterator[tuple[str, _Kind, os.stat_result | None]]:
     """:func:`_walk` where folders cannot be opened by descriptor: by path, never into a symlink."""
     assert callable(unreadable)
     start = "/".join(prefix)
     full = os.path.join(root, *prefix)
-    if any(os.path.islink(os.path.join(root, *prefix[:i + 1])) for i in range(len(prefix))):
+    if any(os.path.islink(os.path.join(root, *prefix[: i + 1])) for i in range(len(prefix))):
         raise _through_link(start)
     if not os.path.isdir(full):
         return
@@ -322,9 +347,12 @@ def _walk_by_name(root: str, prefix: tuple[str, ...], unreadable: object) -> Ite
             yield path, kind, info
             if kind == "folder":
                 if depth + 1 > MAX_FOLDER_DEPTH:
-                    raise IngestionError("source_unreadable", f"the folder is nested deeper than "
-                                         f"{MAX_FOLDER_DEPTH} folders below the manifest's folder; not walked",
-                                         path=path)
+                    raise IngestionError(
+                        "source_unreadable",
+                        f"the folder is nested deeper than "
+                        f"{MAX_FOLDER_DEPTH} folders below the manifest's folder; not walked",
+                        path=path,
+                    )
                 stack.append((entry.path, path, depth + 1))
 
 
@@ -344,8 +372,8 @@ def propose_id(path: str, base: Sequence[str] = ()) -> tuple[str | None, bool]:
     ``init`` and ``init --update`` always propose the same id.
     """
     parts = path.split("/")
-    if base and tuple(parts[:len(base)]) == tuple(base) and len(parts) > len(base):
-        parts = parts[len(base):]
+    if base and tuple(parts[: len(base)]) == tuple(base) and len(parts) > len(base):
+        parts = parts[len(base) :]
     stem = "/".join(parts).rsplit(".", 1)[0]
     if SOURCE_ID.fullmatch(stem):
         return stem, True
@@ -395,8 +423,9 @@ def _identities(root: str, entries: Sequence[Entry], known: dict[str, tuple[int,
     return found
 
 
-def plan(pages: Sequence[Found], scheme: VersionScheme, root: str, entries: Sequence[Entry] = (),
-         base: Sequence[str] = ()) -> list[Outcome]:
+def plan(
+    pages: Sequence[Found], scheme: VersionScheme, root: str, entries: Sequence[Entry] = (), base: Sequence[str] = ()
+) -> list[Outcome]:
     """An :class:`Outcome` per page, in path order, against the manifest's ``entries`` (none for ``init``).
 
     Regular files are taken before symlinks, so a symlink to a listed page is
@@ -423,8 +452,9 @@ def plan(pages: Sequence[Found], scheme: VersionScheme, root: str, entries: Sequ
         first = page.target if page.target is not None and page.target in paths else taken.get(page.identity)
         if first is not None:
             what = "a symlink to" if page.target is not None else "the same file as"
-            outcomes[page.path] = Outcome(page, "left_out", why=f"{what} {first}, which is listed "
-                                          "(one file must not count twice)", other=first)
+            outcomes[page.path] = Outcome(
+                page, "left_out", why=f"{what} {first}, which is listed (one file must not count twice)", other=first
+            )
             continue
         why = _unlistable(page, scheme)
         if why:
@@ -432,12 +462,22 @@ def plan(pages: Sequence[Found], scheme: VersionScheme, root: str, entries: Sequ
             continue
         source_id, exact = propose_id(page.path, base)
         if source_id is None:
-            outcomes[page.path] = Outcome(page, "left_out", why="no source id can be made from its path "
-                                          "(an id has at most 200 ASCII letters, digits, '.', '_', '-', '/')")
+            outcomes[page.path] = Outcome(
+                page,
+                "left_out",
+                why="no source id can be made from its path "
+                "(an id has at most 200 ASCII letters, digits, '.', '_', '-', '/')",
+            )
             continue
         if source_id in ids:
-            outcomes[page.path] = Outcome(page, "collision", source_id, not exact, other=ids[source_id],
-                                          why=f"its source id {source_id!r} is also {ids[source_id]}'s")
+            outcomes[page.path] = Outcome(
+                page,
+                "collision",
+                source_id,
+                not exact,
+                other=ids[source_id],
+                why=f"its source id {source_id!r} is also {ids[source_id]}'s",
+            )
             continue
         ids[source_id] = page.path
         taken[page.identity] = page.path
@@ -455,8 +495,10 @@ def _unlistable(page: Found, scheme: VersionScheme) -> str:
     if problem:
         return f"{problem}, which a manifest path cannot hold"
     if not scheme.fits(page.version):
-        return (f"version {page.version!r} (from the pattern) does not fit the version scheme "
-                f"{scheme.name!r} ({scheme.description})")
+        return (
+            f"version {page.version!r} (from the pattern) does not fit the version scheme "
+            f"{scheme.name!r} ({scheme.description})"
+        )
     if page.size > MAX_SOURCE_BYTES:
         return f"{page.size} bytes is over the {MAX_SOURCE_BYTES}-byte limit (MAX_SOURCE_BYTES)"
     return ""
@@ -482,18 +524,25 @@ def unlisted(manifest: Manifest) -> list[Unlisted]:
         return []
     found = scan(manifest.root, manifest.sources)
     report = []
-    for outcome in plan(found.pages, manifest.version_scheme, manifest.root, manifest.entries,
-                        manifest.sources.id_base()):
+    for outcome in plan(
+        found.pages, manifest.version_scheme, manifest.root, manifest.entries, manifest.sources.id_base()
+    ):
         if outcome.action == "listed" or (outcome.action == "left_out" and outcome.other is not None):
             continue  # listed, or the same file as a listed page (or as one reported here)
         if outcome.action == "add":
-            message = f"matches the manifest's sources but is not listed (init --update adds it as " \
-                      f"{outcome.source_id!r})"
+            message = (
+                f"matches the manifest's sources but is not listed (init --update adds it as {outcome.source_id!r})"
+            )
         else:
-            message = f"matches the manifest's sources but is not listed, and init --update cannot add " \
-                      f"it: {outcome.why}; fix it or exclude it"
-        report.append(Unlisted(outcome.page.path, outcome.page.version,
-                               outcome.source_id if outcome.action == "add" else None, message))
+            message = (
+                f"matches the manifest's sources but is not listed, and init --update cannot add "
+                f"it: {outcome.why}; fix it or exclude it"
+            )
+        report.append(
+            Unlisted(
+                outcome.page.path, outcome.page.version, outcome.source_id if outcome.action == "add" else None, message
+            )
+        )
     return report
 
 

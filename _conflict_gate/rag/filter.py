@@ -42,9 +42,15 @@ def question_of(query: object) -> str | None:
     return query if isinstance(query, str) and query.strip() else None
 
 
-def filter_chunks(corpus: Corpus, version: str, metadatas: Sequence[Mapping[str, Any] | str], *,
-                  question: str | None = None, max_context_chars: int = DEFAULT_CONTEXT_CHARS,
-                  id_key: str | None = "source_id") -> ChunkFilter:
+def filter_chunks(
+    corpus: Corpus,
+    version: str,
+    metadatas: Sequence[Mapping[str, Any] | str],
+    *,
+    question: str | None = None,
+    max_context_chars: int = DEFAULT_CONTEXT_CHARS,
+    id_key: str | None = "source_id",
+) -> ChunkFilter:
     """Gate retrieved chunks: one metadata mapping (or file path) per chunk, in retrieval order.
 
     ``id_key``: the metadata key of a source id (:func:`~_conflict_gate.corpus.chunks.chunk_source`). The candidate ids are the distinct sources of the chunks, first retrieved first. Raises

@@ -39,8 +39,9 @@ class ConflictGate:
     :class:`~_conflict_gate.base.errors.GateError` for a document whose page the manifest does not list.
     Not serialisable (it holds a loaded corpus): build it in code."""
 
-    def __init__(self, corpus: Corpus, version: str, *, max_context_chars: int = DEFAULT_CONTEXT_CHARS,
-                 id_key: str | None = None) -> None:
+    def __init__(
+        self, corpus: Corpus, version: str, *, max_context_chars: int = DEFAULT_CONTEXT_CHARS, id_key: str | None = None
+    ) -> None:
         self.corpus = corpus
         self.version = version
         self.max_context_chars = max_context_chars
@@ -49,7 +50,12 @@ class ConflictGate:
     @component.output_types(documents=list[Document], decision=dict[str, Any])
     def run(self, documents: list[Document], query: str | None = None) -> dict[str, Any]:
         """Gate ``documents`` (retrieval order); ``query`` is the decision's question."""
-        result = filter_chunks(self.corpus, self.version, [dict(d.meta) for d in documents],
-                               question=question_of(query), max_context_chars=self.max_context_chars,
-                               id_key=self.id_key)
+        result = filter_chunks(
+            self.corpus,
+            self.version,
+            [dict(d.meta) for d in documents],
+            question=question_of(query),
+            max_context_chars=self.max_context_chars,
+            id_key=self.id_key,
+        )
         return {"documents": [documents[at] for at in result.kept], "decision": dict(result.decision)}

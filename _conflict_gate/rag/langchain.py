@@ -46,8 +46,9 @@ class ConflictGateCompressor(BaseDocumentCompressor):
     _last: Any = PrivateAttr(default=None)
 
     @classmethod
-    def over(cls, corpus: Corpus, version: str, *,
-             max_context_chars: int = DEFAULT_CONTEXT_CHARS) -> ConflictGateCompressor:
+    def over(
+        cls, corpus: Corpus, version: str, *, max_context_chars: int = DEFAULT_CONTEXT_CHARS
+    ) -> ConflictGateCompressor:
         """A compressor gating against ``corpus`` (a loaded :class:`~_conflict_gate.corpus.load.Corpus`) at
         ``version``."""
         made = cls(version=version, max_context_chars=max_context_chars)
@@ -63,20 +64,28 @@ class ConflictGateCompressor(BaseDocumentCompressor):
         """The documents kept and the context decision."""
         if self._corpus is None:
             raise ValueError("build the compressor with ConflictGateCompressor.over(corpus, version)")
-        result = filter_chunks(self._corpus, self.version, [dict(d.metadata) for d in documents],
-                               question=question_of(query), max_context_chars=self.max_context_chars)
+        result = filter_chunks(
+            self._corpus,
+            self.version,
+            [dict(d.metadata) for d in documents],
+            question=question_of(query),
+            max_context_chars=self.max_context_chars,
+        )
         self._last = result.decision
         return [documents[at] for at in result.kept], result.decision
 
-    def compress_documents(self, documents: Sequence[Document], query: str,
-                           callbacks: Callbacks | None = None) -> Sequence[Document]:
+    def compress_documents(
+        self, documents: Sequence[Document], query: str, callbacks: Callbacks | None = None
+    ) -> Sequence[Document]:
         """The documents of the eligible pages when ready, else ``[]`` (``last_decision`` says why)."""
         return self.gate(documents, query)[0]
 
     def as_runnable(self) -> Any:
         """A ``RunnableLambda`` from ``{"documents": [...], "question": str}`` to ``{"documents": kept,
         "decision": the context decision}``: the decision travels down the chain."""
+
         def run(given: Mapping[str, Any]) -> dict[str, Any]:
             kept, decision = self.gate(given["documents"], given.get("question"))
             return {"documents": kept, "decision": decision}
+
         return RunnableLambda(run, name="conflict_gate")

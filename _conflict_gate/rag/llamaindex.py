@@ -43,8 +43,9 @@ class ConflictGatePostprocessor(BaseNodePostprocessor):
     _last: Any = PrivateAttr(default=None)
 
     @classmethod
-    def over(cls, corpus: Corpus, version: str, *,
-             max_context_chars: int = DEFAULT_CONTEXT_CHARS) -> ConflictGatePostprocessor:
+    def over(
+        cls, corpus: Corpus, version: str, *, max_context_chars: int = DEFAULT_CONTEXT_CHARS
+    ) -> ConflictGatePostprocessor:
         """A postprocessor gating against ``corpus`` (a loaded :class:`~_conflict_gate.corpus.load.Corpus`)
         at ``version``."""
         made = cls(version=version, max_context_chars=max_context_chars)
@@ -60,12 +61,18 @@ class ConflictGatePostprocessor(BaseNodePostprocessor):
         """The context decision of the latest call, or ``None``."""
         return self._last
 
-    def _postprocess_nodes(self, nodes: list[NodeWithScore],
-                           query_bundle: QueryBundle | None = None) -> list[NodeWithScore]:
+    def _postprocess_nodes(
+        self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
+    ) -> list[NodeWithScore]:
         if self._corpus is None:
             raise ValueError("build the postprocessor with ConflictGatePostprocessor.over(corpus, version)")
         query = question_of(query_bundle.query_str if query_bundle is not None else None)
-        result = filter_chunks(self._corpus, self.version, [dict(n.node.metadata) for n in nodes],
-                               question=query, max_context_chars=self.max_context_chars)
+        result = filter_chunks(
+            self._corpus,
+            self.version,
+            [dict(n.node.metadata) for n in nodes],
+            question=query,
+            max_context_chars=self.max_context_chars,
+        )
         self._last = result.decision
         return [nodes[at] for at in result.kept]

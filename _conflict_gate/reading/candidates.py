@@ -39,8 +39,12 @@ def candidates_of(encoded: bytes, grammar: Grammar, *, full: bool = False) -> tu
     four memchr. ``full``: without that shortcut nor that of a page that names no operation
     (:func:`may_state_claims`; the same result, for the tests)."""
     found: list[int] = []
-    if not full and b"@" not in encoded and b"&" not in encoded and (b"\xef" not in encoded or not any(
-            literal in encoded for literal in grammar.at_sign_literals)):
+    if (
+        not full
+        and b"@" not in encoded
+        and b"&" not in encoded
+        and (b"\xef" not in encoded or not any(literal in encoded for literal in grammar.at_sign_literals))
+    ):
         return found, frozenset()  # no at sign in any spelling: nothing starts or states a claim
     lead_ef = b"\xef" in encoded  # U+FF20 and U+FE6B are both encoded from 0xEF
     for literal, pattern in grammar.candidates:

@@ -66,24 +66,152 @@ __all__ = [
 ]
 
 #: HTML 13.1.2: void elements, and those the "in body" mode inserts and pops at once (13.2.6.4.7).
-_VOID: Final = frozenset({"area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img",
-                          "input", "keygen", "link", "meta", "param", "source", "track", "wbr"})
+_VOID: Final = frozenset(
+    {
+        "area",
+        "base",
+        "basefont",
+        "bgsound",
+        "br",
+        "col",
+        "embed",
+        "frame",
+        "hr",
+        "image",
+        "img",
+        "input",
+        "keygen",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    }
+)
 #: 13.2.4.3: formatting elements (kept in the list of active formatting elements).
-_FORMATTING: Final = frozenset({"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong",
-                                "tt", "u"})
+_FORMATTING: Final = frozenset(
+    {"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"}
+)
 #: 13.2.4.2: the special category (an "any other end tag" stops at one).
-_SPECIAL: Final = frozenset({
-    "address", "applet", "area", "article", "aside", "base", "basefont", "bgsound", "blockquote", "body", "br",
-    "button", "caption", "center", "col", "colgroup", "dd", "details", "dir", "div", "dl", "dt", "embed",
-    "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6",
-    "head", "header", "hgroup", "hr", "html", "iframe", "img", "input", "keygen", "li", "link", "listing", "main",
-    "marquee", "menu", "meta", "nav", "noembed", "noframes", "noscript", "object", "ol", "p", "param", "plaintext",
-    "pre", "script", "search", "section", "select", "source", "style", "summary", "table", "tbody", "td",
-    "template", "textarea", "tfoot", "th", "thead", "title", "tr", "track", "ul", "wbr", "xmp",
-    "mi", "mo", "mn", "ms", "mtext", "annotation-xml", "foreignobject", "desc"})
+_SPECIAL: Final = frozenset(
+    {
+        "address",
+        "applet",
+        "area",
+        "article",
+        "aside",
+        "base",
+        "basefont",
+        "bgsound",
+        "blockquote",
+        "body",
+        "br",
+        "button",
+        "caption",
+        "center",
+        "col",
+        "colgroup",
+        "dd",
+        "details",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "embed",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "frame",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "head",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "iframe",
+        "img",
+        "input",
+        "keygen",
+        "li",
+        "link",
+        "listing",
+        "main",
+        "marquee",
+        "menu",
+        "meta",
+        "nav",
+        "noembed",
+        "noframes",
+        "noscript",
+        "object",
+        "ol",
+        "p",
+        "param",
+        "plaintext",
+        "pre",
+        "script",
+        "search",
+        "section",
+        "select",
+        "source",
+        "style",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "template",
+        "textarea",
+        "tfoot",
+        "th",
+        "thead",
+        "title",
+        "tr",
+        "track",
+        "ul",
+        "wbr",
+        "xmp",
+        "mi",
+        "mo",
+        "mn",
+        "ms",
+        "mtext",
+        "annotation-xml",
+        "foreignobject",
+        "desc",
+    }
+)
 #: 13.2.4.2: what ends a "has an element in scope" search (plus the extra ones per kind of scope).
-_SCOPE: Final = frozenset({"applet", "caption", "html", "table", "td", "th", "marquee", "object", "template",
-                           "mi", "mo", "mn", "ms", "mtext", "annotation-xml", "foreignobject", "desc", "title"})
+_SCOPE: Final = frozenset(
+    {
+        "applet",
+        "caption",
+        "html",
+        "table",
+        "td",
+        "th",
+        "marquee",
+        "object",
+        "template",
+        "mi",
+        "mo",
+        "mn",
+        "ms",
+        "mtext",
+        "annotation-xml",
+        "foreignobject",
+        "desc",
+        "title",
+    }
+)
 _BUTTON_SCOPE: Final = _SCOPE | {"button"}
 _LIST_ITEM_SCOPE: Final = _SCOPE | {"ol", "ul"}
 _TABLE_SCOPE: Final = frozenset({"html", "table", "template"})
@@ -100,18 +228,111 @@ _FOREIGN: Final = frozenset({"svg", "math"})
 #: attribute that may hide or reorder its text (``hidden``, ``style``, ``class``, ``dir``). Any
 #: other element opened on an earlier line (``<span>``, ``<b>``, ``<a name>``, a custom element) leaves
 #: the line the paragraph's own.
-NOT_A_LINE: Final = frozenset({
-    # blocks, table parts, replaced and form elements
-    "address", "article", "aside", "blockquote", "body", "center", "details", "dialog", "dd", "dir", "div", "dl",
-    "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
-    "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "optgroup", "option", "p", "search",
-    "section", "summary", "table", "caption", "colgroup", "col", "thead", "tbody", "tfoot", "tr", "td", "th",
-    "ul", "br", "img", "input", "select", "textarea", "button", "iframe", "video", "audio", "canvas", "object",
-    "embed", "svg", "math", "meter", "progress", "frameset", "frame", "picture", "applet", "marquee",
-    # code, struck out, not displayed
-    "pre", "code", "kbd", "samp", "tt", "listing", "plaintext", "xmp", "del", "s", "strike",
-    "area", "base", "basefont", "datalist", "head", "link", "meta", "noembed", "noframes", "noscript", "param",
-    "rp", "script", "style", "template", "title"})
+NOT_A_LINE: Final = frozenset(
+    {
+        # blocks, table parts, replaced and form elements
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "center",
+        "details",
+        "dialog",
+        "dd",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "legend",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "optgroup",
+        "option",
+        "p",
+        "search",
+        "section",
+        "summary",
+        "table",
+        "caption",
+        "colgroup",
+        "col",
+        "thead",
+        "tbody",
+        "tfoot",
+        "tr",
+        "td",
+        "th",
+        "ul",
+        "br",
+        "img",
+        "input",
+        "select",
+        "textarea",
+        "button",
+        "iframe",
+        "video",
+        "audio",
+        "canvas",
+        "object",
+        "embed",
+        "svg",
+        "math",
+        "meter",
+        "progress",
+        "frameset",
+        "frame",
+        "picture",
+        "applet",
+        "marquee",
+        # code, struck out, not displayed
+        "pre",
+        "code",
+        "kbd",
+        "samp",
+        "tt",
+        "listing",
+        "plaintext",
+        "xmp",
+        "del",
+        "s",
+        "strike",
+        "area",
+        "base",
+        "basefont",
+        "datalist",
+        "head",
+        "link",
+        "meta",
+        "noembed",
+        "noframes",
+        "noscript",
+        "param",
+        "rp",
+        "script",
+        "style",
+        "template",
+        "title",
+    }
+)
 _HREF_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"'/]href(?:[\t\n\f\r =/>]|\Z)", re.IGNORECASE | re.ASCII)
 #: Raw text and RCDATA elements whose text a browser shows: a ``<textarea>``'s, in a text box.
 RCDATA_SHOWN: Final = frozenset({"textarea"})
@@ -120,8 +341,9 @@ MAX_OPEN: Final = 1000
 #: Attributes that may hide the element's text or reorder it: ``hidden``; ``style`` and ``class`` (an
 #: inline or site style sheet: ``display:none``, a white colour, a zero font size); ``dir`` (15.3.8:
 #: right to left). A browser without a sanitizer applies them all.
-_MAY_HIDE_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"'/](?:hidden|style|class|dir)(?:[\t\n\f\r =/>]|\Z)",
-                                        re.IGNORECASE | re.ASCII)
+_MAY_HIDE_ATTRIBUTE: Final = re.compile(
+    r"[\t\n\f\r \"'/](?:hidden|style|class|dir)(?:[\t\n\f\r =/>]|\Z)", re.IGNORECASE | re.ASCII
+)
 #: A tag name written with an uppercase letter and no hyphen (``<Badge />``): a component of VitePress (Vue)
 #: or MDX. Written self-closing, Vue and MDX close it (issue 29); a browser reading it as HTML opens an
 #: unknown element (13.2.6.4.7 "any other start tag": HTMLUnknownElement, which a name without a hyphen
@@ -132,8 +354,56 @@ _MAY_HIDE_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"'/](?:hidden|style|class|d
 _COMPONENT_NAME: Final = re.compile(r"^[A-Za-z0-9]*[A-Z][A-Za-z0-9]*$", re.ASCII)
 #: The HTML Living Standard's element names (4, index of elements) and obsolete ones a browser still
 #: builds (16.2, 16.3): a self-closing tag of one of them (``<Details />``) opens that element.
-_HTML_ELEMENTS: Final = NOT_A_LINE | _SPECIAL | _FORMATTING | _VOID | frozenset(
-    ["abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "cite", "data", "dfn", "em", "i", "ins", "label", "map", "mark", "menuitem", "nobr", "output", "q", "rb", "rt", "rtc", "ruby", "slot", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr", "font", "image", "isindex", "multicol", "nextid", "spacer"])
+_HTML_ELEMENTS: Final = (
+    NOT_A_LINE
+    | _SPECIAL
+    | _FORMATTING
+    | _VOID
+    | frozenset(
+        [
+            "abbr",
+            "acronym",
+            "b",
+            "bdi",
+            "bdo",
+            "big",
+            "blink",
+            "cite",
+            "data",
+            "dfn",
+            "em",
+            "i",
+            "ins",
+            "label",
+            "map",
+            "mark",
+            "menuitem",
+            "nobr",
+            "output",
+            "q",
+            "rb",
+            "rt",
+            "rtc",
+            "ruby",
+            "slot",
+            "small",
+            "span",
+            "strong",
+            "sub",
+            "sup",
+            "time",
+            "u",
+            "var",
+            "wbr",
+            "font",
+            "image",
+            "isindex",
+            "multicol",
+            "nextid",
+            "spacer",
+        ]
+    )
+)
 #: Elements that may hide or reorder their text whatever their attributes: ``<font>`` (a colour or
 #: size), ``<bdo>`` and ``<bdi>`` (15.3.8: bidirectional overrides and isolates).
 _MAY_HIDE_ELEMENTS: Final = frozenset({"font", "bdo", "bdi"})
@@ -175,11 +445,50 @@ _SENTINEL_CELL: Final = "#cell"
 _SENTINEL_HEADING: Final = "#heading"
 #: 13.2.6.4.7: start tags that close a ``<p>`` in button scope (``<table>`` only in no-quirks mode,
 #: which a rendered page without a doctype is not).
-_CLOSES_P: Final = frozenset({
-    "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl", "fieldset",
-    "figcaption", "figure", "footer", "header", "hgroup", "main", "menu", "nav", "ol", "p", "search", "section",
-    "summary", "ul", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "listing", "form", "plaintext", "xmp", "hr",
-    "li", "dd", "dt"})
+_CLOSES_P: Final = frozenset(
+    {
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "center",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "header",
+        "hgroup",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "p",
+        "search",
+        "section",
+        "summary",
+        "ul",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "pre",
+        "listing",
+        "form",
+        "plaintext",
+        "xmp",
+        "hr",
+        "li",
+        "dd",
+        "dt",
+    }
+)
 
 
 class OpenElements:
@@ -216,8 +525,9 @@ class OpenElements:
         if self.text is not None:
             return self.text
         raw = [e for e in self.stack if not e.name.startswith("#")][:1]
-        found = [self.gave_up, self.swallowed] + [Opened(e.line, _why(e.name), STRUCTURE)
-                                                  for e in raw + self.formatting[:1]]
+        found = [self.gave_up, self.swallowed] + [
+            Opened(e.line, _why(e.name), STRUCTURE) for e in raw + self.formatting[:1]
+        ]
         present = [opened for opened in found if opened is not None]
         return min(present, key=lambda o: o.line) if present else None
 
@@ -231,7 +541,7 @@ class OpenElements:
             return self.text
         if self.broken is not None:
             return self.broken
-        for element in self.stack[self.block_start:]:
+        for element in self.stack[self.block_start :]:
             if not element.passes and not element.name.startswith("#"):
                 return Opened(element.line, _why(element.name), STRUCTURE)
         return self.gave_up
@@ -248,8 +558,14 @@ class OpenElements:
         self.block_start = len(self.stack)
         self.broken = None
         if around is not None and self.text is None:
-            self._push(_Element({CELL: _SENTINEL_CELL, HEADING: _SENTINEL_HEADING}.get(around, _SENTINEL_BLOCK),
-                                line, True, self.markers))
+            self._push(
+                _Element(
+                    {CELL: _SENTINEL_CELL, HEADING: _SENTINEL_HEADING}.get(around, _SENTINEL_BLOCK),
+                    line,
+                    True,
+                    self.markers,
+                )
+            )
             if around == CELL:
                 self.markers += 1
 
@@ -260,7 +576,7 @@ class OpenElements:
         for index in range(len(self.stack) - 1, self.block_start - 1, -1):
             name = self.stack[index].name
             if name.startswith("#"):
-                if not any(e.name in _BUTTON_SCOPE for e in self.stack[index + 1:]):
+                if not any(e.name in _BUTTON_SCOPE for e in self.stack[index + 1 :]):
                     self._pop_to(index)
                 return
         self.block_start = len(self.stack)
@@ -275,8 +591,11 @@ class OpenElements:
         i = 0
         while i < n:
             if self.comment:
-                ends = [end + length for end, length in ((indexes.next("-->", i), 3), (indexes.next("--!>", i), 4))
-                        if end >= 0]
+                ends = [
+                    end + length
+                    for end, length in ((indexes.next("-->", i), 3), (indexes.next("--!>", i), 4))
+                    if end >= 0
+                ]
                 if not ends:
                     return
                 self.comment, self.text = False, None
@@ -316,18 +635,24 @@ class OpenElements:
         (the renderer's own quotes cannot be told); a tag otherwise ends at the renderer's next ``>``."""
         if text.startswith("<!--", at):
             self.comment = True
-            self.text = Opened(line, "an HTML comment opened here is not closed; a browser hides what follows "
-                                     "until it ends", TEXT)
+            self.text = Opened(
+                line, "an HTML comment opened here is not closed; a browser hides what follows until it ends", TEXT
+            )
             return
         body = text[at:]
         if body.count('"') % 2 or body.count("'") % 2:
-            self.gave_up = self.text = Opened(line, "an HTML tag opened here runs on in a quoted value; a browser "
-                                                    "hides what follows", TEXT)
+            self.gave_up = self.text = Opened(
+                line, "an HTML tag opened here runs on in a quoted value; a browser hides what follows", TEXT
+            )
         elif not text.startswith(("<!", "<?"), at):
             # the tag ends at the ">" of the renderer's next tag, which it takes: the next block's text is
             # no paragraph's
-            self.swallowed = Opened(line, "an HTML tag opened here is not ended in its block; a browser reads "
-                                          "the tag the renderer writes next into it", STRUCTURE)
+            self.swallowed = Opened(
+                line,
+                "an HTML tag opened here is not ended in its block; a browser reads "
+                "the tag the renderer writes next into it",
+                STRUCTURE,
+            )
 
     def _token(self, text: str, at: int, end: int, line: int) -> None:
         tag = _TAG.match(text, at, end)
@@ -339,11 +664,15 @@ class OpenElements:
             return
         if name in _VOID:
             return
-        self_closing = text[end - 2:end] == "/>"
+        self_closing = text[end - 2 : end] == "/>"
         if self_closing and (name in _FOREIGN or any(e.name in _FOREIGN for e in self.stack)):
             return
-        if self_closing and _COMPONENT_NAME.match(tag[2]) and name not in _HTML_ELEMENTS \
-                and not _MAY_HIDE_ATTRIBUTE.search(" " + text[tag.end():end]):
+        if (
+            self_closing
+            and _COMPONENT_NAME.match(tag[2])
+            and name not in _HTML_ELEMENTS
+            and not _MAY_HIDE_ATTRIBUTE.search(" " + text[tag.end() : end])
+        ):
             return  # a component (<Badge ... />): closed by Vue and MDX; a browser opens an unknown element,
             #        which shows what follows as it would show it outside (see _COMPONENT_NAME)
         if name in RAW_TEXT_ELEMENTS:  # (with the tag filter applied, only <noscript> gets here)
@@ -353,10 +682,14 @@ class OpenElements:
             return
         if name in _CLOSES_P:
             self._start_closes_p(name, line)
-        attributes = text[tag.end():end]
+        attributes = text[tag.end() : end]
         spaced = " " + attributes
-        passes = (name not in NOT_A_LINE and name not in _MAY_HIDE_ELEMENTS and not _MAY_HIDE_ATTRIBUTE.search(spaced)
-                  and not (name == "a" and _HREF_ATTRIBUTE.search(spaced)))
+        passes = (
+            name not in NOT_A_LINE
+            and name not in _MAY_HIDE_ELEMENTS
+            and not _MAY_HIDE_ATTRIBUTE.search(spaced)
+            and not (name == "a" and _HREF_ATTRIBUTE.search(spaced))
+        )
         self._push(_Element(name, line, passes, self.markers))
         if name in _MARKERS:
             self.markers += 1
@@ -368,27 +701,38 @@ class OpenElements:
         index = next((k for k in range(len(stack) - 1, -1, -1) if stack[k].name == name), -1)
         if name in _FORMATTING:  # the adoption agency algorithm, as far as it closes
             if index < 0:
-                in_list = next((k for k in range(len(self.formatting) - 1, -1, -1)
-                                if self.formatting[k].name == name), -1)
+                in_list = next(
+                    (k for k in range(len(self.formatting) - 1, -1, -1) if self.formatting[k].name == name), -1
+                )
                 if in_list >= 0:  # reconstructed around the text here, closed again
                     del self.formatting[in_list]
                 return
-            if all(e.name not in _SPECIAL and not e.name.startswith("#") for e in stack[index + 1:]):
+            if all(e.name not in _SPECIAL and not e.name.startswith("#") for e in stack[index + 1 :]):
                 self._pop_to(index, closing=index)
             return  # a special element opened after it: the adoption agency keeps it around (conservative)
         if index < 0:
             if name == "p":
                 self._end_p_of_renderer(line)
             return
-        above = stack[index + 1:]
+        above = stack[index + 1 :]
         if name in _SPECIAL or name in _TABLE_PARTS or name in _HEADINGS:
-            scope = (_TABLE_SCOPE if name in _TABLE_PARTS else _LIST_ITEM_SCOPE if name == "li"
-                     else _BUTTON_SCOPE if name == "p" else _SCOPE)
+            scope = (
+                _TABLE_SCOPE
+                if name in _TABLE_PARTS
+                else _LIST_ITEM_SCOPE
+                if name == "li"
+                else _BUTTON_SCOPE
+                if name == "p"
+                else _SCOPE
+            )
             if any(e.name in scope or e.name == _SENTINEL_CELL for e in above):
                 return
             if any(e.name.startswith("#") for e in above):
-                self.broken = Opened(line, f"a </{name}> here ends the renderer's block early; the rest of its "
-                                           "text is not a paragraph's", STRUCTURE)
+                self.broken = Opened(
+                    line,
+                    f"a </{name}> here ends the renderer's block early; the rest of its text is not a paragraph's",
+                    STRUCTURE,
+                )
             self._pop_to(index)
             return
         if any(e.name in _SPECIAL or e.name.startswith("#") for e in above):
@@ -402,8 +746,9 @@ class OpenElements:
             if name in _BUTTON_SCOPE or (name.startswith("#") and name != _SENTINEL_BLOCK):
                 return
             if name == _SENTINEL_BLOCK:
-                self.broken = Opened(line, "a </p> here ends the paragraph early; the rest of its text is not a "
-                                           "paragraph's", STRUCTURE)
+                self.broken = Opened(
+                    line, "a </p> here ends the paragraph early; the rest of its text is not a paragraph's", STRUCTURE
+                )
                 self._pop_to(index)
                 return
 
@@ -420,10 +765,16 @@ class OpenElements:
             kept += 1
         for kind, first in reversed(self.containers[kept:]):
             name = "#" + kind
-            index = next((k for k in range(len(self.stack) - 1, -1, -1)
-                          if self.stack[k].name == name and self.stack[k].line == first), -1)
+            index = next(
+                (
+                    k
+                    for k in range(len(self.stack) - 1, -1, -1)
+                    if self.stack[k].name == name and self.stack[k].line == first
+                ),
+                -1,
+            )
             scope = _LIST_ITEM_SCOPE if kind == "list_item" else _SCOPE
-            if index >= 0 and not any(e.name in scope or e.name == _SENTINEL_CELL for e in self.stack[index + 1:]):
+            if index >= 0 and not any(e.name in scope or e.name == _SENTINEL_CELL for e in self.stack[index + 1 :]):
                 self._pop_to(index)
         for kind, first in containers[kept:]:
             self._push(_Element("#" + kind, first, True, self.markers))
@@ -438,8 +789,11 @@ class OpenElements:
                 return
             if element == "p" or element == _SENTINEL_BLOCK:
                 if element == _SENTINEL_BLOCK:
-                    self.broken = Opened(line, f"a <{name}> here ends the paragraph early; the rest of its text "
-                                               "is not a paragraph's", STRUCTURE)
+                    self.broken = Opened(
+                        line,
+                        f"a <{name}> here ends the paragraph early; the rest of its text is not a paragraph's",
+                        STRUCTURE,
+                    )
                 self._pop_to(index)
                 return
 
@@ -455,8 +809,11 @@ class OpenElements:
 
     def _push(self, element: _Element) -> None:
         if len(self.stack) >= MAX_OPEN:
-            self.gave_up = Opened(element.line, f"raw HTML opens more than {MAX_OPEN} elements here; the gate does "
-                                                "not follow them", STRUCTURE)
+            self.gave_up = Opened(
+                element.line,
+                f"raw HTML opens more than {MAX_OPEN} elements here; the gate does not follow them",
+                STRUCTURE,
+            )
             return
         self.stack.append(element)
 
@@ -472,19 +829,25 @@ class OpenElements:
                 self.markers -= 1
                 self.formatting = [e for e in self.formatting if e.markers <= self.markers]
         for position, element in enumerate(popped, index):
-            if element.name in _FORMATTING and position != closing and element.markers <= self.markers \
-                    and len(self.formatting) < MAX_OPEN:
+            if (
+                element.name in _FORMATTING
+                and position != closing
+                and element.markers <= self.markers
+                and len(self.formatting) < MAX_OPEN
+            ):
                 self.formatting.append(element)
-
-
 
 
 def _why(name: str) -> str:
     if name.startswith("#"):
-        return ("raw HTML in the block that starts here keeps it open; a browser shows what follows inside it, "
-                "not as a top-level paragraph")
-    return (f"a <{name}> opened here in raw HTML is still open; a browser shows what follows inside it, not as "
-            "a top-level paragraph")
+        return (
+            "raw HTML in the block that starts here keeps it open; a browser shows what follows inside it, "
+            "not as a top-level paragraph"
+        )
+    return (
+        f"a <{name}> opened here in raw HTML is still open; a browser shows what follows inside it, not as "
+        "a top-level paragraph"
+    )
 
 
 def readings(tag_filter_readings: Sequence[bool]) -> tuple[OpenElements, ...]:
@@ -529,8 +892,7 @@ class RawHtml:
         for tracker in self.trackers:
             tracker.enter(containers)
 
-    def begin(self, around: str | None, line: int, text: str, pieces: Spans,
-              line_of: Callable[[int], int]) -> None:
+    def begin(self, around: str | None, line: int, text: str, pieces: Spans, line_of: Callable[[int], int]) -> None:
         """A block with raw HTML ``pieces`` (spans of ``text``, in order) begins at 0-based ``line``."""
         for tracker in self.trackers:
             tracker.begin(around, line)
@@ -570,16 +932,23 @@ class RawHtml:
 #: ``<option>``'s or ``<track>``'s). Matched wherever it is written (in code too: coarse, in the safe direction); a
 #: quoted value runs to its closing quote, or to the end of the page when there is none (linear: no value is read
 #: twice).
-_SHOWN_VALUE: Final = re.compile(r"""(?<![\w:.-])(alt|value|placeholder|label)[ \t\r\n]*=[ \t\r\n]*"""
-                                 r"""("[^"]*|'[^']*|[^\s"'=<>`]+)""", re.ASCII | re.IGNORECASE)
+_SHOWN_VALUE: Final = re.compile(
+    r"""(?<![\w:.-])(alt|value|placeholder|label)[ \t\r\n]*=[ \t\r\n]*"""
+    r"""("[^"]*|'[^']*|[^\s"'=<>`]+)""",
+    re.ASCII | re.IGNORECASE,
+)
 #: An attribute that makes a browser show a document the page spells out otherwise: ``srcdoc`` (an iframe's
 #: HTML, its references decoded twice) and a ``data:`` URL an ``<object>``, ``<embed>`` or ``<iframe>`` shows
 #: (percent- or base64-encoded text).
-_EMBEDDED: Final = re.compile(r"""(?<![\w:.-])(?:srcdoc[ \t\r\n]*=|(?:data|src)[ \t\r\n]*=[ \t\r\n]*["']?[ \t\r\n]*data:)""",
-                              re.ASCII | re.IGNORECASE)
+_EMBEDDED: Final = re.compile(
+    r"""(?<![\w:.-])(?:srcdoc[ \t\r\n]*=|(?:data|src)[ \t\r\n]*=[ \t\r\n]*["']?[ \t\r\n]*data:)""",
+    re.ASCII | re.IGNORECASE,
+)
 #: An ``<img>`` or ``<input>``'s ``src``: ``data=`` and ``src=`` outside ``<object>``, ``<embed>``, ``<iframe>``
 #: show no text (an image's pixels are not the page's text).
-_IMAGE_SOURCE: Final = re.compile(r"<(?:img|image|input|source|video|audio|script|track)\b[^<>]*\Z", re.ASCII | re.IGNORECASE)
+_IMAGE_SOURCE: Final = re.compile(
+    r"<(?:img|image|input|source|video|audio|script|track)\b[^<>]*\Z", re.ASCII | re.IGNORECASE
+)
 
 
 #: The attribute names :data:`_SHOWN_VALUE` and :data:`_EMBEDDED` match, lower case.
@@ -589,8 +958,9 @@ _EMBEDDED_NAMES: Final = ("srcdoc", "data", "src")
 _EQUALS_WALKED: Final = 2000
 
 
-def attribute_matches(pattern: re.Pattern[str], names: Sequence[str], view: str,
-                      full: bool = False) -> Iterator[re.Match[str]]:
+def attribute_matches(
+    pattern: re.Pattern[str], names: Sequence[str], view: str, full: bool = False
+) -> Iterator[re.Match[str]]:
     """``pattern.finditer(view)``, for a pattern every match of which starts with one of ``names``
     (lower case, matched ASCII case-insensitively), then spaces, tabs or line endings, then ``=``: found
     from the page's ``=`` signs (``str.find``), each tried at the name that ends before its spaces, so
@@ -612,7 +982,7 @@ def attribute_matches(pattern: re.Pattern[str], names: Sequence[str], view: str,
         end = equals
         while end > done and view[end - 1] in " \t\r\n":
             end -= 1
-        if view[end - 1:end].lower() not in finals:  # no name ends there
+        if view[end - 1 : end].lower() not in finals:  # no name ends there
             equals = view.find("=", equals + 1)
             continue
         for name in names:
@@ -635,7 +1005,7 @@ def _candidate_in_value(view: str, candidates: Sequence[int], matches: Iterator[
     for found in matches:
         k = bisect.bisect_left(candidates, found.start(2))
         if k < len(candidates) and candidates[k] < found.end(2):
-            rest = view[candidates[k]:found.end(2)]
+            rest = view[candidates[k] : found.end(2)]
             if "=" in rest or "&" in rest:
                 return candidates[k]
     return -1

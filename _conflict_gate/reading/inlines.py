@@ -87,7 +87,8 @@ _REFERENCE: Final = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][
 _URI_AUTOLINK: Final = re.compile(r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\x00-\x20<>]*)>")
 _EMAIL_AUTOLINK: Final = re.compile(
     r"<([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\-]+@[a-zA-Z0-9](?:[a-zA-Z0-9\-]{0,61}[a-zA-Z0-9])?"
-    r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9\-]{0,61}[a-zA-Z0-9])?)*)>")
+    r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9\-]{0,61}[a-zA-Z0-9])?)*)>"
+)
 #: 6.6: an open tag's name and attribute names (values are found through quote indexes).
 _TAG_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
 _ATTRIBUTE_NAME: Final = re.compile(r"[A-Za-z_:][A-Za-z0-9_.:\-]*")
@@ -123,13 +124,15 @@ class TagFilter(enum.Enum):
 
 
 #: GFM 6.11: the tags whose ``<`` GitHub's tag filter writes as ``&lt;``.
-FILTERED_TAGS: Final = frozenset({"title", "textarea", "style", "xmp", "iframe", "noembed", "noframes", "script",
-                                  "plaintext"})
+FILTERED_TAGS: Final = frozenset(
+    {"title", "textarea", "style", "xmp", "iframe", "noembed", "noframes", "script", "plaintext"}
+)
 #: cmark-gfm's ``is_tag`` (extensions/tagfilter.c): ``<``, an optional ``/``, the name in any case, then
 #: whitespace, ``>`` or ``/>`` (or the end of the text: the gate's lines lack the line ending cmark-gfm's
 #: literal has).
-_FILTERED: Final = re.compile(r"</?(" + "|".join(sorted(FILTERED_TAGS)) + r")(?=[\t\n\x0b\f\r >]|/>|\Z)",
-                              re.IGNORECASE | re.ASCII)
+_FILTERED: Final = re.compile(
+    r"</?(" + "|".join(sorted(FILTERED_TAGS)) + r")(?=[\t\n\x0b\f\r >]|/>|\Z)", re.IGNORECASE | re.ASCII
+)
 
 
 def filtered_tag(text: str, at: int) -> str | None:
@@ -277,7 +280,7 @@ class _Builder:
 
     def _end_run(self) -> None:
         if self.run_end > self.run_start:
-            self.parts.append(self.content[self.run_start:self.run_end])
+            self.parts.append(self.content[self.run_start : self.run_end])
             if len(self.parts) >= _PARTS:
                 self.chunks.append("".join(self.parts))
                 self.parts.clear()
@@ -303,7 +306,7 @@ class _Builder:
             return
         parts = self.parts
         if self.run_end > self.run_start:
-            parts.append(self.content[self.run_start:self.run_end])
+            parts.append(self.content[self.run_start : self.run_end])
         self.run_start = self.run_end = -1
         self.starts.append(self.length)
         self.origins.append(origin)
@@ -315,8 +318,14 @@ class _Builder:
         self.length += len(chars)
 
     def view(self) -> View:
-        if len(self.starts) == 1 and self.strides[0] == 1 and not self.chunks and not self.parts \
-                and self.run_start == self.origins[0] == 0 and self.run_end == len(self.content):
+        if (
+            len(self.starts) == 1
+            and self.strides[0] == 1
+            and not self.chunks
+            and not self.parts
+            and self.run_start == self.origins[0] == 0
+            and self.run_end == len(self.content)
+        ):
             return View(self.content, self.starts, self.origins, self.strides)  # all of it, as it is
         self._end_run()
         self.chunks.append("".join(self.parts))
@@ -367,7 +376,7 @@ class InlineView(NamedTuple):
 
 
 class _Index:
-    """"Next occurrence of one substring at or after p", remembering the last answer.
+    """ "Next occurrence of one substring at or after p", remembering the last answer.
 
     For positions asked in increasing order (every scan here moves forward)
     the text is searched once overall: an answer stays valid for every
@@ -435,7 +444,7 @@ def _raw_html(content: str, i: int, indexes: Indexes) -> int:
     (``_SPACE`` matches the empty string, so its match is never None; the
     ``if m`` only says so to the type checker, without a call per step.)
     """
-    nxt = content[i + 1:i + 2]
+    nxt = content[i + 1 : i + 2]
     if nxt == "!":
         if content.startswith("<!--", i):
             if content.startswith(">", i + 4):
@@ -447,7 +456,7 @@ def _raw_html(content: str, i: int, indexes: Indexes) -> int:
         if content.startswith("<![CDATA[", i):
             end = indexes.next("]]>", i + 9)
             return -1 if end < 0 else end + 3
-        if content[i + 2:i + 3].isascii() and content[i + 2:i + 3].isalpha():
+        if content[i + 2 : i + 3].isascii() and content[i + 2 : i + 3].isalpha():
             end = indexes.next(">", i + 2)
             return -1 if end < 0 else end + 1
         return -1
@@ -479,7 +488,7 @@ def _raw_html(content: str, i: int, indexes: Indexes) -> int:
         after = m.end() if (m := _SPACE.match(content, j)) else j
         if content.startswith("=", after):
             value_at = m.end() if (m := _SPACE.match(content, after + 1)) else after + 1
-            quote = content[value_at:value_at + 1]
+            quote = content[value_at : value_at + 1]
             if quote in ("'", '"'):
                 close = indexes.next(quote, value_at + 1)
                 if close < 0:
@@ -516,16 +525,19 @@ def browser_markup_end(content: str, i: int, indexes: Indexes, run_on: int | Non
     """
     n = len(content)
     ran_on = n if run_on is None else run_on
-    nxt = content[i + 1:i + 2]
+    nxt = content[i + 1 : i + 2]
     if nxt == "!" and content.startswith("<!--", i):
         if content.startswith(">", i + 4):
             return i + 5
         if content.startswith("->", i + 4):
             return i + 6
-        ends = [end + length for end, length in ((indexes.next("-->", i + 4), 3),
-                                                 (indexes.next("--!>", i + 4), 4)) if end >= 0]
+        ends = [
+            end + length
+            for end, length in ((indexes.next("-->", i + 4), 3), (indexes.next("--!>", i + 4), 4))
+            if end >= 0
+        ]
         return min(ends) if ends else ran_on
-    letter = content[i + 2:i + 3]
+    letter = content[i + 2 : i + 3]
     if nxt in ("!", "?") or (nxt == "/" and not (letter.isascii() and letter.isalpha())):
         if content.startswith("</>", i):
             return i + 3
@@ -534,7 +546,7 @@ def browser_markup_end(content: str, i: int, indexes: Indexes, run_on: int | Non
         end = indexes.next(">", i + 2)
         return ran_on if end < 0 else end + 1
     start = i + 2 if nxt == "/" else i + 1
-    if not (content[start:start + 1].isascii() and content[start:start + 1].isalpha()):
+    if not (content[start : start + 1].isascii() and content[start : start + 1].isalpha()):
         return -1
     j = m.end() if (m := _TAG_NAME_END.match(content, start)) else start
     while True:
@@ -547,7 +559,7 @@ def browser_markup_end(content: str, i: int, indexes: Indexes, run_on: int | Non
         j = m.end() if (m := _BROWSER_SPACE.match(content, j)) else j
         if content.startswith("=", j):
             j = m.end() if (m := _BROWSER_SPACE.match(content, j + 1)) else j + 1
-            quote = content[j:j + 1]
+            quote = content[j : j + 1]
             if quote in ("'", '"'):
                 close = indexes.next(quote, j + 1)
                 if close < 0:
@@ -566,10 +578,13 @@ def _readers_differ(content: str, at: int, end: int) -> bool:
     text: a comment by the older rule (its text starts with ``>`` or ``->``, ends with ``-`` or
     holds ``--``: ``<!-->``, ``<!--- x --->``), or a declaration whose name is not uppercase."""
     if content.startswith("<!--", at):
-        body = content[at + 4:end - 3] if end - at >= 7 else None
+        body = content[at + 4 : end - 3] if end - at >= 7 else None
         return body is None or body.startswith((">", "->")) or body.endswith("-") or "--" in body
-    return content.startswith("<!", at) and not content[at + 2:at + 3].isupper() \
+    return (
+        content.startswith("<!", at)
+        and not content[at + 2 : at + 3].isupper()
         and not content.startswith("<![CDATA[", at)
+    )
 
 
 def _reference(match: re.Match[str]) -> str:
@@ -694,8 +709,9 @@ class _Scan:
         "unsure",
     )
 
-    def __init__(self, content: str, tag_filter: TagFilter, definitions: bool = True,
-                 every_bracket: bool = False) -> None:
+    def __init__(
+        self, content: str, tag_filter: TagFilter, definitions: bool = True, every_bracket: bool = False
+    ) -> None:
         self.content = content
         self.indexes = Indexes(content)
         self.tag_filter = tag_filter
@@ -708,8 +724,9 @@ class _Scan:
                 if found is None:
                     found = self.runs[length] = _offsets(len(content))
                 found.append(run.start())
-        self.parentheses, self.gave_up = (_matching_parentheses(content) if "](" in content
-                                          else (_Destinations(""), False))
+        self.parentheses, self.gave_up = (
+            _matching_parentheses(content) if "](" in content else (_Destinations(""), False)
+        )
         self.literal = _Builder(content)
         # No link can form without a destination, a reference label or (for [text] alone) a link
         # reference definition on the page: then the linked reading is the literal one (one view).
@@ -774,8 +791,9 @@ class _Scan:
             self.link_doubt = start
 
 
-def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE, definitions: bool = True, *,
-                every_bracket: bool = False) -> InlineView:
+def inline_view(
+    content: str, tag_filter: TagFilter = TagFilter.NONE, definitions: bool = True, *, every_bracket: bool = False
+) -> InlineView:
     """Read one block's inline ``content`` (its lines, without indentation, joined with ``\\n``).
 
     ``tag_filter``: whether the renderer applies GFM's tag filter (see
@@ -810,16 +828,26 @@ def inline_view(content: str, tag_filter: TagFilter = TagFilter.NONE, definition
         line_starts.append(newline + 1)
         newline = content.find("\n", newline + 1)
     literal_view = literal.view()
-    return InlineView(content, line_starts, literal_view, literal_view if one_view else linked.view(),
-                      scan.code, scan.hidden,
-                      scan.brackets.every_span() if every_bracket else scan.brackets.crossing_lines(),
-                      scan.gave_up, scan.unsure, scan.raw_html, scan.link_doubt, scan.backtick_doubt)
+    return InlineView(
+        content,
+        line_starts,
+        literal_view,
+        literal_view if one_view else linked.view(),
+        scan.code,
+        scan.hidden,
+        scan.brackets.every_span() if every_bracket else scan.brackets.crossing_lines(),
+        scan.gave_up,
+        scan.unsure,
+        scan.raw_html,
+        scan.link_doubt,
+        scan.backtick_doubt,
+    )
 
 
 def _escape(scan: _Scan, at: int) -> int:
     """2.4 Backslash escapes: an escaped ASCII punctuation character shows as itself; before a line
     ending the backslash is a hard line break (6.7), shown as nothing; otherwise it is text."""
-    after = scan.content[at + 1:at + 2]
+    after = scan.content[at + 1 : at + 2]
     if after and after in ASCII_PUNCTUATION:  # the character itself, copied: it joins the text after it
         scan.literal.copy(at + 1, at + 2)
         if scan.linked is not scan.literal:
@@ -847,7 +875,7 @@ def _code_span(scan: _Scan, at: int) -> int:
             scan.backtick_doubt = at
         return end
     scan.cmark_closes(at, length)  # no closer there either; but its search may change cmark-gfm's memo
-    scan.show(content[at:at + length], at)
+    scan.show(content[at : at + length], at)
     return at + length
 
 
@@ -932,7 +960,7 @@ def _close_bracket(scan: _Scan, at: int) -> int:
     scan.literal.copy(at, at + 1)
     if scan.open_brackets:
         scan.brackets.add(scan.open_brackets.pop(), at + 1)
-    after = content[at + 1:at + 2]
+    after = content[at + 1 : at + 2]
     if after == "(":
         end = _link_tail_end(scan, at + 1)
         if end < 0:
@@ -1001,7 +1029,7 @@ def _link_tail_end(scan: _Scan, i: int) -> int:
     k = m.end() if (m := _LINK_SPACE.match(content, end)) else end
     if content.startswith(")", k):
         return k + 1
-    title = _LINK_TITLES.get(content[k:k + 1])
+    title = _LINK_TITLES.get(content[k : k + 1])
     quoted = title.match(content, k) if title is not None and k > end else None
     if quoted is None:
         return -1
@@ -1011,7 +1039,7 @@ def _link_tail_end(scan: _Scan, i: int) -> int:
 
 def _bang(scan: _Scan, at: int) -> int:
     """6.4 A ``!`` before ``[`` marks an image and renders as nothing when linked; otherwise text."""
-    if scan.content[at + 1:at + 2] == "[":
+    if scan.content[at + 1 : at + 2] == "[":
         scan.literal.copy(at, at + 1)
     else:
         scan.literal.copy(at, at + 1)
@@ -1022,7 +1050,13 @@ def _bang(scan: _Scan, at: int) -> int:
 
 #: The handler of each character :data:`_SPECIAL` finds.
 _HANDLERS: Final[dict[str, Callable[[_Scan, int], int]]] = {
-    "\\": _escape, "`": _code_span, "<": _angle, "&": _entity, "[": _open_bracket, "]": _close_bracket, "!": _bang,
+    "\\": _escape,
+    "`": _code_span,
+    "<": _angle,
+    "&": _entity,
+    "[": _open_bracket,
+    "]": _close_bracket,
+    "!": _bang,
 }
 
 
@@ -1039,8 +1073,9 @@ _UNWRAPPED: Final = frozenset({"template", "listing"})
 #: content is text up to their end tag; with the tag filter off, a browser hides the content of
 #: these (15.3.1), shows ``<xmp>``'s and ``<plaintext>``'s as preformatted text (code) and
 #: ``<textarea>``'s in a text box (visible).
-RAW_TEXT_ELEMENTS: Final = frozenset({"script", "style", "xmp", "iframe", "noembed", "noframes", "noscript",
-                                      "title", "textarea", "plaintext"})
+RAW_TEXT_ELEMENTS: Final = frozenset(
+    {"script", "style", "xmp", "iframe", "noembed", "noframes", "noscript", "title", "textarea", "plaintext"}
+)
 _RAW_TEXT_HIDDEN: Final = frozenset({"script", "style", "iframe", "noembed", "noframes", "noscript", "title"})
 _RAW_TEXT_CODE: Final = frozenset({"xmp", "plaintext"})
 
@@ -1057,14 +1092,16 @@ def raw_text_end(content: str, name: str, start: int, indexes: Indexes) -> int:
         i = indexes.next("</", i)
         if i < 0:
             return len(content)
-        if content[i + 2:i + 2 + len(name)].lower() == name and (
-                content[i + 2 + len(name):i + 3 + len(name)] in ("\t", "\n", "\f", "\r", " ", "/", ">")):
+        if content[i + 2 : i + 2 + len(name)].lower() == name and (
+            content[i + 2 + len(name) : i + 3 + len(name)] in ("\t", "\n", "\f", "\r", " ", "/", ">")
+        ):
             return i
         i += 2
 
 
-def html_view(content: str, tag_filter: TagFilter = TagFilter.APPLIED, sanitized: bool = False
-              ) -> tuple[View, Spans, Spans, Spans]:
+def html_view(
+    content: str, tag_filter: TagFilter = TagFilter.APPLIED, sanitized: bool = False
+) -> tuple[View, Spans, Spans, Spans]:
     """Read an HTML block's ``content`` as a browser shows it: ``(visible text, code, hidden, unsure)``.
 
     Spans are :class:`Spans` of offsets into ``content``. Markup as a
@@ -1144,12 +1181,14 @@ def html_view(content: str, tag_filter: TagFilter = TagFilter.APPLIED, sanitized
                 stack.append((name, end))
             elif closing and stack and stack[-1][0] == name:
                 opened = stack.pop()[1]
-                (unsure if sanitized and name in _UNWRAPPED else
-                 hidden if name in _HIDDEN_ELEMENTS else code).append((opened, at))
+                (unsure if sanitized and name in _UNWRAPPED else hidden if name in _HIDDEN_ELEMENTS else code).append(
+                    (opened, at)
+                )
         copied = i = end
     for name, opened in stack:  # unclosed code or hidden elements run to the end
-        (unsure if sanitized and name in _UNWRAPPED else
-         hidden if name in _HIDDEN_ELEMENTS else code).append((opened, n))
+        (unsure if sanitized and name in _UNWRAPPED else hidden if name in _HIDDEN_ELEMENTS else code).append(
+            (opened, n)
+        )
     return visible.view(), Spans.of(code, n), Spans.of(hidden, n), Spans.of(unsure, n)
 
 
@@ -1172,7 +1211,7 @@ def visible_word(view: View, index: int) -> str | None:
         end += 1
     if end == limit and limit < len(text):
         return None
-    word = text[index:end + 1]
+    word = text[index : end + 1]
     if word.isascii():
         return word
     out = []

@@ -47,36 +47,180 @@ RUN_BREAKS: Final = frozenset(
 #: Letters (and a few marks) that look like an ASCII character without an NFKC mapping to it,
 #: mapped to that character: Cyrillic, Greek, Armenian, Cherokee and Latin-extended look-alikes of
 #: the letters and digits names and values are written with, and of ``_``, ``-``, ``.``, ``:``.
-CONFUSABLES: Final[Mapping[int, str]] = {ord(k): v for k, v in {
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "г": "r", "һ": "h", "і": "i", "ј": "j", "к": "k", "м": "m", "н": "h",
-    "о": "o", "п": "n", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "ԁ": "d", "ԛ": "q",
-    "ԝ": "w", "ӏ": "l", "ь": "b", "ү": "y", "ѵ": "v", "ɡ": "g", "ԍ": "g", "ԃ": "d",
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
-    "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "l",
-    "Ь": "b", "З": "3", "Ү": "Y", "Ԁ": "d",
-    # Greek
-    "α": "a", "β": "b", "γ": "y", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p",
-    "τ": "t", "υ": "u", "χ": "x", "ω": "w", "η": "n",
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-    # Armenian
-    "ա": "w", "հ": "h", "ո": "n", "ս": "u", "օ": "o", "ց": "g", "զ": "q", "ռ": "n", "Օ": "O",
-    "Ս": "U", "Լ": "L",
-    # Cherokee
-    "Ꭺ": "A", "Ᏼ": "B", "Ꮯ": "C", "Ꭼ": "E", "Ꮋ": "H", "Ꭻ": "J", "Ꮶ": "K", "Ꮮ": "L", "Ꮇ": "M",
-    "Ꮲ": "P", "Ꮪ": "S", "Ꭲ": "T", "Ꮃ": "W", "Ꭹ": "Y", "Ꮓ": "Z",
-    # Latin letters that are another letter's look-alike, not the letter with a mark
-    "ı": "i", "ȷ": "j", "ɑ": "a", "ɩ": "i", "ǀ": "l", "ƒ": "f", "ɾ": "r", "ʋ": "u", "ɛ": "e",
-    "ᴀ": "A", "ʙ": "B", "ᴄ": "c", "ᴅ": "D", "ᴇ": "E", "ɢ": "G", "ʜ": "H", "ɪ": "I", "ᴊ": "J",
-    "ᴋ": "K", "ʟ": "L", "ᴍ": "M", "ɴ": "N", "ᴏ": "o", "ᴘ": "P", "ʀ": "R", "ꜱ": "s", "ᴛ": "T",
-    "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
-    # digits
-    "٠": "0", "١": "1", "٢": "2", "٣": "3", "۰": "0", "۱": "1", "۲": "2", "ᒿ": "2", "Ꮞ": "4",
-    # punctuation inside names and values
-    "ˍ": "_", "‗": "_", "‐": "-", "‑": "-", "‒": "-", "–": "-", "−": "-", "⁃": "-", "˗": "-",
-    "꞉": ":", "ː": ":", "∶": ":", "׃": ":", "·": ".", "‧": ".", "・": ".", "ꓸ": ".",
-}.items()}
+CONFUSABLES: Final[Mapping[int, str]] = {
+    ord(k): v
+    for k, v in {
+        # Cyrillic
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "г": "r",
+        "һ": "h",
+        "і": "i",
+        "ј": "j",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "п": "n",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "ѕ": "s",
+        "ԁ": "d",
+        "ԛ": "q",
+        "ԝ": "w",
+        "ӏ": "l",
+        "ь": "b",
+        "ү": "y",
+        "ѵ": "v",
+        "ɡ": "g",
+        "ԍ": "g",
+        "ԃ": "d",
+        "А": "A",
+        "В": "B",
+        "Е": "E",
+        "К": "K",
+        "М": "M",
+        "Н": "H",
+        "О": "O",
+        "Р": "P",
+        "С": "C",
+        "Т": "T",
+        "У": "Y",
+        "Х": "X",
+        "Ѕ": "S",
+        "І": "I",
+        "Ј": "J",
+        "Ԛ": "Q",
+        "Ԝ": "W",
+        "Ӏ": "l",
+        "Ь": "b",
+        "З": "3",
+        "Ү": "Y",
+        "Ԁ": "d",
+        # Greek
+        "α": "a",
+        "β": "b",
+        "γ": "y",
+        "ε": "e",
+        "ι": "i",
+        "κ": "k",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "ω": "w",
+        "η": "n",
+        "Α": "A",
+        "Β": "B",
+        "Ε": "E",
+        "Ζ": "Z",
+        "Η": "H",
+        "Ι": "I",
+        "Κ": "K",
+        "Μ": "M",
+        "Ν": "N",
+        "Ο": "O",
+        "Ρ": "P",
+        "Τ": "T",
+        "Υ": "Y",
+        "Χ": "X",
+        # Armenian
+        "ա": "w",
+        "հ": "h",
+        "ո": "n",
+        "ս": "u",
+        "օ": "o",
+        "ց": "g",
+        "զ": "q",
+        "ռ": "n",
+        "Օ": "O",
+        "Ս": "U",
+        "Լ": "L",
+        # Cherokee
+        "Ꭺ": "A",
+        "Ᏼ": "B",
+        "Ꮯ": "C",
+        "Ꭼ": "E",
+        "Ꮋ": "H",
+        "Ꭻ": "J",
+        "Ꮶ": "K",
+        "Ꮮ": "L",
+        "Ꮇ": "M",
+        "Ꮲ": "P",
+        "Ꮪ": "S",
+        "Ꭲ": "T",
+        "Ꮃ": "W",
+        "Ꭹ": "Y",
+        "Ꮓ": "Z",
+        # Latin letters that are another letter's look-alike, not the letter with a mark
+        "ı": "i",
+        "ȷ": "j",
+        "ɑ": "a",
+        "ɩ": "i",
+        "ǀ": "l",
+        "ƒ": "f",
+        "ɾ": "r",
+        "ʋ": "u",
+        "ɛ": "e",
+        "ᴀ": "A",
+        "ʙ": "B",
+        "ᴄ": "c",
+        "ᴅ": "D",
+        "ᴇ": "E",
+        "ɢ": "G",
+        "ʜ": "H",
+        "ɪ": "I",
+        "ᴊ": "J",
+        "ᴋ": "K",
+        "ʟ": "L",
+        "ᴍ": "M",
+        "ɴ": "N",
+        "ᴏ": "o",
+        "ᴘ": "P",
+        "ʀ": "R",
+        "ꜱ": "s",
+        "ᴛ": "T",
+        "ᴜ": "u",
+        "ᴠ": "v",
+        "ᴡ": "w",
+        "ʏ": "y",
+        "ᴢ": "z",
+        # digits
+        "٠": "0",
+        "١": "1",
+        "٢": "2",
+        "٣": "3",
+        "۰": "0",
+        "۱": "1",
+        "۲": "2",
+        "ᒿ": "2",
+        "Ꮞ": "4",
+        # punctuation inside names and values
+        "ˍ": "_",
+        "‗": "_",
+        "‐": "-",
+        "‑": "-",
+        "‒": "-",
+        "–": "-",
+        "−": "-",
+        "⁃": "-",
+        "˗": "-",
+        "꞉": ":",
+        "ː": ":",
+        "∶": ":",
+        "׃": ":",
+        "·": ".",
+        "‧": ".",
+        "・": ".",
+        "ꓸ": ".",
+    }.items()
+}
 
 _NON_ASCII: Final = re.compile(r"[^\x00-\x7f]+")
 
@@ -84,8 +228,12 @@ _NON_ASCII: Final = re.compile(r"[^\x00-\x7f]+")
 def _is_accented_latin(ch: str) -> bool:
     """A Latin letter with a diacritic: its canonical decomposition is an ASCII letter and marks."""
     decomposed = unicodedata.normalize("NFD", ch)
-    return len(decomposed) > 1 and decomposed[0].isascii() and decomposed[0].isalpha() \
+    return (
+        len(decomposed) > 1
+        and decomposed[0].isascii()
+        and decomposed[0].isalpha()
         and all(unicodedata.category(mark).startswith("M") for mark in decomposed[1:])
+    )
 
 
 def skeleton(text: str) -> str:
@@ -99,8 +247,9 @@ def skeleton(text: str) -> str:
     return "".join("=" if not ch.isascii() and "EQUALS" in unicodedata.name(ch, "") else ch for ch in folded)
 
 
-def is_look_alike(run: str, needles: Sequence[str], equals_like: Mapping[str, bool] | None = None,
-                  folded: Sequence[str] = ()) -> bool:
+def is_look_alike(
+    run: str, needles: Sequence[str], equals_like: Mapping[str, bool] | None = None, folded: Sequence[str] = ()
+) -> bool:
     """Does ``run`` (text holding no whitespace, backtick or :data:`RUN_BREAKS` character) read as a
     form though it is not ASCII? See the module docstring. ``equals_like`` may cache, per character,
     whether its name says ``EQUALS`` (:class:`LookAlikes` passes one). ``folded``: lower-case needles

@@ -67,23 +67,54 @@ from typing import Final, NamedTuple
 from .blocks.scan import candidates_stretches, hinted_line_matches
 from .mkdocs_lines import MAX_ABBREVIATIONS, _abbreviated, _backtick_in_tags, _line_end, _Lines
 
-__all__ = ['MAX_CONTAINERS', 'MKDOCS_EXTENSIONS', 'MkDocsPage', 'Problem', 'scan']
+__all__ = ["MAX_CONTAINERS", "MKDOCS_EXTENSIONS", "MkDocsPage", "Problem", "scan"]
 
 #: The Markdown extensions this model follows (mkdocs-material's documented set); ``init`` lists
 #: the others a ``mkdocs.yml`` enables.
-MKDOCS_EXTENSIONS: Final = frozenset({
-    "abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "toc", "tables", "meta",
-    "markdown.extensions.abbr", "markdown.extensions.admonition", "markdown.extensions.attr_list",
-    "markdown.extensions.def_list", "markdown.extensions.footnotes", "markdown.extensions.md_in_html",
-    "markdown.extensions.toc", "markdown.extensions.tables", "markdown.extensions.meta",
-    "pymdownx.details", "pymdownx.superfences", "pymdownx.tabbed", "pymdownx.blocks.admonition",
-    "pymdownx.blocks.details", "pymdownx.blocks.tab", "pymdownx.blocks.html", "pymdownx.blocks.definition",
-    "pymdownx.snippets",
-    # inline-only extensions: they change no block and show no hidden text
-    "pymdownx.arithmatex", "pymdownx.betterem", "pymdownx.caret", "pymdownx.highlight", "pymdownx.inlinehilite",
-    "pymdownx.keys", "pymdownx.mark", "pymdownx.smartsymbols", "pymdownx.tasklist", "pymdownx.tilde",
-    "pymdownx.emoji", "pymdownx.critic",
-})
+MKDOCS_EXTENSIONS: Final = frozenset(
+    {
+        "abbr",
+        "admonition",
+        "attr_list",
+        "def_list",
+        "footnotes",
+        "md_in_html",
+        "toc",
+        "tables",
+        "meta",
+        "markdown.extensions.abbr",
+        "markdown.extensions.admonition",
+        "markdown.extensions.attr_list",
+        "markdown.extensions.def_list",
+        "markdown.extensions.footnotes",
+        "markdown.extensions.md_in_html",
+        "markdown.extensions.toc",
+        "markdown.extensions.tables",
+        "markdown.extensions.meta",
+        "pymdownx.details",
+        "pymdownx.superfences",
+        "pymdownx.tabbed",
+        "pymdownx.blocks.admonition",
+        "pymdownx.blocks.details",
+        "pymdownx.blocks.tab",
+        "pymdownx.blocks.html",
+        "pymdownx.blocks.definition",
+        "pymdownx.snippets",
+        # inline-only extensions: they change no block and show no hidden text
+        "pymdownx.arithmatex",
+        "pymdownx.betterem",
+        "pymdownx.caret",
+        "pymdownx.highlight",
+        "pymdownx.inlinehilite",
+        "pymdownx.keys",
+        "pymdownx.mark",
+        "pymdownx.smartsymbols",
+        "pymdownx.tasklist",
+        "pymdownx.tilde",
+        "pymdownx.emoji",
+        "pymdownx.critic",
+    }
+)
 #: Containers nested deeper than this are taken as one level (their bodies are still containers).
 MAX_CONTAINERS: Final = 64
 
@@ -95,24 +126,35 @@ _DEFINITION: Final = re.compile(r":[ \t]+\S", re.ASCII)
 _BLOCK_OPEN: Final = re.compile(r"(/{3,})[ \t]*([A-Za-z][A-Za-z0-9_-]*)", re.ASCII)
 _BLOCK_CLOSE: Final = re.compile(r"/{3,}[ \t]*\Z", re.ASCII)
 _MD_IN_HTML: Final = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)\b[^>]*?\smarkdown(?:[ \t]*=|[ \t>/]|\Z)", re.ASCII)
-_SNIPPET: Final = re.compile(r"[ \t]*(;*)-+8<-+(?:[ \t]+(?:\"(?:\\\"|[^\"])+?\"|'(?:\\'|[^'])+?')(?![ \t])|(?![ \t]))"
-                             r"[ \t]*\Z", re.ASCII)
-_LIST_OR_NOTE: Final = re.compile(r"(?:[*+-]|[0-9]{1,9}[.)])(?:[ \t]|\Z)|:[ \t]|\[\^[^\]]*\]:|(?:!!!|\?\?\?|===)",
-                                  re.ASCII)
+_SNIPPET: Final = re.compile(
+    r"[ \t]*(;*)-+8<-+(?:[ \t]+(?:\"(?:\\\"|[^\"])+?\"|'(?:\\'|[^'])+?')(?![ \t])|(?![ \t]))"
+    r"[ \t]*\Z",
+    re.ASCII,
+)
+_LIST_OR_NOTE: Final = re.compile(
+    r"(?:[*+-]|[0-9]{1,9}[.)])(?:[ \t]|\Z)|:[ \t]|\[\^[^\]]*\]:|(?:!!!|\?\?\?|===)", re.ASCII
+)
 
 #: The first line of a run of lines (no blank line between) after which Python-Markdown may continue a
 #: block quote, list item, container, fence or HTML lazily where CommonMark starts a paragraph.
-_LAZY_FROM: Final = re.compile(r"[ \t]{0,3}(?:>|(?:[*+-]|[0-9]+[.)])(?:[ \t]|\Z)|`{3,}|~{3,}|:[ \t]|\$\$|\\\[|\\begin\{)",
-                               re.ASCII)
+_LAZY_FROM: Final = re.compile(
+    r"[ \t]{0,3}(?:>|(?:[*+-]|[0-9]+[.)])(?:[ \t]|\Z)|`{3,}|~{3,}|:[ \t]|\$\$|\\\[|\\begin\{)", re.ASCII
+)
 #: An indented line: a run beginning with one continues the list item or quote above it (after a blank line).
 _INDENTED: Final = re.compile(r"(?: {4}| {0,3}\t)", re.ASCII)
 _ABBREVIATION: Final = re.compile(r"[ \t]{0,3}\*\[([^\]\r\n]+)\]:", re.ASCII)
-_LAZY_WHY: Final = ("MkDocs (Python-Markdown) may continue the block quote, list item, definition, fence or "
-                    "math block (arithmatex) begun on line {} over this line, where CommonMark reads a paragraph")
+_LAZY_WHY: Final = (
+    "MkDocs (Python-Markdown) may continue the block quote, list item, definition, fence or "
+    "math block (arithmatex) begun on line {} over this line, where CommonMark reads a paragraph"
+)
 
-_NAMES: Final = {"!!!": "an admonition", "???": "a collapsible details block (pymdownx.details)",
-                 "???+": "a collapsible details block (pymdownx.details)", "===": "a content tab (pymdownx.tabbed)",
-                 ":": "a definition list's definition (def_list)"}
+_NAMES: Final = {
+    "!!!": "an admonition",
+    "???": "a collapsible details block (pymdownx.details)",
+    "???+": "a collapsible details block (pymdownx.details)",
+    "===": "a content tab (pymdownx.tabbed)",
+    ":": "a definition list's definition (def_list)",
+}
 
 
 class Problem(NamedTuple):
@@ -131,8 +173,11 @@ class _Open(NamedTuple):
 
 
 #: A fence superfences opens: the run, then a language, options (``title="..."``) or an attribute list.
-_SUPERFENCE: Final = re.compile(r"(`{3,}|~{3,})[ \t]*(?:\{[^\r\n{}]*\}|[\w#.+-]*[ \t]*(?:[A-Za-z][A-Za-z0-9_]*"
-                                r"(?:=(?:\"[^\"]*\"|'[^']*'))?[ \t]*)*)\Z", re.ASCII)
+_SUPERFENCE: Final = re.compile(
+    r"(`{3,}|~{3,})[ \t]*(?:\{[^\r\n{}]*\}|[\w#.+-]*[ \t]*(?:[A-Za-z][A-Za-z0-9_]*"
+    r"(?:=(?:\"[^\"]*\"|'[^']*'))?[ \t]*)*)\Z",
+    re.ASCII,
+)
 _FENCE_ONLY: Final = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*\r?$", re.ASCII | re.MULTILINE)
 #: What a line of :data:`_FENCE_ONLY` (and of :data:`_BACKTICK_LINE`: the first) holds (the lines worth trying).
 _FENCE_RUNS: Final = ("```", "~~~")
@@ -168,32 +213,40 @@ class MkDocsPage:
         if at in self.code:
             return None
         if kind == "fenced_code":
-            return ("superfences closes a fence only with the opener's character and length, and reads no "
-                    "unclosed fence (nor, after one, the fences below it): MkDocs may show these lines as text")
+            return (
+                "superfences closes a fence only with the opener's character and length, and reads no "
+                "unclosed fence (nor, after one, the fences below it): MkDocs may show these lines as text"
+            )
         # indented code: its first line follows, across blank lines, a line of a list item, a definition,
         # a footnote, a container, or an indented line, which Python-Markdown may nest it in
         view = self.view
         end = self._line_start(first)
         html = self.first_html_line()
         if 0 <= html < first:
-            return ("MkDocs (Python-Markdown) keeps the raw HTML begun on line "
-                    f"{_line_number(view, html) + 1} open over blank lines up to its end tag, and shows these "
-                    "lines in it as text")
+            return (
+                "MkDocs (Python-Markdown) keeps the raw HTML begun on line "
+                f"{_line_number(view, html) + 1} open over blank lines up to its end tag, and shows these "
+                "lines in it as text"
+            )
         if end > 0:
-            above = view[self._line_start(end - 1):end]
+            above = view[self._line_start(end - 1) : end]
             if above.strip(" \t\r\n"):
                 # right below a line that is not blank (a closing fence, a heading, an HTML block's last
                 # line): Python-Markdown has no indented code there but a paragraph's lazy line; after a
                 # fence superfences stashes, the fence and this line show as one paragraph
-                return ("MkDocs (Python-Markdown) reads an indented line right below a line that is not blank "
-                        "(such as a closing fence) as text of a paragraph, not as code")
+                return (
+                    "MkDocs (Python-Markdown) reads an indented line right below a line that is not blank "
+                    "(such as a closing fence) as text of a paragraph, not as code"
+                )
         while end > 0:
             start = self._line_start(end - 1)
             text = view[start:end].rstrip("\r\n")
             if text.strip(" \t"):
                 if text[0] in " \t" or _LIST_OR_NOTE.match(text):
-                    return ("MkDocs (Python-Markdown) nests indented lines in the list item, definition or "
-                            "container above by four columns, and may show them as text")
+                    return (
+                        "MkDocs (Python-Markdown) nests indented lines in the list item, definition or "
+                        "container above by four columns, and may show them as text"
+                    )
                 return None
             end = start
         return None
@@ -215,10 +268,12 @@ class MkDocsPage:
         ``$...$`` before raw HTML, so ``[a <!-- ](x)`` or ``$`<!--$`` leave no comment open: hostile
         finding 2d, 2f)."""
         if kind == "html_block":
-            if "<!--" in self.view[max(0, at - 4096):at] and self._comment_closed_after(at):
+            if "<!--" in self.view[max(0, at - 4096) : at] and self._comment_closed_after(at):
                 return None  # a comment closed after it: Python-Markdown hides it too
-            return ("MkDocs (Python-Markdown) passes an HTML block through only when it starts with a whole tag "
-                    "or a comment closed later ('<!--' never closed is text); this text may show")
+            return (
+                "MkDocs (Python-Markdown) passes an HTML block through only when it starts with a whole tag "
+                "or a comment closed later ('<!--' never closed is text); this text may show"
+            )
         if kind in ("paragraph", "table"):
             view, i = self.view, at
             while i > 0 and view[i - 1] in " \t":
@@ -227,11 +282,13 @@ class MkDocsPage:
                 return None  # not the start of a line: no reading makes it a directive
             if not self._read_first(at):
                 return None  # nothing Python-Markdown reads before raw HTML: it hides the line too
-            return ("MkDocs (Python-Markdown) reads code spans, links and inline math ($...$) before raw HTML, "
-                    "which may then not hide this line as CommonMark does")
+            return (
+                "MkDocs (Python-Markdown) reads code spans, links and inline math ($...$) before raw HTML, "
+                "which may then not hide this line as CommonMark does"
+            )
         if kind != "link_definition":
             return None
-        before = self.view[self._line_start(at):at]
+        before = self.view[self._line_start(at) : at]
         if "]:" in before or '"' in before or "'" in before or "(" in before:
             return None
         return "MkDocs (Python-Markdown) reads a link definition's title only from its quote on; this line may show as text"
@@ -303,14 +360,19 @@ _PYMD_TAG: Final = re.compile(r"</?[A-Za-z][^<>@ \r\n]*(?: [^<>]*)?>", re.ASCII)
 #: which Python-Markdown reads before raw HTML.
 _COMMONMARK_TAG: Final = re.compile(
     r"<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*\s*/?>"
-    r"|</[A-Za-z][A-Za-z0-9-]*\s*>|<[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*>", re.ASCII)
-_LOOSE_TAG_WHY: Final = ("MkDocs (Python-Markdown) passes '{}' (line {}) to the browser as an HTML tag, which "
-                         "CommonMark shows as text; what it opens may stay open over the lines after it")
+    r"|</[A-Za-z][A-Za-z0-9-]*\s*>|<[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*>",
+    re.ASCII,
+)
+_LOOSE_TAG_WHY: Final = (
+    "MkDocs (Python-Markdown) passes '{}' (line {}) to the browser as an HTML tag, which "
+    "CommonMark shows as text; what it opens may stay open over the lines after it"
+)
 #: A line on which the end of an HTML block of kinds 1-5 (CommonMark 4.6: ``</script>``, ``</pre>``,
 #: ``</style>``, ``</textarea>``, ``-->``, ``?>``, ``]]>``) is followed by text: Python-Markdown reads that
 #: text as Markdown of its own (``</script>1. *bar*`` is a list item), so the lines after may continue it.
-_TEXT_AFTER_END: Final = re.compile(r"(?:</(?:pre|script|style|textarea)\s*>|-->|\?>|\]\]>)[ \t]*[^ \t\r\n]",
-                                    re.ASCII | re.IGNORECASE)
+_TEXT_AFTER_END: Final = re.compile(
+    r"(?:</(?:pre|script|style|textarea)\s*>|-->|\?>|\]\]>)[ \t]*[^ \t\r\n]", re.ASCII | re.IGNORECASE
+)
 
 
 def _loose_tag(view: str, last: int, fenced: Sequence[tuple[int, int]] = ()) -> tuple[int, str] | None:
@@ -417,7 +479,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
             fence_end = -1
             continue
         stripped = text.lstrip(" \t")
-        columns = _columns(text[:len(text) - len(stripped)])
+        columns = _columns(text[: len(text) - len(stripped)])
         blank = not stripped
         if blank:
             lazy_from = -1
@@ -458,7 +520,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
             continue
         opener = _SUPERFENCE.match(stripped)
         if opener is not None:
-            ends = closers.get((text[:len(text) - len(stripped)], opener.group(1)), [])
+            ends = closers.get((text[: len(text) - len(stripped)], opener.group(1)), [])
             later = bisect.bisect_right(ends, start)
             if later < len(ends):
                 fence_end = ends[later]
@@ -476,7 +538,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
             elif columns < 4 and _DEFINITION.match(stripped) and last_nonblank:
                 stack.append(_Open(_NAMES[":"], number, columns, "indent"))
                 # the definition's own line is its body
-                for at in candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, end)]:
+                for at in candidates[bisect.bisect_left(candidates, start) : bisect.bisect_left(candidates, end)]:
                     contained.setdefault(at, (_NAMES[":"], number))
             else:
                 block = _BLOCK_OPEN.match(stripped)
@@ -486,11 +548,19 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
                     element = _MD_IN_HTML.match(stripped)
                     if element is not None:
                         tag = re.escape(element.group(1))
-                        depth_of_tag = (len(re.findall(rf"<{tag}\b", stripped, re.IGNORECASE))
-                                        - len(re.findall(rf"</{tag}\s*>", stripped, re.IGNORECASE)))
+                        depth_of_tag = len(re.findall(rf"<{tag}\b", stripped, re.IGNORECASE)) - len(
+                            re.findall(rf"</{tag}\s*>", stripped, re.IGNORECASE)
+                        )
                         if depth_of_tag > 0:
-                            stack.append(_Open(f"an HTML element with the markdown attribute "
-                                               f"(<{element.group(1)} markdown>, md_in_html)", number, -1, tag))
+                            stack.append(
+                                _Open(
+                                    f"an HTML element with the markdown attribute "
+                                    f"(<{element.group(1)} markdown>, md_in_html)",
+                                    number,
+                                    -1,
+                                    tag,
+                                )
+                            )
         last_nonblank = True
     if abbreviations and on_line:
         _abbreviated(view, abbreviations, on_line, doubts)
@@ -509,7 +579,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         offset, tag = loose
         line = _line_number(view, offset)
         why = _LOOSE_TAG_WHY.format(tag[:40], line + 1)
-        for at in candidates[bisect.bisect_right(candidates, offset):]:
+        for at in candidates[bisect.bisect_right(candidates, offset) :]:
             if at not in contained and at not in code:
                 doubts.setdefault(at, (why, line))
     return MkDocsPage(contained, code, includes, view, doubts, fenced)
@@ -518,8 +588,10 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
 #: pymdownx.critic's marks, each opener with its closer: a preprocessor over the whole page (over lines and
 #: blank lines alike), before any block is read.
 _CRITIC: Final = (("{--", "--}"), ("{++", "++}"), ("{~~", "~~}"), ("{==", "==}"), ("{>>", "<<}"))
-_CRITIC_WHY: Final = ("pymdownx.critic's mark opened on line {} ({}) closes below: the line is struck out, "
-                      "inserted, highlighted or a comment (in the accept mode a deletion is not shown at all)")
+_CRITIC_WHY: Final = (
+    "pymdownx.critic's mark opened on line {} ({}) closes below: the line is struck out, "
+    "inserted, highlighted or a comment (in the accept mode a deletion is not shown at all)"
+)
 
 
 def _critic(view: str, candidates: Sequence[int], doubts: dict[int, tuple[str, int]]) -> None:
@@ -543,20 +615,31 @@ def _critic(view: str, candidates: Sequence[int], doubts: dict[int, tuple[str, i
 
 #: A line that begins with a run of three or more backticks (after any indentation).
 _BACKTICK_LINE: Final = re.compile(r"^[ \t]*```", re.ASCII | re.MULTILINE)
-_BACKTICK_WHY: Final = ("the backticks beginning line {} open no fence superfences closes, so Python-Markdown may pair "
-                        "them with other backticks of this paragraph into a code span over its lines")
+_BACKTICK_WHY: Final = (
+    "the backticks beginning line {} open no fence superfences closes, so Python-Markdown may pair "
+    "them with other backticks of this paragraph into a code span over its lines"
+)
 
 
-def _backtick_lines(view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]],
-                    contained: dict[int, tuple[str, int]], code: set[int], doubts: dict[int, tuple[str, int]]) -> None:
+def _backtick_lines(
+    view: str,
+    candidates: Sequence[int],
+    fenced: Sequence[tuple[int, int]],
+    contained: dict[int, tuple[str, int]],
+    code: set[int],
+    doubts: dict[int, tuple[str, int]],
+) -> None:
     """Note the candidates of a stretch of lines (between blank lines) holding a line that begins with
     three or more backticks and is no opening or closing line of a fence superfences closes
     (``fenced``): Python-Markdown reads such a line as paragraph text, and its backticks may make a
     code span with others over the lines between, hiding a directive CommonMark shows (issue 29:
     ``text⏎    ```⏎D⏎```````). Linear: the stretches and the backtick lines are walked side by side."""
     fence_lines = {start for start, _ in fenced} | {end for _, end in fenced}
-    lines = [m.start() for m in hinted_line_matches(_BACKTICK_LINE, _FENCE_RUNS[:1], view)
-             if view.rfind("\n", 0, m.start()) + 1 not in fence_lines]
+    lines = [
+        m.start()
+        for m in hinted_line_matches(_BACKTICK_LINE, _FENCE_RUNS[:1], view)
+        if view.rfind("\n", 0, m.start()) + 1 not in fence_lines
+    ]
     if not lines:
         return
     k = 0
@@ -565,7 +648,7 @@ def _backtick_lines(view: str, candidates: Sequence[int], fenced: Sequence[tuple
             k += 1
         if k < len(lines) and lines[k] < end:
             line = _line_number(view, lines[k])
-            for at in candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, end)]:
+            for at in candidates[bisect.bisect_left(candidates, start) : bisect.bisect_left(candidates, end)]:
                 if at not in contained and at not in code:
                     doubts.setdefault(at, (_BACKTICK_WHY.format(line + 1), line))
 
@@ -573,8 +656,10 @@ def _backtick_lines(view: str, candidates: Sequence[int], fenced: Sequence[tuple
 #: The start of an abbreviation definition (abbr: ``^[*]\[(?P<abbr>[^\\]*?)\][ ]?:[ ]*\n?[ ]*(?P<title>.*)$``).
 _ABBREVIATION_START: Final = re.compile(r"^[ \t]{0,3}\*\[", re.ASCII | re.MULTILINE)
 _ABBREVIATION_END: Final = re.compile(r"\] ?:[ \t]*", re.ASCII)
-_ABBREVIATION_WHY: Final = ("the abbreviation defined on line {} (abbr) takes this line as its word or its title "
-                            "(a title may be on the line after '*[word]:'), and MkDocs does not show it")
+_ABBREVIATION_WHY: Final = (
+    "the abbreviation defined on line {} (abbr) takes this line as its word or its title "
+    "(a title may be on the line after '*[word]:'), and MkDocs does not show it"
+)
 
 
 def _abbreviation_titles(view: str, candidates: Sequence[int], doubts: dict[int, tuple[str, int]]) -> None:
@@ -602,7 +687,7 @@ def _abbreviation_titles(view: str, candidates: Sequence[int], doubts: dict[int,
         if end == after.end():  # no title on the line: the next line is the title
             newline = view.find("\n", end)
             end = len(view) if newline < 0 else _line_end(view, newline + 1)
-        taken = candidates[bisect.bisect_left(candidates, begin):bisect.bisect_left(candidates, end)]
+        taken = candidates[bisect.bisect_left(candidates, begin) : bisect.bisect_left(candidates, end)]
         if taken:
             line = line_of(begin)
             for at in taken:
@@ -614,17 +699,19 @@ def _abbreviation_titles(view: str, candidates: Sequence[int], doubts: dict[int,
 _DEFINITION_LINE: Final = re.compile(r"^ {0,3}:[ \t]", re.ASCII | re.MULTILINE)
 #: A line of :data:`_DEFINITION_LINE` after the line ending above it (the lines worth trying).
 _DEFINITION_HINT: Final = re.compile(r"\n {0,3}:[ \t]", re.ASCII)
-_TERM_WHY: Final = ("the definition on line {} (def_list) makes this line a definition list's term (<dt>), not a "
-                    "paragraph's line")
+_TERM_WHY: Final = (
+    "the definition on line {} (def_list) makes this line a definition list's term (<dt>), not a paragraph's line"
+)
 
 
 def _blank(view: str, start: int) -> bool:
     end = view.find("\n", start)
-    return not view[start:len(view) if end < 0 else end].strip(" \t\r")
+    return not view[start : len(view) if end < 0 else end].strip(" \t\r")
 
 
-def _definition_terms(view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]],
-                      doubts: dict[int, tuple[str, int]]) -> None:
+def _definition_terms(
+    view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]], doubts: dict[int, tuple[str, int]]
+) -> None:
     """Note the candidates Python-Markdown takes as a definition list's terms (hostile finding 2b): the
     lines above a ``:   definition`` line in its stretch of lines, or, where the definition begins its
     stretch, the stretch above it across blank lines. Linear: each line is walked back over once (no
@@ -648,7 +735,7 @@ def _definition_terms(view: str, candidates: Sequence[int], fenced: Sequence[tup
                 start = above
         while start > covered and not _blank(view, _line_above(view, start)):
             start = _line_above(view, start)
-        terms = candidates[bisect.bisect_left(candidates, start):bisect.bisect_left(candidates, here)]
+        terms = candidates[bisect.bisect_left(candidates, start) : bisect.bisect_left(candidates, here)]
         if terms:
             line = line_of(here)
             for at in terms:

@@ -9,7 +9,7 @@ from typing import Final
 
 from .blocks.scan import candidates_stretches, first_in_a_candidates_paragraph
 
-__all__ = ['attribute_line', 'escaped_tag', 'open_at_reference']
+__all__ = ["attribute_line", "escaped_tag", "open_at_reference"]
 #: At most this many abbreviations are followed; a page with more has every candidate line in doubt.
 MAX_ABBREVIATIONS: Final = 256
 
@@ -24,20 +24,26 @@ class _Lines:
         if offset < self.offset:
             self.offset, self.line = 0, 0
         view = self.view
-        self.line += (view.count("\n", self.offset, offset) + view.count("\r", self.offset, offset)
-                      - view.count("\r\n", self.offset, offset))
+        self.line += (
+            view.count("\n", self.offset, offset)
+            + view.count("\r", self.offset, offset)
+            - view.count("\r\n", self.offset, offset)
+        )
         self.offset = offset
         return self.line
 
 
 #: A tag, comment or autolink (``<`` and a letter, ``/``, ``!`` or ``?``) holding a backtick before its ``>``.
 _BACKTICK_IN_TAG: Final = re.compile(r"<[A-Za-z/!?][^<>`]*`", re.ASCII)
-_BACKTICK_IN_TAG_WHY: Final = ("Python-Markdown reads code spans before autolinks and raw HTML: the backtick inside "
-                               "the '<...>' on line {} may open a code span over this line")
+_BACKTICK_IN_TAG_WHY: Final = (
+    "Python-Markdown reads code spans before autolinks and raw HTML: the backtick inside "
+    "the '<...>' on line {} may open a code span over this line"
+)
 
 
-def _backtick_in_tags(view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]],
-                      doubts: dict[int, tuple[str, int]]) -> None:
+def _backtick_in_tags(
+    view: str, candidates: Sequence[int], fenced: Sequence[tuple[int, int]], doubts: dict[int, tuple[str, int]]
+) -> None:
     """Note the candidates after a ``<...>`` holding a backtick, and before a later backtick, in their
     stretch of lines (hostile finding 2e): CommonMark reads the tag or autolink first and the backtick
     inside it is no code span;
@@ -50,7 +56,7 @@ def _backtick_in_tags(view: str, candidates: Sequence[int], fenced: Sequence[tup
             continue
         last = view.rfind("`", found.end(), end)  # a code span over a line needs a backtick after it
         line = line_of(found.start())
-        for at in candidates[bisect.bisect_right(candidates, found.start()):bisect.bisect_left(candidates, last)]:
+        for at in candidates[bisect.bisect_right(candidates, found.start()) : bisect.bisect_left(candidates, last)]:
             doubts.setdefault(at, (_BACKTICK_IN_TAG_WHY.format(line + 1), line))
 
 
@@ -63,8 +69,12 @@ def _line_end(view: str, at: int) -> int:
     return end
 
 
-def _abbreviated(view: str, abbreviations: list[tuple[str, int]], on_line: list[tuple[int, int, int]],
-                 doubts: dict[int, tuple[str, int]]) -> None:
+def _abbreviated(
+    view: str,
+    abbreviations: list[tuple[str, int]],
+    on_line: list[tuple[int, int, int]],
+    doubts: dict[int, tuple[str, int]],
+) -> None:
     """Note the candidates whose line holds a word an abbreviation (``*[word]: ...``) defines: the abbr
     extension wraps it in ``<abbr>``, so the line is no longer plain text."""
     if len(abbreviations) > MAX_ABBREVIATIONS:
@@ -77,8 +87,10 @@ def _abbreviated(view: str, abbreviations: list[tuple[str, int]], on_line: list[
         found = words.search(view, at, end)
         if found is not None:
             line = lines.get(found.group(), 0)
-            doubts.setdefault(at, (f"the abbreviation defined on line {line + 1} (abbr) marks up "
-                                   f"{found.group()!r} on this line", line))
+            doubts.setdefault(
+                at,
+                (f"the abbreviation defined on line {line + 1} (abbr) marks up {found.group()!r} on this line", line),
+            )
 
 
 #: attr_list's block form: a line of its own in braces sets the attributes of the paragraph above

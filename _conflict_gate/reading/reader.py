@@ -92,7 +92,6 @@ QUOTE_LIMIT: Final = 200
 MAX_HTML_LINES: Final = 10_000
 
 
-
 class Claim(NamedTuple):
     """One counted directive line: what it declares and exactly where.
 
@@ -163,9 +162,17 @@ class Reading(NamedTuple):
 _EMPTY: Final = Reading((), None, ())
 
 
-def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_id: str | None = None,
-                    path: str | None = None, fast: bool = True, encoded: bytes | None = None,
-                    renderer: Renderer = DEFAULT) -> Reading:
+def read_directives(
+    text: str,
+    grammar: Grammar,
+    *,
+    bom_bytes: int = 0,
+    source_id: str | None = None,
+    path: str | None = None,
+    fast: bool = True,
+    encoded: bytes | None = None,
+    renderer: Renderer = DEFAULT,
+) -> Reading:
     """Read the directives of one decoded source (BOM removed; ``bom_bytes`` is its length in bytes).
 
     ``source_id`` and ``path`` label errors; ``encoded`` may give ``text``
@@ -197,14 +204,30 @@ def read_directives(text: str, grammar: Grammar, *, bom_bytes: int = 0, source_i
     found = candidates_of(encoded, grammar, full=not fast)  # the same bytes for every reading: found once
     if renderer.members:
         shared: dict[PageRefusal, int] = {}  # a page refusal several members make, found once
-        return _combined(renderer, [_read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, member,
-                                          shared) for member in renderer.members], source_id, path)
+        return _combined(
+            renderer,
+            [
+                _read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, member, shared)
+                for member in renderer.members
+            ],
+            source_id,
+            path,
+        )
     return _read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, renderer, {})._replace(left_out=())
 
 
-def _read(text: str, encoded: bytes, found: tuple[list[int], frozenset[int]], grammar: Grammar,
-          bom_bytes: int, source_id: str | None, path: str | None, fast: bool, renderer: Renderer,
-          shared: dict[PageRefusal, int]) -> Reading:
+def _read(
+    text: str,
+    encoded: bytes,
+    found: tuple[list[int], frozenset[int]],
+    grammar: Grammar,
+    bom_bytes: int,
+    source_id: str | None,
+    path: str | None,
+    fast: bool,
+    renderer: Renderer,
+    shared: dict[PageRefusal, int],
+) -> Reading:
     """:func:`read_directives` by one reading (``renderer`` has no members), with the page's candidates
     and stated claims ``found`` (:func:`~_conflict_gate.reading.candidates.candidates_of`). ``shared``: the page
     refusals found on this page by the readings before (the same rule on the same page and candidates
@@ -214,21 +237,31 @@ def _read(text: str, encoded: bytes, found: tuple[list[int], frozenset[int]], gr
     if not candidates and (renderer.site is None or b"8<" not in encoded) and not every_page:
         return _EMPTY
     view = text if text.isascii() else encoded.decode("latin-1")
-    if not candidates and (renderer.site is None or b"8<" not in encoded) and not any(
-            shared.setdefault(rule, rule.find(view, candidates)) >= 0 for rule in every_page):
+    if (
+        not candidates
+        and (renderer.site is None or b"8<" not in encoded)
+        and not any(shared.setdefault(rule, rule.find(view, candidates)) >= 0 for rule in every_page)
+    ):
         return _EMPTY  # nothing on the page may show a directive its bytes do not spell
     findings = _Findings(view, encoded, grammar, source_id, path, renderer, stated)
     findings.fast = fast
     if len(candidates) > MAX_CANDIDATES:
-        findings.refuse("too_complex", candidates[MAX_CANDIDATES], f"more than {MAX_CANDIDATES} at "
-                        "signs that may start a directive; the gate does not read such a source")
+        findings.refuse(
+            "too_complex",
+            candidates[MAX_CANDIDATES],
+            f"more than {MAX_CANDIDATES} at signs that may start a directive; the gate does not read such a source",
+        )
         return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, candidates))
     bidi = _BIDI_FORMATTING.search(encoded)
     if bidi is not None:
         char = bidi.group().decode("utf-8")
-        findings.refuse("ambiguous_markup", bidi.start(), f"a bidirectional formatting character (U+{ord(char):04X}) "
-                        "here may reorder what a reader sees, on its line or any other (a reversed line can look "
-                        "like a directive that is not there); remove it")
+        findings.refuse(
+            "ambiguous_markup",
+            bidi.start(),
+            f"a bidirectional formatting character (U+{ord(char):04X}) "
+            "here may reorder what a reader sees, on its line or any other (a reversed line can look "
+            "like a directive that is not there); remove it",
+        )
         return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, candidates))
     every = candidates
     for rule in renderer.page_refusals:  # a construct that refuses the page wherever it is
@@ -253,19 +286,22 @@ def _read(text: str, encoded: bytes, found: tuple[list[int], frozenset[int]], gr
         if not candidates:
             return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, every))
     # Raw HTML is followed for what it leaves open; under MDX it is JSX, balanced or a build error.
-    markup, cut = _markup_lines(view, candidates[-1]) if "<" in view and renderer.page_reading is None \
-        else ([], None)
+    markup, cut = _markup_lines(view, candidates[-1]) if "<" in view and renderer.page_reading is None else ([], None)
     watch = sorted(set(candidates).union(markup)) if markup else candidates
     leaves = sorted(parse_blocks(view, watch, fast=fast, flavour=renderer.flavour), key=lambda leaf: leaf.lines[0][1])
     raw = RawHtml(renderer.tag_filter.readings) if markup else None
     for leaf in leaves:
-        inside = candidates[bisect.bisect_left(candidates, leaf.lines[0][1]):
-                            bisect.bisect_right(candidates, leaf.end)]
+        inside = candidates[
+            bisect.bisect_left(candidates, leaf.lines[0][1]) : bisect.bisect_right(candidates, leaf.end)
+        ]
         if raw is not None:
             raw.enter(leaf.containers)
             if cut is not None and leaf.lines[0][1] > cut:
-                raw.give_up(leaf.lines[0][0], f"more than {MAX_HTML_LINES} lines of raw HTML come before this "
-                                              "line; the gate does not follow what they leave open")
+                raw.give_up(
+                    leaf.lines[0][0],
+                    f"more than {MAX_HTML_LINES} lines of raw HTML come before this "
+                    "line; the gate does not follow what they leave open",
+                )
         if inside:
             findings.anchor(leaf)
             findings.leaf = leaf
@@ -285,18 +321,26 @@ def _site_findings(f: _Findings, page: MkDocsPage, candidates: list[int]) -> lis
     decides: those before the first problem (a later block cannot hold an earlier problem)."""
     f.site = page
     for offset, line in page.includes:
-        f.refuse("ambiguous_markup", offset, f"this line pulls content in from another file (pymdownx.snippets, "
-                 f"line {line + 1}); the gate cannot see what the site shows here, so it refuses the page")
+        f.refuse(
+            "ambiguous_markup",
+            offset,
+            f"this line pulls content in from another file (pymdownx.snippets, "
+            f"line {line + 1}); the gate cannot see what the site shows here, so it refuses the page",
+        )
         break
     for at, (name, line) in page.contained.items():
         if (_loosely_shaped(f, at) or at in f.stated) and (at in f.stated or not f.mention(at)):
-            f.refuse("misplaced_directive", at, f"directive-shaped text in {name} (starting line {line + 1}), "
-                     f"which the site renders as a container like a block quote; {_MOVE_OUT}")
+            f.refuse(
+                "misplaced_directive",
+                at,
+                f"directive-shaped text in {name} (starting line {line + 1}), "
+                f"which the site renders as a container like a block quote; {_MOVE_OUT}",
+            )
             break
     if not f.problems:
         return candidates
     first = min(offset for offset, _ in f.problems)
-    return candidates[:bisect.bisect_left(candidates, first)]
+    return candidates[: bisect.bisect_left(candidates, first)]
 
 
 def _combined(renderer: Renderer, readings: Sequence[Reading], source_id: str | None, path: str | None) -> Reading:
@@ -320,30 +364,56 @@ def _combined(renderer: Renderer, readings: Sequence[Reading], source_id: str | 
     return _judged(renderer, members, readings, source_id, path)._replace(left_out=())
 
 
-def _judged(renderer: Renderer, members: Sequence[Renderer], readings: Sequence[Reading], source_id: str | None,
-            path: str | None) -> Reading:
+def _judged(
+    renderer: Renderer,
+    members: Sequence[Renderer],
+    readings: Sequence[Reading],
+    source_id: str | None,
+    path: str | None,
+) -> Reading:
     """:func:`_combined` over the members it keeps (``members``, their ``readings``)."""
     names = [member.name for member in members]
     refused = [(index, reading) for index, reading in enumerate(readings) if reading.refusal is not None]
     if refused:
+
         def place(item: tuple[int, Reading]) -> tuple[int, int, bool, int]:
             index, reading = item
             assert reading.refusal is not None
-            return (reading.refusal.line or 0, reading.refusal.column or 0,
-                    reading.refusal.reason != "misplaced_directive", -index)
+            return (
+                reading.refusal.line or 0,
+                reading.refusal.column or 0,
+                reading.refusal.reason != "misplaced_directive",
+                -index,
+            )
+
         _index, chosen = min(refused, key=place)
         error = chosen.refusal
         assert error is not None
-        alike = [names[i] for i, reading in refused if reading.refusal is not None
-                 and (reading.refusal.reason, reading.refusal.line) == (error.reason, error.line)]
+        alike = [
+            names[i]
+            for i, reading in refused
+            if reading.refusal is not None
+            and (reading.refusal.reason, reading.refusal.line) == (error.reason, error.line)
+        ]
         if len(alike) == len(readings):
             return chosen
         choices = ", ".join(name for name in RENDERER_VALUES if name != renderer.name)
-        detail = (f"{error.detail} ({', '.join(alike)} reading{'s' if len(alike) > 1 else ''}: a {renderer.name} page "
-                  f"is judged by every renderer that builds it; set the manifest's \"renderer\" to the site's "
-                  f"({choices}) to judge it by that one alone)")
-        return chosen._replace(refusal=DirectiveError(error.reason, detail, quote=error.quote, source_id=error.source_id,
-                                                      path=error.path, line=error.line, column=error.column))
+        detail = (
+            f"{error.detail} ({', '.join(alike)} reading{'s' if len(alike) > 1 else ''}: a {renderer.name} page "
+            f"is judged by every renderer that builds it; set the manifest's \"renderer\" to the site's "
+            f"({choices}) to judge it by that one alone)"
+        )
+        return chosen._replace(
+            refusal=DirectiveError(
+                error.reason,
+                detail,
+                quote=error.quote,
+                source_id=error.source_id,
+                path=error.path,
+                line=error.line,
+                column=error.column,
+            )
+        )
     first = readings[0]
     if all(reading.claims == first.claims for reading in readings):
         return first
@@ -353,9 +423,15 @@ def _judged(renderer: Renderer, members: Sequence[Renderer], readings: Sequence[
         if len(showing) != len(readings):
             others = [name for name in names if name not in showing]
             error = DirectiveError(
-                "ambiguous_markup", f"the renderers a {renderer.name} page is judged against read this line "
+                "ambiguous_markup",
+                f"the renderers a {renderer.name} page is judged against read this line "
                 f"differently: {', '.join(showing)} show it as a directive, {', '.join(others)} do not; {_SHOULD}",
-                quote=claim.quote[:QUOTE_LIMIT], line=line, column=1, source_id=source_id, path=path)
+                quote=claim.quote[:QUOTE_LIMIT],
+                line=line,
+                column=1,
+                source_id=source_id,
+                path=path,
+            )
             return Reading((), error, first.near_misses, first.occurrences)
     raise AssertionError("readings differ, yet every claim is in every reading")  # pragma: no cover
 
@@ -395,8 +471,12 @@ def _page_regions(f: _Findings, page: MdxReading, candidates: list[int]) -> list
             if at not in f.stated and f.mention(at):
                 f.near_miss(at, "mention")
                 continue
-            f.refuse("misplaced_directive", at, f"directive-shaped text inside {inner.name} (line {inner.line}), "
-                                               f"which MDX renders as a container or an expression; {_MOVE_OUT}")
+            f.refuse(
+                "misplaced_directive",
+                at,
+                f"directive-shaped text inside {inner.name} (line {inner.line}), "
+                f"which MDX renders as a container or an expression; {_MOVE_OUT}",
+            )
             return []
     return rest
 
@@ -449,8 +529,16 @@ class _Findings:
     """What was found in one source, in byte offsets into its UTF-8 (``view`` is those bytes as
     Latin-1); :meth:`reading` turns them into lines, columns and code points, in line order."""
 
-    def __init__(self, view: str, encoded: bytes, grammar: Grammar, source_id: str | None,
-                 path: str | None, renderer: Renderer = DEFAULT, stated: frozenset[int] = frozenset()) -> None:
+    def __init__(
+        self,
+        view: str,
+        encoded: bytes,
+        grammar: Grammar,
+        source_id: str | None,
+        path: str | None,
+        renderer: Renderer = DEFAULT,
+        stated: frozenset[int] = frozenset(),
+    ) -> None:
         self.view = view
         self.encoded = encoded
         self.grammar = grammar
@@ -541,18 +629,34 @@ class _Findings:
 
     def refuse(self, reason: str, offset: int, detail: str) -> None:
         line, start, end = self.line_of(offset)
-        self.problems.append((offset, DirectiveError(
-            reason, detail, quote=self.decode(start, end)[:QUOTE_LIMIT], line=line,
-            column=self.column(offset, start), **self.where)))
+        self.problems.append(
+            (
+                offset,
+                DirectiveError(
+                    reason,
+                    detail,
+                    quote=self.decode(start, end)[:QUOTE_LIMIT],
+                    line=line,
+                    column=self.column(offset, start),
+                    **self.where,
+                ),
+            )
+        )
 
     def near_miss(self, offset: int, where: str) -> None:
         if self.site is not None and where != "mention" and self.leaf is not None:
             kind, first = self.leaf.kind, self.leaf.lines[0][1]
-            why = (self.site.code_doubt(offset, first, kind) if kind in ("fenced_code", "indented_code")
-                   else self.site.hidden_doubt(offset, kind) if where == "hidden" else None)
+            why = (
+                self.site.code_doubt(offset, first, kind)
+                if kind in ("fenced_code", "indented_code")
+                else self.site.hidden_doubt(offset, kind)
+                if where == "hidden"
+                else None
+            )
             if why is not None:
-                self.refuse("ambiguous_markup", offset, f"the gate cannot be sure how a reader sees this line: "
-                            f"{why}; {_SHOULD}")
+                self.refuse(
+                    "ambiguous_markup", offset, f"the gate cannot be sure how a reader sees this line: {why}; {_SHOULD}"
+                )
                 return
         if len(self.near_misses) < MAX_NEAR_MISSES:
             self.near_misses.append((offset, where))
@@ -585,15 +689,24 @@ class _Findings:
         renderer's site model doubts the line (``MkDocsPage.doubts``), it is in doubt instead."""
         doubt = None if self.site is None else self.site.doubts.get(start)
         if doubt is None and self.site is not None and start in self.site.code:
-            doubt = ("MkDocs shows this line in a fence superfences reads (it closes fences only at the "
-                     "opener's indentation and run)", self.line_of(start)[0] - 1)
+            doubt = (
+                "MkDocs shows this line in a fence superfences reads (it closes fences only at the "
+                "opener's indentation and run)",
+                self.line_of(start)[0] - 1,
+            )
         if doubt is None and self.site is not None and self.leaf is not None and self._tag_open(start):
-            doubt = ("MkDocs (Python-Markdown) takes a tag begun on an earlier line of this paragraph to run "
-                     "over this line, and hides it", self.leaf.lines[0][0])
+            doubt = (
+                "MkDocs (Python-Markdown) takes a tag begun on an earlier line of this paragraph to run "
+                "over this line, and hides it",
+                self.leaf.lines[0][0],
+            )
         if doubt is not None:
             why, cause = doubt
-            self.refuse("ambiguous_markup", start, f"the gate cannot be sure how a reader sees this line: {why} "
-                        f"(line {cause + 1}); {_SHOULD}")
+            self.refuse(
+                "ambiguous_markup",
+                start,
+                f"the gate cannot be sure how a reader sees this line: {why} (line {cause + 1}); {_SHOULD}",
+            )
             return
         line, _, _ = self.line_of(start)
         try:
@@ -612,18 +725,41 @@ class _Findings:
             quote = sys.intern(self.decode(start, end))  # pages repeat the same lines (see the occurrences)
             first = declared.get((operation, key))
             if first is not None:
-                problems.append((start, DirectiveError(
-                    "duplicate_directive", f"{operation} {key} is already declared on line {first}",
-                    quote=quote[:QUOTE_LIMIT], line=line, column=1, **self.where)))
+                problems.append(
+                    (
+                        start,
+                        DirectiveError(
+                            "duplicate_directive",
+                            f"{operation} {key} is already declared on line {first}",
+                            quote=quote[:QUOTE_LIMIT],
+                            line=line,
+                            column=1,
+                            **self.where,
+                        ),
+                    )
+                )
                 break
             declared[(operation, key)] = line
             start_point = points(start)
-            claims.append(Claim(operation, key, value, line, start_point, start_point + len(quote),
-                                start + bom_bytes, end + bom_bytes, quote))
+            claims.append(
+                Claim(
+                    operation,
+                    key,
+                    value,
+                    line,
+                    start_point,
+                    start_point + len(quote),
+                    start + bom_bytes,
+                    end + bom_bytes,
+                    quote,
+                )
+            )
         near = []
         for offset, where in self.near_misses:
             line, start, end = self.line_of(offset)
-            near.append(NearMiss(line, self.column(offset, start), where, sys.intern(self.decode(start, end)[:QUOTE_LIMIT])))
+            near.append(
+                NearMiss(line, self.column(offset, start), where, sys.intern(self.decode(start, end)[:QUOTE_LIMIT]))
+            )
         if problems:
             return Reading((), min(problems, key=lambda p: p[0])[1], tuple(near))
         return Reading(tuple(claims), None, tuple(near))
@@ -642,7 +778,7 @@ class _CodePoints:
             return offset
         if offset < self.at:
             self.at = self.points = 0
-        piece = self.encoded[self.at:offset]
+        piece = self.encoded[self.at : offset]
         self.points += len(piece) if piece.isascii() else len(piece.decode("utf-8", "surrogatepass"))
         self.at = offset
         return self.points
@@ -659,14 +795,17 @@ _PLACES: Final = {
     "table": "in a table",
     "html_block": "in an HTML block, where a reader sees it as text",
 }
-_SHOULD: Final = ("a directive counts only as a line of its own in a top-level paragraph; "
-                  "put examples in backticks or a code block")
+_SHOULD: Final = (
+    "a directive counts only as a line of its own in a top-level paragraph; put examples in backticks or a code block"
+)
 
 
 #: What to do with directive-shaped text in a container the message has just named (an admonition, a tab,
 #: a JSX element ...), in the terms of the reading that refused it.
-_MOVE_OUT: Final = ("move the directive out of it, to a line of its own in a top-level paragraph (unindented, "
-                    "a blank line above and below), or put an example in backticks or a code block")
+_MOVE_OUT: Final = (
+    "move the directive out of it, to a line of its own in a top-level paragraph (unindented, "
+    "a blank line above and below), or put an example in backticks or a code block"
+)
 
 
 #: The renderer's element around a block's text, for the raw HTML in it (html_tree.RawHtml.begin).
@@ -684,17 +823,18 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
     # Readers differ on this block: where any reading may show directive-shaped text, refuse.
     # A link definition's doubt is how markdown-it splits definitions, and every reader hides
     # them; unless GitHub reads it as a footnote, which it shows.
-    if doubt is not None and (kind != "link_definition" or doubt[1] == FOOTNOTE_DOUBT
-                              or doubt is not leaf.doubt):
+    if doubt is not None and (kind != "link_definition" or doubt[1] == FOOTNOTE_DOUBT or doubt is not leaf.doubt):
         line, why = doubt
         for at in inside:
             if _loosely_shaped(f, at) or at in f.stated:
                 if at not in f.stated and f.mention(at):
                     f.near_miss(at, "mention")
                     continue
-                f.refuse("ambiguous_markup", at,
-                         f"the gate cannot be sure how a reader sees this line: {why} (line {line + 1}); "
-                         f"{_SHOULD}")
+                f.refuse(
+                    "ambiguous_markup",
+                    at,
+                    f"the gate cannot be sure how a reader sees this line: {why} (line {line + 1}); {_SHOULD}",
+                )
                 return
         if kind not in ("fenced_code", "indented_code"):
             _follow_html(f, leaf, raw, None)
@@ -708,15 +848,25 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
                 f.near_miss(at, where)
         return
     if leaf.gave_up is not None:
-        f.refuse("too_complex", inside[0], f"this block runs past line {leaf.gave_up + 1}, longer "
-                 f"than the {MAX_LEAF_LINES} lines the gate reads")
+        f.refuse(
+            "too_complex",
+            inside[0],
+            f"this block runs past line {leaf.gave_up + 1}, longer than the {MAX_LEAF_LINES} lines the gate reads",
+        )
         return
     if leaf.lines[-1][2] - leaf.lines[0][1] > MAX_BLOCK_BYTES:
-        f.refuse("too_complex", inside[0], f"this block is larger than the {MAX_BLOCK_BYTES} bytes "
-                 "whose inline markup the gate reads")
+        f.refuse(
+            "too_complex",
+            inside[0],
+            f"this block is larger than the {MAX_BLOCK_BYTES} bytes whose inline markup the gate reads",
+        )
         return
-    if kind == "paragraph" and not leaf.containers and opened is None and (
-            _plain_directive_lines(f, leaf) or (f.fast and _quiet_paragraph(f, leaf, inside))):
+    if (
+        kind == "paragraph"
+        and not leaf.containers
+        and opened is None
+        and (_plain_directive_lines(f, leaf) or (f.fast and _quiet_paragraph(f, leaf, inside)))
+    ):
         if raw is not None:  # no raw HTML in it, but its <p> and </p> close what may be open
             raw.begin(BLOCK, leaf.lines[0][0], "", Spans(), lambda offset: 0)
             raw.end()
@@ -740,8 +890,12 @@ def _read_leaf(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | N
 
 
 #: Leaf kinds whose text is context: code, or hidden from a reader.
-_CONTEXT_KINDS: Final = {"fenced_code": "code", "indented_code": "code", "link_definition": "hidden",
-                         MYST_COMMENT: "hidden"}
+_CONTEXT_KINDS: Final = {
+    "fenced_code": "code",
+    "indented_code": "code",
+    "link_definition": "hidden",
+    MYST_COMMENT: "hidden",
+}
 #: Leaf kinds a flavour adds whose whole text a reader sees, not read as Markdown (a MyST directive's
 #: body may be reStructuredText, HTML or LaTeX): what they are called in a refusal.
 _SHOWN_WHOLE: Final = {MYST_DIRECTIVE: "the MyST directive", MYST_MATH: "the math block"}
@@ -753,14 +907,17 @@ def _shown_whole(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml |
     mention is a near-miss. Raw HTML in it is not followed: the blocks after it are in doubt."""
     _, start, end = leaf.lines[0]
     opener = f.decode(start, end).strip()
-    place = (f"in the body of {_SHOWN_WHOLE[leaf.kind]} {opener[:40]!r} (line {leaf.lines[0][0] + 1}), "
-             "a container like a block quote")
+    place = (
+        f"in the body of {_SHOWN_WHOLE[leaf.kind]} {opener[:40]!r} (line {leaf.lines[0][0] + 1}), "
+        "a container like a block quote"
+    )
     if not _refuse_misplaced(f, inside, _loosely_shaped, place):
         _give_up_on_markup(f, leaf, raw)
 
 
-def _refuse_misplaced(f: _Findings, inside: Sequence[int], shaped: Callable[[_Findings, int], bool],
-                      where: str) -> bool:
+def _refuse_misplaced(
+    f: _Findings, inside: Sequence[int], shaped: Callable[[_Findings, int], bool], where: str
+) -> bool:
     """Refuse the source at the first candidate of ``inside`` that ``shaped`` finds directive-shaped or
     that states a claim (``misplaced_directive``, ``where`` it is); a mention before it is a near-miss.
     True when it refused."""
@@ -777,8 +934,10 @@ def _refuse_misplaced(f: _Findings, inside: Sequence[int], shaped: Callable[[_Fi
 def _give_up_on_markup(f: _Findings, leaf: Leaf, raw: RawHtml | None) -> None:
     """Raw HTML in a block the gate does not read as HTML: what it leaves open is not followed."""
     if raw is not None and _MARKUP_START.search(f.view, leaf.lines[0][1], leaf.end + 1):
-        raw.give_up(leaf.lines[0][0], f"this block (line {leaf.lines[0][0] + 1}) passes raw HTML through that the "
-                                      "gate does not follow")
+        raw.give_up(
+            leaf.lines[0][0],
+            f"this block (line {leaf.lines[0][0] + 1}) passes raw HTML through that the gate does not follow",
+        )
 
 
 def _begin_html(f: _Findings, leaf: Leaf, raw: RawHtml, content: _Content) -> None:
@@ -807,8 +966,11 @@ def _follow_html(f: _Findings, leaf: Leaf, raw: RawHtml | None, content: _Conten
     if leaf.kind == "front_matter" and NO_FRONT_MATTER not in f.renderer.flavour.variants_by_name:
         return
     if leaf.gave_up is not None or leaf.lines[-1][2] - leaf.lines[0][1] > MAX_BLOCK_BYTES:
-        raw.give_up(leaf.lines[0][0], "the gate does not read this block's raw HTML whole (it is longer than "
-                                      "it reads) and cannot tell what it leaves open")
+        raw.give_up(
+            leaf.lines[0][0],
+            "the gate does not read this block's raw HTML whole (it is longer than "
+            "it reads) and cannot tell what it leaves open",
+        )
         return
     if content is None:
         if leaf.kind in ("html_block", "front_matter"):  # its whole text is raw HTML: no view needed
@@ -872,8 +1034,11 @@ def _quiet_paragraph(f: _Findings, leaf: Leaf, inside: Sequence[int]) -> bool:
     for _, start, end in leaf.lines:
         if start in wanted:
             trimmed = _trim(view, start, end)
-            if view[start] != "@" or (start and view[start - 1] not in "\n\r") \
-                    or not pattern.fullmatch(view, start, trimmed):
+            if (
+                view[start] != "@"
+                or (start and view[start - 1] not in "\n\r")
+                or not pattern.fullmatch(view, start, trimmed)
+            ):
                 if not _inert_candidate(f, start):
                     return False
                 wanted.discard(start)
@@ -951,8 +1116,9 @@ class _Content:
     ``\n``; offsets into it convert to byte offsets and back line by line.
     """
 
-    def __init__(self, f: _Findings, lines: Sequence[tuple[int, int, int]], html: bool = False,
-                 views: bool = True) -> None:
+    def __init__(
+        self, f: _Findings, lines: Sequence[tuple[int, int, int]], html: bool = False, views: bool = True
+    ) -> None:
         self.lines = lines
         self.byte_starts = [start for _, start, _ in lines]
         self._last = (-1, 0, 0)  # (line index, byte offset, content offset) last asked
@@ -980,8 +1146,7 @@ class _Content:
             self.code = self.hidden = self.unsure = Spans()
             self.literal = self.linked = View("", (), (), ())
         elif html:
-            visible, self.code, self.hidden, self.unsure = html_view(self.text, renderer.tag_filter,
-                                                                     renderer.sanitized)
+            visible, self.code, self.hidden, self.unsure = html_view(self.text, renderer.tag_filter, renderer.sanitized)
             self.literal = self.linked = visible
         else:
             self.inline = inline_view(self.text, renderer.tag_filter, f.definitions)
@@ -1036,8 +1201,7 @@ class _Content:
         return not equals and last_operation < index
 
 
-def _refuse_shaped(f: _Findings, at: int, reason: str, detail: str, block: _Content | None = None,
-                   c: int = -1) -> bool:
+def _refuse_shaped(f: _Findings, at: int, reason: str, detail: str, block: _Content | None = None, c: int = -1) -> bool:
     """Refuse at a namespace-shaped candidate, unless it is a mention (then a near-miss), judged on the
     line as ``block`` shows it if given (at content offset ``c``). True when refused."""
     if at not in f.stated and (block.mention(at, c) if block is not None else f.mention(at)):
@@ -1047,8 +1211,7 @@ def _refuse_shaped(f: _Findings, at: int, reason: str, detail: str, block: _Cont
     return True
 
 
-def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str | None,
-              raw: RawHtml | None) -> bool:
+def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str | None, raw: RawHtml | None) -> bool:
     """Decide each candidate: near-miss (code, hidden, mention), directive, malformed, misplaced or ambiguous.
 
     ``raw``, for a paragraph, heading or table, says what raw HTML before a
@@ -1064,26 +1227,44 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
         opened = raw.at(c) if raw is not None else None
         if 0 <= block.link_doubt <= c:
             if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
-                    f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this text: a link's "
-                    f"destination, title or label on line {block.line_of(block.link_doubt) + 1} holds a backtick "
-                    "or a '<' that is part of the link if the link forms (CommonMark reads the link first), and "
-                    "otherwise starts a code span or raw HTML that runs on past it; write it as %60 or %3C in a "
-                    "destination, as &#96; or &lt; in a title", block, c):
+                f,
+                at,
+                "ambiguous_markup",
+                "the gate cannot be sure how a reader sees this text: a link's "
+                f"destination, title or label on line {block.line_of(block.link_doubt) + 1} holds a backtick "
+                "or a '<' that is part of the link if the link forms (CommonMark reads the link first), and "
+                "otherwise starts a code span or raw HTML that runs on past it; write it as %60 or %3C in a "
+                "destination, as &#96; or &lt; in a title",
+                block,
+                c,
+            ):
                 return True
             continue
         if 0 <= block.backtick_doubt <= c:
             if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
-                    f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this text: GitHub's "
-                    f"cmark-gfm leaves the backticks on line {block.line_of(block.backtick_doubt) + 1} unpaired "
-                    "after a run no backticks close (its memo of runs), where CommonMark pairs them into a code "
-                    "span; close or escape the unpaired run", block, c):
+                f,
+                at,
+                "ambiguous_markup",
+                "the gate cannot be sure how a reader sees this text: GitHub's "
+                f"cmark-gfm leaves the backticks on line {block.line_of(block.backtick_doubt) + 1} unpaired "
+                "after a run no backticks close (its memo of runs), where CommonMark pairs them into a code "
+                "span; close or escape the unpaired run",
+                block,
+                c,
+            ):
                 return True
             continue
         if block.unsure and block.unsure.contains(c):
             if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
-                    f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this text: "
-                    "a browser ends this raw HTML elsewhere than CommonMark does, or the site may or may not "
-                    "show it as text (GFM's tag filter, a sanitizer)", block, c):
+                f,
+                at,
+                "ambiguous_markup",
+                "the gate cannot be sure how a reader sees this text: "
+                "a browser ends this raw HTML elsewhere than CommonMark does, or the site may or may not "
+                "show it as text (GFM's tag filter, a sanitizer)",
+                block,
+                c,
+            ):
                 return True
             continue
         if opened is not None and opened.kind == TEXT:
@@ -1092,8 +1273,14 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
             continue
         if f.renderer.code_spans_shown and block.code.contains(c) and _after_role(block, c):
             if (_loosely_shaped(f, at) or stated) and _refuse_shaped(
-                    f, at, "misplaced_directive", "directive-shaped text in a role's content, which MyST shows as "
-                    f"text (a role such as {{sub}} or {{abbr}} renders its text, not code); {_SHOULD}", block, c):
+                f,
+                at,
+                "misplaced_directive",
+                "directive-shaped text in a role's content, which MyST shows as "
+                f"text (a role such as {{sub}} or {{abbr}} renders its text, not code); {_SHOULD}",
+                block,
+                c,
+            ):
                 return True
             continue
         if block.code.contains(c) or block.hidden.contains(c):
@@ -1102,21 +1289,35 @@ def _classify(f: _Findings, inside: Sequence[int], block: _Content, place: str |
             continue
         literal_index = block.literal.view_index(c)
         shaped_literal = _shaped(f, block.literal, literal_index)
-        shaped_linked = _shaped(f, block.linked, block.linked.view_index(c)) \
-            if block.linked is not block.literal else shaped_literal
+        shaped_linked = (
+            _shaped(f, block.linked, block.linked.view_index(c))
+            if block.linked is not block.literal
+            else shaped_literal
+        )
         if shaped_literal is None or shaped_linked is None:
-            f.refuse("too_complex", at, f"more than {_WORD_LIMIT} characters follow this at sign "
-                     "without a space; the gate does not read them")
+            f.refuse(
+                "too_complex",
+                at,
+                f"more than {_WORD_LIMIT} characters follow this at sign without a space; the gate does not read them",
+            )
             return True
         if not (shaped_literal or shaped_linked):
-            if stated and (_at_sign_shown(block.literal, literal_index)
-                           or _at_sign_shown(block.linked, block.linked.view_index(c))):
+            if stated and (
+                _at_sign_shown(block.literal, literal_index) or _at_sign_shown(block.linked, block.linked.view_index(c))
+            ):
                 f.refuse("malformed_directive", at, _stated_hint(f, at))
                 return True
             continue
         if shaped_literal != shaped_linked:
-            if _refuse_shaped(f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this text: "
-                              "a link's brackets, destination or title may hide or show part of it", block, c):
+            if _refuse_shaped(
+                f,
+                at,
+                "ambiguous_markup",
+                "the gate cannot be sure how a reader sees this text: "
+                "a link's brackets, destination or title may hide or show part of it",
+                block,
+                c,
+            ):
                 return True
             continue
         if opened is not None:
@@ -1149,21 +1350,29 @@ def _after_role(block: _Content, c: int) -> bool:
 
 def _at_sign_shown(view: View, index: int) -> bool:
     """Does the view show an at sign (``@``, or a look-alike NFKC makes one) at ``index``?"""
-    return index >= 0 and unicodedata.normalize("NFKC", view.text[index:index + 1]) == "@"
+    return index >= 0 and unicodedata.normalize("NFKC", view.text[index : index + 1]) == "@"
 
 
 def _refuse_opened(f: _Findings, at: int, opened: Opened, block: _Content, c: int) -> bool:
-    return _refuse_shaped(f, at, "ambiguous_markup", f"the gate cannot be sure how a reader sees this line: "
-                          f"{opened.why} (line {opened.line + 1}); {_SHOULD}", block, c)
+    return _refuse_shaped(
+        f,
+        at,
+        "ambiguous_markup",
+        f"the gate cannot be sure how a reader sees this line: {opened.why} (line {opened.line + 1}); {_SHOULD}",
+        block,
+        c,
+    )
 
 
 def _stated_hint(f: _Findings, at: int) -> str:
     """Why a claim stated under another at-word refuses the source."""
     word, _ = _rest_of_line(f, at, 4 * 64)
     word = word.split(None, 1)[0] if word.split() else word
-    return (f"a reader reads a claim stated under {word[:64]!r} here, but the grammar's namespace is "
-            f"{f.grammar.namespace!r}: write the directive as {f.grammar.form!r}, or put the example in "
-            "backticks or a code block")
+    return (
+        f"a reader reads a claim stated under {word[:64]!r} here, but the grammar's namespace is "
+        f"{f.grammar.namespace!r}: write the directive as {f.grammar.form!r}, or put the example in "
+        "backticks or a code block"
+    )
 
 
 def _top_level_line(f: _Findings, at: int, c: int, index: int, block: _Content) -> bool:
@@ -1176,27 +1385,41 @@ def _top_level_line(f: _Findings, at: int, c: int, index: int, block: _Content) 
     while i >= 0 and text[i] != "\n" and (text[i].isspace() or invisible(text[i])):
         i -= 1
     if i >= 0 and text[i] != "\n":
-        return _refuse_shaped(f, at, "misplaced_directive",
-                              f"directive-shaped text after other text on its line; {_SHOULD}", block, c)
+        return _refuse_shaped(
+            f, at, "misplaced_directive", f"directive-shaped text after other text on its line; {_SHOULD}", block, c
+        )
     line_start, line_end = block.line_span(c)
     if block.brackets.overlaps(line_start, line_end):
-        return _refuse_shaped(f, at, "misplaced_directive", "directive-shaped text inside a link or brackets "
-                              f"that span lines; {_SHOULD}", block, c)
+        return _refuse_shaped(
+            f,
+            at,
+            "misplaced_directive",
+            f"directive-shaped text inside a link or brackets that span lines; {_SHOULD}",
+            block,
+            c,
+        )
     if block.mention(at, c):
         f.near_miss(at, "mention")
         return False
     content = block.text
     if "~" in content and "~" in content[:line_start] and "~" in content[line_end:]:
         # GFM 6.5: a strikethrough opened above may close below, and its text is struck out
-        return _refuse_shaped(f, at, "ambiguous_markup", "the gate cannot be sure how a reader sees this line: "
-                              "a '~' above and one below in its paragraph may strike it out (GFM strikethrough); "
-                              f"{_SHOULD}", block, c)
+        return _refuse_shaped(
+            f,
+            at,
+            "ambiguous_markup",
+            "the gate cannot be sure how a reader sees this line: "
+            "a '~' above and one below in its paragraph may strike it out (GFM strikethrough); "
+            f"{_SHOULD}",
+            block,
+            c,
+        )
     _, raw_start, raw_end = f.line_of(at)
     if at == raw_start and f.view[at] == "@":
         f.directive(raw_start, _trim(f.view, raw_start, raw_end))
         return bool(f.problems)
     prefix = f.decode(raw_start, at)
-    at_sign = f.encoded[at:min(at + 4, raw_end)].decode("utf-8", "ignore")[:1] or "@"
+    at_sign = f.encoded[at : min(at + 4, raw_end)].decode("utf-8", "ignore")[:1] or "@"
     f.refuse("malformed_directive", at, _malformed_hint(prefix, at_sign))
     return True
 

@@ -167,10 +167,12 @@ class Renderer:
 #: (``{hidden}``); Vue (VitePress) renders an element's text from ``v-text``/``v-html``, and shows or
 #: hides it by ``v-if``/``v-show``/``v-else``/``v-for`` or a bound (``:name``) attribute.
 _SITE_INCLUDE: Final = re.compile(r"<!--[ \t]*@include:|\{%-?[ \t]*include(?:_relative)?[ \t]", re.ASCII)
-_TRAILING_ATTRIBUTES: Final = re.compile(r"^(?![ \t>]*(?:`{3,}|~{3,}))[^\r\n]*\{[^\r\n{}]*\}[ \t]*\r?$",
-                                         re.ASCII | re.MULTILINE)
+_TRAILING_ATTRIBUTES: Final = re.compile(
+    r"^(?![ \t>]*(?:`{3,}|~{3,}))[^\r\n]*\{[^\r\n{}]*\}[ \t]*\r?$", re.ASCII | re.MULTILINE
+)
 _VUE_BINDING: Final = re.compile(
-    r"<[A-Za-z][^<>]*?[\t\n\f\r ](?:v-(?:text|html|if|else-if|else|show|for|bind)\b|:[A-Za-z][\w.-]*=)", re.ASCII)
+    r"<[A-Za-z][^<>]*?[\t\n\f\r ](?:v-(?:text|html|if|else-if|else|show|for|bind)\b|:[A-Za-z][\w.-]*=)", re.ASCII
+)
 
 
 def site_include(view: str, candidates: Sequence[int]) -> int:
@@ -206,14 +208,21 @@ def vue_binding(view: str, candidates: Sequence[int]) -> int:
             return found[0][0]
     if not found:
         return -1
-    leaves = sorted((leaf for leaf in parse_blocks(view, [start for start, _ in found]) if leaf.lines),
-                    key=lambda leaf: leaf.lines[0][1])
+    leaves = sorted(
+        (leaf for leaf in parse_blocks(view, [start for start, _ in found]) if leaf.lines),
+        key=lambda leaf: leaf.lines[0][1],
+    )
     starts = [leaf.lines[0][1] for leaf in leaves]
     for start, end in found:
         k = bisect.bisect_right(starts, start) - 1
         leaf = leaves[k] if k >= 0 else None
-        if leaf is None or leaf.end < end or leaf.kind != "fenced_code" or leaf.doubt is not None \
-                or leaf.gave_up is not None:
+        if (
+            leaf is None
+            or leaf.end < end
+            or leaf.kind != "fenced_code"
+            or leaf.doubt is not None
+            or leaf.gave_up is not None
+        ):
             return start
     return -1
 
@@ -221,90 +230,174 @@ def vue_binding(view: str, candidates: Sequence[int]) -> int:
 #: Text a browser shows from an attribute (hostile finding 7), under every renderer: github.com's sanitizer keeps
 #: ``alt`` alone of them, but ``github`` is judged by cmark-gfm's own HTML too, which keeps them all.
 _SHOWN_ATTRIBUTE: Final = PageRefusal(
-    "ambiguous_markup", shown_attribute,
+    "ambiguous_markup",
+    shown_attribute,
     "a browser shows this attribute's text (an image's alt text, a field's value or placeholder, an option's "
     "label, an iframe's srcdoc, a data: URL an object, embed or iframe shows), which is no paragraph's line and "
-    "which the gate does not read as the site shows it")
+    "which the gate does not read as the site shows it",
+)
 
 #: What ``commonmark`` (and ``mkdocs``, which reads every page ``commonmark`` reads) refuses of such sites.
 _SITE_REFUSALS: Final = (
     _SHOWN_ATTRIBUTE,
-    PageRefusal("ambiguous_markup", site_include,
-                "this line pulls in another file (VitePress's <!--@include: -->, Jekyll's {% include %}), whose lines "
-                "the gate does not read; a reader sees them in this page"),
-    PageRefusal("ambiguous_markup", trailing_attributes,
-                "'{...}' ending a line of this paragraph is an attribute list to VitePress (markdown-it-attrs), "
-                "Jekyll (kramdown) and Hugo (Goldmark), which may hide the paragraph ({hidden}); take it out, or set "
-                "the manifest's \"renderer\" to the site's"),
-    PageRefusal("ambiguous_markup", vue_binding,
-                "VitePress (Vue) renders this element's content from a Vue directive or a bound attribute "
-                "(v-text, v-html, v-if, v-show, :name), which the gate does not evaluate; a reader may see text "
-                "the page does not hold, or not see the directive"))
+    PageRefusal(
+        "ambiguous_markup",
+        site_include,
+        "this line pulls in another file (VitePress's <!--@include: -->, Jekyll's {% include %}), whose lines "
+        "the gate does not read; a reader sees them in this page",
+    ),
+    PageRefusal(
+        "ambiguous_markup",
+        trailing_attributes,
+        "'{...}' ending a line of this paragraph is an attribute list to VitePress (markdown-it-attrs), "
+        "Jekyll (kramdown) and Hugo (Goldmark), which may hide the paragraph ({hidden}); take it out, or set "
+        "the manifest's \"renderer\" to the site's",
+    ),
+    PageRefusal(
+        "ambiguous_markup",
+        vue_binding,
+        "VitePress (Vue) renders this element's content from a Vue directive or a bound attribute "
+        "(v-text, v-html, v-if, v-show, :name), which the gate does not evaluate; a reader may see text "
+        "the page does not hold, or not see the directive",
+    ),
+)
 
-GITHUB_COM: Final = Renderer("github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True, page_refusals=(_SHOWN_ATTRIBUTE,))
+GITHUB_COM: Final = Renderer(
+    "github", GITHUB_ALONE, TagFilter.APPLIED, sanitized=True, page_refusals=(_SHOWN_ATTRIBUTE,)
+)
 COMMONMARK: Final = Renderer("commonmark", GITHUB, TagFilter.IN_DOUBT, page_refusals=_SITE_REFUSALS)
 MKDOCS: Final = Renderer(
-    "mkdocs", GITHUB, TagFilter.IN_DOUBT, site=scan_mkdocs,
-    page_refusals=(PageRefusal("ambiguous_markup", attribute_line,
-                               "Python-Markdown's attr_list reads this line as the attributes of the paragraph "
-                               "above it (hidden, style ...), which may hide what it shows"),
-                   PageRefusal("ambiguous_markup", escaped_tag,
-                               "a backslash does not escape '<' for Python-Markdown: MkDocs passes this tag to the "
-                               "browser, which may hide or contain the lines after it"),
-                   PageRefusal("ambiguous_markup", open_at_reference,
-                               "Python-Markdown completes this character reference without its ';' into an at "
-                               "sign, so the text after it may show as a directive"),
-                   PageRefusal("ambiguous_markup", math_line,
-                               "arithmatex's inline math ($...$) may run over the lines of this paragraph or take "
-                               "in a backtick or '<', and shows what it takes as math, not as text; write the "
-                               "dollar sign elsewhere"),
-                   PageRefusal("ambiguous_markup", bracket_math_line,
-                               "arithmatex's inline math (\\(...\\)) runs over the lines of this paragraph, and "
-                               "shows what it takes as math, not as text"), *_SITE_REFUSALS))
+    "mkdocs",
+    GITHUB,
+    TagFilter.IN_DOUBT,
+    site=scan_mkdocs,
+    page_refusals=(
+        PageRefusal(
+            "ambiguous_markup",
+            attribute_line,
+            "Python-Markdown's attr_list reads this line as the attributes of the paragraph "
+            "above it (hidden, style ...), which may hide what it shows",
+        ),
+        PageRefusal(
+            "ambiguous_markup",
+            escaped_tag,
+            "a backslash does not escape '<' for Python-Markdown: MkDocs passes this tag to the "
+            "browser, which may hide or contain the lines after it",
+        ),
+        PageRefusal(
+            "ambiguous_markup",
+            open_at_reference,
+            "Python-Markdown completes this character reference without its ';' into an at "
+            "sign, so the text after it may show as a directive",
+        ),
+        PageRefusal(
+            "ambiguous_markup",
+            math_line,
+            "arithmatex's inline math ($...$) may run over the lines of this paragraph or take "
+            "in a backtick or '<', and shows what it takes as math, not as text; write the "
+            "dollar sign elsewhere",
+        ),
+        PageRefusal(
+            "ambiguous_markup",
+            bracket_math_line,
+            "arithmatex's inline math (\\(...\\)) runs over the lines of this paragraph, and "
+            "shows what it takes as math, not as text",
+        ),
+        *_SITE_REFUSALS,
+    ),
+)
 DOCUSAURUS_SITE: Final = Renderer(
-    "docusaurus", DOCUSAURUS, TagFilter.NONE, page_reading=read_mdx,
-    page_refusals=(_SHOWN_ATTRIBUTE, PageRefusal("ambiguous_markup", unclosed_front_matter,
-                               "this page opens front matter that no '---' line closes: gray-matter takes the whole "
-                               "page as front matter, and Docusaurus shows none of it"),))
+    "docusaurus",
+    DOCUSAURUS,
+    TagFilter.NONE,
+    page_reading=read_mdx,
+    page_refusals=(
+        _SHOWN_ATTRIBUTE,
+        PageRefusal(
+            "ambiguous_markup",
+            unclosed_front_matter,
+            "this page opens front matter that no '---' line closes: gray-matter takes the whole "
+            "page as front matter, and Docusaurus shows none of it",
+        ),
+    ),
+)
 MYST_SITE: Final = Renderer(
-    "myst", MYST, TagFilter.NONE, code_spans_shown=True,
-    page_refusals=(_SHOWN_ATTRIBUTE, PageRefusal("ambiguous_markup", lambda view, candidates: include_line(view),
-                               "this line pulls in another file (a MyST {include} or {literalinclude}, a reST "
-                               "include, a directive's :file: or :url: option), whose lines the gate does not "
-                               "read; a reader sees them in this page", every_page=True),
-                   PageRefusal("ambiguous_markup", substitution_line,
-                               "MyST renders this substitution ({{ ... }}, or |name| in reST) through Jinja, with "
-                               "values from the front matter or conf.py that the gate does not read: it may show a "
-                               "directive anywhere on the page", every_page=True),
-                   PageRefusal("ambiguous_markup", field_list_line,
-                               "MyST reads this line as a field list (fieldlist) and the lines below it, to the "
-                               "next blank line, as its body: a directive there is no top-level paragraph line"),
-                   PageRefusal("ambiguous_markup", math_line,
-                               "MyST's dollar math ($...$, $$...$$) may run over the lines of this paragraph or "
-                               "take in a backtick or '<' that otherwise starts code or HTML, and shows what it "
-                               "takes as math, not as text; write the dollar sign elsewhere"),
-                   PageRefusal("ambiguous_markup", attributes_line,
-                               "MyST may take the lines of this paragraph into an attribute list ({...} after a "
-                               "span, link or code) or a substitution ({{ ... }}), which show no text"),
-                   PageRefusal("ambiguous_markup", definition_lazy_line,
-                               "right below an indented line, on a page with a definition list: MyST may go on "
-                               "with the definition's body here (deflist), a container, not a top-level paragraph")))
+    "myst",
+    MYST,
+    TagFilter.NONE,
+    code_spans_shown=True,
+    page_refusals=(
+        _SHOWN_ATTRIBUTE,
+        PageRefusal(
+            "ambiguous_markup",
+            lambda view, candidates: include_line(view),
+            "this line pulls in another file (a MyST {include} or {literalinclude}, a reST "
+            "include, a directive's :file: or :url: option), whose lines the gate does not "
+            "read; a reader sees them in this page",
+            every_page=True,
+        ),
+        PageRefusal(
+            "ambiguous_markup",
+            substitution_line,
+            "MyST renders this substitution ({{ ... }}, or |name| in reST) through Jinja, with "
+            "values from the front matter or conf.py that the gate does not read: it may show a "
+            "directive anywhere on the page",
+            every_page=True,
+        ),
+        PageRefusal(
+            "ambiguous_markup",
+            field_list_line,
+            "MyST reads this line as a field list (fieldlist) and the lines below it, to the "
+            "next blank line, as its body: a directive there is no top-level paragraph line",
+        ),
+        PageRefusal(
+            "ambiguous_markup",
+            math_line,
+            "MyST's dollar math ($...$, $$...$$) may run over the lines of this paragraph or "
+            "take in a backtick or '<' that otherwise starts code or HTML, and shows what it "
+            "takes as math, not as text; write the dollar sign elsewhere",
+        ),
+        PageRefusal(
+            "ambiguous_markup",
+            attributes_line,
+            "MyST may take the lines of this paragraph into an attribute list ({...} after a "
+            "span, link or code) or a substitution ({{ ... }}), which show no text",
+        ),
+        PageRefusal(
+            "ambiguous_markup",
+            definition_lazy_line,
+            "right below an indented line, on a page with a definition list: MyST may go on "
+            "with the definition's body here (deflist), a container, not a top-level paragraph",
+        ),
+    ),
+)
 #: The readings ``portable`` is judged against: every renderer of the registry but ``portable``, in its order.
-READINGS: Final[tuple[Renderer, ...]] = tuple(sorted(
-    (GITHUB_COM, COMMONMARK, MKDOCS, MYST_SITE, DOCUSAURUS_SITE),
-    key=lambda renderer: list(RENDERERS).index(renderer.name)))
+READINGS: Final[tuple[Renderer, ...]] = tuple(
+    sorted(
+        (GITHUB_COM, COMMONMARK, MKDOCS, MYST_SITE, DOCUSAURUS_SITE),
+        key=lambda renderer: list(RENDERERS).index(renderer.name),
+    )
+)
 
 
 def _covering(readings: tuple[Renderer, ...]) -> tuple[Renderer, ...]:
     """``readings`` without those another one contains: a reading with a site model and every page
     refusal of the same block reading without it refuses all that reading refuses, and more, and counts
     nothing it does not (so ``commonmark`` is judged within ``mkdocs``, read once)."""
+
     def contains(bigger: Renderer, smaller: Renderer) -> bool:
-        return (bigger is not smaller and smaller.site is None and bigger.site is not None
-                and bigger.flavour is smaller.flavour and bigger.tag_filter is smaller.tag_filter
-                and bigger.sanitized == smaller.sanitized
-                and all(rule in bigger.page_refusals for rule in smaller.page_refusals)
-                and smaller.page_reading is None and not smaller.code_spans_shown)
+        return (
+            bigger is not smaller
+            and smaller.site is None
+            and bigger.site is not None
+            and bigger.flavour is smaller.flavour
+            and bigger.tag_filter is smaller.tag_filter
+            and bigger.sanitized == smaller.sanitized
+            and all(rule in bigger.page_refusals for rule in smaller.page_refusals)
+            and smaller.page_reading is None
+            and not smaller.code_spans_shown
+        )
+
     return tuple(reading for reading in readings if not any(contains(other, reading) for other in readings))
 
 
@@ -313,7 +406,10 @@ PORTABLE: Final = Renderer("portable", GITHUB, TagFilter.IN_DOUBT, members=_cove
 
 #: name -> renderer, one per name of the registry's table, in its order.
 RENDERER_VALUES: Final[Mapping[str, Renderer]] = MappingProxyType(
-    {renderer.name: renderer for renderer in sorted((*READINGS, PORTABLE),
-                                                     key=lambda renderer: list(RENDERERS).index(renderer.name))})
+    {
+        renderer.name: renderer
+        for renderer in sorted((*READINGS, PORTABLE), key=lambda renderer: list(RENDERERS).index(renderer.name))
+    }
+)
 #: The renderer of a manifest that names none.
 DEFAULT: Final = RENDERER_VALUES[DEFAULT_RENDERER]

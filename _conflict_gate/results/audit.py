@@ -43,7 +43,6 @@ __all__ = [
 _ro = MappingProxyType
 
 
-
 class AuditClaim(TypedDict):
     """One claim in an audit entry."""
 
@@ -54,13 +53,15 @@ class AuditClaim(TypedDict):
     quote: str
 
 
-AUDIT_CLAIM_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the source that declares it",
-    "path": "its path, relative to the manifest's folder",
-    "line": "1-based line of the directive",
-    "value": "the declared value",
-    "quote": "the directive line",
-})
+AUDIT_CLAIM_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "source_id": "the source that declares it",
+        "path": "its path, relative to the manifest's folder",
+        "line": "1-based line of the directive",
+        "value": "the declared value",
+        "quote": "the directive line",
+    }
+)
 
 
 class AuditSilence(TypedDict):
@@ -71,12 +72,14 @@ class AuditSilence(TypedDict):
     line: int
 
 
-AUDIT_SILENCE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the silent source",
-    "path": "its path, relative to the manifest's folder",
-    "line": "1-based line of its first directive of the operation: what makes it about the operation, "
-            "and where the missing key would go",
-})
+AUDIT_SILENCE_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "source_id": "the silent source",
+        "path": "its path, relative to the manifest's folder",
+        "line": "1-based line of its first directive of the operation: what makes it about the operation, "
+        "and where the missing key would go",
+    }
+)
 
 
 class AuditEntry(TypedDict):
@@ -89,13 +92,15 @@ class AuditEntry(TypedDict):
     silent: list[AuditSilence]
 
 
-AUDIT_ENTRY_FIELDS: Final[Mapping[str, str]] = _ro({
-    "claim_key": "the key",
-    "status": "whether the approved sources of the version that are about the operation agree on it",
-    "values": "the distinct declared values (integers in numeric order)",
-    "claims": "every claim of the key, with path, line and quote, by source id",
-    "silent": "the sources about the operation that do not declare the key, by source id",
-})
+AUDIT_ENTRY_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "claim_key": "the key",
+        "status": "whether the approved sources of the version that are about the operation agree on it",
+        "values": "the distinct declared values (integers in numeric order)",
+        "claims": "every claim of the key, with path, line and quote, by source id",
+        "silent": "the sources about the operation that do not declare the key, by source id",
+    }
+)
 
 
 class AuditOperation(TypedDict):
@@ -107,12 +112,14 @@ class AuditOperation(TypedDict):
     keys: list[AuditEntry]
 
 
-AUDIT_OPERATION_FIELDS: Final[Mapping[str, str]] = _ro({
-    "version": "the version",
-    "operation": "the operation",
-    "source_ids": "the approved sources of the version about the operation (each declares a key of it)",
-    "keys": "per key one of them declares, by key: whether they agree",
-})
+AUDIT_OPERATION_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "version": "the version",
+        "operation": "the operation",
+        "source_ids": "the approved sources of the version about the operation (each declares a key of it)",
+        "keys": "per key one of them declares, by key: whether they agree",
+    }
+)
 
 
 class AuditRefusal(TypedDict):
@@ -129,18 +136,20 @@ class AuditRefusal(TypedDict):
     message: str
 
 
-AUDIT_REFUSAL_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the refused source",
-    "version": "its version",
-    "status": "its page status",
-    "path": "its path, relative to the manifest's folder",
-    "error": "the class of the error: `DirectiveError` (a directive the gate cannot use) or `IngestionError` "
-             "(the source failed verification: the audit exits 6)",
-    "reason": "why it is refused",
-    "line": "1-based line of the problem, or `null`",
-    "column": "1-based column in code points, or `null`",
-    "message": "the refusal as one line",
-})
+AUDIT_REFUSAL_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "source_id": "the refused source",
+        "version": "its version",
+        "status": "its page status",
+        "path": "its path, relative to the manifest's folder",
+        "error": "the class of the error: `DirectiveError` (a directive the gate cannot use) or `IngestionError` "
+        "(the source failed verification: the audit exits 6)",
+        "reason": "why it is refused",
+        "line": "1-based line of the problem, or `null`",
+        "column": "1-based column in code points, or `null`",
+        "message": "the refusal as one line",
+    }
+)
 
 
 class UnapprovedConflict(TypedDict):
@@ -157,17 +166,19 @@ class UnapprovedConflict(TypedDict):
     approved_values: list[str]
 
 
-UNAPPROVED_CONFLICT_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the draft or deprecated source",
-    "status": "its page status",
-    "version": "its version",
-    "path": "its path, relative to the manifest's folder",
-    "line": "1-based line of the directive",
-    "operation": "the operation",
-    "claim_key": "the key",
-    "value": "the value it declares",
-    "approved_values": "what the approved sources of its version declare",
-})
+UNAPPROVED_CONFLICT_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "source_id": "the draft or deprecated source",
+        "status": "its page status",
+        "version": "its version",
+        "path": "its path, relative to the manifest's folder",
+        "line": "1-based line of the directive",
+        "operation": "the operation",
+        "claim_key": "the key",
+        "value": "the value it declares",
+        "approved_values": "what the approved sources of its version declare",
+    }
+)
 
 
 class NearMissRecord(TypedDict):
@@ -181,14 +192,16 @@ class NearMissRecord(TypedDict):
     quote: str
 
 
-NEAR_MISS_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the source",
-    "path": "its path, relative to the manifest's folder",
-    "line": "1-based line",
-    "column": "1-based column of the at sign, in code points",
-    "where": "where a reader meets it",
-    "quote": "the source line, cut to 200 code points",
-})
+NEAR_MISS_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "source_id": "the source",
+        "path": "its path, relative to the manifest's folder",
+        "line": "1-based line",
+        "column": "1-based column of the at sign, in code points",
+        "where": "where a reader meets it",
+        "quote": "the source line, cut to 200 code points",
+    }
+)
 
 
 class LeftOutRecord(TypedDict):
@@ -201,13 +214,15 @@ class LeftOutRecord(TypedDict):
     why: str
 
 
-LEFT_OUT_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the source",
-    "path": "its path, relative to the manifest's folder",
-    "reading": "the renderer whose reading was left out (`docusaurus`: MDX does not build the page)",
-    "line": "1-based line of what breaks that reading's build",
-    "why": "the build error, in that reading's terms",
-})
+LEFT_OUT_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "source_id": "the source",
+        "path": "its path, relative to the manifest's folder",
+        "reading": "the renderer whose reading was left out (`docusaurus`: MDX does not build the page)",
+        "line": "1-based line of what breaks that reading's build",
+        "why": "the build error, in that reading's terms",
+    }
+)
 
 
 class UnlistedSource(TypedDict):
@@ -220,13 +235,15 @@ class UnlistedSource(TypedDict):
     message: str
 
 
-UNLISTED_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "path": "the page, relative to the manifest's folder",
-    "reason": "`unlisted_source`",
-    "version": "its version, from the include pattern that takes it",
-    "source_id": "the id `init --update` would give it, or `null` when it cannot add it",
-    "message": "what is wrong and what to do, in one line",
-})
+UNLISTED_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "path": "the page, relative to the manifest's folder",
+        "reason": "`unlisted_source`",
+        "version": "its version, from the include pattern that takes it",
+        "source_id": "the id `init --update` would give it, or `null` when it cannot add it",
+        "message": "what is wrong and what to do, in one line",
+    }
+)
 
 
 class AuditSummary(TypedDict):
@@ -241,24 +258,30 @@ class AuditSummary(TypedDict):
     failed: int
 
 
-AUDIT_SUMMARY_FIELDS: Final[Mapping[str, str]] = _ro({
-    **{status: f"keys (in `operations`, version x operation x key) whose status is `{status}`"
-       for status in AUDIT_STATUSES},
-    "refused": "refused approved sources (failed ones included)",
-    "unapproved_conflicts": "draft or deprecated claims that would conflict once approved",
-    "near_misses": "near-misses reported",
-    "failed": "sources of any status that failed verification (`error` `IngestionError` in `refused_sources`)",
-})
+AUDIT_SUMMARY_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        **{
+            status: f"keys (in `operations`, version x operation x key) whose status is `{status}`"
+            for status in AUDIT_STATUSES
+        },
+        "refused": "refused approved sources (failed ones included)",
+        "unapproved_conflicts": "draft or deprecated claims that would conflict once approved",
+        "near_misses": "near-misses reported",
+        "failed": "sources of any status that failed verification (`error` `IngestionError` in `refused_sources`)",
+    }
+)
 
 
 #: How the Markdown audit's summary line names each count of :data:`AUDIT_SUMMARY_FIELDS` (``N words``).
-AUDIT_SUMMARY_WORDS: Final[Mapping[str, str]] = _ro({
-    **{status: status for status in AUDIT_STATUSES},
-    "refused": "refused approved (failed ones included)",
-    "unapproved_conflicts": "unapproved conflicting",
-    "near_misses": "near-misses",
-    "failed": "failed verification",
-})
+AUDIT_SUMMARY_WORDS: Final[Mapping[str, str]] = _ro(
+    {
+        **{status: status for status in AUDIT_STATUSES},
+        "refused": "refused approved (failed ones included)",
+        "unapproved_conflicts": "unapproved conflicting",
+        "near_misses": "near-misses",
+        "failed": "failed verification",
+    }
+)
 
 
 class _AuditReportAlways(TypedDict):
@@ -281,38 +304,42 @@ class AuditReport(_AuditReportAlways, total=False):
     truncated: bool
 
 
-AUDIT_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_count": "sources in the manifest",
-    "versions": "their distinct versions, in the scheme's order",
-    "operations": "per version and operation that approved sources of the version are about: those "
-                  "sources and, per key, whether they agree",
-    "refused_sources": "every refused source, of any status, by source id",
-    "unapproved_conflicts": "claims of drafts and deprecated pages that would conflict once approved",
-    "near_misses": "directive-shaped text in code or hidden HTML, and mentions of the namespace",
-    "left_out_readings": "under the default renderer (`portable`), the readings a page was not judged by, because "
-                         "it does not build under them (`[]` under any other renderer)",
-    "summary": "the counts",
-    "clean": "no approved sources conflict, no approved source is refused, no source failed verification "
-             "and no page is unlisted",
-    "unlisted_sources": "pages the manifest's `sources` take that its `documents` do not list "
-                        "(`[]` without `sources`)",
-    "renderer": "the renderer the pages were read by (the manifest's `renderer`, `portable` when it names none)",
-    "truncated": "only from the `audit` tool given a `limit`: whether a list was cut to `limit` items "
-                 "(`summary`, `source_count`, `versions` and `clean` stay whole); absent otherwise",
-})
+AUDIT_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "source_count": "sources in the manifest",
+        "versions": "their distinct versions, in the scheme's order",
+        "operations": "per version and operation that approved sources of the version are about: those "
+        "sources and, per key, whether they agree",
+        "refused_sources": "every refused source, of any status, by source id",
+        "unapproved_conflicts": "claims of drafts and deprecated pages that would conflict once approved",
+        "near_misses": "directive-shaped text in code or hidden HTML, and mentions of the namespace",
+        "left_out_readings": "under the default renderer (`portable`), the readings a page was not judged by, because "
+        "it does not build under them (`[]` under any other renderer)",
+        "summary": "the counts",
+        "clean": "no approved sources conflict, no approved source is refused, no source failed verification "
+        "and no page is unlisted",
+        "unlisted_sources": "pages the manifest's `sources` take that its `documents` do not list "
+        "(`[]` without `sources`)",
+        "renderer": "the renderer the pages were read by (the manifest's `renderer`, `portable` when it names none)",
+        "truncated": "only from the `audit` tool given a `limit`: whether a list was cut to `limit` items "
+        "(`summary`, `source_count`, `versions` and `clean` stay whole); absent otherwise",
+    }
+)
 
 
 #: TypedDict -> its field table (meanings and order), for the shapes defined here.
-SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro({
-    AuditClaim: AUDIT_CLAIM_FIELDS,
-    AuditSilence: AUDIT_SILENCE_FIELDS,
-    AuditEntry: AUDIT_ENTRY_FIELDS,
-    AuditOperation: AUDIT_OPERATION_FIELDS,
-    AuditRefusal: AUDIT_REFUSAL_FIELDS,
-    UnapprovedConflict: UNAPPROVED_CONFLICT_FIELDS,
-    NearMissRecord: NEAR_MISS_FIELDS,
-    LeftOutRecord: LEFT_OUT_FIELDS,
-    UnlistedSource: UNLISTED_SOURCE_FIELDS,
-    AuditSummary: AUDIT_SUMMARY_FIELDS,
-    AuditReport: AUDIT_FIELDS,
-})
+SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro(
+    {
+        AuditClaim: AUDIT_CLAIM_FIELDS,
+        AuditSilence: AUDIT_SILENCE_FIELDS,
+        AuditEntry: AUDIT_ENTRY_FIELDS,
+        AuditOperation: AUDIT_OPERATION_FIELDS,
+        AuditRefusal: AUDIT_REFUSAL_FIELDS,
+        UnapprovedConflict: UNAPPROVED_CONFLICT_FIELDS,
+        NearMissRecord: NEAR_MISS_FIELDS,
+        LeftOutRecord: LEFT_OUT_FIELDS,
+        UnlistedSource: UNLISTED_SOURCE_FIELDS,
+        AuditSummary: AUDIT_SUMMARY_FIELDS,
+        AuditReport: AUDIT_FIELDS,
+    }
+)

@@ -54,12 +54,14 @@ class AgreedClaim(TypedDict):
     source_ids: list[str]
 
 
-AGREED_FIELDS: Final[Mapping[str, str]] = _ro({
-    "operation": "the directive's operation",
-    "claim_key": "its key",
-    "value": "the value every eligible page declares",
-    "source_ids": "the pages that declare it: every eligible page",
-})
+AGREED_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "operation": "the directive's operation",
+        "claim_key": "its key",
+        "value": "the value every eligible page declares",
+        "source_ids": "the pages that declare it: every eligible page",
+    }
+)
 
 
 class PartialClaim(TypedDict):
@@ -72,13 +74,15 @@ class PartialClaim(TypedDict):
     silent_source_ids: list[str]
 
 
-PARTIAL_FIELDS: Final[Mapping[str, str]] = _ro({
-    "operation": "the directive's operation",
-    "claim_key": "its key",
-    "values": "the distinct values declared (one, unless it is also in `conflicts`)",
-    "source_ids": "the eligible pages that declare it",
-    "silent_source_ids": "the eligible pages that do not",
-})
+PARTIAL_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "operation": "the directive's operation",
+        "claim_key": "its key",
+        "values": "the distinct values declared (one, unless it is also in `conflicts`)",
+        "source_ids": "the eligible pages that declare it",
+        "silent_source_ids": "the eligible pages that do not",
+    }
+)
 
 
 class ContextConflict(TypedDict):
@@ -90,12 +94,14 @@ class ContextConflict(TypedDict):
     claims: list[ClaimRecord]
 
 
-CONFLICT_FIELDS: Final[Mapping[str, str]] = _ro({
-    "operation": "the directive's operation",
-    "claim_key": "its key",
-    "values": "the distinct values declared, sorted",
-    "claims": "every claim of the key: page (`source_id`, `path`), line (`start_line`) and `value`",
-})
+CONFLICT_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "operation": "the directive's operation",
+        "claim_key": "its key",
+        "values": "the distinct values declared, sorted",
+        "claims": "every claim of the key: page (`source_id`, `path`), line (`start_line`) and `value`",
+    }
+)
 
 
 class ContextPage(TypedDict):
@@ -108,13 +114,15 @@ class ContextPage(TypedDict):
     truncated: bool
 
 
-CONTEXT_PAGE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the page",
-    "path": "its file, relative to the manifest's folder",
-    "chars": "its text's length, in code points (BOM excluded)",
-    "included_chars": "how many of them the answer request carries (from the start of the text)",
-    "truncated": "`true` when `included_chars` is less than `chars`: the request says so to the model",
-})
+CONTEXT_PAGE_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "source_id": "the page",
+        "path": "its file, relative to the manifest's folder",
+        "chars": "its text's length, in code points (BOM excluded)",
+        "included_chars": "how many of them the answer request carries (from the start of the text)",
+        "truncated": "`true` when `included_chars` is less than `chars`: the request says so to the model",
+    }
+)
 
 
 class _ContextAlways(TypedDict):
@@ -153,43 +161,51 @@ class ContextDecision(_ContextAlways, total=False):
 
 
 #: The fields every context decision starts with, in order.
-CONTEXT_FIELDS: Final[Mapping[str, str]] = _ro({
-    "requested_version": "the version asked for, as given",
-    "candidate_ids": "the candidate ids as given, in the order given (the pages' text follows this order)",
-    "max_context_chars": "the caller's limit on the pages' text the answer request carries, in code points",
-    "eligible_source_ids": "approved candidates whose version equals `requested_version` exactly",
-    "excluded_wrong_version_ids": "candidates of another version, set aside",
-    "excluded_unapproved_ids": "candidates of the requested version that are `draft` or `deprecated`, set aside",
-    "candidates": "every candidate as `{source_id, version, status}`",
-    "status": "`ready`, `conflict`, `not_in_docs` or `refused`",
-    "reason": "why; one of the status's reasons",
-})
+CONTEXT_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "requested_version": "the version asked for, as given",
+        "candidate_ids": "the candidate ids as given, in the order given (the pages' text follows this order)",
+        "max_context_chars": "the caller's limit on the pages' text the answer request carries, in code points",
+        "eligible_source_ids": "approved candidates whose version equals `requested_version` exactly",
+        "excluded_wrong_version_ids": "candidates of another version, set aside",
+        "excluded_unapproved_ids": "candidates of the requested version that are `draft` or `deprecated`, set aside",
+        "candidates": "every candidate as `{source_id, version, status}`",
+        "status": "`ready`, `conflict`, `not_in_docs` or `refused`",
+        "reason": "why; one of the status's reasons",
+    }
+)
 #: The fields a context decision adds for its reason (not ``refused``), after :data:`CONTEXT_FIELDS`.
-CONTEXT_REASON_FIELDS: Final[Mapping[str, tuple[str, ...]]] = _ro({
-    "eligible_directives_agree": (),
-    "requested_claim_missing": ("missing_claim_source_ids",),
-    "no_eligible_version": ("candidate_versions",),
-    "no_approved_source": (),
-    "same_version_directives_disagree": (),
-})
-_REASON_MEANINGS: Final[Mapping[str, str]] = _ro({
-    "missing_claim_source_ids": "no key is declared by every eligible page: the eligible pages silent on a "
-                                "declared key (every eligible page when none declares anything)",
-    "candidate_versions": "the distinct versions the candidates have, in the scheme's order",
-})
+CONTEXT_REASON_FIELDS: Final[Mapping[str, tuple[str, ...]]] = _ro(
+    {
+        "eligible_directives_agree": (),
+        "requested_claim_missing": ("missing_claim_source_ids",),
+        "no_eligible_version": ("candidate_versions",),
+        "no_approved_source": (),
+        "same_version_directives_disagree": (),
+    }
+)
+_REASON_MEANINGS: Final[Mapping[str, str]] = _ro(
+    {
+        "missing_claim_source_ids": "no key is declared by every eligible page: the eligible pages silent on a "
+        "declared key (every eligible page when none declares anything)",
+        "candidate_versions": "the distinct versions the candidates have, in the scheme's order",
+    }
+)
 #: The fields every context decision ends with.
-CONTEXT_TAIL_FIELDS: Final[Mapping[str, str]] = _ro({
-    "agreed": "the keys every eligible page declares with one value: `{operation, claim_key, value, source_ids}`",
-    "partial": "the keys only some eligible pages declare (not agreement): `{operation, claim_key, values, "
-               "source_ids, silent_source_ids}`",
-    "conflicts": "the keys eligible pages declare with different values: `{operation, claim_key, values, claims}`",
-    "claims": "every claim the eligible pages declare (claim fields), by page then line; `[]` when no page was read "
-              "(no eligible page, or a refused one)",
-    "pages": "when ready, each eligible page's text budget, in candidate order: `{source_id, path, chars, "
-             "included_chars, truncated}`; else `[]`",
-    "answer_request": "`{messages: [system, user]}` (`[system, user, user]` with the user's question) when "
-                      "`ready`, else `null`; the first user message holds the agreed claims and the pages' text",
-})
+CONTEXT_TAIL_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "agreed": "the keys every eligible page declares with one value: `{operation, claim_key, value, source_ids}`",
+        "partial": "the keys only some eligible pages declare (not agreement): `{operation, claim_key, values, "
+        "source_ids, silent_source_ids}`",
+        "conflicts": "the keys eligible pages declare with different values: `{operation, claim_key, values, claims}`",
+        "claims": "every claim the eligible pages declare (claim fields), by page then line; `[]` when no page was read "
+        "(no eligible page, or a refused one)",
+        "pages": "when ready, each eligible page's text budget, in candidate order: `{source_id, path, chars, "
+        "included_chars, truncated}`; else `[]`",
+        "answer_request": "`{messages: [system, user]}` (`[system, user, user]` with the user's question) when "
+        "`ready`, else `null`; the first user message holds the agreed claims and the pages' text",
+    }
+)
 
 
 def context_fields(reason: str, refused: bool) -> tuple[str, ...]:
@@ -198,10 +214,12 @@ def context_fields(reason: str, refused: bool) -> tuple[str, ...]:
     return (*CONTEXT_FIELDS, *own, *CONTEXT_TAIL_FIELDS)
 
 
-SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro({
-    AgreedClaim: AGREED_FIELDS,
-    PartialClaim: PARTIAL_FIELDS,
-    ContextConflict: CONFLICT_FIELDS,
-    ContextPage: CONTEXT_PAGE_FIELDS,
-    ContextDecision: _ro({**CONTEXT_FIELDS, **_REASON_MEANINGS, **REFUSED_FIELDS, **CONTEXT_TAIL_FIELDS}),
-})
+SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro(
+    {
+        AgreedClaim: AGREED_FIELDS,
+        PartialClaim: PARTIAL_FIELDS,
+        ContextConflict: CONFLICT_FIELDS,
+        ContextPage: CONTEXT_PAGE_FIELDS,
+        ContextDecision: _ro({**CONTEXT_FIELDS, **_REASON_MEANINGS, **REFUSED_FIELDS, **CONTEXT_TAIL_FIELDS}),
+    }
+)

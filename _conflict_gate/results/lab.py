@@ -46,7 +46,6 @@ __all__ = [
 _ro = MappingProxyType
 
 
-
 class EnumRuleSummary(TypedDict):
     """An enumerated value rule, as the manifest writes it."""
 
@@ -83,13 +82,15 @@ class GrammarReport(GrammarSummary):
     renderer: Annotated[str, OneOf.of(RENDERERS)]
 
 
-GRAMMAR_REPORT_FIELDS: Final[Mapping[str, str]] = _ro({
-    "namespace": "the namespace every directive starts with (after `@`)",
-    "product": "the documented product's name",
-    "directive": "the directive form, `@<namespace> <operation> <key>=<value>`",
-    "operations": "operation -> key -> value rule, as the manifest writes them",
-    "renderer": "the manifest's renderer (`portable` when it names none)",
-})
+GRAMMAR_REPORT_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "namespace": "the namespace every directive starts with (after `@`)",
+        "product": "the documented product's name",
+        "directive": "the directive form, `@<namespace> <operation> <key>=<value>`",
+        "operations": "operation -> key -> value rule, as the manifest writes them",
+        "renderer": "the manifest's renderer (`portable` when it names none)",
+    }
+)
 
 
 class LabCase(TypedDict):
@@ -103,14 +104,16 @@ class LabCase(TypedDict):
     result: Decision
 
 
-LAB_CASE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "case_id": "the case",
-    "shows": "what it shows",
-    "candidate_ids": "the candidates asked about",
-    "requested_version": "the version asked about",
-    "claim_key": "the key asked about",
-    "result": "the gate's decision",
-})
+LAB_CASE_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "case_id": "the case",
+        "shows": "what it shows",
+        "candidate_ids": "the candidates asked about",
+        "requested_version": "the version asked about",
+        "claim_key": "the key asked about",
+        "result": "the gate's decision",
+    }
+)
 
 
 class IngestionRefusal(TypedDict):
@@ -161,16 +164,18 @@ class ChangedSourceCase(TypedDict):
     result: IngestionRefusal
 
 
-CHANGED_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "case_id": "`changed-source`",
-    "source_id": "the fixture edited in a temporary copy",
-    "edit": "what was edited",
-    "candidate_ids": "the candidates asked about",
-    "requested_version": "the version asked about",
-    "operation": "the operation asked about",
-    "claim_key": "the key asked about",
-    "result": "the refusal: a decision's fields, loading failed (`IngestionError`, `hash_mismatch`)",
-})
+CHANGED_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "case_id": "`changed-source`",
+        "source_id": "the fixture edited in a temporary copy",
+        "edit": "what was edited",
+        "candidate_ids": "the candidates asked about",
+        "requested_version": "the version asked about",
+        "operation": "the operation asked about",
+        "claim_key": "the key asked about",
+        "result": "the refusal: a decision's fields, loading failed (`IngestionError`, `hash_mismatch`)",
+    }
+)
 
 
 class _LabAnswerHead(TypedDict):
@@ -184,13 +189,15 @@ class LabAnswer(_LabAnswerHead, AnswerCheck):
     """One canned answer and the answer check's report on it."""
 
 
-LAB_ANSWER_FIELDS: Final[Mapping[str, str]] = _ro({
-    "answer_id": "the canned answer",
-    "case_id": "the case whose decision it answers",
-    "path": "the answer file",
-    "shows": "what it shows",
-    **ANSWER_CHECK_FIELDS,
-})
+LAB_ANSWER_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "answer_id": "the canned answer",
+        "case_id": "the case whose decision it answers",
+        "path": "the answer file",
+        "shows": "what it shows",
+        **ANSWER_CHECK_FIELDS,
+    }
+)
 
 
 class LabResult(TypedDict):
@@ -209,32 +216,36 @@ class LabResult(TypedDict):
     renderer: Annotated[str, OneOf.of(RENDERERS)]
 
 
-LAB_RESULT_FIELDS: Final[Mapping[str, str]] = _ro({
-    "execution_mode": "how it ran: offline, pinned local fixtures, requests built but never sent",
-    "model_called": "always `false`",
-    "fixture_kind": "what the fixtures are",
-    "grammar": "the lab's grammar as `conflict-gate grammar --format json` prints it, but for its `renderer`",
-    "version_scheme": "the manifest's version scheme",
-    "cases": "one object per case: `case_id`, `shows`, `candidate_ids`, `requested_version`, "
-             "`claim_key`, and the gate's `result`",
-    "changed_source": "a temporary copy of a fixture edited without re-pinning: `case_id`, `source_id`, "
-                      "`edit`, `candidate_ids`, `requested_version`, `operation`, `claim_key` and `result`",
-    "answers": "one object per canned answer: `answer_id`, `case_id`, `path`, `shows`, and the answer "
-               "check's `verdict`, `verdict_class`, `findings` and `decision`",
-    "policy": "the rules the gate applies, in words",
-    "limit": "what the gate does not do",
-    "renderer": "the lab manifest's renderer, by which the fixtures are read",
-})
+LAB_RESULT_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "execution_mode": "how it ran: offline, pinned local fixtures, requests built but never sent",
+        "model_called": "always `false`",
+        "fixture_kind": "what the fixtures are",
+        "grammar": "the lab's grammar as `conflict-gate grammar --format json` prints it, but for its `renderer`",
+        "version_scheme": "the manifest's version scheme",
+        "cases": "one object per case: `case_id`, `shows`, `candidate_ids`, `requested_version`, "
+        "`claim_key`, and the gate's `result`",
+        "changed_source": "a temporary copy of a fixture edited without re-pinning: `case_id`, `source_id`, "
+        "`edit`, `candidate_ids`, `requested_version`, `operation`, `claim_key` and `result`",
+        "answers": "one object per canned answer: `answer_id`, `case_id`, `path`, `shows`, and the answer "
+        "check's `verdict`, `verdict_class`, `findings` and `decision`",
+        "policy": "the rules the gate applies, in words",
+        "limit": "what the gate does not do",
+        "renderer": "the lab manifest's renderer, by which the fixtures are read",
+    }
+)
 
 # --------------------------------------------------------------------------
 
 
 #: TypedDict -> its field table (meanings and order), for the shapes defined here.
-SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro({
-    GrammarReport: GRAMMAR_REPORT_FIELDS,
-    LabCase: LAB_CASE_FIELDS,
-    IngestionRefusal: INGESTION_REFUSAL_FIELDS,
-    ChangedSourceCase: CHANGED_SOURCE_FIELDS,
-    LabAnswer: LAB_ANSWER_FIELDS,
-    LabResult: LAB_RESULT_FIELDS,
-})
+SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro(
+    {
+        GrammarReport: GRAMMAR_REPORT_FIELDS,
+        LabCase: LAB_CASE_FIELDS,
+        IngestionRefusal: INGESTION_REFUSAL_FIELDS,
+        ChangedSourceCase: CHANGED_SOURCE_FIELDS,
+        LabAnswer: LAB_ANSWER_FIELDS,
+        LabResult: LAB_RESULT_FIELDS,
+    }
+)

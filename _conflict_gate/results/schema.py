@@ -55,22 +55,33 @@ __all__ = ["ALL_SHAPES", "DIALECT", "SCHEMAS", "result_schema"]
 DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
 #: Every result shape (TypedDict) -> its field table, from the three results modules.
-ALL_SHAPES: Final[Mapping[type, Mapping[str, str]]] = MappingProxyType({
-    **DECISION_SHAPES, **AUDIT_SHAPES, **LAB_SHAPES, **SERVICE_SHAPES, **CONTEXT_SHAPES})
+ALL_SHAPES: Final[Mapping[type, Mapping[str, str]]] = MappingProxyType(
+    {**DECISION_SHAPES, **AUDIT_SHAPES, **LAB_SHAPES, **SERVICE_SHAPES, **CONTEXT_SHAPES}
+)
 
 #: name -> (the result's TypedDict, what it describes). ``conflict-gate schema NAME`` prints one.
-SCHEMAS: Final[Mapping[str, tuple[type, str]]] = MappingProxyType({
-    "decision": (Decision, "a decision: what gate() returns and `conflict-gate gate` prints"),
-    "audit": (AuditReport, "an audit: what audit() returns and `conflict-gate audit --format json` prints"),
-    "answer-check": (AnswerCheck, "an answer check: what check_answer() returns and "
-                                  "`conflict-gate check-answer` prints"),
-    "lab-result": (LabResult, "the lab's saved result: `python run.py --output result.json`"),
-    "versions": (Versions, "the versions listing: what `conflict-gate versions --format json` prints and the "
-                           "MCP server's `versions` tool returns"),
-    "context-decision": (ContextDecision, "a context decision: what gate_context() returns (retrieved pages, "
-                                          "every claim they declare; reference/rag.md)"),
-    "tool-error": (ToolError, "an MCP tool's error result (`isError: true`): its structured content"),
-})
+SCHEMAS: Final[Mapping[str, tuple[type, str]]] = MappingProxyType(
+    {
+        "decision": (Decision, "a decision: what gate() returns and `conflict-gate gate` prints"),
+        "audit": (AuditReport, "an audit: what audit() returns and `conflict-gate audit --format json` prints"),
+        "answer-check": (
+            AnswerCheck,
+            "an answer check: what check_answer() returns and `conflict-gate check-answer` prints",
+        ),
+        "lab-result": (LabResult, "the lab's saved result: `python run.py --output result.json`"),
+        "versions": (
+            Versions,
+            "the versions listing: what `conflict-gate versions --format json` prints and the "
+            "MCP server's `versions` tool returns",
+        ),
+        "context-decision": (
+            ContextDecision,
+            "a context decision: what gate_context() returns (retrieved pages, "
+            "every claim they declare; reference/rag.md)",
+        ),
+        "tool-error": (ToolError, "an MCP tool's error result (`isError: true`): its structured content"),
+    }
+)
 
 
 def result_schema(name: str) -> dict[str, Any]:
@@ -84,9 +95,15 @@ def result_schema(name: str) -> dict[str, Any]:
     root = _schema_of(shape, defs)
     # the root says it is an object, beside its $ref: an MCP tool's output schema must (the server
     # publishes these schemas as they are)
-    return {"$schema": DIALECT, "$id": f"urn:conflict-gate:{__version__}:schema:{name}",
-            "title": f"conflict-gate {name}", "description": description, "type": "object", **root,
-            "$defs": dict(sorted(defs.items()))}
+    return {
+        "$schema": DIALECT,
+        "$id": f"urn:conflict-gate:{__version__}:schema:{name}",
+        "title": f"conflict-gate {name}",
+        "description": description,
+        "type": "object",
+        **root,
+        "$defs": dict(sorted(defs.items())),
+    }
 
 
 def _schema_of(annotation: Any, defs: dict[str, Any]) -> dict[str, Any]:
@@ -142,9 +159,13 @@ def _object(shape: Any, defs: dict[str, Any]) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object"}
     if shape.__doc__:
         schema["description"] = " ".join(shape.__doc__.split())
-    schema.update({"properties": properties,
-                   "required": [key for key in order if key in shape.__required_keys__],
-                   "additionalProperties": False})
+    schema.update(
+        {
+            "properties": properties,
+            "required": [key for key in order if key in shape.__required_keys__],
+            "additionalProperties": False,
+        }
+    )
     if shape is Decision:
         schema["allOf"] = _per_reason(defs)
     if shape is ContextDecision:
@@ -162,11 +183,17 @@ def _context_per_reason(defs: dict[str, Any]) -> list[dict[str, Any]]:
     for reason in reasons:
         status = status_of(reason)
         own = list(REFUSED_FIELDS) if status == "refused" else list(CONTEXT_REASON_FIELDS[reason])
-        then: dict[str, Any] = {"status": {"const": status},
-                                "answer_request": request if status == "ready" else {"type": "null"}}
+        then: dict[str, Any] = {
+            "status": {"const": status},
+            "answer_request": request if status == "ready" else {"type": "null"},
+        }
         then.update({field: False for field in optional if field not in own})
-        rules.append({"if": {"properties": {"reason": {"const": reason}}, "required": ["reason"]},
-                      "then": {"properties": then, "required": own}})
+        rules.append(
+            {
+                "if": {"properties": {"reason": {"const": reason}}, "required": ["reason"]},
+                "then": {"properties": then, "required": own},
+            }
+        )
     rules.append({"properties": {"reason": {"enum": reasons}}})
     return rules
 
@@ -180,12 +207,18 @@ def _per_reason(defs: dict[str, Any]) -> list[dict[str, Any]]:
         for reason in reasons:
             status = status_of(reason)
             own = list(REFUSED_FIELDS) if status == "refused" else list(REASON_FIELDS[reason])
-            then: dict[str, Any] = {"status": {"const": status},
-                                    "answer_request": request if status == "ready" else {"type": "null"}}
+            then: dict[str, Any] = {
+                "status": {"const": status},
+                "answer_request": request if status == "ready" else {"type": "null"},
+            }
             if status == "refused":
                 then["claims"] = {"maxItems": 0}
                 then["error"] = {"const": "DirectiveError" if reason in DIRECTIVE_REASONS else "IngestionError"}
             then.update({field: False for field in optional if field not in own})
-            rules.append({"if": {"properties": {"reason": {"const": reason}}, "required": ["reason"]},
-                          "then": {"properties": then, "required": own}})
+            rules.append(
+                {
+                    "if": {"properties": {"reason": {"const": reason}}, "required": ["reason"]},
+                    "then": {"properties": then, "required": own},
+                }
+            )
     return rules

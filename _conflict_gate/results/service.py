@@ -43,15 +43,17 @@ class VersionSource(TypedDict):
     message: str | None
 
 
-VERSION_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the id to pass as a candidate",
-    "url": "its URL, or `null`",
-    "path": "its file, relative to the manifest's folder",
-    "keys": "operation -> the keys the source declares for it, in line order (`{}` when refused)",
-    "refused": "`null`, or why the source is refused (a directive the gate cannot use, or a failed "
-               "verification): every request it is eligible for is refused",
-    "message": "`null`, or the refusal as one line: source, path, line:column, what is wrong",
-})
+VERSION_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "source_id": "the id to pass as a candidate",
+        "url": "its URL, or `null`",
+        "path": "its file, relative to the manifest's folder",
+        "keys": "operation -> the keys the source declares for it, in line order (`{}` when refused)",
+        "refused": "`null`, or why the source is refused (a directive the gate cannot use, or a failed "
+        "verification): every request it is eligible for is refused",
+        "message": "`null`, or the refusal as one line: source, path, line:column, what is wrong",
+    }
+)
 
 
 class VersionListing(TypedDict):
@@ -61,10 +63,12 @@ class VersionListing(TypedDict):
     sources: list[VersionSource]
 
 
-VERSION_LISTING_FIELDS: Final[Mapping[str, str]] = _ro({
-    "version": "the version, as the manifest writes it",
-    "sources": "its approved sources, by source id",
-})
+VERSION_LISTING_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "version": "the version, as the manifest writes it",
+        "sources": "its approved sources, by source id",
+    }
+)
 
 
 class Versions(TypedDict):
@@ -77,13 +81,15 @@ class Versions(TypedDict):
     versions: list[VersionListing]
 
 
-VERSIONS_FIELDS: Final[Mapping[str, str]] = _ro({
-    "grammar": "the grammar: namespace, product, directive form, operations -> key -> value rule",
-    "renderer": "how the pages are read: the renderer whose reading a directive must survive",
-    "version_scheme": "how versions are written (`requested_version` must fit it)",
-    "versions": "every version that has approved sources, in the scheme's order; drafts and deprecated "
-                "pages are not listed (they are never eligible)",
-})
+VERSIONS_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "grammar": "the grammar: namespace, product, directive form, operations -> key -> value rule",
+        "renderer": "how the pages are read: the renderer whose reading a directive must survive",
+        "version_scheme": "how versions are written (`requested_version` must fit it)",
+        "versions": "every version that has approved sources, in the scheme's order; drafts and deprecated "
+        "pages are not listed (they are never eligible)",
+    }
+)
 
 #: The typed errors a tool reports as an error result, in the order the command line's handler names them.
 TOOL_ERROR_CLASSES: Final = ("GateError", "DecisionError", "IngestionError", "GrammarError")
@@ -94,22 +100,27 @@ class ToolError(TypedDict):
     command line's one stderr line for the same error."""
 
     error: Literal["GateError", "DecisionError", "IngestionError", "GrammarError"]
-    reason: Annotated[str, OneOf(tuple(dict.fromkeys((*GATE_REASONS, *DECISION_FILE_REASONS, *INGESTION_REASONS,
-                                                      *GRAMMAR_REASONS))))]
+    reason: Annotated[
+        str, OneOf(tuple(dict.fromkeys((*GATE_REASONS, *DECISION_FILE_REASONS, *INGESTION_REASONS, *GRAMMAR_REASONS))))
+    ]
     message: str
 
 
-TOOL_ERROR_FIELDS: Final[Mapping[str, str]] = _ro({
-    "error": "the error's class: `GateError` (a bad request), `DecisionError` (a decision this corpus "
-             "did not give), `IngestionError` (the manifest or a source cannot be loaded), `GrammarError`",
-    "reason": "its registered reason",
-    "message": "the error as one line: source, path, line:column or JSON pointer, what is wrong",
-})
+TOOL_ERROR_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "error": "the error's class: `GateError` (a bad request), `DecisionError` (a decision this corpus "
+        "did not give), `IngestionError` (the manifest or a source cannot be loaded), `GrammarError`",
+        "reason": "its registered reason",
+        "message": "the error as one line: source, path, line:column or JSON pointer, what is wrong",
+    }
+)
 
 #: TypedDict -> its field table (meanings and order), for the shapes defined here.
-SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro({
-    VersionSource: VERSION_SOURCE_FIELDS,
-    VersionListing: VERSION_LISTING_FIELDS,
-    Versions: VERSIONS_FIELDS,
-    ToolError: TOOL_ERROR_FIELDS,
-})
+SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro(
+    {
+        VersionSource: VERSION_SOURCE_FIELDS,
+        VersionListing: VERSION_LISTING_FIELDS,
+        Versions: VERSIONS_FIELDS,
+        ToolError: TOOL_ERROR_FIELDS,
+    }
+)

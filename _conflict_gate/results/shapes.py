@@ -123,11 +123,13 @@ class CandidateRecord(TypedDict):
     status: PageStatus
 
 
-CANDIDATE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the candidate's source id",
-    "version": "its version",
-    "status": "its page status",
-})
+CANDIDATE_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "source_id": "the candidate's source id",
+        "version": "its version",
+        "status": "its page status",
+    }
+)
 
 
 class ClaimRecord(TypedDict):
@@ -151,28 +153,30 @@ class ClaimRecord(TypedDict):
     quote: str
 
 
-CLAIM_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the source that declares it",
-    "version": "the source's version",
-    "path": "the file, relative to the manifest's folder",
-    "url": "the source's URL, or `null`",
-    "source_sha256": "the verified SHA-256 of the file's raw bytes (the pin)",
-    "document_revision": "SHA-256 of the source's manifest entry as written, in canonical JSON "
-                         "(sorted keys, no spaces, UTF-8): editing the entry makes a new revision",
-    "operation": "the directive's operation",
-    "claim_key": "the directive's key",
-    "value": "the directive's value token, a string (also for integer rules)",
-    "start_line": "1-based line of the directive",
-    "end_line": "the same line: a directive is one line",
-    "start": "offset of the line's first character, in code points into the decoded text (BOM excluded)",
-    "end": "offset after its value (code points, end exclusive; the spaces and tabs after it and the line ending "
-           "excluded)",
-    "byte_start": "offset of the line in bytes into the pinned raw file (BOM included)",
-    "byte_end": "offset after its value in bytes (end exclusive; the spaces and tabs after it and the line ending "
-                "excluded)",
-    "quote": "the source line without the spaces and tabs after the value, exactly: `text[start:end]` and "
-             "`raw[byte_start:byte_end]`",
-})
+CLAIM_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "source_id": "the source that declares it",
+        "version": "the source's version",
+        "path": "the file, relative to the manifest's folder",
+        "url": "the source's URL, or `null`",
+        "source_sha256": "the verified SHA-256 of the file's raw bytes (the pin)",
+        "document_revision": "SHA-256 of the source's manifest entry as written, in canonical JSON "
+        "(sorted keys, no spaces, UTF-8): editing the entry makes a new revision",
+        "operation": "the directive's operation",
+        "claim_key": "the directive's key",
+        "value": "the directive's value token, a string (also for integer rules)",
+        "start_line": "1-based line of the directive",
+        "end_line": "the same line: a directive is one line",
+        "start": "offset of the line's first character, in code points into the decoded text (BOM excluded)",
+        "end": "offset after its value (code points, end exclusive; the spaces and tabs after it and the line ending "
+        "excluded)",
+        "byte_start": "offset of the line in bytes into the pinned raw file (BOM included)",
+        "byte_end": "offset after its value in bytes (end exclusive; the spaces and tabs after it and the line ending "
+        "excluded)",
+        "quote": "the source line without the spaces and tabs after the value, exactly: `text[start:end]` and "
+        "`raw[byte_start:byte_end]`",
+    }
+)
 
 
 class RefusedSourceRecord(TypedDict):
@@ -185,13 +189,15 @@ class RefusedSourceRecord(TypedDict):
     message: str
 
 
-REFUSED_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "source_id": "the refused source",
-    "reason": "why it is refused",
-    "line": "1-based line of the problem, or `null`",
-    "column": "1-based column of the problem in code points, or `null`",
-    "message": "the refusal as one line: source, path, line:column, what is wrong",
-})
+REFUSED_SOURCE_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "source_id": "the refused source",
+        "reason": "why it is refused",
+        "line": "1-based line of the problem, or `null`",
+        "column": "1-based column of the problem in code points, or `null`",
+        "message": "the refusal as one line: source, path, line:column, what is wrong",
+    }
+)
 
 
 class ChatMessage(TypedDict):
@@ -243,57 +249,69 @@ class Decision(_DecisionAlways, total=False):
 
 
 #: The fields every decision starts with, in order.
-RESULT_FIELDS: Final[Mapping[str, str]] = _ro({
-    "requested_version": "the version asked for, as given",
-    "claim_key": "the key asked for",
-    "operation": "the operation asked for",
-    "candidate_ids": "the candidate ids as given, in the order given",
-    "eligible_source_ids": "approved candidates whose version equals `requested_version` exactly",
-    "excluded_wrong_version_ids": "candidates of another version, set aside",
-    "excluded_unapproved_ids": "candidates of the requested version that are `draft` or `deprecated`, set aside",
-    "candidates": "every candidate as `{source_id, version, status}`",
-    "status": "`ready`, `conflict`, `not_in_docs` or `refused`",
-    "reason": "why; one of the status's reasons",
-})
+RESULT_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "requested_version": "the version asked for, as given",
+        "claim_key": "the key asked for",
+        "operation": "the operation asked for",
+        "candidate_ids": "the candidate ids as given, in the order given",
+        "eligible_source_ids": "approved candidates whose version equals `requested_version` exactly",
+        "excluded_wrong_version_ids": "candidates of another version, set aside",
+        "excluded_unapproved_ids": "candidates of the requested version that are `draft` or `deprecated`, set aside",
+        "candidates": "every candidate as `{source_id, version, status}`",
+        "status": "`ready`, `conflict`, `not_in_docs` or `refused`",
+        "reason": "why; one of the status's reasons",
+    }
+)
 #: The fields a decision adds for its reason (not ``refused``), after :data:`RESULT_FIELDS`.
-REASON_FIELDS: Final[Mapping[str, tuple[str, ...]]] = _ro({
-    "eligible_directives_agree": ("agreed_value",),
-    "requested_claim_missing": ("missing_claim_source_ids",),
-    "no_eligible_version": ("candidate_versions",),
-    "no_approved_source": (),
-    "same_version_directives_disagree": (),
-    "no_related_source": (),
-})
-REASON_FIELD_MEANINGS: Final[Mapping[str, str]] = _ro({
-    "agreed_value": "the value every eligible source declares: the directive's token, a string",
-    "missing_claim_source_ids": "the eligible sources that do not declare the claim",
-    "candidate_versions": "the distinct versions the candidates have, in the scheme's order",
-})
+REASON_FIELDS: Final[Mapping[str, tuple[str, ...]]] = _ro(
+    {
+        "eligible_directives_agree": ("agreed_value",),
+        "requested_claim_missing": ("missing_claim_source_ids",),
+        "no_eligible_version": ("candidate_versions",),
+        "no_approved_source": (),
+        "same_version_directives_disagree": (),
+        "no_related_source": (),
+    }
+)
+REASON_FIELD_MEANINGS: Final[Mapping[str, str]] = _ro(
+    {
+        "agreed_value": "the value every eligible source declares: the directive's token, a string",
+        "missing_claim_source_ids": "the eligible sources that do not declare the claim",
+        "candidate_versions": "the distinct versions the candidates have, in the scheme's order",
+    }
+)
 #: The fields a ``refused`` decision adds, for every reason of that status.
-REFUSED_FIELDS: Final[Mapping[str, str]] = _ro({
-    "error": "the class of the first refused source's error: `DirectiveError` (it says something the gate "
-             "cannot use) or `IngestionError` (it failed verification, in a non-strict load)",
-    "message": "the first refused source's message: source, path, line:column, what is wrong",
-    "source_id": "the first refused source",
-    "path": "its path, relative to the manifest's folder",
-    "line": "1-based line of the problem (`null` for a failed verification)",
-    "column": "1-based column of the problem, in code points (`null` for a failed verification)",
-    "refused_sources": "every refused eligible source: `{source_id, reason, line, column, message}`",
-    "parsed_source_ids": "the eligible sources that read cleanly",
-})
+REFUSED_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "error": "the class of the first refused source's error: `DirectiveError` (it says something the gate "
+        "cannot use) or `IngestionError` (it failed verification, in a non-strict load)",
+        "message": "the first refused source's message: source, path, line:column, what is wrong",
+        "source_id": "the first refused source",
+        "path": "its path, relative to the manifest's folder",
+        "line": "1-based line of the problem (`null` for a failed verification)",
+        "column": "1-based column of the problem, in code points (`null` for a failed verification)",
+        "refused_sources": "every refused eligible source: `{source_id, reason, line, column, message}`",
+        "parsed_source_ids": "the eligible sources that read cleanly",
+    }
+)
 #: The fields every decision ends with.
-TAIL_FIELDS: Final[Mapping[str, str]] = _ro({
-    "claims": "the claims found, one object each (fields below); `[]` when refused",
-    "answer_request": "`{messages: [system, user]}` (`[system, user, user]` with the user's question) when "
-                      "`ready`, else `null`",
-})
+TAIL_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "claims": "the claims found, one object each (fields below); `[]` when refused",
+        "answer_request": "`{messages: [system, user]}` (`[system, user, user]` with the user's question) when "
+        "`ready`, else `null`",
+    }
+)
 #: The fields a decision made with ``unrelated="set_aside"`` adds after :data:`TAIL_FIELDS`, whatever
 #: its reason (a decision made with the default has none: it is what it was before the option).
-SET_ASIDE_FIELDS: Final[Mapping[str, str]] = _ro({
-    "set_aside_unrelated_ids": "eligible sources that read cleanly and are about other operations (they "
-                               "declare no key of the requested one), set aside: they take no part in "
-                               "the decision",
-})
+SET_ASIDE_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "set_aside_unrelated_ids": "eligible sources that read cleanly and are about other operations (they "
+        "declare no key of the requested one), set aside: they take no part in "
+        "the decision",
+    }
+)
 
 
 def _decision_orders() -> Mapping[tuple[str, bool], tuple[str, ...]]:
@@ -336,16 +354,18 @@ class Finding(_FindingAlways, total=False):
     line: int
 
 
-FINDING_FIELDS: Final[Mapping[str, str]] = _ro({
-    "kind": "what was found (each kind calls for one verdict)",
-    "detail": "what is wrong, in words",
-    "start": "offset in code points into the answer as given, the form's backticks or brackets "
-             "included; `null` for something the answer lacks or the whole answer",
-    "end": "offset after it (code points, end exclusive), or `null`",
-    "quote": "the form's content, without its backticks (where the finding is about a form)",
-    "source_id": "the cited or missing source (where the finding is about a citation)",
-    "line": "the cited or missing claim line (where the finding is about a citation)",
-})
+FINDING_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "kind": "what was found (each kind calls for one verdict)",
+        "detail": "what is wrong, in words",
+        "start": "offset in code points into the answer as given, the form's backticks or brackets "
+        "included; `null` for something the answer lacks or the whole answer",
+        "end": "offset after it (code points, end exclusive), or `null`",
+        "quote": "the form's content, without its backticks (where the finding is about a form)",
+        "source_id": "the cited or missing source (where the finding is about a citation)",
+        "line": "the cited or missing claim line (where the finding is about a citation)",
+    }
+)
 
 
 class DecisionEcho(TypedDict):
@@ -358,13 +378,15 @@ class DecisionEcho(TypedDict):
     reason: DecisionReason
 
 
-DECISION_ECHO_FIELDS: Final[Mapping[str, str]] = _ro({
-    "requested_version": "the decision's requested version",
-    "operation": "its operation (`null` for a context decision, `gate_context`'s, which has none)",
-    "claim_key": "its claim key (`null` for a context decision)",
-    "status": "its status",
-    "reason": "its reason",
-})
+DECISION_ECHO_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "requested_version": "the decision's requested version",
+        "operation": "its operation (`null` for a context decision, `gate_context`'s, which has none)",
+        "claim_key": "its claim key (`null` for a context decision)",
+        "status": "its status",
+        "reason": "its reason",
+    }
+)
 
 
 class AnswerCheck(TypedDict):
@@ -376,27 +398,31 @@ class AnswerCheck(TypedDict):
     decision: DecisionEcho
 
 
-ANSWER_CHECK_FIELDS: Final[Mapping[str, str]] = _ro({
-    "verdict": "the first verdict, in precedence order, that a finding calls for",
-    "verdict_class": "the verdict's class, which picks the exit code",
-    "findings": "every finding, in the order found",
-    "decision": "the decision checked against: request, status and reason",
-})
+ANSWER_CHECK_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "verdict": "the first verdict, in precedence order, that a finding calls for",
+        "verdict_class": "the verdict's class, which picks the exit code",
+        "findings": "every finding, in the order found",
+        "decision": "the decision checked against: request, status and reason",
+    }
+)
 
 
 #: TypedDict -> its field table (meanings and order), for the shapes defined here (the audit's and
 #: the lab's are in results_audit and results_lab; schema.ALL_SHAPES holds them all). The decision's
 #: table is the union of :data:`RESULT_FIELDS`, the reason fields, :data:`REFUSED_FIELDS`,
 #: :data:`TAIL_FIELDS` and :data:`SET_ASIDE_FIELDS`.
-SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro({
-    CandidateRecord: CANDIDATE_FIELDS,
-    ClaimRecord: CLAIM_FIELDS,
-    RefusedSourceRecord: REFUSED_SOURCE_FIELDS,
-    Decision: _ro({**RESULT_FIELDS, **REASON_FIELD_MEANINGS, **REFUSED_FIELDS, **TAIL_FIELDS, **SET_ASIDE_FIELDS}),
-    Finding: FINDING_FIELDS,
-    DecisionEcho: DECISION_ECHO_FIELDS,
-    AnswerCheck: ANSWER_CHECK_FIELDS,
-})
+SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro(
+    {
+        CandidateRecord: CANDIDATE_FIELDS,
+        ClaimRecord: CLAIM_FIELDS,
+        RefusedSourceRecord: REFUSED_SOURCE_FIELDS,
+        Decision: _ro({**RESULT_FIELDS, **REASON_FIELD_MEANINGS, **REFUSED_FIELDS, **TAIL_FIELDS, **SET_ASIDE_FIELDS}),
+        Finding: FINDING_FIELDS,
+        DecisionEcho: DECISION_ECHO_FIELDS,
+        AnswerCheck: ANSWER_CHECK_FIELDS,
+    }
+)
 
 _Shape = TypeVar("_Shape")
 

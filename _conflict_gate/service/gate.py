@@ -84,11 +84,13 @@ TOOL_ERRORS: Final = (GateError, DecisionError, IngestionError, GrammarError)
 #: granularity, generously): a manifest modified this recently is hashed on every call until it is older.
 RACY_SECONDS: Final = 2.0
 
-_FORM: Final = (f"cite every claim as {ANSWER_FORM.citation.format(source_id='ID', line='LINE')}, quote a "
-                f"directive only as {ANSWER_FORM.quote.format(directive='@namespace operation key=value')} "
-                "followed on its line by that citation, and state "
-                f"{ANSWER_FORM.value.format(claim_key='key', value='value')} and "
-                f"{ANSWER_FORM.version.format(version='V')}, each in backticks")
+_FORM: Final = (
+    f"cite every claim as {ANSWER_FORM.citation.format(source_id='ID', line='LINE')}, quote a "
+    f"directive only as {ANSWER_FORM.quote.format(directive='@namespace operation key=value')} "
+    "followed on its line by that citation, and state "
+    f"{ANSWER_FORM.value.format(claim_key='key', value='value')} and "
+    f"{ANSWER_FORM.version.format(version='V')}, each in backticks"
+)
 #: The flow every tool's description states.
 FLOW: Final = (
     "conflict-gate decides, from pinned and verified documentation, whether an answer about one claim "
@@ -99,7 +101,8 @@ FLOW: Final = (
     "another version. (3) Write the answer with the ready decision's answer_request (its system message "
     "gives the exact form), or send those messages to a model. (4) check_answer with the decision, "
     "unchanged, and the answer: show the answer only when the verdict is `supported`. The answer form: "
-    f"{_FORM}.")
+    f"{_FORM}."
+)
 
 
 @dataclass(frozen=True)
@@ -120,47 +123,71 @@ class ToolSpec:
 
 
 #: The tools, in the flow's order. The server (``mcp_server``), its tests and ``reference/mcp.md`` read this.
-TOOLS: Final[Mapping[str, ToolSpec]] = MappingProxyType({
-    "versions": ToolSpec(
-        "Versions and pages", "List what can be asked: the grammar (operations, keys, allowed values), the "
-        "renderer, the version scheme and, per version, every approved page (source id, URL, path) with "
-        "the keys it declares, or why it is refused. Pick candidate_ids for gate from here.",
-        MappingProxyType({}), (), "versions"),
-    "gate": ToolSpec(
-        "Gate a request", "Decide whether an answer about one claim at one exact version may be "
-        "prepared: `ready` with a cited answer request only when every eligible candidate (approved, "
-        "of exactly that version) declares the claim and all agree; otherwise `conflict`, "
-        "`not_in_docs` or `refused`, every claim kept, the request withheld.",
-        MappingProxyType({
-            "candidate_ids": "the source ids of the pages you would give a model for this question "
-                             "(from versions); every eligible one must declare the claim",
-            "requested_version": "the version asked about, exactly, in the manifest's version scheme",
-            "claim_key": "the key asked about (a key of the grammar)",
-            "operation": "the operation; needed only when several operations have the key "
-                         "(error `ambiguous_claim_key` otherwise)",
-            "unrelated": "what becomes of eligible pages about other operations: "
-                         + "; ".join(f"`{name}`: {meaning}" for name, meaning in UNRELATED_OPTIONS.items()),
-            "question": "the user's question, as written: a ready decision's answer request carries it as a "
-                        "second user message (it decides nothing; error `invalid_question` when empty, "
-                        "too long or holding control characters)",
-        }), ("candidate_ids", "requested_version", "claim_key"), "decision"),
-    "check_answer": ToolSpec(
-        "Check an answer", "Check an answer written from a ready decision's answer request against that "
-        "decision: every claim cited at its line, every quote exact and attributed, the agreed value and "
-        "the requested version stated, nothing else stated. Returns the verdict and every finding.",
-        MappingProxyType({
-            "decision": "the gate tool's result, unchanged (it is checked against this corpus)",
-            "answer": "the answer text",
-        }), ("decision", "answer"), "answer-check"),
-    "audit": ToolSpec(
-        "Audit the docs", "Report, per version, operation and key, whether the approved pages agree, "
-        "conflict or are partly silent; refused pages, pages that fail verification, drafts that would "
-        "conflict once approved, near-misses and unlisted pages.",
-        MappingProxyType({
-            "limit": "at most this many items in each list of the report (default: no limit; the counts "
-                     "in summary stay whole, and truncated says whether a list was cut)",
-        }), (), "audit"),
-})
+TOOLS: Final[Mapping[str, ToolSpec]] = MappingProxyType(
+    {
+        "versions": ToolSpec(
+            "Versions and pages",
+            "List what can be asked: the grammar (operations, keys, allowed values), the "
+            "renderer, the version scheme and, per version, every approved page (source id, URL, path) with "
+            "the keys it declares, or why it is refused. Pick candidate_ids for gate from here.",
+            MappingProxyType({}),
+            (),
+            "versions",
+        ),
+        "gate": ToolSpec(
+            "Gate a request",
+            "Decide whether an answer about one claim at one exact version may be "
+            "prepared: `ready` with a cited answer request only when every eligible candidate (approved, "
+            "of exactly that version) declares the claim and all agree; otherwise `conflict`, "
+            "`not_in_docs` or `refused`, every claim kept, the request withheld.",
+            MappingProxyType(
+                {
+                    "candidate_ids": "the source ids of the pages you would give a model for this question "
+                    "(from versions); every eligible one must declare the claim",
+                    "requested_version": "the version asked about, exactly, in the manifest's version scheme",
+                    "claim_key": "the key asked about (a key of the grammar)",
+                    "operation": "the operation; needed only when several operations have the key "
+                    "(error `ambiguous_claim_key` otherwise)",
+                    "unrelated": "what becomes of eligible pages about other operations: "
+                    + "; ".join(f"`{name}`: {meaning}" for name, meaning in UNRELATED_OPTIONS.items()),
+                    "question": "the user's question, as written: a ready decision's answer request carries it as a "
+                    "second user message (it decides nothing; error `invalid_question` when empty, "
+                    "too long or holding control characters)",
+                }
+            ),
+            ("candidate_ids", "requested_version", "claim_key"),
+            "decision",
+        ),
+        "check_answer": ToolSpec(
+            "Check an answer",
+            "Check an answer written from a ready decision's answer request against that "
+            "decision: every claim cited at its line, every quote exact and attributed, the agreed value and "
+            "the requested version stated, nothing else stated. Returns the verdict and every finding.",
+            MappingProxyType(
+                {
+                    "decision": "the gate tool's result, unchanged (it is checked against this corpus)",
+                    "answer": "the answer text",
+                }
+            ),
+            ("decision", "answer"),
+            "answer-check",
+        ),
+        "audit": ToolSpec(
+            "Audit the docs",
+            "Report, per version, operation and key, whether the approved pages agree, "
+            "conflict or are partly silent; refused pages, pages that fail verification, drafts that would "
+            "conflict once approved, near-misses and unlisted pages.",
+            MappingProxyType(
+                {
+                    "limit": "at most this many items in each list of the report (default: no limit; the counts "
+                    "in summary stay whole, and truncated says whether a list was cut)",
+                }
+            ),
+            (),
+            "audit",
+        ),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -184,16 +211,20 @@ class _Stamp:
         key = cls.stat_key(path)  # before reading: an edit after this is seen next time
         hashed_at = clock()
         try:
-            raw = read_capped(os.path.realpath(path), MAX_MANIFEST_BYTES,
-                              lambda reason, detail: IngestionError("manifest_unreadable", detail, path=path))
+            raw = read_capped(
+                os.path.realpath(path),
+                MAX_MANIFEST_BYTES,
+                lambda reason, detail: IngestionError("manifest_unreadable", detail, path=path),
+            )
         except IngestionError:
             return cls(key, None, hashed_at)
         return cls(key, hashlib.sha256(raw).hexdigest(), hashed_at)
 
     def trusted(self, key: tuple[int, ...] | None) -> bool:
         """Is the file certainly unchanged since it was hashed, from its ``stat`` alone?"""
-        return (key is not None and key == self.key
-                and key[3] / 1e9 + RACY_SECONDS < self.hashed_at)  # key[3]: mtime in ns
+        return (
+            key is not None and key == self.key and key[3] / 1e9 + RACY_SECONDS < self.hashed_at
+        )  # key[3]: mtime in ns
 
 
 def _same_error(a: LocatedError | None, b: LocatedError) -> bool:
@@ -215,9 +246,16 @@ class GateService:
     directives again since the start (figures for the tests and the benchmark).
     """
 
-    def __init__(self, manifest: str | os.PathLike[str], *, prog: str = "conflict-gate",
-                 clock: Callable[[], float] = time.time, load: Callable[..., Corpus] = load_documents,
-                 cache: str | os.PathLike[str] | bool | None = None, jobs: int = 1) -> None:
+    def __init__(
+        self,
+        manifest: str | os.PathLike[str],
+        *,
+        prog: str = "conflict-gate",
+        clock: Callable[[], float] = time.time,
+        load: Callable[..., Corpus] = load_documents,
+        cache: str | os.PathLike[str] | bool | None = None,
+        jobs: int = 1,
+    ) -> None:
         self.manifest = os.fspath(manifest)
         self.prog = prog
         self._clock = clock
@@ -244,21 +282,32 @@ class GateService:
         corpus = self.current(lambda c: [s for s in c.sources.values() if s.status == ELIGIBLE_STATUS])
         return versions_listing(corpus)
 
-    def gate(self, candidate_ids: Sequence[str], requested_version: str, claim_key: str,
-             operation: str | None = None, unrelated: str = DEFAULT_UNRELATED,
-             question: str | None = None) -> Decision:
+    def gate(
+        self,
+        candidate_ids: Sequence[str],
+        requested_version: str,
+        claim_key: str,
+        operation: str | None = None,
+        unrelated: str = DEFAULT_UNRELATED,
+        question: str | None = None,
+    ) -> Decision:
         """:func:`~_conflict_gate.decide.decision.gate`, its eligible candidates re-verified first; without
         ``operation``, the one operation that has ``claim_key`` (:func:`~_conflict_gate.decide.decision.claim_operation`)."""
         corpus = self.current(lambda c: _eligible(c, candidate_ids, requested_version))
-        chosen = claim_operation(corpus.grammar, claim_key, operation, name_one=" in the gate tool's operation",
-                                 see_grammar="; the versions tool lists them")
-        return gate(corpus, candidate_ids, requested_version, chosen, claim_key, unrelated=unrelated,
-                    question=question)
+        chosen = claim_operation(
+            corpus.grammar,
+            claim_key,
+            operation,
+            name_one=" in the gate tool's operation",
+            see_grammar="; the versions tool lists them",
+        )
+        return gate(corpus, candidate_ids, requested_version, chosen, claim_key, unrelated=unrelated, question=question)
 
     def check_answer(self, decision: Any, answer: str | bytes) -> AnswerCheck:
         """:func:`~_conflict_gate.answer.check.check_answer`, the decision's eligible candidates re-verified
         first; when a finding looked a quote up in every source (:data:`~_conflict_gate.answer.check.CORPUS_WIDE_FINDINGS`),
         every source is re-verified and the answer is checked once more."""
+
         def used(corpus: Corpus) -> list[Source]:
             if not isinstance(decision, dict):
                 return []
@@ -281,8 +330,9 @@ class GateService:
         """``(text, structured content)`` of an error result: the command line's stderr line for
         ``error`` (without its newline) and ``{error, reason, message}``."""
         _, line = located_error(error, prog=self.prog, manifest=shown_manifest(self.manifest))
-        return line, build(ToolError, TOOL_ERROR_FIELDS, {
-            "error": type(error).__name__, "reason": error.reason, "message": str(error)})
+        return line, build(
+            ToolError, TOOL_ERROR_FIELDS, {"error": type(error).__name__, "reason": error.reason, "message": str(error)}
+        )
 
     # ------------------------------------------------------------------ freshness
 
@@ -336,10 +386,18 @@ class GateService:
                     changed[source.source_id] = fresh
         if not changed:
             return corpus
-        return Corpus(corpus.manifest, MappingProxyType({sid: changed.get(sid, s) for sid, s in corpus.sources.items()}))
+        return Corpus(
+            corpus.manifest, MappingProxyType({sid: changed.get(sid, s) for sid, s in corpus.sources.items()})
+        )
 
-    def _check(self, files: SourceFiles, grammar: Grammar, renderer: Renderer, source: Source,
-               readings: Callable[[], Recorded | None]) -> Source:
+    def _check(
+        self,
+        files: SourceFiles,
+        grammar: Grammar,
+        renderer: Renderer,
+        source: Source,
+        readings: Callable[[], Recorded | None],
+    ) -> Source:
         """``source`` if its file still holds the bytes it was loaded from, else the source a load
         would make of the file now. Reads and hashes the file; reads it for directives only when it
         changed and matches its pin (from the manifest's recorded readings when it has them,
@@ -353,16 +411,26 @@ class GateService:
             if error.reason not in SOURCE_INGESTION_REASONS:
                 raise
             self._failed_digests.pop(sid, None)
-            return source if source.failed and _same_error(source.refusal, error) else failed_source(source.entry, error)
+            return (
+                source if source.failed and _same_error(source.refusal, error) else failed_source(source.entry, error)
+            )
         digest = source_digest(raw)
         if (not source.failed and digest == source.sha256) or self._failed_digests.get(sid) == digest:
             return source
         try:
-            fresh = source_from_bytes(raw, grammar, source.entry, renderer=renderer, digest=digest,
-                                      recorded=readings() if digest == source.entry.sha256 else None)
+            fresh = source_from_bytes(
+                raw,
+                grammar,
+                source.entry,
+                renderer=renderer,
+                digest=digest,
+                recorded=readings() if digest == source.entry.sha256 else None,
+            )
         except IngestionError as error:
             self._failed_digests[sid] = digest
-            return source if source.failed and _same_error(source.refusal, error) else failed_source(source.entry, error)
+            return (
+                source if source.failed and _same_error(source.refusal, error) else failed_source(source.entry, error)
+            )
         self._failed_digests.pop(sid, None)
         self.reread += 1
         return fresh
@@ -395,13 +463,36 @@ def limit_report(report: AuditReport, limit: int) -> AuditReport:
         cut = cut or len(items) > limit
         return items[:limit]
 
-    operations = [build(AuditOperation, AUDIT_OPERATION_FIELDS, {
-        **operation, "source_ids": take(operation["source_ids"]),
-        "keys": [build(AuditEntry, AUDIT_ENTRY_FIELDS, {**entry, "claims": take(entry["claims"]),
-                                                        "silent": take(entry["silent"])})
-                 for entry in take(operation["keys"])]})
-        for operation in take(report["operations"])]
-    return build(AuditReport, AUDIT_FIELDS, {
-        **report, "operations": operations, "refused_sources": take(report["refused_sources"]),
-        "unapproved_conflicts": take(report["unapproved_conflicts"]), "near_misses": take(report["near_misses"]),
-        "left_out_readings": take(report["left_out_readings"]), "unlisted_sources": take(report["unlisted_sources"]), "truncated": cut})
+    operations = [
+        build(
+            AuditOperation,
+            AUDIT_OPERATION_FIELDS,
+            {
+                **operation,
+                "source_ids": take(operation["source_ids"]),
+                "keys": [
+                    build(
+                        AuditEntry,
+                        AUDIT_ENTRY_FIELDS,
+                        {**entry, "claims": take(entry["claims"]), "silent": take(entry["silent"])},
+                    )
+                    for entry in take(operation["keys"])
+                ],
+            },
+        )
+        for operation in take(report["operations"])
+    ]
+    return build(
+        AuditReport,
+        AUDIT_FIELDS,
+        {
+            **report,
+            "operations": operations,
+            "refused_sources": take(report["refused_sources"]),
+            "unapproved_conflicts": take(report["unapproved_conflicts"]),
+            "near_misses": take(report["near_misses"]),
+            "left_out_readings": take(report["left_out_readings"]),
+            "unlisted_sources": take(report["unlisted_sources"]),
+            "truncated": cut,
+        },
+    )

@@ -93,8 +93,11 @@ def _answer(service: GateService, call: Callable[[], Mapping[str, Any]]) -> Call
         result = call()
     except TOOL_ERRORS as error:
         text, content = service.error_result(error)
-        return CallToolResult(content=[TextContent(type="text", text=text)],
-                              structured_content=printable_value(dict(content)), is_error=True)
+        return CallToolResult(
+            content=[TextContent(type="text", text=text)],
+            structured_content=printable_value(dict(content)),
+            is_error=True,
+        )
     result = printable_value(dict(result))  # an undecodable file name: always valid UTF-8 on the wire
     return CallToolResult(content=[TextContent(type="text", text=render_json(result))], structured_content=result)
 
@@ -105,11 +108,17 @@ def build_server(service: GateService) -> MCPServer:
     def versions() -> CallToolResult:
         return _answer(service, service.versions)
 
-    def gate(candidate_ids: CandidateIds, requested_version: RequestedVersion, claim_key: ClaimKey,
-             operation: Operation = None, unrelated: Unrelated = DEFAULT_UNRELATED,
-             question: Question = None) -> CallToolResult:
-        return _answer(service, lambda: service.gate(candidate_ids, requested_version, claim_key, operation, unrelated,
-                                                     question))
+    def gate(
+        candidate_ids: CandidateIds,
+        requested_version: RequestedVersion,
+        claim_key: ClaimKey,
+        operation: Operation = None,
+        unrelated: Unrelated = DEFAULT_UNRELATED,
+        question: Question = None,
+    ) -> CallToolResult:
+        return _answer(
+            service, lambda: service.gate(candidate_ids, requested_version, claim_key, operation, unrelated, question)
+        )
 
     def check_answer(decision: DecisionArgument, answer: AnswerText) -> CallToolResult:
         return _answer(service, lambda: service.check_answer(decision, answer))
@@ -118,18 +127,32 @@ def build_server(service: GateService) -> MCPServer:
         return _answer(service, lambda: service.audit(limit))
 
     functions: dict[str, Callable[..., CallToolResult]] = {
-        "versions": versions, "gate": gate, "check_answer": check_answer, "audit": audit}
+        "versions": versions,
+        "gate": gate,
+        "check_answer": check_answer,
+        "audit": audit,
+    }
     tools = []
     for name, spec in TOOLS.items():
-        tool = Tool.from_function(functions[name], name=name, title=spec.title, description=spec.description,
-                                  annotations=ToolAnnotations(title=spec.title, read_only_hint=True,
-                                                              destructive_hint=False, idempotent_hint=True,
-                                                              open_world_hint=False),
-                                  structured_output=False)
+        tool = Tool.from_function(
+            functions[name],
+            name=name,
+            title=spec.title,
+            description=spec.description,
+            annotations=ToolAnnotations(
+                title=spec.title,
+                read_only_hint=True,
+                destructive_hint=False,
+                idempotent_hint=True,
+                open_world_hint=False,
+            ),
+            structured_output=False,
+        )
         tool.fn_metadata.output_schema = result_schema(spec.schema)  # published as it is, not derived
         tools.append(tool)
-    return MCPServer(SERVER_NAME, version=__version__, title="conflict-gate", instructions=FLOW, tools=tools,
-                     log_level="WARNING")
+    return MCPServer(
+        SERVER_NAME, version=__version__, title="conflict-gate", instructions=FLOW, tools=tools, log_level="WARNING"
+    )
 
 
 def serve(service: GateService) -> None:

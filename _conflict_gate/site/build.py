@@ -65,8 +65,15 @@ from .detect import folders_up
 from .html import ELSEWHERE_PLACES, read_built_page, shaped
 from .locate import Layout, find_configs, page_name, read_layout
 
-__all__ = ["MARKDOWN_EXTENSIONS", "SETTLED_BY_BUILD", "SPHINX_SUFFIXES", "SiteBuild", "built_path", "judge_site",
-           "locate_site"]
+__all__ = [
+    "MARKDOWN_EXTENSIONS",
+    "SETTLED_BY_BUILD",
+    "SPHINX_SUFFIXES",
+    "SiteBuild",
+    "built_path",
+    "judge_site",
+    "locate_site",
+]
 
 #: The extensions MkDocs reads as Markdown pages (``mkdocs.utils.markdown_extensions``).
 MARKDOWN_EXTENSIONS: Final = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")
@@ -76,7 +83,9 @@ SETTLED_BY_BUILD: Final = frozenset({"ambiguous_markup", "misplaced_directive", 
 #: The source suffixes of a Sphinx site the gate reads (Sphinx's reStructuredText and MyST's Markdown).
 SPHINX_SUFFIXES: Final = (".rst", ".md")
 _CONFIG_NAMES: Final = ("mkdocs.yml", "mkdocs.yaml")
-_KEY: Final = re.compile(r"(?P<key>site_dir|docs_dir|use_directory_urls|INHERIT)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*(?:#.*)?\Z")
+_KEY: Final = re.compile(
+    r"(?P<key>site_dir|docs_dir|use_directory_urls|INHERIT)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*(?:#.*)?\Z"
+)
 _TRUE: Final = frozenset({"true", "yes", "on"})
 _FALSE: Final = frozenset({"false", "no", "off"})
 _LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|\Z)")
@@ -85,10 +94,15 @@ _LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|\Z)")
 _MAX_JOINED: Final = 4000
 _MAX_STARTS: Final = 64
 #: What names a generator's built pages, for the message of a page not found.
-_NAMED_BY: Final = MappingProxyType({
-    "mkdocs": "docs_dir and use_directory_urls", "sphinx": "the builder (html or dirhtml)",
-    "docusaurus": "docs.path, docs.routeBasePath, trailingSlash and the page's slug or id",
-    "vitepress": "srcDir and outDir", "hugo": "contentDir, publishDir, uglyURLs and the page's url or slug"})
+_NAMED_BY: Final = MappingProxyType(
+    {
+        "mkdocs": "docs_dir and use_directory_urls",
+        "sphinx": "the builder (html or dirhtml)",
+        "docusaurus": "docs.path, docs.routeBasePath, trailingSlash and the page's slug or id",
+        "vitepress": "srcDir and outDir",
+        "hugo": "contentDir, publishDir, uglyURLs and the page's url or slug",
+    }
+)
 
 
 class SiteBuild(NamedTuple):
@@ -129,8 +143,9 @@ def locate_site(site: str, manifest_root: str) -> SiteBuild:
     configuration found or two in one folder, a value it does not read (``!ENV``, ``INHERIT``,
     anything but a plain or quoted scalar) or a built folder that is missing."""
     if not os.path.isdir(site):
-        raise _site_error("not a folder (--site names the built site, or the folder holding mkdocs.yml or "
-                          "conf.py)", site)
+        raise _site_error(
+            "not a folder (--site names the built site, or the folder holding mkdocs.yml or conf.py)", site
+        )
     here = _configs(Path(site))
     found = here
     if not found:
@@ -144,13 +159,19 @@ def locate_site(site: str, manifest_root: str) -> SiteBuild:
             if found or (folder / ".git").exists():
                 break
     if not found:
-        raise _site_error("no mkdocs.yml, conf.py, docusaurus.config.*, .vitepress/config.* or hugo.* in it, nor "
-                          "in the manifest's folder or a parent: --site reads MkDocs, Sphinx, Docusaurus, VitePress "
-                          "and Hugo builds", site)
+        raise _site_error(
+            "no mkdocs.yml, conf.py, docusaurus.config.*, .vitepress/config.* or hugo.* in it, nor "
+            "in the manifest's folder or a parent: --site reads MkDocs, Sphinx, Docusaurus, VitePress "
+            "and Hugo builds",
+            site,
+        )
     if len(found) > 1:
-        raise _site_error(f"two sites' configurations in one folder ({found[0][1]}, {found[1][1]}): name the one "
-                          "whose build to read by its folder", site)
-    (generator, path), = found
+        raise _site_error(
+            f"two sites' configurations in one folder ({found[0][1]}, {found[1][1]}): name the one "
+            "whose build to read by its folder",
+            site,
+        )
+    ((generator, path),) = found
     config = str(path)
     if generator not in ("mkdocs", "sphinx"):
         try:
@@ -160,14 +181,16 @@ def locate_site(site: str, manifest_root: str) -> SiteBuild:
         built = layout.built if here else os.path.abspath(site)
         if not os.path.isdir(built):
             raise _site_error(f"the built site is missing: build the {generator} site first", built)
-        return SiteBuild(built, layout.pages, layout.directory_urls, os.path.abspath(config), generator,
-                         layout._replace(built=built))
+        return SiteBuild(
+            built, layout.pages, layout.directory_urls, os.path.abspath(config), generator, layout._replace(built=built)
+        )
     if generator == "sphinx":
         home = os.path.dirname(os.path.abspath(config))
         built = os.path.join(home, "_build", "html") if here else os.path.abspath(site)
         if not os.path.isdir(built):
-            raise _site_error("the built site is missing: run sphinx-build first (sphinx-build -M html . _build)",
-                              built)
+            raise _site_error(
+                "the built site is missing: run sphinx-build first (sphinx-build -M html . _build)", built
+            )
         return SiteBuild(built, home, False, os.path.abspath(config), "sphinx")
     return _mkdocs_site(site, config, bool(here))
 
@@ -187,13 +210,19 @@ def _mkdocs_site(site: str, config: str, here: bool) -> SiteBuild:
             continue
         key, value = match.group("key"), match.group("value")
         if key == "INHERIT":
-            raise _site_error(f"line {number}: INHERIT is not followed; name the built folder and write docs_dir, "
-                              "site_dir and use_directory_urls in this file", config)
+            raise _site_error(
+                f"line {number}: INHERIT is not followed; name the built folder and write docs_dir, "
+                "site_dir and use_directory_urls in this file",
+                config,
+            )
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
             value = value[1:-1]
         elif not value or value[0] in "!&*[{|>\"'":
-            raise _site_error(f"line {number}: {key}: {value!r} is not a plain or quoted value; the gate reads "
-                              "no YAML tags, anchors or blocks", config)
+            raise _site_error(
+                f"line {number}: {key}: {value!r} is not a plain or quoted value; the gate reads "
+                "no YAML tags, anchors or blocks",
+                config,
+            )
         values[key] = value
     urls = values["use_directory_urls"].lower()
     if urls not in _TRUE | _FALSE:
@@ -213,8 +242,11 @@ def built_path(site: SiteBuild, source: str) -> tuple[str | None, str]:
     docs = os.path.realpath(site.docs_dir)
     real = os.path.realpath(source)
     if not real.startswith(docs.rstrip(os.sep) + os.sep):
-        return None, (f"it is outside the site's docs_dir {site.docs_dir}" if site.layout is None
-                      else f"it is outside the folder the site's pages come from ({site.docs_dir})")
+        return None, (
+            f"it is outside the site's docs_dir {site.docs_dir}"
+            if site.layout is None
+            else f"it is outside the folder the site's pages come from ({site.docs_dir})"
+        )
     relative = Path(os.path.relpath(real, docs)).as_posix()
     if site.layout is not None:
         return page_name(site.layout, real, relative)
@@ -258,8 +290,9 @@ def judge_site(corpus: Corpus, site: SiteBuild, *, strict: bool = False) -> Corp
         for source in corpus.sources.values():
             if source.failed:
                 continue
-            holds = bool(source.occurrences or source.claims or source.near_misses
-                         or isinstance(source.refusal, DirectiveError))
+            holds = bool(
+                source.occurrences or source.claims or source.near_misses or isinstance(source.refusal, DirectiveError)
+            )
             try:
                 judged = _judge(source, site, files, corpus.grammar, manifest.root, holds)
             except IngestionError as error:
@@ -281,8 +314,9 @@ def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar
     alone = site.generator == "sphinx" and path.lower().endswith(".rst")  # no Markdown reading applies
     if not alone and isinstance(refusal, DirectiveError) and refusal.reason not in SETTLED_BY_BUILD:
         return source  # refused for a reason the build does not settle: its built page is not opened
-    built, why = ((source.entry.built, "") if source.entry.built is not None
-                  else built_path(site, os.path.join(root, path)))
+    built, why = (
+        (source.entry.built, "") if source.entry.built is not None else built_path(site, os.path.join(root, path))
+    )
     if built is None:
         if not holds:
             return source
@@ -293,19 +327,27 @@ def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar
         except IngestionError as error:
             if not holds:
                 return source
-            detail = (f"not found (build the site first; the page's name follows {_NAMED_BY[site.generator]} of "
-                      f"{site.config}, or name it with \"built\")" if error.reason == "source_missing"
-                      else error.detail)
-            raise IngestionError("built_page_missing", f"its built page {built} in {site.built}: {detail}",
-                                 source_id=sid, path=path) from None
+            detail = (
+                f"not found (build the site first; the page's name follows {_NAMED_BY[site.generator]} of "
+                f'{site.config}, or name it with "built")'
+                if error.reason == "source_missing"
+                else error.detail
+            )
+            raise IngestionError(
+                "built_page_missing", f"its built page {built} in {site.built}: {detail}", source_id=sid, path=path
+            ) from None
         except UnicodeDecodeError:
             if not holds:
                 return source
-            raise IngestionError("built_page_missing", f"its built page {built} is not UTF-8",
-                                 source_id=sid, path=path) from None
+            raise IngestionError(
+                "built_page_missing", f"its built page {built} is not UTF-8", source_id=sid, path=path
+            ) from None
     reading = read_built_page(page, grammar)
-    if not holds and (not reading.lines and not reading.elsewhere if reading.region is not None
-                      else not candidates_of(page.encode("utf-8", "surrogatepass"), grammar)[0]):
+    if not holds and (
+        not reading.lines and not reading.elsewhere
+        if reading.region is not None
+        else not candidates_of(page.encode("utf-8", "surrogatepass"), grammar)[0]
+    ):
         return source  # nothing shown (anywhere on the page, when its region is not known), nothing held
     raw = files.read(source.entry)
     verified_digest(raw, source.entry)
@@ -316,31 +358,50 @@ def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar
 
     def refuse(reason: str, detail: str, shown: str, at: int | None = None) -> Source:
         """``source`` refused, located at line ``at``, else at the first source line holding ``shown``."""
-        held = (lines[at - 1] if at is not None and at <= len(lines)
-                else next((line for line in lines if shown and shown in line.text), None))
-        error = DirectiveError(reason, f"{detail} (built page {built})", quote=(held.text if held else shown)[:200],
-                               source_id=sid, path=path, line=held.number if held else None,
-                               column=held.text.find(shown) + 1 if held else None)
+        held = (
+            lines[at - 1]
+            if at is not None and at <= len(lines)
+            else next((line for line in lines if shown and shown in line.text), None)
+        )
+        error = DirectiveError(
+            reason,
+            f"{detail} (built page {built})",
+            quote=(held.text if held else shown)[:200],
+            source_id=sid,
+            path=path,
+            line=held.number if held else None,
+            column=held.text.find(shown) + 1 if held else None,
+        )
         return source._replace(claims=(), refusal=error)
 
     if reading.region is None:
-        return refuse("site_disagrees", f"the built page has no main content region the gate knows "
-                                        f"({reading.region_problem})", "")
+        return refuse(
+            "site_disagrees", f"the built page has no main content region the gate knows ({reading.region_problem})", ""
+        )
     if reading.elsewhere:
         first = reading.elsewhere[0]
         where = ELSEWHERE_PLACES[first.place]
-        return refuse("misplaced_directive", f"the built page shows directive-shaped text {where}: "
-                                             f"{first.text!r}", first.text)
+        return refuse(
+            "misplaced_directive", f"the built page shows directive-shaped text {where}: {first.text!r}", first.text
+        )
     parsed: list[tuple[str, tuple[str, str, str]]] = []
     for shown in reading.lines:
         held = next((line for line in lines if shown in line.text), None)
         try:
-            parsed.append((shown, grammar.parse(shown, source_id=sid, path=path,
-                                                line=held.number if held else None)))
+            parsed.append((shown, grammar.parse(shown, source_id=sid, path=path, line=held.number if held else None)))
         except DirectiveError as error:
-            return source._replace(claims=(), refusal=DirectiveError(
-                error.reason, f"{error.detail} (built page {built})", quote=error.quote, source_id=sid, path=path,
-                line=error.line, column=error.column if error.line is not None else None))
+            return source._replace(
+                claims=(),
+                refusal=DirectiveError(
+                    error.reason,
+                    f"{error.detail} (built page {built})",
+                    quote=error.quote,
+                    source_id=sid,
+                    path=path,
+                    line=error.line,
+                    column=error.column if error.line is not None else None,
+                ),
+            )
     shown_count = Counter(reading.lines)
     if alone:
         source = source._replace(near_misses=())  # the Markdown reading's, of a page that is not Markdown
@@ -349,34 +410,67 @@ def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar
         for claim in source.claims:
             times = shown_count[claim.quote]
             if times != counted[claim.quote]:
-                return refuse("site_disagrees", "a directive here, but the built page does not show it as a line "
-                              "of its own in a top-level paragraph" if times == 0 else
-                              f"the built page shows this directive {times} times as a line of its own in a "
-                              f"top-level paragraph, and the page counts it {counted[claim.quote]} times",
-                              claim.quote, claim.line)
+                return refuse(
+                    "site_disagrees",
+                    "a directive here, but the built page does not show it as a line "
+                    "of its own in a top-level paragraph"
+                    if times == 0
+                    else f"the built page shows this directive {times} times as a line of its own in a "
+                    f"top-level paragraph, and the page counts it {counted[claim.quote]} times",
+                    claim.quote,
+                    claim.line,
+                )
         for shown in reading.lines:
             if shown not in counted:
-                return refuse("site_disagrees", f"the built page shows {shown!r} as a directive, but no counted "
-                              "line of the page holds it (an include, a macro, or a line the Markdown reading "
-                              "places elsewhere)", shown)
+                return refuse(
+                    "site_disagrees",
+                    f"the built page shows {shown!r} as a directive, but no counted "
+                    "line of the page holds it (an include, a macro, or a line the Markdown reading "
+                    "places elsewhere)",
+                    shown,
+                )
         return source
     claims: list[Claim] = []
     declared: dict[tuple[str, str], int] = {}
     for shown, times in shown_count.items():
         holding = [line for line in lines if line.text.rstrip(" \t") == shown]
         if len(holding) != times:
-            return refuse("site_disagrees", f"the built page shows {shown!r} {times} time(s) as a directive, "
-                          f"and {len(holding)} unindented source line(s) hold exactly that text: which counts "
-                          "is not known", shown)
+            return refuse(
+                "site_disagrees",
+                f"the built page shows {shown!r} {times} time(s) as a directive, "
+                f"and {len(holding)} unindented source line(s) hold exactly that text: which counts "
+                "is not known",
+                shown,
+            )
         operation, key, value = dict(parsed)[shown]
         for line in holding:
             earlier = declared.setdefault((operation, key), line.number)
             if earlier != line.number:
-                return source._replace(claims=(), refusal=DirectiveError(
-                    "duplicate_directive", f"{operation} {key} is already declared on line {earlier}",
-                    quote=shown[:200], source_id=sid, path=path, line=line.number, column=1))
-            claims.append(Claim(operation, key, value, line.number, line.start, line.start + len(shown),
-                                line.byte_start, line.byte_start + len(shown.encode("utf-8")), shown))
+                return source._replace(
+                    claims=(),
+                    refusal=DirectiveError(
+                        "duplicate_directive",
+                        f"{operation} {key} is already declared on line {earlier}",
+                        quote=shown[:200],
+                        source_id=sid,
+                        path=path,
+                        line=line.number,
+                        column=1,
+                    ),
+                )
+            claims.append(
+                Claim(
+                    operation,
+                    key,
+                    value,
+                    line.number,
+                    line.start,
+                    line.start + len(shown),
+                    line.byte_start,
+                    line.byte_start + len(shown.encode("utf-8")),
+                    shown,
+                )
+            )
     claims.sort(key=lambda claim: claim.line)
     return source._replace(claims=tuple(claims), refusal=None)
 
@@ -397,12 +491,16 @@ def _unjoined(shown: tuple[str, ...], lines: list[_Line], grammar: Grammar) -> t
     result: list[str] = []
     for text in shown:
         runs: list[list[str]] = []
-        candidates = [index for end in range(len(text)) if text[end] == " " and len(text) <= _MAX_JOINED
-                      for index in starts.get(text[:end], ())]
+        candidates = [
+            index
+            for end in range(len(text))
+            if text[end] == " " and len(text) <= _MAX_JOINED
+            for index in starts.get(text[:end], ())
+        ]
         for start in candidates[:_MAX_STARTS] if len(candidates) <= _MAX_STARTS else ():
             first = lines[start].text.strip(" \t")
             run, length = [first], len(first)
-            for later in lines[start + 1:]:
+            for later in lines[start + 1 :]:
                 piece = later.text.strip(" \t")
                 if length >= len(text) or not piece or not text.startswith(" " + piece, length):
                     break
@@ -439,4 +537,3 @@ def _source_lines(text: str, bom: int) -> list[_Line]:
         if match.end() == len(text):
             break
     return lines
-

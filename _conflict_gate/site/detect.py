@@ -36,7 +36,9 @@ __all__ = ["Detected", "detect", "folders_up", "mkdocs_extensions"]
 MAX_CONFIG_BYTES: Final = 1 << 20
 _DOCUSAURUS: Final = tuple(f"docusaurus.config.{ext}" for ext in ("js", "ts", "mjs", "cjs"))
 _EXTENSIONS_KEY: Final = re.compile(r"markdown_extensions[ \t]*:[ \t]*(?P<rest>[^#]*?)[ \t]*(?:#.*)?\Z")
-_ITEM: Final = re.compile(r"(?P<indent>[ \t]*)-[ \t]+(?P<name>\"[^\"]*\"|'[^']*'|[^:#\s][^:#]*?)[ \t]*(?::.*)?(?:#.*)?\Z")
+_ITEM: Final = re.compile(
+    r"(?P<indent>[ \t]*)-[ \t]+(?P<name>\"[^\"]*\"|'[^']*'|[^:#\s][^:#]*?)[ \t]*(?::.*)?(?:#.*)?\Z"
+)
 
 
 class Detected(NamedTuple):
@@ -54,9 +56,9 @@ def folders_up(docs: Path, stops: Sequence[Path]) -> list[Path]:
     chain = [here, *here.parents]
     for index, folder in enumerate(chain):
         if (folder / ".git").exists():
-            return chain[:index + 1]
+            return chain[: index + 1]
     ends = [chain.index(stop) for stop in (Path(os.path.realpath(stop)) for stop in stops) if stop in chain]
-    return chain[:max(ends, default=0) + 1]
+    return chain[: max(ends, default=0) + 1]
 
 
 def _shown(folder: Path, cwd: Path | None) -> str:
@@ -98,16 +100,20 @@ def detect(docs: Path, manifest_folder: Path, known: Sequence[str], cwd: Path | 
                 found.setdefault("docusaurus", folder / name)
     if not found:
         where = f"in {_shown(folders[0], cwd)}" + (f" up to {_shown(folders[-1], cwd)}" if len(folders) > 1 else "")
-        return Detected("portable", "left out (portable): no mkdocs.yml, Sphinx conf.py loading myst_parser or "
-                                    f"docusaurus.config.* {where}; name the site's with --renderer")
+        return Detected(
+            "portable",
+            "left out (portable): no mkdocs.yml, Sphinx conf.py loading myst_parser or "
+            f"docusaurus.config.* {where}; name the site's with --renderer",
+        )
     if len(found) > 1:
         listed = ", ".join(f"{name} ({path})" for name, path in found.items())
-        return Detected("portable", f"left out (portable): several sites' configurations found ({listed}); say "
-                                    "which with --renderer")
-    (name, path), = found.items()
+        return Detected(
+            "portable",
+            f"left out (portable): several sites' configurations found ({listed}); say which with --renderer",
+        )
+    ((name, path),) = found.items()
     if name not in known:
-        return Detected("portable", f"left out (portable): found {path} ({name}), a site the gate has no "
-                                    "renderer for")
+        return Detected("portable", f"left out (portable): found {path} ({name}), a site the gate has no renderer for")
     warnings: tuple[str, ...] = ()
     if name == "mkdocs":
         text = _read(path)
@@ -123,8 +129,10 @@ def _mkdocs_warnings(path: Path, text: str) -> tuple[str, ...]:
     other = [name for name in names if name not in MKDOCS_EXTENSIONS]
     lines = []
     if other:
-        lines.append(f"{path} enables Markdown extensions the gate does not model: {', '.join(other)}; pages that "
-                     "use them may read differently on the site")
+        lines.append(
+            f"{path} enables Markdown extensions the gate does not model: {', '.join(other)}; pages that "
+            "use them may read differently on the site"
+        )
     if unread:
         lines.append(f"{path}: not followed when reading markdown_extensions: {', '.join(unread)}")
     return tuple(lines)
@@ -145,13 +153,14 @@ def mkdocs_extensions(text: str) -> tuple[list[str], list[str]]:
         rest = match.group("rest")
         if rest:
             if rest.startswith("[") and rest.endswith("]"):
-                names += [_unquote(item.strip().partition(":")[0].strip()) for item in rest[1:-1].split(",")
-                          if item.strip()]
+                names += [
+                    _unquote(item.strip().partition(":")[0].strip()) for item in rest[1:-1].split(",") if item.strip()
+                ]
             else:
                 unread.append(f"markdown_extensions: {rest} (line {number + 1})")
             continue
         item_indent: str | None = None
-        for later, item in enumerate(lines[number + 1:], number + 2):
+        for later, item in enumerate(lines[number + 1 :], number + 2):
             stripped = item.strip()
             if not stripped or stripped.startswith("#"):
                 continue

@@ -61,25 +61,29 @@ from ..manifest.grammar import Grammar
 __all__ = ["CONTEXT_PLACES", "ELSEWHERE_PLACES", "REGIONS", "BuiltReading", "Shown", "read_built_page"]
 
 #: Where directive-shaped text on a built page refuses its source (place -> meaning).
-ELSEWHERE_PLACES: Final[Mapping[str, str]] = MappingProxyType({
-    "heading": "in a heading",
-    "list_item": "in a list item",
-    "table": "in a table",
-    "quote": "in a block quote",
-    "container": "in a container (an admonition, a tab, an open details, an element of raw HTML)",
-    "collapsed": "in a collapsed <details> (shown only when opened)",
-    "hidden": "in hidden content (hidden, display:none, visibility:hidden, template, noscript, script, style)",
-    "attribute": "in an attribute's value",
-    "markup": "on a paragraph line with other markup (a link, emphasis, a code span)",
-    "region_text": "in the main content but outside any paragraph",
-    "unclosed": "after an inline formatting element left open, which a browser carries on into what follows",
-    "bidi": "on a page with a bidirectional formatting character, which may reorder what a reader sees",
-})
+ELSEWHERE_PLACES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "heading": "in a heading",
+        "list_item": "in a list item",
+        "table": "in a table",
+        "quote": "in a block quote",
+        "container": "in a container (an admonition, a tab, an open details, an element of raw HTML)",
+        "collapsed": "in a collapsed <details> (shown only when opened)",
+        "hidden": "in hidden content (hidden, display:none, visibility:hidden, template, noscript, script, style)",
+        "attribute": "in an attribute's value",
+        "markup": "on a paragraph line with other markup (a link, emphasis, a code span)",
+        "region_text": "in the main content but outside any paragraph",
+        "unclosed": "after an inline formatting element left open, which a browser carries on into what follows",
+        "bidi": "on a page with a bidirectional formatting character, which may reorder what a reader sees",
+    }
+)
 #: Where directive-shaped text on a built page counts for nothing (place -> meaning).
-CONTEXT_PLACES: Final[Mapping[str, str]] = MappingProxyType({
-    "code": "in code (pre, code, kbd, samp): an example",
-    "comment": "in an HTML comment: not shown",
-})
+CONTEXT_PLACES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "code": "in code (pre, code, kbd, samp): an example",
+        "comment": "in an HTML comment: not shown",
+    }
+)
 
 Attrs = list[tuple[str, "str | None"]]
 
@@ -125,20 +129,60 @@ _MARKERS: Final = ("md-content__inner", "articleBody", "theme-doc-markdown", "vp
 #: that <div> is document structure, as a <section> is.
 _WRAPPED: Final = frozenset({"vitepress: class=vp-doc"})
 
-_VOID: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-                          "source", "track", "wbr"})
-_CLOSES_P: Final = frozenset({"address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset",
-                              "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
-                              "header", "hr", "main", "menu", "nav", "ol", "p", "pre", "section", "table", "ul"})
+_VOID: Final = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
+)
+_CLOSES_P: Final = frozenset(
+    {
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "details",
+        "div",
+        "dl",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "table",
+        "ul",
+    }
+)
 _HIDING_TAGS: Final = frozenset({"template", "noscript", "script", "style"})
 _CODE_TAGS: Final = frozenset({"pre", "code", "kbd", "samp"})
 #: The formatting elements a browser reopens after closing them implicitly (HTML 13.2.4.3).
-_FORMATTING: Final = frozenset({"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong",
-                                "tt", "u"})
-_PLACE_OF_TAG: Final = {**{f"h{n}": "heading" for n in range(1, 7)}, "li": "list_item", "dt": "list_item",
-                        "dd": "list_item", "td": "table", "th": "table", "blockquote": "quote"}
-_HIDING_STYLE: Final = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
-                                  re.IGNORECASE)
+_FORMATTING: Final = frozenset(
+    {"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"}
+)
+_PLACE_OF_TAG: Final = {
+    **{f"h{n}": "heading" for n in range(1, 7)},
+    "li": "list_item",
+    "dt": "list_item",
+    "dd": "list_item",
+    "td": "table",
+    "th": "table",
+    "blockquote": "quote",
+}
+_HIDING_STYLE: Final = re.compile(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.IGNORECASE
+)
 _BIDI: Final = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _SPACE: Final = " \t\n\r\f"
 
@@ -240,8 +284,12 @@ class _Reader(HTMLParser):
             return
         if tag in _VOID:
             return
-        hidden = (parent is not None and parent.hidden) or tag in _HIDING_TAGS or _attr(attrs, "hidden") is not None \
+        hidden = (
+            (parent is not None and parent.hidden)
+            or tag in _HIDING_TAGS
+            or _attr(attrs, "hidden") is not None
             or bool(_HIDING_STYLE.search(_attr(attrs, "style") or ""))
+        )
         collapsed = parent is not None and parent.collapsed
         if parent is not None and parent.tag == "details" and tag == "summary":  # shown as the details is
             collapsed = len(self.stack) > 1 and self.stack[-2].collapsed
@@ -348,8 +396,10 @@ class _Reader(HTMLParser):
 
 
 def _cut(text: str) -> str:
-    line = next((part.strip(_SPACE) for part in text.split("\n") if "@" in unicodedata.normalize("NFKC", part)),
-                text.strip(_SPACE))
+    line = next(
+        (part.strip(_SPACE) for part in text.split("\n") if "@" in unicodedata.normalize("NFKC", part)),
+        text.strip(_SPACE),
+    )
     return line[:200]
 
 

@@ -91,8 +91,11 @@ def find_configs(folder: Path) -> list[tuple[str, Path]]:
     """The Docusaurus, VitePress and Hugo configurations ``folder`` holds: ``(generator, file)``, one per
     generator (the first name found)."""
     found: list[tuple[str, Path]] = []
-    for generator, names in (("docusaurus", DOCUSAURUS_CONFIGS), ("vitepress", VITEPRESS_CONFIGS),
-                             ("hugo", HUGO_CONFIGS)):
+    for generator, names in (
+        ("docusaurus", DOCUSAURUS_CONFIGS),
+        ("vitepress", VITEPRESS_CONFIGS),
+        ("hugo", HUGO_CONFIGS),
+    ):
         path = next((folder / name for name in names if (folder / name).is_file()), None)
         if path is None and generator == "hugo" and (folder / "content").is_dir():
             path = next((folder / name for name in _HUGO_OLD if (folder / name).is_file()), None)
@@ -120,8 +123,7 @@ def read_layout(generator: str, config: Path) -> Layout:
 
 
 def _docusaurus(config: str, home: str, text: str) -> Layout:
-    layout = Layout("docusaurus", config, os.path.join(home, "build"), os.path.join(home, "docs"),
-                    route_base="docs")
+    layout = Layout("docusaurus", config, os.path.join(home, "build"), os.path.join(home, "docs"), route_base="docs")
 
     def unread(why: str) -> Layout:
         return layout._replace(unread=f"{config}: {why}")
@@ -132,15 +134,14 @@ def _docusaurus(config: str, home: str, text: str) -> Layout:
         return unread(str(error))
     strings = [token[1:-1] for token in tokens if token[:1] in "'\"`"]
     if "@docusaurus/plugin-content-docs" in strings:
-        return unread("a docs plugin is configured by name (a second docs instance, or options the gate does "
-                      "not read)")
+        return unread("a docs plugin is configured by name (a second docs instance, or options the gate does not read)")
     presets = [at for at, token in enumerate(tokens) if token[:1] in "'\"" and token[1:-1] in _PRESETS]
     if len(presets) != 1:
         return unread("the classic preset is not named once as a string (the gate reads its docs options)")
     at = presets[0] + 1
-    if tokens[at:at + 1] == [")"]:  # require.resolve('@docusaurus/preset-classic')
+    if tokens[at : at + 1] == [")"]:  # require.resolve('@docusaurus/preset-classic')
         at += 1
-    if tokens[at:at + 2] == [",", "{"]:
+    if tokens[at : at + 2] == [",", "{"]:
         options = js_object(tokens, at + 1)
         if options is None:
             return unread("the classic preset's options are not an object literal the gate reads")
@@ -163,19 +164,21 @@ def _docusaurus(config: str, home: str, text: str) -> Layout:
             return unread("docs.numberPrefixParser is set")
         if any(key in docs for key in _VERSIONED):
             return unread("docs versions are configured")
-        layout = layout._replace(pages=os.path.normpath(os.path.join(home, docs.get("path", "docs"))),
-                                 route_base=docs.get("routeBasePath", "docs"),
-                                 strip_prefixes=docs.get("numberPrefixParser") != "false")
-    elif tokens[at:at + 1] != ["]"]:
+        layout = layout._replace(
+            pages=os.path.normpath(os.path.join(home, docs.get("path", "docs"))),
+            route_base=docs.get("routeBasePath", "docs"),
+            strip_prefixes=docs.get("numberPrefixParser") != "false",
+        )
+    elif tokens[at : at + 1] != ["]"]:
         return unread("the classic preset's options are not an object literal the gate reads")
     if os.path.exists(os.path.join(home, "versions.json")):
         return unread("versioned docs (versions.json): the current version's pages may be under another path")
-    slashes = [at for at, token in enumerate(tokens) if token == "trailingSlash" and tokens[at + 1:at + 2] == [":"]]
+    slashes = [at for at, token in enumerate(tokens) if token == "trailingSlash" and tokens[at + 1 : at + 2] == [":"]]
     if len(slashes) > 1:
         return unread("trailingSlash is set more than once")
     if slashes:
         value = tokens[slashes[0] + 2] if slashes[0] + 2 < len(tokens) else ""
-        if value not in ("true", "false", "undefined") or tokens[slashes[0] + 3:slashes[0] + 4] not in ([","], ["}"]):
+        if value not in ("true", "false", "undefined") or tokens[slashes[0] + 3 : slashes[0] + 4] not in ([","], ["}"]):
             return unread("trailingSlash is not true, false or undefined")
         layout = layout._replace(directory_urls=value != "false")
     return layout
@@ -189,20 +192,26 @@ def _vitepress(config: str, home: str, text: str) -> Layout:
         return layout._replace(unread=f"{config}: {error}")
     values: dict[str, str] = {}
     for at, token in enumerate(tokens):
-        if token in ("srcDir", "outDir", "rewrites") and tokens[at + 1:at + 2] == [":"] and at > 0 \
-                and tokens[at - 1] in ("{", ","):
+        if (
+            token in ("srcDir", "outDir", "rewrites")
+            and tokens[at + 1 : at + 2] == [":"]
+            and at > 0
+            and tokens[at - 1] in ("{", ",")
+        ):
             if token in values:
                 return layout._replace(unread=f"{config}: {token} is set more than once")
             value = tokens[at + 2] if at + 2 < len(tokens) else ""
-            plain = value[:1] in "'\"" and "\\" not in value and tokens[at + 3:at + 4] in ([","], ["}"])
+            plain = value[:1] in "'\"" and "\\" not in value and tokens[at + 3 : at + 4] in ([","], ["}"])
             values[token] = value[1:-1] if plain else UNREAD
     if "rewrites" in values:
-        return layout._replace(unread=f"{config}: rewrites move pages (name each page's built page with \"built\")")
+        return layout._replace(unread=f'{config}: rewrites move pages (name each page\'s built page with "built")')
     for key in ("srcDir", "outDir"):
         if values.get(key) == UNREAD:
             return layout._replace(unread=f"{config}: {key} is not a plain string the gate reads")
-    return layout._replace(pages=os.path.normpath(os.path.join(home, values.get("srcDir", "."))),
-                           built=os.path.normpath(os.path.join(home, values.get("outDir", ".vitepress/dist"))))
+    return layout._replace(
+        pages=os.path.normpath(os.path.join(home, values.get("srcDir", "."))),
+        built=os.path.normpath(os.path.join(home, values.get("outDir", ".vitepress/dist"))),
+    )
 
 
 def _hugo(config: str, home: str, text: str) -> Layout:
@@ -220,8 +229,12 @@ def _hugo(config: str, home: str, text: str) -> Layout:
             return unread(f"not JSON ({error})")
         if not isinstance(decoded, dict):
             return unread("not a JSON object")
-        values = {str(key).lower(): (value if isinstance(value, str) else str(value).lower()
-                                     if isinstance(value, bool) else UNREAD) for key, value in decoded.items()}
+        values = {
+            str(key).lower(): (
+                value if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else UNREAD
+            )
+            for key, value in decoded.items()
+        }
         blocks = [key for key, value in values.items() if value == UNREAD]
     else:
         values, blocks = scalars(text, "toml" if config.endswith(".toml") else "yaml")
@@ -235,9 +248,12 @@ def _hugo(config: str, home: str, text: str) -> Layout:
     keep_case = read_flag(values, "disablepathtolower", False)
     if ugly is None or keep_case is None:
         return unread("uglyURLs or disablePathToLower is not true or false")
-    return layout._replace(pages=os.path.normpath(os.path.join(home, values.get("contentdir", "content"))),
-                           built=os.path.normpath(os.path.join(home, values.get("publishdir", "public"))),
-                           directory_urls=not ugly, lower=not keep_case)
+    return layout._replace(
+        pages=os.path.normpath(os.path.join(home, values.get("contentdir", "content"))),
+        built=os.path.normpath(os.path.join(home, values.get("publishdir", "public"))),
+        directory_urls=not ugly,
+        lower=not keep_case,
+    )
 
 
 def _head(source: str, json_object: bool) -> dict[str, str] | None:
@@ -286,8 +302,9 @@ def _checked(name: str) -> tuple[str | None, str]:
     return name, ""
 
 
-def _docusaurus_name(layout: Layout, relative: str, parent: str, stem: str, extension: str,
-                     matter: dict[str, str]) -> tuple[str | None, str]:
+def _docusaurus_name(
+    layout: Layout, relative: str, parent: str, stem: str, extension: str, matter: dict[str, str]
+) -> tuple[str | None, str]:
     if extension.lower() not in _DOCUSAURUS_SUFFIXES:
         return None, "Docusaurus builds docs from .md and .mdx files only"
     if any(part.startswith("_") or part == "__tests__" for part in relative.split("/")):
@@ -311,8 +328,9 @@ def _docusaurus_name(layout: Layout, relative: str, parent: str, stem: str, exte
     return _checked(f"{path}/index.html" if layout.directory_urls else f"{path}.html")
 
 
-def _hugo_name(layout: Layout, relative: str, parent: str, stem: str, extension: str,
-               matter: dict[str, str]) -> tuple[str | None, str]:
+def _hugo_name(
+    layout: Layout, relative: str, parent: str, stem: str, extension: str, matter: dict[str, str]
+) -> tuple[str | None, str]:
     if extension.lower() not in _HUGO_SUFFIXES:
         return None, f"the gate reads Hugo pages from {', '.join(_HUGO_SUFFIXES)} files only"
     url, slug = matter.get("url"), matter.get("slug")

@@ -161,8 +161,13 @@ def key_index(tokens: list[str], start: int, key: str) -> int | None:
             depth -= 1
             if depth == 0:
                 return None
-        elif depth == 1 and (token == key or (token[1:-1] == key and token[:1] in "'\"")) \
-                and tokens[at - 1] in ("{", ",") and at + 1 < len(tokens) and tokens[at + 1] == ":":
+        elif (
+            depth == 1
+            and (token == key or (token[1:-1] == key and token[:1] in "'\""))
+            and tokens[at - 1] in ("{", ",")
+            and at + 1 < len(tokens)
+            and tokens[at + 1] == ":"
+        ):
             return at + 2
     return None
 
@@ -195,9 +200,12 @@ def front_matter(text: str, *, json_object: bool = False) -> dict[str, str] | No
                 return None
             if not isinstance(decoded, dict):
                 return None
-            return {str(key): (value if isinstance(value, str) else
-                               str(value).lower() if isinstance(value, bool) else UNREAD)
-                    for key, value in decoded.items()}
+            return {
+                str(key): (
+                    value if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else UNREAD
+                )
+                for key, value in decoded.items()
+            }
         return {}
     values: dict[str, str] = {}
     last = ""

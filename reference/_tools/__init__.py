@@ -34,8 +34,20 @@ from _conflict_gate.cli.support import CliError, write_atomically
 from . import tables as t
 from .tables import DriftError
 
-__all__ = ["END", "PAGES", "START", "TABLES", "DriftError", "Region", "check", "main", "pages", "regions", "render",
-           "rewrite"]
+__all__ = [
+    "END",
+    "PAGES",
+    "START",
+    "TABLES",
+    "DriftError",
+    "Region",
+    "check",
+    "main",
+    "pages",
+    "regions",
+    "render",
+    "rewrite",
+]
 
 PAGES: Final = ("README.md", "reference/*.md")
 START: Final = re.compile(r"^<!-- generated: ([a-z0-9-]+) -->[ \t]*$", re.MULTILINE)
@@ -124,8 +136,7 @@ def regions(text: str, where: str = "page") -> list[Region]:
         if nested is not None:
             raise ValueError(f"{where}:{line}: region {match.group(1)!r} is not closed before the next one")
         if match.group(1) not in TABLES:
-            raise ValueError(f"{where}:{line}: unknown region {match.group(1)!r} "
-                             f"(known: {', '.join(TABLES)})")
+            raise ValueError(f"{where}:{line}: unknown region {match.group(1)!r} (known: {', '.join(TABLES)})")
         found.append(Region(match.group(1), body, end + 1, line))
     return found
 
@@ -135,7 +146,7 @@ def rewrite(text: str, root: Path, where: str = "page") -> str:
     out = []
     last = 0
     for region in regions(text, where):
-        out += [text[last:region.start], render(region.name, root)]
+        out += [text[last : region.start], render(region.name, root)]
         last = region.end
     out.append(text[last:])
     return "".join(out)
@@ -160,7 +171,7 @@ def check(root: Path) -> list[str]:
             found = regions(text, shown)
             for region in found:
                 used.add(region.name)
-                if text[region.start:region.end] != render(region.name, root):
+                if text[region.start : region.end] != render(region.name, root):
                     problems.append(f"{shown}:{region.line}: region {region.name!r} differs from the data")
         except (ValueError, OSError) as error:
             problems.append(str(error))
@@ -174,12 +185,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m reference._tools [--check | --write] [--root DIR]``."""
     parser = argparse.ArgumentParser(
         prog="python -m reference._tools",
-        description="Render the reference pages' tables from the data that defines them.")
+        description="Render the reference pages' tables from the data that defines them.",
+    )
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--check", action="store_true", help="exit 1 when a page differs from the data")
     group.add_argument("--write", action="store_true", help="rewrite the generated regions in place")
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[2],
-                        help="the checkout's root (default: the checkout that holds reference/_tools)")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path(__file__).resolve().parents[2],
+        help="the checkout's root (default: the checkout that holds reference/_tools)",
+    )
     args = parser.parse_args(argv)
     root: Path = args.root
     if not (root / "README.md").is_file():

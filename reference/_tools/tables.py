@@ -108,6 +108,7 @@ from _conflict_gate.site.html import CONTEXT_PLACES, ELSEWHERE_PLACES, REGIONS
 
 #: The pages that may hold generated regions, relative to the root (globs).
 
+
 class DriftError(ValueError):
     """The words kept here no longer match the data they describe (a field or limit added or removed)."""
 
@@ -121,8 +122,10 @@ def _same_keys(what: str, words: Mapping[str, str], names: Sequence[str]) -> Non
     if set(words) != set(names):
         missing = sorted(set(names) - set(words))
         extra = sorted(set(words) - set(names))
-        raise DriftError(f"{what}: the data has {missing or 'nothing'} undescribed; "
-                         f"described but not in the data: {extra or 'nothing'}")
+        raise DriftError(
+            f"{what}: the data has {missing or 'nothing'} undescribed; "
+            f"described but not in the data: {extra or 'nothing'}"
+        )
 
 
 def _size(limit: int) -> str:
@@ -207,20 +210,26 @@ def verdicts() -> list[str]:
 
 def findings() -> list[str]:
     """The kinds of finding and the verdict each calls for."""
-    return markdown_table(("finding", "calls for", "meaning"),
-                          [(code(kind), code(verdict), meaning)
-                           for kind, (verdict, meaning) in FINDINGS.items()])
+    return markdown_table(
+        ("finding", "calls for", "meaning"),
+        [(code(kind), code(verdict), meaning) for kind, (verdict, meaning) in FINDINGS.items()],
+    )
 
 
 def answer_form() -> list[str]:
     """The four forms an answer is read in, with the lab's compatible-agreement case as example."""
     rows = [
-        ("citation", code(ANSWER_FORM.citation),
-         code(ANSWER_FORM.citation.format(source_id="quill-guide", line=37))),
-        ("quoted directive", code(ANSWER_FORM.quote),
-         code(ANSWER_FORM.quote.format(directive="@quill create_copy existing_path=refuse"))),
-        ("value statement", code(ANSWER_FORM.value),
-         code(ANSWER_FORM.value.format(claim_key="existing_path", value="refuse"))),
+        ("citation", code(ANSWER_FORM.citation), code(ANSWER_FORM.citation.format(source_id="quill-guide", line=37))),
+        (
+            "quoted directive",
+            code(ANSWER_FORM.quote),
+            code(ANSWER_FORM.quote.format(directive="@quill create_copy existing_path=refuse")),
+        ),
+        (
+            "value statement",
+            code(ANSWER_FORM.value),
+            code(ANSWER_FORM.value.format(claim_key="existing_path", value="refuse")),
+        ),
         ("version statement", code(ANSWER_FORM.version), code(ANSWER_FORM.version.format(version="1.0"))),
     ]
     return markdown_table(("form", "template", "example"), rows)
@@ -228,8 +237,9 @@ def answer_form() -> list[str]:
 
 def exit_codes() -> list[str]:
     """The one table of exit codes."""
-    return markdown_table(("code", "name", "meaning"),
-                          [(number, code(name), meaning) for name, (number, meaning) in EXIT_CODES.items()])
+    return markdown_table(
+        ("code", "name", "meaning"), [(number, code(name), meaning) for name, (number, meaning) in EXIT_CODES.items()]
+    )
 
 
 def command_exit_codes() -> list[str]:
@@ -239,8 +249,12 @@ def command_exit_codes() -> list[str]:
         name, _, note = command.partition(" (")
         shown = code(("python " if name.endswith(".py") else "conflict-gate ") + name)
         listed = sorted((exit_code_of(code_name), code_name) for code_name in names)
-        rows.append((shown + (f" ({note}" if note else ""),
-                     ", ".join(f"{number} `{code_name}`" for number, code_name in listed)))
+        rows.append(
+            (
+                shown + (f" ({note}" if note else ""),
+                ", ".join(f"{number} `{code_name}`" for number, code_name in listed),
+            )
+        )
     return markdown_table(("command", "exit codes"), rows)
 
 
@@ -250,19 +264,36 @@ def command_exit_codes() -> list[str]:
 
 def ci_severities() -> list[str]:
     """The severities of the CI formats and how each format shows them."""
-    return markdown_table(("severity", "GitHub", "SARIF `level`", "JUnit", "meaning"),
-                          [(code(name), code(f"::{name}"), code(SARIF_LEVELS[name]),
-                            "`<failure>`" if name == "error" else "`<system-out>`", meaning)
-                           for name, meaning in SEVERITIES.items()])
+    return markdown_table(
+        ("severity", "GitHub", "SARIF `level`", "JUnit", "meaning"),
+        [
+            (
+                code(name),
+                code(f"::{name}"),
+                code(SARIF_LEVELS[name]),
+                "`<failure>`" if name == "error" else "`<system-out>`",
+                meaning,
+            )
+            for name, meaning in SEVERITIES.items()
+        ],
+    )
 
 
 def ci_reasons() -> list[str]:
     """Every reason the CI formats report, its command and its severity by page status."""
-    return markdown_table(("reason", "reported by", "on an approved page", "on a draft or deprecated page",
-                           "meaning"),
-                          [(code(reason), ", ".join(map(code, commands)), code(approved) if approved else "-",
-                            code(unapproved) if unapproved else "-", reason_meaning(reason))
-                           for reason, (commands, approved, unapproved) in REPORT_SEVERITIES.items()])
+    return markdown_table(
+        ("reason", "reported by", "on an approved page", "on a draft or deprecated page", "meaning"),
+        [
+            (
+                code(reason),
+                ", ".join(map(code, commands)),
+                code(approved) if approved else "-",
+                code(unapproved) if unapproved else "-",
+                reason_meaning(reason),
+            )
+            for reason, (commands, approved, unapproved) in REPORT_SEVERITIES.items()
+        ],
+    )
 
 
 # --------------------------------------------------------------------------
@@ -273,47 +304,48 @@ _TOP_LEVEL_WORDS: Final = {
     "grammar": "the directive grammar of the corpus: `namespace`, `product`, `operations` (see below)",
     "version_scheme": "how versions are written: one of the version schemes below",
     "renderer": "how the docs site renders the pages, so which reading the gate judges them by: one of the "
-                f"renderers below (omitted: `{DEFAULT_RENDERER}`)",
-    "sources": "where the pages come from: `{\"include\": [patterns], \"exclude\": [patterns]}`, paths "
-               "under the manifest's folder (see [Sources](#sources)); `init` writes it, `init --update`, "
-               "`pin --check` and `audit` read it (omitted: none of that)",
+    f"renderers below (omitted: `{DEFAULT_RENDERER}`)",
+    "sources": 'where the pages come from: `{"include": [patterns], "exclude": [patterns]}`, paths '
+    "under the manifest's folder (see [Sources](#sources)); `init` writes it, `init --update`, "
+    "`pin --check` and `audit` read it (omitted: none of that)",
     "readings": "the recorded readings file, relative to the manifest's folder: per page, what the site's build "
-                "showed, bound to the page's SHA-256; `pin --site` writes it and names it here "
-                "([site.md](site.md#recorded-readings)); a page is then read from it, not read as Markdown "
-                "(omitted: none)",
+    "showed, bound to the page's SHA-256; `pin --site` writes it and names it here "
+    "([site.md](site.md#recorded-readings)); a page is then read from it, not read as Markdown "
+    "(omitted: none)",
     "readings_sha256": "the pin of the `readings` file: lowercase hex SHA-256 of its raw bytes, written by "
-                       "`pin --site`; given with `readings`, never alone",
+    "`pin --site`; given with `readings`, never alone",
     "documents": "the list of sources, one object each (see the entry fields below)",
 }
 
 _ENTRY_WORDS: Final = {
     "source_id": "the id candidates and citations use",
     "version": "the version this page documents, written in the manifest's version scheme",
-    "path": "the file, relative to the folder that holds the manifest (its real folder, if the manifest "
-            "is a symlink)",
+    "path": "the file, relative to the folder that holds the manifest (its real folder, if the manifest is a symlink)",
     "url": "where readers find the page; copied into claims, never used to decide (omitted: none)",
     "status": "a page status (omitted: `approved`)",
-    "sha256": "the pin: lowercase hex SHA-256 of the file's raw bytes; `\"\"` means not pinned yet: "
-              "`pin` fills it in, and until then the page alone fails (`source_unpinned`) wherever it is read",
+    "sha256": 'the pin: lowercase hex SHA-256 of the file\'s raw bytes; `""` means not pinned yet: '
+    "`pin` fills it in, and until then the page alone fails (`source_unpinned`) wherever it is read",
     "built": "`--site` only: the page's built page, relative to the built site (omitted: found by the "
-             "generator's conventions; [site.md](site.md))",
+    "generator's conventions; [site.md](site.md))",
 }
 
 
 def manifest_keys() -> list[str]:
     """The manifest's top-level keys."""
     _same_keys("manifest top-level keys", _TOP_LEVEL_WORDS, _TOP_LEVEL)
-    return markdown_table(("key", "required", "meaning"),
-                          [(code(key), "no" if key in _OPTIONAL_TOP_LEVEL else "yes", _TOP_LEVEL_WORDS[key])
-                           for key in _TOP_LEVEL])
+    return markdown_table(
+        ("key", "required", "meaning"),
+        [(code(key), "no" if key in _OPTIONAL_TOP_LEVEL else "yes", _TOP_LEVEL_WORDS[key]) for key in _TOP_LEVEL],
+    )
 
 
 def entry_fields() -> list[str]:
     """The fields of a manifest entry, in the order ``init`` writes them."""
     _same_keys("manifest entry fields", _ENTRY_WORDS, ENTRY_FIELDS)
-    return markdown_table(("field", "required", "meaning"),
-                          [(code(key), "yes" if key in _REQUIRED else "no", _ENTRY_WORDS[key])
-                           for key in ENTRY_FIELDS])
+    return markdown_table(
+        ("field", "required", "meaning"),
+        [(code(key), "yes" if key in _REQUIRED else "no", _ENTRY_WORDS[key]) for key in ENTRY_FIELDS],
+    )
 
 
 def name_patterns() -> list[str]:
@@ -328,18 +360,28 @@ def name_patterns() -> list[str]:
 
 def version_schemes() -> list[str]:
     """The version schemes a manifest may declare."""
-    return markdown_table(("scheme", "versions are written as", "examples", "pattern (matched whole)"),
-                          [(code(name), scheme.description, ", ".join(code(e) for e in scheme.examples),
-                            code(scheme.pattern.pattern)) for name, scheme in VERSION_SCHEMES.items()])
+    return markdown_table(
+        ("scheme", "versions are written as", "examples", "pattern (matched whole)"),
+        [
+            (code(name), scheme.description, ", ".join(code(e) for e in scheme.examples), code(scheme.pattern.pattern))
+            for name, scheme in VERSION_SCHEMES.items()
+        ],
+    )
 
 
 _SIZE_CAPS: Final = {
     "MAX_SOURCE_BYTES": (MAX_SOURCE_BYTES, "a source file", "`source_too_large`, refused unread"),
     "MAX_MANIFEST_BYTES": (MAX_MANIFEST_BYTES, "the manifest file", "`manifest_unreadable`"),
-    "MAX_ANSWER_BYTES": (MAX_ANSWER_BYTES, "an answer given to the answer check (UTF-8)",
-                         "finding `too_large`, verdict `malformed_answer`"),
-    "MAX_FOLDER_DEPTH": (MAX_FOLDER_DEPTH, "folders below the manifest's folder that the walk of `sources` "
-                         "enters", "`source_unreadable` (pages could hide there)"),
+    "MAX_ANSWER_BYTES": (
+        MAX_ANSWER_BYTES,
+        "an answer given to the answer check (UTF-8)",
+        "finding `too_large`, verdict `malformed_answer`",
+    ),
+    "MAX_FOLDER_DEPTH": (
+        MAX_FOLDER_DEPTH,
+        "folders below the manifest's folder that the walk of `sources` enters",
+        "`source_unreadable` (pages could hide there)",
+    ),
     "MAX_PATTERNS": (MAX_PATTERNS, "patterns in `sources`' `include`, and in its `exclude`", "`invalid_manifest`"),
     "MAX_PATTERN_CHARS": (MAX_PATTERN_CHARS, "characters of one pattern", "`invalid_manifest`"),
 }
@@ -349,28 +391,52 @@ _CAP_UNITS: Final = {"MAX_FOLDER_DEPTH": "folders", "MAX_PATTERNS": "patterns", 
 
 def size_caps() -> list[str]:
     """The size caps of the registry."""
-    return markdown_table(("cap", "limit", "applies to", "beyond it"),
-                          [(code(name), f"{limit} {_CAP_UNITS[name]}" if name in _CAP_UNITS else _size(limit),
-                            what, beyond) for name, (limit, what, beyond) in _SIZE_CAPS.items()])
+    return markdown_table(
+        ("cap", "limit", "applies to", "beyond it"),
+        [
+            (code(name), f"{limit} {_CAP_UNITS[name]}" if name in _CAP_UNITS else _size(limit), what, beyond)
+            for name, (limit, what, beyond) in _SIZE_CAPS.items()
+        ],
+    )
 
 
 _READER_LIMITS: Final = {
-    "MAX_CANDIDATES": (MAX_CANDIDATES, "at signs in one source that may start directive-shaped text",
-                       "the source is refused unread: `too_complex`"),
-    "MAX_LEAF_LINES": (MAX_LEAF_LINES, "lines of one block (other than code) that holds such an at sign",
-                       "the source is refused: `too_complex`"),
-    "MAX_BLOCK_BYTES": (MAX_BLOCK_BYTES, "bytes of one such block whose inline markup is read (not code)",
-                        "the source is refused: `too_complex`"),
-    "MAX_NESTING": (MAX_NESTING, "unmatched brackets or parentheses nested in one block",
-                    "the source is refused: `too_complex`"),
-    "_WORD_LIMIT": (_WORD_LIMIT, "characters after an at sign before the first whitespace",
-                    "the source is refused: `too_complex`"),
-    "MAX_DEPTH": (MAX_DEPTH, "block quotes and list items nested in each other",
-                  "deeper containers are not opened; the block is in doubt (`ambiguous_markup` "
-                  "if it holds directive-shaped text)"),
-    "MAX_HTML_LINES": (MAX_HTML_LINES, "lines holding raw HTML markup before a source's last candidate, followed "
-                       "for the elements they leave open", "blocks after them are in doubt (`ambiguous_markup` "
-                       "if they hold directive-shaped text)"),
+    "MAX_CANDIDATES": (
+        MAX_CANDIDATES,
+        "at signs in one source that may start directive-shaped text",
+        "the source is refused unread: `too_complex`",
+    ),
+    "MAX_LEAF_LINES": (
+        MAX_LEAF_LINES,
+        "lines of one block (other than code) that holds such an at sign",
+        "the source is refused: `too_complex`",
+    ),
+    "MAX_BLOCK_BYTES": (
+        MAX_BLOCK_BYTES,
+        "bytes of one such block whose inline markup is read (not code)",
+        "the source is refused: `too_complex`",
+    ),
+    "MAX_NESTING": (
+        MAX_NESTING,
+        "unmatched brackets or parentheses nested in one block",
+        "the source is refused: `too_complex`",
+    ),
+    "_WORD_LIMIT": (
+        _WORD_LIMIT,
+        "characters after an at sign before the first whitespace",
+        "the source is refused: `too_complex`",
+    ),
+    "MAX_DEPTH": (
+        MAX_DEPTH,
+        "block quotes and list items nested in each other",
+        "deeper containers are not opened; the block is in doubt (`ambiguous_markup` "
+        "if it holds directive-shaped text)",
+    ),
+    "MAX_HTML_LINES": (
+        MAX_HTML_LINES,
+        "lines holding raw HTML markup before a source's last candidate, followed for the elements they leave open",
+        "blocks after them are in doubt (`ambiguous_markup` if they hold directive-shaped text)",
+    ),
     "MAX_OPEN": (MAX_OPEN, "elements raw HTML leaves open at once", "the blocks after are in doubt"),
     "MAX_NEAR_MISSES": (MAX_NEAR_MISSES, "near-misses kept per source", "later ones are not reported"),
     "QUOTE_LIMIT": (QUOTE_LIMIT, "code points of a refusal's or near-miss's quote", "the quote is cut"),
@@ -379,7 +445,9 @@ _READER_LIMITS: Final = {
 
 def renderers() -> list[str]:
     """The renderers a manifest may name."""
-    return markdown_table(("renderer", "reads a page as"), [(code(name), meaning) for name, meaning in RENDERERS.items()])
+    return markdown_table(
+        ("renderer", "reads a page as"), [(code(name), meaning) for name, meaning in RENDERERS.items()]
+    )
 
 
 def near_miss_places() -> list[str]:
@@ -389,7 +457,9 @@ def near_miss_places() -> list[str]:
 
 def site_places() -> list[str]:
     """Where a built page shows directive-shaped text (``--site``): what refuses the page, what counts for nothing."""
-    rows = [(code(name), meaning, "refuses the page (`misplaced_directive`)") for name, meaning in ELSEWHERE_PLACES.items()]
+    rows = [
+        (code(name), meaning, "refuses the page (`misplaced_directive`)") for name, meaning in ELSEWHERE_PLACES.items()
+    ]
     rows += [(code(name), meaning, "counts for nothing") for name, meaning in CONTEXT_PLACES.items()]
     return markdown_table(("place", "meaning", "effect"), rows)
 
@@ -401,9 +471,10 @@ def site_regions() -> list[str]:
 
 def reader_limits() -> list[str]:
     """The limits of the reader: past them it refuses rather than guess."""
-    return markdown_table(("limit", "value", "counts", "beyond it"),
-                          [(code(name), value, what, beyond)
-                           for name, (value, what, beyond) in _READER_LIMITS.items()])
+    return markdown_table(
+        ("limit", "value", "counts", "beyond it"),
+        [(code(name), value, what, beyond) for name, (value, what, beyond) in _READER_LIMITS.items()],
+    )
 
 
 # --------------------------------------------------------------------------
@@ -418,16 +489,22 @@ def result_fields() -> list[str]:
         rows.append((code(field), "reason " + " or ".join(code(r) for r in reasons), meaning))
     rows += [(code(field), "status `refused`", meaning) for field, meaning in REFUSED_FIELDS.items()]
     rows += [(code(field), "always", meaning) for field, meaning in TAIL_FIELDS.items()]
-    rows += [(code(field), 'with `unrelated="set_aside"` (`--set-aside-unrelated`), whatever the reason', meaning)
-             for field, meaning in SET_ASIDE_FIELDS.items()]
+    rows += [
+        (code(field), 'with `unrelated="set_aside"` (`--set-aside-unrelated`), whatever the reason', meaning)
+        for field, meaning in SET_ASIDE_FIELDS.items()
+    ]
     return markdown_table(("field", "present", "meaning"), rows)
 
 
 def unrelated_options() -> list[str]:
     """The values of ``gate(..., unrelated=...)``: what becomes of eligible pages about other operations."""
-    return markdown_table(("unrelated", "command line", "what it does"),
-                          [(code(name), code("--set-aside-unrelated") if name == "set_aside" else "(default)",
-                            meaning) for name, meaning in UNRELATED_OPTIONS.items()])
+    return markdown_table(
+        ("unrelated", "command line", "what it does"),
+        [
+            (code(name), code("--set-aside-unrelated") if name == "set_aside" else "(default)", meaning)
+            for name, meaning in UNRELATED_OPTIONS.items()
+        ],
+    )
 
 
 def context_fields() -> list[str]:
@@ -439,8 +516,12 @@ def context_fields() -> list[str]:
         rows.append(("the decision", code(field), "reason " + " or ".join(code(r) for r in reasons), meanings[field]))
     rows += [("the decision", code(field), "status `refused`", meaning) for field, meaning in REFUSED_FIELDS.items()]
     rows += [("the decision", code(field), "always", meaning) for field, meaning in CONTEXT_TAIL_FIELDS.items()]
-    for where, table in (("`agreed[]`", AGREED_FIELDS), ("`partial[]`", PARTIAL_FIELDS),
-                         ("`conflicts[]`", CONFLICT_FIELDS), ("`pages[]`", CONTEXT_PAGE_FIELDS)):
+    for where, table in (
+        ("`agreed[]`", AGREED_FIELDS),
+        ("`partial[]`", PARTIAL_FIELDS),
+        ("`conflicts[]`", CONFLICT_FIELDS),
+        ("`pages[]`", CONTEXT_PAGE_FIELDS),
+    ):
         rows += [(where, code(field), "always", meaning) for field, meaning in table.items()]
     return markdown_table(("object", "field", "present", "meaning"), rows)
 
@@ -462,9 +543,10 @@ _AUDIT_OBJECTS: Final = (
 
 def audit_fields() -> list[str]:
     """Every field of an audit report, object by object, in order."""
-    return markdown_table(("object", "field", "meaning"),
-                          [(where, code(field), meaning) for where, table in _AUDIT_OBJECTS
-                           for field, meaning in table.items()])
+    return markdown_table(
+        ("object", "field", "meaning"),
+        [(where, code(field), meaning) for where, table in _AUDIT_OBJECTS for field, meaning in table.items()],
+    )
 
 
 def claim_fields() -> list[str]:
@@ -478,23 +560,35 @@ def claim_fields() -> list[str]:
 
 def versions_fields() -> list[str]:
     """Every field of the versions listing, object by object, in order."""
-    objects = (("the listing", VERSIONS_FIELDS), ("`versions[]`", VERSION_LISTING_FIELDS),
-               ("`versions[].sources[]`", VERSION_SOURCE_FIELDS))
-    return markdown_table(("object", "field", "meaning"),
-                          [(where, code(field), meaning) for where, table in objects for field, meaning in table.items()])
+    objects = (
+        ("the listing", VERSIONS_FIELDS),
+        ("`versions[]`", VERSION_LISTING_FIELDS),
+        ("`versions[].sources[]`", VERSION_SOURCE_FIELDS),
+    )
+    return markdown_table(
+        ("object", "field", "meaning"),
+        [(where, code(field), meaning) for where, table in objects for field, meaning in table.items()],
+    )
 
 
 def tool_error_fields() -> list[str]:
     """The structured content of a tool's error result."""
-    return markdown_table(("field", "meaning"), [(code(field), meaning) for field, meaning in TOOL_ERROR_FIELDS.items()])
+    return markdown_table(
+        ("field", "meaning"), [(code(field), meaning) for field, meaning in TOOL_ERROR_FIELDS.items()]
+    )
 
 
 def mcp_tools() -> list[str]:
     """The MCP server's tools: what each does, its arguments and the schema of its result."""
     rows = []
     for name, spec in TOOLS.items():
-        arguments = "; ".join(f"{code(arg)}{'' if arg in spec.required else ' (optional)'}: {meaning}"
-                              for arg, meaning in spec.parameters.items()) or "none"
+        arguments = (
+            "; ".join(
+                f"{code(arg)}{'' if arg in spec.required else ' (optional)'}: {meaning}"
+                for arg, meaning in spec.parameters.items()
+            )
+            or "none"
+        )
         rows.append((code(name), spec.does, arguments, code(spec.schema)))
     return markdown_table(("tool", "what it does", "arguments", "result schema"), rows)
 
@@ -519,9 +613,9 @@ _CONSTANT_WORDS: Final = {
     "GATE_REASONS": "`GateError` reason -> meaning",
     "DIRECTIVE_REASONS": "`DirectiveError` reason (a refused decision's) -> meaning",
     "SOURCE_INGESTION_REASONS": "the `IngestionError` reasons of one source, which a non-strict load keeps "
-                                "(a refused decision's) -> meaning",
+    "(a refused decision's) -> meaning",
     "UNRELATED_OPTIONS": "`gate(..., unrelated=...)` option value -> what it does with eligible pages about "
-                         "other operations",
+    "other operations",
     "DECISION_FILE_REASONS": "`DecisionError` reason -> meaning",
     "TREE_FINDINGS": "what `pin --check` and `audit` find in the docs tree -> meaning",
     "MAX_FOLDER_DEPTH": "the deepest folder below the manifest's that the walk of `sources` enters",
@@ -546,8 +640,11 @@ def api() -> list[str]:
     """Every name of ``conflict_gate.__all__``, what kind of thing it is, and its summary."""
     from _conflict_gate import api as public
 
-    constants = [name for name in public.__all__
-                 if not (callable(getattr(public, name)) or isinstance(getattr(public, name), type))]
+    constants = [
+        name
+        for name in public.__all__
+        if not (callable(getattr(public, name)) or isinstance(getattr(public, name), type))
+    ]
     _same_keys("public constants", _CONSTANT_WORDS, constants)
     rows = []
     for name in public.__all__:
@@ -592,8 +689,10 @@ def modules() -> list[str]:
 
 def schemas() -> list[str]:
     """Every result schema ``conflict-gate schema NAME`` prints."""
-    return markdown_table(("name", "root", "describes"),
-                          [(code(name), code(shape.__name__), what) for name, (shape, what) in SCHEMAS.items()])
+    return markdown_table(
+        ("name", "root", "describes"),
+        [(code(name), code(shape.__name__), what) for name, (shape, what) in SCHEMAS.items()],
+    )
 
 
 # --------------------------------------------------------------------------
@@ -617,9 +716,16 @@ def lab_cases(root: Path) -> list[str]:
     rows = []
     for case in [*data["cases"], data["changed_source"]]:
         result = case["result"]
-        rows.append((code(case["case_id"]), ", ".join(case["candidate_ids"]), case["requested_version"],
-                     code(case["claim_key"]), f"{code(result['status'])} / {code(result['reason'])}",
-                     case.get("shows") or case.get("edit")))
+        rows.append(
+            (
+                code(case["case_id"]),
+                ", ".join(case["candidate_ids"]),
+                case["requested_version"],
+                code(case["claim_key"]),
+                f"{code(result['status'])} / {code(result['reason'])}",
+                case.get("shows") or case.get("edit"),
+            )
+        )
     return markdown_table(("case", "candidates", "version", "key", "status / reason", "what it shows"), rows)
 
 
@@ -633,8 +739,17 @@ def _finding(finding: Mapping[str, Any]) -> str:
 def lab_answers(root: Path) -> list[str]:
     """Every canned answer of the lab with its verdict, class and findings, from the saved result."""
     data = _lab_result(root)
-    rows = [(f"[{code(answer['answer_id'])}](../{answer['path']})", code(answer["case_id"]), code(answer["verdict"]),
-             code(answer["verdict_class"]), ", ".join(_finding(f) for f in answer["findings"]) or "none",
-             answer["shows"]) for answer in data["answers"]]
-    return markdown_table(("answer", "answers the case", "verdict", "class", "findings (code points)",
-                           "what it shows"), rows)
+    rows = [
+        (
+            f"[{code(answer['answer_id'])}](../{answer['path']})",
+            code(answer["case_id"]),
+            code(answer["verdict"]),
+            code(answer["verdict_class"]),
+            ", ".join(_finding(f) for f in answer["findings"]) or "none",
+            answer["shows"],
+        )
+        for answer in data["answers"]
+    ]
+    return markdown_table(
+        ("answer", "answers the case", "verdict", "class", "findings (code points)", "what it shows"), rows
+    )

@@ -66,14 +66,15 @@ def run(pages: list[str]) -> tuple[str, str | None]:
     rag.add_component("generate", CannedGenerator())
     rag.connect("retrieve.documents", "gate.documents")
     rag.connect("gate.decision", "generate.decision")
-    out = rag.run({"retrieve": {"query": QUESTION}, "gate": {"query": QUESTION}},
-                  include_outputs_from={"gate"})
+    out = rag.run({"retrieve": {"query": QUESTION}, "gate": {"query": QUESTION}}, include_outputs_from={"gate"})
     decision, kept = out["gate"]["decision"], out["gate"]["documents"]
     names = sorted({Path(d.meta["file_path"]).name for d in kept})
-    print(f"indexed: {', '.join(pages)}\n  retrieved pages: {', '.join(decision['candidate_ids'])} (other "
-          f"versions set aside: {', '.join(decision['excluded_wrong_version_ids']) or 'none'})\n"
-          f"  decision: {decision['status']} {decision['reason']}; chunks kept: {len(kept)} from "
-          f"{', '.join(names) or 'no page'}")
+    print(
+        f"indexed: {', '.join(pages)}\n  retrieved pages: {', '.join(decision['candidate_ids'])} (other "
+        f"versions set aside: {', '.join(decision['excluded_wrong_version_ids']) or 'none'})\n"
+        f"  decision: {decision['status']} {decision['reason']}; chunks kept: {len(kept)} from "
+        f"{', '.join(names) or 'no page'}"
+    )
     for conflict in decision["conflicts"]:
         for claim in conflict["claims"]:
             print(f"  conflict: {conflict['claim_key']}={claim['value']} at {claim['path']}:{claim['start_line']}")

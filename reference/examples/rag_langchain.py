@@ -56,7 +56,7 @@ class BM25Retriever(BaseRetriever):
                 score += idf * tf * 2.5 / (tf + 1.5 * (0.25 + 0.75 * sum(bag.values()) / average))
             if score > 0:
                 scores.append((-score, at))
-        return [self.documents[at] for _, at in sorted(scores)[:self.k]]
+        return [self.documents[at] for _, at in sorted(scores)[: self.k]]
 
 
 def chunks(pages: list[str]) -> list[Document]:
@@ -64,8 +64,11 @@ def chunks(pages: list[str]) -> list[Document]:
     out = []
     for page in pages:
         text = (ROOT / "docs" / page).read_text(encoding="utf-8")
-        out += [Document(page_content=part, metadata={"source": f"docs/{page}"})
-                for part in text.split("\n\n") if part.strip()]
+        out += [
+            Document(page_content=part, metadata={"source": f"docs/{page}"})
+            for part in text.split("\n\n")
+            if part.strip()
+        ]
     return out
 
 
@@ -81,15 +84,20 @@ def run(pages: list[str], model: FakeListChatModel) -> tuple[str, str | None]:
         messages = [(m["role"], m["content"]) for m in decision["answer_request"]["messages"]]
         return {**gated, "answer": model.invoke(messages).content}
 
-    chain = (RunnableParallel(documents=BM25Retriever(documents=chunks(pages)), question=RunnablePassthrough())
-             | gate.as_runnable() | RunnableLambda(ask))
+    chain = (
+        RunnableParallel(documents=BM25Retriever(documents=chunks(pages)), question=RunnablePassthrough())
+        | gate.as_runnable()
+        | RunnableLambda(ask)
+    )
     out = chain.invoke(QUESTION)
     decision = out["decision"]
     kept = sorted({d.metadata["source"] for d in out["documents"]})
-    print(f"indexed: {', '.join(pages)}\n  retrieved pages: {', '.join(decision['candidate_ids'])} (other "
-          f"versions set aside: {', '.join(decision['excluded_wrong_version_ids']) or 'none'})\n"
-          f"  decision: {decision['status']} {decision['reason']}; chunks kept: {len(out['documents'])} from "
-          f"{', '.join(kept) or 'no page'}")
+    print(
+        f"indexed: {', '.join(pages)}\n  retrieved pages: {', '.join(decision['candidate_ids'])} (other "
+        f"versions set aside: {', '.join(decision['excluded_wrong_version_ids']) or 'none'})\n"
+        f"  decision: {decision['status']} {decision['reason']}; chunks kept: {len(out['documents'])} from "
+        f"{', '.join(kept) or 'no page'}"
+    )
     for conflict in decision["conflicts"]:
         for claim in conflict["claims"]:
             print(f"  conflict: {conflict['claim_key']}={claim['value']} at {claim['path']}:{claim['start_line']}")

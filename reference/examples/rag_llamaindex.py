@@ -35,14 +35,17 @@ def run(pages: list[str]) -> tuple[str, str | None]:
     documents = SimpleDirectoryReader(input_files=[ROOT / "docs" / page for page in pages]).load_data()
     index = SimpleKeywordTableIndex.from_documents(documents)  # keywords by regex: no model asked
     gate = ConflictGatePostprocessor.over(corpus, "1.0")
-    engine = RetrieverQueryEngine.from_args(index.as_retriever(retriever_mode="simple"),
-                                            node_postprocessors=[gate], llm=Settings.llm)
+    engine = RetrieverQueryEngine.from_args(
+        index.as_retriever(retriever_mode="simple"), node_postprocessors=[gate], llm=Settings.llm
+    )
     response = engine.query(QUESTION)
     decision = gate.last_decision
     kept = sorted({Path(node.node.metadata["file_path"]).name for node in response.source_nodes})
-    print(f"indexed: {', '.join(pages)}\n  retrieved pages: {', '.join(decision['candidate_ids'])} (other "
-          f"versions set aside: {', '.join(decision['excluded_wrong_version_ids']) or 'none'})\n"
-          f"  decision: {decision['status']} {decision['reason']}; chunks kept: {', '.join(kept) or 'none'}")
+    print(
+        f"indexed: {', '.join(pages)}\n  retrieved pages: {', '.join(decision['candidate_ids'])} (other "
+        f"versions set aside: {', '.join(decision['excluded_wrong_version_ids']) or 'none'})\n"
+        f"  decision: {decision['status']} {decision['reason']}; chunks kept: {', '.join(kept) or 'none'}"
+    )
     for conflict in decision["conflicts"]:
         for claim in conflict["claims"]:
             print(f"  conflict: {conflict['claim_key']}={claim['value']} at {claim['path']}:{claim['start_line']}")

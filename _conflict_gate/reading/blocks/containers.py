@@ -16,8 +16,15 @@ from .construct import CONTAINER, MATCHED, NO_START, NOT_MATCHED, Continue, Star
 from .scan import BULLET, ORDERED
 from .state import MARKDOWN_IT_READING, MAX_DEPTH, PARAGRAPH, Block, State
 
-__all__ = ["ListData", "ListItemData", "block_quote", "block_quote_continues", "list_continues", "list_item",
-           "list_item_continues"]
+__all__ = [
+    "ListData",
+    "ListItemData",
+    "block_quote",
+    "block_quote_continues",
+    "list_continues",
+    "list_item",
+    "list_item_continues",
+]
 
 
 class ListData(NamedTuple):

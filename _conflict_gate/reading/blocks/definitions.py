@@ -22,8 +22,7 @@ from typing import Final, Literal
 from ..inlines import ASCII_PUNCTUATION
 from .state import Line, State, lines_of
 
-__all__ = ["DEFINITION_LINES", "definition_spans", "link_definition", "markdown_it_definitions",
-           "split_definitions"]
+__all__ = ["DEFINITION_LINES", "definition_spans", "link_definition", "markdown_it_definitions", "split_definitions"]
 
 #: markdown-it's reading of link definitions is followed over at most this many lines of a
 #: paragraph; the lines after are in doubt (each line re-reads the paragraph so far).
@@ -52,7 +51,7 @@ def split_definitions(view: str, lines: Sequence[Line]) -> tuple[list[Line], lis
     are definitions. A title that fails leaves a definition that ends with
     its destination, when that ends a line.
     """
-    if not lines or view[lines[0][1]:lines[0][1] + 1] != "[":
+    if not lines or view[lines[0][1] : lines[0][1] + 1] != "[":
         return [], list(lines)
     content = "\n".join(view[start:end] for _, start, end in lines)
     spans = definition_spans(content)
@@ -64,7 +63,7 @@ def split_definitions(view: str, lines: Sequence[Line]) -> tuple[list[Line], lis
 def link_definition(s: str, pos: int) -> int:
     """One definition at ``s[pos] == "["``: the offset after its line ending (or the end), or -1."""
     label_end = _link_label(s, pos)
-    if label_end < 0 or s[label_end:label_end + 1] != ":":
+    if label_end < 0 or s[label_end : label_end + 1] != ":":
         return -1
     start = _skip_space(s, label_end + 1)
     destination_end = _link_destination(s, start)
@@ -131,7 +130,7 @@ def _link_label(s: str, pos: int) -> int:
 def _link_destination(s: str, i: int) -> int:
     """6.7 Link destination: ``<...>`` on one line, or a nonempty run without spaces or ASCII
     controls whose parentheses balance (at most 32 deep, as reference implementations)."""
-    if s[i:i + 1] == "<":
+    if s[i : i + 1] == "<":
         j = i + 1
         while j < len(s):
             if _is_escape(s, j):
@@ -166,7 +165,7 @@ def _link_destination(s: str, i: int) -> int:
 
 def _link_title(s: str, i: int) -> int:
     """6.7 Link title: ``"..."``, ``'...'`` or ``(...)`` (escaped delimiters inside); offset after it, or -1."""
-    opener = s[i:i + 1]
+    opener = s[i : i + 1]
     closer = {'"': '"', "'": "'", "(": ")"}.get(opener)
     if closer is None:
         return -1
@@ -191,7 +190,9 @@ def _link_title(s: str, i: int) -> int:
 #: Lines markdown-it never takes into a link definition (its terminators: fence, quote, break, list, HTML, heading).
 _MARKDOWN_IT_TERMINATES: Final = re.compile(
     r"(?:`{3,}|~{3,}|>|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\Z|[*+\-](?:[ \t]|\Z)"
-    r"|[0-9]{1,9}[.)](?:[ \t]|\Z)|#{1,6}(?:[ \t]|\Z)|<)", re.ASCII)
+    r"|[0-9]{1,9}[.)](?:[ \t]|\Z)|#{1,6}(?:[ \t]|\Z)|<)",
+    re.ASCII,
+)
 
 
 def markdown_it_definitions(s: State) -> Literal["close", "absorb", ""]:
@@ -206,7 +207,7 @@ def markdown_it_definitions(s: State) -> Literal["close", "absorb", ""]:
     """
     lines = lines_of(s, s.stack[-1])
     view = s.view
-    if view[lines[0][1]:lines[0][1] + 1] != "[" or len(lines) > DEFINITION_LINES:
+    if view[lines[0][1] : lines[0][1] + 1] != "[" or len(lines) > DEFINITION_LINES:
         return ""  # past the bound the primary reading puts the paragraph in doubt (finish_paragraph)
     content = "\n".join(view[a:b] for _, a, b in lines)
     spans = definition_spans(content)

@@ -29,9 +29,20 @@ from .leaves import FenceData, HtmlData
 from .scan import FENCE_OPEN, HTML_ENDS, closing_fence, html_kind, next_blank_line, whole_tag_line
 from .state import PARAGRAPH, Block, State, take
 
-__all__ = ["FastPatterns", "compile_shortcuts", "fence_opener_end", "fenced_line_start", "fenced_run",
-           "html_opener_end", "html_run", "indented_line_start", "indented_run", "paragraph_line_start",
-           "restart_point", "shortcut"]
+__all__ = [
+    "FastPatterns",
+    "compile_shortcuts",
+    "fence_opener_end",
+    "fenced_line_start",
+    "fenced_run",
+    "html_opener_end",
+    "html_run",
+    "indented_line_start",
+    "indented_run",
+    "paragraph_line_start",
+    "restart_point",
+    "shortcut",
+]
 
 #: A run pattern is matched over at most this many characters at a time: Python's ``re`` keeps
 #: state per repetition of a group, so an unbounded run over a huge block would hold memory
@@ -80,8 +91,10 @@ def compile_shortcuts(constructs: Iterable[Construct], *, indented: bool = True)
     indentation = r"[ \t]*" if indented else r"[ ]{0,3}"
     continuation_line = rf"{indentation}(?:{plain}|\[)[^\n]*\n"
     top_lines = "".join(f"|{row.shortcuts.top_lines}" for row in rows if row.shortcuts.top_lines)
-    top_blocks = (rf"(?:[ \t]*\r?\n{top_lines}"
-                  rf"|(?P<para>[ ]{{0,3}}{plain}[^\n]*\n(?:{continuation_line})*))*")
+    top_blocks = (
+        rf"(?:[ \t]*\r?\n{top_lines}"
+        rf"|(?P<para>[ ]{{0,3}}{plain}[^\n]*\n(?:{continuation_line})*))*"
+    )
     return FastPatterns(
         re.compile(rf"(?:{continuation_line})*", re.ASCII),
         re.compile(rf"[ ]{{0,3}}{plain}[^\n]*\n(?:{continuation_line})*", re.ASCII),
@@ -102,8 +115,15 @@ def shortcut(s: State, stop: int) -> bool:
     """
     view, tip, patterns = s.view, s.stack[-1], s.flavour.fast
     at_top = len(s.stack) == 1 or (len(s.stack) == 2 and tip.kind == PARAGRAPH)
-    if at_top and stop > s.pos and not (s.flavour.definitions_as_blocks and tip.kind == PARAGRAPH
-                                        and view[tip.lines[0][1]:tip.lines[0][1] + 1] == "["):
+    if (
+        at_top
+        and stop > s.pos
+        and not (
+            s.flavour.definitions_as_blocks
+            and tip.kind == PARAGRAPH
+            and view[tip.lines[0][1] : tip.lines[0][1] + 1] == "["
+        )
+    ):
         return _top_run(s, tip, stop)
     if len(s.stack) == 1:  # a watched line at top level: a plain one starts a paragraph of plain lines
         run = patterns.paragraph_run.match(view, s.pos, s.pos + _RUN_CHUNK)
@@ -114,7 +134,7 @@ def shortcut(s: State, stop: int) -> bool:
         take(s, paragraph, run.end())
         return True
     if tip.kind == PARAGRAPH:
-        if s.flavour.definitions_as_blocks and view[tip.lines[0][1]:tip.lines[0][1] + 1] == "[":
+        if s.flavour.definitions_as_blocks and view[tip.lines[0][1] : tip.lines[0][1] + 1] == "[":
             return False  # markdown-it may end it after a link definition: line by line
         run = patterns.continuation_run.match(view, s.pos, s.pos + _RUN_CHUNK)
         end = s.pos if run is None else run.end()
@@ -412,7 +432,7 @@ def html_opener_end(view: str, line_start: int, line_end: int) -> int:
     if kind == 7:
         if not whole_tag_line(view[line_start:line_end].rstrip("\r"), 0):
             return NOT_AN_OPENER
-        if line_start > 0 and view[line_start - 2:line_start] != "\n\n":
+        if line_start > 0 and view[line_start - 2 : line_start] != "\n\n":
             return STOP  # after a paragraph?
     if kind <= 5:
         found = HTML_ENDS[kind - 1].search(view, line_start)

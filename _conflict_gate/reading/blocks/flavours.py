@@ -145,69 +145,118 @@ class Flavour:
         starting = [row for row in rows if row.start is not None]
         special = frozenset().union(*(row.first for row in starting))
         set_(self, "maybe_special", special)
-        for attribute, rules in (("starts", starting),
-                                 ("paragraph_starts", [row for row in starting if row.interrupts_paragraph])):
-            set_(self, attribute, {
-                ch: tuple(row.start for row in rules if ch in row.first and row.start is not None)
-                for ch in sorted(special)})
+        for attribute, rules in (
+            ("starts", starting),
+            ("paragraph_starts", [row for row in starting if row.interrupts_paragraph]),
+        ):
+            set_(
+                self,
+                attribute,
+                {
+                    ch: tuple(row.start for row in rules if ch in row.first and row.start is not None)
+                    for ch in sorted(special)
+                },
+            )
         set_(self, "indented_starts", tuple(row.start for row in starting if row.indented and row.start))
-        set_(self, "indented_paragraph_starts", tuple(
-            row.start for row in starting if row.indented and row.interrupts_paragraph and row.start))
+        set_(
+            self,
+            "indented_paragraph_starts",
+            tuple(row.start for row in starting if row.indented and row.interrupts_paragraph and row.start),
+        )
         set_(self, "fast", compile_shortcuts(rows, indented=not self.indented_lines_checked))
         openers = tuple((needle, row.opener) for row in rows if row.opener for needle in row.opener.needles)
         set_(self, "openers", openers)
         set_(self, "opener_needles", tuple(needle for needle, _ in openers))
-        set_(self, "openers_by_first", {first: tuple(pair for pair in openers if pair[0][0] == first)
-                                        for first in {needle[0] for needle, _ in openers}})
+        set_(
+            self,
+            "openers_by_first",
+            {
+                first: tuple(pair for pair in openers if pair[0][0] == first)
+                for first in {needle[0] for needle, _ in openers}
+            },
+        )
         set_(self, "active_line_doubts", self.line_doubts if self.primary else ())
         set_(self, "variants_by_name", MappingProxyType({variant.name: variant for variant in self.variants}))
-        set_(self, "doubts", MappingProxyType(
-            {variant.name: variant.why for variant in self.variants} | dict(self.unmodelled)))
+        set_(
+            self,
+            "doubts",
+            MappingProxyType({variant.name: variant.why for variant in self.variants} | dict(self.unmodelled)),
+        )
 
 
 #: Why a block is in doubt when GitHub may read it as part of a footnote.
 FOOTNOTE_DOUBT: Final = "GitHub reads a footnote definition here and shows it at the end of the page"
 _TABLES_DOUBT: Final = "a reader without GFM tables reads this differently"
 #: Why a block is in doubt after a line whose HTML the spec versions start differently.
-_HTML_VERSIONS_DOUBT: Final = ("CommonMark 0.31.2 and GitHub's cmark-gfm (CommonMark 0.29) read raw HTML above "
-                               "differently (a lowercase '<!' declaration, a <source> or <search> tag), so what "
-                               "it hides or leaves open here is in doubt")
+_HTML_VERSIONS_DOUBT: Final = (
+    "CommonMark 0.31.2 and GitHub's cmark-gfm (CommonMark 0.29) read raw HTML above "
+    "differently (a lowercase '<!' declaration, a <source> or <search> tag), so what "
+    "it hides or leaves open here is in doubt"
+)
 
 #: GitHub's reading without the primary role: what the variants are made from.
 _GFM: Final = Flavour(
-    "gfm", GFM_CONSTRUCTS, page_starts=(front_matter,), page_doubts=(footnotes,),
-    line_doubts=(LineDoubt("|", table_first), LineDoubt("<", html_start_differs)))
+    "gfm",
+    GFM_CONSTRUCTS,
+    page_starts=(front_matter,),
+    page_doubts=(footnotes,),
+    line_doubts=(LineDoubt("|", table_first), LineDoubt("<", html_start_differs)),
+)
 
 #: A renderer without front matter support (it reads the first lines as Markdown).
 WITHOUT_FRONT_MATTER: Final = replace(_GFM, name="without-front-matter", page_starts=())
 #: A renderer without GFM tables (CommonMark alone).
 WITHOUT_TABLES: Final = replace(_GFM, name="without-tables", constructs=without(GFM_CONSTRUCTS, "table"))
 #: markdown-it (its gfm-like preset): link definitions, lazy lines and block quotes its way.
-MARKDOWN_IT: Final = replace(_GFM, name="markdown-it", definitions_as_blocks=True, lazy_lines_end_paragraphs=True,
-                             quotes_continue_indented=True)
+MARKDOWN_IT: Final = replace(
+    _GFM, name="markdown-it", definitions_as_blocks=True, lazy_lines_end_paragraphs=True, quotes_continue_indented=True
+)
 
 #: GitHub's reading alone, as github.com renders a page (the ``github`` renderer): YAML front matter
 #: only, compared with the reading without it only when closed by ``...``; no other variant, so the
 #: doubts only markdown-it or CommonMark without tables raise do not apply; footnotes and one-column
 #: tables stay in doubt (GitHub's own, not modelled).
 GITHUB_ALONE: Final = replace(
-    _GFM, name="github-alone", primary=True, page_starts=(github_front_matter,),
-    unmodelled=((FOOTNOTES, FOOTNOTE_DOUBT), (ONE_COLUMN_TABLE, _TABLES_DOUBT),
-                (HTML_START_VERSIONS, _HTML_VERSIONS_DOUBT)),
-    variants=(Variant(NO_FRONT_MATTER, WITHOUT_FRONT_MATTER,
-                      "GitHub may not take '...' as the end of front matter; without front matter the lines "
-                      "after it read differently"),))
+    _GFM,
+    name="github-alone",
+    primary=True,
+    page_starts=(github_front_matter,),
+    unmodelled=(
+        (FOOTNOTES, FOOTNOTE_DOUBT),
+        (ONE_COLUMN_TABLE, _TABLES_DOUBT),
+        (HTML_START_VERSIONS, _HTML_VERSIONS_DOUBT),
+    ),
+    variants=(
+        Variant(
+            NO_FRONT_MATTER,
+            WITHOUT_FRONT_MATTER,
+            "GitHub may not take '...' as the end of front matter; without front matter the lines "
+            "after it read differently",
+        ),
+    ),
+)
 
 #: The gate's reading: GitHub's, compared with the three variants where they may differ.
 GITHUB: Final = replace(
-    _GFM, name="github", primary=True,
-    unmodelled=((FOOTNOTES, FOOTNOTE_DOUBT), (ONE_COLUMN_TABLE, _TABLES_DOUBT),
-                (HTML_START_VERSIONS, _HTML_VERSIONS_DOUBT)),
+    _GFM,
+    name="github",
+    primary=True,
+    unmodelled=(
+        (FOOTNOTES, FOOTNOTE_DOUBT),
+        (ONE_COLUMN_TABLE, _TABLES_DOUBT),
+        (HTML_START_VERSIONS, _HTML_VERSIONS_DOUBT),
+    ),
     variants=(
-        Variant(NO_FRONT_MATTER, WITHOUT_FRONT_MATTER,
-                "a reader without front matter support reads the lines after it differently"),
+        Variant(
+            NO_FRONT_MATTER,
+            WITHOUT_FRONT_MATTER,
+            "a reader without front matter support reads the lines after it differently",
+        ),
         Variant(NO_TABLES, WITHOUT_TABLES, _TABLES_DOUBT),
-        Variant(MARKDOWN_IT_READING, MARKDOWN_IT,
-                "readers differ here (markdown-it takes link definitions and less-indented lazy lines "
-                "as new blocks)"),
-    ))
+        Variant(
+            MARKDOWN_IT_READING,
+            MARKDOWN_IT,
+            "readers differ here (markdown-it takes link definitions and less-indented lazy lines as new blocks)",
+        ),
+    ),
+)

@@ -28,9 +28,24 @@ from .scan import (
 )
 from .state import MARKDOWN_IT_READING, MAX_LEAF_LINES, PARAGRAPH, Block, State, lines_of
 
-__all__ = ["FenceData", "HtmlData", "atx_heading", "fence_line", "fenced_code", "fenced_code_continues", "finish_paragraph",
-           "html_block", "html_block_continues", "html_block_ends", "html_detail", "indented_code",
-           "indented_code_continues", "paragraph_continues", "setext_heading", "thematic_break"]
+__all__ = [
+    "FenceData",
+    "HtmlData",
+    "atx_heading",
+    "fence_line",
+    "fenced_code",
+    "fenced_code_continues",
+    "finish_paragraph",
+    "html_block",
+    "html_block_continues",
+    "html_block_ends",
+    "html_detail",
+    "indented_code",
+    "indented_code_continues",
+    "paragraph_continues",
+    "setext_heading",
+    "thematic_break",
+]
 
 
 class FenceData(NamedTuple):
@@ -86,7 +101,7 @@ def setext_heading(s: State, container: Block[Any]) -> Start:
     s.close_unmatched()
     lines = lines_of(s, container)
     definitions, text = split_definitions(s.view, lines)
-    if s.view[lines[0][1]:lines[0][1] + 1] == "[":
+    if s.view[lines[0][1] : lines[0][1] + 1] == "[":
         s.note_variant(MARKDOWN_IT_READING, lines[1][0] if len(lines) > 1 else s.line_no)
         # markdown-it reads a definition over the underline, up to a blank line: a title
         # may run on over the lines after it, which the spec shows.
@@ -172,9 +187,12 @@ def html_block(s: State, container: Block[Any]) -> Start:
     if s.indented or s.char_at(s.next_nonspace) != "<":
         return NO_START
     kind = html_kind(s.line, s.next_nonspace)
-    if kind == 7 and (container.kind == PARAGRAPH or KIND_1_OPEN_TAG.match(s.line, s.next_nonspace)
-                      or (not s.all_closed and not s.blank and s.stack[-1].kind == PARAGRAPH)
-                      or not whole_tag_line(s.line, s.next_nonspace)):
+    if kind == 7 and (
+        container.kind == PARAGRAPH
+        or KIND_1_OPEN_TAG.match(s.line, s.next_nonspace)
+        or (not s.all_closed and not s.blank and s.stack[-1].kind == PARAGRAPH)
+        or not whole_tag_line(s.line, s.next_nonspace)
+    ):
         return NO_START
     s.close_unmatched()
     s.add_child("html_block", HtmlData(kind))  # the indentation is part of the block
@@ -212,7 +230,7 @@ def finish_paragraph(s: State, block: Block[Any], end: int) -> None:
     lines the gate does not follow that reading (the rest is in doubt).
     """
     view, first = s.view, block.lines[0]
-    opens_with_definition = view[first[1]:first[1] + 1] == "["
+    opens_with_definition = view[first[1] : first[1] + 1] == "["
     if not (opens_with_definition or s.watched(first[1], end)):
         return
     lines = lines_of(s, block)

@@ -48,6 +48,7 @@ from .table import GFM_CONSTRUCTS
 
 __all__ = ["DOCUSAURUS", "INDENTED", "INDENTED_DOUBT", "MdxReading", "Region", "read_mdx", "unclosed_front_matter"]
 
+
 def fenced_code_continues(s: State, block: Block[FenceData]) -> Continue:
     """4.5 as MDX reads it (micromark without indented code): a closing fence may be indented any
     amount; otherwise as CommonMark (up to the fence's indentation removed)."""
@@ -76,8 +77,10 @@ def fence_opener_end(view: str, line_start: int, line_end: int) -> int:
 _INDENTED_START: Final = re.compile(r"(?: {4}| {0,3}\t)[ \t]*[^ \t\r\n]", re.ASCII)
 _INDENTED_BLOCK_START: Final = re.compile(r"(?: {4}| {0,3}\t)[ \t]*(?:[>\-+=`~0-9]|\*[ \t])", re.ASCII)
 #: Why a block near a line indented four or more columns is in doubt.
-INDENTED_DOUBT: Final = ("MDX has no indented code: a line indented four or more columns may start a block "
-                         "(a list item, a quote, a heading underline, a fence) where CommonMark reads code")
+INDENTED_DOUBT: Final = (
+    "MDX has no indented code: a line indented four or more columns may start a block "
+    "(a list item, a quote, a heading underline, a fence) where CommonMark reads code"
+)
 
 
 def indented_start(s: State) -> None:
@@ -98,9 +101,16 @@ def indented_start(s: State) -> None:
 
 _FENCED: Final = next(row for row in GFM_CONSTRUCTS if row.name == "fenced_code")
 _CONSTRUCTS: Final = tuple(
-    replace(row, continues=fenced_code_continues, shortcuts=Shortcuts(line_start=fenced_line_start),
-            opener=Opener(("```", "~~~"), fence_opener_end)) if row is _FENCED else row
-    for row in without(without(GFM_CONSTRUCTS, "indented_code"), "html_block"))
+    replace(
+        row,
+        continues=fenced_code_continues,
+        shortcuts=Shortcuts(line_start=fenced_line_start),
+        opener=Opener(("```", "~~~"), fence_opener_end),
+    )
+    if row is _FENCED
+    else row
+    for row in without(without(GFM_CONSTRUCTS, "indented_code"), "html_block")
+)
 #: The name lines indented four or more columns are noted under (not modelled).
 INDENTED: Final = "mdx_indented"
 #: Docusaurus's block reading: GFM without indented code and without HTML blocks (JSX is read by
@@ -108,14 +118,29 @@ INDENTED: Final = "mdx_indented"
 #: with the reading without front matter only where front matter ends with ``...``; lines indented
 #: four or more columns that may start a block are in doubt.
 DOCUSAURUS: Final = replace(
-    GITHUB_ALONE, name="docusaurus", constructs=_CONSTRUCTS, page_starts=(github_front_matter,),
+    GITHUB_ALONE,
+    name="docusaurus",
+    constructs=_CONSTRUCTS,
+    page_starts=(github_front_matter,),
     line_doubts=(*GITHUB_ALONE.line_doubts, LineDoubt(" ", indented_start), LineDoubt("\t", indented_start)),
-    unmodelled=(*GITHUB_ALONE.unmodelled, (INDENTED, INDENTED_DOUBT)), indented_lines_checked=True,
-    variants=(Variant(NO_FRONT_MATTER, replace(GITHUB_ALONE, name="docusaurus-without-front-matter",
-                                               constructs=_CONSTRUCTS, page_starts=(), primary=False,
-                                               unmodelled=(), variants=()),
-                      "gray-matter may not take '...' as the end of front matter; without it the lines after "
-                      "it read differently"),))
+    unmodelled=(*GITHUB_ALONE.unmodelled, (INDENTED, INDENTED_DOUBT)),
+    indented_lines_checked=True,
+    variants=(
+        Variant(
+            NO_FRONT_MATTER,
+            replace(
+                GITHUB_ALONE,
+                name="docusaurus-without-front-matter",
+                constructs=_CONSTRUCTS,
+                page_starts=(),
+                primary=False,
+                unmodelled=(),
+                variants=(),
+            ),
+            "gray-matter may not take '...' as the end of front matter; without it the lines after it read differently",
+        ),
+    ),
+)
 
 
 class Region(NamedTuple):
@@ -155,7 +180,9 @@ _SPACE: Final = re.compile(r"\s*")
 _ESM: Final = re.compile(
     r"import\s+(?:(?P<default>[A-Za-z_$][\w$]*)|\{(?P<names>[\w$\s,]*)\})\s+from\s+(?P<q>['\"])(?P<source>[^'\"\n]*)(?P=q);?"
     r"|export\s+const\s+(?P<const>[A-Za-z_$][\w$]*)\s*=\s*(?P<value>[^\n;]*);?"
-    r"|export\s+\{(?P<exports>[\w$\s,]*)\};?", re.ASCII)
+    r"|export\s+\{(?P<exports>[\w$\s,]*)\};?",
+    re.ASCII,
+)
 #: A link destination in angle brackets (CommonMark 6.3, 4.7), and a definition's line up to it.
 _DEFINITION_HEAD: Final = re.compile(r"[ \t>]*\[[^\]\n]+\]:[ \t]*", re.ASCII)
 _DESTINATION: Final = re.compile(r"<[^<>\n\\]*>", re.ASCII)
@@ -167,21 +194,179 @@ _LINE_PREFIX: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?", 
 _TAG_OR_TEXT: Final = re.compile(r"(?P<tag><[^<>\n]*>)|[ \t\r]+|(?P<text>[^<> \t\r][^< \t\r]*|[<>])", re.ASCII)
 _TAGS_ONLY: Final = re.compile(r"(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?(?:<[^<>\n]*>[ \t]*)*\r?", re.ASCII)
 #: Elements React renders by rules of their own (void elements, form controls, the document's).
-_SPECIAL: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-                             "source", "track", "wbr", "textarea", "select", "option", "html", "head", "body",
-                             "script", "style", "title", "iframe", "noscript", "template", "plaintext", "xmp"})
+_SPECIAL: Final = frozenset(
+    {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+        "textarea",
+        "select",
+        "option",
+        "html",
+        "head",
+        "body",
+        "script",
+        "style",
+        "title",
+        "iframe",
+        "noscript",
+        "template",
+        "plaintext",
+        "xmp",
+    }
+)
 #: HTML's void elements: opened without '/>' and never closed by their closing tag, JSX does not parse them.
-_VOID: Final = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-                          "source", "track", "wbr"})
+_VOID: Final = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
+)
 _VOID_CLOSE: Final = re.compile(r"</(?:" + "|".join(sorted(_VOID)) + r")(?![\w$\-])", re.ASCII | re.IGNORECASE)
 #: Lowercase words an MDX expression may use without the page defining them: JavaScript's reserved and
 #: contextual words, what MDX and Docusaurus put in scope (``props``, ``toc``, ``metadata``, ``assets``,
 #: ``arguments`` in the content function), and the lowercase globals of Node, webpack and browsers.
-_MAYBE_DEFINED: Final = frozenset(["break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "let", "static", "implements", "interface", "package", "private", "protected", "public", "await", "async", "of", "get", "set", "undefined", "props", "toc", "metadata", "assets", "arguments", "global", "process", "console", "require", "module", "exports", "fetch", "crypto", "performance", "navigator", "escape", "unescape", "eval", "atob", "btoa", "window", "document", "self", "top", "parent", "frames", "location", "history", "name", "status", "length", "origin", "event", "screen", "opener", "closed", "external", "print", "alert", "confirm", "prompt", "open", "close", "stop", "focus", "blur", "scroll", "scrollbars", "toolbar", "menubar", "personalbar", "statusbar", "locationbar", "caches", "indexeddb", "localstorage", "sessionstorage"])
+_MAYBE_DEFINED: Final = frozenset(
+    [
+        "break",
+        "case",
+        "catch",
+        "class",
+        "const",
+        "continue",
+        "debugger",
+        "default",
+        "delete",
+        "do",
+        "else",
+        "enum",
+        "export",
+        "extends",
+        "false",
+        "finally",
+        "for",
+        "function",
+        "if",
+        "import",
+        "in",
+        "instanceof",
+        "new",
+        "null",
+        "return",
+        "super",
+        "switch",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typeof",
+        "var",
+        "void",
+        "while",
+        "with",
+        "yield",
+        "let",
+        "static",
+        "implements",
+        "interface",
+        "package",
+        "private",
+        "protected",
+        "public",
+        "await",
+        "async",
+        "of",
+        "get",
+        "set",
+        "undefined",
+        "props",
+        "toc",
+        "metadata",
+        "assets",
+        "arguments",
+        "global",
+        "process",
+        "console",
+        "require",
+        "module",
+        "exports",
+        "fetch",
+        "crypto",
+        "performance",
+        "navigator",
+        "escape",
+        "unescape",
+        "eval",
+        "atob",
+        "btoa",
+        "window",
+        "document",
+        "self",
+        "top",
+        "parent",
+        "frames",
+        "location",
+        "history",
+        "name",
+        "status",
+        "length",
+        "origin",
+        "event",
+        "screen",
+        "opener",
+        "closed",
+        "external",
+        "print",
+        "alert",
+        "confirm",
+        "prompt",
+        "open",
+        "close",
+        "stop",
+        "focus",
+        "blur",
+        "scroll",
+        "scrollbars",
+        "toolbar",
+        "menubar",
+        "personalbar",
+        "statusbar",
+        "locationbar",
+        "caches",
+        "indexeddb",
+        "localstorage",
+        "sessionstorage",
+    ]
+)
 _ESM_START: Final = re.compile(r"(?m)^(?:import|export)\b", re.ASCII)
 _CONTENT: Final = re.compile(r"\.(?:md|mdx|markdown)(?:[?#].*)?$", re.IGNORECASE)
-_GLOBALS: Final = frozenset({"props", "true", "false", "null", "undefined", "Math", "JSON", "Date", "String", "Number",
-                             "Array", "Object", "Boolean", "NaN", "Infinity"})
+_GLOBALS: Final = frozenset(
+    {
+        "props",
+        "true",
+        "false",
+        "null",
+        "undefined",
+        "Math",
+        "JSON",
+        "Date",
+        "String",
+        "Number",
+        "Array",
+        "Object",
+        "Boolean",
+        "NaN",
+        "Infinity",
+    }
+)
 _OPERATORS: Final = ("===", "!==", "**", "==", "!=", "<=", ">=", "&&", "||", "??", "+", "-", "*", "/", "%", "<", ">")
 
 
@@ -282,9 +467,12 @@ class _Scan:
                 closing = _fence_closer(opened.group(1)[0], len(opened.group(1))).search(view, eol + 1)
                 inner = _UNWRAP_OPENER.search(view, eol + 1, size if closing is None else closing.start())
                 if inner is not None and self.doubt is None:
-                    self.doubt = (inner.start(), "Docusaurus's preprocessor unwraps this mdx-code-block fence in the "
-                                                 f"fenced code opened on line {self.line_of(pos)} too, which changes "
-                                                 "where that code ends; the gate does not model it")
+                    self.doubt = (
+                        inner.start(),
+                        "Docusaurus's preprocessor unwraps this mdx-code-block fence in the "
+                        f"fenced code opened on line {self.line_of(pos)} too, which changes "
+                        "where that code ends; the gate does not model it",
+                    )
                 if closing is None:
                     fence = (opened.group(1)[0], len(opened.group(1)))
                     pos = size
@@ -311,21 +499,34 @@ class _Scan:
             heading = _HEADING_LINE.match(line)
             self.escaped = view.find("{#", pos, eol) if heading is not None else -1
             pos, resume = self._inline(pos, eol, stretch_end, no_closer)
-            if resume < 0 and line.lstrip(" \t>").startswith("<") and not line.lstrip(" \t>").startswith("<!--") \
-                    and not _TAGS_ONLY.fullmatch(line.lstrip(" \t>")) \
-                    and pos < size and not _BLANK_LINE.match(view, pos):
+            if (
+                resume < 0
+                and line.lstrip(" \t>").startswith("<")
+                and not line.lstrip(" \t>").startswith("<!--")
+                and not _TAGS_ONLY.fullmatch(line.lstrip(" \t>"))
+                and pos < size
+                and not _BLANK_LINE.match(view, pos)
+            ):
                 # a line that opens with JSX and holds text, then more text: MDX unwraps that paragraph
                 next_line = self.line_of(pos)
-                self.regions.append(Region(pos, stretch_end if pos < stretch_end else _stretch_end(view, pos), False,
-                                           f"the text after the JSX of line {next_line - 1}, which is no paragraph "
-                                           "to MDX", next_line))
+                self.regions.append(
+                    Region(
+                        pos,
+                        stretch_end if pos < stretch_end else _stretch_end(view, pos),
+                        False,
+                        f"the text after the JSX of line {next_line - 1}, which is no paragraph to MDX",
+                        next_line,
+                    )
+                )
         if fence is None:
             for _colons, body, opened_line, text in reversed(self.directives):  # unclosed: to the end
                 self.regions.append(Region(body, size, False, f"the admonition {text!r}", opened_line))
         if self.elements:
             element = self.elements[-1]
-            raise _BuildError(element.start, f"the JSX element <{element.name}> (line {element.line}) is never "
-                                             "closed: MDX does not build this page")
+            raise _BuildError(
+                element.start,
+                f"the JSX element <{element.name}> (line {element.line}) is never closed: MDX does not build this page",
+            )
         self.regions.sort(key=lambda region: region.start)
         return MdxReading(None, self.include, tuple(self.regions), self.doubt)
 
@@ -348,13 +549,23 @@ class _Scan:
             return False
         line_no = self.line_of(pos)
         self.unwrapped.add(closer.start())
-        self.regions.append(Region(eol + 1, closer.start(), False, f"the mdx-code-block fence opened on line "
-                                   f"{line_no}, whose body Docusaurus renders as MDX", line_no))
+        self.regions.append(
+            Region(
+                eol + 1,
+                closer.start(),
+                False,
+                f"the mdx-code-block fence opened on line {line_no}, whose body Docusaurus renders as MDX",
+                line_no,
+            )
+        )
         inner = _BODY_BLOCK.search(view, eol + 1, closer.start())
         if inner is not None and self.doubt is None:
-            self.doubt = (inner.start(), f"a fence or a container directive inside the mdx-code-block fence opened on "
-                                         f"line {line_no}, which Docusaurus renders as MDX: the gate does not model "
-                                         "how far it reaches; move it out of that fence")
+            self.doubt = (
+                inner.start(),
+                f"a fence or a container directive inside the mdx-code-block fence opened on "
+                f"line {line_no}, which Docusaurus renders as MDX: the gate does not model "
+                "how far it reaches; move it out of that fence",
+            )
         return True
 
     # ---- ESM: import and export lines
@@ -368,24 +579,30 @@ class _Scan:
             at = match.start()
             if at > 0:
                 previous = view.rfind("\n", 0, at - 1) + 1
-                above = view[previous:at - 1]
-                if above.strip(" \t\r") and last_end != at - 1 and not _TAGS_ONLY.fullmatch(above.lstrip(" \t>")) \
-                        and not _MDX_CODE_BLOCK.match(above):
+                above = view[previous : at - 1]
+                if (
+                    above.strip(" \t\r")
+                    and last_end != at - 1
+                    and not _TAGS_ONLY.fullmatch(above.lstrip(" \t>"))
+                    and not _MDX_CODE_BLOCK.match(above)
+                ):
                     # a paragraph's later line: text (after a line of JSX tags, or an mdx-code-block fence's
                     # opening line, which Docusaurus drops, a block starts)
                     continue
             line_end = view.find("\n", at)
             line_end = len(view) if line_end == -1 else line_end
             esm = _ESM.match(view, at, line_end)
-            if esm is None or view[esm.end():line_end].strip(" \t\r"):
-                raise _BuildError(at, "an import or export line the gate does not model: MDX may not build it",
-                                  certain=False)
+            if esm is None or view[esm.end() : line_end].strip(" \t\r"):
+                raise _BuildError(
+                    at, "an import or export line the gate does not model: MDX may not build it", certain=False
+                )
             if esm.group("default"):
                 self.known.add(esm.group("default"))
                 self.imported[esm.group("default")] = esm.group("source")
             if esm.group("exports"):
-                raise _BuildError(at, "a re-export (export {...}): the gate does not model what MDX binds then",
-                                  certain=False)
+                raise _BuildError(
+                    at, "a re-export (export {...}): the gate does not model what MDX binds then", certain=False
+                )
             for names in (esm.group("names"),):
                 if names:
                     bound = [name.strip() for name in names.split(",") if name.strip()]
@@ -396,8 +613,11 @@ class _Scan:
                 self._read_expression(esm.start("value"), esm.end("value"))
             source = esm.group("source")
             if source and _CONTENT.search(source) and self.include is None:
-                self.include = (at, f"this import pulls in the page {source!r}, whose lines the gate does not read; "
-                                    "a reader sees them where it is used")
+                self.include = (
+                    at,
+                    f"this import pulls in the page {source!r}, whose lines the gate does not read; "
+                    "a reader sees them where it is used",
+                )
             self.esm_lines.add(at)
             # an exported value shows where the page uses it ({v}): directive-shaped text in it is refused
             self.regions.append(Region(at, line_end, not esm.group("const"), "an import or export", self.line_of(at)))
@@ -451,7 +671,7 @@ class _Scan:
         """An expression ``{...}`` at ``at``: its end; a comment is a hidden region, anything else shown."""
         view = self.view
         end = _expression_end(view, at)
-        inner = view[at + 1:end - 1]
+        inner = view[at + 1 : end - 1]
         if re.fullmatch(r"\s*/\*.*?\*/\s*", inner, re.DOTALL | re.ASCII):
             self.regions.append(Region(at, end, True, "an MDX comment", self.line_of(at)))
             return end
@@ -467,8 +687,11 @@ class _Scan:
         expression.whole()
         if expression.unknown is not None and self.doubt is None:
             at, why = expression.unknown
-            self.doubt = (at, f"this expression shows text the gate cannot know from the page ({why}): MDX "
-                              "evaluates it, and a reader may see a directive the page does not spell out")
+            self.doubt = (
+                at,
+                f"this expression shows text the gate cannot know from the page ({why}): MDX "
+                "evaluates it, and a reader may see a directive the page does not spell out",
+            )
 
     def _tag(self, at: int) -> int:
         """A JSX tag at ``at`` (a ``<`` not followed by whitespace): its end; it opens or closes an element."""
@@ -483,9 +706,13 @@ class _Scan:
         name = name_match.group() if name_match else ""
         if name_match:
             i = name_match.end()
-            if view[i:i + 1] in (".", ":"):
-                raise _BuildError(at, f"the JSX name <{name}{view[i]}...>: the gate does not model member or namespace "
-                                      "names, which may not build", certain=False)
+            if view[i : i + 1] in (".", ":"):
+                raise _BuildError(
+                    at,
+                    f"the JSX name <{name}{view[i]}...>: the gate does not model member or namespace "
+                    "names, which may not build",
+                    certain=False,
+                )
         elif not view.startswith(">", i):
             raise _BuildError(at, "a '<' that starts no JSX tag: MDX does not build this page (write \\< or &lt;)")
         self_closing = False
@@ -510,7 +737,7 @@ class _Scan:
             i = _skip_space(view, attribute.end())
             if view.startswith("=", i):
                 i = _skip_space(view, i + 1)
-                quote = view[i:i + 1]
+                quote = view[i : i + 1]
                 if quote in ("'", '"'):
                     close = view.find(quote, i + 1)
                     if close < 0:
@@ -523,7 +750,9 @@ class _Scan:
                     self._read_expression(i + 1, end - 1)
                     i = end
                 else:
-                    raise _BuildError(at, f"an attribute value of <{name}> does not parse: MDX does not build this page")
+                    raise _BuildError(
+                        at, f"an attribute value of <{name}> does not parse: MDX does not build this page"
+                    )
         line = self.line_of(at)
         self.regions.append(Region(at, i, False, f"the JSX tag <{'/' if closing else ''}{name}>", line))
         if self_closing:
@@ -533,28 +762,45 @@ class _Scan:
                 raise _BuildError(at, f"the closing tag </{name}> closes no open element: MDX does not build this page")
             element = self.elements.pop()
             if element.flow and not self._flow(at, i):
-                raise _BuildError(at, f"the closing tag </{name}> is text in a paragraph, its element <{name}> (line "
-                                      f"{element.line}) a block: MDX does not build this page")
+                raise _BuildError(
+                    at,
+                    f"the closing tag </{name}> is text in a paragraph, its element <{name}> (line "
+                    f"{element.line}) a block: MDX does not build this page",
+                )
             if not element.flow and element.paragraph != self.paragraph:
-                raise _BuildError(element.start, f"the JSX element <{name}> (line {element.line}) opens in one paragraph "
-                                                 "and closes in another: MDX does not build this page")
+                raise _BuildError(
+                    element.start,
+                    f"the JSX element <{name}> (line {element.line}) opens in one paragraph "
+                    "and closes in another: MDX does not build this page",
+                )
             self.regions.append(Region(element.start, at, False, f"the JSX element <{name or '>'}>", element.line))
             return i
         if name.lower() in _VOID and i > self._void_closed():
             # JSX closes an element only by '/>' or its closing tag, whatever HTML says of void elements
-            raise _BuildError(at, f"the element <{name}> is never closed (JSX needs <{name} ... />): MDX does not "
-                                  "build this page")
+            raise _BuildError(
+                at, f"the element <{name}> is never closed (JSX needs <{name} ... />): MDX does not build this page"
+            )
         if name.lower() == "style":  # CSS in its body is text to MDX, a '{' an expression
             body_end = view.find("</", i)
             brace = view.find("{", i, len(view) if body_end < 0 else body_end)
-            if brace > 0 and view[brace - 1] != "\\" and "`" not in view[i:brace] \
-                    and _statements(view, brace + 1, _expression_end(view, brace) - 1):
-                raise _BuildError(brace, f"CSS in <{name}> (line {self.line_of(at)}): MDX reads its '{{' as a "
-                                         "JavaScript expression, which CSS is not: MDX does not build this page")
+            if (
+                brace > 0
+                and view[brace - 1] != "\\"
+                and "`" not in view[i:brace]
+                and _statements(view, brace + 1, _expression_end(view, brace) - 1)
+            ):
+                raise _BuildError(
+                    brace,
+                    f"CSS in <{name}> (line {self.line_of(at)}): MDX reads its '{{' as a "
+                    "JavaScript expression, which CSS is not: MDX does not build this page",
+                )
         if name.lower() in _SPECIAL:
-            raise _BuildError(at, f"the element <{name}>: React renders it only with rules of its own (a void "
-                                  "element has no children, a textarea one): the gate does not model them",
-                              certain=False)
+            raise _BuildError(
+                at,
+                f"the element <{name}>: React renders it only with rules of its own (a void "
+                "element has no children, a textarea one): the gate does not model them",
+                certain=False,
+            )
         self.elements.append(_Element(name, at, line, self._flow(at, i), self.paragraph))
         return i
 
@@ -584,17 +830,26 @@ class _Scan:
         end = close + 3
         line_start = view.rfind("\n", 0, at) + 1
         if view[line_start:at].strip(" \t>") and _BLOCKING_LINE.search(view, at, close) is not None:
-            raise _BuildError(at, "an HTML comment begun in a paragraph's text that runs over a blank line or a line "
-                                  "that may start a block: MDX does not build this page")
+            raise _BuildError(
+                at,
+                "an HTML comment begun in a paragraph's text that runs over a blank line or a line "
+                "that may start a block: MDX does not build this page",
+            )
         line = self.line_of(at)
         paragraph = max(view.rfind("\n\n", 0, at) + 2, 0)
-        if self.doubt is None and view[line_start:at].strip(" \t>") and (
-                "](" in view[paragraph:at] or "]:" in view[paragraph:at]):
+        if (
+            self.doubt is None
+            and view[line_start:at].strip(" \t>")
+            and ("](" in view[paragraph:at] or "]:" in view[paragraph:at])
+        ):
             # a link's destination or title may hold it: MDX forms the link first, and then no comment
             # begins here (the lines below it show); the gate does not settle whether the link forms
-            self.doubt = (at + 1, f"the '<!--' on line {line} may be part of a link's destination or title (MDX "
-                                  "reads the link first, and then shows the lines below it): write it as %3C!-- "
-                                  "or &lt;!--")
+            self.doubt = (
+                at + 1,
+                f"the '<!--' on line {line} may be part of a link's destination or title (MDX "
+                "reads the link first, and then shows the lines below it): write it as %3C!-- "
+                "or &lt;!--",
+            )
         self.regions.append(Region(at, end, True, "an HTML comment", line))
         eol = view.find("\n", end)
         eol = len(view) if eol == -1 else eol
@@ -603,9 +858,12 @@ class _Scan:
         if self.doubt is None and view.find("\n", at, close) != -1:
             inner = _COMMENT_BLOCK.search(view, at, close)
             if inner is not None:
-                self.doubt = (inner.start() + 1, f"the HTML comment opened on line {line} hides a line that may start a "
-                                             "block (a fence, a heading, a list, a table): the gate does not model "
-                                             "how the lines after the comment then read; move it out of the comment")
+                self.doubt = (
+                    inner.start() + 1,
+                    f"the HTML comment opened on line {line} hides a line that may start a "
+                    "block (a fence, a heading, a list, a table): the gate does not model "
+                    "how the lines after the comment then read; move it out of the comment",
+                )
         return end
 
     def _flow(self, at: int, end: int) -> bool:
@@ -639,8 +897,11 @@ class _Scan:
         """A blank line: an inline element still open does not build."""
         if self.elements and not self.elements[-1].flow:
             element = self.elements[-1]
-            raise _BuildError(element.start, f"the JSX element <{element.name}> (line {element.line}) is not closed "
-                                             "in its paragraph: MDX does not build this page")
+            raise _BuildError(
+                element.start,
+                f"the JSX element <{element.name}> (line {element.line}) is not closed "
+                "in its paragraph: MDX does not build this page",
+            )
 
 
 def _destination(view: str, at: int, line_start: int) -> re.Match[str] | None:
@@ -652,11 +913,15 @@ def _destination(view: str, at: int, line_start: int) -> re.Match[str] | None:
     destination = _DESTINATION.match(view, at)
     if destination is None:
         return None
-    after = view[destination.end():destination.end() + 1]
-    if view[max(line_start, at - 2):at] == "](":
+    after = view[destination.end() : destination.end() + 1]
+    if view[max(line_start, at - 2) : at] == "](":
         return destination if after in (")", " ", "\t", "\n") else None
     start = view.rfind("\n", 0, at) + 1
-    if _DEFINITION_HEAD.fullmatch(view, start, at) and destination.end() - at > 2 and after in ("", " ", "\t", "\r", "\n"):
+    if (
+        _DEFINITION_HEAD.fullmatch(view, start, at)
+        and destination.end() - at > 2
+        and after in ("", " ", "\t", "\r", "\n")
+    ):
         return destination
     return None
 
@@ -675,8 +940,10 @@ _HEADING_LINE: Final = re.compile(r"#{1,6}(?!#)", re.ASCII)
 #: spaces, ``mdx-code-block``, the end of the line.
 _MDX_CODE_BLOCK: Final = re.compile(r" *(`{3,4}) *mdx-code-block\r?$", re.ASCII)
 #: The line that closes an mdx-code-block fence of three or four backticks: spaces and exactly that run.
-_UNWRAP_CLOSERS: Final = {3: re.compile(r"^ *```\r?$", re.ASCII | re.MULTILINE),
-                          4: re.compile(r"^ *````\r?$", re.ASCII | re.MULTILINE)}
+_UNWRAP_CLOSERS: Final = {
+    3: re.compile(r"^ *```\r?$", re.ASCII | re.MULTILINE),
+    4: re.compile(r"^ *````\r?$", re.ASCII | re.MULTILINE),
+}
 #: An mdx-code-block fence's opening line anywhere (Docusaurus unwraps it before Markdown is parsed).
 _UNWRAP_OPENER: Final = re.compile(r"^ *`{3,4} *mdx-code-block\r?$", re.ASCII | re.MULTILINE)
 #: A line of an mdx-code-block fence's body that opens a fence or a container directive.
@@ -693,6 +960,8 @@ _COMMENT_BLOCK: Final = re.compile(r"\n[ \t>]*(?:`{3,}|~{3,}|:{3,}|[#|*+\-=_]|[0
 def _fence_closer(char: str, length: int) -> re.Pattern[str]:
     """A line that closes a fence of ``length`` or more ``char``: at any indentation, in any quotes."""
     return re.compile(rf"^[ \t>]*{re.escape(char)}{{{length},}}[ \t\r]*$", re.ASCII | re.MULTILINE)
+
+
 #: What may start a code span, an expression, a tag or an escape in a line's text.
 _INLINE_SPECIAL: Final = re.compile(r"[\\`{<]")
 #: Whole lines of text (each ending in a newline) that :meth:`_Scan.run` would pass over unchanged: not
@@ -811,8 +1080,15 @@ class _Expression:
     """A small JavaScript expression parser: numbers, strings, template literals, known names, member
     access, calls, unary and binary operators, ``?:``, arrays. What it does not parse may not build."""
 
-    def __init__(self, view: str, start: int, end: int, known: set[str], spread: bool = False,
-                 imported: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        view: str,
+        start: int,
+        end: int,
+        known: set[str],
+        spread: bool = False,
+        imported: dict[str, str] | None = None,
+    ) -> None:
         self.view, self.i, self.end, self.known, self.start = view, start, end, known, start
         self.imported = imported or {}
         #: the first construct whose shown text the gate cannot know: (offset, what it is)
@@ -830,14 +1106,23 @@ class _Expression:
     def _fail(self) -> None:
         first = _NO_EXPRESSION_START.match(self.view, self.start, self.end)
         if first is not None:
-            raise _BuildError(self.start - 1, f"an expression that begins {first.group(1)!r}, which begins no "
-                                              "JavaScript expression: MDX does not build this page (write \\{)")
+            raise _BuildError(
+                self.start - 1,
+                f"an expression that begins {first.group(1)!r}, which begins no "
+                "JavaScript expression: MDX does not build this page (write \\{)",
+            )
         if _statements(self.view, self.start, self.end):
-            raise _BuildError(self.start - 1, "an expression holding ';' or ':' outside brackets (CSS, a statement), "
-                                              "which no JavaScript expression does: MDX does not build this page "
-                                              "(write \\{)")
-        raise _BuildError(self.start - 1, "an expression the gate does not model (or a name the page does not "
-                                          "define): MDX may not build this page", certain=False)
+            raise _BuildError(
+                self.start - 1,
+                "an expression holding ';' or ':' outside brackets (CSS, a statement), "
+                "which no JavaScript expression does: MDX does not build this page "
+                "(write \\{)",
+            )
+        raise _BuildError(
+            self.start - 1,
+            "an expression the gate does not model (or a name the page does not define): MDX may not build this page",
+            certain=False,
+        )
 
     def _space(self) -> None:
         view = self.view
@@ -974,14 +1259,19 @@ class _Expression:
             name = _NAME.match(view, i, self.end)
             if name is None or "-" in name.group() or name.group() not in self.known:
                 if name is not None and self._undefined_first(name):
-                    raise _BuildError(self.start - 1, f"{name.group().partition('-')[0]!r} is a name the page does "
-                                                      "not define, so rendering it fails: MDX does not build this "
-                                                      "page (write \\{)")
+                    raise _BuildError(
+                        self.start - 1,
+                        f"{name.group().partition('-')[0]!r} is a name the page does "
+                        "not define, so rendering it fails: MDX does not build this "
+                        "page (write \\{)",
+                    )
                 self._fail()
                 return
             if name.group() in self.imported:
-                self._unknown(i, f"{name.group()!r} is imported from {self.imported[name.group()]!r}, which the "
-                                 "gate does not read")
+                self._unknown(
+                    i,
+                    f"{name.group()!r} is imported from {self.imported[name.group()]!r}, which the gate does not read",
+                )
             self.i = name.end()
 
     def _undefined_first(self, name: re.Match[str]) -> bool:
@@ -990,11 +1280,15 @@ class _Expression:
         a parameter: no ``=>`` or ``=`` after it)? Then rendering the page throws a ReferenceError, and
         Docusaurus's build fails (MyST roles ``{ref}``, ``{note}``; attribute lists ``{ data-preview }``)."""
         word = name.group().partition("-")[0]  # JavaScript reads 'data-preview' as data - preview
-        if not (word.isascii() and word.isalpha() and word.islower()) or word in _MAYBE_DEFINED \
-                or word in self.known or self.view[self.start:name.start()].strip(" \t\r\n"):
+        if (
+            not (word.isascii() and word.isalpha() and word.islower())
+            or word in _MAYBE_DEFINED
+            or word in self.known
+            or self.view[self.start : name.start()].strip(" \t\r\n")
+        ):
             return False
         after = _SPACE.match(self.view, name.start() + len(word), self.end)
-        rest = self.view[after.end():after.end() + 2] if after is not None else ""
+        rest = self.view[after.end() : after.end() + 2] if after is not None else ""
         return not (rest.startswith("=>") or (rest.startswith("=") and not rest.startswith("==")))
 
 

@@ -74,8 +74,20 @@ from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, O
 from .table import GFM_CONSTRUCTS
 from .tables import table_first
 
-__all__ = ["COMMENT", "DEFLIST_DOUBT", "DIRECTIVE", "MATH", "MYST", "MYST_CONSTRUCTS", "attributes_line",
-           "definition_lazy_line", "field_list_line", "include_line", "math_line", "substitution_line"]
+__all__ = [
+    "COMMENT",
+    "DEFLIST_DOUBT",
+    "DIRECTIVE",
+    "MATH",
+    "MYST",
+    "MYST_CONSTRUCTS",
+    "attributes_line",
+    "definition_lazy_line",
+    "field_list_line",
+    "include_line",
+    "math_line",
+    "substitution_line",
+]
 
 #: Leaf kinds: a directive's whole block (shown, not read as Markdown) and a line comment (hidden).
 DIRECTIVE: Final = "myst_directive"
@@ -117,7 +129,7 @@ def directive(s: State, container: Block[Any]) -> Start:
         run = colon.group()
     else:
         run = fence.group()
-        name = _first_word(s.line[at + len(run):])
+        name = _first_word(s.line[at + len(run) :])
         if not (name.startswith("{") and name.endswith("}")):
             return NO_START
         if name in _CODE_DIRECTIVES and not _options_follow(s):
@@ -144,7 +156,7 @@ def _options_follow(s: State) -> bool:
     if not start:
         return False
     end = view.find("\n", start)
-    line = view[start:len(view) if end == -1 else end].lstrip(" \t>").rstrip("\r")
+    line = view[start : len(view) if end == -1 else end].lstrip(" \t>").rstrip("\r")
     return line.startswith(":") or line.rstrip(" \t") == "---"
 
 
@@ -218,8 +230,17 @@ def finish_paragraph_or_term(s: State, block: Block[Any], end: int) -> None:
 
 
 MYST_DIRECTIVE: Final = Construct(
-    "myst_directive", DIRECTIVE, "MyST directives (```{name}, :::)", Body.RAW, directive_continues,
-    start=directive, first=frozenset("`~:"), opener=Opener((":::",), colon_opener_end))
+    "myst_directive",
+    DIRECTIVE,
+    "MyST directives (```{name}, :::)",
+    Body.RAW,
+    directive_continues,
+    start=directive,
+    first=frozenset("`~:"),
+    opener=Opener((":::",), colon_opener_end),
+)
+
+
 def math_block(s: State, container: Block[Any]) -> Start:
     """A math block (mdit-py-plugins ``dollarmath``): ``$$`` after 0-3 spaces, to a line ending with
     ``$$`` (the same line, or a later one); it interrupts a paragraph. MathJax shows it: a reader sees
@@ -249,45 +270,83 @@ def math_continues(s: State, block: Block[Any]) -> Continue:
 
 #: A ``{raw}`` directive: its body passes through as raw HTML, an HTML block to the reader (the fence's
 #: lines show as text; ``{raw} latex`` shows nothing in HTML: read as shown, in the safe direction).
-MYST_RAW: Final = Construct(
-    "myst_raw", "html_block", "MyST {raw} directive", Body.RAW, directive_continues)
+MYST_RAW: Final = Construct("myst_raw", "html_block", "MyST {raw} directive", Body.RAW, directive_continues)
 MYST_MATH: Final = Construct(
-    "myst_math", MATH, "MyST math blocks ($$, dollarmath)", Body.RAW, math_continues,
-    start=math_block, first=frozenset("$"))
+    "myst_math",
+    MATH,
+    "MyST math blocks ($$, dollarmath)",
+    Body.RAW,
+    math_continues,
+    start=math_block,
+    first=frozenset("$"),
+)
 MYST_COMMENT: Final = Construct(
-    "myst_comment", COMMENT, "MyST line comments (%)", Body.RAW, comment_continues,
-    start=comment, first=frozenset("%"))
+    "myst_comment", COMMENT, "MyST line comments (%)", Body.RAW, comment_continues, start=comment, first=frozenset("%")
+)
 
-_PARAGRAPH: Final = replace(next(row for row in GFM_CONSTRUCTS if row.name == "paragraph"),
-                            finish=finish_paragraph_or_term)
+_PARAGRAPH: Final = replace(
+    next(row for row in GFM_CONSTRUCTS if row.name == "paragraph"), finish=finish_paragraph_or_term
+)
 #: GFM's rows with MyST's directives (tried before fenced code) and line comments; a paragraph above a
 #: definition line is in doubt.
-MYST_CONSTRUCTS: Final = (*inserted(inserted(tuple(_PARAGRAPH if row.name == "paragraph" else row for row in GFM_CONSTRUCTS),
-                                             MYST_DIRECTIVE, before="fenced_code"), MYST_COMMENT, before="block_quote"),
-                          MYST_RAW, MYST_MATH)
+MYST_CONSTRUCTS: Final = (
+    *inserted(
+        inserted(
+            tuple(_PARAGRAPH if row.name == "paragraph" else row for row in GFM_CONSTRUCTS),
+            MYST_DIRECTIVE,
+            before="fenced_code",
+        ),
+        MYST_COMMENT,
+        before="block_quote",
+    ),
+    MYST_RAW,
+    MYST_MATH,
+)
 
 _TABLES_DOUBT: Final = "a reader without GFM tables reads this differently"
 #: MyST's reading without the primary role (YAML front matter only: ``+++`` is a block break to MyST).
 _MYST_GFM: Final = Flavour(
-    "myst-gfm", MYST_CONSTRUCTS, page_starts=(github_front_matter,), page_doubts=(footnotes,),
-    line_doubts=(LineDoubt("|", table_first),))
+    "myst-gfm",
+    MYST_CONSTRUCTS,
+    page_starts=(github_front_matter,),
+    page_doubts=(footnotes,),
+    line_doubts=(LineDoubt("|", table_first),),
+)
 
 #: MyST's reading, compared where CommonMark readings may differ (markdown-it's definitions and lazy
 #: lines, front matter, tables), with footnotes, one-column tables and definition lists in doubt.
 MYST: Final = replace(
-    _MYST_GFM, name="myst", primary=True,
-    unmodelled=((FOOTNOTES, FOOTNOTE_DOUBT), (ONE_COLUMN_TABLE, _TABLES_DOUBT),
-                ),
+    _MYST_GFM,
+    name="myst",
+    primary=True,
+    unmodelled=(
+        (FOOTNOTES, FOOTNOTE_DOUBT),
+        (ONE_COLUMN_TABLE, _TABLES_DOUBT),
+    ),
     variants=(
-        Variant(NO_FRONT_MATTER, replace(_MYST_GFM, name="myst-without-front-matter", page_starts=()),
-                "a reader without front matter support reads the lines after it differently"),
-        Variant(NO_TABLES, replace(_MYST_GFM, name="myst-without-tables", constructs=without(MYST_CONSTRUCTS, "table")),
-                _TABLES_DOUBT),
-        Variant(MARKDOWN_IT_READING, replace(_MYST_GFM, name="myst-markdown-it", definitions_as_blocks=True,
-                                             lazy_lines_end_paragraphs=True, quotes_continue_indented=True),
-                "MyST reads this with markdown-it, which takes link definitions and less-indented lazy lines "
-                "as new blocks"),
-    ))
+        Variant(
+            NO_FRONT_MATTER,
+            replace(_MYST_GFM, name="myst-without-front-matter", page_starts=()),
+            "a reader without front matter support reads the lines after it differently",
+        ),
+        Variant(
+            NO_TABLES,
+            replace(_MYST_GFM, name="myst-without-tables", constructs=without(MYST_CONSTRUCTS, "table")),
+            _TABLES_DOUBT,
+        ),
+        Variant(
+            MARKDOWN_IT_READING,
+            replace(
+                _MYST_GFM,
+                name="myst-markdown-it",
+                definitions_as_blocks=True,
+                lazy_lines_end_paragraphs=True,
+                quotes_continue_indented=True,
+            ),
+            "MyST reads this with markdown-it, which takes link definitions and less-indented lazy lines as new blocks",
+        ),
+    ),
+)
 
 
 # --------------------------------------------------------------------------
@@ -300,8 +359,9 @@ _NEEDLES: Final = ("include}", "include::")
 #: ``:file:`name``` role, which shows its text).
 _FILE_OPTION: Final = re.compile(r"^[ \t>]*:(?:file|url):(?!`)", re.ASCII | re.MULTILINE | re.IGNORECASE)
 #: A MyST directive's opening fence followed by a ``---`` line: its options as YAML, up to the next ``---``.
-_YAML_OPTIONS: Final = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}|:{3,})[ \t]*\{[^\n]*\n[ \t>]*---[ \t]*\r?$",
-                                  re.ASCII | re.MULTILINE)
+_YAML_OPTIONS: Final = re.compile(
+    r"^[ \t>]*(?:`{3,}|~{3,}|:{3,})[ \t]*\{[^\n]*\n[ \t>]*---[ \t]*\r?$", re.ASCII | re.MULTILINE
+)
 _YAML_FILE_KEY: Final = re.compile(r"^[ \t>]*['\"]?(?:file|url)['\"]?[ \t]*:", re.ASCII | re.MULTILINE | re.IGNORECASE)
 _YAML_END: Final = re.compile(r"^[ \t>]*---[ \t]*\r?$", re.ASCII | re.MULTILINE)
 #: What every match of :data:`_FILE_OPTION` holds on its line, and what the line after a match of
@@ -369,8 +429,11 @@ def field_list_line(view: str, candidates: Sequence[int]) -> int:
     """The offset of the first field-list line (``:name: value``) that starts a stretch of lines (a
     field list interrupts no paragraph) holding a candidate, or -1: MyST reads the lines after it, to
     the next blank line, as the field's body."""
-    starting = (match for match in _FIELD_LINE.finditer(view)
-                if match.start() == 0 or not view[view.rfind("\n", 0, match.start() - 1) + 1:match.start()].strip())
+    starting = (
+        match
+        for match in _FIELD_LINE.finditer(view)
+        if match.start() == 0 or not view[view.rfind("\n", 0, match.start() - 1) + 1 : match.start()].strip()
+    )
     return first_in_a_candidates_paragraph(view, starting, candidates)
 
 
@@ -390,7 +453,8 @@ def math_line(view: str, candidates: Sequence[int]) -> int:
             continue
         lines = [line for line in text.split("\n") if not _MATH_BLOCK_LINE.match(line)]
         if sum(line.count("$") for line in lines) >= 2 and (
-                any(line.count("$") % 2 for line in lines) or any(_MATH_TAKES.search(line) for line in lines)):
+            any(line.count("$") % 2 for line in lines) or any(_MATH_TAKES.search(line) for line in lines)
+        ):
             return view.index("$", start)
     return -1
 
@@ -436,14 +500,21 @@ def substitution_line(view: str, candidates: Sequence[int]) -> int:
     if len(openings) > _MAX_SUBSTITUTIONS:
         best = _line_start(view, openings[0])
     elif openings:
-        leaves = sorted((leaf for leaf in parse_blocks(view, openings, flavour=MYST) if leaf.lines),
-                        key=lambda leaf: leaf.lines[0][1])
+        leaves = sorted(
+            (leaf for leaf in parse_blocks(view, openings, flavour=MYST) if leaf.lines),
+            key=lambda leaf: leaf.lines[0][1],
+        )
         starts = [leaf.lines[0][1] for leaf in leaves]
         for opening in openings:
             k = bisect.bisect_right(starts, opening) - 1
             leaf = leaves[k] if k >= 0 else None
-            if leaf is None or leaf.end < opening or leaf.kind not in _CODE_KINDS or leaf.doubt is not None \
-                    or leaf.gave_up is not None:
+            if (
+                leaf is None
+                or leaf.end < opening
+                or leaf.kind not in _CODE_KINDS
+                or leaf.doubt is not None
+                or leaf.gave_up is not None
+            ):
                 best = _line_start(view, opening)
                 break
     body_end = 0
@@ -461,6 +532,8 @@ def substitution_line(view: str, candidates: Sequence[int]) -> int:
             at = _line_start(view, reference.start())
             return at if best < 0 else min(at, best)
     return best
+
+
 #: An attribute list after a span, link or code span (attrs_inline) or a substitution, not closed on its line.
 _OPEN_ATTRIBUTES: Final = re.compile(r"[\]`]\{(?![^\n]{0,1000}\})|\{\{(?![^\n]{0,1000}\}\})", re.ASCII)
 #: A definition line of a definition list (deflist): ``:`` or ``~`` and a space, up to three spaces in.
@@ -499,7 +572,7 @@ def definition_lazy_line(view: str, candidates: Sequence[int]) -> int:
                 break
             line = _line_start(view, line - 1)
             line_end = view.find("\n", line)
-            text = view[line:line_end if line_end >= 0 else len(view)]
+            text = view[line : line_end if line_end >= 0 else len(view)]
             if text.strip(" \t\r") and not _INDENTED_BODY_LINE.match(text):
                 break
         else:

@@ -19,8 +19,9 @@ from .state import HTML_START_VERSIONS, NO_FRONT_MATTER, Block, State, lines_of,
 __all__ = ["FRONT_MATTER", "footnotes", "front_matter", "github_front_matter"]
 
 #: The block front matter makes (not tried on any line: :func:`front_matter` opens it).
-FRONT_MATTER: Final = Construct("front_matter", "front_matter", "YAML or TOML front matter (an extension)",
-                                Body.RAW, never_continues)
+FRONT_MATTER: Final = Construct(
+    "front_matter", "front_matter", "YAML or TOML front matter (an extension)", Body.RAW, never_continues
+)
 
 
 def front_matter(s: State) -> bool:
@@ -80,7 +81,8 @@ _INTERRUPTS: Final = re.compile(
     r" {0,3}(?:`{3,}|~{3,}|#{1,6}(?:[ \t]|\r?$)|>|(?:[*+\-]|1[.)])[ \t]+[^ \t\r]|(?:\*[ \t]*){3,}\r?$"
     r"|(?:_[ \t]*){3,}\r?$|<(?:pre|script|style|textarea)(?:[ \t>]|\r?$)|<!--|<\?|<![A-Z]|<!\[CDATA\["
     r"|</?(?:" + BLOCK_TAG_NAMES.replace("search|", "") + r")(?:[ \t]|/?>|\r?$))",
-    re.ASCII | re.IGNORECASE)
+    re.ASCII | re.IGNORECASE,
+)
 
 
 def _lazy_lines_end(view: str, pos: int) -> int:
@@ -116,8 +118,11 @@ def footnotes(s: State, limit: int) -> None:
                 newline = view.rfind("\n", line_end + 1, i)
                 line_start = line_end + 1 if newline == -1 else newline + 1
             continue
-        if not view[line_start:i].strip(" ") and _FOOTNOTE.match(view, i) \
-                and not (s.page_unsure and s.page_unsure.ends[-1] > line_start):
+        if (
+            not view[line_start:i].strip(" ")
+            and _FOOTNOTE.match(view, i)
+            and not (s.page_unsure and s.page_unsure.ends[-1] > line_start)
+        ):
             end = view.find("\n", i) + 1 or len(view)
             while True:
                 end = _lazy_lines_end(view, end)
@@ -141,8 +146,11 @@ def footnotes(s: State, limit: int) -> None:
 #: starts at ``<!`` and an uppercase letter in 0.29, any ASCII letter in 0.31.2; kind 6's tag names
 #: hold ``source`` in 0.29 and ``search`` in 0.31.2. At a line's start, after any container markers
 #: (block quote markers, list markers); mid-line the inline reading puts such markup in doubt.
-_HTML_START_DIFFERS: Final = re.compile(r"[ \t>]*(?:(?:[*+\-]|[0-9]{1,9}[.)])[ \t]+[ \t>]*)*"
-                                        r"(?:<![a-z]|</?(?i:source|search)(?:[ \t]|/?>|\r|$))", re.ASCII)
+_HTML_START_DIFFERS: Final = re.compile(
+    r"[ \t>]*(?:(?:[*+\-]|[0-9]{1,9}[.)])[ \t]+[ \t>]*)*"
+    r"(?:<![a-z]|</?(?i:source|search)(?:[ \t]|/?>|\r|$))",
+    re.ASCII,
+)
 
 
 def html_start_differs(s: State) -> None:

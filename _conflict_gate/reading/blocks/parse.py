@@ -15,8 +15,7 @@ from .state import FOOTNOTES, MARKDOWN_IT_READING, PARAGRAPH, Leaf, State, Stret
 __all__ = ["parse_blocks"]
 
 
-def parse_blocks(view: str, watch: Sequence[int], *, fast: bool = True, flavour: Flavour = GITHUB
-                 ) -> tuple[Leaf, ...]:
+def parse_blocks(view: str, watch: Sequence[int], *, fast: bool = True, flavour: Flavour = GITHUB) -> tuple[Leaf, ...]:
     """The leaf blocks of the byte view ``view`` that hold an offset in ``watch`` (sorted byte offsets).
 
     ``view`` is the page's UTF-8 bytes decoded as Latin-1, one character per
@@ -51,15 +50,21 @@ def parse_blocks(view: str, watch: Sequence[int], *, fast: bool = True, flavour:
             continue
         lines = sorted(set(noted))
         other = {_key(leaf) for leaf in _parse(view, watch, fast, variant.flavour)[0]}
-        leaves = tuple(leaf if leaf.doubt or leaf.kind == "front_matter" or _key(leaf) in other
-                       else leaf._replace(doubt=(_cause(lines, leaf), variant.why))
-                       for leaf in leaves)
+        leaves = tuple(
+            leaf
+            if leaf.doubt or leaf.kind == "front_matter" or _key(leaf) in other
+            else leaf._replace(doubt=(_cause(lines, leaf), variant.why))
+            for leaf in leaves
+        )
     why = flavour.doubts.get(FOOTNOTES)
     if page_unsure and why is not None:  # the page doubts' stretches first, each leaf by bisection
         marked = []
         for leaf in leaves:
-            line = None if leaf.doubt is not None else page_unsure.covering(
-                leaf.lines[0][0], leaf.lines[-1][0], leaf.lines[0][1])
+            line = (
+                None
+                if leaf.doubt is not None
+                else page_unsure.covering(leaf.lines[0][0], leaf.lines[-1][0], leaf.lines[0][1])
+            )
             marked.append(leaf if line is None else leaf._replace(doubt=(line, why)))
         leaves = tuple(marked)
     for line, end, name in unsure:
@@ -67,8 +72,12 @@ def parse_blocks(view: str, watch: Sequence[int], *, fast: bool = True, flavour:
         if why is None:
             continue  # a reading this flavour does not compare
         doubt = (line, why)
-        leaves = tuple(leaf._replace(doubt=doubt) if leaf.doubt is None and leaf.lines[-1][0] >= line
-                       and leaf.lines[0][1] < end else leaf for leaf in leaves)
+        leaves = tuple(
+            leaf._replace(doubt=doubt)
+            if leaf.doubt is None and leaf.lines[-1][0] >= line and leaf.lines[0][1] < end
+            else leaf
+            for leaf in leaves
+        )
     return leaves
 
 
@@ -91,8 +100,9 @@ def _key(leaf: Leaf) -> tuple[str, int, int, bool]:
     return (leaf.kind, leaf.lines[0][0], leaf.lines[-1][0], bool(leaf.containers))
 
 
-def _parse(view: str, watch: Sequence[int], fast: bool, flavour: Flavour
-           ) -> tuple[tuple[Leaf, ...], dict[str, list[int]], Stretches, list[tuple[int, int, str]]]:
+def _parse(
+    view: str, watch: Sequence[int], fast: bool, flavour: Flavour
+) -> tuple[tuple[Leaf, ...], dict[str, list[int]], Stretches, list[tuple[int, int, str]]]:
     """One reading: its leaves, and (primary only) the lines each variant may read otherwise and
     the unsure stretches (the page doubts', footnotes, then the rules')."""
     s = State(view, watch, flavour)
@@ -106,8 +116,7 @@ def _parse(view: str, watch: Sequence[int], fast: bool, flavour: Flavour
             break
     while s.pos < size:
         tip = stack[-1]
-        if s.pos > last_watched and not (tip.kind == PARAGRAPH and tip.lines
-                                         and s.watched(tip.lines[0][1], s.pos)):
+        if s.pos > last_watched and not (tip.kind == PARAGRAPH and tip.lines and s.watched(tip.lines[0][1], s.pos)):
             break
         if fast:
             i = bisect.bisect_left(watch, s.pos)
@@ -125,7 +134,7 @@ def _parse(view: str, watch: Sequence[int], fast: bool, flavour: Flavour
         eol = lines.find("\n", s.pos)
         s.line_no += 1
         s.line_end = eol - 1 if eol > s.pos and lines[eol - 1] == "\r" else eol
-        s.line = lines[s.pos:s.line_end]
+        s.line = lines[s.pos : s.line_end]
         _incorporate_line(s)
         s.pos = eol + 1
     while len(stack) > 1:
@@ -199,7 +208,7 @@ def _incorporate_line(s: State) -> None:
     construct = container.construct
     if construct.takes_lines:  # the container is the tip now
         s.add_line()
-        if construct.closes_after is not None and construct.closes_after(container, s.line[s.offset:]):
+        if construct.closes_after is not None and construct.closes_after(container, s.line[s.offset :]):
             s.close()
     elif s.offset < len(s.line) and not s.blank:
         s.add_child(PARAGRAPH, None)

@@ -40,7 +40,7 @@ _NOT_BREAK: Final = {marker: re.compile(rf"[^ \t{re.escape(marker)}]", re.ASCII)
 
 def is_thematic_break(line: str, at: int) -> bool:
     """4.1: from ``at``, three or more of one of ``*``, ``-``, ``_``, and only spaces or tabs besides."""
-    marker = line[at:at + 1]
+    marker = line[at : at + 1]
     if marker not in _NOT_BREAK or _NOT_BREAK[marker].search(line, at):
         return False
     return line.count(marker, at) >= 3
@@ -62,7 +62,8 @@ BLOCK_TAG_NAMES: Final = (
     "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
     "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h1|h2|h3|h4|h5|h6|"
     "head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|"
-    "p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul")
+    "p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul"
+)
 #: 4.6: start conditions of HTML block kinds 1-6 (kind 7, a whole tag alone on its line, is
 #: checked with the inline tag scanner, which is linear on any line). Tag names match
 #: case-insensitively in ASCII only.
@@ -104,7 +105,7 @@ _BLANK_AFTER_NEWLINE: Final = re.compile(r"\n[ \t]*\r?(?=\n)", re.ASCII)
 
 def next_blank_line(view: str, pos: int) -> int:
     """Start of the first blank line at or after line start ``pos``, or ``len(view)``."""
-    if pos < len(view) and view[pos] in " \t\r\n" and not view[pos:view.find("\n", pos)].strip(" \t\r"):
+    if pos < len(view) and view[pos] in " \t\r\n" and not view[pos : view.find("\n", pos)].strip(" \t\r"):
         return pos
     found = _BLANK_AFTER_NEWLINE.search(view, max(pos - 1, 0))
     return len(view) if found is None else found.start() + 1
@@ -175,8 +176,15 @@ def closing_fence(view: str, pos: int, char: str, length: int) -> int:
     return -1
 
 
-def hinted_line_matches(pattern: re.Pattern[str], hint: re.Pattern[str] | tuple[str, ...], view: str, start: int = 0,
-                        end: int | None = None, *, line: int = 0) -> Iterator[re.Match[str]]:
+def hinted_line_matches(
+    pattern: re.Pattern[str],
+    hint: re.Pattern[str] | tuple[str, ...],
+    view: str,
+    start: int = 0,
+    end: int | None = None,
+    *,
+    line: int = 0,
+) -> Iterator[re.Match[str]]:
     """``pattern.finditer(view, start, end)``, for a ``pattern`` that matches only at a line's start
     (``^`` under ``re.MULTILINE``, which the ``re`` module tries at every character: 10-15 ns a
     byte) and every match of which holds a match of ``hint`` on its line ``line`` (0: its first line;
@@ -200,8 +208,9 @@ def hinted_line_matches(pattern: re.Pattern[str], hint: re.Pattern[str] | tuple[
             done = line_start + 1
 
 
-def _hinted_lines(hint: re.Pattern[str] | tuple[str, ...], view: str, start: int, stop: int,
-                  line: int) -> Iterator[int]:
+def _hinted_lines(
+    hint: re.Pattern[str] | tuple[str, ...], view: str, start: int, stop: int, line: int
+) -> Iterator[int]:
     """The line starts :func:`hinted_line_matches` tries, in increasing order (repeats allowed)."""
     if line == -1:
         if start == 0 or view[start - 1] == "\n":

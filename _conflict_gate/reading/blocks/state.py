@@ -115,6 +115,7 @@ def line_view(view: str) -> str:
 _LONE_CR: Final = re.compile(r"\r(?!\n)", re.ASCII)
 _NOT_SPACE: Final = re.compile(r"[^ ]")
 
+
 class Stretches:
     """``(line, end)`` stretches of one name in page order, not overlapping, in two arrays of machine
     integers (16 bytes a stretch, however many footnotes a page has): the page doubts' stretches."""
@@ -172,8 +173,14 @@ class Block(Generic[D]):
         "runs",
     )
 
-    def __init__(self, construct: Construct, line: int, containers: tuple[tuple[str, int], ...], data: D,
-                 doubt: tuple[int, str] | None = None) -> None:
+    def __init__(
+        self,
+        construct: Construct,
+        line: int,
+        containers: tuple[tuple[str, int], ...],
+        data: D,
+        doubt: tuple[int, str] | None = None,
+    ) -> None:
         self.construct = construct
         self.kind = construct.kind
         self.continues = construct.continues  # read for every open block on every line
@@ -292,7 +299,7 @@ class State:
                 count -= 1
 
     def char_at(self, index: int) -> str:
-        return self.line[index:index + 1]
+        return self.line[index : index + 1]
 
     # ---- blocks
 
@@ -300,8 +307,9 @@ class State:
         """Open a block of the flavour's construct ``name`` on this line, first closing blocks that cannot hold it."""
         construct = self.flavour.by_name[name]
         stack, parent_name = self.stack, construct.parent
-        while not (stack[-1].construct.name == parent_name if parent_name is not None
-                   else stack[-1].construct.holds_blocks):
+        while not (
+            stack[-1].construct.name == parent_name if parent_name is not None else stack[-1].construct.holds_blocks
+        ):
             self.close()
         parent = stack[-1]
         parent.empty = False
@@ -352,8 +360,9 @@ class State:
         i = bisect.bisect_left(self.watch, start)
         return i < len(self.watch) and self.watch[i] <= end
 
-    def emit(self, kind: str, block: Block[Any], lines: Sequence[Line], detail: int | None = None,
-             end: int | None = None) -> None:
+    def emit(
+        self, kind: str, block: Block[Any], lines: Sequence[Line], detail: int | None = None, end: int | None = None
+    ) -> None:
         """Report a finished leaf if it holds a watched offset (``end``: where it ends, if past ``lines``)."""
         if not lines:
             return
@@ -374,8 +383,8 @@ def finalize(s: State, block: Block[Any]) -> None:
     view = s.view
     _, _, end = last = block.last
     if last[0] < 0:  # a run: its last line's text ends before its line ending
-        end -= view[end - 1:end] == "\n"
-        end -= view[end - 1:end] == "\r"
+        end -= view[end - 1 : end] == "\n"
+        end -= view[end - 1 : end] == "\r"
     (block.construct.finish or finish_leaf)(s, block, end)
 
 
@@ -401,8 +410,8 @@ def lines_of(s: State, block: Block[Any]) -> list[Line]:
     view = s.view
     line_start = block.construct.shortcuts.line_start
     lines = block.lines  # split in place from the first run on
-    entries = lines[block.runs:]
-    del lines[block.runs:]
+    entries = lines[block.runs :]
+    del lines[block.runs :]
     for first, start, end in entries:
         if first >= 0:
             lines.append((first, start, end))

@@ -52,7 +52,7 @@ def table(s: State, container: Block[Any]) -> Start:
     """
     if s.indented or container.kind != PARAGRAPH or not container.lines or container.count > MAX_LEAF_LINES:
         return NO_START
-    rest = s.line[s.next_nonspace:]
+    rest = s.line[s.next_nonspace :]
     if len(rest) < 2 or not _DELIMITER_ROW.match(rest) or (rest[0] == "-" and rest[1] in " \t"):
         return NO_START
     count = _delimiter_cells(rest)
@@ -61,19 +61,27 @@ def table(s: State, container: Block[Any]) -> Start:
     lines = lines_of(s, container)
     header_no, header_start, header_end = lines[-1]
     header = s.view[header_start:header_end].rstrip(" \t")
-    if "|" not in header and count == 1 and header_no == s.line_no - 1 and s.flavour.primary \
-            and ("|" in rest or ":" in rest):  # a plain "---" is a setext underline there too
+    if (
+        "|" not in header
+        and count == 1
+        and header_no == s.line_no - 1
+        and s.flavour.primary
+        and ("|" in rest or ":" in rest)
+    ):  # a plain "---" is a setext underline there too
         # GitHub (cmark-gfm) makes a one-column table of a header row without a pipe
         s.unsure.append((header_no, next_blank_line(s.view, s.pos), ONE_COLUMN_TABLE))
-    if header_no != s.line_no - 1 or "|" not in header or len(table_cells(header)) != count \
-            or (len(lines) > 1 and _header_indent(s) >= 4):  # a first line is never indented code
+    if (
+        header_no != s.line_no - 1
+        or "|" not in header
+        or len(table_cells(header)) != count
+        or (len(lines) > 1 and _header_indent(s) >= 4)
+    ):  # a first line is never indented code
         return NO_START
     s.note_variant(NO_TABLES, header_no)
     s.close_unmatched()
     s.stack.pop()
     if len(lines) > 1:
-        paragraph = Block(s.flavour.by_name[PARAGRAPH], container.line, container.containers, None,
-                          container.doubt)
+        paragraph = Block(s.flavour.by_name[PARAGRAPH], container.line, container.containers, None, container.doubt)
         for line in lines[:-1]:
             paragraph.add(line)
         finalize(s, paragraph)
@@ -112,8 +120,7 @@ def table_continues(s: State, block: Block[TableData]) -> Continue:
         return NOT_MATCHED
     at = s.next_nonspace
     line = s.line
-    if FENCE_OPEN.match(line, at) or line[at] == ">" or is_thematic_break(line, at) \
-            or ATX_OPEN.match(line, at):
+    if FENCE_OPEN.match(line, at) or line[at] == ">" or is_thematic_break(line, at) or ATX_OPEN.match(line, at):
         return NOT_MATCHED
     marker = BULLET.match(line, at) or ORDERED.match(line, at)
     if marker and (marker.end() == len(line) or line[marker.end()] in " \t"):
@@ -133,7 +140,7 @@ def _header_indent(s: State) -> int:
     saved = (s.line, s.offset, s.column, s.partial_tab)
     end = s.pos - 1
     start = s.view.rfind("\n", 0, end) + 1
-    s.line = s.view[start:end - 1 if end > start and s.view[end - 1] == "\r" else end]
+    s.line = s.view[start : end - 1 if end > start and s.view[end - 1] == "\r" else end]
     s.offset = s.column = 0
     s.partial_tab = False
     indent = 4
@@ -162,7 +169,7 @@ def table_cells(row: str) -> list[str]:
                 current = ""
                 last = i + 1
             else:
-                current += row[last:i - 1]
+                current += row[last : i - 1]
                 last = i
         escaped = ch == "\\"
     cells.append(current + row[last:])
