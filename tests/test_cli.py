@@ -1266,7 +1266,8 @@ class InitTest(CliCase):
         return docs
 
     def test_the_proposed_grammar_leaves_out_examples_in_code(self) -> None:
-        """Regression: init proposed values and operations from directive lines in fenced examples."""
+        """Regression: init proposed values and operations from directive lines in fenced examples; and the
+        operations it then left out of the grammar went unnamed (a newcomer's refused page lost its operation)."""
         docs = self.tmp / "site"
         (docs / "1.0").mkdir(parents=True)
         (docs / "1.0" / "a.md").write_bytes(
@@ -1277,6 +1278,9 @@ class InitTest(CliCase):
         self.assertIn("grammar proposed from 1 directive line", result.err)
         # the lines left out are counted (a newcomer's pages were refused without a word until audit)
         self.assertIn("2 more lines left out: in code, or on pages the reader refuses (audit names them)", result.err)
+        # a claim only left-out lines hold is named: on a refused page it may be a real directive, and audit
+        # would otherwise report its line as an unsupported operation, not as the refusal it is
+        self.assertIn("not in the grammar, as only left-out lines hold them: debug.log verbose", result.err)
         data = json.loads((docs / "manifest.json").read_text(encoding="utf-8"))
         self.assertEqual(
             data["grammar"]["operations"], {"net.connect": {"tls": {"type": "enum", "values": ["required"]}}}

@@ -815,10 +815,10 @@ class ParseTest(unittest.TestCase):
             "a directive starts with '@quill ': lowercase, one space",
             "@quill create_copy existing_path = refuse": f"{form}, got '@quill create_copy existing_path = refuse'; "
             "use single spaces, names from the grammar and nothing after the value",
-            "@quill delete existing_path=refuse": "unsupported operation 'delete' (known: create_copy); a new operation is added to the "
-            "manifest's grammar first",
-            "@quill create_copy mode=refuse": "unsupported key 'mode' for 'create_copy' (known: existing_path, close_required); a new key is "
-            "added to the manifest's grammar first",
+            "@quill delete existing_path=refuse": "unsupported operation 'delete' (known: create_copy); to accept it, add it to the "
+            'manifest\'s grammar first, under "operations" with its keys',
+            "@quill create_copy mode=refuse": "unsupported key 'mode' for 'create_copy' (known: existing_path, close_required); to accept it, "
+            "add it to the manifest's grammar first, under \"operations\" -> 'create_copy'",
             "@quill create_copy existing_path=merge": "create_copy existing_path: value 'merge' is not allowed (allowed: refuse, overwrite)",
         }
         for line, detail in cases.items():

@@ -142,8 +142,8 @@ class DocusaurusBuildTest(unittest.TestCase):
         self.assertEqual(false_refusals, [], "false refusals")
         before = outcomes(corpus, pages)
         print(
-            f"\n  docusaurus (classic): {len(pages)} pages; the Markdown reading alone: {len(before[0])} unsafe, "
-            f"{len(before[1])} false refusals; judged by the build: 0 and 0",
+            f"\n  docusaurus (classic): {len(pages)} pages; without the build (expected, why --site exists): {len(before[0])} unsafe, "
+            f"{len(before[1])} false refusals; with the build: 0 and 0",
             file=sys.stderr,
         )
 

@@ -111,8 +111,8 @@ class VitePressBuildTest(unittest.TestCase):
         self.assertEqual(false_refusals, [], "false refusals")
         before = outcomes(corpus, pages)
         print(
-            f"\n  vitepress (default theme): {len(pages)} pages; the Markdown reading alone: {len(before[0])} "
-            f"unsafe, {len(before[1])} false refusals; judged by the build: 0 and 0",
+            f"\n  vitepress (default theme): {len(pages)} pages; without the build (expected, why --site exists): {len(before[0])} "
+            f"unsafe, {len(before[1])} false refusals; with the build: 0 and 0",
             file=sys.stderr,
         )
 

@@ -78,6 +78,16 @@ def _starter_grammar(texts: Sequence[str], renderer: Renderer) -> tuple[dict[str
         if left
         else ""
     )
+    # A claim seen only in left-out lines is missing from the grammar: said by name, so a real directive on a
+    # refused page is not lost silently (audit would then report it as unsupported, not as the refusal it is).
+    kept = grammar["operations"]
+    unseen = sorted({f"{op} {key}" for ns, op, key, _ in found if ns == namespace and key not in kept.get(op, {})})
+    if unseen and counted:
+        shown = ", ".join(unseen[:5]) + (f" and {len(unseen) - 5} more" if len(unseen) > 5 else "")
+        besides += (
+            f"; not in the grammar, as only left-out lines hold them: {shown} (add each by hand under "
+            '"operations" if it is meant; audit then shows why its lines were left out)'
+        )
     return (
         grammar,
         f"grammar proposed from {plural(len(counted) or len(found), 'directive line')} "

@@ -304,7 +304,7 @@ class Grammar:
                 "unsupported_operation",
                 body.start(1) + 1,
                 f"unsupported operation {_clip(operation)} (known: {_clip_list(self.operations)}); "
-                "a new operation is added to the manifest's grammar first",
+                'to accept it, add it to the manifest\'s grammar first, under "operations" with its keys',
             )
         rule = keys.get(key)
         if rule is None:
@@ -312,7 +312,7 @@ class Grammar:
                 "unsupported_claim_key",
                 body.start(2) + 1,
                 f"unsupported key {_clip(key)} for {operation!r} (known: {_clip_list(keys)}); "
-                "a new key is added to the manifest's grammar first",
+                f'to accept it, add it to the manifest\'s grammar first, under "operations" -> {operation!r}',
             )
         problem = rule.check(value)
         if problem is not None:
