@@ -15,11 +15,13 @@ Needs Chromium's headless shell (Debian: ``apt-get install chromium-headless-she
 
 from __future__ import annotations
 
+import functools
 import html
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -128,11 +130,10 @@ def compare(browser: str, name: str, build: Build) -> tuple[int, list[str]]:
         tmp.cleanup()
 
 
-def main() -> int:
-    browser = next((found for found in map(shutil.which, BROWSERS) if found), None)
-    if browser is None:
-        print("no Chromium on PATH (apt-get install chromium-headless-shell)")
-        return 1
+def available() -> list[tuple[str, Build]]:
+    """Every site this interpreter and environment can build: Hugo (``hugo`` on PATH), VitePress and
+    Docusaurus (their harnesses named), MkDocs with each theme (MkDocs importable; ``material`` when
+    mkdocs-material is) and Sphinx (Sphinx and MyST importable)."""
     sites: list[tuple[str, Build]] = []
     if shutil.which("hugo"):
         from tests import test_site_build_hugo
@@ -146,6 +147,32 @@ def main() -> int:
         from tests import test_site_build_docusaurus
 
         sites.append(("docusaurus", test_site_build_docusaurus.build))
+    from tests import test_site_build_mkdocs, test_site_build_sphinx
+
+    if not test_site_build_mkdocs.MISSING:
+        for theme in ("mkdocs", "readthedocs", *(("material",) if test_site_build_mkdocs.MATERIAL else ())):
+            sites.append((f"mkdocs-{theme}", functools.partial(test_site_build_mkdocs.build, theme)))
+    if not test_site_build_sphinx.MISSING:
+        sites.append(("sphinx", test_site_build_sphinx.build))
+    return sites
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tests.site_browser_check [NAME ...]``: compare the sites named (a name, or its
+    prefix: ``mkdocs`` is every MkDocs theme), by default every site :func:`available` lists; exit 1
+    on a disagreement, a site with no page compared, or a site named that cannot be built here."""
+    browser = next((found for found in map(shutil.which, BROWSERS) if found), None)
+    if browser is None:
+        print("no Chromium on PATH (apt-get install chromium-headless-shell)")
+        return 1
+    names = sys.argv[1:] if argv is None else argv
+    sites = available()
+    if names:
+        unknown = [name for name in names if not any(site == name or site.startswith(name + "-") for site, _ in sites)]
+        if unknown:
+            print(f"cannot build here: {', '.join(unknown)} (available: {', '.join(site for site, _ in sites)})")
+            return 1
+        sites = [(site, build) for site, build in sites if any(site == n or site.startswith(n + "-") for n in names)]
     failed = False
     for name, build in sites:
         count, problems = compare(browser, name, build)

@@ -425,3 +425,84 @@ class OtherFormatTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class InitSiteTest(unittest.TestCase):
+    """``init --site DIR``: the grammar proposed from what the build shows (issue 30, item 1)."""
+
+    def setUp(self) -> None:
+        tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-init-site-")
+        self.addCleanup(tmp.cleanup)
+        self.root = Path(os.path.realpath(tmp.name))
+        (self.root / "mkdocs.yml").write_text("site_name: T\n", encoding="utf-8")
+        pages = {
+            "1.0/a.md": f"# A\n\n{LINE}\n",
+            "1.0/b.md": "# B\n\n@quill create_copy existing_path=overwrite\n",  # the build puts it in a table
+        }
+        built = {
+            "1.0/a/index.html": built_html(f"<h1>A</h1><p>{LINE}</p>"),
+            "1.0/b/index.html": built_html(
+                "<h1>B</h1><table><tr><td>@quill create_copy existing_path=overwrite</td></tr></table>"
+            ),
+        }
+        for rel, text in pages.items():
+            (self.root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (self.root / "docs" / rel).write_text(text, encoding="utf-8")
+        for rel, text in built.items():
+            (self.root / "site" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (self.root / "site" / rel).write_text(text, encoding="utf-8")
+        self.manifest = self.root / "manifest.json"
+
+    def init(self, *extra: str) -> tuple[int, str, str]:
+        return run_cli(
+            [
+                "init",
+                str(self.root / "docs"),
+                "--version-from",
+                "{version}/**",
+                "--manifest",
+                str(self.manifest),
+                *extra,
+            ]
+        )
+
+    def values(self) -> list[str]:
+        grammar = json.loads(self.manifest.read_text(encoding="utf-8"))["grammar"]
+        return list(grammar["operations"]["create_copy"]["existing_path"]["values"])
+
+    def test_init_site_proposes_the_grammar_from_what_the_build_shows(self) -> None:
+        """Guards against init --site proposing a value the build never shows as a directive (a line
+        the Markdown reading counts that the built page shows in a table), and against a manifest
+        that records readings before the user has edited the grammar."""
+        code, _, err = self.init("--site", str(self.root / "site"))
+        self.assertEqual(code, 0, err)
+        self.assertEqual(self.values(), ["refuse"])
+        self.assertIn("from 1 directive line the build in", err)
+        self.assertIn("pin --manifest", err)
+        self.assertIn("--site", err.rsplit("next:", 1)[1])
+        data = json.loads(self.manifest.read_text(encoding="utf-8"))
+        self.assertNotIn("readings", data)
+        self.assertFalse((self.root / "manifest.readings.json").exists())
+        self.manifest.unlink()
+        self.assertEqual(self.init()[0], 0)  # without --site: the Markdown reading counts both
+        self.assertEqual(sorted(self.values()), ["overwrite", "refuse"])
+
+    def test_init_site_stops_on_a_missing_built_page_or_build(self) -> None:
+        """Guards against a grammar proposed from a build that could not judge every page: a built
+        page missing is exit 6 (built_page_missing), no build found exit 6 (site_unreadable), and
+        nothing is written either way; --update takes no --site (usage, exit 2)."""
+        (self.root / "site" / "1.0" / "a" / "index.html").unlink()
+        code, _, err = self.init("--site", str(self.root / "site"))
+        self.assertEqual(code, 6)
+        self.assertIn("built_page_missing", err)
+        self.assertFalse(self.manifest.exists())
+        code, _, err = self.init("--site", str(self.root / "nowhere"))
+        self.assertEqual(code, 6)
+        self.assertIn("site_unreadable", err)
+        self.assertFalse(self.manifest.exists())
+        self.assertEqual(self.init()[0], 0)
+        code, _, err = run_cli(
+            ["init", "--update", "--manifest", str(self.manifest), "--site", str(self.root / "site")]
+        )
+        self.assertEqual(code, 2)
+        self.assertIn("takes no --site", err)

@@ -11,17 +11,18 @@ import re
 import shlex
 import sys
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
 from ..base.errors import GrammarError, IngestionError, printable
 from ..base.jsondata import render_json
 from ..base.registry import DEFAULT_RENDERER, ELIGIBLE_STATUS
-from ..corpus.load import SourceFiles, decode_source, source_digest
+from ..corpus.load import Corpus, SourceFiles, decode_source, source_digest, source_from_bytes
 from ..manifest.edit import edit_documents
-from ..manifest.grammar import CANONICAL_INTEGER, NAME, VALUE_TOKEN, grammar_from_json
-from ..manifest.read import ENTRY_FIELDS, VERSION_SCHEMES, Entry, read_manifest
+from ..manifest.grammar import CANONICAL_INTEGER, NAME, VALUE_TOKEN, Grammar, grammar_from_json
+from ..manifest.read import ENTRY_FIELDS, VERSION_SCHEMES, Entry, Manifest, read_manifest
 from ..manifest.sources import Pattern, Sources, pattern_problem
 from ..manifest.tree import Outcome, folder_order, missing, plan, scan
 from ..reading.reader import read_directives
@@ -36,12 +37,19 @@ __all__ = ["init_command"]
 _DIRECTIVE_LINE: Final = re.compile(rf"^@({NAME.pattern}) ({NAME.pattern}) ({NAME.pattern})=(\S+)\r?$", re.MULTILINE)
 
 
-def _starter_grammar(texts: Sequence[str], renderer: Renderer) -> tuple[dict[str, Any], str]:
+def _starter_grammar(
+    texts: Sequence[str],
+    renderer: Renderer,
+    judge: Callable[[Grammar], list[tuple[str, str, str]]] | None = None,
+    built: str = "",
+) -> tuple[dict[str, Any], str]:
     """A grammar proposed from the directive lines found, or a placeholder; and a note on stderr.
 
     Proposed from every ``@<namespace> <operation> <key>=<value>`` line first,
     then again from only the lines that count as directives under that
-    grammar (examples in code, and directive-shaped text elsewhere, left out).
+    grammar (examples in code, and directive-shaped text elsewhere, left out):
+    as ``renderer`` shows them, or, with ``judge`` (``init --site``), the
+    ``(operation, key, value)`` of every line the site's build (in the folder ``built``) shows as one.
     The first proposal is checked once, not once per page: linear in the pages.
     """
     found = [m.groups() for text in texts for m in _DIRECTIVE_LINE.finditer(text)]
@@ -63,6 +71,8 @@ def _starter_grammar(texts: Sequence[str], renderer: Renderer) -> tuple[dict[str
     counted = (
         []
         if proposed is None
+        else judge(proposed)
+        if judge is not None
         else [
             (c.operation, c.claim_key, c.value)
             for text in texts
@@ -74,9 +84,12 @@ def _starter_grammar(texts: Sequence[str], renderer: Renderer) -> tuple[dict[str
     count = sum(len(keys) for keys in grammar["operations"].values())
     left = len(found) - len(counted) if counted else 0
     besides = (
-        f"; {plural(left, 'more line')} left out: in code, or on pages the reader refuses (audit names them)"
-        if left
-        else ""
+        ""
+        if not left
+        else f"; {plural(left, 'more line')} left out: in code, or on pages the reader refuses (audit names them)"
+        if judge is None
+        else f"; {plural(left, 'more line')} left out: not shown as a directive by the build, or on pages it "
+        "refuses (audit --site names them)"
     )
     # A claim seen only in left-out lines is missing from the grammar: said by name, so a real directive on a
     # refused page is not lost silently (audit would then report it as unsupported, not as the refusal it is).
@@ -91,6 +104,7 @@ def _starter_grammar(texts: Sequence[str], renderer: Renderer) -> tuple[dict[str
     return (
         grammar,
         f"grammar proposed from {plural(len(counted) or len(found), 'directive line')} "
+        f"{f'the build in {printable_path(built)} shows ' if counted and judge is not None else ''}"
         f"(namespace {namespace!r}, {plural(count, 'key')}{besides}): review the values and integer bounds",
     )
 
@@ -308,7 +322,8 @@ def init_command(args: argparse.Namespace) -> int:
         detected = detect(docs, Path(root), tuple(RENDERER_VALUES), Path(os.getcwd()))
         named = None if detected.renderer == DEFAULT_RENDERER else detected.renderer
     renderer = RENDERER_VALUES[named or DEFAULT_RENDERER]
-    grammar, note = _starter_grammar([text for _, text, _ in pages], renderer)
+    judge = None if args.site is None else _judged_by_site(args.site, root, str(manifest_path), pages, renderer, scheme)
+    grammar, note = _starter_grammar([text for _, text, _ in pages], renderer, judge, args.site or "")
     manifest = {
         "grammar": grammar,
         "version_scheme": scheme,
@@ -326,12 +341,56 @@ def init_command(args: argparse.Namespace) -> int:
     )
     for line in () if detected is None else detected.warnings:
         print(f"renderer: {printable(line)}", file=sys.stderr)
+    site = "" if args.site is None else f" --site {shlex.quote(printable_path(args.site))}"
     print(
         f'next: edit the grammar (and any "status": "draft"), then run: '
-        f"{args.prog} pin --manifest {shlex.quote(printable_path(manifest_path))}",
+        f"{args.prog} pin --manifest {shlex.quote(printable_path(manifest_path))}{site}",
         file=sys.stderr,
     )
     return exit_code("ok")
+
+
+def _judged_by_site(
+    site_dir: str,
+    root: str,
+    manifest_path: str,
+    pages: Sequence[tuple[Outcome, str, str]],
+    renderer: Renderer,
+    scheme: str,
+) -> Callable[[Grammar], list[tuple[str, str, str]]]:
+    """``init --site DIR``: what counts under a proposed grammar is what the site's build shows. The
+    build is located first (:func:`~_conflict_gate.site.build.locate_site`: ``site_unreadable`` before
+    anything is written); the function returned reads each page again (``hash_mismatch`` when it
+    changed since it was listed), reads it as ``renderer`` does and judges it by its built page exactly
+    as ``pin --site`` does (:func:`~_conflict_gate.site.build.judge_site`, strict: a page holding
+    directive-shaped text whose built page is missing raises ``built_page_missing``, nothing written),
+    and returns the ``(operation, key, value)`` of every line counted, in manifest order. Records no
+    reading: the grammar is the user's to edit first, and ``pin --site`` records under the grammar
+    pinned (reference/site.md#init---site)."""
+    from ..site.build import judge_site, locate_site  # only with --site
+
+    site = locate_site(site_dir, root)
+
+    def judge(grammar: Grammar) -> list[tuple[str, str, str]]:
+        sources = {}
+        entries = []
+        with SourceFiles(root) as files:
+            for position, (outcome, _, digest) in enumerate(pages):
+                written = _entry(outcome, None)
+                entry = Entry(
+                    written["source_id"], written["version"], written["path"], None, ELIGIBLE_STATUS, digest,
+                    tuple(written), position,
+                )  # fmt: skip
+                raw = files.read_path(entry.path, source_id=entry.source_id)
+                sources[entry.source_id] = source_from_bytes(raw, grammar, entry, renderer=renderer)
+                entries.append(entry)
+        manifest = Manifest(
+            manifest_path, manifest_path, root, grammar, VERSION_SCHEMES[scheme], tuple(entries), renderer=renderer
+        )
+        judged = judge_site(Corpus(manifest, MappingProxyType(sources)), site, strict=True)
+        return [(c.operation, c.claim_key, c.value) for source in judged.sources.values() for c in source.claims]
+
+    return judge
 
 
 #: The schemes ``init`` tries, strictest first (the last, label, takes most folder names; a page whose
@@ -377,6 +436,12 @@ def _update(args: argparse.Namespace) -> int:
             "usage",
             "init --update takes no DOCS_DIR, --version-from, --scheme or --renderer: the "
             'manifest\'s "sources", "version_scheme" and "renderer" say them',
+        )
+    if args.site is not None:
+        raise CliError(
+            "usage",
+            "init --update takes no --site: it adds pages unpinned; pin --site DIR pins them and records "
+            "what the build shows",
         )
     if args.manifest is None:
         raise CliError("usage", f"init --update needs --manifest M (see '{args.prog} init --help')")

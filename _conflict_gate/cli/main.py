@@ -5,7 +5,7 @@
     conflict-gate audit --manifest M [--format markdown|json|github|sarif|junit] [--root DIR] [--strict]
                         [--site DIR]
     conflict-gate pin --manifest M [--check [--format text|github|sarif|junit] [--root DIR]] [--site DIR]
-    conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S] [--manifest M]
+    conflict-gate init DOCS_DIR --version-from PATTERN [--base-url URL] [--scheme S] [--manifest M] [--site DIR]
     conflict-gate init --update --manifest M [--prune] [--base-url URL]
     conflict-gate grammar --manifest M [--format table|json]
     conflict-gate check-answer --manifest M --decision D.json --answer A.txt [--no-strict] [--site DIR]
@@ -585,13 +585,12 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
         default=None,
         help="version scheme (default: the first of major.minor, semver, calver, label that fits)",
     )
-    p.add_argument(
-        "--manifest", help="where to write it (default: DOCS_DIR/manifest.json); with --update, the manifest to update"
-    )
+    p.add_argument("--manifest", help="where to write it (default: DOCS_DIR/manifest.json); with --update, its path")
     p.add_argument(
         "--update", action="store_true", help='update the manifest M from its "sources" instead of writing a new one'
     )
     p.add_argument("--prune", action="store_true", help="with --update: remove the entries whose file no longer exists")
+    p.add_argument("--site", metavar="DIR", help="propose the grammar from the lines the build shows (as audit --site)")
     p.add_argument(
         "--renderer",
         choices=tuple(RENDERERS),
