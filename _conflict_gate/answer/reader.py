@@ -47,6 +47,7 @@ from typing import Final, NamedTuple
 
 from ..reading.blocks import GITHUB, MARKDOWN_IT, Leaf, Variant, line_view, parse_blocks
 from ..reading.blocks.state import MARKDOWN_IT_READING
+from ..reading.fences import closes, opening_run
 from ..reading.inlines import html_view
 from .html import OpenHtml
 from .inline import (
@@ -147,7 +148,6 @@ class Segment(NamedTuple):
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
 _ATX: Final = re.compile(r"#{1,6}(?:[ \t]+|\Z)")
 _ATX_CLOSE: Final = re.compile(r"(?:(?<=[ \t])|\A)#+[ \t]*\Z")
-_FENCE: Final = re.compile(r"(`{3,}|~{3,})[ \t]*(.*?)[ \t]*\Z")
 _LABEL: Final = re.compile(r"^[ \t]*\[((?:[^\[\]\\]|\\.){1,999})\]:", re.MULTILINE)
 
 
@@ -267,19 +267,21 @@ def _read_leaf(text: str, points: _Points, leaf: Leaf, opened: str | None) -> An
 def _read_fence(
     text: str, lines: Lines, spans: list[tuple[int, int]], start: int, end: int, raw: Mapped, doubt: str | None
 ) -> AnswerBlock:
-    """4.5: the content lines are shown; the info string is not (chat windows differ on it)."""
+    """4.5: the content lines are shown; the info string is not (chat windows differ on it). The
+    last line is the closing fence when it is one by :func:`~_conflict_gate.reading.fences.closes`:
+    a closing fence's line begins at its run (its 0-3 spaces are not the block's), so a line of
+    code indented four columns or more, which keeps a space, stays code."""
     first = text[spans[0][0] : spans[0][1]]
-    opening = _FENCE.match(first)
+    fence = opening_run(first, 0)
     hidden: list[tuple[int, int]] = []
     content = spans[1:]
-    if opening:
-        if opening.group(2):
-            hidden.append((spans[0][0] + opening.start(2), spans[0][0] + opening.end(2)))
-        fence = opening.group(1)
-        if content:
-            last = text[content[-1][0] : content[-1][1]].strip(" \t")
-            if len(last) >= len(fence) and last == last[0] * len(last) and last[0] == fence[0]:
-                content = content[:-1]
+    if fence is not None:
+        info_start = len(first) - len(first[len(fence) :].lstrip(" \t"))
+        info_end = len(first.rstrip(" \t"))
+        if info_end > info_start:
+            hidden.append((spans[0][0] + info_start, spans[0][0] + info_end))
+        if content and closes(text[content[-1][0] : content[-1][1]], 0, fence[0], len(fence)):
+            content = content[:-1]
     shown = Lines(text, content).mapped() if content else EMPTY_MAPPED
     return AnswerBlock("fenced_code", start, end, raw, shown, (), (), tuple(hidden), (), doubt, ())
 

@@ -17,8 +17,6 @@ __all__ = [
     "ATX_OPEN",
     "BLOCK_TAG_NAMES",
     "BULLET",
-    "FENCE_CLOSE",
-    "FENCE_OPEN",
     "HTML_ENDS",
     "HTML_STARTS",
     "KIND_1_OPEN_TAG",
@@ -50,9 +48,6 @@ def is_thematic_break(line: str, at: int) -> bool:
 ATX_OPEN: Final = re.compile(r"#{1,6}(?:[ \t]|\Z)", re.ASCII)
 #: 4.3: a run of ``=`` or of ``-``, then only spaces or tabs.
 SETEXT_UNDERLINE: Final = re.compile(r"(?:=+|-+)[ \t]*\Z", re.ASCII)
-#: 4.5: three or more backticks (no backtick after them on the line) or three or more tildes.
-FENCE_OPEN: Final = re.compile(r"`{3,}(?!.*`)|~{3,}", re.ASCII)
-FENCE_CLOSE: Final = re.compile(r"(?:`{3,}|~{3,})(?=[ \t]*\Z)", re.ASCII)
 #: 5.2: a bullet list marker or an ordered list marker (1-9 digits).
 BULLET: Final = re.compile(r"[*+\-]", re.ASCII)
 ORDERED: Final = re.compile(r"([0-9]{1,9})([.)])", re.ASCII)

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any, Final, NamedTuple
 
+from ..fences import FENCE_OPEN
 from .construct import LEAF, MATCHED, NO_START, NOT_MATCHED, Continue, Start
-from .scan import ATX_OPEN, BULLET, FENCE_OPEN, HTML_STARTS, ORDERED, is_thematic_break, next_blank_line
+from .scan import ATX_OPEN, BULLET, HTML_STARTS, ORDERED, is_thematic_break, next_blank_line
 from .state import (
     MARKDOWN_IT_READING,
     MAX_LEAF_LINES,
