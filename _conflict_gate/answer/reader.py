@@ -45,7 +45,7 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Final, NamedTuple
 
-from ..reading.blocks import GITHUB, MARKDOWN_IT, Leaf, Variant, line_view, parse_blocks
+from ..reading.blocks import GITHUB, MARKDOWN_IT, Leaf, Variant, cell_spans, line_view, parse_blocks
 from ..reading.blocks.state import MARKDOWN_IT_READING
 from ..reading.fences import closes, opening_run
 from ..reading.inlines import html_view
@@ -337,30 +337,14 @@ def _read_table(
 
 
 def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """A table row's cells as answer spans, trimmed: split at each ``|`` not escaped by ``\\``,
-    without the leading and trailing pipe."""
-    row = text[start:end]
-    cuts, i = [], 0
-    while i < len(row):
-        if row[i] == "\\":
-            i += 2
-            continue
-        if row[i] == "|":
-            cuts.append(i)
-        i += 1
-    bounds = [-1, *cuts, len(row)]
-    cells = [(bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)]
-    if cells and row[: cells[0][1]].strip(" \t") == "" and cuts and cuts[0] == cells[0][1]:
-        cells = cells[1:]
-    if cells and row[cells[-1][0] :].strip(" \t") == "" and cuts and cuts[-1] + 1 == cells[-1][0]:
-        cells = cells[:-1]
+    """A table row's cells (:func:`~_conflict_gate.reading.blocks.cell_spans`) as answer spans, trimmed."""
     trimmed = []
-    for a, b in cells:
-        while a < b and row[a] in " \t":
+    for a, b in cell_spans(text, start, end):
+        while a < b and text[a] in " \t":
             a += 1
-        while b > a and row[b - 1] in " \t":
+        while b > a and text[b - 1] in " \t":
             b -= 1
-        trimmed.append((start + a, start + b))
+        trimmed.append((a, b))
     return trimmed
 
 
