@@ -19,6 +19,7 @@ __all__ = [
     "BULLET",
     "HTML_ENDS",
     "HTML_STARTS",
+    "KIND_1_NAMES",
     "KIND_1_OPEN_TAG",
     "ORDERED",
     "SETEXT_UNDERLINE",
@@ -52,6 +53,9 @@ SETEXT_UNDERLINE: Final = re.compile(r"(?:=+|-+)[ \t]*\Z", re.ASCII)
 BULLET: Final = re.compile(r"[*+\-]", re.ASCII)
 ORDERED: Final = re.compile(r"([0-9]{1,9})([.)])", re.ASCII)
 
+#: 4.6: tag names of HTML block kind 1 (raw text: it ends at the line holding the closing tag, blank
+#: lines included), for every rule that starts or ends one.
+KIND_1_NAMES: Final = "pre|script|style|textarea"
 #: 4.6: block tag names of HTML block kind 6.
 BLOCK_TAG_NAMES: Final = (
     "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
@@ -63,7 +67,7 @@ BLOCK_TAG_NAMES: Final = (
 #: checked with the inline tag scanner, which is linear on any line). Tag names match
 #: case-insensitively in ASCII only.
 HTML_STARTS: Final = (
-    re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|\Z)", re.IGNORECASE | re.ASCII),
+    re.compile(rf"<(?:{KIND_1_NAMES})(?:[ \t>]|\Z)", re.IGNORECASE | re.ASCII),
     re.compile(r"<!--", re.ASCII),
     re.compile(r"<\?", re.ASCII),
     re.compile(r"<![A-Za-z]", re.ASCII),
@@ -72,13 +76,13 @@ HTML_STARTS: Final = (
 )
 #: 4.6: end conditions of kinds 1-5 (a line containing them); kinds 6 and 7 end before a blank line.
 HTML_ENDS: Final = (
-    re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE | re.ASCII),
+    re.compile(rf"</(?:{KIND_1_NAMES})>", re.IGNORECASE | re.ASCII),
     re.compile(r"-->", re.ASCII),
     re.compile(r"\?>", re.ASCII),
     re.compile(r">", re.ASCII),
     re.compile(r"\]\]>", re.ASCII),
 )
-KIND_1_OPEN_TAG: Final = re.compile(r"<(?:pre|script|style|textarea)(?![A-Za-z0-9\-])", re.IGNORECASE | re.ASCII)
+KIND_1_OPEN_TAG: Final = re.compile(rf"<(?:{KIND_1_NAMES})(?![A-Za-z0-9\-])", re.IGNORECASE | re.ASCII)
 
 
 def html_kind(line: str, at: int, end: int | None = None) -> int:
