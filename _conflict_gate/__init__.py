@@ -22,6 +22,7 @@ MODULES = (
     ("manifest.form", "the answer form"),
     ("manifest.grammar", "the grammar"),
     ("manifest.sources", "the manifest's sources"),
+    ("reading.fences", "one page -> what a reader sees"),
     ("reading.inlines", "one page -> what a reader sees"),
     ("reading.blocks", "one page -> what a reader sees"),
     ("reading.html_tree", "one page -> what a reader sees"),

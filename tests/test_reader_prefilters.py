@@ -30,6 +30,7 @@ from _conflict_gate.reading import mkdocs as site_mkdocs
 from _conflict_gate.reading.blocks import myst
 from _conflict_gate.reading.blocks.scan import hinted_line_matches
 from _conflict_gate.reading.candidates import _next_at_sign, _stated_claims, candidates_of, may_state_claims
+from _conflict_gate.reading.fences import SUPERFENCE_ONLY
 from _conflict_gate.reading.html_tree import (
     _EMBEDDED,
     _EMBEDDED_NAMES,
@@ -136,7 +137,7 @@ HINTS: tuple[tuple[re.Pattern[str], re.Pattern[str] | tuple[str, ...], int], ...
     (myst._FILE_OPTION, myst._FILE_HINT, 0),
     (myst._YAML_OPTIONS, myst._YAML_HINT, 1),
     (myst._EVAL_RST, myst._EVAL_RST_HINT, 0),
-    (site_mkdocs._FENCE_ONLY, site_mkdocs._FENCE_RUNS, 0),
+    (SUPERFENCE_ONLY, site_mkdocs._FENCE_RUNS, 0),
     (site_mkdocs._BACKTICK_LINE, site_mkdocs._FENCE_RUNS[:1], 0),
     (site_mkdocs._DEFINITION_LINE, site_mkdocs._DEFINITION_HINT, -1),
 )

@@ -48,6 +48,20 @@ class FolderCase(unittest.TestCase):
 class HtmlReadingTest(unittest.TestCase):
     """Where a built page shows directive-shaped text (site.html)."""
 
+    def test_elements_that_close_a_paragraph_as_a_browser_closes_it(self) -> None:
+        """Regression (issue 35): the built-site reader kept its own, shorter lists of the HTML standard's
+        elements that close a ``<p>`` and of void elements, so after ``<p>Intro<li>x</li>`` it read the
+        next line as a line of the paragraph; a browser (justhtml, HTML 13.2.6.4.7) has closed the
+        ``<p>`` at ``<li>``, ``<dd>`` or ``<dt>`` and shows it as text of the region. The lists are now
+        the tree reader's (reading/html_tree.py), in no-quirks mode."""
+        for opener in ("<li>x</li>", "<dd>x</dd>", "<dt>x</dt>", "<summary>x</summary>", "<table></table>"):
+            with self.subTest(opener=opener):
+                reading = read_built_page(built_html(f"<p>Intro{opener}\n{LINE}\n</p>"), GRAMMAR)
+                self.assertEqual(reading.lines, ())
+                self.assertEqual([shown.place for shown in reading.elsewhere], ["region_text"])
+        reading = read_built_page(built_html(f"<p>Intro<frame>x\n{LINE}\n</p>"), GRAMMAR)  # ignored in a body
+        self.assertEqual(reading.lines, (LINE,))
+
     def test_lines_of_their_own_in_top_level_paragraphs(self) -> None:
         """Each line of a top-level paragraph (a newline or <br> ends one) holding a directive is shown;
         the navigation outside the main region is not read."""

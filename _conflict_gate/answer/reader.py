@@ -45,8 +45,9 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Final, NamedTuple
 
-from ..reading.blocks import GITHUB, MARKDOWN_IT, Leaf, Variant, line_view, parse_blocks
+from ..reading.blocks import GITHUB, MARKDOWN_IT, Leaf, Variant, cell_spans, line_view, parse_blocks
 from ..reading.blocks.state import MARKDOWN_IT_READING
+from ..reading.fences import closes, opening_run
 from ..reading.inlines import html_view
 from .html import OpenHtml
 from .inline import (
@@ -147,7 +148,6 @@ class Segment(NamedTuple):
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
 _ATX: Final = re.compile(r"#{1,6}(?:[ \t]+|\Z)")
 _ATX_CLOSE: Final = re.compile(r"(?:(?<=[ \t])|\A)#+[ \t]*\Z")
-_FENCE: Final = re.compile(r"(`{3,}|~{3,})[ \t]*(.*?)[ \t]*\Z")
 _LABEL: Final = re.compile(r"^[ \t]*\[((?:[^\[\]\\]|\\.){1,999})\]:", re.MULTILINE)
 
 
@@ -267,19 +267,21 @@ def _read_leaf(text: str, points: _Points, leaf: Leaf, opened: str | None) -> An
 def _read_fence(
     text: str, lines: Lines, spans: list[tuple[int, int]], start: int, end: int, raw: Mapped, doubt: str | None
 ) -> AnswerBlock:
-    """4.5: the content lines are shown; the info string is not (chat windows differ on it)."""
+    """4.5: the content lines are shown; the info string is not (chat windows differ on it). The
+    last line is the closing fence when it is one by :func:`~_conflict_gate.reading.fences.closes`:
+    a closing fence's line begins at its run (its 0-3 spaces are not the block's), so a line of
+    code indented four columns or more, which keeps a space, stays code."""
     first = text[spans[0][0] : spans[0][1]]
-    opening = _FENCE.match(first)
+    fence = opening_run(first, 0)
     hidden: list[tuple[int, int]] = []
     content = spans[1:]
-    if opening:
-        if opening.group(2):
-            hidden.append((spans[0][0] + opening.start(2), spans[0][0] + opening.end(2)))
-        fence = opening.group(1)
-        if content:
-            last = text[content[-1][0] : content[-1][1]].strip(" \t")
-            if len(last) >= len(fence) and last == last[0] * len(last) and last[0] == fence[0]:
-                content = content[:-1]
+    if fence is not None:
+        info_start = len(first) - len(first[len(fence) :].lstrip(" \t"))
+        info_end = len(first.rstrip(" \t"))
+        if info_end > info_start:
+            hidden.append((spans[0][0] + info_start, spans[0][0] + info_end))
+        if content and closes(text[content[-1][0] : content[-1][1]], 0, fence[0], len(fence)):
+            content = content[:-1]
     shown = Lines(text, content).mapped() if content else EMPTY_MAPPED
     return AnswerBlock("fenced_code", start, end, raw, shown, (), (), tuple(hidden), (), doubt, ())
 
@@ -335,30 +337,14 @@ def _read_table(
 
 
 def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """A table row's cells as answer spans, trimmed: split at each ``|`` not escaped by ``\\``,
-    without the leading and trailing pipe."""
-    row = text[start:end]
-    cuts, i = [], 0
-    while i < len(row):
-        if row[i] == "\\":
-            i += 2
-            continue
-        if row[i] == "|":
-            cuts.append(i)
-        i += 1
-    bounds = [-1, *cuts, len(row)]
-    cells = [(bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)]
-    if cells and row[: cells[0][1]].strip(" \t") == "" and cuts and cuts[0] == cells[0][1]:
-        cells = cells[1:]
-    if cells and row[cells[-1][0] :].strip(" \t") == "" and cuts and cuts[-1] + 1 == cells[-1][0]:
-        cells = cells[:-1]
+    """A table row's cells (:func:`~_conflict_gate.reading.blocks.cell_spans`) as answer spans, trimmed."""
     trimmed = []
-    for a, b in cells:
-        while a < b and row[a] in " \t":
+    for a, b in cell_spans(text, start, end):
+        while a < b and text[a] in " \t":
             a += 1
-        while b > a and row[b - 1] in " \t":
+        while b > a and text[b - 1] in " \t":
             b -= 1
-        trimmed.append((start + a, start + b))
+        trimmed.append((a, b))
     return trimmed
 
 

@@ -51,12 +51,15 @@ from .inlines import RAW_TEXT_ELEMENTS, Indexes, Spans, browser_markup_end, filt
 __all__ = [
     "BLOCK",
     "CELL",
+    "CLOSES_P_NO_QUIRKS",
+    "FORMATTING_ELEMENTS",
     "HEADING",
     "MAX_OPEN",
     "NOT_A_LINE",
     "RCDATA_SHOWN",
     "STRUCTURE",
     "TEXT",
+    "VOID_ELEMENTS",
     "OpenElements",
     "Opened",
     "RawHtml",
@@ -489,6 +492,12 @@ _CLOSES_P: Final = frozenset(
         "dt",
     }
 )
+#: The HTML standard's element sets above, for every reader that builds a tree as a browser does:
+#: this module (page fragments, quirks mode) and the built-site reader (:mod:`~_conflict_gate.site.html`:
+#: whole documents with a doctype, no-quirks mode, where ``<table>`` closes a ``<p>`` too).
+VOID_ELEMENTS: Final = _VOID
+FORMATTING_ELEMENTS: Final = _FORMATTING
+CLOSES_P_NO_QUIRKS: Final = _CLOSES_P | {"table"}
 
 
 class OpenElements:

@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
 from .blocks.scan import candidates_stretches, hinted_line_matches
+from .fences import SUPERFENCE_ONLY, SUPERFENCES, opening_run
 from .mkdocs_lines import MAX_ABBREVIATIONS, _abbreviated, _backtick_in_tags, _line_end, _Lines
 
 __all__ = ["MAX_CONTAINERS", "MKDOCS_EXTENSIONS", "MkDocsPage", "Problem", "scan"]
@@ -172,14 +173,8 @@ class _Open(NamedTuple):
     close: str  # "indent", "slashes", or a tag name (md_in_html)
 
 
-#: A fence superfences opens: the run, then a language, options (``title="..."``) or an attribute list.
-_SUPERFENCE: Final = re.compile(
-    r"(`{3,}|~{3,})[ \t]*(?:\{[^\r\n{}]*\}|[\w#.+-]*[ \t]*(?:[A-Za-z][A-Za-z0-9_]*"
-    r"(?:=(?:\"[^\"]*\"|'[^']*'))?[ \t]*)*)\Z",
-    re.ASCII,
-)
-_FENCE_ONLY: Final = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*\r?$", re.ASCII | re.MULTILINE)
-#: What a line of :data:`_FENCE_ONLY` (and of :data:`_BACKTICK_LINE`: the first) holds (the lines worth trying).
+#: What a line of :data:`~_conflict_gate.reading.fences.SUPERFENCE_ONLY` (and of :data:`_BACKTICK_LINE`: the
+#: first) holds (the lines worth trying).
 _FENCE_RUNS: Final = ("```", "~~~")
 
 
@@ -420,7 +415,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
     # (indentation, run) closes
     closers: dict[tuple[str, str], list[int]] = {}
     if "``" in view or "~~" in view:
-        for closer in hinted_line_matches(_FENCE_ONLY, _FENCE_RUNS, view):
+        for closer in hinted_line_matches(SUPERFENCE_ONLY, _FENCE_RUNS, view):
             closers.setdefault((closer.group(1), closer.group(2)), []).append(closer.start())
     stack: list[_Open] = []
     fence_end = -1  # offset of the closing line of the open fence
@@ -518,9 +513,9 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         if blank:
             last_nonblank = False
             continue
-        opener = _SUPERFENCE.match(stripped)
+        opener = opening_run(stripped, 0, SUPERFENCES)
         if opener is not None:
-            ends = closers.get((text[: len(text) - len(stripped)], opener.group(1)), [])
+            ends = closers.get((text[: len(text) - len(stripped)], opener), [])
             later = bisect.bisect_right(ends, start)
             if later < len(ends):
                 fence_end = ends[later]

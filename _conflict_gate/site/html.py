@@ -57,6 +57,9 @@ from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from ..manifest.grammar import Grammar
+from ..reading.html_tree import CLOSES_P_NO_QUIRKS as _CLOSES_P
+from ..reading.html_tree import FORMATTING_ELEMENTS as _FORMATTING
+from ..reading.html_tree import VOID_ELEMENTS as _VOID
 
 __all__ = ["CONTEXT_PLACES", "ELSEWHERE_PLACES", "REGIONS", "BuiltReading", "Shown", "read_built_page"]
 
@@ -129,48 +132,8 @@ _MARKERS: Final = ("md-content__inner", "articleBody", "theme-doc-markdown", "vp
 #: that <div> is document structure, as a <section> is.
 _WRAPPED: Final = frozenset({"vitepress: class=vp-doc"})
 
-_VOID: Final = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
-)
-_CLOSES_P: Final = frozenset(
-    {
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "details",
-        "div",
-        "dl",
-        "fieldset",
-        "figcaption",
-        "figure",
-        "footer",
-        "form",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "header",
-        "hr",
-        "main",
-        "menu",
-        "nav",
-        "ol",
-        "p",
-        "pre",
-        "section",
-        "table",
-        "ul",
-    }
-)
 _HIDING_TAGS: Final = frozenset({"template", "noscript", "script", "style"})
 _CODE_TAGS: Final = frozenset({"pre", "code", "kbd", "samp"})
-#: The formatting elements a browser reopens after closing them implicitly (HTML 13.2.4.3).
-_FORMATTING: Final = frozenset(
-    {"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"}
-)
 _PLACE_OF_TAG: Final = {
     **{f"h{n}": "heading" for n in range(1, 7)},
     "li": "list_item",

@@ -57,7 +57,7 @@ from .flavours import (
 from .parse import parse_blocks
 from .state import MAX_DEPTH, MAX_LEAF_LINES, Block, Leaf, State, line_view
 from .table import BLOCK_STARTS, GFM_CONSTRUCTS
-from .tables import table_cells
+from .tables import cell_spans, table_cells
 
 __all__ = [
     "BLOCK_STARTS",
@@ -82,6 +82,7 @@ __all__ = [
     "Start",
     "State",
     "Variant",
+    "cell_spans",
     "inserted",
     "line_view",
     "never_continues",

@@ -24,9 +24,10 @@ from array import array
 from collections.abc import Iterable
 from typing import Any, Final, NamedTuple
 
+from ..fences import FENCE_OPEN
 from .construct import NOT_AN_OPENER, STOP, Construct
 from .leaves import FenceData, HtmlData
-from .scan import FENCE_OPEN, HTML_ENDS, closing_fence, html_kind, next_blank_line, whole_tag_line
+from .scan import HTML_ENDS, closing_fence, html_kind, next_blank_line, whole_tag_line
 from .state import PARAGRAPH, Block, State, take
 
 __all__ = [

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from ..fences import COMMONMARK_FENCES, closes, opening_run
 from .construct import LEAF, LINE_CONSUMED, MATCHED, NO_START, NOT_MATCHED, Continue, Start
 from .definitions import DEFINITION_LINES, split_definitions
 from .scan import (
     ATX_OPEN,
-    FENCE_CLOSE,
-    FENCE_OPEN,
     HTML_ENDS,
     KIND_1_OPEN_TAG,
     SETEXT_UNDERLINE,
@@ -147,10 +146,9 @@ def fenced_code(s: State, container: Block[Any]) -> Start:
     """
     if s.indented:
         return NO_START
-    opener = FENCE_OPEN.match(s.line, s.next_nonspace)
-    if not opener:
+    run = opening_run(s.line, s.next_nonspace)
+    if run is None:
         return NO_START
-    run = opener.group()
     s.close_unmatched()
     s.add_child("fenced_code", FenceData(run[0], len(run), s.indent))
     s.advance_next_nonspace()
@@ -160,7 +158,7 @@ def fenced_code(s: State, container: Block[Any]) -> Start:
 def fenced_code_continues(s: State, block: Block[FenceData]) -> Continue:
     """4.5: every line up to a closing fence (0-3 spaces, at least as many of the same character,
     then only spaces or tabs), which the block takes too; up to the fence's indentation is removed."""
-    return fence_line(s, block, s.indent <= 3)
+    return fence_line(s, block, COMMONMARK_FENCES.may_close(s.indent))
 
 
 def fence_line(s: State, block: Block[FenceData], may_close: bool) -> Continue:
@@ -168,12 +166,10 @@ def fence_line(s: State, block: Block[FenceData], may_close: bool) -> Continue:
     indentation rule allows it here) and the line is one, else a line of code with up to the
     fence's indentation removed."""
     char, length, fence_indent = block.data
-    if may_close and s.char_at(s.next_nonspace) == char:
-        closer = FENCE_CLOSE.match(s.line, s.next_nonspace)
-        if closer and closer.group()[0] == char and len(closer.group()) >= length:
-            block.add((s.line_no, s.pos + s.next_nonspace, s.line_end))
-            s.close()
-            return LINE_CONSUMED
+    if may_close and closes(s.line, s.next_nonspace, char, length):
+        block.add((s.line_no, s.pos + s.next_nonspace, s.line_end))
+        s.close()
+        return LINE_CONSUMED
     remaining = fence_indent
     while remaining > 0 and s.char_at(s.offset) in (" ", "\t"):
         s.advance_offset(1, True)

@@ -37,12 +37,13 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Final, NamedTuple
 
+from ..fences import FENCE_OPEN, MDX_FENCES, closes, opening_run
 from .construct import NOT_AN_OPENER, Continue, Opener, Shortcuts, without
 from .fast import fenced_line_start
 from .flavours import GITHUB_ALONE, LineDoubt, Variant
 from .leaves import FenceData, fence_line
 from .page import github_front_matter
-from .scan import FENCE_OPEN, next_blank_line
+from .scan import next_blank_line
 from .state import NO_FRONT_MATTER, Block, State
 from .table import GFM_CONSTRUCTS
 
@@ -50,25 +51,23 @@ __all__ = ["DOCUSAURUS", "INDENTED", "INDENTED_DOUBT", "MdxReading", "Region", "
 
 
 def fenced_code_continues(s: State, block: Block[FenceData]) -> Continue:
-    """4.5 as MDX reads it (micromark without indented code): a closing fence may be indented any
-    amount; otherwise as CommonMark (up to the fence's indentation removed)."""
-    return fence_line(s, block, True)
+    """4.5 as MDX reads it (:data:`~_conflict_gate.reading.fences.MDX_FENCES`: a closing fence may be indented
+    any amount); otherwise as CommonMark (up to the fence's indentation removed)."""
+    return fence_line(s, block, MDX_FENCES.may_close(s.indent))
 
 
 def fence_opener_end(view: str, line_start: int, line_end: int) -> int:
     """Where a top-level fenced code block opened on this line ends, its closing fence at any
     indentation (the shortcuts' restart jumps follow it)."""
-    run = FENCE_OPEN.match(view, line_start, line_end)
+    run = opening_run(view, line_start, MDX_FENCES, line_end)
     if run is None:
         return NOT_AN_OPENER
-    char, length = run.group()[0], len(run.group())
+    char, length = run[0], len(run)
     pos = line_end + 1
     while pos < len(view):
         eol = view.find("\n", pos)
         eol = len(view) if eol == -1 else eol
-        stripped = view[pos:eol].lstrip(" \t")
-        count = len(stripped) - len(stripped.lstrip(char))
-        if count >= length and not stripped[count:].strip(" \t\r"):
+        if closes(view[pos:eol].lstrip(" \t").rstrip(" \t\r"), 0, char, length, MDX_FENCES):
             return eol + 1
         pos = eol + 1
     return len(view)
@@ -170,7 +169,8 @@ class MdxReading(NamedTuple):
     build_certain: bool = True
 
 
-_FENCE_OPEN: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(`{3,}(?![^\n]*`)|~{3,})", re.ASCII)
+#: A fence's opening line (:data:`~_conflict_gate.reading.fences.FENCE_OPEN`) after any quote and list markers.
+_FENCE_OPEN: Final = re.compile(rf"[ \t>]*(?:(?:[-*+]|[0-9]{{1,9}}[.)])[ \t]+)*({FENCE_OPEN.pattern})", re.ASCII)
 _DIRECTIVE_OPEN: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(:{3,})[A-Za-z]", re.ASCII)
 _DIRECTIVE_CLOSE: Final = re.compile(r"[ \t>]*(:{3,})[ \t]*\r?$", re.ASCII)
 _BLANK: Final = re.compile(r"[ \t>]*\r?$", re.ASCII)
@@ -453,9 +453,7 @@ class _Scan:
                 continue
             line = view[pos:eol]
             if fence is not None:  # inside fenced code: look only for its closing fence
-                stripped = line.lstrip(" \t>")
-                run = len(stripped) - len(stripped.lstrip(fence[0]))
-                if run >= fence[1] and not stripped[run:].strip(" \t\r"):
+                if closes(line.lstrip(" \t>").rstrip(" \t\r"), 0, fence[0], fence[1], MDX_FENCES):
                     fence = None
                 pos = eol + 1
                 continue
@@ -958,7 +956,8 @@ _COMMENT_BLOCK: Final = re.compile(r"\n[ \t>]*(?:`{3,}|~{3,}|:{3,}|[#|*+\-=_]|[0
 
 @lru_cache(maxsize=64)
 def _fence_closer(char: str, length: int) -> re.Pattern[str]:
-    """A line that closes a fence of ``length`` or more ``char``: at any indentation, in any quotes."""
+    """A line that closes a fence of ``length`` or more ``char``: at any indentation, in any quotes (the
+    search form of :func:`~_conflict_gate.reading.fences.closes` with :data:`~_conflict_gate.reading.fences.MDX_FENCES`)."""
     return re.compile(rf"^[ \t>]*{re.escape(char)}{{{length},}}[ \t\r]*$", re.ASCII | re.MULTILINE)
 
 

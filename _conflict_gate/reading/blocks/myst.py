@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Final, NamedTuple
 
+from ..fences import COLON_OPEN, MYST_FENCES, closes, opening_run
 from .construct import (
     LEAF,
     LINE_CONSUMED,
@@ -63,8 +64,6 @@ from .leaves import FenceData, finish_paragraph
 from .page import footnotes, github_front_matter
 from .parse import parse_blocks
 from .scan import (
-    FENCE_CLOSE,
-    FENCE_OPEN,
     candidates_stretches,
     closing_fence,
     first_in_a_candidates_paragraph,
@@ -96,8 +95,6 @@ MATH: Final = "myst_math"
 
 #: Directives whose body is code (with a backtick or tilde fence and no options).
 _CODE_DIRECTIVES: Final = frozenset({"{code-block}", "{code}", "{sourcecode}", "{code-cell}"})
-_COLON_OPEN: Final = re.compile(r":{3,}", re.ASCII)
-_COLON_CLOSE: Final = re.compile(r":{3,}(?=[ \t]*\Z)", re.ASCII)
 
 
 class DirectiveData(NamedTuple):
@@ -121,14 +118,10 @@ def directive(s: State, container: Block[Any]) -> Start:
     if s.indented:
         return NO_START
     at = s.next_nonspace
-    fence = FENCE_OPEN.match(s.line, at)
-    if fence is None:
-        colon = _COLON_OPEN.match(s.line, at)
-        if colon is None:
-            return NO_START
-        run = colon.group()
-    else:
-        run = fence.group()
+    run = opening_run(s.line, at, MYST_FENCES)
+    if run is None:
+        return NO_START
+    if run[0] != ":":
         name = _first_word(s.line[at + len(run) :])
         if not (name.startswith("{") and name.endswith("}")):
             return NO_START
@@ -164,12 +157,10 @@ def directive_continues(s: State, block: Block[DirectiveData]) -> Continue:
     """Every line up to the closing fence (0-3 spaces, at least as many of the fence's character, then only
     spaces or tabs), which the block takes too; up to the fence's indentation is removed."""
     char, length, indent = block.data
-    if s.indent <= 3 and s.char_at(s.next_nonspace) == char:
-        closer = (_COLON_CLOSE if char == ":" else FENCE_CLOSE).match(s.line, s.next_nonspace)
-        if closer and closer.group()[0] == char and len(closer.group()) >= length:
-            block.add((s.line_no, s.pos + s.next_nonspace, s.line_end))
-            s.close()
-            return LINE_CONSUMED
+    if MYST_FENCES.may_close(s.indent) and closes(s.line, s.next_nonspace, char, length, MYST_FENCES):
+        block.add((s.line_no, s.pos + s.next_nonspace, s.line_end))
+        s.close()
+        return LINE_CONSUMED
     remaining = indent
     while remaining > 0 and s.char_at(s.offset) in (" ", "\t"):
         s.advance_offset(1, True)
@@ -180,7 +171,7 @@ def directive_continues(s: State, block: Block[DirectiveData]) -> Continue:
 def colon_opener_end(view: str, line_start: int, line_end: int) -> int:
     """Where a top-level colon fence opened on this line ends (after its closing fence, or the end of
     the page): the shortcuts' restart jumps follow it."""
-    run = _COLON_OPEN.match(view, line_start, line_end)
+    run = COLON_OPEN.match(view, line_start, line_end)
     if run is None:
         return -1
     closing = closing_fence(view, line_end + 1, ":", len(run.group()))

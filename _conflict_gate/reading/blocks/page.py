@@ -13,7 +13,7 @@ import re
 from typing import Final
 
 from .construct import Body, Construct, never_continues
-from .scan import BLOCK_TAG_NAMES, next_blank_line
+from .scan import BLOCK_TAG_NAMES, KIND_1_NAMES, next_blank_line
 from .state import HTML_START_VERSIONS, NO_FRONT_MATTER, Block, State, lines_of, take
 
 __all__ = ["FRONT_MATTER", "footnotes", "front_matter", "github_front_matter"]
@@ -79,7 +79,7 @@ _NEXT_NONBLANK: Final = re.compile(r"(?:[ \t]*\r?\n)*((?: {4}| {0,3}\t)?)(?=[^\n
 #: that is not blank may be a lazy line (``<i``, ``-->``, ``|---|``: a kind 7 block cannot interrupt).
 _INTERRUPTS: Final = re.compile(
     r" {0,3}(?:`{3,}|~{3,}|#{1,6}(?:[ \t]|\r?$)|>|(?:[*+\-]|1[.)])[ \t]+[^ \t\r]|(?:\*[ \t]*){3,}\r?$"
-    r"|(?:_[ \t]*){3,}\r?$|<(?:pre|script|style|textarea)(?:[ \t>]|\r?$)|<!--|<\?|<![A-Z]|<!\[CDATA\["
+    r"|(?:_[ \t]*){3,}\r?$|<(?:" + KIND_1_NAMES + r")(?:[ \t>]|\r?$)|<!--|<\?|<![A-Z]|<!\[CDATA\["
     r"|</?(?:" + BLOCK_TAG_NAMES.replace("search|", "") + r")(?:[ \t]|/?>|\r?$))",
     re.ASCII | re.IGNORECASE,
 )

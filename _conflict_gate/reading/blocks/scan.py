@@ -17,10 +17,9 @@ __all__ = [
     "ATX_OPEN",
     "BLOCK_TAG_NAMES",
     "BULLET",
-    "FENCE_CLOSE",
-    "FENCE_OPEN",
     "HTML_ENDS",
     "HTML_STARTS",
+    "KIND_1_NAMES",
     "KIND_1_OPEN_TAG",
     "ORDERED",
     "SETEXT_UNDERLINE",
@@ -50,13 +49,13 @@ def is_thematic_break(line: str, at: int) -> bool:
 ATX_OPEN: Final = re.compile(r"#{1,6}(?:[ \t]|\Z)", re.ASCII)
 #: 4.3: a run of ``=`` or of ``-``, then only spaces or tabs.
 SETEXT_UNDERLINE: Final = re.compile(r"(?:=+|-+)[ \t]*\Z", re.ASCII)
-#: 4.5: three or more backticks (no backtick after them on the line) or three or more tildes.
-FENCE_OPEN: Final = re.compile(r"`{3,}(?!.*`)|~{3,}", re.ASCII)
-FENCE_CLOSE: Final = re.compile(r"(?:`{3,}|~{3,})(?=[ \t]*\Z)", re.ASCII)
 #: 5.2: a bullet list marker or an ordered list marker (1-9 digits).
 BULLET: Final = re.compile(r"[*+\-]", re.ASCII)
 ORDERED: Final = re.compile(r"([0-9]{1,9})([.)])", re.ASCII)
 
+#: 4.6: tag names of HTML block kind 1 (raw text: it ends at the line holding the closing tag, blank
+#: lines included), for every rule that starts or ends one.
+KIND_1_NAMES: Final = "pre|script|style|textarea"
 #: 4.6: block tag names of HTML block kind 6.
 BLOCK_TAG_NAMES: Final = (
     "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
@@ -68,7 +67,7 @@ BLOCK_TAG_NAMES: Final = (
 #: checked with the inline tag scanner, which is linear on any line). Tag names match
 #: case-insensitively in ASCII only.
 HTML_STARTS: Final = (
-    re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|\Z)", re.IGNORECASE | re.ASCII),
+    re.compile(rf"<(?:{KIND_1_NAMES})(?:[ \t>]|\Z)", re.IGNORECASE | re.ASCII),
     re.compile(r"<!--", re.ASCII),
     re.compile(r"<\?", re.ASCII),
     re.compile(r"<![A-Za-z]", re.ASCII),
@@ -77,13 +76,13 @@ HTML_STARTS: Final = (
 )
 #: 4.6: end conditions of kinds 1-5 (a line containing them); kinds 6 and 7 end before a blank line.
 HTML_ENDS: Final = (
-    re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE | re.ASCII),
+    re.compile(rf"</(?:{KIND_1_NAMES})>", re.IGNORECASE | re.ASCII),
     re.compile(r"-->", re.ASCII),
     re.compile(r"\?>", re.ASCII),
     re.compile(r">", re.ASCII),
     re.compile(r"\]\]>", re.ASCII),
 )
-KIND_1_OPEN_TAG: Final = re.compile(r"<(?:pre|script|style|textarea)(?![A-Za-z0-9\-])", re.IGNORECASE | re.ASCII)
+KIND_1_OPEN_TAG: Final = re.compile(rf"<(?:{KIND_1_NAMES})(?![A-Za-z0-9\-])", re.IGNORECASE | re.ASCII)
 
 
 def html_kind(line: str, at: int, end: int | None = None) -> int:

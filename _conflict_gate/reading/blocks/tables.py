@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any, Final, NamedTuple
 
+from ..fences import FENCE_OPEN
 from .construct import LEAF, MATCHED, NO_START, NOT_MATCHED, Continue, Start
-from .scan import ATX_OPEN, BULLET, FENCE_OPEN, HTML_STARTS, ORDERED, is_thematic_break, next_blank_line
+from .scan import ATX_OPEN, BULLET, HTML_STARTS, ORDERED, is_thematic_break, next_blank_line
 from .state import (
     MARKDOWN_IT_READING,
     MAX_LEAF_LINES,
@@ -28,7 +29,7 @@ from .state import (
     lines_of,
 )
 
-__all__ = ["TableData", "table", "table_cells", "table_continues", "table_first"]
+__all__ = ["TableData", "cell_spans", "table", "table_cells", "table_continues", "table_first"]
 
 #: A delimiter row and its cells.
 _DELIMITER_ROW: Final = re.compile(r"[|\-:][|\-: \t]*\Z", re.ASCII)
@@ -95,17 +96,11 @@ def table(s: State, container: Block[Any]) -> Start:
 def _delimiter_cells(row: str) -> int:
     """The number of cells of a delimiter-row-shaped line, or -1 when a cell is not ``:?-+:?`` (an
     empty one only at either end)."""
-    columns = row.split("|")
     count = 0
-    for i, cell in enumerate(columns):
-        cell = cell.strip(" \t")
-        if not cell:
-            if 0 < i < len(columns) - 1:
-                return -1
-        elif not _DELIMITER_CELL.match(cell):
+    for start, end in cell_spans(row):
+        if not _DELIMITER_CELL.match(row[start:end].strip(" \t")):
             return -1
-        else:
-            count += 1
+        count += 1
     return count
 
 
@@ -155,29 +150,36 @@ def _header_indent(s: State) -> int:
     return indent
 
 
-def table_cells(row: str) -> list[str]:
-    """A table row's cells, split as markdown-it splits them: at each ``|`` not escaped by ``\\``
-    (the ``\\`` stays in the cell), without a leading and a trailing empty cell."""
-    cells: list[str] = []
-    current = ""
-    last = 0
-    escaped = False
-    for i, ch in enumerate(row):
-        if ch == "|":
-            if not escaped:
-                cells.append(current + row[last:i])
-                current = ""
-                last = i + 1
-            else:
-                current += row[last : i - 1]
-                last = i
-        escaped = ch == "\\"
-    cells.append(current + row[last:])
-    if cells and cells[0] == "":
+def cell_spans(row: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """GFM 4.10: where each cell of the table row ``row[start:end]`` begins and ends, as offsets into
+    ``row`` (untrimmed), for every reader of a table (the block rule, the answer reader).
+
+    A ``|`` ends a cell unless the character before it is a ``\\`` (markdown-it's ``escapedSplit``;
+    cmark-gfm agrees, ``\\\\|`` included: both keep that pipe in the cell). A pipe inside a code span
+    ends a cell too (GFM: escape it). The text before the first pipe and after the last one is no
+    cell when it holds only spaces or tabs (the row's leading and trailing pipes; as markdown-it, which
+    trims the row first). Linear.
+    """
+    stop = len(row) if end is None else end
+    bounds = [start - 1]
+    at = row.find("|", start, stop)
+    while at != -1:
+        if at == start or row[at - 1] != "\\":
+            bounds.append(at)
+        at = row.find("|", at + 1, stop)
+    bounds.append(stop)
+    cells = [(bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)]
+    if not row[cells[0][0] : cells[0][1]].strip(" \t"):
         cells.pop(0)
-    if cells and cells[-1] == "":
+    if cells and not row[cells[-1][0] : cells[-1][1]].strip(" \t"):
         cells.pop()
     return cells
+
+
+def table_cells(row: str) -> list[str]:
+    """A table row's cells (:func:`cell_spans`), the ``\\`` before an escaped pipe taken out, as
+    markdown-it passes them to its inline reader."""
+    return [row[start:end].replace("\\|", "|") for start, end in cell_spans(row)]
 
 
 #: A line that starts a block quote, a list item or an ATX heading, and a delimiter-row-shaped line.
