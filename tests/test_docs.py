@@ -7,7 +7,7 @@
 * the README's "Use it on your own docs" command lines run, in a temporary folder, with exit 0; its
   GitHub Actions steps and pre-commit configuration run as written (each hook's command in process):
   they pass, fail on a changed page and pass again after ``pin``;
-* every relative link and ``#anchor`` in the README and ``reference/*.md`` leads somewhere;
+* every relative link and ``#anchor`` in the README, ``reference/*.md`` and ``reference/dev/*.md`` leads somewhere;
 * every test named in the bad-input table exists, and every error reason has a row;
 * every reason, status, verdict, finding and exit code of the registry appears in the reference pages;
 * hand-written tables and examples (the README's status table, the lab's saved result, the opt-in
@@ -535,7 +535,7 @@ class TestingPageTest(unittest.TestCase):
         """Every ``CONFLICT_GATE_*`` variable a test module reads has a row, with that module's default."""
         rows = {
             (row[0].strip("`"), row[1].strip("`"), row[2])
-            for row in table_rows(section(read(REFERENCE / "testing.md"), "Opt-in long runs"))
+            for row in table_rows(section(read(REFERENCE / "dev" / "testing.md"), "Opt-in long runs"))
         }
         read_here = re.compile(r"os\.environ\.get\(\"(CONFLICT_GATE_\w+)\"(?:, *([^)]+))?\)")
         found = set()
@@ -565,7 +565,7 @@ class TestingPageTest(unittest.TestCase):
         self.assertLessEqual(site, set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(REFERENCE / "site.md"))))
         for page, shown in (
             (REFERENCE / "dev" / "differential.md", differential),
-            (REFERENCE / "testing.md", {*pins, f"mcp=={sdk[0]}"}),
+            (REFERENCE / "dev" / "testing.md", {*pins, f"mcp=={sdk[0]}"}),
         ):
             with self.subTest(page=page.name):
                 self.assertEqual(set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(page))), shown)
