@@ -8,7 +8,7 @@
   GitHub Actions steps and pre-commit configuration run as written (each hook's command in process):
   they pass, fail on a changed page and pass again after ``pin``;
 * every relative link and ``#anchor`` in the README, ``reference/*.md`` and ``reference/dev/*.md`` leads somewhere;
-* every test named in the bad-input table exists, and every error reason has a row;
+* every test named in the bad-input table (reference/dev/bad-input.md) exists, and every error reason has a row;
 * every reason, status, verdict, finding and exit code of the registry appears in the reference pages;
 * hand-written tables and examples (the README's status table, the lab's saved result, the opt-in
   environment variables, the differential test's pinned packages, the manifest example) match the code.
@@ -405,7 +405,7 @@ class BadInputTableTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls) -> None:
-        cls.rows = table_rows(section(read(REFERENCE / "errors.md"), "Bad input"))
+        cls.rows = table_rows(section(read(REFERENCE / "dev" / "bad-input.md"), "Bad input"))
 
     def test_every_named_test_exists(self) -> None:
         self.assertGreater(len(self.rows), 40)
