@@ -506,7 +506,7 @@ class ExampleTest(unittest.TestCase):
 
     def test_the_canned_answers_table_lists_every_answer(self) -> None:
         """Every file in docs/answers/ has a row with its case, verdict, class, findings and what it shows."""
-        rows = table_rows(section(read(REFERENCE / "answer-check.md"), "The lab's canned answers"))
+        rows = table_rows(section(read(REFERENCE / "lab.md"), "The lab's canned answers"))
         saved = json.loads(read(REPO / "expected-result.json"))["answers"]
         files = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "docs" / "answers").glob("*.txt"))
         self.assertEqual(sorted(answer["path"] for answer in saved), files, "every canned answer file is checked")
