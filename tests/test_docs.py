@@ -473,7 +473,7 @@ class VocabularyTest(unittest.TestCase):
             self.assertIn(command.partition(" (")[0], read(REFERENCE / "errors.md"))
 
     def test_the_lab_result_table_names_every_saved_field(self) -> None:
-        documented = backticked(section(read(REFERENCE / "decisions.md"), "The lab's saved result"))
+        documented = backticked(section(read(REFERENCE / "lab.md"), "The lab's saved result"))
         saved = json.loads(read(REPO / "expected-result.json"))
         keys = set(saved) | set(saved["cases"][0]) | set(saved["changed_source"]) | set(saved["answers"][0])
         self.assertEqual(sorted(keys - documented), [])
