@@ -7,7 +7,8 @@
 * the README's "Use it on your own docs" command lines run, in a temporary folder, with exit 0; its
   GitHub Actions steps and pre-commit configuration run as written (each hook's command in process):
   they pass, fail on a changed page and pass again after ``pin``;
-* every relative link and ``#anchor`` in the README, ``reference/*.md`` and ``reference/dev/*.md`` leads somewhere;
+* every relative link and ``#anchor`` in the README, LESSON.md, ``reference/*.md``, ``reference/dev/*.md`` and
+  ``bench/README.md`` leads somewhere;
 * every test named in the bad-input table (reference/dev/bad-input.md) exists, and every error reason has a row;
 * every reason, status, verdict, finding and exit code of the registry appears in the reference pages;
 * hand-written tables and examples (the README's status table, the lab's saved result, the opt-in
@@ -78,7 +79,15 @@ def read(path: Path) -> str:
 
 
 def pages() -> list[Path]:
-    return [README, *sorted(REFERENCE.glob("*.md")), *sorted(REFERENCE.glob("dev/*.md"))]
+    """The pages whose links are checked: both tiers (the README, the lesson, ``reference/*.md``; the
+    developer pages ``reference/dev/*.md`` and ``bench/README.md``)."""
+    return [
+        README,
+        REPO / "LESSON.md",
+        *sorted(REFERENCE.glob("*.md")),
+        *sorted(REFERENCE.glob("dev/*.md")),
+        REPO / "bench" / "README.md",
+    ]
 
 
 def fences(text: str) -> list[tuple[str, str]]:
