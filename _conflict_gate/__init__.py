@@ -2,7 +2,7 @@
 
 One module per step of the flow, each importing only the steps before it;
 :data:`MODULES` lists them in that order, with the step each serves
-(``reference/architecture.md`` renders it with each module's summary). The
+(``reference/dev/architecture.md`` renders it with each module's summary). The
 root modules ``conflict_gate.py`` (the public API) and ``run.py`` (the lab)
 sit beside this package; ``pip install`` installs ``conflict_gate`` and this
 package, nothing with a generic name.

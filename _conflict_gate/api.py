@@ -1,7 +1,7 @@
 """The public API, defined once: every name ``conflict_gate`` exports (and its type stub re-exports).
 
 ``conflict_gate.py`` at the root and the installed type stub
-(``conflict_gate-stubs``, see ``reference/architecture.md``) both take
+(``conflict_gate-stubs``, see ``reference/dev/architecture.md``) both take
 :data:`__all__` from here, so the documented surface, the runtime module and
 what a type checker sees cannot drift apart. ``reference/api.md`` lists each
 name with its summary (rendered from this list). Everything else in

@@ -190,7 +190,7 @@ class FlavourTests:
         case = self._case()
         documents = spec(self.seed)
         if documents is None:
-            case.skipTest("no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON (see reference/testing.md)")
+            case.skipTest("no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON (see reference/dev/testing.md)")
         counts = {"injection": Counter(label.partition(": ")[2] for label, _ in documents)}
         case.measure("CommonMark spec examples", documents, counts, assert_false_refusals=self.spec_false_refusals)
 

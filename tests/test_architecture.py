@@ -6,7 +6,7 @@ package (``blocks``) is one unit with all its modules. Each unit may import only
 it (read from its ``from .x import`` statements, at module level and in functions; imports under
 ``if TYPE_CHECKING:`` serve annotations only and are left out), so the flow manifest -> corpus ->
 decision -> answer check has no cycle and no step reaches forward. A package that is not a unit (a
-stage's folder) holds a docstring and nothing else. ``reference/architecture.md`` renders the map.
+stage's folder) holds a docstring and nothing else. ``reference/dev/architecture.md`` renders the map.
 """
 
 from __future__ import annotations

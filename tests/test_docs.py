@@ -7,8 +7,9 @@
 * the README's "Use it on your own docs" command lines run, in a temporary folder, with exit 0; its
   GitHub Actions steps and pre-commit configuration run as written (each hook's command in process):
   they pass, fail on a changed page and pass again after ``pin``;
-* every relative link and ``#anchor`` in the README and ``reference/*.md`` leads somewhere;
-* every test named in the bad-input table exists, and every error reason has a row;
+* every relative link and ``#anchor`` in the README, LESSON.md, ``reference/*.md``, ``reference/dev/*.md`` and
+  ``bench/README.md`` leads somewhere;
+* every test named in the bad-input table (reference/dev/bad-input.md) exists, and every error reason has a row;
 * every reason, status, verdict, finding and exit code of the registry appears in the reference pages;
 * hand-written tables and examples (the README's status table, the lab's saved result, the opt-in
   environment variables, the differential test's pinned packages, the manifest example) match the code.
@@ -78,7 +79,15 @@ def read(path: Path) -> str:
 
 
 def pages() -> list[Path]:
-    return [README, *sorted(REFERENCE.glob("*.md")), *sorted(REFERENCE.glob("dev/*.md"))]
+    """The pages whose links are checked: both tiers (the README, the lesson, ``reference/*.md``; the
+    developer pages ``reference/dev/*.md`` and ``bench/README.md``)."""
+    return [
+        README,
+        REPO / "LESSON.md",
+        *sorted(REFERENCE.glob("*.md")),
+        *sorted(REFERENCE.glob("dev/*.md")),
+        REPO / "bench" / "README.md",
+    ]
 
 
 def fences(text: str) -> list[tuple[str, str]]:
@@ -405,7 +414,7 @@ class BadInputTableTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls) -> None:
-        cls.rows = table_rows(section(read(REFERENCE / "errors.md"), "Bad input"))
+        cls.rows = table_rows(section(read(REFERENCE / "dev" / "bad-input.md"), "Bad input"))
 
     def test_every_named_test_exists(self) -> None:
         self.assertGreater(len(self.rows), 40)
@@ -473,7 +482,7 @@ class VocabularyTest(unittest.TestCase):
             self.assertIn(command.partition(" (")[0], read(REFERENCE / "errors.md"))
 
     def test_the_lab_result_table_names_every_saved_field(self) -> None:
-        documented = backticked(section(read(REFERENCE / "decisions.md"), "The lab's saved result"))
+        documented = backticked(section(read(REFERENCE / "lab.md"), "The lab's saved result"))
         saved = json.loads(read(REPO / "expected-result.json"))
         keys = set(saved) | set(saved["cases"][0]) | set(saved["changed_source"]) | set(saved["answers"][0])
         self.assertEqual(sorted(keys - documented), [])
@@ -506,7 +515,7 @@ class ExampleTest(unittest.TestCase):
 
     def test_the_canned_answers_table_lists_every_answer(self) -> None:
         """Every file in docs/answers/ has a row with its case, verdict, class, findings and what it shows."""
-        rows = table_rows(section(read(REFERENCE / "answer-check.md"), "The lab's canned answers"))
+        rows = table_rows(section(read(REFERENCE / "lab.md"), "The lab's canned answers"))
         saved = json.loads(read(REPO / "expected-result.json"))["answers"]
         files = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "docs" / "answers").glob("*.txt"))
         self.assertEqual(sorted(answer["path"] for answer in saved), files, "every canned answer file is checked")
@@ -535,7 +544,7 @@ class TestingPageTest(unittest.TestCase):
         """Every ``CONFLICT_GATE_*`` variable a test module reads has a row, with that module's default."""
         rows = {
             (row[0].strip("`"), row[1].strip("`"), row[2])
-            for row in table_rows(section(read(REFERENCE / "testing.md"), "Opt-in long runs"))
+            for row in table_rows(section(read(REFERENCE / "dev" / "testing.md"), "Opt-in long runs"))
         }
         read_here = re.compile(r"os\.environ\.get\(\"(CONFLICT_GATE_\w+)\"(?:, *([^)]+))?\)")
         found = set()
@@ -562,10 +571,10 @@ class TestingPageTest(unittest.TestCase):
         for line in site_lines:
             rest = rest.replace(line, "")
         differential = pins - (site - set(re.findall(r'"([a-z\-]+==[0-9.]+)"', rest)))
-        self.assertLessEqual(site, set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(REFERENCE / "site.md"))))
+        self.assertLessEqual(site, set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(REFERENCE / "dev" / "site.md"))))
         for page, shown in (
             (REFERENCE / "dev" / "differential.md", differential),
-            (REFERENCE / "testing.md", {*pins, f"mcp=={sdk[0]}"}),
+            (REFERENCE / "dev" / "testing.md", {*pins, f"mcp=={sdk[0]}"}),
         ):
             with self.subTest(page=page.name):
                 self.assertEqual(set(re.findall(r'"([a-z\-]+==[0-9.]+)"', read(page))), shown)

@@ -52,7 +52,7 @@ if TYPE_CHECKING or not MISSING_PACKAGES:
 
     from tests import github_oracle, mdx_oracle, test_reader_differential_mkdocs, test_reader_differential_myst
 
-SKIP_MESSAGE = "{}: see the module docstring (the renderers' packages) or reference/testing.md"
+SKIP_MESSAGE = "{}: see the module docstring (the renderers' packages) or reference/dev/testing.md"
 DEFAULT_DOCS = 400
 DOCS = int(os.environ.get("CONFLICT_GATE_DIFF_DOCS", DEFAULT_DOCS))
 SEED = int(os.environ.get("CONFLICT_GATE_DIFF_SEED", "20261130"))
@@ -128,7 +128,7 @@ class PortableDifferentialTest(SiteDifferentialCase):
     def test_spec_examples(self) -> None:
         documents = spec(SEED)
         if documents is None:
-            self.skipTest("no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON (see reference/testing.md)")
+            self.skipTest("no CommonMark spec examples: set CONFLICT_GATE_SPEC_JSON (see reference/dev/testing.md)")
         counts = {"injection": Counter(label.partition(": ")[2] for label, _ in documents)}
         # edge cases, not realistic pages: Python-Markdown parts from CommonMark on many, and the gate
         # refuses there (reference/dev/differential.md); no unsafe and no missed document is asserted

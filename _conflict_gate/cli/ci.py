@@ -17,7 +17,7 @@ The severity of each reason is data: :data:`~_conflict_gate.base.registry.REPORT
 An ``error`` is exactly what makes the command exit 1. Paths are made
 repository-relative by :class:`Locations`, from the root :func:`repository_root`
 finds (the nearest folder above the manifest's that holds a ``.git`` entry) or
-the one the user names. ``reference/ci.md`` documents every choice made here.
+the one the user names. ``reference/ci.md`` and ``reference/dev/ci.md`` document every choice made here.
 """
 
 from __future__ import annotations

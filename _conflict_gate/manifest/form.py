@@ -36,7 +36,8 @@ def language_forms(name: str) -> tuple[str, ...]:
     (``max-retries``: ``max_retries``, ``max-retries``, ``MAX_RETRIES``, ``maxRetries``, ``MaxRetries``),
     and ``name`` as the grammar writes it. A statement of one of them is a statement of ``name``; any other
     case of them (``Max_Retries``, ``maxretries``) is another spelling. The source of the rule:
-    reference/answer-check.md, "Names and their language forms"; the answer request names these forms."""
+    reference/dev/answer-check.md ("What counts", "Names and their language forms"); the answer request
+    names these forms."""
     words = re.split(r"[_-]", name)
     return tuple(
         dict.fromkeys(

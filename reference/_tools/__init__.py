@@ -15,7 +15,7 @@ Commands, from the root of a checkout::
     python -m reference._tools --check    exit 1 when a page differs from the data
     python -m reference._tools --write    rewrite the marked regions in place
 
-The pages read are ``README.md`` and ``reference/*.md`` under ``--root``
+The pages read are ``README.md``, ``reference/*.md`` and ``reference/dev/*.md`` under ``--root``
 (default: the folder that holds this package).
 """
 
@@ -49,7 +49,7 @@ __all__ = [
     "rewrite",
 ]
 
-PAGES: Final = ("README.md", "reference/*.md")
+PAGES: Final = ("README.md", "reference/*.md", "reference/dev/*.md")
 START: Final = re.compile(r"^<!-- generated: ([a-z0-9-]+) -->[ \t]*$", re.MULTILINE)
 END: Final = "<!-- end generated -->"
 
