@@ -11,6 +11,9 @@ constructs added), each shortcut gives the same matches, offsets and decisions a
   (:func:`~_conflict_gate.reading.html_tree.attribute_matches`): the same matches as the pattern over the page;
 - MyST's include and option lines, MkDocs's fence, backtick and definition lines, found from their hints
   (:func:`~_conflict_gate.reading.blocks.scan.hinted_line_matches`): the same matches as ``finditer``;
+- MyST's include lines found from one scan for ``include`` (:func:`~_conflict_gate.reading.blocks.myst.include_line`):
+  the same offset as a scan per needle; a snippets mark found by ``re``
+  (:func:`~_conflict_gate.reading.mkdocs_lines.snippet_marked`): the same answer as ``in``;
 - every renderer's reading with the shortcuts (``fast=True``) and without them (``fast=False``): the
   same claims, refusal (reason, line, column, message) and near-misses.
 
@@ -38,6 +41,7 @@ from _conflict_gate.reading.html_tree import (
     attribute_matches,
     shown_attribute,
 )
+from _conflict_gate.reading.mkdocs_lines import snippet_marked
 from _conflict_gate.reading.reader import read_directives
 from _conflict_gate.reading.renderers import RENDERER_VALUES
 from tests.support import QUILL_GRAMMAR, REPO
@@ -74,6 +78,12 @@ HINTED = (
     "{{ x }}",
     "}} {{",
     "```{include} a.md\n```",
+    ":::{literalinclude} b.py",
+    "   .. literalinclude:: c.py",
+    "..include:: d",
+    "x include} include:: {include}",
+    '--8<-- "e.md"',
+    "8<",
     "create_copy",
     "@team CREATE_COPY existing_path=x",
     "@alice create_copy",
@@ -212,6 +222,19 @@ class PrefilterTest(unittest.TestCase):
                         found += len(fast)
         self.assertGreater(found, 10)
 
+    def test_include_lines_found_from_one_scan_are_those_of_a_scan_per_needle(self) -> None:
+        """Guards against the one ``include`` scan of MyST's include rule missing an ``include}`` or
+        ``include::`` line that a scan per needle finds first (or finding another), and against the
+        snippets mark's ``re`` search answering otherwise than ``b"8<" in``."""
+        found = 0
+        for index, view, encoded in self.views():
+            with self.subTest(page=index):
+                expected = _include_line_per_needle(view)
+                self.assertEqual(myst.include_line(view), expected)
+                self.assertEqual(snippet_marked(encoded), b"8<" in encoded)
+                found += expected >= 0
+        self.assertGreater(found, 5)
+
     def test_every_reading_is_the_same_with_and_without_the_shortcuts(self) -> None:
         """Guards against any shortcut of the reader changing a decision, a refusal or its place and
         message, or a near-miss, under any renderer (the default included)."""
@@ -227,6 +250,33 @@ class PrefilterTest(unittest.TestCase):
                     refusals += fast.refusal is not None
         self.assertGreater(claims, 0)
         self.assertGreater(refusals, 0)
+
+
+def _include_line_per_needle(view: str) -> int:
+    """:func:`~_conflict_gate.reading.blocks.myst.include_line` as it was written before one scan found
+    both needles: a ``str.find`` walk per needle, the earliest line that pulls in kept (the reference)."""
+    best = -1
+    for needle in myst._NEEDLES:
+        i = view.find(needle)
+        while i != -1 and (best < 0 or i < best):
+            line_start = view.rfind("\n", 0, i) + 1
+            if myst._pulls_in(view, line_start, i, needle):
+                best = line_start if best < 0 else min(best, line_start)
+                break
+            i = view.find(needle, i + len(needle))
+    option = next(myst._FILE_OPTION.finditer(view, 0, best if best >= 0 else len(view)), None)
+    if option is not None:
+        best = view.rfind("\n", 0, option.start()) + 1
+    searched = 0
+    for block in myst._YAML_OPTIONS.finditer(view, 0, best if best >= 0 else len(view)):
+        if block.start() < searched:
+            continue
+        end = myst._YAML_END.search(view, block.end())
+        searched = end.start() if end is not None else len(view)
+        key = myst._YAML_FILE_KEY.search(view, block.end(), searched)
+        if key is not None:
+            return view.rfind("\n", 0, key.start()) + 1
+    return best
 
 
 if __name__ == "__main__":
