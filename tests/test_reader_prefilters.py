@@ -211,11 +211,19 @@ class PrefilterTest(unittest.TestCase):
 
     def test_hinted_line_matches_match_the_patterns(self) -> None:
         """Guards against a MyST include, option or eval-rst line missed (or found) by the hint that
-        names the lines worth trying, the options' YAML block found from its '---' line."""
+        names the lines worth trying, the options' YAML block found from its '---' line, or by the
+        first hint searched alone (a page without one ends there), over the page and parts of it."""
         found = 0
+        rng = random.Random(33)
         for index, view, _ in self.views():
+            start = rng.randrange(len(view) + 1)
+            ranges = (
+                (0, len(view)),
+                (len(view) // 3, len(view) // 2 + 7),
+                (start, rng.randrange(start, len(view) + 1)),
+            )
             for pattern, hint, line in HINTS:
-                for start, end in ((0, len(view)), (len(view) // 3, len(view) // 2 + 7)):
+                for start, end in ranges:
                     with self.subTest(page=index, pattern=pattern.pattern[:30], start=start):
                         fast = spans(hinted_line_matches(pattern, hint, view, start, end, line=line))
                         self.assertEqual(fast, spans(pattern.finditer(view, start, end)))
