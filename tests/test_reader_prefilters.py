@@ -4,7 +4,7 @@ pages, and random pages of the block tests' fragments with the hints' look-alike
 pages vendored under ``tests/pages/`` (as written, with a directive at the top, and with the hints'
 constructs added), each shortcut gives the same matches, offsets and decisions as the full scan:
 
-- a page without an at sign in any spelling, or that names no operation of the grammar, states no
+- a page without an at sign in any spelling (an ``&`` that starts no reference spells none), or that names no operation of the grammar, states no
   claim (:func:`~_conflict_gate.reading.candidates.may_state_claims`): the same candidates with ``full=True``;
   and the next at sign found by a memchr per spelling is where ``Grammar.at_sign`` finds it;
 - an attribute a browser shows, found from the page's ``=`` signs
@@ -178,6 +178,26 @@ class PrefilterTest(unittest.TestCase):
                 stated += bool(_stated_claims(encoded, GRAMMAR))
         self.assertGreater(stated, 0)
         self.assertGreater(skipped, 0)
+
+    def test_a_page_whose_ampersands_spell_no_at_sign_has_no_candidate(self) -> None:
+        """Guards against the shortcut for a page whose every ``&`` starts no at sign reference
+        (``&amp;``, ``a && b``) dropping a candidate or a stated claim a reference spells
+        (``&#64;quill``, ``&commat;``, ``&#x40;``): the same candidates as the full scan, on pages with and
+        without at signs besides."""
+        shortcut = 0
+        pages = [view for _, view, _ in self.views()]
+        for index, text in enumerate(
+            pages
+            + [
+                f"a && b &amp; c {spelling}quill create_copy existing_path=x"
+                for spelling in ("&#64;", "&commat;", "&#x40;", "&#0064", "")
+            ]
+        ):
+            encoded = text.encode("latin-1")
+            with self.subTest(page=index):
+                self.assertEqual(candidates_of(encoded, GRAMMAR), candidates_of(encoded, GRAMMAR, full=True))
+                shortcut += b"&" in encoded and GRAMMAR.at_sign.search(encoded) is None
+        self.assertGreater(shortcut, 5)
 
     def test_the_next_at_sign_is_where_the_pattern_finds_it(self) -> None:
         """Guards against the at sign walk (a memchr per spelling, the references tried at each '&')

@@ -36,13 +36,14 @@ def candidates_of(encoded: bytes, grammar: Grammar, *, full: bool = False) -> tu
     """Byte offsets of the at signs that may start directive-shaped text or state a claim, in order
     (at most one past the cap); and those of them that state a claim under an at-word that is not
     the namespace (:func:`_stated_claims`). A page without an at sign in any spelling costs three or
-    four memchr. ``full``: without that shortcut nor that of a page that names no operation
+    four memchr (and a search for references from its ``&``, if any: ``&amp;`` spells none).
+    ``full``: without that shortcut nor that of a page that names no operation
     (:func:`may_state_claims`; the same result, for the tests)."""
     found: list[int] = []
     if (
         not full
         and b"@" not in encoded
-        and b"&" not in encoded
+        and (b"&" not in encoded or grammar.at_sign_reference.search(encoded) is None)  # '&' spelling none
         and (b"\xef" not in encoded or not any(literal in encoded for literal in grammar.at_sign_literals))
     ):
         return found, frozenset()  # no at sign in any spelling: nothing starts or states a claim
