@@ -214,7 +214,8 @@ def read_directives(
             source_id,
             path,
         )
-    return _read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, renderer, {})._replace(left_out=())
+    reading = _read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, renderer, {})
+    return reading._replace(left_out=()) if reading.left_out else reading  # most pages: no copy
 
 
 def _read(
