@@ -32,7 +32,13 @@ from _conflict_gate.manifest.grammar import grammar_from_json
 from _conflict_gate.reading import mkdocs as site_mkdocs
 from _conflict_gate.reading.blocks import myst
 from _conflict_gate.reading.blocks.scan import hinted_line_matches
-from _conflict_gate.reading.candidates import _next_at_sign, _stated_claims, candidates_of, may_state_claims
+from _conflict_gate.reading.candidates import (
+    _next_at_sign,
+    _stated_claims,
+    candidates_of,
+    may_state_claims,
+    stated_keys,
+)
 from _conflict_gate.reading.html_tree import (
     _EMBEDDED,
     _EMBEDDED_NAMES,
@@ -199,6 +205,32 @@ class PrefilterTest(unittest.TestCase):
                 shortcut += b"&" in encoded and GRAMMAR.at_sign.search(encoded) is None
         self.assertGreater(shortcut, 5)
 
+    def test_stated_keys_read_line_by_line_are_the_patterns_matches(self) -> None:
+        """Guards against the line walk of ``stated_keys`` (a carriage return looked for only on a page
+        that has one) ending a line elsewhere than at its line feed or carriage return: the same
+        matches as the pattern over the page, and with ``signed`` those on lines holding an at sign, on
+        pages with line feeds, CRLF and lone carriage returns."""
+        found = 0
+        lines = (b"existing_path=x", b"@quill create_copy existing_path=y", b"a", b"", b"&#64;q existing_path = 1")
+        rng = random.Random(7)
+        mixed = [
+            b"".join(rng.choice(lines) + rng.choice((b"\n", b"\r", b"\r\n")) for _ in range(rng.randint(1, 8)))
+            for _ in range(200)
+        ]
+        for index, encoded in [*((index, encoded) for index, _, encoded in self.views()), *enumerate(mixed, 10_000)]:
+            for raw in (encoded, encoded.replace(b"\n", b"\r")):
+                with self.subTest(page=index, lone_cr=raw is not encoded):
+                    expected = list(GRAMMAR.stated_key.finditer(raw))
+                    self.assertEqual([m.span() for m in stated_keys(raw, GRAMMAR)], [m.span() for m in expected])
+                    signed = [
+                        m.span()
+                        for m in expected
+                        if GRAMMAR.at_sign.search(raw, _line_start(raw, m.start()), _line_end(raw, m.start()))
+                    ]
+                    self.assertEqual([m.span() for m in stated_keys(raw, GRAMMAR, signed=True)], signed)
+                    found += len(signed)
+        self.assertGreater(found, 10)
+
     def test_the_next_at_sign_is_where_the_pattern_finds_it(self) -> None:
         """Guards against the at sign walk (a memchr per spelling, the references tried at each '&')
         missing a spelling that comes first, or one cut off by the end of the range."""
@@ -278,6 +310,14 @@ class PrefilterTest(unittest.TestCase):
                     refusals += fast.refusal is not None
         self.assertGreater(claims, 0)
         self.assertGreater(refusals, 0)
+
+
+def _line_start(raw: bytes, at: int) -> int:
+    return max(raw.rfind(b"\n", 0, at), raw.rfind(b"\r", 0, at)) + 1
+
+
+def _line_end(raw: bytes, at: int) -> int:
+    return min(end for end in (raw.find(b"\n", at), raw.find(b"\r", at), len(raw)) if end != -1)
 
 
 def _include_line_per_needle(view: str) -> int:

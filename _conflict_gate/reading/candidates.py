@@ -96,14 +96,18 @@ def stated_keys(encoded: bytes, grammar: Grammar, *, signed: bool = False) -> It
         yield from pattern.finditer(encoded)
         return
     plain = signed and _plain_at_signs(encoded)
+    carriage = b"\r" in encoded  # else no search for one to the page's end from every line
     done = 0
     for position in sorted(at):
         if position < done:
             continue
         start = max(encoded.rfind(b"\n", done, position), encoded.rfind(b"\r", done, position)) + 1
         start = max(start, done)
-        ends = [end for end in (encoded.find(b"\n", position), encoded.find(b"\r", position)) if end != -1]
-        end = min(ends) if ends else len(encoded)
+        end = encoded.find(b"\n", position)
+        end = len(encoded) if end == -1 else end
+        if carriage:
+            carriage_return = encoded.find(b"\r", position, end)
+            end = end if carriage_return == -1 else carriage_return
         if not signed or _next_at_sign(encoded, grammar, plain, start, end) != -1:
             yield from pattern.finditer(encoded, start, end)
         done = end
