@@ -225,8 +225,10 @@ def unjudged_format(reading: Reading, path: str, renderer: str, source_id: str |
     (:func:`other_format`) that holds directive-shaped text (claims, occurrences, near-misses or a
     refusal), that page refused: ``needs_site_build``, located at the first line that holds some. A
     page in another format that holds none says nothing either way and is kept as it is."""
+    if not (reading.claims or reading.occurrences or reading.near_misses or reading.refusal):
+        return reading  # most pages: no need to look at the path's suffix
     name = other_format(path, renderer)
-    if name is None or not (reading.claims or reading.occurrences or reading.near_misses or reading.refusal):
+    if name is None:
         return reading
     line = (
         reading.claims[0].line

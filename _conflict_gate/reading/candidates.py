@@ -36,13 +36,14 @@ def candidates_of(encoded: bytes, grammar: Grammar, *, full: bool = False) -> tu
     """Byte offsets of the at signs that may start directive-shaped text or state a claim, in order
     (at most one past the cap); and those of them that state a claim under an at-word that is not
     the namespace (:func:`_stated_claims`). A page without an at sign in any spelling costs three or
-    four memchr. ``full``: without that shortcut nor that of a page that names no operation
+    four memchr (and a search for references from its ``&``, if any: ``&amp;`` spells none).
+    ``full``: without that shortcut nor that of a page that names no operation
     (:func:`may_state_claims`; the same result, for the tests)."""
     found: list[int] = []
     if (
         not full
         and b"@" not in encoded
-        and b"&" not in encoded
+        and (b"&" not in encoded or grammar.at_sign_reference.search(encoded) is None)  # '&' spelling none
         and (b"\xef" not in encoded or not any(literal in encoded for literal in grammar.at_sign_literals))
     ):
         return found, frozenset()  # no at sign in any spelling: nothing starts or states a claim
@@ -95,14 +96,18 @@ def stated_keys(encoded: bytes, grammar: Grammar, *, signed: bool = False) -> It
         yield from pattern.finditer(encoded)
         return
     plain = signed and _plain_at_signs(encoded)
+    carriage = b"\r" in encoded  # else no search for one to the page's end from every line
     done = 0
     for position in sorted(at):
         if position < done:
             continue
         start = max(encoded.rfind(b"\n", done, position), encoded.rfind(b"\r", done, position)) + 1
         start = max(start, done)
-        ends = [end for end in (encoded.find(b"\n", position), encoded.find(b"\r", position)) if end != -1]
-        end = min(ends) if ends else len(encoded)
+        end = encoded.find(b"\n", position)
+        end = len(encoded) if end == -1 else end
+        if carriage:
+            carriage_return = encoded.find(b"\r", position, end)
+            end = end if carriage_return == -1 else carriage_return
         if not signed or _next_at_sign(encoded, grammar, plain, start, end) != -1:
             yield from pattern.finditer(encoded, start, end)
         done = end

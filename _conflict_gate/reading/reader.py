@@ -65,6 +65,7 @@ from .candidates import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS, candidates_of, occ
 from .html_tree import BLOCK, CELL, HEADING, TEXT, Opened, RawHtml
 from .inlines import _WORD_LIMIT, InlineView, Spans, View, html_view, inline_view, invisible, visible_word
 from .mkdocs import MkDocsPage
+from .mkdocs_lines import snippet_marked
 from .renderers import DEFAULT, RENDERER_VALUES, PageRefusal, Renderer
 
 __all__ = [
@@ -213,7 +214,8 @@ def read_directives(
             source_id,
             path,
         )
-    return _read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, renderer, {})._replace(left_out=())
+    reading = _read(text, encoded, found, grammar, bom_bytes, source_id, path, fast, renderer, {})
+    return reading._replace(left_out=()) if reading.left_out else reading  # most pages: no copy
 
 
 def _read(
@@ -234,14 +236,11 @@ def _read(
     finds the same offset)."""
     candidates, stated = found
     every_page = [rule for rule in renderer.page_refusals if rule.every_page] if not candidates else []
-    if not candidates and (renderer.site is None or b"8<" not in encoded) and not every_page:
+    plain = not candidates and (renderer.site is None or not snippet_marked(encoded))  # no snippets line
+    if plain and not every_page:
         return _EMPTY
     view = text if text.isascii() else encoded.decode("latin-1")
-    if (
-        not candidates
-        and (renderer.site is None or b"8<" not in encoded)
-        and not any(shared.setdefault(rule, rule.find(view, candidates)) >= 0 for rule in every_page)
-    ):
+    if plain and not any(shared.setdefault(rule, rule.find(view, candidates)) >= 0 for rule in every_page):
         return _EMPTY  # nothing on the page may show a directive its bytes do not spell
     findings = _Findings(view, encoded, grammar, source_id, path, renderer, stated)
     findings.fast = fast

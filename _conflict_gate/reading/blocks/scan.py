@@ -195,8 +195,13 @@ def hinted_line_matches(
     every match's line is tried, and a line that matches is a match wherever it was named from.
     ``hint`` must not match a line ending (but the first ``\n`` of ``line=-1``)."""
     stop = len(view) if end is None else end
-    done = start
-    for line_start in _hinted_lines(hint, view, start, stop, line):
+    done = hinted = start
+    if line >= 0 and not isinstance(hint, tuple):  # the hint's first match first: most pages have none
+        first = hint.search(view, start, stop)
+        if first is None:
+            return
+        hinted = first.start()  # finditer from there finds the same matches: none comes before
+    for line_start in _hinted_lines(hint, view, hinted, stop, line):
         if line_start < done:
             continue
         match = pattern.match(view, line_start, stop)
