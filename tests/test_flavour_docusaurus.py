@@ -165,6 +165,28 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
         refused("ambiguous_markup", 1),
     ),
     "an import of another shape": (f"import * as x from 'y';\n\n{D}\n", refused("build_error", 1)),
+    # regression (issue 29, Redux's pages): an export or import line after a blank line in fenced code was
+    # read as MDX's ESM, and one the gate does not model refused the page as a build error
+    "an export line in fenced code is code": (
+        f"{D}\n\n```js\nimport x from './x'\n\nexport default combineReducers({{\n  x,\n}})\n```\n",
+        claims((1, "refuse")),
+    ),
+    "an export const in tilde-fenced code is code": (
+        f"~~~~js\nlet s\n\nexport const inject = _s => {{\n  s = _s\n}}\n~~~~\n\n{D}\n",
+        claims((9, "refuse")),
+    ),
+    "an export line after the fenced code closed is ESM": (
+        f"```js\nx\n```\n\nexport default f({{\n}})\n\n{D}\n",
+        refused("build_error", 5),
+    ),
+    "an export line in an mdx-code-block fence is ESM": (
+        f"```mdx-code-block\nexport default f({{\n}})\n```\n\n{D}\n",
+        refused("build_error", 2),
+    ),
+    "an export line below an indented fence is ESM": (
+        f"- a\n\n  ```\nexport default f({{\n}})\n\n{D}\n",
+        refused("build_error", 4),
+    ),
     "a mention in an admonition": (
         f"{D}\n\n:::note\n\nPing @quill on Slack.\n\n:::\n",
         claims((1, "refuse"), near=((5, "mention"),)),

@@ -42,7 +42,7 @@ from .fast import fenced_line_start
 from .flavours import GITHUB_ALONE, LineDoubt, Variant
 from .leaves import FenceData, fence_line
 from .page import github_front_matter
-from .scan import FENCE_OPEN, next_blank_line
+from .scan import FENCE_OPEN, next_blank_line, top_level_code_end
 from .state import NO_FRONT_MATTER, Block, State
 from .table import GFM_CONSTRUCTS
 
@@ -575,8 +575,11 @@ class _Scan:
         names they bind, an import of content; a line of another shape may not build."""
         view = self.view
         last_end = -2  # the end of the last ESM line
+        code_end = -1  # the end of the last top-level fenced code found: its lines are code, not ESM
         for match in _ESM_START.finditer(view):
             at = match.start()
+            if at < (code_end := top_level_code_end(view, code_end, at)):
+                continue
             if at > 0:
                 previous = view.rfind("\n", 0, at - 1) + 1
                 above = view[previous : at - 1]
@@ -585,9 +588,10 @@ class _Scan:
                     and last_end != at - 1
                     and not _TAGS_ONLY.fullmatch(above.lstrip(" \t>"))
                     and not _MDX_CODE_BLOCK.match(above)
+                    and not _FENCE_OPEN.match(above)
                 ):
-                    # a paragraph's later line: text (after a line of JSX tags, or an mdx-code-block fence's
-                    # opening line, which Docusaurus drops, a block starts)
+                    # a paragraph's later line: text (after a line of JSX tags, an mdx-code-block fence's opening
+                    # line, which Docusaurus drops, or a fence's that the line may close, a block starts)
                     continue
             line_end = view.find("\n", at)
             line_end = len(view) if line_end == -1 else line_end
