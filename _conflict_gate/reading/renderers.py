@@ -83,7 +83,7 @@ from .html_tree import shown_attribute
 from .inlines import TagFilter
 from .mkdocs import MkDocsPage, bracket_math_line
 from .mkdocs import scan as scan_mkdocs
-from .mkdocs_lines import attribute_line, escaped_tag, open_at_reference
+from .mkdocs_lines import attribute_line, escaped_tag, open_at_reference, outside_fenced_code
 
 __all__ = [
     "COMMONMARK",
@@ -184,8 +184,12 @@ def site_include(view: str, candidates: Sequence[int]) -> int:
 
 def trailing_attributes(view: str, candidates: Sequence[int]) -> int:
     """The offset of the first ``{...}`` ending a line of a stretch of lines that holds a candidate, or
-    -1: an attribute list (markdown-it-attrs, kramdown, Goldmark) may hide the paragraph."""
-    return first_in_a_candidates_paragraph(view, _TRAILING_ATTRIBUTES.finditer(view), candidates)
+    -1: an attribute list (markdown-it-attrs, kramdown, Goldmark) may hide the paragraph. A line in
+    fenced code by every reading (:func:`~.mkdocs_lines.outside_fenced_code`: JSON in a ```` ```json ````
+    block, issue 29) is code, no attribute list."""
+    return first_in_a_candidates_paragraph(
+        view, outside_fenced_code(view, _TRAILING_ATTRIBUTES.finditer(view)), candidates
+    )
 
 
 #: Past this many tags with a Vue binding, the first refuses the page unread.
