@@ -187,6 +187,21 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
         f"- a\n\n  ```\nexport default f({{\n}})\n\n{D}\n",
         refused("build_error", 4),
     ),
+    # regression (issue 29, Redux's CodeSandbox embeds): an empty <iframe ...></iframe> was a build error the
+    # gate could not rule out; React renders it empty (the MDX harness builds these four as written)
+    "an empty iframe over lines": (
+        f'<iframe\n  src="https://x.example/e"\n  title="t"\n></iframe>\n\n{D}\n',
+        claims((6, "refuse")),
+    ),
+    "an iframe with a child is unmodelled": (
+        f'{D}\n\n<iframe src="https://x.example/e">{O}</iframe>\n',
+        refused("build_error", 3),
+    ),
+    "an iframe with a space in it is unmodelled": (
+        f'{D}\n\n<iframe src="https://x.example/e"> </iframe>\n',
+        refused("build_error", 3),
+    ),
+    "an empty iframe's srcdoc shows": (f'{D}\n\n<iframe srcdoc="{O}"></iframe>\n', refused("ambiguous_markup", 3)),
     "a mention in an admonition": (
         f"{D}\n\n:::note\n\nPing @quill on Slack.\n\n:::\n",
         claims((1, "refuse"), near=((5, "mention"),)),
