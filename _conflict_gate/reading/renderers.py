@@ -78,9 +78,9 @@ from .blocks.myst import (
     substitution_line,
 )
 from .blocks.parse import parse_blocks
-from .blocks.scan import first_in_a_candidates_paragraph
+from .blocks.scan import first_in_a_candidates_paragraph, next_blank_line
 from .html_tree import shown_attribute
-from .inlines import TagFilter
+from .inlines import TagFilter, html_tag_end
 from .mkdocs import MkDocsPage, bracket_math_line
 from .mkdocs import scan as scan_mkdocs
 from .mkdocs_lines import attribute_line, escaped_tag, open_at_reference, outside_fenced_code
@@ -226,9 +226,46 @@ def vue_binding(view: str, candidates: Sequence[int]) -> int:
             or leaf.kind != "fenced_code"
             or leaf.doubt is not None
             or leaf.gave_up is not None
-        ):
+        ) and not _vue_element_apart(view, start, candidates):
             return start
     return -1
+
+
+#: A Vue directive or bound property that sets an element's content (``v-text``, ``v-html``, ``v-bind``'s
+#: object, ``:innerHTML``, ``:textContent`` ...): text the page does not hold, which may read as a directive.
+_VUE_CONTENT: Final = re.compile(
+    r"[\t\n\f\r ](?:v-(?:text|html|bind)\b|:[\w.-]*(?:html|text))", re.ASCII | re.IGNORECASE
+)
+_VOID_ELEMENTS: Final = frozenset(
+    ("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr")
+)
+
+
+def _vue_element_apart(view: str, at: int, candidates: Sequence[int]) -> bool:
+    """Is the element whose opening tag starts at ``at`` one whose Vue bindings change nothing a reader sees
+    at a candidate: no binding sets its content (:data:`_VUE_CONTENT`), it closes (void, ``/>``, or its
+    closing tag, same-name elements counted) before the stretch of lines it starts in ends, and that
+    stretch holds no candidate? ``v-if``, ``v-show``, ``v-for`` and a bound attribute then show, hide,
+    repeat or restyle that element alone (issue 29: ``<span v-for="i in 3">`` in an HTML block of
+    VitePress's guide). Anything else (a tag CommonMark's grammar does not end, ``@click`` in it) is not
+    apart. Linear in the stretch (so at most :data:`_MAX_VUE_BINDINGS` times the page for a page)."""
+    tag_end = html_tag_end(view, at)
+    name = re.match(r"<([A-Za-z][A-Za-z0-9-]*)", view[at : at + 64])
+    if tag_end < 0 or name is None or _VUE_CONTENT.search(view, at, tag_end):
+        return False
+    stretch_end = next_blank_line(view, view.rfind("\n", 0, at) + 1)
+    k = bisect.bisect_left(candidates, at)
+    if k < len(candidates) and candidates[k] < stretch_end:
+        return False
+    tag = name.group(1).lower()
+    if tag in _VOID_ELEMENTS or view[tag_end - 2 : tag_end] == "/>":
+        return True
+    depth = 1
+    for found in re.finditer(rf"<(/?){re.escape(tag)}(?![A-Za-z0-9-])", view[tag_end:stretch_end], re.IGNORECASE):
+        depth += -1 if found.group(1) else 1
+        if depth == 0:
+            return True
+    return False
 
 
 #: Text a browser shows from an attribute (hostile finding 7), under every renderer: github.com's sanitizer keeps
