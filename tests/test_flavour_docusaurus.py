@@ -202,6 +202,20 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
         refused("build_error", 3),
     ),
     "an empty iframe's srcdoc shows": (f'{D}\n\n<iframe srcdoc="{O}"></iframe>\n', refused("ambiguous_markup", 3)),
+    # regression (issue 29, Redux's combineReducers page): fenced code in an admonition or a JSX element is code
+    # to the site (the MDX harness shows it in <pre><code>), but O in it was refused as inside the admonition
+    "fenced code in an admonition is code": (
+        f"{D}\n\n:::tip\n\nText.\n\n```ts\n{O}\nx\n```\n\n:::\n",
+        claims((1, "refuse"), near=((8, "code"),)),
+    ),
+    "fenced code in a JSX element is code": (
+        f'{D}\n\n<Tabs>\n<TabItem value="a">\n\n  ```js\n  {O}\n  ```\n\n</TabItem>\n</Tabs>\n',
+        claims((1, "refuse"), near=((7, "code"),)),
+    ),
+    "a line after fenced code in an admonition is the admonition's": (
+        f"{D}\n\n:::tip\n\n```ts\nx\n```\n{O}\n\n:::\n",
+        refused("misplaced_directive", 8),
+    ),
     "a mention in an admonition": (
         f"{D}\n\n:::note\n\nPing @quill on Slack.\n\n:::\n",
         claims((1, "refuse"), near=((5, "mention"),)),

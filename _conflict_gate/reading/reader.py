@@ -465,7 +465,7 @@ def _page_regions(f: _Findings, page: MdxReading, candidates: list[int]) -> list
         inner = stack[-1]
         if inner.hidden:
             if _shaped_raw(f, at) or at in f.stated:
-                f.near_miss(at, "hidden")
+                f.near_miss(at, "code" if inner.code else "hidden")
             continue
         if _loosely_shaped(f, at) or at in f.stated:
             if at not in f.stated and f.mention(at):

@@ -146,13 +146,15 @@ DOCUSAURUS: Final = replace(
 class Region(NamedTuple):
     """A stretch ``[start, end)`` of the page a reader sees otherwise than as Markdown text: ``hidden``
     (a comment) or ``shown`` (an expression, a tag, an element's or a directive's body), with what it
-    is called and the 1-based line it opens on."""
+    is called and the 1-based line it opens on; ``code``: fenced code in an element or admonition
+    (hidden too: a reader sees it as code)."""
 
     start: int
     end: int
     hidden: bool
     name: str
     line: int
+    code: bool = False
 
 
 class MdxReading(NamedTuple):
@@ -171,6 +173,8 @@ class MdxReading(NamedTuple):
 
 
 _FENCE_OPEN: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(`{3,}(?![^\n]*`)|~{3,})", re.ASCII)
+#: A fence opener indented 0-3 spaces, no quote or list marker before it: fenced code wherever it stands.
+_PLAIN_FENCE: Final = re.compile(r" {0,3}(?:`{3,}|~{3,})", re.ASCII)
 _DIRECTIVE_OPEN: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(:{3,})[A-Za-z]", re.ASCII)
 _DIRECTIVE_CLOSE: Final = re.compile(r"[ \t>]*(:{3,})[ \t]*\r?$", re.ASCII)
 _BLANK: Final = re.compile(r"[ \t>]*\r?$", re.ASCII)
@@ -473,6 +477,8 @@ class _Scan:
                         f"fenced code opened on line {self.line_of(pos)} too, which changes "
                         "where that code ends; the gate does not model it",
                     )
+                if closing is not None and (self.directives or self.elements) and _PLAIN_FENCE.match(line):
+                    self.regions.append(Region(eol + 1, closing.start(), True, "fenced code", self.line_of(pos), True))
                 if closing is None:
                     fence = (opened.group(1)[0], len(opened.group(1)))
                     pos = size
