@@ -165,6 +165,57 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
         refused("ambiguous_markup", 1),
     ),
     "an import of another shape": (f"import * as x from 'y';\n\n{D}\n", refused("build_error", 1)),
+    # regression (issue 29, Redux's pages): an export or import line after a blank line in fenced code was
+    # read as MDX's ESM, and one the gate does not model refused the page as a build error
+    "an export line in fenced code is code": (
+        f"{D}\n\n```js\nimport x from './x'\n\nexport default combineReducers({{\n  x,\n}})\n```\n",
+        claims((1, "refuse")),
+    ),
+    "an export const in tilde-fenced code is code": (
+        f"~~~~js\nlet s\n\nexport const inject = _s => {{\n  s = _s\n}}\n~~~~\n\n{D}\n",
+        claims((9, "refuse")),
+    ),
+    "an export line after the fenced code closed is ESM": (
+        f"```js\nx\n```\n\nexport default f({{\n}})\n\n{D}\n",
+        refused("build_error", 5),
+    ),
+    "an export line in an mdx-code-block fence is ESM": (
+        f"```mdx-code-block\nexport default f({{\n}})\n```\n\n{D}\n",
+        refused("build_error", 2),
+    ),
+    "an export line below an indented fence is ESM": (
+        f"- a\n\n  ```\nexport default f({{\n}})\n\n{D}\n",
+        refused("build_error", 4),
+    ),
+    # regression (issue 29, Redux's CodeSandbox embeds): an empty <iframe ...></iframe> was a build error the
+    # gate could not rule out; React renders it empty (the MDX harness builds these four as written)
+    "an empty iframe over lines": (
+        f'<iframe\n  src="https://x.example/e"\n  title="t"\n></iframe>\n\n{D}\n',
+        claims((6, "refuse")),
+    ),
+    "an iframe with a child is unmodelled": (
+        f'{D}\n\n<iframe src="https://x.example/e">{O}</iframe>\n',
+        refused("build_error", 3),
+    ),
+    "an iframe with a space in it is unmodelled": (
+        f'{D}\n\n<iframe src="https://x.example/e"> </iframe>\n',
+        refused("build_error", 3),
+    ),
+    "an empty iframe's srcdoc shows": (f'{D}\n\n<iframe srcdoc="{O}"></iframe>\n', refused("ambiguous_markup", 3)),
+    # regression (issue 29, Redux's combineReducers page): fenced code in an admonition or a JSX element is code
+    # to the site (the MDX harness shows it in <pre><code>), but O in it was refused as inside the admonition
+    "fenced code in an admonition is code": (
+        f"{D}\n\n:::tip\n\nText.\n\n```ts\n{O}\nx\n```\n\n:::\n",
+        claims((1, "refuse"), near=((8, "code"),)),
+    ),
+    "fenced code in a JSX element is code": (
+        f'{D}\n\n<Tabs>\n<TabItem value="a">\n\n  ```js\n  {O}\n  ```\n\n</TabItem>\n</Tabs>\n',
+        claims((1, "refuse"), near=((7, "code"),)),
+    ),
+    "a line after fenced code in an admonition is the admonition's": (
+        f"{D}\n\n:::tip\n\n```ts\nx\n```\n{O}\n\n:::\n",
+        refused("misplaced_directive", 8),
+    ),
     "a mention in an admonition": (
         f"{D}\n\n:::note\n\nPing @quill on Slack.\n\n:::\n",
         claims((1, "refuse"), near=((5, "mention"),)),

@@ -104,6 +104,29 @@ EXAMPLES: dict[str, tuple[str, Outcome]] = {
         f"````{{note}}\n```\n{D}\n````\n",
         refused("misplaced_directive", 3),
     ),
+    # regression (issue 29, the real-docs differential: Redux's ':::tip' read under myst, MyST-Parser's pages):
+    # fenced code closed in an admonition's body was refused as a misplaced directive; myst-parser 5.2 shows it
+    # as code (<pre class="code literal-block">), with or without colon_fence
+    "fenced code in a colon-fence tip is code": (
+        f"{D}\n\n:::{{tip}}\nText.\n\n```ts\n{O}\n```\n:::\n",
+        claims((1, "refuse"), near=((7, "code"),)),
+    ),
+    "tilde-fenced code in a note is code": (
+        f"{D}\n\n````{{note}}\nText.\n\n~~~\n{O}\n~~~\n````\n",
+        claims((1, "refuse"), near=((7, "code"),)),
+    ),
+    "code in a directive whose body may not be Markdown is not": (
+        f"{D}\n\n:::{{myst-example}}\n```\n{O}\n```\n:::\n",
+        refused("misplaced_directive", 5),
+    ),
+    "code in a nested directive is not": (
+        f"{D}\n\n::::{{tip}}\n:::{{eval-rst}}\n```\n{O}\n```\n:::\n::::\n",
+        refused("misplaced_directive", 6),
+    ),
+    "code the admonition's closing line ends is not": (
+        f"{D}\n\n:::{{tip}}\n```\n{O}\n:::\n```\n",
+        refused("misplaced_directive", 5),
+    ),
     "a TOML-like +++ is a block break, not front matter": (
         "+++\ntitle = 'x'\n+++\n\n" + D + "\n",
         claims((5, "refuse")),

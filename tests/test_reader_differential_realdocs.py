@@ -100,6 +100,8 @@ DECLARED_SHARE: Final = 0.01
 DEFAULT_SHARE: Final = 0.02
 #: ``CONFLICT_GATE_REALDOCS_TARGETS=1``: a false-refusal share above its target fails the test too.
 TARGETS_ENFORCED: Final = os.environ.get("CONFLICT_GATE_REALDOCS_TARGETS") == "1"
+#: ``CONFLICT_GATE_REALDOCS_ALL=1`` prints every false refusal, not the first twelve (to group them by cause).
+ALL_EXAMPLES: Final = os.environ.get("CONFLICT_GATE_REALDOCS_ALL") == "1"
 
 _FENCE: Final = re.compile(r"( *)(`{3,}|~{3,})")
 _FRONT_MATTER: Final = re.compile(r"---\n.*?\n---\n", re.DOTALL)
@@ -312,7 +314,7 @@ class RealDocsDifferentialTest(unittest.TestCase):
             differential.describe(item)
             if item in unsafe
             else f"--- {item.label}: false refusal: {item.outcome.refusal}"
-            for item in sorted(unsafe, key=lambda item: len(item.text))[:3] + refused[:12]
+            for item in sorted(unsafe, key=lambda item: len(item.text))[:3] + refused[: None if ALL_EXAMPLES else 12]
         )
         return Figures(len(judged), len(unsafe), len(eligible), len(refused), examples)
 

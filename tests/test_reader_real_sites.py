@@ -169,6 +169,26 @@ CASES: tuple[Case, ...] = (
         {"commonmark": refused(AMBIGUOUS, 1)},
     ),
     Case(
+        "a Vue v-for on an element closed in an HTML block apart from D (VitePress)",
+        "issue 29: v-if, v-show, v-for and bound attributes act on their element alone; VitePress's guide was "
+        "refused for '<span v-for=\"i in 3\">' in an HTML block of its own",
+        f'{D}\n\n<div class="x"><pre><code><span v-for="i in 3">{{{{ i }}}} </span></code></pre></div>\n'
+        f'<img :src="logo" />\n',
+        {"commonmark": claims((1, "refuse"))},  # portable: MyST's substitution and MDX's expression refuse {{ i }}
+    ),
+    Case(
+        "a Vue binding on an element left open, or one that sets content, still refuses (VitePress)",
+        "the element may reach D (here D is below it); :innerHTML sets text the page does not hold",
+        f'<div v-show="ok"><div>a</div>\n{D}\n\n<p :innerHTML="x"></p>\n',
+        {"commonmark": refused(AMBIGUOUS, 1)},
+    ),
+    Case(
+        "a Vue :innerHTML on an element apart from D still refuses (VitePress)",
+        "it sets text the page does not hold, which may read as a directive",
+        f'{D}\n\n<p :innerHTML="x"></p>\n',
+        {"commonmark": refused(AMBIGUOUS, 3), "portable": refused(AMBIGUOUS, 3)},
+    ),
+    Case(
         "no attribute list in a fence's info string",
         "a fence's '{lang}' is no paragraph's attribute list",
         f"```{{note}}\n{O}\n```\n\n{D}\n",

@@ -103,6 +103,19 @@ class MkDocsDoubtTest(unittest.TestCase):
         self.assertAmbiguous(f"{D}\n\n```{{code-block}} python\nx\n```\n\n~~~~text\n{O}\n~~~~\n", 8, "MkDocs")
         self.assertAmbiguous(f"{D}\n\n```\nx\n\n~~~~text\n{O}\n~~~~\n", 7, "MkDocs")
 
+    def test_a_brace_line_in_fenced_code_is_code(self) -> None:
+        """Regression (issue 29, FastAPI's pages): a ``{...}`` line (JSON) below a directive-shaped line in a
+        ```` ```json ```` block was taken for attr_list's attribute line of a paragraph, and the page refused;
+        Python-Markdown shows both as code. Where the code may end before it (a longer closing run, which
+        Python-Markdown's fence does not take; a closing line above it), the line is still in doubt."""
+        for renderer in (MKDOCS, PORTABLE):
+            with self.subTest(renderer=renderer.name):
+                page = f'{D}\n\n```json\n{O}\n{{"message": "Hello World"}}\n```\n'
+                self.assertEqual([c.value for c in read(page, renderer).claims], ["refuse"])
+                self.assertIsNone(read(page, renderer).refusal)
+        self.assertAmbiguous(f"{D}\n\n```json\n{O}\n{{hidden}}\n````\n", 5, "attr_list")
+        self.assertAmbiguous(f"{D}\n\n```json\n```\n{O}\n{{hidden}}\n```\n", 6, "attr_list")
+
     def test_lazy_lines_and_abbreviations(self) -> None:
         """Python-Markdown continues a quote or list item over the next line where CommonMark does not;
         an abbreviation of a word of the line marks it up."""

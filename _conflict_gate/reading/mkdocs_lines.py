@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from .blocks.scan import candidates_stretches, first_in_a_candidates_paragraph
 
-__all__ = ["attribute_line", "escaped_tag", "open_at_reference", "snippet_marked"]
+__all__ = ["attribute_line", "escaped_tag", "open_at_reference", "outside_fenced_code", "snippet_marked"]
 #: At most this many abbreviations are followed; a page with more has every candidate line in doubt.
 MAX_ABBREVIATIONS: Final = 256
 #: ``8<``, what every pymdownx.snippets line holds: ``re`` finds a two-byte literal from its first byte, twice
@@ -112,8 +112,58 @@ _OPEN_AT_REFERENCE: Final = re.compile(r"&#(?:0*64|[xX]0*40)(?![0-9A-Fa-f;])", r
 
 def attribute_line(view: str, candidates: Sequence[int]) -> int:
     """The offset of the first attr_list line (``{...}`` alone) in a stretch of lines that holds a
-    candidate, or -1: Python-Markdown gives its attributes (``hidden``, ``style``) to the paragraph."""
-    return first_in_a_candidates_paragraph(view, _ATTRIBUTE_LINE.finditer(view), candidates)
+    candidate, or -1: Python-Markdown gives its attributes (``hidden``, ``style``) to the paragraph.
+    A ``{...}`` line in fenced code is code (:func:`outside_fenced_code`: JSON below a line of a
+    ```` ```json ```` block, issue 29), no attribute list."""
+    return first_in_a_candidates_paragraph(view, outside_fenced_code(view, _ATTRIBUTE_LINE.finditer(view)), candidates)
+
+
+def outside_fenced_code(view: str, matches: Iterator[re.Match[str]]) -> Iterator[re.Match[str]]:
+    """``matches`` (in order) but those inside fenced code by every reading (:func:`_fenced_code`)."""
+    code = _fenced_code(view)
+    k = 0
+    for found in matches:
+        while k < len(code) and code[k][1] <= found.start():
+            k += 1
+        if not (k < len(code) and code[k][0] <= found.start()):
+            yield found
+
+
+#: A fence opened at a line's very start, first in its stretch of lines: its run (backticks with no
+#: backtick after them, or tildes).
+_OPENER: Final = re.compile(r"(?:\A|(?<=\n)[ \t\r]*\n)(`{3,}(?![^\r\n]*`)|~{3,})[^\r\n]*\r?\n", re.ASCII)
+
+
+def _fenced_code(view: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of the lines that are fenced code by every reading, in order: after a fence opened
+    at a line's very start right after a blank line (or the page's start), up to the first line that
+    may close it (0-3 spaces, its run or longer), when a line at or below that one holds exactly its run
+    at the line's start (Python-Markdown's fenced_code closes only on the same fence). Anything else is
+    not taken for code (the safe side: a ``{...}`` line there is read as attr_list's). Linear: the
+    search goes on from each closing line, and an exact closing run searched for in vain is not searched
+    for again."""
+    code: list[tuple[int, int]] = []
+    none_after: dict[str, int] = {}  # run -> an offset after which no line holds exactly that run
+    at = 0
+    while True:
+        opener = _OPENER.search(view, at)
+        if opener is None:
+            return code
+        run = opener.group(1)
+        body = opener.end()
+        closer = re.compile(rf"^[ ]{{0,3}}{re.escape(run[0])}{{{len(run)},}}[ \t]*\r?$", re.MULTILINE).search(
+            view, body
+        )
+        end = len(view) if closer is None else closer.start()
+        if closer is not None and none_after.get(run, len(view) + 1) > end:
+            exact = re.compile(rf"^{re.escape(run)}[ \t]*\r?$", re.MULTILINE).search(view, end)
+            if exact is None:
+                none_after[run] = end
+            else:
+                code.append((body, end))
+        if closer is None:
+            return code
+        at = closer.end()
 
 
 def escaped_tag(view: str, candidates: Sequence[int]) -> int:

@@ -60,6 +60,7 @@ from .blocks.mdx import MdxReading, Region
 from .blocks.myst import COMMENT as MYST_COMMENT
 from .blocks.myst import DIRECTIVE as MYST_DIRECTIVE
 from .blocks.myst import MATH as MYST_MATH
+from .blocks.myst import body_code_split
 from .blocks.state import NO_FRONT_MATTER
 from .candidates import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS, candidates_of, occurrences
 from .html_tree import BLOCK, CELL, HEADING, TEXT, Opened, RawHtml
@@ -464,7 +465,7 @@ def _page_regions(f: _Findings, page: MdxReading, candidates: list[int]) -> list
         inner = stack[-1]
         if inner.hidden:
             if _shaped_raw(f, at) or at in f.stated:
-                f.near_miss(at, "hidden")
+                f.near_miss(at, "code" if inner.code else "hidden")
             continue
         if _loosely_shaped(f, at) or at in f.stated:
             if at not in f.stated and f.mention(at):
@@ -910,6 +911,10 @@ def _shown_whole(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml |
         f"in the body of {_SHOWN_WHOLE[leaf.kind]} {opener[:40]!r} (line {leaf.lines[0][0] + 1}), "
         "a container like a block quote"
     )
+    if leaf.kind == MYST_DIRECTIVE and not leaf.containers:  # fenced code in an admonition's body (issue 29)
+        code, inside = body_code_split(f.view, leaf.lines[0][1:], len(f.view), inside)
+        for at in (at for at in code if _shaped_raw(f, at) or at in f.stated):
+            f.near_miss(at, "code")
     if not _refuse_misplaced(f, inside, _loosely_shaped, place):
         _give_up_on_markup(f, leaf, raw)
 

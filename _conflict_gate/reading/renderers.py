@@ -78,12 +78,12 @@ from .blocks.myst import (
     substitution_line,
 )
 from .blocks.parse import parse_blocks
-from .blocks.scan import first_in_a_candidates_paragraph
+from .blocks.scan import first_in_a_candidates_paragraph, next_blank_line
 from .html_tree import shown_attribute
-from .inlines import TagFilter
+from .inlines import TagFilter, html_tag_end
 from .mkdocs import MkDocsPage, bracket_math_line
 from .mkdocs import scan as scan_mkdocs
-from .mkdocs_lines import attribute_line, escaped_tag, open_at_reference
+from .mkdocs_lines import attribute_line, escaped_tag, open_at_reference, outside_fenced_code
 
 __all__ = [
     "COMMONMARK",
@@ -184,8 +184,12 @@ def site_include(view: str, candidates: Sequence[int]) -> int:
 
 def trailing_attributes(view: str, candidates: Sequence[int]) -> int:
     """The offset of the first ``{...}`` ending a line of a stretch of lines that holds a candidate, or
-    -1: an attribute list (markdown-it-attrs, kramdown, Goldmark) may hide the paragraph."""
-    return first_in_a_candidates_paragraph(view, _TRAILING_ATTRIBUTES.finditer(view), candidates)
+    -1: an attribute list (markdown-it-attrs, kramdown, Goldmark) may hide the paragraph. A line in
+    fenced code by every reading (:func:`~.mkdocs_lines.outside_fenced_code`: JSON in a ```` ```json ````
+    block, issue 29) is code, no attribute list."""
+    return first_in_a_candidates_paragraph(
+        view, outside_fenced_code(view, _TRAILING_ATTRIBUTES.finditer(view)), candidates
+    )
 
 
 #: Past this many tags with a Vue binding, the first refuses the page unread.
@@ -222,9 +226,46 @@ def vue_binding(view: str, candidates: Sequence[int]) -> int:
             or leaf.kind != "fenced_code"
             or leaf.doubt is not None
             or leaf.gave_up is not None
-        ):
+        ) and not _vue_element_apart(view, start, candidates):
             return start
     return -1
+
+
+#: A Vue directive or bound property that sets an element's content (``v-text``, ``v-html``, ``v-bind``'s
+#: object, ``:innerHTML``, ``:textContent`` ...): text the page does not hold, which may read as a directive.
+_VUE_CONTENT: Final = re.compile(
+    r"[\t\n\f\r ](?:v-(?:text|html|bind)\b|:[\w.-]*(?:html|text))", re.ASCII | re.IGNORECASE
+)
+_VOID_ELEMENTS: Final = frozenset(
+    ("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr")
+)
+
+
+def _vue_element_apart(view: str, at: int, candidates: Sequence[int]) -> bool:
+    """Is the element whose opening tag starts at ``at`` one whose Vue bindings change nothing a reader sees
+    at a candidate: no binding sets its content (:data:`_VUE_CONTENT`), it closes (void, ``/>``, or its
+    closing tag, same-name elements counted) before the stretch of lines it starts in ends, and that
+    stretch holds no candidate? ``v-if``, ``v-show``, ``v-for`` and a bound attribute then show, hide,
+    repeat or restyle that element alone (issue 29: ``<span v-for="i in 3">`` in an HTML block of
+    VitePress's guide). Anything else (a tag CommonMark's grammar does not end, ``@click`` in it) is not
+    apart. Linear in the stretch (so at most :data:`_MAX_VUE_BINDINGS` times the page for a page)."""
+    tag_end = html_tag_end(view, at)
+    name = re.match(r"<([A-Za-z][A-Za-z0-9-]*)", view[at : at + 64])
+    if tag_end < 0 or name is None or _VUE_CONTENT.search(view, at, tag_end):
+        return False
+    stretch_end = next_blank_line(view, view.rfind("\n", 0, at) + 1)
+    k = bisect.bisect_left(candidates, at)
+    if k < len(candidates) and candidates[k] < stretch_end:
+        return False
+    tag = name.group(1).lower()
+    if tag in _VOID_ELEMENTS or view[tag_end - 2 : tag_end] == "/>":
+        return True
+    depth = 1
+    for found in re.finditer(rf"<(/?){re.escape(tag)}(?![A-Za-z0-9-])", view[tag_end:stretch_end], re.IGNORECASE):
+        depth += -1 if found.group(1) else 1
+        if depth == 0:
+            return True
+    return False
 
 
 #: Text a browser shows from an attribute (hostile finding 7), under every renderer: github.com's sanitizer keeps

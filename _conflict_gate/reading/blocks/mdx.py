@@ -43,7 +43,7 @@ from .fast import fenced_line_start
 from .flavours import GITHUB_ALONE, LineDoubt, Variant
 from .leaves import FenceData, fence_line
 from .page import github_front_matter
-from .scan import next_blank_line
+from .scan import next_blank_line, top_level_code_end
 from .state import NO_FRONT_MATTER, Block, State
 from .table import GFM_CONSTRUCTS
 
@@ -145,13 +145,15 @@ DOCUSAURUS: Final = replace(
 class Region(NamedTuple):
     """A stretch ``[start, end)`` of the page a reader sees otherwise than as Markdown text: ``hidden``
     (a comment) or ``shown`` (an expression, a tag, an element's or a directive's body), with what it
-    is called and the 1-based line it opens on."""
+    is called and the 1-based line it opens on; ``code``: fenced code in an element or admonition
+    (hidden too: a reader sees it as code)."""
 
     start: int
     end: int
     hidden: bool
     name: str
     line: int
+    code: bool = False
 
 
 class MdxReading(NamedTuple):
@@ -171,6 +173,8 @@ class MdxReading(NamedTuple):
 
 #: A fence's opening line (:data:`~_conflict_gate.reading.fences.FENCE_OPEN`) after any quote and list markers.
 _FENCE_OPEN: Final = re.compile(rf"[ \t>]*(?:(?:[-*+]|[0-9]{{1,9}}[.)])[ \t]+)*({FENCE_OPEN.pattern})", re.ASCII)
+#: A fence opener indented 0-3 spaces, no quote or list marker before it: fenced code wherever it stands.
+_PLAIN_FENCE: Final = re.compile(r" {0,3}(?:`{3,}|~{3,})", re.ASCII)
 _DIRECTIVE_OPEN: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(:{3,})[A-Za-z]", re.ASCII)
 _DIRECTIVE_CLOSE: Final = re.compile(r"[ \t>]*(:{3,})[ \t]*\r?$", re.ASCII)
 _BLANK: Final = re.compile(r"[ \t>]*\r?$", re.ASCII)
@@ -471,6 +475,8 @@ class _Scan:
                         f"fenced code opened on line {self.line_of(pos)} too, which changes "
                         "where that code ends; the gate does not model it",
                     )
+                if closing is not None and (self.directives or self.elements) and _PLAIN_FENCE.match(line):
+                    self.regions.append(Region(eol + 1, closing.start(), True, "fenced code", self.line_of(pos), True))
                 if closing is None:
                     fence = (opened.group(1)[0], len(opened.group(1)))
                     pos = size
@@ -573,8 +579,11 @@ class _Scan:
         names they bind, an import of content; a line of another shape may not build."""
         view = self.view
         last_end = -2  # the end of the last ESM line
+        code_end = -1  # the end of the last top-level fenced code found: its lines are code, not ESM
         for match in _ESM_START.finditer(view):
             at = match.start()
+            if at < (code_end := top_level_code_end(view, code_end, at)):
+                continue
             if at > 0:
                 previous = view.rfind("\n", 0, at - 1) + 1
                 above = view[previous : at - 1]
@@ -583,9 +592,10 @@ class _Scan:
                     and last_end != at - 1
                     and not _TAGS_ONLY.fullmatch(above.lstrip(" \t>"))
                     and not _MDX_CODE_BLOCK.match(above)
+                    and not _FENCE_OPEN.match(above)
                 ):
-                    # a paragraph's later line: text (after a line of JSX tags, or an mdx-code-block fence's
-                    # opening line, which Docusaurus drops, a block starts)
+                    # a paragraph's later line: text (after a line of JSX tags, an mdx-code-block fence's opening
+                    # line, which Docusaurus drops, or a fence's that the line may close, a block starts)
                     continue
             line_end = view.find("\n", at)
             line_end = len(view) if line_end == -1 else line_end
@@ -792,7 +802,9 @@ class _Scan:
                     f"CSS in <{name}> (line {self.line_of(at)}): MDX reads its '{{' as a "
                     "JavaScript expression, which CSS is not: MDX does not build this page",
                 )
-        if name.lower() in _SPECIAL:
+        if name.lower() in _SPECIAL and not (
+            name == "iframe" and view.startswith("</iframe>", i)
+        ):  # empty: shows no text
             raise _BuildError(
                 at,
                 f"the element <{name}>: React renders it only with rules of its own (a void "

@@ -81,6 +81,7 @@ __all__ = [
     "MYST",
     "MYST_CONSTRUCTS",
     "attributes_line",
+    "body_code_split",
     "definition_lazy_line",
     "field_list_line",
     "include_line",
@@ -104,6 +105,64 @@ class DirectiveData(NamedTuple):
     char: str
     length: int
     indent: int
+
+
+#: Directives whose body myst-parser reads as MyST Markdown, a fenced code block in it shown as code
+#: (checked with myst-parser 5.2 and docutils's HTML writer: ``:::{tip}``, ``:::tip``, ```` ```{note} ````).
+_MARKDOWN_BODIES: Final = frozenset(
+    ("admonition", "attention", "caution", "danger", "error", "hint", "important", "note", "seealso", "tip", "warning")
+)
+_BODY_FENCE: Final = re.compile(r"( {0,3})(`{3,}|~{3,}|:{3,})[ \t]*(\S?)([^\r\n]*)", re.ASCII)
+
+
+def body_code_spans(view: str, opener: tuple[int, int], end: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of the lines of fenced code closed in the body of a top-level directive whose body
+    is MyST Markdown (:data:`_MARKDOWN_BODIES`; ``opener``: its opening line's start and end, ``end``: where
+    the directive ends): a reader sees them as code. None when the body opens a directive of its own (a
+    colon fence, or a fence whose info starts ``{``: its body may be reST, where a fence is text). Linear."""
+    text = view[opener[0] : opener[1]].strip()
+    name = text.lstrip("`~:").strip()
+    if _first_word(name).strip("{}") not in _MARKDOWN_BODIES:
+        return []
+    own = (text[0], len(text) - len(text.lstrip(text[0])))  # the directive's run: a line of it closes it
+    spans: list[tuple[int, int]] = []
+    fence: tuple[str, int, int] | None = None  # (char, length, first code line's start)
+    start = opener[1] + 1
+    while start < end:
+        line_end = view.find("\n", start, end)
+        line_end = end if line_end < 0 else line_end
+        found = _BODY_FENCE.fullmatch(view, start, line_end)
+        if found is not None and found.group(2)[0] == own[0] and len(found.group(2)) >= own[1] and not found.group(3):
+            break  # the directive's closing line (inside fenced code too: markdown-it reads its body raw)
+        if fence is None and found is not None:
+            run, first = found.group(2), found.group(3)
+            if run[0] == ":" or first == "{" or (run[0] == "`" and "`" in found.group(4)):
+                return []
+            fence = (run[0], len(run), line_end + 1)
+        elif (
+            fence is not None
+            and found is not None
+            and found.group(2)[0] == fence[0]
+            and len(found.group(2)) >= fence[1]
+            and not found.group(3)
+        ):
+            spans.append((fence[2], start))
+            fence = None
+        start = line_end + 1
+    return spans
+
+
+def body_code_split(view: str, opener: tuple[int, int], end: int, inside: Sequence[int]) -> tuple[list[int], list[int]]:
+    """``inside`` (offsets in order, in a directive opened on ``opener`` and ending at ``end``) split into
+    those in fenced code of its body (:func:`body_code_spans`) and the rest. Linear: side by side."""
+    spans, k = body_code_spans(view, opener, end), 0
+    code: list[int] = []
+    rest: list[int] = []
+    for at in inside:
+        while k < len(spans) and spans[k][1] <= at:
+            k += 1
+        (code if k < len(spans) and spans[k][0] <= at else rest).append(at)
+    return code, rest
 
 
 def _first_word(info: str) -> str:

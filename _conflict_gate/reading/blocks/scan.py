@@ -30,6 +30,7 @@ __all__ = [
     "html_kind",
     "is_thematic_break",
     "next_blank_line",
+    "top_level_code_end",
     "whole_tag_line",
 ]
 
@@ -243,3 +244,32 @@ def _hinted_lines(
             line_start = view.rfind("\n", 0, line_start - 1) + 1
         else:
             yield line_start
+
+
+#: A fence opened at a line's very start (no indentation, no container: a fenced code block of the page's
+#: top level, which no lazy line continues), not one Docusaurus unwraps (``mdx-code-block``, whose body is MDX).
+_TOP_LEVEL_FENCE: Final = re.compile(r"^(`{3,}(?![^\n]*`)(?![ \t]*mdx-code-block\r?$)|~{3,})", re.ASCII | re.MULTILINE)
+
+
+def top_level_code_end(view: str, searched: int, at: int) -> int:
+    """Where the fenced code that holds the line at ``at`` ends, or ``at`` if none does (``searched``: what
+    the last call returned, -1 at first; below it, it is returned again): fenced code opened at a line's very start between ``searched`` and ``at``, ended
+    by the first line of its character, as many or more, at any indentation and in any quotes (code read
+    as ending early leaves more lines to be read otherwise: the safe side), or by the end of the page.
+    MDX reads an ``import``/``export`` line there as code, not ESM (issue 29: ``export default x`` in a
+    ```` ```js ```` block). Linear over a page asked in order: each stretch from ``searched`` is searched once."""
+    if at < searched:
+        return searched
+    start = max(searched, 0)
+    while (opener := _TOP_LEVEL_FENCE.search(view, start, at)) is not None:
+        line_end = view.find("\n", opener.end())
+        if line_end < 0:
+            break
+        run = opener.group(1)
+        closer = re.compile(rf"^[ \t>]*{re.escape(run[0])}{{{len(run)},}}[ \t\r]*$", re.MULTILINE)
+        closing = closer.search(view, line_end + 1)
+        end = len(view) if closing is None else closing.end()
+        if end > at:
+            return end
+        start = end
+    return at  # no fenced code holds it: searched up to here
