@@ -1458,6 +1458,8 @@ HOSTILE_ANSWERS: dict[str, str] = {
     "calls and pairs": 'o.setExistingPath("x", ("existing_path", ',
     "values on the next line": "existing_path: |\n\n  ",
     "hash rockets": "existing_path => ",
+    # hostile round 4: a tag left open in each of many blocks (quadratic before: each scanned to the end)
+    "tags left open": "x <e a\n\n",
 }
 
 

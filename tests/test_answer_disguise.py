@@ -3,9 +3,12 @@ forms of answer.forms): hostile round 3's findings against the answer check."""
 
 from __future__ import annotations
 
+import re
 import unittest
 
 from _conflict_gate.answer.disguise import resolve_disguises
+from _conflict_gate.answer.html import OpenHtml
+from _conflict_gate.reading.inlines import Indexes, browser_markup_end
 from tests.test_answer_reading import BASE, Fixture
 
 BAD = "contradicts_decision"
@@ -140,6 +143,25 @@ class ResolveDisguisesTest(unittest.TestCase):
             if ch not in " =":
                 self.assertEqual(text[where(i)], ch)
         self.assertIsNone(resolve_disguises("no disguise here: a->b"))
+
+
+class OpenTagScanTest(unittest.TestCase):
+    def test_a_tag_left_open_is_scanned_only_past_the_block(self) -> None:
+        """Guards against quadratic time in the answer check (hostile round 4): before each block, raw HTML
+        opened before it was scanned as a browser tokenizes it, to its end; a tag left open (``x <e a`` in
+        each of many paragraphs) ran to the end of the answer every time, so 16 KiB of them took 9 s (64 KiB,
+        minutes). The scan now stops past the block (``stop``) and finds a run-on value's end once. What it
+        tells is unchanged: a tag that ends before ``stop`` ends where it ends, one that runs past it runs on."""
+        text = "<e a b='x' c" + " d" * 50
+        self.assertEqual(browser_markup_end(text, 0, Indexes(text), stop=12), len(text))
+        closed = "<e a='>' b>tail"
+        self.assertEqual(browser_markup_end(closed, 0, Indexes(closed), stop=20), 11)
+        self.assertEqual(browser_markup_end(closed, 0, Indexes(closed)), 11)
+        answer = BASE + "\n" + "x <e a\n\n" * 40 + 'x <e title="run on\n\n`version=2.0`\n\nend">\n'
+        html = OpenHtml(answer)
+        offsets = [m.start() + 2 for m in re.finditer("\n\n", answer)]
+        self.assertTrue(all(html.before(at) is None for at in offsets[:-2]))
+        self.assertIsNotNone(html.before(offsets[-2]))  # inside the run-on title: held
 
 
 if __name__ == "__main__":
