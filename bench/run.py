@@ -1458,7 +1458,10 @@ HOSTILE_ANSWERS: dict[str, str] = {
     "calls and pairs": 'o.setExistingPath("x", ("existing_path", ',
     "values on the next line": "existing_path: |\n\n  ",
     "hash rockets": "existing_path => ",
-    # hostile round 4: a tag left open in each of many blocks (quadratic before: each scanned to the end)
+    # hostile round 4: code idioms (ENV, a name and a value on a line, XML pairs, Mermaid edges, keywords),
+    # prose labels, enum constants, and tags left open over many blocks (quadratic before: each scanned to the end)
+    "code idioms": '```\nENV QUILL_EXISTING_PATH x\n<e key="existingPath" value=\nA[existing_path] --> B[\n:existing-path ',
+    "labels and enum constants": "**existing_path**: x\n\no.existingPath(ExistingPath.X) ",
     "tags left open": "x <e a\n\n",
 }
 

@@ -15,9 +15,8 @@ BAD = "contradicts_decision"
 OK = "supported"
 
 
-class HostileRound3Test(Fixture):
-    """Answers that stated another value or version and came out ``supported``; and their faithful twins,
-    which must stay ``supported`` with no finding."""
+class VerdictFixture(Fixture):
+    """Each extra text, appended to the base answer, gets its verdict (and a supported one no finding)."""
 
     def assert_verdicts(self, cases: dict[str, str]) -> None:
         for extra, verdict in cases.items():
@@ -26,6 +25,11 @@ class HostileRound3Test(Fixture):
                 self.assertEqual(result["verdict"], verdict, result["findings"])
                 if verdict == OK:
                     self.assertEqual(result["findings"], [])
+
+
+class HostileRound3Test(VerdictFixture):
+    """Answers that stated another value or version and came out ``supported``; and their faithful twins,
+    which must stay ``supported`` with no finding."""
 
     def test_latex_math_is_read_as_typeset(self) -> None:
         """Guards against hostile round 1, finding 8 (open until round 3): LaTeX math, which github.com and
@@ -126,6 +130,106 @@ class HostileRound3Test(Fixture):
                 "```yaml\nexisting_path:\n  refuse\n```": OK,
                 "```yaml\nexisting_path:\n  mode: overwrite\n```": OK,
                 "```yaml\nexisting_path:\n  - a\n```": OK,
+            }
+        )
+
+
+class HostileRound4Test(VerdictFixture):
+    """Hostile round 4: hostile round 3's open items (9, 10) and the enum constants of hostile round 2 (9)."""
+
+    def test_code_idioms_without_equals_or_a_colon_form_are_statements(self) -> None:
+        """Guards against hostile round 3, finding 9: code that sets a name without ``=`` or a colon form was
+        free text, so each of these stated ``overwrite`` and was supported: a Dockerfile's ``ENV NAME value``,
+        a ``.properties`` line ``existing_path overwrite``, a Clojure keyword, XML name/value attributes and
+        ``<entry key=...>`` elements, an element over lines, a Kubernetes env entry (YAML or JSON), a Mermaid
+        edge from the name's node to a value's. Their faithful twins, and declarations (``ExistingPath
+        existingPath;``, Go's ``Version semver.Version``), stay supported."""
+        fence = "```\n{}\n```".format
+        self.assert_verdicts(
+            {
+                fence("ENV QUILL_EXISTING_PATH overwrite"): BAD,
+                fence("existing_path overwrite"): BAD,
+                fence("quill.existing_path overwrite"): BAD,
+                fence('{:existing-path "overwrite"}'): BAD,
+                fence("(copy src dst :existing-path :overwrite)"): BAD,
+                fence('<option name="existing_path" value="overwrite"/>'): BAD,
+                fence('<setting value="overwrite" name="existingPath"/>'): BAD,
+                fence('<entry key="existingPath">overwrite</entry>'): BAD,
+                fence("<existing-path>\n  overwrite\n</existing-path>"): BAD,
+                fence("<property>\n  <name>existing_path</name>\n  <value>overwrite</value>\n</property>"): BAD,
+                fence("env:\n  - name: QUILL_EXISTING_PATH\n    value: overwrite"): BAD,
+                fence('{"env": [{"name": "QUILL_EXISTING_PATH", "value": "overwrite"}]}'): BAD,
+                '```mermaid\ngraph LR\nA[existing_path] -- "=" --> B[overwrite]\n```': BAD,
+                "```mermaid\ngraph LR\nA[version] -->|is| B(2.0)\n```": BAD,
+                fence("ENV QUILL_EXISTING_PATH refuse\nENV PYTHONUNBUFFERED 1"): OK,
+                fence("quill.existing_path refuse"): OK,
+                fence('{:existing-path "refuse"}'): OK,
+                fence('<option name="existing_path" value="refuse"/>'): OK,
+                fence('<copy existingPath="refuse"/>'): OK,
+                fence(
+                    "env:\n  - name: QUILL_EXISTING_PATH\n    value: refuse\n  - name: LOG_LEVEL\n    value: debug"
+                ): OK,
+                fence("class CopyOptions {\n    ExistingPath existingPath;\n}"): OK,
+                fence("type CopyOptions struct {\n\tExistingPath ExistingPathMode\n\tVersion semver.Version\n}"): OK,
+                "```mermaid\nflowchart TD\n  A[create_copy] --> B{exists?}\n  B -->|yes| C[raise PathExists]\n```": OK,
+            }
+        )
+
+    def test_a_label_a_colon_and_one_value_in_prose_is_a_statement(self) -> None:
+        """Guards against hostile round 3, finding 10: ``**existing_path**: overwrite`` (a bold label, a colon,
+        one value up to the line's end), the same in a list item or a definition list, was free text in prose:
+        a chat window shows a setting. Prose around a colon stays free text."""
+        self.assert_verdicts(
+            {
+                "**existing_path**: overwrite": BAD,
+                "- `existing_path`: overwrite": BAD,
+                "- **Version**: 2.0": BAD,
+                "existing_path\n: overwrite": BAD,
+                "**existing_path**: refuse": OK,
+                "- **Version**: 1.0\n- **existing_path**: `refuse`": OK,
+                "Note on existing_path: overwrite is what 2.0 does.": OK,
+                "**Note:** the copy raises PathExists.": OK,
+            }
+        )
+
+    def test_a_value_cell_of_several_words_states_each_value_of_the_grammar(self) -> None:
+        """Guards against hostile round 3, finding 10: a table row whose value cell compares versions
+        (``| existing_path | `refuse` (1.0), `overwrite` (2.0) |``) was read as a description, no statement."""
+        table = "| Option | Value |\n|---|---|\n| existing_path | {} |".format
+        self.assert_verdicts(
+            {
+                table("`refuse` (1.0), `overwrite` (2.0)"): BAD,
+                table("refuse, or overwrite with --force"): BAD,
+                table("`refuse` (raises PathExists)"): OK,
+            }
+        )
+
+    def test_enum_constants_state_their_member(self) -> None:
+        """Guards against hostile round 2, finding 9 (false refusals) and its unsafe twin: an enum constant of
+        the name's type was compared as written, so ``existing_path=ExistingPath.REFUSE`` was other_value, while
+        ``.existingPath(ExistingPath.OVERWRITE)``, an argument that is a name, was free text (supported). A
+        constant of the name's type states its member (any case), in every language's spelling; the name's own
+        variable passed on (``existing_path=existing_path``, also read as another value before) states none."""
+        fence = "```\n{}\n```".format
+        self.assert_verdicts(
+            {
+                fence("b.existingPath(ExistingPath.OVERWRITE);"): BAD,
+                fence("val o = CopyOptions(existingPath = ExistingPath.OVERWRITE)"): BAD,
+                fence("let o = CopyOptions { existing_path: ExistingPath::Overwrite };"): BAD,
+                fence("let o = CopyOptions(existingPath: .overwrite)"): BAD,
+                fence('Quill.create_copy("a", "b", existing_path: :overwrite)'): BAD,
+                fence("o := quill.CopyOptions{ExistingPath: quill.ExistingPathOverwrite}"): BAD,
+                fence("b.existingPath(ExistingPath.REFUSE);"): OK,
+                fence("copy(src, dst, existing_path=ExistingPath.REFUSE)"): OK,
+                fence("def copy(existing_path: ExistingPath = ExistingPath.REFUSE) -> None: ..."): OK,
+                fence("val o = CopyOptions(existingPath = ExistingPath.REFUSE)"): OK,
+                fence("let o = CopyOptions { existing_path: ExistingPath::Refuse };"): OK,
+                fence("let o = CopyOptions(existingPath: .refuse)"): OK,
+                fence('Quill.create_copy("a", "b", existing_path: :refuse)'): OK,
+                fence("o := quill.CopyOptions{ExistingPath: quill.ExistingPathRefuse}"): OK,
+                fence("var o = new CopyOptions { ExistingPath = ExistingPath.Refuse };"): OK,
+                fence("b.existingPath(mode);"): OK,
+                fence("quill.create_copy(src, dst, existing_path=existing_path)"): OK,
             }
         )
 

@@ -79,7 +79,7 @@ from ..results.shapes import (
     build,
 )
 from .controls import control_findings
-from .disguise import calls, go_pins, pairs, resolve_disguises
+from .disguise import cell_token, cell_values, disguised_statements, enum_member, resolve_disguises
 from .findings import finding, reading_findings
 from .forms import BLANK, SEPARATORS, FormWords, Statement, resolve_markup
 from .inline import within
@@ -111,16 +111,6 @@ _COLON_EDGE: Final = re.compile(rf"{CODE_MARK}[^\S\r\n]*[\"']?(?::|=>)|(?::=?|=>
 #: In a code span's content: what a statement only code makes holds (``:``, ``=>``, ``</``, ``setattr``,
 #: ``define``; a flag's ``--`` is looked for in the whole text).
 _CODE_ONLY: Final = re.compile(r":|=>|</|setattr|define")
-#: What surrounds a table cell's name or value without being part of it: spaces, code edges, emphasis.
-_CELL_EDGES: Final = f" \t{CODE_MARK}`*_"
-
-
-def _cell_token(text: str, start: int, end: int) -> tuple[str, int]:
-    """A table cell's content without the spaces, code edges and emphasis around it, and its offset."""
-    cell = text[start:end]
-    stripped = cell.lstrip(_CELL_EDGES)
-    at = start + len(cell) - len(stripped)
-    return stripped.rstrip(_CELL_EDGES), at
 
 
 def verdict_of(findings: Sequence[Mapping[str, Any]], ready: bool) -> str:
@@ -638,7 +628,7 @@ class _Check:
                 start, end = shown.span(a, b)
                 if start not in judged and self._judge(statement, start, end, plain[statement.start : statement.end]):
                     judged.add(start)
-        for statement in [*calls(self.words, text), *pairs(self.words, text), *go_pins(self.words, text)]:
+        for statement in disguised_statements(self.words, text, block.kind in _CODE_KINDS):  # calls, pairs, idioms
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start : statement.end]):
                 judged.add(start)
@@ -743,11 +733,14 @@ class _Check:
         for (a, b), (c, d), line, next_line in zip(cells, cells[1:], lines, lines[1:]):
             if line < 0 or line != next_line:
                 continue
-            name, name_at = _cell_token(text, a, b)
+            name, name_at = cell_token(text, a, b)
             if not name or not self.words.spelt_as(name):
                 continue
-            value, value_at = _cell_token(text, c, d)
-            if not value or any(ch.isspace() for ch in value) or value in self.words.type_names:
+            value, value_at = cell_token(text, c, d)
+            if value and any(ch.isspace() for ch in value):  # several words: each value of the grammar in them
+                found += [Statement(name, v, name_at, value_at + e) for v, e in cell_values(self.words, value)]
+                continue
+            if not value or value in self.words.type_names:
                 continue
             if line == header and not (
                 CODE_MARK in text[c:d] or value[0] in "\"'" or value[0].isdigit() or value in self.words.values
@@ -766,6 +759,10 @@ class _Check:
         if CODE_MARK in seen:
             seen, quote = seen.replace(CODE_MARK, ""), quote.replace(CODE_MARK, "`")
         name = self.words.name_of(statement.name)  # a language form's name, None for another spelling
+        if self.words.spelt_as(statement.name) & self.words.spelt_as(statement.value):
+            return False  # the name's own variable passed on (existing_path=existing_path): no value stated
+        if name != self.version_name:  # an enum constant of the name (ExistingPath.REFUSE) states its member
+            statement = statement._replace(value=enum_member(self.words, statement.name, statement.value))
         if not seen.isascii() or not seen.isprintable():
             self.add(
                 "non_ascii_in_form", "the statement holds a non-ASCII or control character", start, end, quote=quote

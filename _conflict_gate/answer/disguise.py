@@ -30,7 +30,17 @@ from ..manifest.form import RESERVED_KEYS
 from .forms import SEPARATORS, FormWords, Statement
 from .reader import CODE_MARK
 
-__all__ = ["calls", "go_pins", "pairs", "resolve_disguises"]
+__all__ = [
+    "calls",
+    "cell_token",
+    "cell_values",
+    "disguised_statements",
+    "enum_member",
+    "go_pins",
+    "idioms",
+    "pairs",
+    "resolve_disguises",
+]
 
 #: LaTeX that typesets its argument as text, or a name's underscore, or spacing; Mermaid's entity
 #: codes (``#61;``, ``#quot;``); arrows (Unicode, ``->`` between spaces or code edges, LaTeX's).
@@ -124,7 +134,8 @@ def resolve_disguises(text: str) -> tuple[str, Callable[[int], int]] | None:
 #: ``withExistingPath("v")``, ``.existingPath("v")``; the value quoted or starting with a digit.
 _CALL: Final = re.compile(
     r"(?:(?<=\.)|(?<![A-Za-z0-9_.\-]))(?P<prefix>(?:set|with|Set|With)_?)?(?P<name>[A-Za-z][A-Za-z0-9_]*)"
-    r"[^\S\r\n]*\([^\S\r\n]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[0-9][^\s,()]*))[^\S\r\n]*\)"
+    r"[^\S\r\n]*\([^\S\r\n]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[0-9][^\s,()]*)"
+    r"|(?P<enum>[.:]?[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*))[^\S\r\n]*\)"
 )
 
 
@@ -142,7 +153,11 @@ def calls(words: FormWords, text: str) -> Iterator[Statement]:
         if not words.spelt_as(name):
             continue
         value = match.group("dq") if match.group("dq") is not None else match.group("sq")
-        if value is None:
+        if match.group("enum") is not None:
+            value = match.group("enum")
+            if enum_member(words, name, value) == value:
+                continue  # a name of the answer's own (a variable), not a constant of the name's enum
+        elif value is None:
             value = match.group("bare").rstrip(SEPARATORS)
         yield Statement(name, value, match.start("name"), match.end())
 
@@ -198,3 +213,161 @@ def pairs(words: FormWords, text: str) -> Iterator[Statement]:
         if value is None:
             value = match.group("bare").rstrip(SEPARATORS)
         yield Statement(name, value, match.start("name") - 1, match.end("end"))
+
+
+def _unprefixed(words: FormWords, name: str) -> str:
+    """``name`` without the namespace's or product's upper-case prefix (``QUILL_EXISTING_PATH``) when
+    what is left is a name's spelling, else ``name``."""
+    grammar = words.grammar
+    for prefix in (grammar.namespace.upper() + "_", re.sub(r"[^A-Za-z0-9]", "_", grammar.product).upper() + "_"):
+        if name.startswith(prefix) and words.spelt_as(name[len(prefix) :]):
+            return name[len(prefix) :]
+    return name
+
+
+_LITERAL_VALUE: Final = r"(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[A-Za-z0-9:.][^\s\"'<>,;)\]}|]*))"
+_NAME: Final = r"(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)"
+#: Statements with neither ``=`` nor a colon form that code makes (hostile round 4), each a name then a value:
+#: a Dockerfile's ``ENV NAME value``; a line of a name and one value (``.properties``, nginx:
+#: ``existing_path overwrite``); a Clojure keyword and its value (``:existing-path "overwrite"``); an XML
+#: element or attribute pair (``<entry key="existingPath">overwrite</entry>``, ``<option name="existing_path"
+#: value="overwrite"/>``, an element over lines, Hadoop's ``<name>existing_path</name><value>overwrite``); a
+#: Kubernetes env entry (``- name: QUILL_EXISTING_PATH``, then ``value: overwrite``, or as JSON); a Mermaid edge
+#: from a name's node to a value's (``A[existing_path] --> B[overwrite]``). Each is bounded on its line or tag:
+#: linear.
+_IDIOMS: Final = (
+    re.compile(rf"^[^\S\r\n]*ENV[^\S\r\n]+{_NAME}[^\S\r\n]+{_LITERAL_VALUE}", re.MULTILINE),
+    re.compile(
+        rf"^[^\S\r\n]*(?:[A-Za-z0-9_\-]+\.)*{_NAME}[^\S\r\n]+{_LITERAL_VALUE}[^\S\r\n]*;?[^\S\r\n]*(?:#[^\r\n]*)?$",
+        re.MULTILINE,
+    ),
+    re.compile(
+        rf"(?<![A-Za-z0-9_:\"'\])])::?{_NAME}[^\S\r\n]+(?!:?[A-Za-z_][A-Za-z0-9_\-]*[^\S\r\n]+[\"':0-9])"
+        rf"{_LITERAL_VALUE}"
+    ),
+    re.compile(r"<(?P<tag>[A-Za-z][\w.\-:]*)>\s*(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[^<\s]+)\s*</(?P=tag)>"),
+    re.compile(
+        rf"<(?P<tag>[A-Za-z][\w.\-:]*)[^<>]{{0,400}}?\b(?:name|key|id|property|param)\s*=\s*[\"']{_NAME}[\"']"
+        rf"(?:[^<>]{{0,400}}?\bvalue\s*=\s*{_LITERAL_VALUE}|[^<>]{{0,400}}?(?<!/)>\s*(?P<text>[^<\s]+)\s*</(?P=tag)>)"
+    ),
+    re.compile(
+        rf"<[A-Za-z][\w.\-:]*[^<>]{{0,400}}?\bvalue\s*=\s*{_LITERAL_VALUE}[^<>]{{0,400}}?"
+        rf"\b(?:name|key|id|property|param)\s*=\s*[\"'](?P<after>[A-Za-z_][A-Za-z0-9_\-]*)[\"']"
+    ),
+    re.compile(rf"<(?:name|key)>\s*{_NAME}\s*</(?:name|key)>\s*<value>\s*(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[^<\s]+)"),
+    re.compile(
+        rf"\bname[\"']?[^\S\r\n]*:[^\S\r\n]*[\"']?{_NAME}[\"']?[^\S\r\n]*(?:,[^\S\r\n]*|\r?\n[^\S\r\n]*(?:-[^\S\r\n]+)?)"
+        rf"[\"']?value[\"']?[^\S\r\n]*:[^\S\r\n]*{_LITERAL_VALUE}"
+    ),
+    re.compile(
+        rf"[\[({{>]+[\"']?{_NAME}[\"']?[\])}}]+[^\S\r\n]*(?:[-=.]{{2,}}[^\r\n]{{0,80}}?)?(?:-->|==>|\.->|---|->)"
+        rf"(?:\|[^|\r\n]{{0,80}}\|)?[^\S\r\n]*[A-Za-z0-9_]+[\[({{>]+[\"']?(?P<dq>(?!))?(?P<sq>(?!))?"
+        rf"(?P<bare>[^\s\])}}\"']+)[\"']?[\])}}]"
+    ),
+)
+#: A line form's value that names a type: PascalCase (``ExistingPathMode``) or qualified (``semver.Version``).
+_TYPE_LIKE: Final = re.compile(r"[A-Z][a-z]|[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_]")
+#: A name, a colon and one value token up to the line's end, in prose (a list item, a bold label, a definition
+#: list's ``existing_path`` then ``: overwrite``): a reader sees a setting, as ``**existing_path**: overwrite``.
+_LABEL: Final = re.compile(
+    rf"^[^\S\r\n]*[*_~`{CODE_MARK}]*(?P<name>[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*)[*_~`{CODE_MARK}]*"
+    rf"[^\S\r\n]*(?:\r?\n[^\S\r\n]*)?:[^\S\r\n]*[*_~`{CODE_MARK}]*"
+    rf"(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[A-Za-z0-9:.][^\s\"'<>,;)\]}}|=*~`{CODE_MARK}]*))"
+    rf"[*~`{CODE_MARK}]*[,;]?[^\S\r\n]*$",
+    re.MULTILINE,
+)
+
+
+def idioms(words: FormWords, text: str, code: bool) -> Iterator[Statement]:
+    """The statements of :data:`_IDIOMS` in ``text`` when it is code, and of :data:`_LABEL` in any text:
+    each whose name is a name's spelling (after the namespace's or product's prefix), its value unquoted,
+    separators at its end dropped."""
+    for pattern in (*_IDIOMS, _LABEL) if code else (_LABEL,):
+        for match in pattern.finditer(text):
+            groups = match.groupdict()
+            name = groups.get("after") or groups.get("name") or groups["tag"]
+            name = _unprefixed(words, name)
+            if not words.spelt_as(name):
+                continue
+            value = groups.get("text") or (groups["dq"] if groups["dq"] is not None else groups["sq"])
+            if value is None:
+                value = (groups["bare"] or "").rstrip(SEPARATORS)
+            if (
+                pattern is _IDIOMS[1]
+                and groups["bare"] is not None
+                and (words.spelt_as(value) or _TYPE_LIKE.match(value))
+            ):
+                continue  # a declaration (Java's ExistingPath existingPath;, Go's Version semver.Version): no value
+            if value and value not in words.type_names:
+                start = match.start()
+                while text[start] in " \t":
+                    start += 1  # a line's indentation is not the statement's
+                symbol = value[:1] == ":" and value[1:2].isalpha()  # a Clojure keyword: its name
+                yield Statement(name, value[1:] if symbol else value, start, match.end())
+
+
+#: An enum constant: ``ExistingPath.REFUSE``, ``quill.ExistingPath.Refuse``, ``ExistingPath::Refuse``, Go's
+#: ``quill.ExistingPathRefuse``, Swift's ``.refuse``, a Ruby or Clojure symbol ``:refuse``.
+_ENUM: Final = re.compile(
+    r"(?:(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))*(?P<type>[A-Za-z_][A-Za-z0-9_]*)(?:\.|::)|[.:])?"
+    r"(?P<member>[A-Za-z_][A-Za-z0-9_]*)"
+)
+
+
+def enum_member(words: FormWords, name: str, value: str) -> str:
+    """``value`` read as a constant of ``name``'s enum, when it is one: the member of a type spelt as the
+    name (``ExistingPath.REFUSE``, ``ExistingPath::Refuse``), a Go constant of the name's words and the
+    member (``quill.ExistingPathRefuse``), Swift's ``.refuse``, a symbol ``:refuse``; the member as the
+    grammar spells it when it is one of its values in some case (``REFUSE`` is ``refuse``), else the
+    member. Any other value is returned as it is (compared exactly). Fail closed: a constant of the name's
+    type with another member states that member."""
+    match = _ENUM.fullmatch(value)
+    if match is None:
+        return value
+    named = words.spelt_as(name)
+    member, kind = match.group("member"), match.group("type")
+    if not ((kind is not None and words.spelt_as(kind) & named) or (kind is None and value[:1] in ".:")):
+        lowered = member.lower()
+        head = next((s for n in named for s in _joined(n) if lowered.startswith(s) and len(lowered) > len(s)), None)
+        if head is None:
+            return value  # not a constant of the name's enum: compared as written
+        member = member[len(head) :]
+    folded = member.lower().replace("_", "")
+    for form in words.values:
+        if form.lower().replace("_", "").replace("-", "") == folded:
+            return form
+    return member
+
+
+def _joined(name: str) -> tuple[str, ...]:
+    """``name``'s words joined by nothing and by ``_``, lower case (a Go constant's or a SCREAMING one's head)."""
+    parts = re.split(r"[_-]", name.lower())
+    return ("".join(parts), "_".join(parts) + "_")
+
+
+#: What surrounds a table cell's name or value without being part of it: spaces, code edges, emphasis.
+_CELL_EDGES: Final = f" \t{CODE_MARK}`*_"
+
+
+def cell_token(text: str, start: int, end: int) -> tuple[str, int]:
+    """A table cell's content without the spaces, code edges and emphasis around it, and its offset."""
+    cell = text[start:end]
+    stripped = cell.lstrip(_CELL_EDGES)
+    at = start + len(cell) - len(stripped)
+    return stripped.rstrip(_CELL_EDGES), at
+
+
+def cell_values(words: FormWords, cell: str) -> list[tuple[str, int]]:
+    """Each value of the grammar (:attr:`FormWords.values`) as a whole word in a table's value cell of several
+    words (``| existing_path | `refuse` (1.0), `overwrite` (2.0) |``), with its end offset in ``cell``: a
+    reader sees each as a value of the row's name (fail closed: a comparison states every value in it)."""
+    if not words.values:
+        return []
+    pattern = rf"(?<![A-Za-z0-9_\-])(?:{'|'.join(map(re.escape, sorted(words.values, key=len, reverse=True)))})(?![A-Za-z0-9_\-])"
+    return [(m.group(), m.end()) for m in re.finditer(pattern, cell)]
+
+
+def disguised_statements(words: FormWords, text: str, code: bool) -> list[Statement]:
+    """The statements of :func:`calls`, :func:`pairs`, :func:`go_pins` and :func:`idioms` in ``text`` (a block's
+    shown text; ``code``: a code block's)."""
+    return [*calls(words, text), *pairs(words, text), *go_pins(words, text), *idioms(words, text, code)]
