@@ -1462,6 +1462,7 @@ HOSTILE_ANSWERS: dict[str, str] = {
     # prose labels, enum constants, and tags left open over many blocks (quadratic before: each scanned to the end)
     "code idioms": '```\nENV QUILL_EXISTING_PATH x\n<e key="existingPath" value=\nA[existing_path] --> B[\n:existing-path ',
     "labels and enum constants": "**existing_path**: x\n\no.existingPath(ExistingPath.X) ",
+    "block elements in HTML": "<dl><dt>existing_path</dt><dd>x\n\n",
     "tags left open": "x <e a\n\n",
 }
 

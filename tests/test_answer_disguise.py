@@ -204,6 +204,21 @@ class HostileRound4Test(VerdictFixture):
             }
         )
 
+    def test_block_elements_of_an_html_block_show_on_lines_of_their_own(self) -> None:
+        """Guards against hostile round 3, finding 10: an HTML block's shown text joined its block elements
+        (``<dt>existing_path</dt><dd>overwrite</dd>`` read as ``existing_pathoverwrite``), so a definition
+        list, a table's or a list's two cells stating ``overwrite`` were supported. Block elements now show
+        on lines of their own, and a line of only a name then a line of one value is a statement there."""
+        self.assert_verdicts(
+            {
+                "<dl><dt>existing_path</dt><dd>overwrite</dd></dl>": BAD,
+                "<table><tr><td>version</td><td>2.0</td></tr></table>": BAD,
+                "<ul><li>existing_path</li><li>overwrite</li></ul>": BAD,
+                "<dl><dt>existing_path</dt><dd>refuse</dd></dl>": OK,
+                "<p>The copy <b>refuses</b>.</p>": OK,
+            }
+        )
+
     def test_enum_constants_state_their_member(self) -> None:
         """Guards against hostile round 2, finding 9 (false refusals) and its unsafe twin: an enum constant of
         the name's type was compared as written, so ``existing_path=ExistingPath.REFUSE`` was other_value, while

@@ -628,7 +628,7 @@ class _Check:
                 start, end = shown.span(a, b)
                 if start not in judged and self._judge(statement, start, end, plain[statement.start : statement.end]):
                     judged.add(start)
-        for statement in disguised_statements(self.words, text, block.kind in _CODE_KINDS):  # calls, pairs, idioms
+        for statement in disguised_statements(self.words, text, block.kind):  # calls, pairs, idioms
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start : statement.end]):
                 judged.add(start)

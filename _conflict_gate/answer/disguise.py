@@ -277,12 +277,23 @@ _LABEL: Final = re.compile(
     re.MULTILINE,
 )
 
+#: In an HTML block's shown text (block elements on lines of their own): a line of only a name, then a line of
+#: only one value (a definition list's term and description, a table's or a list's two cells).
+_LINES: Final = re.compile(
+    rf"^[^\S\r\n]*[*_~`{CODE_MARK}]*(?P<name>[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*)[*_~`{CODE_MARK}:]*"
+    rf"[^\S\r\n]*\n(?:[^\S\r\n]*\n)*[^\S\r\n]*[*_~`{CODE_MARK}]*(?P<dq>(?!))?(?P<sq>(?!))?"
+    rf"(?P<bare>[A-Za-z0-9.][^\s\"'<>,;)\]}}|=*~`{CODE_MARK}]*)[*~`{CODE_MARK}]*[^\S\r\n]*$",
+    re.MULTILINE,
+)
 
-def idioms(words: FormWords, text: str, code: bool) -> Iterator[Statement]:
-    """The statements of :data:`_IDIOMS` in ``text`` when it is code, and of :data:`_LABEL` in any text:
+
+def idioms(words: FormWords, text: str, kind: str) -> Iterator[Statement]:
+    """The statements of :data:`_IDIOMS` in ``text`` when it is code (``kind``: its block's), of :data:`_LINES`
+    in an HTML block (``<dt>existing_path</dt><dd>overwrite</dd>``), and of :data:`_LABEL` in any text:
     each whose name is a name's spelling (after the namespace's or product's prefix), its value unquoted,
     separators at its end dropped."""
-    for pattern in (*_IDIOMS, _LABEL) if code else (_LABEL,):
+    code = kind in ("fenced_code", "indented_code")
+    for pattern in (*_IDIOMS, _LABEL) if code else (_LABEL, _LINES) if kind == "html_block" else (_LABEL,):
         for match in pattern.finditer(text):
             groups = match.groupdict()
             name = groups.get("after") or groups.get("name") or groups["tag"]
@@ -367,7 +378,7 @@ def cell_values(words: FormWords, cell: str) -> list[tuple[str, int]]:
     return [(m.group(), m.end()) for m in re.finditer(pattern, cell)]
 
 
-def disguised_statements(words: FormWords, text: str, code: bool) -> list[Statement]:
+def disguised_statements(words: FormWords, text: str, kind: str) -> list[Statement]:
     """The statements of :func:`calls`, :func:`pairs`, :func:`go_pins` and :func:`idioms` in ``text`` (a block's
-    shown text; ``code``: a code block's)."""
-    return [*calls(words, text), *pairs(words, text), *go_pins(words, text), *idioms(words, text, code)]
+    shown text; ``kind``: the block's)."""
+    return [*calls(words, text), *pairs(words, text), *go_pins(words, text), *idioms(words, text, kind)]
