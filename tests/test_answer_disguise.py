@@ -219,6 +219,29 @@ class HostileRound4Test(VerdictFixture):
             }
         )
 
+    def test_labels_csv_and_table_columns_state_their_value(self) -> None:
+        """Guards against three more shapes a reader sees as a setting that were supported: a label whose value
+        has words after it (``**existing_path**: overwrite (since 2.0)``, ``- **Version**: 2.0 (current)``), a
+        CSV line (``existing_path,overwrite``), and a table whose header cell is the name with the values in
+        its column below (``| Version | Notes |`` then ``| 2.0 | ... |``). A GraphQL enum value in upper case
+        (``existingPath: REFUSE``) was a false alarm."""
+        self.assert_verdicts(
+            {
+                "**existing_path**: overwrite (since 2.0)": BAD,
+                "- **Version**: 2.0 (current)": BAD,
+                "```csv\nkey,value\nexisting_path,overwrite\n```": BAD,
+                "| existing_path |\n|---|\n| overwrite |": BAD,
+                "| Version | Notes |\n|---|---|\n| 1.0 | refuses |\n| 2.0 | overwrites |": BAD,
+                "```graphql\nmutation { createCopy(existingPath: OVERWRITE) { ok } }\n```": BAD,
+                "- **existing_path**: refuse (raises PathExists)": OK,
+                "**Version**: Quill 1.0": OK,
+                "**Note**: overwrite is not offered.": OK,
+                "```csv\nexisting_path,refuse\n```": OK,
+                "| Version | Notes |\n|---|---|\n| 1.0 | refuses |": OK,
+                "```graphql\nmutation { createCopy(existingPath: REFUSE) { ok } }\n```": OK,
+            }
+        )
+
     def test_enum_constants_state_their_member(self) -> None:
         """Guards against hostile round 2, finding 9 (false refusals) and its unsafe twin: an enum constant of
         the name's type was compared as written, so ``existing_path=ExistingPath.REFUSE`` was other_value, while

@@ -79,7 +79,7 @@ from ..results.shapes import (
     build,
 )
 from .controls import control_findings
-from .disguise import cell_token, cell_values, disguised_statements, enum_member, resolve_disguises
+from .disguise import cell_token, cell_values, column_values, disguised_statements, enum_member, resolve_disguises
 from .findings import finding, reading_findings
 from .forms import BLANK, SEPARATORS, FormWords, Statement, resolve_markup
 from .inline import within
@@ -749,7 +749,7 @@ class _Check:
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
                 value = value[1:-1]
             found.append(Statement(name, value, name_at, value_at + len(value)))
-        return found
+        return found + column_values(self.words, text, cells, lines)
 
     def _judge(self, statement: Statement, start: int, end: int, quote: str) -> bool:
         """Judge one statement against the decision; ``True`` when it is at fault (a finding added)."""

@@ -34,6 +34,7 @@ __all__ = [
     "calls",
     "cell_token",
     "cell_values",
+    "column_values",
     "disguised_statements",
     "enum_member",
     "go_pins",
@@ -277,6 +278,19 @@ _LABEL: Final = re.compile(
     re.MULTILINE,
 )
 
+#: A label whose value is followed by more words (``**existing_path**: overwrite (since 2.0)``): its first token
+#: counts when it is a value of the grammar.
+_LABEL_HEAD: Final = re.compile(
+    rf"^[^\S\r\n]*[*_~`{CODE_MARK}]*(?P<name>[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*)[*_~`{CODE_MARK}]*"
+    rf"[^\S\r\n]*:[^\S\r\n]*[*_~`{CODE_MARK}\"']*(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[A-Za-z0-9][A-Za-z0-9_.\-]*)",
+    re.MULTILINE,
+)
+#: A comma-separated line of a name and one value (CSV): ``existing_path,overwrite``.
+_CSV: Final = re.compile(
+    rf"^[^\S\r\n]*[\"']?{_NAME}[\"']?[^\S\r\n]*,[^\S\r\n]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'"
+    rf"|(?P<bare>[A-Za-z0-9.][^\s,\"']*))[^\S\r\n]*$",
+    re.MULTILINE,
+)
 #: In an HTML block's shown text (block elements on lines of their own): a line of only a name, then a line of
 #: only one value (a definition list's term and description, a table's or a list's two cells).
 _LINES: Final = re.compile(
@@ -293,7 +307,8 @@ def idioms(words: FormWords, text: str, kind: str) -> Iterator[Statement]:
     each whose name is a name's spelling (after the namespace's or product's prefix), its value unquoted,
     separators at its end dropped."""
     code = kind in ("fenced_code", "indented_code")
-    for pattern in (*_IDIOMS, _LABEL) if code else (_LABEL, _LINES) if kind == "html_block" else (_LABEL,):
+    labels = (_LABEL, _LABEL_HEAD)
+    for pattern in (*_IDIOMS, _CSV, *labels) if code else (*labels, _LINES) if kind == "html_block" else labels:
         for match in pattern.finditer(text):
             groups = match.groupdict()
             name = groups.get("after") or groups.get("name") or groups["tag"]
@@ -309,6 +324,10 @@ def idioms(words: FormWords, text: str, kind: str) -> Iterator[Statement]:
                 and (words.spelt_as(value) or _TYPE_LIKE.match(value))
             ):
                 continue  # a declaration (Java's ExistingPath existingPath;, Go's Version semver.Version): no value
+            if pattern is _LABEL_HEAD and not (
+                value in words.values or (value[0].isdigit() and RESERVED_KEYS[0] in words.spelt_as(name))
+            ):
+                continue  # more words after a value of no grammar's: free text (Note: the copy raises)
             if value and value not in words.type_names:
                 start = match.start()
                 while text[start] in " \t":
@@ -332,6 +351,8 @@ def enum_member(words: FormWords, name: str, value: str) -> str:
     grammar spells it when it is one of its values in some case (``REFUSE`` is ``refuse``), else the
     member. Any other value is returned as it is (compared exactly). Fail closed: a constant of the name's
     type with another member states that member."""
+    if value.isupper() and value.lower() in words.values:
+        return value.lower()  # a SCREAMING enum member (GraphQL's REFUSE) of the grammar's value
     match = _ENUM.fullmatch(value)
     if match is None:
         return value
@@ -382,3 +403,28 @@ def disguised_statements(words: FormWords, text: str, kind: str) -> list[Stateme
     """The statements of :func:`calls`, :func:`pairs`, :func:`go_pins` and :func:`idioms` in ``text`` (a block's
     shown text; ``kind``: the block's)."""
     return [*calls(words, text), *pairs(words, text), *go_pins(words, text), *idioms(words, text, kind)]
+
+
+def column_values(words: FormWords, text: str, cells: list[tuple[int, int]], lines: list[int]) -> list[Statement]:
+    """A table's header cell that is a name, and each cell below it in its column holding one value token (a
+    version column, ``| Version | Notes |`` then ``| 2.0 | ... |``): a reader sees each as a value of the name
+    (fail closed). ``cells`` are ``[start, end)`` in ``text``, ``lines`` their rows (-1 for an empty cell)."""
+    rows: dict[int, list[tuple[int, int]]] = {}
+    for cell, line in zip(cells, lines):
+        if line >= 0:
+            rows.setdefault(line, []).append(cell)
+    ordered = [rows[line] for line in sorted(rows)]
+    if len(ordered) < 2:
+        return []
+    found = []
+    for column, (a, b) in enumerate(ordered[0]):
+        name, name_at = cell_token(text, a, b)
+        if not name or not words.spelt_as(name):
+            continue
+        for row in ordered[1:]:
+            if column < len(row):
+                value, value_at = cell_token(text, *row[column])
+                if value and not any(ch.isspace() for ch in value) and value not in words.type_names:
+                    value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
+                    found.append(Statement(name, value, name_at, value_at + len(value)))
+    return found
