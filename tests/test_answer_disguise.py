@@ -242,6 +242,18 @@ class HostileRound4Test(VerdictFixture):
             }
         )
 
+    def test_a_usage_texts_placeholder_states_no_value(self) -> None:
+        """Guards against hostile round 2, finding 9 (open until round 4): usage text's placeholder,
+        ``[--existing-path MODE]``, was read as the value ``MODE`` (other_value) in an honest answer. A value in
+        upper case right before the usage bracket's ``]`` is a placeholder unless it is a value of the grammar."""
+        self.assert_verdicts(
+            {
+                "```text\nUsage: quill copy [--existing-path MODE] SRC DST\n```": OK,
+                "```text\nUsage: quill copy [--existing-path OVERWRITE] SRC DST\n```": BAD,
+                "```text\nUsage: quill copy [--existing-path overwrite] SRC DST\n```": BAD,
+            }
+        )
+
     def test_enum_constants_state_their_member(self) -> None:
         """Guards against hostile round 2, finding 9 (false refusals) and its unsafe twin: an enum constant of
         the name's type was compared as written, so ``existing_path=ExistingPath.REFUSE`` was other_value, while

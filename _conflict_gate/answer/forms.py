@@ -404,6 +404,12 @@ class FormWords:
                     text, max(0, statement.start - 240), statement.start
                 ):
                     continue  # a flag declared in a call (click.option("--x", "x", ...)): its default is read below
+                if (
+                    statement.value.isupper()
+                    and text.startswith("]", statement.end)
+                    and statement.value.lower() not in self.values
+                ):
+                    continue  # usage text's placeholder: [--existing-path MODE] states no value
                 yield statement
             if "default" in text:
                 yield from self.statements(text, pattern=self.declared_flag)
