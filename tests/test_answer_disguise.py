@@ -242,6 +242,18 @@ class HostileRound4Test(VerdictFixture):
             }
         )
 
+    def test_a_name_then_a_value_in_a_nested_list_is_a_statement(self) -> None:
+        """Guards against hostile round 3, finding 10: a list item that is only a name with a nested item that
+        is only a value (``- `existing_path``` then ``  - `overwrite```), two blocks, was supported."""
+        self.assert_verdicts(
+            {
+                "- `existing_path`\n  - `overwrite`": BAD,
+                "- **version**\n  - 2.0": BAD,
+                "- `existing_path`\n  - `refuse`": OK,
+                "- `existing_path`\n\n  The copy refuses: it raises PathExists.": OK,
+            }
+        )
+
     def test_a_usage_texts_placeholder_states_no_value(self) -> None:
         """Guards against hostile round 2, finding 9 (open until round 4): usage text's placeholder,
         ``[--existing-path MODE]``, was read as the value ``MODE`` (other_value) in an honest answer. A value in

@@ -78,6 +78,7 @@ from ..results.shapes import (
     Finding,
     build,
 )
+from . import disguise
 from .controls import control_findings
 from .disguise import cell_token, cell_values, column_values, disguised_statements, enum_member, resolve_disguises
 from .findings import finding, reading_findings
@@ -488,7 +489,7 @@ class _Check:
         value_form = f"{self.key}={self.value}"
         version_form = f"{self.version_name}={self.version}"
         value_forms = {f"{key}={value}": key for key, value in self.agreed.items()}
-        is_quote = self.words.is_quote
+        is_quote, previous = self.words.is_quote, None
         for block in self.reading.blocks:
             quotes: list[tuple[int, int]] = []  # shown ranges of quotes' content
             struck: list[tuple[int, int]] | None = None
@@ -519,6 +520,8 @@ class _Check:
                     quotes.append((span.shown_at, span.shown_at + len(content)))
                     self._quote(content, span.start, span.end, citations)
             self._statements(block, quotes)
+            for pair in disguise.block_pairs(self.words, self.reading.text, previous, previous := block):
+                self._judge(pair, pair.start, pair.end, self.reading.text[pair.start : pair.end])
         # every finding here has a span: order them as the answer does
         self.findings[before:] = sorted(self.findings[before:], key=itemgetter("start"))
         for source_id, claim_line in sorted(self.claims):

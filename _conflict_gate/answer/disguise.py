@@ -28,9 +28,10 @@ from typing import Final
 
 from ..manifest.form import RESERVED_KEYS
 from .forms import SEPARATORS, FormWords, Statement
-from .reader import CODE_MARK
+from .reader import CODE_MARK, AnswerBlock
 
 __all__ = [
+    "block_pairs",
     "calls",
     "cell_token",
     "cell_values",
@@ -428,3 +429,23 @@ def column_values(words: FormWords, text: str, cells: list[tuple[int, int]], lin
                     value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
                     found.append(Statement(name, value, name_at, value_at + len(value)))
     return found
+
+
+_BARE_EDGES: Final = f" \t\r\n{CODE_MARK}`*_~"
+
+
+def block_pairs(words: FormWords, text: str, previous: AnswerBlock | None, block: AnswerBlock) -> list[Statement]:
+    """A paragraph that is only a name, then on the next line a paragraph that is only one value (a nested
+    list: ``- `existing_path``` then ``  - `overwrite```): a reader sees the name set to the value. Offsets are
+    the answer's (``text``); the statement spans both blocks."""
+    if previous is None or previous.kind != "paragraph" or block.kind != "paragraph":
+        return []
+    between = text[previous.end : block.start]
+    if between.count("\n") > 1:
+        return []  # a blank line between: two paragraphs, not an item and its nested one
+    name = previous.shown.text.strip(_BARE_EDGES)
+    value = block.shown.text.strip(_BARE_EDGES)
+    if not name or not value or any(ch.isspace() for ch in name + value) or not words.spelt_as(name):
+        return []
+    value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
+    return [Statement(name, value.rstrip(SEPARATORS) or value, previous.start, block.end)]
