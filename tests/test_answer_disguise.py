@@ -254,6 +254,24 @@ class HostileRound4Test(VerdictFixture):
             }
         )
 
+    def test_label_and_element_variants_are_statements(self) -> None:
+        """Guards against variants of the labels and idioms above that were still supported: the colon inside
+        the bold (``**existing_path:** overwrite``), a dash between spaces in prose (``- *existing_path* —
+        overwrite``), YAML's complex key (``? existing_path`` then ``: overwrite``), an XML CDATA section, a
+        Clojure keyword with its value on the next line. A dash in code (``version - 1``) stays arithmetic."""
+        self.assert_verdicts(
+            {
+                "**existing_path:** overwrite": BAD,
+                "- *existing_path* \u2014 overwrite": BAD,
+                "```yaml\n? existing_path\n: overwrite\n```": BAD,
+                "```xml\n<existingPath><![CDATA[overwrite]]></existingPath>\n```": BAD,
+                '```clojure\n{:existing-path\n "overwrite"}\n```': BAD,
+                "**existing_path:** refuse": OK,
+                "- *existing_path* \u2014 refuse": OK,
+                "```python\nversion - 1\n```": OK,
+            }
+        )
+
     def test_a_usage_texts_placeholder_states_no_value(self) -> None:
         """Guards against hostile round 2, finding 9 (open until round 4): usage text's placeholder,
         ``[--existing-path MODE]``, was read as the value ``MODE`` (other_value) in an honest answer. A value in

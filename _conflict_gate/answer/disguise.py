@@ -244,10 +244,12 @@ _IDIOMS: Final = (
         re.MULTILINE,
     ),
     re.compile(
-        rf"(?<![A-Za-z0-9_:\"'\])])::?{_NAME}[^\S\r\n]+(?!:?[A-Za-z_][A-Za-z0-9_\-]*[^\S\r\n]+[\"':0-9])"
+        rf"(?<![A-Za-z0-9_:\"'\])])::?{_NAME}\s+(?!:?[A-Za-z_][A-Za-z0-9_\-]*[^\S\r\n]+[\"':0-9])"
         rf"{_LITERAL_VALUE}"
     ),
-    re.compile(r"<(?P<tag>[A-Za-z][\w.\-:]*)>\s*(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[^<\s]+)\s*</(?P=tag)>"),
+    re.compile(
+        r"<(?P<tag>[A-Za-z][\w.\-:]*)>\s*(?:<!\[CDATA\[)?(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[^<\s\]]+)(?:\]\]>)?\s*</(?P=tag)>"
+    ),
     re.compile(
         rf"<(?P<tag>[A-Za-z][\w.\-:]*)[^<>]{{0,400}}?\b(?:name|key|id|property|param)\s*=\s*[\"']{_NAME}[\"']"
         rf"(?:[^<>]{{0,400}}?\bvalue\s*=\s*{_LITERAL_VALUE}|[^<>]{{0,400}}?(?<!/)>\s*(?P<text>[^<\s]+)\s*</(?P=tag)>)"
@@ -269,21 +271,30 @@ _IDIOMS: Final = (
 )
 #: A line form's value that names a type: PascalCase (``ExistingPathMode``) or qualified (``semver.Version``).
 _TYPE_LIKE: Final = re.compile(r"[A-Z][a-z]|[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_]")
+
+
 #: A name, a colon and one value token up to the line's end, in prose (a list item, a bold label, a definition
 #: list's ``existing_path`` then ``: overwrite``): a reader sees a setting, as ``**existing_path**: overwrite``.
-_LABEL: Final = re.compile(
-    rf"^[^\S\r\n]*[*_~`{CODE_MARK}]*(?P<name>[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*)[*_~`{CODE_MARK}]*"
-    rf"[^\S\r\n]*(?:\r?\n[^\S\r\n]*)?:[^\S\r\n]*[*_~`{CODE_MARK}]*"
-    rf"(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[A-Za-z0-9:.][^\s\"'<>,;)\]}}|=*~`{CODE_MARK}]*))"
-    rf"[*~`{CODE_MARK}]*[,;]?[^\S\r\n]*$",
-    re.MULTILINE,
-)
+def _label(separator: str) -> re.Pattern[str]:
+    """A label's pattern, its name and value apart by ``separator``."""
+    return re.compile(
+        rf"^[^\S\r\n]*(?:\?[^\S\r\n]+)?[*_~`{CODE_MARK}]*(?P<name>[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*)"
+        rf"[*_~`{CODE_MARK}]*[^\S\r\n]*(?:\r?\n[^\S\r\n]*)?{separator}[*_~`{CODE_MARK}]*[^\S\r\n]*[*_~`{CODE_MARK}]*"
+        rf"(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[A-Za-z0-9:.][^\s\"'<>,;)\]}}|=*~`{CODE_MARK}]*))"
+        rf"[*~`{CODE_MARK}]*[,;]?[^\S\r\n]*$",
+        re.MULTILINE,
+    )
+
+
+_LABEL: Final = _label(":")
+#: In prose, a dash between spaces too: ``- *existing_path* — overwrite``.
+_LABEL_DASH: Final = _label(r"(?<=[^\S\r\n])(?:\u2014|\u2013|--?)(?=[^\S\r\n])")
 
 #: A label whose value is followed by more words (``**existing_path**: overwrite (since 2.0)``): its first token
 #: counts when it is a value of the grammar.
 _LABEL_HEAD: Final = re.compile(
     rf"^[^\S\r\n]*[*_~`{CODE_MARK}]*(?P<name>[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*)[*_~`{CODE_MARK}]*"
-    rf"[^\S\r\n]*:[^\S\r\n]*[*_~`{CODE_MARK}\"']*(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[A-Za-z0-9][A-Za-z0-9_.\-]*)",
+    rf"[^\S\r\n]*:[*_~`{CODE_MARK}]*[^\S\r\n]*[*_~`{CODE_MARK}\"']*(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[A-Za-z0-9][A-Za-z0-9_.\-]*)",
     re.MULTILINE,
 )
 #: A comma-separated line of a name and one value (CSV): ``existing_path,overwrite``.
@@ -309,7 +320,8 @@ def idioms(words: FormWords, text: str, kind: str) -> Iterator[Statement]:
     separators at its end dropped."""
     code = kind in ("fenced_code", "indented_code")
     labels = (_LABEL, _LABEL_HEAD)
-    for pattern in (*_IDIOMS, _CSV, *labels) if code else (*labels, _LINES) if kind == "html_block" else labels:
+    prose = (*labels, _LABEL_DASH, _LINES) if kind == "html_block" else (*labels, _LABEL_DASH)
+    for pattern in (*_IDIOMS, _CSV, *labels) if code else prose:
         for match in pattern.finditer(text):
             groups = match.groupdict()
             name = groups.get("after") or groups.get("name") or groups["tag"]
@@ -333,6 +345,8 @@ def idioms(words: FormWords, text: str, kind: str) -> Iterator[Statement]:
                 start = match.start()
                 while text[start] in " \t":
                     start += 1  # a line's indentation is not the statement's
+                if pattern is _LABEL_DASH:
+                    start = match.start("bare") if groups["bare"] is not None else start  # the dash is no form's
                 symbol = value[:1] == ":" and value[1:2].isalpha()  # a Clojure keyword: its name
                 yield Statement(name, value[1:] if symbol else value, start, match.end())
 
