@@ -272,6 +272,19 @@ class HostileRound4Test(VerdictFixture):
             }
         )
 
+    def test_mermaid_edges_read_their_nodes_labels_wherever_given(self) -> None:
+        """Guards against a Mermaid edge whose nodes' labels are given on other lines (``A --> B``, then
+        ``A[existing_path]``, ``B[overwrite]``), and a chain (``A[version] --> B --> C``, ``B[2.0]``): supported,
+        since only an edge with both labels inline was read."""
+        self.assert_verdicts(
+            {
+                "```mermaid\ngraph LR\nA --> B\nA[existing_path]\nB[overwrite]\n```": BAD,
+                "```mermaid\ngraph TD\nA[version] --> B --> C\nB[2.0]\n```": BAD,
+                '```mermaid\nflowchart LR\n  K["existing_path"] -->|set to| V(("overwrite"))\n```': BAD,
+                "```mermaid\ngraph LR\nA --> B\nA[existing_path]\nB[refuse]\n```": OK,
+            }
+        )
+
     def test_a_usage_texts_placeholder_states_no_value(self) -> None:
         """Guards against hostile round 2, finding 9 (open until round 4): usage text's placeholder,
         ``[--existing-path MODE]``, was read as the value ``MODE`` (other_value) in an honest answer. A value in

@@ -40,6 +40,7 @@ __all__ = [
     "enum_member",
     "go_pins",
     "idioms",
+    "mermaid_edges",
     "pairs",
     "resolve_disguises",
 ]
@@ -263,11 +264,6 @@ _IDIOMS: Final = (
         rf"\bname[\"']?[^\S\r\n]*:[^\S\r\n]*[\"']?{_NAME}[\"']?[^\S\r\n]*(?:,[^\S\r\n]*|\r?\n[^\S\r\n]*(?:-[^\S\r\n]+)?)"
         rf"[\"']?value[\"']?[^\S\r\n]*:[^\S\r\n]*{_LITERAL_VALUE}"
     ),
-    re.compile(
-        rf"[\[({{>]+[\"']?{_NAME}[\"']?[\])}}]+[^\S\r\n]*(?:[-=.]{{2,}}[^\r\n]{{0,80}}?)?(?:-->|==>|\.->|---|->)"
-        rf"(?:\|[^|\r\n]{{0,80}}\|)?[^\S\r\n]*[A-Za-z0-9_]+[\[({{>]+[\"']?(?P<dq>(?!))?(?P<sq>(?!))?"
-        rf"(?P<bare>[^\s\])}}\"']+)[\"']?[\])}}]"
-    ),
 )
 #: A line form's value that names a type: PascalCase (``ExistingPathMode``) or qualified (``semver.Version``).
 _TYPE_LIKE: Final = re.compile(r"[A-Z][a-z]|[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_]")
@@ -417,7 +413,8 @@ def cell_values(words: FormWords, cell: str) -> list[tuple[str, int]]:
 def disguised_statements(words: FormWords, text: str, kind: str) -> list[Statement]:
     """The statements of :func:`calls`, :func:`pairs`, :func:`go_pins` and :func:`idioms` in ``text`` (a block's
     shown text; ``kind``: the block's)."""
-    return [*calls(words, text), *pairs(words, text), *go_pins(words, text), *idioms(words, text, kind)]
+    found = [*calls(words, text), *pairs(words, text), *go_pins(words, text), *idioms(words, text, kind)]
+    return found + mermaid_edges(words, text) if kind in ("fenced_code", "indented_code") else found
 
 
 def column_values(words: FormWords, text: str, cells: list[tuple[int, int]], lines: list[int]) -> list[Statement]:
@@ -463,3 +460,34 @@ def block_pairs(words: FormWords, text: str, previous: AnswerBlock | None, block
         return []
     value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
     return [Statement(name, value.rstrip(SEPARATORS) or value, previous.start, block.end)]
+
+
+#: A Mermaid node's definition, ``A[label]``, ``B("label")``, ``C{label}``, ``D((label))``; and an edge between two
+#: node ids, any arrow or label on it (``A --> B``, ``A -- "=" --> B``, ``A -->|set| B``), the target in a lookahead
+#: so that a chain (``A --> B --> C``) gives each edge.
+_NODE: Final = re.compile(
+    r"(?<![A-Za-z0-9_])(?P<id>[A-Za-z0-9_]+)[^\S\r\n]*(?:\[\[|\[\(|\(\(|\(\[|\{\{|[\[({>])[^\S\r\n]*[\"']?"
+    r"(?P<label>[^\])}\"'\r\n]*)[\"']?[^\S\r\n]*[\])}]"
+)
+_EDGE: Final = re.compile(
+    r"(?<![A-Za-z0-9_])(?P<a>[A-Za-z0-9_]+)(?:[^\S\r\n]*[\[({>][^\r\n\])}]{0,200}[\])}]+)?[^\S\r\n]*"
+    r"(?:(?:--|==|-\.)[^\r\n>]{0,80}?)?(?:-->|==>|\.->|---)(?:\|[^|\r\n]{0,80}\|)?[^\S\r\n]*"
+    r"(?=(?P<b>[A-Za-z0-9_]+))"
+)
+
+
+def mermaid_edges(words: FormWords, text: str) -> list[Statement]:
+    """Each Mermaid edge (:data:`_EDGE`) from a node whose label (:data:`_NODE`, given anywhere in ``text``) is
+    a name's spelling to a node whose label is one value token: a reader of the diagram sees the name set to
+    that value, however the nodes' labels are spread over the lines (``A --> B`` then ``B[overwrite]``)."""
+    if "-->" not in text and "---" not in text and "==>" not in text and ".->" not in text:
+        return []
+    labels: dict[str, str] = {}
+    for match in _NODE.finditer(text):
+        labels.setdefault(match.group("id"), match.group("label").strip())
+    found = []
+    for match in _EDGE.finditer(text):
+        name, value = labels.get(match.group("a"), ""), labels.get(match.group("b"), "")
+        if name and value and not any(ch.isspace() for ch in value) and words.spelt_as(name):
+            found.append(Statement(name, value.rstrip(SEPARATORS) or value, match.start(), match.end("b")))
+    return found
