@@ -285,6 +285,25 @@ class HostileRound4Test(VerdictFixture):
             }
         )
 
+    def test_literals_in_other_spellings_state_their_literal(self) -> None:
+        """Guards against false refusals of honest code (hostile round 4): a Python string prefix
+        (``existing_path = r"refuse"``, read as ``r"refuse``), TOML's triple quotes, a shell parameter's
+        default (``${QUILL_EXISTING_PATH:-refuse}``) and C's prefixed constant (``QUILL_EXISTING_PATH_REFUSE``)
+        were other_value. Each now states the literal it holds, so their other-value twins still contradict."""
+        fence = "```\n{}\n```".format
+        self.assert_verdicts(
+            {
+                fence('existing_path = r"refuse"'): OK,
+                fence("existing_path = '''refuse'''"): OK,
+                fence('export QUILL_EXISTING_PATH="${QUILL_EXISTING_PATH:-refuse}"'): OK,
+                fence("struct copy_opts o = { .existing_path = QUILL_EXISTING_PATH_REFUSE };"): OK,
+                fence('existing_path = r"overwrite"'): BAD,
+                fence('export QUILL_EXISTING_PATH="${QUILL_EXISTING_PATH:-overwrite}"'): BAD,
+                fence("struct copy_opts o = { .existing_path = QUILL_EXISTING_PATH_OVERWRITE };"): BAD,
+                fence('ExistingPath = Literal["refuse", "overwrite"]'): BAD,
+            }
+        )
+
     def test_a_usage_texts_placeholder_states_no_value(self) -> None:
         """Guards against hostile round 2, finding 9 (open until round 4): usage text's placeholder,
         ``[--existing-path MODE]``, was read as the value ``MODE`` (other_value) in an honest answer. A value in

@@ -347,6 +347,12 @@ def idioms(words: FormWords, text: str, kind: str) -> Iterator[Statement]:
                 yield Statement(name, value[1:] if symbol else value, start, match.end())
 
 
+#: A literal in another spelling: a Python string prefix before a quote (``r"refuse`` as read, its closing quote
+#: dropped), quotes left around it (TOML's ``'''refuse'''``), a shell parameter's default
+#: (``${QUILL_EXISTING_PATH:-refuse}``).
+_LITERAL_SPELLING: Final = re.compile(
+    r"(?:[rRuUbBfF]{1,2})?[\"']+([^\"'\[\]]*)[\"'\]]*|\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^{}]*)\}"
+)
 #: An enum constant: ``ExistingPath.REFUSE``, ``quill.ExistingPath.Refuse``, ``ExistingPath::Refuse``, Go's
 #: ``quill.ExistingPathRefuse``, Swift's ``.refuse``, a Ruby or Clojure symbol ``:refuse``.
 _ENUM: Final = re.compile(
@@ -362,6 +368,9 @@ def enum_member(words: FormWords, name: str, value: str) -> str:
     grammar spells it when it is one of its values in some case (``REFUSE`` is ``refuse``), else the
     member. Any other value is returned as it is (compared exactly). Fail closed: a constant of the name's
     type with another member states that member."""
+    literal = _LITERAL_SPELLING.fullmatch(value)
+    if literal is not None:  # r"refuse", ${QUILL_EXISTING_PATH:-refuse}: the literal they hold
+        value = next(group for group in literal.groups() if group is not None)
     if value.isupper() and value.lower() in words.values:
         return value.lower()  # a SCREAMING enum member (GraphQL's REFUSE) of the grammar's value
     match = _ENUM.fullmatch(value)
@@ -371,6 +380,10 @@ def enum_member(words: FormWords, name: str, value: str) -> str:
     member, kind = match.group("member"), match.group("type")
     if not ((kind is not None and words.spelt_as(kind) & named) or (kind is None and value[:1] in ".:")):
         lowered = member.lower()
+        for prefix in (words.grammar.namespace.lower() + "_", words.grammar.product.lower() + "_"):
+            if lowered.startswith(prefix) and any(lowered.startswith(prefix + j) for n in named for j in _joined(n)):
+                lowered, member = lowered[len(prefix) :], member[len(prefix) :]  # C's QUILL_EXISTING_PATH_REFUSE
+                break
         head = next((s for n in named for s in _joined(n) if lowered.startswith(s) and len(lowered) > len(s)), None)
         if head is None:
             return value  # not a constant of the name's enum: compared as written
