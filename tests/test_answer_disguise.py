@@ -289,7 +289,8 @@ class HostileRound4Test(VerdictFixture):
         """Guards against false refusals of honest code (hostile round 4): a Python string prefix
         (``existing_path = r"refuse"``, read as ``r"refuse``), TOML's triple quotes, a shell parameter's
         default (``${QUILL_EXISTING_PATH:-refuse}``) and C's prefixed constant (``QUILL_EXISTING_PATH_REFUSE``)
-        were other_value. Each now states the literal it holds, so their other-value twins still contradict."""
+        were other_value, and JavaScript's template literal (`` `refuse` `` in a fence) was escaped_form. Each now
+        states the literal it holds, so their other-value twins still contradict."""
         fence = "```\n{}\n```".format
         self.assert_verdicts(
             {
@@ -301,6 +302,8 @@ class HostileRound4Test(VerdictFixture):
                 fence('export QUILL_EXISTING_PATH="${QUILL_EXISTING_PATH:-overwrite}"'): BAD,
                 fence("struct copy_opts o = { .existing_path = QUILL_EXISTING_PATH_OVERWRITE };"): BAD,
                 fence('ExistingPath = Literal["refuse", "overwrite"]'): BAD,
+                fence("const existingPath = `refuse`;"): OK,
+                fence("const existingPath = `overwrite`;"): BAD,
             }
         )
 

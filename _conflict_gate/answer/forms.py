@@ -78,7 +78,7 @@ _VALUE_RUN: Final = rf"[^\s{CODE_MARK}{BLANK}]+"
 _RAW_VALUE_RUN: Final = rf"(?:[^\s`<{CODE_MARK}{BLANK}]|<(?![A-Za-z/!?]))+"
 #: What may follow a value without being part of it (when only such characters follow up to the run's
 #: end): ``, ; ) ] " '``, markup ``* ~ | < > & [ _``, sentence punctuation and typographic punctuation.
-SEPARATORS: Final = ",;)]}\"'*~|<>&[_.:!?" + _BREAKS
+SEPARATORS: Final = ",;)]}\"'*~|<>&[_.:!?`" + _BREAKS
 _GLUED_RUN: Final = re.compile(_VALUE_RUN)
 _MARK_RUN: Final = re.compile(f"{CODE_MARK}+")
 _RAW_GLUED_RUN: Final = re.compile(_RAW_VALUE_RUN)
