@@ -258,7 +258,8 @@ class HostileRound4Test(VerdictFixture):
         """Guards against variants of the labels and idioms above that were still supported: the colon inside
         the bold (``**existing_path:** overwrite``), a dash between spaces in prose (``- *existing_path* —
         overwrite``), YAML's complex key (``? existing_path`` then ``: overwrite``), an XML CDATA section, a
-        Clojure keyword with its value on the next line. A dash in code (``version - 1``) stays arithmetic."""
+        Clojure keyword with its value on the next line, a fullwidth colon in CJK prose (``**existing_path**：overwrite``).
+        A dash in code (``version - 1``) stays arithmetic."""
         self.assert_verdicts(
             {
                 "**existing_path:** overwrite": BAD,
@@ -269,6 +270,8 @@ class HostileRound4Test(VerdictFixture):
                 "**existing_path:** refuse": OK,
                 "- *existing_path* \u2014 refuse": OK,
                 "```python\nversion - 1\n```": OK,
+                "**existing_path**\uff1aoverwrite": BAD,
+                "**existing_path**\uff1arefuse": OK,
             }
         )
 

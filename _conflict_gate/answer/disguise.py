@@ -283,8 +283,9 @@ def _label(separator: str) -> re.Pattern[str]:
 
 
 _LABEL: Final = _label(":")
-#: In prose, a dash between spaces too: ``- *existing_path* — overwrite``.
-_LABEL_DASH: Final = _label(r"(?<=[^\S\r\n])(?:\u2014|\u2013|--?)(?=[^\S\r\n])")
+#: In prose, a dash between spaces too (``- *existing_path* — overwrite``), and a fullwidth colon (CJK prose:
+#: ``**existing_path**`` U+FF1A ``overwrite``).
+_LABEL_DASH: Final = _label(r"(?:(?<=[^\S\r\n])(?:\u2014|\u2013|--?)(?=[^\S\r\n])|[\uff1a\ufe55])")
 
 #: A label whose value is followed by more words (``**existing_path**: overwrite (since 2.0)``): its first token
 #: counts when it is a value of the grammar.
