@@ -1458,6 +1458,15 @@ HOSTILE_ANSWERS: dict[str, str] = {
     "calls and pairs": 'o.setExistingPath("x", ("existing_path", ',
     "values on the next line": "existing_path: |\n\n  ",
     "hash rockets": "existing_path => ",
+    # hostile round 4: code idioms (ENV, a name and a value on a line, XML pairs, Mermaid edges, keywords),
+    # prose labels, enum constants, and tags left open over many blocks (quadratic before: each scanned to the end)
+    "code idioms": '```\nENV QUILL_EXISTING_PATH x\n<e key="existingPath" value=\nA[existing_path] --> B[\n:existing-path ',
+    "labels and enum constants": "**existing_path**: x\n\no.existingPath(ExistingPath.X) ",
+    "block elements in HTML": "<dl><dt>existing_path</dt><dd>x\n\n",
+    "mermaid edges": "```\nA[existing_path] -- a --> B\nB(x)\n```\n",
+    "nested list pairs": "- `existing_path`\n  - `x`\n",
+    "labels with words and CSV lines": "**existing_path**: refuse x\n\n```\nexisting_path,x\n```\n",
+    "tags left open": "x <e a\n\n",
 }
 
 

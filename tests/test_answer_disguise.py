@@ -3,18 +3,20 @@ forms of answer.forms): hostile round 3's findings against the answer check."""
 
 from __future__ import annotations
 
+import re
 import unittest
 
 from _conflict_gate.answer.disguise import resolve_disguises
+from _conflict_gate.answer.html import OpenHtml
+from _conflict_gate.reading.inlines import Indexes, browser_markup_end
 from tests.test_answer_reading import BASE, Fixture
 
 BAD = "contradicts_decision"
 OK = "supported"
 
 
-class HostileRound3Test(Fixture):
-    """Answers that stated another value or version and came out ``supported``; and their faithful twins,
-    which must stay ``supported`` with no finding."""
+class VerdictFixture(Fixture):
+    """Each extra text, appended to the base answer, gets its verdict (and a supported one no finding)."""
 
     def assert_verdicts(self, cases: dict[str, str]) -> None:
         for extra, verdict in cases.items():
@@ -23,6 +25,11 @@ class HostileRound3Test(Fixture):
                 self.assertEqual(result["verdict"], verdict, result["findings"])
                 if verdict == OK:
                     self.assertEqual(result["findings"], [])
+
+
+class HostileRound3Test(VerdictFixture):
+    """Answers that stated another value or version and came out ``supported``; and their faithful twins,
+    which must stay ``supported`` with no finding."""
 
     def test_latex_math_is_read_as_typeset(self) -> None:
         """Guards against hostile round 1, finding 8 (open until round 3): LaTeX math, which github.com and
@@ -127,6 +134,224 @@ class HostileRound3Test(Fixture):
         )
 
 
+class HostileRound4Test(VerdictFixture):
+    """Hostile round 4: hostile round 3's open items (9, 10) and the enum constants of hostile round 2 (9)."""
+
+    def test_code_idioms_without_equals_or_a_colon_form_are_statements(self) -> None:
+        """Guards against hostile round 3, finding 9: code that sets a name without ``=`` or a colon form was
+        free text, so each of these stated ``overwrite`` and was supported: a Dockerfile's ``ENV NAME value``,
+        a ``.properties`` line ``existing_path overwrite``, a Clojure keyword, XML name/value attributes and
+        ``<entry key=...>`` elements, an element over lines, a Kubernetes env entry (YAML or JSON), a Mermaid
+        edge from the name's node to a value's. Their faithful twins, and declarations (``ExistingPath
+        existingPath;``, Go's ``Version semver.Version``), stay supported."""
+        fence = "```\n{}\n```".format
+        self.assert_verdicts(
+            {
+                fence("ENV QUILL_EXISTING_PATH overwrite"): BAD,
+                fence("existing_path overwrite"): BAD,
+                fence("quill.existing_path overwrite"): BAD,
+                fence('{:existing-path "overwrite"}'): BAD,
+                fence("(copy src dst :existing-path :overwrite)"): BAD,
+                fence('<option name="existing_path" value="overwrite"/>'): BAD,
+                fence('<setting value="overwrite" name="existingPath"/>'): BAD,
+                fence('<entry key="existingPath">overwrite</entry>'): BAD,
+                fence("<existing-path>\n  overwrite\n</existing-path>"): BAD,
+                fence("<property>\n  <name>existing_path</name>\n  <value>overwrite</value>\n</property>"): BAD,
+                fence("env:\n  - name: QUILL_EXISTING_PATH\n    value: overwrite"): BAD,
+                fence('{"env": [{"name": "QUILL_EXISTING_PATH", "value": "overwrite"}]}'): BAD,
+                '```mermaid\ngraph LR\nA[existing_path] -- "=" --> B[overwrite]\n```': BAD,
+                "```mermaid\ngraph LR\nA[version] -->|is| B(2.0)\n```": BAD,
+                fence("ENV QUILL_EXISTING_PATH refuse\nENV PYTHONUNBUFFERED 1"): OK,
+                fence("quill.existing_path refuse"): OK,
+                fence('{:existing-path "refuse"}'): OK,
+                fence('<option name="existing_path" value="refuse"/>'): OK,
+                fence('<copy existingPath="refuse"/>'): OK,
+                fence(
+                    "env:\n  - name: QUILL_EXISTING_PATH\n    value: refuse\n  - name: LOG_LEVEL\n    value: debug"
+                ): OK,
+                fence("class CopyOptions {\n    ExistingPath existingPath;\n}"): OK,
+                fence("type CopyOptions struct {\n\tExistingPath ExistingPathMode\n\tVersion semver.Version\n}"): OK,
+                "```mermaid\nflowchart TD\n  A[create_copy] --> B{exists?}\n  B -->|yes| C[raise PathExists]\n```": OK,
+            }
+        )
+
+    def test_a_label_a_colon_and_one_value_in_prose_is_a_statement(self) -> None:
+        """Guards against hostile round 3, finding 10: ``**existing_path**: overwrite`` (a bold label, a colon,
+        one value up to the line's end), the same in a list item or a definition list, was free text in prose:
+        a chat window shows a setting. Prose around a colon stays free text."""
+        self.assert_verdicts(
+            {
+                "**existing_path**: overwrite": BAD,
+                "- `existing_path`: overwrite": BAD,
+                "- **Version**: 2.0": BAD,
+                "existing_path\n: overwrite": BAD,
+                "**existing_path**: refuse": OK,
+                "- **Version**: 1.0\n- **existing_path**: `refuse`": OK,
+                "Note on existing_path: overwrite is what 2.0 does.": OK,
+                "**Note:** the copy raises PathExists.": OK,
+            }
+        )
+
+    def test_a_value_cell_of_several_words_states_each_value_of_the_grammar(self) -> None:
+        """Guards against hostile round 3, finding 10: a table row whose value cell compares versions
+        (``| existing_path | `refuse` (1.0), `overwrite` (2.0) |``) was read as a description, no statement."""
+        table = "| Option | Value |\n|---|---|\n| existing_path | {} |".format
+        self.assert_verdicts(
+            {
+                table("`refuse` (1.0), `overwrite` (2.0)"): BAD,
+                table("refuse, or overwrite with --force"): BAD,
+                table("`refuse` (raises PathExists)"): OK,
+            }
+        )
+
+    def test_block_elements_of_an_html_block_show_on_lines_of_their_own(self) -> None:
+        """Guards against hostile round 3, finding 10: an HTML block's shown text joined its block elements
+        (``<dt>existing_path</dt><dd>overwrite</dd>`` read as ``existing_pathoverwrite``), so a definition
+        list, a table's or a list's two cells stating ``overwrite`` were supported. Block elements now show
+        on lines of their own, and a line of only a name then a line of one value is a statement there."""
+        self.assert_verdicts(
+            {
+                "<dl><dt>existing_path</dt><dd>overwrite</dd></dl>": BAD,
+                "<table><tr><td>version</td><td>2.0</td></tr></table>": BAD,
+                "<ul><li>existing_path</li><li>overwrite</li></ul>": BAD,
+                "<dl><dt>existing_path</dt><dd>refuse</dd></dl>": OK,
+                "<p>The copy <b>refuses</b>.</p>": OK,
+            }
+        )
+
+    def test_labels_csv_and_table_columns_state_their_value(self) -> None:
+        """Guards against three more shapes a reader sees as a setting that were supported: a label whose value
+        has words after it (``**existing_path**: overwrite (since 2.0)``, ``- **Version**: 2.0 (current)``), a
+        CSV line (``existing_path,overwrite``), and a table whose header cell is the name with the values in
+        its column below (``| Version | Notes |`` then ``| 2.0 | ... |``). A GraphQL enum value in upper case
+        (``existingPath: REFUSE``) was a false alarm."""
+        self.assert_verdicts(
+            {
+                "**existing_path**: overwrite (since 2.0)": BAD,
+                "- **Version**: 2.0 (current)": BAD,
+                "```csv\nkey,value\nexisting_path,overwrite\n```": BAD,
+                "| existing_path |\n|---|\n| overwrite |": BAD,
+                "| Version | Notes |\n|---|---|\n| 1.0 | refuses |\n| 2.0 | overwrites |": BAD,
+                "```graphql\nmutation { createCopy(existingPath: OVERWRITE) { ok } }\n```": BAD,
+                "- **existing_path**: refuse (raises PathExists)": OK,
+                "**Version**: Quill 1.0": OK,
+                "**Note**: overwrite is not offered.": OK,
+                "```csv\nexisting_path,refuse\n```": OK,
+                "| Version | Notes |\n|---|---|\n| 1.0 | refuses |": OK,
+                "```graphql\nmutation { createCopy(existingPath: REFUSE) { ok } }\n```": OK,
+            }
+        )
+
+    def test_a_name_then_a_value_in_a_nested_list_is_a_statement(self) -> None:
+        """Guards against hostile round 3, finding 10: a list item that is only a name with a nested item that
+        is only a value (``- `existing_path``` then ``  - `overwrite```), two blocks, was supported."""
+        self.assert_verdicts(
+            {
+                "- `existing_path`\n  - `overwrite`": BAD,
+                "- **version**\n  - 2.0": BAD,
+                "- `existing_path`\n  - `refuse`": OK,
+                "- `existing_path`\n\n  The copy refuses: it raises PathExists.": OK,
+            }
+        )
+
+    def test_label_and_element_variants_are_statements(self) -> None:
+        """Guards against variants of the labels and idioms above that were still supported: the colon inside
+        the bold (``**existing_path:** overwrite``), a dash between spaces in prose (``- *existing_path* —
+        overwrite``), YAML's complex key (``? existing_path`` then ``: overwrite``), an XML CDATA section, a
+        Clojure keyword with its value on the next line, a fullwidth colon in CJK prose (``**existing_path**：overwrite``).
+        A dash in code (``version - 1``) stays arithmetic."""
+        self.assert_verdicts(
+            {
+                "**existing_path:** overwrite": BAD,
+                "- *existing_path* \u2014 overwrite": BAD,
+                "```yaml\n? existing_path\n: overwrite\n```": BAD,
+                "```xml\n<existingPath><![CDATA[overwrite]]></existingPath>\n```": BAD,
+                '```clojure\n{:existing-path\n "overwrite"}\n```': BAD,
+                "**existing_path:** refuse": OK,
+                "- *existing_path* \u2014 refuse": OK,
+                "```python\nversion - 1\n```": OK,
+                "**existing_path**\uff1aoverwrite": BAD,
+                "**existing_path**\uff1arefuse": OK,
+            }
+        )
+
+    def test_mermaid_edges_read_their_nodes_labels_wherever_given(self) -> None:
+        """Guards against a Mermaid edge whose nodes' labels are given on other lines (``A --> B``, then
+        ``A[existing_path]``, ``B[overwrite]``), and a chain (``A[version] --> B --> C``, ``B[2.0]``): supported,
+        since only an edge with both labels inline was read."""
+        self.assert_verdicts(
+            {
+                "```mermaid\ngraph LR\nA --> B\nA[existing_path]\nB[overwrite]\n```": BAD,
+                "```mermaid\ngraph TD\nA[version] --> B --> C\nB[2.0]\n```": BAD,
+                '```mermaid\nflowchart LR\n  K["existing_path"] -->|set to| V(("overwrite"))\n```': BAD,
+                "```mermaid\ngraph LR\nA --> B\nA[existing_path]\nB[refuse]\n```": OK,
+            }
+        )
+
+    def test_literals_in_other_spellings_state_their_literal(self) -> None:
+        """Guards against false refusals of honest code (hostile round 4): a Python string prefix
+        (``existing_path = r"refuse"``, read as ``r"refuse``), TOML's triple quotes, a shell parameter's
+        default (``${QUILL_EXISTING_PATH:-refuse}``) and C's prefixed constant (``QUILL_EXISTING_PATH_REFUSE``)
+        were other_value, and JavaScript's template literal (`` `refuse` `` in a fence) was escaped_form. Each now
+        states the literal it holds, so their other-value twins still contradict."""
+        fence = "```\n{}\n```".format
+        self.assert_verdicts(
+            {
+                fence('existing_path = r"refuse"'): OK,
+                fence("existing_path = '''refuse'''"): OK,
+                fence('export QUILL_EXISTING_PATH="${QUILL_EXISTING_PATH:-refuse}"'): OK,
+                fence("struct copy_opts o = { .existing_path = QUILL_EXISTING_PATH_REFUSE };"): OK,
+                fence('existing_path = r"overwrite"'): BAD,
+                fence('export QUILL_EXISTING_PATH="${QUILL_EXISTING_PATH:-overwrite}"'): BAD,
+                fence("struct copy_opts o = { .existing_path = QUILL_EXISTING_PATH_OVERWRITE };"): BAD,
+                fence('ExistingPath = Literal["refuse", "overwrite"]'): BAD,
+                fence("const existingPath = `refuse`;"): OK,
+                fence("const existingPath = `overwrite`;"): BAD,
+            }
+        )
+
+    def test_a_usage_texts_placeholder_states_no_value(self) -> None:
+        """Guards against hostile round 2, finding 9 (open until round 4): usage text's placeholder,
+        ``[--existing-path MODE]``, was read as the value ``MODE`` (other_value) in an honest answer. A value in
+        upper case right before the usage bracket's ``]`` is a placeholder unless it is a value of the grammar."""
+        self.assert_verdicts(
+            {
+                "```text\nUsage: quill copy [--existing-path MODE] SRC DST\n```": OK,
+                "```text\nUsage: quill copy [--existing-path OVERWRITE] SRC DST\n```": BAD,
+                "```text\nUsage: quill copy [--existing-path overwrite] SRC DST\n```": BAD,
+            }
+        )
+
+    def test_enum_constants_state_their_member(self) -> None:
+        """Guards against hostile round 2, finding 9 (false refusals) and its unsafe twin: an enum constant of
+        the name's type was compared as written, so ``existing_path=ExistingPath.REFUSE`` was other_value, while
+        ``.existingPath(ExistingPath.OVERWRITE)``, an argument that is a name, was free text (supported). A
+        constant of the name's type states its member (any case), in every language's spelling; the name's own
+        variable passed on (``existing_path=existing_path``, also read as another value before) states none."""
+        fence = "```\n{}\n```".format
+        self.assert_verdicts(
+            {
+                fence("b.existingPath(ExistingPath.OVERWRITE);"): BAD,
+                fence("val o = CopyOptions(existingPath = ExistingPath.OVERWRITE)"): BAD,
+                fence("let o = CopyOptions { existing_path: ExistingPath::Overwrite };"): BAD,
+                fence("let o = CopyOptions(existingPath: .overwrite)"): BAD,
+                fence('Quill.create_copy("a", "b", existing_path: :overwrite)'): BAD,
+                fence("o := quill.CopyOptions{ExistingPath: quill.ExistingPathOverwrite}"): BAD,
+                fence("b.existingPath(ExistingPath.REFUSE);"): OK,
+                fence("copy(src, dst, existing_path=ExistingPath.REFUSE)"): OK,
+                fence("def copy(existing_path: ExistingPath = ExistingPath.REFUSE) -> None: ..."): OK,
+                fence("val o = CopyOptions(existingPath = ExistingPath.REFUSE)"): OK,
+                fence("let o = CopyOptions { existing_path: ExistingPath::Refuse };"): OK,
+                fence("let o = CopyOptions(existingPath: .refuse)"): OK,
+                fence('Quill.create_copy("a", "b", existing_path: :refuse)'): OK,
+                fence("o := quill.CopyOptions{ExistingPath: quill.ExistingPathRefuse}"): OK,
+                fence("var o = new CopyOptions { ExistingPath = ExistingPath.Refuse };"): OK,
+                fence("b.existingPath(mode);"): OK,
+                fence("quill.create_copy(src, dst, existing_path=existing_path)"): OK,
+            }
+        )
+
+
 class ResolveDisguisesTest(unittest.TestCase):
     def test_offsets_map_back(self) -> None:
         """Guards against a disguise reading whose offsets point elsewhere than the text it read (a finding
@@ -140,6 +365,25 @@ class ResolveDisguisesTest(unittest.TestCase):
             if ch not in " =":
                 self.assertEqual(text[where(i)], ch)
         self.assertIsNone(resolve_disguises("no disguise here: a->b"))
+
+
+class OpenTagScanTest(unittest.TestCase):
+    def test_a_tag_left_open_is_scanned_only_past_the_block(self) -> None:
+        """Guards against quadratic time in the answer check (hostile round 4): before each block, raw HTML
+        opened before it was scanned as a browser tokenizes it, to its end; a tag left open (``x <e a`` in
+        each of many paragraphs) ran to the end of the answer every time, so 16 KiB of them took 9 s (64 KiB,
+        minutes). The scan now stops past the block (``stop``) and finds a run-on value's end once. What it
+        tells is unchanged: a tag that ends before ``stop`` ends where it ends, one that runs past it runs on."""
+        text = "<e a b='x' c" + " d" * 50
+        self.assertEqual(browser_markup_end(text, 0, Indexes(text), stop=12), len(text))
+        closed = "<e a='>' b>tail"
+        self.assertEqual(browser_markup_end(closed, 0, Indexes(closed), stop=20), 11)
+        self.assertEqual(browser_markup_end(closed, 0, Indexes(closed)), 11)
+        answer = BASE + "\n" + "x <e a\n\n" * 40 + 'x <e title="run on\n\n`version=2.0`\n\nend">\n'
+        html = OpenHtml(answer)
+        offsets = [m.start() + 2 for m in re.finditer("\n\n", answer)]
+        self.assertTrue(all(html.before(at) is None for at in offsets[:-2]))
+        self.assertIsNotNone(html.before(offsets[-2]))  # inside the run-on title: held
 
 
 if __name__ == "__main__":

@@ -78,8 +78,9 @@ from ..results.shapes import (
     Finding,
     build,
 )
+from . import disguise
 from .controls import control_findings
-from .disguise import calls, go_pins, pairs, resolve_disguises
+from .disguise import cell_token, cell_values, column_values, disguised_statements, enum_member, resolve_disguises
 from .findings import finding, reading_findings
 from .forms import BLANK, SEPARATORS, FormWords, Statement, resolve_markup
 from .inline import within
@@ -111,16 +112,6 @@ _COLON_EDGE: Final = re.compile(rf"{CODE_MARK}[^\S\r\n]*[\"']?(?::|=>)|(?::=?|=>
 #: In a code span's content: what a statement only code makes holds (``:``, ``=>``, ``</``, ``setattr``,
 #: ``define``; a flag's ``--`` is looked for in the whole text).
 _CODE_ONLY: Final = re.compile(r":|=>|</|setattr|define")
-#: What surrounds a table cell's name or value without being part of it: spaces, code edges, emphasis.
-_CELL_EDGES: Final = f" \t{CODE_MARK}`*_"
-
-
-def _cell_token(text: str, start: int, end: int) -> tuple[str, int]:
-    """A table cell's content without the spaces, code edges and emphasis around it, and its offset."""
-    cell = text[start:end]
-    stripped = cell.lstrip(_CELL_EDGES)
-    at = start + len(cell) - len(stripped)
-    return stripped.rstrip(_CELL_EDGES), at
 
 
 def verdict_of(findings: Sequence[Mapping[str, Any]], ready: bool) -> str:
@@ -498,7 +489,7 @@ class _Check:
         value_form = f"{self.key}={self.value}"
         version_form = f"{self.version_name}={self.version}"
         value_forms = {f"{key}={value}": key for key, value in self.agreed.items()}
-        is_quote = self.words.is_quote
+        is_quote, previous = self.words.is_quote, None
         for block in self.reading.blocks:
             quotes: list[tuple[int, int]] = []  # shown ranges of quotes' content
             struck: list[tuple[int, int]] | None = None
@@ -529,6 +520,8 @@ class _Check:
                     quotes.append((span.shown_at, span.shown_at + len(content)))
                     self._quote(content, span.start, span.end, citations)
             self._statements(block, quotes)
+            for pair in disguise.block_pairs(self.words, self.reading.text, previous, previous := block):
+                self._judge(pair, pair.start, pair.end, self.reading.text[pair.start : pair.end])
         # every finding here has a span: order them as the answer does
         self.findings[before:] = sorted(self.findings[before:], key=itemgetter("start"))
         for source_id, claim_line in sorted(self.claims):
@@ -638,7 +631,7 @@ class _Check:
                 start, end = shown.span(a, b)
                 if start not in judged and self._judge(statement, start, end, plain[statement.start : statement.end]):
                     judged.add(start)
-        for statement in [*calls(self.words, text), *pairs(self.words, text), *go_pins(self.words, text)]:
+        for statement in disguised_statements(self.words, text, block.kind):  # calls, pairs, idioms
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start : statement.end]):
                 judged.add(start)
@@ -743,11 +736,14 @@ class _Check:
         for (a, b), (c, d), line, next_line in zip(cells, cells[1:], lines, lines[1:]):
             if line < 0 or line != next_line:
                 continue
-            name, name_at = _cell_token(text, a, b)
+            name, name_at = cell_token(text, a, b)
             if not name or not self.words.spelt_as(name):
                 continue
-            value, value_at = _cell_token(text, c, d)
-            if not value or any(ch.isspace() for ch in value) or value in self.words.type_names:
+            value, value_at = cell_token(text, c, d)
+            if value and any(ch.isspace() for ch in value):  # several words: each value of the grammar in them
+                found += [Statement(name, v, name_at, value_at + e) for v, e in cell_values(self.words, value)]
+                continue
+            if not value or value in self.words.type_names:
                 continue
             if line == header and not (
                 CODE_MARK in text[c:d] or value[0] in "\"'" or value[0].isdigit() or value in self.words.values
@@ -756,7 +752,7 @@ class _Check:
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
                 value = value[1:-1]
             found.append(Statement(name, value, name_at, value_at + len(value)))
-        return found
+        return found + column_values(self.words, text, cells, lines)
 
     def _judge(self, statement: Statement, start: int, end: int, quote: str) -> bool:
         """Judge one statement against the decision; ``True`` when it is at fault (a finding added)."""
@@ -766,6 +762,10 @@ class _Check:
         if CODE_MARK in seen:
             seen, quote = seen.replace(CODE_MARK, ""), quote.replace(CODE_MARK, "`")
         name = self.words.name_of(statement.name)  # a language form's name, None for another spelling
+        if self.words.spelt_as(statement.name) & self.words.spelt_as(statement.value):
+            return False  # the name's own variable passed on (existing_path=existing_path): no value stated
+        if name != self.version_name:  # an enum constant of the name (ExistingPath.REFUSE) states its member
+            statement = statement._replace(value=enum_member(self.words, statement.name, statement.value))
         if not seen.isascii() or not seen.isprintable():
             self.add(
                 "non_ascii_in_form", "the statement holds a non-ASCII or control character", start, end, quote=quote

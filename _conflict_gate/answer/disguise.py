@@ -28,9 +28,22 @@ from typing import Final
 
 from ..manifest.form import RESERVED_KEYS
 from .forms import SEPARATORS, FormWords, Statement
-from .reader import CODE_MARK
+from .reader import CODE_MARK, AnswerBlock
 
-__all__ = ["calls", "go_pins", "pairs", "resolve_disguises"]
+__all__ = [
+    "block_pairs",
+    "calls",
+    "cell_token",
+    "cell_values",
+    "column_values",
+    "disguised_statements",
+    "enum_member",
+    "go_pins",
+    "idioms",
+    "mermaid_edges",
+    "pairs",
+    "resolve_disguises",
+]
 
 #: LaTeX that typesets its argument as text, or a name's underscore, or spacing; Mermaid's entity
 #: codes (``#61;``, ``#quot;``); arrows (Unicode, ``->`` between spaces or code edges, LaTeX's).
@@ -124,7 +137,8 @@ def resolve_disguises(text: str) -> tuple[str, Callable[[int], int]] | None:
 #: ``withExistingPath("v")``, ``.existingPath("v")``; the value quoted or starting with a digit.
 _CALL: Final = re.compile(
     r"(?:(?<=\.)|(?<![A-Za-z0-9_.\-]))(?P<prefix>(?:set|with|Set|With)_?)?(?P<name>[A-Za-z][A-Za-z0-9_]*)"
-    r"[^\S\r\n]*\([^\S\r\n]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[0-9][^\s,()]*))[^\S\r\n]*\)"
+    r"[^\S\r\n]*\([^\S\r\n]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[0-9][^\s,()]*)"
+    r"|(?P<enum>[.:]?[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*))[^\S\r\n]*\)"
 )
 
 
@@ -142,7 +156,11 @@ def calls(words: FormWords, text: str) -> Iterator[Statement]:
         if not words.spelt_as(name):
             continue
         value = match.group("dq") if match.group("dq") is not None else match.group("sq")
-        if value is None:
+        if match.group("enum") is not None:
+            value = match.group("enum")
+            if enum_member(words, name, value) == value:
+                continue  # a name of the answer's own (a variable), not a constant of the name's enum
+        elif value is None:
             value = match.group("bare").rstrip(SEPARATORS)
         yield Statement(name, value, match.start("name"), match.end())
 
@@ -198,3 +216,292 @@ def pairs(words: FormWords, text: str) -> Iterator[Statement]:
         if value is None:
             value = match.group("bare").rstrip(SEPARATORS)
         yield Statement(name, value, match.start("name") - 1, match.end("end"))
+
+
+def _unprefixed(words: FormWords, name: str) -> str:
+    """``name`` without the namespace's or product's upper-case prefix (``QUILL_EXISTING_PATH``) when
+    what is left is a name's spelling, else ``name``."""
+    grammar = words.grammar
+    for prefix in (grammar.namespace.upper() + "_", re.sub(r"[^A-Za-z0-9]", "_", grammar.product).upper() + "_"):
+        if name.startswith(prefix) and words.spelt_as(name[len(prefix) :]):
+            return name[len(prefix) :]
+    return name
+
+
+_LITERAL_VALUE: Final = r"(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[A-Za-z0-9:.][^\s\"'<>,;)\]}|]*))"
+_NAME: Final = r"(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)"
+#: Statements with neither ``=`` nor a colon form that code makes (hostile round 4), each a name then a value:
+#: a Dockerfile's ``ENV NAME value``; a line of a name and one value (``.properties``, nginx:
+#: ``existing_path overwrite``); a Clojure keyword and its value (``:existing-path "overwrite"``); an XML
+#: element or attribute pair (``<entry key="existingPath">overwrite</entry>``, ``<option name="existing_path"
+#: value="overwrite"/>``, an element over lines, Hadoop's ``<name>existing_path</name><value>overwrite``); a
+#: Kubernetes env entry (``- name: QUILL_EXISTING_PATH``, then ``value: overwrite``, or as JSON); a Mermaid edge
+#: from a name's node to a value's (``A[existing_path] --> B[overwrite]``). Each is bounded on its line or tag:
+#: linear.
+_IDIOMS: Final = (
+    re.compile(rf"^[^\S\r\n]*ENV[^\S\r\n]+{_NAME}[^\S\r\n]+{_LITERAL_VALUE}", re.MULTILINE),
+    re.compile(
+        rf"^[^\S\r\n]*(?:[A-Za-z0-9_\-]+\.)*{_NAME}[^\S\r\n]+{_LITERAL_VALUE}[^\S\r\n]*;?[^\S\r\n]*(?:#[^\r\n]*)?$",
+        re.MULTILINE,
+    ),
+    re.compile(
+        rf"(?<![A-Za-z0-9_:\"'\])])::?{_NAME}\s+(?!:?[A-Za-z_][A-Za-z0-9_\-]*[^\S\r\n]+[\"':0-9])"
+        rf"{_LITERAL_VALUE}"
+    ),
+    re.compile(
+        r"<(?P<tag>[A-Za-z][\w.\-:]*)>\s*(?:<!\[CDATA\[)?(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[^<\s\]]+)(?:\]\]>)?\s*</(?P=tag)>"
+    ),
+    re.compile(
+        rf"<(?P<tag>[A-Za-z][\w.\-:]*)[^<>]{{0,400}}?\b(?:name|key|id|property|param)\s*=\s*[\"']{_NAME}[\"']"
+        rf"(?:[^<>]{{0,400}}?\bvalue\s*=\s*{_LITERAL_VALUE}|[^<>]{{0,400}}?(?<!/)>\s*(?P<text>[^<\s]+)\s*</(?P=tag)>)"
+    ),
+    re.compile(
+        rf"<[A-Za-z][\w.\-:]*[^<>]{{0,400}}?\bvalue\s*=\s*{_LITERAL_VALUE}[^<>]{{0,400}}?"
+        rf"\b(?:name|key|id|property|param)\s*=\s*[\"'](?P<after>[A-Za-z_][A-Za-z0-9_\-]*)[\"']"
+    ),
+    re.compile(rf"<(?:name|key)>\s*{_NAME}\s*</(?:name|key)>\s*<value>\s*(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[^<\s]+)"),
+    re.compile(
+        rf"\bname[\"']?[^\S\r\n]*:[^\S\r\n]*[\"']?{_NAME}[\"']?[^\S\r\n]*(?:,[^\S\r\n]*|\r?\n[^\S\r\n]*(?:-[^\S\r\n]+)?)"
+        rf"[\"']?value[\"']?[^\S\r\n]*:[^\S\r\n]*{_LITERAL_VALUE}"
+    ),
+)
+#: A line form's value that names a type: PascalCase (``ExistingPathMode``) or qualified (``semver.Version``).
+_TYPE_LIKE: Final = re.compile(r"[A-Z][a-z]|[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_]")
+
+
+#: A name, a colon and one value token up to the line's end, in prose (a list item, a bold label, a definition
+#: list's ``existing_path`` then ``: overwrite``): a reader sees a setting, as ``**existing_path**: overwrite``.
+def _label(separator: str) -> re.Pattern[str]:
+    """A label's pattern, its name and value apart by ``separator``."""
+    return re.compile(
+        rf"^[^\S\r\n]*(?:\?[^\S\r\n]+)?[*_~`{CODE_MARK}]*(?P<name>[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*)"
+        rf"[*_~`{CODE_MARK}]*[^\S\r\n]*(?:\r?\n[^\S\r\n]*)?{separator}[*_~`{CODE_MARK}]*[^\S\r\n]*[*_~`{CODE_MARK}]*"
+        rf"(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[A-Za-z0-9:.][^\s\"'<>,;)\]}}|=*~`{CODE_MARK}]*))"
+        rf"[*~`{CODE_MARK}]*[,;]?[^\S\r\n]*$",
+        re.MULTILINE,
+    )
+
+
+_LABEL: Final = _label(":")
+#: In prose, a dash between spaces too (``- *existing_path* — overwrite``), and a fullwidth colon (CJK prose:
+#: ``**existing_path**`` U+FF1A ``overwrite``).
+_LABEL_DASH: Final = _label(r"(?:(?<=[^\S\r\n])(?:\u2014|\u2013|--?)(?=[^\S\r\n])|[\uff1a\ufe55])")
+
+#: A label whose value is followed by more words (``**existing_path**: overwrite (since 2.0)``): its first token
+#: counts when it is a value of the grammar.
+_LABEL_HEAD: Final = re.compile(
+    rf"^[^\S\r\n]*[*_~`{CODE_MARK}]*(?P<name>[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*)[*_~`{CODE_MARK}]*"
+    rf"[^\S\r\n]*:[*_~`{CODE_MARK}]*[^\S\r\n]*[*_~`{CODE_MARK}\"']*(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>[A-Za-z0-9][A-Za-z0-9_.\-]*)",
+    re.MULTILINE,
+)
+#: A comma-separated line of a name and one value (CSV): ``existing_path,overwrite``.
+_CSV: Final = re.compile(
+    rf"^[^\S\r\n]*[\"']?{_NAME}[\"']?[^\S\r\n]*,[^\S\r\n]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'"
+    rf"|(?P<bare>[A-Za-z0-9.][^\s,\"']*))[^\S\r\n]*$",
+    re.MULTILINE,
+)
+#: In an HTML block's shown text (block elements on lines of their own): a line of only a name, then a line of
+#: only one value (a definition list's term and description, a table's or a list's two cells).
+_LINES: Final = re.compile(
+    rf"^[^\S\r\n]*[*_~`{CODE_MARK}]*(?P<name>[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*)[*_~`{CODE_MARK}:]*"
+    rf"[^\S\r\n]*\n(?:[^\S\r\n]*\n)*[^\S\r\n]*[*_~`{CODE_MARK}]*(?P<dq>(?!))?(?P<sq>(?!))?"
+    rf"(?P<bare>[A-Za-z0-9.][^\s\"'<>,;)\]}}|=*~`{CODE_MARK}]*)[*~`{CODE_MARK}]*[^\S\r\n]*$",
+    re.MULTILINE,
+)
+
+
+def idioms(words: FormWords, text: str, kind: str) -> Iterator[Statement]:
+    """The statements of :data:`_IDIOMS` in ``text`` when it is code (``kind``: its block's), of :data:`_LINES`
+    in an HTML block (``<dt>existing_path</dt><dd>overwrite</dd>``), and of :data:`_LABEL` in any text:
+    each whose name is a name's spelling (after the namespace's or product's prefix), its value unquoted,
+    separators at its end dropped."""
+    code = kind in ("fenced_code", "indented_code")
+    labels = (_LABEL, _LABEL_HEAD)
+    prose = (*labels, _LABEL_DASH, _LINES) if kind == "html_block" else (*labels, _LABEL_DASH)
+    for pattern in (*_IDIOMS, _CSV, *labels) if code else prose:
+        for match in pattern.finditer(text):
+            groups = match.groupdict()
+            name = groups.get("after") or groups.get("name") or groups["tag"]
+            name = _unprefixed(words, name)
+            if not words.spelt_as(name):
+                continue
+            value = groups.get("text") or (groups["dq"] if groups["dq"] is not None else groups["sq"])
+            if value is None:
+                value = (groups["bare"] or "").rstrip(SEPARATORS)
+            if (
+                pattern is _IDIOMS[1]
+                and groups["bare"] is not None
+                and (words.spelt_as(value) or _TYPE_LIKE.match(value))
+            ):
+                continue  # a declaration (Java's ExistingPath existingPath;, Go's Version semver.Version): no value
+            if pattern is _LABEL_HEAD and not (
+                value in words.values or (value[0].isdigit() and RESERVED_KEYS[0] in words.spelt_as(name))
+            ):
+                continue  # more words after a value of no grammar's: free text (Note: the copy raises)
+            if value and value not in words.type_names:
+                start = match.start()
+                while text[start] in " \t":
+                    start += 1  # a line's indentation is not the statement's
+                if pattern is _LABEL_DASH:
+                    start = match.start("bare") if groups["bare"] is not None else start  # the dash is no form's
+                symbol = value[:1] == ":" and value[1:2].isalpha()  # a Clojure keyword: its name
+                yield Statement(name, value[1:] if symbol else value, start, match.end())
+
+
+#: A literal in another spelling: a Python string prefix before a quote (``r"refuse`` as read, its closing quote
+#: dropped), quotes left around it (TOML's ``'''refuse'''``), a shell parameter's default
+#: (``${QUILL_EXISTING_PATH:-refuse}``).
+_LITERAL_SPELLING: Final = re.compile(
+    r"(?:[rRuUbBfF]{1,2})?[\"']+([^\"'\[\]]*)[\"'\]]*|\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^{}]*)\}"
+)
+#: An enum constant: ``ExistingPath.REFUSE``, ``quill.ExistingPath.Refuse``, ``ExistingPath::Refuse``, Go's
+#: ``quill.ExistingPathRefuse``, Swift's ``.refuse``, a Ruby or Clojure symbol ``:refuse``.
+_ENUM: Final = re.compile(
+    r"(?:(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))*(?P<type>[A-Za-z_][A-Za-z0-9_]*)(?:\.|::)|[.:])?"
+    r"(?P<member>[A-Za-z_][A-Za-z0-9_]*)"
+)
+
+
+def enum_member(words: FormWords, name: str, value: str) -> str:
+    """``value`` read as a constant of ``name``'s enum, when it is one: the member of a type spelt as the
+    name (``ExistingPath.REFUSE``, ``ExistingPath::Refuse``), a Go constant of the name's words and the
+    member (``quill.ExistingPathRefuse``), Swift's ``.refuse``, a symbol ``:refuse``; the member as the
+    grammar spells it when it is one of its values in some case (``REFUSE`` is ``refuse``), else the
+    member. Any other value is returned as it is (compared exactly). Fail closed: a constant of the name's
+    type with another member states that member."""
+    literal = _LITERAL_SPELLING.fullmatch(value)
+    if literal is not None:  # r"refuse", ${QUILL_EXISTING_PATH:-refuse}: the literal they hold
+        value = next(group for group in literal.groups() if group is not None)
+    if value.isupper() and value.lower() in words.values:
+        return value.lower()  # a SCREAMING enum member (GraphQL's REFUSE) of the grammar's value
+    match = _ENUM.fullmatch(value)
+    if match is None:
+        return value
+    named = words.spelt_as(name)
+    member, kind = match.group("member"), match.group("type")
+    if not ((kind is not None and words.spelt_as(kind) & named) or (kind is None and value[:1] in ".:")):
+        lowered = member.lower()
+        for prefix in (words.grammar.namespace.lower() + "_", words.grammar.product.lower() + "_"):
+            if lowered.startswith(prefix) and any(lowered.startswith(prefix + j) for n in named for j in _joined(n)):
+                lowered, member = lowered[len(prefix) :], member[len(prefix) :]  # C's QUILL_EXISTING_PATH_REFUSE
+                break
+        head = next((s for n in named for s in _joined(n) if lowered.startswith(s) and len(lowered) > len(s)), None)
+        if head is None:
+            return value  # not a constant of the name's enum: compared as written
+        member = member[len(head) :]
+    folded = member.lower().replace("_", "")
+    for form in words.values:
+        if form.lower().replace("_", "").replace("-", "") == folded:
+            return form
+    return member
+
+
+def _joined(name: str) -> tuple[str, ...]:
+    """``name``'s words joined by nothing and by ``_``, lower case (a Go constant's or a SCREAMING one's head)."""
+    parts = re.split(r"[_-]", name.lower())
+    return ("".join(parts), "_".join(parts) + "_")
+
+
+#: What surrounds a table cell's name or value without being part of it: spaces, code edges, emphasis.
+_CELL_EDGES: Final = f" \t{CODE_MARK}`*_"
+
+
+def cell_token(text: str, start: int, end: int) -> tuple[str, int]:
+    """A table cell's content without the spaces, code edges and emphasis around it, and its offset."""
+    cell = text[start:end]
+    stripped = cell.lstrip(_CELL_EDGES)
+    at = start + len(cell) - len(stripped)
+    return stripped.rstrip(_CELL_EDGES), at
+
+
+def cell_values(words: FormWords, cell: str) -> list[tuple[str, int]]:
+    """Each value of the grammar (:attr:`FormWords.values`) as a whole word in a table's value cell of several
+    words (``| existing_path | `refuse` (1.0), `overwrite` (2.0) |``), with its end offset in ``cell``: a
+    reader sees each as a value of the row's name (fail closed: a comparison states every value in it)."""
+    if not words.values:
+        return []
+    pattern = rf"(?<![A-Za-z0-9_\-])(?:{'|'.join(map(re.escape, sorted(words.values, key=len, reverse=True)))})(?![A-Za-z0-9_\-])"
+    return [(m.group(), m.end()) for m in re.finditer(pattern, cell)]
+
+
+def disguised_statements(words: FormWords, text: str, kind: str) -> list[Statement]:
+    """The statements of :func:`calls`, :func:`pairs`, :func:`go_pins` and :func:`idioms` in ``text`` (a block's
+    shown text; ``kind``: the block's)."""
+    found = [*calls(words, text), *pairs(words, text), *go_pins(words, text), *idioms(words, text, kind)]
+    return found + mermaid_edges(words, text) if kind in ("fenced_code", "indented_code") else found
+
+
+def column_values(words: FormWords, text: str, cells: list[tuple[int, int]], lines: list[int]) -> list[Statement]:
+    """A table's header cell that is a name, and each cell below it in its column holding one value token (a
+    version column, ``| Version | Notes |`` then ``| 2.0 | ... |``): a reader sees each as a value of the name
+    (fail closed). ``cells`` are ``[start, end)`` in ``text``, ``lines`` their rows (-1 for an empty cell)."""
+    rows: dict[int, list[tuple[int, int]]] = {}
+    for cell, line in zip(cells, lines):
+        if line >= 0:
+            rows.setdefault(line, []).append(cell)
+    ordered = [rows[line] for line in sorted(rows)]
+    if len(ordered) < 2:
+        return []
+    found = []
+    for column, (a, b) in enumerate(ordered[0]):
+        name, name_at = cell_token(text, a, b)
+        if not name or not words.spelt_as(name):
+            continue
+        for row in ordered[1:]:
+            if column < len(row):
+                value, value_at = cell_token(text, *row[column])
+                if value and not any(ch.isspace() for ch in value) and value not in words.type_names:
+                    value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
+                    found.append(Statement(name, value, name_at, value_at + len(value)))
+    return found
+
+
+_BARE_EDGES: Final = f" \t\r\n{CODE_MARK}`*_~"
+
+
+def block_pairs(words: FormWords, text: str, previous: AnswerBlock | None, block: AnswerBlock) -> list[Statement]:
+    """A paragraph that is only a name, then on the next line a paragraph that is only one value (a nested
+    list: ``- `existing_path``` then ``  - `overwrite```): a reader sees the name set to the value. Offsets are
+    the answer's (``text``); the statement spans both blocks."""
+    if previous is None or previous.kind != "paragraph" or block.kind != "paragraph":
+        return []
+    between = text[previous.end : block.start]
+    if between.count("\n") > 1:
+        return []  # a blank line between: two paragraphs, not an item and its nested one
+    name = previous.shown.text.strip(_BARE_EDGES)
+    value = block.shown.text.strip(_BARE_EDGES)
+    if not name or not value or any(ch.isspace() for ch in name + value) or not words.spelt_as(name):
+        return []
+    value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
+    return [Statement(name, value.rstrip(SEPARATORS) or value, previous.start, block.end)]
+
+
+#: A Mermaid node's definition, ``A[label]``, ``B("label")``, ``C{label}``, ``D((label))``; and an edge between two
+#: node ids, any arrow or label on it (``A --> B``, ``A -- "=" --> B``, ``A -->|set| B``), the target in a lookahead
+#: so that a chain (``A --> B --> C``) gives each edge.
+_NODE: Final = re.compile(
+    r"(?<![A-Za-z0-9_])(?P<id>[A-Za-z0-9_]+)[^\S\r\n]*(?:\[\[|\[\(|\(\(|\(\[|\{\{|[\[({>])[^\S\r\n]*[\"']?"
+    r"(?P<label>[^\])}\"'\r\n]*)[\"']?[^\S\r\n]*[\])}]"
+)
+_EDGE: Final = re.compile(
+    r"(?<![A-Za-z0-9_])(?P<a>[A-Za-z0-9_]+)(?:[^\S\r\n]*[\[({>][^\r\n\])}]{0,200}[\])}]+)?[^\S\r\n]*"
+    r"(?:(?:--|==|-\.)[^\r\n>]{0,80}?)?(?:-->|==>|\.->|---)(?:\|[^|\r\n]{0,80}\|)?[^\S\r\n]*"
+    r"(?=(?P<b>[A-Za-z0-9_]+))"
+)
+
+
+def mermaid_edges(words: FormWords, text: str) -> list[Statement]:
+    """Each Mermaid edge (:data:`_EDGE`) from a node whose label (:data:`_NODE`, given anywhere in ``text``) is
+    a name's spelling to a node whose label is one value token: a reader of the diagram sees the name set to
+    that value, however the nodes' labels are spread over the lines (``A --> B`` then ``B[overwrite]``)."""
+    if "-->" not in text and "---" not in text and "==>" not in text and ".->" not in text:
+        return []
+    labels: dict[str, str] = {}
+    for match in _NODE.finditer(text):
+        labels.setdefault(match.group("id"), match.group("label").strip())
+    found = []
+    for match in _EDGE.finditer(text):
+        name, value = labels.get(match.group("a"), ""), labels.get(match.group("b"), "")
+        if name and value and not any(ch.isspace() for ch in value) and words.spelt_as(name):
+            found.append(Statement(name, value.rstrip(SEPARATORS) or value, match.start(), match.end("b")))
+    return found

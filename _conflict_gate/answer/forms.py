@@ -78,7 +78,7 @@ _VALUE_RUN: Final = rf"[^\s{CODE_MARK}{BLANK}]+"
 _RAW_VALUE_RUN: Final = rf"(?:[^\s`<{CODE_MARK}{BLANK}]|<(?![A-Za-z/!?]))+"
 #: What may follow a value without being part of it (when only such characters follow up to the run's
 #: end): ``, ; ) ] " '``, markup ``* ~ | < > & [ _``, sentence punctuation and typographic punctuation.
-SEPARATORS: Final = ",;)]}\"'*~|<>&[_.:!?" + _BREAKS
+SEPARATORS: Final = ",;)]}\"'*~|<>&[_.:!?`" + _BREAKS
 _GLUED_RUN: Final = re.compile(_VALUE_RUN)
 _MARK_RUN: Final = re.compile(f"{CODE_MARK}+")
 _RAW_GLUED_RUN: Final = re.compile(_RAW_VALUE_RUN)
@@ -324,6 +324,7 @@ class FormWords:
             if quoted is not None:
                 glued = glued_run.match(text, match.end())
                 rest = glued.group().rstrip(SEPARATORS) if glued else ""
+                rest = "" if rest == "/" and text.startswith("/>", match.end()) else rest  # <e name="v"/>
                 if rest:  # more of a value after the closing quote: ``'refuse'|'overwrite'``
                     yield Statement(match.group("name"), quoted + rest, start, match.end() + len(rest))
                 else:
@@ -374,7 +375,11 @@ class FormWords:
             while at < statement.end and text[at] in f" \t=`{CODE_MARK}":
                 at += 1
             head = _IDENTIFIER.match(text, at)
-            if text.startswith("{", at) or _BLOCK_SCALAR.fullmatch(statement.value):
+            if (
+                text.startswith("{", at)
+                or _BLOCK_SCALAR.fullmatch(statement.value)
+                or _DEFAULT.match(text, statement.end)
+            ):
                 continue  # an object opened, or a block scalar's value on the next lines (read below)
             if head is not None and head.group() in self.type_names:
                 # a type annotation states no value, unless its brackets hold literals (Literal["overwrite"]):
@@ -399,6 +404,12 @@ class FormWords:
                     text, max(0, statement.start - 240), statement.start
                 ):
                     continue  # a flag declared in a call (click.option("--x", "x", ...)): its default is read below
+                if (
+                    statement.value.isupper()
+                    and text.startswith("]", statement.end)
+                    and statement.value.lower() not in self.values
+                ):
+                    continue  # usage text's placeholder: [--existing-path MODE] states no value
                 yield statement
             if "default" in text:
                 yield from self.statements(text, pattern=self.declared_flag)
@@ -523,6 +534,8 @@ _NAMED_ARGUMENT: Final = re.compile(
 )
 #: A YAML block scalar's indicator, a colon form's value on its line (``existing_path: >-``).
 _BLOCK_SCALAR: Final = re.compile(r"[|>][-+0-9]*")
+#: After a colon form's value, ``=``: the value was an annotation (``existing_path: ExistingPath = ...``).
+_DEFAULT: Final = re.compile(r"[^\S\r\n]*=(?!=)")
 #: The operator of a colon form: ``:=``, ``:`` or a hash rocket ``=>``.
 _OPERATOR: Final = re.compile(r":=?|=>")
 #: One more literal of a TypeScript union after a quoted value: ``| "overwrite"``.

@@ -66,7 +66,7 @@ class OpenHtml:
                 self.pos = offset
                 break
             at = match.start()
-            end = browser_markup_end(view, at, self.indexes)
+            end = browser_markup_end(view, at, self.indexes, stop=offset + 1)  # past the block: enough to know
             if end < 0:  # text
                 self.pos = match.end()
                 continue
@@ -75,7 +75,7 @@ class OpenHtml:
                 # first ">" of the tags the renderer writes around the block, before its text.
                 rendered = view[at:offset] + "> "  # a quoted value would run on past the ">"
                 if view.startswith("<!--", at) or browser_markup_end(rendered, 0, Indexes(rendered)) > offset - at + 1:
-                    self.held = (at, end)
+                    self.held = (at, browser_markup_end(view, at, self.indexes))  # where it ends, once
                     return self._doubt(
                         at, "HTML markup opened here is still open; a browser hides what follows until it closes"
                     )

@@ -369,6 +369,15 @@ def _join(pieces: Sequence[Mapped], separator: str) -> Mapped:
     return Mapped("".join(parts), tuple(starts), tuple(origins), tuple(strides), tuple(ends))
 
 
+#: A tag of an element a browser lays out as a block (or a line break): the text on either side shows on
+#: lines of their own (``<dt>existing_path</dt><dd>overwrite</dd>`` is not ``existing_pathoverwrite``).
+_BLOCK_TAG: Final = re.compile(
+    r"</?(?:address|article|aside|blockquote|br|dd|details|div|dl|dt|figcaption|figure|footer|h[1-6]|header|hr"
+    r"|li|main|nav|ol|p|pre|section|summary|table|tbody|td|tfoot|th|thead|tr|ul)\b",
+    re.IGNORECASE,
+)
+
+
 def _read_html(lines: Lines, start: int, end: int, raw: Mapped, doubt: str | None) -> AnswerBlock:
     """4.6: what a browser shows of an HTML block; the content of code elements between code marks,
     with references decoded as a browser decodes them."""
@@ -377,11 +386,14 @@ def _read_html(lines: Lines, start: int, end: int, raw: Mapped, doubt: str | Non
     code = code_spans.pairs()
     builder = Builder(lines)
     segments = view_pieces(visible, content)
-    code_at = 0
+    code_at = shown_to = 0
     for piece_text, origin, stride, source_end in segments:
         while code_at < len(code) and code[code_at][0] <= origin:
             _html_code(builder, content, *code[code_at])
             code_at += 1
+        if shown_to and _BLOCK_TAG.search(content, shown_to, origin):  # <dt>name</dt><dd>value</dd>: two lines
+            builder.show("\n", shown_to, origin)
+        shown_to = source_end
         if stride:
             builder.copy(piece_text, origin)
         else:

@@ -508,7 +508,9 @@ _BROWSER_SPACE: Final = re.compile(r"[\t\n\f ]*")
 _BROWSER_UNQUOTED: Final = re.compile(r"[^\t\n\f >]*")
 
 
-def browser_markup_end(content: str, i: int, indexes: Indexes, run_on: int | None = None) -> int:
+def browser_markup_end(
+    content: str, i: int, indexes: Indexes, run_on: int | None = None, stop: int | None = None
+) -> int:
     """Where a browser's HTML tokenizer ends the markup starting at ``content[i] == "<"``.
 
     HTML Living Standard, 13.2.5 (tokenization, from the data state):
@@ -518,12 +520,12 @@ def browser_markup_end(content: str, i: int, indexes: Indexes, run_on: int | Non
     first ``>``; a tag ends at the first ``>`` outside a quoted attribute
     value, attributes run together or not. Returns ``len(content)`` when the
     markup runs to the end (a browser shows none of it; ``run_on`` instead,
-    when given, to tell it from markup that ends there), ``-1`` when the
+    when given, to tell it from markup that ends there; the same once a tag runs past ``stop``), ``-1`` when the
     ``<`` is text. Linear over any number of calls on one ``content``. (The
     patterns stepped over match the empty string, or, for an attribute name,
     one character before the end: their matches are never None.)
     """
-    n = len(content)
+    n, limit = len(content), len(content) if stop is None else min(len(content), stop)
     ran_on = n if run_on is None else run_on
     nxt = content[i + 1 : i + 2]
     if nxt == "!" and content.startswith("<!--", i):
@@ -531,11 +533,7 @@ def browser_markup_end(content: str, i: int, indexes: Indexes, run_on: int | Non
             return i + 5
         if content.startswith("->", i + 4):
             return i + 6
-        ends = [
-            end + length
-            for end, length in ((indexes.next("-->", i + 4), 3), (indexes.next("--!>", i + 4), 4))
-            if end >= 0
-        ]
+        ends = [e + k for e, k in ((indexes.next("-->", i + 4), 3), (indexes.next("--!>", i + 4), 4)) if e >= 0]
         return min(ends) if ends else ran_on
     letter = content[i + 2 : i + 3]
     if nxt in ("!", "?") or (nxt == "/" and not (letter.isascii() and letter.isalpha())):
@@ -548,17 +546,17 @@ def browser_markup_end(content: str, i: int, indexes: Indexes, run_on: int | Non
     start = i + 2 if nxt == "/" else i + 1
     if not (content[start : start + 1].isascii() and content[start : start + 1].isalpha()):
         return -1
-    j = m.end() if (m := _TAG_NAME_END.match(content, start)) else start
+    j = m.end() if (m := _TAG_NAME_END.match(content, start, limit)) else start
     while True:
-        j = m.end() if (m := _ATTRIBUTE_SKIP.match(content, j)) else j
-        if j >= n:
+        j = m.end() if (m := _ATTRIBUTE_SKIP.match(content, j, limit)) else j
+        if j >= limit:
             return ran_on
         if content[j] == ">":
             return j + 1
-        j = m.end() if (m := _BROWSER_ATTRIBUTE_NAME.match(content, j)) else j + 1
-        j = m.end() if (m := _BROWSER_SPACE.match(content, j)) else j
+        j = m.end() if (m := _BROWSER_ATTRIBUTE_NAME.match(content, j, limit)) else j + 1
+        j = m.end() if (m := _BROWSER_SPACE.match(content, j, limit)) else j
         if content.startswith("=", j):
-            j = m.end() if (m := _BROWSER_SPACE.match(content, j + 1)) else j + 1
+            j = m.end() if (m := _BROWSER_SPACE.match(content, j + 1, limit)) else j + 1
             quote = content[j : j + 1]
             if quote in ("'", '"'):
                 close = indexes.next(quote, j + 1)
@@ -566,7 +564,7 @@ def browser_markup_end(content: str, i: int, indexes: Indexes, run_on: int | Non
                     return ran_on
                 j = close + 1
             else:
-                j = m.end() if (m := _BROWSER_UNQUOTED.match(content, j)) else j
+                j = m.end() if (m := _BROWSER_UNQUOTED.match(content, j, limit)) else j
 
 
 #: A character reference as a browser reads it (HTML 13.2.5.72): numeric ones need no semicolon.
