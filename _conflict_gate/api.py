@@ -42,7 +42,7 @@ from .decide.request import answer_request
 from .manifest.form import ANSWER_FORM, AnswerForm
 from .manifest.grammar import EnumRule, Grammar, IntegerRule, grammar_from_json
 from .manifest.read import VERSION_SCHEMES, Entry, Manifest, VersionScheme, read_manifest
-from .reading.reader import Claim, NearMiss
+from .reading.reading_shapes import Claim, NearMiss
 from .reading.renderers import Renderer
 from .results.audit import (
     AuditClaim,

@@ -548,7 +548,8 @@ def measure_cached_parts(manifest_path: Path, cache: Path, repeat: int) -> dict[
     made again from its JSON text (``json.loads``: what a kept audit would still cost); and the whole
     of ``audit(load_documents(manifest, cache=cache))`` for comparison, collections and all."""
     from _conflict_gate.corpus.cache import ReadingCache
-    from _conflict_gate.corpus.load import SourceFiles, verified_digest
+    from _conflict_gate.corpus.load import verified_digest
+    from _conflict_gate.corpus.source_files import SourceFiles
     from _conflict_gate.manifest.read import read_manifest
 
     manifest = read_manifest(manifest_path)
@@ -610,7 +611,8 @@ STAGES = (
 def measure_stages(manifest_path: Path, sample: int) -> dict[str, float]:
     """Microseconds per source of each of :data:`STAGES`, over the first ``sample`` sources: where a
     cold load's time goes, to set against the floor when a cold target is not met."""
-    from _conflict_gate.corpus.load import Corpus, Source, SourceFiles, source_digest
+    from _conflict_gate.corpus.load import Corpus, Source, source_digest
+    from _conflict_gate.corpus.source_files import SourceFiles
     from _conflict_gate.manifest.read import read_manifest
     from _conflict_gate.reading.blocks import parse_blocks
     from _conflict_gate.reading.candidates import candidates_of as _candidates
@@ -1648,7 +1650,7 @@ def measure_recorded(root: Path, docs: int, seed: int, repeat: int) -> dict[str,
     from _conflict_gate.corpus.load import read_recorded
     from _conflict_gate.corpus.recorded import render_recorded
     from _conflict_gate.manifest.read import read_manifest
-    from _conflict_gate.reading.reader import Reading
+    from _conflict_gate.reading.reading_shapes import Reading
 
     folder = root / "recorded"
     entries, totals = generate_corpus(folder, "fence", docs, 8192, seed)

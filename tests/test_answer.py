@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 import _conflict_gate.answer.check as answer_module
+import _conflict_gate.answer.statements as statements_module
 import _conflict_gate.decide.request as request_module
 from _conflict_gate.answer.check import check_answer
 from _conflict_gate.base.errors import DecisionError, GateError
@@ -239,8 +240,8 @@ class AnswerRequestTest(FixtureCase):
 
     def test_check_reads_the_same_form(self) -> None:
         """The answer check's citation pattern is the request's form (one definition, not two)."""
-        self.assertEqual(vars(answer_module)["ANSWER_FORM"], vars(request_module)["ANSWER_FORM"])
-        self.assertIs(vars(answer_module)["ANSWER_FORM"], vars(request_module)["ANSWER_FORM"])
+        self.assertEqual(vars(statements_module)["ANSWER_FORM"], vars(request_module)["ANSWER_FORM"])
+        self.assertIs(vars(statements_module)["ANSWER_FORM"], vars(request_module)["ANSWER_FORM"])
 
     def test_user_message_is_canonical_json_of_the_question_and_claims(self) -> None:
         user = self.ready["answer_request"]["messages"][1]["content"]

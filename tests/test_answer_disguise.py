@@ -8,7 +8,8 @@ import unittest
 
 from _conflict_gate.answer.disguise import resolve_disguises
 from _conflict_gate.answer.html import OpenHtml
-from _conflict_gate.reading.inlines import Indexes, browser_markup_end
+from _conflict_gate.reading.inline_html import browser_markup_end
+from _conflict_gate.reading.inline_spans import Indexes
 from tests.test_answer_reading import BASE, Fixture
 
 BAD = "contradicts_decision"

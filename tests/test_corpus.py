@@ -31,8 +31,9 @@ from typing import Any
 from unittest import mock
 
 from _conflict_gate.base.files import HAS_DIR_FD
-from _conflict_gate.corpus.load import SourceFiles, line_ending_hint
+from _conflict_gate.corpus.load import line_ending_hint
 from _conflict_gate.corpus.recorded import render_recorded
+from _conflict_gate.corpus.source_files import SourceFiles
 from _conflict_gate.manifest.grammar import grammar_from_json
 from conflict_gate import (
     INGESTION_REASONS,

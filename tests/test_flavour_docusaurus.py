@@ -14,7 +14,8 @@ import unittest
 
 from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.reading.blocks import parse_blocks
-from _conflict_gate.reading.blocks.mdx import DOCUSAURUS, read_mdx
+from _conflict_gate.reading.blocks.docusaurus import DOCUSAURUS
+from _conflict_gate.reading.blocks.mdx import read_mdx
 from _conflict_gate.reading.reader import read_directives
 from _conflict_gate.reading.renderers import RENDERER_VALUES
 from tests.support import write_corpus
@@ -338,7 +339,7 @@ class ReadMdxTest(unittest.TestCase):
     def test_template_literals_with_several_interpolations(self) -> None:
         """Regression (found writing the template-literal scan once): after a ``${...}`` closed, the next
         ``${`` was pushed twice, so an expression's end was not found after `` `a${x}b${y}c` ``."""
-        from _conflict_gate.reading.blocks.mdx import _BuildError, _expression_end
+        from _conflict_gate.reading.blocks.mdx_expressions import _BuildError, _expression_end
 
         for text in ("{`a${x}b${y}c`}", "{`a${`in${z}`}b`}", "{'}'}", "{ {a} }"):
             with self.subTest(text=text):

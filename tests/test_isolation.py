@@ -213,7 +213,7 @@ def failing_corpus(folder: Callable[[], Path], reason: str, *, status: str = "ap
         manifest.write_text(json.dumps(data), encoding="utf-8")
     elif reason == "reading_unusable":  # the manifest records the pages' readings, but not b's
         from _conflict_gate.corpus.recorded import render_recorded
-        from _conflict_gate.reading.reader import Reading
+        from _conflict_gate.reading.reading_shapes import Reading
 
         loaded = load_documents(manifest, cache=False)
         text = render_recorded(

@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 from _conflict_gate.base.errors import DirectiveError
 from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.manifest.grammar import grammar_from_json
-from _conflict_gate.reading.reader import MAX_NEAR_MISSES, Claim, NearMiss, Reading, read_directives
+from _conflict_gate.reading.reader import read_directives
+from _conflict_gate.reading.reading_shapes import MAX_NEAR_MISSES, Claim, NearMiss, Reading
 from _conflict_gate.reading.renderers import COMMONMARK, GITHUB_COM
 from tests.support import QUILL_GRAMMAR, assert_span_invariants, write_corpus
 
@@ -816,7 +817,7 @@ class AdversarialInputTest(unittest.TestCase):
     def test_a_block_too_large_to_read_inline_is_refused(self) -> None:
         """Regression: a 16 MB paragraph of code spans holding a candidate kept about 100 bytes per
         construct (1.8 GB); a block over MAX_BLOCK_BYTES whose inline markup would be read is refused."""
-        from _conflict_gate.reading.reader import MAX_BLOCK_BYTES
+        from _conflict_gate.reading.reading_shapes import MAX_BLOCK_BYTES
 
         text = "`a` " * (MAX_BLOCK_BYTES // 4 + 1) + "\n@quill create_copy existing_path=refuse\n"
         reading = read_directives(text, GRAMMAR)

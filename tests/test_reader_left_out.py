@@ -14,7 +14,8 @@ from _conflict_gate.corpus.cache import decode_reading, encode_reading
 from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.decide.decision import audit
 from _conflict_gate.manifest.grammar import grammar_from_json
-from _conflict_gate.reading.reader import LeftOut, read_directives
+from _conflict_gate.reading.reader import read_directives
+from _conflict_gate.reading.reading_shapes import LeftOut
 from _conflict_gate.reading.renderers import RENDERER_VALUES
 from _conflict_gate.results.schema import result_schema
 from _conflict_gate.service.gate import limit_report

@@ -8,7 +8,7 @@ constructs added), each shortcut gives the same matches, offsets and decisions a
   claim (:func:`~_conflict_gate.reading.candidates.may_state_claims`): the same candidates with ``full=True``;
   and the next at sign found by a memchr per spelling is where ``Grammar.at_sign`` finds it;
 - an attribute a browser shows, found from the page's ``=`` signs
-  (:func:`~_conflict_gate.reading.html_tree.attribute_matches`): the same matches as the pattern over the page;
+  (:func:`~_conflict_gate.reading.html_attributes.attribute_matches`): the same matches as the pattern over the page;
 - MyST's include and option lines, MkDocs's fence, backtick and definition lines, found from their hints
   (:func:`~_conflict_gate.reading.blocks.scan.hinted_line_matches`): the same matches as ``finditer``;
 - MyST's include lines found from one scan for ``include`` (:func:`~_conflict_gate.reading.blocks.myst.include_line`):
@@ -29,7 +29,7 @@ import unittest
 from collections.abc import Iterator
 
 from _conflict_gate.manifest.grammar import grammar_from_json
-from _conflict_gate.reading import mkdocs as site_mkdocs
+from _conflict_gate.reading import mkdocs_marks
 from _conflict_gate.reading.blocks import myst
 from _conflict_gate.reading.blocks.scan import hinted_line_matches
 from _conflict_gate.reading.candidates import (
@@ -40,7 +40,7 @@ from _conflict_gate.reading.candidates import (
     stated_keys,
 )
 from _conflict_gate.reading.fences import SUPERFENCE_ONLY
-from _conflict_gate.reading.html_tree import (
+from _conflict_gate.reading.html_attributes import (
     _EMBEDDED,
     _EMBEDDED_NAMES,
     _SHOWN_NAMES,
@@ -153,9 +153,9 @@ HINTS: tuple[tuple[re.Pattern[str], re.Pattern[str] | tuple[str, ...], int], ...
     (myst._FILE_OPTION, myst._FILE_HINT, 0),
     (myst._YAML_OPTIONS, myst._YAML_HINT, 1),
     (myst._EVAL_RST, myst._EVAL_RST_HINT, 0),
-    (SUPERFENCE_ONLY, site_mkdocs._FENCE_RUNS, 0),
-    (site_mkdocs._BACKTICK_LINE, site_mkdocs._FENCE_RUNS[:1], 0),
-    (site_mkdocs._DEFINITION_LINE, site_mkdocs._DEFINITION_HINT, -1),
+    (SUPERFENCE_ONLY, mkdocs_marks._FENCE_RUNS, 0),
+    (mkdocs_marks._BACKTICK_LINE, mkdocs_marks._FENCE_RUNS[:1], 0),
+    (mkdocs_marks._DEFINITION_LINE, mkdocs_marks._DEFINITION_HINT, -1),
 )
 
 

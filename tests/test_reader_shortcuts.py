@@ -13,7 +13,8 @@ import unittest
 
 from _conflict_gate.manifest.grammar import grammar_from_json
 from _conflict_gate.reading.candidates import stated_keys as _stated_keys
-from _conflict_gate.reading.reader import _quiet_paragraph, read_directives
+from _conflict_gate.reading.reader import read_directives
+from _conflict_gate.reading.reader_lines import _quiet_paragraph
 from _conflict_gate.reading.renderers import RENDERER_VALUES
 from tests.support import QUILL_GRAMMAR
 from tests.test_reader import outcome

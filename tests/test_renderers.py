@@ -20,7 +20,8 @@ from _conflict_gate.base.registry import DEFAULT_RENDERER, RENDERERS
 from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.manifest.grammar import grammar_from_json
 from _conflict_gate.reading.html_tree import MAX_OPEN
-from _conflict_gate.reading.reader import MAX_HTML_LINES, Reading, read_directives
+from _conflict_gate.reading.reader import read_directives
+from _conflict_gate.reading.reading_shapes import MAX_HTML_LINES, Reading
 from _conflict_gate.reading.renderers import COMMONMARK, DEFAULT, GITHUB_COM, PORTABLE, RENDERER_VALUES, Renderer
 from tests.support import QUILL_GRAMMAR, assert_span_invariants, write_corpus
 

@@ -15,7 +15,8 @@ from pathlib import Path
 from _conflict_gate.base.registry import RENDERERS
 from _conflict_gate.corpus.load import load_documents, source_from_bytes
 from _conflict_gate.manifest.grammar import grammar_from_json
-from _conflict_gate.reading.reader import Reading, read_directives
+from _conflict_gate.reading.reader import read_directives
+from _conflict_gate.reading.reading_shapes import Reading
 from _conflict_gate.reading.renderers import COMMONMARK, MKDOCS, PORTABLE, READINGS, RENDERER_VALUES, Renderer
 from _conflict_gate.site.detect import detect, mkdocs_extensions
 from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, run_cli

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from ..reading.inlines import Indexes, browser_markup_end
+from ..reading.inline_html import browser_markup_end
+from ..reading.inline_spans import Indexes
 
 __all__ = ["HIDING_ELEMENTS", "OpenHtml"]
 
@@ -36,7 +37,7 @@ _HIDDEN_ATTRIBUTE: Final = re.compile(
 
 class OpenHtml:
     """What raw HTML before a block may leave open around it, read from the raw text as a browser
-    tokenizes it (:func:`~_conflict_gate.reading.inlines.browser_markup_end`) as if all of it were raw HTML
+    tokenizes it (:func:`~_conflict_gate.reading.inline_html.browser_markup_end`) as if all of it were raw HTML
     (code spans and blocks are not told apart, so text there can only add doubt): markup not closed
     yet (a comment, a declaration, a tag whose quoted value runs on), or an element of
     :data:`HIDING_ELEMENTS` (or any with such an attribute: a style may hide it) opened more often than closed.

@@ -18,7 +18,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
-from ..reading.inlines import MAX_NESTING, TagFilter, View, inline_view
+from ..reading.inline_spans import MAX_NESTING, TagFilter, View
+from ..reading.inlines import inline_view
 
 __all__ = [
     "ANSWER_TAG_FILTER",
@@ -42,7 +43,7 @@ _CODE_TAG: Final = re.compile(r"<(/?)(code|pre|kbd|samp|tt)(?![A-Za-z0-9-])", re
 #: a lone surrogate, which no answer holds (one that does is refused before it is read).
 CODE_MARK: Final = "\udfff"
 #: How an answer's raw HTML is read: a chat window may or may not apply GFM's tag filter, so where the
-#: two readings differ the text is unsure (GFM 6.11; :class:`~_conflict_gate.reading.inlines.TagFilter`).
+#: two readings differ the text is unsure (GFM 6.11; :class:`~_conflict_gate.reading.inline_spans.TagFilter`).
 ANSWER_TAG_FILTER: Final = TagFilter.IN_DOUBT
 
 

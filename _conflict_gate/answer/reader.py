@@ -6,7 +6,7 @@ the gate reads a page: block structure by :func:`~_conflict_gate.reading.blocks.
 (:data:`ANSWER_FLAVOUR`: GitHub's reading, GFM tables included, without front
 matter, which chat windows do not read, and compared with markdown-it where the
 two may part), inline content by :func:`~_conflict_gate.reading.inlines.inline_view`,
-HTML blocks by :func:`~_conflict_gate.reading.inlines.html_view`. For each leaf block
+HTML blocks by :func:`~_conflict_gate.reading.inline_html.html_view`. For each leaf block
 it keeps two texts, each mapped back to the answer in code points:
 
 * ``raw``: the block's lines as written (after container markers), what a
@@ -48,7 +48,7 @@ from typing import Final, NamedTuple
 from ..reading.blocks import GITHUB, MARKDOWN_IT, Leaf, Variant, cell_spans, line_view, parse_blocks
 from ..reading.blocks.state import MARKDOWN_IT_READING
 from ..reading.fences import closes, opening_run
-from ..reading.inlines import html_view
+from ..reading.inline_html import html_view
 from .html import OpenHtml
 from .inline import (
     ANSWER_TAG_FILTER,

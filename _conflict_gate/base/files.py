@@ -1,6 +1,6 @@
 """Reading a file the way every step of the flow must: once, capped, regular files only (no I/O at import).
 
-:func:`read_capped` reads the manifest; :class:`~_conflict_gate.corpus.load.SourceFiles`
+:func:`read_capped` reads the manifest; :class:`~_conflict_gate.corpus.source_files.SourceFiles`
 reads its sources through :func:`read_fd`. Both open with :data:`OPEN_FLAGS`
 and map the same failures to the same reasons (:func:`open_error`), so
 ``load_documents``, ``pin`` and the answer check agree on what a file is.
@@ -34,7 +34,7 @@ __all__ = [
 
 #: ``error(reason, detail)`` builds the exception to raise; the reasons are ``source_missing``,
 #: ``source_not_regular_file``, ``source_too_large``, ``source_unreadable`` and, from
-#: :class:`~_conflict_gate.corpus.load.SourceFiles`, ``path_outside_root`` and ``duplicate_path``.
+#: :class:`~_conflict_gate.corpus.source_files.SourceFiles`, ``path_outside_root`` and ``duplicate_path``.
 ErrorFactory = Callable[[str, str], Exception]
 
 #: Read-only, close-on-exec, never through a final symlink, never blocking on a FIFO.

@@ -19,7 +19,8 @@ from typing import Any, Final, NamedTuple
 from ..base.errors import GrammarError, IngestionError, printable
 from ..base.jsondata import render_json
 from ..base.registry import DEFAULT_RENDERER, ELIGIBLE_STATUS
-from ..corpus.load import Corpus, SourceFiles, decode_source, source_digest, source_from_bytes
+from ..corpus.load import Corpus, decode_source, source_digest, source_from_bytes
+from ..corpus.source_files import SourceFiles
 from ..manifest.edit import edit_documents
 from ..manifest.grammar import CANONICAL_INTEGER, NAME, VALUE_TOKEN, Grammar, grammar_from_json
 from ..manifest.read import ENTRY_FIELDS, VERSION_SCHEMES, Entry, Manifest, read_manifest

@@ -15,11 +15,12 @@ from typing import Final
 from ..base.errors import IngestionError, printable
 from ..base.jsondata import render_json
 from ..corpus.cache import encode_reading
-from ..corpus.load import SourceFiles, decode_source, line_ending_hint, read_recorded, source_digest
+from ..corpus.load import decode_source, line_ending_hint, read_recorded, source_digest
 from ..corpus.recorded import recorded_reading
+from ..corpus.source_files import SourceFiles
 from ..decide.decision import unlisted_sources
 from ..manifest.read import read_manifest
-from ..reading.reader import Reading
+from ..reading.reading_shapes import Reading
 from .ci import FORMATS, PinDrift, Report, pin_checks, unlisted_checks
 from .support import check_ci_options, ci_locations, exit_code, plural, printable_path, write_atomically, write_report
 

@@ -21,11 +21,12 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..base.errors import DirectiveError, printable
-from ..corpus.load import Corpus, SourceFiles, decode_source, source_digest, source_from_bytes
+from ..corpus.load import Corpus, decode_source, source_digest, source_from_bytes
 from ..corpus.recorded import render_recorded
+from ..corpus.source_files import SourceFiles
 from ..manifest.edit import set_top_level
 from ..manifest.read import read_manifest
-from ..reading.reader import Reading
+from ..reading.reading_shapes import Reading
 from ..site.build import judge_site, locate_site
 from .pin import _rewrite_pins, pin_command
 from .support import CliError, exit_code, plural, printable_path, write_atomically

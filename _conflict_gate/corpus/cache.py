@@ -1,7 +1,7 @@
 """The reading cache: what the reader found in a page, kept by content, so a page whose bytes are
 unchanged is read and hashed but not parsed again (JSON only: never pickle or marshal).
 
-An entry is the :class:`~_conflict_gate.reading.reader.Reading` of one page's bytes
+An entry is the :class:`~_conflict_gate.reading.reading_shapes.Reading` of one page's bytes
 (claims, refusal, near-misses, occurrences: the quote index is built from
 them; the readings left out) and nothing else: the source id, path and messages are rebuilt on use,
 so two pages with the same bytes share one entry. Its key is
@@ -58,17 +58,9 @@ from ..base.jsondata import canonical_json
 from ..base.registry import MAX_SOURCE_BYTES, RENDERERS
 from ..manifest.grammar import Grammar
 from ..reading.blocks import MAX_LEAF_LINES
-from ..reading.inlines import MAX_NESTING
-from ..reading.reader import (
-    MAX_BLOCK_BYTES,
-    MAX_CANDIDATES,
-    MAX_NEAR_MISSES,
-    MAX_OCCURRENCE_CHARS,
-    Claim,
-    LeftOut,
-    NearMiss,
-    Reading,
-)
+from ..reading.inline_spans import MAX_NESTING
+from ..reading.reader import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS
+from ..reading.reading_shapes import MAX_BLOCK_BYTES, MAX_NEAR_MISSES, Claim, LeftOut, NearMiss, Reading
 
 __all__ = [
     "CACHE_ENV",

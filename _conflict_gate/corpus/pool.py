@@ -41,7 +41,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..base.errors import IngestionError
-from ..reading.reader import Reading
+from ..reading.reading_shapes import Reading
 
 if TYPE_CHECKING:  # multiprocessing and concurrent.futures are imported only where workers start (40 ms)
     from concurrent.futures import Future, ProcessPoolExecutor

@@ -8,7 +8,7 @@ every source again per quote: 0.56 s per quote at 10,000 pages.
 
 The reader records, for each source, the rest of the line after every at sign
 that may start directive-shaped text (:attr:`Reading.occurrences
-<_conflict_gate.reading.reader.Reading.occurrences>`: claims, near-misses in code and
+<_conflict_gate.reading.reading_shapes.Reading.occurrences>`: claims, near-misses in code and
 hidden HTML, mentions in inline code, refused lines). :class:`QuoteIndex` keeps
 the distinct occurrences of every verified source in one sorted tuple, built
 once per corpus on first use (:attr:`Corpus.quote_index

@@ -11,7 +11,7 @@ object, written one page a line in manifest order::
     ...
     ]}
 
-A page's reading is the :class:`~_conflict_gate.reading.reader.Reading` the site's build judged it to have
+A page's reading is the :class:`~_conflict_gate.reading.reading_shapes.Reading` the site's build judged it to have
 (:func:`~_conflict_gate.site.build.judge_site`), as :func:`~_conflict_gate.corpus.cache.encode_reading` writes
 it: its claims with their source lines and spans, or its refusal, its near-misses and the
 directive-shaped text the answer check looks quotes up in. :func:`parse_recorded` checks the file
@@ -41,7 +41,7 @@ from ..base.errors import DirectiveError, IngestionError, printable
 from ..base.jsondata import canonical_json
 from ..manifest.grammar import Grammar
 from ..manifest.read import Entry, Manifest
-from ..reading.reader import Reading
+from ..reading.reading_shapes import Reading
 from .cache import decode_reading, encode_reading
 
 __all__ = [

@@ -21,7 +21,8 @@ from typing import Any, Final
 
 from ..base.jsondata import canonical_json
 from ..base.registry import ELIGIBLE_STATUS, status_of
-from ..corpus.load import MEMO_ENTRY_BYTES, Corpus, Source, SourceFiles, decode_source, verified_digest
+from ..corpus.load import MEMO_ENTRY_BYTES, Corpus, Source, decode_source, verified_digest
+from ..corpus.source_files import SourceFiles
 from ..manifest.form import ANSWER_FORM
 from ..manifest.grammar import IntegerRule
 from ..results.context import (

@@ -30,7 +30,7 @@ from ..corpus.load import MEMO_ENTRY_BYTES, Corpus, Source, collection_paused
 from ..manifest.grammar import Grammar, IntegerRule
 from ..manifest.read import Manifest
 from ..manifest.tree import unlisted
-from ..reading.reader import Claim
+from ..reading.reading_shapes import Claim
 from ..results.audit import (
     AUDIT_CLAIM_FIELDS,
     AUDIT_ENTRY_FIELDS,

@@ -22,7 +22,7 @@ all see a tree the same way:
   that is not listed (``unlisted_source``).
 
 Walking is linear in the entries met and reads no file; pages are read only
-through :class:`~_conflict_gate.corpus.load.SourceFiles`. A folder that cannot be
+through :class:`~_conflict_gate.corpus.source_files.SourceFiles`. A folder that cannot be
 listed is an :class:`~_conflict_gate.base.errors.IngestionError` (``source_unreadable``):
 pages may hide there, so nothing is decided without it.
 """

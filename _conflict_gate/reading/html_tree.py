@@ -35,18 +35,34 @@ One :class:`OpenElements` follows one reading: GFM's tag filter applied
 or not (they are raw text elements). A renderer whose tag filter is in doubt
 follows both (:func:`readings`).
 
-:func:`shown_attribute` finds the attributes whose text a browser draws (an image's alt text, a
+:func:`~_conflict_gate.reading.html_attributes.shown_attribute` finds the attributes whose text a browser draws (an image's alt text, a
 field's value, an iframe's ``srcdoc``, a ``data:`` URL an ``<object>`` shows): a page rule of every renderer.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
-from .inlines import RAW_TEXT_ELEMENTS, Indexes, Spans, browser_markup_end, filtered_tag, raw_text_end
+from .html_elements import (
+    _BUTTON_SCOPE,
+    _CLOSES_P,
+    _FOREIGN,
+    _FORMATTING,
+    _HEADINGS,
+    _HTML_ELEMENTS,
+    _LIST_ITEM_SCOPE,
+    _MARKERS,
+    _SCOPE,
+    _SPECIAL,
+    _TABLE_PARTS,
+    _TABLE_SCOPE,
+    _VOID,
+    NOT_A_LINE,
+)
+from .inline_html import RAW_TEXT_ELEMENTS, browser_markup_end, raw_text_end
+from .inline_spans import Indexes, Spans, filtered_tag
 
 __all__ = [
     "BLOCK",
@@ -55,7 +71,6 @@ __all__ = [
     "FORMATTING_ELEMENTS",
     "HEADING",
     "MAX_OPEN",
-    "NOT_A_LINE",
     "RCDATA_SHOWN",
     "STRUCTURE",
     "TEXT",
@@ -63,279 +78,8 @@ __all__ = [
     "OpenElements",
     "Opened",
     "RawHtml",
-    "attribute_matches",
     "readings",
-    "shown_attribute",
 ]
-
-#: HTML 13.1.2: void elements, and those the "in body" mode inserts and pops at once (13.2.6.4.7).
-_VOID: Final = frozenset(
-    {
-        "area",
-        "base",
-        "basefont",
-        "bgsound",
-        "br",
-        "col",
-        "embed",
-        "frame",
-        "hr",
-        "image",
-        "img",
-        "input",
-        "keygen",
-        "link",
-        "meta",
-        "param",
-        "source",
-        "track",
-        "wbr",
-    }
-)
-#: 13.2.4.3: formatting elements (kept in the list of active formatting elements).
-_FORMATTING: Final = frozenset(
-    {"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"}
-)
-#: 13.2.4.2: the special category (an "any other end tag" stops at one).
-_SPECIAL: Final = frozenset(
-    {
-        "address",
-        "applet",
-        "area",
-        "article",
-        "aside",
-        "base",
-        "basefont",
-        "bgsound",
-        "blockquote",
-        "body",
-        "br",
-        "button",
-        "caption",
-        "center",
-        "col",
-        "colgroup",
-        "dd",
-        "details",
-        "dir",
-        "div",
-        "dl",
-        "dt",
-        "embed",
-        "fieldset",
-        "figcaption",
-        "figure",
-        "footer",
-        "form",
-        "frame",
-        "frameset",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "head",
-        "header",
-        "hgroup",
-        "hr",
-        "html",
-        "iframe",
-        "img",
-        "input",
-        "keygen",
-        "li",
-        "link",
-        "listing",
-        "main",
-        "marquee",
-        "menu",
-        "meta",
-        "nav",
-        "noembed",
-        "noframes",
-        "noscript",
-        "object",
-        "ol",
-        "p",
-        "param",
-        "plaintext",
-        "pre",
-        "script",
-        "search",
-        "section",
-        "select",
-        "source",
-        "style",
-        "summary",
-        "table",
-        "tbody",
-        "td",
-        "template",
-        "textarea",
-        "tfoot",
-        "th",
-        "thead",
-        "title",
-        "tr",
-        "track",
-        "ul",
-        "wbr",
-        "xmp",
-        "mi",
-        "mo",
-        "mn",
-        "ms",
-        "mtext",
-        "annotation-xml",
-        "foreignobject",
-        "desc",
-    }
-)
-#: 13.2.4.2: what ends a "has an element in scope" search (plus the extra ones per kind of scope).
-_SCOPE: Final = frozenset(
-    {
-        "applet",
-        "caption",
-        "html",
-        "table",
-        "td",
-        "th",
-        "marquee",
-        "object",
-        "template",
-        "mi",
-        "mo",
-        "mn",
-        "ms",
-        "mtext",
-        "annotation-xml",
-        "foreignobject",
-        "desc",
-        "title",
-    }
-)
-_BUTTON_SCOPE: Final = _SCOPE | {"button"}
-_LIST_ITEM_SCOPE: Final = _SCOPE | {"ol", "ul"}
-_TABLE_SCOPE: Final = frozenset({"html", "table", "template"})
-_TABLE_PARTS: Final = frozenset({"table", "tbody", "thead", "tfoot", "tr", "td", "th", "caption"})
-_HEADINGS: Final = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-#: 13.2.4.3: elements that put a marker in the list of active formatting elements.
-_MARKERS: Final = frozenset({"applet", "object", "marquee", "template", "td", "th", "caption"})
-_FOREIGN: Final = frozenset({"svg", "math"})
-#: Elements a later line of a paragraph may not sit in and still be the paragraph's own line, as a
-#: reader reads it: blocks, table parts, replaced and form elements (they end a line of text), code
-#: (15.3.3: shown as preformatted or monospace code), struck-out text (``del``, ``s``, ``strike``),
-#: and what the standard's style sheet does not display (15.3.1); so is an ``<a>`` with an ``href``
-#: (a link), a ``<dialog>`` (shown only when open), ``<font>``, ``<bdo>``, ``<bdi>`` and any element with an
-#: attribute that may hide or reorder its text (``hidden``, ``style``, ``class``, ``dir``). Any
-#: other element opened on an earlier line (``<span>``, ``<b>``, ``<a name>``, a custom element) leaves
-#: the line the paragraph's own.
-NOT_A_LINE: Final = frozenset(
-    {
-        # blocks, table parts, replaced and form elements
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "body",
-        "center",
-        "details",
-        "dialog",
-        "dd",
-        "dir",
-        "div",
-        "dl",
-        "dt",
-        "fieldset",
-        "figcaption",
-        "figure",
-        "footer",
-        "form",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "header",
-        "hgroup",
-        "hr",
-        "html",
-        "legend",
-        "li",
-        "main",
-        "menu",
-        "nav",
-        "ol",
-        "optgroup",
-        "option",
-        "p",
-        "search",
-        "section",
-        "summary",
-        "table",
-        "caption",
-        "colgroup",
-        "col",
-        "thead",
-        "tbody",
-        "tfoot",
-        "tr",
-        "td",
-        "th",
-        "ul",
-        "br",
-        "img",
-        "input",
-        "select",
-        "textarea",
-        "button",
-        "iframe",
-        "video",
-        "audio",
-        "canvas",
-        "object",
-        "embed",
-        "svg",
-        "math",
-        "meter",
-        "progress",
-        "frameset",
-        "frame",
-        "picture",
-        "applet",
-        "marquee",
-        # code, struck out, not displayed
-        "pre",
-        "code",
-        "kbd",
-        "samp",
-        "tt",
-        "listing",
-        "plaintext",
-        "xmp",
-        "del",
-        "s",
-        "strike",
-        "area",
-        "base",
-        "basefont",
-        "datalist",
-        "head",
-        "link",
-        "meta",
-        "noembed",
-        "noframes",
-        "noscript",
-        "param",
-        "rp",
-        "script",
-        "style",
-        "template",
-        "title",
-    }
-)
 _HREF_ATTRIBUTE: Final = re.compile(r"[\t\n\f\r \"'/]href(?:[\t\n\f\r =/>]|\Z)", re.IGNORECASE | re.ASCII)
 #: Raw text and RCDATA elements whose text a browser shows: a ``<textarea>``'s, in a text box.
 RCDATA_SHOWN: Final = frozenset({"textarea"})
@@ -355,58 +99,6 @@ _MAY_HIDE_ATTRIBUTE: Final = re.compile(
 #: ``style``, ``class``, ``dir``). A hyphenated name (``<my-card />``) may be a custom element whose shadow
 #: tree does not show its children: it opens its element.
 _COMPONENT_NAME: Final = re.compile(r"^[A-Za-z0-9]*[A-Z][A-Za-z0-9]*$", re.ASCII)
-#: The HTML Living Standard's element names (4, index of elements) and obsolete ones a browser still
-#: builds (16.2, 16.3): a self-closing tag of one of them (``<Details />``) opens that element.
-_HTML_ELEMENTS: Final = (
-    NOT_A_LINE
-    | _SPECIAL
-    | _FORMATTING
-    | _VOID
-    | frozenset(
-        [
-            "abbr",
-            "acronym",
-            "b",
-            "bdi",
-            "bdo",
-            "big",
-            "blink",
-            "cite",
-            "data",
-            "dfn",
-            "em",
-            "i",
-            "ins",
-            "label",
-            "map",
-            "mark",
-            "menuitem",
-            "nobr",
-            "output",
-            "q",
-            "rb",
-            "rt",
-            "rtc",
-            "ruby",
-            "slot",
-            "small",
-            "span",
-            "strong",
-            "sub",
-            "sup",
-            "time",
-            "u",
-            "var",
-            "wbr",
-            "font",
-            "image",
-            "isindex",
-            "multicol",
-            "nextid",
-            "spacer",
-        ]
-    )
-)
 #: Elements that may hide or reorder their text whatever their attributes: ``<font>`` (a colour or
 #: size), ``<bdo>`` and ``<bdi>`` (15.3.8: bidirectional overrides and isolates).
 _MAY_HIDE_ELEMENTS: Final = frozenset({"font", "bdo", "bdi"})
@@ -446,52 +138,6 @@ class _Element(NamedTuple):
 _SENTINEL_BLOCK: Final = "#block"
 _SENTINEL_CELL: Final = "#cell"
 _SENTINEL_HEADING: Final = "#heading"
-#: 13.2.6.4.7: start tags that close a ``<p>`` in button scope (``<table>`` only in no-quirks mode,
-#: which a rendered page without a doctype is not).
-_CLOSES_P: Final = frozenset(
-    {
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "center",
-        "details",
-        "dialog",
-        "dir",
-        "div",
-        "dl",
-        "fieldset",
-        "figcaption",
-        "figure",
-        "footer",
-        "header",
-        "hgroup",
-        "main",
-        "menu",
-        "nav",
-        "ol",
-        "p",
-        "search",
-        "section",
-        "summary",
-        "ul",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "pre",
-        "listing",
-        "form",
-        "plaintext",
-        "xmp",
-        "hr",
-        "li",
-        "dd",
-        "dt",
-    }
-)
 #: The HTML standard's element sets above, for every reader that builds a tree as a browser does:
 #: this module (page fragments, quirks mode) and the built-site reader (:mod:`~_conflict_gate.site.html`:
 #: whole documents with a doctype, no-quirks mode, where ``<table>`` closes a ``<p>`` too).
@@ -860,7 +506,7 @@ def _why(name: str) -> str:
 
 
 def readings(tag_filter_readings: Sequence[bool]) -> tuple[OpenElements, ...]:
-    """One :class:`OpenElements` per reading of the tag filter (see :class:`~_conflict_gate.reading.inlines.TagFilter`)."""
+    """One :class:`OpenElements` per reading of the tag filter (see :class:`~_conflict_gate.reading.inline_spans.TagFilter`)."""
     return tuple(OpenElements(applied) for applied in tag_filter_readings)
 
 
@@ -934,108 +580,3 @@ class RawHtml:
         for tracker in self.trackers:
             if tracker.gave_up is None:
                 tracker.gave_up = Opened(line, why, STRUCTURE)
-
-
-#: An attribute whose value a browser draws as text: ``alt`` (an image without ``src``, or one that does not
-#: load, is drawn as its alt text), ``value`` and ``placeholder`` (a text field shows them), ``label`` (an
-#: ``<option>``'s or ``<track>``'s). Matched wherever it is written (in code too: coarse, in the safe direction); a
-#: quoted value runs to its closing quote, or to the end of the page when there is none (linear: no value is read
-#: twice).
-_SHOWN_VALUE: Final = re.compile(
-    r"""(?<![\w:.-])(alt|value|placeholder|label)[ \t\r\n]*=[ \t\r\n]*"""
-    r"""("[^"]*|'[^']*|[^\s"'=<>`]+)""",
-    re.ASCII | re.IGNORECASE,
-)
-#: An attribute that makes a browser show a document the page spells out otherwise: ``srcdoc`` (an iframe's
-#: HTML, its references decoded twice) and a ``data:`` URL an ``<object>``, ``<embed>`` or ``<iframe>`` shows
-#: (percent- or base64-encoded text).
-_EMBEDDED: Final = re.compile(
-    r"""(?<![\w:.-])(?:srcdoc[ \t\r\n]*=|(?:data|src)[ \t\r\n]*=[ \t\r\n]*["']?[ \t\r\n]*data:)""",
-    re.ASCII | re.IGNORECASE,
-)
-#: An ``<img>`` or ``<input>``'s ``src``: ``data=`` and ``src=`` outside ``<object>``, ``<embed>``, ``<iframe>``
-#: show no text (an image's pixels are not the page's text).
-_IMAGE_SOURCE: Final = re.compile(
-    r"<(?:img|image|input|source|video|audio|script|track)\b[^<>]*\Z", re.ASCII | re.IGNORECASE
-)
-
-
-#: The attribute names :data:`_SHOWN_VALUE` and :data:`_EMBEDDED` match, lower case.
-_SHOWN_NAMES: Final = ("alt", "value", "placeholder", "label")
-_EMBEDDED_NAMES: Final = ("srcdoc", "data", "src")
-#: Past this many ``=``, :func:`attribute_matches` lets the pattern scan the rest of the page.
-_EQUALS_WALKED: Final = 2000
-
-
-def attribute_matches(
-    pattern: re.Pattern[str], names: Sequence[str], view: str, full: bool = False
-) -> Iterator[re.Match[str]]:
-    """``pattern.finditer(view)``, for a pattern every match of which starts with one of ``names``
-    (lower case, matched ASCII case-insensitively), then spaces, tabs or line endings, then ``=``: found
-    from the page's ``=`` signs (``str.find``), each tried at the name that ends before its spaces, so
-    that a page without such an attribute costs a ``memchr`` per ``=`` instead of a match tried at every
-    character (such a pattern has no literal to look for first). The same matches in the same order:
-    a match's name is the one its ``=`` follows, and one tried before the end of the match before is
-    skipped, as ``finditer`` goes on from there. ``full``: ``pattern.finditer`` itself (the reference)."""
-    if full:
-        yield from pattern.finditer(view)
-        return
-    done, walked = 0, 0
-    finals = {name[-1] for name in names}
-    equals = view.find("=")
-    while equals != -1:
-        walked += 1
-        if walked > _EQUALS_WALKED:
-            yield from pattern.finditer(view, done)
-            return
-        end = equals
-        while end > done and view[end - 1] in " \t\r\n":
-            end -= 1
-        if view[end - 1 : end].lower() not in finals:  # no name ends there
-            equals = view.find("=", equals + 1)
-            continue
-        for name in names:
-            start = end - len(name)
-            if start >= done and view[start:end].lower() == name:
-                found = pattern.match(view, start)
-                if found is not None:
-                    yield found
-                    done = found.end()
-                    break
-        equals = view.find("=", max(equals + 1, done))
-
-
-def _candidate_in_value(view: str, candidates: Sequence[int], matches: Iterator[re.Match[str]]) -> int:
-    """The first candidate inside a value of ``matches`` (their group 2) that may state a claim (an
-    ``=``, or a character reference that may be one, after it in the value: ``alt="@quill badge"`` is a
-    mention), or -1. Linear: one search, a bisection per match, each value searched once."""
-    if not candidates:
-        return -1
-    for found in matches:
-        k = bisect.bisect_left(candidates, found.start(2))
-        if k < len(candidates) and candidates[k] < found.end(2):
-            rest = view[candidates[k] : found.end(2)]
-            if "=" in rest or "&" in rest:
-                return candidates[k]
-    return -1
-
-
-def shown_attribute(view: str, candidates: Sequence[int], full: bool = False) -> int:
-    """The offset of the first candidate in an attribute value a browser shows (``alt``, ``value``,
-    ``placeholder``, ``label``), or of the first ``srcdoc`` or ``data:`` URL an ``<object>``, ``<embed>``
-    or ``<iframe>`` shows, on a page with candidates; or -1 (hostile finding 7). A browser draws an
-    image without ``src``, or one that does not load, as its alt text (github.com's sanitizer keeps
-    ``alt`` and strips the rest; a site passing raw HTML through shows them all). ``full``: every
-    pattern run over the whole page (:func:`attribute_matches`; the same result, for the tests)."""
-    if not candidates:
-        return -1
-    found = _candidate_in_value(view, candidates, attribute_matches(_SHOWN_VALUE, _SHOWN_NAMES, view, full))
-    for embedded in attribute_matches(_EMBEDDED, _EMBEDDED_NAMES, view, full):
-        if embedded.group().lower().startswith("src"):
-            if embedded.group().lower().startswith("srcdoc"):
-                return embedded.start() if found < 0 else min(found, embedded.start())
-            tag = view.rfind("<", max(0, embedded.start() - 4096), embedded.start())
-            if tag >= 0 and _IMAGE_SOURCE.match(view, tag, embedded.start()):
-                continue  # an image's data: URL
-        return embedded.start() if found < 0 else min(found, embedded.start())
-    return found

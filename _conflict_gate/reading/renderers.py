@@ -24,7 +24,7 @@ manifest (:attr:`Manifest.renderer <_conflict_gate.manifest.read.Manifest.render
     as text (docutils literals, roles), raw HTML passes through
     unfiltered, and a page with an include is refused.
 ``docusaurus``
-    Docusaurus 3 (MDX 3, GFM, its admonitions; :data:`~_conflict_gate.reading.blocks.mdx.DOCUSAURUS`
+    Docusaurus 3 (MDX 3, GFM, its admonitions; :data:`~_conflict_gate.reading.blocks.docusaurus.DOCUSAURUS`
     and :func:`~_conflict_gate.reading.blocks.mdx.read_mdx`): no indented code, no
     HTML blocks but JSX elements, whose bodies are containers, as are
     ``:::note`` admonitions; ``{/* */}`` and, under Docusaurus's defaults,
@@ -52,7 +52,7 @@ manifest (:attr:`Manifest.renderer <_conflict_gate.manifest.read.Manifest.render
     one hides it or shows it as code, anything else is doubt. A member under
     which the page certainly does not build (MDX's certain build errors) is
     left out while another builds it (:attr:`Reading.left_out
-    <_conflict_gate.reading.reader.Reading.left_out>`). The reading of a manifest that
+    <_conflict_gate.reading.reading_shapes.Reading.left_out>`). The reading of a manifest that
     names no renderer.
 """
 
@@ -67,7 +67,8 @@ from typing import Final, NamedTuple
 
 from ..base.registry import DEFAULT_RENDERER, RENDERERS
 from .blocks import GITHUB, GITHUB_ALONE, Flavour
-from .blocks.mdx import DOCUSAURUS, MdxReading, read_mdx, unclosed_front_matter
+from .blocks.docusaurus import DOCUSAURUS, unclosed_front_matter
+from .blocks.mdx import MdxReading, read_mdx
 from .blocks.myst import (
     MYST,
     attributes_line,
@@ -79,11 +80,13 @@ from .blocks.myst import (
 )
 from .blocks.parse import parse_blocks
 from .blocks.scan import first_in_a_candidates_paragraph, next_blank_line
-from .html_tree import shown_attribute
-from .inlines import TagFilter, html_tag_end
-from .mkdocs import MkDocsPage, bracket_math_line
+from .html_attributes import shown_attribute
+from .inline_html import html_tag_end
+from .inline_spans import TagFilter
+from .mkdocs import MkDocsPage
 from .mkdocs import scan as scan_mkdocs
 from .mkdocs_lines import attribute_line, escaped_tag, open_at_reference, outside_fenced_code
+from .mkdocs_marks import bracket_math_line
 
 __all__ = [
     "COMMONMARK",

@@ -9,7 +9,7 @@ call re-verifies what that call uses against what was loaded:
   timestamp granularity keeps the mtime), the SHA-256 of its bytes; a changed
   digest reloads everything (:func:`~_conflict_gate.corpus.load.load_documents`);
 * the sources the call reads, each read and hashed through
-  :class:`~_conflict_gate.corpus.load.SourceFiles` and compared with the digest it was
+  :class:`~_conflict_gate.corpus.source_files.SourceFiles` and compared with the digest it was
   loaded with. An unchanged page is never read for directives again; a changed
   one becomes a failed source (``hash_mismatch``: it refuses the requests it is
   eligible for), and a failed one whose bytes match its pin again is read anew.
@@ -50,17 +50,9 @@ from ..base.registry import (
     UNRELATED_OPTIONS,
 )
 from ..cli.support import located_error, shown_manifest
-from ..corpus.load import (
-    Corpus,
-    Source,
-    SourceFiles,
-    failed_source,
-    load_documents,
-    read_recorded,
-    source_digest,
-    source_from_bytes,
-)
+from ..corpus.load import Corpus, Source, failed_source, load_documents, read_recorded, source_digest, source_from_bytes
 from ..corpus.recorded import Recorded
+from ..corpus.source_files import SourceFiles
 from ..decide.decision import audit, claim_operation, gate, versions_listing
 from ..manifest.form import ANSWER_FORM
 from ..manifest.grammar import Grammar

@@ -57,10 +57,11 @@ from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from ..base.errors import DirectiveError, IngestionError
-from ..corpus.load import Corpus, Source, SourceFiles, decode_source, failed_source, verified_digest
+from ..corpus.load import Corpus, Source, decode_source, failed_source, verified_digest
+from ..corpus.source_files import SourceFiles
 from ..manifest.grammar import Grammar
 from ..reading.candidates import candidates_of
-from ..reading.reader import Claim
+from ..reading.reading_shapes import Claim
 from .detect import folders_up
 from .html import ELSEWHERE_PLACES, read_built_page, shaped
 from .locate import Layout, find_configs, page_name, read_layout

@@ -32,6 +32,7 @@ from typing import Final
 from _conflict_gate.cli.support import CliError, write_atomically
 
 from . import tables as t
+from . import vocabulary_tables
 from .tables import DriftError
 
 __all__ = [
@@ -64,21 +65,21 @@ def _static(function: Callable[[], list[str]]) -> Callable[[Path], list[str]]:
 
 #: Region name -> how to render it (from the checkout's root). Every name must appear in some page.
 TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
-    "decisions": _static(t.decisions),
+    "decisions": _static(vocabulary_tables.decisions),
     "result-fields": _static(t.result_fields),
     "context-fields": _static(t.context_fields),
     "claim-fields": _static(t.claim_fields),
-    "audit-statuses": _static(t.audit_statuses),
+    "audit-statuses": _static(vocabulary_tables.audit_statuses),
     "audit-fields": _static(t.audit_fields),
     "unrelated-options": _static(t.unrelated_options),
-    "answer-form": _static(t.answer_form),
-    "verdicts": _static(t.verdicts),
-    "findings": _static(t.findings),
+    "answer-form": _static(vocabulary_tables.answer_form),
+    "verdicts": _static(vocabulary_tables.verdicts),
+    "findings": _static(vocabulary_tables.findings),
     "manifest-keys": _static(t.manifest_keys),
     "entry-fields": _static(t.entry_fields),
     "name-patterns": _static(t.name_patterns),
     "version-schemes": _static(t.version_schemes),
-    "page-statuses": _static(t.page_statuses),
+    "page-statuses": _static(vocabulary_tables.page_statuses),
     "size-caps": _static(t.size_caps),
     "reader-limits": _static(t.reader_limits),
     "renderers": _static(t.renderers),
@@ -88,17 +89,17 @@ TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "lab-grammar": t.lab_grammar,
     "lab-cases": t.lab_cases,
     "lab-answers": t.lab_answers,
-    "ingestion-reasons": _static(t.ingestion_reasons),
-    "source-ingestion-reasons": _static(t.source_ingestion_reasons),
-    "grammar-reasons": _static(t.grammar_reasons),
-    "gate-reasons": _static(t.gate_reasons),
-    "directive-reasons": _static(t.directive_reasons),
-    "decision-file-reasons": _static(t.decision_file_reasons),
-    "tree-findings": _static(t.tree_findings),
-    "exit-codes": _static(t.exit_codes),
-    "command-exit-codes": _static(t.command_exit_codes),
-    "ci-severities": _static(t.ci_severities),
-    "ci-reasons": _static(t.ci_reasons),
+    "ingestion-reasons": _static(vocabulary_tables.ingestion_reasons),
+    "source-ingestion-reasons": _static(vocabulary_tables.source_ingestion_reasons),
+    "grammar-reasons": _static(vocabulary_tables.grammar_reasons),
+    "gate-reasons": _static(vocabulary_tables.gate_reasons),
+    "directive-reasons": _static(vocabulary_tables.directive_reasons),
+    "decision-file-reasons": _static(vocabulary_tables.decision_file_reasons),
+    "tree-findings": _static(vocabulary_tables.tree_findings),
+    "exit-codes": _static(vocabulary_tables.exit_codes),
+    "command-exit-codes": _static(vocabulary_tables.command_exit_codes),
+    "ci-severities": _static(vocabulary_tables.ci_severities),
+    "ci-reasons": _static(vocabulary_tables.ci_reasons),
     "api": _static(t.api),
     "modules": _static(t.modules),
     "schemas": _static(t.schemas),
@@ -200,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     root: Path = args.root
     if not (root / "README.md").is_file():
         print(f"reference: {root} has no README.md: run this from a checkout", file=sys.stderr)
-        return t.exit_code_of("input")
+        return vocabulary_tables.exit_code_of("input")
     try:
         if args.check:
             problems = check(root)
@@ -208,9 +209,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(problem, file=sys.stderr)
             if problems:
                 print("reference: run 'python -m reference._tools --write'", file=sys.stderr)
-                return t.exit_code_of("findings")
+                return vocabulary_tables.exit_code_of("findings")
             print(f"reference: every generated region is in sync ({len(TABLES)} tables)")
-            return t.exit_code_of("ok")
+            return vocabulary_tables.exit_code_of("ok")
         if args.write:
             changed = []
             for page in pages(root):
@@ -223,16 +224,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             unused = [p for p in check(root) if p.startswith("table ")]
             for problem in unused:
                 print(problem, file=sys.stderr)
-            return t.exit_code_of("findings" if unused else "ok")
+            return vocabulary_tables.exit_code_of("findings" if unused else "ok")
         for name in TABLES:
             sys.stdout.write(f"<!-- generated: {name} -->\n{render(name, root)}{END}\n\n")
-        return t.exit_code_of("ok")
+        return vocabulary_tables.exit_code_of("ok")
     except CliError as error:
         print(f"reference: {error}", file=sys.stderr)
-        return t.exit_code_of(error.kind)
+        return vocabulary_tables.exit_code_of(error.kind)
     except (ValueError, OSError) as error:
         print(f"reference: {error}", file=sys.stderr)
-        return t.exit_code_of("input")
+        return vocabulary_tables.exit_code_of("input")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Final, Literal
 
-from ..inlines import ASCII_PUNCTUATION
+from ..inline_spans import ASCII_PUNCTUATION
 from .state import Line, State, lines_of
 
 __all__ = ["DEFINITION_LINES", "definition_spans", "link_definition", "markdown_it_definitions", "split_definitions"]

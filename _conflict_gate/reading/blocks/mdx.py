@@ -19,7 +19,7 @@ not build. The gate reads such a page in two steps:
   JSX elements (``<Tabs>``, ``<TabItem>``, ``<details>``, any component or
   HTML element: containers like a block quote) and of ``:::name`` container
   directives (Docusaurus's admonitions, and any other: containers too).
-* :data:`DOCUSAURUS`, the block reading of the rest: GFM without indented code
+* :data:`~_conflict_gate.reading.blocks.docusaurus.DOCUSAURUS`, the block reading of the rest: GFM without indented code
   (four-space-indented lines are paragraph text; an indented directive line is
   malformed), YAML front matter only.
 
@@ -32,114 +32,45 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
-from collections.abc import Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Final, NamedTuple
 
-from ..fences import FENCE_OPEN, MDX_FENCES, closes, opening_run
-from .construct import NOT_AN_OPENER, Continue, Opener, Shortcuts, without
-from .fast import fenced_line_start
-from .flavours import GITHUB_ALONE, LineDoubt, Variant
-from .leaves import FenceData, fence_line
-from .page import github_front_matter
-from .scan import next_blank_line, top_level_code_end
-from .state import NO_FRONT_MATTER, Block, State
-from .table import GFM_CONSTRUCTS
-
-__all__ = ["DOCUSAURUS", "INDENTED", "INDENTED_DOUBT", "MdxReading", "Region", "read_mdx", "unclosed_front_matter"]
-
-
-def fenced_code_continues(s: State, block: Block[FenceData]) -> Continue:
-    """4.5 as MDX reads it (:data:`~_conflict_gate.reading.fences.MDX_FENCES`: a closing fence may be indented
-    any amount); otherwise as CommonMark (up to the fence's indentation removed)."""
-    return fence_line(s, block, MDX_FENCES.may_close(s.indent))
-
-
-def fence_opener_end(view: str, line_start: int, line_end: int) -> int:
-    """Where a top-level fenced code block opened on this line ends, its closing fence at any
-    indentation (the shortcuts' restart jumps follow it)."""
-    run = opening_run(view, line_start, MDX_FENCES, line_end)
-    if run is None:
-        return NOT_AN_OPENER
-    char, length = run[0], len(run)
-    pos = line_end + 1
-    while pos < len(view):
-        eol = view.find("\n", pos)
-        eol = len(view) if eol == -1 else eol
-        if closes(view[pos:eol].lstrip(" \t").rstrip(" \t\r"), 0, char, length, MDX_FENCES):
-            return eol + 1
-        pos = eol + 1
-    return len(view)
-
-
-_INDENTED_START: Final = re.compile(r"(?: {4}| {0,3}\t)[ \t]*[^ \t\r\n]", re.ASCII)
-_INDENTED_BLOCK_START: Final = re.compile(r"(?: {4}| {0,3}\t)[ \t]*(?:[>\-+=`~0-9]|\*[ \t])", re.ASCII)
-#: Why a block near a line indented four or more columns is in doubt.
-INDENTED_DOUBT: Final = (
-    "MDX has no indented code: a line indented four or more columns may start a block "
-    "(a list item, a quote, a heading underline, a fence) where CommonMark reads code"
+from ..fences import MDX_FENCES, closes
+from .mdx_expressions import _GLOBALS, _NAME, _SPACE, _BuildError, _Expression, _expression_end, _statements
+from .mdx_syntax import (
+    _ATTRIBUTE,
+    _BACKTICKS,
+    _BLANK,
+    _BLANK_AFTER,
+    _BLANK_LINE,
+    _BLOCKING_LINE,
+    _BODY_BLOCK,
+    _COMMENT_BLOCK,
+    _CONTENT,
+    _DEFINITION_HEAD,
+    _DESTINATION,
+    _DIRECTIVE_CLOSE,
+    _DIRECTIVE_OPEN,
+    _ESM,
+    _ESM_START,
+    _FENCE_OPEN,
+    _HEADING_LINE,
+    _INLINE_SPECIAL,
+    _LINE_PREFIX,
+    _MDX_CODE_BLOCK,
+    _NO_RUNS,
+    _PLAIN_LINES,
+    _SPECIAL,
+    _TAG_OR_TEXT,
+    _TAGS_ONLY,
+    _UNWRAP_CLOSERS,
+    _UNWRAP_OPENER,
+    _VOID,
+    _VOID_CLOSE,
 )
+from .scan import top_level_code_end
 
-
-def indented_start(s: State) -> None:
-    """A line check (lines holding a space or a tab): a line indented four or more columns is no code in
-    MDX. One that may start a list item, a quote or a fence may start one there (MDX has no
-    indentation limit for them), or make the line above a setext heading; with a list item open,
-    any may go on with it otherwise than in CommonMark. The lines from there (from the line above,
-    for a start) to the next blank line are unsure."""
-    if not _INDENTED_START.match(s.line):
-        return
-    view = s.view
-    if _INDENTED_BLOCK_START.match(s.line):  # it may interrupt the paragraph above (a setext underline)
-        s.note_unsure(max(s.line_no - 1, 0), next_blank_line(view, s.pos), INDENTED)
-        return
-    if any(block.kind == "list_item" for block in s.stack):  # no code: it may go on with the list item
-        s.note_unsure(s.line_no, next_blank_line(view, s.pos), INDENTED)
-
-
-_FENCED: Final = next(row for row in GFM_CONSTRUCTS if row.name == "fenced_code")
-_CONSTRUCTS: Final = tuple(
-    replace(
-        row,
-        continues=fenced_code_continues,
-        shortcuts=Shortcuts(line_start=fenced_line_start),
-        opener=Opener(("```", "~~~"), fence_opener_end),
-    )
-    if row is _FENCED
-    else row
-    for row in without(without(GFM_CONSTRUCTS, "indented_code"), "html_block")
-)
-#: The name lines indented four or more columns are noted under (not modelled).
-INDENTED: Final = "mdx_indented"
-#: Docusaurus's block reading: GFM without indented code and without HTML blocks (JSX is read by
-#: :func:`read_mdx`), closing fences at any indentation, YAML front matter (gray-matter), compared
-#: with the reading without front matter only where front matter ends with ``...``; lines indented
-#: four or more columns that may start a block are in doubt.
-DOCUSAURUS: Final = replace(
-    GITHUB_ALONE,
-    name="docusaurus",
-    constructs=_CONSTRUCTS,
-    page_starts=(github_front_matter,),
-    line_doubts=(*GITHUB_ALONE.line_doubts, LineDoubt(" ", indented_start), LineDoubt("\t", indented_start)),
-    unmodelled=(*GITHUB_ALONE.unmodelled, (INDENTED, INDENTED_DOUBT)),
-    indented_lines_checked=True,
-    variants=(
-        Variant(
-            NO_FRONT_MATTER,
-            replace(
-                GITHUB_ALONE,
-                name="docusaurus-without-front-matter",
-                constructs=_CONSTRUCTS,
-                page_starts=(),
-                primary=False,
-                unmodelled=(),
-                variants=(),
-            ),
-            "gray-matter may not take '...' as the end of front matter; without it the lines after it read differently",
-        ),
-    ),
-)
+__all__ = ["MdxReading", "Region", "read_mdx"]
 
 
 class Region(NamedTuple):
@@ -171,215 +102,8 @@ class MdxReading(NamedTuple):
     build_certain: bool = True
 
 
-#: A fence's opening line (:data:`~_conflict_gate.reading.fences.FENCE_OPEN`) after any quote and list markers.
-_FENCE_OPEN: Final = re.compile(rf"[ \t>]*(?:(?:[-*+]|[0-9]{{1,9}}[.)])[ \t]+)*({FENCE_OPEN.pattern})", re.ASCII)
 #: A fence opener indented 0-3 spaces, no quote or list marker before it: fenced code wherever it stands.
 _PLAIN_FENCE: Final = re.compile(r" {0,3}(?:`{3,}|~{3,})", re.ASCII)
-_DIRECTIVE_OPEN: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*(:{3,})[A-Za-z]", re.ASCII)
-_DIRECTIVE_CLOSE: Final = re.compile(r"[ \t>]*(:{3,})[ \t]*\r?$", re.ASCII)
-_BLANK: Final = re.compile(r"[ \t>]*\r?$", re.ASCII)
-_NAME: Final = re.compile(r"[A-Za-z_$][\w$\-]*", re.ASCII)
-_ATTRIBUTE: Final = re.compile(r"[A-Za-z_$][\w$\-:]*", re.ASCII)
-_SPACE: Final = re.compile(r"\s*")
-_ESM: Final = re.compile(
-    r"import\s+(?:(?P<default>[A-Za-z_$][\w$]*)|\{(?P<names>[\w$\s,]*)\})\s+from\s+(?P<q>['\"])(?P<source>[^'\"\n]*)(?P=q);?"
-    r"|export\s+const\s+(?P<const>[A-Za-z_$][\w$]*)\s*=\s*(?P<value>[^\n;]*);?"
-    r"|export\s+\{(?P<exports>[\w$\s,]*)\};?",
-    re.ASCII,
-)
-#: A link destination in angle brackets (CommonMark 6.3, 4.7), and a definition's line up to it.
-_DEFINITION_HEAD: Final = re.compile(r"[ \t>]*\[[^\]\n]+\]:[ \t]*", re.ASCII)
-_DESTINATION: Final = re.compile(r"<[^<>\n\\]*>", re.ASCII)
-_BACKTICKS: Final = re.compile(r"`+", re.ASCII)
-_BLANK_LINE: Final = re.compile(r"[ \t>]*\r?(?:\n|\Z)", re.ASCII)
-_BLANK_AFTER: Final = re.compile(r"\n[ \t>]*\r?(?=\n)", re.ASCII)
-_NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]+)?(?![\w$])", re.ASCII)
-_LINE_PREFIX: Final = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?", re.ASCII)
-_TAG_OR_TEXT: Final = re.compile(r"(?P<tag><[^<>\n]*>)|[ \t\r]+|(?P<text>[^<> \t\r][^< \t\r]*|[<>])", re.ASCII)
-_TAGS_ONLY: Final = re.compile(r"(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?(?:<[^<>\n]*>[ \t]*)*\r?", re.ASCII)
-#: Elements React renders by rules of their own (void elements, form controls, the document's).
-_SPECIAL: Final = frozenset(
-    {
-        "area",
-        "base",
-        "br",
-        "col",
-        "embed",
-        "hr",
-        "img",
-        "input",
-        "link",
-        "meta",
-        "param",
-        "source",
-        "track",
-        "wbr",
-        "textarea",
-        "select",
-        "option",
-        "html",
-        "head",
-        "body",
-        "script",
-        "style",
-        "title",
-        "iframe",
-        "noscript",
-        "template",
-        "plaintext",
-        "xmp",
-    }
-)
-#: HTML's void elements: opened without '/>' and never closed by their closing tag, JSX does not parse them.
-_VOID: Final = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
-)
-_VOID_CLOSE: Final = re.compile(r"</(?:" + "|".join(sorted(_VOID)) + r")(?![\w$\-])", re.ASCII | re.IGNORECASE)
-#: Lowercase words an MDX expression may use without the page defining them: JavaScript's reserved and
-#: contextual words, what MDX and Docusaurus put in scope (``props``, ``toc``, ``metadata``, ``assets``,
-#: ``arguments`` in the content function), and the lowercase globals of Node, webpack and browsers.
-_MAYBE_DEFINED: Final = frozenset(
-    [
-        "break",
-        "case",
-        "catch",
-        "class",
-        "const",
-        "continue",
-        "debugger",
-        "default",
-        "delete",
-        "do",
-        "else",
-        "enum",
-        "export",
-        "extends",
-        "false",
-        "finally",
-        "for",
-        "function",
-        "if",
-        "import",
-        "in",
-        "instanceof",
-        "new",
-        "null",
-        "return",
-        "super",
-        "switch",
-        "this",
-        "throw",
-        "true",
-        "try",
-        "typeof",
-        "var",
-        "void",
-        "while",
-        "with",
-        "yield",
-        "let",
-        "static",
-        "implements",
-        "interface",
-        "package",
-        "private",
-        "protected",
-        "public",
-        "await",
-        "async",
-        "of",
-        "get",
-        "set",
-        "undefined",
-        "props",
-        "toc",
-        "metadata",
-        "assets",
-        "arguments",
-        "global",
-        "process",
-        "console",
-        "require",
-        "module",
-        "exports",
-        "fetch",
-        "crypto",
-        "performance",
-        "navigator",
-        "escape",
-        "unescape",
-        "eval",
-        "atob",
-        "btoa",
-        "window",
-        "document",
-        "self",
-        "top",
-        "parent",
-        "frames",
-        "location",
-        "history",
-        "name",
-        "status",
-        "length",
-        "origin",
-        "event",
-        "screen",
-        "opener",
-        "closed",
-        "external",
-        "print",
-        "alert",
-        "confirm",
-        "prompt",
-        "open",
-        "close",
-        "stop",
-        "focus",
-        "blur",
-        "scroll",
-        "scrollbars",
-        "toolbar",
-        "menubar",
-        "personalbar",
-        "statusbar",
-        "locationbar",
-        "caches",
-        "indexeddb",
-        "localstorage",
-        "sessionstorage",
-    ]
-)
-_ESM_START: Final = re.compile(r"(?m)^(?:import|export)\b", re.ASCII)
-_CONTENT: Final = re.compile(r"\.(?:md|mdx|markdown)(?:[?#].*)?$", re.IGNORECASE)
-_GLOBALS: Final = frozenset(
-    {
-        "props",
-        "true",
-        "false",
-        "null",
-        "undefined",
-        "Math",
-        "JSON",
-        "Date",
-        "String",
-        "Number",
-        "Array",
-        "Object",
-        "Boolean",
-        "NaN",
-        "Infinity",
-    }
-)
-_OPERATORS: Final = ("===", "!==", "**", "==", "!=", "<=", ">=", "&&", "||", "??", "+", "-", "*", "/", "%", "<", ">")
-
-
-class _BuildError(Exception):
-    """MDX does not build the page at ``at`` (``certain``), or the gate cannot tell that it does."""
-
-    def __init__(self, at: int, why: str, certain: bool = True) -> None:
-        super().__init__(why)
-        self.at, self.why, self.certain = at, why, certain
 
 
 def read_mdx(view: str) -> MdxReading:
@@ -942,43 +666,11 @@ def _stretch_end(view: str, pos: int) -> int:
     return len(view) if found is None else found.start() + 1
 
 
-_NO_RUNS: Final = array("q")
-#: An ATX heading line at the start of a line, as Docusaurus's preprocessor finds it (``mdx1Compat.headingIds``:
-#: the first ``{#`` on it is escaped, and a trailing ``{#id}`` is the heading's id, not its text).
-_HEADING_LINE: Final = re.compile(r"#{1,6}(?!#)", re.ASCII)
-#: A fence Docusaurus unwraps (its preprocessor's ``unwrapMdxCodeBlocks``): spaces, three or four backticks,
-#: spaces, ``mdx-code-block``, the end of the line.
-_MDX_CODE_BLOCK: Final = re.compile(r" *(`{3,4}) *mdx-code-block\r?$", re.ASCII)
-#: The line that closes an mdx-code-block fence of three or four backticks: spaces and exactly that run.
-_UNWRAP_CLOSERS: Final = {
-    3: re.compile(r"^ *```\r?$", re.ASCII | re.MULTILINE),
-    4: re.compile(r"^ *````\r?$", re.ASCII | re.MULTILINE),
-}
-#: An mdx-code-block fence's opening line anywhere (Docusaurus unwraps it before Markdown is parsed).
-_UNWRAP_OPENER: Final = re.compile(r"^ *`{3,4} *mdx-code-block\r?$", re.ASCII | re.MULTILINE)
-#: A line of an mdx-code-block fence's body that opens a fence or a container directive.
-_BODY_BLOCK: Final = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}|:{3,})", re.ASCII | re.MULTILINE)
-#: A line a comment begun in a paragraph's text may not run over (MDX does not build it): blank, or beginning
-#: with a character that may start a block or a tag (checked against the MDX harness: ``x <!-- y⏎<!-- c -->``
-#: and ``x <!-- y⏎- c -->`` do not build, ``x <!-- y⏎z -->`` does).
-_BLOCKING_LINE: Final = re.compile(r"\n[ \t]*(?:[\r\n<>#*+\-=_`~:|{0-9]|\Z)", re.ASCII)
-#: A line inside a comment over several lines that may start a block the block reading takes.
-_COMMENT_BLOCK: Final = re.compile(r"\n[ \t>]*(?:`{3,}|~{3,}|:{3,}|[#|*+\-=_]|[0-9]{1,9}[.)])", re.ASCII)
-
-
 @lru_cache(maxsize=64)
 def _fence_closer(char: str, length: int) -> re.Pattern[str]:
     """A line that closes a fence of ``length`` or more ``char``: at any indentation, in any quotes (the
     search form of :func:`~_conflict_gate.reading.fences.closes` with :data:`~_conflict_gate.reading.fences.MDX_FENCES`)."""
     return re.compile(rf"^[ \t>]*{re.escape(char)}{{{length},}}[ \t\r]*$", re.ASCII | re.MULTILINE)
-
-
-#: What may start a code span, an expression, a tag or an escape in a line's text.
-_INLINE_SPECIAL: Final = re.compile(r"[\\`{<]")
-#: Whole lines of text (each ending in a newline) that :meth:`_Scan.run` would pass over unchanged: not
-#: blank, holding none of the characters that start a code span, an expression, a tag, an escape, a
-#: fence (`` ` ``, ``~``) or a container directive (``:``, kept out wherever it is).
-_PLAIN_LINES: Final = re.compile(r"(?:(?=[ \t>]*[^ \t>\r\n])[^\n\\`{<~:]*\n)+")
 
 
 def _backtick_runs(view: str, start: int, end: int) -> dict[int, array[int]]:
@@ -997,320 +689,3 @@ def _backtick_runs(view: str, start: int, end: int) -> dict[int, array[int]]:
 def _skip_space(view: str, i: int) -> int:
     match = _SPACE.match(view, i)
     return i if match is None else match.end()
-
-
-def _statements(view: str, start: int, end: int) -> bool:
-    """Does ``view[start:end]``, an expression's text without quotes, backticks or slashes (no string,
-    template, comment or regular expression to skip), hold a ``;``, or a ``:`` no ``?`` comes before,
-    outside brackets? No JavaScript expression does (CSS declarations ``width: 0;``), so acorn fails."""
-    text = view[start:end]
-    if any(ch in text for ch in "'\"`/"):
-        return False
-    depth = questions = 0
-    for ch in text:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif depth == 0:
-            if ch == ";" or (ch == ":" and questions == 0):
-                return True
-            if ch == "?":
-                questions += 1
-            elif ch == ":":
-                questions -= 1
-    return False
-
-
-def _expression_end(view: str, at: int) -> int:
-    """The offset after the ``}`` that closes the expression opened at ``at`` (strings, template
-    literals, comments and nested braces skipped); a build error if none."""
-    i, size = at, len(view)
-    stack: list[str] = []  # "{" or "${" (inside a template literal)
-    while i < size:
-        ch = view[i]
-        if ch in ("'", '"'):
-            close = i + 1
-            while close < size and view[close] != ch and view[close] != "\n":
-                close += 2 if view[close] == "\\" else 1
-            if close >= size or view[close] != ch:
-                raise _BuildError(at, "a string in an expression is never closed: MDX does not build this page")
-            i = close + 1
-            continue
-        if ch == "`":
-            i = _template_literal(view, i + 1, at, stack)
-            continue
-        if view.startswith("/*", i):
-            close = view.find("*/", i + 2)
-            if close < 0:
-                raise _BuildError(at, "a comment in an expression is never closed: MDX does not build this page")
-            i = close + 2
-            continue
-        if ch == "{":
-            stack.append("{")
-        elif ch == "}":
-            if not stack:
-                break
-            opened = stack.pop()
-            if not stack:
-                return i + 1
-            if opened == "${":  # back inside the template literal
-                i = _template_literal(view, i + 1, at, stack)
-                continue
-        i += 1
-    raise _BuildError(at, "a '{' that no '}' closes: MDX does not build this page (write \\{)")
-
-
-def _template_literal(view: str, i: int, at: int, stack: list[str]) -> int:
-    """Read a template literal's text from ``i``: the offset after its closing backtick, or after a
-    ``${`` that opens an interpolation (pushed on ``stack``); a build error (the expression at ``at``)
-    if it never closes."""
-    size = len(view)
-    while i < size:
-        if view[i] == "\\":
-            i += 2
-        elif view[i] == "`":
-            return i + 1
-        elif view.startswith("${", i):
-            stack.append("${")
-            return i + 2
-        else:
-            i += 1
-    raise _BuildError(at, "a template literal is never closed: MDX does not build this page")
-
-
-#: An expression's first character that begins no JavaScript expression (ECMAScript's PrimaryExpression and
-#: UnaryExpression starts): a ``.`` before no digit, ``#`` (a private name outside a class), ``*``, ``)``,
-#: ``]``, ``=``, ``:``, ``;``, ``,``, ``?``, ``|``, ``&``, ``^``, ``%``, ``>``, ``@``. Acorn, which MDX parses
-#: expressions with, fails on it whatever follows, so MDX certainly does not build the page
-#: (``{ #anchor }``, ``{.class}``, ``{* file *}``, Python-Markdown's attribute lists and FastAPI's includes).
-_NO_EXPRESSION_START: Final = re.compile(r"[ \t\r\n]*(\.(?![0-9])|[#*)\]=:;,?|&^%>@])", re.ASCII)
-
-
-class _Expression:
-    """A small JavaScript expression parser: numbers, strings, template literals, known names, member
-    access, calls, unary and binary operators, ``?:``, arrays. What it does not parse may not build."""
-
-    def __init__(
-        self,
-        view: str,
-        start: int,
-        end: int,
-        known: set[str],
-        spread: bool = False,
-        imported: dict[str, str] | None = None,
-    ) -> None:
-        self.view, self.i, self.end, self.known, self.start = view, start, end, known, start
-        self.imported = imported or {}
-        #: the first construct whose shown text the gate cannot know: (offset, what it is)
-        self.unknown: tuple[int, str] | None = None
-        if spread:
-            self._space()
-            if not self.view.startswith("...", self.i, self.end):
-                self._fail()
-            self.i += 3
-
-    def _unknown(self, at: int, why: str) -> None:
-        if self.unknown is None:
-            self.unknown = (at, why)
-
-    def _fail(self) -> None:
-        first = _NO_EXPRESSION_START.match(self.view, self.start, self.end)
-        if first is not None:
-            raise _BuildError(
-                self.start - 1,
-                f"an expression that begins {first.group(1)!r}, which begins no "
-                "JavaScript expression: MDX does not build this page (write \\{)",
-            )
-        if _statements(self.view, self.start, self.end):
-            raise _BuildError(
-                self.start - 1,
-                "an expression holding ';' or ':' outside brackets (CSS, a statement), "
-                "which no JavaScript expression does: MDX does not build this page "
-                "(write \\{)",
-            )
-        raise _BuildError(
-            self.start - 1,
-            "an expression the gate does not model (or a name the page does not define): MDX may not build this page",
-            certain=False,
-        )
-
-    def _space(self) -> None:
-        view = self.view
-        while self.i < self.end:
-            if view[self.i] in " \t\r\n":
-                self.i += 1
-            elif view.startswith("/*", self.i, self.end):
-                close = view.find("*/", self.i + 2, self.end)
-                if close < 0:
-                    self._fail()
-                self.i = close + 2
-            else:
-                return
-
-    def _peek(self, token: str) -> bool:
-        self._space()
-        return self.view.startswith(token, self.i, self.end)
-
-    def whole(self) -> None:
-        self._ternary()
-        self._space()
-        if self.i != self.end:
-            self._fail()
-
-    def _ternary(self) -> None:
-        self._binary()
-        if self._peek("?") and not self._peek("??") and not self._peek("?."):
-            self.i += 1
-            self._ternary()
-            if not self._peek(":"):
-                self._fail()
-            self.i += 1
-            self._ternary()
-
-    def _binary(self) -> None:
-        self._unary()
-        while True:
-            self._space()
-            operator = next((p for p in _OPERATORS if self.view.startswith(p, self.i, self.end)), None)
-            if operator is None:
-                return
-            if operator == "+":
-                self._unknown(self.i, "'+' may join strings into text no literal spells out")
-            self.i += len(operator)
-            self._unary()
-
-    def _unary(self) -> None:
-        while self._peek("!") or self._peek("-") or self._peek("+") or self._peek("~"):
-            self.i += 1
-        self._postfix()
-
-    def _postfix(self) -> None:
-        self._primary()
-        while True:
-            if self._peek("?."):
-                self.i += 2
-                self._member_name()
-            elif self._peek("."):
-                self.i += 1
-                self._member_name()
-            elif self._peek("["):
-                self.i += 1
-                self._ternary()
-                if not self._peek("]"):
-                    self._fail()
-                self.i += 1
-            elif self._peek("("):
-                self._unknown(self.i, "a call computes its text")
-                self.i += 1
-                self._items(")")
-            else:
-                return
-
-    def _items(self, close: str) -> None:
-        """Comma-separated expressions (none allowed) up to ``close``, and ``close`` itself: a call's
-        arguments, an array literal's elements."""
-        if not self._peek(close):
-            self._ternary()
-            while self._peek(","):
-                self.i += 1
-                self._ternary()
-        if not self._peek(close):
-            self._fail()
-        self.i += 1
-
-    def _member_name(self) -> None:
-        self._space()
-        name = _NAME.match(self.view, self.i, self.end)
-        if name is None or "-" in name.group():
-            self._fail()
-            return
-        self.i = name.end()
-
-    def _primary(self) -> None:
-        self._space()
-        view, i = self.view, self.i
-        if i >= self.end:
-            self._fail()
-        ch = view[i]
-        number = _NUMBER.match(view, i, self.end)
-        if number is not None:
-            self.i = number.end()
-        elif ch in ("'", '"'):
-            close = i + 1
-            while close < self.end and view[close] not in (ch, "\n"):
-                if view[close] == "\\":
-                    self._unknown(close, "a JavaScript escape such as \\u0040 or \\x40 decodes to other text")
-                close += 2 if view[close] == "\\" else 1
-            if close >= self.end or view[close] != ch:
-                self._fail()
-            self.i = close + 1
-        elif ch == "`":
-            close = i + 1
-            while close < self.end and view[close] != "`":
-                if view.startswith("${", close, self.end):
-                    self._fail()  # substitutions are not modelled
-                if view[close] == "\\":
-                    self._unknown(close, "a JavaScript escape such as \\u0040 or \\x40 decodes to other text")
-                close += 2 if view[close] == "\\" else 1
-            if close >= self.end:
-                self._fail()
-            self.i = close + 1
-        elif ch == "(":
-            self.i += 1
-            self._ternary()
-            if not self._peek(")"):
-                self._fail()
-            self.i += 1
-        elif ch == "[":
-            self._unknown(i, "React shows an array's items run together")
-            self.i += 1
-            self._items("]")
-        else:
-            name = _NAME.match(view, i, self.end)
-            if name is None or "-" in name.group() or name.group() not in self.known:
-                if name is not None and self._undefined_first(name):
-                    raise _BuildError(
-                        self.start - 1,
-                        f"{name.group().partition('-')[0]!r} is a name the page does "
-                        "not define, so rendering it fails: MDX does not build this "
-                        "page (write \\{)",
-                    )
-                self._fail()
-                return
-            if name.group() in self.imported:
-                self._unknown(
-                    i,
-                    f"{name.group()!r} is imported from {self.imported[name.group()]!r}, which the gate does not read",
-                )
-            self.i = name.end()
-
-    def _undefined_first(self, name: re.Match[str]) -> bool:
-        """Is ``name`` the expression's first token, a lowercase word nothing defines (not the page, MDX,
-        Docusaurus, JavaScript, Node or a browser: :data:`_MAYBE_DEFINED`), evaluated whatever follows (not
-        a parameter: no ``=>`` or ``=`` after it)? Then rendering the page throws a ReferenceError, and
-        Docusaurus's build fails (MyST roles ``{ref}``, ``{note}``; attribute lists ``{ data-preview }``)."""
-        word = name.group().partition("-")[0]  # JavaScript reads 'data-preview' as data - preview
-        if (
-            not (word.isascii() and word.isalpha() and word.islower())
-            or word in _MAYBE_DEFINED
-            or word in self.known
-            or self.view[self.start : name.start()].strip(" \t\r\n")
-        ):
-            return False
-        after = _SPACE.match(self.view, name.start() + len(word), self.end)
-        rest = self.view[after.end() : after.end() + 2] if after is not None else ""
-        return not (rest.startswith("=>") or (rest.startswith("=") and not rest.startswith("==")))
-
-
-_FRONT_MATTER_OPEN: Final = re.compile(r"---[ \t]*\r?\n", re.ASCII)
-_FRONT_MATTER_CLOSE: Final = re.compile(r"^---[ \t]*\r?$", re.ASCII | re.MULTILINE)
-
-
-def unclosed_front_matter(view: str, candidates: Sequence[int]) -> int:
-    """0 when the page opens front matter (``---``) that no later ``---`` line closes, else -1:
-    gray-matter then takes the whole page as front matter, and Docusaurus shows none of it (or fails)."""
-    opened = _FRONT_MATTER_OPEN.match(view)
-    if opened is None or _FRONT_MATTER_CLOSE.search(view, opened.end()) is not None:
-        return -1
-    return 0

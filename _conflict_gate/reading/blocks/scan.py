@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from ..inlines import html_tag_end
+from ..inline_html import html_tag_end
 
 __all__ = [
     "ATX_OPEN",
