@@ -58,8 +58,17 @@ NOT_SOURCES = shutil.ignore_patterns(
     ".tox",
     ".venv",
     "venv",
-    "results",
 )
+
+
+def not_sources(folder: str, names: list[str]) -> set[str]:
+    """:data:`NOT_SOURCES`, and the benchmark's ``bench/results`` (not the package's ``results`` stage)."""
+    left_out = set(NOT_SOURCES(folder, names))
+    if Path(folder).name == "bench" and "results" in names:
+        left_out.add("results")
+    return left_out
+
+
 #: Names that must not be top-level in site-packages: the checkout's lab, shims, tests and private modules.
 NOT_INSTALLED_AT_TOP = (
     "run",
@@ -240,7 +249,7 @@ class VenvCase(unittest.TestCase):
     def build_wheel(self) -> Path:
         """The wheel, built from a copy of the checkout's sources."""
         source = self.tmp / "source"
-        shutil.copytree(REPO, source, ignore=NOT_SOURCES, symlinks=True)
+        shutil.copytree(REPO, source, ignore=not_sources, symlinks=True)
         wheels = self.tmp / "wheels"
         built = self.run_cmd(
             [
