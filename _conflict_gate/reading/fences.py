@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 #: §4.5: three or more backticks (no backtick after them on the line) or three or more tildes.
-FENCE_OPEN: Final = re.compile(r"`{3,}(?!.*`)|~{3,}", re.ASCII)
+FENCE_OPEN: Final = re.compile(r"`{3,}(?!`)(?![^`\n]*`)|~{3,}", re.ASCII)
 #: §4.5: a run of three or more backticks or tildes, then only spaces or tabs to the end of the line.
 FENCE_CLOSE: Final = re.compile(r"(?:`{3,}|~{3,})(?=[ \t]*\Z)", re.ASCII)
 #: mdit-py-plugins ``colon_fence``: three or more colons open a colon fence (any info string).

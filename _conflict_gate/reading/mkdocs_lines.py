@@ -131,7 +131,7 @@ def outside_fenced_code(view: str, matches: Iterator[re.Match[str]]) -> Iterator
 
 #: A fence opened at a line's very start, first in its stretch of lines: its run (backticks with no
 #: backtick after them, or tildes).
-_OPENER: Final = re.compile(r"(?:\A|(?<=\n)[ \t\r]*\n)(`{3,}(?![^\r\n]*`)|~{3,})[^\r\n]*\r?\n", re.ASCII)
+_OPENER: Final = re.compile(r"(?:\A|(?<=\n)[ \t\r]*\n)(`{3,}(?!`)(?![^`\r\n]*`)|~{3,}(?!~))[^\r\n]*\r?\n", re.ASCII)
 
 
 def _fenced_code(view: str) -> list[tuple[int, int]]:
