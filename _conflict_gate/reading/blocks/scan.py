@@ -248,7 +248,9 @@ def _hinted_lines(
 
 #: A fence opened at a line's very start (no indentation, no container: a fenced code block of the page's
 #: top level, which no lazy line continues), not one Docusaurus unwraps (``mdx-code-block``, whose body is MDX).
-_TOP_LEVEL_FENCE: Final = re.compile(r"^(`{3,}(?!`)(?![^`\n]*`)(?![ \t]*mdx-code-block\r?$)|~{3,})", re.ASCII | re.MULTILINE)
+_TOP_LEVEL_FENCE: Final = re.compile(
+    r"^(`{3,}(?!`)(?![^`\n]*`)(?![ \t]*mdx-code-block\r?$)|~{3,})", re.ASCII | re.MULTILINE
+)
 
 
 def top_level_code_end(view: str, searched: int, at: int) -> int:
