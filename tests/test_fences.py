@@ -16,7 +16,7 @@ import re
 import unittest
 
 from _conflict_gate.answer.reader import read_answer
-from _conflict_gate.reading.blocks.scan import closing_fence
+from _conflict_gate.reading.blocks.scan import closing_fence, top_level_code_end
 from _conflict_gate.reading.fences import COMMONMARK_FENCES, MDX_FENCES, MYST_FENCES, SUPERFENCES, closes, opening_run
 
 FUZZ_CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", "300"))
@@ -106,6 +106,46 @@ class FenceRuleTest(unittest.TestCase):
                 start += len(line) + 1
             with self.subTest(view=view, char=char, length=length):
                 self.assertEqual(closing_fence(view, 0, char, length), expected)
+
+    def test_mdx_top_level_code_agrees(self) -> None:
+        """:func:`top_level_code_end` (MDX's search for the fenced code an ``import``/``export`` line sits
+        in) once wrote its own opener and closer patterns; it now uses the rule: a line whose very start
+        :func:`opening_run` opens (not ``mdx-code-block``), ended by the first later line that, after
+        spaces, tabs and ``>``, :func:`closes` under :data:`MDX_FENCES`, or by the page's end."""
+        for view, at, expected in (
+            ("```js\nexport x\n  > ```\nexport y\n", 6, 22),  # closed in a quote, indented
+            ("```js\nexport x\n```\nexport y\n", 19, 19),  # after the code: not in it
+            ("````\n```\nexport x\n", 9, 18),  # a shorter run does not close: to the page's end
+            ("```mdx-code-block\nexport x\n```\n", 18, 18),  # Docusaurus unwraps this fence: MDX
+        ):
+            with self.subTest(view=view):
+                self.assertEqual(top_level_code_end(view, -1, at), expected)
+        rng = random.Random(SEED + 2)
+        for _ in range(FUZZ_CASES):
+            lines = [_line(rng).replace("\r", "") for _ in range(rng.randint(1, 8))]
+            view = "\n".join(lines) + "\n"
+            starts = [sum(len(line) + 1 for line in lines[:k]) for k in range(len(lines) + 1)]
+            for at_line in range(len(lines)):
+                at, expected, opener = starts[at_line], starts[at_line], None
+                for line in lines[:at_line]:
+                    if opener is None:
+                        opener = opening_run(line, 0)
+                        opener = (
+                            None if opener is None or line[len(opener) :].strip(" \t") == "mdx-code-block" else opener
+                        )
+                    else:
+                        body = line.lstrip(" \t>")
+                        if closes(body, 0, opener[0], len(opener), MDX_FENCES):
+                            opener = None
+                if opener is not None:  # the line at ``at`` is in the code: where does the code end?
+                    expected = len(view)
+                    for k in range(at_line, len(lines)):
+                        body = lines[k].lstrip(" \t>")
+                        if closes(body, 0, opener[0], len(opener), MDX_FENCES):
+                            expected = starts[k] + len(lines[k])
+                            break
+                with self.subTest(view=view, at=at):
+                    self.assertEqual(top_level_code_end(view, -1, at), expected)
 
 
 class AnswerFenceTest(unittest.TestCase):

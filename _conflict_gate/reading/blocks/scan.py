@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Final
 
+from ..fences import FENCE_OPEN, MDX_FENCES, closes
 from ..inline_html import html_tag_end
 
 __all__ = [
@@ -248,18 +249,18 @@ def _hinted_lines(
 
 #: A fence opened at a line's very start (no indentation, no container: a fenced code block of the page's
 #: top level, which no lazy line continues), not one Docusaurus unwraps (``mdx-code-block``, whose body is MDX).
-_TOP_LEVEL_FENCE: Final = re.compile(
-    r"^(`{3,}(?!`)(?![^`\n]*`)(?![ \t]*mdx-code-block\r?$)|~{3,})", re.ASCII | re.MULTILINE
-)
+_TOP_LEVEL_FENCE: Final = re.compile(rf"^(?:{FENCE_OPEN.pattern})(?![ \t]*mdx-code-block\r?$)", re.ASCII | re.MULTILINE)
 
 
 def top_level_code_end(view: str, searched: int, at: int) -> int:
     """Where the fenced code that holds the line at ``at`` ends, or ``at`` if none does (``searched``: what
-    the last call returned, -1 at first; below it, it is returned again): fenced code opened at a line's very start between ``searched`` and ``at``, ended
-    by the first line of its character, as many or more, at any indentation and in any quotes (code read
-    as ending early leaves more lines to be read otherwise: the safe side), or by the end of the page.
-    MDX reads an ``import``/``export`` line there as code, not ESM (issue 29: ``export default x`` in a
-    ```` ```js ```` block). Linear over a page asked in order: each stretch from ``searched`` is searched once."""
+    the last call returned, -1 at first; below it, it is returned again). The code is a fence opened at a
+    line's very start between ``searched`` and ``at`` (:data:`~_conflict_gate.reading.fences.FENCE_OPEN`),
+    ended by the first line that closes it under :data:`~_conflict_gate.reading.fences.MDX_FENCES` after
+    any quote markers (so at any indentation and in any quotes: code read as ending early leaves more lines
+    to be read otherwise, the safe side), or by the end of the page. MDX reads an ``import``/``export``
+    line there as code, not ESM (issue 29: ``export default x`` in a ```` ```js ```` block). Linear over a
+    page asked in order: each stretch from ``searched`` is searched once, each line looked at once."""
     if at < searched:
         return searched
     start = max(searched, 0)
@@ -267,11 +268,28 @@ def top_level_code_end(view: str, searched: int, at: int) -> int:
         line_end = view.find("\n", opener.end())
         if line_end < 0:
             break
-        run = opener.group(1)
-        closer = re.compile(rf"^[ \t>]*{re.escape(run[0])}{{{len(run)},}}[ \t\r]*$", re.MULTILINE)
-        closing = closer.search(view, line_end + 1)
-        end = len(view) if closing is None else closing.end()
+        end = _loose_closing_end(view, line_end + 1, opener.group()[0], len(opener.group()))
         if end > at:
             return end
         start = end
     return at  # no fenced code holds it: searched up to here
+
+
+def _loose_closing_end(view: str, pos: int, char: str, length: int) -> int:
+    """The end (before its line ending) of the first line at or after ``pos`` that, after any spaces, tabs
+    and ``>``, closes a fence of ``length`` ``char`` under :data:`MDX_FENCES`; ``len(view)`` if none does.
+    Found with ``str.find`` on the run; each line is looked at once."""
+    run = char * length
+    i = view.find(run, pos)
+    while i != -1:
+        line_start = view.rfind("\n", pos, i) + 1 or pos
+        line_end = view.find("\n", i)
+        line = view[line_start : len(view) if line_end < 0 else line_end]
+        line = line[:-1] if line.endswith("\r") else line
+        lead = len(line) - len(line.lstrip(" \t>"))
+        if line_start + lead == i and closes(line, lead, char, length, MDX_FENCES):
+            return line_start + len(line)
+        if line_end < 0:
+            break
+        i = view.find(run, line_end + 1)
+    return len(view)
