@@ -119,6 +119,16 @@ class HtmlReadingTest(unittest.TestCase):
         self.assertEqual([shown.place for shown in reading.context], ["code", "code", "comment", "code"])
         self.assertTrue({shown.place for shown in reading.context} <= set(CONTEXT_PLACES))
 
+    def test_code_elements_are_the_page_readers(self) -> None:
+        """Guards against the built-page reader keeping its own, shorter list of code elements: text in
+        ``<tt>`` or ``<listing>`` (code to the page reader, shown in a monospace face) was "markup", which
+        refused a page the Markdown reading had judged."""
+        for element in ("tt", "listing", "kbd", "samp"):
+            with self.subTest(element):
+                reading = read_built_page(built_html(f"<p>Use <{element}>{LINE}</{element}></p>"), GRAMMAR)
+                self.assertEqual((reading.lines, reading.elsewhere), ((), ()))
+                self.assertEqual([shown.place for shown in reading.context], ["code"])
+
     def test_what_is_directive_shaped(self) -> None:
         """A mention states nothing; a look-alike at sign, a claim under another at-word and an
         escaped-then-decoded reference are directive-shaped."""

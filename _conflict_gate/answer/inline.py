@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
+from ..reading.inline_html import CODE_ELEMENTS
 from ..reading.inline_spans import MAX_NESTING, TagFilter, View
 from ..reading.inlines import inline_view
 
@@ -37,7 +38,7 @@ __all__ = [
 
 _BACKTICKS: Final = re.compile(r"`+")
 _REFERENCE: Final = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-_CODE_TAG: Final = re.compile(r"<(/?)(code|pre|kbd|samp|tt)(?![A-Za-z0-9-])", re.IGNORECASE)
+_CODE_TAG: Final = re.compile(rf"<(/?)({'|'.join(sorted(CODE_ELEMENTS))})(?![A-Za-z0-9-])", re.IGNORECASE)
 
 #: Marks the start and the end of a code span's (or an HTML code element's) content in ``shown``:
 #: a lone surrogate, which no answer holds (one that does is refused before it is read).
@@ -392,7 +393,7 @@ class InlineUnit:
     def _code_elements(
         self, content: str, hidden: Sequence[tuple[int, int]], to_answer: Callable[[int, int], tuple[int, int]]
     ) -> None:
-        """The content between inline ``<code>`` (``<pre>``, ``<kbd>``, ``<samp>``, ``<tt>``) tags is code."""
+        """The content between inline tags of a code element (:data:`~_conflict_gate.reading.inline_html.CODE_ELEMENTS`) is code."""
         opened: dict[str, int] = {}
         for a, b in hidden:
             tag = _CODE_TAG.match(content, a)

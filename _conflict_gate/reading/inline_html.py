@@ -13,7 +13,7 @@ from typing import Final
 
 from .inline_spans import MAX_NESTING, Indexes, Spans, TagFilter, View, _Builder, filtered_tag
 
-__all__ = ["browser_markup_end", "html_tag_end", "html_view"]
+__all__ = ["CODE_ELEMENTS", "browser_markup_end", "html_tag_end", "html_view"]
 #: 6.6: an open tag's name and attribute names (values are found through quote indexes).
 _TAG_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
 _ATTRIBUTE_NAME: Final = re.compile(r"[A-Za-z_:][A-Za-z0-9_.:\-]*")
@@ -164,8 +164,10 @@ _BROWSER_REFERENCE: Final = re.compile(r"&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][
 # --------------------------------------------------------------------------
 # HTML blocks
 
-#: Elements whose content a reader sees as code.
-_CODE_ELEMENTS: Final = frozenset({"pre", "code", "kbd", "samp", "tt", "listing"})
+#: Elements whose content a reader sees as code (a monospace face: HTML 15.3.4 ``pre``, ``listing``, ``xmp``'s
+#: kin; 15.3.3 ``code``, ``kbd``, ``samp``, ``tt``): one list for the page reader, the built-page reader
+#: (site/html.py) and the answer reader (answer/inline.py).
+CODE_ELEMENTS: Final = frozenset({"pre", "code", "kbd", "samp", "tt", "listing"})
 #: Elements whose content a reader never sees (unless a sanitizer unwraps them: then unsure).
 _HIDDEN_ELEMENTS: Final = frozenset({"template"})
 #: Elements GitHub's sanitizer drops, leaving their content as text (a ``<listing>``'s: no code there).
@@ -277,7 +279,7 @@ def html_view(
             copied = i = after
             continue
         hidden.append((at, end))
-        if name in _CODE_ELEMENTS or name in _HIDDEN_ELEMENTS:
+        if name in CODE_ELEMENTS or name in _HIDDEN_ELEMENTS:
             if not closing and len(stack) < MAX_NESTING:
                 stack.append((name, end))
             elif closing and stack and stack[-1][0] == name:

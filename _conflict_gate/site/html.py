@@ -60,6 +60,7 @@ from ..manifest.grammar import Grammar
 from ..reading.html_tree import CLOSES_P_NO_QUIRKS as _CLOSES_P
 from ..reading.html_tree import FORMATTING_ELEMENTS as _FORMATTING
 from ..reading.html_tree import VOID_ELEMENTS as _VOID
+from ..reading.inline_html import CODE_ELEMENTS
 
 __all__ = ["CONTEXT_PLACES", "ELSEWHERE_PLACES", "REGIONS", "BuiltReading", "Shown", "read_built_page"]
 
@@ -133,7 +134,6 @@ _MARKERS: Final = ("md-content__inner", "articleBody", "theme-doc-markdown", "vp
 _WRAPPED: Final = frozenset({"vitepress: class=vp-doc"})
 
 _HIDING_TAGS: Final = frozenset({"template", "noscript", "script", "style"})
-_CODE_TAGS: Final = frozenset({"pre", "code", "kbd", "samp"})
 _PLACE_OF_TAG: Final = {
     **{f"h{n}": "heading" for n in range(1, 7)},
     "li": "list_item",
@@ -258,7 +258,7 @@ class _Reader(HTMLParser):
             collapsed = len(self.stack) > 1 and self.stack[-2].collapsed
         if tag == "details" and _attr(attrs, "open") is None:
             collapsed = True
-        code = (parent is not None and parent.code) or tag in _CODE_TAGS
+        code = (parent is not None and parent.code) or tag in CODE_ELEMENTS
         place = parent.place if parent is not None and parent.in_region else None
         top = region
         if in_region:
