@@ -67,6 +67,8 @@ def _static(function: Callable[[], list[str]]) -> Callable[[Path], list[str]]:
 TABLES: Final[Mapping[str, Callable[[Path], list[str]]]] = {
     "decisions": _static(vocabulary_tables.decisions),
     "result-fields": _static(t.result_fields),
+    "result-outline": _static(t.result_outline),
+    "claim-outline": _static(t.claim_outline),
     "context-fields": _static(t.context_fields),
     "claim-fields": _static(t.claim_fields),
     "audit-statuses": _static(vocabulary_tables.audit_statuses),

@@ -317,6 +317,29 @@ def result_fields() -> list[str]:
     return markdown_table(("field", "present", "meaning"), rows)
 
 
+def result_outline() -> list[str]:
+    """A gate result's fields in order, by part and when present: the outline of :func:`result_fields`."""
+    rows = [("the request, who is eligible, the status and reason", ", ".join(map(code, RESULT_FIELDS)), "always")]
+    for field in REASON_FIELD_MEANINGS:
+        reasons = [reason for reason, fields in REASON_FIELDS.items() if field in fields]
+        rows.append(("the reason's own", code(field), "reason " + " or ".join(code(r) for r in reasons)))
+    rows.append(("the refusal", ", ".join(map(code, REFUSED_FIELDS)), "status `refused`"))
+    rows.append(("the claims and the answer request", ", ".join(map(code, TAIL_FIELDS)), "always"))
+    rows.append(
+        (
+            "the pages set aside",
+            ", ".join(map(code, SET_ASIDE_FIELDS)),
+            'with `unrelated="set_aside"`, whatever the reason',
+        )
+    )
+    return markdown_table(("part", "fields", "present"), rows)
+
+
+def claim_outline() -> list[str]:
+    """A claim's fields in order, as one line: the outline of :func:`claim_fields`."""
+    return ["A claim's fields, in order: " + ", ".join(map(code, CLAIM_FIELDS)) + "."]
+
+
 def unrelated_options() -> list[str]:
     """The values of ``gate(..., unrelated=...)``: what becomes of eligible pages about other operations."""
     return markdown_table(
