@@ -478,8 +478,9 @@ class VocabularyTest(unittest.TestCase):
             {(int(row[0]), row[1].strip("`")) for row in exit_rows},
             {(number, name) for name, (number, _) in EXIT_CODES.items()},
         )
+        per_command = section(read(REFERENCE / "lookup.md"), "Exit codes per command")
         for command in COMMAND_EXIT_CODES:
-            self.assertIn(command.partition(" (")[0], read(REFERENCE / "errors.md"))
+            self.assertIn(command.partition(" (")[0], per_command)
 
     def test_the_lab_result_table_names_every_saved_field(self) -> None:
         documented = backticked(section(read(REFERENCE / "lab.md"), "The lab's saved result"))
@@ -490,7 +491,7 @@ class VocabularyTest(unittest.TestCase):
     def test_saved_results_have_the_documented_fields_in_order(self) -> None:
         documented = [
             row[0].strip("`")
-            for row in table_rows(section(read(REFERENCE / "decisions.md"), "The result").split("### Claims")[0])
+            for row in table_rows(section(read(REFERENCE / "lookup.md"), "A decision's fields").split("### Claims")[0])
         ]
         saved = json.loads(read(REPO / "expected-result.json"))
         for case in saved["cases"]:

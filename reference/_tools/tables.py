@@ -317,6 +317,29 @@ def result_fields() -> list[str]:
     return markdown_table(("field", "present", "meaning"), rows)
 
 
+def result_outline() -> list[str]:
+    """A gate result's fields in order, by part and when present: the outline of :func:`result_fields`."""
+    rows = [("the request, who is eligible, the status and reason", ", ".join(map(code, RESULT_FIELDS)), "always")]
+    for field in REASON_FIELD_MEANINGS:
+        reasons = [reason for reason, fields in REASON_FIELDS.items() if field in fields]
+        rows.append(("the reason's own", code(field), "reason " + " or ".join(code(r) for r in reasons)))
+    rows.append(("the refusal", ", ".join(map(code, REFUSED_FIELDS)), "status `refused`"))
+    rows.append(("the claims and the answer request", ", ".join(map(code, TAIL_FIELDS)), "always"))
+    rows.append(
+        (
+            "the pages set aside",
+            ", ".join(map(code, SET_ASIDE_FIELDS)),
+            'with `unrelated="set_aside"`, whatever the reason',
+        )
+    )
+    return markdown_table(("part", "fields", "present"), rows)
+
+
+def claim_outline() -> list[str]:
+    """A claim's fields in order, as one line: the outline of :func:`claim_fields`."""
+    return ["A claim's fields, in order: " + ", ".join(map(code, CLAIM_FIELDS)) + "."]
+
+
 def unrelated_options() -> list[str]:
     """The values of ``gate(..., unrelated=...)``: what becomes of eligible pages about other operations."""
     return markdown_table(
@@ -457,8 +480,18 @@ def _summary(value: Any) -> str:
     return _ROLE.sub(r"`\1`", first).replace("``", "`")
 
 
-def api() -> list[str]:
-    """Every name of ``conflict_gate.__all__``, what kind of thing it is, and its summary."""
+_SENTENCE_END: Final = re.compile(r"(?<=[a-z0-9`)])\.(?= [A-Z`])")
+
+
+def _first_sentence(summary: str) -> str:
+    """The first sentence of a summary (up to a full stop that ends a word and is followed by a capital
+    or a code span); the rest of the docstring is for ``help()`` and the pages that own the rule."""
+    match = _SENTENCE_END.search(summary)
+    return summary if match is None else summary[: match.end()]
+
+
+def _api_rows() -> list[tuple[str, str, str]]:
+    """``(name, kind, summary)`` of every name of ``conflict_gate.__all__``, in its order."""
     from _conflict_gate import api as public
 
     constants = [
@@ -482,7 +515,24 @@ def api() -> list[str]:
             kind, summary = "function", _summary(value)
         if not summary:
             raise DriftError(f"public name {name!r} has no docstring to summarise")
-        rows.append((code(name), kind, summary))
+        rows.append((name, kind, _first_sentence(summary)))
+    return rows
+
+
+#: The kinds of public name the lookup page lists rather than the API page (types of results, constants).
+LOOKUP_KINDS: Final = ("result (TypedDict)", "constant")
+
+
+def api() -> list[str]:
+    """The functions, classes and errors of ``conflict_gate.__all__``, each with the first sentence of its
+    summary (the result types and constants are :func:`api_lookup`'s)."""
+    rows = [(code(name), kind, summary) for name, kind, summary in _api_rows() if kind not in LOOKUP_KINDS]
+    return markdown_table(("name", "kind", "summary"), rows)
+
+
+def api_lookup() -> list[str]:
+    """The result types (``TypedDict``) and constants of ``conflict_gate.__all__``, with their summaries."""
+    rows = [(code(name), kind, summary) for name, kind, summary in _api_rows() if kind in LOOKUP_KINDS]
     return markdown_table(("name", "kind", "summary"), rows)
 
 

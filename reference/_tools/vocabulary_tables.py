@@ -27,6 +27,8 @@ from _conflict_gate.cli.markdown import code_span as code
 from _conflict_gate.cli.markdown import markdown_table
 from _conflict_gate.manifest.form import ANSWER_FORM
 
+from .tables import DriftError
+
 
 def exit_code_of(name: str) -> int:
     return EXIT_CODES[name][0]
@@ -41,13 +43,17 @@ def _reasons(reasons: Mapping[str, str]) -> list[str]:
 
 
 def ingestion_reasons() -> list[str]:
-    """``IngestionError`` reasons."""
-    return _reasons(IngestionError.reasons)
-
-
-def source_ingestion_reasons() -> list[str]:
-    """The ``IngestionError`` reasons of one source: kept, refused, by a non-strict load."""
-    return _reasons(SOURCE_INGESTION_REASONS)
+    """``IngestionError`` reasons, with what a non-strict load does with each: the reasons of one source
+    (``SOURCE_INGESTION_REASONS``) refuse that source only; the others still raise."""
+    if not set(SOURCE_INGESTION_REASONS) <= set(IngestionError.reasons):
+        raise DriftError("a one-source ingestion reason is not an IngestionError reason")
+    return markdown_table(
+        ("reason", "in a non-strict load", "meaning"),
+        [
+            (code(r), "refuses that source" if r in SOURCE_INGESTION_REASONS else "raises", meaning)
+            for r, meaning in IngestionError.reasons.items()
+        ],
+    )
 
 
 def grammar_reasons() -> list[str]:
@@ -75,12 +81,28 @@ def tree_findings() -> list[str]:
     return _reasons(TREE_FINDINGS)
 
 
+#: Where the reference pages list the reasons of a ``refused`` decision (the lookup page's sections).
+REFUSED_REASONS_TEXT = (
+    "the refused source's reason: a [`DirectiveError` reason](lookup.md#directiveerror) (it says something"
+    " the gate cannot use) or, after a non-strict load, a one-source"
+    " [`IngestionError` reason](lookup.md#ingestionerror) (it failed verification)"
+)
+
+
 def decisions() -> list[str]:
-    """Every status and reason of a gate result, in precedence order, with the ``gate`` exit code."""
-    rows = []
+    """Every status of a gate result in precedence order, with its reasons and the ``gate`` exit code.
+
+    The ``refused`` reasons are one row: they are exactly the ``DirectiveError`` reasons and the one-source
+    ``IngestionError`` reasons, listed on the lookup page (``DriftError`` if that stops being true)."""
+    if dict(DECISIONS["refused"]) != {**DirectiveError.reasons, **SOURCE_INGESTION_REASONS}:
+        raise DriftError("the refused reasons are no longer the directive and one-source ingestion reasons")
+    rows: list[tuple[object, ...]] = []
     for status, reasons in DECISIONS.items():
         exit_code = exit_code_of("ok" if status == "ready" else status)
         request = "prepared" if status == "ready" else "withheld (`null`)"
+        if status == "refused":
+            rows.append((code(status), "any", request, exit_code, REFUSED_REASONS_TEXT))
+            continue
         for reason, meaning in reasons.items():
             rows.append((code(status), code(reason), request, exit_code, meaning))
     return markdown_table(("status", "reason", "answer_request", "gate exit code", "meaning"), rows)
