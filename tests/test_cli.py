@@ -969,8 +969,13 @@ class PinTest(CliCase):
         for entry in data["documents"]:
             entry["sha256"] = ""
         self.write_json(self.manifest, data)
-        result = self.cli("pin", "--manifest", self.m)
         raw = {sid: FILES[f"docs/{sid}.md"] for sid in IDS}
+        # a newcomer read "stale" as "edited since its pin": a page never pinned is "unpinned"
+        self.assertEqual(
+            self.cli("pin", "--check", "--manifest", self.m).out.splitlines()[0],
+            self.line("unpinned", IDS[0], "(unpinned)", raw[IDS[0]]).rstrip("\n"),
+        )
+        result = self.cli("pin", "--manifest", self.m)
         self.assertEqual(
             result,
             Run(
@@ -1574,6 +1579,12 @@ class SchemaCommandTest(CliCase):
             with self.subTest(argv=argv):
                 result = self.cli(*argv)
                 self.assertUserError(result, "usage", "(see 'conflict-gate")
+
+    def test_an_unknown_option_points_to_its_commands_help(self) -> None:
+        """Guards against a newcomer's finding: ``gate ... --bogus`` pointed to the top-level help,
+        which does not list gate's options."""
+        result = self.cli("schema", "decision", "--bogus")
+        self.assertUserError(result, "usage", "unrecognized arguments: --bogus (see 'conflict-gate schema --help')")
 
 
 class GrammarCommandTest(CliCase):

@@ -76,6 +76,19 @@ class _Parser(argparse.ArgumentParser):
                     )
         return super().parse_known_args(given, namespace)
 
+    # typeshed overloads parse_args on the namespace's type, as parse_known_args above
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """As argparse, but an argument no parser takes points to the help of the command it followed
+        (argparse leaves such arguments to the top-level parser, whose help does not list them)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = getattr(parsed, "command", None)
+            where = f"{self.prog} {command}" if command else self.prog
+            raise CliError("usage", f"unrecognized arguments: {' '.join(extras)} (see '{where} --help')")
+        return parsed
+
 
 # --------------------------------------------------------------------------
 # the parser

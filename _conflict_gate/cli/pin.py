@@ -142,7 +142,7 @@ def _drift_line(drift: PinDrift, check: bool) -> str:
     if drift.reason == "reading_unusable":
         return f"stale reading {entry.source_id} ({entry.path}): {drift.hint}"
     return (
-        f"{'stale' if check else 'pinned'} {entry.source_id} ({entry.path}): {entry.sha256 or '(unpinned)'} "
+        f"{('stale' if entry.sha256 else 'unpinned') if check else 'pinned'} {entry.source_id} ({entry.path}): {entry.sha256 or '(unpinned)'} "
         f"-> {drift.digest} ({drift.size} bytes)" + (f"; {drift.hint}" if drift.hint else "")
     )
 
