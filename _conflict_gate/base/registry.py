@@ -203,10 +203,10 @@ RENDERERS: Final[Mapping[str, str]] = _ro(
         "line comments are hidden, an include refuses the page",
         "docusaurus": "Docusaurus 3 (MDX 3 with GFM and its admonitions): no indented code, JSX elements and admonitions "
         "are containers, MDX comments are hidden, a page that may not build or imports content is refused",
-        "portable": "every other renderer at once: a line counts only where every one shows it as a directive, "
-        "it is context only where every one hides it or shows it as code, anything else is doubt, and a "
-        "page one of them refuses is refused, but a reading under which the page certainly does not "
-        "build (MDX) is left out while another builds it (the default)",
+        "portable": "the default: every other reading at once. A line counts only where every reading shows "
+        "it as a directive, and is context only where every reading hides it or shows it as code; anything "
+        "else is doubt. A page any reading refuses is refused, but a reading under which the page certainly "
+        "does not build (MDX) is left out when another reading builds it",
     }
 )
 #: The renderer of a manifest that names none.
