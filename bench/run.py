@@ -1631,8 +1631,8 @@ def git_commit() -> str:
 def environment() -> dict[str, Any]:
     """Where the figures come from; the digest of the package tells uncommitted edits apart."""
     digest = hashlib.sha256()
-    for module in sorted((REPO_ROOT / "_conflict_gate").glob("*.py")):
-        digest.update(module.read_bytes())
+    for module in sorted((REPO_ROOT / "_conflict_gate").rglob("*.py")):  # every stage's modules
+        digest.update(module.relative_to(REPO_ROOT).as_posix().encode() + b"\0" + module.read_bytes())
     return {
         "python": platform.python_version(),
         "platform": platform.platform(),

@@ -19,7 +19,10 @@ against its pin, its format and the manifest's grammar (else ``readings_unreadab
 whole manifest); :func:`recorded_reading` checks one page's record when the page is loaded: present,
 recorded for the path and the very bytes (SHA-256) of the page as verified, of the right shape (else
 ``reading_unusable``, a failure of that page alone). A page read from its record is never read as
-Markdown.
+Markdown. What a load pays per page: a record of nothing (most pages of a real site) one comparison;
+any other its claims checked and made in one pass, with no intermediate objects (``_one_pass``); a
+record with a refusal, a reading left out or any fault goes through the whole decoding and every check
+in their order (``_checked``), so its error is the one it always was.
 
 **Other text formats** (:data:`OTHER_FORMATS`: reStructuredText, MDX, AsciiDoc): no Markdown reading
 reads them, so a page in one that holds directive-shaped text is refused (``needs_site_build``) by
@@ -34,14 +37,15 @@ import hashlib
 import json
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, NamedTuple
 
 from ..base.errors import DirectiveError, IngestionError, printable
 from ..base.jsondata import canonical_json
 from ..manifest.grammar import Grammar
 from ..manifest.read import Entry, Manifest
-from ..reading.reading_shapes import Reading
+from ..reading.reading_shapes import Claim, NearMiss, Reading
 from .cache import decode_reading, encode_reading
 
 __all__ = [
@@ -67,12 +71,15 @@ class Recorded(NamedTuple):
     """A recorded readings file, checked whole: ``path`` (as the manifest names it), ``pages`` (source id
     -> its record, ``[source id, path, sha256, reading]``, checked when used), the ``grammar`` it was
     recorded under (the manifest's) and ``parsed``, each directive text met so far as the grammar parses
-    it (``None``: refused), so that a text repeated on many pages is parsed once."""
+    it (``None``: refused), so that a text repeated on many pages is parsed once; ``allowed``, each
+    directive text met so far that the grammar allows, as a claim's fields take it (its operation, key,
+    value and text interned, and its UTF-8 bytes), for the one-pass check of a page's claims."""
 
     path: str
     pages: Mapping[str, list[Any]]
     grammar: Grammar
     parsed: dict[str, tuple[str, str, str] | None]
+    allowed: dict[str, tuple[str, str, str, str, bytes]]
 
 
 def grammar_digest(grammar: Grammar) -> str:
@@ -126,7 +133,7 @@ def parse_recorded(raw: bytes, manifest: Manifest) -> Recorded:
             raise _unreadable(manifest, "a page's record is not [source id, path, sha256, reading]")
         if pages.setdefault(record[0], record) is not record:
             raise _unreadable(manifest, f"{printable(record[0])[:200]} is recorded twice")
-    return Recorded(manifest.readings, pages, manifest.grammar, {})
+    return Recorded(manifest.readings, pages, manifest.grammar, {}, {})
 
 
 def recorded_reading(recorded: Recorded, entry: Entry, digest: str, raw: bytes) -> Reading:
@@ -161,6 +168,21 @@ def recorded_reading(recorded: Recorded, entry: Entry, digest: str, raw: bytes) 
                 f"the page's is {digest})"
             )
         )
+    if data == _NOTHING:  # most pages of a real site: nothing directive-shaped, nothing to check
+        return _EMPTY
+    reading = _one_pass(recorded, data, raw)
+    if reading is None:  # a refusal, a reading left out, or any doubt: every check, in their order
+        reading = _checked(recorded, data, raw, unusable, entry)
+    return reading
+
+
+def _checked(
+    recorded: Recorded, data: Any, raw: bytes, unusable: Callable[[str], IngestionError], entry: Entry
+) -> Reading:
+    """The reading ``data`` records for ``entry`` (whose bytes are ``raw``), decoded whole
+    (:func:`~_conflict_gate.corpus.cache.decode_reading`), then each claim checked against ``raw`` and the
+    grammar; raises ``reading_unusable`` (``unusable``) for the first fault, as
+    :func:`recorded_reading` documents."""
     try:
         if type(data) is not list or len(data) != 5:
             raise ValueError("not a reading")
@@ -191,9 +213,112 @@ def recorded_reading(recorded: Recorded, entry: Entry, digest: str, raw: bytes) 
     return reading
 
 
+def _one_pass(recorded: Recorded, data: Any, raw: bytes) -> Reading | None:
+    """The reading ``data`` records, in one pass over its claims, when it holds no refusal and no reading
+    left out and passes every check :func:`_checked` makes (each claim's shape, its text parsed by the
+    grammar to its fields, the page's bytes at its span, starting and ending a line); else ``None``, and
+    :func:`_checked` finds the fault (so its error is the one it always was). The same
+    :class:`~_conflict_gate.reading.reading_shapes.Reading`, field for field, as :func:`_checked` gives,
+    without its intermediate objects; a directive text repeated on many pages is parsed and encoded
+    once (:attr:`Recorded.allowed`)."""
+    if type(data) is not list or len(data) != 5:
+        return None
+    claims_data, refusal_data, near_data, occurrences_data, left_data = data
+    if (
+        refusal_data is not None
+        or type(claims_data) is not list
+        or type(near_data) is not list
+        or type(occurrences_data) is not list
+        or left_data != []
+    ):
+        return None
+    allowed = recorded.allowed
+    claims = []
+    for claim in claims_data:
+        if type(claim) is not list or len(claim) != 9:
+            return None
+        operation, key, value, line, start, end, byte_start, byte_end, quote = claim
+        if type(quote) is not str:
+            return None
+        known = allowed.get(quote)
+        if known is None:
+            known = _allow(recorded, quote)
+            if known is None:
+                return None
+        if (
+            known[0] != operation
+            or known[1] != key
+            or known[2] != value
+            or type(line) is not int
+            or type(start) is not int
+            or type(end) is not int
+            or type(byte_start) is not int
+            or type(byte_end) is not int
+            or line <= 0
+            or not 0 <= start <= end
+            or not 0 <= byte_start <= byte_end
+            or byte_end - byte_start != len(known[4])
+            or not raw.startswith(known[4], byte_start)
+            or not (byte_start == 0 or raw[byte_start - 1] in _LINE_ENDS or (byte_start == 3 and raw.startswith(_BOM)))
+            or _LINE_TAIL.match(raw, byte_end) is None
+        ):
+            return None
+        claims.append(_new(Claim, (known[0], known[1], known[2], line, start, end, byte_start, byte_end, known[3])))
+    near = []
+    for miss in near_data:
+        if type(miss) is not list or len(miss) != 4:
+            return None
+        line, column, where, quote = miss
+        if not (
+            type(line) is int
+            and type(column) is int
+            and line > 0
+            and column > 0
+            and type(where) is str
+            and type(quote) is str
+        ):
+            return None
+        near.append(_new(NearMiss, (line, column, sys.intern(where), sys.intern(quote))))
+    intern = sys.intern
+    occurrences = []
+    for text in occurrences_data:
+        if type(text) is str:
+            occurrences.append(intern(text))
+        elif type(text) is int and 0 <= text < len(claims):
+            occurrences.append(claims[text].quote)
+        else:
+            return None
+    return Reading(tuple(claims), None, tuple(near), tuple(occurrences))
+
+
+def _allow(recorded: Recorded, quote: str) -> tuple[str, str, str, str, bytes] | None:
+    """``quote`` as :attr:`Recorded.allowed` keeps it, when the grammar allows it (else ``None``; the
+    grammar's verdict is kept in :attr:`Recorded.parsed` either way)."""
+    parsed = recorded.parsed
+    if quote not in parsed:
+        try:
+            parsed[quote] = recorded.grammar.parse(quote)
+        except DirectiveError:
+            parsed[quote] = None
+    fields = parsed[quote]
+    if fields is None:
+        return None
+    intern = sys.intern
+    known = (intern(fields[0]), intern(fields[1]), intern(fields[2]), intern(quote), quote.encode("utf-8"))
+    recorded.allowed[quote] = known
+    return known
+
+
 _BOM: Final = b"\xef\xbb\xbf"
 #: What may follow a claim's text on its line: spaces and tabs, then the line's end.
 _LINE_TAIL: Final = re.compile(rb"[ \t]*(?:\r|\n|\Z)")
+#: The bytes a line may start after (``\r``, ``\n``), as :func:`_one_pass` indexes them.
+_LINE_ENDS: Final = frozenset(b"\r\n")
+#: The record of a page that holds nothing directive-shaped, and the reading it gives.
+_NOTHING: Final[list[Any]] = [[], None, [], [], []]
+_EMPTY: Final = Reading((), None, (), (), ())
+#: A claim or near-miss made from its fields, checked, without a Python-level constructor.
+_new: Final = tuple.__new__
 
 
 def _raise(error: IngestionError) -> Reading:
