@@ -14,7 +14,16 @@ from _conflict_gate.base.errors import IngestionError
 from _conflict_gate.manifest.grammar import grammar_from_json
 from _conflict_gate.site.build import built_path, locate_site
 from _conflict_gate.site.html import read_built_page
-from _conflict_gate.site.static import UNREAD, StaticError, front_matter, js_object, js_tokens, scalars
+from _conflict_gate.site.static import (
+    UNREAD,
+    StaticError,
+    front_matter,
+    js_object,
+    js_string,
+    js_strings,
+    js_tokens,
+    scalars,
+)
 from tests.support import QUILL_GRAMMAR
 
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
@@ -30,7 +39,7 @@ const config = {
     [
       require.resolve('@docusaurus/preset-classic'),
       {
-        docs: {routeBasePath: ROUTE, path: 'pages', sidebarPath: './sidebars.js'},
+        docs: {routeBasePath: ROUTE, path: 'pages', sidebarPath: './sidebars.js'OPTIONS},
         blog: {routeBasePath: '/blog'},
         theme: {customCss: './src/css/custom.css'},
       },
@@ -74,6 +83,18 @@ class StaticTest(unittest.TestCase):
             with self.subTest(text), self.assertRaises(StaticError):
                 js_tokens(text)
 
+    def test_string_arrays(self) -> None:
+        """Guards against reading a name, a spread, a hole or an escaped string as a version name."""
+        tokens = js_tokens("[ 'a', \"b\", `c`, ] [a] [...a] ['a',, 'b'] ['a\\'b'] ['a' 'b'] [1]")
+        starts = [at for at, token in enumerate(tokens) if token == "["]
+        self.assertEqual(js_strings(tokens, starts[0]), ["a", "b", "c"])
+        for start in starts[1:]:
+            with self.subTest(tokens[start : start + 3]):
+                self.assertIsNone(js_strings(tokens, start))
+        self.assertEqual(js_string(js_tokens("x: 'v'}"), 2), "v")
+        self.assertIsNone(js_string(js_tokens("x: v}"), 2))
+        self.assertIsNone(js_string(js_tokens("x: 'v' + w}"), 2))
+
     def test_front_matter(self) -> None:
         """YAML, TOML and JSON front matter: plain scalars read, anything else UNREAD, an unclosed one None."""
         self.assertEqual(
@@ -100,9 +121,178 @@ class DocusaurusTest(Folder):
 
     def site(self, route: str = "'guides'", trailing: str = "undefined") -> tuple[Path, object]:
         root = self.folder()
-        self.write(root, {"docusaurus.config.js": DOCUSAURUS.replace("ROUTE", route).replace("TRAILING", trailing)})
+        config = DOCUSAURUS.replace("ROUTE", route).replace("TRAILING", trailing).replace("OPTIONS", "")
+        self.write(root, {"docusaurus.config.js": config})
         (root / "build").mkdir()
         return root, locate_site(str(root), str(root))
+
+    def versioned(self, options: str, files: dict[str, str]) -> tuple[Path, object]:
+        """A site whose docs options end with ``options`` and that holds ``files`` (versions.json...)."""
+        root = self.folder()
+        config = DOCUSAURUS.replace("ROUTE", "'guides'").replace("TRAILING", "undefined").replace("OPTIONS", options)
+        self.write(root, {"docusaurus.config.js": config, **files})
+        (root / "build").mkdir()
+        return root, locate_site(str(root), str(root))
+
+    def names(self, root: Path, site: object, expected: dict[str, str]) -> None:
+        """Each source (relative to ``root``) names the built page ``expected`` says, or, for a value
+        starting with ``!``, no page, its reason holding the rest."""
+        for rel, name in expected.items():
+            with self.subTest(rel):
+                found, reason = built_path(site, str(root / rel))  # type: ignore[arg-type]
+                if name.startswith("!"):
+                    self.assertIsNone(found)
+                    self.assertIn(name[1:], reason)
+                else:
+                    self.assertEqual((found, reason), (name, ""))
+
+    def test_versions(self) -> None:
+        """Guards against a versioned site's pages being located as unversioned ones (or not at all): the
+        last version (versions.json's first name) is routed at routeBasePath, the current version (docs.path)
+        at next, every other version at its name, slugs and ids resolved within each version's folder, and a
+        versioned_docs/version-X that versions.json does not list builds no page."""
+        page = {"a.md": "# A\n", "01-g/b.md": "# B\n", "01-g/s.md": "---\nslug: /x\n---\n", "i.md": "---\nid: o\n---\n"}
+        files = {"versions.json": '["2.0", "1.0"]\n'}
+        for folder in (
+            "pages",
+            "versioned_docs/version-2.0",
+            "versioned_docs/version-1.0",
+            "versioned_docs/version-0.5",
+        ):
+            files.update({f"{folder}/{name}": text for name, text in page.items()})
+        root, site = self.versioned("", files)
+        expected = {
+            "pages/a.md": "guides/next/a/index.html",
+            "pages/01-g/b.md": "guides/next/g/b/index.html",
+            "versioned_docs/version-2.0/a.md": "guides/a/index.html",
+            "versioned_docs/version-2.0/01-g/s.md": "guides/x/index.html",
+            "versioned_docs/version-1.0/a.md": "guides/1.0/a/index.html",
+            "versioned_docs/version-1.0/01-g/b.md": "guides/1.0/g/b/index.html",
+            "versioned_docs/version-1.0/01-g/s.md": "guides/1.0/x/index.html",
+            "versioned_docs/version-1.0/i.md": "guides/1.0/o/index.html",
+            "versioned_docs/version-0.5/a.md": "!not built: version '0.5' is not listed in versions.json",
+        }
+        self.names(root, site, expected)
+        root, site = self.versioned("", {**files, "versions.json": '["2.0", "current", "1.0"]'})
+        self.names(
+            root,
+            site,
+            {"pages/a.md": "guides/next/a/index.html", "versioned_docs/version-2.0/a.md": "guides/a/index.html"},
+        )
+
+    def test_version_options(self) -> None:
+        """Guards against ignoring the docs options that move or drop versions: lastVersion,
+        versions.<name>.path, onlyIncludeVersions, includeCurrentVersion, disableVersioning and a docs id
+        (whose files are <id>_versions.json and <id>_versioned_docs)."""
+        files = {
+            "versions.json": '["2.0", "1.0"]',
+            "pages/a.md": "# A\n",
+            "versioned_docs/version-2.0/a.md": "# A\n",
+            "versioned_docs/version-1.0/a.md": "# A\n",
+        }
+        cases = {
+            "lastVersion": (
+                ", lastVersion: '1.0'",
+                {
+                    "pages/a.md": "guides/next/a/index.html",
+                    "versioned_docs/version-2.0/a.md": "guides/2.0/a/index.html",
+                    "versioned_docs/version-1.0/a.md": "guides/a/index.html",
+                },
+            ),
+            "current last, paths": (
+                ", lastVersion: 'current', versions: {current: {label: 'Dev', path: 'dev'}, '1.0': {path: '/v1/'}}",
+                {
+                    "pages/a.md": "guides/dev/a/index.html",
+                    "versioned_docs/version-2.0/a.md": "guides/2.0/a/index.html",
+                    "versioned_docs/version-1.0/a.md": "guides/v1/a/index.html",
+                },
+            ),
+            "onlyIncludeVersions": (
+                ", onlyIncludeVersions: ['current', '1.0',]",
+                {
+                    "pages/a.md": "guides/next/a/index.html",
+                    "versioned_docs/version-2.0/a.md": "!not built: version '2.0': onlyIncludeVersions leaves it out",
+                    "versioned_docs/version-1.0/a.md": "guides/a/index.html",
+                },
+            ),
+            "includeCurrentVersion": (
+                ", includeCurrentVersion: false",
+                {
+                    "pages/a.md": "!not built: the current version (docs.path): includeCurrentVersion is false",
+                    "versioned_docs/version-2.0/a.md": "guides/a/index.html",
+                    "versioned_docs/version-1.0/a.md": "guides/1.0/a/index.html",
+                },
+            ),
+            "disableVersioning": (
+                ", disableVersioning: true",
+                {
+                    "pages/a.md": "guides/a/index.html",
+                    "versioned_docs/version-2.0/a.md": "!not built: version '2.0': disableVersioning is true",
+                },
+            ),
+        }
+        for name, (options, expected) in cases.items():
+            with self.subTest(name):
+                root, site = self.versioned(options, files)
+                self.names(root, site, expected)
+        only_current = {"pages/a.md": "# A\n"}
+        root, site = self.versioned(", versions: {current: {path: 'v3'}}", only_current)
+        self.names(root, site, {"pages/a.md": "guides/v3/a/index.html"})
+        ided = {"api_versions.json": '["1.0"]', "pages/a.md": "# A\n", "api_versioned_docs/version-1.0/a.md": "# A\n"}
+        root, site = self.versioned(", id: 'api'", ided)
+        self.names(
+            root,
+            site,
+            {"pages/a.md": "guides/next/a/index.html", "api_versioned_docs/version-1.0/a.md": "guides/a/index.html"},
+        )
+
+    def test_versions_not_read(self) -> None:
+        """Guards against guessing versioned routes from a versions.json that is not a JSON array of version
+        names, an option that is not a literal, or a configuration docusaurus build refuses: every page then
+        needs "built", and the reason says what was not read."""
+        files = {"versions.json": '["2.0", "1.0"]', "pages/a.md": "# A\n", "versioned_docs/version-1.0/a.md": "# A\n"}
+        cases = {
+            "an object": ("", '{"versions": ["1.0"]}', "not a JSON array of strings"),
+            "a number": ("", "[1.0]", "not a JSON array of strings"),
+            "not JSON": ("", "['1.0']", "is not read"),
+            "a slash": ("", '["1/0"]', "a version Docusaurus refuses"),
+            "twice": ("", '["1.0", "1.0"]', "a version twice"),
+            "lastVersion variable": (", lastVersion: latest", None, "lastVersion is not a plain string"),
+            "lastVersion unknown": (", lastVersion: '3.0'", None, "lastVersion '3.0' is not a version"),
+            "onlyIncludeVersions variable": (", onlyIncludeVersions: kept", None, "not an array of plain strings"),
+            "onlyIncludeVersions spread": (", onlyIncludeVersions: [...kept]", None, "not an array of plain strings"),
+            "onlyIncludeVersions empty": (", onlyIncludeVersions: []", None, "onlyIncludeVersions is empty"),
+            "onlyIncludeVersions without lastVersion": (
+                ", lastVersion: '2.0', onlyIncludeVersions: ['1.0']",
+                None,
+                "leaves lastVersion out",
+            ),
+            "versions variable": (", versions: byName", None, "docs.versions is not an object literal"),
+            "versions unknown": (", versions: {'9.9': {label: 'x'}}", None, "unknown version (9.9)"),
+            "versions number key": (", versions: {1.0: {path: 'one'}}", None, "by a number"),
+            "versions path variable": (", versions: {'1.0': {path: one}}", None, "['1.0'].path is not a plain string"),
+            "one route twice": (
+                ", versions: {'1.0': {path: 'next'}}",
+                None,
+                "two docs versions are routed at one path",
+            ),
+            "includeCurrentVersion string": (", includeCurrentVersion: flag", None, "not true or false"),
+            "nothing built": (", includeCurrentVersion: false", "[]", "no docs version is built"),
+            "disableVersioning unversioned": (", disableVersioning: true", "", "without a versions.json"),
+        }
+        for name, (options, versions, why) in cases.items():
+            with self.subTest(name):
+                written = dict(files)
+                if versions == "":
+                    del written["versions.json"]
+                elif versions is not None:
+                    written["versions.json"] = versions
+                root, site = self.versioned(options, written)
+                for rel in ("pages/a.md", "versioned_docs/version-1.0/a.md"):
+                    found, reason = built_path(site, str(root / rel))  # type: ignore[arg-type]
+                    self.assertIsNone(found)
+                    self.assertIn(why, reason)
+                    self.assertIn('"built"', reason)
 
     def test_names(self) -> None:
         """Guards against a Docusaurus page's built page being looked for where the build does not write it

@@ -64,7 +64,7 @@ from ..reading.candidates import candidates_of
 from ..reading.reading_shapes import Claim
 from .detect import folders_up
 from .html import ELSEWHERE_PLACES, read_built_page, shaped
-from .locate import Layout, find_configs, page_name, read_layout
+from .locate import Layout, find_configs, page_name, read_layout, version_page
 
 __all__ = [
     "MARKDOWN_EXTENSIONS",
@@ -99,7 +99,7 @@ _NAMED_BY: Final = MappingProxyType(
     {
         "mkdocs": "docs_dir and use_directory_urls",
         "sphinx": "the builder (html or dirhtml)",
-        "docusaurus": "docs.path, docs.routeBasePath, trailingSlash and the page's slug or id",
+        "docusaurus": "docs.path, docs.routeBasePath, the docs versions, trailingSlash and the page's slug or id",
         "vitepress": "srcDir and outDir",
         "hugo": "contentDir, publishDir, uglyURLs and the page's url or slug",
     }
@@ -242,6 +242,9 @@ def built_path(site: SiteBuild, source: str) -> tuple[str | None, str]:
         return page_name(site.layout, source, "")
     docs = os.path.realpath(site.docs_dir)
     real = os.path.realpath(source)
+    versioned = version_page(site.layout, real) if site.layout is not None else None
+    if versioned is not None:
+        return versioned
     if not real.startswith(docs.rstrip(os.sep) + os.sep):
         return None, (
             f"it is outside the site's docs_dir {site.docs_dir}"

@@ -1,9 +1,11 @@
 """Where Docusaurus, VitePress and Hugo write a source page's built page, from their configuration read
-statically (no I/O but the configuration's own text; for ``--site``, :mod:`~_conflict_gate.site.build`).
+statically (no I/O but the configuration's own text and, for Docusaurus, ``versions.json`` and the
+``versioned_docs`` folder's names; for ``--site``, :mod:`~_conflict_gate.site.build`).
 
 :func:`find_configs` names the configurations a folder holds; :func:`read_layout` reads one into a
 :class:`Layout` (the built folder, the pages' folder, the naming settings); :func:`page_name` names a
-source's built page, relative to the built folder. The sources of each rule:
+source's built page, relative to the built folder (:func:`version_page` first finds a Docusaurus
+source's docs version). The sources of each rule:
 
 * **Docusaurus 3** (``@docusaurus/plugin-content-docs``: ``docs.ts``, ``slug.ts``,
   ``numberPrefix.ts``; ``@docusaurus/core``'s ``ssgUtils.ts``): ``docusaurus.config.{js,ts,mjs,cjs}``;
@@ -14,6 +16,20 @@ source's built page, relative to the built folder. The sources of each rule:
   folder, any case), else its folder and its id (front matter ``id``, else its file name without its
   number prefix). The built file is ``route/index.html``, or ``route.html`` with ``trailingSlash:
   false``. Files and folders starting with ``_`` are partials, built into no page.
+  **Versions** (``versions/files.ts``, ``version.ts``, ``validation.ts``): ``versions.json`` beside
+  the configuration (``<id>_versions.json`` for a docs ``id``) lists version names, newest first (a
+  JSON array of strings, each without a slash, a backslash, ``<>:"|?*`` or a control character, at most 32
+  UTF-16 units, not ``.`` or ``..``); version ``X``'s pages are in ``versioned_docs/version-X/``, the
+  current version's (``current``, first unless versions.json places it) in ``docs.path``. Options:
+  ``includeCurrentVersion`` (default true), ``disableVersioning`` (versions.json's names dropped),
+  ``onlyIncludeVersions`` (the versions built), ``lastVersion`` (default the first built name that is
+  not ``current``, else ``current``). A version's route is routeBasePath and its path part:
+  ``versions.<name>.path`` when set, else ``""`` for the last version, ``next`` for the current one,
+  its name for the others. Slugs and ids resolve within a version's folder as above. A version not
+  built, or a ``versioned_docs/version-X`` that versions.json does not list, names no page ("not
+  built: ..."). A value that is not a literal, or one ``docusaurus build`` refuses (an unknown
+  version, an empty ``onlyIncludeVersions``...), leaves the configuration unread; so do two built
+  versions at one route.
 * **VitePress 1** (``vitepress/src/node/build``): ``.vitepress/config.{js,ts,mjs,mts,cjs,cts}``
   beside the pages' root; pages from ``srcDir`` (default the root), built in ``outDir`` (default
   ``.vitepress/dist``); ``a/b.md`` is ``a/b.html`` whatever ``cleanUrls`` says (it changes links,
@@ -25,11 +41,10 @@ source's built page, relative to the built folder. The sources of each rule:
   ``a/b.html`` with ``uglyURLs``. ``permalinks``, ``languages``, module mounts and a ``config/``
   folder are not followed.
 
-**What is not read** (an expression, a variable, a spread, a second docs plugin, versioned docs,
-``rewrites``, ``permalinks``...) is not guessed: :attr:`Layout.unread` says what, and every page of
-the site then needs its manifest entry's ``"built"`` (:func:`page_name` says so in its reason). A
-page's front matter that cannot be read, or a name the generator would encode, does the same for that
-page.
+**What is not read** (an expression, a variable, a spread, a second docs plugin, ``rewrites``,
+``permalinks``...) is not guessed: :attr:`Layout.unread` says what, and every page of the site then
+needs its manifest entry's ``"built"`` (:func:`page_name` says so in its reason). A page's front
+matter that cannot be read, or a name the generator would encode, does the same for that page.
 """
 
 from __future__ import annotations
@@ -41,16 +56,29 @@ import re
 from pathlib import Path
 from typing import Final, NamedTuple
 
-from .static import UNREAD, StaticError, front_matter, js_object, js_tokens, key_index, read_flag, scalars
+from .static import (
+    UNREAD,
+    StaticError,
+    front_matter,
+    js_object,
+    js_string,
+    js_strings,
+    js_tokens,
+    key_index,
+    read_flag,
+    scalars,
+)
 
 __all__ = [
     "DOCUSAURUS_CONFIGS",
     "HUGO_CONFIGS",
     "VITEPRESS_CONFIGS",
+    "DocsVersion",
     "Layout",
     "find_configs",
     "page_name",
     "read_layout",
+    "version_page",
 ]
 
 DOCUSAURUS_CONFIGS: Final = tuple(f"docusaurus.config.{ext}" for ext in ("js", "ts", "mjs", "cjs", "mts", "cts"))
@@ -66,7 +94,23 @@ _NUMBER_PREFIX: Final = re.compile(r"\d+\s*[-_.]+\s*(?P<rest>[^-_.\s].*)", re.DO
 #: Characters a built page's name may hold as the gate names it (others a generator may encode).
 _PLAIN: Final = re.compile(r"[\w./~-]*")
 _MAX_HEAD: Final = 1 << 16
-_VERSIONED: Final = ("lastVersion", "versions", "onlyIncludeVersions", "includeCurrentVersion", "disableVersioning")
+
+
+_CURRENT: Final = "current"
+#: A version name Docusaurus refuses (``versions/validation.ts``): a slash or backslash, a character a
+#: file name may not hold, ``.`` or ``..``.
+_BAD_VERSION: Final = re.compile(r'[/\\<>:"|?*\x00-\x1f]|\A\.\.?\Z')
+
+
+class DocsVersion(NamedTuple):
+    """One version of a Docusaurus site's docs: ``name`` (``current`` for ``docs.path``), ``pages`` (its
+    folder, absolute), ``route_base`` (the route its pages are under: routeBasePath and the version's
+    path part), ``not_built`` (why the build makes no page of it, ``""`` when it does)."""
+
+    name: str
+    pages: str
+    route_base: str
+    not_built: str = ""
 
 
 class Layout(NamedTuple):
@@ -74,7 +118,8 @@ class Layout(NamedTuple):
     folder); ``pages`` (the folder its pages come from); ``directory_urls`` (``a/b`` is
     ``a/b/index.html``, else ``a/b.html``); ``route_base`` (Docusaurus' docs routeBasePath);
     ``strip_prefixes`` (Docusaurus' number prefixes); ``lower`` (Hugo's lower-cased paths); ``unread``:
-    why the configuration's naming is not known (then every page needs ``"built"``). Paths absolute."""
+    why the configuration's naming is not known (then every page needs ``"built"``); ``versions``
+    (Docusaurus' docs versions, :class:`DocsVersion`). Paths absolute."""
 
     generator: str
     config: str
@@ -85,6 +130,8 @@ class Layout(NamedTuple):
     strip_prefixes: bool = True
     lower: bool = False
     unread: str = ""
+    #: Docusaurus: every version's folder and route (the current one's are ``pages`` and ``route_base``).
+    versions: tuple[DocsVersion, ...] = ()
 
 
 def find_configs(folder: Path) -> list[tuple[str, Path]]:
@@ -141,11 +188,12 @@ def _docusaurus(config: str, home: str, text: str) -> Layout:
     at = presets[0] + 1
     if tokens[at : at + 1] == [")"]:  # require.resolve('@docusaurus/preset-classic')
         at += 1
+    docs: dict[str, str] = {}
+    index: int | None = None  # of the docs options' "{"
     if tokens[at : at + 2] == [",", "{"]:
         options = js_object(tokens, at + 1)
         if options is None:
             return unread("the classic preset's options are not an object literal the gate reads")
-        docs: dict[str, str] = {}
         value = options[0].get("docs")
         if value == "false":
             return unread("the classic preset's docs are off")
@@ -157,13 +205,11 @@ def _docusaurus(config: str, home: str, text: str) -> Layout:
             docs = read[0]
         elif value is not None:
             return unread(f"the classic preset's docs option is {value!r}")
-        for key in ("path", "routeBasePath", "numberPrefixParser"):
+        for key in ("path", "routeBasePath", "numberPrefixParser", "id"):
             if docs.get(key) == UNREAD or (key != "numberPrefixParser" and docs.get(key) in ("true", "false", "null")):
                 return unread(f"docs.{key} is not a plain string the gate reads")
         if docs.get("numberPrefixParser") not in (None, "false"):
             return unread("docs.numberPrefixParser is set")
-        if any(key in docs for key in _VERSIONED):
-            return unread("docs versions are configured")
         layout = layout._replace(
             pages=os.path.normpath(os.path.join(home, docs.get("path", "docs"))),
             route_base=docs.get("routeBasePath", "docs"),
@@ -171,8 +217,11 @@ def _docusaurus(config: str, home: str, text: str) -> Layout:
         )
     elif tokens[at : at + 1] != ["]"]:
         return unread("the classic preset's options are not an object literal the gate reads")
-    if os.path.exists(os.path.join(home, "versions.json")):
-        return unread("versioned docs (versions.json): the current version's pages may be under another path")
+    versions = _docusaurus_versions(home, layout, tokens, docs, index)
+    if isinstance(versions, str):
+        return unread(versions)
+    current = next(version for version in versions if version.name == _CURRENT)
+    layout = layout._replace(route_base=current.route_base, versions=versions)
     slashes = [at for at, token in enumerate(tokens) if token == "trailingSlash" and tokens[at + 1 : at + 2] == [":"]]
     if len(slashes) > 1:
         return unread("trailingSlash is set more than once")
@@ -182,6 +231,135 @@ def _docusaurus(config: str, home: str, text: str) -> Layout:
             return unread("trailingSlash is not true, false or undefined")
         layout = layout._replace(directory_urls=value != "false")
     return layout
+
+
+def _read_versions(path: str) -> list[str] | str:
+    """The version names of the ``versions.json`` at ``path``, newest first, or why they are not read."""
+    try:
+        with open(path, "rb") as handle:
+            decoded = json.loads(handle.read(1 << 20).decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        return f"{path} is not read ({error})"
+    if not isinstance(decoded, list) or not all(isinstance(name, str) for name in decoded):
+        return f"{path} is not a JSON array of strings (version names): docusaurus build refuses it"
+    for name in decoded:
+        if not name.strip() or len(name.encode("utf-16-le")) > 64 or _BAD_VERSION.search(name):
+            return f"{path} names a version Docusaurus refuses ({name!r})"
+    if len(set(decoded)) != len(decoded):
+        return f"{path} names a version twice"
+    return decoded
+
+
+def _docusaurus_versions(
+    home: str, layout: Layout, tokens: list[str], docs: dict[str, str], at: int | None
+) -> tuple[DocsVersion, ...] | str:
+    """Every docs version of the site at ``home`` (``docs`` its preset's docs options, ``at`` the index of
+    their ``{``), as ``@docusaurus/plugin-content-docs`` 3 reads them (``versions/files.ts``,
+    ``versions/version.ts``, ``versions/validation.ts``); or why they are not read (an option that is
+    not a literal, or a configuration ``docusaurus build`` refuses)."""
+    plugin = docs.get("id", "default")
+    prefix = "" if plugin == "default" else f"{plugin}_"
+    include_current = read_flag(docs, "includeCurrentVersion", True)
+    disabled = read_flag(docs, "disableVersioning", False)
+    if include_current is None or disabled is None:
+        return "docs.includeCurrentVersion or docs.disableVersioning is not true or false"
+    listed: list[str] | None = None
+    file = os.path.join(home, f"{prefix}versions.json")
+    if os.path.exists(file):
+        read = _read_versions(file)
+        if isinstance(read, str):
+            return read
+        listed = read
+    elif disabled:
+        return f"docs.disableVersioning is true without a {prefix}versions.json: docusaurus build refuses it"
+    names = [] if disabled or listed is None else list(listed)
+    if include_current and _CURRENT not in names:
+        names.insert(0, _CURRENT)
+    if not names:
+        return "no docs version is built (includeCurrentVersion: false, and no versions): docusaurus build refuses it"
+    last: str | None = None
+    if "lastVersion" in docs:
+        last = js_string(tokens, key_index(tokens, at, "lastVersion")) if at is not None else None
+        if last is None:
+            return "docs.lastVersion is not a plain string the gate reads"
+        if last not in names:
+            return f"docs.lastVersion {last!r} is not a version ({', '.join(names)}): docusaurus build refuses it"
+    built = names
+    if "onlyIncludeVersions" in docs:
+        only = js_strings(tokens, key_index(tokens, at, "onlyIncludeVersions")) if at is not None else None
+        if only is None:
+            return "docs.onlyIncludeVersions is not an array of plain strings the gate reads"
+        if not only or not set(only) <= set(names) or (last is not None and last not in only):
+            return (
+                "docs.onlyIncludeVersions is empty, names an unknown version or leaves lastVersion out: "
+                "docusaurus build refuses it"
+            )
+        built = [name for name in names if name in only]
+    paths = _version_paths(tokens, at) if "versions" in docs else {}
+    if isinstance(paths, str):
+        return paths
+    if not set(paths) <= set(names):
+        unknown = ", ".join(sorted(set(paths) - set(names)))
+        return f"docs.versions names an unknown version ({unknown}): docusaurus build refuses it"
+    if last is None:
+        last = next((name for name in built if name != _CURRENT), _CURRENT)
+    versions: list[DocsVersion] = []
+    for name in dict.fromkeys([_CURRENT, *(listed or [])]):
+        if name in built:
+            why = ""
+        elif name not in names:
+            why = "disableVersioning is true" if name != _CURRENT else "includeCurrentVersion is false"
+        else:
+            why = "onlyIncludeVersions leaves it out"
+        default = "" if name == last else "next" if name == _CURRENT else name
+        path = paths.get(name)
+        part = default if path is None else path
+        pages = layout.pages if name == _CURRENT else os.path.join(home, f"{prefix}versioned_docs", f"version-{name}")
+        shown = "the current version (docs.path)" if name == _CURRENT else f"version {name!r}"
+        versions.append(
+            DocsVersion(name, pages, f"{layout.route_base}/{part}", f"not built: {shown}: {why}" if why else "")
+        )
+    routes = [posixpath.normpath("/" + version.route_base) for version in versions if not version.not_built]
+    if len(set(routes)) != len(routes):
+        return "two docs versions are routed at one path: which one's page the build keeps is not known"
+    folder = os.path.join(home, f"{prefix}versioned_docs")
+    try:
+        found = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    except OSError:
+        found = []
+    for entry in found:
+        name = entry.removeprefix("version-")
+        if entry.startswith("version-") and name not in (listed or []):
+            why = f"not built: version {name!r} is not listed in {prefix}versions.json"
+            versions.append(DocsVersion(name, os.path.join(folder, entry), "", why))
+    return tuple(versions)
+
+
+def _version_paths(tokens: list[str], at: int | None) -> dict[str, str | None] | str:
+    """The ``path`` of each version ``docs.versions`` names (``{name: {path: '...'}}``; ``None`` for a
+    version without one), or why the option is not read."""
+    start = key_index(tokens, at, "versions") if at is not None else None
+    read = js_object(tokens, start) if start is not None else None
+    if start is None or read is None:
+        return "docs.versions is not an object literal the gate reads"
+    depth = 0
+    for index in range(start, read[1]):
+        token = tokens[index]
+        depth += 1 if token in "{[(" else -1 if token in "}])" else 0
+        if depth == 1 and tokens[index - 1] in ("{", ",") and token[:1].isdigit():
+            return "docs.versions names a version by a number (JavaScript may rename it): write it as a string"
+    paths: dict[str, str | None] = {}
+    for name, value in read[0].items():
+        inner = key_index(tokens, start, name)
+        options = js_object(tokens, inner) if value == UNREAD and inner is not None else None
+        if options is None or inner is None:
+            return f"docs.versions[{name!r}] is not an object literal the gate reads"
+        paths[name] = None
+        if "path" in options[0]:
+            paths[name] = js_string(tokens, key_index(tokens, inner, "path"))
+            if paths[name] is None:
+                return f"docs.versions[{name!r}].path is not a plain string the gate reads"
+    return paths
 
 
 def _vitepress(config: str, home: str, text: str) -> Layout:
@@ -294,6 +472,24 @@ def page_name(layout: Layout, source: str, relative: str) -> tuple[str | None, s
     if layout.generator == "docusaurus":
         return _docusaurus_name(layout, relative, parent, stem, extension, matter)
     return _hugo_name(layout, relative, parent, stem, extension, matter)
+
+
+def version_page(layout: Layout, source: str) -> tuple[str | None, str] | None:
+    """For a Docusaurus site's source at ``source`` (absolute, symbolic links resolved): its built page
+    as :func:`page_name` names it within the docs version whose folder holds it (the innermost), or
+    ``None`` and why that version is not built; ``None`` when no version's folder holds it."""
+    best: tuple[str, DocsVersion] | None = None
+    for version in layout.versions:
+        folder = os.path.realpath(version.pages).rstrip(os.sep) + os.sep
+        if source.startswith(folder) and (best is None or len(folder) > len(best[0])):
+            best = folder, version
+    if best is None:
+        return None
+    folder, version = best
+    if version.not_built:
+        return None, version.not_built
+    relative = Path(os.path.relpath(source, folder)).as_posix()
+    return page_name(layout._replace(pages=version.pages, route_base=version.route_base), source, relative)
 
 
 def _checked(name: str) -> tuple[str | None, str]:

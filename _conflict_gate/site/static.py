@@ -14,6 +14,8 @@ the site, or a page without a located built page, whose manifest entry must name
 * :func:`js_object` finds an object literal's top-level keys and their literal values
   (:data:`UNREAD` for any value that is not a string, number, ``true``, ``false``, ``null`` or
   ``undefined``; a spread makes the whole object unread).
+* :func:`js_string` and :func:`js_strings` read a value that is a string literal, or an array literal of
+  string literals (``['1.0', 'current']``).
 * :func:`front_matter` reads a page's YAML (``---``), TOML (``+++``) or JSON front matter's top-level
   scalar keys.
 * :func:`scalars` reads a TOML or YAML file's top-level ``key = value`` / ``key: value`` lines, and
@@ -29,7 +31,18 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-__all__ = ["UNREAD", "StaticError", "front_matter", "js_object", "js_tokens", "key_index", "read_flag", "scalars"]
+__all__ = [
+    "UNREAD",
+    "StaticError",
+    "front_matter",
+    "js_object",
+    "js_string",
+    "js_strings",
+    "js_tokens",
+    "key_index",
+    "read_flag",
+    "scalars",
+]
 
 #: The value :func:`js_object`, :func:`front_matter` and :func:`scalars` give a key whose value is not a
 #: plain literal (it is there, but what it says is not known without running or parsing more).
@@ -169,6 +182,40 @@ def key_index(tokens: list[str], start: int, key: str) -> int | None:
             and tokens[at + 1] == ":"
         ):
             return at + 2
+    return None
+
+
+def js_string(tokens: list[str], at: int | None) -> str | None:
+    """The text of the quoted string literal ``tokens[at]`` (``'...'``, ``"..."`` or a template without
+    a substitution; no escapes) when it is a whole value (followed by ``,``, ``}`` or ``]``); ``None``
+    for anything else (a name, a number, ``true``, an expression)."""
+    if at is None or at >= len(tokens) or tokens[at][:1] not in "'\"`":
+        return None
+    literal = _literal(tokens[at])
+    after = tokens[at + 1] if at + 1 < len(tokens) else ""
+    return literal if after in (",", "}", "]") else None
+
+
+def js_strings(tokens: list[str], start: int | None) -> list[str] | None:
+    """The array literal whose ``[`` is ``tokens[start]`` when it holds string literals only (a trailing
+    comma allowed): their texts in order; ``None`` for anything else (a name, a spread, a hole, a
+    nested array, a call)."""
+    if start is None or start >= len(tokens) or tokens[start] != "[":
+        return None
+    values: list[str] = []
+    at = start + 1
+    while at < len(tokens):
+        if tokens[at] == "]":
+            return values
+        value = js_string(tokens, at)
+        if value is None:
+            return None
+        values.append(value)
+        at += 1
+        if tokens[at : at + 1] == [","]:
+            at += 1
+        elif tokens[at : at + 1] != ["]"]:
+            return None
     return None
 
 

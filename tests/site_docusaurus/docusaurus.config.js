@@ -9,7 +9,14 @@ const config = {
     [
       'classic',
       {
-        docs: {routeBasePath: 'docs', path: 'docs'},
+        docs: {
+          routeBasePath: 'docs',
+          path: 'docs',
+          // The test writes versions.json (1.0, 0.9, 0.8) and versioned_docs/: 1.0 is the last version (at
+          // docs/), 0.9 is routed at docs/old, 0.8 is not built, the current version is at docs/next.
+          onlyIncludeVersions: ['current', '1.0', '0.9'],
+          versions: {'0.9': {path: 'old'}},
+        },
         blog: false,
       },
     ],
