@@ -753,7 +753,7 @@ if task == "corpus":
     audit(corpus)
     corpus.quote_index
 elif task == "audit":
-    from _conflict_gate.cli.main import render_audit_markdown
+    from _conflict_gate.cli.markdown import render_audit_markdown
     from _conflict_gate.base.jsondata import render_json
     report = audit(load_documents(sys.argv[3], cache=False))
     render_json(report)
@@ -1175,7 +1175,7 @@ def measure_operations(root: Path, docs: int, seed: int, repeat: int) -> dict[st
     """Load, then ``audit`` + ``render_json`` (minimum of ``repeat``), the report's size, and the peak
     RSS of a fresh interpreter that loads, audits and renders JSON and Markdown."""
     from _conflict_gate.base.jsondata import render_json
-    from _conflict_gate.cli.main import render_audit_markdown
+    from _conflict_gate.cli.markdown import render_audit_markdown
 
     manifest, total = generate_operations_corpus(root / "operations", docs, seed)
     corpus = load_documents(manifest, cache=False)
