@@ -22,7 +22,6 @@ source (see :mod:`_conflict_gate.corpus.load`).
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import os
 import posixpath
@@ -86,6 +85,8 @@ def _semver_key(version: str) -> tuple[Any, ...]:
 
 
 def _is_date(version: str) -> bool:
+    import datetime  # only for a calver manifest
+
     try:
         datetime.date(int(version[:4]), int(version[5:7]), int(version[8:10]))
     except ValueError:
