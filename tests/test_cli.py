@@ -2250,6 +2250,25 @@ class HelpTest(CliCase):
                     ],
                 )
 
+    def test_help_is_wrapped_to_the_width_shutil_finds(self) -> None:
+        """Guards against the parser's own width lookup (it spares every run importing shutil) parting
+        from argparse's: ``$COLUMNS`` when a positive number, else the terminal, else 80."""
+        from _conflict_gate.cli.main import _terminal_columns
+
+        for columns in ("50", "200", "", "x", "0", "-3", None):
+            with self.subTest(columns=columns):
+                environ = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+                if columns is not None:
+                    environ["COLUMNS"] = columns
+                with mock.patch.dict(os.environ, environ, clear=True):
+                    self.assertEqual(_terminal_columns(), shutil.get_terminal_size().columns)
+        usage_lines = {}
+        for columns in ("40", "300"):
+            with mock.patch.dict(os.environ, {"COLUMNS": columns}):
+                usage_lines[columns] = self.cli("gate", "--help").out.partition("\n\n")[0].count("\n")
+        self.assertEqual(usage_lines["300"], 0)  # one line when wide enough
+        self.assertGreater(usage_lines["40"], 3)  # wrapped when narrow
+
     def test_gate_help_says_how_to_list_the_grammar(self) -> None:
         out = self.cli("gate", "--help").out
         self.assertIn("conflict-gate grammar --manifest", out)

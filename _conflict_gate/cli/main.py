@@ -27,7 +27,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Final, NoReturn
+from typing import Any, Final, NoReturn
 
 from .. import __version__
 from ..base.errors import DecisionError, GateError, GrammarError, IngestionError, printable
@@ -186,8 +186,16 @@ def _terminal_columns() -> int:
 class _Formatter(argparse.RawDescriptionHelpFormatter):
     """argparse's raw-description help, its width found by :func:`_terminal_columns`."""
 
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
-        super().__init__(prog, indent_increment, max_help_position, _terminal_columns() if width is None else width)
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+        **later: Any,  # what later Pythons add (3.14: color), passed on
+    ) -> None:
+        width = _terminal_columns() if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width, **later)
 
 
 def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.ArgumentParser:
