@@ -12,6 +12,11 @@ stage's folder) holds a docstring and nothing else. ``reference/dev/architecture
 from __future__ import annotations
 
 import ast
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -88,6 +93,108 @@ class ModuleMapTest(unittest.TestCase):
             with self.subTest(module):
                 later = imported(module, order) - set(order[:position])
                 self.assertEqual(later, set(), f"{module} imports modules listed after it")
+
+
+#: Modules the command line's ``gate`` and ``check-answer`` must not import: standard-library modules
+#: that only other paths use (worker processes, the CI formats' URLs, a file written, a help text's
+#: terminal width, a calendar version, an unknown id's suggestions) and the package's modules of the other
+#: commands, the site, the services, the RAG adapters and the JSON Schemas. A name covers its submodules.
+NOT_ON_THE_DECISION_PATH = (
+    "concurrent.futures",
+    "datetime",
+    "difflib",
+    "email",
+    "html.parser",
+    "http",
+    "multiprocessing",
+    "pathlib",
+    "secrets",
+    "shutil",
+    "urllib",
+    "xml",
+    "_conflict_gate.cli.ci",
+    "_conflict_gate.cli.init",
+    "_conflict_gate.cli.markdown",
+    "_conflict_gate.cli.pin",
+    "_conflict_gate.cli.pin_site",
+    "_conflict_gate.manifest.edit",
+    "_conflict_gate.manifest.tree",
+    "_conflict_gate.rag",
+    "_conflict_gate.results.schema",
+    "_conflict_gate.service",
+    "_conflict_gate.site",
+)
+#: ... and those only ``check-answer`` may import: the answer check's readers (not ``answer.controls``, whose
+#: table an answer request carries), and the context decisions it also checks.
+ONLY_ON_CHECK_ANSWERS_PATH = (
+    *(f"_conflict_gate.answer.{name}" for name in ("check", "disguise", "findings", "forms", "html", "inline")),
+    *(f"_conflict_gate.answer.{name}" for name in ("reader", "statements", "struck")),
+    "_conflict_gate.decide.context",
+    "_conflict_gate.results.context",
+)
+
+#: Run in a fresh interpreter: ``gate`` on the lab's manifest (a ready decision), then ``check-answer``
+#: on that decision; after each, its exit code and the loaded modules of the names in ``argv[1]``
+#: (the answer check's own modules among them only after check-answer, which imports them).
+_DECISION_PATH_SCRIPT = """
+import contextlib, io, json, os, sys
+started = set(sys.modules)  # the interpreter's own (a site-packages .pth file may import pathlib)
+from _conflict_gate.cli.main import main
+
+heavy, folder = json.loads(sys.argv[1]), sys.argv[2]
+def loaded():
+    return sorted(m for m in set(sys.modules) - started if any(m == h or m.startswith(h + ".") for h in heavy))
+report = {}
+decision, answer = os.path.join(folder, "decision.json"), os.path.join(folder, "answer.md")
+out = io.StringIO()
+with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+    code = main(["gate", "--manifest", "manifest.json", "--version", "1.0", "--claim", "existing_path",
+                 "quill-guide", "quill-reference"])
+report["gate"] = [code, loaded()]
+with open(decision, "w", encoding="utf-8") as handle:
+    handle.write(out.getvalue())
+with open(answer, "w", encoding="utf-8") as handle:
+    handle.write("Pass existing_path=refuse [source: quill-guide:1].\\n")
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    code = main(["check-answer", "--manifest", "manifest.json", "--decision", decision, "--answer", answer])
+report["check-answer"] = [code, loaded()]
+print(json.dumps(report))
+"""
+
+
+class DecisionPathImportsTest(unittest.TestCase):
+    def test_gate_and_check_answer_import_only_what_they_use(self) -> None:
+        """Guards against the command line's decision path paying for modules it never runs (issue 33:
+        ``gate`` on 10,000 pages in 100 ms): worker processes imported for two pages, the CI formats,
+        the JSON Schema builder, the tree walk, the answer check on ``gate``'s path, and the like
+        imported at module level instead of in the command or function that uses them."""
+        environ = {**os.environ, "CONFLICT_GATE_CACHE": "off"}  # a cache written would import secrets
+        with tempfile.TemporaryDirectory() as folder:  # for the decision and answer files
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-c",
+                    _DECISION_PATH_SCRIPT,
+                    json.dumps(NOT_ON_THE_DECISION_PATH + ONLY_ON_CHECK_ANSWERS_PATH),
+                    folder,
+                ],
+                check=False,
+                cwd=REPO,
+                env=environ,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+        self.assertEqual(done.returncode, 0, done.stderr)
+        report = json.loads(done.stdout)
+        self.assertEqual(report["gate"], [0, []], "gate: (exit code, modules it should not import)")
+        _code, modules = report["check-answer"]
+        self.assertIn("_conflict_gate.answer.check", modules)
+        self.assertEqual(
+            [m for m in modules if not m.startswith(ONLY_ON_CHECK_ANSWERS_PATH)],
+            [],
+            "check-answer: modules it should not import",
+        )
 
 
 if __name__ == "__main__":

@@ -972,9 +972,24 @@ class PlainEntriesTest(unittest.TestCase):
                 "h\u2028",
                 "https://e.example/\x85",
                 3,
+                None,  # a URL written as null: no string (the fast path counts the URLs given)
+                "a\x7fb",
+                "h\x1cb",
+                "x" * 2048,
+                "!~",
             ],
-            "sha256": [hashlib.sha256(b"a").hexdigest(), hashlib.sha256(b"a").hexdigest().upper(), "", "0" * 63],
-            "status": ["approved", "draft", "deprecated", "Approved", ""],
+            "sha256": [
+                hashlib.sha256(b"a").hexdigest(),
+                hashlib.sha256(b"a").hexdigest().upper(),
+                "",
+                "0" * 63,
+                "0" * 65,
+                "0" * 128,
+                "g" * 64,
+                "\u00e9" * 64,
+                None,
+            ],
+            "status": ["approved", "draft", "deprecated", "Approved", "", None, ["approved"]],
         }
         fast_taken = 0
         for _ in range(3000):
@@ -991,6 +1006,10 @@ class PlainEntriesTest(unittest.TestCase):
                     del entry[key]
                 if rng.random() < 0.05:
                     entry["extra"] = "x"
+                if rng.random() < 0.2:  # another key order (the fast path checks each order once)
+                    keys = list(entry)
+                    rng.shuffle(keys)
+                    entry = {key: entry[key] for key in keys}
                 documents.append(entry)
             if rng.random() < 0.1:  # a repeated id, path or both
                 again = dict(documents[0])

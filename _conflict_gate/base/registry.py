@@ -13,6 +13,7 @@ from typing import Final
 
 __all__ = [
     "AUDIT_STATUSES",
+    "CI_FORMATS",
     "COMMAND_EXIT_CODES",
     "DECISIONS",
     "DECISION_FILE_REASONS",
@@ -37,6 +38,7 @@ __all__ = [
     "RENDERERS",
     "REPORT_REASONS",
     "REPORT_SEVERITIES",
+    "RESULT_SCHEMAS",
     "SEVERITIES",
     "SOURCE_INGESTION_REASONS",
     "TREE_FINDINGS",
@@ -486,6 +488,27 @@ COMMAND_EXIT_CODES: Final[Mapping[str, tuple[str, ...]]] = _ro(
         "schema": ("ok", "usage"),
         "versions": ("ok", "usage", "input", "grammar"),
         "mcp": ("ok", "usage", "input", "grammar"),
+    }
+)
+
+#: The CI formats of ``audit`` and ``pin --check`` (``--format``), rendered by :mod:`~_conflict_gate.cli.ci`.
+#: Here, not there, so that the command line's parser names them without importing the renderers.
+CI_FORMATS: Final = ("github", "sarif", "junit")
+
+#: result name -> what it describes: the names ``conflict-gate schema NAME`` takes.
+#: :data:`~_conflict_gate.results.schema.SCHEMAS` pairs each with its result's TypedDict; the names are
+#: here so that the command line's parser has them without importing the schema builder.
+RESULT_SCHEMAS: Final[Mapping[str, str]] = _ro(
+    {
+        "decision": "a decision: what gate() returns and `conflict-gate gate` prints",
+        "audit": "an audit: what audit() returns and `conflict-gate audit --format json` prints",
+        "answer-check": "an answer check: what check_answer() returns and `conflict-gate check-answer` prints",
+        "lab-result": "the lab's saved result: `python run.py --output result.json`",
+        "versions": "the versions listing: what `conflict-gate versions --format json` prints and the "
+        "MCP server's `versions` tool returns",
+        "context-decision": "a context decision: what gate_context() returns (retrieved pages, "
+        "every claim they declare; reference/rag.md)",
+        "tool-error": "an MCP tool's error result (`isError: true`): its structured content",
     }
 )
 

@@ -35,7 +35,7 @@ from urllib.parse import quote
 from .. import __version__
 from ..base.errors import defuse_commands, located_message, printable
 from ..base.jsondata import render_json
-from ..base.registry import ELIGIBLE_STATUS, REPORT_SEVERITIES, SEVERITIES, reason_meaning
+from ..base.registry import CI_FORMATS, ELIGIBLE_STATUS, REPORT_SEVERITIES, SEVERITIES, reason_meaning
 from ..manifest.read import Entry
 from ..results.audit import AuditReport, UnlistedSource
 
@@ -67,7 +67,7 @@ __all__ = [
 ]
 
 #: The formats rendered here (``--format`` of ``audit`` and ``pin --check``).
-FORMATS: Final = ("github", "sarif", "junit")
+FORMATS: Final = CI_FORMATS
 #: GitHub shows at most this many annotations of each severity per step (error, warning, notice).
 ANNOTATIONS_PER_SEVERITY: Final = 10
 #: GitHub refuses a step summary larger than this, in bytes (1 MiB).

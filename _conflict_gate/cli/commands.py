@@ -18,11 +18,6 @@ from ..base.registry import MAX_ANSWER_BYTES
 from ..corpus.load import Corpus
 from ..decide.decision import audit, claim_operation, gate, versions_listing
 from ..manifest.read import read_manifest
-from ..results.lab import GRAMMAR_REPORT_FIELDS, GrammarReport
-from ..results.schema import result_schema
-from ..results.shapes import build
-from .ci import Report, audit_checks
-from .markdown import grammar_table, render_audit_markdown, versions_table
 from .support import (
     CliError,
     check_ci_options,
@@ -95,6 +90,9 @@ def _gate(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
+    from .ci import Report, audit_checks  # each command's own modules are imported when it runs
+    from .markdown import render_audit_markdown
+
     check_ci_options(args)
     corpus = _site_judged(args, load_corpus(args, warn=False))
     report = audit(corpus)
@@ -149,6 +147,10 @@ def _init(args: argparse.Namespace) -> int:
 
 
 def _grammar(args: argparse.Namespace) -> int:
+    from ..results.lab import GRAMMAR_REPORT_FIELDS, GrammarReport
+    from ..results.shapes import build
+    from .markdown import grammar_table
+
     manifest = read_manifest(args.manifest, require_pins=False)
     grammar, renderer = manifest.grammar, manifest.renderer
     if args.format == "json":
@@ -208,6 +210,8 @@ def _check_answer(args: argparse.Namespace) -> int:
 
 
 def _versions(args: argparse.Namespace) -> int:
+    from .markdown import versions_table
+
     listing = versions_listing(load_corpus(args))
     sys.stdout.write(render_json(listing) if args.format == "json" else "\n".join(versions_table(listing)) + "\n")
     return exit_code("ok")
@@ -262,6 +266,8 @@ def _mcp(args: argparse.Namespace) -> int:
 
 
 def _schema(args: argparse.Namespace) -> int:
+    from ..results.schema import result_schema  # the JSON Schema builder: here only
+
     sys.stdout.write(render_json(result_schema(args.name)))
     return exit_code("ok")
 

@@ -27,16 +27,14 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Final, NoReturn
+from typing import Any, Final, NoReturn
 
 from .. import __version__
 from ..base.errors import DecisionError, GateError, GrammarError, IngestionError, printable
 from ..base.jsondata import render_json
-from ..base.registry import COMMAND_EXIT_CODES, EXIT_CODES, RENDERERS, VERDICTS
+from ..base.registry import CI_FORMATS, COMMAND_EXIT_CODES, EXIT_CODES, RENDERERS, RESULT_SCHEMAS, VERDICTS
 from ..corpus.pool import DEFAULT_JOBS, PARALLEL_MIN_PAGES
 from ..manifest.read import VERSION_SCHEMES
-from ..results.schema import SCHEMAS
-from .ci import FORMATS
 from .commands import _COMMANDS, MCP_INSTALL
 from .support import CliError, defused, error_line, exit_code, located_error, shown_manifest, write_atomically
 
@@ -182,10 +180,41 @@ def _cache_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _terminal_columns() -> int:
+    """The width help is wrapped to, as :func:`shutil.get_terminal_size` finds it (``$COLUMNS``, else
+    standard output's terminal, else 80), without importing :mod:`shutil` (which imports bz2, lzma
+    and more: argparse asks for a formatter at every ``add_argument``, so each run would pay it)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's raw-description help, its width found by :func:`_terminal_columns`."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+        **later: Any,  # what later Pythons add (3.14: color), passed on
+    ) -> None:
+        width = _terminal_columns() if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width, **later)
+
+
 def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.ArgumentParser:
     """The one argument parser, named ``prog`` in usage lines and hints. With ``lab`` (``run.py``
     in a checkout), the lab options too."""
-    raw = argparse.RawDescriptionHelpFormatter
+    raw = _Formatter
     parser = _Parser(
         prog=prog,
         formatter_class=raw,
@@ -265,7 +294,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     p.add_argument("--manifest", required=True, help="path to the manifest")
     p.add_argument(
         "--format",
-        choices=("markdown", "json", *FORMATS),
+        choices=("markdown", "json", *CI_FORMATS),
         default="markdown",
         help="markdown (default) or json, with paths relative to the manifest's folder; or a CI "
         "format: github (workflow commands), sarif (SARIF 2.1.0), junit (JUnit XML)",
@@ -292,7 +321,7 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
     )
     p.add_argument(
         "--format",
-        choices=("text", *FORMATS),
+        choices=("text", *CI_FORMATS),
         default="text",
         help="with --check: text (default), or a CI format: github, sarif, junit",
     )
@@ -418,9 +447,9 @@ def build_parser(*, prog: str = "conflict-gate", lab: bool = False) -> argparse.
         "schema",
         "print the JSON Schema of a result",
         "Print the JSON Schema (draft 2020-12) of a result, to validate saved results or to "
-        "type an integration: " + "; ".join(f"{name}: {what}" for name, (_, what) in SCHEMAS.items()) + ".",
+        "type an integration: " + "; ".join(f"{name}: {what}" for name, what in RESULT_SCHEMAS.items()) + ".",
     )
-    p.add_argument("name", choices=tuple(SCHEMAS), metavar="NAME", help="one of: " + ", ".join(SCHEMAS))
+    p.add_argument("name", choices=tuple(RESULT_SCHEMAS), metavar="NAME", help="one of: " + ", ".join(RESULT_SCHEMAS))
     parser.commands = frozenset(commands.choices)
     return parser
 

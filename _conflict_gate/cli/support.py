@@ -12,15 +12,13 @@ import contextlib
 import errno
 import os
 import re
-import secrets
 import shlex
 import stat
 import sys
 import threading
 from collections.abc import Collection, Iterator, Mapping
-from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Final, TextIO, cast
+from typing import TYPE_CHECKING, Any, Final, TextIO, cast
 
 from ..base.errors import (
     DecisionError,
@@ -31,19 +29,13 @@ from ..base.errors import (
     defuse_commands,
     printable,
 )
-from ..base.registry import EXIT_CODES
+from ..base.registry import CI_FORMATS, EXIT_CODES
 from ..corpus.load import Corpus, load_with
-from .ci import (
-    FORMATS,
-    SUMMARY_LIMIT,
-    Locations,
-    Report,
-    github_summary,
-    render_github,
-    render_junit,
-    render_sarif,
-    repository_root,
-)
+
+if TYPE_CHECKING:  # imported where used: the CI formats' module by the functions that render them
+    from pathlib import Path
+
+    from .ci import Locations, Report
 
 __all__ = [
     "ERROR_KINDS",
@@ -201,6 +193,8 @@ def write_atomically(path: Path, text: str, *, create_only: bool = False) -> Non
 def _temporary_file(path: Path) -> tuple[int, str]:
     """A new file beside ``path``, created exclusively with mode ``0o666`` (the umask applies)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    import secrets  # (base64, hmac, random: only when a file is written)
+
     for _ in range(100):
         tmp = os.path.join(path.parent, f".{path.name}.{secrets.token_hex(6)}.tmp")
         try:
@@ -262,11 +256,11 @@ def failed_line(corpus: Corpus, args: argparse.Namespace) -> str:
 
 def check_ci_options(args: argparse.Namespace) -> None:
     """Usage errors of ``--format`` and ``--root``, found before anything is read."""
-    if args.format not in FORMATS:
+    if args.format not in CI_FORMATS:
         if args.root is not None:
             raise CliError(
                 "usage",
-                f"--root applies to --format {', '.join(FORMATS)} only (the {args.format} "
+                f"--root applies to --format {', '.join(CI_FORMATS)} only (the {args.format} "
                 "output keeps paths relative to the manifest's folder)",
             )
         return
@@ -279,6 +273,8 @@ def check_ci_options(args: argparse.Namespace) -> None:
 def ci_locations(args: argparse.Namespace, manifest_folder: str) -> Locations:
     """Where the manifest's folder sits: under ``--root``, else under the nearest folder above it that
     holds ``.git``, else the manifest's folder itself."""
+    from .ci import Locations, repository_root
+
     root = args.root if args.root is not None else repository_root(manifest_folder) or manifest_folder
     where = Locations.within(root, manifest_folder)
     if where is None:
@@ -294,6 +290,10 @@ def write_report(args: argparse.Namespace, report: Report, where: Locations) -> 
     """Print ``report`` in ``args.format``; with ``github``, append the step summary to the file
     ``$GITHUB_STEP_SUMMARY`` of ``args.environ`` names, when set (a failure there: exit 7, after the
     annotations are printed)."""
+    from pathlib import Path
+
+    from .ci import render_github, render_junit, render_sarif
+
     if args.format == "sarif":
         sys.stdout.write(render_sarif(report, where))
         return
@@ -315,6 +315,8 @@ def write_report(args: argparse.Namespace, report: Report, where: Locations) -> 
 
 def _append_summary(path: Path, report: Report) -> bool:
     """Append the step summary to ``path`` within GitHub's 1 MiB cap for the whole file; whether it was."""
+    from .ci import SUMMARY_LIMIT, github_summary
+
     try:
         before = os.stat(path)
     except FileNotFoundError:

@@ -44,13 +44,11 @@ import hashlib
 import json
 import os
 import re
-import secrets
 import stat
 import sys
 import unicodedata
 from collections.abc import Callable, Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any, Final
 
 from ..base.errors import DirectiveError
@@ -144,7 +142,14 @@ def _limits() -> dict[str, Any]:
 
 
 #: The package's folder, wherever this module sits in it (one folder up per dot after the first).
-_PACKAGE = str(Path(__file__).resolve().parents[__name__.count(".") - 1])
+def _package_folder() -> str:
+    folder = os.path.realpath(__file__)
+    for _ in range(__name__.count(".")):
+        folder = os.path.dirname(folder)
+    return folder
+
+
+_PACKAGE = _package_folder()
 
 
 @cache
@@ -152,6 +157,8 @@ def reader_fingerprint(package: str = _PACKAGE) -> str | None:
     """SHA-256 (hex) of every Python source file of the package (its relative path and bytes, in
     sorted order) and of the reader's limits: any change to the code that reads pages changes it.
     ``None`` when a file cannot be read (then there is no cache). Computed once per process."""
+    from pathlib import Path  # (only with a cache: pathlib imports urllib.parse)
+
     digest = hashlib.sha256(canonical_json(_limits()).encode("utf-8"))
     try:
         files = sorted(p for p in Path(package).rglob("*.py") if "__pycache__" not in p.parts)
@@ -457,6 +464,8 @@ class ReadingCache:
             if problem is not None:
                 self.warn(f"reading cache not written: {problem}")
                 return
+            import secrets  # (base64, hmac, random: only when the cache is written)
+
             tmp = os.path.join(folder, f".{os.path.basename(self.path)}.{secrets.token_hex(6)}.tmp")
             flags = (
                 os.O_WRONLY

@@ -110,7 +110,9 @@ class PagePool:
         min_pages: int = PARALLEL_MIN_PAGES,
     ) -> None:
         self.jobs = jobs
-        self.method = start_method() if method is None and jobs > 1 else method  # one job: no workers
+        #: the start method, asked of :func:`start_method` (which imports multiprocessing, 15-20 ms) only
+        #: when workers are about to start: a load of fewer than ``min_pages`` pages never pays it
+        self.method = method
         self.min_pages = min_pages
         self.worker = worker
         self.arguments = arguments
@@ -120,8 +122,7 @@ class PagePool:
         self._waiting: list[tuple[Any, bytes]] = []
         self._flight: deque[tuple[list[tuple[Any, bytes]], Future[list[tuple[Any, ...]]]]] = deque()
         self._executor: ProcessPoolExecutor | None = None
-        # a daemonic process may not start children, whatever method it is told
-        self._here_only = jobs <= 1 or self.method is None or _daemonic()
+        self._here_only = jobs <= 1  # one job: no workers
         #: whether worker processes read pages (for the tests and the benchmark)
         self.used_workers = False
 
@@ -143,6 +144,12 @@ class PagePool:
 
     def _start(self) -> bool:
         if self._executor is None and not self._here_only:
+            if self.method is None:
+                self.method = start_method()
+            # a daemonic process may not start children, whatever method it is told
+            if self.method is None or _daemonic():
+                self._here_only = True
+                return False
             try:
                 import multiprocessing
                 from concurrent.futures import ProcessPoolExecutor

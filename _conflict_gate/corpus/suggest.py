@@ -22,7 +22,6 @@ at most :data:`MAX_SUGGEST_LENGTH` code points, not of the unknown id. In a corp
 from __future__ import annotations
 
 import bisect
-import difflib
 from array import array
 from collections.abc import Iterable
 from typing import Final
@@ -68,4 +67,6 @@ class IdIndex:
         neighbours = self.neighbours(unknown)
         if not neighbours:  # difflib would index the unknown id even with nothing to compare
             return []
+        import difflib  # only for an unknown id
+
         return difflib.get_close_matches(unknown, neighbours, n=n)

@@ -29,7 +29,6 @@ from ..base.registry import AUDIT_STATUSES, DEFAULT_UNRELATED, ELIGIBLE_STATUS, 
 from ..corpus.load import MEMO_ENTRY_BYTES, Corpus, Source, collection_paused
 from ..manifest.grammar import Grammar, IntegerRule
 from ..manifest.read import Manifest
-from ..manifest.tree import unlisted
 from ..reading.reading_shapes import Claim
 from ..results.audit import (
     AUDIT_CLAIM_FIELDS,
@@ -607,6 +606,8 @@ def unlisted_sources(manifest: Manifest) -> list[UnlistedSource]:
     """The pages the manifest's ``sources`` take that its ``documents`` do not list
     (``unlisted_source``, see :func:`~_conflict_gate.manifest.tree.unlisted`); ``[]`` without ``sources``.
     Walks the tree now (a corpus keeps no tree); reads no file."""
+    from ..manifest.tree import unlisted  # the tree walk: the audit's only, never gate's
+
     return [
         build(
             UnlistedSource,

@@ -22,21 +22,23 @@ source (see :mod:`_conflict_gate.corpus.load`).
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import os
 import posixpath
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import repeat
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
 from ..base.errors import IngestionError, printable
 from ..base.files import read_capped
 from ..base.jsondata import JsonProblem, canonical_json, json_pointer, parse_strict
-from ..base.registry import DEFAULT_RENDERER, MAX_MANIFEST_BYTES, PAGE_STATUSES, RENDERERS
+from ..base.registry import DEFAULT_RENDERER, DEFAULT_STATUS, MAX_MANIFEST_BYTES, PAGE_STATUSES, RENDERERS
 from ..reading.renderers import RENDERER_VALUES, Renderer
 from .grammar import Grammar, grammar_from_json
 from .sources import Sources, SourcesProblem, sources_from_json
@@ -86,6 +88,8 @@ def _semver_key(version: str) -> tuple[Any, ...]:
 
 
 def _is_date(version: str) -> bool:
+    import datetime  # only for a calver manifest
+
     try:
         datetime.date(int(version[:4]), int(version[5:7]), int(version[8:10]))
     except ValueError:
@@ -198,7 +202,7 @@ class Entry(NamedTuple):
 _KEY_SETS: Final[dict[tuple[str, ...], tuple[str, ...]]] = {}  # each set of keys an entry is written with, once
 
 
-def _keys_of(entry: Mapping[str, str]) -> tuple[str, ...]:
+def _keys_of(entry: Iterable[str]) -> tuple[str, ...]:
     keys = tuple(sorted(entry))
     return _KEY_SETS.setdefault(keys, keys)
 
@@ -390,56 +394,71 @@ def _check_entries(
 def _all_plain(documents: list[Any], scheme: VersionScheme, require_pins: bool) -> list[Entry] | None:
     """The entries when each is plainly valid, checked column by column (a few C-level passes
     instead of Python per entry); ``None`` when any may be wrong, and :func:`_check_each`
-    then finds and names the problem. Accepts only what :func:`_check_each` accepts."""
+    then finds and names the problem. Accepts only what :func:`_check_each` accepts.
+
+    What is the same for many entries is checked once: each distinct key order (its keys, and the
+    sorted tuple :attr:`Entry.written` shares), each distinct version; the digests and URLs are
+    checked joined (a digest 64 characters of ``[0-9a-f]``; an ASCII URL of 1-2048 characters
+    that are printable and not a space, which is what ``_URL`` and ``str.isprintable`` accept of
+    ASCII). The entries are built by ``map`` over the columns, without a Python frame per entry."""
     try:
-        if not all(type(entry) is dict and entry.keys() <= _FIELD_SET and "built" not in entry for entry in documents):
-            return None  # ("built" is rare: such a manifest is checked entry by entry)
-        ids = [entry["source_id"] for entry in documents]
-        versions = [sys.intern(entry["version"]) for entry in documents]  # a corpus keeps each version once
-        paths = [entry["path"] for entry in documents]
-        digests = [entry["sha256"] for entry in documents]
-        urls = [entry["url"] for entry in documents if "url" in entry]
-        statuses = [entry["status"] for entry in documents if "status" in entry]
+        if set(map(type, documents)) - {dict}:
+            return None
+        orders = list(map(tuple, documents))  # each entry's keys, in the order written
+        counts = Counter(orders)
+        written = {}
+        for order in counts:
+            if not _FIELD_SET.issuperset(order) or "built" in order:
+                return None  # ("built" is rare: such a manifest is checked entry by entry)
+            written[order] = _keys_of(order)
+        n = len(documents)
+        ids = list(map(itemgetter("source_id"), documents))
+        versions = list(map(sys.intern, map(itemgetter("version"), documents)))  # a corpus keeps each version once
+        paths = list(map(itemgetter("path"), documents))
+        digests = list(map(itemgetter("sha256"), documents))
+        urls = list(map(dict.get, documents, repeat("url")))
+        statuses = list(map(dict.get, documents, repeat("status"), repeat(DEFAULT_STATUS)))  # null: no str
+        given_urls = [url for url in urls if url is not None]
+        with_url = sum(count for order, count in counts.items() if "url" in order)
+        joined_digests = "".join(digests)  # (TypeError for a digest that is no string)
+        joined_urls = "".join(given_urls)
         plain = (
             all(map(SOURCE_ID.fullmatch, ids))
-            and len(set(ids)) == len(ids)
-            and all(map(scheme.fits, versions))
-            and all(version.isascii() for version in versions)
+            and len(set(ids)) == n
+            and all(scheme.fits(version) and version.isascii() for version in set(versions))
             and all(map(_PLAIN_PATH.fullmatch, paths))
-            and len(set(paths)) == len(paths)
-            and all(
-                map(_SHA256_HEX.fullmatch, digests)
+            and len(set(paths)) == n
+            and (
+                (set(map(len, digests)) <= {64} and _hex_only(joined_digests))
                 if require_pins
-                else (digest == "" or _SHA256_HEX.fullmatch(digest) for digest in digests)
+                else (set(map(len, digests)) <= {0, 64} and _hex_only(joined_digests))
             )
-            and all(type(url) is str for url in urls)
-            and "".join(urls).isascii()
-            and all(map(_URL.fullmatch, urls))
-            and all(map(str.isprintable, urls))
-            and all(type(status) is str and status in PAGE_STATUSES for status in statuses)
+            and len(given_urls) == with_url  # a URL given as null is no string: checked entry by entry
+            and joined_urls.isascii()
+            and joined_urls.isprintable()
+            and " " not in joined_urls
+            and (not given_urls or (min(map(len, given_urls)) >= 1 and max(map(len, given_urls)) <= 2048))
+            and all(type(status) is str and status in PAGE_STATUSES for status in set(statuses))
         )
     except (KeyError, TypeError):
         return None
     if not plain:
         return None
     new = tuple.__new__  # every field checked above: an Entry made without a Python-level constructor
-    return [
-        new(
-            Entry,
-            (
-                source_id,
-                version,
-                path,
-                entry.get("url"),
-                entry.get("status", "approved"),
-                digest,
-                _keys_of(entry),
-                index,
-                None,
+    return list(
+        map(
+            new,
+            repeat(Entry),
+            zip(
+                ids, versions, paths, urls, statuses, digests, map(written.__getitem__, orders), range(n), repeat(None)
             ),
         )
-        for index, (entry, source_id, version, path, digest) in enumerate(zip(documents, ids, versions, paths, digests))
-    ]
+    )
+
+
+def _hex_only(text: str) -> bool:
+    """Whether ``text`` holds only lowercase hex digits (``""`` does)."""
+    return text.isascii() and not text.encode("ascii").translate(None, b"0123456789abcdef")
 
 
 def _check_each(

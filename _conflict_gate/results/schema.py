@@ -27,7 +27,7 @@ from types import MappingProxyType
 from typing import Any, Final, Literal, Union, get_args, get_origin, get_type_hints
 
 from .. import __version__
-from ..base.registry import DECISIONS, DIRECTIVE_REASONS, status_of
+from ..base.registry import DECISIONS, DIRECTIVE_REASONS, RESULT_SCHEMAS, status_of
 from .audit import SHAPES as AUDIT_SHAPES
 from .audit import AuditReport
 from .context import CONTEXT_REASON_FIELDS, ContextDecision
@@ -59,28 +59,20 @@ ALL_SHAPES: Final[Mapping[type, Mapping[str, str]]] = MappingProxyType(
     {**DECISION_SHAPES, **AUDIT_SHAPES, **LAB_SHAPES, **SERVICE_SHAPES, **CONTEXT_SHAPES}
 )
 
-#: name -> (the result's TypedDict, what it describes). ``conflict-gate schema NAME`` prints one.
+# result name -> its TypedDict (a name of RESULT_SCHEMAS missing here fails at import)
+_SHAPE_OF: Final[Mapping[str, type]] = {
+    "decision": Decision,
+    "audit": AuditReport,
+    "answer-check": AnswerCheck,
+    "lab-result": LabResult,
+    "versions": Versions,
+    "context-decision": ContextDecision,
+    "tool-error": ToolError,
+}
+#: name -> (the result's TypedDict, what it describes). ``conflict-gate schema NAME`` prints one; the
+#: names and descriptions are :data:`~_conflict_gate.base.registry.RESULT_SCHEMAS`.
 SCHEMAS: Final[Mapping[str, tuple[type, str]]] = MappingProxyType(
-    {
-        "decision": (Decision, "a decision: what gate() returns and `conflict-gate gate` prints"),
-        "audit": (AuditReport, "an audit: what audit() returns and `conflict-gate audit --format json` prints"),
-        "answer-check": (
-            AnswerCheck,
-            "an answer check: what check_answer() returns and `conflict-gate check-answer` prints",
-        ),
-        "lab-result": (LabResult, "the lab's saved result: `python run.py --output result.json`"),
-        "versions": (
-            Versions,
-            "the versions listing: what `conflict-gate versions --format json` prints and the "
-            "MCP server's `versions` tool returns",
-        ),
-        "context-decision": (
-            ContextDecision,
-            "a context decision: what gate_context() returns (retrieved pages, "
-            "every claim they declare; reference/rag.md)",
-        ),
-        "tool-error": (ToolError, "an MCP tool's error result (`isError: true`): its structured content"),
-    }
+    {name: (_SHAPE_OF[name], what) for name, what in RESULT_SCHEMAS.items()}
 )
 
 

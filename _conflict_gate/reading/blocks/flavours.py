@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
@@ -124,8 +125,7 @@ class Flavour:
     #: The start rules to try on a line indented 4 or more columns (the same two ways).
     indented_starts: tuple[StartRule, ...] = field(init=False, repr=False, compare=False)
     indented_paragraph_starts: tuple[StartRule, ...] = field(init=False, repr=False, compare=False)
-    #: The shortcuts' patterns, and the openers their restart jumps follow (needle, opener).
-    fast: FastPatterns = field(init=False, repr=False, compare=False)
+    #: The openers the shortcuts' restart jumps follow (needle, opener); their patterns: :attr:`fast`.
     openers: tuple[tuple[str, Opener], ...] = field(init=False, repr=False, compare=False)
     opener_needles: tuple[str, ...] = field(init=False, repr=False, compare=False)
     openers_by_first: Mapping[str, tuple[tuple[str, Opener], ...]] = field(init=False, repr=False, compare=False)
@@ -163,7 +163,6 @@ class Flavour:
             "indented_paragraph_starts",
             tuple(row.start for row in starting if row.indented and row.interrupts_paragraph and row.start),
         )
-        set_(self, "fast", compile_shortcuts(rows, indented=not self.indented_lines_checked))
         openers = tuple((needle, row.opener) for row in rows if row.opener for needle in row.opener.needles)
         set_(self, "openers", openers)
         set_(self, "opener_needles", tuple(needle for needle, _ in openers))
@@ -182,6 +181,13 @@ class Flavour:
             "doubts",
             MappingProxyType({variant.name: variant.why for variant in self.variants} | dict(self.unmodelled)),
         )
+
+    @cached_property
+    def fast(self) -> FastPatterns:
+        """The shortcuts' patterns, compiled on first use (:func:`~.fast.compile_shortcuts`: four large
+        patterns a flavour, 1-2 ms; a page's reading uses few of the flavours built at import, and a
+        process that reads no page compiles none)."""
+        return compile_shortcuts(self.constructs, indented=not self.indented_lines_checked)
 
 
 #: Why a block is in doubt when GitHub may read it as part of a footnote.
