@@ -33,7 +33,7 @@ import bisect
 import re
 from array import array
 from functools import lru_cache
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from ..fences import MDX_FENCES, closes
 from .mdx_expressions import _GLOBALS, _NAME, _SPACE, _BuildError, _Expression, _expression_end, _statements
@@ -63,10 +63,12 @@ from .mdx_syntax import (
     _SPECIAL,
     _TAG_OR_TEXT,
     _TAGS_ONLY,
+    _UNCLOSED_IN_ADMONITION,
     _UNWRAP_CLOSERS,
     _UNWRAP_OPENER,
     _VOID,
     _VOID_CLOSE,
+    _code_in_container,
 )
 from .scan import top_level_code_end
 
@@ -100,10 +102,6 @@ class MdxReading(NamedTuple):
     regions: tuple[Region, ...]
     doubt: tuple[int, str] | None = None
     build_certain: bool = True
-
-
-#: A fence opener indented 0-3 spaces, no quote or list marker before it: fenced code wherever it stands.
-_PLAIN_FENCE: Final = re.compile(r" {0,3}(?:`{3,}|~{3,})", re.ASCII)
 
 
 def read_mdx(view: str) -> MdxReading:
@@ -199,7 +197,14 @@ class _Scan:
                         f"fenced code opened on line {self.line_of(pos)} too, which changes "
                         "where that code ends; the gate does not model it",
                     )
-                if closing is not None and (self.directives or self.elements) and _PLAIN_FENCE.match(line):
+                colons = min((directive[0] for directive in self.directives), default=0)
+                if closing is None and colons and self.doubt is None:  # hostile round 5
+                    self.doubt = (pos, _UNCLOSED_IN_ADMONITION)
+                elif (
+                    closing
+                    and (colons or self.elements)
+                    and _code_in_container(view, line, colons, eol + 1, closing.end())
+                ):
                     self.regions.append(Region(eol + 1, closing.start(), True, "fenced code", self.line_of(pos), True))
                 if closing is None:
                     fence = (opened.group(1)[0], len(opened.group(1)))

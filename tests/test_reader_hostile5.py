@@ -1,0 +1,75 @@
+"""Regression tests for hostile round 5 against the reader (``/work/wt/issues/hostile-5.md``).
+
+Each test names a page on which the gate said ``ready`` with a value the site's renderer does not show as a
+directive (checked with the renderers of the differential tests: the MDX harness for Docusaurus,
+myst-parser, Python-Markdown + pymdown-extensions, markdown-it with VitePress's plugins), under the renderer
+it concerns and under the default. D is the ``refuse`` directive, O the ``overwrite`` one.
+"""
+
+from __future__ import annotations
+
+import unittest
+
+from _conflict_gate.reading.reader import read_directives
+from _conflict_gate.reading.renderers import RENDERER_VALUES
+from tests.test_renderers import GRAMMAR, claims, outcome
+
+D = "@quill create_copy existing_path=refuse"
+O = "@quill create_copy existing_path=overwrite"
+
+
+class Case(unittest.TestCase):
+    def assert_not_ready(self, text: str, *renderers: str) -> None:
+        """Under each renderer (and the default) the page is refused: none may say ``ready refuse``."""
+        for name in (*renderers, "portable"):
+            with self.subTest(renderer=name, text=text):
+                reading = read_directives(text, GRAMMAR, renderer=RENDERER_VALUES[name])
+                self.assertIsNotNone(reading.refusal, outcome(reading))
+
+    def assert_reads(
+        self, text: str, renderer: str, *lines: tuple[int, str], near: tuple[tuple[int, str], ...] = ()
+    ) -> None:
+        reading = read_directives(text, GRAMMAR, renderer=RENDERER_VALUES[renderer])
+        self.assertEqual(outcome(reading), claims(*lines, near=near), reading.refusal and str(reading.refusal))
+
+
+class DocusaurusFenceInAdmonitionTest(Case):
+    """Fault: fenced code in a Docusaurus admonition was taken for code to its closing fence (issue 29's
+    relaxation), but remark-directive ends the admonition at a run of colons inside that code, and a list
+    item the fence stands in ends at a line indented less; MDX then shows O outside the code (a top-level
+    paragraph, or the admonition's text), while the gate said ``ready refuse`` (MDX harness:
+    ``:::note⏎```⏎:::⏎O⏎```` shows O as a top-level line). An unclosed fence in an admonition likewise
+    ran, for the gate, to the page's end."""
+
+    def test_a_colon_run_in_the_code_ends_the_admonition(self) -> None:
+        for text in (
+            f"# T\n\n{D}\n\n:::note\n```\n:::\n{O}\n```\n",
+            f"# T\n\n{D}\n\n:::note\n~~~\n:::\n\n{O}\n\n~~~\n",
+            f"# T\n\n{D}\n\n::::note\n```\n::::\n{O}\n```\n",
+            f"# T\n\n{D}\n\n::::note\n:::tip\n```\n:::\n::::\n{O}\n```\n",
+            f"# T\n\n{D}\n\n- a\n\n  :::note\n  ```\n  :::\n  {O}\n  ```\n",
+        ):
+            self.assert_not_ready(text, "docusaurus")
+
+    def test_a_list_item_ends_its_code(self) -> None:
+        self.assert_not_ready(f"# T\n\n{D}\n\n:::note\n\n- a\n  ```\n  x\n- b\n{O}\n  ```\n\n:::\n", "docusaurus")
+
+    def test_an_unclosed_fence_in_an_admonition(self) -> None:
+        self.assert_not_ready(f"# T\n\n{D}\n\n:::note\n```\n:::\n\n{O}\n", "docusaurus")
+
+    def test_code_in_an_admonition_stays_code(self) -> None:
+        """What issue 29 relaxed still reads as code: a fence in an admonition, a shorter run of colons in
+        the code of an admonition opened by a longer one (Docusaurus's own docs show admonitions so)."""
+        self.assert_reads(
+            f"# T\n\n{D}\n\n:::note\n\n```\n{O}\n```\n\n:::\n", "docusaurus", (3, "refuse"), near=((8, "code"),)
+        )
+        self.assert_reads(
+            f"# T\n\n{D}\n\n::::tip\n\n```md\n:::note\n{O}\n:::\n```\n\n::::\n",
+            "docusaurus",
+            (3, "refuse"),
+            near=((9, "code"),),
+        )
+
+
+if __name__ == "__main__":
+    unittest.main()
