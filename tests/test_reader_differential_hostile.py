@@ -1,7 +1,7 @@
 """Differential test: a hostile tester's pages, each under every renderer it concerns, against the real renderers.
 
 The pages are the constructs of hostile findings 1, 3, 4 and 5
-(``/work/wt/issues/hostile-1.md``): a backtick, ``<!--``, ``<?`` or
+(``/work/wt/issues/hostile-1.md``) and of round 5 (``hostile-5.md``: fenced code in containers): a backtick, ``<!--``, ``<?`` or
 ``<![CDATA[`` in a link's destination, title or label; MyST substitutions,
 ``:file:``/``:url:`` options and dollar math taking a backtick; and what a
 fuzz of link tails against cmark-gfm found besides (its memo of backtick
@@ -84,6 +84,13 @@ PAGES: dict[str, str] = {
     # finding 5: dollar math
     "dollar math takes a backtick": f"# T\n\n{D}\n\nCost $`$ here.\n{O}\nand `x`.\n",
     "dollar math takes a backtick, D in code": f"# T\n\nCost $`$ here.\ntext\n`\n{D}\n`\n",
+    # round 5 (hostile-5.md): fenced code in a container that the site's renderer ends otherwise
+    "colons in code end a Docusaurus admonition": f"# T\n\n{D}\n\n:::note\n```\n:::\n{O}\n```\n",
+    "a list item ends its code in an admonition": f"# T\n\n{D}\n\n:::note\n\n- a\n  ```\n  x\n- b\n{O}\n  ```\n\n:::\n",
+    "an unclosed fence in an admonition": f"# T\n\n{D}\n\n:::note\n```\n:::\n\n{O}\n",
+    "raw HTML takes a fence in a MyST note": f"# T\n\n{D}\n\n```{{note}}\n<div>\n~~~\n{O}\n~~~\n</div>\n```\n",
+    "a comment takes a fence in a MyST note": f"# T\n\n{D}\n\n:::{{note}}\n<!--\n```\n-->\n{O}\n```\n:::\n",
+    "a list item's fence in a MyST note": f"# T\n\n{D}\n\n```{{note}}\n- ~~~\n  x\n  ~~~\n{O}\n~~~\n```\n",
 }
 
 #: renderer -> the names of the readers it is judged against.

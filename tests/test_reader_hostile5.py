@@ -71,5 +71,37 @@ class DocusaurusFenceInAdmonitionTest(Case):
         )
 
 
+class MystFenceInAdmonitionTest(Case):
+    """Fault: fenced code closed in the body of a MyST admonition was taken for code (issue 29's relaxation)
+    where myst-parser's reading of the body does not make it a fence: raw HTML or a comment opened above it
+    takes the fence lines as its own (``<div>⏎~~~⏎O⏎~~~⏎</div>``: O shows in the admonition), a list item
+    the fence stands in ends at a less-indented line (O a lazy line of the next item), and a fence on a list
+    item's line is closed by an indented run the gate took for an opener (O after it a paragraph of the
+    admonition). The gate said ``ready refuse`` (myst-parser 5.2 + docutils showed O in the aside)."""
+
+    def test_blocks_that_take_the_fence_lines(self) -> None:
+        for text in (
+            f"# T\n\n{D}\n\n```{{note}}\n<div>\n~~~\n{O}\n~~~\n</div>\n```\n",
+            f"# T\n\n{D}\n\n:::{{note}}\n<div>\n```\n{O}\n```\n</div>\n:::\n",
+            f"# T\n\n{D}\n\n:::{{note}}\n<!--\n```\n-->\n{O}\n```\n:::\n",
+            f"# T\n\n{D}\n\n```{{note}}\n- a\n  ~~~\n- b\n{O}\n  ~~~\n```\n",
+            f"# T\n\n{D}\n\n```{{note}}\n- ~~~\n  x\n  ~~~\n{O}\n~~~\n```\n",
+            f"# T\n\n{D}\n\n```{{note}}\n$$\n~~~\n{O}\n~~~\n$$\n```\n",
+        ):
+            self.assert_not_ready(text, "myst")
+
+    def test_code_in_an_admonition_stays_code(self) -> None:
+        """What issue 29 relaxed still reads as code: a fence in a note, HTML inside that fence."""
+        self.assert_reads(
+            f"# T\n\n{D}\n\n```{{note}}\n~~~\n{O}\n~~~\n```\n", "myst", (3, "refuse"), near=((7, "code"),)
+        )
+        self.assert_reads(
+            f"# T\n\n{D}\n\n:::{{tip}}\nText.\n\n```html\n<div>\n{O}\n```\n:::\n",
+            "myst",
+            (3, "refuse"),
+            near=((10, "code"),),
+        )
+
+
 if __name__ == "__main__":
     unittest.main()
