@@ -132,6 +132,7 @@ class _Scan:
         self.include: tuple[int, str] | None = None
         self.elements: list[_Element] = []
         self.directives: list[tuple[int, int, int, str]] = []  # (colons, body start, line, opener text)
+        self.fewest: list[int] = []  # per open directive, the fewest colons of it and those around it
         self.paragraph = 0  # counts blank lines: an inline element must close before the next one
         self.esm_lines: set[int] = set()
         self.counted = (0, 1)  # (offset, its line): line_of counts on from there
@@ -197,8 +198,8 @@ class _Scan:
                         f"fenced code opened on line {self.line_of(pos)} too, which changes "
                         "where that code ends; the gate does not model it",
                     )
-                colons = min((directive[0] for directive in self.directives), default=0)
-                if closing is None and colons and self.doubt is None:  # hostile round 5
+                colons = self.fewest[-1] if self.fewest else 0  # a run of as many ends one (hostile round 5)
+                if closing is None and colons and self.doubt is None:
                     self.doubt = (pos, _UNCLOSED_IN_ADMONITION)
                 elif (
                     closing
@@ -220,12 +221,14 @@ class _Scan:
             closed = _DIRECTIVE_CLOSE.match(line)
             if closed is not None and self.directives and len(closed.group(1)) >= self.directives[-1][0]:
                 _colons, body, opened_line, text = self.directives.pop()
+                self.fewest.pop()
                 self.regions.append(Region(body, pos, False, f"the admonition {text!r}", opened_line))
                 pos = eol + 1
                 continue
             directive = _DIRECTIVE_OPEN.match(line)
             if directive is not None:
                 self.directives.append((len(directive.group(1)), eol + 1, self.line_of(pos), line.strip()[:40]))
+                self.fewest.append(min([len(directive.group(1)), *self.fewest[-1:]]))
             if stretch_end < pos:
                 stretch_end = _stretch_end(view, pos)
                 no_closer = _backtick_runs(view, pos, stretch_end)
