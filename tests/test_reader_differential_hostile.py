@@ -91,6 +91,8 @@ PAGES: dict[str, str] = {
     "raw HTML takes a fence in a MyST note": f"# T\n\n{D}\n\n```{{note}}\n<div>\n~~~\n{O}\n~~~\n</div>\n```\n",
     "a comment takes a fence in a MyST note": f"# T\n\n{D}\n\n:::{{note}}\n<!--\n```\n-->\n{O}\n```\n:::\n",
     "a list item's fence in a MyST note": f"# T\n\n{D}\n\n```{{note}}\n- ~~~\n  x\n  ~~~\n{O}\n~~~\n```\n",
+    "superfences abandons a fence in an admonition": f"# T\n\n{D}\n\n!!! note\n    ```\n{O}\n    ```\n",
+    "superfences abandons a fence in a tab": f'# T\n\n{D}\n\n=== "a"\n    ```\n    x\n{O}\n    ```\n',
 }
 
 #: renderer -> the names of the readers it is judged against.

@@ -103,5 +103,31 @@ class MystFenceInAdmonitionTest(Case):
         )
 
 
+class MkDocsFenceAbandonedTest(Case):
+    """Fault: a fence in an admonition, details block or tab was taken for code to its closing line (the
+    opener's run at the opener's indentation), but pymdownx.superfences abandons a fence at a content line
+    indented less than its opening line; Python-Markdown then ends the container there and shows that line
+    in a top-level paragraph (``!!! note⏎    ```⏎O⏎    ````: O is a paragraph, checked with Python-Markdown
+    3.11.3 + pymdown-extensions 13.1.2), while the gate said ``ready refuse``. CommonMark reads O in a code
+    span there, so the gate now also asks the MkDocs model about a code span's line."""
+
+    def test_a_less_indented_line_abandons_the_fence(self) -> None:
+        for text in (
+            f"# T\n\n{D}\n\n!!! note\n    ```\n{O}\n    ```\n",
+            f"# T\n\n{D}\n\n!!! note\n    ```\n    x\n{O}\n    ```\n",
+            f"# T\n\n{D}\n\n??? info\n    ```\n{O}\n    ```\n",
+            f'# T\n\n{D}\n\n=== "a"\n    ```\n{O}\n    ```\n',
+        ):
+            self.assert_not_ready(text, "mkdocs")
+
+    def test_code_in_an_admonition_stays_code(self) -> None:
+        """A fence whose lines are all indented as deep as its opening line (or blank) is still code."""
+        for text, line in (
+            (f"# T\n\n{D}\n\n!!! note\n    ```\n    {O}\n    ```\n", 7),
+            (f"# T\n\n{D}\n\n!!! note\n    ```\n    x\n\n        {O}\n    ```\n", 9),
+        ):
+            self.assert_reads(text, "mkdocs", (3, "refuse"), near=((line, "code"),))
+
+
 if __name__ == "__main__":
     unittest.main()
