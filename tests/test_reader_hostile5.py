@@ -129,5 +129,39 @@ class MkDocsFenceAbandonedTest(Case):
             self.assert_reads(text, "mkdocs", (3, "refuse"), near=((line, "code"),))
 
 
+class VitePressContainerTest(Case):
+    """Fault: under ``commonmark`` (which the reference names for VitePress) and the default, a VitePress
+    container (markdown-it-container: ``::: tip``, ``::: details``, ``::: v-pre``) was read as CommonMark
+    reads it, so D inside one was a claim (VitePress shows it in the container's box, a ``<details>`` closed
+    by default), and a line of colons in fenced code inside one, which ends the container there, left O after
+    it shown by VitePress as a top-level paragraph while the gate read code (markdown-it-py with the
+    container plugin as VitePress configures it)."""
+
+    def test_directive_shaped_text_in_a_container(self) -> None:
+        for text in (
+            f"# T\n\n::: tip\n{D}\n:::\n",
+            f"# T\n\n::: details More\n\n{D}\n\n:::\n",
+            f"# T\n\n::: v-pre\n{D}\n:::\n",
+            f"# T\n\n:::: warning\n::: tip\n:::\n{D}\n::::\n",
+            f"# T\n\n::: tip\nText.\n\n{D}\n",
+        ):
+            self.assert_not_ready(text, "commonmark")
+
+    def test_a_container_closed_inside_fenced_code(self) -> None:
+        self.assert_not_ready(f"# T\n\n{D}\n\n::: details\n```\n:::\n{O}\n```\n", "commonmark")
+
+    def test_what_stays_read(self) -> None:
+        """Code in a container stays code; a container's lines inside top-level fenced code are code."""
+        self.assert_reads(
+            f"# T\n\n{D}\n\n::: code-group\n```sh [npm]\n{O}\n```\n:::\n",
+            "commonmark",
+            (3, "refuse"),
+            near=((7, "code"),),
+        )
+        self.assert_reads(
+            f"# T\n\n{D}\n\n```md\n::: tip\n{O}\n:::\n```\n", "commonmark", (3, "refuse"), near=((7, "code"),)
+        )
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -271,6 +271,83 @@ def _vue_element_apart(view: str, at: int, candidates: Sequence[int]) -> bool:
     return False
 
 
+#: markdown-it-container (VitePress's ``::: tip``, ``::: details``, ``::: v-pre``, ``::: code-group`` ...): an opening
+#: line (0-3 spaces, three or more colons, a name), a closing line (as many colons or more, nothing else), and a
+#: fence's lines (CommonMark 4.5), which take no container line as long as no container is open around them.
+_CONTAINER_LINE: Final = re.compile(
+    r"^ {0,3}(?:(?P<open>:{3,})[ \t]*[A-Za-z]|(?P<close>:{3,})[ \t]*\r?$|(?P<fence>`{3,}(?![^`\r\n]*`)|~{3,}))",
+    re.ASCII | re.MULTILINE,
+)
+#: A candidate that reads as a directive or a stated claim: an at-word, a word, then a word and ``=``.
+_DIRECTIVE_LIKE: Final = re.compile(r"[^\s]+[ \t]+[^\s]+[ \t]+[^\s=]+=", re.ASCII)
+_MAX_CONTAINERS: Final = 64
+_BLANK_REST: Final = re.compile(r"[ \t]*\r?(?:\n|\Z)", re.ASCII)
+
+
+def _vitepress_containers(view: str, candidates: Sequence[int]) -> tuple[int, int]:
+    """``(first, after)``: the offset of the first directive-like candidate in the body of a
+    markdown-it-container (VitePress), or -1; and that of the first one after a container whose closing
+    line stands in fenced code (markdown-it-container ends the container there, inside the code too, and
+    the code's later lines are no code to VitePress: hostile round 5), or -1. Past
+    :data:`_MAX_CONTAINERS` containers open at once, every candidate after is taken for the second kind.
+    Linear: one pass over the lines that may open or close a container or a fence."""
+    like = [at for at in candidates if _DIRECTIVE_LIKE.match(view, at + 1)]
+    if not like or ":::" not in view:
+        return -1, -1
+    first = after = -1
+    stack: list[tuple[int, int]] = []  # (colons, body start) of the containers open, outermost first
+    fence: tuple[str, int, int] | None = None  # (char, run, first line's start) of the fenced code open
+    code: list[int] = []  # start, end, start, end ... of the fenced code closed in containers, in order
+    for line in _CONTAINER_LINE.finditer(view):
+        if line.group("fence") is not None:
+            run = line.group("fence")
+            if fence is None:
+                fence = (run[0], len(run), line.end())
+            elif run[0] == fence[0] and len(run) >= fence[1] and _BLANK_REST.match(view, line.end()):
+                if stack:  # code in a container: a near-miss, as CommonMark reads it
+                    code += [fence[2], line.start()]
+                fence = None
+            continue
+        colons = line.group("open") or line.group("close")
+        if line.group("open") is not None:
+            if fence is None:
+                stack.append((len(colons), line.end()))
+            if len(stack) > _MAX_CONTAINERS:
+                k = bisect.bisect_left(like, line.start())
+                return first, like[k] if k < len(like) else -1
+            continue
+        # the outermost container this line closes (markdown-it-container's rule for it reads lines raw)
+        depth = next((k for k, (count, _) in enumerate(stack) if count <= len(colons)), -1)
+        if depth < 0:
+            continue  # closes no container (or is a line of fenced code opened outside any)
+        k = bisect.bisect_left(like, stack[depth][1])
+        while first < 0 and k < len(like) and like[k] < line.start():
+            if bisect.bisect_right(code, like[k]) % 2 == 0:  # not in fenced code closed in the container
+                first = like[k]
+            k += 1
+        if fence is not None and after < 0:
+            k = bisect.bisect_left(like, line.end())
+            after = like[k] if k < len(like) else -1
+        del stack[depth:]
+        fence = None
+    k = bisect.bisect_left(like, stack[0][1]) if stack else len(like)
+    while first < 0 and k < len(like):  # an unclosed container runs to the page's end
+        if bisect.bisect_right(code, like[k]) % 2 == 0:
+            first = like[k]
+        k += 1
+    return first, after
+
+
+def vitepress_container(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first directive-like candidate in a VitePress container's body, or -1."""
+    return _vitepress_containers(view, candidates)[0]
+
+
+def vitepress_container_in_code(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first directive-like candidate after a VitePress container closed inside fenced code."""
+    return _vitepress_containers(view, candidates)[1]
+
+
 #: Text a browser shows from an attribute (hostile finding 7), under every renderer: github.com's sanitizer keeps
 #: ``alt`` alone of them, but ``github`` is judged by cmark-gfm's own HTML too, which keeps them all.
 _SHOWN_ATTRIBUTE: Final = PageRefusal(
@@ -296,6 +373,20 @@ _SITE_REFUSALS: Final = (
         "'{...}' ending a line of this paragraph is an attribute list to VitePress (markdown-it-attrs), "
         "Jekyll (kramdown) and Hugo (Goldmark), which may hide the paragraph ({hidden}); take it out, or set "
         "the manifest's \"renderer\" to the site's",
+    ),
+    PageRefusal(
+        "ambiguous_markup",
+        vitepress_container_in_code,
+        "a VitePress container (markdown-it-container's ':::') closes at a line of colons inside fenced code, "
+        "so VitePress shows the code's later lines as text where CommonMark reads code; the gate does not "
+        "model it (close the fence before the container's end)",
+    ),
+    PageRefusal(
+        "misplaced_directive",
+        vitepress_container,
+        "directive-shaped text in a VitePress container (':::' tip, details, v-pre ...), which the site renders "
+        "as a container like a block quote; a directive counts only as a line of its own in a top-level "
+        "paragraph: move it out of the container",
     ),
     PageRefusal(
         "ambiguous_markup",
