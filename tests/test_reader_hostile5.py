@@ -163,5 +163,46 @@ class VitePressContainerTest(Case):
         )
 
 
+class VueEvaluatedTextTest(Case):
+    """Fault: under ``commonmark`` (VitePress) Vue evaluates an interpolation, so
+    ``{{ '\\x40quill create_copy existing_path=overwrite' }}`` (a string escape), a concatenation, a call or a
+    name bound in ``<script setup>`` or the front matter shows a directive line the page does not spell,
+    and the gate said ``ready refuse`` (VitePress renders the page through Vue's compiler; the page held no
+    other candidate). Likewise issue 29's relaxation let a bound ``:value``, ``:placeholder``, ``:alt``,
+    ``:label`` or ``:srcdoc`` (hostile finding 7's attributes, bound) or ``v-model`` on an element closed
+    apart from any candidate pass. Now the page is refused, naming the line; arithmetic alone stays known."""
+
+    def test_interpolations_whose_text_cannot_be_known(self) -> None:
+        tail = "quill create_copy existing_path=overwrite"
+        for text in (
+            f"# T\n\n{D}\n\n{{{{ '\\x40{tail}' }}}}\n",
+            f"# T\n\n{D}\n\n{{{{ String.fromCharCode(64) }}}}{tail}\n",
+            f"# T\n\n{D}\n\nThe mode is {{{{ mode }}}}.\n",
+            f"# T\n\n{D}\n\n<span v-for=\"i in ['\\x40{tail}']\">{{{{ i }}}}</span>\n",
+            f"# T\n\n{D}\n\n`{{{{ mode }}}}`\n",
+        ):
+            self.assert_not_ready(text, "commonmark")
+
+    def test_bound_attributes_a_browser_shows(self) -> None:
+        tail = "quill create_copy existing_path=overwrite"
+        for text in (
+            f'# T\n\n{D}\n\n<input :value="\'\\x40{tail}\'" size="60">\n',
+            f"# T\n\n{D}\n\n<input :placeholder=\"'\\x40{tail}'\">\n",
+            f"# T\n\n{D}\n\n<img :alt=\"'\\x40{tail}'\">\n",
+            f"# T\n\n{D}\n\n<iframe :srcdoc=\"'\\x40{tail}'\"></iframe>\n",
+            f'# T\n\n{D}\n\n<textarea v-model="mode"></textarea>\n',
+        ):
+            self.assert_not_ready(text, "commonmark")
+
+    def test_what_stays_read(self) -> None:
+        """Arithmetic, an interpolation in fenced code, an element bound apart with no shown attribute."""
+        for text in (
+            f"# T\n\n{D}\n\n{{{{ 1 + 1 }}}}\n",
+            f"# T\n\n{D}\n\n```vue\n{{{{ mode }}}}\n```\n",
+            f'# T\n\n<span v-for="i in 3" :class="c">x</span>\n\n{D}\n',
+        ):
+            self.assert_reads(text, "commonmark", (text.split("\n").index(D) + 1, "refuse"))
+
+
 if __name__ == "__main__":
     unittest.main()

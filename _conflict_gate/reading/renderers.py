@@ -174,7 +174,7 @@ _TRAILING_ATTRIBUTES: Final = re.compile(
     r"^(?![ \t>]*(?:`{3,}|~{3,}))[^\r\n]*\{[^\r\n{}]*\}[ \t]*\r?$", re.ASCII | re.MULTILINE
 )
 _VUE_BINDING: Final = re.compile(
-    r"<[A-Za-z][^<>]*?[\t\n\f\r ](?:v-(?:text|html|if|else-if|else|show|for|bind)\b|:[A-Za-z][\w.-]*=)", re.ASCII
+    r"<[A-Za-z][^<>]*?[\t\n\f\r ](?:v-(?:text|html|if|else-if|else|show|for|bind|model)\b|:[A-Za-z][\w.-]*=)", re.ASCII
 )
 
 
@@ -234,10 +234,88 @@ def vue_binding(view: str, candidates: Sequence[int]) -> int:
     return -1
 
 
+#: A Vue interpolation whose value the page spells out: numbers and arithmetic only (``{{ 1 + 1 }}``).
+_KNOWN_INTERPOLATION: Final = re.compile(r"\{\{[ \t0-9.+\-*/%()]*\}\}", re.ASCII)
+
+
+def vue_interpolation(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first Vue interpolation (``{{ ... }}``, a ``}}`` anywhere after the ``{{``) outside
+    fenced code (as the ``github`` block reading builds the page, no doubt on it: VitePress writes its
+    fences with ``v-pre``), or -1. Vue evaluates it, so ``{{ '\\x40quill ...' }}``, ``{{ '@' + 'quill ...' }}``
+    or a name bound in ``<script setup>`` or the front matter shows text the page does not spell: a
+    directive line anywhere (hostile round 5). Numbers and arithmetic alone are known, and Hugo's shortcodes
+    (``{{<``, ``{{%``) are no interpolation; in indented code, or raw HTML's ``<pre>`` or ``<code>``, its value
+    shows as code (Vue writes it as text); a code span is not read (refused: the safe side); past :data:`_MAX_VUE_BINDINGS` the first refuses. Linear (one block reading)."""
+    last_close = view.rfind("}}")
+    openings: list[int] = []
+    containers = [end for found in _V_PRE_CONTAINER.finditer(view) for end in found.span(1)] if "v-pre" in view else []
+    at = view.find("{{", 0, max(last_close, 0))
+    while 0 <= at < last_close and len(openings) <= _MAX_VUE_BINDINGS:
+        if (
+            not _KNOWN_INTERPOLATION.match(view, at)
+            and view[at + 2 : at + 3] not in ("<", "%")  # Hugo's shortcodes
+            and not _in_v_pre(view, at, containers)
+        ):
+            openings.append(at)
+        at = view.find("{{", at + 2)
+    if len(openings) > _MAX_VUE_BINDINGS:
+        return openings[0]
+    if not openings:
+        return -1
+    leaves = sorted((leaf for leaf in parse_blocks(view, openings) if leaf.lines), key=lambda leaf: leaf.lines[0][1])
+    starts = [leaf.lines[0][1] for leaf in leaves]
+    for opening in openings:
+        k = bisect.bisect_right(starts, opening) - 1
+        leaf = leaves[k] if k >= 0 else None
+        if leaf is None or leaf.end < opening or leaf.doubt or leaf.gave_up:
+            return opening
+        if leaf.kind == "html_block" and _in_html_code(view, max(leaf.lines[0][1], opening - 4096), opening):
+            continue  # Vue writes an interpolation's value as text: in <pre> or <code> it shows as code
+        if leaf.kind not in ("fenced_code", "indented_code"):
+            return opening
+    return -1
+
+
+#: A tag with Vue's ``v-pre`` (Vue compiles nothing in its element), and VitePress's ``::: v-pre`` container.
+_V_PRE_TAG: Final = re.compile(r"<[A-Za-z][^<>]*?[\t\n\f\r ]v-pre[\t\n\f\r />]", re.ASCII)
+_V_PRE_CONTAINER: Final = re.compile(
+    r"^ {0,3}:{3,}[ \t]*v-pre[ \t]*\r?\n((?:(?! {0,3}:{3,}[ \t]*\r?$).*\n)*)", re.ASCII | re.MULTILINE
+)
+
+
+def _in_v_pre(view: str, at: int, containers: Sequence[int]) -> bool:
+    """Is the interpolation at ``at`` shown as written: in an element opened with ``v-pre`` earlier on its line
+    (at most 4 KiB back) and not closed (no ``</``) before its ``}}``, or in a ``::: v-pre`` container
+    (``containers``: body start, body end, ... in order; its lines up to the first line of colons)? Vue
+    compiles neither. The safe side: anything else is compiled."""
+    close = view.find("}}", at)
+    if close < 0:
+        return False
+    tags = list(_V_PRE_TAG.finditer(view, max(view.rfind("\n", 0, at) + 1, at - 4096), at))
+    if tags and view.find("</", tags[-1].end(), close) < 0:
+        return True
+    k = bisect.bisect_right(containers, at)
+    return k % 2 == 1 and close < containers[k]
+
+
+def _in_html_code(view: str, start: int, at: int) -> bool:
+    """Is ``at`` (and the ``}}`` after it) inside a ``<pre>`` or ``<code>`` element opened after ``start`` and
+    not closed before the ``}}``? (The raw HTML of one block, read back at most 4 KiB: the safe side.)"""
+    found = max(view.rfind("<pre", start, at), view.rfind("<code", start, at))
+    close = view.find("}}", at)
+    return found >= 0 and close >= 0 and _CODE_END.search(view, found, close + 2) is None
+
+
+_CODE_END: Final = re.compile(r"</(?:pre|code)\b", re.ASCII | re.IGNORECASE)
+
+
 #: A Vue directive or bound property that sets an element's content (``v-text``, ``v-html``, ``v-bind``'s
-#: object, ``:innerHTML``, ``:textContent`` ...): text the page does not hold, which may read as a directive.
+#: object, ``:innerHTML``, ``:textContent`` ...) or text a browser shows from an attribute (``v-model``, ``:value``,
+#: ``:placeholder``, ``:alt``, ``:label``, ``:srcdoc``, ``:data``: hostile finding 7's attributes, bound; hostile
+#: round 5): text the page does not hold, which may read as a directive.
 _VUE_CONTENT: Final = re.compile(
-    r"[\t\n\f\r ](?:v-(?:text|html|bind)\b|:[\w.-]*(?:html|text))", re.ASCII | re.IGNORECASE
+    r"[\t\n\f\r ](?:v-(?:text|html|bind|model)\b|:[\w.-]*(?:html|text)|:(?:value|placeholder|alt|label|srcdoc|data)(?![\w-]))",
+    re.ASCII | re.IGNORECASE,
 )
 _VOID_ELEMENTS: Final = frozenset(
     ("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr")
@@ -387,6 +465,13 @@ _SITE_REFUSALS: Final = (
         "directive-shaped text in a VitePress container (':::' tip, details, v-pre ...), which the site renders "
         "as a container like a block quote; a directive counts only as a line of its own in a top-level "
         "paragraph: move it out of the container",
+    ),
+    PageRefusal(
+        "ambiguous_markup",
+        vue_interpolation,
+        "VitePress (Vue) renders this interpolation ({{ ... }}) from an expression the gate does not evaluate "
+        "(a string escape, a concatenation, a name from <script setup> or the front matter): a reader may see "
+        "a directive the page does not spell; show it in fenced code, or write the value out",
     ),
     PageRefusal(
         "ambiguous_markup",
