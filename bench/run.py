@@ -1043,11 +1043,41 @@ ADVERSARIAL: dict[str, tuple[str, Callable[[int], str]]] = {
     ),
     "mdx_backtick_runs": ("backtick runs of growing length (docusaurus)", lambda n: _fill("` `` ``` x ", n)),
     "mdx_indented_lines": ("four-space-indented list lines (docusaurus)", lambda n: _whole("- a\n\n    b\n", n)),
+    # hostile round 5: indented lines in one long stretch (each searched to the stretch's end), admonitions
+    # left open around fences with a run of colons, superfences abandoning fences, VitePress containers
+    "mdx_indented_stretch": (
+        "indented fence lines in one stretch, no blank line (docusaurus)",
+        lambda n: _whole("!!! note\n    ```\nx\n", n),
+    ),
+    "mdx_admonitions_colons_in_code": (
+        "admonitions never closed, a run of colons in their fenced code (docusaurus)",
+        lambda n: _whole(":::note\n```\n:::\nx\n```\n", n),
+    ),
+    "mkdocs_abandoned_fences": (
+        "fences in admonitions, abandoned at the next line",
+        lambda n: _whole("!!! note\n    ```\nx\n", n),
+    ),
+    "vitepress_containers_in_code": (
+        "VitePress containers closed inside fenced code",
+        lambda n: _whole("::: tip\n```\n:::\n", n),
+    ),
 }
 #: Rows read under another renderer than the default.
 ADVERSARIAL_RENDERER: dict[str, str] = {
     **dict.fromkeys(("myst_directives", "myst_comments_and_math", "myst_include_needles"), "myst"),
-    **dict.fromkeys(("mdx_tags", "mdx_expressions", "mdx_backtick_runs", "mdx_indented_lines"), "docusaurus"),
+    **dict.fromkeys(
+        (
+            "mdx_tags",
+            "mdx_expressions",
+            "mdx_backtick_runs",
+            "mdx_indented_lines",
+            "mdx_indented_stretch",
+            "mdx_admonitions_colons_in_code",
+        ),
+        "docusaurus",
+    ),
+    "mkdocs_abandoned_fences": "mkdocs",
+    "vitepress_containers_in_code": "commonmark",
 }
 ADVERSARIAL_SIZES = (1 * MB, 4 * MB, 16 * MB)
 #: Rows whose input is one block whose inline markup is read: their sizes are the adversarial sizes
@@ -1060,6 +1090,8 @@ ADVERSARIAL_SCALE: dict[str, int] = {
     "mdx_tags": 16,
     "mdx_expressions": 16,
     "mdx_indented_lines": 16,
+    "mdx_indented_stretch": 16,
+    "mdx_admonitions_colons_in_code": 16,
     # portable reads each page four times, MDX's reading among them, which
     # costs tens of microseconds per tag or line of markup: 5-30 us per byte
     "lone_cr_at": 16,

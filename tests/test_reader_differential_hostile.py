@@ -1,7 +1,7 @@
 """Differential test: a hostile tester's pages, each under every renderer it concerns, against the real renderers.
 
 The pages are the constructs of hostile findings 1, 3, 4 and 5
-(``/work/wt/issues/hostile-1.md``): a backtick, ``<!--``, ``<?`` or
+(``/work/wt/issues/hostile-1.md``) and of round 5 (``hostile-5.md``: fenced code in containers): a backtick, ``<!--``, ``<?`` or
 ``<![CDATA[`` in a link's destination, title or label; MyST substitutions,
 ``:file:``/``:url:`` options and dollar math taking a backtick; and what a
 fuzz of link tails against cmark-gfm found besides (its memo of backtick
@@ -35,12 +35,28 @@ from typing import TYPE_CHECKING
 
 from tests import differential, reader_oracle
 
-PACKAGES = ("markdown_it", "cmarkgfm", "justhtml", "mkdocs", "markdown", "pymdownx", "myst_parser", "docutils")
+PACKAGES = (
+    "markdown_it",
+    "mdit_py_plugins",
+    "cmarkgfm",
+    "justhtml",
+    "mkdocs",
+    "markdown",
+    "pymdownx",
+    "myst_parser",
+    "docutils",
+)
 MISSING_PACKAGES = [name for name in PACKAGES if importlib.util.find_spec(name) is None]
 if TYPE_CHECKING or not MISSING_PACKAGES:
     from markdown_it import MarkdownIt
 
-    from tests import github_oracle, mdx_oracle, test_reader_differential_mkdocs, test_reader_differential_myst
+    from tests import (
+        github_oracle,
+        mdx_oracle,
+        test_reader_differential_mkdocs,
+        test_reader_differential_myst,
+        vitepress_oracle,
+    )
 
 D = "@quill create_copy existing_path=refuse"
 O = "@quill create_copy existing_path=overwrite"
@@ -84,16 +100,28 @@ PAGES: dict[str, str] = {
     # finding 5: dollar math
     "dollar math takes a backtick": f"# T\n\n{D}\n\nCost $`$ here.\n{O}\nand `x`.\n",
     "dollar math takes a backtick, D in code": f"# T\n\nCost $`$ here.\ntext\n`\n{D}\n`\n",
+    # round 5 (hostile-5.md): fenced code in a container that the site's renderer ends otherwise
+    "colons in code end a Docusaurus admonition": f"# T\n\n{D}\n\n:::note\n```\n:::\n{O}\n```\n",
+    "a list item ends its code in an admonition": f"# T\n\n{D}\n\n:::note\n\n- a\n  ```\n  x\n- b\n{O}\n  ```\n\n:::\n",
+    "an unclosed fence in an admonition": f"# T\n\n{D}\n\n:::note\n```\n:::\n\n{O}\n",
+    "raw HTML takes a fence in a MyST note": f"# T\n\n{D}\n\n```{{note}}\n<div>\n~~~\n{O}\n~~~\n</div>\n```\n",
+    "a comment takes a fence in a MyST note": f"# T\n\n{D}\n\n:::{{note}}\n<!--\n```\n-->\n{O}\n```\n:::\n",
+    "a list item's fence in a MyST note": f"# T\n\n{D}\n\n```{{note}}\n- ~~~\n  x\n  ~~~\n{O}\n~~~\n```\n",
+    "superfences abandons a fence in an admonition": f"# T\n\n{D}\n\n!!! note\n    ```\n{O}\n    ```\n",
+    "superfences abandons a fence in a tab": f'# T\n\n{D}\n\n=== "a"\n    ```\n    x\n{O}\n    ```\n',
+    "D in a VitePress tip": f"# T\n\n::: tip\n{D}\n:::\n",
+    "D in a VitePress details block": f"# T\n\n::: details More\n\n{D}\n\n:::\n",
+    "colons in code end a VitePress container": f"# T\n\n{D}\n\n::: details\n```\n:::\n{O}\n```\n",
 }
 
 #: renderer -> the names of the readers it is judged against.
 READERS_OF: dict[str, tuple[str, ...]] = {
     "github": ("cmark-gfm", "github"),
-    "commonmark": ("commonmark", "cmark-gfm"),
+    "commonmark": ("commonmark", "cmark-gfm", "vitepress"),
     "mkdocs": ("mkdocs",),
     "myst": ("myst",),
     "docusaurus": ("docusaurus", "mdx"),
-    "portable": ("commonmark", "cmark-gfm", "github", "mkdocs", "myst", "docusaurus", "mdx"),
+    "portable": ("commonmark", "cmark-gfm", "github", "mkdocs", "myst", "docusaurus", "mdx", "vitepress"),
 }
 
 
@@ -104,6 +132,7 @@ def _readers() -> dict[str, Callable[[str], reader_oracle.ReaderView]]:
         *github_oracle.readers(),
         *test_reader_differential_mkdocs.readers(),
         *test_reader_differential_myst.readers(),
+        *vitepress_oracle.readers(),
     ]
     if mdx_oracle.missing() is None:
         found += mdx_oracle.readers()

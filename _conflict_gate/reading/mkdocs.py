@@ -23,7 +23,10 @@ one pass over the page (:func:`scan`):
 * **Code that may be text** (:meth:`MkDocsPage.code_doubt`): superfences
   closes a fence only with the opener's character and length, so a fence
   CommonMark closes with a longer run, or one never closed, is paragraph
-  text for MkDocs; indented code whose first line follows a list item,
+  text for MkDocs; it abandons a fence at a content line indented less than
+  its opening line (or with a ``>`` in that indentation), and the fence's
+  lines are then read as the page's, none up to that line opening a fence
+  (hostile round 5: ``!!! note⏎    ```⏎O⏎    ```` shows O as a paragraph); indented code whose first line follows a list item,
   definition or footnote line (or any indented line) may belong to it,
   since Python-Markdown nests by four columns; indented code right below a
   line that is not blank (a closing fence: Python-Markdown shows both as
@@ -148,6 +151,11 @@ _ABBREVIATION: Final = re.compile(r"[ \t]{0,3}\*\[([^\]\r\n]+)\]:", re.ASCII)
 _LAZY_WHY: Final = (
     "MkDocs (Python-Markdown) may continue the block quote, list item, definition, fence or "
     "math block (arithmatex) begun on line {} over this line, where CommonMark reads a paragraph"
+)
+
+_ABANDONED_WHY: Final = (
+    "superfences abandons the fence opened on line {} at line {}, indented less than its opening line, "
+    "and MkDocs shows its lines as text"
 )
 
 _NAMES: Final = {
@@ -329,6 +337,23 @@ _BLANK_BETWEEN: Final = re.compile(r"\n[ \t\r]*\n", re.ASCII)
 _HTML_LINE: Final = re.compile(r"^ {0,3}<[A-Za-z]", re.ASCII | re.MULTILINE)
 
 
+def _abandons(line: str, indent: int) -> bool:
+    """Does pymdownx.superfences abandon a fence whose opening line is indented ``indent`` columns at this
+    content ``line`` (its line ending removed)? It does when the line is not blank and the spaces, tabs (to
+    the next multiple of four: Python-Markdown expands them first) and ``>`` before its text reach fewer
+    than ``indent`` columns, or a ``>`` is among them (a quote's line in a fence that is in none)."""
+    columns = 0
+    for ch in line:
+        if columns >= indent:
+            return False
+        if ch == ">":
+            return True
+        if ch not in " \t":
+            return True
+        columns = columns + 4 - columns % 4 if ch == "\t" else columns + 1
+    return False
+
+
 def _columns(indent: str) -> int:
     columns = 0
     for ch in indent:
@@ -410,6 +435,11 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
             closers.setdefault((closer.group(1), closer.group(2)), []).append(closer.start())
     stack: list[_Open] = []
     fence_end = -1  # offset of the closing line of the open fence
+    #: the open fence: (its opening line's start, the next line's start, that line's number, the index of
+    #: the first candidate after it, its indentation in columns), to read its lines again if it is abandoned
+    fence_open = (0, 0, 0, 0, 0)
+    no_opener_before = 0  # superfences looks for no opening line before this offset (it abandoned a fence)
+    abandoned: dict[int, tuple[str, int]] = {}  # the candidates of abandoned fences: why they are in doubt
     unclosed_above = False  # a fence opener above has no closing line
     next_candidate = 0
     count = len(candidates)
@@ -455,6 +485,19 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         number += 1
         pos = end
         text = view[start:end].rstrip("\r\n")
+        if start < fence_end and _abandons(text, fence_open[4]):
+            # superfences abandons a fence at a content line indented less than its opening line (hostile
+            # round 5: O unindented in an admonition's fence is a paragraph): its lines are read again as
+            # lines of the page, and none up to this one opens a fence (superfences goes on after it)
+            if fenced and fenced[-1][0] == fence_open[0]:
+                fenced.pop()
+            code.difference_update(candidates[fence_open[3] : next_candidate])
+            why = _ABANDONED_WHY.format(fence_open[2] + 1, number + 1)
+            upto = bisect.bisect_left(candidates, end, next_candidate)  # this line's candidates too
+            abandoned.update(dict.fromkeys(candidates[fence_open[3] : upto], (why, fence_open[2])))
+            _, pos, number, next_candidate, _ = fence_open
+            fence_end, no_opener_before = -1, end
+            continue
         if start < fence_end:  # a line of a fence's code (after an unclosed opener, maybe text: not known code)
             while next_candidate < count and candidates[next_candidate] < end:
                 if not unclosed_above:
@@ -504,12 +547,13 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
         if blank:
             last_nonblank = False
             continue
-        opener = opening_run(stripped, 0, SUPERFENCES)
+        opener = opening_run(stripped, 0, SUPERFENCES) if start >= no_opener_before else None
         if opener is not None:
             ends = closers.get((text[: len(text) - len(stripped)], opener), [])
             later = bisect.bisect_right(ends, start)
             if later < len(ends):
                 fence_end = ends[later]
+                fence_open = (start, end, number, next_candidate, columns)
                 if not unclosed_above:  # below an unclosed one superfences may stash no fence
                     fenced.append((start, fence_end))
                 last_nonblank = True
@@ -548,6 +592,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
                                 )
                             )
         last_nonblank = True
+    doubts.update(abandoned)
     if abbreviations and on_line:
         _abbreviated(view, abbreviations, on_line, doubts)
     if candidates and "*[" in view:

@@ -152,6 +152,8 @@ class _Findings:
                 if kind in ("fenced_code", "indented_code")
                 else self.site.hidden_doubt(offset, kind)
                 if where == "hidden"
+                else _line_doubt(self.site.doubts.get(offset))
+                if where == "code"  # a code span MkDocs may read otherwise (hostile round 5)
                 else None
             )
             if why is not None:
@@ -288,6 +290,11 @@ class _CodePoints:
 _SHOULD: Final = (
     "a directive counts only as a line of its own in a top-level paragraph; put examples in backticks or a code block"
 )
+
+
+def _line_doubt(doubt: tuple[str, int] | None) -> str | None:
+    """A site model's doubt about a line (``MkDocsPage.doubts``: why, 0-based line of the cause) as a reason."""
+    return None if doubt is None else f"{doubt[0]} (line {doubt[1] + 1})"
 
 
 def _shaped(f: _Findings, view: View, index: int) -> bool | None:

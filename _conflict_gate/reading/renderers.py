@@ -174,7 +174,7 @@ _TRAILING_ATTRIBUTES: Final = re.compile(
     r"^(?![ \t>]*(?:`{3,}|~{3,}))[^\r\n]*\{[^\r\n{}]*\}[ \t]*\r?$", re.ASCII | re.MULTILINE
 )
 _VUE_BINDING: Final = re.compile(
-    r"<[A-Za-z][^<>]*?[\t\n\f\r ](?:v-(?:text|html|if|else-if|else|show|for|bind)\b|:[A-Za-z][\w.-]*=)", re.ASCII
+    r"<[A-Za-z][^<>]*?[\t\n\f\r ](?:v-(?:text|html|if|else-if|else|show|for|bind|model)\b|:[A-Za-z][\w.-]*=)", re.ASCII
 )
 
 
@@ -234,10 +234,88 @@ def vue_binding(view: str, candidates: Sequence[int]) -> int:
     return -1
 
 
+#: A Vue interpolation whose value the page spells out: numbers and arithmetic only (``{{ 1 + 1 }}``).
+_KNOWN_INTERPOLATION: Final = re.compile(r"\{\{[ \t0-9.+\-*/%()]*\}\}", re.ASCII)
+
+
+def vue_interpolation(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first Vue interpolation (``{{ ... }}``, a ``}}`` anywhere after the ``{{``) outside
+    fenced code (as the ``github`` block reading builds the page, no doubt on it: VitePress writes its
+    fences with ``v-pre``), or -1. Vue evaluates it, so ``{{ '\\x40quill ...' }}``, ``{{ '@' + 'quill ...' }}``
+    or a name bound in ``<script setup>`` or the front matter shows text the page does not spell: a
+    directive line anywhere (hostile round 5). Numbers and arithmetic alone are known, and Hugo's shortcodes
+    (``{{<``, ``{{%``) are no interpolation; in indented code, or raw HTML's ``<pre>`` or ``<code>``, its value
+    shows as code (Vue writes it as text); a code span is not read (refused: the safe side); past :data:`_MAX_VUE_BINDINGS` the first refuses. Linear (one block reading)."""
+    last_close = view.rfind("}}")
+    openings: list[int] = []
+    containers = [end for found in _V_PRE_CONTAINER.finditer(view) for end in found.span(1)] if "v-pre" in view else []
+    at = view.find("{{", 0, max(last_close, 0))
+    while 0 <= at < last_close and len(openings) <= _MAX_VUE_BINDINGS:
+        if (
+            not _KNOWN_INTERPOLATION.match(view, at)
+            and view[at + 2 : at + 3] not in ("<", "%")  # Hugo's shortcodes
+            and not _in_v_pre(view, at, containers)
+        ):
+            openings.append(at)
+        at = view.find("{{", at + 2)
+    if len(openings) > _MAX_VUE_BINDINGS:
+        return openings[0]
+    if not openings:
+        return -1
+    leaves = sorted((leaf for leaf in parse_blocks(view, openings) if leaf.lines), key=lambda leaf: leaf.lines[0][1])
+    starts = [leaf.lines[0][1] for leaf in leaves]
+    for opening in openings:
+        k = bisect.bisect_right(starts, opening) - 1
+        leaf = leaves[k] if k >= 0 else None
+        if leaf is None or leaf.end < opening or leaf.doubt or leaf.gave_up:
+            return opening
+        if leaf.kind == "html_block" and _in_html_code(view, max(leaf.lines[0][1], opening - 4096), opening):
+            continue  # Vue writes an interpolation's value as text: in <pre> or <code> it shows as code
+        if leaf.kind not in ("fenced_code", "indented_code"):
+            return opening
+    return -1
+
+
+#: A tag with Vue's ``v-pre`` (Vue compiles nothing in its element), and VitePress's ``::: v-pre`` container.
+_V_PRE_TAG: Final = re.compile(r"<[A-Za-z][^<>]*?[\t\n\f\r ]v-pre[\t\n\f\r />]", re.ASCII)
+_V_PRE_CONTAINER: Final = re.compile(
+    r"^ {0,3}:{3,}[ \t]*v-pre[ \t]*\r?\n((?:(?! {0,3}:{3,}[ \t]*\r?$).*\n)*)", re.ASCII | re.MULTILINE
+)
+
+
+def _in_v_pre(view: str, at: int, containers: Sequence[int]) -> bool:
+    """Is the interpolation at ``at`` shown as written: in an element opened with ``v-pre`` earlier on its line
+    (at most 4 KiB back) and not closed (no ``</``) before its ``}}``, or in a ``::: v-pre`` container
+    (``containers``: body start, body end, ... in order; its lines up to the first line of colons)? Vue
+    compiles neither. The safe side: anything else is compiled."""
+    close = view.find("}}", at)
+    if close < 0:
+        return False
+    tags = list(_V_PRE_TAG.finditer(view, max(view.rfind("\n", 0, at) + 1, at - 4096), at))
+    if tags and view.find("</", tags[-1].end(), close) < 0:
+        return True
+    k = bisect.bisect_right(containers, at)
+    return k % 2 == 1 and close < containers[k]
+
+
+def _in_html_code(view: str, start: int, at: int) -> bool:
+    """Is ``at`` (and the ``}}`` after it) inside a ``<pre>`` or ``<code>`` element opened after ``start`` and
+    not closed before the ``}}``? (The raw HTML of one block, read back at most 4 KiB: the safe side.)"""
+    found = max(view.rfind("<pre", start, at), view.rfind("<code", start, at))
+    close = view.find("}}", at)
+    return found >= 0 and close >= 0 and _CODE_END.search(view, found, close + 2) is None
+
+
+_CODE_END: Final = re.compile(r"</(?:pre|code)\b", re.ASCII | re.IGNORECASE)
+
+
 #: A Vue directive or bound property that sets an element's content (``v-text``, ``v-html``, ``v-bind``'s
-#: object, ``:innerHTML``, ``:textContent`` ...): text the page does not hold, which may read as a directive.
+#: object, ``:innerHTML``, ``:textContent`` ...) or text a browser shows from an attribute (``v-model``, ``:value``,
+#: ``:placeholder``, ``:alt``, ``:label``, ``:srcdoc``, ``:data``: hostile finding 7's attributes, bound; hostile
+#: round 5): text the page does not hold, which may read as a directive.
 _VUE_CONTENT: Final = re.compile(
-    r"[\t\n\f\r ](?:v-(?:text|html|bind)\b|:[\w.-]*(?:html|text))", re.ASCII | re.IGNORECASE
+    r"[\t\n\f\r ](?:v-(?:text|html|bind|model)\b|:[\w.-]*(?:html|text)|:(?:value|placeholder|alt|label|srcdoc|data)(?![\w-]))",
+    re.ASCII | re.IGNORECASE,
 )
 _VOID_ELEMENTS: Final = frozenset(
     ("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr")
@@ -271,6 +349,83 @@ def _vue_element_apart(view: str, at: int, candidates: Sequence[int]) -> bool:
     return False
 
 
+#: markdown-it-container (VitePress's ``::: tip``, ``::: details``, ``::: v-pre``, ``::: code-group`` ...): an opening
+#: line (0-3 spaces, three or more colons, a name), a closing line (as many colons or more, nothing else), and a
+#: fence's lines (CommonMark 4.5), which take no container line as long as no container is open around them.
+_CONTAINER_LINE: Final = re.compile(
+    r"^ {0,3}(?:(?P<open>:{3,})[ \t]*[A-Za-z]|(?P<close>:{3,})[ \t]*\r?$|(?P<fence>`{3,}(?![^`\r\n]*`)|~{3,}))",
+    re.ASCII | re.MULTILINE,
+)
+#: A candidate that reads as a directive or a stated claim: an at-word, a word, then a word and ``=``.
+_DIRECTIVE_LIKE: Final = re.compile(r"[^\s]+[ \t]+[^\s]+[ \t]+[^\s=]+=", re.ASCII)
+_MAX_CONTAINERS: Final = 64
+_BLANK_REST: Final = re.compile(r"[ \t]*\r?(?:\n|\Z)", re.ASCII)
+
+
+def _vitepress_containers(view: str, candidates: Sequence[int]) -> tuple[int, int]:
+    """``(first, after)``: the offset of the first directive-like candidate in the body of a
+    markdown-it-container (VitePress), or -1; and that of the first one after a container whose closing
+    line stands in fenced code (markdown-it-container ends the container there, inside the code too, and
+    the code's later lines are no code to VitePress: hostile round 5), or -1. Past
+    :data:`_MAX_CONTAINERS` containers open at once, every candidate after is taken for the second kind.
+    Linear: one pass over the lines that may open or close a container or a fence."""
+    like = [at for at in candidates if _DIRECTIVE_LIKE.match(view, at + 1)]
+    if not like or ":::" not in view:
+        return -1, -1
+    first = after = -1
+    stack: list[tuple[int, int]] = []  # (colons, body start) of the containers open, outermost first
+    fence: tuple[str, int, int] | None = None  # (char, run, first line's start) of the fenced code open
+    code: list[int] = []  # start, end, start, end ... of the fenced code closed in containers, in order
+    for line in _CONTAINER_LINE.finditer(view):
+        if line.group("fence") is not None:
+            run = line.group("fence")
+            if fence is None:
+                fence = (run[0], len(run), line.end())
+            elif run[0] == fence[0] and len(run) >= fence[1] and _BLANK_REST.match(view, line.end()):
+                if stack:  # code in a container: a near-miss, as CommonMark reads it
+                    code += [fence[2], line.start()]
+                fence = None
+            continue
+        colons = line.group("open") or line.group("close")
+        if line.group("open") is not None:
+            if fence is None:
+                stack.append((len(colons), line.end()))
+            if len(stack) > _MAX_CONTAINERS:
+                k = bisect.bisect_left(like, line.start())
+                return first, like[k] if k < len(like) else -1
+            continue
+        # the outermost container this line closes (markdown-it-container's rule for it reads lines raw)
+        depth = next((k for k, (count, _) in enumerate(stack) if count <= len(colons)), -1)
+        if depth < 0:
+            continue  # closes no container (or is a line of fenced code opened outside any)
+        k = bisect.bisect_left(like, stack[depth][1])
+        while first < 0 and k < len(like) and like[k] < line.start():
+            if bisect.bisect_right(code, like[k]) % 2 == 0:  # not in fenced code closed in the container
+                first = like[k]
+            k += 1
+        if fence is not None and after < 0:
+            k = bisect.bisect_left(like, line.end())
+            after = like[k] if k < len(like) else -1
+        del stack[depth:]
+        fence = None
+    k = bisect.bisect_left(like, stack[0][1]) if stack else len(like)
+    while first < 0 and k < len(like):  # an unclosed container runs to the page's end
+        if bisect.bisect_right(code, like[k]) % 2 == 0:
+            first = like[k]
+        k += 1
+    return first, after
+
+
+def vitepress_container(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first directive-like candidate in a VitePress container's body, or -1."""
+    return _vitepress_containers(view, candidates)[0]
+
+
+def vitepress_container_in_code(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first directive-like candidate after a VitePress container closed inside fenced code."""
+    return _vitepress_containers(view, candidates)[1]
+
+
 #: Text a browser shows from an attribute (hostile finding 7), under every renderer: github.com's sanitizer keeps
 #: ``alt`` alone of them, but ``github`` is judged by cmark-gfm's own HTML too, which keeps them all.
 _SHOWN_ATTRIBUTE: Final = PageRefusal(
@@ -296,6 +451,27 @@ _SITE_REFUSALS: Final = (
         "'{...}' ending a line of this paragraph is an attribute list to VitePress (markdown-it-attrs), "
         "Jekyll (kramdown) and Hugo (Goldmark), which may hide the paragraph ({hidden}); take it out, or set "
         "the manifest's \"renderer\" to the site's",
+    ),
+    PageRefusal(
+        "ambiguous_markup",
+        vitepress_container_in_code,
+        "a VitePress container (markdown-it-container's ':::') closes at a line of colons inside fenced code, "
+        "so VitePress shows the code's later lines as text where CommonMark reads code; the gate does not "
+        "model it (close the fence before the container's end)",
+    ),
+    PageRefusal(
+        "misplaced_directive",
+        vitepress_container,
+        "directive-shaped text in a VitePress container (':::' tip, details, v-pre ...), which the site renders "
+        "as a container like a block quote; a directive counts only as a line of its own in a top-level "
+        "paragraph: move it out of the container",
+    ),
+    PageRefusal(
+        "ambiguous_markup",
+        vue_interpolation,
+        "VitePress (Vue) renders this interpolation ({{ ... }}) from an expression the gate does not evaluate "
+        "(a string escape, a concatenation, a name from <script setup> or the front matter): a reader may see "
+        "a directive the page does not spell; show it in fenced code, or write the value out",
     ),
     PageRefusal(
         "ambiguous_markup",

@@ -17,7 +17,6 @@ from .fast import fenced_line_start
 from .flavours import GITHUB_ALONE, LineDoubt, Variant
 from .leaves import FenceData, fence_line
 from .page import github_front_matter
-from .scan import next_blank_line
 from .state import NO_FRONT_MATTER, Block, State
 from .table import GFM_CONSTRUCTS
 
@@ -64,12 +63,11 @@ def indented_start(s: State) -> None:
     for a start) to the next blank line are unsure."""
     if not _INDENTED_START.match(s.line):
         return
-    view = s.view
     if _INDENTED_BLOCK_START.match(s.line):  # it may interrupt the paragraph above (a setext underline)
-        s.note_unsure(max(s.line_no - 1, 0), next_blank_line(view, s.pos), INDENTED)
+        s.note_unsure(max(s.line_no - 1, 0), s.blank_after(s.pos), INDENTED)
         return
     if any(block.kind == "list_item" for block in s.stack):  # no code: it may go on with the list item
-        s.note_unsure(s.line_no, next_blank_line(view, s.pos), INDENTED)
+        s.note_unsure(s.line_no, s.blank_after(s.pos), INDENTED)
 
 
 _FENCED: Final = next(row for row in GFM_CONSTRUCTS if row.name == "fenced_code")

@@ -33,7 +33,7 @@ import bisect
 import re
 from array import array
 from functools import lru_cache
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from ..fences import MDX_FENCES, closes
 from .mdx_expressions import _GLOBALS, _NAME, _SPACE, _BuildError, _Expression, _expression_end, _statements
@@ -63,10 +63,12 @@ from .mdx_syntax import (
     _SPECIAL,
     _TAG_OR_TEXT,
     _TAGS_ONLY,
+    _UNCLOSED_IN_ADMONITION,
     _UNWRAP_CLOSERS,
     _UNWRAP_OPENER,
     _VOID,
     _VOID_CLOSE,
+    _code_in_container,
 )
 from .scan import top_level_code_end
 
@@ -102,10 +104,6 @@ class MdxReading(NamedTuple):
     build_certain: bool = True
 
 
-#: A fence opener indented 0-3 spaces, no quote or list marker before it: fenced code wherever it stands.
-_PLAIN_FENCE: Final = re.compile(r" {0,3}(?:`{3,}|~{3,})", re.ASCII)
-
-
 def read_mdx(view: str) -> MdxReading:
     """The page as MDX reads its tags, expressions and container directives (module docstring).
 
@@ -134,6 +132,7 @@ class _Scan:
         self.include: tuple[int, str] | None = None
         self.elements: list[_Element] = []
         self.directives: list[tuple[int, int, int, str]] = []  # (colons, body start, line, opener text)
+        self.fewest: list[int] = []  # per open directive, the fewest colons of it and those around it
         self.paragraph = 0  # counts blank lines: an inline element must close before the next one
         self.esm_lines: set[int] = set()
         self.counted = (0, 1)  # (offset, its line): line_of counts on from there
@@ -199,7 +198,14 @@ class _Scan:
                         f"fenced code opened on line {self.line_of(pos)} too, which changes "
                         "where that code ends; the gate does not model it",
                     )
-                if closing is not None and (self.directives or self.elements) and _PLAIN_FENCE.match(line):
+                colons = self.fewest[-1] if self.fewest else 0  # a run of as many ends one (hostile round 5)
+                if closing is None and colons and self.doubt is None:
+                    self.doubt = (pos, _UNCLOSED_IN_ADMONITION)
+                elif (
+                    closing
+                    and (colons or self.elements)
+                    and _code_in_container(view, line, colons, eol + 1, closing.end())
+                ):
                     self.regions.append(Region(eol + 1, closing.start(), True, "fenced code", self.line_of(pos), True))
                 if closing is None:
                     fence = (opened.group(1)[0], len(opened.group(1)))
@@ -215,12 +221,14 @@ class _Scan:
             closed = _DIRECTIVE_CLOSE.match(line)
             if closed is not None and self.directives and len(closed.group(1)) >= self.directives[-1][0]:
                 _colons, body, opened_line, text = self.directives.pop()
+                self.fewest.pop()
                 self.regions.append(Region(body, pos, False, f"the admonition {text!r}", opened_line))
                 pos = eol + 1
                 continue
             directive = _DIRECTIVE_OPEN.match(line)
             if directive is not None:
                 self.directives.append((len(directive.group(1)), eol + 1, self.line_of(pos), line.strip()[:40]))
+                self.fewest.append(min([len(directive.group(1)), *self.fewest[-1:]]))
             if stretch_end < pos:
                 stretch_end = _stretch_end(view, pos)
                 no_closer = _backtick_runs(view, pos, stretch_end)

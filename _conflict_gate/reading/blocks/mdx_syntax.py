@@ -105,3 +105,30 @@ _INLINE_SPECIAL: Final = re.compile(r"[\\`{<]")
 #: blank, holding none of the characters that start a code span, an expression, a tag, an escape, a
 #: fence (`` ` ``, ``~``) or a container directive (``:``, kept out wherever it is).
 _PLAIN_LINES: Final = re.compile(r"(?:(?=[ \t>]*[^ \t>\r\n])[^\n\\`{<~:]*\n)+")
+#: A fence opener indented 0-3 spaces, no quote or list marker before it: fenced code wherever it stands.
+_PLAIN_FENCE: Final = re.compile(r"( {0,3})(?:`{3,}|~{3,})", re.ASCII)
+#: A line of fenced code that may end the container around it: a run of colons, or a line not blank.
+_CONTAINER_END: Final = re.compile(r"^[ \t>]*(:{3,})|^( *)(?=[^ \r\n])", re.ASCII | re.MULTILINE)
+#: Why an unclosed fence in an admonition puts the page in doubt.
+_UNCLOSED_IN_ADMONITION: Final = (
+    "fenced code never closed inside an admonition: remark-directive ends it where the admonition "
+    "ends (a run of colons), and reads the lines after outside it; the gate does not model it (close the fence)"
+)
+
+
+def _code_in_container(view: str, line: str, colons: int, start: int, end: int) -> bool:
+    """Are the lines ``view[start:end]`` (after a fence's opening ``line``, its closing line included) fenced
+    code wherever the admonition or JSX element around them stands (issue 29)? The opening line must be
+    indented 0-3 spaces with nothing before the run; and no line may be a run of at least ``colons``
+    colons (0: none is open; remark-directive ends the admonition there, inside the code too, and reads
+    the lines after outside it) or, not blank, be indented less than the opening line (a list item the
+    fence stands in ends there, and its code with it): hostile round 5. Linear in the lines."""
+    opener = _PLAIN_FENCE.match(line)
+    if opener is None:
+        return False
+    for found in _CONTAINER_END.finditer(view, start, end):
+        if found.group(1) is not None and 0 < colons <= len(found.group(1)):
+            return False
+        if found.group(2) is not None and len(found.group(2)) < len(opener.group(1)):
+            return False
+    return True

@@ -113,13 +113,20 @@ _MARKDOWN_BODIES: Final = frozenset(
     ("admonition", "attention", "caution", "danger", "error", "hint", "important", "note", "seealso", "tip", "warning")
 )
 _BODY_FENCE: Final = re.compile(r"( {0,3})(`{3,}|~{3,}|:{3,})[ \t]*(\S?)([^\r\n]*)", re.ASCII)
+#: A body line outside fenced code that may open a block that takes a later fence line as its own text
+#: (raw HTML, a block quote, a list item, a definition, dollar or amsmath math): hostile round 5.
+_BODY_BLOCK_START: Final = re.compile(
+    r"[ \t]*(?:[<>]|[-+*](?:[ \t]|$)|[0-9]{1,9}[.)](?:[ \t]|$)|\$\$|\\begin|[:~](?:[ \t]|$))", re.ASCII
+)
 
 
 def body_code_spans(view: str, opener: tuple[int, int], end: int) -> list[tuple[int, int]]:
     """``(start, end)`` of the lines of fenced code closed in the body of a top-level directive whose body
     is MyST Markdown (:data:`_MARKDOWN_BODIES`; ``opener``: its opening line's start and end, ``end``: where
     the directive ends): a reader sees them as code. None when the body opens a directive of its own (a
-    colon fence, or a fence whose info starts ``{``: its body may be reST, where a fence is text). Linear."""
+    colon fence, or a fence whose info starts ``{``: its body may be reST, where a fence is text), or, outside
+    fenced code, a block that may take a fence line as its text or end a fence early (raw HTML, a comment, a
+    list item, a quote, a definition, math: :data:`_BODY_BLOCK_START`; hostile round 5). Linear."""
     text = view[opener[0] : opener[1]].strip()
     name = text.lstrip("`~:").strip()
     if _first_word(name).strip("{}") not in _MARKDOWN_BODIES:
@@ -134,6 +141,8 @@ def body_code_spans(view: str, opener: tuple[int, int], end: int) -> list[tuple[
         found = _BODY_FENCE.fullmatch(view, start, line_end)
         if found is not None and found.group(2)[0] == own[0] and len(found.group(2)) >= own[1] and not found.group(3):
             break  # the directive's closing line (inside fenced code too: markdown-it reads its body raw)
+        if fence is None and found is None and _BODY_BLOCK_START.match(view, start, line_end):
+            return []
         if fence is None and found is not None:
             run, first = found.group(2), found.group(3)
             if run[0] == ":" or first == "{" or (run[0] == "`" and "`" in found.group(4)):

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, TypeVar
 
 from .construct import Body, Construct, never_continues
+from .scan import next_blank_line
 
 if TYPE_CHECKING:
     from .flavours import Flavour
@@ -243,6 +244,7 @@ class State:
         self.partial_tab = False
         self.next_nonspace = self.next_nonspace_column = self.indent = 0
         self.indented = self.blank = False
+        self._blank = (-1, -2)  # (searched from, first blank line at or after it): see blank_after
         self.all_closed = True
         self.old_tip = self.last_matched = self.stack[0]
 
@@ -347,6 +349,14 @@ class State:
         lines = self.variants.setdefault(name, [])
         if not lines or lines[-1] != line:
             lines.append(line)
+
+    def blank_after(self, pos: int) -> int:
+        """:func:`~.scan.next_blank_line` from line start ``pos``, remembered: a later ``pos`` before the blank
+        line found last has the same answer, so the lines of a long stretch cost one search, not one each."""
+        searched, found = self._blank
+        if not searched <= pos <= found:
+            self._blank = (pos, next_blank_line(self.view, pos))
+        return self._blank[1]
 
     def note_unsure(self, line: int, end: int, name: str) -> None:
         """Lines from ``line`` to view offset ``end`` may read otherwise (reading ``name``), unless a
