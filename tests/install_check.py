@@ -303,8 +303,8 @@ class InstallCheck(VenvCase):
         self.assertTrue((site / "conflict_gate.py").is_file())
         package = REPO / "_conflict_gate"
         shipped = {p.relative_to(package).as_posix() for p in package.rglob("*.py") if "stubs" not in p.parts}
-        installed = {p.relative_to(site / "_conflict_gate").as_posix() for p in (site / "_conflict_gate").rglob("*.py")}
-        self.assertEqual(shipped - installed, set(), "modules of the checkout's package missing from the wheel")
+        in_site = {p.relative_to(site / "_conflict_gate").as_posix() for p in (site / "_conflict_gate").rglob("*.py")}
+        self.assertEqual(shipped - in_site, set(), "modules of the checkout's package missing from the wheel")
         for name in NOT_INSTALLED_AT_TOP:
             with self.subTest(not_installed=name):
                 self.assertFalse(
