@@ -12,11 +12,14 @@
 * :func:`run_cli`: ``main(argv)`` in process (with an environment passed in), returning
   ``(exit code, stdout, stderr)``.
 * :func:`without_the_mcp_sdk`: a block in which the MCP SDK cannot be imported.
+* :func:`schema_validator`: a result schema's jsonschema validator, the schema checked against its
+  dialect first; built once per test process (needs jsonschema).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -179,6 +182,20 @@ def fixture_bytes(source_id: str) -> bytes:
     """Raw bytes of a lab fixture source, found through the lab's manifest."""
     documents = json.loads(FIXTURE_MANIFEST.read_text(encoding="utf-8"))["documents"]
     return (REPO / str(next(d["path"] for d in documents if d["source_id"] == source_id))).read_bytes()
+
+
+@functools.cache
+def schema_validator(name: str) -> Any:
+    """The Draft 2020-12 validator of ``result_schema(name)``, after ``check_schema`` found the schema
+    valid under its dialect (raises ``jsonschema.SchemaError`` otherwise; ``ImportError`` without
+    jsonschema). Cached: checking a schema costs a tenth of a second, and two modules use each one."""
+    import jsonschema
+
+    from _conflict_gate.results.schema import result_schema
+
+    schema = result_schema(name)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
 
 
 def run_cli(

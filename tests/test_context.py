@@ -15,8 +15,7 @@ import conflict_gate
 from _conflict_gate.base.errors import DecisionError, GateError, IngestionError
 from _conflict_gate.corpus.chunks import chunk_source
 from _conflict_gate.decide.context import gate_context
-from _conflict_gate.results.schema import result_schema
-from tests.support import FIXTURE_MANIFEST, REPO, CorpusTestCase, directive
+from tests.support import FIXTURE_MANIFEST, REPO, CorpusTestCase, directive, schema_validator
 
 GUIDE = b"# Guide\n\nCopy a file.\n\n" + directive("refuse") + b"\n\n" + directive("no", "close_required") + b"\n"
 REFERENCE = b"# Reference\n\n" + directive("refuse") + b"\n\n" + directive("no", "close_required") + b"\n"
@@ -165,16 +164,16 @@ class GateContextTest(CorpusTestCase):
             },
             statuses={"draft": "draft"},
         )
-        schema = result_schema("context-decision")
+        validator = schema_validator("context-decision")  # what jsonschema.validate does, checked once
         seen = set()
         for ids in (["guide", "reference"], ["guide", "other"], [], ["guide", "plain"], ["guide", "bad"], ["draft"]):
             decision = gate_context(corpus, ids, "1.0", question="q")
             seen.add(decision["reason"])
-            jsonschema.validate(decision, schema)
+            validator.validate(decision)
         self.assertEqual(len(seen), 6)
         wrong = dict(gate_context(corpus, ["guide", "other"], "1.0"), missing_claim_source_ids=["guide"])
         with self.assertRaises(jsonschema.ValidationError):  # a field of another reason
-            jsonschema.validate(wrong, schema)
+            validator.validate(wrong)
 
 
 class ContextAnswerCheckTest(CorpusTestCase):

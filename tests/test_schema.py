@@ -29,7 +29,7 @@ from _conflict_gate.base.registry import AUDIT_STATUSES, DECISIONS, FINDINGS, IN
 from _conflict_gate.corpus.load import load_documents
 from _conflict_gate.decide.decision import audit, gate
 from _conflict_gate.results.schema import DIALECT, SCHEMAS, result_schema
-from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, REPO, run_cli, write_corpus
+from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, REPO, run_cli, schema_validator, write_corpus
 
 try:
     import jsonschema
@@ -105,11 +105,7 @@ class SchemaValidationTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
         assert jsonschema is not None
-        cls.validators = {}
-        for name in SCHEMAS:
-            schema = result_schema(name)
-            jsonschema.Draft202012Validator.check_schema(schema)
-            cls.validators[name] = jsonschema.Draft202012Validator(schema)
+        cls.validators = {name: schema_validator(name) for name in SCHEMAS}  # each schema checked first
         cls.saved = json.loads(SAVED.read_text(encoding="utf-8"))
 
     def assertValid(self, name: str, instance: Any) -> None:
