@@ -12,15 +12,21 @@
 * :func:`run_cli`: ``main(argv)`` in process (with an environment passed in), returning
   ``(exit code, stdout, stderr)``.
 * :func:`without_the_mcp_sdk`: a block in which the MCP SDK cannot be imported.
+* :func:`modules_after_import`: the modules a fresh interpreter holds after ``import conflict_gate``,
+  and after the command line's module too (one subprocess per test process).
+* :func:`schema_validator`: a result schema's jsonschema validator, the schema checked against its
+  dialect first; built once per test process (needs jsonschema).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -179,6 +185,41 @@ def fixture_bytes(source_id: str) -> bytes:
     """Raw bytes of a lab fixture source, found through the lab's manifest."""
     documents = json.loads(FIXTURE_MANIFEST.read_text(encoding="utf-8"))["documents"]
     return (REPO / str(next(d["path"] for d in documents if d["source_id"] == source_id))).read_bytes()
+
+
+@functools.cache
+def modules_after_import() -> dict[str, list[str]]:
+    """``sys.modules``'s names in a fresh interpreter (run from the checkout) after ``import conflict_gate``
+    (``"conflict_gate"``), and after ``import _conflict_gate.cli.main`` as well (``"with_cli"``). One
+    subprocess answers every test that asks what an import pulls in; raises ``AssertionError`` when it
+    fails."""
+    script = (
+        "import json, sys\n"
+        "import conflict_gate\n"
+        "first = sorted(sys.modules)\n"
+        "import _conflict_gate.cli.main\n"
+        "print(json.dumps({'conflict_gate': first, 'with_cli': sorted(sys.modules)}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], check=False, cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    loaded: dict[str, list[str]] = json.loads(done.stdout)
+    return loaded
+
+
+@functools.cache
+def schema_validator(name: str) -> Any:
+    """The Draft 2020-12 validator of ``result_schema(name)``, after ``check_schema`` found the schema
+    valid under its dialect (raises ``jsonschema.SchemaError`` otherwise; ``ImportError`` without
+    jsonschema). Cached: checking a schema costs a tenth of a second, and two modules use each one."""
+    import jsonschema
+
+    from _conflict_gate.results.schema import result_schema
+
+    schema = result_schema(name)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
 
 
 def run_cli(

@@ -38,7 +38,7 @@ from _conflict_gate.manifest.form import ANSWER_FORM, AnswerForm
 from _conflict_gate.results.shapes import AnswerCheck
 from tests.support import FIXTURE_MANIFEST, CorpusTestCase, fixture_bytes, write_corpus
 
-DEFAULT_FUZZ_CASES = 100
+DEFAULT_FUZZ_CASES = 40  # .ci/run: 1,000
 FUZZ_CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", DEFAULT_FUZZ_CASES))
 FUZZ_SEED = int(os.environ.get("CONFLICT_GATE_FUZZ_SEED", "20240601"))
 

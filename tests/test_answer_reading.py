@@ -9,8 +9,9 @@ about an API hold (code fences in several languages, keyword arguments, decorato
 ``tests/answers/disguised/*.md``, one answer per way of showing a reader another value, another
 source or no evidence, each with the verdict and the finding ``expected.json`` gives it, none
 ``supported``. The seeded disguise fuzz applies the disguises to the lab's supported answer
-(``CONFLICT_GATE_FUZZ_CASES``, ``CONFLICT_GATE_FUZZ_SEED``, as in ``test_answer``); the sweep of
-the Basic Multilingual Plane calls the look-alike classifier directly.
+(``CONFLICT_GATE_FUZZ_CASES``, 40 by default and 1,000 in ``.ci/run``, and ``CONFLICT_GATE_FUZZ_SEED``,
+as in ``test_answer``; the fast path for plain inline content is compared on 20 times as many random
+lines); the sweep of the Basic Multilingual Plane calls the look-alike classifier directly.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from tests.support import FIXTURE_MANIFEST, REPO
 
 ANSWERS = REPO / "tests" / "answers"
 SUPPORTED = (REPO / "docs" / "answers" / "supported.txt").read_text(encoding="utf-8")
-FUZZ_CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", "100"))
+FUZZ_CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", "40"))
 FUZZ_SEED = int(os.environ.get("CONFLICT_GATE_FUZZ_SEED", "20240601"))
 VALUE = "`existing_path=refuse`"
 VERSION = "`version=1.0`"
@@ -158,7 +159,7 @@ class ReadingTest(Fixture):
         otherwise than the inline reader it stands in for."""
         rng = random.Random(FUZZ_SEED)
         alphabet = [*list("ab =@[]``` \n_*~.x"), "existing_path=", GUIDE, "@quill ", "``", "` `"]
-        for index in range(2000):
+        for index in range(20 * FUZZ_CASES):  # 800 by default, 20,000 in .ci/run (2,000 before either)
             text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40))).strip("\n")
             text = re.sub(r"\n+", "\n", text)
             if not text:

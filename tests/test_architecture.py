@@ -12,12 +12,14 @@ stage's folder) holds a docstring and nothing else. ``reference/dev/architecture
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
+from collections.abc import Iterator
 from pathlib import Path
 
 import _conflict_gate
@@ -26,9 +28,11 @@ from tests.support import REPO
 PACKAGE = REPO / "_conflict_gate"
 
 
+@functools.cache
 def files_on_disk() -> dict[str, Path]:
     """Every Python file of the package (the type stubs left out) by dotted name inside the package
-    (a package's ``__init__.py`` by the package's name)."""
+    (a package's ``__init__.py`` by the package's name). Walked once per test process (the tests only
+    read the tree): a walk per unit cost about a second of the default suite."""
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         parts = path.relative_to(PACKAGE).with_suffix("").parts
@@ -50,23 +54,46 @@ def imported(unit: str, units: list[str]) -> set[str]:
     files = {name: path for name, path in files_on_disk().items() if unit_of(name, units) == unit}
     found = set()
     for name, path in files.items():
-        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for block in ast.walk(tree):  # imports for annotations only do not run: not part of the flow
-            if isinstance(block, ast.If) and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
-                block.body = []
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level:
-                base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
-                if node.module:
-                    targets = [".".join([*base, node.module])]
-                else:  # from . import x: x is a module or a name of the package
-                    targets = [".".join([*base, alias.name]) for alias in node.names]
-                for target in targets:
-                    owner = unit_of(target, units)
-                    if owner is not None:
-                        found.add(owner)
+        for target in relative_imports(name, path):
+            owner = unit_of(target, units)
+            if owner is not None:
+                found.add(owner)
     return found - {unit}
+
+
+def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of ``body`` and of the blocks inside it (functions, classes, branches, handlers,
+    match cases), the bodies of ``if TYPE_CHECKING:`` left out: imports for annotations only do not
+    run, so they are not part of the flow (its ``else:`` is). An import is a statement, so walking
+    statements finds every import without visiting the expressions."""
+    for node in body:
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            if (
+                field == "body"
+                and isinstance(node, ast.If)
+                and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+            ):
+                continue
+            inner = getattr(node, field, None)
+            if isinstance(inner, list):
+                yield from statements(inner)
+
+
+@functools.cache
+def relative_imports(name: str, path: Path) -> tuple[str, ...]:
+    """The dotted names (inside the package) that the module ``name`` at ``path`` imports with
+    ``from .x import``, outside ``if TYPE_CHECKING:``; each file parsed once per test process."""
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    targets: list[str] = []
+    for node in statements(ast.parse(path.read_text(encoding="utf-8")).body):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+            if node.module:
+                targets.append(".".join([*base, node.module]))
+            else:  # from . import x: x is a module or a name of the package
+                targets.extend(".".join([*base, alias.name]) for alias in node.names)
+    return tuple(targets)
 
 
 class ModuleMapTest(unittest.TestCase):

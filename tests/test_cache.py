@@ -1,6 +1,6 @@
 """The reading cache and the parallel first load: a corpus is the same with and without either.
 
-``CONFLICT_GATE_FUZZ_CACHE`` (default 12) is the number of damaged cache files the fuzz tries per
+``CONFLICT_GATE_FUZZ_CACHE`` (default 4; ``.ci/run``: 12) is the number of damaged cache files the fuzz tries per
 kind of damage; set it to a few thousand for a long run.
 """
 
@@ -46,7 +46,7 @@ from tests.support import FIXTURE_MANIFEST, QUILL_GRAMMAR, REPO, CorpusTestCase,
 READ_ONLY = mock.patch(
     "_conflict_gate.corpus.cache.os.replace", side_effect=OSError(errno.EROFS, "Read-only file system")
 )
-FUZZ_ROUNDS = int(os.environ.get("CONFLICT_GATE_FUZZ_CACHE", "12"))
+FUZZ_ROUNDS = int(os.environ.get("CONFLICT_GATE_FUZZ_CACHE", "4"))
 BOM = b"\xef\xbb\xbf"
 
 

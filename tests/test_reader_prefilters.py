@@ -17,7 +17,8 @@ constructs added), each shortcut gives the same matches, offsets and decisions a
 - every renderer's reading with the shortcuts (``fast=True``) and without them (``fast=False``): the
   same claims, refusal (reason, line, column, message) and near-misses.
 
-``CONFLICT_GATE_FUZZ_CASES`` (default 100) sets the random pages.
+``CONFLICT_GATE_FUZZ_CASES`` (default 30; ``.ci/run``: 1,000) sets the random pages, and with them the
+bench's pages of each kind: one per eight random pages, at least 4 and at most 12 (12 from 96 cases).
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ from tests.test_bench import BENCH
 from tests.test_blocks import random_page
 from tests.test_reader import outcome
 
-CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", "100"))
+CASES = int(os.environ.get("CONFLICT_GATE_FUZZ_CASES", "30"))
+BENCH_PAGES = min(max(CASES // 8, 4), 12)  # of each kind
 GRAMMAR = grammar_from_json(QUILL_GRAMMAR)
 DIRECTIVE = "@quill create_copy existing_path=refuse"
 
@@ -123,11 +125,11 @@ def real_pages() -> list[str]:
 
 
 def generated_pages(rng: random.Random) -> Iterator[str]:
-    """The bench's corpora (a few pages of each kind), the real pages four ways (as written, with a
+    """The bench's corpora (:data:`BENCH_PAGES` pages of each kind), the real pages four ways (as written, with a
     directive, with the hints' constructs, the same with CRLF line endings), random pages (a third CRLF)."""
     sentences = BENCH.sentence_pool(1, 200)
     for kind in ("fence", "prose", "long"):
-        for index in range(12):
+        for index in range(BENCH_PAGES):
             yield BENCH.make_document(kind, index, 8192, 1, sentences)[1].decode("utf-8")
     for text in real_pages():
         yield text
@@ -198,6 +200,12 @@ class PrefilterTest(unittest.TestCase):
             + [
                 f"a && b &amp; c {spelling}quill create_copy existing_path=x"
                 for spelling in ("&#64;", "&commat;", "&#x40;", "&#0064", "")
+            ]
+            # pages with ampersands and no at sign, whatever the random sample holds
+            + [
+                "R&amp;D notes\n\nquill create_copy existing_path=x\n",
+                "a &#63; b &#x3F; c &lt;quill&gt;\n",
+                "&&&&\n&\r\n",
             ]
         ):
             encoded = text.encode("latin-1")

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -39,7 +38,7 @@ from _conflict_gate.corpus import load as corpus_module
 from _conflict_gate.corpus.load import Corpus, load_documents
 from _conflict_gate.results.service import TOOL_ERROR_CLASSES, ToolError
 from _conflict_gate.service.gate import RACY_SECONDS, TOOLS, GateService, _Stamp
-from tests.support import REPO, run_cli, without_the_mcp_sdk
+from tests.support import REPO, modules_after_import, run_cli, without_the_mcp_sdk
 
 BEFORE, AFTER = run.CHANGED_LINE
 
@@ -505,16 +504,15 @@ class McpCommandTest(LabCopyCase):
 
 class OptionalExtraTest(unittest.TestCase):
     def test_importing_conflict_gate_never_imports_the_sdk(self) -> None:
-        script = (
-            "import sys, conflict_gate, _conflict_gate.cli.main\n"
-            "loaded = [m for m in sys.modules if m.split('.')[0] in ('mcp', 'pydantic')\n"
-            "          or m in ('_conflict_gate.service.mcp', '_conflict_gate.service.gate')]\n"
-            "print(loaded)\n"
-        )
-        done = subprocess.run(
-            [sys.executable, "-c", script], check=False, cwd=REPO, capture_output=True, text=True, timeout=60
-        )
-        self.assertEqual((done.returncode, done.stdout), (0, "[]\n"), done.stderr)
+        loaded = modules_after_import()["with_cli"]  # a fresh interpreter's, after conflict_gate and the CLI
+        self.assertIn("_conflict_gate.cli.main", loaded)
+        sdk = [
+            m
+            for m in loaded
+            if m.split(".")[0] in ("mcp", "pydantic")
+            or m in ("_conflict_gate.service.mcp", "_conflict_gate.service.gate")
+        ]
+        self.assertEqual(sdk, [])
 
     def test_no_runtime_dependency_and_the_extra(self) -> None:
         if sys.version_info < (3, 11):

@@ -16,6 +16,7 @@ pages.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -536,6 +537,14 @@ def api_lookup() -> list[str]:
     return markdown_table(("name", "kind", "summary"), rows)
 
 
+@functools.lru_cache(maxsize=256)
+def _docstring(source: str) -> str | None:
+    """The docstring of a module's ``source``, remembered by the text itself (``--check`` and the
+    tests render the module table several times in one process; parsing every module each time cost
+    about a quarter of a second)."""
+    return ast.get_docstring(ast.parse(source))
+
+
 def modules() -> list[str]:
     """Every module of the package in the flow's order (``_conflict_gate.MODULES``), with its summary
     (read from its source, not imported: ``mcp_server`` needs the optional extra)."""
@@ -549,7 +558,7 @@ def modules() -> list[str]:
         source = (package.joinpath(*name.split("."), "__init__.py") if is_package else path).read_text(encoding="utf-8")
 
         class Documented:
-            __doc__ = ast.get_docstring(ast.parse(source))
+            __doc__ = _docstring(source)
 
         summary = _summary(Documented)
         if not summary:
