@@ -416,10 +416,12 @@ class CacheTest(CorpusTestCase):
             changed[index] = entry
             return write_sections({context: changed})
 
+        def flipped(at: int) -> bytes:
+            return good[:at] + bytes([good[at] ^ (1 << rng.randrange(8))]) + good[at + 1 :]
+
         damages: dict[str, Callable[[], bytes]] = {
-            "flipped byte": lambda: bytes(
-                b ^ (1 << rng.randrange(8)) if i == rng.randrange(len(good)) else b for i, b in enumerate(good)
-            ),
+            # one bit after the format line (a file whose format line is damaged is no longer known as a cache)
+            "flipped byte": lambda: flipped(rng.randrange(len(CACHE_FORMAT) + 1, len(good))),
             # cut after the format line: a file cut inside it is no longer known as a cache and is left as it
             # is (test_a_file_that_is_no_reading_cache_is_never_overwritten), so it is not written anew
             "truncated": lambda: good[: rng.randrange(len(CACHE_FORMAT) + 1, len(good))],
@@ -440,6 +442,32 @@ class CacheTest(CorpusTestCase):
                     self.assertEqual(snapshot(corpus), expected_corpus)
                     self.assertEqual(decisions(corpus), expected)
                     self.assertIsNotNone(parse_cache_file(self.cache.read_bytes()))  # written anew
+
+    def test_an_entry_whose_claims_do_not_hold_on_the_page_is_a_miss(self) -> None:
+        """Guards against trusting a cache entry with a fitting checksum that no reader wrote for the page's
+        bytes (found by the fuzz at 100 rounds): a claim's value changed to another value the grammar
+        allows, its key, its quote, or its byte span moved, was taken as the page's reading, and a
+        decision followed the forged value."""
+        expected = snapshot(self.load(cache=False))
+        self.load()
+        good = self.cache.read_bytes()
+        [(context, entries)] = parse_cache_file(good).items()  # type: ignore[union-attr]
+        index = next(i for i, entry in enumerate(entries) if entry[1])
+        claim = entries[index][1][0]
+        other = "overwrite" if claim[2] != "overwrite" else "refuse"
+        for label, slot, value in (
+            ("another allowed value", 2, other),
+            ("another key", 1, "close_required"),
+            ("another quote", 8, claim[8].replace(claim[2], other)),
+            ("a moved byte span", 6, claim[6] + 1),
+        ):
+            with self.subTest(label):
+                forged = json.loads(json.dumps(entries))
+                forged[index][1][0][slot] = value
+                body = json.dumps(forged, ensure_ascii=False, separators=(",", ":")).encode()
+                line = b"\t".join((context.encode(), hashlib.sha256(body).hexdigest().encode(), body))
+                self.cache.write_bytes(CACHE_FORMAT.encode() + b"\n" + line + b"\n")
+                self.assertEqual(snapshot(self.load()), expected)
 
     def test_a_file_that_is_no_reading_cache_is_never_overwritten(self) -> None:
         """Regression: ``--cache manifest.json`` replaced the manifest with a cache (a file of another

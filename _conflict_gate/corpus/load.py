@@ -47,7 +47,7 @@ from ..reading.renderers import RENDERER_VALUES, Renderer
 from .cache import ReadingCache, cache_path, decode_reading, encode_reading
 from .pool import PARALLEL_MIN_PAGES, PagePool
 from .quotes import QuoteIndex
-from .recorded import Recorded, parse_recorded, recorded_reading, unjudged_format
+from .recorded import Recorded, claim_not_holding, parse_recorded, recorded_reading, unjudged_format
 from .source_files import SourceFiles
 from .suggest import IdIndex
 
@@ -431,12 +431,14 @@ def _load(
 ) -> dict[str, Source]:
     """The sources of ``entries`` (``manifest``'s, in its order): read, hashed and verified here in
     manifest order; each page's reading taken from ``recorded`` (the manifest's recorded readings: no page
-    is then read for directives), else from ``cache``, else read here or by ``jobs`` workers. Raises the
+    is then read for directives), else from ``cache`` (when each of its claims holds on the page's bytes:
+    :func:`~_conflict_gate.corpus.recorded.claim_not_holding`), else read here or by ``jobs`` workers. Raises the
     first problem in manifest order (``strict``), else keeps failed sources."""
     grammar, renderer = manifest.grammar, manifest.renderer
     sources: dict[str, Source | None] = {}
     sizes: dict[str, tuple[Entry, str, int]] = {}
     problems: dict[str, IngestionError] = {}  # source id -> its ingestion error, found by a worker
+    parsed: dict[str, tuple[str, str, str] | None] = {}  # each cached directive text as the grammar parses it
 
     def read_here(raw: bytes, entry: Entry) -> Reading:
         return read_page(raw, grammar, renderer, entry.source_id, entry.path)
@@ -497,6 +499,8 @@ def _load(
                 sources[entry.source_id] = failed_source(entry, error)
                 continue
             reading = cache.get(digest, entry.source_id, entry.path) if cache is not None else None
+            if reading is not None and claim_not_holding(reading, raw, grammar, parsed) is not None:
+                reading = None  # an entry no reader wrote for these bytes (its checksum fits): a miss
             if reading is not None:
                 sources[entry.source_id] = _source(
                     entry, digest, len(raw), unjudged_format(reading, entry.path, renderer.name, entry.source_id)

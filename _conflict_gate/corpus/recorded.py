@@ -52,6 +52,7 @@ __all__ = [
     "OTHER_FORMATS",
     "READINGS_FORMAT",
     "Recorded",
+    "claim_not_holding",
     "grammar_digest",
     "parse_recorded",
     "recorded_reading",
@@ -189,12 +190,32 @@ def _checked(
         reading = decode_reading(data, entry.source_id, entry.path)
     except (ValueError, TypeError, IndexError):
         return _raise(unusable(f"its reading in {recorded.path} is not of the documented shape"))
-    parsed = recorded.parsed
+    wrong = claim_not_holding(reading, raw, recorded.grammar, recorded.parsed)
+    if wrong is not None:
+        return _raise(
+            unusable(
+                f"{recorded.path} records a directive on line {wrong.line} that is not the page's "
+                "text there, or not one the grammar allows"
+            )
+        )
+    return reading
+
+
+def claim_not_holding(
+    reading: Reading, raw: bytes, grammar: Grammar, parsed: dict[str, tuple[str, str, str] | None]
+) -> Claim | None:
+    """The first claim that does not hold on the page, or ``None`` when every claim of a reading not read from ``raw`` now (recorded by a build, or kept in a reading
+    cache) hold on the page: its quote is the bytes at its byte span
+    (:class:`~_conflict_gate.reading.reading_shapes.Claim`'s invariant), a line of its own up to the
+    spaces and tabs after it, and ``grammar`` parses it to the claim's operation, key and value?
+    ``parsed`` memoizes the parse per directive text (``None``: refused), so a text repeated on many
+    pages is parsed once. Linear in the claims' bytes; reads no line number or code-point offset (those
+    come with the bytes the checksum or the pin covers)."""
     for claim in reading.claims:
         quote = claim.quote
         if quote not in parsed:
             try:
-                parsed[quote] = recorded.grammar.parse(quote)
+                parsed[quote] = grammar.parse(quote)
             except DirectiveError:
                 parsed[quote] = None
         start, end = claim.byte_start, claim.byte_end
@@ -204,13 +225,8 @@ def _checked(
             or not (start == 0 or raw[start - 1 : start] in b"\r\n" or (start == 3 and raw.startswith(_BOM)))
             or _LINE_TAIL.match(raw, end) is None
         ):
-            return _raise(
-                unusable(
-                    f"{recorded.path} records a directive on line {claim.line} that is not the page's "
-                    "text there, or not one the grammar allows"
-                )
-            )
-    return reading
+            return claim
+    return None
 
 
 def _one_pass(recorded: Recorded, data: Any, raw: bytes) -> Reading | None:
