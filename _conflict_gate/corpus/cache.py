@@ -258,6 +258,25 @@ def decode_reading(data: Any, source_id: str | None, path: str | None) -> Readin
             line=_optional_int(line),
             column=_optional_int(column),
         )
+    near = decode_near_misses(near_data)
+    occurrences = tuple(
+        [claims[text].quote if type(text) is int and text >= 0 else intern(text) for text in occurrences_data]
+    )
+    left_out = []
+    for out in left_data:
+        if type(out) is not list or len(out) != 3:
+            raise ValueError("not a reading left out")
+        name, line, why = out
+        if not (type(name) is str and name in RENDERERS and type(line) is int and line > 0 and type(why) is str):
+            raise ValueError("not a reading left out")
+        left_out.append(_new(LeftOut, (intern(name), line, why)))
+    return Reading(tuple(claims), refusal, tuple(near), occurrences, tuple(left_out))
+
+
+def decode_near_misses(near_data: list[Any]) -> list[NearMiss]:
+    """The near-misses of an encoded reading (``[line, column, where, quote]`` each: positive integers,
+    text), their text interned; raises ``ValueError`` on data of another shape."""
+    intern = sys.intern
     near = []
     for miss in near_data:
         if type(miss) is not list or len(miss) != 4:
@@ -273,18 +292,7 @@ def decode_reading(data: Any, source_id: str | None, path: str | None) -> Readin
         ):
             raise ValueError("not a near-miss")
         near.append(_new(NearMiss, (line, column, intern(where), intern(quote))))
-    occurrences = tuple(
-        [claims[text].quote if type(text) is int and text >= 0 else intern(text) for text in occurrences_data]
-    )
-    left_out = []
-    for out in left_data:
-        if type(out) is not list or len(out) != 3:
-            raise ValueError("not a reading left out")
-        name, line, why = out
-        if not (type(name) is str and name in RENDERERS and type(line) is int and line > 0 and type(why) is str):
-            raise ValueError("not a reading left out")
-        left_out.append(_new(LeftOut, (intern(name), line, why)))
-    return Reading(tuple(claims), refusal, tuple(near), occurrences, tuple(left_out))
+    return near
 
 
 #: A claim or near-miss made from its fields, checked above, without a Python-level constructor.

@@ -45,8 +45,8 @@ from ..base.errors import DirectiveError, IngestionError, printable
 from ..base.jsondata import canonical_json
 from ..manifest.grammar import Grammar
 from ..manifest.read import Entry, Manifest
-from ..reading.reading_shapes import Claim, NearMiss, Reading
-from .cache import decode_reading, encode_reading
+from ..reading.reading_shapes import Claim, Reading
+from .cache import decode_near_misses, decode_reading, encode_reading
 
 __all__ = [
     "OTHER_FORMATS",
@@ -280,21 +280,10 @@ def _one_pass(recorded: Recorded, data: Any, raw: bytes) -> Reading | None:
         ):
             return None
         claims.append(_new(Claim, (known[0], known[1], known[2], line, start, end, byte_start, byte_end, known[3])))
-    near = []
-    for miss in near_data:
-        if type(miss) is not list or len(miss) != 4:
-            return None
-        line, column, where, quote = miss
-        if not (
-            type(line) is int
-            and type(column) is int
-            and line > 0
-            and column > 0
-            and type(where) is str
-            and type(quote) is str
-        ):
-            return None
-        near.append(_new(NearMiss, (line, column, sys.intern(where), sys.intern(quote))))
+    try:
+        near = decode_near_misses(near_data)
+    except ValueError:
+        return None
     intern = sys.intern
     occurrences = []
     for text in occurrences_data:
