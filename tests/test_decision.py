@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import tempfile
 import unittest
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -886,6 +887,22 @@ class GateErrorTest(DialectCase):
         )
         error = self.refused("unknown_candidate", candidates=["quill-referense"])
         self.assertIn("(did you mean 'quill-reference'", str(error))
+
+    def test_suggestions_put_the_requested_versions_pages_first(self) -> None:
+        """Guards against a newcomer's finding: the did-you-mean named another version's page first
+        (ranked by spelling alone), though only the requested version's pages can be eligible."""
+        with tempfile.TemporaryDirectory() as folder:
+            page = b"# Connect\n\n@quill create_copy existing_path=refuse\n"
+            manifest = write_corpus(
+                folder,
+                {"docs/connect-v1.md": page, "docs/connect-v2.md": page},
+                versions={"connect-v1": "1.0", "connect-v2": "2.0"},
+            )
+            corpus = load_documents(manifest, cache=False)
+            for version, first, second in (("1.0", "connect-v1", "connect-v2"), ("2.0", "connect-v2", "connect-v1")):
+                with self.subTest(version=version):
+                    error = self.refused("unknown_candidate", corpus, candidates=["conect-v2"], version=version)
+                    self.assertIn(f"(did you mean {first!r}, {second!r}?)", str(error))
 
     def test_invalid_unrelated_option(self) -> None:
         """Guards against a misspelt option silently meaning the default (or the other one)."""
