@@ -177,8 +177,10 @@ def candidate_sources(
                     source_id=sid,
                 )
             near = corpus.id_index.close(sid)
-            # the requested version's pages first (only they can be eligible), each group as ranked
-            near.sort(key=lambda close: corpus.sources[close].version != requested_version)
+            # the requested version's pages first (only they can be eligible), each group as ranked; the
+            # manifest's entries, as a corpus loaded with only= holds none of the other pages
+            versions = {entry.source_id: entry.version for entry in corpus.manifest.entries if entry.source_id in near}
+            near.sort(key=lambda close: versions.get(close) != requested_version)
             hint = f" (did you mean {', '.join(map(repr, near))}?)" if near else ""
             raise GateError("unknown_candidate", f"not in the manifest{hint}", source_id=sid)
         candidates.append(source)
