@@ -22,6 +22,7 @@ and :func:`go_pins` find the last three. Each runs in linear time.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Callable, Iterator
 from typing import Final
@@ -36,13 +37,17 @@ __all__ = [
     "cell_token",
     "cell_values",
     "column_values",
+    "conditionals",
     "disguised_statements",
     "enum_member",
     "go_pins",
+    "html_rows",
     "idioms",
+    "later_cells",
     "mermaid_edges",
     "pairs",
     "resolve_disguises",
+    "tool_pins",
 ]
 
 #: LaTeX that typesets its argument as text, or a name's underscore, or spacing; Mermaid's entity
@@ -428,7 +433,78 @@ def disguised_statements(words: FormWords, text: str, kind: str) -> list[Stateme
     """The statements of :func:`calls`, :func:`pairs`, :func:`go_pins` and :func:`idioms` in ``text`` (a block's
     shown text; ``kind``: the block's)."""
     found = [*calls(words, text), *pairs(words, text), *go_pins(words, text), *idioms(words, text, kind)]
-    return found + mermaid_edges(words, text) if kind in ("fenced_code", "indented_code") else found
+    if kind == "html_block":
+        found += html_rows(words, text)
+    if kind in ("fenced_code", "indented_code"):
+        return found + mermaid_edges(words, text) + conditionals(words, text) + tool_pins(words, text)
+    return found
+
+
+@functools.lru_cache(maxsize=16)
+def _tool_pin(namespace: str, product: str) -> re.Pattern[str]:
+    """:func:`tool_pins`'s pattern for a grammar's namespace and product (any case, as a whole word)."""
+    products = "|".join(sorted({re.escape(namespace.lower()), re.escape(product.lower())}))
+    s = r"[^\S\r\n]"
+    return re.compile(
+        rf"(?<![A-Za-z0-9_.\-/@])[A-Za-z0-9_.\-]+:(?i:{products}):(?P<v1>[vV]?[0-9][^\s'\"`:@){CODE_MARK}]*)"
+        rf"|(?<![A-Za-z0-9_.\-/@])[\"']?(?i:{products})[\"']?{s}+(?:-v|--version)(?:={s}*|{s}+)"
+        rf"[\"']?(?P<v2>[\^~=<>!vV0-9][^\s'\"`){CODE_MARK}]*)"
+        rf"|(?<![A-Za-z0-9_])gem{s}+[\"'](?i:{products})[\"']{s}*,{s}*[\"'](?P<v4>[^\"'\r\n]+)[\"']"
+        rf"|^{s}*(?:[#$>]{s}*)?(?i:{products}){s}+(?P<v3>[vV]?[0-9][0-9A-Za-z.\-+]*){s}*$",
+        re.MULTILINE,
+    )
+
+
+def tool_pins(words: FormWords, text: str) -> list[Statement]:
+    """In code, a tool's own pin of the product, as a statement of ``version`` (hostile round 6; the other pins
+    are :meth:`FormWords.pins`'): a Gradle or Maven coordinate ``org.quill:quill:2.0``, ``gem install quill -v
+    2.0`` (or ``--version``), a Gemfile's ``gem "quill", "~> 2.0"``, and a line that is only the product and a
+    version (``quill --version``'s output ``quill 2.0``, a comment ``# quill 2.0``); a ``v`` before the version
+    is dropped. A range states the range (never the requested version alone)."""
+    grammar = words.grammar
+    lowered = text.lower()
+    if grammar.namespace.lower() not in lowered and grammar.product.lower() not in lowered:
+        return []
+    found = []
+    for match in _tool_pin(grammar.namespace, grammar.product).finditer(text):
+        group = next(g for g in ("v1", "v2", "v3", "v4") if match.group(g) is not None)
+        value = match.group(group).rstrip(SEPARATORS)
+        if value[:1] in "vV" and value[1:2].isdigit():
+            value = value[1:]
+        if value:
+            found.append(
+                Statement(RESERVED_KEYS[0], value, match.start(), match.start(group) + len(match.group(group)))
+            )
+    return found
+
+
+#: A name followed by ``=`` or a colon (an assignment, a keyword argument, an object's key), for
+#: :func:`conditionals`.
+_ASSIGNED: Final = re.compile(r"(?<![A-Za-z0-9_$.\-])(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)[\"']?[^\S\r\n]*[:=](?![=:])")
+
+
+def conditionals(words: FormWords, text: str) -> list[Statement]:
+    """In code, a name set to a conditional expression (Python's ``"refuse" if old else "overwrite"``, a
+    ternary ``old ? "refuse" : "overwrite"``): each value of the grammar quoted in it, up to the line's end or
+    the next name set, is a value of the name (fail closed: the statement read gives its first literal only).
+    Hostile round 6. Linear: each stretch of a line is looked at once."""
+    found = []
+    marks = []
+    for match in _ASSIGNED.finditer(text):
+        name = _unprefixed(words, match.group("name"))
+        if words.spelt_as(name):
+            marks.append((name, match.start(), match.end()))
+    for k, (name, _, at) in enumerate(marks):
+        bound = marks[k + 1][1] if k + 1 < len(marks) else len(text)
+        stop = text.find("\n", at, bound)
+        stop = bound if stop < 0 else stop
+        rest = text[at:stop]
+        if not ((" if " in rest and " else " in rest) or ("?" in rest and ":" in rest)):
+            continue
+        for v, e in cell_values(words, rest):
+            if at + e < len(text) and text[at + e] in "\"'" and text[at + e - len(v) - 1] in "\"'":
+                found.append(Statement(name, v, at + e - len(v) - 1, at + e + 1))
+    return found
 
 
 def column_values(words: FormWords, text: str, cells: list[tuple[int, int]], lines: list[int]) -> list[Statement]:
@@ -456,24 +532,103 @@ def column_values(words: FormWords, text: str, cells: list[tuple[int, int]], lin
     return found
 
 
+def html_rows(words: FormWords, text: str) -> list[Statement]:
+    """In an HTML block's shown text (block elements on lines of their own), a line of only a name and each line
+    after it up to a blank line (the rest of a ``<tr>``, a ``<dl>``'s descriptions): each value of the grammar in
+    them as a whole word, and for ``version`` a line of one token starting with a digit (fail closed, as
+    :func:`later_cells`). Hostile round 6: ``<td>existing_path</td><td>refuse</td><td>overwrite</td>`` read only
+    the cell after the name."""
+    found = []
+    lines = text.split("\n")
+    at = 0
+    name: tuple[str, int] | None = None
+    for line in lines:
+        token = line.strip(_BARE_EDGES)
+        if not token:
+            name = None
+        elif name is None:
+            bare = token.rstrip(":").strip(_BARE_EDGES)
+            if not any(ch.isspace() for ch in bare) and words.spelt_as(bare):
+                name = (bare, at)
+        elif (
+            token[0].isdigit() and not any(ch.isspace() for ch in token) and RESERVED_KEYS[0] in words.spelt_as(name[0])
+        ):
+            begin = at + line.index(token[0])
+            found.append(Statement(name[0], token, begin, begin + len(token)))
+        else:
+            found += [Statement(name[0], v, at + e - len(v), at + e) for v, e in cell_values(words, line)]
+        at += len(line) + 1
+    return found
+
+
+def later_cells(words: FormWords, text: str, cells: list[tuple[int, int]], lines: list[int]) -> list[Statement]:
+    """A table row's cell that is a name, and each value of the grammar as a whole word in every cell of its row
+    past the next one (a version comparison, ``| Option | 1.0 | 2.0 |`` then ``| existing_path | refuse |
+    overwrite |``; the next cell is the pair's): a reader sees each as a value of the name (fail closed, as
+    :func:`cell_values`). For ``version``, such a cell of one token starting with a digit. ``cells`` and
+    ``lines`` as in :func:`column_values`. Found in hostile round 6: only the cell after the name was read."""
+    found = []
+    for k, ((a, b), line) in enumerate(zip(cells, lines)):
+        if line < 0:
+            continue
+        name = cell_token(text, a, b)[0]
+        if not name or not words.spelt_as(name):
+            continue
+        for (c, d), other in zip(cells[k + 2 :], lines[k + 2 :]):
+            if other != line:
+                break
+            value, value_at = cell_token(text, c, d)
+            if words.spelt_as(value):
+                break  # another name's cell: the rest of the row is its (each cell looked at twice at most)
+            if value and value[0].isdigit() and " " not in value and RESERVED_KEYS[0] in words.spelt_as(name):
+                found.append(Statement(name, value, value_at, value_at + len(value)))
+                continue
+            found += [Statement(name, v, value_at + e - len(v), value_at + e) for v, e in cell_values(words, value)]
+    return found
+
+
 _BARE_EDGES: Final = f" \t\r\n{CODE_MARK}`*_~"
 
 
-def block_pairs(words: FormWords, text: str, previous: AnswerBlock | None, block: AnswerBlock) -> list[Statement]:
-    """A paragraph that is only a name, then on the next line a paragraph that is only one value (a nested
-    list: ``- `existing_path``` then ``  - `overwrite```): a reader sees the name set to the value. Offsets are
-    the answer's (``text``); the statement spans both blocks."""
+#: A list item's name before its nested items (:func:`block_pairs`): the name, where its paragraph starts, and the
+#: column of its first nested item's paragraph.
+ListName = tuple[str, int, int]
+
+
+def block_pairs(
+    words: FormWords, text: str, previous: AnswerBlock | None, block: AnswerBlock, anchor: ListName | None
+) -> tuple[list[Statement], ListName | None]:
+    """A paragraph that is only a name (a colon after it allowed), then on the next lines paragraphs of its nested
+    items (a nested list: ``- `existing_path``` then ``  - `overwrite```): a reader sees the name set to each
+    item's value. An item of one token is that value; an item of several words states each value of the grammar
+    in it as a whole word (``  - `refuse` (1.0)`` then ``  - `overwrite` (2.0)``: fail closed, as a table's cell).
+    ``anchor`` is the name in force after the previous block (``None`` at first); the items under it are
+    contiguous paragraphs starting at its first item's column or further right. Returns the statements (offsets
+    the answer's, ``text``; each spans the name's paragraph to the item's) and the name in force. Hostile round
+    6: only the first nested item was read, and not under a name with a colon (``* existing_path:``)."""
     if previous is None or previous.kind != "paragraph" or block.kind != "paragraph":
-        return []
-    between = text[previous.end : block.start]
-    if between.count("\n") > 1:
-        return []  # a blank line between: two paragraphs, not an item and its nested one
-    name = previous.shown.text.strip(_BARE_EDGES)
+        return [], None
+    if text[previous.end : block.start].count("\n") > 1:
+        return [], None  # a blank line between: two paragraphs, not an item and its nested one
+    column = block.start - (text.rfind("\n", 0, block.start) + 1)
+    if anchor is not None and column < anchor[2]:
+        anchor = None
+    if anchor is None:
+        name = previous.shown.text.strip(_BARE_EDGES).rstrip(":").strip(_BARE_EDGES)
+        if not name or any(ch.isspace() for ch in name) or not words.spelt_as(name):
+            return [], None
+        anchor = (name, previous.start, column)
+    name = anchor[0]
+    start = anchor[1] if column == anchor[2] and previous.start == anchor[1] else block.start
     value = block.shown.text.strip(_BARE_EDGES)
-    if not name or not value or any(ch.isspace() for ch in name + value) or not words.spelt_as(name):
-        return []
+    if not value:
+        return [], anchor
+    if any(ch.isspace() for ch in value):
+        return [Statement(name, v, start, block.end) for v, _ in cell_values(words, value)], anchor
+    if words.spelt_as(value.rstrip(":").strip(_BARE_EDGES)):
+        return [], None  # another name's item: a list of names, not a value
     value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
-    return [Statement(name, value.rstrip(SEPARATORS) or value, previous.start, block.end)]
+    return [Statement(name, value.rstrip(SEPARATORS) or value, start, block.end)], anchor
 
 
 #: A Mermaid node's definition, ``A[label]``, ``B("label")``, ``C{label}``, ``D((label))``; and an edge between two

@@ -16,7 +16,15 @@ from ..corpus.load import Corpus
 from ..manifest.form import ANSWER_FORM, RESERVED_KEYS
 from ..results.shapes import FINDING_FIELDS, Decision, Finding, build
 from . import disguise
-from .disguise import cell_token, cell_values, column_values, disguised_statements, enum_member, resolve_disguises
+from .disguise import (
+    cell_token,
+    cell_values,
+    column_values,
+    disguised_statements,
+    enum_member,
+    later_cells,
+    resolve_disguises,
+)
 from .findings import finding
 from .forms import BLANK, SEPARATORS, FormWords, Statement, resolve_markup
 from .inline import within
@@ -120,6 +128,7 @@ class _Check:
         version_form = f"{self.version_name}={self.version}"
         value_forms = {f"{key}={value}": key for key, value in self.agreed.items()}
         is_quote, previous = self.words.is_quote, None
+        anchor: disguise.ListName | None = None
         for block in self.reading.blocks:
             quotes: list[tuple[int, int]] = []  # shown ranges of quotes' content
             struck: list[tuple[int, int]] | None = None
@@ -150,7 +159,9 @@ class _Check:
                     quotes.append((span.shown_at, span.shown_at + len(content)))
                     self._quote(content, span.start, span.end, citations)
             self._statements(block, quotes)
-            for pair in disguise.block_pairs(self.words, self.reading.text, previous, previous := block):
+            pairs, anchor = disguise.block_pairs(self.words, self.reading.text, previous, block, anchor)
+            previous = block
+            for pair in pairs:
                 self._judge(pair, pair.start, pair.end, self.reading.text[pair.start : pair.end])
         # every finding here has a span: order them as the answer does
         self.findings[before:] = sorted(self.findings[before:], key=itemgetter("start"))
@@ -382,7 +393,7 @@ class _Check:
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
                 value = value[1:-1]
             found.append(Statement(name, value, name_at, value_at + len(value)))
-        return found + column_values(self.words, text, cells, lines)
+        return found + column_values(self.words, text, cells, lines) + later_cells(self.words, text, cells, lines)
 
     def _judge(self, statement: Statement, start: int, end: int, quote: str) -> bool:
         """Judge one statement against the decision; ``True`` when it is at fault (a finding added)."""
