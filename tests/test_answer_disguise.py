@@ -382,6 +382,26 @@ class HostileRound6Test(VerdictFixture):
             }
         )
 
+    def test_a_tables_empty_and_merged_cells_and_worded_headers(self) -> None:
+        """Guards against hostile round 6, finding 1b: an empty cell was dropped from its row, so the columns
+        below a header with an empty corner (``| | existing_path |`` then ``| Quill 2.0 | overwrite |``) were
+        read under the wrong header; a row whose first cell is empty (a merged cell, ``| | overwrite |``
+        under ``| existing_path | refuse |``) and a column under a header of several words naming one
+        (``| Release | `existing_path` default |``) stated nothing. Each was supported."""
+        self.assert_verdicts(
+            {
+                "| | existing_path |\n|---|---|\n| Quill 1.0 | refuse |\n| Quill 2.0 | overwrite |": BAD,
+                "| Option | Value |\n|---|---|\n| existing_path | refuse |\n| | overwrite (2.0) |": BAD,
+                "| existing_path | refuse |\n| --- | --- |\n| | overwrite |": BAD,
+                "| Release | `existing_path` default |\n|---|---|\n| 1.0 | refuse |\n| 2.0 | overwrite |": BAD,
+                "| Version | existing_path |\n|---|---|\n| 1.0 | `overwrite` (new default) |": BAD,
+                "| | existing_path |\n|---|---|\n| Quill 1.0 | refuse |": OK,
+                "| Release | `existing_path` default |\n|---|---|\n| 1.0 | refuse |": OK,
+                "| Option | Value |\n|---|---|\n| existing_path | refuse |\n| | raises PathExists |": OK,
+                "| Parameter | Description |\n|---|---|\n| existing_path | the copy never overwrites |": OK,
+            }
+        )
+
     def test_every_nested_item_under_a_name_states_a_value(self) -> None:
         """Guards against hostile round 6, finding 2: of a name's nested items only the first was read, and
         none under a name with a colon, so ``- `existing_path``` then ``  - `refuse` (1.0)`` and

@@ -22,7 +22,6 @@ and :func:`go_pins` find the last three. Each runs in linear time.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from collections.abc import Callable, Iterator
 from typing import Final
@@ -37,17 +36,13 @@ __all__ = [
     "cell_token",
     "cell_values",
     "column_values",
-    "conditionals",
     "disguised_statements",
     "enum_member",
     "go_pins",
-    "html_rows",
     "idioms",
-    "later_cells",
     "mermaid_edges",
     "pairs",
     "resolve_disguises",
-    "tool_pins",
 ]
 
 #: LaTeX that typesets its argument as text, or a name's underscore, or spacing; Mermaid's entity
@@ -433,84 +428,15 @@ def disguised_statements(words: FormWords, text: str, kind: str) -> list[Stateme
     """The statements of :func:`calls`, :func:`pairs`, :func:`go_pins` and :func:`idioms` in ``text`` (a block's
     shown text; ``kind``: the block's)."""
     found = [*calls(words, text), *pairs(words, text), *go_pins(words, text), *idioms(words, text, kind)]
-    if kind == "html_block":
-        found += html_rows(words, text)
-    if kind in ("fenced_code", "indented_code"):
-        return found + mermaid_edges(words, text) + conditionals(words, text) + tool_pins(words, text)
-    return found
-
-
-@functools.lru_cache(maxsize=16)
-def _tool_pin(namespace: str, product: str) -> re.Pattern[str]:
-    """:func:`tool_pins`'s pattern for a grammar's namespace and product (any case, as a whole word)."""
-    products = "|".join(sorted({re.escape(namespace.lower()), re.escape(product.lower())}))
-    s = r"[^\S\r\n]"
-    return re.compile(
-        rf"(?<![A-Za-z0-9_.\-/@])[A-Za-z0-9_.\-]+:(?i:{products}):(?P<v1>[vV]?[0-9][^\s'\"`:@){CODE_MARK}]*)"
-        rf"|(?<![A-Za-z0-9_.\-/@])[\"']?(?i:{products})[\"']?{s}+(?:-v|--version)(?:={s}*|{s}+)"
-        rf"[\"']?(?P<v2>[\^~=<>!vV0-9][^\s'\"`){CODE_MARK}]*)"
-        rf"|(?<![A-Za-z0-9_])gem{s}+[\"'](?i:{products})[\"']{s}*,{s}*[\"'](?P<v4>[^\"'\r\n]+)[\"']"
-        rf"|^{s}*(?:[#$>]{s}*)?(?i:{products}){s}+(?P<v3>[vV]?[0-9][0-9A-Za-z.\-+]*){s}*$",
-        re.MULTILINE,
-    )
-
-
-def tool_pins(words: FormWords, text: str) -> list[Statement]:
-    """In code, a tool's own pin of the product, as a statement of ``version`` (hostile round 6; the other pins
-    are :meth:`FormWords.pins`'): a Gradle or Maven coordinate ``org.quill:quill:2.0``, ``gem install quill -v
-    2.0`` (or ``--version``), a Gemfile's ``gem "quill", "~> 2.0"``, and a line that is only the product and a
-    version (``quill --version``'s output ``quill 2.0``, a comment ``# quill 2.0``); a ``v`` before the version
-    is dropped. A range states the range (never the requested version alone)."""
-    grammar = words.grammar
-    lowered = text.lower()
-    if grammar.namespace.lower() not in lowered and grammar.product.lower() not in lowered:
-        return []
-    found = []
-    for match in _tool_pin(grammar.namespace, grammar.product).finditer(text):
-        group = next(g for g in ("v1", "v2", "v3", "v4") if match.group(g) is not None)
-        value = match.group(group).rstrip(SEPARATORS)
-        if value[:1] in "vV" and value[1:2].isdigit():
-            value = value[1:]
-        if value:
-            found.append(
-                Statement(RESERVED_KEYS[0], value, match.start(), match.start(group) + len(match.group(group)))
-            )
-    return found
-
-
-#: A name followed by ``=`` or a colon (an assignment, a keyword argument, an object's key), for
-#: :func:`conditionals`.
-_ASSIGNED: Final = re.compile(r"(?<![A-Za-z0-9_$.\-])(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)[\"']?[^\S\r\n]*[:=](?![=:])")
-
-
-def conditionals(words: FormWords, text: str) -> list[Statement]:
-    """In code, a name set to a conditional expression (Python's ``"refuse" if old else "overwrite"``, a
-    ternary ``old ? "refuse" : "overwrite"``): each value of the grammar quoted in it, up to the line's end or
-    the next name set, is a value of the name (fail closed: the statement read gives its first literal only).
-    Hostile round 6. Linear: each stretch of a line is looked at once."""
-    found = []
-    marks = []
-    for match in _ASSIGNED.finditer(text):
-        name = _unprefixed(words, match.group("name"))
-        if words.spelt_as(name):
-            marks.append((name, match.start(), match.end()))
-    for k, (name, _, at) in enumerate(marks):
-        bound = marks[k + 1][1] if k + 1 < len(marks) else len(text)
-        stop = text.find("\n", at, bound)
-        stop = bound if stop < 0 else stop
-        rest = text[at:stop]
-        if not ((" if " in rest and " else " in rest) or ("?" in rest and ":" in rest)):
-            continue
-        for v, e in cell_values(words, rest):
-            if at + e < len(text) and text[at + e] in "\"'" and text[at + e - len(v) - 1] in "\"'":
-                found.append(Statement(name, v, at + e - len(v) - 1, at + e + 1))
-    return found
+    return found + mermaid_edges(words, text) if kind in ("fenced_code", "indented_code") else found
 
 
 def column_values(words: FormWords, text: str, cells: list[tuple[int, int]], lines: list[int]) -> list[Statement]:
     """A table's header cell that is a name, and each cell below it in its column holding one value token (a
     version column, ``| Version | Notes |`` then ``| 2.0 | ... |``): a reader sees each as a value of the name
-    (fail closed). ``cells`` are ``[start, end)`` in ``text``, ``lines`` their rows (-1 for an empty cell)."""
+    (fail closed); a cell of several words below it, and any cell below a header of several words naming one
+    (``| `existing_path` default |``), states each value of the grammar in it (hostile round 6). ``cells`` are
+    ``[start, end)`` in ``text``, ``lines`` their rows (-1 for a cell of no known row)."""
     rows: dict[int, list[tuple[int, int]]] = {}
     for cell, line in zip(cells, lines):
         if line >= 0:
@@ -520,70 +446,30 @@ def column_values(words: FormWords, text: str, cells: list[tuple[int, int]], lin
         return []
     found = []
     for column, (a, b) in enumerate(ordered[0]):
-        name, name_at = cell_token(text, a, b)
-        if not name or not words.spelt_as(name):
+        name = cell_token(text, a, b)[0]
+        if not name:
             continue
+        if not words.spelt_as(name):
+            # a header of several words naming one (| `existing_path` default |): the grammar's values below
+            named = [w for w in name.split() if words.spelt_as(w.strip(_CELL_EDGES + "\"'"))]
+            if not named:
+                continue
+            name = named[0].strip(_CELL_EDGES + "\"'")
+            words_only = True
+        else:
+            words_only = False
         for row in ordered[1:]:
             if column < len(row):
                 value, value_at = cell_token(text, *row[column])
-                if value and not any(ch.isspace() for ch in value) and value not in words.type_names:
-                    value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
-                    found.append(Statement(name, value, name_at, value_at + len(value)))
-    return found
-
-
-def html_rows(words: FormWords, text: str) -> list[Statement]:
-    """In an HTML block's shown text (block elements on lines of their own), a line of only a name and each line
-    after it up to a blank line (the rest of a ``<tr>``, a ``<dl>``'s descriptions): each value of the grammar in
-    them as a whole word, and for ``version`` a line of one token starting with a digit (fail closed, as
-    :func:`later_cells`). Hostile round 6: ``<td>existing_path</td><td>refuse</td><td>overwrite</td>`` read only
-    the cell after the name."""
-    found = []
-    lines = text.split("\n")
-    at = 0
-    name: tuple[str, int] | None = None
-    for line in lines:
-        token = line.strip(_BARE_EDGES)
-        if not token:
-            name = None
-        elif name is None:
-            bare = token.rstrip(":").strip(_BARE_EDGES)
-            if not any(ch.isspace() for ch in bare) and words.spelt_as(bare):
-                name = (bare, at)
-        elif (
-            token[0].isdigit() and not any(ch.isspace() for ch in token) and RESERVED_KEYS[0] in words.spelt_as(name[0])
-        ):
-            begin = at + line.index(token[0])
-            found.append(Statement(name[0], token, begin, begin + len(token)))
-        else:
-            found += [Statement(name[0], v, at + e - len(v), at + e) for v, e in cell_values(words, line)]
-        at += len(line) + 1
-    return found
-
-
-def later_cells(words: FormWords, text: str, cells: list[tuple[int, int]], lines: list[int]) -> list[Statement]:
-    """A table row's cell that is a name, and each value of the grammar as a whole word in every cell of its row
-    past the next one (a version comparison, ``| Option | 1.0 | 2.0 |`` then ``| existing_path | refuse |
-    overwrite |``; the next cell is the pair's): a reader sees each as a value of the name (fail closed, as
-    :func:`cell_values`). For ``version``, such a cell of one token starting with a digit. ``cells`` and
-    ``lines`` as in :func:`column_values`. Found in hostile round 6: only the cell after the name was read."""
-    found = []
-    for k, ((a, b), line) in enumerate(zip(cells, lines)):
-        if line < 0:
-            continue
-        name = cell_token(text, a, b)[0]
-        if not name or not words.spelt_as(name):
-            continue
-        for (c, d), other in zip(cells[k + 2 :], lines[k + 2 :]):
-            if other != line:
-                break
-            value, value_at = cell_token(text, c, d)
-            if words.spelt_as(value):
-                break  # another name's cell: the rest of the row is its (each cell looked at twice at most)
-            if value and value[0].isdigit() and " " not in value and RESERVED_KEYS[0] in words.spelt_as(name):
+                if not value or value in words.type_names:
+                    continue
+                if words_only or any(ch.isspace() for ch in value):  # each value of the grammar in the cell
+                    found += [
+                        Statement(name, v, value_at + e - len(v), value_at + e) for v, e in cell_values(words, value)
+                    ]
+                    continue
+                value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
                 found.append(Statement(name, value, value_at, value_at + len(value)))
-                continue
-            found += [Statement(name, v, value_at + e - len(v), value_at + e) for v, e in cell_values(words, value)]
     return found
 
 

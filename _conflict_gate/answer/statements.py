@@ -22,12 +22,12 @@ from .disguise import (
     column_values,
     disguised_statements,
     enum_member,
-    later_cells,
     resolve_disguises,
 )
 from .findings import finding
 from .forms import BLANK, SEPARATORS, FormWords, Statement, resolve_markup
 from .inline import within
+from .layouts import conditionals, html_rows, later_cells, merged_rows, tool_pins
 from .reader import CODE_MARK, AnswerBlock, AnswerReading, CodeSpan
 from .struck import struck_ranges
 
@@ -272,7 +272,10 @@ class _Check:
                 start, end = shown.span(a, b)
                 if start not in judged and self._judge(statement, start, end, plain[statement.start : statement.end]):
                     judged.add(start)
-        for statement in disguised_statements(self.words, text, block.kind):  # calls, pairs, idioms
+        layout = html_rows(self.words, text) if block.kind == "html_block" else []
+        if block.kind in _CODE_KINDS:
+            layout = conditionals(self.words, text) + tool_pins(self.words, text)
+        for statement in disguised_statements(self.words, text, block.kind) + layout:  # calls, pairs, idioms
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start : statement.end]):
                 judged.add(start)
@@ -371,7 +374,12 @@ class _Check:
         if len(cells) < 2:
             return []
         shown = block.shown
-        lines = [self.reading.line_of(shown.span(a, max(a + 1, b))[0]) if b > a else -1 for a, b in cells]
+        # an empty cell's row is its separator's (the tab after it maps into its row): columns stay aligned
+        # (hostile round 6: | | existing_path | then | Quill 2.0 | overwrite | read overwrite under no name)
+        lines = [
+            self.reading.line_of(shown.span(a, b if b > a else a + 1)[0]) if b > a or b < len(text) else -1
+            for a, b in cells
+        ]
         header = next((line for line in lines if line >= 0), -1)
         found = []
         for (a, b), (c, d), line, next_line in zip(cells, cells[1:], lines, lines[1:]):
@@ -393,7 +401,8 @@ class _Check:
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
                 value = value[1:-1]
             found.append(Statement(name, value, name_at, value_at + len(value)))
-        return found + column_values(self.words, text, cells, lines) + later_cells(self.words, text, cells, lines)
+        found += column_values(self.words, text, cells, lines) + later_cells(self.words, text, cells, lines)
+        return found + merged_rows(self.words, text, cells, lines)
 
     def _judge(self, statement: Statement, start: int, end: int, quote: str) -> bool:
         """Judge one statement against the decision; ``True`` when it is at fault (a finding added)."""
