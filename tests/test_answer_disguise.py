@@ -405,7 +405,8 @@ class HostileRound6Test(VerdictFixture):
     def test_every_nested_item_under_a_name_states_a_value(self) -> None:
         """Guards against hostile round 6, finding 2: of a name's nested items only the first was read, and
         none under a name with a colon, so ``- `existing_path``` then ``  - `refuse` (1.0)`` and
-        ``  - `overwrite` (2.0)`` was supported, and so was ``* existing_path:`` then ``    * overwrite``. A list
+        ``  - `overwrite` (2.0)`` was supported, and so was ``* existing_path:`` then ``    * overwrite``, and a name
+        with words and a colon over such items (``- `existing_path` (destination exists):``). A list
         of names and an item's own nested description stay supported."""
         self.assert_verdicts(
             {
@@ -415,6 +416,8 @@ class HostileRound6Test(VerdictFixture):
                 "* existing_path:\n    * overwrite": BAD,
                 "- `existing_path`:\n  - 1.0: `refuse`\n  - 2.0: `overwrite`": BAD,
                 "- `version`\n  - `1.0`\n  - `2.0`": BAD,
+                "- `existing_path` (destination exists):\n  - 1.0: `refuse`\n  - 2.0: `overwrite`": BAD,
+                "- `existing_path` controls what happens:\n  - the copy raises `quill.PathExists`": OK,
                 "- `existing_path`\n  - `refuse` (Quill 1.0)\n  - raises `quill.PathExists`": OK,
                 "- `existing_path`:\n  - `refuse`\n- `version`:\n  - `1.0`": OK,
                 "- `existing_path`\n- `close_required`\n- `version`": OK,

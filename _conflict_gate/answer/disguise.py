@@ -486,7 +486,8 @@ def block_pairs(
 ) -> tuple[list[Statement], ListName | None]:
     """A paragraph that is only a name (a colon after it allowed), then on the next lines paragraphs of its nested
     items (a nested list: ``- `existing_path``` then ``  - `overwrite```): a reader sees the name set to each
-    item's value. An item of one token is that value; an item of several words states each value of the grammar
+    item's value (a name then words and a colon, ``- `existing_path` (when dst exists):``, is the name's too).
+    An item of one token is that value; an item of several words states each value of the grammar
     in it as a whole word (``  - `refuse` (1.0)`` then ``  - `overwrite` (2.0)``: fail closed, as a table's cell).
     ``anchor`` is the name in force after the previous block (``None`` at first); the items under it are
     contiguous paragraphs starting at its first item's column or further right. Returns the statements (offsets
@@ -500,7 +501,10 @@ def block_pairs(
     if anchor is not None and column < anchor[2]:
         anchor = None
     if anchor is None:
-        name = previous.shown.text.strip(_BARE_EDGES).rstrip(":").strip(_BARE_EDGES)
+        head = previous.shown.text.strip(_BARE_EDGES)
+        name = head.rstrip(":").strip(_BARE_EDGES)
+        if head.endswith(":") and any(ch.isspace() for ch in name):  # `existing_path` (when dst exists):
+            name = name.split()[0].strip(_BARE_EDGES)
         if not name or any(ch.isspace() for ch in name) or not words.spelt_as(name):
             return [], None
         anchor = (name, previous.start, column)
