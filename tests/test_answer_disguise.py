@@ -442,6 +442,19 @@ class HostileRound6Test(VerdictFixture):
             }
         )
 
+    def test_a_shell_line_continuation_is_read_as_one_command(self) -> None:
+        """Guards against hostile round 6, finding 6: a flag and its value split by a line continuation
+        (``quill copy \\`` then ``  --existing-path \\`` then ``  overwrite a b``) was free text, so it was
+        supported although the shell runs ``--existing-path overwrite``."""
+        fence = "```sh\n{}\n```".format
+        self.assert_verdicts(
+            {
+                fence("quill copy \\\n  --existing-path \\\n  overwrite a b"): BAD,
+                fence("quill copy \\\n  --existing-path \\\n  refuse a b"): OK,
+                fence("quill copy \\\n  --existing-path refuse \\\n  --verbose a b"): OK,
+            }
+        )
+
     def test_a_tools_own_pin_of_the_product_states_its_version(self) -> None:
         """Guards against hostile round 6, finding 4: pins of the product in a tool's own syntax were free
         text, so each of these stated Quill 2.0 and was supported: ``gem install quill -v 2.0``, a Gemfile's

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
@@ -272,6 +272,13 @@ class _Check:
                 start, end = shown.span(a, b)
                 if start not in judged and self._judge(statement, start, end, plain[statement.start : statement.end]):
                     judged.add(start)
+        if block.kind in _CODE_KINDS and "\\\n" in text:  # a shell line continuation: one command, as run
+            plain, where = _continued(text)
+            for statement in self._code_forms(block, plain):
+                a, b = where(statement.start), where(statement.end - 1) + 1
+                start, end = shown.span(a, b)
+                if start not in judged and self._judge(statement, start, end, plain[statement.start : statement.end]):
+                    judged.add(start)
         layout = html_rows(self.words, text) if block.kind == "html_block" else []
         if block.kind in _CODE_KINDS:
             layout = conditionals(self.words, text) + tool_pins(self.words, text)
@@ -527,3 +534,32 @@ class _Check:
                 },
             )
         )
+
+
+_CONTINUATION: Final = re.compile(r"\\\r?\n[ \t]*")
+
+
+def _continued(text: str) -> tuple[str, Callable[[int], int]]:
+    """``text`` with each line continuation (a backslash ending a line, and the next line's indentation) read as
+    one space, as a shell runs it (``quill copy --existing-path \\`` then ``  overwrite a b``; hostile round 6),
+    and a map from its offsets back to ``text``'s."""
+    pieces: list[str] = []
+    starts: list[int] = []  # each piece's start in the result, and where it comes from in text
+    origins: list[int] = []
+    at = length = 0
+    for match in _CONTINUATION.finditer(text):
+        for piece, origin in ((text[at : match.start()], at), (" ", match.start())):
+            starts.append(length)
+            origins.append(origin)
+            pieces.append(piece)
+            length += len(piece)
+        at = match.end()
+    starts.append(length)
+    origins.append(at)
+    pieces.append(text[at:])
+
+    def where(offset: int) -> int:
+        k = bisect.bisect_right(starts, offset) - 1
+        return origins[k] + offset - starts[k]
+
+    return "".join(pieces), where
