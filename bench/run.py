@@ -1503,6 +1503,12 @@ HOSTILE_ANSWERS: dict[str, str] = {
     "nested list pairs": "- `existing_path`\n  - `x`\n",
     "labels with words and CSV lines": "**existing_path**: refuse x\n\n```\nexisting_path,x\n```\n",
     "tags left open": "x <e a\n\n",
+    # hostile round 6: a table's later and merged cells, nested items under a name, HTML rows, conditionals and
+    # line continuations in code, a tool's own pins
+    "later and merged table cells": "| existing_path | x | refuse |\n|---|---|---|\n| | refuse x |\n",
+    "nested items under a name": "- existing_path:\n  - refuse (x)\n  - x\n",
+    "HTML rows": "<tr><td>existing_path</td><td>x</td><td>refuse x</td></tr>\n",
+    "conditionals, continuations, tool pins": '    existing_path="refuse" if a else "x" \\\n    a:quill:1.0 quill -v 1.0\n',
 }
 
 

@@ -1,5 +1,5 @@
 """Tests for the statements a chat window shows through a disguise (answer.disguise, and the colon
-forms of answer.forms): hostile round 3's findings against the answer check."""
+forms of answer.forms): hostile rounds 3, 4 and 6's findings against the answer check."""
 
 from __future__ import annotations
 
@@ -349,6 +349,134 @@ class HostileRound4Test(VerdictFixture):
                 fence("var o = new CopyOptions { ExistingPath = ExistingPath.Refuse };"): OK,
                 fence("b.existingPath(mode);"): OK,
                 fence("quill.create_copy(src, dst, existing_path=existing_path)"): OK,
+            }
+        )
+
+
+class HostileRound6Test(VerdictFixture):
+    """Hostile round 6: answers a reader takes as another value or version, through a table's or a list's
+    later cells, a conditional expression, and a tool's own pin of the product."""
+
+    def test_a_tables_later_cells_state_values_of_the_rows_name(self) -> None:
+        """Guards against hostile round 6, finding 1: only the cell right after a row's name was read, so a
+        version comparison (``| Option | 1.0 | 2.0 |`` then ``| existing_path | refuse | overwrite |``, in
+        Markdown or in an HTML table) was supported. An options table with a type column (``enum``) and a
+        notes column stays supported."""
+        self.assert_verdicts(
+            {
+                "| Option | 1.0 | 2.0 |\n|---|---|---|\n| `existing_path` | `refuse` | `overwrite` |": BAD,
+                "| | 1.0 | 2.0 |\n|---|---|---|\n| existing_path | refuse | overwrite |": BAD,
+                "| Key | Old | New |\n|---|---|---|\n| version | 1.0 | 2.0 |": BAD,
+                "| Option | Type | Default | Notes |\n|---|---|---|---|\n| `existing_path` | enum | `refuse` | "
+                "`overwrite` in 2.0 |": BAD,
+                "<table>\n<tr><th>Option</th><th>1.0</th><th>2.0</th></tr>\n"
+                "<tr><td>existing_path</td><td>refuse</td><td>overwrite</td></tr>\n</table>": BAD,
+                "<table><tr><td>version</td><td>1.0</td><td>2.0</td></tr></table>": BAD,
+                "| Option | Type | Default | Notes |\n|---|---|---|---|\n| `existing_path` | enum | `refuse` | "
+                "raises PathExists |": OK,
+                "| Name | Value | Meaning |\n|---|---|---|\n| existing_path | refuse | never replaces a file |\n"
+                "| version | 1.0 | the pinned release |": OK,
+                "<table>\n<tr><th>Option</th><th>Default</th><th>Since</th></tr>\n"
+                "<tr><td>existing_path</td><td>refuse</td><td>1.0</td></tr>\n</table>": OK,
+                "<dl>\n<dt>existing_path</dt>\n<dd>refuse: the copy raises PathExists</dd>\n</dl>": OK,
+            }
+        )
+
+    def test_a_tables_empty_and_merged_cells_and_worded_headers(self) -> None:
+        """Guards against hostile round 6, finding 1b: an empty cell was dropped from its row, so the columns
+        below a header with an empty corner (``| | existing_path |`` then ``| Quill 2.0 | overwrite |``) were
+        read under the wrong header; a row whose first cell is empty (a merged cell, ``| | overwrite |``
+        under ``| existing_path | refuse |``) and a column under a header of several words naming one
+        (``| Release | `existing_path` default |``) stated nothing. Each was supported."""
+        self.assert_verdicts(
+            {
+                "| | existing_path |\n|---|---|\n| Quill 1.0 | refuse |\n| Quill 2.0 | overwrite |": BAD,
+                "| Option | Value |\n|---|---|\n| existing_path | refuse |\n| | overwrite (2.0) |": BAD,
+                "| existing_path | refuse |\n| --- | --- |\n| | overwrite |": BAD,
+                "| Release | `existing_path` default |\n|---|---|\n| 1.0 | refuse |\n| 2.0 | overwrite |": BAD,
+                "| Version | existing_path |\n|---|---|\n| 1.0 | `overwrite` (new default) |": BAD,
+                "| | existing_path |\n|---|---|\n| Quill 1.0 | refuse |": OK,
+                "| Release | `existing_path` default |\n|---|---|\n| 1.0 | refuse |": OK,
+                "| Option | Value |\n|---|---|\n| existing_path | refuse |\n| | raises PathExists |": OK,
+                "| Parameter | Description |\n|---|---|\n| existing_path | the copy never overwrites |": OK,
+            }
+        )
+
+    def test_every_nested_item_under_a_name_states_a_value(self) -> None:
+        """Guards against hostile round 6, finding 2: of a name's nested items only the first was read, and
+        none under a name with a colon, so ``- `existing_path``` then ``  - `refuse` (1.0)`` and
+        ``  - `overwrite` (2.0)`` was supported, and so was ``* existing_path:`` then ``    * overwrite``, and a name
+        with words and a colon over such items (``- `existing_path` (destination exists):``). A list
+        of names and an item's own nested description stay supported."""
+        self.assert_verdicts(
+            {
+                "- `existing_path`\n  - `refuse` (1.0)\n  - `overwrite` (2.0)": BAD,
+                "- existing_path\n  - refuse in 1.0\n  - overwrite in 2.0": BAD,
+                "- **existing_path**\n  - no longer `refuse`\n  - now `overwrite`": BAD,
+                "* existing_path:\n    * overwrite": BAD,
+                "- `existing_path`:\n  - 1.0: `refuse`\n  - 2.0: `overwrite`": BAD,
+                "- `version`\n  - `1.0`\n  - `2.0`": BAD,
+                "- `existing_path` (destination exists):\n  - 1.0: `refuse`\n  - 2.0: `overwrite`": BAD,
+                "- `existing_path` controls what happens:\n  - the copy raises `quill.PathExists`": OK,
+                "- `existing_path`\n  - `refuse` (Quill 1.0)\n  - raises `quill.PathExists`": OK,
+                "- `existing_path`:\n  - `refuse`\n- `version`:\n  - `1.0`": OK,
+                "- `existing_path`\n- `close_required`\n- `version`": OK,
+                "- existing_path\n  - refuse\n- dst\n  - where an overwrite would go is never touched": OK,
+            }
+        )
+
+    def test_a_conditional_expression_states_each_value_in_it(self) -> None:
+        """Guards against hostile round 6, finding 3: a name set to a conditional expression was read as its
+        first literal, so ``existing_path = "refuse" if old else "overwrite"`` (and a ternary's ``strict ?
+        "refuse" : "overwrite"``) was supported."""
+        fence = "```\n{}\n```".format
+        self.assert_verdicts(
+            {
+                fence('existing_path = "refuse" if old else "overwrite"'): BAD,
+                fence('copy(a, b, existing_path="refuse" if strict else "overwrite")'): BAD,
+                fence('const existingPath = strict ? "refuse" : "overwrite";'): BAD,
+                fence("copy(a, b, { existingPath: strict ? 'refuse' : 'overwrite' });"): BAD,
+                fence('existing_path = "refuse" if strict else None'): OK,
+                fence('const opts = { existingPath: "refuse", retries: strict ? 3 : 1 };'): OK,
+                fence('mode = "a" if append else "w"\nquill.create_copy(src, dst, existing_path="refuse")'): OK,
+            }
+        )
+
+    def test_a_shell_line_continuation_is_read_as_one_command(self) -> None:
+        """Guards against hostile round 6, finding 6: a flag and its value split by a line continuation
+        (``quill copy \\`` then ``  --existing-path \\`` then ``  overwrite a b``) was free text, so it was
+        supported although the shell runs ``--existing-path overwrite``."""
+        fence = "```sh\n{}\n```".format
+        self.assert_verdicts(
+            {
+                fence("quill copy \\\n  --existing-path \\\n  overwrite a b"): BAD,
+                fence("quill copy \\\n  --existing-path \\\n  refuse a b"): OK,
+                fence("quill copy \\\n  --existing-path refuse \\\n  --verbose a b"): OK,
+            }
+        )
+
+    def test_a_tools_own_pin_of_the_product_states_its_version(self) -> None:
+        """Guards against hostile round 6, finding 4: pins of the product in a tool's own syntax were free
+        text, so each of these stated Quill 2.0 and was supported: ``gem install quill -v 2.0``, a Gemfile's
+        ``gem "quill", "2.0"``, a Gradle coordinate ``org.quill:quill:2.0``, ``quill --version``'s output
+        ``quill 2.0``. Their faithful twins, and ``quill -v`` or ``quill --help`` with no version, stay
+        supported."""
+        fence = "```\n{}\n```".format
+        self.assert_verdicts(
+            {
+                fence("gem install quill -v 2.0"): BAD,
+                fence('gem install quill --version "2.0"'): BAD,
+                fence('gem "quill", "2.0"'): BAD,
+                fence('gem "quill", "~> 2.0"'): BAD,
+                fence("implementation 'org.quill:quill:2.0'"): BAD,
+                fence('implementation("org.quill:quill:2.0.1")'): BAD,
+                fence("$ quill --version\nquill 2.0"): BAD,
+                fence("quill --version\n# quill v2.0"): BAD,
+                fence("gem install quill -v 1.0"): OK,
+                fence('gem "quill", "1.0"'): OK,
+                fence("implementation 'org.quill:quill:1.0'"): OK,
+                fence("$ quill --version\nquill 1.0"): OK,
+                fence("quill copy a.md b.md\nquill --help\nquill -v"): OK,
             }
         )
 

@@ -434,7 +434,9 @@ def disguised_statements(words: FormWords, text: str, kind: str) -> list[Stateme
 def column_values(words: FormWords, text: str, cells: list[tuple[int, int]], lines: list[int]) -> list[Statement]:
     """A table's header cell that is a name, and each cell below it in its column holding one value token (a
     version column, ``| Version | Notes |`` then ``| 2.0 | ... |``): a reader sees each as a value of the name
-    (fail closed). ``cells`` are ``[start, end)`` in ``text``, ``lines`` their rows (-1 for an empty cell)."""
+    (fail closed); a cell of several words below it, and any cell below a header of several words naming one
+    (``| `existing_path` default |``), states each value of the grammar in it (hostile round 6). ``cells`` are
+    ``[start, end)`` in ``text``, ``lines`` their rows (-1 for a cell of no known row)."""
     rows: dict[int, list[tuple[int, int]]] = {}
     for cell, line in zip(cells, lines):
         if line >= 0:
@@ -444,36 +446,79 @@ def column_values(words: FormWords, text: str, cells: list[tuple[int, int]], lin
         return []
     found = []
     for column, (a, b) in enumerate(ordered[0]):
-        name, name_at = cell_token(text, a, b)
-        if not name or not words.spelt_as(name):
+        name = cell_token(text, a, b)[0]
+        if not name:
             continue
+        if not words.spelt_as(name):
+            # a header of several words naming one (| `existing_path` default |): the grammar's values below
+            named = [w for w in name.split() if words.spelt_as(w.strip(_CELL_EDGES + "\"'"))]
+            if not named:
+                continue
+            name = named[0].strip(_CELL_EDGES + "\"'")
+            words_only = True
+        else:
+            words_only = False
         for row in ordered[1:]:
             if column < len(row):
                 value, value_at = cell_token(text, *row[column])
-                if value and not any(ch.isspace() for ch in value) and value not in words.type_names:
-                    value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
-                    found.append(Statement(name, value, name_at, value_at + len(value)))
+                if not value or value in words.type_names:
+                    continue
+                if words_only or any(ch.isspace() for ch in value):  # each value of the grammar in the cell
+                    found += [
+                        Statement(name, v, value_at + e - len(v), value_at + e) for v, e in cell_values(words, value)
+                    ]
+                    continue
+                value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
+                found.append(Statement(name, value, value_at, value_at + len(value)))
     return found
 
 
 _BARE_EDGES: Final = f" \t\r\n{CODE_MARK}`*_~"
 
 
-def block_pairs(words: FormWords, text: str, previous: AnswerBlock | None, block: AnswerBlock) -> list[Statement]:
-    """A paragraph that is only a name, then on the next line a paragraph that is only one value (a nested
-    list: ``- `existing_path``` then ``  - `overwrite```): a reader sees the name set to the value. Offsets are
-    the answer's (``text``); the statement spans both blocks."""
+#: A list item's name before its nested items (:func:`block_pairs`): the name, where its paragraph starts, and the
+#: column of its first nested item's paragraph.
+ListName = tuple[str, int, int]
+
+
+def block_pairs(
+    words: FormWords, text: str, previous: AnswerBlock | None, block: AnswerBlock, anchor: ListName | None
+) -> tuple[list[Statement], ListName | None]:
+    """A paragraph that is only a name (a colon after it allowed), then on the next lines paragraphs of its nested
+    items (a nested list: ``- `existing_path``` then ``  - `overwrite```): a reader sees the name set to each
+    item's value (a name then words and a colon, ``- `existing_path` (when dst exists):``, is the name's too).
+    An item of one token is that value; an item of several words states each value of the grammar
+    in it as a whole word (``  - `refuse` (1.0)`` then ``  - `overwrite` (2.0)``: fail closed, as a table's cell).
+    ``anchor`` is the name in force after the previous block (``None`` at first); the items under it are
+    contiguous paragraphs starting at its first item's column or further right. Returns the statements (offsets
+    the answer's, ``text``; each spans the name's paragraph to the item's) and the name in force. Hostile round
+    6: only the first nested item was read, and not under a name with a colon (``* existing_path:``)."""
     if previous is None or previous.kind != "paragraph" or block.kind != "paragraph":
-        return []
-    between = text[previous.end : block.start]
-    if between.count("\n") > 1:
-        return []  # a blank line between: two paragraphs, not an item and its nested one
-    name = previous.shown.text.strip(_BARE_EDGES)
+        return [], None
+    if text[previous.end : block.start].count("\n") > 1:
+        return [], None  # a blank line between: two paragraphs, not an item and its nested one
+    column = block.start - (text.rfind("\n", 0, block.start) + 1)
+    if anchor is not None and column < anchor[2]:
+        anchor = None
+    if anchor is None:
+        head = previous.shown.text.strip(_BARE_EDGES)
+        name = head.rstrip(":").strip(_BARE_EDGES)
+        if head.endswith(":") and any(ch.isspace() for ch in name):  # `existing_path` (when dst exists):
+            name = name.split()[0].strip(_BARE_EDGES)
+        if not name or any(ch.isspace() for ch in name) or not words.spelt_as(name):
+            return [], None
+        anchor = (name, previous.start, column)
+    name = anchor[0]
+    start = anchor[1] if column == anchor[2] and previous.start == anchor[1] else block.start
     value = block.shown.text.strip(_BARE_EDGES)
-    if not name or not value or any(ch.isspace() for ch in name + value) or not words.spelt_as(name):
-        return []
+    if not value:
+        return [], anchor
+    if any(ch.isspace() for ch in value):
+        return [Statement(name, v, start, block.end) for v, _ in cell_values(words, value)], anchor
+    if words.spelt_as(value.rstrip(":").strip(_BARE_EDGES)):
+        return [], None  # another name's item: a list of names, not a value
     value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
-    return [Statement(name, value.rstrip(SEPARATORS) or value, previous.start, block.end)]
+    return [Statement(name, value.rstrip(SEPARATORS) or value, start, block.end)], anchor
 
 
 #: A Mermaid node's definition, ``A[label]``, ``B("label")``, ``C{label}``, ``D((label))``; and an edge between two

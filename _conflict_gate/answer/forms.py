@@ -147,6 +147,7 @@ _TYPE_NAMES: Final = frozenset(
         "Union",
         "Path",
         "PathLike",
+        "enum",  # an options table's type column (| existing_path | enum | refuse |), hostile round 6
     }
 )
 #: A decorator or a handle in a code span (``@quill.task``, ``@retry(times=3)``, ``@docs-team``): not a quote.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
@@ -16,10 +16,18 @@ from ..corpus.load import Corpus
 from ..manifest.form import ANSWER_FORM, RESERVED_KEYS
 from ..results.shapes import FINDING_FIELDS, Decision, Finding, build
 from . import disguise
-from .disguise import cell_token, cell_values, column_values, disguised_statements, enum_member, resolve_disguises
+from .disguise import (
+    cell_token,
+    cell_values,
+    column_values,
+    disguised_statements,
+    enum_member,
+    resolve_disguises,
+)
 from .findings import finding
 from .forms import BLANK, SEPARATORS, FormWords, Statement, resolve_markup
 from .inline import within
+from .layouts import conditionals, html_rows, later_cells, merged_rows, tool_pins
 from .reader import CODE_MARK, AnswerBlock, AnswerReading, CodeSpan
 from .struck import struck_ranges
 
@@ -120,6 +128,7 @@ class _Check:
         version_form = f"{self.version_name}={self.version}"
         value_forms = {f"{key}={value}": key for key, value in self.agreed.items()}
         is_quote, previous = self.words.is_quote, None
+        anchor: disguise.ListName | None = None
         for block in self.reading.blocks:
             quotes: list[tuple[int, int]] = []  # shown ranges of quotes' content
             struck: list[tuple[int, int]] | None = None
@@ -150,7 +159,9 @@ class _Check:
                     quotes.append((span.shown_at, span.shown_at + len(content)))
                     self._quote(content, span.start, span.end, citations)
             self._statements(block, quotes)
-            for pair in disguise.block_pairs(self.words, self.reading.text, previous, previous := block):
+            pairs, anchor = disguise.block_pairs(self.words, self.reading.text, previous, block, anchor)
+            previous = block
+            for pair in pairs:
                 self._judge(pair, pair.start, pair.end, self.reading.text[pair.start : pair.end])
         # every finding here has a span: order them as the answer does
         self.findings[before:] = sorted(self.findings[before:], key=itemgetter("start"))
@@ -261,7 +272,17 @@ class _Check:
                 start, end = shown.span(a, b)
                 if start not in judged and self._judge(statement, start, end, plain[statement.start : statement.end]):
                     judged.add(start)
-        for statement in disguised_statements(self.words, text, block.kind):  # calls, pairs, idioms
+        if block.kind in _CODE_KINDS and "\\\n" in text:  # a shell line continuation: one command, as run
+            plain, where = _continued(text)
+            for statement in self._code_forms(block, plain):
+                a, b = where(statement.start), where(statement.end - 1) + 1
+                start, end = shown.span(a, b)
+                if start not in judged and self._judge(statement, start, end, plain[statement.start : statement.end]):
+                    judged.add(start)
+        layout = html_rows(self.words, text) if block.kind == "html_block" else []
+        if block.kind in _CODE_KINDS:
+            layout = conditionals(self.words, text) + tool_pins(self.words, text)
+        for statement in disguised_statements(self.words, text, block.kind) + layout:  # calls, pairs, idioms
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start : statement.end]):
                 judged.add(start)
@@ -360,7 +381,12 @@ class _Check:
         if len(cells) < 2:
             return []
         shown = block.shown
-        lines = [self.reading.line_of(shown.span(a, max(a + 1, b))[0]) if b > a else -1 for a, b in cells]
+        # an empty cell's row is its separator's (the tab after it maps into its row): columns stay aligned
+        # (hostile round 6: | | existing_path | then | Quill 2.0 | overwrite | read overwrite under no name)
+        lines = [
+            self.reading.line_of(shown.span(a, b if b > a else a + 1)[0]) if b > a or b < len(text) else -1
+            for a, b in cells
+        ]
         header = next((line for line in lines if line >= 0), -1)
         found = []
         for (a, b), (c, d), line, next_line in zip(cells, cells[1:], lines, lines[1:]):
@@ -382,7 +408,8 @@ class _Check:
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
                 value = value[1:-1]
             found.append(Statement(name, value, name_at, value_at + len(value)))
-        return found + column_values(self.words, text, cells, lines)
+        found += column_values(self.words, text, cells, lines) + later_cells(self.words, text, cells, lines)
+        return found + merged_rows(self.words, text, cells, lines)
 
     def _judge(self, statement: Statement, start: int, end: int, quote: str) -> bool:
         """Judge one statement against the decision; ``True`` when it is at fault (a finding added)."""
@@ -507,3 +534,32 @@ class _Check:
                 },
             )
         )
+
+
+_CONTINUATION: Final = re.compile(r"\\\r?\n[ \t]*")
+
+
+def _continued(text: str) -> tuple[str, Callable[[int], int]]:
+    """``text`` with each line continuation (a backslash ending a line, and the next line's indentation) read as
+    one space, as a shell runs it (``quill copy --existing-path \\`` then ``  overwrite a b``; hostile round 6),
+    and a map from its offsets back to ``text``'s."""
+    pieces: list[str] = []
+    starts: list[int] = []  # each piece's start in the result, and where it comes from in text
+    origins: list[int] = []
+    at = length = 0
+    for match in _CONTINUATION.finditer(text):
+        for piece, origin in ((text[at : match.start()], at), (" ", match.start())):
+            starts.append(length)
+            origins.append(origin)
+            pieces.append(piece)
+            length += len(piece)
+        at = match.end()
+    starts.append(length)
+    origins.append(at)
+    pieces.append(text[at:])
+
+    def where(offset: int) -> int:
+        k = bisect.bisect_right(starts, offset) - 1
+        return origins[k] + offset - starts[k]
+
+    return "".join(pieces), where
