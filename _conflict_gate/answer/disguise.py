@@ -31,6 +31,7 @@ from .forms import SEPARATORS, FormWords, Statement
 from .reader import CODE_MARK, AnswerBlock
 
 __all__ = [
+    "BARE_EDGES",
     "block_pairs",
     "calls",
     "cell_token",
@@ -43,6 +44,7 @@ __all__ = [
     "mermaid_edges",
     "pairs",
     "resolve_disguises",
+    "unprefixed",
 ]
 
 #: LaTeX that typesets its argument as text, or a name's underscore, or spacing; Mermaid's entity
@@ -218,7 +220,7 @@ def pairs(words: FormWords, text: str) -> Iterator[Statement]:
         yield Statement(name, value, match.start("name") - 1, match.end("end"))
 
 
-def _unprefixed(words: FormWords, name: str) -> str:
+def unprefixed(words: FormWords, name: str) -> str:
     """``name`` without the namespace's or product's upper-case prefix (``QUILL_EXISTING_PATH``) when
     what is left is a name's spelling, else ``name``."""
     grammar = words.grammar
@@ -322,7 +324,7 @@ def idioms(words: FormWords, text: str, kind: str) -> Iterator[Statement]:
         for match in pattern.finditer(text):
             groups = match.groupdict()
             name = groups.get("after") or groups.get("name") or groups["tag"]
-            name = _unprefixed(words, name)
+            name = unprefixed(words, name)
             if not words.spelt_as(name):
                 continue
             value = groups.get("text") or (groups["dq"] if groups["dq"] is not None else groups["sq"])
@@ -473,7 +475,8 @@ def column_values(words: FormWords, text: str, cells: list[tuple[int, int]], lin
     return found
 
 
-_BARE_EDGES: Final = f" \t\r\n{CODE_MARK}`*_~"
+#: What surrounds a bare name or value in a shown line: spaces, code marks and emphasis marks.
+BARE_EDGES: Final = f" \t\r\n{CODE_MARK}`*_~"
 
 
 #: A list item's name before its nested items (:func:`block_pairs`): the name, where its paragraph starts, and the
@@ -501,21 +504,21 @@ def block_pairs(
     if anchor is not None and column < anchor[2]:
         anchor = None
     if anchor is None:
-        head = previous.shown.text.strip(_BARE_EDGES)
-        name = head.rstrip(":").strip(_BARE_EDGES)
+        head = previous.shown.text.strip(BARE_EDGES)
+        name = head.rstrip(":").strip(BARE_EDGES)
         if head.endswith(":") and any(ch.isspace() for ch in name):  # `existing_path` (when dst exists):
-            name = name.split()[0].strip(_BARE_EDGES)
+            name = name.split()[0].strip(BARE_EDGES)
         if not name or any(ch.isspace() for ch in name) or not words.spelt_as(name):
             return [], None
         anchor = (name, previous.start, column)
     name = anchor[0]
     start = anchor[1] if column == anchor[2] and previous.start == anchor[1] else block.start
-    value = block.shown.text.strip(_BARE_EDGES)
+    value = block.shown.text.strip(BARE_EDGES)
     if not value:
         return [], anchor
     if any(ch.isspace() for ch in value):
         return [Statement(name, v, start, block.end) for v, _ in cell_values(words, value)], anchor
-    if words.spelt_as(value.rstrip(":").strip(_BARE_EDGES)):
+    if words.spelt_as(value.rstrip(":").strip(BARE_EDGES)):
         return [], None  # another name's item: a list of names, not a value
     value = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
     return [Statement(name, value.rstrip(SEPARATORS) or value, start, block.end)], anchor

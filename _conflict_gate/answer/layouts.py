@@ -12,7 +12,7 @@ import re
 from typing import Final
 
 from ..manifest.form import RESERVED_KEYS
-from .disguise import _BARE_EDGES, _unprefixed, cell_token, cell_values
+from .disguise import BARE_EDGES, cell_token, cell_values, unprefixed
 from .forms import SEPARATORS, FormWords, Statement
 from .reader import CODE_MARK
 
@@ -70,7 +70,7 @@ def conditionals(words: FormWords, text: str) -> list[Statement]:
     found = []
     marks = []
     for match in _ASSIGNED.finditer(text):
-        name = _unprefixed(words, match.group("name"))
+        name = unprefixed(words, match.group("name"))
         if words.spelt_as(name):
             marks.append((name, match.start(), match.end()))
     for k, (name, _, at) in enumerate(marks):
@@ -97,11 +97,11 @@ def html_rows(words: FormWords, text: str) -> list[Statement]:
     at = 0
     name: tuple[str, int] | None = None
     for line in lines:
-        token = line.strip(_BARE_EDGES)
+        token = line.strip(BARE_EDGES)
         if not token:
             name = None
         elif name is None:
-            bare = token.rstrip(":").strip(_BARE_EDGES)
+            bare = token.rstrip(":").strip(BARE_EDGES)
             if not any(ch.isspace() for ch in bare) and words.spelt_as(bare):
                 name = (bare, at)
         elif (
