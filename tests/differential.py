@@ -44,6 +44,7 @@ import conflict_gate
 from tests import reader_oracle
 
 __all__ = [
+    "EVERY_RENDERER_PACKAGES",
     "EXAMPLES_SHOWN",
     "Claim",
     "Eligibility",
@@ -64,6 +65,20 @@ __all__ = [
 ]
 
 EXAMPLES_SHOWN = 10
+
+#: The Python packages of every real renderer the all-renderer tests judge by (markdown-it-py and its
+#: plugins, cmark-gfm, the DOM builder, MkDocs' Python-Markdown and pymdown-extensions, MyST and docutils).
+EVERY_RENDERER_PACKAGES = (
+    "markdown_it",
+    "mdit_py_plugins",
+    "cmarkgfm",
+    "justhtml",
+    "mkdocs",
+    "markdown",
+    "pymdownx",
+    "myst_parser",
+    "docutils",
+)
 
 
 class Claim(NamedTuple):

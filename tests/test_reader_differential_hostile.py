@@ -35,17 +35,7 @@ from typing import TYPE_CHECKING
 
 from tests import differential, reader_oracle
 
-PACKAGES = (
-    "markdown_it",
-    "mdit_py_plugins",
-    "cmarkgfm",
-    "justhtml",
-    "mkdocs",
-    "markdown",
-    "pymdownx",
-    "myst_parser",
-    "docutils",
-)
+PACKAGES = differential.EVERY_RENDERER_PACKAGES
 MISSING_PACKAGES = [name for name in PACKAGES if importlib.util.find_spec(name) is None]
 if TYPE_CHECKING or not MISSING_PACKAGES:
     from markdown_it import MarkdownIt
