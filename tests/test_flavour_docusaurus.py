@@ -403,3 +403,26 @@ class ReadMdxTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LinesChunkTest(unittest.TestCase):
+    def test_a_run_of_plain_lines_is_matched_a_chunk_at_a_time(self) -> None:
+        """Regression (issue 29, bounded memory): the MkDocs and MDX readings matched a run of plain lines
+        in one regular-expression match, whose engine kept about 100 bytes a line (a 16 MiB page of short
+        lines: 1.6 GB). Chunked at whole lines, the reading is the same and the memory bounded."""
+        import tracemalloc
+
+        from _conflict_gate.reading.blocks.scan import LINES_CHUNK
+
+        lines = 3 * LINES_CHUNK + 7  # five-byte lines: 15 chunks and a part
+        text = "word\n" * lines + f"\n{D}\nword\r\nword\rword\n"
+        for name in ("mkdocs", "docusaurus"):
+            with self.subTest(renderer=name):
+                tracemalloc.start()
+                try:
+                    reading = read_directives(text, GRAMMAR, renderer=RENDERER_VALUES[name])
+                    peak = tracemalloc.get_traced_memory()[1]
+                finally:
+                    tracemalloc.stop()
+                self.assertEqual(outcome(reading).claims, ((lines + 2, "refuse"),))
+                self.assertLess(peak, 15 * len(text))
