@@ -339,6 +339,32 @@ class ReadMdxTest(unittest.TestCase):
             ],
         )
 
+    def test_only_regions_holding_a_watched_offset_are_kept(self) -> None:
+        """Regression (issue 29, the first hostile pass's resource finding): every tag, element and
+        comment was kept as a region, though only a region holding a candidate decides anything; a
+        16 MiB page of inline tags held 1.6 GB."""
+        text = f"<b>x</b>\n\n<Tabs>\n\n{D}\n\n</Tabs>\n\n{{/* c */}}\n"
+        at = text.index(D)
+        kept = read_mdx(text, [at]).regions
+        self.assertEqual([region.name for region in kept], ["the JSX element <Tabs>"])
+        self.assertEqual(kept, tuple(region for region in read_mdx(text).regions if region.start <= at < region.end))
+        self.assertEqual(read_mdx(text, []).regions, ())
+
+    def test_memory_on_a_page_of_tags_is_bounded(self) -> None:
+        """Regression (issue 29, the first hostile pass): a page of inline tags held about 130 bytes per
+        byte under the MDX reading (a region per tag, a cached span per line); now a few bytes at most."""
+        import tracemalloc
+
+        text = "<b>x</b>\n" * 5000 + f"\n{D}\n"
+        tracemalloc.start()
+        try:
+            reading = read_directives(text, GRAMMAR, renderer=SITE)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        self.assertEqual(outcome(reading).claims, ((5002, "refuse"),))
+        self.assertLess(peak, 10 * len(text))
+
     def test_template_literals_with_several_interpolations(self) -> None:
         """Regression (found writing the template-literal scan once): after a ``${...}`` closed, the next
         ``${`` was pushed twice, so an expression's end was not found after `` `a${x}b${y}c` ``."""
@@ -377,3 +403,26 @@ class ReadMdxTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LinesChunkTest(unittest.TestCase):
+    def test_a_run_of_plain_lines_is_matched_a_chunk_at_a_time(self) -> None:
+        """Regression (issue 29, bounded memory): the MkDocs and MDX readings matched a run of plain lines
+        in one regular-expression match, whose engine kept about 100 bytes a line (a 16 MiB page of short
+        lines: 1.6 GB). Chunked at whole lines, the reading is the same and the memory bounded."""
+        import tracemalloc
+
+        from _conflict_gate.reading.blocks.scan import LINES_CHUNK
+
+        lines = 3 * LINES_CHUNK + 7  # five-byte lines: 15 chunks and a part
+        text = "word\n" * lines + f"\n{D}\nword\r\nword\rword\n"
+        for name in ("mkdocs", "docusaurus"):
+            with self.subTest(renderer=name):
+                tracemalloc.start()
+                try:
+                    reading = read_directives(text, GRAMMAR, renderer=RENDERER_VALUES[name])
+                    peak = tracemalloc.get_traced_memory()[1]
+                finally:
+                    tracemalloc.stop()
+                self.assertEqual(outcome(reading).claims, ((lines + 2, "refuse"),))
+                self.assertLess(peak, 15 * len(text))

@@ -180,7 +180,7 @@ def _read(
             findings.refuse(rule.reason, found_at, rule.why)
             return findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, every))
     if renderer.page_reading is not None:  # MDX: the build, imports of content, and what regions decide
-        page = renderer.page_reading(view)
+        page = renderer.page_reading(view, candidates)
         candidates = _page_regions(findings, page, candidates)
         if findings.problems or not candidates:
             reading = findings.reading(bom_bytes)._replace(occurrences=occurrences(encoded, every))

@@ -156,7 +156,7 @@ class Renderer:
     members: tuple[Renderer, ...] = ()
     page_refusals: tuple[PageRefusal, ...] = ()
     code_spans_shown: bool = False
-    page_reading: Callable[[str], MdxReading] | None = None
+    page_reading: Callable[[str, Sequence[int]], MdxReading] | None = None
 
     @property
     def meaning(self) -> str:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -68,49 +69,24 @@ from .mdx_syntax import (
     _UNWRAP_OPENER,
     _VOID,
     _VOID_CLOSE,
+    MdxReading,
+    Region,
     _code_in_container,
 )
-from .scan import top_level_code_end
+from .scan import lines_chunk_end, top_level_code_end
 
 __all__ = ["MdxReading", "Region", "read_mdx"]
 
 
-class Region(NamedTuple):
-    """A stretch ``[start, end)`` of the page a reader sees otherwise than as Markdown text: ``hidden``
-    (a comment) or ``shown`` (an expression, a tag, an element's or a directive's body), with what it
-    is called and the 1-based line it opens on; ``code``: fenced code in an element or admonition
-    (hidden too: a reader sees it as code)."""
-
-    start: int
-    end: int
-    hidden: bool
-    name: str
-    line: int
-    code: bool = False
-
-
-class MdxReading(NamedTuple):
-    """What :func:`read_mdx` found: the first construct that breaks the build (offset, why) or an import
-    of content (offset, why), and the regions (in order of their starts; nested ones too); ``doubt``:
-    the first construct whose effect on the lines after it the gate does not model (offset, why).
-    ``build_certain``: whether MDX certainly fails to build the page at ``build_error`` (a construct MDX
-    cannot parse), rather than the gate not modelling it (an expression or import it does not read, a
-    name it does not know: the page may build)."""
-
-    build_error: tuple[int, str] | None
-    include: tuple[int, str] | None
-    regions: tuple[Region, ...]
-    doubt: tuple[int, str] | None = None
-    build_certain: bool = True
-
-
-def read_mdx(view: str) -> MdxReading:
+def read_mdx(view: str, watch: Sequence[int] | None = None) -> MdxReading:
     """The page as MDX reads its tags, expressions and container directives (module docstring).
 
-    ``view`` is the page's byte view. Linear: each character is looked at a bounded number of times
-    (code spans are matched per paragraph, each backtick run once)."""
+    ``view`` is the page's byte view; ``watch``, sorted offsets in it (the candidates): only regions
+    holding one are kept (``None``: all), so memory stays bounded on a page of many tags. Linear: each
+    character is looked at a bounded number of times (code spans are matched per paragraph, each backtick
+    run once)."""
     try:
-        return _Scan(view).run()
+        return _Scan(view, watch).run()
     except _BuildError as error:
         return MdxReading((error.at, error.why), None, (), None, error.certain)
 
@@ -124,8 +100,8 @@ class _Element(NamedTuple):
 
 
 class _Scan:
-    def __init__(self, view: str) -> None:
-        self.view = view
+    def __init__(self, view: str, watch: Sequence[int] | None) -> None:
+        self.view, self.watch = view, watch
         self.regions: list[Region] = []
         self.known: set[str] = set(_GLOBALS)
         self.imported: dict[str, str] = {}  # a name an import binds -> the module it comes from
@@ -136,12 +112,19 @@ class _Scan:
         self.paragraph = 0  # counts blank lines: an inline element must close before the next one
         self.esm_lines: set[int] = set()
         self.counted = (0, 1)  # (offset, its line): line_of counts on from there
-        self.text_spans: dict[int, tuple[int, int]] = {}  # line start -> (first text, end of last text)
+        self.text_span = (-1, 0, 0)  # the last line read by _text_span: (start, first text, end of last text)
         self.doubt: tuple[int, str] | None = None
         self.unwrapped: set[int] = set()  # line starts of the closing lines of mdx-code-block fences
         self.escaped = -1  # the '{#' Docusaurus escapes on the current heading line
         self.no_closer_after: dict[str, int] = {}  # backticks -> an offset after which no line closes them
         self.void_closed: int | None = None  # see _void_closed
+
+    def _region(self, region: Region) -> None:
+        """Keep ``region`` if it holds a watched offset (one holding none decides nothing)."""
+        if self.watch is None or bisect.bisect_left(self.watch, region.end) > bisect.bisect_left(
+            self.watch, region.start
+        ):
+            self.regions.append(region)
 
     def line_of(self, at: int) -> int:
         """The 1-based line of ``at``, counted on from the last one asked (linear when asked in order)."""
@@ -170,7 +153,7 @@ class _Scan:
             if pos in self.esm_lines or pos in self.unwrapped:
                 pos = eol + 1
                 continue
-            plain = _PLAIN_LINES.match(view, pos)
+            plain = _PLAIN_LINES.match(view, pos, lines_chunk_end(view, pos))
             if plain is not None and fence is None:  # lines of text only: nothing below would act on them
                 pos = plain.end()
                 if esm_starts:  # an import or export line among them is read as one
@@ -206,7 +189,7 @@ class _Scan:
                     and (colons or self.elements)
                     and _code_in_container(view, line, colons, eol + 1, closing.end())
                 ):
-                    self.regions.append(Region(eol + 1, closing.start(), True, "fenced code", self.line_of(pos), True))
+                    self._region(Region(eol + 1, closing.start(), True, "fenced code", self.line_of(pos), True))
                 if closing is None:
                     fence = (opened.group(1)[0], len(opened.group(1)))
                     pos = size
@@ -222,7 +205,7 @@ class _Scan:
             if closed is not None and self.directives and len(closed.group(1)) >= self.directives[-1][0]:
                 _colons, body, opened_line, text = self.directives.pop()
                 self.fewest.pop()
-                self.regions.append(Region(body, pos, False, f"the admonition {text!r}", opened_line))
+                self._region(Region(body, pos, False, f"the admonition {text!r}", opened_line))
                 pos = eol + 1
                 continue
             directive = _DIRECTIVE_OPEN.match(line)
@@ -245,7 +228,7 @@ class _Scan:
             ):
                 # a line that opens with JSX and holds text, then more text: MDX unwraps that paragraph
                 next_line = self.line_of(pos)
-                self.regions.append(
+                self._region(
                     Region(
                         pos,
                         stretch_end if pos < stretch_end else _stretch_end(view, pos),
@@ -256,7 +239,7 @@ class _Scan:
                 )
         if fence is None:
             for _colons, body, opened_line, text in reversed(self.directives):  # unclosed: to the end
-                self.regions.append(Region(body, size, False, f"the admonition {text!r}", opened_line))
+                self._region(Region(body, size, False, f"the admonition {text!r}", opened_line))
         if self.elements:
             element = self.elements[-1]
             raise _BuildError(
@@ -285,7 +268,7 @@ class _Scan:
             return False
         line_no = self.line_of(pos)
         self.unwrapped.add(closer.start())
-        self.regions.append(
+        self._region(
             Region(
                 eol + 1,
                 closer.start(),
@@ -360,7 +343,7 @@ class _Scan:
                 )
             self.esm_lines.add(at)
             # an exported value shows where the page uses it ({v}): directive-shaped text in it is refused
-            self.regions.append(Region(at, line_end, not esm.group("const"), "an import or export", self.line_of(at)))
+            self._region(Region(at, line_end, not esm.group("const"), "an import or export", self.line_of(at)))
             last_end = line_end
 
     # ---- inline: code spans, expressions, tags
@@ -413,10 +396,10 @@ class _Scan:
         end = _expression_end(view, at)
         inner = view[at + 1 : end - 1]
         if re.fullmatch(r"\s*/\*.*?\*/\s*", inner, re.DOTALL | re.ASCII):
-            self.regions.append(Region(at, end, True, "an MDX comment", self.line_of(at)))
+            self._region(Region(at, end, True, "an MDX comment", self.line_of(at)))
             return end
         self._read_expression(at + 1, end - 1)
-        self.regions.append(Region(at, end, False, "a JSX expression", self.line_of(at)))
+        self._region(Region(at, end, False, "a JSX expression", self.line_of(at)))
         return end
 
     def _read_expression(self, start: int, end: int, spread: bool = False) -> None:
@@ -494,7 +477,7 @@ class _Scan:
                         at, f"an attribute value of <{name}> does not parse: MDX does not build this page"
                     )
         line = self.line_of(at)
-        self.regions.append(Region(at, i, False, f"the JSX tag <{'/' if closing else ''}{name}>", line))
+        self._region(Region(at, i, False, f"the JSX tag <{'/' if closing else ''}{name}>", line))
         if self_closing:
             return i
         if closing:
@@ -513,7 +496,7 @@ class _Scan:
                     f"the JSX element <{name}> (line {element.line}) opens in one paragraph "
                     "and closes in another: MDX does not build this page",
                 )
-            self.regions.append(Region(element.start, at, False, f"the JSX element <{name or '>'}>", element.line))
+            self._region(Region(element.start, at, False, f"the JSX element <{name or '>'}>", element.line))
             return i
         if name.lower() in _VOID and i > self._void_closed():
             # JSX closes an element only by '/>' or its closing tag, whatever HTML says of void elements
@@ -592,11 +575,11 @@ class _Scan:
                 "reads the link first, and then shows the lines below it): write it as %3C!-- "
                 "or &lt;!--",
             )
-        self.regions.append(Region(at, end, True, "an HTML comment", line))
+        self._region(Region(at, end, True, "an HTML comment", line))
         eol = view.find("\n", end)
         eol = len(view) if eol == -1 else eol
         if view[end:eol].strip(" \t\r"):
-            self.regions.append(Region(end, eol, False, f"the text after the HTML comment of line {line}", line))
+            self._region(Region(end, eol, False, f"the text after the HTML comment of line {line}", line))
         if self.doubt is None and view.find("\n", at, close) != -1:
             inner = _COMMENT_BLOCK.search(view, at, close)
             if inner is not None:
@@ -619,9 +602,9 @@ class _Scan:
 
     def _text_span(self, start: int) -> tuple[int, int]:
         """Of the line starting at ``start``: where its first text outside tags starts (after container
-        markers and a list marker) and where its last text ends; read once per line."""
-        span = self.text_spans.get(start)
-        if span is None:
+        markers and a list marker) and where its last text ends; read once per line (tags come in
+        order, so only the last line read is kept: memory stays bounded on a page of many lines)."""
+        if self.text_span[0] != start:
             view = self.view
             eol = view.find("\n", start)
             eol = len(view) if eol == -1 else eol
@@ -632,8 +615,8 @@ class _Scan:
                 if piece.lastgroup == "text":
                     first = min(first, piece.start())
                     last = piece.end()
-            span = self.text_spans[start] = (first, last)
-        return span
+            self.text_span = (start, first, last)
+        return self.text_span[1], self.text_span[2]
 
     def _close_inline(self, at: int) -> None:
         """A blank line: an inline element still open does not build."""

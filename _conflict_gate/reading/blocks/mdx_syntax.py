@@ -2,15 +2,46 @@
 
 JSX tags and attributes, ``import``/``export`` (ESM) lines, ``:::name`` container directives, link
 reference definitions (CommonMark 0.31.2 section 4.7), the HTML elements JSX treats as special or
-void, and the lines that end or block a paragraph (section 4.8)."""
+void, and the lines that end or block a paragraph (section 4.8); and what the scan returns (:class:`MdxReading`)."""
 
 from __future__ import annotations
 
 import re
 from array import array
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..fences import FENCE_OPEN
+
+
+class Region(NamedTuple):
+    """A stretch ``[start, end)`` of the page a reader sees otherwise than as Markdown text: ``hidden``
+    (a comment) or ``shown`` (an expression, a tag, an element's or a directive's body), with what it
+    is called and the 1-based line it opens on; ``code``: fenced code in an element or admonition
+    (hidden too: a reader sees it as code)."""
+
+    start: int
+    end: int
+    hidden: bool
+    name: str
+    line: int
+    code: bool = False
+
+
+class MdxReading(NamedTuple):
+    """What :func:`read_mdx` found: the first construct that breaks the build (offset, why) or an import
+    of content (offset, why), and the regions holding a watched offset (in order of their starts; nested
+    ones too); ``doubt``: the first construct whose effect on the lines after it the gate does not model
+    (offset, why).
+    ``build_certain``: whether MDX certainly fails to build the page at ``build_error`` (a construct MDX
+    cannot parse), rather than the gate not modelling it (an expression or import it does not read, a
+    name it does not know: the page may build)."""
+
+    build_error: tuple[int, str] | None
+    include: tuple[int, str] | None
+    regions: tuple[Region, ...]
+    doubt: tuple[int, str] | None = None
+    build_certain: bool = True
+
 
 #: A fence's opening line (:data:`~_conflict_gate.reading.fences.FENCE_OPEN`) after any quote and list markers.
 _FENCE_OPEN: Final = re.compile(rf"[ \t>]*(?:(?:[-*+]|[0-9]{{1,9}}[.)])[ \t]+)*({FENCE_OPEN.pattern})", re.ASCII)

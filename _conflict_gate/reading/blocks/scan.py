@@ -104,6 +104,19 @@ def whole_tag_line(line: str, at: int) -> bool:
 _BLANK_AFTER_NEWLINE: Final = re.compile(r"\n[ \t]*\r?(?=\n)", re.ASCII)
 
 
+#: Text :func:`lines_chunk_end` lets one match of repeated whole lines take: Python's regular-expression
+#: engine keeps state for each repetition of a group until the match ends (about 100 bytes a line).
+LINES_CHUNK: Final = 1 << 16
+
+
+def lines_chunk_end(view: str, pos: int) -> int:
+    """Where a match of whole lines from ``pos`` may stop without cutting a line: past the ``\n`` of
+    the line holding ``pos + LINES_CHUNK``, or the view's end. Bounds the engine's memory on a page of
+    millions of short lines; the caller matches again from the end."""
+    end = view.find("\n", pos + LINES_CHUNK)
+    return len(view) if end == -1 else end + 1
+
+
 def next_blank_line(view: str, pos: int) -> int:
     """Start of the first blank line at or after line start ``pos``, or ``len(view)``."""
     if pos < len(view) and view[pos] in " \t\r\n" and not view[pos : view.find("\n", pos)].strip(" \t\r"):
