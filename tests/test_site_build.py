@@ -459,6 +459,42 @@ class BuiltOverrideTest(FolderCase):
         self.assertEqual(caught.exception.reason, "built_page_missing")
         self.assertIn("moved/gone.html", str(caught.exception))
 
+    def test_pages_built_to_one_page_are_refused(self) -> None:
+        """Regression (issue 30, slug collisions): two sources built to one page (a slug given twice, one
+        page of two versions built to one path; here an override) were each judged by it, so a page the
+        site does not show at all counted where it held the shown page's line. The site shows one of
+        them, and which one is not known: each page holding directive-shaped text is refused; a page
+        holding none is judged by the page as before, and one refused for a reason the build does not
+        settle keeps its refusal."""
+        root = self.folder()
+        manifest = write_site(
+            root,
+            {
+                "a.md": f"{LINE}\n".encode(),
+                "b.md": f"{LINE}\n".encode(),
+                "c.md": b"# C\n",
+                "d.md": b"@quill create_copy existing_path=maybe\n",
+            },
+            {"a/index.html": built_html(f"<p>{LINE}</p>")},
+        )
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        for entry in data["documents"]:
+            if entry["source_id"] != "a":
+                entry["built"] = "a/index.html"
+        manifest.write_text(json.dumps(data), encoding="utf-8")
+        corpus = load_documents(manifest, cache=False)
+        judged = judge_site(corpus, locate_site(str(root / "site"), str(root)))
+        for sid in ("a", "b"):
+            refusal = judged.sources[sid].refusal
+            assert isinstance(refusal, DirectiveError), sid
+            self.assertEqual((refusal.reason, judged.sources[sid].claims), ("site_disagrees", ()))
+            self.assertIn("a/index.html", refusal.detail)
+            self.assertIn(repr("b" if sid == "a" else "a"), refusal.detail)
+        shown_by_another = judged.sources["c"].refusal  # judged by the page as before: it shows a directive
+        assert isinstance(shown_by_another, DirectiveError)
+        self.assertIn("no counted line of the page holds it", shown_by_another.detail)
+        self.assertIs(judged.sources["d"], corpus.sources["d"])
+
     def test_a_bad_override_is_an_invalid_path(self) -> None:
         root = self.folder()
         manifest = write_site(root, {"a.md": f"{LINE}\n".encode()}, {})

@@ -182,7 +182,8 @@ DIRECTIVE_REASONS: Final[Mapping[str, str]] = _ro(
         "HTML comment, a '{' or '<' that starts no expression or tag the gate models, an unclosed element)",
         "site_disagrees": "`--site`: the site's built page and the source disagree: a counted line the build does not "
         "show as a line of its own in a top-level paragraph, a directive it shows that no source "
-        "line holds (an include, a macro), or no main content region the gate knows",
+        "line holds (an include, a macro), no main content region the gate knows, or a built page other sources "
+        "are built to as well",
         "needs_site_build": "the page is in a text format no Markdown reading reads (reStructuredText `.rst`, MDX `.mdx` "
         "but under the `docusaurus` renderer, AsciiDoc `.adoc`) and holds directive-shaped text: only "
         "the site's build judges it (`--site`, or the reading `pin --site` recorded)",

@@ -290,6 +290,19 @@ def judge_site(corpus: Corpus, site: SiteBuild, *, strict: bool = False) -> Corp
     (:mod:`~_conflict_gate.site.html`, linear in the page); reference/site.md has the rules."""
     changed: dict[str, Source] = {}
     manifest = corpus.manifest
+    located = {
+        source.source_id: (
+            (source.entry.built, "")
+            if source.entry.built is not None
+            else built_path(site, os.path.join(manifest.root, source.path))
+        )
+        for source in corpus.sources.values()
+        if not source.failed
+    }
+    built_from: dict[str, list[str]] = {}  # a built page -> the sources built to it
+    for sid, (built, _) in located.items():
+        if built is not None:
+            built_from.setdefault(built, []).append(sid)
     with SourceFiles(manifest.root) as files:
         for source in corpus.sources.values():
             if source.failed:
@@ -297,8 +310,13 @@ def judge_site(corpus: Corpus, site: SiteBuild, *, strict: bool = False) -> Corp
             holds = bool(
                 source.occurrences or source.claims or source.near_misses or isinstance(source.refusal, DirectiveError)
             )
+            built, why = located[source.source_id]
+            shared = [sid for sid in built_from.get(built or "", ()) if sid != source.source_id]
             try:
-                judged = _judge(source, site, files, corpus.grammar, manifest.root, holds)
+                if holds and shared:
+                    judged = _shared(source, built or "", shared)
+                else:
+                    judged = _judge(source, site, files, corpus.grammar, holds, built, why)
             except IngestionError as error:
                 if strict:
                     raise
@@ -310,17 +328,42 @@ def judge_site(corpus: Corpus, site: SiteBuild, *, strict: bool = False) -> Corp
     return Corpus(manifest, MappingProxyType({sid: changed.get(sid, s) for sid, s in corpus.sources.items()}))
 
 
-def _judge(source: Source, site: SiteBuild, files: SourceFiles, grammar: Grammar, root: str, holds: bool) -> Source:
-    """``source`` judged by its built page; ``holds``: does it hold directive-shaped text (else a built
-    page missing is no error, and it is judged only when its built page shows some)."""
+def _shared(source: Source, built: str, others: list[str]) -> Source:
+    """``source``, holding directive-shaped text, refused because other sources are built to its built
+    page too (a slug or route given twice, the same page of two versions built to one path): the site
+    shows one of them, and which one the gate cannot tell, so none counts (``site_disagrees``). A page
+    already refused for a reason the build does not settle keeps its refusal."""
+    if isinstance(source.refusal, DirectiveError) and source.refusal.reason not in SETTLED_BY_BUILD:
+        return source
+    names = ", ".join(repr(sid) for sid in others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+    error = DirectiveError(
+        "site_disagrees",
+        f"its built page {built} is built from {names} too: the site shows one of these pages, and the gate "
+        "cannot tell which; give each page a route of its own (its slug, url or path)",
+        quote="",
+        source_id=source.source_id,
+        path=source.path,
+    )
+    return source._replace(claims=(), refusal=error)
+
+
+def _judge(
+    source: Source,
+    site: SiteBuild,
+    files: SourceFiles,
+    grammar: Grammar,
+    holds: bool,
+    built: str | None,
+    why: str,
+) -> Source:
+    """``source`` judged by its built page ``built`` (relative to the site; ``None``: not built, ``why``);
+    ``holds``: does it hold directive-shaped text (else a built page missing is no error, and it is
+    judged only when its built page shows some)."""
     sid, path = source.source_id, source.path
     refusal = source.refusal
     alone = site.generator == "sphinx" and path.lower().endswith(".rst")  # no Markdown reading applies
     if not alone and isinstance(refusal, DirectiveError) and refusal.reason not in SETTLED_BY_BUILD:
         return source  # refused for a reason the build does not settle: its built page is not opened
-    built, why = (
-        (source.entry.built, "") if source.entry.built is not None else built_path(site, os.path.join(root, path))
-    )
     if built is None:
         if not holds:
             return source
