@@ -67,7 +67,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
-from .blocks.scan import hinted_line_matches, lines_chunk_end
+from .blocks.scan import LINES_CHUNK, hinted_line_matches, lines_chunk_end
 from .fences import SUPERFENCE_ONLY, SUPERFENCES, opening_run
 from .mkdocs_lines import MAX_ABBREVIATIONS, _abbreviated, _backtick_in_tags, _line_end
 from .mkdocs_marks import _FENCE_RUNS, _abbreviation_titles, _backtick_lines, _critic, _definition_terms, _line_number
@@ -453,7 +453,7 @@ def scan(view: str, candidates: Sequence[int]) -> MkDocsPage:
     size = len(view)
     while next_candidate < count and pos < size:
         if fence_end < 0 and not (stack and stack[-1].close not in ("indent", "slashes")):
-            run = _PLAIN_RUN.match(view, pos, lines_chunk_end(view, pos))
+            run = _PLAIN_RUN.match(view, pos, size if size - pos <= LINES_CHUNK else lines_chunk_end(view, pos))
             if run is not None:  # plain text lines: they end the indented bodies, and are text
                 while stack and stack[-1].close == "indent":
                     stack.pop()

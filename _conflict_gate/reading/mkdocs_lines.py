@@ -119,10 +119,13 @@ def attribute_line(view: str, candidates: Sequence[int]) -> int:
 
 
 def outside_fenced_code(view: str, matches: Iterator[re.Match[str]]) -> Iterator[re.Match[str]]:
-    """``matches`` (in order) but those inside fenced code by every reading (:func:`_fenced_code`)."""
-    code = _fenced_code(view)
+    """``matches`` (in order) but those inside fenced code by every reading (:func:`_fenced_code`, read
+    only when there is a match)."""
+    code: list[tuple[int, int]] | None = None
     k = 0
     for found in matches:
+        if code is None:
+            code = _fenced_code(view)
         while k < len(code) and code[k][1] <= found.start():
             k += 1
         if not (k < len(code) and code[k][0] <= found.start()):

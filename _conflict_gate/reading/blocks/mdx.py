@@ -73,7 +73,7 @@ from .mdx_syntax import (
     Region,
     _code_in_container,
 )
-from .scan import lines_chunk_end, top_level_code_end
+from .scan import LINES_CHUNK, lines_chunk_end, top_level_code_end
 
 __all__ = ["MdxReading", "Region", "read_mdx"]
 
@@ -153,7 +153,7 @@ class _Scan:
             if pos in self.esm_lines or pos in self.unwrapped:
                 pos = eol + 1
                 continue
-            plain = _PLAIN_LINES.match(view, pos, lines_chunk_end(view, pos))
+            plain = _PLAIN_LINES.match(view, pos, size if size - pos <= LINES_CHUNK else lines_chunk_end(view, pos))
             if plain is not None and fence is None:  # lines of text only: nothing below would act on them
                 pos = plain.end()
                 if esm_starts:  # an import or export line among them is read as one
