@@ -4,14 +4,14 @@ A manifest is one JSON object::
 
     {"grammar": {...},                       # see grammar.grammar_from_json
      "version_scheme": "semver",             # one of VERSION_SCHEMES
-     "renderer": "github",                   # optional; one of RENDERERS (default commonmark)
+     "renderer": "github",                   # optional; one of RENDERERS (default portable)
      "sources": {"include": ["{version}/**"], "exclude": []},   # optional; see sources.py
      "documents": [{"source_id": "guide", "version": "1.2.0", "path": "guide.md",
                     "url": "https://...", "status": "approved", "sha256": "<64 hex>"}]}
 
 ``url`` and ``status`` may be omitted (no URL; ``approved``); so may
 ``renderer``, how the site renders its pages (:mod:`~_conflict_gate.reading.renderers`;
-absent, ``commonmark``), and ``sources``, the patterns saying which files under the manifest's folder are
+absent, ``portable``), and ``sources``, the patterns saying which files under the manifest's folder are
 its pages (``init --update``, ``pin --check`` and ``audit`` read them; see
 :mod:`~_conflict_gate.manifest.sources`). Paths are
 relative to the folder that holds the manifest file (its real location when
@@ -33,15 +33,17 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import itemgetter
 from types import MappingProxyType
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ..base.errors import IngestionError, printable
 from ..base.files import read_capped
 from ..base.jsondata import JsonProblem, canonical_json, json_pointer, parse_strict
 from ..base.registry import DEFAULT_RENDERER, DEFAULT_STATUS, MAX_MANIFEST_BYTES, PAGE_STATUSES, RENDERERS
-from ..reading.renderers import RENDERER_VALUES, Renderer
 from .grammar import Grammar, grammar_from_json
 from .sources import Sources, SourcesProblem, sources_from_json
+
+if TYPE_CHECKING:  # the renderer's value is built when a page is read (Manifest.renderer): no reading module here
+    from ..reading.renderers import Renderer
 
 __all__ = [
     "ENTRY_FIELDS",
@@ -215,8 +217,9 @@ class Manifest:
     (symlinks followed; ``pin`` writes there); ``root`` the real folder that
     holds it, to which every entry path is relative. ``sources`` is the
     checked ``"sources"`` key, ``None`` when the manifest has none.
-    ``renderer`` is how the site renders its pages (the ``"renderer"`` key,
-    ``commonmark`` when absent); the corpus reads every page by it.
+    ``renderer_name`` is how the site renders its pages (the ``"renderer"`` key,
+    :data:`~_conflict_gate.base.registry.DEFAULT_RENDERER` when absent); the corpus reads every page by
+    its value, :attr:`renderer`.
     """
 
     path: str
@@ -226,11 +229,19 @@ class Manifest:
     version_scheme: VersionScheme
     entries: tuple[Entry, ...]
     sources: Sources | None = None
-    renderer: Renderer = RENDERER_VALUES[DEFAULT_RENDERER]
+    renderer_name: str = DEFAULT_RENDERER
     #: the recorded readings file (``"readings"``, relative to :attr:`root`; ``None``: none) and its pin
     #: (``"readings_sha256"``; ``""``: not pinned yet), :mod:`~_conflict_gate.corpus.recorded`
     readings: str | None = None
     readings_sha256: str = ""
+
+    @property
+    def renderer(self) -> Renderer:
+        """The value of :attr:`renderer_name` (:func:`~_conflict_gate.reading.renderers.renderer_named`: built,
+        with its own reading modules, when first asked for)."""
+        from ..reading.renderers import renderer_named
+
+        return renderer_named(self.renderer_name)
 
 
 def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool = True) -> Manifest:
@@ -292,18 +303,17 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
             "version_scheme",
             reason="invalid_version_scheme",
         )
-    renderer = RENDERER_VALUES[DEFAULT_RENDERER]
+    renderer = DEFAULT_RENDERER
     if "renderer" in data:
         named = data["renderer"]
-        found = RENDERER_VALUES.get(named) if isinstance(named, str) else None
-        if found is None:
+        if not isinstance(named, str) or named not in RENDERERS:
             raise invalid(
                 f"renderer must be one of {', '.join(RENDERERS)} (how the site renders its pages; "
                 f"leave it out for {DEFAULT_RENDERER}), got {printable(repr(named))}",
                 "renderer",
                 reason="invalid_renderer",
             )
-        renderer = found
+        renderer = named
     sources = None
     if "sources" in data:
         try:
@@ -323,7 +333,7 @@ def read_manifest(manifest_path: str | os.PathLike[str], *, require_pins: bool =
         version_scheme=scheme,
         entries=entries,
         sources=sources,
-        renderer=renderer,
+        renderer_name=renderer,
         readings=readings,
         readings_sha256=readings_sha256,
     )
