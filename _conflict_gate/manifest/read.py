@@ -410,7 +410,7 @@ def _all_plain(documents: list[Any], scheme: VersionScheme, require_pins: bool) 
     sorted tuple :attr:`Entry.written` shares), each distinct version; the digests and URLs are
     checked joined (a digest 64 characters of ``[0-9a-f]``; an ASCII URL of 1-2048 characters
     that are printable and not a space, which is what ``_URL`` and ``str.isprintable`` accept of
-    ASCII). The entries are built by ``map`` over the columns, without a Python frame per entry."""
+    ASCII: :func:`_visible_ascii_only`). The entries are built by ``map`` over the columns, without a Python frame per entry."""
     try:
         if set(map(type, documents)) - {dict}:
             return None
@@ -444,9 +444,7 @@ def _all_plain(documents: list[Any], scheme: VersionScheme, require_pins: bool) 
                 else (set(map(len, digests)) <= {0, 64} and _hex_only(joined_digests))
             )
             and len(given_urls) == with_url  # a URL given as null is no string: checked entry by entry
-            and joined_urls.isascii()
-            and joined_urls.isprintable()
-            and " " not in joined_urls
+            and _visible_ascii_only(joined_urls)
             and (not given_urls or (min(map(len, given_urls)) >= 1 and max(map(len, given_urls)) <= 2048))
             and all(type(status) is str and status in PAGE_STATUSES for status in set(statuses))
         )
@@ -469,6 +467,17 @@ def _all_plain(documents: list[Any], scheme: VersionScheme, require_pins: bool) 
 def _hex_only(text: str) -> bool:
     """Whether ``text`` holds only lowercase hex digits (``""`` does)."""
     return text.isascii() and not text.encode("ascii").translate(None, b"0123456789abcdef")
+
+
+#: The ASCII characters that are printable and not a space (``!`` to ``~``).
+_VISIBLE_ASCII: Final = bytes(range(0x21, 0x7F))
+
+
+def _visible_ascii_only(text: str) -> bool:
+    """Whether ``text`` holds only ASCII characters that are printable and not a space (``""`` does): what
+    ``str.isprintable`` and ``" " not in`` accept of ASCII, in one C-level pass (``isprintable`` looks each
+    character up in the Unicode database: 5 ms over 10,000 URLs)."""
+    return text.isascii() and not text.encode("ascii").translate(None, _VISIBLE_ASCII)
 
 
 def _check_each(
