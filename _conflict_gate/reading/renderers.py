@@ -62,7 +62,6 @@ in to :func:`~_conflict_gate.reading.reader.read_directives` with the manifest
 from __future__ import annotations
 
 import functools
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -403,7 +402,6 @@ _BUILDERS: Final[Mapping[str, Callable[[], Renderer]]] = MappingProxyType(
 if set(_BUILDERS) != set(RENDERERS):  # pragma: no cover
     raise AssertionError("renderers.py builds a value for each name of registry.RENDERERS, and no other")
 _BUILT: dict[str, Renderer] = {}
-_BUILDING: Final = threading.RLock()  # re-entered: portable's value builds its members'
 
 
 def renderer_named(name: str) -> Renderer:
@@ -412,12 +410,8 @@ def renderer_named(name: str) -> Renderer:
     every reading's), so a manifest naming ``github`` never imports MyST's, MDX's or MkDocs's rules.
     Raises ``KeyError`` for any other name (check names against the registry, which needs no reading)."""
     found = _BUILT.get(name)
-    if found is None:
-        build = _BUILDERS[name]
-        with _BUILDING:
-            found = _BUILT.get(name)
-            if found is None:
-                found = _BUILT[name] = build()
+    if found is None:  # two threads may both build it (no I/O, no state): the first one kept is every caller's
+        found = _BUILT.setdefault(name, _BUILDERS[name]())
     return found
 
 
