@@ -286,5 +286,44 @@ class DeclaredRendererImportsTest(unittest.TestCase):
                 self.assertEqual([name for name in every if name in loaded], sorted(own))
 
 
+#: Run in a fresh interpreter with a reading cache the run before filled: ``gate`` on the lab's manifest; prints
+#: its exit code and the ``_conflict_gate.reading`` modules loaded.
+_CACHED_GATE_SCRIPT = """
+import contextlib, io, json, sys
+from _conflict_gate.cli.main import main
+
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    code = main(["gate", "--manifest", "manifest.json", "--version", "1.0", "--claim", "existing_path",
+                 "quill-guide", "quill-reference"])
+print(json.dumps([code, sorted(m for m in sys.modules if m.startswith("_conflict_gate.reading."))]))
+"""
+
+
+class CachedGateImportsTest(unittest.TestCase):
+    def test_gate_with_every_reading_cached_imports_no_reader(self) -> None:
+        """Guards against ``gate`` importing the block reading, the reader and the renderers (about half of the
+        command line's imports) when every candidate's reading comes from the cache and no page is read
+        (issue 33): the first run reads and caches both pages, the second must read none."""
+        with tempfile.TemporaryDirectory() as folder:
+            runs = []
+            for _ in range(2):
+                done = subprocess.run(
+                    [sys.executable, "-c", _CACHED_GATE_SCRIPT],
+                    check=False,
+                    cwd=REPO,
+                    env={**os.environ, "CONFLICT_GATE_CACHE": folder},
+                    capture_output=True,
+                    text=True,
+                    timeout=120,
+                )
+                self.assertEqual(done.returncode, 0, done.stderr)
+                runs.append(json.loads(done.stdout))
+        (first_code, first), (code, loaded) = runs
+        self.assertEqual((first_code, code), (0, 0))
+        self.assertIn("_conflict_gate.reading.reader", first)
+        light = ("candidates", "inline_spans", "lookalike", "reading_shapes")  # the cache's limits and shapes
+        self.assertEqual(loaded, [f"_conflict_gate.reading.{name}" for name in light])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -30,6 +30,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import repeat
 from operator import itemgetter
 from types import MappingProxyType
@@ -235,7 +236,7 @@ class Manifest:
     readings: str | None = None
     readings_sha256: str = ""
 
-    @property
+    @cached_property
     def renderer(self) -> Renderer:
         """The value of :attr:`renderer_name` (:func:`~_conflict_gate.reading.renderers.renderer_named`: built,
         with its own reading modules, when first asked for)."""

@@ -21,6 +21,7 @@ from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, TypeVar
 
+from ...base.registry import MAX_LEAF_LINES
 from .construct import Body, Construct, never_continues
 from .scan import next_blank_line
 
@@ -51,8 +52,6 @@ __all__ = [
 
 #: Containers (block quotes, list items) nested deeper than this are not opened.
 MAX_DEPTH: Final = 64
-#: Lines kept per leaf block; the gate gives up on a longer block that holds a watched offset.
-MAX_LEAF_LINES: Final = 20_000
 
 #: The parser's own leaf: text that no rule starts becomes a paragraph (4.8).
 PARAGRAPH: Final = "paragraph"
