@@ -272,7 +272,7 @@ def run_lab(manifest_path: Path = FIXTURE_MANIFEST) -> LabResult:
             "answers": answers,
             "policy": list(POLICY),
             "limit": LIMIT,
-            "renderer": corpus.manifest.renderer.name,
+            "renderer": corpus.manifest.renderer_name,
         },
     )
 

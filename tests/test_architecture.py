@@ -224,5 +224,106 @@ class DecisionPathImportsTest(unittest.TestCase):
         )
 
 
+#: Each single renderer's own reading modules (under ``_conflict_gate.reading``), which its value imports when
+#: it is first built; ``mkdocs`` reads MyST's dollar math too. ``portable`` (the default) imports them all.
+RENDERERS_OWN_MODULES = {
+    "github": (),
+    "commonmark": ("vitepress",),
+    "mkdocs": ("mkdocs", "mkdocs_marks", "vitepress", "blocks.myst"),
+    "myst": ("blocks.myst",),
+    "docusaurus": ("blocks.docusaurus", "blocks.mdx", "blocks.mdx_expressions", "blocks.mdx_syntax"),
+}
+
+#: Run in a fresh interpreter: ``gate`` on a copy of the lab's manifest that names the renderer ``argv[1]``
+#: (over copies of its two candidate pages, in the folder ``argv[2]``), after reading that manifest alone; prints
+#: the ``_conflict_gate.reading`` modules loaded by the manifest's check, gate's exit code, and those loaded then.
+_DECLARED_RENDERER_SCRIPT = """
+import contextlib, io, json, sys
+from _conflict_gate.manifest.read import read_manifest
+
+manifest = sys.argv[2] + "/manifest.json"
+assert read_manifest(manifest).renderer_name == sys.argv[1]
+checked = sorted(m for m in sys.modules if m.startswith("_conflict_gate.reading"))
+from _conflict_gate.cli.main import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    code = main(["gate", "--manifest", manifest, "--version", "1.0", "--claim", "existing_path",
+                 "quill-guide", "quill-reference"])
+prefix = "_conflict_gate.reading."
+print(json.dumps([checked, code, sorted(m[len(prefix):] for m in sys.modules if m.startswith(prefix))]))
+"""
+
+
+class DeclaredRendererImportsTest(unittest.TestCase):
+    def test_a_declared_renderer_imports_only_its_own_reading_modules(self) -> None:
+        """Guards against a manifest naming one renderer paying for every renderer's rules (issue 33: ``gate``
+        on 10,000 pages in 100 ms): the renderers' values built, and MyST's, MDX's, MkDocs's and VitePress's
+        reading modules imported when the manifest is read (its renderer's name is data, checked against the
+        registry) or when its first page is, whichever renderer it names."""
+        lab = json.loads((REPO / "manifest.json").read_text(encoding="utf-8"))
+        every = sorted({name for own in RENDERERS_OWN_MODULES.values() for name in own})
+        for renderer, own in RENDERERS_OWN_MODULES.items():
+            with self.subTest(renderer=renderer), tempfile.TemporaryDirectory() as folder:
+                for entry in lab["documents"]:
+                    if entry["source_id"] in ("quill-guide", "quill-reference"):
+                        target = Path(folder, entry["path"])
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.write_bytes((REPO / entry["path"]).read_bytes())
+                Path(folder, "manifest.json").write_text(json.dumps({**lab, "renderer": renderer}), encoding="utf-8")
+                done = subprocess.run(
+                    [sys.executable, "-c", _DECLARED_RENDERER_SCRIPT, renderer, folder],
+                    check=False,
+                    cwd=REPO,
+                    env={**os.environ, "CONFLICT_GATE_CACHE": "off"},
+                    capture_output=True,
+                    text=True,
+                    timeout=120,
+                )
+                self.assertEqual(done.returncode, 0, done.stderr)
+                checked, code, loaded = json.loads(done.stdout)
+                self.assertEqual(checked, [], "reading modules the manifest's check imported")
+                self.assertEqual(code, 0, "a ready decision: the pages were read")
+                self.assertIn("reader", loaded)
+                self.assertEqual([name for name in every if name in loaded], sorted(own))
+
+
+#: Run in a fresh interpreter with a reading cache the run before filled: ``gate`` on the lab's manifest; prints
+#: its exit code and the ``_conflict_gate.reading`` modules loaded.
+_CACHED_GATE_SCRIPT = """
+import contextlib, io, json, sys
+from _conflict_gate.cli.main import main
+
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    code = main(["gate", "--manifest", "manifest.json", "--version", "1.0", "--claim", "existing_path",
+                 "quill-guide", "quill-reference"])
+print(json.dumps([code, sorted(m for m in sys.modules if m.startswith("_conflict_gate.reading."))]))
+"""
+
+
+class CachedGateImportsTest(unittest.TestCase):
+    def test_gate_with_every_reading_cached_imports_no_reader(self) -> None:
+        """Guards against ``gate`` importing the block reading, the reader and the renderers (about half of the
+        command line's imports) when every candidate's reading comes from the cache and no page is read
+        (issue 33): the first run reads and caches both pages, the second must read none."""
+        with tempfile.TemporaryDirectory() as folder:
+            runs = []
+            for _ in range(2):
+                done = subprocess.run(
+                    [sys.executable, "-c", _CACHED_GATE_SCRIPT],
+                    check=False,
+                    cwd=REPO,
+                    env={**os.environ, "CONFLICT_GATE_CACHE": folder},
+                    capture_output=True,
+                    text=True,
+                    timeout=120,
+                )
+                self.assertEqual(done.returncode, 0, done.stderr)
+                runs.append(json.loads(done.stdout))
+        (first_code, first), (code, loaded) = runs
+        self.assertEqual((first_code, code), (0, 0))
+        self.assertIn("_conflict_gate.reading.reader", first)
+        light = ("candidates", "inline_spans", "lookalike", "reading_shapes")  # the cache's limits and shapes
+        self.assertEqual(loaded, [f"_conflict_gate.reading.{name}" for name in light])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -199,7 +199,7 @@ class CacheTest(CorpusTestCase):
 
     def test_an_unchanged_page_is_not_read_again(self) -> None:
         self.load()
-        with mock.patch("_conflict_gate.corpus.load.read_directives", side_effect=AssertionError("read again")):
+        with mock.patch("_conflict_gate.corpus.load._reader", side_effect=AssertionError("read again")):
             corpus = self.load()
         self.assertEqual(len(corpus), len(PAGES))
 
@@ -238,7 +238,7 @@ class CacheTest(CorpusTestCase):
         self.load()
         with (
             mock.patch("_conflict_gate.corpus.cache.reader_fingerprint", return_value="another reader"),
-            mock.patch("_conflict_gate.corpus.load.read_directives", side_effect=AssertionError("read")),
+            mock.patch("_conflict_gate.corpus.load._reader", side_effect=AssertionError("read")),
             self.assertRaises(AssertionError),
         ):
             self.load()
@@ -268,11 +268,13 @@ class CacheTest(CorpusTestCase):
                     err = io.StringIO()
                     with (
                         redirect_stderr(err),
-                        mock.patch("_conflict_gate.corpus.load.read_directives", wraps=read_directives) as spy,
+                        mock.patch(
+                            "_conflict_gate.corpus.load._reader", return_value=mock.Mock(wraps=read_directives)
+                        ) as reader,
                     ):
                         corpus = self.load()
                     self.assertEqual(snapshot(corpus), snapshot(self.load(cache=False)))
-                    self.assertTrue(spy.called, "an untrusted cache was read")
+                    self.assertTrue(reader.return_value.called, "an untrusted cache was read")
                     lines = err.getvalue().splitlines()
                     self.assertEqual(len(lines), 1, lines)
                     self.assertIn("writable by group or others", lines[0])
@@ -511,7 +513,7 @@ class CacheTest(CorpusTestCase):
             self.root / "escaped", {"a.md": b"Text.\n\n`@quill create_copy existing_path=\\ud800`\n"}
         )
         first = load_documents(manifest, cache=self.cache)
-        with mock.patch("_conflict_gate.corpus.load.read_directives", side_effect=AssertionError("read again")):
+        with mock.patch("_conflict_gate.corpus.load._reader", side_effect=AssertionError("read again")):
             second = load_documents(manifest, cache=self.cache)
         self.assertEqual(snapshot(second), snapshot(first))
         self.assertIn("\\ud800", " ".join(quote for source in first.sources.values() for quote in source.occurrences))

@@ -36,6 +36,7 @@ from _conflict_gate.base.jsondata import render_json
 from _conflict_gate.base.registry import EXIT_CODES
 from _conflict_gate.corpus import load as corpus_module
 from _conflict_gate.corpus.load import Corpus, load_documents
+from _conflict_gate.reading.reader import read_directives
 from _conflict_gate.results.service import TOOL_ERROR_CLASSES, ToolError
 from _conflict_gate.service.gate import RACY_SECONDS, TOOLS, GateService, _Stamp
 from tests.support import REPO, modules_after_import, run_cli, without_the_mcp_sdk
@@ -204,13 +205,13 @@ class FreshnessTest(LabCopyCase):
         """Guards against re-verification re-reading every page for directives on every call."""
         service = GateService(self.m)
         reads: list[str] = []
-        real = vars(corpus_module)["read_directives"]
+        real = read_directives
 
         def counting(text: str, *args: Any, **kwargs: Any) -> Any:
             reads.append(kwargs.get("source_id") or "")
             return real(text, *args, **kwargs)
 
-        with mock.patch.object(corpus_module, "read_directives", counting):
+        with mock.patch.object(corpus_module, "_reader", return_value=counting):
             for _ in range(3):
                 service.gate(*self.READY)
                 service.versions()

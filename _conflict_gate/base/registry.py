@@ -30,6 +30,7 @@ __all__ = [
     "MAX_ANSWER_BYTES",
     "MAX_DECISION_BYTES",
     "MAX_FOLDER_DEPTH",
+    "MAX_LEAF_LINES",
     "MAX_MANIFEST_BYTES",
     "MAX_QUESTION_CHARS",
     "MAX_SOURCE_BYTES",
@@ -54,6 +55,10 @@ _ro = MappingProxyType
 
 #: Largest source file accepted, in bytes; larger files are refused unread.
 MAX_SOURCE_BYTES: Final = 16 * 1024 * 1024
+#: Lines the block reading keeps per leaf block; the gate gives up on a longer block that holds a watched offset
+#: (:mod:`~_conflict_gate.reading.blocks`). Here, with the other limits, so that the reading cache's fingerprint
+#: names it without importing the block reading.
+MAX_LEAF_LINES: Final = 20_000
 #: Largest manifest file accepted, in bytes.
 MAX_MANIFEST_BYTES: Final = 64 * 1024 * 1024
 #: Largest answer ``check_answer`` reads, in bytes of UTF-8.

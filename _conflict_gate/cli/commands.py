@@ -14,7 +14,7 @@ from typing import Final
 from ..base.errors import DecisionError
 from ..base.files import read_head
 from ..base.jsondata import render_json
-from ..base.registry import MAX_ANSWER_BYTES
+from ..base.registry import MAX_ANSWER_BYTES, RENDERERS
 from ..corpus.load import Corpus
 from ..decide.decision import audit, claim_operation, gate, versions_listing
 from ..manifest.read import read_manifest
@@ -152,14 +152,14 @@ def _grammar(args: argparse.Namespace) -> int:
     from .markdown import grammar_table
 
     manifest = read_manifest(args.manifest, require_pins=False)
-    grammar, renderer = manifest.grammar, manifest.renderer
+    grammar, renderer = manifest.grammar, manifest.renderer_name  # a name: no reading module is imported
     if args.format == "json":
         sys.stdout.write(
-            render_json(build(GrammarReport, GRAMMAR_REPORT_FIELDS, {**grammar.summary(), "renderer": renderer.name}))
+            render_json(build(GrammarReport, GRAMMAR_REPORT_FIELDS, {**grammar.summary(), "renderer": renderer}))
         )
     else:
         print(f"{grammar.product}: directives are whole lines {grammar.form!r}")
-        print(f"renderer: {renderer.name} ({renderer.meaning})\n")
+        print(f"renderer: {renderer} ({RENDERERS[renderer]})\n")
         print("\n".join(grammar_table(grammar)))
     return exit_code("ok")
 

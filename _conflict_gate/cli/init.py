@@ -386,7 +386,13 @@ def _judged_by_site(
                 sources[entry.source_id] = source_from_bytes(raw, grammar, entry, renderer=renderer)
                 entries.append(entry)
         manifest = Manifest(
-            manifest_path, manifest_path, root, grammar, VERSION_SCHEMES[scheme], tuple(entries), renderer=renderer
+            manifest_path,
+            manifest_path,
+            root,
+            grammar,
+            VERSION_SCHEMES[scheme],
+            tuple(entries),
+            renderer_name=renderer.name,
         )
         judged = judge_site(Corpus(manifest, MappingProxyType(sources)), site, strict=True)
         return [(c.operation, c.claim_key, c.value) for source in judged.sources.values() for c in source.claims]

@@ -53,11 +53,10 @@ from typing import Any, Final
 
 from ..base.errors import DirectiveError
 from ..base.jsondata import canonical_json
-from ..base.registry import MAX_SOURCE_BYTES, RENDERERS
+from ..base.registry import MAX_LEAF_LINES, MAX_SOURCE_BYTES, RENDERERS
 from ..manifest.grammar import Grammar
-from ..reading.blocks import MAX_LEAF_LINES
+from ..reading.candidates import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS
 from ..reading.inline_spans import MAX_NESTING
-from ..reading.reader import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS
 from ..reading.reading_shapes import MAX_BLOCK_BYTES, MAX_NEAR_MISSES, Claim, LeftOut, NearMiss, Reading
 
 __all__ = [

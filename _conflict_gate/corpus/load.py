@@ -32,24 +32,25 @@ import os
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from types import MappingProxyType
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ..base.errors import DirectiveError, IngestionError
 from ..base.jsondata import canonical_json
 from ..base.registry import MAX_MANIFEST_BYTES, SOURCE_INGESTION_REASONS
 from ..manifest.grammar import Grammar, grammar_from_json
 from ..manifest.read import Entry, Manifest, VersionScheme, read_manifest
-from ..reading.reader import read_directives
 from ..reading.reading_shapes import Claim, LeftOut, NearMiss, Reading
-from ..reading.renderers import RENDERER_VALUES, Renderer
 from .cache import ReadingCache, cache_path, decode_reading, encode_reading
 from .pool import PARALLEL_MIN_PAGES, PagePool
 from .quotes import QuoteIndex
 from .recorded import Recorded, claim_not_holding, parse_recorded, recorded_reading, unjudged_format
 from .source_files import SourceFiles
 from .suggest import IdIndex
+
+if TYPE_CHECKING:  # the reader and the renderers are imported when a page is read (_reader, Manifest.renderer)
+    from ..reading.renderers import Renderer
 
 __all__ = [
     "MEMO_BYTES",
@@ -184,21 +185,24 @@ class Corpus:
     (read-only). The grammar and version scheme come from the manifest. A
     corpus does not notice files edited after loading: load again.
     :attr:`failed` lists the sources that failed verification (only a
-    non-strict load keeps any). ``id_index`` is the did-you-mean index of the
-    manifest's source ids (:class:`~_conflict_gate.corpus.suggest.IdIndex`), built with the corpus;
-    :attr:`quote_index` the index the answer check looks quotes up in, built on first use.
+    non-strict load keeps any). :attr:`id_index` is the did-you-mean index of the
+    manifest's source ids, and :attr:`quote_index` the index the answer check looks quotes up in,
+    each built on first use.
     """
 
     manifest: Manifest
     sources: Mapping[str, Source]
-    id_index: IdIndex = field(init=False, repr=False, compare=False)
     #: What the warm path (:func:`~_conflict_gate.decide.decision.gate`) computed once for this corpus: claim
     #: records and answer requests, by what determines them (a corpus is immutable, so each stays
     #: right); at most :data:`MEMO_BYTES` bytes as estimated (:class:`Memo`).
     memo: Memo = field(init=False, repr=False, compare=False, default_factory=Memo)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "id_index", IdIndex(entry.source_id for entry in self.manifest.entries))
+    @cached_property
+    def id_index(self) -> IdIndex:
+        """The did-you-mean index of the manifest's source ids (:class:`~_conflict_gate.corpus.suggest.IdIndex`),
+        built once, on first use: only an unknown id asks it (two sorts of every id, 2 ms at 10,000 pages,
+        which a request naming known ids does not pay)."""
+        return IdIndex(entry.source_id for entry in self.manifest.entries)
 
     def remember(self, key: Any, value: Any, size: int) -> None:
         """Keep ``value`` in :attr:`memo` under ``key``, estimated at ``size`` bytes (:meth:`Memo.keep`: a
@@ -358,7 +362,7 @@ def load_with(
         manifest = read_manifest(manifest_path, require_pins=False)  # an entry not pinned yet fails alone
         recorded = read_recorded(manifest)
         path = cache_path(manifest.real_path, cache, environ) if recorded is None else None
-        readings = ReadingCache.open(path, manifest.grammar, manifest.renderer.name, warn) if path is not None else None
+        readings = ReadingCache.open(path, manifest.grammar, manifest.renderer_name, warn) if path is not None else None
         with SourceFiles(manifest.root) as files:
             entries = manifest.entries if only is None else _only(manifest.entries, only)
             sources = _load(manifest, entries, files, strict, readings, jobs, min_pages, method, recorded)
@@ -434,14 +438,14 @@ def _load(
     is then read for directives), else from ``cache`` (when each of its claims holds on the page's bytes:
     :func:`~_conflict_gate.corpus.recorded.claim_not_holding`), else read here or by ``jobs`` workers. Raises the
     first problem in manifest order (``strict``), else keeps failed sources."""
-    grammar, renderer = manifest.grammar, manifest.renderer
+    grammar, renderer_name = manifest.grammar, manifest.renderer_name
     sources: dict[str, Source | None] = {}
     sizes: dict[str, tuple[Entry, str, int]] = {}
     problems: dict[str, IngestionError] = {}  # source id -> its ingestion error, found by a worker
     parsed: dict[str, tuple[str, str, str] | None] = {}  # each cached directive text as the grammar parses it
 
-    def read_here(raw: bytes, entry: Entry) -> Reading:
-        return read_page(raw, grammar, renderer, entry.source_id, entry.path)
+    def read_here(raw: bytes, entry: Entry) -> Reading:  # (the renderer's value: built by the first page read)
+        return read_page(raw, grammar, manifest.renderer, entry.source_id, entry.path)
 
     def decode(data: object, entry: Entry) -> Reading:
         return decode_reading(data, entry.source_id, entry.path)
@@ -456,12 +460,12 @@ def _load(
         if cache is not None:
             cache.put(digest, reading)
         sources[entry.source_id] = _source(
-            entry, digest, size, unjudged_format(reading, entry.path, renderer.name, entry.source_id)
+            entry, digest, size, unjudged_format(reading, entry.path, renderer_name, entry.source_id)
         )
 
     arguments = (
         canonical_json({key: value for key, value in grammar.summary().items() if key != "directive"}),
-        renderer.name,
+        renderer_name,
     )
     pool = PagePool(
         jobs, read_chunk, arguments, read_here=read_here, decode=decode, done=done, method=method, min_pages=min_pages
@@ -503,7 +507,7 @@ def _load(
                 reading = None  # an entry no reader wrote for these bytes (its checksum fits): a miss
             if reading is not None:
                 sources[entry.source_id] = _source(
-                    entry, digest, len(raw), unjudged_format(reading, entry.path, renderer.name, entry.source_id)
+                    entry, digest, len(raw), unjudged_format(reading, entry.path, renderer_name, entry.source_id)
                 )
                 continue
             sources[entry.source_id] = None  # its place in manifest order; filled when read
@@ -533,7 +537,9 @@ def read_chunk(grammar_json: str, renderer_name: str, pages: list[bytes]) -> lis
     grammar = _GRAMMARS.get(grammar_json)
     if grammar is None:
         grammar = _GRAMMARS[grammar_json] = grammar_from_json(json.loads(grammar_json))
-    renderer = RENDERER_VALUES[renderer_name]
+    from ..reading.renderers import renderer_named
+
+    renderer = renderer_named(renderer_name)
     results: list[tuple[Any, ...]] = []
     for raw in pages:
         try:
@@ -582,12 +588,21 @@ def verified_digest(raw: bytes, entry: Entry, digest: str | None = None) -> str:
     return entry.sha256  # equal to the digest: the pin's own string, so a corpus keeps each digest once
 
 
+@cache
+def _reader() -> Callable[..., Reading]:
+    """:func:`~_conflict_gate.reading.reader.read_directives`, imported when the first page is read: a load whose
+    every reading comes from the cache or the recorded readings imports no block reading, reader or renderer."""
+    from ..reading.reader import read_directives
+
+    return read_directives
+
+
 def read_page(raw: bytes, grammar: Grammar, renderer: Renderer, source_id: str | None, path: str | None) -> Reading:
     """The reading of a page's raw bytes: decoded (:func:`decode_source`, which raises
     ``source_not_utf8``) and read for directives as ``renderer`` shows them."""
     body = raw[3:] if raw.startswith(_UTF8_BOM) else raw
     text = decode_source(raw, source_id=source_id, path=path)
-    return read_directives(
+    return _reader()(
         text, grammar, bom_bytes=len(raw) - len(body), source_id=source_id, path=path, encoded=body, renderer=renderer
     )
 

@@ -31,7 +31,7 @@ import bisect
 from collections.abc import Iterable
 from typing import Final
 
-from ..reading.reader import MAX_OCCURRENCE_CHARS
+from ..reading.candidates import MAX_OCCURRENCE_CHARS
 
 __all__ = ["QuoteIndex"]
 

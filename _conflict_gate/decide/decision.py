@@ -601,7 +601,7 @@ def _audit(corpus: Corpus) -> AuditReport:
             and summary["failed"] == 0
             and not unlisted_pages,
             "unlisted_sources": unlisted_pages,
-            "renderer": corpus.manifest.renderer.name,
+            "renderer": corpus.manifest.renderer_name,
         },
     )
 
@@ -690,7 +690,7 @@ def versions_listing(corpus: Corpus) -> Versions:
         VERSIONS_FIELDS,
         {
             "grammar": corpus.grammar.summary(),
-            "renderer": corpus.manifest.renderer.name,
+            "renderer": corpus.manifest.renderer_name,
             "version_scheme": corpus.version_scheme.name,
             "versions": [
                 build(VersionListing, VERSION_LISTING_FIELDS, {"version": version, "sources": by_version[version]})

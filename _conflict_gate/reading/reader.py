@@ -48,26 +48,25 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..base.errors import DirectiveError
+from ..base.registry import DEFAULT_RENDERER
 from ..manifest.grammar import Grammar
 from .blocks import FOOTNOTE_DOUBT, MAX_LEAF_LINES, Leaf, parse_blocks
-from .blocks.mdx import MdxReading, Region
-from .blocks.myst import COMMENT as MYST_COMMENT
-from .blocks.myst import DIRECTIVE as MYST_DIRECTIVE
-from .blocks.myst import MATH as MYST_MATH
-from .blocks.myst import body_code_split
-from .blocks.state import NO_FRONT_MATTER
+from .blocks.state import MYST_COMMENT_LEAF, MYST_DIRECTIVE_LEAF, MYST_MATH_LEAF, NO_FRONT_MATTER
 from .candidates import MAX_CANDIDATES, MAX_OCCURRENCE_CHARS, candidates_of, occurrences
 from .html_tree import BLOCK, CELL, HEADING, TEXT, RawHtml
 from .inline_spans import Spans
-from .mkdocs import MkDocsPage
 from .mkdocs_lines import snippet_marked
 from .reader_findings import _SHOULD, _Findings, _loosely_shaped, _shaped_raw
 from .reader_lines import _classify, _Content, _plain_directive_lines, _quiet_paragraph
 from .reading_shapes import _EMPTY, MAX_BLOCK_BYTES, MAX_HTML_LINES, MAX_NEAR_MISSES, QUOTE_LIMIT, LeftOut, Reading
-from .renderers import DEFAULT, RENDERER_VALUES, PageRefusal, Renderer
+from .renderers import RENDERER_VALUES, PageRefusal, Renderer
+
+if TYPE_CHECKING:  # a renderer's own reading modules are imported with its value (renderers.renderer_named)
+    from .blocks.mdx import MdxReading, Region
+    from .mkdocs import MkDocsPage
 
 __all__ = ["MAX_CANDIDATES", "MAX_OCCURRENCE_CHARS", "read_directives"]
 
@@ -81,13 +80,13 @@ def read_directives(
     path: str | None = None,
     fast: bool = True,
     encoded: bytes | None = None,
-    renderer: Renderer = DEFAULT,
+    renderer: Renderer | None = None,
 ) -> Reading:
     """Read the directives of one decoded source (BOM removed; ``bom_bytes`` is its length in bytes).
 
     ``source_id`` and ``path`` label errors; ``encoded`` may give ``text``
     encoded as UTF-8, if the caller has it. ``renderer`` is how the site
-    renders the page (the manifest's; by default ``portable``, judged against
+    renders the page (the manifest's; ``None``: ``portable``, judged against
     every reading of :data:`~_conflict_gate.reading.renderers.READINGS`). Returns a :class:`Reading`;
     problems are not raised but returned as ``refusal`` (the first in line
     order), a :class:`DirectiveError` with reason ``malformed_directive``,
@@ -111,6 +110,7 @@ def read_directives(
     open (:class:`~_conflict_gate.reading.html_tree.RawHtml`).
     """
     encoded = text.encode("utf-8", "surrogatepass") if encoded is None else encoded
+    renderer = RENDERER_VALUES[DEFAULT_RENDERER] if renderer is None else renderer
     found = candidates_of(encoded, grammar, full=not fast)  # the same bytes for every reading: found once
     if renderer.members:
         shared: dict[PageRefusal, int] = {}  # a page refusal several members make, found once
@@ -536,11 +536,11 @@ _CONTEXT_KINDS: Final = {
     "fenced_code": "code",
     "indented_code": "code",
     "link_definition": "hidden",
-    MYST_COMMENT: "hidden",
+    MYST_COMMENT_LEAF: "hidden",
 }
 #: Leaf kinds a flavour adds whose whole text a reader sees, not read as Markdown (a MyST directive's
 #: body may be reStructuredText, HTML or LaTeX): what they are called in a refusal.
-_SHOWN_WHOLE: Final = {MYST_DIRECTIVE: "the MyST directive", MYST_MATH: "the math block"}
+_SHOWN_WHOLE: Final = {MYST_DIRECTIVE_LEAF: "the MyST directive", MYST_MATH_LEAF: "the math block"}
 
 
 def _shown_whole(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml | None) -> None:
@@ -553,7 +553,9 @@ def _shown_whole(f: _Findings, leaf: Leaf, inside: Sequence[int], raw: RawHtml |
         f"in the body of {_SHOWN_WHOLE[leaf.kind]} {opener[:40]!r} (line {leaf.lines[0][0] + 1}), "
         "a container like a block quote"
     )
-    if leaf.kind == MYST_DIRECTIVE and not leaf.containers:  # fenced code in an admonition's body (issue 29)
+    if leaf.kind == MYST_DIRECTIVE_LEAF and not leaf.containers:  # fenced code in an admonition's body (issue 29)
+        from .blocks.myst import body_code_split  # (imported with the myst renderer, which alone makes this leaf)
+
         code, inside = body_code_split(f.view, leaf.lines[0][1:], len(f.view), inside)
         for at in (at for at in code if _shaped_raw(f, at) or at in f.stated):
             f.near_miss(at, "code")

@@ -10,15 +10,17 @@ import html
 import re
 import sys
 import unicodedata
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..base.errors import DirectiveError
 from ..manifest.grammar import Grammar
 from .blocks import Leaf
 from .inline_spans import View, visible_word
-from .mkdocs import MkDocsPage
 from .reading_shapes import MAX_NEAR_MISSES, QUOTE_LIMIT, Claim, NearMiss, Reading
-from .renderers import DEFAULT, Renderer
+from .renderers import Renderer
+
+if TYPE_CHECKING:  # the mkdocs renderer's own module, imported with its value
+    from .mkdocs import MkDocsPage
 
 _ANGLE: Final = re.compile(r"<[A-Za-z/]|[>\"']", re.ASCII)
 
@@ -37,7 +39,7 @@ class _Findings:
         grammar: Grammar,
         source_id: str | None,
         path: str | None,
-        renderer: Renderer = DEFAULT,
+        renderer: Renderer,
         stated: frozenset[int] = frozenset(),
     ) -> None:
         self.view = view

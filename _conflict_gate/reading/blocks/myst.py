@@ -69,7 +69,18 @@ from .scan import (
     first_in_a_candidates_paragraph,
     hinted_line_matches,
 )
-from .state import FOOTNOTES, MARKDOWN_IT_READING, NO_FRONT_MATTER, NO_TABLES, ONE_COLUMN_TABLE, Block, State
+from .state import (
+    FOOTNOTES,
+    MARKDOWN_IT_READING,
+    MYST_COMMENT_LEAF,
+    MYST_DIRECTIVE_LEAF,
+    MYST_MATH_LEAF,
+    NO_FRONT_MATTER,
+    NO_TABLES,
+    ONE_COLUMN_TABLE,
+    Block,
+    State,
+)
 from .table import GFM_CONSTRUCTS
 from .tables import table_first
 
@@ -90,9 +101,9 @@ __all__ = [
 ]
 
 #: Leaf kinds: a directive's whole block (shown, not read as Markdown) and a line comment (hidden).
-DIRECTIVE: Final = "myst_directive"
-COMMENT: Final = "myst_comment"
-MATH: Final = "myst_math"
+DIRECTIVE: Final = MYST_DIRECTIVE_LEAF
+COMMENT: Final = MYST_COMMENT_LEAF
+MATH: Final = MYST_MATH_LEAF
 
 #: Directives whose body is code (with a backtick or tilde fence and no options).
 _CODE_DIRECTIVES: Final = frozenset({"{code-block}", "{code}", "{sourcecode}", "{code-cell}"})

@@ -21,6 +21,7 @@ from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, TypeVar
 
+from ...base.registry import MAX_LEAF_LINES
 from .construct import Body, Construct, never_continues
 from .scan import next_blank_line
 
@@ -33,6 +34,9 @@ __all__ = [
     "MARKDOWN_IT_READING",
     "MAX_DEPTH",
     "MAX_LEAF_LINES",
+    "MYST_COMMENT_LEAF",
+    "MYST_DIRECTIVE_LEAF",
+    "MYST_MATH_LEAF",
     "NO_FRONT_MATTER",
     "NO_TABLES",
     "ONE_COLUMN_TABLE",
@@ -48,11 +52,14 @@ __all__ = [
 
 #: Containers (block quotes, list items) nested deeper than this are not opened.
 MAX_DEPTH: Final = 64
-#: Lines kept per leaf block; the gate gives up on a longer block that holds a watched offset.
-MAX_LEAF_LINES: Final = 20_000
 
 #: The parser's own leaf: text that no rule starts becomes a paragraph (4.8).
 PARAGRAPH: Final = "paragraph"
+#: The leaf kinds MyST's flavour adds (:mod:`.myst`: a directive's whole block, a line comment, a math
+#: block), named here so that the reader tells them apart without importing MyST's rules.
+MYST_DIRECTIVE_LEAF: Final = "myst_directive"
+MYST_COMMENT_LEAF: Final = "myst_comment"
+MYST_MATH_LEAF: Final = "myst_math"
 
 # The names rules note lines and stretches by (State.note_variant, State.unsure): a variant reading
 # the primary one is compared with (flavours.py), or what a renderer does that is not modelled.
