@@ -4,6 +4,7 @@ adapters, where the frameworks are installed)."""
 
 from __future__ import annotations
 
+import json
 import os
 import unittest
 from pathlib import Path
@@ -13,7 +14,15 @@ import conflict_gate
 from _conflict_gate.base.errors import DecisionError, GateError, IngestionError
 from _conflict_gate.corpus.chunks import chunk_source
 from _conflict_gate.decide.context import gate_context
-from tests.support import FIXTURE_MANIFEST, REPO, CorpusTestCase, directive, modules_after_import, schema_validator
+from tests.support import (
+    FIXTURE_MANIFEST,
+    REPO,
+    CorpusTestCase,
+    directive,
+    modules_after_import,
+    schema_validator,
+    write_corpus,
+)
 
 GUIDE = b"# Guide\n\nCopy a file.\n\n" + directive("refuse") + b"\n\n" + directive("no", "close_required") + b"\n"
 REFERENCE = b"# Reference\n\n" + directive("refuse") + b"\n\n" + directive("no", "close_required") + b"\n"
@@ -281,6 +290,43 @@ class ChunkSourceTest(CorpusTestCase):
         self.addCleanup(os.chdir, previous)
         relative = os.path.join(self.root.name, "docs", "reference.md")
         self.assertEqual(chunk_source(self.corpus_, {"file_path": relative}).source_id, "reference")
+
+    def test_a_pathlib_path_is_a_path(self) -> None:
+        """Guards against a chunk given as a pathlib.Path (rag.md: "or a path"), or a metadata value that is
+        one, refused as "not a mapping" / "not a path" (a newcomer's finding)."""
+        absolute = self.root / "docs" / "guide.md"
+        for metadata in (absolute, {"file_path": absolute}, {"source": Path("docs/guide.md")}):
+            with self.subTest(metadata):
+                self.assertEqual(chunk_source(self.corpus_, metadata).source_id, "guide")
+        with self.assertRaises(GateError):
+            chunk_source(self.corpus_, {"file_path": os.fsencode(absolute)})  # bytes are no path here
+
+    def test_a_file_uri_as_pathlib_writes_it(self) -> None:
+        """Guards against a file URI refused because it is percent-encoded (Path.as_uri(): a space is %20)
+        or names localhost, as file URIs may (a newcomer's finding)."""
+        manifest = write_corpus(self.folder(), {"docs/guide.md": GUIDE})
+        page = manifest.parent / "docs" / "my guide.md"
+        (manifest.parent / "docs" / "guide.md").rename(page)
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data["documents"][0]["path"] = "docs/my guide.md"
+        manifest.write_text(json.dumps(data), encoding="utf-8")
+        corpus = conflict_gate.load_documents(manifest, cache=False)
+        for uri in (page.as_uri(), "file://localhost" + page.as_uri()[len("file://") :], "file://" + str(page)):
+            with self.subTest(uri):
+                self.assertEqual(chunk_source(corpus, {"source": uri}).source_id, "guide")
+        for uri in ("file://elsewhere" + str(page), page.as_uri().replace("%20", "%00")):
+            with self.subTest(uri), self.assertRaises(GateError):
+                chunk_source(corpus, {"source": uri})
+
+    def test_a_file_name_alone_says_what_to_give_instead(self) -> None:
+        """Guards against a bare file name (Haystack's converters without store_full_path, LlamaIndex's
+        file_name) refused with a message that does not say why: it names the page it might be and asks
+        for the whole path."""
+        with self.assertRaises(GateError) as caught:
+            chunk_source(self.corpus_, {"file_path": "guide.md"})
+        self.assertEqual(caught.exception.reason, "unknown_candidate")
+        self.assertIn("docs/guide.md", str(caught.exception))
+        self.assertIn("store_full_path", str(caught.exception))
 
     def test_unknown_or_missing_sources_fail_closed(self) -> None:
         """Guards against a chunk from a page the manifest does not list being let through."""

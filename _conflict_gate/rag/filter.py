@@ -12,6 +12,7 @@ over it, each imported only by whoever uses it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -45,7 +46,7 @@ def question_of(query: object) -> str | None:
 def filter_chunks(
     corpus: Corpus,
     version: str,
-    metadatas: Sequence[Mapping[str, Any] | str],
+    metadatas: Sequence[Mapping[str, Any] | str | os.PathLike[str]],
     *,
     question: str | None = None,
     max_context_chars: int = DEFAULT_CONTEXT_CHARS,
