@@ -4,6 +4,7 @@ and runs these with it, and reference/examples/)."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import os
 import unittest
@@ -62,6 +63,24 @@ class LlamaIndexTest(unittest.TestCase):
         with self.assertRaises(GateError):
             gate.postprocess_nodes([*self.nodes("quill-guide")[:1], *self._unknown()])
 
+    def test_the_source_id_key_is_the_callers(self) -> None:
+        """Guards against every node refused when the index's own `source_id` metadata is not a page id
+        (the adapter read `source_id` always: only Haystack's took id_key); a renamed key is read instead."""
+        from llama_index.core.schema import NodeWithScore, TextNode
+
+        from _conflict_gate.rag.llamaindex import ConflictGatePostprocessor
+
+        foreign = [
+            NodeWithScore(node=TextNode(text=n, metadata={"source_id": "doc-" + n, "file_path": PAGES[n]}), score=1.0)
+            for n in ("quill-guide", "quill-reference")
+        ]
+        with self.assertRaises(GateError):
+            ConflictGatePostprocessor.over(corpus(), "1.0").postprocess_nodes(foreign)
+        gate = ConflictGatePostprocessor.over(corpus(), "1.0", id_key=None)
+        self.assertEqual(len(gate.postprocess_nodes(foreign)), 2)
+        by_page = [NodeWithScore(node=TextNode(text="x", metadata={"page": "quill-guide"}), score=1.0)]
+        ConflictGatePostprocessor.over(corpus(), "1.0", id_key="page").postprocess_nodes(by_page)
+
     def _unknown(self) -> list[Any]:
         from llama_index.core.schema import NodeWithScore, TextNode
 
@@ -95,6 +114,46 @@ class LangChainTest(unittest.TestCase):
         self.assertEqual(
             (out["decision"]["status"], out["decision"]["conflicts"][0]["claim_key"]), ("conflict", "existing_path")
         )
+
+    def test_the_source_id_key_is_the_callers(self) -> None:
+        """Guards against every document refused when the store's own `source_id` metadata is not a page id
+        (the adapter read `source_id` always: only Haystack's took id_key); a renamed key is read instead."""
+        from langchain_core.documents import Document
+
+        from _conflict_gate.rag.langchain import ConflictGateCompressor
+
+        foreign = [
+            Document(page_content=n, metadata={"source_id": "doc-" + n, "source": f"docs/{n}.md"})
+            for n in ("quill-guide", "quill-reference")
+        ]
+        with self.assertRaises(GateError):
+            ConflictGateCompressor.over(corpus(), "1.0").compress_documents(foreign, QUESTION)
+        gate = ConflictGateCompressor.over(corpus(), "1.0", id_key=None)
+        self.assertEqual(len(gate.compress_documents(foreign, QUESTION)), 2)
+        by_page = [Document(page_content="x", metadata={"page": "quill-guide"})]
+        self.assertEqual(
+            len(ConflictGateCompressor.over(corpus(), "1.0", id_key="page").compress_documents(by_page, QUESTION)), 1
+        )
+
+
+class MissingFrameworkTest(unittest.TestCase):
+    def test_an_adapter_without_its_framework_names_the_extra(self) -> None:
+        """Guards against a bare "No module named 'haystack'" for a user who has not installed the extra:
+        the error names the pip command (the adapters' modules are imported only by whoever uses them)."""
+        tried = 0
+        for module, extra, present in (
+            ("llamaindex", "llamaindex", HAVE_LLAMAINDEX),
+            ("langchain", "langchain", HAVE_LANGCHAIN),
+            ("haystack", "haystack", HAVE_HAYSTACK),
+        ):
+            if present:
+                continue
+            tried += 1
+            with self.subTest(module), self.assertRaises(ModuleNotFoundError) as caught:
+                importlib.import_module(f"_conflict_gate.rag.{module}")
+            self.assertIn(f"pip install 'conflict-gate[{extra}]'", str(caught.exception))
+        if not tried:
+            self.skipTest("SKIPPED: every framework is installed, so no adapter can be missing one")
 
 
 @unittest.skipUnless(HAVE_HAYSTACK, "SKIPPED: haystack-ai is not installed (pip install '.[haystack]')")

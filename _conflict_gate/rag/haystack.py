@@ -22,7 +22,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from haystack import Document, component
+try:
+    from haystack import Document, component
+except ModuleNotFoundError as missing:  # say which extra brings it
+    raise ModuleNotFoundError(
+        f"{__name__} needs haystack-ai: pip install 'conflict-gate[haystack]' ({missing})", name=missing.name
+    ) from missing
 
 from ..corpus.load import Corpus
 from ..decide.context import DEFAULT_CONTEXT_CHARS
