@@ -118,6 +118,39 @@ class GateContextTest(CorpusTestCase):
             (refused["status"], refused["reason"], refused["source_id"]), ("refused", "malformed_directive", "bad")
         )
 
+    def test_pages_declaring_nothing_can_be_set_aside(self) -> None:
+        """Guards against one retrieved page without any directive (an install page beside the reference)
+        withholding every answer with no way round it, as gate's unrelated="set_aside" gives for gate:
+        set aside, it takes no part and sends no text; a refused page is never set aside; the default
+        still counts it as silent."""
+        corpus, _ = self.corpus(
+            {
+                "docs/guide.md": GUIDE,
+                "docs/reference.md": REFERENCE,
+                "docs/plain.md": PLAIN,
+                "docs/bad.md": b"# Bad\n\n@quill create_copy existing_path = refuse\n",
+            }
+        )
+        withheld = gate_context(corpus, ["plain", "guide", "reference"], "1.0")
+        self.assertEqual(withheld["reason"], "requested_claim_missing")
+        self.assertNotIn("set_aside_unrelated_ids", withheld)
+        ready = gate_context(corpus, ["plain", "guide", "reference"], "1.0", unrelated="set_aside")
+        self.assertEqual((ready["status"], ready["set_aside_unrelated_ids"]), ("ready", ["plain"]))
+        self.assertEqual(ready["eligible_source_ids"], ["guide", "plain", "reference"])
+        self.assertEqual([p["source_id"] for p in ready["pages"]], ["guide", "reference"])
+        self.assertEqual(list(ready)[-1], "set_aside_unrelated_ids")  # as gate's: the field it ends with
+        request = ready["answer_request"]
+        assert request is not None
+        self.assertNotIn("No directive here.", request["messages"][1]["content"])
+        self.assertEqual(conflict_gate.check_answer(corpus, ready, SUPPORTED)["verdict"], "supported")
+        alone = gate_context(corpus, ["plain"], "1.0", unrelated="set_aside")
+        self.assertEqual((alone["status"], alone["reason"]), ("not_in_docs", "no_related_source"))
+        refused = gate_context(corpus, ["bad", "guide"], "1.0", unrelated="set_aside")
+        self.assertEqual((refused["reason"], refused["set_aside_unrelated_ids"]), ("malformed_directive", []))
+        with self.assertRaises(GateError) as caught:
+            gate_context(corpus, ["guide"], "1.0", unrelated="drop")
+        self.assertEqual(caught.exception.reason, "invalid_unrelated_option")
+
     def test_the_size_limit_cuts_text_and_says_so(self) -> None:
         """Guards against a request over the caller's limit, or a cut the model is not told about."""
         corpus, _ = self.corpus({"docs/guide.md": GUIDE, "docs/reference.md": REFERENCE})
@@ -177,7 +210,11 @@ class GateContextTest(CorpusTestCase):
             decision = gate_context(corpus, ids, "1.0", question="q")
             seen.add(decision["reason"])
             validator.validate(decision)
-        self.assertEqual(len(seen), 6)
+        for ids in (["guide", "plain"], ["plain"]):
+            decision = gate_context(corpus, ids, "1.0", unrelated="set_aside")
+            seen.add(decision["reason"])
+            validator.validate(decision)
+        self.assertEqual(len(seen), 7)
         wrong = dict(gate_context(corpus, ["guide", "other"], "1.0"), missing_claim_source_ids=["guide"])
         with self.assertRaises(jsonschema.ValidationError):  # a field of another reason
             validator.validate(wrong)
@@ -390,6 +427,16 @@ class FilterChunksTest(CorpusTestCase):
         self.assertEqual(filter_chunks(corpus, "1.0", []).decision["reason"], "no_eligible_version")
         with self.assertRaises(GateError):
             filter_chunks(corpus, "1.0", [{"source": "docs/guide.md"}, {"source": "docs/unlisted.md"}])
+
+    def test_set_aside_pages_chunks_are_dropped(self) -> None:
+        """Guards against a set-aside page's chunks reaching the model beside a ready decision's pages."""
+        from _conflict_gate.rag.filter import filter_chunks
+
+        corpus, _ = self.corpus({"docs/guide.md": GUIDE, "docs/plain.md": PLAIN})
+        chunks = [{"source": "docs/plain.md"}, {"source": "docs/guide.md"}]
+        self.assertTrue(filter_chunks(corpus, "1.0", chunks).withheld)
+        result = filter_chunks(corpus, "1.0", chunks, unrelated="set_aside")
+        self.assertEqual((result.decision["status"], result.kept), ("ready", (1,)))
 
 
 class TwoOperationsTest(CorpusTestCase):

@@ -28,6 +28,7 @@ except ModuleNotFoundError as missing:  # say which extra brings it
         f"{__name__} needs llama-index-core: pip install 'conflict-gate[llamaindex]' ({missing})", name=missing.name
     ) from missing
 
+from ..base.registry import DEFAULT_UNRELATED
 from ..corpus.load import Corpus
 from ..decide.context import DEFAULT_CONTEXT_CHARS
 from .filter import filter_chunks, question_of
@@ -45,6 +46,7 @@ class ConflictGatePostprocessor(BaseNodePostprocessor):
     version: str
     max_context_chars: int = DEFAULT_CONTEXT_CHARS
     id_key: str | None = "source_id"
+    unrelated: str = DEFAULT_UNRELATED
     _corpus: Any = PrivateAttr(default=None)
     _last: Any = PrivateAttr(default=None)
 
@@ -56,11 +58,14 @@ class ConflictGatePostprocessor(BaseNodePostprocessor):
         *,
         max_context_chars: int = DEFAULT_CONTEXT_CHARS,
         id_key: str | None = "source_id",
+        unrelated: str = DEFAULT_UNRELATED,
     ) -> ConflictGatePostprocessor:
         """A postprocessor gating against ``corpus`` (a loaded :class:`~_conflict_gate.corpus.load.Corpus`)
         at ``version``. ``id_key``: the metadata key of a page's source id (``None``: read none, only the
-        file path), as :func:`~_conflict_gate.corpus.chunks.chunk_source` takes it."""
-        made = cls(version=version, max_context_chars=max_context_chars, id_key=id_key)
+        file path), as :func:`~_conflict_gate.corpus.chunks.chunk_source` takes it; ``unrelated``, as
+        :func:`~_conflict_gate.decide.context.gate_context` takes it (``"set_aside"``: chunks of pages that
+        declare nothing are dropped instead of withholding the answer)."""
+        made = cls(version=version, max_context_chars=max_context_chars, id_key=id_key, unrelated=unrelated)
         made._corpus = corpus
         return made
 
@@ -86,6 +91,7 @@ class ConflictGatePostprocessor(BaseNodePostprocessor):
             question=query,
             max_context_chars=self.max_context_chars,
             id_key=self.id_key,
+            unrelated=self.unrelated,
         )
         self._last = result.decision
         return [nodes[at] for at in result.kept]
