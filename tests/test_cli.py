@@ -1282,6 +1282,16 @@ class InitTest(CliCase):
             (docs / rel).write_bytes(raw)
         return docs
 
+    def test_pages_with_no_version_in_their_path_are_told_where_to_go(self) -> None:
+        """Guards against a newcomer's one-version tree (docs/guide.md) stopping with only "does not match
+        '{version}/**'": the error says a page's version is a part of its path, and what to do."""
+        docs = self.tmp / "flat"
+        docs.mkdir()
+        (docs / "guide.md").write_bytes(b"# Guide\n\n@acme net.connect tls=required\n")
+        result = self.cli("init", str(docs), "--version-from", "{version}/**")
+        self.assertUserError(result, "input", "no page under", "nothing written", "a folder named for its version")
+        self.assertFalse((docs / "manifest.json").exists())
+
     def test_the_proposed_grammar_leaves_out_examples_in_code(self) -> None:
         """Regression: init proposed values and operations from directive lines in fenced examples; and the
         operations it then left out of the grammar went unnamed (a newcomer's refused page lost its operation)."""

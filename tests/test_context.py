@@ -4,6 +4,7 @@ adapters, where the frameworks are installed)."""
 
 from __future__ import annotations
 
+import json
 import os
 import unittest
 from pathlib import Path
@@ -13,7 +14,15 @@ import conflict_gate
 from _conflict_gate.base.errors import DecisionError, GateError, IngestionError
 from _conflict_gate.corpus.chunks import chunk_source
 from _conflict_gate.decide.context import gate_context
-from tests.support import FIXTURE_MANIFEST, REPO, CorpusTestCase, directive, modules_after_import, schema_validator
+from tests.support import (
+    FIXTURE_MANIFEST,
+    REPO,
+    CorpusTestCase,
+    directive,
+    modules_after_import,
+    schema_validator,
+    write_corpus,
+)
 
 GUIDE = b"# Guide\n\nCopy a file.\n\n" + directive("refuse") + b"\n\n" + directive("no", "close_required") + b"\n"
 REFERENCE = b"# Reference\n\n" + directive("refuse") + b"\n\n" + directive("no", "close_required") + b"\n"
@@ -109,6 +118,39 @@ class GateContextTest(CorpusTestCase):
             (refused["status"], refused["reason"], refused["source_id"]), ("refused", "malformed_directive", "bad")
         )
 
+    def test_pages_declaring_nothing_can_be_set_aside(self) -> None:
+        """Guards against one retrieved page without any directive (an install page beside the reference)
+        withholding every answer with no way round it, as gate's unrelated="set_aside" gives for gate:
+        set aside, it takes no part and sends no text; a refused page is never set aside; the default
+        still counts it as silent."""
+        corpus, _ = self.corpus(
+            {
+                "docs/guide.md": GUIDE,
+                "docs/reference.md": REFERENCE,
+                "docs/plain.md": PLAIN,
+                "docs/bad.md": b"# Bad\n\n@quill create_copy existing_path = refuse\n",
+            }
+        )
+        withheld = gate_context(corpus, ["plain", "guide", "reference"], "1.0")
+        self.assertEqual(withheld["reason"], "requested_claim_missing")
+        self.assertNotIn("set_aside_unrelated_ids", withheld)
+        ready = gate_context(corpus, ["plain", "guide", "reference"], "1.0", unrelated="set_aside")
+        self.assertEqual((ready["status"], ready["set_aside_unrelated_ids"]), ("ready", ["plain"]))
+        self.assertEqual(ready["eligible_source_ids"], ["guide", "plain", "reference"])
+        self.assertEqual([p["source_id"] for p in ready["pages"]], ["guide", "reference"])
+        self.assertEqual(list(ready)[-1], "set_aside_unrelated_ids")  # as gate's: the field it ends with
+        request = ready["answer_request"]
+        assert request is not None
+        self.assertNotIn("No directive here.", request["messages"][1]["content"])
+        self.assertEqual(conflict_gate.check_answer(corpus, ready, SUPPORTED)["verdict"], "supported")
+        alone = gate_context(corpus, ["plain"], "1.0", unrelated="set_aside")
+        self.assertEqual((alone["status"], alone["reason"]), ("not_in_docs", "no_related_source"))
+        refused = gate_context(corpus, ["bad", "guide"], "1.0", unrelated="set_aside")
+        self.assertEqual((refused["reason"], refused["set_aside_unrelated_ids"]), ("malformed_directive", []))
+        with self.assertRaises(GateError) as caught:
+            gate_context(corpus, ["guide"], "1.0", unrelated="drop")
+        self.assertEqual(caught.exception.reason, "invalid_unrelated_option")
+
     def test_the_size_limit_cuts_text_and_says_so(self) -> None:
         """Guards against a request over the caller's limit, or a cut the model is not told about."""
         corpus, _ = self.corpus({"docs/guide.md": GUIDE, "docs/reference.md": REFERENCE})
@@ -168,7 +210,11 @@ class GateContextTest(CorpusTestCase):
             decision = gate_context(corpus, ids, "1.0", question="q")
             seen.add(decision["reason"])
             validator.validate(decision)
-        self.assertEqual(len(seen), 6)
+        for ids in (["guide", "plain"], ["plain"]):
+            decision = gate_context(corpus, ids, "1.0", unrelated="set_aside")
+            seen.add(decision["reason"])
+            validator.validate(decision)
+        self.assertEqual(len(seen), 7)
         wrong = dict(gate_context(corpus, ["guide", "other"], "1.0"), missing_claim_source_ids=["guide"])
         with self.assertRaises(jsonschema.ValidationError):  # a field of another reason
             validator.validate(wrong)
@@ -282,6 +328,43 @@ class ChunkSourceTest(CorpusTestCase):
         relative = os.path.join(self.root.name, "docs", "reference.md")
         self.assertEqual(chunk_source(self.corpus_, {"file_path": relative}).source_id, "reference")
 
+    def test_a_pathlib_path_is_a_path(self) -> None:
+        """Guards against a chunk given as a pathlib.Path (rag.md: "or a path"), or a metadata value that is
+        one, refused as "not a mapping" / "not a path" (a newcomer's finding)."""
+        absolute = self.root / "docs" / "guide.md"
+        for metadata in (absolute, {"file_path": absolute}, {"source": Path("docs/guide.md")}):
+            with self.subTest(metadata):
+                self.assertEqual(chunk_source(self.corpus_, metadata).source_id, "guide")
+        with self.assertRaises(GateError):
+            chunk_source(self.corpus_, {"file_path": os.fsencode(absolute)})  # bytes are no path here
+
+    def test_a_file_uri_as_pathlib_writes_it(self) -> None:
+        """Guards against a file URI refused because it is percent-encoded (Path.as_uri(): a space is %20)
+        or names localhost, as file URIs may (a newcomer's finding)."""
+        manifest = write_corpus(self.folder(), {"docs/guide.md": GUIDE})
+        page = manifest.parent / "docs" / "my guide.md"
+        (manifest.parent / "docs" / "guide.md").rename(page)
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data["documents"][0]["path"] = "docs/my guide.md"
+        manifest.write_text(json.dumps(data), encoding="utf-8")
+        corpus = conflict_gate.load_documents(manifest, cache=False)
+        for uri in (page.as_uri(), "file://localhost" + page.as_uri()[len("file://") :], "file://" + str(page)):
+            with self.subTest(uri):
+                self.assertEqual(chunk_source(corpus, {"source": uri}).source_id, "guide")
+        for uri in ("file://elsewhere" + str(page), page.as_uri().replace("%20", "%00")):
+            with self.subTest(uri), self.assertRaises(GateError):
+                chunk_source(corpus, {"source": uri})
+
+    def test_a_file_name_alone_says_what_to_give_instead(self) -> None:
+        """Guards against a bare file name (Haystack's converters without store_full_path, LlamaIndex's
+        file_name) refused with a message that does not say why: it names the page it might be and asks
+        for the whole path."""
+        with self.assertRaises(GateError) as caught:
+            chunk_source(self.corpus_, {"file_path": "guide.md"})
+        self.assertEqual(caught.exception.reason, "unknown_candidate")
+        self.assertIn("docs/guide.md", str(caught.exception))
+        self.assertIn("store_full_path", str(caught.exception))
+
     def test_unknown_or_missing_sources_fail_closed(self) -> None:
         """Guards against a chunk from a page the manifest does not list being let through."""
         outside = self.folder() / "guide.md"
@@ -344,6 +427,16 @@ class FilterChunksTest(CorpusTestCase):
         self.assertEqual(filter_chunks(corpus, "1.0", []).decision["reason"], "no_eligible_version")
         with self.assertRaises(GateError):
             filter_chunks(corpus, "1.0", [{"source": "docs/guide.md"}, {"source": "docs/unlisted.md"}])
+
+    def test_set_aside_pages_chunks_are_dropped(self) -> None:
+        """Guards against a set-aside page's chunks reaching the model beside a ready decision's pages."""
+        from _conflict_gate.rag.filter import filter_chunks
+
+        corpus, _ = self.corpus({"docs/guide.md": GUIDE, "docs/plain.md": PLAIN})
+        chunks = [{"source": "docs/plain.md"}, {"source": "docs/guide.md"}]
+        self.assertTrue(filter_chunks(corpus, "1.0", chunks).withheld)
+        result = filter_chunks(corpus, "1.0", chunks, unrelated="set_aside")
+        self.assertEqual((result.decision["status"], result.kept), ("ready", (1,)))
 
 
 class TwoOperationsTest(CorpusTestCase):

@@ -446,6 +446,14 @@ class ManifestShapeTest(ManifestCase):
                 head = f"source {sid!r} ({where}): " if sid else f"{where}: "
                 self.assertTrue(str(error).startswith(head + detail), str(error))
 
+    def test_a_missing_pin_says_how_to_write_an_unpinned_entry(self) -> None:
+        """Guards against `pin` answering a hand-written entry without "sha256" with only "missing 'sha256'"
+        (a newcomer's finding): pin is the command that fills pins in, so the message says what to write."""
+        self.write(data=self.document([{k: v for k, v in self.good.items() if k != "sha256"}]))
+        error = self.refused("invalid_manifest", pointer="/documents/0/sha256", source_id="a")
+        self.assertIn('"sha256": ""', str(error))
+        self.assertIn("pin", str(error))
+
     def test_duplicate_json_keys_are_refused(self) -> None:
         """Guards against json's last-key-wins silently picking one of two values."""
         entry = json.dumps(self.good)[1:-1]

@@ -4,14 +4,16 @@ and runs these with it, and reference/examples/)."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import os
+import tempfile
 import unittest
 from typing import Any
 
 import conflict_gate
 from _conflict_gate.base.errors import GateError
-from tests.support import FIXTURE_MANIFEST, REPO
+from tests.support import FIXTURE_MANIFEST, REPO, write_corpus
 
 HAVE_LLAMAINDEX = (
     importlib.util.find_spec("llama_index") is not None and importlib.util.find_spec("llama_index.core") is not None
@@ -30,6 +32,16 @@ QUESTION = "What does create_copy do when the destination exists?"
 
 def corpus() -> Any:
     return conflict_gate.load_documents(FIXTURE_MANIFEST, cache=False)
+
+
+def with_plain_page(test: unittest.TestCase) -> tuple[Any, dict[str, str]]:
+    """A corpus of the lab's guide and a page declaring nothing (an install page), and their paths."""
+    tmp = tempfile.TemporaryDirectory(prefix="conflict-gate-test-")
+    test.addCleanup(tmp.cleanup)
+    guide = (REPO / "docs" / "quill-guide.md").read_bytes()
+    manifest = write_corpus(tmp.name, {"docs/guide.md": guide, "docs/plain.md": b"# Install\n\nRun pip.\n"})
+    paths = {name: str(manifest.parent / "docs" / f"{name}.md") for name in ("guide", "plain")}
+    return conflict_gate.load_documents(manifest, cache=False), paths
 
 
 @unittest.skipUnless(HAVE_LLAMAINDEX, "SKIPPED: llama-index-core is not installed (pip install '.[llamaindex]')")
@@ -61,6 +73,38 @@ class LlamaIndexTest(unittest.TestCase):
         self.assertEqual(gate.last_decision["status"], "conflict")
         with self.assertRaises(GateError):
             gate.postprocess_nodes([*self.nodes("quill-guide")[:1], *self._unknown()])
+
+    def test_the_source_id_key_is_the_callers(self) -> None:
+        """Guards against every node refused when the index's own `source_id` metadata is not a page id
+        (the adapter read `source_id` always: only Haystack's took id_key); a renamed key is read instead."""
+        from llama_index.core.schema import NodeWithScore, TextNode
+
+        from _conflict_gate.rag.llamaindex import ConflictGatePostprocessor
+
+        foreign = [
+            NodeWithScore(node=TextNode(text=n, metadata={"source_id": "doc-" + n, "file_path": PAGES[n]}), score=1.0)
+            for n in ("quill-guide", "quill-reference")
+        ]
+        with self.assertRaises(GateError):
+            ConflictGatePostprocessor.over(corpus(), "1.0").postprocess_nodes(foreign)
+        gate = ConflictGatePostprocessor.over(corpus(), "1.0", id_key=None)
+        self.assertEqual(len(gate.postprocess_nodes(foreign)), 2)
+        by_page = [NodeWithScore(node=TextNode(text="x", metadata={"page": "quill-guide"}), score=1.0)]
+        ConflictGatePostprocessor.over(corpus(), "1.0", id_key="page").postprocess_nodes(by_page)
+
+    def test_pages_declaring_nothing_can_be_set_aside(self) -> None:
+        """Guards against an install page's node withholding every answer when the application asked to set
+        such pages aside (unrelated="set_aside" reaches gate_context; the page's nodes are dropped)."""
+        from llama_index.core.schema import NodeWithScore, TextNode
+
+        from _conflict_gate.rag.llamaindex import ConflictGatePostprocessor
+
+        loaded, paths = with_plain_page(self)
+        nodes = [NodeWithScore(node=TextNode(text=n, metadata={"file_path": paths[n]}), score=1.0) for n in paths]
+        self.assertEqual(ConflictGatePostprocessor.over(loaded, "1.0").postprocess_nodes(nodes), [])
+        gate = ConflictGatePostprocessor.over(loaded, "1.0", unrelated="set_aside")
+        self.assertEqual([n.node.text for n in gate.postprocess_nodes(nodes)], ["guide"])
+        self.assertEqual(gate.last_decision["set_aside_unrelated_ids"], ["plain"])
 
     def _unknown(self) -> list[Any]:
         from llama_index.core.schema import NodeWithScore, TextNode
@@ -96,6 +140,57 @@ class LangChainTest(unittest.TestCase):
             (out["decision"]["status"], out["decision"]["conflicts"][0]["claim_key"]), ("conflict", "existing_path")
         )
 
+    def test_the_source_id_key_is_the_callers(self) -> None:
+        """Guards against every document refused when the store's own `source_id` metadata is not a page id
+        (the adapter read `source_id` always: only Haystack's took id_key); a renamed key is read instead."""
+        from langchain_core.documents import Document
+
+        from _conflict_gate.rag.langchain import ConflictGateCompressor
+
+        foreign = [
+            Document(page_content=n, metadata={"source_id": "doc-" + n, "source": f"docs/{n}.md"})
+            for n in ("quill-guide", "quill-reference")
+        ]
+        with self.assertRaises(GateError):
+            ConflictGateCompressor.over(corpus(), "1.0").compress_documents(foreign, QUESTION)
+        gate = ConflictGateCompressor.over(corpus(), "1.0", id_key=None)
+        self.assertEqual(len(gate.compress_documents(foreign, QUESTION)), 2)
+        by_page = [Document(page_content="x", metadata={"page": "quill-guide"})]
+        self.assertEqual(
+            len(ConflictGateCompressor.over(corpus(), "1.0", id_key="page").compress_documents(by_page, QUESTION)), 1
+        )
+
+    def test_pages_declaring_nothing_can_be_set_aside(self) -> None:
+        """Guards against unrelated="set_aside" not reaching gate_context from the compressor."""
+        from langchain_core.documents import Document
+
+        from _conflict_gate.rag.langchain import ConflictGateCompressor
+
+        loaded, paths = with_plain_page(self)
+        documents = [Document(page_content=n, metadata={"source": paths[n]}) for n in paths]
+        gate = ConflictGateCompressor.over(loaded, "1.0", unrelated="set_aside")
+        self.assertEqual([d.page_content for d in gate.compress_documents(documents, QUESTION)], ["guide"])
+
+
+class MissingFrameworkTest(unittest.TestCase):
+    def test_an_adapter_without_its_framework_names_the_extra(self) -> None:
+        """Guards against a bare "No module named 'haystack'" for a user who has not installed the extra:
+        the error names the pip command (the adapters' modules are imported only by whoever uses them)."""
+        tried = 0
+        for module, extra, present in (
+            ("llamaindex", "llamaindex", HAVE_LLAMAINDEX),
+            ("langchain", "langchain", HAVE_LANGCHAIN),
+            ("haystack", "haystack", HAVE_HAYSTACK),
+        ):
+            if present:
+                continue
+            tried += 1
+            with self.subTest(module), self.assertRaises(ModuleNotFoundError) as caught:
+                importlib.import_module(f"_conflict_gate.rag.{module}")
+            self.assertIn(f"pip install 'conflict-gate[{extra}]'", str(caught.exception))
+        if not tried:
+            self.skipTest("SKIPPED: every framework is installed, so no adapter can be missing one")
+
 
 @unittest.skipUnless(HAVE_HAYSTACK, "SKIPPED: haystack-ai is not installed (pip install '.[haystack]')")
 class HaystackTest(unittest.TestCase):
@@ -126,6 +221,17 @@ class HaystackTest(unittest.TestCase):
         self.assertTrue(split and all("source_id" in d.meta for d in split))
         out = ConflictGate(corpus(), "1.0").run(split)
         self.assertEqual((out["decision"]["status"], len(out["documents"])), ("ready", len(split)))
+
+    def test_pages_declaring_nothing_can_be_set_aside(self) -> None:
+        """Guards against unrelated="set_aside" not reaching gate_context from the component."""
+        from haystack import Document
+
+        from _conflict_gate.rag.haystack import ConflictGate
+
+        loaded, paths = with_plain_page(self)
+        documents = [Document(content=n, meta={"file_path": paths[n]}) for n in paths]
+        out = ConflictGate(loaded, "1.0", unrelated="set_aside").run(documents)
+        self.assertEqual(([d.content for d in out["documents"]], out["decision"]["status"]), (["guide"], "ready"))
 
     def test_component_withholds_on_conflict_in_a_pipeline(self) -> None:
         from haystack import Pipeline

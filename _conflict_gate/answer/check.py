@@ -141,6 +141,8 @@ def _check_context_decision(corpus: Corpus, decision: dict[str, Any]) -> Any:
             decision["requested_version"],
             question=_question_of(decision),
             max_context_chars=decision["max_context_chars"],
+            # made with unrelated="set_aside", it ends with set_aside_unrelated_ids
+            unrelated="set_aside" if "set_aside_unrelated_ids" in decision else "withhold",
         )
     except GateError as error:
         raise DecisionError(

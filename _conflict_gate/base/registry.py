@@ -251,8 +251,8 @@ DECISIONS: Final[Mapping[str, Mapping[str, str]]] = _ro(
                 "no_eligible_version": "no candidate has the requested version (or no candidates were given)",
                 "no_approved_source": "candidates of the requested version exist, but none is approved",
                 "requested_claim_missing": "an eligible source does not declare the claim; silence is not agreement",
-                "no_related_source": 'with `unrelated="set_aside"`: every eligible source is about other operations '
-                "(set aside), so none declares the claim",
+                "no_related_source": 'with `unrelated="set_aside"`: every eligible source is set aside (about other '
+                "operations; for `gate_context`, declaring no directive at all), so none declares the claim",
             }
         ),
         "ready": _ro(

@@ -312,11 +312,18 @@ def init_command(args: argparse.Namespace) -> int:
     if not pages:
         left_out.sort(key=lambda item: folder_order(item[0]))
         first = f" (first: {printable_path(left_out[0][0])}: {printable(left_out[0][1])})" if left_out else ""
+        unplaced = bool(left_out) and all(why.startswith("does not match") for _, why in left_out)
+        hint = (
+            "; --version-from says where a page's version is in its path ('{version}/**' fits 1.0/guide.md): "
+            "put each page in a folder named for its version, or write the entries by hand (reference/manifest.md)"
+            if unplaced
+            else ""
+        )
         raise CliError(
             "input",
             f"no page under {printable_path(docs)} fits {args.version_from!r}, the scheme "
             f"{scheme!r} and the manifest's folder; {plural(len(left_out), 'page')} "
-            f"left out{first}; nothing written",
+            f"left out{first}{hint}; nothing written",
         )
     named, detected = args.renderer, None
     if named is None:  # the site's configuration says, or portable

@@ -11,6 +11,7 @@ does not list is never let through. The rules are in ``reference/rag.md``.
 from __future__ import annotations
 
 import os
+import urllib.parse
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -64,9 +65,34 @@ class SourceLookup:
 
     def by_file(self, path: str) -> Entry | None:
         """The entry a chunk's file path names, or ``None``; raises :class:`GateError`
-        (``unknown_candidate``) when a relative path names two different entries."""
+        (``unknown_candidate``) when a path names two different entries.
+
+        A ``file://`` URI (``file://localhost/`` read as ``file:///``) is read as written after the scheme
+        and percent-decoded (``Path.as_uri()`` writes a space as ``%20``); the two readings naming
+        different entries is ambiguous."""
         if path.startswith("file://"):
-            path = path[len("file://") :]
+            rest = path[len("file://") :]
+            if rest.startswith("localhost/"):
+                rest = rest[len("localhost") :]
+            readings = [rest]
+            try:
+                decoded = urllib.parse.unquote(rest, errors="strict")
+            except UnicodeDecodeError:  # not UTF-8 once decoded: names no entry
+                decoded = rest
+            if decoded != rest and "\x00" not in decoded:
+                readings.append(decoded)
+            found = [entry for entry in map(self._by_plain_path, readings) if entry is not None]
+            if len({id(entry) for entry in found}) > 1:
+                raise GateError(
+                    "unknown_candidate",
+                    f"the chunk's URI {printable(repr(path))[:200]} names {found[0].source_id!r} as written "
+                    f"and {found[1].source_id!r} percent-decoded: give a path or a source_id",
+                )
+            return found[0] if found else None
+        return self._by_plain_path(path)
+
+    def _by_plain_path(self, path: str) -> Entry | None:
+        """:meth:`by_file` for a path that is not a URI."""
         if os.path.isabs(path):
             return self._relative(os.path.normpath(path))
         as_written = self.by_path.get(os.path.normpath(path).replace(os.sep, "/"))
@@ -80,15 +106,16 @@ class SourceLookup:
             )
         return as_written or from_here
 
-    def lookup(self, metadata: Mapping[str, Any] | str, id_key: str | None = "source_id") -> Entry:
-        """The manifest entry of one chunk, from its metadata (a mapping) or its file path (a string).
+    def lookup(self, metadata: Mapping[str, Any] | str | os.PathLike[str], id_key: str | None = "source_id") -> Entry:
+        """The manifest entry of one chunk, from its metadata (a mapping) or its file path (a string or
+        ``os.PathLike``; so is a path value in the metadata).
 
         ``id_key`` (``source_id`` unless the caller names another key, or ``None`` for none) is read
         first, then the first of :data:`METADATA_PATH_KEYS` present (a file path,
         relative or absolute, or the entry's URL exactly). When both a ``source_id`` and a path are given
         they must name the same entry. Raises :class:`GateError` ``unknown_candidate`` when neither is
         there, a value is not a non-empty string, or it names no entry (or two)."""
-        if isinstance(metadata, str):
+        if isinstance(metadata, (str, os.PathLike)):
             metadata = {"file_path": metadata}
         if not isinstance(metadata, Mapping):
             raise GateError("unknown_candidate", f"a chunk's metadata is {type(metadata).__name__}, not a mapping")
@@ -112,6 +139,8 @@ class SourceLookup:
                 )
             return by_id
         value = metadata[key]
+        if isinstance(value, os.PathLike):
+            value = os.fspath(value)
         if not isinstance(value, str) or not value or "\x00" in value:
             raise GateError("unknown_candidate", f"the chunk's {key} {printable(repr(value))[:200]} is not a path")
         found = self.by_url.get(value) or self.by_file(value)
@@ -119,7 +148,7 @@ class SourceLookup:
             raise GateError(
                 "unknown_candidate",
                 f"the chunk's {key} {printable(repr(value))[:200]} is no page "
-                f"of the manifest {printable(self.manifest.path)}",
+                f"of the manifest {printable(self.manifest.path)}" + self._file_name_hint(value),
             )
         if by_id is not None and by_id is not found:
             raise GateError(
@@ -129,18 +158,37 @@ class SourceLookup:
             )
         return found
 
+    def _file_name_hint(self, value: str) -> str:
+        """For a file name alone that some entries' paths end with: which, and what to give instead."""
+        if "/" in value or os.sep in value:
+            return ""
+        paths = sorted(path for path in self.by_path if path.rpartition("/")[2] == value)
+        if not paths:
+            return ""
+        return (
+            f" (a file name alone; the manifest has {', '.join(printable(p) for p in paths[:3])}"
+            + (", ..." if len(paths) > 3 else "")
+            + ": give the path from the manifest's folder or an absolute one, e.g. Haystack's converters "
+            "with store_full_path=True)"
+        )
+
 
 def _under(path: str, folder: str) -> bool:
     return path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def chunk_source(corpus: Corpus, metadata: Mapping[str, Any] | str, *, id_key: str | None = "source_id") -> Entry:
+def chunk_source(
+    corpus: Corpus,
+    metadata: Mapping[str, Any] | str | os.PathLike[str],
+    *,
+    id_key: str | None = "source_id",
+) -> Entry:
     """The manifest entry a retrieved chunk comes from: :meth:`SourceLookup.lookup` over ``corpus``'s
     manifest (the look-up tables built once per corpus and kept in its memo).
 
     ``id_key``: the metadata key holding a source id the application set (``None``: read none; Haystack's
     ``DocumentSplitter`` writes ``source_id`` for its own parent document's id). ``metadata``: the chunk's metadata (LlamaIndex ``node.metadata``, LangChain ``document.metadata``,
-    Haystack ``document.meta``) or its file path. Returns the :class:`~_conflict_gate.manifest.read.Entry`
+    Haystack ``document.meta``) or its file path (``str`` or ``os.PathLike``). Returns the :class:`~_conflict_gate.manifest.read.Entry`
     (its ``source_id`` is the candidate id to pass to ``gate_context``). Raises :class:`GateError`
     ``unknown_candidate`` for a chunk tied to no entry, or to two: never guesses."""
     lookup = corpus.memo.get(("chunk lookup",))

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ..base.jsondata import canonical_json
-from ..base.registry import ELIGIBLE_STATUS, status_of
+from ..base.registry import DEFAULT_UNRELATED, ELIGIBLE_STATUS, status_of
 from ..corpus.load import MEMO_ENTRY_BYTES, Corpus, Source, decode_source, verified_digest
 from ..corpus.source_files import SourceFiles
 from ..manifest.form import ANSWER_FORM
@@ -38,7 +38,7 @@ from ..results.context import (
     context_fields,
 )
 from ..results.shapes import CANDIDATE_FIELDS, AnswerRequest, CandidateRecord, ClaimRecord, build
-from .decision import candidate_sources, claim_record, refusal_fields
+from .decision import candidate_sources, check_unrelated, claim_record, refusal_fields
 from .request import check_question, messages
 
 __all__ = ["DEFAULT_CONTEXT_CHARS", "MAX_CONTEXT_CHARS", "gate_context", "is_context_decision"]
@@ -62,6 +62,7 @@ def gate_context(
     *,
     question: str | None = None,
     max_context_chars: int = DEFAULT_CONTEXT_CHARS,
+    unrelated: str = DEFAULT_UNRELATED,
 ) -> ContextDecision:
     """Decide whether a model may be given the retrieved pages ``candidate_ids`` to answer about
     ``requested_version``, over every claim the eligible pages declare.
@@ -83,6 +84,12 @@ def gate_context(
       declares with one value; ``partial`` the keys only some declare (never agreement: an answer
       stating one is not supported).
 
+    ``unrelated="set_aside"`` (:data:`~_conflict_gate.base.registry.UNRELATED_OPTIONS`; default
+    ``"withhold"``): an eligible page that reads cleanly and declares no directive at all (an install
+    page beside the reference) is listed in ``set_aside_unrelated_ids``, the field such a decision ends
+    with, and takes no part: not in the agreement, its text not sent; when every eligible page is set
+    aside, ``not_in_docs`` ``no_related_source``. A refused page is never set aside.
+
     A ready decision's ``answer_request`` is a system message (the answer form, as
     :func:`~_conflict_gate.decide.request.answer_request` asks for it, over the agreed keys), a user message
     holding canonical JSON of the agreed claims and of the eligible pages' text, in candidate order, and
@@ -92,11 +99,13 @@ def gate_context(
     listed in ``pages`` (``truncated``). The claims are never cut.
 
     Raises :class:`GateError` for an invalid request (``invalid_candidate_ids``, ``duplicate_candidate``,
-    ``invalid_requested_version``, ``unknown_candidate``, ``invalid_question``) and ``ValueError`` for a
+    ``invalid_requested_version``, ``unknown_candidate``, ``invalid_question``, ``invalid_unrelated_option``)
+    and ``ValueError`` for a
     ``max_context_chars`` that is not an integer from 0 to :data:`MAX_CONTEXT_CHARS`; an eligible page
     whose file changed since the load raises :class:`~_conflict_gate.base.errors.IngestionError`
     (``hash_mismatch``, or why it could not be read): load again. Never sends the request anywhere.
     """
+    check_unrelated(unrelated)
     candidates = candidate_sources(corpus, candidate_ids, requested_version)
     if (
         isinstance(max_context_chars, bool)
@@ -124,6 +133,11 @@ def gate_context(
             for s in candidates
         ],
     }
+    counted = eligible
+    if unrelated == "set_aside":  # clean eligible pages that declare nothing take no part
+        aside = [s.source_id for s in eligible if s.refusal is None and not s.claims]
+        counted = [s for s in eligible if s.source_id not in aside]
+        request["set_aside_unrelated_ids"] = aside  # moved to the end by _result's field order
     if not same_version:
         versions = corpus.version_scheme.sorted(s.version for s in candidates)
         return _result(request, "no_eligible_version", candidate_versions=versions)
@@ -134,15 +148,17 @@ def gate_context(
         first = refused[0][1]
         fields = refusal_fields(first, refused, [s.source_id for s in eligible if s.refusal is None])
         return _result(request, first.reason, **fields)
+    if not counted:
+        return _result(request, "no_related_source")
 
     declared: dict[tuple[str, str], list[tuple[Source, ClaimRecord]]] = defaultdict(list)
     claims: list[ClaimRecord] = []  # by source id, then line: eligible is sorted, claims in line order
-    for source in eligible:
+    for source in counted:
         for claim in source.claims:
             record = claim_record(source, claim)
             claims.append(record)
             declared[(claim.operation, claim.claim_key)].append((source, record))
-    everyone = [s.source_id for s in eligible]
+    everyone = [s.source_id for s in counted]
     agreed: list[AgreedClaim] = []
     partial: list[PartialClaim] = []
     conflicts: list[ContextConflict] = []
@@ -193,7 +209,7 @@ def gate_context(
         silent = [sid for sid in everyone if sid in quiet] or everyone
         return _result(request, "requested_claim_missing", missing_claim_source_ids=silent, **tail)
     position = {sid: at for at, sid in enumerate(candidate_ids)}
-    ordered = sorted(eligible, key=lambda s: position[s.source_id])  # the retriever's order
+    ordered = sorted(counted, key=lambda s: position[s.source_id])  # the retriever's order
     texts = [(s, _page_text(corpus, s)) for s in ordered]
     pages, included = _budget(texts, max_context_chars)
     agreed_keys = {(a["operation"], a["claim_key"]) for a in agreed}
@@ -221,7 +237,8 @@ def _result(request: dict[str, Any], reason: str, **fields: Any) -> ContextDecis
         "answer_request": None,
         **fields,
     }
-    return build(ContextDecision, context_fields(reason, status == "refused"), values)
+    unrelated = "set_aside" if "set_aside_unrelated_ids" in request else DEFAULT_UNRELATED
+    return build(ContextDecision, context_fields(reason, status == "refused", unrelated), values)
 
 
 def _page_text(corpus: Corpus, source: Source) -> str:

@@ -80,6 +80,7 @@ from .request import check_question, messages, request_texts
 __all__ = [
     "audit",
     "candidate_sources",
+    "check_unrelated",
     "claim_operation",
     "claim_record",
     "gate",
@@ -126,12 +127,18 @@ def _check_request(
     unrelated: Any = DEFAULT_UNRELATED,
 ) -> list[Source]:
     """Validate the request before deciding; return the candidate sources sorted by id."""
+    check_unrelated(unrelated)
+    return candidate_sources(corpus, candidate_ids, requested_version, (operation, claim_key))
+
+
+def check_unrelated(unrelated: Any) -> None:
+    """Raise :class:`GateError` ``invalid_unrelated_option`` unless ``unrelated`` is a key of
+    :data:`~_conflict_gate.base.registry.UNRELATED_OPTIONS`."""
     if not isinstance(unrelated, str) or unrelated not in UNRELATED_OPTIONS:
         raise GateError(
             "invalid_unrelated_option",
             f"unrelated={printable(repr(unrelated))[:200]} is not one of: {', '.join(map(repr, UNRELATED_OPTIONS))}",
         )
-    return candidate_sources(corpus, candidate_ids, requested_version, (operation, claim_key))
 
 
 def candidate_sources(

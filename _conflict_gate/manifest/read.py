@@ -510,7 +510,8 @@ def _check_each(
                     raise invalid(f"{key} holds a lone surrogate", *where, key, source_id=named) from None
         for key in _REQUIRED:
             if key not in entry:
-                raise invalid(f"missing {key!r}", *where, key, source_id=named)
+                hint = ' (write "sha256": "" for a page not pinned yet: pin fills it in)' if key == "sha256" else ""
+                raise invalid(f"missing {key!r}{hint}", *where, key, source_id=named)
         if named is None:
             raise invalid(
                 f"source_id {printable(repr(source_id))} is not ASCII letters, digits, "

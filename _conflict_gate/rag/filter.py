@@ -12,9 +12,11 @@ over it, each imported only by whoever uses it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from ..base.registry import DEFAULT_UNRELATED
 from ..corpus.chunks import chunk_source
 from ..corpus.load import Corpus
 from ..decide.context import DEFAULT_CONTEXT_CHARS, gate_context
@@ -45,15 +47,17 @@ def question_of(query: object) -> str | None:
 def filter_chunks(
     corpus: Corpus,
     version: str,
-    metadatas: Sequence[Mapping[str, Any] | str],
+    metadatas: Sequence[Mapping[str, Any] | str | os.PathLike[str]],
     *,
     question: str | None = None,
     max_context_chars: int = DEFAULT_CONTEXT_CHARS,
     id_key: str | None = "source_id",
+    unrelated: str = DEFAULT_UNRELATED,
 ) -> ChunkFilter:
     """Gate retrieved chunks: one metadata mapping (or file path) per chunk, in retrieval order.
 
-    ``id_key``: the metadata key of a source id (:func:`~_conflict_gate.corpus.chunks.chunk_source`). The candidate ids are the distinct sources of the chunks, first retrieved first. Raises
+    ``unrelated``: as :func:`~_conflict_gate.decide.context.gate_context` takes it (``"set_aside"``: the chunks
+    of pages that declare nothing are dropped, not withholding the answer). ``id_key``: the metadata key of a source id (:func:`~_conflict_gate.corpus.chunks.chunk_source`). The candidate ids are the distinct sources of the chunks, first retrieved first. Raises
     :class:`~_conflict_gate.base.errors.GateError` ``unknown_candidate`` for a chunk tied to no manifest entry
     (fail closed: never dropped silently), and whatever :func:`~_conflict_gate.decide.context.gate_context`
     raises. No chunk at all gives ``not_in_docs`` (``no_eligible_version``), as ``gate_context`` gives it
@@ -61,8 +65,10 @@ def filter_chunks(
     """
     sources = [chunk_source(corpus, metadata, id_key=id_key).source_id for metadata in metadatas]
     candidates = list(dict.fromkeys(sources))
-    decision = gate_context(corpus, candidates, version, question=question, max_context_chars=max_context_chars)
+    decision = gate_context(
+        corpus, candidates, version, question=question, max_context_chars=max_context_chars, unrelated=unrelated
+    )
     if decision["status"] != "ready":
         return ChunkFilter(decision, ())
-    eligible = set(decision["eligible_source_ids"])
+    eligible = set(decision["eligible_source_ids"]) - set(decision.get("set_aside_unrelated_ids", ()))
     return ChunkFilter(decision, tuple(at for at, sid in enumerate(sources) if sid in eligible))

@@ -22,8 +22,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from haystack import Document, component
+try:
+    from haystack import Document, component
+except ModuleNotFoundError as missing:  # say which extra brings it
+    raise ModuleNotFoundError(
+        f"{__name__} needs haystack-ai: pip install 'conflict-gate[haystack]' ({missing})", name=missing.name
+    ) from missing
 
+from ..base.registry import DEFAULT_UNRELATED
 from ..corpus.load import Corpus
 from ..decide.context import DEFAULT_CONTEXT_CHARS
 from .filter import filter_chunks, question_of
@@ -40,12 +46,19 @@ class ConflictGate:
     Not serialisable (it holds a loaded corpus): build it in code."""
 
     def __init__(
-        self, corpus: Corpus, version: str, *, max_context_chars: int = DEFAULT_CONTEXT_CHARS, id_key: str | None = None
+        self,
+        corpus: Corpus,
+        version: str,
+        *,
+        max_context_chars: int = DEFAULT_CONTEXT_CHARS,
+        id_key: str | None = None,
+        unrelated: str = DEFAULT_UNRELATED,
     ) -> None:
         self.corpus = corpus
         self.version = version
         self.max_context_chars = max_context_chars
         self.id_key = id_key
+        self.unrelated = unrelated
 
     @component.output_types(documents=list[Document], decision=dict[str, Any])
     def run(self, documents: list[Document], query: str | None = None) -> dict[str, Any]:
@@ -57,5 +70,6 @@ class ConflictGate:
             question=question_of(query),
             max_context_chars=self.max_context_chars,
             id_key=self.id_key,
+            unrelated=self.unrelated,
         )
         return {"documents": [documents[at] for at in result.kept], "decision": dict(result.decision)}

@@ -20,11 +20,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_core.callbacks import Callbacks
-from langchain_core.documents import BaseDocumentCompressor, Document
-from langchain_core.runnables import RunnableLambda
-from pydantic import PrivateAttr
+try:
+    from langchain_core.callbacks import Callbacks
+    from langchain_core.documents import BaseDocumentCompressor, Document
+    from langchain_core.runnables import RunnableLambda
+    from pydantic import PrivateAttr
+except ModuleNotFoundError as missing:  # say which extra brings it
+    raise ModuleNotFoundError(
+        f"{__name__} needs langchain-core: pip install 'conflict-gate[langchain]' ({missing})", name=missing.name
+    ) from missing
 
+from ..base.registry import DEFAULT_UNRELATED
 from ..corpus.load import Corpus
 from ..decide.context import DEFAULT_CONTEXT_CHARS
 from .filter import filter_chunks, question_of
@@ -42,16 +48,27 @@ class ConflictGateCompressor(BaseDocumentCompressor):
 
     version: str
     max_context_chars: int = DEFAULT_CONTEXT_CHARS
+    id_key: str | None = "source_id"
+    unrelated: str = DEFAULT_UNRELATED
     _corpus: Any = PrivateAttr(default=None)
     _last: Any = PrivateAttr(default=None)
 
     @classmethod
     def over(
-        cls, corpus: Corpus, version: str, *, max_context_chars: int = DEFAULT_CONTEXT_CHARS
+        cls,
+        corpus: Corpus,
+        version: str,
+        *,
+        max_context_chars: int = DEFAULT_CONTEXT_CHARS,
+        id_key: str | None = "source_id",
+        unrelated: str = DEFAULT_UNRELATED,
     ) -> ConflictGateCompressor:
         """A compressor gating against ``corpus`` (a loaded :class:`~_conflict_gate.corpus.load.Corpus`) at
-        ``version``."""
-        made = cls(version=version, max_context_chars=max_context_chars)
+        ``version``. ``id_key``: the metadata key of a page's source id (``None``: read none, only the
+        file path), as :func:`~_conflict_gate.corpus.chunks.chunk_source` takes it; ``unrelated``, as
+        :func:`~_conflict_gate.decide.context.gate_context` takes it (``"set_aside"``: chunks of pages that
+        declare nothing are dropped instead of withholding the answer)."""
+        made = cls(version=version, max_context_chars=max_context_chars, id_key=id_key, unrelated=unrelated)
         made._corpus = corpus
         return made
 
@@ -70,6 +87,8 @@ class ConflictGateCompressor(BaseDocumentCompressor):
             [dict(d.metadata) for d in documents],
             question=question_of(query),
             max_context_chars=self.max_context_chars,
+            id_key=self.id_key,
+            unrelated=self.unrelated,
         )
         self._last = result.decision
         return [documents[at] for at in result.kept], result.decision

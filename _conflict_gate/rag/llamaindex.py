@@ -19,10 +19,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from llama_index.core.bridge.pydantic import PrivateAttr
-from llama_index.core.postprocessor.types import BaseNodePostprocessor
-from llama_index.core.schema import NodeWithScore, QueryBundle
+try:
+    from llama_index.core.bridge.pydantic import PrivateAttr
+    from llama_index.core.postprocessor.types import BaseNodePostprocessor
+    from llama_index.core.schema import NodeWithScore, QueryBundle
+except ModuleNotFoundError as missing:  # say which extra brings it
+    raise ModuleNotFoundError(
+        f"{__name__} needs llama-index-core: pip install 'conflict-gate[llamaindex]' ({missing})", name=missing.name
+    ) from missing
 
+from ..base.registry import DEFAULT_UNRELATED
 from ..corpus.load import Corpus
 from ..decide.context import DEFAULT_CONTEXT_CHARS
 from .filter import filter_chunks, question_of
@@ -39,16 +45,27 @@ class ConflictGatePostprocessor(BaseNodePostprocessor):
 
     version: str
     max_context_chars: int = DEFAULT_CONTEXT_CHARS
+    id_key: str | None = "source_id"
+    unrelated: str = DEFAULT_UNRELATED
     _corpus: Any = PrivateAttr(default=None)
     _last: Any = PrivateAttr(default=None)
 
     @classmethod
     def over(
-        cls, corpus: Corpus, version: str, *, max_context_chars: int = DEFAULT_CONTEXT_CHARS
+        cls,
+        corpus: Corpus,
+        version: str,
+        *,
+        max_context_chars: int = DEFAULT_CONTEXT_CHARS,
+        id_key: str | None = "source_id",
+        unrelated: str = DEFAULT_UNRELATED,
     ) -> ConflictGatePostprocessor:
         """A postprocessor gating against ``corpus`` (a loaded :class:`~_conflict_gate.corpus.load.Corpus`)
-        at ``version``."""
-        made = cls(version=version, max_context_chars=max_context_chars)
+        at ``version``. ``id_key``: the metadata key of a page's source id (``None``: read none, only the
+        file path), as :func:`~_conflict_gate.corpus.chunks.chunk_source` takes it; ``unrelated``, as
+        :func:`~_conflict_gate.decide.context.gate_context` takes it (``"set_aside"``: chunks of pages that
+        declare nothing are dropped instead of withholding the answer)."""
+        made = cls(version=version, max_context_chars=max_context_chars, id_key=id_key, unrelated=unrelated)
         made._corpus = corpus
         return made
 
@@ -73,6 +90,8 @@ class ConflictGatePostprocessor(BaseNodePostprocessor):
             [dict(n.node.metadata) for n in nodes],
             question=query,
             max_context_chars=self.max_context_chars,
+            id_key=self.id_key,
+            unrelated=self.unrelated,
         )
         self._last = result.decision
         return [nodes[at] for at in result.kept]

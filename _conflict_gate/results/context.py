@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final, TypedDict
 
+from ..base.registry import DEFAULT_UNRELATED
 from .shapes import (
     REFUSED_FIELDS,
     AnswerRequest,
@@ -31,6 +32,7 @@ __all__ = [
     "CONTEXT_FIELDS",
     "CONTEXT_PAGE_FIELDS",
     "CONTEXT_REASON_FIELDS",
+    "CONTEXT_SET_ASIDE_FIELDS",
     "CONTEXT_TAIL_FIELDS",
     "PARTIAL_FIELDS",
     "SHAPES",
@@ -158,6 +160,7 @@ class ContextDecision(_ContextAlways, total=False):
     column: int | None
     refused_sources: list[RefusedSourceRecord]
     parsed_source_ids: list[str] | None
+    set_aside_unrelated_ids: list[str]
 
 
 #: The fields every context decision starts with, in order.
@@ -182,6 +185,7 @@ CONTEXT_REASON_FIELDS: Final[Mapping[str, tuple[str, ...]]] = _ro(
         "no_eligible_version": ("candidate_versions",),
         "no_approved_source": (),
         "same_version_directives_disagree": (),
+        "no_related_source": (),
     }
 )
 _REASON_MEANINGS: Final[Mapping[str, str]] = _ro(
@@ -208,10 +212,21 @@ CONTEXT_TAIL_FIELDS: Final[Mapping[str, str]] = _ro(
 )
 
 
-def context_fields(reason: str, refused: bool) -> tuple[str, ...]:
-    """Every field of a context decision with ``reason``, in order (``refused``: a refused reason)."""
+#: The field a context decision made with ``unrelated="set_aside"`` ends with.
+CONTEXT_SET_ASIDE_FIELDS: Final[Mapping[str, str]] = _ro(
+    {
+        "set_aside_unrelated_ids": 'with `unrelated="set_aside"`: eligible pages that read cleanly and declare no '
+        "directive at all, set aside: not in the agreement, their text not sent",
+    }
+)
+
+
+def context_fields(reason: str, refused: bool, unrelated: str = DEFAULT_UNRELATED) -> tuple[str, ...]:
+    """Every field of a context decision with ``reason``, in order (``refused``: a refused reason;
+    ``unrelated``: the option it was made with)."""
     own = tuple(REFUSED_FIELDS) if refused else CONTEXT_REASON_FIELDS[reason]
-    return (*CONTEXT_FIELDS, *own, *CONTEXT_TAIL_FIELDS)
+    aside = tuple(CONTEXT_SET_ASIDE_FIELDS) if unrelated != DEFAULT_UNRELATED else ()
+    return (*CONTEXT_FIELDS, *own, *CONTEXT_TAIL_FIELDS, *aside)
 
 
 SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro(
@@ -220,6 +235,14 @@ SHAPES: Final[Mapping[type, Mapping[str, str]]] = _ro(
         PartialClaim: PARTIAL_FIELDS,
         ContextConflict: CONFLICT_FIELDS,
         ContextPage: CONTEXT_PAGE_FIELDS,
-        ContextDecision: _ro({**CONTEXT_FIELDS, **_REASON_MEANINGS, **REFUSED_FIELDS, **CONTEXT_TAIL_FIELDS}),
+        ContextDecision: _ro(
+            {
+                **CONTEXT_FIELDS,
+                **_REASON_MEANINGS,
+                **REFUSED_FIELDS,
+                **CONTEXT_TAIL_FIELDS,
+                **CONTEXT_SET_ASIDE_FIELDS,
+            }
+        ),
     }
 )

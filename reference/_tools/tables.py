@@ -69,6 +69,7 @@ from _conflict_gate.results.context import (
     CONTEXT_FIELDS,
     CONTEXT_PAGE_FIELDS,
     CONTEXT_REASON_FIELDS,
+    CONTEXT_SET_ASIDE_FIELDS,
     CONTEXT_TAIL_FIELDS,
     PARTIAL_FIELDS,
     ContextDecision,
@@ -361,6 +362,10 @@ def context_fields() -> list[str]:
         rows.append(("the decision", code(field), "reason " + " or ".join(code(r) for r in reasons), meanings[field]))
     rows += [("the decision", code(field), "status `refused`", meaning) for field, meaning in REFUSED_FIELDS.items()]
     rows += [("the decision", code(field), "always", meaning) for field, meaning in CONTEXT_TAIL_FIELDS.items()]
+    rows += [
+        ("the decision", code(field), 'made with `unrelated="set_aside"` (the last field)', meaning)
+        for field, meaning in CONTEXT_SET_ASIDE_FIELDS.items()
+    ]
     for where, table in (
         ("`agreed[]`", AGREED_FIELDS),
         ("`partial[]`", PARTIAL_FIELDS),
