@@ -246,6 +246,84 @@ class DocusaurusTest(Folder):
             {"pages/a.md": "guides/next/a/index.html", "api_versioned_docs/version-1.0/a.md": "guides/a/index.html"},
         )
 
+    def translated(self, i18n: str, files: dict[str, str]) -> tuple[Path, object]:
+        """A versioned site (1.0 the last version) whose configuration sets ``i18n`` (when not empty)."""
+        root = self.folder()
+        config = DOCUSAURUS.replace("ROUTE", "'docs'").replace("TRAILING", "undefined").replace("OPTIONS", "")
+        if i18n:
+            config = config.replace("  title: 'T',", f"  title: 'T',\n  i18n: {i18n},")
+        self.write(root, {"docusaurus.config.js": config, "versions.json": '["1.0"]', **files})
+        (root / "build").mkdir()
+        return root, locate_site(str(root), str(root))
+
+    def test_translations(self) -> None:
+        """Guards against translated pages (issue 30) going unlocated, and against a page whose translation
+        for the default locale replaces it being judged by that translation's built page. As Docusaurus
+        3.10.2's build of the same tree wrote them (checked by the lead with docusaurus build): the docs
+        folder names the pages, each read from its locale's translation where there is one (its own
+        front matter's slug), the default locale at the top, another in a folder of its name; a
+        translation of no page of the docs folder builds nothing."""
+        plugin = "docusaurus-plugin-content-docs"
+        files = {
+            "pages/intro.md": "# I\n",
+            "pages/guide/a.md": "---\nslug: /moved\n---\n# A\n",
+            "pages/guide/b.md": "# B\n",
+            "versioned_docs/version-1.0/intro.md": "# I\n",
+            f"i18n/fr/{plugin}/current/intro.md": "# I FR\n",
+            f"i18n/fr/{plugin}/current/guide/a.md": "---\nslug: /deplace\n---\n# A FR\n",
+            f"i18n/fr/{plugin}/current/orphan.md": "# O\n",
+            f"i18n/fr/{plugin}/version-1.0/intro.md": "# I 1.0 FR\n",
+            f"i18n/en/{plugin}/current/guide/b.md": "# B EN\n",
+        }
+        expected = {
+            "pages/intro.md": "docs/next/intro/index.html",
+            "pages/guide/a.md": "docs/next/moved/index.html",
+            "pages/guide/b.md": "!not built from this file: Docusaurus builds its page from the 'en' translation",
+            "versioned_docs/version-1.0/intro.md": "docs/intro/index.html",
+            f"i18n/fr/{plugin}/current/intro.md": "fr/docs/next/intro/index.html",
+            f"i18n/fr/{plugin}/current/guide/a.md": "fr/docs/next/deplace/index.html",
+            f"i18n/fr/{plugin}/current/orphan.md": "!not built: Docusaurus builds a translation only of a page",
+            f"i18n/fr/{plugin}/version-1.0/intro.md": "fr/docs/intro/index.html",
+            f"i18n/en/{plugin}/current/guide/b.md": "docs/next/guide/b/index.html",
+        }
+        root, site = self.translated(
+            "{defaultLocale: 'en', locales: ['en', 'fr'], localeConfigs: {fr: {label: 'F'}}}", files
+        )
+        self.names(root, site, expected)
+        # Without an i18n option: the default locale, en, alone; its translations are read all the same.
+        root, site = self.translated("", files)
+        self.names(
+            root,
+            site,
+            {
+                **{k: v for k, v in expected.items() if "/fr/" not in k},
+                f"i18n/fr/{plugin}/current/intro.md": "!outside",
+            },
+        )
+        # A locale's folder and translate flag; its own url leaves its pages unlocated.
+        moved = {k.replace("i18n/fr/", "i18n/français/"): v for k, v in files.items()}
+        root, site = self.translated(
+            "{defaultLocale: 'en', locales: ['en', 'fr'], localeConfigs: {fr: {path: 'français'}}}", moved
+        )
+        self.names(root, site, {f"i18n/français/{plugin}/current/intro.md": "fr/docs/next/intro/index.html"})
+        root, site = self.translated(
+            "{defaultLocale: 'en', locales: ['en'], localeConfigs: {en: {translate: false}}}", files
+        )
+        self.names(
+            root,
+            site,
+            {
+                "pages/guide/b.md": "docs/next/guide/b/index.html",
+                f"i18n/en/{plugin}/current/guide/b.md": "!translate: false",
+            },
+        )
+        root, site = self.translated(
+            "{defaultLocale: 'en', locales: ['en', 'fr'], localeConfigs: {fr: {baseUrl: '/f/'}}}", files
+        )
+        self.names(root, site, {f"i18n/fr/{plugin}/current/intro.md": "!sets its url or baseUrl"})
+        root, site = self.translated("{defaultLocale: LOCALE, locales: ['en']}", files)
+        self.names(root, site, {f"i18n/fr/{plugin}/current/intro.md": "!the site's i18n option is not read"})
+
     def test_versions_not_read(self) -> None:
         """Guards against guessing versioned routes from a versions.json that is not a JSON array of version
         names, an option that is not a literal, or a configuration docusaurus build refuses: every page then

@@ -30,6 +30,8 @@ source's docs version). The sources of each rule:
   built: ..."). A value that is not a literal, or one ``docusaurus build`` refuses (an unknown
   version, an empty ``onlyIncludeVersions``...), leaves the configuration unread; so do two built
   versions at one route.
+  **Translations** (``@docusaurus/core``'s ``server/i18n.ts``; the docs plugin's ``versions/files.ts``,
+  ``docs.ts``): see :func:`_docusaurus_locales` and :func:`_translation_page`.
 * **VitePress 1** (``vitepress/src/node/build``): ``.vitepress/config.{js,ts,mjs,mts,cjs,cts}``
   beside the pages' root; pages from ``srcDir`` (default the root), built in ``outDir`` (default
   ``.vitepress/dist``); ``a/b.md`` is ``a/b.html`` whatever ``cleanUrls`` says (it changes links,
@@ -73,6 +75,7 @@ __all__ = [
     "DOCUSAURUS_CONFIGS",
     "HUGO_CONFIGS",
     "VITEPRESS_CONFIGS",
+    "DocsLocale",
     "DocsVersion",
     "Layout",
     "find_configs",
@@ -113,6 +116,20 @@ class DocsVersion(NamedTuple):
     not_built: str = ""
 
 
+class DocsLocale(NamedTuple):
+    """One locale of a Docusaurus site (``i18n``): ``name``; ``folder`` (its localization folder,
+    absolute: ``i18n.path``/``localeConfigs.<name>.path``); ``prefix`` (where its pages are built in
+    the built folder: ``""`` for the default locale, else its name); ``translate`` (whether its
+    translations are read: ``localeConfigs.<name>.translate``, else whether ``folder`` exists);
+    ``not_built`` (why the gate names no page of it, ``""`` when it does)."""
+
+    name: str
+    folder: str
+    prefix: str
+    translate: bool
+    not_built: str = ""
+
+
 class Layout(NamedTuple):
     """A site's naming settings: ``generator``; ``config`` (the file read); ``built`` (its default built
     folder); ``pages`` (the folder its pages come from); ``directory_urls`` (``a/b`` is
@@ -132,6 +149,11 @@ class Layout(NamedTuple):
     unread: str = ""
     #: Docusaurus: every version's folder and route (the current one's are ``pages`` and ``route_base``).
     versions: tuple[DocsVersion, ...] = ()
+    #: Docusaurus: its locales (the default one first), the docs plugin's localized folder name, and why
+    #: the ``i18n`` option is not read (then no translation is located).
+    locales: tuple[DocsLocale, ...] = ()
+    plugin_folder: str = "docusaurus-plugin-content-docs"
+    locales_unread: str = ""
 
 
 def find_configs(folder: Path) -> list[tuple[str, Path]]:
@@ -222,6 +244,13 @@ def _docusaurus(config: str, home: str, text: str) -> Layout:
         return unread(versions)
     current = next(version for version in versions if version.name == _CURRENT)
     layout = layout._replace(route_base=current.route_base, versions=versions)
+    plugin = docs.get("id", "default")
+    locales = _docusaurus_locales(home, tokens)
+    layout = layout._replace(
+        plugin_folder="docusaurus-plugin-content-docs" + ("" if plugin == "default" else f"-{plugin}"),
+        locales=() if isinstance(locales, str) else locales,
+        locales_unread=locales if isinstance(locales, str) else "",
+    )
     slashes = [at for at, token in enumerate(tokens) if token == "trailingSlash" and tokens[at + 1 : at + 2] == [":"]]
     if len(slashes) > 1:
         return unread("trailingSlash is set more than once")
@@ -231,6 +260,57 @@ def _docusaurus(config: str, home: str, text: str) -> Layout:
             return unread("trailingSlash is not true, false or undefined")
         layout = layout._replace(directory_urls=value != "false")
     return layout
+
+
+def _docusaurus_locales(home: str, tokens: list[str]) -> tuple[DocsLocale, ...] | str:
+    """The locales of the site at ``home`` as ``@docusaurus/core`` 3 reads its ``i18n`` option
+    (``server/i18n.ts``, ``server/configValidation.ts``, ``server/site.ts``): ``defaultLocale`` and
+    ``locales`` (default ``en``), the localization folders under ``path`` (default ``i18n``), each
+    locale's ``path`` (default its name) and ``translate`` (default: its folder exists), every locale
+    built, the default one at the built folder's top and the others in a folder of their name; or why
+    the option is not read (a value that is not a literal)."""
+    found = [at for at, token in enumerate(tokens) if token == "i18n" and tokens[at + 1 : at + 3] == [":", "{"]]
+    if len(found) > 1:
+        return "i18n is set more than once"
+    default, names, root, configs = "en", ["en"], "i18n", {}
+    if found:
+        at = found[0] + 2
+        read = js_object(tokens, at)
+        if read is None or "defaultLocale" not in read[0] or "locales" not in read[0]:
+            return "i18n is not an object literal with defaultLocale and locales the gate reads"
+        default_read = js_string(tokens, key_index(tokens, at, "defaultLocale"))
+        names_read = js_strings(tokens, key_index(tokens, at, "locales"))
+        root_read = js_string(tokens, key_index(tokens, at, "path")) if "path" in read[0] else "i18n"
+        if default_read is None or not names_read or root_read is None:
+            return "i18n.defaultLocale, i18n.locales or i18n.path is not a plain string (or array of them)"
+        default, names, root = default_read, names_read, root_read
+        if "localeConfigs" in read[0]:
+            index = key_index(tokens, at, "localeConfigs")
+            outer = js_object(tokens, index) if index is not None else None
+            if outer is None or not set(outer[0]) <= set(names):
+                return "i18n.localeConfigs is not an object literal of the locales the gate reads"
+            for name in outer[0]:
+                inner_at = key_index(tokens, index or 0, name)
+                inner = js_object(tokens, inner_at) if inner_at is not None else None
+                if inner is None:
+                    return f"i18n.localeConfigs.{name} is not an object literal the gate reads"
+                configs[name] = (inner[0], inner_at)
+    locales: list[DocsLocale] = []
+    for name in sorted(dict.fromkeys(names), key=lambda locale: locale != default):
+        values, inner_at = configs.get(name, ({}, None))
+        path = js_string(tokens, key_index(tokens, inner_at, "path")) if "path" in values and inner_at else name
+        translate = read_flag(values, "translate", True)
+        if path is None or translate is None:
+            return f"i18n.localeConfigs.{name}.path or .translate is not a plain value"
+        folder = os.path.normpath(os.path.join(home, root, path))
+        not_built = (
+            f"not built where the gate looks: i18n.localeConfigs.{name} sets its url or baseUrl"
+            if "url" in values or "baseUrl" in values
+            else ""
+        )
+        translate = os.path.isdir(folder) if "translate" not in values else translate
+        locales.append(DocsLocale(name, folder, "" if name == default else name, translate, not_built))
+    return tuple(locales)
 
 
 def _read_versions(path: str) -> list[str] | str:
@@ -478,6 +558,9 @@ def version_page(layout: Layout, source: str) -> tuple[str | None, str] | None:
     """For a Docusaurus site's source at ``source`` (absolute, symbolic links resolved): its built page
     as :func:`page_name` names it within the docs version whose folder holds it (the innermost), or
     ``None`` and why that version is not built; ``None`` when no version's folder holds it."""
+    translated = _translation_page(layout, source)
+    if translated is not None:
+        return translated
     best: tuple[str, DocsVersion] | None = None
     for version in layout.versions:
         folder = os.path.realpath(version.pages).rstrip(os.sep) + os.sep
@@ -489,7 +572,56 @@ def version_page(layout: Layout, source: str) -> tuple[str | None, str] | None:
     if version.not_built:
         return None, version.not_built
     relative = Path(os.path.relpath(source, folder)).as_posix()
+    default = layout.locales[0] if layout.locales else None
+    if default is not None and default.translate and not default.not_built:
+        copy = os.path.join(default.folder, layout.plugin_folder, _localized(version), relative)
+        if os.path.isfile(copy):
+            return None, (
+                f"not built from this file: Docusaurus builds its page from the {default.name!r} translation "
+                f"{copy} (a page's translation for the default locale replaces it)"
+            )
     return page_name(layout._replace(pages=version.pages, route_base=version.route_base), source, relative)
+
+
+def _localized(version: DocsVersion) -> str:
+    """The folder of ``version``'s translations in a locale's docs plugin folder."""
+    return _CURRENT if version.name == _CURRENT else f"version-{version.name}"
+
+
+def _translation_page(layout: Layout, source: str) -> tuple[str | None, str] | None:
+    """For a translated page (``<i18n>/<locale>/docusaurus-plugin-content-docs/<current|version-X>/...``,
+    ``@docusaurus/plugin-content-docs``' ``versions/files.ts`` and ``docs.ts``: the docs folder names the
+    pages, each read from its translation when there is one): its built page under its locale's
+    prefix, named by its own front matter; or ``None`` and why it builds none; ``None`` when it is no
+    translation the site's locales hold."""
+    for locale in layout.locales:
+        plugin = os.path.realpath(os.path.join(locale.folder, layout.plugin_folder)).rstrip(os.sep) + os.sep
+        if not source.startswith(plugin):
+            continue
+        for version in layout.versions:
+            folder = plugin + _localized(version) + os.sep
+            if not source.startswith(folder):
+                continue
+            relative = Path(os.path.relpath(source, folder)).as_posix()
+            if locale.not_built or version.not_built:
+                return None, locale.not_built or version.not_built
+            if not locale.translate:
+                return None, f"not built: the {locale.name!r} locale's translations are not read (translate: false)"
+            if not os.path.isfile(os.path.join(version.pages, relative)):
+                return None, (
+                    f"not built: Docusaurus builds a translation only of a page the version's own folder holds "
+                    f"({os.path.join(version.pages, relative)} is missing)"
+                )
+            name, why = page_name(layout._replace(pages=folder, route_base=version.route_base), source, relative)
+            if name is None or not locale.prefix:
+                return name, why
+            return _checked(f"{locale.prefix}/{name}")
+        return None, f"not built: no docs version of the site is translated in {plugin}"
+    if layout.locales_unread and source.startswith(
+        os.path.realpath(os.path.join(os.path.dirname(layout.config), "i18n")) + os.sep
+    ):
+        return None, f"the site's i18n option is not read ({layout.locales_unread}); {_OVERRIDE}"
+    return None
 
 
 def _checked(name: str) -> tuple[str | None, str]:
