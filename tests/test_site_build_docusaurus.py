@@ -18,6 +18,8 @@ so, without it)::
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -113,6 +115,21 @@ NOT_BUILT = {
 }
 #: The partial the ``partial`` page imports (a file starting with ``_``: no page of its own).
 PARTIAL = f"{D}\n"
+_FR = "i18n/fr/docusaurus-plugin-content-docs"
+#: Translations (source id -> path, as :data:`PAGES`): the French ones built in build/fr, each saying E
+#: where its page says D (a translation looked for at its page's built page disagrees with it), and the
+#: default locale's copy of ``replaced.md``, which the site shows in that page's place.
+TRANSLATED: dict[str, tuple[str, str, str, tuple[int, ...]]] = {
+    "fr-top": (f"{_FR}/current/top.md", f"{E}\n\n# Haut\n", COUNTS, (1,)),
+    "fr-slugged": (f"{_FR}/current/01-numbered/slugged.md", f"---\nslug: /ailleurs\n---\n\n{E}\n", COUNTS, (5,)),
+    "fr-v10-plain": (f"{_FR}/version-1.0/v10-plain.md", f"# P\n\n{E}\n", COUNTS, (3,)),
+    "fr-admonition": (f"{_FR}/current/admonition.md", f":::note\n\n{E}\n\n:::\n", REFUSED, ()),
+    "en-replaced": ("i18n/en/docusaurus-plugin-content-docs/current/replaced.md", f"# R\n\n{E}\n", COUNTS, (3,)),
+}
+#: A page no build shows (not in the manifest): a translation of no page of the docs folder.
+TRANSLATION_NOT_BUILT = {f"{_FR}/current/orphan.md": f"Only in fr.\n\n{D}\n"}
+#: The page the default locale's copy replaces (not in the manifest): shown untranslated in French only.
+REPLACED = ("docs/replaced.md", f"In French only.\n\n{D}\n", "fr/docs/next/replaced/index.html")
 
 
 def build() -> tuple[tempfile.TemporaryDirectory[str], Path]:
@@ -133,6 +150,17 @@ def build() -> tuple[tempfile.TemporaryDirectory[str], Path]:
     for name, source in NOT_BUILT.items():
         (root / "versioned_docs" / name).parent.mkdir(parents=True)
         (root / "versioned_docs" / name).write_text(source, encoding="utf-8")
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    for sid, (path, source, _, _) in TRANSLATED.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(source.encode())
+        data["documents"].append(
+            {"source_id": sid, "version": "1.0", "path": path, "sha256": hashlib.sha256(source.encode()).hexdigest()}
+        )
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    for path, source in {**TRANSLATION_NOT_BUILT, REPLACED[0]: REPLACED[1]}.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(source, encoding="utf-8")
     command = [
         "node",
         str(root / "node_modules" / "@docusaurus" / "core" / "bin" / "docusaurus.mjs"),
@@ -168,7 +196,7 @@ class DocusaurusBuildTest(unittest.TestCase):
         corpus = load_documents(manifest, cache=False)
         site = locate_site(str(manifest.parent), str(manifest.parent))
         judged = judge_site(corpus, site, strict=True)
-        pages = by_id({**PAGES, **VERSIONED})
+        pages = {**by_id({**PAGES, **VERSIONED}), **{sid: case[1:] for sid, case in TRANSLATED.items()}}
         unsafe, false_refusals = outcomes(judged, pages)
         self.assertEqual(unsafe, [], "unsafe readings")
         self.assertEqual(false_refusals, [], "false refusals")
@@ -183,11 +211,21 @@ class DocusaurusBuildTest(unittest.TestCase):
             found, why = built_path(site, str(manifest.parent / "versioned_docs" / name))
             self.assertIsNone(found)
             self.assertIn("not built", why)
+        self.assertTrue((built / "fr/docs/next/ailleurs/index.html").is_file(), "French pages are not at fr/docs")
+        shown = [path for path in built.rglob("*.html") if b"Only in " in path.read_bytes()]
+        self.assertEqual(shown, [], "a page the translations leave out shows in the build")
+        for path in TRANSLATION_NOT_BUILT:
+            found, why = built_path(site, str(manifest.parent / path))
+            self.assertIsNone(found)
+            self.assertIn("not built", why)
+        self.assertEqual(built_path(site, str(manifest.parent / REPLACED[0])), (REPLACED[2], ""))
+        self.assertIn(b"In French only.", (built / REPLACED[2]).read_bytes())
+        self.assertNotIn(b"In French only.", (built / "docs/next/replaced/index.html").read_bytes())
         print(
             f"\n  docusaurus (classic): {len(pages)} pages ({len(VERSIONED)} of versions 1.0 and 0.9) judged by the "
             f"build: 0 unsafe, 0 false refusals (by the Markdown reading alone, which --site replaces: "
-            f"{len(before[0])} unsafe, {len(before[1])} false refusals); {len(NOT_BUILT)} pages of versions "
-            "not built located nowhere",
+            f"{len(before[0])} unsafe, {len(before[1])} false refusals); {len(TRANSLATED)} of them translations; "
+            f"{len(NOT_BUILT) + len(TRANSLATION_NOT_BUILT)} pages the build does not show located nowhere",
             file=sys.stderr,
         )
 

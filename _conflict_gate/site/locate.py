@@ -572,15 +572,19 @@ def version_page(layout: Layout, source: str) -> tuple[str | None, str] | None:
     if version.not_built:
         return None, version.not_built
     relative = Path(os.path.relpath(source, folder)).as_posix()
-    default = layout.locales[0] if layout.locales else None
-    if default is not None and default.translate and not default.not_built:
-        copy = os.path.join(default.folder, layout.plugin_folder, _localized(version), relative)
-        if os.path.isfile(copy):
-            return None, (
-                f"not built from this file: Docusaurus builds its page from the {default.name!r} translation "
-                f"{copy} (a page's translation for the default locale replaces it)"
-            )
-    return page_name(layout._replace(pages=version.pages, route_base=version.route_base), source, relative)
+    named = page_name(layout._replace(pages=version.pages, route_base=version.route_base), source, relative)
+    if not layout.locales:  # the i18n option not read: the default locale's page, as before
+        return named
+    for locale in layout.locales:  # the default locale first: the first that shows this file, not a translation
+        copy = os.path.join(locale.folder, layout.plugin_folder, _localized(version), relative)
+        if not (locale.translate and os.path.isfile(copy)):
+            if locale.not_built:
+                return None, locale.not_built
+            return named if named[0] is None or not locale.prefix else _checked(f"{locale.prefix}/{named[0]}")
+    return None, (
+        f"not built from this file: every locale shows a translation in its place (the default "
+        f"{layout.locales[0].name!r} locale's: {os.path.join(layout.locales[0].folder, layout.plugin_folder)})"
+    )
 
 
 def _localized(version: DocsVersion) -> str:

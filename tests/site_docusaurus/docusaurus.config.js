@@ -5,6 +5,8 @@ const config = {
   url: 'https://example.com',
   baseUrl: '/',
   onBrokenLinks: 'ignore',
+  // The test writes translations: i18n/fr (built in build/fr) and one page's i18n/en copy.
+  i18n: {defaultLocale: 'en', locales: ['en', 'fr']},
   presets: [
     [
       'classic',
