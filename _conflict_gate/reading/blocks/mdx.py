@@ -36,6 +36,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..fences import MDX_FENCES, closes
+from .mdx_certain import _MEMBER_NAME, _NO_AUTOLINK, in_unmodelled_text, namespace_fails
 from .mdx_expressions import _GLOBALS, _NAME, _SPACE, _BuildError, _Expression, _expression_end, _statements
 from .mdx_syntax import (
     _ATTRIBUTE,
@@ -447,12 +448,9 @@ class _Scan:
         if name_match:
             i = name_match.end()
             if view[i : i + 1] in (".", ":"):
-                raise _BuildError(
-                    at,
-                    f"the JSX name <{name}{view[i]}...>: the gate does not model member or namespace "
-                    "names, which may not build",
-                    certain=False,
-                )
+                if view[i] == ":" and namespace_fails(view, i) and not in_unmodelled_text(view, at):
+                    raise _BuildError(at, _NO_AUTOLINK.format(name=name))
+                raise _BuildError(at, _MEMBER_NAME.format(name=name, mark=view[i]), certain=False)
         elif not view.startswith(">", i):
             raise _BuildError(at, "a '<' that starts no JSX tag: MDX does not build this page (write \\< or &lt;)")
         self_closing = False
