@@ -36,7 +36,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..fences import MDX_FENCES, closes
-from .mdx_certain import _MEMBER_NAME, _NO_AUTOLINK, in_unmodelled_text, namespace_fails
+from .mdx_certain import _MEMBER_NAME, _NO_AUTOLINK, _NO_PARSE, attribute_fails, in_unmodelled_text, namespace_fails
 from .mdx_expressions import _GLOBALS, _NAME, _SPACE, _BuildError, _Expression, _expression_end, _statements
 from .mdx_syntax import (
     _ATTRIBUTE,
@@ -471,7 +471,7 @@ class _Scan:
                 continue
             attribute = _ATTRIBUTE.match(view, i)
             if attribute is None:
-                raise _BuildError(at, f"the JSX tag <{name}> does not parse: MDX does not build this page")
+                raise _BuildError(at, _NO_PARSE.format(name=name), certain=attribute_fails(view, i))
             i = _skip_space(view, attribute.end())
             if view.startswith("=", i):
                 i = _skip_space(view, i + 1)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["in_unmodelled_text", "namespace_fails"]
+__all__ = ["attribute_fails", "in_unmodelled_text", "namespace_fails"]
 
 #: After ``<name:`` (spaces or tabs allowed), a printable ASCII character that cannot start a local name.
 _NO_LOCAL_NAME: Final = re.compile(r"[ \t]*[!-#%-/0-9:-@\[-\^`{-~]", re.ASCII)
@@ -36,6 +36,9 @@ _NO_AUTOLINK: Final = (
 _MEMBER_NAME: Final = (
     "the JSX name <{name}{mark}...>: the gate does not model member or namespace names, which may not build"
 )
+#: A JSX tag whose attributes do not parse (``name``); not certain where a ``.`` follows a space (``<a .b>``,
+#: a member of what the page may define), nor a ``:`` unless :func:`namespace_fails` (``<a :b>`` builds).
+_NO_PARSE: Final = "the JSX tag <{name}> does not parse: MDX does not build this page"
 _FRONT_MATTER_CLOSE: Final = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
 
 
@@ -48,14 +51,23 @@ def namespace_fails(view: str, colon: int) -> bool:
     return bool(_NO_LOCAL_NAME.match(view, colon + 1) or _BAD_AFTER_LOCAL_NAME.match(view, colon + 1))
 
 
+def attribute_fails(view: str, at: int) -> bool:
+    """Does a tag's attribute that does not parse at ``at`` (no attribute name starts there) certainly stop
+    MDX's compile? Not where a ``.`` stands (``<a .b>``: the member ``a.b``, which builds if the page
+    defines ``a``), nor a ``:`` unless :func:`namespace_fails` (``<a :b>`` is the name ``a:b``; Vue's
+    ``<p :innerHTML="x">`` fails)."""
+    mark = view[at : at + 1]
+    return mark != "." and (mark != ":" or namespace_fails(view, at))
+
+
 def in_unmodelled_text(view: str, at: int) -> bool:
     """May the construct at ``at`` stand where MDX does not read it as MDX, so its build error is not certain?
 
     True in YAML front matter (a page that begins ``---``, up to its closing ``---`` or ``...`` line, or
     to the end if none), in a paragraph (text since the last blank line) holding a link reference
-    definition's ``]:`` before ``at``, or after a link's ``](`` where a title may still be open (a quote
-    or a ``(`` after the first ``](``). ``[Link](/pure.html){target="_self"}`` is not in doubt: the
-    link closed before the ``{``. Called once per page (when a build error is raised): linear."""
+    definition's ``]:`` before ``at``, or after a link's ``](`` where its destination or title may still be
+    open (no ``)`` after it, or a quote or ``(``: ``[x](/y{ref})`` builds, the ``{`` in the destination).
+    ``[Link](/pure.html){target="_self"}`` is not in doubt: the link closed before the ``{``. Called once per page (when a build error is raised): linear."""
     if view.startswith("---"):
         first = view.find("\n")
         if first < 0 or view[3:first].strip(" \t\r") == "":
@@ -66,8 +78,5 @@ def in_unmodelled_text(view: str, at: int) -> bool:
     text = view[paragraph:at]
     if "]:" in text:
         return True
-    link = text.find("](")
-    if link < 0:
-        return False
-    after = text[link:].replace("](", "]")
-    return any(ch in after for ch in "\"'(")
+    links = text.split("](")[1:]  # the text after each '](': a destination, then maybe a title, then ')'
+    return any(")" not in after or any(ch in after for ch in "\"'(") for after in links)
