@@ -135,6 +135,11 @@ MAY_BUILD: Final = (
     "[x]: /y '<https://a.b>'",
     "---\ntitle: <https://a.b>\n---\n\nText.",
     "---\ntitle: Version {version}\n---\n\nText.",
+    "---\ntitle: Page {#anchor}\ndescription: a {.class} b\n---\n\nText.",
+    '---\nimage: <img src="a.png">\n---\n\nText.',
+    '[x](/y "{#a}") and [z](/w "<img src=a>")',
+    "[x](/y{.class})",
+    '- [x]: /y "{* f *}"',
     "x {target=>1} y",
     'export let target = 1\n\nx {target="_self"} y',
 )
@@ -172,7 +177,9 @@ class CertainNonBuildTest(unittest.TestCase):
     def test_what_may_build_is_never_left_out(self) -> None:
         """Regression (fail closed): a build error the gate cannot be sure of leaves nothing out: a link's
         title ([x](/y "{ref} a")) or destination ([x](/y{ref})) and front matter (title: Version {version}) were read as MDX text, and MDX left out of
-        pages that build; so was a name continued after a space (<a :b>, <a .b>: 'does not parse')."""
+        pages that build; so was a name continued after a space (<a :b>, <a .b>: 'does not parse'), and
+        every other certain build error ({#anchor}, {.class}, an <img> left open) in front matter, a link's
+        title or destination, or a definition."""
         for line in (*MAY_BUILD, *UNSURE):
             with self.subTest(line=line):
                 reading = read_directives(f"{line}\n\n{D}\n\n    {O}\n", GRAMMAR, renderer=PORTABLE)

@@ -112,8 +112,10 @@ def read_mdx(view: str) -> MdxReading:
     (code spans are matched per paragraph, each backtick run once)."""
     try:
         return _Scan(view).run()
-    except _BuildError as error:
-        return MdxReading((error.at, error.why), None, (), None, error.certain)
+    except _BuildError as error:  # certain only where the scan surely reads MDX text (mdx_certain)
+        return MdxReading(
+            (error.at, error.why), None, (), None, error.certain and not in_unmodelled_text(view, error.at)
+        )
 
 
 class _Element(NamedTuple):
@@ -448,7 +450,7 @@ class _Scan:
         if name_match:
             i = name_match.end()
             if view[i : i + 1] in (".", ":"):
-                if view[i] == ":" and namespace_fails(view, i) and not in_unmodelled_text(view, at):
+                if view[i] == ":" and namespace_fails(view, i):
                     raise _BuildError(at, _NO_AUTOLINK.format(name=name))
                 raise _BuildError(at, _MEMBER_NAME.format(name=name, mark=view[i]), certain=False)
         elif not view.startswith(">", i):

@@ -3,9 +3,10 @@
 The default renderer leaves the MDX reading out of a page MDX certainly does not build (issue 29, item 2:
 :func:`~_conflict_gate.reading.reader.read_directives`), so a build error may count as certain only where
 the page scan of :mod:`~_conflict_gate.reading.blocks.mdx` certainly reads the construct as MDX text.
-Two places it does not model fully are left in doubt (:func:`in_unmodelled_text`): YAML front matter, which
-Docusaurus strips before MDX compiles, and a link's title, which MDX takes as the link's text before any
-``{`` or ``<`` in it is read. A construct there keeps the page refused (fail closed).
+The places it does not model are left in doubt for every build error (:func:`in_unmodelled_text`): YAML
+front matter, which Docusaurus strips before MDX compiles, and a link's destination or title and a
+definition, which MDX takes whole before any ``{`` or ``<`` in them is read (``title: Page {#anchor}``,
+``[x](/y "{.c}")`` build). A construct there keeps the page refused (fail closed).
 
 :func:`namespace_fails`: an autolink ``<https://...>`` (MDX 3 has none) or a MyST link
 ``<project:#target>`` is a JSX tag whose namespace name ``https:`` is followed by no local name (``/``), or
@@ -63,17 +64,16 @@ def attribute_fails(view: str, at: int) -> bool:
 def in_unmodelled_text(view: str, at: int) -> bool:
     """May the construct at ``at`` stand where MDX does not read it as MDX, so its build error is not certain?
 
-    True in YAML front matter (a page that begins ``---``, up to its closing ``---`` or ``...`` line, or
-    to the end if none), in a paragraph (text since the last blank line) holding a link reference
+    True in YAML front matter (a page that begins ``---``, up to the next ``---`` or ``...`` line, or to
+    the end if none), in a paragraph (text since the last blank line) holding a link reference
     definition's ``]:`` before ``at``, or after a link's ``](`` where its destination or title may still be
     open (no ``)`` after it, or a quote or ``(``: ``[x](/y{ref})`` builds, the ``{`` in the destination).
     ``[Link](/pure.html){target="_self"}`` is not in doubt: the link closed before the ``{``. Called once per page (when a build error is raised): linear."""
-    if view.startswith("---"):
+    if view.startswith("---"):  # gray-matter's opener, with or without a language after it
         first = view.find("\n")
-        if first < 0 or view[3:first].strip(" \t\r") == "":
-            close = _FRONT_MATTER_CLOSE.search(view, first + 1) if first >= 0 else None
-            if close is None or at < close.end():
-                return True
+        close = _FRONT_MATTER_CLOSE.search(view, first + 1) if first >= 0 else None
+        if close is None or at < close.end():
+            return True
     paragraph = view.rfind("\n\n", 0, at) + 1
     text = view[paragraph:at]
     if "]:" in text:

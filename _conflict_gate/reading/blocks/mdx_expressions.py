@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .mdx_certain import in_unmodelled_text
-
 _NAME: Final = re.compile(r"[A-Za-z_$][\w$\-]*", re.ASCII)
 _SPACE: Final = re.compile(r"\s*")
 _NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]+)?(?![\w$])", re.ASCII)
@@ -451,8 +449,8 @@ class _Expression:
         a parameter: no ``=>`` after it)? Then rendering the page throws a ReferenceError, and
         Docusaurus's build fails (MyST roles ``{ref}``, ``{note}``; attribute lists ``{ data-preview }``,
         and ``{target="_self"}``: MDX compiles to an ES module, strict code, where assigning to a name
-        nothing declares throws too). Not where the page scan may misread MDX text
-        (:func:`~_conflict_gate.reading.blocks.mdx_certain.in_unmodelled_text`: front matter, a link's title)."""
+        nothing declares throws too). Where the page scan may misread MDX text (front matter, a link's
+        title), :func:`~_conflict_gate.reading.blocks.mdx.read_mdx` does not call the failure certain."""
         word = name.group().partition("-")[0]  # JavaScript reads 'data-preview' as data - preview
         if (
             not (word.isascii() and word.isalpha() and word.islower())
@@ -463,4 +461,4 @@ class _Expression:
             return False
         after = _SPACE.match(self.view, name.start() + len(word), self.end)
         rest = self.view[after.end() : after.end() + 2] if after is not None else ""
-        return not rest.startswith("=>") and not in_unmodelled_text(self.view, self.start - 1)
+        return not rest.startswith("=>")
