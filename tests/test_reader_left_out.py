@@ -166,6 +166,19 @@ class CertainNonBuildTest(unittest.TestCase):
                 self.assertEqual([out.reading for out in reading.left_out], ["docusaurus"])
                 self.assertIn("MDX does not build this page", reading.left_out[0].why)
 
+    def test_a_definition_paragraphs_above_puts_nothing_in_doubt(self) -> None:
+        """Regression (the portable differential, a CRLF page): a link reference definition two paragraphs
+        above '## Options { #options }' put the heading in doubt, since the paragraph was found by '\\n\\n',
+        which a CRLF page does not hold: MDX, which certainly does not build the page, was judged."""
+        for newline in ("\n", "\r\n"):
+            page = (
+                f"[api]: <https://x.example>{newline}{newline}## Options {{ #options }}{newline}{newline}{D}{newline}"
+            )
+            with self.subTest(newline=newline):
+                reading = read_directives(page, GRAMMAR, renderer=PORTABLE)
+                self.assertIsNone(reading.refusal, reading.refusal)
+                self.assertEqual([out.reading for out in reading.left_out], ["docusaurus"])
+
     def test_the_docusaurus_renderer_still_refuses_them(self) -> None:
         """Regression: under the declared docusaurus renderer the site does not build such a page: refused."""
         for line in CERTAIN_NON_BUILDS:

@@ -40,6 +40,7 @@ _MEMBER_NAME: Final = (
 #: A JSX tag whose attributes do not parse (``name``); not certain where a ``.`` follows a space (``<a .b>``,
 #: a member of what the page may define), nor a ``:`` unless :func:`namespace_fails` (``<a :b>`` builds).
 _NO_PARSE: Final = "the JSX tag <{name}> does not parse: MDX does not build this page"
+_BLANK_LINE: Final = re.compile(r"\n[ \t]*\r?(?=\n)")
 _FRONT_MATTER_CLOSE: Final = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
 
 
@@ -65,16 +66,19 @@ def in_unmodelled_text(view: str, at: int) -> bool:
     """May the construct at ``at`` stand where MDX does not read it as MDX, so its build error is not certain?
 
     True in YAML front matter (a page that begins ``---``, up to the next ``---`` or ``...`` line, or to
-    the end if none), in a paragraph (text since the last blank line) holding a link reference
-    definition's ``]:`` before ``at``, or after a link's ``](`` where its destination or title may still be
-    open (no ``)`` after it, or a quote or ``(``: ``[x](/y{ref})`` builds, the ``{`` in the destination).
-    ``[Link](/pure.html){target="_self"}`` is not in doubt: the link closed before the ``{``. Called once per page (when a build error is raised): linear."""
+    the end if none), in a paragraph (text since the last blank line, whatever the line endings) holding
+    a link reference definition's ``]:`` before ``at``, or after a link's ``](`` where its destination or
+    title may still be open (no ``)`` after it, or a quote or ``(``: ``[x](/y{ref})`` builds, the ``{``
+    in the destination). ``[Link](/pure.html){target="_self"}`` is not in doubt: the link closed before
+    the ``{``. Called once per page (when a build error is raised): linear."""
     if view.startswith("---"):  # gray-matter's opener, with or without a language after it
         first = view.find("\n")
         close = _FRONT_MATTER_CLOSE.search(view, first + 1) if first >= 0 else None
         if close is None or at < close.end():
             return True
-    paragraph = view.rfind("\n\n", 0, at) + 1
+    paragraph = 0
+    for blank in _BLANK_LINE.finditer(view, 0, at):  # the last blank line before ``at`` (CRLF too)
+        paragraph = blank.end()
     text = view[paragraph:at]
     if "]:" in text:
         return True
