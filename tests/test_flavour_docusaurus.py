@@ -322,6 +322,34 @@ class HostileFinding6Test(unittest.TestCase):
                 )
 
 
+class IndentedInListItemTest(unittest.TestCase):
+    def test_a_line_less_than_four_columns_past_an_items_content_is_no_doubt(self) -> None:
+        """Regression (issue 29, VitePress's guide-cms): a fence indented four spaces under '1. ' (one column
+        past the item's content) put the lines to the next blank line in doubt ('MDX has no indented code'),
+        though CommonMark reads no indented code there either: both read a fence in the item (tests/mdx:
+        O shows as code). Refused under docusaurus and the default; now read."""
+        for marker, indent in (("1. ", "    "), ("- ", "  "), ("- ", "   "), ("1.\t", "\t"), ("- a\n  - ", "    ")):
+            page = f"{D}\n\n{marker}Item:\n\n{indent}```js\n{indent}{O}\n\n{indent}x\n{indent}```\n"
+            for name in ("docusaurus", "portable"):
+                with self.subTest(marker=marker, indent=indent, renderer=name):
+                    self.assertEqual(
+                        outcome(read_directives(page, GRAMMAR, renderer=RENDERER_VALUES[name]))[:2],
+                        claims((1, "refuse"))[:2],
+                    )
+
+    def test_four_columns_past_it_is_still_in_doubt(self) -> None:
+        """Fail closed: four columns past the item's content CommonMark reads indented code, MDX a fence (or
+        a paragraph): the doubt stays."""
+        for page in (
+            f"- Item:\n\n      ```js\n      x\n\n{O}\n      ```\n\n{D}\n",
+            f"1. Item:\n\n       ```js\n       x\n\n{O}\n       ```\n\n{D}\n",
+        ):
+            with self.subTest(page=page):
+                refusal = read_directives(page, GRAMMAR, renderer=RENDERER_VALUES["docusaurus"]).refusal
+                assert refusal is not None
+                self.assertEqual(refusal.reason, "ambiguous_markup")
+
+
 class ReadMdxTest(unittest.TestCase):
     def test_regions(self) -> None:
         text = "{/* c */}\n\n<Tabs>\n\nx {1 + 1}\n\n</Tabs>\n\n:::note\n\ny\n\n:::\n"

@@ -7,6 +7,7 @@ import json
 import tempfile
 import unittest
 from pathlib import Path
+from typing import Final
 
 from _conflict_gate.base.registry import RENDERERS
 from _conflict_gate.cli.markdown import render_audit_markdown
@@ -93,6 +94,127 @@ class LeftOutReadingTest(unittest.TestCase):
 
     def test_left_out_is_a_named_tuple_of_reading_line_why(self) -> None:
         self.assertEqual(LeftOut._fields, ("reading", "line", "why"))
+
+
+#: Lines MDX 3 (Docusaurus's pipeline, tests/mdx) certainly does not build, wherever they stand in text:
+#: a JSX name with no local name after its ':' or a character no tag allows after it (autolinks, MyST's
+#: <project:...> and <inv:...> links: compile errors), and an assignment to a name nothing declares (a
+#: ReferenceError in the strict code MDX compiles to, at every render).
+CERTAIN_NON_BUILDS: Final = (
+    "use some RTLCSS PostCSS plugin like <https://github.com/MohammadYounes/rtlcss>, or <https://x.y/z>.",
+    "<https://github.com/x/y>",
+    "# Links <ftp://a.b>",
+    "| a |\n|---|\n| <https://a.b> |",
+    "Write to <mailto:a@b.c>.",
+    "See <project:#syntax/md-figures> and <inv:sphinx#today_fmt>.",
+    "[Label <https://a.b>](/x) or [x](/y) <https://a.b>",
+    "<details>\n<summary>More</summary>\n\nSee <https://a.b>.\n</details>",
+    '[Link to pure.html](/pure.html){target="_self"}',
+    '[Link](/pure.html){target="_self", rel="x"}',
+    "Open it {target = 1} here.",
+    "Compare {target += 1}.",
+    ":::note\nA note {target=_blank}\n:::",
+)
+#: Lines like those that MDX builds (each proven with tests/mdx): a namespace name with a local name, the
+#: constructs in code, comments, a link's destination or title, front matter or a definition, a name the
+#: page defines, an arrow function.
+MAY_BUILD: Final = (
+    "<a:b>x</a:b>",
+    "<a: b>x</a:b>",
+    "<a :b>x</a:b>",
+    "Text `<https://a.b>` and `{target=1}`.",
+    "```\n<https://a.b>\n{target=1}\n```",
+    "<!-- <https://a.b> {target=1} -->",
+    "{/* <https://a.b> */}",
+    "[x](<https://a.b>)",
+    '[x](/y "<https://a.b>")',
+    '[x](/y "{target=1}")',
+    '[z](/w "{ref} a")',
+    "[x](/y{ref}) and [z](/w{target=1})",
+    "- [x]: <https://a.b>",
+    "[x]: /y '<https://a.b>'",
+    "---\ntitle: <https://a.b>\n---\n\nText.",
+    "---\ntitle: Version {version}\n---\n\nText.",
+    "---\ntitle: Page {#anchor}\ndescription: a {.class} b\n---\n\nText.",
+    '---\nimage: <img src="a.png">\n---\n\nText.',
+    '[x](/y "{#a}") and [z](/w "<img src=a>")',
+    "[x](/y{.class})",
+    '- [x]: /y "{* f *}"',
+    "x {target=>1} y",
+    'export let target = 1\n\nx {target="_self"} y',
+)
+#: Pages the gate cannot tell build or not: an export it does not model (this const cannot be assigned),
+#: a member of an imported name (builds when the module has it; tests/mdx stubs imports as components).
+UNSURE: Final = (
+    'export const target = 1\n\nx {target="_self"} y',
+    'import a from "./a.js"\n\n<a .b>x</a.b>',
+)
+
+
+class CertainNonBuildTest(unittest.TestCase):
+    def test_an_autolink_or_an_assignment_leaves_mdx_out(self) -> None:
+        """Regression (issue 29 item 2, real VitePress pages): an autolink <https://...> was refused under the
+        default (build_error: 'the gate does not model member or namespace names'), and so was
+        [Link](/pure.html){target="_self"} ('an expression the gate does not model'), though MDX certainly
+        does not build either page (a compile error; a ReferenceError at every render): now MDX is left out
+        and named, and the page judged by the other readings."""
+        for line in CERTAIN_NON_BUILDS:
+            with self.subTest(line=line):
+                reading = read_directives(f"{line}\n\n{D}\n", GRAMMAR, renderer=PORTABLE)
+                self.assertIsNone(reading.refusal, reading.refusal)
+                self.assertEqual([(c.line, c.value) for c in reading.claims], [(line.count("\n") + 3, "refuse")])
+                self.assertEqual([out.reading for out in reading.left_out], ["docusaurus"])
+                self.assertIn("MDX does not build this page", reading.left_out[0].why)
+
+    def test_a_definition_paragraphs_above_puts_nothing_in_doubt(self) -> None:
+        """Regression (the portable differential, a CRLF page): a link reference definition two paragraphs
+        above '## Options { #options }' put the heading in doubt, since the paragraph was found by '\\n\\n',
+        which a CRLF page does not hold: MDX, which certainly does not build the page, was judged."""
+        for newline in ("\n", "\r\n"):
+            page = (
+                f"[api]: <https://x.example>{newline}{newline}## Options {{ #options }}{newline}{newline}{D}{newline}"
+            )
+            with self.subTest(newline=newline):
+                reading = read_directives(page, GRAMMAR, renderer=PORTABLE)
+                self.assertIsNone(reading.refusal, reading.refusal)
+                self.assertEqual([out.reading for out in reading.left_out], ["docusaurus"])
+
+    def test_the_docusaurus_renderer_still_refuses_them(self) -> None:
+        """Regression: under the declared docusaurus renderer the site does not build such a page: refused."""
+        for line in CERTAIN_NON_BUILDS:
+            with self.subTest(line=line):
+                refusal = read_directives(f"{line}\n\n{D}\n", GRAMMAR, renderer=DOCUSAURUS).refusal
+                assert refusal is not None
+                self.assertEqual(refusal.reason, "build_error")
+
+    def test_what_may_build_is_never_left_out(self) -> None:
+        """Regression (fail closed): a build error the gate cannot be sure of leaves nothing out: a link's
+        title ([x](/y "{ref} a")) or destination ([x](/y{ref})) and front matter (title: Version {version}) were read as MDX text, and MDX left out of
+        pages that build; so was a name continued after a space (<a :b>, <a .b>: 'does not parse'), and
+        every other certain build error ({#anchor}, {.class}, an <img> left open) in front matter, a link's
+        title or destination, or a definition."""
+        for line in (*MAY_BUILD, *UNSURE):
+            with self.subTest(line=line):
+                reading = read_directives(f"{line}\n\n{D}\n\n    {O}\n", GRAMMAR, renderer=PORTABLE)
+                self.assertEqual(reading.left_out, ())
+
+    @unittest.skipUnless(importlib.util.find_spec("justhtml") is not None, "needs the MDX harness's readers")
+    def test_the_real_mdx_pipeline_agrees(self) -> None:
+        """The cases above against tests/mdx (CONFLICT_GATE_MDX_DIR): each certain one fails to build, each
+        page that may build builds."""
+        from tests import mdx_oracle
+
+        why = mdx_oracle.missing()
+        if why is not None:
+            self.skipTest(why)
+        renderer = mdx_oracle.MdxRenderer()
+        self.addCleanup(renderer.close)
+        for line in CERTAIN_NON_BUILDS:
+            with self.subTest(line=line):
+                self.assertIn("error", renderer.answer(f"{line}\n\n{D}\n", "docusaurus"))
+        for line in MAY_BUILD:
+            with self.subTest(line=line):
+                self.assertNotIn("error", renderer.answer(f"{line}\n\n{D}\n", "docusaurus"))
 
 
 class RefusalAdviceTest(unittest.TestCase):

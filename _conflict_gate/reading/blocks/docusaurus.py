@@ -55,13 +55,35 @@ INDENTED_DOUBT: Final = (
 )
 
 
+def _in_item_code_column(s: State) -> bool:
+    """Does the line continue the deepest open list item (no block quote open, whose markers would shift
+    its columns), indented less than four columns past the item's content? Then CommonMark reads no
+    indented code there either: MDX and CommonMark take the line alike (a fence indented four spaces
+    under ``1. ``, as VitePress's guide writes it, is a fence in the item to both; checked with
+    markdown-it-py and tests/mdx)."""
+    items = [block for block in s.stack if block.kind == "list_item"]
+    if not items or any(block.kind == "block_quote" for block in s.stack):
+        return False
+    column = 0
+    for ch in s.line:
+        if ch == " ":
+            column += 1
+        elif ch == "\t":
+            column += 4 - column % 4
+        else:
+            break
+    content: int = items[-1].data.column
+    return content <= column < content + 4
+
+
 def indented_start(s: State) -> None:
     """A line check (lines holding a space or a tab): a line indented four or more columns is no code in
     MDX. One that may start a list item, a quote or a fence may start one there (MDX has no
     indentation limit for them), or make the line above a setext heading; with a list item open,
     any may go on with it otherwise than in CommonMark. The lines from there (from the line above,
-    for a start) to the next blank line are unsure."""
-    if not _INDENTED_START.match(s.line):
+    for a start) to the next blank line are unsure; not a line less than four columns past the content
+    of the list item it continues (:func:`_in_item_code_column`)."""
+    if not _INDENTED_START.match(s.line) or _in_item_code_column(s):
         return
     if _INDENTED_BLOCK_START.match(s.line):  # it may interrupt the paragraph above (a setext underline)
         s.note_unsure(max(s.line_no - 1, 0), s.blank_after(s.pos), INDENTED)

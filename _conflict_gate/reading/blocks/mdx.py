@@ -37,6 +37,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..fences import MDX_FENCES, closes
+from .mdx_certain import _MEMBER_NAME, _NO_AUTOLINK, _NO_PARSE, attribute_fails, in_unmodelled_text, namespace_fails
 from .mdx_expressions import _GLOBALS, _NAME, _SPACE, _BuildError, _Expression, _expression_end, _statements
 from .mdx_syntax import (
     _ATTRIBUTE,
@@ -87,8 +88,10 @@ def read_mdx(view: str, watch: Sequence[int] | None = None) -> MdxReading:
     run once)."""
     try:
         return _Scan(view, watch).run()
-    except _BuildError as error:
-        return MdxReading((error.at, error.why), None, (), None, error.certain)
+    except _BuildError as error:  # certain only where the scan surely reads MDX text (mdx_certain)
+        return MdxReading(
+            (error.at, error.why), None, (), None, error.certain and not in_unmodelled_text(view, error.at)
+        )
 
 
 class _Element(NamedTuple):
@@ -430,12 +433,9 @@ class _Scan:
         if name_match:
             i = name_match.end()
             if view[i : i + 1] in (".", ":"):
-                raise _BuildError(
-                    at,
-                    f"the JSX name <{name}{view[i]}...>: the gate does not model member or namespace "
-                    "names, which may not build",
-                    certain=False,
-                )
+                if view[i] == ":" and namespace_fails(view, i):
+                    raise _BuildError(at, _NO_AUTOLINK.format(name=name))
+                raise _BuildError(at, _MEMBER_NAME.format(name=name, mark=view[i]), certain=False)
         elif not view.startswith(">", i):
             raise _BuildError(at, "a '<' that starts no JSX tag: MDX does not build this page (write \\< or &lt;)")
         self_closing = False
@@ -456,7 +456,7 @@ class _Scan:
                 continue
             attribute = _ATTRIBUTE.match(view, i)
             if attribute is None:
-                raise _BuildError(at, f"the JSX tag <{name}> does not parse: MDX does not build this page")
+                raise _BuildError(at, _NO_PARSE.format(name=name), certain=attribute_fails(view, i))
             i = _skip_space(view, attribute.end())
             if view.startswith("=", i):
                 i = _skip_space(view, i + 1)

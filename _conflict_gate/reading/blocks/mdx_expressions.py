@@ -446,8 +446,11 @@ class _Expression:
     def _undefined_first(self, name: re.Match[str]) -> bool:
         """Is ``name`` the expression's first token, a lowercase word nothing defines (not the page, MDX,
         Docusaurus, JavaScript, Node or a browser: :data:`_MAYBE_DEFINED`), evaluated whatever follows (not
-        a parameter: no ``=>`` or ``=`` after it)? Then rendering the page throws a ReferenceError, and
-        Docusaurus's build fails (MyST roles ``{ref}``, ``{note}``; attribute lists ``{ data-preview }``)."""
+        a parameter: no ``=>`` after it)? Then rendering the page throws a ReferenceError, and
+        Docusaurus's build fails (MyST roles ``{ref}``, ``{note}``; attribute lists ``{ data-preview }``,
+        and ``{target="_self"}``: MDX compiles to an ES module, strict code, where assigning to a name
+        nothing declares throws too). Where the page scan may misread MDX text (front matter, a link's
+        title), :func:`~_conflict_gate.reading.blocks.mdx.read_mdx` does not call the failure certain."""
         word = name.group().partition("-")[0]  # JavaScript reads 'data-preview' as data - preview
         if (
             not (word.isascii() and word.isalpha() and word.islower())
@@ -458,4 +461,4 @@ class _Expression:
             return False
         after = _SPACE.match(self.view, name.start() + len(word), self.end)
         rest = self.view[after.end() : after.end() + 2] if after is not None else ""
-        return not (rest.startswith("=>") or (rest.startswith("=") and not rest.startswith("==")))
+        return not rest.startswith("=>")
