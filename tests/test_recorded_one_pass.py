@@ -106,7 +106,7 @@ class OnePassTest(unittest.TestCase):
 
     def recorded(self, path: str, data: Any) -> Recorded:
         entry = self.entries[path]
-        return Recorded("manifest.readings.json", {entry.source_id: self.line(path, data)}, self.grammar, {}, {})
+        return Recorded("manifest.readings.json", {entry.source_id: self.line(path, data)}, self.grammar, {}, {}, {})
 
     def both(self, path: str, data: Any, raw: bytes | None = None) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """The outcome of ``recorded_reading`` (one pass, else every check) and of every check alone, on

@@ -16,9 +16,11 @@ from unittest import mock
 
 from _conflict_gate.base.errors import IngestionError
 from _conflict_gate.corpus import load as corpus_module
-from _conflict_gate.corpus.load import Corpus, load_documents, source_digest
-from _conflict_gate.corpus.recorded import READINGS_FORMAT
+from _conflict_gate.corpus.load import Corpus, load_documents, read_recorded, source_digest
+from _conflict_gate.corpus.recorded import READINGS_FORMAT, recorded_reading
 from _conflict_gate.decide.decision import gate
+from _conflict_gate.manifest.read import read_manifest
+from _conflict_gate.reading.reading_shapes import Reading
 from _conflict_gate.service.gate import GateService
 from _conflict_gate.site.build import judge_site, locate_site
 from tests.support import built_html, run_cli, write_corpus, write_site
@@ -223,6 +225,39 @@ class PinSiteTest(RecordedCase):
         self.assertEqual(run_cli(check)[0], 0)
         refusal = load_documents(self.manifest, cache=False).sources["a"].refusal
         self.assertEqual(refusal.reason if refusal else None, "site_disagrees")
+
+    def test_a_page_found_by_position_or_by_source_id(self) -> None:
+        """Guards against the lookup by position (the file's lines checked all at once against the
+        manifest's entries, source id, pin and path) giving a page another page's line, or being used for
+        other bytes: an entry of the manifest read again (another object), the lines in another order, or
+        another digest take the lookup by source id, with the same readings and errors."""
+        self.pin_site()
+        manifest = read_manifest(self.manifest)
+        recorded = read_recorded(manifest)
+        assert recorded is not None
+        self.assertIs(recorded.in_order, manifest.entries)
+        raws = {entry.source_id: (self.root / entry.path).read_bytes() for entry in manifest.entries}
+
+        def shown(reading: Reading) -> tuple[Any, ...]:
+            refusal = reading.refusal
+            return reading._replace(refusal=None), None if refusal is None else (refusal.reason, str(refusal))
+
+        by_position = [shown(recorded_reading(recorded, e, e.sha256, raws[e.source_id])) for e in manifest.entries]
+        self.assertEqual(recorded.pages, {})
+        again = read_manifest(self.manifest).entries
+        by_id = [shown(recorded_reading(recorded, e, e.sha256, raws[e.source_id])) for e in again]
+        self.assertEqual(by_id, by_position)
+        self.assertEqual(len(recorded.pages), 4)
+        with self.assertRaises(IngestionError) as caught:
+            recorded_reading(read_recorded(manifest), manifest.entries[0], "0" * 64, raws["a"])  # type: ignore[arg-type]
+        self.assertIn("other bytes", str(caught.exception))
+        before = outline(load_documents(self.manifest, cache=False))
+        text = self.readings_file().read_text(encoding="utf-8")
+        head, *lines = text.split("\n")[:-1]
+        self.repin("\n".join([head, *reversed(lines)]) + "\n")
+        reordered = read_recorded(read_manifest(self.manifest))
+        self.assertEqual(reordered.in_order if reordered else None, ())
+        self.assertEqual(outline(load_documents(self.manifest, cache=False)), before)
 
     def test_a_built_page_missing_stops_pin_site(self) -> None:
         """Guards against recording a page the build could not judge: exit 6, nothing written."""

@@ -44,9 +44,10 @@ import json
 import posixpath
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import repeat
 from json.scanner import make_scanner
+from operator import attrgetter, itemgetter
 from typing import Any, Final, NamedTuple
 
 from ..base.errors import DirectiveError, IngestionError, printable
@@ -85,14 +86,23 @@ class Recorded(NamedTuple):
     manifest's) and ``parsed``, each directive text met so far as the grammar parses it (``None``:
     refused), so that a text repeated on many pages is parsed once; ``allowed``, each directive text met
     so far that the grammar allows, as a claim's fields take it (its operation, key, value and text
-    interned, its UTF-8 bytes, those bytes after a ``\\n`` and after a ``\\r``, its length in bytes and in
-    code points), for the one-pass check of a page's claims."""
+    interned, its UTF-8 bytes, those bytes between line ends as a page holds them, its length in bytes and
+    in code points), for the one-pass check of a page's claims; ``shared``, each page's occurrences met so
+    far, kept once (most pages of a site list the same few directive texts).
+
+    When the file's page lines are the manifest's entries in order, each its source id, pin and path
+    (checked for them all at once), ``in_order`` holds those entries and ``lines`` each line parted at
+    its tab (as ``str.partition`` parts it): a page is then found by its position, its line's identity
+    already checked, and ``pages`` is filled only if an entry of another manifest is asked for."""
 
     path: str
-    pages: Mapping[str, str]
+    pages: dict[str, str]
     grammar: Grammar
     parsed: dict[str, tuple[str, str, str] | None]
-    allowed: dict[str, tuple[str, str, str, str, bytes, tuple[bytes, bytes], int, int]]
+    allowed: dict[str, tuple[str, str, str, str, bytes, frozenset[bytes], int, int]]
+    shared: dict[tuple[str, ...], tuple[str, ...]]
+    in_order: Sequence[Entry] = ()
+    lines: Sequence[tuple[str, str, str]] = ()
 
 
 def grammar_digest(grammar: Grammar) -> str:
@@ -146,6 +156,11 @@ def parse_recorded(raw: bytes, manifest: Manifest) -> Recorded:
     body = lines[1:-1]
     if head["pages"] != len(body):
         raise _unreadable(manifest, f"it holds {len(body)} page lines, its first line says {head['pages']}")
+    parted = list(map(str.partition, body, repeat("\t")))
+    entries = manifest.entries
+    listed = map(attrgetter("source_id"), entries), map(attrgetter("sha256"), entries), map(attrgetter("path"), entries)
+    if list(map(itemgetter(0), parted)) == list(map(" ".join, zip(*listed))):  # as pin --site wrote them
+        return Recorded(manifest.readings, {}, manifest.grammar, {}, {}, {}, entries, parted)
     try:
         pages: dict[str, str] = dict(map(str.split, body, repeat(" "), repeat(1)))
     except ValueError:
@@ -158,13 +173,13 @@ def parse_recorded(raw: bytes, manifest: Manifest) -> Recorded:
             if source_id in seen:
                 raise _unreadable(manifest, f"{printable(source_id)[:200]} is recorded twice")
             seen.add(source_id)
-    listed = {entry.source_id for entry in manifest.entries}
-    if not pages.keys() <= listed:
-        stray = next(source_id for source_id in pages if source_id not in listed)
+    ids = {entry.source_id for entry in entries}
+    if not pages.keys() <= ids:
+        stray = next(source_id for source_id in pages if source_id not in ids)
         raise _unreadable(
             manifest, f"it records {printable(stray)[:200]}, which the manifest does not list (removed since?)"
         )
-    return Recorded(manifest.readings, pages, manifest.grammar, {}, {})
+    return Recorded(manifest.readings, pages, manifest.grammar, {}, {}, {})
 
 
 def _head(line: str, manifest: Manifest) -> dict[str, Any]:
@@ -201,17 +216,33 @@ def recorded_reading(recorded: Recorded, entry: Entry, digest: str, raw: bytes) 
     place (its bytes at the claim's byte span, starting a line and ending it but for spaces and tabs) or
     not a directive the grammar allows: a readings file edited by hand, even pinned again, never makes a
     page say what its bytes do not."""
-    rest = recorded.pages.get(entry.source_id)
-    head = f"{digest} {entry.path}"
-    if rest == head:  # most pages of a real site: nothing directive-shaped, nothing to decode
-        return _EMPTY
-    at = len(head) + 1
-    if rest is not None and rest[at - 1 : at] == "\t" and rest.startswith(head):
-        reading = _one_pass(recorded, rest, at, raw)
-        if reading is None:  # a refusal, a reading left out, or any doubt: every check, in their order
-            reading = _checked(recorded, rest, at, raw, entry)
-        return reading
-    return _raise(_unusable(entry, _not_this_page(recorded, rest, entry, digest)))
+    rest: str | None
+    in_order, position = recorded.in_order, entry.position
+    if position < len(in_order) and in_order[position] is entry and digest == entry.sha256:
+        _, tab, rest = recorded.lines[position]  # its line's source id, pin and path checked whole
+        if not tab:  # most pages of a real site: nothing directive-shaped, nothing to decode
+            return _EMPTY
+        at = 0
+    else:
+        rest = _line(recorded, entry.source_id)
+        head = f"{digest} {entry.path}"
+        if rest == head:
+            return _EMPTY
+        at = len(head) + 1
+        if rest is None or rest[at - 1 : at] != "\t" or not rest.startswith(head):
+            return _raise(_unusable(entry, _not_this_page(recorded, rest, entry, digest)))
+    reading = _one_pass(recorded, rest, at, raw)
+    if reading is None:  # a refusal, a reading left out, or any doubt: every check, in their order
+        reading = _checked(recorded, rest, at, raw, entry)
+    return reading
+
+
+def _line(recorded: Recorded, source_id: str) -> str | None:
+    """The rest of the line of ``source_id`` after its source id and a space (``None``: no line)."""
+    pages = recorded.pages
+    if not pages and recorded.lines:  # lines in the manifest's order, asked for another manifest's entry
+        pages.update(dict(map(str.split, map("".join, recorded.lines), repeat(" "), repeat(1))))
+    return pages.get(source_id)
 
 
 def _unusable(entry: Entry, detail: str) -> IngestionError:
@@ -341,6 +372,7 @@ def _one_pass(recorded: Recorded, rest: str, at: int, raw: bytes) -> Reading | N
             return None
         allowed = recorded.allowed
         claims = []
+        quotes = []
         for claim in claims_data:
             if type(claim) is not list:
                 return None
@@ -352,16 +384,11 @@ def _one_pass(recorded: Recorded, rest: str, at: int, raw: bytes) -> Reading | N
                     return None
             if not (type(line) is int and type(start) is int and type(byte_start) is int and line > 0 and start >= 0):
                 return None
-            if byte_start > 0:
-                if not (
-                    raw.startswith(known[5], byte_start - 1)  # its text, after a line break
-                    or (byte_start == 3 and raw.startswith(_BOM) and raw.startswith(known[4], 3))
-                ):
-                    return None
-            elif byte_start != 0 or not raw.startswith(known[4]):
-                return None
             byte_end = byte_start + known[6]
-            if raw[byte_end : byte_end + 1] not in _ENDS and _LINE_TAIL.match(raw, byte_end) is None:
+            # most claims: its text between line ends, the bytes around it looked up at once
+            if (byte_start <= 0 or raw[byte_start - 1 : byte_end + 1] not in known[5]) and not _holds(
+                raw, known[4], byte_start
+            ):
                 return None
             claims.append(
                 _new(
@@ -369,18 +396,31 @@ def _one_pass(recorded: Recorded, rest: str, at: int, raw: bytes) -> Reading | N
                     (known[0], known[1], known[2], line, start, start + known[7], byte_start, byte_end, known[3]),
                 )
             )
-        near = decode_near_misses(near_data) if near_data else ()
-        occurrences = []
+            quotes.append(known[3])
+        count = len(claims)
         for text in occurrences_data:
-            if type(text) is int and 0 <= text < len(claims):
-                occurrences.append(claims[text].quote)
-            elif type(text) is str:
-                occurrences.append(sys.intern(text))
-            else:
+            if type(text) is not str and not (type(text) is int and 0 <= text < count):
                 return None
+        if count < len(_FIRST) and occurrences_data == _FIRST[count]:  # most pages: each claim's text, once
+            occurrences = tuple(quotes)
+        else:
+            occurrences = tuple([sys.intern(text) if type(text) is str else quotes[text] for text in occurrences_data])
+        near = tuple(decode_near_misses(near_data)) if near_data else ()
     except (ValueError, TypeError, StopIteration, RecursionError):  # JSONDecodeError is a ValueError
         return None
-    return Reading(tuple(claims), None, tuple(near), tuple(occurrences))
+    occurrences = recorded.shared.setdefault(occurrences, occurrences)  # a corpus keeps each list once
+    return _new(Reading, (tuple(claims), None, near, occurrences, ()))
+
+
+def _holds(raw: bytes, text: bytes, at: int) -> bool:
+    """Whether ``text`` is at byte ``at`` of ``raw`` as a line of its own but for the spaces and tabs
+    after it (:func:`claim_not_holding`'s check of a claim's bytes)."""
+    return (
+        at >= 0
+        and (at == 0 or raw[at - 1 : at] in _STARTS or (at == 3 and raw.startswith(_BOM)))
+        and raw.startswith(text, at)
+        and _LINE_TAIL.match(raw, at + len(text)) is not None
+    )
 
 
 def _parsed(recorded: Recorded, quote: str) -> tuple[str, str, str] | None:
@@ -394,7 +434,7 @@ def _parsed(recorded: Recorded, quote: str) -> tuple[str, str, str] | None:
     return parsed[quote]
 
 
-def _allow(recorded: Recorded, quote: Any) -> tuple[str, str, str, str, bytes, tuple[bytes, bytes], int, int] | None:
+def _allow(recorded: Recorded, quote: Any) -> tuple[str, str, str, str, bytes, frozenset[bytes], int, int] | None:
     """``quote`` as :attr:`Recorded.allowed` keeps it, when it is text the grammar allows (else ``None``;
     the grammar's verdict is kept in :attr:`Recorded.parsed` either way)."""
     if type(quote) is not str:
@@ -413,7 +453,7 @@ def _allow(recorded: Recorded, quote: Any) -> tuple[str, str, str, str, bytes, t
         intern(fields[2]),
         intern(quote),
         encoded,
-        (b"\n" + encoded, b"\r" + encoded),
+        frozenset(start + encoded + end for start in (b"\n", b"\r") for end in (b"\n", b"\r", b"")),
         len(encoded),
         len(quote),
     )
@@ -424,8 +464,10 @@ def _allow(recorded: Recorded, quote: Any) -> tuple[str, str, str, str, bytes, t
 _BOM: Final = b"\xef\xbb\xbf"
 #: What may follow a claim's text on its line: spaces and tabs, then the line's end.
 _LINE_TAIL: Final = re.compile(rb"[ \t]*(?:\r|\n|\Z)")
-#: The byte after a claim's text when no space or tab follows it: a line's end, or the file's.
-_ENDS: Final = frozenset({b"\n", b"\r", b""})
+#: The byte before a line (after the first): a line break.
+_STARTS: Final = frozenset({b"\n", b"\r"})
+#: The occurrences a page's line records when they are its claims' texts, in order, as lists of indexes.
+_FIRST: Final = [list(range(count)) for count in range(16)]
 #: A page line's reading, decoded by the standard library's JSON scanner from an offset (no copy).
 _scan: Final[Callable[[str, int], tuple[Any, int]]] = make_scanner(json.JSONDecoder(parse_constant=_no_constant))  # type: ignore[arg-type]  # (typeshed: the scanner takes a decoder)
 _EMPTY: Final = Reading((), None, (), (), ())
