@@ -204,6 +204,22 @@ class OnePassTest(unittest.TestCase):
             self.assertEqual(fast[:2], ("refused", "reading_unusable"))
         self.assertEqual(self.both("docs/b.md", data, b"a\n\n" + raw[3:])[0][0], "read")
 
+    def test_claims_repeated_or_out_of_order(self) -> None:
+        """Guards against a forged line repeating one claim (each repeat read the page's bytes after it
+        again: a line holding it many times cost the length of its tail that many times) or giving the
+        claims out of line order: a claim must start after the one before it ends, refused the same way
+        by both paths; the claims in order are read."""
+        data = self.data["docs/a.md"]
+        first, second = data[0]
+        self.assertEqual(self.both("docs/a.md", data)[0][0], "read")
+        for claims in ([first, first], [second, first], [first, second, second], [first, *[second] * 50]):
+            with self.subTest(claims=len(claims)):
+                damaged = copy.deepcopy(data)
+                damaged[0] = copy.deepcopy(claims)
+                fast, full = self.both("docs/a.md", damaged)
+                self.assertEqual(fast, full)
+                self.assertEqual(fast[:2], ("refused", "reading_unusable"))
+
     def test_records_damaged_in_two_places(self) -> None:
         """Two places damaged at once (a seeded sample): the same outcome either way."""
         generator = random.Random(30)

@@ -329,8 +329,11 @@ def claim_not_holding(
     (:class:`~_conflict_gate.reading.reading_shapes.Claim`'s invariant), a line of its own up to the
     spaces and tabs after it, and ``grammar`` parses it to the claim's operation, key and value?
     ``parsed`` memoizes the parse per directive text (``None``: refused), so a text repeated on many
-    pages is parsed once. Linear in the claims' bytes; reads no line number or code-point offset (those
+    pages is parsed once. A claim must also start after the claim before it ends (a reader gives them in
+    line order, each a line of its own), so the page's bytes after each claim are read once: linear in
+    the page and the claims, whatever a record holds. Reads no line number or code-point offset (those
     come with the bytes the checksum or the pin covers)."""
+    before = 0  # where the claim before ends
     for claim in reading.claims:
         quote = claim.quote
         if quote not in parsed:
@@ -340,12 +343,14 @@ def claim_not_holding(
                 parsed[quote] = None
         start, end = claim.byte_start, claim.byte_end
         if (
-            parsed[quote] != (claim.operation, claim.claim_key, claim.value)
+            start < before
+            or parsed[quote] != (claim.operation, claim.claim_key, claim.value)
             or raw[start:end] != quote.encode("utf-8")
             or not (start == 0 or raw[start - 1 : start] in b"\r\n" or (start == 3 and raw.startswith(_BOM)))
             or _LINE_TAIL.match(raw, end) is None
         ):
             return claim
+        before = end
     return None
 
 
@@ -373,6 +378,7 @@ def _one_pass(recorded: Recorded, rest: str, at: int, raw: bytes) -> Reading | N
         allowed = recorded.allowed
         claims = []
         quotes = []
+        before = 0  # where the claim before ends: claims in order, each after the one before
         for claim in claims_data:
             if type(claim) is not list:
                 return None
@@ -382,9 +388,12 @@ def _one_pass(recorded: Recorded, rest: str, at: int, raw: bytes) -> Reading | N
                 known = _allow(recorded, quote)
                 if known is None:
                     return None
-            if not (type(line) is int and type(start) is int and type(byte_start) is int and line > 0 and start >= 0):
+            if (
+                not (type(line) is int and type(start) is int and type(byte_start) is int and line > 0 and start >= 0)
+                or byte_start < before
+            ):
                 return None
-            byte_end = byte_start + known[6]
+            byte_end = before = byte_start + known[6]
             # most claims: its text between line ends, the bytes around it looked up at once
             if (byte_start <= 0 or raw[byte_start - 1 : byte_end + 1] not in known[5]) and not _holds(
                 raw, known[4], byte_start
