@@ -1,11 +1,12 @@
 """The recorded readings' one-pass check (``_one_pass``) against the full one (``_checked``): a page's
-record, valid or damaged at any one place (or two), gives the same reading or the same
+line, its reading valid or damaged at any one place (or two), gives the same reading or the same
 ``reading_unusable`` error, reason and message, whichever path takes it; and a page recording
 nothing is given the empty reading without decoding (issue 30, item 2: the load of recorded readings)."""
 
 from __future__ import annotations
 
 import copy
+import json
 import random
 import tempfile
 import unittest
@@ -15,7 +16,6 @@ from unittest import mock
 
 from _conflict_gate.base.errors import IngestionError
 from _conflict_gate.corpus import recorded as recorded_module
-from _conflict_gate.corpus.cache import encode_reading
 from _conflict_gate.corpus.load import read_page, source_digest
 from _conflict_gate.corpus.recorded import Recorded, recorded_reading
 from _conflict_gate.manifest.read import Entry, read_manifest
@@ -95,13 +95,18 @@ class OnePassTest(unittest.TestCase):
         self.entries: dict[str, Entry] = {entry.path: entry for entry in manifest.entries}
         renderer = RENDERER_VALUES["github"]
         self.data = {
-            path: encode_reading(read_page(raw, self.grammar, renderer, None, None)) for path, raw in PAGES.items()
+            path: recorded_module._encode(read_page(raw, self.grammar, renderer, None, None))
+            for path, raw in PAGES.items()
         }
+
+    def line(self, path: str, data: Any) -> str:
+        """The page's line after its source id, recording ``data`` (``None``: nothing)."""
+        head = f"{source_digest(PAGES[path])} {path}"
+        return head if data is None else f"{head}\t{json.dumps(data)}"
 
     def recorded(self, path: str, data: Any) -> Recorded:
         entry = self.entries[path]
-        record = [entry.source_id, path, source_digest(PAGES[path]), data]
-        return Recorded("manifest.readings.json", {entry.source_id: record}, self.grammar, {}, {})
+        return Recorded("manifest.readings.json", {entry.source_id: self.line(path, data)}, self.grammar, {}, {}, {})
 
     def both(self, path: str, data: Any, raw: bytes | None = None) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """The outcome of ``recorded_reading`` (one pass, else every check) and of every check alone, on
@@ -111,16 +116,8 @@ class OnePassTest(unittest.TestCase):
 
         def full() -> Any:
             recorded = self.recorded(path, data)
-
-            def unusable(detail: str) -> IngestionError:
-                return IngestionError(
-                    "reading_unusable",
-                    f"{detail}; review the page, build the site and record its reading: pin --site",
-                    source_id=entry.source_id,
-                    path=entry.path,
-                )
-
-            return recorded_module._checked(recorded, data, raw, unusable, entry)
+            line = self.line(path, data)
+            return recorded_module._checked(recorded, line, line.index("\t") + 1, raw, entry)
 
         return fast, outcome(full)
 
@@ -132,7 +129,9 @@ class OnePassTest(unittest.TestCase):
         for path, data in self.data.items():
             with self.subTest(path):
                 if path != "docs/d.md":
-                    self.assertIsNotNone(recorded_module._one_pass(self.recorded(path, data), data, PAGES[path]))
+                    line = self.line(path, data)
+                    one = recorded_module._one_pass(self.recorded(path, data), line, line.index("\t") + 1, PAGES[path])
+                    self.assertIsNotNone(one)
                 fast, full = self.both(path, data)
                 self.assertEqual(fast[0], "read")
                 self.assertEqual(fast, full)
@@ -150,7 +149,7 @@ class OnePassTest(unittest.TestCase):
             mock.patch.object(recorded_module, "_one_pass", side_effect=AssertionError("decoded")),
             mock.patch.object(recorded_module, "_checked", side_effect=AssertionError("decoded")),
         ):
-            reading = recorded_reading(self.recorded("docs/d.md", data), entry, digest, PAGES["docs/d.md"])
+            reading = recorded_reading(self.recorded("docs/d.md", None), entry, digest, PAGES["docs/d.md"])
         self.assertEqual(self.both("docs/d.md", data)[1], outcome(lambda: reading))
 
     def test_every_record_damaged_in_one_place(self) -> None:
@@ -181,11 +180,11 @@ class OnePassTest(unittest.TestCase):
             raw = PAGES[path]
             starts = [0] + [at + 1 for at in range(len(raw)) if raw[at : at + 1] == b"\n"]
             for index, claim in enumerate(data[0]):
-                text = claim[8].encode()
+                text = claim[3].encode()
                 places = {at for at in range(len(raw)) if raw.startswith(text, at)} | set(starts)
-                for at in sorted(places - {claim[6]}):
+                for at in sorted(places - {claim[2]}):
                     damaged = copy.deepcopy(data)
-                    damaged[0][index][6:8] = [at, at + len(text)]
+                    damaged[0][index][2] = at
                     fast, full = self.both(path, damaged)
                     self.assertEqual(fast, full)
                     tail = raw[at + len(text) : at + len(text) + 1]
@@ -197,13 +196,29 @@ class OnePassTest(unittest.TestCase):
     def test_a_claim_after_three_bytes_that_are_no_bom(self) -> None:
         """The claim at byte 3 after a BOM counts; after three other bytes it is no line of its own."""
         data, raw = self.data["docs/b.md"], PAGES["docs/b.md"]
-        self.assertEqual(data[0][0][6], 3)
+        self.assertEqual(data[0][0][2], 3)
         self.assertEqual(self.both("docs/b.md", data)[0][0], "read")
         for other in (b"ab ", b"a\nb", b"\xef\xbb\xbe"):
             fast, full = self.both("docs/b.md", data, other + raw[3:])
             self.assertEqual(fast, full)
             self.assertEqual(fast[:2], ("refused", "reading_unusable"))
         self.assertEqual(self.both("docs/b.md", data, b"a\n\n" + raw[3:])[0][0], "read")
+
+    def test_claims_repeated_or_out_of_order(self) -> None:
+        """Guards against a forged line repeating one claim (each repeat read the page's bytes after it
+        again: a line holding it many times cost the length of its tail that many times) or giving the
+        claims out of line order: a claim must start after the one before it ends, refused the same way
+        by both paths; the claims in order are read."""
+        data = self.data["docs/a.md"]
+        first, second = data[0]
+        self.assertEqual(self.both("docs/a.md", data)[0][0], "read")
+        for claims in ([first, first], [second, first], [first, second, second], [first, *[second] * 50]):
+            with self.subTest(claims=len(claims)):
+                damaged = copy.deepcopy(data)
+                damaged[0] = copy.deepcopy(claims)
+                fast, full = self.both("docs/a.md", damaged)
+                self.assertEqual(fast, full)
+                self.assertEqual(fast[:2], ("refused", "reading_unusable"))
 
     def test_records_damaged_in_two_places(self) -> None:
         """Two places damaged at once (a seeded sample): the same outcome either way."""

@@ -16,9 +16,11 @@ from unittest import mock
 
 from _conflict_gate.base.errors import IngestionError
 from _conflict_gate.corpus import load as corpus_module
-from _conflict_gate.corpus.load import Corpus, load_documents, source_digest
-from _conflict_gate.corpus.recorded import READINGS_FORMAT
+from _conflict_gate.corpus.load import Corpus, load_documents, read_recorded, source_digest
+from _conflict_gate.corpus.recorded import READINGS_FORMAT, recorded_reading
 from _conflict_gate.decide.decision import gate
+from _conflict_gate.manifest.read import read_manifest
+from _conflict_gate.reading.reading_shapes import Reading
 from _conflict_gate.service.gate import GateService
 from _conflict_gate.site.build import judge_site, locate_site
 from tests.support import built_html, run_cli, write_corpus, write_site
@@ -45,6 +47,27 @@ def outline(corpus: Corpus) -> dict[str, Any]:
         )
         for sid, source in corpus.sources.items()
     }
+
+
+def read_readings(path: Path) -> dict[str, Any]:
+    """A readings file as :meth:`RecordedCase.rewrite` edits it."""
+    head, *lines = path.read_text(encoding="utf-8").split("\n")[:-1]
+    data = dict(json.loads(head))
+    pages = []
+    for line in lines:
+        first, tab, reading = line.partition("\t")
+        source_id, sha256, page = first.split(" ", 2)
+        pages.append([source_id, page, sha256, json.loads(reading) if tab else None])
+    data["pages"] = pages
+    return data
+
+
+def render_readings(data: dict[str, Any]) -> str:
+    """The text of a readings file :func:`read_readings` gave (edited)."""
+    lines = [json.dumps({**data, "pages": len(data["pages"])})]
+    for source_id, page, sha256, reading in data["pages"]:
+        lines.append(f"{source_id} {sha256} {page}" + ("" if reading is None else "\t" + json.dumps(reading)))
+    return "\n".join(lines) + "\n"
 
 
 class RecordedCase(unittest.TestCase):
@@ -82,12 +105,18 @@ class RecordedCase(unittest.TestCase):
         return self.root / str(self.data()["readings"])
 
     def rewrite(self, edit: Callable[[dict[str, Any]], None]) -> None:
-        """The readings file edited by ``edit`` and pinned again in the manifest (a consistent tamper)."""
-        path = self.readings_file()
-        data = json.loads(path.read_text(encoding="utf-8"))
+        """The readings file edited by ``edit`` and pinned again in the manifest (a consistent tamper):
+        ``edit`` is given its first line's object with, under ``"pages"``, each page line as ``[source
+        id, path, sha256, reading or None]``; the file is written back as pin --site writes one (its
+        first line counting the pages given)."""
+        data = read_readings(self.readings_file())
         edit(data)
-        raw = json.dumps(data).encode()
-        path.write_bytes(raw)
+        self.repin(render_readings(data))
+
+    def repin(self, text: str) -> None:
+        """The readings file replaced with ``text`` and pinned again in the manifest."""
+        raw = text.encode()
+        self.readings_file().write_bytes(raw)
         manifest = self.data()
         manifest["readings_sha256"] = source_digest(raw)
         self.manifest.write_text(json.dumps(manifest), encoding="utf-8")
@@ -113,7 +142,7 @@ class PinSiteTest(RecordedCase):
         self.assertEqual(data["readings_sha256"], source_digest(self.readings_file().read_bytes()))
         self.assertEqual(list(data)[-1], "documents")
         lines = self.readings_file().read_text(encoding="utf-8").splitlines()
-        self.assertEqual(len(lines), 1 + 4 + 1)  # the head, one page a line, the end
+        self.assertEqual(len(lines), 1 + 4)  # the head, one page a line
         self.assertIn(READINGS_FORMAT, lines[0])
         with mock.patch.object(corpus_module, "read_page", no_markdown_reading):
             recorded = load_documents(self.manifest, cache=False)
@@ -197,6 +226,39 @@ class PinSiteTest(RecordedCase):
         refusal = load_documents(self.manifest, cache=False).sources["a"].refusal
         self.assertEqual(refusal.reason if refusal else None, "site_disagrees")
 
+    def test_a_page_found_by_position_or_by_source_id(self) -> None:
+        """Guards against the lookup by position (the file's lines checked all at once against the
+        manifest's entries, source id, pin and path) giving a page another page's line, or being used for
+        other bytes: an entry of the manifest read again (another object), the lines in another order, or
+        another digest take the lookup by source id, with the same readings and errors."""
+        self.pin_site()
+        manifest = read_manifest(self.manifest)
+        recorded = read_recorded(manifest)
+        assert recorded is not None
+        self.assertIs(recorded.in_order, manifest.entries)
+        raws = {entry.source_id: (self.root / entry.path).read_bytes() for entry in manifest.entries}
+
+        def shown(reading: Reading) -> tuple[Any, ...]:
+            refusal = reading.refusal
+            return reading._replace(refusal=None), None if refusal is None else (refusal.reason, str(refusal))
+
+        by_position = [shown(recorded_reading(recorded, e, e.sha256, raws[e.source_id])) for e in manifest.entries]
+        self.assertEqual(recorded.pages, {})
+        again = read_manifest(self.manifest).entries
+        by_id = [shown(recorded_reading(recorded, e, e.sha256, raws[e.source_id])) for e in again]
+        self.assertEqual(by_id, by_position)
+        self.assertEqual(len(recorded.pages), 4)
+        with self.assertRaises(IngestionError) as caught:
+            recorded_reading(read_recorded(manifest), manifest.entries[0], "0" * 64, raws["a"])  # type: ignore[arg-type]
+        self.assertIn("other bytes", str(caught.exception))
+        before = outline(load_documents(self.manifest, cache=False))
+        text = self.readings_file().read_text(encoding="utf-8")
+        head, *lines = text.split("\n")[:-1]
+        self.repin("\n".join([head, *reversed(lines)]) + "\n")
+        reordered = read_recorded(read_manifest(self.manifest))
+        self.assertEqual(reordered.in_order if reordered else None, ())
+        self.assertEqual(outline(load_documents(self.manifest, cache=False)), before)
+
     def test_a_built_page_missing_stops_pin_site(self) -> None:
         """Guards against recording a page the build could not judge: exit 6, nothing written."""
         before = self.manifest.read_bytes()
@@ -232,27 +294,82 @@ class TamperTest(RecordedCase):
         self.assertIn("not pinned yet", str(self.load_error(strict=False)))
 
     def test_the_file_as_a_whole(self) -> None:
-        """Another format, another grammar, a page recorded twice, a repeated key, not JSON: the whole
-        file is refused (readings_unreadable), even by a non-strict load."""
-        edits: dict[str, Callable[[dict[str, Any]], None]] = {
-            "format": lambda data: data.update(format="conflict-gate recorded readings 0"),
-            "grammar": lambda data: data.update(grammar="0" * 64),
-            "twice": lambda data: data["pages"].append(data["pages"][0]),
-            "shape": lambda data: data["pages"].append(["x", "y"]),
-            "keys": lambda data: data.update(extra=1),
+        """Another format, another grammar, a page recorded twice, a line for a page the manifest does not
+        list, a first line counting other pages or with another key: the whole file is refused
+        (readings_unreadable, saying why and to record the readings again), even by a non-strict load."""
+        edits: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+            "format": (lambda data: data.update(format="conflict-gate recorded readings 0"), "its format is"),
+            "grammar": (lambda data: data.update(grammar="0" * 64), "another grammar"),
+            "twice": (lambda data: data["pages"].append(data["pages"][0]), "a is recorded twice"),
+            "not listed": (
+                lambda data: data["pages"].insert(2, ["e", "docs/e.md", "0" * 64, None]),
+                "it records e, which the manifest does not list",
+            ),
+            "keys": (lambda data: data.update(extra=1), "not an object of format, grammar and pages"),
         }
-        for name, edit in edits.items():
+        for name, (edit, message) in edits.items():
             with self.subTest(name):
                 self.setUp()
                 self.rewrite(edit)
-                self.assertEqual(self.load_error(strict=False).reason, "readings_unreadable")
-        self.setUp()
-        raw = self.readings_file().read_bytes().replace(b'"format"', b'"format": "x", "format"', 1)
-        self.readings_file().write_bytes(raw)
-        data = self.data()
-        data["readings_sha256"] = source_digest(raw)
-        self.manifest.write_text(json.dumps(data), encoding="utf-8")
-        self.assertIn("repeated", str(self.load_error(strict=False)))
+                error = self.load_error(strict=False)
+                self.assertEqual((error.reason, error.path), ("readings_unreadable", "manifest.readings.json"))
+                self.assertIn(message, str(error))
+                self.assertIn("record the readings again: pin --site", str(error))
+
+    def test_the_file_forged_or_cut(self) -> None:
+        """The file's lines as text, changed and pinned again (issue 30: the file is decoded line by line,
+        so its structure is checked without its JSON): the whole file is refused (readings_unreadable)
+        when its first line counts other pages, is no JSON (a repeated key among them), or it is cut
+        short (a line dropped, the last line's break), or a page line is not a source id and a space."""
+        text = self.readings_file().read_text(encoding="utf-8")
+        head, *lines = text.split("\n")[:-1]
+        cases = {
+            "a line dropped": ("\n".join([head, *lines[:-1]]) + "\n", "it holds 3 page lines, its first line says 4"),
+            "the last break": (text[:-1], "its last line (5) is cut short"),
+            "cut in the last line": (text[:-30], "is cut short"),
+            "no source id": ("\n".join([head, *lines[:2], "", *lines[3:]]) + "\n", "line 4 is not a page's line"),
+            "a source id alone": (text.replace("\na ", "\na\n", 1), "holds 5 page lines"),
+            "a source id alone, counted": (
+                text.replace("\na ", "\na\n", 1).replace('"pages": 4', '"pages": 5'),
+                "line 2 is not a page's line",
+            ),
+            "a tab for the space": (text.replace("\na ", "\na\t", 1), "it records a\\t"),
+            "repeated key": (text.replace('"format"', '"format": "x", "format"', 1), "a key is repeated"),
+            "not JSON": ("[" + text, "its first line is not JSON"),
+            "not UTF-8": (text.replace(lines[0], lines[0] + "\udcff"), "not UTF-8"),
+        }
+        for name, (changed, message) in cases.items():
+            with self.subTest(name):
+                self.setUp()
+                raw = changed.encode("utf-8", "surrogateescape")
+                self.readings_file().write_bytes(raw)
+                data = self.data()
+                data["readings_sha256"] = source_digest(raw)
+                self.manifest.write_text(json.dumps(data), encoding="utf-8")
+                error = self.load_error(strict=False)
+                self.assertEqual(error.reason, "readings_unreadable")
+                self.assertIn(message, str(error))
+
+    def test_an_earlier_format(self) -> None:
+        """A readings file of format 1 (one JSON document, every page decoded at load) is refused, naming
+        its format as an earlier version's and saying to record the readings again (pin --site)."""
+        data = read_readings(self.readings_file())
+        earlier = (
+            json.dumps({"format": "conflict-gate recorded readings 1", "grammar": data["grammar"]})[:-1]
+            + ', "pages": [\n'
+            + ",\n".join(json.dumps([*record[:3], [[], None, [], [], []]]) for record in data["pages"])
+            + "\n]}\n"
+        )
+        self.repin(earlier)
+        error = self.load_error(strict=False)
+        self.assertEqual(error.reason, "readings_unreadable")
+        self.assertIn("'conflict-gate recorded readings 1' (an earlier version's", str(error))
+        self.assertIn("record the readings again: pin --site", str(error))
+        code, _, err = run_cli(["gate", "--manifest", str(self.manifest), "--version", "1.0", "--claim", "x", "a"])
+        self.assertEqual(code, 6)
+        self.assertIn("pin --site", err)
+        self.assertEqual(self.pin_site()[0], 0)
+        self.assertEqual([c.quote for c in load_documents(self.manifest, cache=False).sources["a"].claims], [LINE])
 
     def test_the_grammar_changed(self) -> None:
         """Readings recorded under another grammar are not trusted (a value may no longer be allowed)."""
@@ -276,16 +393,13 @@ class TamperTest(RecordedCase):
             "path": lambda data: pages(data)["a"].__setitem__(1, "docs/c.md"),
             "absent": lambda data: data.update(pages=[r for r in data["pages"] if r[0] != "a"]),
             "length": lambda data: pages(data)["a"][3].pop(),
+            "claim length": lambda data: pages(data)["a"][3][0][0].append(0),
             # hand edits that keep the shape: a claim must be the page's own text at its place, as the
             # grammar parses it
-            "value": lambda data: pages(data)["a"][3][0][0].__setitem__(2, "overwrite"),
-            "quote": lambda data: pages(data)["a"][3][0][0].__setitem__(
-                slice(2, 9), ["overwrite", 3, 0, 42, 6, 48, LINE.replace("refuse", "overwrite")]
-            ),
-            "span": lambda data: pages(data)["a"][3][0][0].__setitem__(slice(6, 8), [4, 43]),
-            "line end": lambda data: pages(data)["a"][3][0][0].__setitem__(
-                slice(2, 9), ["refus", 3, 0, 38, 6, 44, LINE[:-1]]
-            ),
+            "value": lambda data: pages(data)["a"][3][0][0].__setitem__(3, LINE.replace("refuse", "overwrite")),
+            "span": lambda data: pages(data)["a"][3][0][0].__setitem__(2, 4),
+            "line end": lambda data: pages(data)["a"][3][0][0].__setitem__(3, LINE[:-1]),
+            "not allowed": lambda data: pages(data)["a"][3][0][0].__setitem__(3, "@quill"),
         }
         for name, edit in edits.items():
             with self.subTest(name):
@@ -298,6 +412,35 @@ class TamperTest(RecordedCase):
                 self.assertEqual([c.quote for c in loose.sources["b"].claims], [OTHER])
                 decision = gate(loose, ["a"], "1.0", "create_copy", "existing_path")
                 self.assertEqual((decision["status"], decision["reason"]), ("refused", "reading_unusable"))
+
+    def test_one_page_line_forged_or_cut(self) -> None:
+        """A page's line cut short or forged, the file pinned again (issue 30: a line's reading is decoded
+        when its page is loaded): that page alone fails (reading_unusable), the others load; the line
+        the pages hold in common is checked as text: its digest and path as the page's."""
+        text = self.readings_file().read_text(encoding="utf-8")
+        line = next(line for line in text.split("\n") if line.startswith("a "))
+        self.assertIn("\t", line)
+        sha256 = line.split(" ")[1]
+        cases = {
+            "reading cut": line[:-5],
+            "reading cut at the tab": line[: line.index("\t") + 1],
+            "path cut": line[: line.index("\t") - 2],
+            "digest cut": line[:20],
+            "after the reading": line + " []",
+            "reading not JSON": line.split("\t")[0] + "\tNaN",
+            "another digest": line.replace(sha256, "0" * 64),
+            "nested deep": line.split("\t")[0] + "\t" + "[" * 100_000,
+        }
+        for name, forged in cases.items():
+            with self.subTest(name):
+                self.setUp()
+                self.repin(text.replace(line, forged))
+                error = self.load_error()
+                self.assertEqual((error.reason, error.source_id, error.path), ("reading_unusable", "a", "docs/a.md"))
+                self.assertIn("pin --site", str(error))
+                loose = load_documents(self.manifest, cache=False, strict=False)
+                self.assertTrue(loose.sources["a"].failed)
+                self.assertEqual([c.quote for c in loose.sources["b"].claims], [OTHER])
 
     def test_the_manifest_keys(self) -> None:
         """readings without its pin, a path leading out, a pin that is not one: the manifest's errors."""

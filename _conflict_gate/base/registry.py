@@ -100,8 +100,8 @@ INGESTION_REASONS: Final[Mapping[str, str]] = _ro(
         "built_page_missing": "`--site`: a page that holds directive-shaped text has no built page in the site, or it "
         "cannot be read as UTF-8",
         "readings_unreadable": "the recorded readings file the manifest names (`readings`) is missing, unreadable, not "
-        "the bytes its `readings_sha256` pins, of another format, or recorded under another "
-        "grammar: `pin --site` records them again",
+        "the bytes its `readings_sha256` pins, of another format, recorded under another "
+        "grammar, or not one line for each of the manifest's pages at most: `pin --site` records them again",
         "reading_unusable": "the manifest has recorded readings, and the page's is missing, recorded for other bytes "
         "or another path, or of the wrong shape: `pin --site` records it again",
     }

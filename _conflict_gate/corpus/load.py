@@ -550,21 +550,29 @@ def read_chunk(grammar_json: str, renderer_name: str, pages: list[bytes]) -> lis
 
 
 def _source(entry: Entry, digest: str, size: int, reading: Reading) -> Source:
-    return Source(
-        entry.source_id,
-        entry.version,
-        entry.status,
-        entry.path,
-        entry.url,
-        digest,
-        size,
-        reading.claims,
-        reading.refusal,
-        reading.near_misses,
-        entry,
-        reading.occurrences,
-        reading.left_out,
+    claims, refusal, near_misses, occurrences, left_out = reading
+    return _new_source(
+        Source,
+        (
+            entry.source_id,
+            entry.version,
+            entry.status,
+            entry.path,
+            entry.url,
+            digest,
+            size,
+            claims,
+            refusal,
+            near_misses,
+            entry,
+            occurrences,
+            left_out,
+        ),
     )
+
+
+#: A :class:`Source` made from all its fields without the Python-level constructor (a frame per page).
+_new_source: Final = tuple.__new__
 
 
 def failed_source(entry: Entry, error: IngestionError) -> Source:
