@@ -23,3 +23,53 @@ class CodeFormsTest(VerdictFixture):
                 '```yaml\nquill_version: "1.0"\npython_version: "3.11"\n```': OK,
             }
         )
+
+    def test_a_yaml_block_list_under_the_key(self) -> None:
+        """Guards against hostile round 6, item 6: a YAML block list under the key (``existing_path:`` then ``  -
+        overwrite``, or its items at the key's indentation) was supported: each item of one literal is a value of
+        the key. A list of other keys (``options:`` then ``- existing_path``) and the agreed value stay supported."""
+        self.assert_verdicts(
+            {
+                "```yaml\nexisting_path:\n  - overwrite\n```": BAD,
+                "```yaml\ncreate_copy:\n  existing_path:\n  - refuse\n  - overwrite  # 2.0\n```": BAD,
+                "```yaml\nexisting_path:\n  - refuse\n```": OK,
+                "```yaml\noptions:\n  - existing_path\n  - close_required\nversion: '1.0'\n```": OK,
+            }
+        )
+
+    def test_set_commands_and_a_maps_bare_value(self) -> None:
+        """Guards against hostile round 6, item 6: Tcl's ``set existing_path overwrite``, fish's ``set -x
+        QUILL_EXISTING_PATH overwrite`` and Erlang's ``#{existing_path => overwrite}`` (a bare atom) were supported.
+        A map's value that is a variable (capitalised in Erlang) or a call, and a JavaScript arrow function in a
+        call's arguments, state nothing."""
+        self.assert_verdicts(
+            {
+                "```tcl\nset existing_path overwrite\n```": BAD,
+                "```fish\nset -x QUILL_EXISTING_PATH overwrite\n```": BAD,
+                "```cmake\nset(QUILL_EXISTING_PATH overwrite)\n```": BAD,
+                "```erlang\nOpts = #{existing_path => overwrite}.\n```": BAD,
+                "```elixir\nopts = %{existing_path => refuse, version => 2.0}\n```": BAD,
+                "```fish\nset -gx QUILL_EXISTING_PATH refuse\n```": OK,
+                "```erlang\nOpts = #{existing_path => Mode, version => vsn()}.\n```": OK,
+                "```js\nitems.map(existing_path => overwrite)\n```": OK,
+            }
+        )
+
+    def test_an_enum_constant_or_a_value_built_from_a_literal(self) -> None:
+        """Guards against hostile round 6, item 6: ``ExistingPath("overwrite")`` (an enum built from its value),
+        ``ExistingPath.OVERWRITE`` passed to a call, ``ExistingPath["OVERWRITE"]`` and
+        ``ExistingPath.valueOf("OVERWRITE")`` were supported (``ExistingPath::Overwrite`` was read already). The
+        agreed member, the enum's declaration and its attributes (``ExistingPath.values``) stay supported, and so
+        does a version comparison built with ``Version("1.0")`` (free text)."""
+        self.assert_verdicts(
+            {
+                '```python\nExistingPath("overwrite")\n```': BAD,
+                "```python\ncopy(a, b, ExistingPath.OVERWRITE)\n```": BAD,
+                "```python\nExistingPath['OVERWRITE']\n```": BAD,
+                '```java\nExistingPath.valueOf("OVERWRITE")\n```': BAD,
+                "```rust\nExistingPath::Overwrite\n```": BAD,
+                "```python\ncopy(a, b, ExistingPath.REFUSE)\nprint(ExistingPath.values, ExistingPath.REFUSE.value)\n```": OK,
+                '```python\nclass ExistingPath(Enum):\n    REFUSE = "refuse"\n```': OK,
+                '```python\nassert Version(quill.__version__) >= Version("1.0")\n```': OK,
+            }
+        )

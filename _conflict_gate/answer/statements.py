@@ -27,7 +27,7 @@ from .disguise import (
 from .findings import finding
 from .forms import BLANK, SEPARATORS, FormWords, Statement, resolve_markup
 from .inline import within
-from .layouts import conditionals, html_rows, later_cells, merged_rows, tool_pins
+from .layouts import code_forms, conditionals, html_rows, later_cells, merged_rows, tool_pins
 from .reader import CODE_MARK, AnswerBlock, AnswerReading, CodeSpan
 from .struck import struck_ranges
 
@@ -281,7 +281,7 @@ class _Check:
                     judged.add(start)
         layout = html_rows(self.words, text) if block.kind == "html_block" else []
         if block.kind in _CODE_KINDS:
-            layout = conditionals(self.words, text) + tool_pins(self.words, text)
+            layout = conditionals(self.words, text) + tool_pins(self.words, text) + code_forms(self.words, text)
         for statement in disguised_statements(self.words, text, block.kind) + layout:  # calls, pairs, idioms
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start : statement.end]):
