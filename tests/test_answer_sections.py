@@ -73,3 +73,48 @@ class CodeFormsTest(VerdictFixture):
                 '```python\nassert Version(quill.__version__) >= Version("1.0")\n```': OK,
             }
         )
+
+
+class LabelTest(VerdictFixture):
+    """Hostile round 6, item 5: a name on a line of its own and what follows it (reference/answer-check.md, "A
+    name on a line of its own")."""
+
+    def test_a_label_and_the_block_that_starts_with_a_value(self) -> None:
+        """Guards against hostile round 6, item 5: a heading or a bold or code paragraph that is only the name,
+        then after a blank line a block starting with a value (``### `existing_path``` then `` `overwrite` ``; a
+        list of ``1.0: value`` pairs or of items starting with a value; a code block of only a value; a setext
+        heading) was supported. Prose that mentions a value later in a sentence, a list whose items do not start
+        with one and the agreed value stay supported."""
+        self.assert_verdicts(
+            {
+                "### `existing_path`\n\n`overwrite`": BAD,
+                "**existing_path**\n\n- 1.0: `refuse`\n- 2.0: `overwrite`": BAD,
+                "**existing_path:**\n\n* `refuse`: the default\n* `overwrite` (2.0)": BAD,
+                "existing_path\n---\n\n```\noverwrite\n```": BAD,
+                "### existing_path\noverwrite (since 2.0)": BAD,
+                "## version\n\n2.0": BAD,
+                "*existing_path*\n\n`clobber`": BAD,
+                "### `existing_path`\n\nUnlike `overwrite`, the default `refuse` raises PathExists.": OK,
+                "### existing_path\n\n`refuse`: the copy raises PathExists.": OK,
+                "### existing_path\n\n- raises PathExists when the destination exists\n- see `overwrite` in 2.0": OK,
+                "**existing_path**\n\nThe default; `overwrite` is new in 2.0.": OK,
+                "### `existing_path`\n\n`create_copy` refuses by default.": OK,
+            }
+        )
+
+    def test_every_description_and_a_spanning_cell(self) -> None:
+        """Guards against hostile round 6, item 5: a definition list's term with several descriptions (``:
+        `refuse` in 1.0`` then ``: `overwrite` in 2.0``) read one description of one token only, and an HTML
+        ``rowspan`` name cell did not reach the rows it spans; both were supported. One description and a
+        spanned row of prose stay supported."""
+        self.assert_verdicts(
+            {
+                "`existing_path`\n: `refuse` in 1.0\n: `overwrite` in 2.0": BAD,
+                "version\n: 1.0\n: 2.0": BAD,
+                '<table>\n<tr><td rowspan="2">existing_path</td><td>refuse</td></tr>\n'
+                "<tr><td>overwrite</td></tr>\n</table>": BAD,
+                "`existing_path`\n: `refuse` in 1.0\n: raises PathExists": OK,
+                '<table>\n<tr><td rowspan="2">existing_path</td><td>refuse</td></tr>\n'
+                "<tr><td>raises PathExists</td></tr>\n</table>": OK,
+            }
+        )

@@ -16,7 +16,7 @@ from .disguise import BARE_EDGES, cell_token, cell_values, unprefixed
 from .forms import SEPARATORS, FormWords, Statement
 from .reader import CODE_MARK
 
-__all__ = ["code_forms", "conditionals", "html_rows", "later_cells", "merged_rows", "tool_pins"]
+__all__ = ["code_forms", "conditionals", "html_rows", "later_cells", "merged_rows", "rowspans", "tool_pins"]
 
 
 @functools.lru_cache(maxsize=16)
@@ -86,24 +86,56 @@ def conditionals(words: FormWords, text: str) -> list[Statement]:
     return found
 
 
-def html_rows(words: FormWords, text: str) -> list[Statement]:
+#: A table cell spanning rows and the word it starts with: ``<td rowspan="2">existing_path</td>``.
+_ROWSPAN: Final = re.compile(
+    r"<t[dh]\b[^<>]{0,400}?\browspan[^\S\r\n]*=[^\S\r\n]*[\"']?(?P<rows>[0-9]{1,4})[^<>]{0,400}>"
+    r"\s*(?:<[A-Za-z][^<>]{0,100}>\s*){0,8}(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)",
+    re.IGNORECASE,
+)
+
+
+def rowspans(words: FormWords, raw: str) -> dict[str, int]:
+    """The names an HTML block's ``rowspan`` cells hold (:data:`_ROWSPAN`), with the rows each spans (the most
+    given): the input of :func:`html_rows`."""
+    spans: dict[str, int] = {}
+    if "rowspan" in raw.lower():
+        for match in _ROWSPAN.finditer(raw):
+            if words.spelt_as(match.group("name")):
+                spans[match.group("name")] = max(spans.get(match.group("name"), 1), int(match.group("rows")))
+    return spans
+
+
+def html_rows(words: FormWords, text: str, spans: dict[str, int] | None = None) -> list[Statement]:
     """In an HTML block's shown text (block elements on lines of their own), a line of only a name and each line
     after it up to a blank line (the rest of a ``<tr>``, a ``<dl>``'s descriptions): each value of the grammar in
     them as a whole word, and for ``version`` a line of one token starting with a digit (fail closed, as
     :func:`later_cells`). Hostile round 6: ``<td>existing_path</td><td>refuse</td><td>overwrite</td>`` read only
-    the cell after the name."""
+    the cell after the name. A name in ``spans`` (:func:`rowspans`: its cell spans that many rows) stays in force
+    over the next rows (each a run of lines after blank ones), every line of them read so (hostile round 6, item
+    5: ``<td rowspan="2">existing_path</td>`` then ``<tr><td>overwrite</td></tr>``)."""
     found = []
     lines = text.split("\n")
     at = 0
     name: tuple[str, int] | None = None
+    rows_left = 0  # the rows a spanning name cell still covers
+    blank = False
     for line in lines:
         token = line.strip(BARE_EDGES)
         if not token:
-            name = None
-        elif name is None:
+            blank = True
+            at += len(line) + 1
+            continue
+        if blank:
+            blank = False
+            if rows_left > 0 and name is not None and not words.spelt_as(token.rstrip(":").strip(BARE_EDGES)):
+                rows_left -= 1  # a row the name's cell spans: its cells are the name's
+            else:
+                name, rows_left = None, 0
+        if name is None:
             bare = token.rstrip(":").strip(BARE_EDGES)
             if not any(ch.isspace() for ch in bare) and words.spelt_as(bare):
                 name = (bare, at)
+                rows_left = (spans or {}).get(bare, 1) - 1
         elif (
             token[0].isdigit() and not any(ch.isspace() for ch in token) and RESERVED_KEYS[0] in words.spelt_as(name[0])
         ):
