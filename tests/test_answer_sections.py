@@ -74,6 +74,18 @@ class CodeFormsTest(VerdictFixture):
             }
         )
 
+    def test_an_enum_constant_in_a_code_span_of_prose(self) -> None:
+        """Guards against an enum constant or a value built from a literal in one code span of prose (``Pass
+        `ExistingPath.OVERWRITE`.``) being supported while the same in a code block is read. Outside code it
+        stays words, and the agreed member passes."""
+        self.assert_verdicts(
+            {
+                "Pass `ExistingPath.OVERWRITE` to `copy`.": BAD,
+                '| Option | Value |\n|---|---|\n| mode | `ExistingPath("overwrite")` |': BAD,
+                "Pass `ExistingPath.REFUSE`; the `ExistingPath` enum has ExistingPath.OVERWRITE too.": OK,
+            }
+        )
+
 
 class LabelTest(VerdictFixture):
     """Hostile round 6, item 5: a name on a line of its own and what follows it (reference/answer-check.md, "A

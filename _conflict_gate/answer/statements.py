@@ -290,6 +290,13 @@ class _Check:
             layout = descriptions(self.words, text)
         if block.kind in _CODE_KINDS:
             layout = conditionals(self.words, text) + tool_pins(self.words, text) + code_forms(self.words, text)
+        elif block.spans:  # a code form in one code span of prose (Pass `ExistingPath.OVERWRITE`.)
+            regions = [(m.start(), m.end()) for m in _CODE_REGION.finditer(text)]
+            starts = [a for a, _ in regions]
+            for st in code_forms(self.words, text):
+                k = bisect.bisect_right(starts, st.start) - 1
+                if k >= 0 and st.end <= regions[k][1]:
+                    layout.append(st)
         for statement in disguised_statements(self.words, text, block.kind) + layout:  # calls, pairs, idioms
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start : statement.end]):
