@@ -111,6 +111,8 @@ class LabelTest(VerdictFixture):
                 "### existing_path\n\n- raises PathExists when the destination exists\n- see `overwrite` in 2.0": OK,
                 "**existing_path**\n\nThe default; `overwrite` is new in 2.0.": OK,
                 "### `existing_path`\n\n`create_copy` refuses by default.": OK,
+                "**existing_path**\n\n1. Check the destination.\n2. Copy.": OK,
+                "### existing_path\n\nOverwrite": BAD,
             }
         )
 

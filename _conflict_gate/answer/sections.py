@@ -76,7 +76,8 @@ def _allowed(words: FormWords, name: str) -> set[str]:
 
 def _leading(words: FormWords, name: str, shown: str) -> tuple[str, int] | None:
     """The value a block's shown text starts with, for ``name``, and its end: a value of the key's grammar, for
-    ``version`` a token starting with a digit, or any value-shaped token that is the whole block; in a ``1.0:
+    ``version`` a token starting with a digit, or any value-shaped token that is the whole block (bare, not a
+    capitalised word unless a value in another case: ``2. Copy.`` is a sentence); in a ``1.0:
     value`` pair (a version, a colon), the token after the colon, whatever it is. ``None`` when prose only
     mentions a value later (``Unlike `overwrite`, ...``)."""
     token, _, end = _token(shown, 0)
@@ -90,7 +91,9 @@ def _leading(words: FormWords, name: str, shown: str) -> tuple[str, int] | None:
     if token in _allowed(words, name) or (version and token[0].isdigit()):
         return token, end
     if not rest.strip(BARE_EDGES + SEPARATORS):  # the block is only the token
-        return token, end
+        prose = not shown.lstrip(_LEAD).startswith(CODE_MARK) and token.istitle() and token.isalpha()
+        if not prose or token.lower() in _allowed(words, name):  # a one-word sentence (2. Copy.) is words
+            return token, end
     return None
 
 
