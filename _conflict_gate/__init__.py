@@ -67,6 +67,7 @@ MODULES = (
     ("answer.struck", "answer -> what a reader sees"),
     ("answer.disguise", "answer -> forms and statements"),
     ("answer.layouts", "answer -> forms and statements"),
+    ("answer.sections", "answer -> forms and statements"),
     ("decide.decision", "corpus -> decision, audit"),
     ("decide.context", "retrieved pages -> context decision"),
     ("rag.filter", "retrieved chunks -> kept chunks"),

@@ -1509,6 +1509,12 @@ HOSTILE_ANSWERS: dict[str, str] = {
     "nested items under a name": "- existing_path:\n  - refuse (x)\n  - x\n",
     "HTML rows": "<tr><td>existing_path</td><td>x</td><td>refuse x</td></tr>\n",
     "conditionals, continuations, tool pins": '    existing_path="refuse" if a else "x" \\\n    a:quill:1.0 quill -v 1.0\n',
+    # hostile round 6, items 5 and 6: a name on a line of its own and the block after it, a definition list's
+    # descriptions, rowspan cells, and code forms (a YAML list under the key, set, a map's atom, enum constants)
+    "a name on a line of its own": "### existing_path\n\n- 1.0: x\n- x\n\n**existing_path**\n\nx\n\n",
+    "descriptions": "`existing_path`\n: refuse x\n: x\n",
+    "row spans": '<td rowspan="2"><b>existing_path</b></td><td>x</td>\n',
+    "YAML lists, set, maps, enums": '```\nexisting_path:\n  - x\nset existing_path x\n#{existing_path => x}\nExistingPath.X ExistingPath("x")\n```\n',
 }
 
 

@@ -130,7 +130,7 @@ class HostileRound3Test(VerdictFixture):
                 "```yaml\nexisting_path: >-\n  refuse\n```": OK,
                 "```yaml\nexisting_path:\n  refuse\n```": OK,
                 "```yaml\nexisting_path:\n  mode: overwrite\n```": OK,
-                "```yaml\nexisting_path:\n  - a\n```": OK,
+                "```yaml\nexisting_path:\n  - refuse\n```": OK,
             }
         )
 

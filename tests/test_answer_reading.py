@@ -439,7 +439,7 @@ class StatementTest(Fixture):
             "```sh\nquill copy a b --existing-path refuse --verbose\n```",
             "```python\n@dataclass\nclass Opts:\n    existing_path: str\n    close_required: bool\n```",
             "```ts\ninterface Opts { existingPath: string }\n```",
-            "```yaml\nexisting_path:\n  - a\n```",
+            "```yaml\nexisting_path:\n  - refuse\n```",
             "```sh\nquill --version\npython --version 2>&1\n```",
             "Note on existing_path: overwrite is 2.0.",
             "Pass --existing-path refuse or --version=2 in prose.",

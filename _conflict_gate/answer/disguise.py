@@ -221,12 +221,13 @@ def pairs(words: FormWords, text: str) -> Iterator[Statement]:
 
 
 def unprefixed(words: FormWords, name: str) -> str:
-    """``name`` without the namespace's or product's upper-case prefix (``QUILL_EXISTING_PATH``) when
-    what is left is a name's spelling, else ``name``."""
+    """``name`` without the namespace's or product's upper-case or lower-case prefix (``QUILL_EXISTING_PATH``,
+    ``quill_version``: hostile round 6) when what is left is a name's spelling, else ``name``."""
     grammar = words.grammar
-    for prefix in (grammar.namespace.upper() + "_", re.sub(r"[^A-Za-z0-9]", "_", grammar.product).upper() + "_"):
-        if name.startswith(prefix) and words.spelt_as(name[len(prefix) :]):
-            return name[len(prefix) :]
+    for word in (grammar.namespace, re.sub(r"[^A-Za-z0-9]", "_", grammar.product)):
+        for prefix in (word.upper() + "_", word.lower() + "_"):
+            if name.startswith(prefix) and words.spelt_as(name[len(prefix) :]):
+                return name[len(prefix) :]
     return name
 
 

@@ -194,9 +194,9 @@ class FormWords:
         #: What a name is looked for as, in any ASCII case: its words joined by ``_``, by ``-`` or by nothing.
         spellings = sorted({variant for name in self.names for variant in _spellings(name)})
         alternatives = "|".join(re.escape(name) for name in sorted(spellings, key=len, reverse=True))
-        # a SCREAMING prefix of the namespace or the product (QUILL_EXISTING_PATH, an environment variable
-        # of the product) is the name's too
-        prefixes = sorted({grammar.namespace.upper(), re.sub(r"[^A-Za-z0-9]", "_", grammar.product).upper()})
+        # a SCREAMING or lower-case prefix of the namespace or product (QUILL_EXISTING_PATH, quill_version): the name's
+        ns, product = grammar.namespace, re.sub(r"[^A-Za-z0-9]", "_", grammar.product)
+        prefixes = sorted({ns.upper(), product.upper(), ns.lower(), product.lower()})
         prefix = rf"(?:(?<![A-Za-z0-9_.\-])(?:{'|'.join(map(re.escape, prefixes))})_)?"
         name = rf"{prefix}(?P<name>{_words(spellings, _NAME_CHARS)})"
         subscript = r"(?:[\"']\])?"  # opts["existingPath"] = v

@@ -16,7 +16,7 @@ from .disguise import BARE_EDGES, cell_token, cell_values, unprefixed
 from .forms import SEPARATORS, FormWords, Statement
 from .reader import CODE_MARK
 
-__all__ = ["conditionals", "html_rows", "later_cells", "merged_rows", "tool_pins"]
+__all__ = ["code_forms", "conditionals", "html_rows", "later_cells", "merged_rows", "rowspans", "tool_pins"]
 
 
 @functools.lru_cache(maxsize=16)
@@ -86,24 +86,56 @@ def conditionals(words: FormWords, text: str) -> list[Statement]:
     return found
 
 
-def html_rows(words: FormWords, text: str) -> list[Statement]:
+#: A table cell spanning rows and the word it starts with: ``<td rowspan="2">existing_path</td>``.
+_ROWSPAN: Final = re.compile(
+    r"<t[dh]\b[^<>]{0,400}?\browspan[^\S\r\n]*=[^\S\r\n]*[\"']?(?P<rows>[0-9]{1,4})[^<>]{0,400}>"
+    r"\s*(?:<[A-Za-z][^<>]{0,100}>\s*){0,8}(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)",
+    re.IGNORECASE,
+)
+
+
+def rowspans(words: FormWords, raw: str) -> dict[str, int]:
+    """The names an HTML block's ``rowspan`` cells hold (:data:`_ROWSPAN`), with the rows each spans (the most
+    given): the input of :func:`html_rows`."""
+    spans: dict[str, int] = {}
+    if "rowspan" in raw.lower():
+        for match in _ROWSPAN.finditer(raw):
+            if words.spelt_as(match.group("name")):
+                spans[match.group("name")] = max(spans.get(match.group("name"), 1), int(match.group("rows")))
+    return spans
+
+
+def html_rows(words: FormWords, text: str, spans: dict[str, int] | None = None) -> list[Statement]:
     """In an HTML block's shown text (block elements on lines of their own), a line of only a name and each line
     after it up to a blank line (the rest of a ``<tr>``, a ``<dl>``'s descriptions): each value of the grammar in
     them as a whole word, and for ``version`` a line of one token starting with a digit (fail closed, as
     :func:`later_cells`). Hostile round 6: ``<td>existing_path</td><td>refuse</td><td>overwrite</td>`` read only
-    the cell after the name."""
+    the cell after the name. A name in ``spans`` (:func:`rowspans`: its cell spans that many rows) stays in force
+    over the next rows (each a run of lines after blank ones), every line of them read so (hostile round 6, item
+    5: ``<td rowspan="2">existing_path</td>`` then ``<tr><td>overwrite</td></tr>``)."""
     found = []
     lines = text.split("\n")
     at = 0
     name: tuple[str, int] | None = None
+    rows_left = 0  # the rows a spanning name cell still covers
+    blank = False
     for line in lines:
         token = line.strip(BARE_EDGES)
         if not token:
-            name = None
-        elif name is None:
+            blank = True
+            at += len(line) + 1
+            continue
+        if blank:
+            blank = False
+            if rows_left > 0 and name is not None and not words.spelt_as(token.rstrip(":").strip(BARE_EDGES)):
+                rows_left -= 1  # a row the name's cell spans: its cells are the name's
+            else:
+                name, rows_left = None, 0
+        if name is None:
             bare = token.rstrip(":").strip(BARE_EDGES)
             if not any(ch.isspace() for ch in bare) and words.spelt_as(bare):
                 name = (bare, at)
+                rows_left = (spans or {}).get(bare, 1) - 1
         elif (
             token[0].isdigit() and not any(ch.isspace() for ch in token) and RESERVED_KEYS[0] in words.spelt_as(name[0])
         ):
@@ -165,4 +197,87 @@ def later_cells(words: FormWords, text: str, cells: list[tuple[int, int]], lines
                 found.append(Statement(name, value, value_at, value_at + len(value)))
                 continue
             found += [Statement(name, v, value_at + e - len(v), value_at + e) for v, e in cell_values(words, value)]
+    return found
+
+
+#: A quoted or bare literal ending its line (a comment after it allowed), for :func:`code_forms`.
+_LINE_LITERAL: Final = (
+    r"(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s\"'#;]+))[^\S\r\n]*(?:[#;][^\r\n]*)?$"
+)
+#: A YAML key with nothing after its colon (a comment allowed): what may open a block list.
+_YAML_KEY: Final = re.compile(
+    r"^(?P<indent>[^\S\r\n]*)(?:-[^\S\r\n]+)?[\"']?(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)[\"']?[^\S\r\n]*:"
+    r"[^\S\r\n]*(?:#[^\r\n]*)?$"
+)
+#: A YAML block list's item of one literal: ``  - overwrite``.
+_YAML_ITEM: Final = re.compile(rf"^(?P<indent>[^\S\r\n]*)-[^\S\r\n]+{_LINE_LITERAL}")
+#: Tcl's and fish's ``set name value`` (flags such as ``-x``, ``-gx`` allowed), CMake's ``set(NAME value)``.
+_SET: Final = re.compile(
+    r"^[^\S\r\n]*(?:set(?:[^\S\r\n]+-[A-Za-z]+)*[^\S\r\n]+|set\([^\S\r\n]*)(?:::)?(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)"
+    r"[^\S\r\n]+(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s\"'#;)]+))",
+    re.MULTILINE,
+)
+#: A map's bare key and ``=>`` then a bare atom, a symbol or a number (Erlang's ``#{existing_path => overwrite}``),
+#: the key opening the map, after a comma or first on its line; a call (``overwrite(``, ``x.y``) is no value.
+_ARROW_PAIR: Final = re.compile(
+    r"(?:[{,]|^)[^\S\r\n]*(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)[^\S\r\n]*=>[^\S\r\n]*"
+    r"(?P<dq>(?!))?(?P<sq>(?!))?(?P<bare>:?[a-z][A-Za-z0-9_]*|[0-9][A-Za-z0-9_.\-+]*)(?![A-Za-z0-9_(.:])",
+    re.MULTILINE,
+)
+#: An enum's constant or a value built from a literal, of a PascalCase type: ``ExistingPath.OVERWRITE``,
+#: ``ExistingPath::Overwrite``, ``ExistingPath("overwrite")``, ``ExistingPath["OVERWRITE"]``,
+#: ``ExistingPath.valueOf("OVERWRITE")``.
+_BUILT: Final = re.compile(
+    r"(?<![A-Za-z0-9_])(?P<type>[A-Z][a-z][A-Za-z0-9]*)(?:(?:\.|::)(?P<member>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])"
+    r"|(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)?[(\[][^\S\r\n]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)')[^\S\r\n]*[)\]])"
+)
+
+
+def _literal(match: re.Match[str]) -> str:
+    """A match's ``dq``, ``sq`` or ``bare`` group, the first that took part."""
+    groups = match.groupdict()
+    return next(v for v in (groups["dq"], groups["sq"], groups.get("bare")) if v is not None)
+
+
+def code_forms(words: FormWords, text: str) -> list[Statement]:
+    """In code, statements written without ``=`` or a colon and its value (hostile round 6, item 6): a YAML block
+    list under a name's key (``existing_path:`` then ``  - overwrite``: each item of one literal, up to the first
+    other line), Tcl's and fish's ``set existing_path overwrite`` (``set -x QUILL_EXISTING_PATH ...``), CMake's
+    ``set(...)``, a map's bare key and ``=>`` then a bare atom (``#{existing_path => overwrite}``; a capitalised
+    word is an Erlang variable, no value), and an enum's constant or a value built from a literal, of a type
+    spelt as a key (``ExistingPath.OVERWRITE``, ``ExistingPath::Overwrite``, ``ExistingPath("overwrite")``;
+    a member in lower case, ``ExistingPath.values``, is an attribute; ``Version("2.0")`` is left to the
+    comparisons, free text). Each value as read, compared as :func:`~.disguise.enum_member` reads it. Linear: each
+    line is looked at once by each scan."""
+    found: list[Statement] = []
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    k = 0
+    while k < len(lines):
+        key = _YAML_KEY.match(lines[k])
+        k += 1
+        if key is None or not words.spelt_as(unprefixed(words, key.group("name"))):
+            continue
+        name = unprefixed(words, key.group("name"))
+        while k < len(lines):
+            item = _YAML_ITEM.match(lines[k])
+            if item is not None and len(item.group("indent")) >= len(key.group("indent")):
+                found.append(Statement(name, _literal(item), offsets[k] + item.start(), offsets[k] + item.end()))
+            elif item is not None or lines[k].strip():
+                break  # the list ends at its first other line (blank lines inside it allowed)
+            k += 1
+    for pattern in (_SET, _ARROW_PAIR):
+        for match in pattern.finditer(text) if ("set" in text if pattern is _SET else "=>" in text) else ():
+            name = unprefixed(words, match.group("name"))
+            if words.spelt_as(name):
+                found.append(Statement(name, _literal(match).rstrip(SEPARATORS), match.start("name"), match.end()))
+    for match in _BUILT.finditer(text):
+        named = words.spelt_as(match.group("type")) - {RESERVED_KEYS[0]}
+        member = match.group("member")
+        if not named or (member is not None and not (member[0].isupper() or member.lower() in words.values)):
+            continue
+        value = text[match.start() : match.end()] if member is not None else _literal(match)
+        found.append(Statement(match.group("type"), value, match.start(), match.end()))
     return found

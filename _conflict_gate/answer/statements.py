@@ -27,8 +27,9 @@ from .disguise import (
 from .findings import finding
 from .forms import BLANK, SEPARATORS, FormWords, Statement, resolve_markup
 from .inline import within
-from .layouts import conditionals, html_rows, later_cells, merged_rows, tool_pins
+from .layouts import code_forms, conditionals, html_rows, later_cells, merged_rows, rowspans, tool_pins
 from .reader import CODE_MARK, AnswerBlock, AnswerReading, CodeSpan
+from .sections import Section, descriptions, section_pairs
 from .struck import struck_ranges
 
 _CITATION: Final = ANSWER_FORM.citation_pattern()
@@ -129,6 +130,7 @@ class _Check:
         value_forms = {f"{key}={value}": key for key, value in self.agreed.items()}
         is_quote, previous = self.words.is_quote, None
         anchor: disguise.ListName | None = None
+        section: Section | None = None  # a name on a line of its own, and the block after it (sections)
         for block in self.reading.blocks:
             quotes: list[tuple[int, int]] = []  # shown ranges of quotes' content
             struck: list[tuple[int, int]] | None = None
@@ -160,6 +162,8 @@ class _Check:
                     self._quote(content, span.start, span.end, citations)
             self._statements(block, quotes)
             pairs, anchor = disguise.block_pairs(self.words, self.reading.text, previous, block, anchor)
+            labelled, section = section_pairs(self.words, self.reading.text, previous, block, section)
+            pairs += labelled
             previous = block
             for pair in pairs:
                 self._judge(pair, pair.start, pair.end, self.reading.text[pair.start : pair.end])
@@ -279,9 +283,20 @@ class _Check:
                 start, end = shown.span(a, b)
                 if start not in judged and self._judge(statement, start, end, plain[statement.start : statement.end]):
                     judged.add(start)
-        layout = html_rows(self.words, text) if block.kind == "html_block" else []
+        layout = []
+        if block.kind == "html_block":
+            layout = html_rows(self.words, text, rowspans(self.words, block.raw.text))
+        if block.kind == "paragraph":
+            layout = descriptions(self.words, text)
         if block.kind in _CODE_KINDS:
-            layout = conditionals(self.words, text) + tool_pins(self.words, text)
+            layout = conditionals(self.words, text) + tool_pins(self.words, text) + code_forms(self.words, text)
+        elif block.spans:  # a code form in one code span of prose (Pass `ExistingPath.OVERWRITE`.)
+            regions = [(m.start(), m.end()) for m in _CODE_REGION.finditer(text)]
+            starts = [a for a, _ in regions]
+            for st in code_forms(self.words, text):
+                k = bisect.bisect_right(starts, st.start) - 1
+                if k >= 0 and st.end <= regions[k][1]:
+                    layout.append(st)
         for statement in disguised_statements(self.words, text, block.kind) + layout:  # calls, pairs, idioms
             start, end = shown.span(statement.start, statement.end)
             if start not in judged and self._judge(statement, start, end, text[statement.start : statement.end]):
