@@ -81,12 +81,12 @@ from .blocks.myst import (
 from .blocks.parse import parse_blocks
 from .blocks.scan import first_in_a_candidates_paragraph, next_blank_line
 from .html_attributes import shown_attribute
-from .inline_html import html_tag_end
 from .inline_spans import TagFilter
 from .mkdocs import MkDocsPage
 from .mkdocs import scan as scan_mkdocs
 from .mkdocs_lines import attribute_line, escaped_tag, open_at_reference, outside_fenced_code
 from .mkdocs_marks import bracket_math_line
+from .vitepress import component_attribute, containers, event_attribute, v_pre_element, vitepress_tag_end
 
 __all__ = [
     "COMMONMARK",
@@ -168,13 +168,18 @@ class Renderer:
 #: and ``{% include_relative %}``); markdown-it-attrs (VitePress), kramdown (Jekyll) and Goldmark (Hugo)
 #: read ``{...}`` at the end of a block's line, or on a line of its own below it, as its attributes
 #: (``{hidden}``); Vue (VitePress) renders an element's text from ``v-text``/``v-html``, and shows or
-#: hides it by ``v-if``/``v-show``/``v-else``/``v-for`` or a bound (``:name``) attribute.
-_SITE_INCLUDE: Final = re.compile(r"<!--[ \t]*@include:|\{%-?[ \t]*include(?:_relative)?[ \t]", re.ASCII)
+#: hides it by ``v-if``/``v-show``/``v-else``/``v-for`` or a bound (``:name``) attribute; and its markdown-it takes a
+#: tag with an event attribute (``@click``, ``v-on``) for HTML where CommonMark reads text (the VitePress 1.6.4
+#: build hid the line below ``<span @click="f" hidden>``).
+#: VitePress matches ``<!--\s*@include:`` (JavaScript's ``\s``: line breaks and Unicode spaces too; the page's view
+#: holds UTF-8 bytes, so any non-ASCII byte is taken for one: the safe side).
+_SITE_INCLUDE: Final = re.compile(r"<!--[\s\x80-\xff]*@include:|\{%-?[ \t]*include(?:_relative)?[ \t]", re.ASCII)
 _TRAILING_ATTRIBUTES: Final = re.compile(
     r"^(?![ \t>]*(?:`{3,}|~{3,}))[^\r\n]*\{[^\r\n{}]*\}[ \t]*\r?$", re.ASCII | re.MULTILINE
 )
 _VUE_BINDING: Final = re.compile(
-    r"<[A-Za-z][^<>]*?[\t\n\f\r ](?:v-(?:text|html|if|else-if|else|show|for|bind|model)\b|:[A-Za-z][\w.-]*=)", re.ASCII
+    r"<[A-Za-z][^<>]*?[\t\n\f\r ](?:v-(?:text|html|if|else-if|else|show|for|bind|model|on)\b|:[A-Za-z][\w.-]*=|(?P<event>@[A-Za-z]))",
+    re.ASCII,
 )
 
 
@@ -210,11 +215,16 @@ def vue_binding(view: str, candidates: Sequence[int]) -> int:
         return -1
     found = []
     for match in _VUE_BINDING.finditer(view):
+        if match.group("event") and not event_attribute(view, match.start()):
+            continue  # an at sign in a value or text (a directive below a tag left open), no Vue event
         found.append((match.start(), match.end()))
         if len(found) > _MAX_VUE_BINDINGS:
             return found[0][0]
     if not found:
         return -1
+    broken = containers(view, candidates).broken
+    if 0 <= broken <= found[-1][0]:  # after a container closed inside fenced code, no code is known
+        return next(start for start, _ in found if start >= broken)
     leaves = sorted(
         (leaf for leaf in parse_blocks(view, [start for start, _ in found]) if leaf.lines),
         key=lambda leaf: leaf.lines[0][1],
@@ -248,15 +258,17 @@ def vue_interpolation(view: str, candidates: Sequence[int]) -> int:
     shows as code (Vue writes it as text); a code span is not read (refused: the safe side); past :data:`_MAX_VUE_BINDINGS` the first refuses. Linear (one block reading)."""
     last_close = view.rfind("}}")
     openings: list[int] = []
-    containers = [end for found in _V_PRE_CONTAINER.finditer(view) for end in found.span(1)] if "v-pre" in view else []
+    scan = containers(view, candidates)
+    raw_text = _RAW_TEXT.search(view) is not None
     at = view.find("{{", 0, max(last_close, 0))
     while 0 <= at < last_close and len(openings) <= _MAX_VUE_BINDINGS:
-        if (
-            not _KNOWN_INTERPOLATION.match(view, at)
-            and view[at + 2 : at + 3] not in ("<", "%")  # Hugo's shortcodes
-            and not _in_v_pre(view, at, containers)
-        ):
-            openings.append(at)
+        if not _KNOWN_INTERPOLATION.match(view, at) and view[at + 2 : at + 3] not in ("<", "%"):  # Hugo's shortcodes
+            if 0 <= scan.broken <= at:
+                return at  # after a container closed inside fenced code: no code is known to be code
+            k = bisect.bisect_right(scan.v_pre, at)
+            in_container = k % 2 == 1 and view.find("}}", at) < scan.v_pre[k]
+            if not in_container and (raw_text or not v_pre_element(view, at)):
+                openings.append(at)
         at = view.find("{{", at + 2)
     if len(openings) > _MAX_VUE_BINDINGS:
         return openings[0]
@@ -276,26 +288,8 @@ def vue_interpolation(view: str, candidates: Sequence[int]) -> int:
     return -1
 
 
-#: A tag with Vue's ``v-pre`` (Vue compiles nothing in its element), and VitePress's ``::: v-pre`` container.
-_V_PRE_TAG: Final = re.compile(r"<[A-Za-z][^<>]*?[\t\n\f\r ]v-pre[\t\n\f\r />]", re.ASCII)
-_V_PRE_CONTAINER: Final = re.compile(
-    r"^ {0,3}:{3,}[ \t]*v-pre[ \t]*\r?\n((?:(?! {0,3}:{3,}[ \t]*\r?$).*\n)*)", re.ASCII | re.MULTILINE
-)
-
-
-def _in_v_pre(view: str, at: int, containers: Sequence[int]) -> bool:
-    """Is the interpolation at ``at`` shown as written: in an element opened with ``v-pre`` earlier on its line
-    (at most 4 KiB back) and not closed (no ``</``) before its ``}}``, or in a ``::: v-pre`` container
-    (``containers``: body start, body end, ... in order; its lines up to the first line of colons)? Vue
-    compiles neither. The safe side: anything else is compiled."""
-    close = view.find("}}", at)
-    if close < 0:
-        return False
-    tags = list(_V_PRE_TAG.finditer(view, max(view.rfind("\n", 0, at) + 1, at - 4096), at))
-    if tags and view.find("</", tags[-1].end(), close) < 0:
-        return True
-    k = bisect.bisect_right(containers, at)
-    return k % 2 == 1 and close < containers[k]
+#: Elements whose text Vue compiles whatever tags it holds (raw text): a ``v-pre`` tag there is text.
+_RAW_TEXT: Final = re.compile(r"<(?:textarea|title)(?![A-Za-z0-9-])", re.ASCII | re.IGNORECASE)
 
 
 def _in_html_code(view: str, start: int, at: int) -> bool:
@@ -328,9 +322,10 @@ def _vue_element_apart(view: str, at: int, candidates: Sequence[int]) -> bool:
     closing tag, same-name elements counted) before the stretch of lines it starts in ends, and that
     stretch holds no candidate? ``v-if``, ``v-show``, ``v-for`` and a bound attribute then show, hide,
     repeat or restyle that element alone (issue 29: ``<span v-for="i in 3">`` in an HTML block of
-    VitePress's guide). Anything else (a tag CommonMark's grammar does not end, ``@click`` in it) is not
-    apart. Linear in the stretch (so at most :data:`_MAX_VUE_BINDINGS` times the page for a page)."""
-    tag_end = html_tag_end(view, at)
+    VitePress's guide), and an event (``@click``) only acts on it. The tag is read as VitePress's
+    markdown-it reads it (:func:`~.vitepress.vitepress_tag_end`); anything else (a tag it does not end)
+    is not apart. Linear in the stretch (so at most :data:`_MAX_VUE_BINDINGS` times the page for a page)."""
+    tag_end = vitepress_tag_end(view, at)
     name = re.match(r"<([A-Za-z][A-Za-z0-9-]*)", view[at : at + 64])
     if tag_end < 0 or name is None or _VUE_CONTENT.search(view, at, tag_end):
         return False
@@ -349,81 +344,14 @@ def _vue_element_apart(view: str, at: int, candidates: Sequence[int]) -> bool:
     return False
 
 
-#: markdown-it-container (VitePress's ``::: tip``, ``::: details``, ``::: v-pre``, ``::: code-group`` ...): an opening
-#: line (0-3 spaces, three or more colons, a name), a closing line (as many colons or more, nothing else), and a
-#: fence's lines (CommonMark 4.5), which take no container line as long as no container is open around them.
-_CONTAINER_LINE: Final = re.compile(
-    r"^ {0,3}(?:(?P<open>:{3,})[ \t]*[A-Za-z]|(?P<close>:{3,})[ \t]*\r?$|(?P<fence>`{3,}(?![^`\r\n]*`)|~{3,}))",
-    re.ASCII | re.MULTILINE,
-)
-#: A candidate that reads as a directive or a stated claim: an at-word, a word, then a word and ``=``.
-_DIRECTIVE_LIKE: Final = re.compile(r"[^\s]+[ \t]+[^\s]+[ \t]+[^\s=]+=", re.ASCII)
-_MAX_CONTAINERS: Final = 64
-_BLANK_REST: Final = re.compile(r"[ \t]*\r?(?:\n|\Z)", re.ASCII)
-
-
-def _vitepress_containers(view: str, candidates: Sequence[int]) -> tuple[int, int]:
-    """``(first, after)``: the offset of the first directive-like candidate in the body of a
-    markdown-it-container (VitePress), or -1; and that of the first one after a container whose closing
-    line stands in fenced code (markdown-it-container ends the container there, inside the code too, and
-    the code's later lines are no code to VitePress: hostile round 5), or -1. Past
-    :data:`_MAX_CONTAINERS` containers open at once, every candidate after is taken for the second kind.
-    Linear: one pass over the lines that may open or close a container or a fence."""
-    like = [at for at in candidates if _DIRECTIVE_LIKE.match(view, at + 1)]
-    if not like or ":::" not in view:
-        return -1, -1
-    first = after = -1
-    stack: list[tuple[int, int]] = []  # (colons, body start) of the containers open, outermost first
-    fence: tuple[str, int, int] | None = None  # (char, run, first line's start) of the fenced code open
-    code: list[int] = []  # start, end, start, end ... of the fenced code closed in containers, in order
-    for line in _CONTAINER_LINE.finditer(view):
-        if line.group("fence") is not None:
-            run = line.group("fence")
-            if fence is None:
-                fence = (run[0], len(run), line.end())
-            elif run[0] == fence[0] and len(run) >= fence[1] and _BLANK_REST.match(view, line.end()):
-                if stack:  # code in a container: a near-miss, as CommonMark reads it
-                    code += [fence[2], line.start()]
-                fence = None
-            continue
-        colons = line.group("open") or line.group("close")
-        if line.group("open") is not None:
-            if fence is None:
-                stack.append((len(colons), line.end()))
-            if len(stack) > _MAX_CONTAINERS:
-                k = bisect.bisect_left(like, line.start())
-                return first, like[k] if k < len(like) else -1
-            continue
-        # the outermost container this line closes (markdown-it-container's rule for it reads lines raw)
-        depth = next((k for k, (count, _) in enumerate(stack) if count <= len(colons)), -1)
-        if depth < 0:
-            continue  # closes no container (or is a line of fenced code opened outside any)
-        k = bisect.bisect_left(like, stack[depth][1])
-        while first < 0 and k < len(like) and like[k] < line.start():
-            if bisect.bisect_right(code, like[k]) % 2 == 0:  # not in fenced code closed in the container
-                first = like[k]
-            k += 1
-        if fence is not None and after < 0:
-            k = bisect.bisect_left(like, line.end())
-            after = like[k] if k < len(like) else -1
-        del stack[depth:]
-        fence = None
-    k = bisect.bisect_left(like, stack[0][1]) if stack else len(like)
-    while first < 0 and k < len(like):  # an unclosed container runs to the page's end
-        if bisect.bisect_right(code, like[k]) % 2 == 0:
-            first = like[k]
-        k += 1
-    return first, after
-
-
 def vitepress_container(view: str, candidates: Sequence[int]) -> int:
     """The offset of the first directive-like candidate in a VitePress container's body, or -1."""
-    return _vitepress_containers(view, candidates)[0]
+    return containers(view, candidates).first
 
 
 def vitepress_container_in_code(view: str, candidates: Sequence[int]) -> int:
     """The offset of the first directive-like candidate after a VitePress container closed inside fenced code."""
-    return _vitepress_containers(view, candidates)[1]
+    return containers(view, candidates).after
 
 
 #: Text a browser shows from an attribute (hostile finding 7), under every renderer: github.com's sanitizer keeps
@@ -465,6 +393,13 @@ _SITE_REFUSALS: Final = (
         "directive-shaped text in a VitePress container (':::' tip, details, v-pre ...), which the site renders "
         "as a container like a block quote; a directive counts only as a line of its own in a top-level "
         "paragraph: move it out of the container",
+    ),
+    PageRefusal(
+        "ambiguous_markup",
+        component_attribute,
+        "a Vue component may show its attributes' text (VitePress's <Badge text=\"...\"> shows it in a badge), "
+        "which is no paragraph's line and which the gate does not render; write the directive as a line of its "
+        "own in a top-level paragraph",
     ),
     PageRefusal(
         "ambiguous_markup",
