@@ -86,6 +86,8 @@ PAGES: dict[str, tuple[str, str, tuple[int, ...]]] = {
     "v-pre-container-in-code.md": (f"{D}\n\n```\n::: v-pre\n```\n\n{X}\n", REFUSED, ()),
     "container-closed-in-code.md": (f'{D}\n\n::: details\n```\n:::\n<p v-text="{XO}"></p>\n```\n', REFUSED, ()),
     "badge-prop.md": (f'{D}\n\n<Badge type="info" text="{O}" />\n', REFUSED, ()),
+    # the built page holds none of <ClientOnly>'s content; a browser running the page's scripts shows O
+    "client-only.md": (f"{D}\n\n<ClientOnly>\n\n{O}\n\n</ClientOnly>\n", REFUSED, ()),
     "event-hidden.md": (f'<span @click="f" hidden>\n{D}\n</span>\n', REFUSED, ()),
 }
 #: The files the include pages include (excluded from the pages by srcExclude).
