@@ -147,3 +147,32 @@ class EventAttributeTest(Case):
     def test_an_element_with_an_event_closed_apart(self) -> None:
         """VitePress's guide: a button closed on its own line, the directive in another paragraph."""
         self.assert_reads(f'<button @click="count++">Increment</button>\n\n{D}\n', "commonmark", (3, "refuse"))
+
+
+class CertainByTheBuildTest(Case):
+    """Fault (false refusal): an interpolation Vue never shows was refused: one inside an HTML comment in a
+    raw HTML block (Vue drops comments), or inside an element with ``v-pre`` opened on an earlier line of
+    the same HTML block (``<div v-pre>⏎{{ ... }}⏎</div>``). The VitePress 1.6.4 build showed D alone (the
+    interpolation as written, or nothing); the gate refused the page (``ambiguous_markup``)."""
+
+    def test_a_comment_or_a_v_pre_block_shows_no_value(self) -> None:
+        for block in (
+            f"<!-- {X} -->",
+            f"<!--\n{X}\n-->",
+            f"<div v-pre>\n{X}\n</div>",
+        ):
+            with self.subTest(block=block):
+                self.assert_reads(f"{D}\n\n{block}\n", "commonmark", (1, "refuse"))
+
+    def test_what_the_block_does_not_cover_is_compiled(self) -> None:
+        """A comment closed before it, a v-pre element closed before it or in another block, or a comment
+        in a ``<textarea>`` (text, which Vue compiles) still refuse."""
+        for block in (
+            f"<!-- a --> {X}",
+            f"<!-->{X}",
+            f"<div v-pre>\n</div>\n{X}",
+            f"<div v-pre>\n\n{X}\n\n</div>",
+            f"<textarea>\n<!-- {X} -->\n</textarea>",
+            f"<textarea>\n<div v-pre>\n{X}\n</div>\n</textarea>",
+        ):
+            self.assert_not_ready(f"{D}\n\n{block}\n", "commonmark", "portable")

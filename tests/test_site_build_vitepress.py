@@ -83,6 +83,8 @@ PAGES: dict[str, tuple[str, str, tuple[int, ...]]] = {
     "include-line-break.md": (f"{D}\n\n<!--\n@include: ./parts/overwrite.md\n-->\n", REFUSED, ()),
     "v-pre-void.md": (f"{D}\n\n<br v-pre>{X}\n", REFUSED, ()),
     "v-pre-element.md": (f"{D}\n\n<span v-pre>{X}</span>\n", COUNTS, (1,)),
+    "v-pre-block.md": (f"{D}\n\n<div v-pre>\n{X}\n</div>\n", COUNTS, (1,)),
+    "comment-interpolation.md": (f"{D}\n\n<!-- {X} -->\n", COUNTS, (1,)),
     "v-pre-container-in-code.md": (f"{D}\n\n```\n::: v-pre\n```\n\n{X}\n", REFUSED, ()),
     "container-closed-in-code.md": (f'{D}\n\n::: details\n```\n:::\n<p v-text="{XO}"></p>\n```\n', REFUSED, ()),
     "badge-prop.md": (f'{D}\n\n<Badge type="info" text="{O}" />\n', REFUSED, ()),

@@ -281,8 +281,12 @@ def vue_interpolation(view: str, candidates: Sequence[int]) -> int:
         leaf = leaves[k] if k >= 0 else None
         if leaf is None or leaf.end < opening or leaf.doubt or leaf.gave_up:
             return opening
-        if leaf.kind == "html_block" and _in_html_code(view, max(leaf.lines[0][1], opening - 4096), opening):
-            continue  # Vue writes an interpolation's value as text: in <pre> or <code> it shows as code
+        if leaf.kind == "html_block":
+            start = max(leaf.lines[0][1], opening - 4096)
+            if _in_html_code(view, start, opening):
+                continue  # Vue writes an interpolation's value as text: in <pre> or <code> it shows as code
+            if not raw_text and (_in_comment(view, start, opening) or v_pre_element(view, opening, leaf.lines[0][1])):
+                continue  # a comment Vue drops, or an element with v-pre opened on an earlier line of the block
         if leaf.kind not in ("fenced_code", "indented_code"):
             return opening
     return -1
@@ -298,6 +302,14 @@ def _in_html_code(view: str, start: int, at: int) -> bool:
     found = max(view.rfind("<pre", start, at), view.rfind("<code", start, at))
     close = view.find("}}", at)
     return found >= 0 and close >= 0 and _CODE_END.search(view, found, close + 2) is None
+
+
+def _in_comment(view: str, start: int, at: int) -> bool:
+    """Is ``at`` (and the ``}}`` after it) inside an HTML comment opened after ``start`` (in one raw HTML
+    block): Vue's compiler drops comments, so nothing of it shows (the VitePress 1.6.4 build showed none)."""
+    opened = view.rfind("<!--", start, at)
+    close = view.find("}}", at)
+    return opened >= 0 and close >= 0 and view.find("-->", opened + 2) > close
 
 
 _CODE_END: Final = re.compile(r"</(?:pre|code)\b", re.ASCII | re.IGNORECASE)

@@ -125,7 +125,7 @@ _ATTRIBUTE: Final = re.compile(
 _LINE_REACH: Final = 4096
 
 
-def v_pre_element(view: str, at: int) -> bool:
+def v_pre_element(view: str, at: int, block: int = -1) -> bool:
     """Is the Vue interpolation at ``at`` (its ``{{``) inside an element with ``v-pre``, which Vue compiles
     nothing in (so it shows as written)? Only this shape is taken: the last ``<`` before it on its line
     opens a tag CommonMark passes through as HTML (6.6), at the line's start or after a space, a tab or
@@ -136,20 +136,23 @@ def v_pre_element(view: str, at: int) -> bool:
     ``<span v-pre>`` in a code span, escaped or in a comment, which a look for ``v-pre`` earlier on the
     line took for one (hostile round 5's rule); anything but this shape is compiled (the safe side).
     The caller rules out raw text elements around the line (``<textarea>``, ``<title>``), whose text
-    Vue compiles whatever it holds. Linear in the line (at most :data:`_LINE_REACH` back)."""
+    Vue compiles whatever it holds. ``block``: the start of the raw HTML block (CommonMark 4.6) that holds
+    the interpolation and the tag, which passes its lines to Vue as written, so the tag may stand on an
+    earlier line of it (``<div v-pre>⏎{{ ... }}⏎</div>``: the build showed it as written); at most
+    :data:`_LINE_REACH` back. Linear in what it reads back."""
     close = view.find("}}", at)
-    start = view.rfind("\n", 0, at) + 1
+    start = view.rfind("\n", 0, at) + 1 if block < 0 else max(block, at - _LINE_REACH)
     opening = view.rfind("<", start, at) if at - start <= _LINE_REACH else -1
     tag = _OPEN_TAG.match(view, opening) if opening >= 0 else None
     if close < 0 or tag is None or tag.group(1).lower() in VOID_ELEMENTS:
         return False
-    if opening > start and view[opening - 1] not in " \t>":
+    if opening > start and view[opening - 1] not in " \t>\n":
         return False  # escaped, a link's destination, or inside a word
     end = html_tag_end(view, opening)
     if end < 0 or end > at or view[end - 2 : end] == "/>":
         return False
     between = view[end:close]
-    if any(mark in between for mark in ("\n", "\r", "<", ">", "`")):
+    if any(mark in between for mark in ("<", ">", "`", *(("\n", "\r") if block < 0 else ()))):
         return False
     position, v_pre = tag.end(), False
     while (attribute := _ATTRIBUTE.match(view, position, end)) is not None:
