@@ -176,3 +176,35 @@ class CertainByTheBuildTest(Case):
             f"<textarea>\n<div v-pre>\n{X}\n</div>\n</textarea>",
         ):
             self.assert_not_ready(f"{D}\n\n{block}\n", "commonmark", "portable")
+
+
+class ComponentContentTest(Case):
+    """Fault: VitePress's markdown-it starts an HTML block at a component's tag even inside a paragraph, and
+    Vue renders a component's content as the component will (an unregistered one as nothing): the 1.6.4
+    build of ``Text⏎<Foo>⏎D⏎</Foo>`` showed no D, while ``commonmark`` read D as a line of the paragraph
+    (the tag an unknown inline element) and said ``ready refuse``."""
+
+    def test_a_directive_in_a_component(self) -> None:
+        for text in (
+            f"Text\n<Foo>\n{D}\n</Foo>\n",
+            f"Text <Foo>\n{D}\n</Foo>\n",
+            f"Text\n<my-card>\n{D}\n</my-card>\n",
+            f"Text\n<Foo>\n<Foo></Foo>\n{D}\n</Foo>\n",
+            f"Text <x don't\n<Foo>\n{D}\n</Foo>\n",
+        ):
+            self.assert_not_ready(text, "commonmark", "portable")
+
+    def test_a_component_apart_or_in_code(self) -> None:
+        """A component closed or self-closed before the directive, or written in code, holds none of it."""
+        for text in (
+            f"Use `<Foo>` here.\n\n{D}\n",
+            f"```vue\n<Foo>\n```\n\n{D}\n",
+            f"<Foo />\n\n{D}\n",
+            f"<Foo>x</Foo>\n\n{D}\n",
+            f"    <Foo>\n\n{D}\n",
+            f"Text <class 'int'> and\n\n{D}\n",
+            f"| a | b |\n|---|---|\n| `--port <port>` | x |\n\n{D}\n",
+        ):
+            with self.subTest(text=text):
+                line = text.splitlines().index(D) + 1
+                self.assert_reads(text, "commonmark", (line, "refuse"))

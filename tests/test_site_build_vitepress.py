@@ -90,6 +90,8 @@ PAGES: dict[str, tuple[str, str, tuple[int, ...]]] = {
     "badge-prop.md": (f'{D}\n\n<Badge type="info" text="{O}" />\n', REFUSED, ()),
     # the built page holds none of <ClientOnly>'s content; a browser running the page's scripts shows O
     "client-only.md": (f"{D}\n\n<ClientOnly>\n\n{O}\n\n</ClientOnly>\n", REFUSED, ()),
+    # VitePress starts an HTML block at a component's tag inside a paragraph; an unregistered one renders nothing
+    "component-slot.md": (f"Text\n<Foo>\n{D}\n</Foo>\n", CONTEXT, ()),
     "event-hidden.md": (f'<span @click="f" hidden>\n{D}\n</span>\n', REFUSED, ()),
 }
 #: The files the include pages include (excluded from the pages by srcExclude).

@@ -86,7 +86,14 @@ from .mkdocs import MkDocsPage
 from .mkdocs import scan as scan_mkdocs
 from .mkdocs_lines import attribute_line, escaped_tag, open_at_reference, outside_fenced_code
 from .mkdocs_marks import bracket_math_line
-from .vitepress import component_attribute, containers, event_attribute, v_pre_element, vitepress_tag_end
+from .vitepress import (
+    component_attribute,
+    component_content,
+    containers,
+    event_attribute,
+    v_pre_element,
+    vitepress_tag_end,
+)
 
 __all__ = [
     "COMMONMARK",
@@ -412,6 +419,14 @@ _SITE_REFUSALS: Final = (
         "a Vue component may show its attributes' text (VitePress's <Badge text=\"...\"> shows it in a badge), "
         "which is no paragraph's line and which the gate does not render; write the directive as a line of its "
         "own in a top-level paragraph",
+    ),
+    PageRefusal(
+        "misplaced_directive",
+        component_content,
+        "directive-shaped text in the content of a Vue component's element (<Foo>...</Foo>), which the "
+        "component renders as it will (VitePress renders an unregistered one as nothing, and starts an HTML "
+        "block at its tag even inside a paragraph); a directive counts only as a line of its own in a "
+        "top-level paragraph: move it out of the component",
     ),
     PageRefusal(
         "ambiguous_markup",

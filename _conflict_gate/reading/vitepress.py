@@ -16,10 +16,20 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from .blocks.parse import parse_blocks
+from .blocks.state import Leaf
 from .html_elements import HTML_ELEMENTS, VOID_ELEMENTS
 from .inline_html import html_tag_end
+from .inlines import inline_view
 
-__all__ = ["Containers", "component_attribute", "containers", "event_attribute", "v_pre_element", "vitepress_tag_end"]
+__all__ = [
+    "Containers",
+    "component_attribute",
+    "component_content",
+    "containers",
+    "event_attribute",
+    "v_pre_element",
+    "vitepress_tag_end",
+]
 
 
 #: markdown-it-container (VitePress's ``::: tip``, ``::: details``, ``::: v-pre``, ``::: code-group`` ...): an opening
@@ -271,3 +281,132 @@ def component_attribute(view: str, candidates: Sequence[int]) -> int:
         ):
             return candidate
     return -1
+
+
+#: An opening or closing tag's name (its end read as :func:`_quoted_tag_end` reads it).
+_ANY_TAG: Final = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)(?=[\t\n\f\r />])", re.ASCII)
+#: Past this many component tags, or this many open at once, the first directive-like candidate after refuses.
+_MAX_COMPONENT_TAGS: Final = 10000
+_MAX_COMPONENT_DEPTH: Final = 64
+
+
+def _quoted_tag_end(view: str, at: int) -> int:
+    """The end of a tag whose name ends at ``at``: after the first ``>`` outside quotes, or the page's end."""
+    while (stop := _TAG_STOP.search(view, at)) is not None:
+        if stop.group() == ">":
+            return stop.end()
+        quote = view.find(stop.group(), stop.end())
+        if quote < 0:
+            break
+        at = quote + 1
+    return len(view)
+
+
+def _code_spans(view: str, leaf: Leaf, rows: bool = False) -> list[int]:
+    """Start, end, start, end ... (view offsets, in order) of the code spans of a paragraph, heading or table
+    leaf, its lines read as one paragraph; ``rows``: each line read alone (a table cell's code span ends
+    in its row)."""
+    groups = [(line,) for line in leaf.lines] if rows else [leaf.lines]
+    spans: list[int] = []
+    for lines in groups:
+        content = "\n".join(view[start:end] for _, start, end in lines)
+        firsts, places, at = [], [], 0
+        for _, start, end in lines:
+            firsts.append(at)
+            places.append(start)
+            at += end - start + 1
+        for begin, finish in inline_view(content).code:
+            for offset in (begin, finish):
+                k = bisect.bisect_right(firsts, offset) - 1
+                spans.append(places[k] + offset - firsts[k])
+    return spans
+
+
+def component_content(view: str, candidates: Sequence[int]) -> int:
+    """The offset of the first directive-like candidate in the content of a Vue component's element (a tag of
+    :func:`_component`'s names, not self-closed, to its closing tag or the page's end), or -1. A component
+    renders its content (its slot) as it will: VitePress renders an unregistered one as nothing, and its
+    markdown-it starts an HTML block at a component's tag even inside a paragraph, so ``Text⏎<Foo>⏎D⏎</Foo>``
+    showed no D on the 1.6.4 build, where CommonMark reads D as a line of the paragraph. An opening tag
+    counts at a line's start (VitePress's block rule takes any) or where markdown-it takes it for a tag
+    (:func:`vitepress_tag_end`; ``Text <class 'int'>`` is text). Tags in fenced or
+    indented code or in a code span (no doubt on them, before any container closed inside code) are code.
+    Linear: one scan of the tags, one block reading, each paragraph's inlines read once; past
+    :data:`_MAX_COMPONENT_TAGS` tags or :data:`_MAX_COMPONENT_DEPTH` open at once, the first directive-like
+    candidate after refuses."""
+    like = [at for at in candidates if _DIRECTIVE_LIKE.match(view, at + 1)]
+    if not like:
+        return -1
+    tags: list[tuple[int, int, str, bool]] = []  # (start, end, name, closing) of tags that open or close content
+    done, unread = 0, len(view)
+    for tag in _ANY_TAG.finditer(view):
+        if tag.start() < done or not _component(tag.group(2)):
+            continue
+        closing = bool(tag.group(1))
+        end = (view.find(">", tag.end()) + 1 or len(view)) if closing else vitepress_tag_end(view, tag.start())
+        if end < 0:
+            line_start = view.rfind("\n", 0, tag.start()) + 1
+            if view[line_start : tag.start()].strip(" ") or tag.start() - line_start > 3:
+                continue  # text to markdown-it (``Text <class 'int'>``)
+            unread = tag.start()  # VitePress starts an HTML block at it, which Vue reads as it can
+            break
+        done = end
+        if closing or view[end - 2 : end] != "/>":
+            tags.append((tag.start(), end, tag.group(2), closing))
+        if len(tags) > _MAX_COMPONENT_TAGS:
+            unread = tag.start()
+            break
+    regions: list[int] = []  # start, end, ... of the outermost elements' content, in order
+    if tags:
+        regions = _component_regions(view, candidates, tags)
+    if unread < len(view):  # past it the tags are not followed: every candidate after it is in doubt
+        kept = [r for r in regions if r < unread]
+        regions = kept + ([unread, len(view)] if len(kept) % 2 == 0 else [len(view)])
+    for k in range(0, len(regions), 2):
+        found = bisect.bisect_left(like, regions[k])
+        if found < len(like) and like[found] < regions[k + 1]:
+            return like[found]
+    return -1
+
+
+def _component_regions(view: str, candidates: Sequence[int], tags: list[tuple[int, int, str, bool]]) -> list[int]:
+    """Start, end, ... of the content of the outermost component elements ``tags`` open and close (tags in
+    code left out; an element left open runs to the page's end; past :data:`_MAX_COMPONENT_DEPTH` open at
+    once, to the page's end)."""
+    broken = containers(view, candidates).broken
+    leaves = sorted(
+        (leaf for leaf in parse_blocks(view, [t[0] for t in tags]) if leaf.lines), key=lambda leaf: leaf.lines[0][1]
+    )
+    starts = [leaf.lines[0][1] for leaf in leaves]
+    spans: dict[int, list[int]] = {}
+    rows: dict[int, list[int]] = {}
+    stack: list[tuple[str, int]] = []  # (name, content start) of the elements open, outermost first
+    regions: list[int] = []
+    for start, end, name, closing in tags:
+        k = bisect.bisect_right(starts, start) - 1
+        leaf = leaves[k] if k >= 0 else None
+        known = leaf is not None and leaf.end > start and not leaf.gave_up and not 0 <= broken <= start
+        if known and leaf is not None and not leaf.doubt and leaf.kind in _CODE_LEAVES:
+            continue
+        if known and leaf is not None and leaf.kind in ("paragraph", "heading", "table"):
+            # a code span: in a table, by both readings (rows, or lines of a paragraph where tables are doubted)
+            if k not in spans:
+                spans[k] = _code_spans(view, leaf)
+                rows[k] = _code_spans(view, leaf, rows=True) if leaf.kind == "table" else spans[k]
+                if leaf.doubt and leaf.kind != "table":
+                    spans[k] = []
+            if bisect.bisect_right(spans[k], start) % 2 == 1 and bisect.bisect_right(rows[k], start) % 2 == 1:
+                continue
+        if not closing:
+            stack.append((name, end))
+            if len(stack) > _MAX_COMPONENT_DEPTH:
+                break
+            continue
+        depth = next((d for d in range(len(stack) - 1, -1, -1) if stack[d][0] == name), -1)
+        if depth == 0:
+            regions += [stack[0][1], start]
+        if depth >= 0:
+            del stack[depth:]
+    if stack:
+        regions += [stack[0][1], len(view)]
+    return regions
