@@ -148,7 +148,8 @@ def v_pre_element(view: str, at: int, block: int = -1) -> bool:
     The caller rules out raw text elements around the line (``<textarea>``, ``<title>``), whose text
     Vue compiles whatever it holds. ``block``: the start of the raw HTML block (CommonMark 4.6) that holds
     the interpolation and the tag, which passes its lines to Vue as written, so the tag may stand on an
-    earlier line of it (``<div v-pre>⏎{{ ... }}⏎</div>``: the build showed it as written); at most
+    earlier line of it (``<div v-pre>⏎{{ ... }}⏎</div>``: the build showed it as written), unless a run of
+    colons between may close a VitePress container around the tag (its ``</div>`` closes the element); at most
     :data:`_LINE_REACH` back. Linear in what it reads back."""
     close = view.find("}}", at)
     start = view.rfind("\n", 0, at) + 1 if block < 0 else max(block, at - _LINE_REACH)
@@ -162,8 +163,8 @@ def v_pre_element(view: str, at: int, block: int = -1) -> bool:
     if end < 0 or end > at or view[end - 2 : end] == "/>":
         return False
     between = view[end:close]
-    if any(mark in between for mark in ("<", ">", "`", *(("\n", "\r") if block < 0 else ()))):
-        return False
+    if any(mark in between for mark in ("<", ">", "`", ":::", *(("\n", "\r") if block < 0 else ()))):
+        return False  # ``:::``: a container's closing line, whose </div> closes the element for Vue
     position, v_pre = tag.end(), False
     while (attribute := _ATTRIBUTE.match(view, position, end)) is not None:
         v_pre = v_pre or attribute.group(1).lower() == "v-pre"
