@@ -176,6 +176,9 @@ class CertainByTheBuildTest(Case):
             f"<textarea>\n<div v-pre>\n{X}\n</div>\n</textarea>",
             # the container's closing line closes the v-pre element for Vue: the build showed O in the tip
             f"::: tip\n<div v-pre>\n:::\n{X}\n</div>",
+            # the same in <pre> or a comment: the build fails (Vue: missing end tag, EOF in comment); refused
+            f"::: tip\n<pre>\n:::\n{X}\n</pre>",
+            f"::: tip\n<!--\n:::\n{X}\n-->",
         ):
             self.assert_not_ready(f"{D}\n\n{block}\n", "commonmark", "portable")
 

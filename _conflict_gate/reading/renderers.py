@@ -305,10 +305,16 @@ _RAW_TEXT: Final = re.compile(r"<(?:textarea|title)(?![A-Za-z0-9-])", re.ASCII |
 
 def _in_html_code(view: str, start: int, at: int) -> bool:
     """Is ``at`` (and the ``}}`` after it) inside a ``<pre>`` or ``<code>`` element opened after ``start`` and
-    not closed before the ``}}``? (The raw HTML of one block, read back at most 4 KiB: the safe side.)"""
+    not closed before the ``}}``, nor by a run of colons that may close a VitePress container around it (its
+    ``</div>``)? (The raw HTML of one block, read back at most 4 KiB: the safe side.)"""
     found = max(view.rfind("<pre", start, at), view.rfind("<code", start, at))
     close = view.find("}}", at)
-    return found >= 0 and close >= 0 and _CODE_END.search(view, found, close + 2) is None
+    return (
+        found >= 0
+        and close >= 0
+        and _CODE_END.search(view, found, close + 2) is None
+        and view.find(":::", found, close) < 0
+    )
 
 
 def _in_comment(view: str, start: int, at: int) -> bool:
@@ -316,7 +322,7 @@ def _in_comment(view: str, start: int, at: int) -> bool:
     block): Vue's compiler drops comments, so nothing of it shows (the VitePress 1.6.4 build showed none)."""
     opened = view.rfind("<!--", start, at)
     close = view.find("}}", at)
-    return opened >= 0 and close >= 0 and view.find("-->", opened + 2) > close
+    return opened >= 0 and close >= 0 and view.find("-->", opened + 2) > close and view.find(":::", opened, close) < 0
 
 
 _CODE_END: Final = re.compile(r"</(?:pre|code)\b", re.ASCII | re.IGNORECASE)
