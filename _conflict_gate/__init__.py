@@ -34,6 +34,7 @@ MODULES = (
     ("reading.mkdocs_marks", "one page -> what a reader sees"),
     ("reading.mkdocs", "one page -> what a reader sees"),
     ("reading.vitepress", "one page -> what a reader sees"),
+    ("reading.site_constructs", "one page -> what a reader sees"),
     ("reading.renderers", "renderers as values"),
     ("manifest.read", "manifest -> entries"),
     ("manifest.edit", "manifest edits"),

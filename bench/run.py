@@ -1061,6 +1061,14 @@ ADVERSARIAL: dict[str, tuple[str, Callable[[int], str]]] = {
         "VitePress containers closed inside fenced code",
         lambda n: _whole("::: tip\n```\n:::\n", n),
     ),
+    "vitepress_component_tags": (
+        "Vue component tags with quoted attributes, none holding a candidate (commonmark)",
+        lambda n: _whole("<Foo a=\"x\" b='y'> ", n, "\n\n"),
+    ),
+    "vitepress_v_pre_lines": (
+        "interpolations under v-pre elements, each checked back to its line's tag (commonmark)",
+        lambda n: _whole("<span v-pre>{{ x }}</span>\n\n", n),
+    ),
 }
 #: Rows read under another renderer than the default.
 ADVERSARIAL_RENDERER: dict[str, str] = {
@@ -1077,7 +1085,9 @@ ADVERSARIAL_RENDERER: dict[str, str] = {
         "docusaurus",
     ),
     "mkdocs_abandoned_fences": "mkdocs",
-    "vitepress_containers_in_code": "commonmark",
+    **dict.fromkeys(
+        ("vitepress_containers_in_code", "vitepress_component_tags", "vitepress_v_pre_lines"), "commonmark"
+    ),
 }
 ADVERSARIAL_SIZES = (1 * MB, 4 * MB, 16 * MB)
 #: Rows whose input is one block whose inline markup is read: their sizes are the adversarial sizes
@@ -1101,6 +1111,9 @@ ADVERSARIAL_SCALE: dict[str, int] = {
     "tag_lines": 16,
     "mkdocs_md_in_html": 16,
     "mkdocs_bracket_math": 16,
+    # raw HTML on every line: the reader follows each element (tens of microseconds per tag)
+    "vitepress_component_tags": 16,
+    "vitepress_v_pre_lines": 16,
 }
 #: These rows are held to k <= 1.15 (the others to k <= 1.1).
 ADVERSARIAL_K_LIMIT: dict[str, float] = dict.fromkeys(

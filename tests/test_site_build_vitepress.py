@@ -1,7 +1,10 @@
 """``--site`` against a real VitePress build: a small site (``tests/site_vitepress``: its configuration,
 ``package.json`` and ``package-lock.json``) built by ``vitepress build``, directives injected at the top,
 the end and inside each container and plugin construct (custom containers, details, code groups, Vue
-elements and interpolation, an include), judged by its build: 0 unsafe, 0 false refusals.
+elements and interpolation, an include), judged by its build: 0 unsafe, 0 false refusals. The Markdown reading alone (``commonmark``, which
+reference/directives.md names for VitePress, and the default) is held to no unsafe reading of the same
+pages, among them VitePress's own constructs it once read unsafely (an include over lines, ``v-pre``,
+a container closed in code, a component's prop, an ``@click`` tag: tests/test_reader_vitepress.py).
 
 The truths and the counting are those of ``tests/test_site_build_mkdocs.py`` (:func:`outcomes`).
 ``CONFLICT_GATE_VITEPRESS_DIR`` names a copy of ``tests/site_vitepress`` where ``npm ci`` was run; the
@@ -27,6 +30,12 @@ from _conflict_gate.site.build import judge_site, locate_site
 from tests.support import REPO, write_corpus
 from tests.test_site_build_docusaurus import by_id
 from tests.test_site_build_mkdocs import CONTEXT, COUNTS, GRAMMAR, REFUSED, D, E, outcomes
+
+#: The overwrite directive, and a Vue interpolation (and expression) whose value it is: Vue evaluates
+#: ``'\x40quill ...'``, so the page shows O though it does not spell it.
+O = "@quill create_copy existing_path=overwrite"
+XO = "'\\x40quill create_copy existing_path=overwrite'"
+X = "{{ " + XO + " }}"
 
 HARNESS = os.environ.get("CONFLICT_GATE_VITEPRESS_DIR", "")
 READY = bool(HARNESS) and Path(HARNESS, "node_modules", "vitepress").is_dir()
@@ -69,9 +78,25 @@ PAGES: dict[str, tuple[str, str, tuple[int, ...]]] = {
     "code-span.md": (f"Use `{D}` here.\n", CONTEXT, ()),
     "html-comment.md": (f"<!-- {D} -->\n\nText.\n", CONTEXT, ()),
     "mention.md": ("Ping @quill on Slack.\n", CONTEXT, ()),
+    # VitePress's own constructs the Markdown reading (commonmark, and the default) once read unsafely
+    # (tests/test_reader_vitepress.py; reference/dev/differential.md has the probe table)
+    "include-line-break.md": (f"{D}\n\n<!--\n@include: ./parts/overwrite.md\n-->\n", REFUSED, ()),
+    "v-pre-void.md": (f"{D}\n\n<br v-pre>{X}\n", REFUSED, ()),
+    "v-pre-element.md": (f"{D}\n\n<span v-pre>{X}</span>\n", COUNTS, (1,)),
+    "v-pre-block.md": (f"{D}\n\n<div v-pre>\n{X}\n</div>\n", COUNTS, (1,)),
+    "comment-interpolation.md": (f"{D}\n\n<!-- {X} -->\n", COUNTS, (1,)),
+    "v-pre-container-in-code.md": (f"{D}\n\n```\n::: v-pre\n```\n\n{X}\n", REFUSED, ()),
+    "container-closed-in-code.md": (f'{D}\n\n::: details\n```\n:::\n<p v-text="{XO}"></p>\n```\n', REFUSED, ()),
+    "badge-prop.md": (f'{D}\n\n<Badge type="info" text="{O}" />\n', REFUSED, ()),
+    # the built page holds none of <ClientOnly>'s content; a browser running the page's scripts shows O
+    "client-only.md": (f"{D}\n\n<ClientOnly>\n\n{O}\n\n</ClientOnly>\n", REFUSED, ()),
+    # VitePress starts an HTML block at a component's tag inside a paragraph; an unregistered one renders nothing
+    "component-slot.md": (f"Text\n<Foo>\n{D}\n</Foo>\n", CONTEXT, ()),
+    "event-hidden.md": (f'<span @click="f" hidden>\n{D}\n</span>\n', REFUSED, ()),
 }
-#: The file the ``include`` page includes (excluded from the pages by srcExclude).
+#: The files the include pages include (excluded from the pages by srcExclude).
 INCLUDED = f"{D}\n"
+OVERWRITE = f"{O}\n"
 
 
 def build() -> tuple[tempfile.TemporaryDirectory[str], Path]:
@@ -89,6 +114,7 @@ def build() -> tuple[tempfile.TemporaryDirectory[str], Path]:
     )
     (root / "parts").mkdir()
     (root / "parts" / "included.md").write_text(INCLUDED, encoding="utf-8")
+    (root / "parts" / "overwrite.md").write_text(OVERWRITE, encoding="utf-8")
     command = ["node", str(root / "node_modules" / "vitepress" / "bin" / "vitepress.js"), "build", str(root)]
     done = subprocess.run(command, check=False, capture_output=True, text=True, cwd=root, timeout=900)
     if done.returncode != 0:
@@ -110,6 +136,15 @@ class VitePressBuildTest(unittest.TestCase):
         self.assertEqual(unsafe, [], "unsafe readings")
         self.assertEqual(false_refusals, [], "false refusals")
         before = outcomes(corpus, pages)
+        # the Markdown reading alone, under commonmark and the default, is never unsafe on these pages
+        self.assertEqual(before[0], [], "unsafe by the Markdown reading (commonmark)")
+        default = write_corpus(
+            manifest.parent,
+            {name: source.encode() for name, (source, _, _) in PAGES.items()},
+            grammar=GRAMMAR,
+            manifest_name="manifest-default.json",
+        )
+        self.assertEqual(outcomes(load_documents(default, cache=False), pages)[0], [], "unsafe by the default reading")
         print(
             f"\n  vitepress (default theme): {len(pages)} pages judged by the build: 0 unsafe, 0 false refusals (by the Markdown reading alone, which --site replaces: {len(before[0])} "
             f"unsafe, {len(before[1])} false refusals)",

@@ -493,6 +493,28 @@ class VitePressTest(Folder):
         self.assertIsNone(judged.sources["two"].refusal)
         self.assertIsNotNone(judged.sources["one"].refusal)
 
+    def test_client_only_content_is_not_on_the_built_page(self) -> None:
+        """Fault: ``<ClientOnly>`` content is rendered in the browser alone; the built page holds an empty
+        comment where it stands, so ``--site`` said ``ready refuse`` for ``D⏎⏎<ClientOnly>⏎⏎O⏎⏎</ClientOnly>``
+        while Chromium, running the page's scripts, showed O as a top-level paragraph (VitePress 1.6.4)."""
+        from _conflict_gate.corpus.load import load_documents
+        from _conflict_gate.site.build import judge_site
+        from tests.support import write_corpus
+
+        root = self.folder()
+        self.write(root, {".vitepress/config.mjs": "export default {title: 'T'}\n"})
+        overwrite = "@quill create_copy existing_path=overwrite"
+        manifest = write_corpus(root, {"c.md": f"{LINE}\n\n<ClientOnly>\n\n{overwrite}\n\n</ClientOnly>\n".encode()})
+        self.write(
+            root, {".vitepress/dist/c.html": f'<main><div class="vp-doc"><div><p>{LINE}</p><!----></div></div></main>'}
+        )
+        refusal = (
+            judge_site(load_documents(manifest, cache=False), locate_site(str(root), str(root))).sources["c"].refusal
+        )
+        self.assertIsNotNone(refusal)
+        assert refusal is not None
+        self.assertEqual((refusal.reason, refusal.line), ("ambiguous_markup", 3))
+
     def test_rewrites_are_not_followed(self) -> None:
         root = self.folder()
         self.write(root, {".vitepress/config.js": "export default {rewrites: {'a.md': 'b.md'}}\n", "a.md": "# A\n"})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["NOT_A_LINE"]
+__all__ = ["HTML_ELEMENTS", "NOT_A_LINE", "VOID_ELEMENTS"]
 
 #: HTML 13.1.2: void elements, and those the "in body" mode inserts and pops at once (13.2.6.4.7).
 _VOID: Final = frozenset(
@@ -331,6 +331,9 @@ _HTML_ELEMENTS: Final = (
         ]
     )
 )
+#: The element names above, and the void ones, for readers of a site's own tags (VitePress's components).
+HTML_ELEMENTS: Final = _HTML_ELEMENTS
+VOID_ELEMENTS: Final = _VOID
 #: 13.2.6.4.7: start tags that close a ``<p>`` in button scope (``<table>`` only in no-quirks mode,
 #: which a rendered page without a doctype is not).
 _CLOSES_P: Final = frozenset(

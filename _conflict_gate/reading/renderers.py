@@ -166,8 +166,9 @@ _SHOWN_ATTRIBUTE: Final = PageRefusal(
 @functools.cache
 def _site_refusals() -> tuple[PageRefusal, ...]:
     """What ``commonmark`` (and ``mkdocs``, which reads every page ``commonmark`` reads) refuses of a site built
-    from CommonMark-derived Markdown (VitePress, Hugo, Jekyll: :mod:`~_conflict_gate.reading.vitepress`)."""
-    from .vitepress import (
+    from CommonMark-derived Markdown (VitePress, Hugo, Jekyll: :mod:`~_conflict_gate.reading.site_constructs`,
+    and VitePress's own constructs: :mod:`~_conflict_gate.reading.vitepress`)."""
+    from .site_constructs import (
         site_include,
         trailing_attributes,
         vitepress_container,
@@ -175,6 +176,7 @@ def _site_refusals() -> tuple[PageRefusal, ...]:
         vue_binding,
         vue_interpolation,
     )
+    from .vitepress import component_attribute, component_content
 
     return (
         _SHOWN_ATTRIBUTE,
@@ -204,6 +206,21 @@ def _site_refusals() -> tuple[PageRefusal, ...]:
             "directive-shaped text in a VitePress container (':::' tip, details, v-pre ...), which the site renders "
             "as a container like a block quote; a directive counts only as a line of its own in a top-level "
             "paragraph: move it out of the container",
+        ),
+        PageRefusal(
+            "ambiguous_markup",
+            component_attribute,
+            "a Vue component may show its attributes' text (VitePress's <Badge text=\"...\"> shows it in a badge), "
+            "which is no paragraph's line and which the gate does not render; write the directive as a line of its "
+            "own in a top-level paragraph",
+        ),
+        PageRefusal(
+            "misplaced_directive",
+            component_content,
+            "directive-shaped text in the content of a Vue component's element (<Foo>...</Foo>), which the "
+            "component renders as it will (VitePress renders an unregistered one as nothing, and starts an HTML "
+            "block at its tag even inside a paragraph); a directive counts only as a line of its own in a "
+            "top-level paragraph: move it out of the component",
         ),
         PageRefusal(
             "ambiguous_markup",

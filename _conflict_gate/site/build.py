@@ -84,6 +84,9 @@ SETTLED_BY_BUILD: Final = frozenset({"ambiguous_markup", "misplaced_directive", 
 #: The source suffixes of a Sphinx site the gate reads (Sphinx's reStructuredText and MyST's Markdown).
 SPHINX_SUFFIXES: Final = (".rst", ".md")
 _CONFIG_NAMES: Final = ("mkdocs.yml", "mkdocs.yaml")
+#: VitePress's ``<ClientOnly>``: its content is rendered in the browser alone, after the page loads, so the built
+#: page holds none of it (an empty comment; a real VitePress 1.6.4 build, then Chromium, showed it so).
+_CLIENT_ONLY: Final = re.compile(r"<(?:ClientOnly|client-only)(?![A-Za-z0-9-])", re.ASCII)
 _KEY: Final = re.compile(
     r"(?P<key>site_dir|docs_dir|use_directory_urls|INHERIT)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*(?:#.*)?\Z"
 )
@@ -424,6 +427,15 @@ def _judge(
     if reading.region is None:
         return refuse(
             "site_disagrees", f"the built page has no main content region the gate knows ({reading.region_problem})", ""
+        )
+    client_only = _CLIENT_ONLY.search(text) if site.generator == "vitepress" else None
+    if client_only is not None:
+        return refuse(
+            "ambiguous_markup",
+            "VitePress renders <ClientOnly> content in the browser alone, after the page loads: the built "
+            "page does not hold it, so the gate cannot see what it shows",
+            "",
+            next(line.number for line in reversed(lines) if line.start <= client_only.start()),
         )
     if reading.elsewhere:
         first = reading.elsewhere[0]
