@@ -38,8 +38,8 @@ from ..results.context import (
     context_fields,
 )
 from ..results.shapes import CANDIDATE_FIELDS, AnswerRequest, CandidateRecord, ClaimRecord, build
-from .decision import candidate_sources, check_unrelated, claim_record, refusal_fields
-from .request import check_question, messages
+from .decision import candidate_sources, claim_record, refusal_fields
+from .request import check_question, check_unrelated, messages
 
 __all__ = ["DEFAULT_CONTEXT_CHARS", "MAX_CONTEXT_CHARS", "gate_context", "is_context_decision"]
 

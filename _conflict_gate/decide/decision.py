@@ -25,7 +25,7 @@ from typing import Any
 
 from ..base.errors import GateError, LocatedError, printable
 from ..base.jsondata import canonical_json
-from ..base.registry import AUDIT_STATUSES, DEFAULT_UNRELATED, ELIGIBLE_STATUS, UNRELATED_OPTIONS, status_of
+from ..base.registry import AUDIT_STATUSES, DEFAULT_UNRELATED, ELIGIBLE_STATUS, status_of
 from ..corpus.load import MEMO_ENTRY_BYTES, Corpus, Source, collection_paused
 from ..manifest.grammar import Grammar, IntegerRule
 from ..manifest.read import Manifest
@@ -75,12 +75,11 @@ from ..results.shapes import (
     build,
     decision_fields,
 )
-from .request import check_question, messages, request_texts
+from .request import check_question, check_unrelated, messages, request_texts
 
 __all__ = [
     "audit",
     "candidate_sources",
-    "check_unrelated",
     "claim_operation",
     "claim_record",
     "gate",
@@ -129,16 +128,6 @@ def _check_request(
     """Validate the request before deciding; return the candidate sources sorted by id."""
     check_unrelated(unrelated)
     return candidate_sources(corpus, candidate_ids, requested_version, (operation, claim_key))
-
-
-def check_unrelated(unrelated: Any) -> None:
-    """Raise :class:`GateError` ``invalid_unrelated_option`` unless ``unrelated`` is a key of
-    :data:`~_conflict_gate.base.registry.UNRELATED_OPTIONS`."""
-    if not isinstance(unrelated, str) or unrelated not in UNRELATED_OPTIONS:
-        raise GateError(
-            "invalid_unrelated_option",
-            f"unrelated={printable(repr(unrelated))[:200]} is not one of: {', '.join(map(repr, UNRELATED_OPTIONS))}",
-        )
 
 
 def candidate_sources(

@@ -15,14 +15,24 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..answer.controls import CONTROLS
-from ..base.errors import GateError
+from ..base.errors import GateError, printable
 from ..base.jsondata import canonical_json
-from ..base.registry import MAX_QUESTION_CHARS
+from ..base.registry import MAX_QUESTION_CHARS, UNRELATED_OPTIONS
 from ..manifest.form import ANSWER_FORM, AnswerForm
 from ..manifest.grammar import Grammar
 from ..results.shapes import AnswerRequest, ChatMessage, ClaimRecord
 
-__all__ = ["answer_request", "check_question", "messages", "request_texts"]
+__all__ = ["answer_request", "check_question", "check_unrelated", "messages", "request_texts"]
+
+
+def check_unrelated(unrelated: Any) -> None:
+    """Raise :class:`GateError` ``invalid_unrelated_option`` unless ``unrelated`` is a key of
+    :data:`~_conflict_gate.base.registry.UNRELATED_OPTIONS`."""
+    if not isinstance(unrelated, str) or unrelated not in UNRELATED_OPTIONS:
+        raise GateError(
+            "invalid_unrelated_option",
+            f"unrelated={printable(repr(unrelated))[:200]} is not one of: {', '.join(map(repr, UNRELATED_OPTIONS))}",
+        )
 
 
 def check_question(question: object) -> str:
