@@ -221,10 +221,16 @@ _TAG_STOP: Final = re.compile(r"[>\"']", re.ASCII)
 _CODE_LEAVES: Final = frozenset(("fenced_code", "indented_code"))
 
 
+#: The components VitePress's default theme registers, in lower case (``<badge>`` resolves to ``Badge``).
+_REGISTERED: Final = frozenset(("badge", "content", "clientonly"))
+
+
 def _component(name: str) -> bool:
-    """May Vue resolve a tag of this name to a component? Any name that is not an HTML element's in lower
-    case (Vue's compiler keeps native tags native, case-sensitively; ``<badge>`` resolves to ``Badge``)."""
-    return not name.islower() or "-" in name or name not in HTML_ELEMENTS
+    """May Vue resolve a tag of this name to a component? A name with a capital letter or a hyphen (as Vue's
+    style guide names components), or a component the default theme registers in lower case; a lower-case
+    single word that names no HTML element and no registered component is rendered as an unknown element,
+    its content shown (Vue warns that it failed to resolve it)."""
+    return (not name.islower() or "-" in name or name in _REGISTERED) and name not in HTML_ELEMENTS
 
 
 def component_attribute(view: str, candidates: Sequence[int]) -> int:
