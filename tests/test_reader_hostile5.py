@@ -19,9 +19,12 @@ O = "@quill create_copy existing_path=overwrite"
 
 
 class Case(unittest.TestCase):
+    #: Renderers every :meth:`assert_not_ready` checks besides the ones it names (the default here).
+    ALSO: tuple[str, ...] = ("portable",)
+
     def assert_not_ready(self, text: str, *renderers: str) -> None:
-        """Under each renderer (and the default) the page is refused: none may say ``ready refuse``."""
-        for name in (*renderers, "portable"):
+        """Under each renderer (and those of :attr:`ALSO`) the page is refused: none may say ``ready refuse``."""
+        for name in (*renderers, *self.ALSO):
             with self.subTest(renderer=name, text=text):
                 reading = read_directives(text, GRAMMAR, renderer=RENDERER_VALUES[name])
                 self.assertIsNotNone(reading.refusal, outcome(reading))

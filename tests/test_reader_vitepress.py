@@ -12,28 +12,15 @@ from __future__ import annotations
 
 import unittest
 
-from _conflict_gate.reading.reader import read_directives
-from _conflict_gate.reading.renderers import RENDERER_VALUES
-from tests.test_renderers import GRAMMAR, claims, outcome
+from tests import test_reader_hostile5 as hostile5
 
 D = "@quill create_copy existing_path=refuse"
 O = "@quill create_copy existing_path=overwrite"
 X = "{{ '\\x40quill create_copy existing_path=overwrite' }}"
 
 
-class Case(unittest.TestCase):
-    def assert_not_ready(self, text: str, *renderers: str) -> None:
-        """Under each renderer the page is refused: none may say ``ready refuse``."""
-        for name in renderers:
-            with self.subTest(renderer=name, text=text):
-                reading = read_directives(text, GRAMMAR, renderer=RENDERER_VALUES[name])
-                self.assertIsNotNone(reading.refusal, outcome(reading))
-
-    def assert_reads(
-        self, text: str, renderer: str, *lines: tuple[int, str], near: tuple[tuple[int, str], ...] = ()
-    ) -> None:
-        reading = read_directives(text, GRAMMAR, renderer=RENDERER_VALUES[renderer])
-        self.assertEqual(outcome(reading), claims(*lines, near=near), reading.refusal and str(reading.refusal))
+class Case(hostile5.Case):
+    ALSO = ()  # each test names the renderers it concerns
 
 
 class IncludeSpacingTest(Case):
